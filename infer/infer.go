@@ -1,0 +1,121 @@
+// Package infer holds what every inference engine of fg shares: divergences as
+// parameterised value types, schedules, run status and statistics, and the
+// engine-neutral Result that the CLI, the REPL and the Go API present.
+//
+// Engines live in sub-packages (infer/ep for Gaussian blocks, infer/bp and
+// infer/jtree for discrete graphs, infer/tep for the t-exponential family,
+// infer/quad for numerical moment schemes, infer/exact and infer/mcmc for
+// gold standards). Each takes its own problem type and a context.Context and
+// returns its own result; the adapter in infer/run turns a compiled model into
+// engine problems and engine results into a Result.
+package infer
+
+import (
+	"fmt"
+	"time"
+)
+
+// Divergence selects the projection an engine performs. The concrete types are
+// KL, RelaxedKL, Alpha and T; they are values, compared with ==.
+type Divergence interface {
+	fmt.Stringer
+	divergence()
+}
+
+// KL is the inclusive Kullback–Leibler divergence: EP on continuous models,
+// BP on discrete ones.
+type KL struct{}
+
+// RelaxedKL is the l1-penalised relaxation of moment matching (relaxed EP and
+// relaxed BP, Qi & Guo): per factor a relaxation weight b ≥ 0 is chosen by a
+// line search on KL + C·|b|. C → ∞ recovers KL.
+type RelaxedKL struct{ C float64 }
+
+// Alpha is the α-divergence of power EP and fractional BP. A = 1 is KL.
+type Alpha struct{ A float64 }
+
+// T is the t-divergence of EP for the t-exponential family (Futami et al.):
+// Student-t approximating family with Nu degrees of freedom.
+type T struct{ Nu float64 }
+
+func (KL) divergence()        {}
+func (RelaxedKL) divergence() {}
+func (Alpha) divergence()     {}
+func (T) divergence()         {}
+
+func (KL) String() string          { return "kl" }
+func (d RelaxedKL) String() string { return fmt.Sprintf("relaxed_kl(c = %g)", d.C) }
+func (d Alpha) String() string     { return fmt.Sprintf("alpha(%g)", d.A) }
+func (d T) String() string         { return fmt.Sprintf("t(nu = %g)", d.Nu) }
+
+// Schedule is the order in which an engine visits factors.
+type Schedule int
+
+const (
+	// Sequential visits factors one at a time in a fixed order.
+	Sequential Schedule = iota
+	// Parallel updates every factor from the same state, then recombines.
+	Parallel
+	// Random visits factors one at a time in a fresh random order each sweep.
+	Random
+	// Residual visits the factor with the largest pending change first
+	// (libDAI's SEQMAX).
+	Residual
+)
+
+var scheduleNames = [...]string{"sequential", "parallel", "random", "residual"}
+
+func (s Schedule) String() string {
+	if s < 0 || int(s) >= len(scheduleNames) {
+		return fmt.Sprintf("Schedule(%d)", int(s))
+	}
+	return scheduleNames[s]
+}
+
+// Status says how a run ended.
+type Status int
+
+const (
+	// Converged: the convergence measure fell below the tolerance.
+	Converged Status = iota
+	// IterationLimit: the sweep budget ran out first.
+	IterationLimit
+	// Diverged: the iteration produced non-finite or exploding state.
+	Diverged
+	// Failed: the engine could not run (e.g. a non-PD matrix that could not be repaired).
+	Failed
+	// Canceled: the context was canceled; the state is partial.
+	Canceled
+	// Done: a non-iterative method (exact, sampling, a single ADF pass) finished.
+	Done
+)
+
+var statusNames = [...]string{"converged", "iteration_limit", "diverged", "failed", "canceled", "done"}
+
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("Status(%d)", int(s))
+	}
+	return statusNames[s]
+}
+
+// Stats are the counters every engine reports.
+type Stats struct {
+	Iterations int           // sweeps (passes over all factors)
+	Updates    int           // factor updates performed
+	Skipped    int           // updates skipped (e.g. non-positive cavity variance)
+	Runtime    time.Duration // wall time of the run
+}
+
+// Settings are the options shared by iterative engines.
+type Settings struct {
+	Divergence Divergence
+	Schedule   Schedule
+	Seed       uint64  // for Random schedules and samplers
+	Damping    float64 // step size on messages in natural parameters; 1 = undamped
+	Tol        float64 // convergence tolerance
+	MaxIter    int     // maximum number of sweeps
+	// Progress, when non-nil, is called after every sweep with the sweep
+	// number and the convergence measure.
+	Progress func(iter int, r float64)
+}

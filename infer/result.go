@@ -1,0 +1,79 @@
+package infer
+
+// Result is the engine-neutral outcome of one infer line: what the CLI, the
+// REPL, the Go API and `expect` statements read. Arrays of a variable are
+// flattened row-major over its Shape.
+type Result struct {
+	Method     string            // "ep", "bp", "exact", "mcmc", ...
+	Label      string            // unique column name in a comparison, e.g. "ep relaxed_kl(c = 20)"
+	Divergence Divergence        // nil where the method has none (exact, mcmc)
+	Options    map[string]string // the infer line's options as written, for reporting
+	Status     Status
+	Stats
+	// LogEvidence is log Z (log Z_EP, the Bethe free energy, the exact log
+	// partition function, ...). HasEvidence is false when the method defines
+	// none; LogEvidence is then 0 and must not be reported.
+	LogEvidence float64
+	HasEvidence bool
+	// Trace is the convergence measure after each sweep, e.g.
+	// R(iter) = ‖m_iter − m_iter−1‖₂ for EP, the largest belief change for BP.
+	Trace       []float64
+	Variables   []Variable
+	Relaxation  []Relaxation // relaxed divergences: factors with b ≠ 0
+	Predictions []Prediction
+	Learned     []Learned // hyperparameters learned by a `learn` statement
+	Errors      *Errors   // approximation error against the model's gold standard, if any
+	Message     string    // human-readable reason for a non-converged status
+}
+
+// Variable is the posterior summary of one latent variable.
+type Variable struct {
+	Name     string
+	Shape    []int
+	Discrete bool
+	// Continuous variables: marginal means and variances per element.
+	Mean, Var []float64
+	// Discrete variables: state labels (e.g. "-1", "+1") and per element the
+	// marginal probability of each state.
+	States []string
+	Probs  [][]float64
+	// Sampling methods: Monte Carlo standard errors, effective sample size
+	// and split R-hat per element (nil otherwise).
+	MeanSE, VarSE []float64
+	ProbsSE       [][]float64
+	ESS, RHat     []float64
+}
+
+// Relaxation is the relaxation weight b of one factor under a relaxed divergence.
+type Relaxation struct {
+	Factor string // the factor's name, e.g. "step(y[4])"
+	Pos    string // file:line:col of the statement that produced it
+	B      float64
+}
+
+// Prediction holds a `predict` quantity at new inputs.
+type Prediction struct {
+	Name  string
+	Shape []int
+	Mean  []float64 // predictive latent mean
+	Var   []float64 // predictive latent variance
+	Prob  []float64 // p(y = +1) where the likelihood defines it (nil otherwise)
+}
+
+// Learned is a hyperparameter value found by evidence maximisation.
+type Learned struct {
+	Name    string
+	Initial float64
+	Value   float64
+}
+
+// Errors measures a result against the gold standard of the same model
+// (a method labelled exact or mcmc). A field is meaningful only if its Has flag is set.
+type Errors struct {
+	Reference        string  // label of the gold-standard result
+	MeanMAE, VarMAE  float64 // mean absolute error of marginal means / variances
+	ProbMAE          float64 // mean absolute error of marginal probabilities
+	LogZAbs          float64 // |log Z − log Z_ref|
+	HasMean, HasVar  bool
+	HasProb, HasLogZ bool
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The project's test command: formatting, vet, and the test suite.
+# Long experiments are behind -short guards and are not run here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+go vet ./...
+go test -short -count=1 -timeout 15m ./...
