@@ -1,0 +1,174 @@
+// Package compile turns a parsed fg model (lang/ast) into a Model: evaluated
+// data and params, a factor graph (graph.Graph), Gaussian blocks for the
+// continuous engines, and the infer/predict/expect/learn specifications.
+// It resolves names, checks types and shapes, evaluates data expressions
+// (csv, generators, --set overrides), unrolls plates and consults the stdlib
+// registry for every name; errors carry positions and are all reported.
+//
+// This file is the contract between compile and infer/run (the only adapter
+// to the engines). Engines never import compile.
+package compile
+
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// Model is a compiled model.
+type Model struct {
+	Name     string
+	Files    []*ast.File // the root file first, then imports in load order
+	Params   map[string]Value
+	Data     map[string]Value
+	Graph    *graph.Graph // every latent and factor, discrete and continuous
+	Blocks   []*Block     // continuous latents with a Gaussian-type prior and their factors
+	Infers   []*InferSpec
+	Predicts []*PredictSpec
+	Expects  []*ExpectSpec
+	Learn    *LearnSpec // nil without a learn statement
+}
+
+// Value is an evaluated data or param value: a scalar, a vector, a matrix, a
+// string, or a graph (from libdai(), geodesic_dome(), grid()). Shape is nil
+// for scalars; Num holds the numbers row-major.
+type Value struct {
+	Shape  []int
+	Num    []float64
+	Str    string
+	Graph  *graph.Graph // for graph-valued data (edges(G) plates)
+	Edges  [][2]int     // edge list for graph-valued data
+	Domain graph.Domain // declared element domain for data
+	Pos    ast.Pos
+}
+
+// Block is one Gaussian block: a real latent vector w (length N) with a
+// Gaussian-family prior and the factors that depend on it only through
+// projections aᵀw (GP sites a = e_i; linear models a = x_i), plus mini-batch
+// potentials that depend on the whole vector.
+type Block struct {
+	Latent  int    // index into Graph.Latents
+	Name    string // latent name
+	N       int
+	Prior   Prior
+	Sites   []Site
+	Batches []BatchFactor
+	Pos     ast.Pos
+}
+
+// PriorKind names the prior of a block.
+type PriorKind string
+
+const (
+	PriorNormal   PriorKind = "normal"    // iid normal(mean, var) over the vector
+	PriorMVNormal PriorKind = "mvnormal"  // mvnormal(mean, cov)
+	PriorGP       PriorKind = "gp"        // gp(kernel, X)
+	PriorStudentT PriorKind = "student_t" // iid/multivariate Student-t(nu, mean, scale)
+	PriorTP       PriorKind = "tp"        // tp(nu, kernel, X)
+)
+
+// Prior is a block's prior: mean vector and covariance (for student_t/tp the
+// scale matrix), plus for GP/TP priors what prediction and learning need.
+type Prior struct {
+	Kind PriorKind
+	Mean []float64
+	Cov  *mat.SymDense
+	Nu   float64 // student_t / tp degrees of freedom
+	// GP/TP only: the kernel expression and the training inputs (rows).
+	Kernel KernelSpec
+	X      *mat.Dense
+}
+
+// KernelSpec is a kernel expression with its hyperparameters resolved:
+// Kind is "se", "linear", "ard", "matern32", "matern52", "bias", "white",
+// "sum" or "prod"; Hyper are its numeric hyperparameters in stdlib order;
+// HyperParams names the param (if any) each hyperparameter came from, so
+// `learn` can map params to kernel hyperparameters; Args are sub-kernels.
+type KernelSpec struct {
+	Kind        string
+	Hyper       []float64
+	HyperParams []string
+	Args        []KernelSpec
+}
+
+// Site is one factor on a single projection aᵀw of the block's vector.
+// Exactly one of Index (≥ 0: a = e_Index) and Proj (non-nil: a = Proj) is set.
+type Site struct {
+	Kind   string  // "probit", "step", "normal", "logistic", "exp" (user potential)
+	Y      float64 // the observation: ±1 for classification, the target for normal
+	Index  int
+	Proj   []float64
+	Params map[string]float64 // "eps" for step, "var" for normal
+	Factor int                // index into Graph.Factors
+	Label  string             // e.g. "step(y[4])"
+	Pos    ast.Pos
+}
+
+// Potential is a log-potential log f(w) of a whole block vector with its
+// gradient and diagonal Hessian, built by compile from `factor exp(EXPR)`
+// by automatic differentiation (stdlib/ad). Derivs fills grad and hdiag
+// (each of length N) and returns log f(w).
+type Potential interface {
+	LogF(w []float64) float64
+	Derivs(w, grad, hdiag []float64) float64
+}
+
+// BatchFactor is a user potential over the whole vector (a mini-batch factor).
+type BatchFactor struct {
+	F      Potential
+	Factor int
+	Label  string
+	Pos    ast.Pos
+}
+
+// InferSpec is one infer line.
+type InferSpec struct {
+	Label    string // unique column label: `as NAME`, else the method, else method_divergence
+	Method   string // "ep", "bp", "exact", "mcmc"
+	Settings infer.Settings
+	Approx   string // "exact" (closed form), "gh", "laplace", "quick_laplace", "gq", "vq"
+	GHPoints int    // for approx = gh(n)
+	Family   string // "full" or "factorized"
+	Passes   int    // ADF / mini-batch passes; 1 = single-pass ADF
+	// mcmc options
+	Samples, Burnin, Chains int
+	Options                 map[string]string // the options as written, for reports
+	Pos                     ast.Pos
+}
+
+// PredictSpec is one predict statement: predictive quantities of a block at
+// new inputs. For GP/TP blocks Xnew holds new input rows; for linear blocks
+// Xnew holds projection vectors (one row per new point).
+type PredictSpec struct {
+	Name      string
+	Block     int
+	Xnew      *mat.Dense
+	Lik       string             // likelihood kind for p(y=+1), "" if none
+	LikParams map[string]float64 // e.g. eps
+	Pos       ast.Pos
+}
+
+// ExpectSpec is one expect statement.
+type ExpectSpec struct {
+	Expr ast.Expr
+	For  string // a result label, or "" for every result
+	Pos  ast.Pos
+}
+
+// LearnSpec is a learn statement: params to optimise by evidence maximisation.
+type LearnSpec struct {
+	Params  []LearnParam
+	Options map[string]string
+	Pos     ast.Pos
+}
+
+// LearnParam is one learned param with optional bounds (Lo < Hi when bounded;
+// otherwise positive params are optimised on the log scale).
+type LearnParam struct {
+	Name    string
+	Lo, Hi  float64
+	Bounded bool
+	Pos     ast.Pos
+}

@@ -1,0 +1,135 @@
+// Package graph is fg's factor-graph intermediate representation: latent
+// variables (each a named array of scalar elements with a domain), factors
+// over those elements with their kind, tables and parameters, and structural
+// queries. It knows nothing of inference algorithms.
+package graph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// Domain is the set of values a variable takes.
+type Domain int
+
+const (
+	Real Domain = iota // the real line
+	Spin               // {-1, +1}; state 0 is -1, state 1 is +1
+	Bool               // {false, true}; state 0 is false
+	Cat                // {0, ..., Card-1}
+	Int                // integers (data only)
+)
+
+var domainNames = [...]string{"real", "spin", "bool", "cat", "int"}
+
+func (d Domain) String() string {
+	if d < 0 || int(d) >= len(domainNames) {
+		return fmt.Sprintf("Domain(%d)", int(d))
+	}
+	return domainNames[d]
+}
+
+// Discrete reports whether the domain has finitely many states.
+func (d Domain) Discrete() bool { return d == Spin || d == Bool || d == Cat }
+
+// Latent is a declared latent variable: an array of Shape whose elements are
+// the graph's scalar variables First, First+1, ... in row-major order.
+type Latent struct {
+	Name   string
+	Domain Domain
+	Card   int   // number of states for discrete domains, 0 for Real
+	Shape  []int // nil for a scalar
+	First  int   // ID of element 0 in Graph.Vars
+	Pos    ast.Pos
+}
+
+// Size is the number of scalar elements.
+func (l *Latent) Size() int {
+	n := 1
+	for _, s := range l.Shape {
+		n *= s
+	}
+	return n
+}
+
+// Var is one scalar variable: element Index (row-major) of latent Latent.
+type Var struct {
+	Latent int // index into Graph.Latents
+	Index  int
+	Domain Domain
+	Card   int
+}
+
+// Factor is one factor node. Vars lists the scalar variables it touches in
+// argument order. A discrete factor carries Table, a dense non-negative table
+// over the joint states of Vars in libDAI order (the first variable changes
+// fastest). Kind names the stdlib potential or distribution ("ising",
+// "field", "table", "probit", "step", "gp", "normal", "exp", ...); Params
+// holds its named scalar parameters; Label is a readable name such as
+// "step(y[4])" used in reports.
+type Factor struct {
+	Kind   string
+	Vars   []int
+	Table  []float64
+	Params map[string]float64
+	Label  string
+	Pos    ast.Pos
+}
+
+// Graph is a factor graph. Build it with AddLatent and AddFactor.
+type Graph struct {
+	Latents []Latent
+	Vars    []Var
+	Factors []Factor
+	adj     [][]int // variable -> factors, built lazily
+}
+
+// AddLatent declares a latent array and its scalar elements and returns its index.
+func (g *Graph) AddLatent(name string, d Domain, card int, shape []int, pos ast.Pos) int {
+	li := len(g.Latents)
+	l := Latent{Name: name, Domain: d, Card: card, Shape: append([]int(nil), shape...), First: len(g.Vars), Pos: pos}
+	g.Latents = append(g.Latents, l)
+	for i := 0; i < l.Size(); i++ {
+		g.Vars = append(g.Vars, Var{Latent: li, Index: i, Domain: d, Card: card})
+	}
+	g.adj = nil
+	return li
+}
+
+// AddFactor appends a factor and returns its index.
+func (g *Graph) AddFactor(f Factor) int {
+	g.Factors = append(g.Factors, f)
+	g.adj = nil
+	return len(g.Factors) - 1
+}
+
+// VarName renders variable id as NAME or NAME[i, j].
+func (g *Graph) VarName(id int) string {
+	v := g.Vars[id]
+	l := &g.Latents[v.Latent]
+	if len(l.Shape) == 0 {
+		return l.Name
+	}
+	idx := make([]string, len(l.Shape))
+	rem := v.Index
+	for k := len(l.Shape) - 1; k >= 0; k-- {
+		idx[k] = fmt.Sprint(rem % l.Shape[k])
+		rem /= l.Shape[k]
+	}
+	return l.Name + "[" + strings.Join(idx, ", ") + "]"
+}
+
+// FactorsOf returns the factors touching variable v.
+func (g *Graph) FactorsOf(v int) []int {
+	if g.adj == nil {
+		g.adj = make([][]int, len(g.Vars))
+		for fi, f := range g.Factors {
+			for _, u := range f.Vars {
+				g.adj[u] = append(g.adj[u], fi)
+			}
+		}
+	}
+	return g.adj[v]
+}

@@ -1,0 +1,85 @@
+package ast
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a position in a source file. Line and Column are 1-based; Column
+// counts bytes. The zero Pos is invalid (unknown position).
+type Pos struct {
+	Filename string
+	Offset   int // byte offset, 0-based
+	Line     int
+	Column   int
+}
+
+// IsValid reports whether the position is known.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String renders file:line:col, omitting what is unknown.
+func (p Pos) String() string {
+	switch {
+	case !p.IsValid() && p.Filename == "":
+		return "-"
+	case !p.IsValid():
+		return p.Filename
+	case p.Filename == "":
+		return fmt.Sprintf("%d:%d", p.Line, p.Column)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+}
+
+// Error is a diagnostic at a source span [Pos, End). Every phase (parser,
+// compile, data loading) reports its errors with this type.
+type Error struct {
+	Pos, End Pos
+	Msg      string
+}
+
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// ErrorList collects the errors of a phase; like go/scanner.ErrorList it can
+// be sorted and turned into a single error.
+type ErrorList []*Error
+
+// Add appends an error at the span [pos, end).
+func (l *ErrorList) Add(pos, end Pos, format string, args ...any) {
+	*l = append(*l, &Error{Pos: pos, End: end, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Sort orders the list by file, line and column.
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Pos, l[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// Err returns nil for an empty list and the list itself otherwise.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// Error is one line: the first error and how many more there are.
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (and %d more errors)", l[0].Error(), len(l)-1)
+	return b.String()
+}
