@@ -1,0 +1,97 @@
+package run
+
+import (
+	"math"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// goldIndex returns the index of the model's gold-standard result: the first
+// successful "exact" result, else the first successful "mcmc" one, else -1.
+func goldIndex(rs []*infer.Result) int {
+	for _, method := range []string{"exact", "mcmc"} {
+		for i, r := range rs {
+			if r != nil && r.Method == method && (r.Status == infer.Done || r.Status == infer.Converged) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// FillErrors sets Errors on every result other than the gold standard:
+// mean absolute errors of marginal means, variances and probabilities over
+// all elements of the variables both results report, and |Δ log Z|.
+func FillErrors(rs []*infer.Result) {
+	g := goldIndex(rs)
+	if g < 0 {
+		return
+	}
+	ref := rs[g]
+	for i, r := range rs {
+		if i == g || r == nil {
+			continue
+		}
+		r.Errors = compare(r, ref)
+	}
+}
+
+func compare(r, ref *infer.Result) *infer.Errors {
+	e := &infer.Errors{Reference: ref.Label}
+	var mean, vr, prob mae
+	for _, v := range r.Variables {
+		rv := findVar(ref, v.Name)
+		if rv == nil {
+			continue
+		}
+		mean.add(v.Mean, rv.Mean)
+		vr.add(v.Var, rv.Var)
+		for k := range v.Probs {
+			if k < len(rv.Probs) {
+				prob.add(v.Probs[k], rv.Probs[k])
+			}
+		}
+	}
+	e.MeanMAE, e.HasMean = mean.value()
+	e.VarMAE, e.HasVar = vr.value()
+	e.ProbMAE, e.HasProb = prob.value()
+	if r.HasEvidence && ref.HasEvidence {
+		e.LogZAbs, e.HasLogZ = math.Abs(r.LogEvidence-ref.LogEvidence), true
+	}
+	return e
+}
+
+func findVar(r *infer.Result, name string) *infer.Variable {
+	for i := range r.Variables {
+		if r.Variables[i].Name == name {
+			return &r.Variables[i]
+		}
+	}
+	return nil
+}
+
+// mae accumulates a mean absolute difference over paired finite entries.
+type mae struct {
+	sum float64
+	n   int
+}
+
+func (m *mae) add(a, b []float64) {
+	if len(a) != len(b) {
+		return
+	}
+	for i := range a {
+		d := math.Abs(a[i] - b[i])
+		if !math.IsNaN(d) && !math.IsInf(d, 0) {
+			m.sum += d
+			m.n++
+		}
+	}
+}
+
+func (m *mae) value() (float64, bool) {
+	if m.n == 0 {
+		return 0, false
+	}
+	return m.sum / float64(m.n), true
+}
