@@ -21,13 +21,30 @@ type Stmt interface {
 	stmtNode()
 }
 
-// File is a parsed model file.
+// File is a parsed model file. Comments holds every comment of the file in
+// source order; the printer re-attaches them to statements by position (a
+// comment on the line where a statement ends trails it, others lead the next
+// statement, option or closing brace).
 type File struct {
 	Filename string
 	Stmts    []Stmt
+	Comments []*Comment
 	Start    Pos
 	Finish   Pos
 }
+
+// Comment is one `// ...` or `# ...` comment; Text includes the marker and
+// excludes the newline.
+type Comment struct {
+	Slash Pos
+	Text  string
+}
+
+// Pos returns the position of the comment marker.
+func (c *Comment) Pos() Pos { return c.Slash }
+
+// End returns the position after the comment text.
+func (c *Comment) End() Pos { return c.Slash.Advance(len(c.Text)) }
 
 // Pos returns the start of the file.
 func (f *File) Pos() Pos { return f.Start }

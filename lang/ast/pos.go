@@ -83,3 +83,14 @@ func (l ErrorList) Error() string {
 	fmt.Fprintf(&b, "%s (and %d more errors)", l[0].Error(), len(l)-1)
 	return b.String()
 }
+
+// Advance returns the position n bytes further on the same line (token ends
+// never span lines in fg). An invalid position stays invalid.
+func (p Pos) Advance(n int) Pos {
+	if !p.IsValid() {
+		return p
+	}
+	p.Offset += n
+	p.Column += n
+	return p
+}
