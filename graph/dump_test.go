@@ -1,0 +1,79 @@
+package graph
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// smallGraph is a spin chain x[0..2] with two Ising couplings, a field and a
+// real latent with a Gaussian factor: every Dump feature in a few lines.
+func smallGraph() *Graph {
+	g := &Graph{}
+	g.AddLatent("x", Spin, 2, []int{3}, ast.Pos{Filename: "m.fg", Line: 1, Column: 1})
+	g.AddLatent("w", Real, 0, nil, ast.Pos{})
+	g.AddLatent("c", Cat, 3, []int{2, 1}, ast.Pos{})
+	for i := 0; i < 2; i++ {
+		J := 0.5 * float64(i+1)
+		g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + 1}, Params: map[string]float64{"J": J},
+			Table: []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)},
+			Label: "ising(" + g.VarName(i) + ", " + g.VarName(i+1) + ")"})
+	}
+	g.AddFactor(Factor{Kind: "field", Vars: []int{0}, Params: map[string]float64{"h": -1}, Table: []float64{math.E, 1 / math.E}, Label: "field(x[0])"})
+	g.AddFactor(Factor{Kind: "normal", Vars: []int{3}, Params: map[string]float64{"mean": 0, "var": 2}, Label: "normal(w)"})
+	return g
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./graph -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", name, got, want)
+	}
+}
+
+func TestDumpGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := smallGraph().Dump(&buf); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "small.dump.golden", buf.Bytes())
+}
+
+func TestDumpLibDAIGolden(t *testing.T) {
+	src := "2\n\n2\n3 1\n2 3\n3\n0 0.5\n4 2\n5 1e-3\n\n1\n3\n2\n1\n1 7\n"
+	g, err := ParseLibDAI(strings.NewReader(src), "x.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := g.Dump(&buf); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "libdai.dump.golden", buf.Bytes())
+}
+
+func TestDOTGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := smallGraph().DOT(&buf); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "small.dot.golden", buf.Bytes())
+}

@@ -1,0 +1,205 @@
+package graph
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fg-infer/fg/internal/shared"
+)
+
+func libdaiFiles(t *testing.T) []string {
+	t.Helper()
+	dir, err := shared.Dir()
+	if err != nil {
+		t.Skip(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "reference", "libdai", "*.fg"))
+	if len(files) == 0 {
+		t.Skip("no libDAI reference models")
+	}
+	return files
+}
+
+// rawFactors is an independent reading of a .fg file: it drops comment
+// lines and returns the numbers of each factor block, as the file lists them.
+type rawFactor struct {
+	labels, cards []int
+	entries       map[int]float64
+}
+
+func readRaw(t *testing.T, path string) []rawFactor {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		f = append(f, strings.Fields(line)...)
+	}
+	atoi := func() int { n, _ := strconv.Atoi(f[0]); f = f[1:]; return n }
+	nf := atoi()
+	out := make([]rawFactor, nf)
+	for k := range out {
+		n := atoi()
+		r := rawFactor{entries: map[int]float64{}}
+		for j := 0; j < n; j++ {
+			r.labels = append(r.labels, atoi())
+		}
+		for j := 0; j < n; j++ {
+			r.cards = append(r.cards, atoi())
+		}
+		m := atoi()
+		for j := 0; j < m; j++ {
+			i := atoi()
+			v, _ := strconv.ParseFloat(f[0], 64)
+			f = f[1:]
+			r.entries[i] = v
+		}
+		out[k] = r
+	}
+	return out
+}
+
+func TestReadLibDAIReferenceModels(t *testing.T) {
+	for _, path := range libdaiFiles(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			g, err := ReadLibDAI(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := readRaw(t, path)
+			if len(g.Factors) != len(raw) {
+				t.Fatalf("factors: got %d want %d", len(g.Factors), len(raw))
+			}
+			for k, r := range raw {
+				checkFactor(t, g, k, r)
+			}
+			checkLabelsAgainstJTree(t, g, strings.TrimSuffix(path, ".fg")+".jtree.tsv")
+		})
+	}
+}
+
+func checkFactor(t *testing.T, g *Graph, k int, r rawFactor) {
+	f := g.Factors[k]
+	size := 1
+	for j, l := range r.labels {
+		v := f.Vars[j]
+		if g.VarName(v) != strconv.Itoa(l) || g.Vars[v].Card != r.cards[j] || g.Vars[v].Domain != Cat {
+			t.Fatalf("factor %d var %d: got %s card %d, want %d card %d", k, j, g.VarName(v), g.Vars[v].Card, l, r.cards[j])
+		}
+		size *= r.cards[j]
+	}
+	if len(f.Table) != size {
+		t.Fatalf("factor %d: table size %d want %d", k, len(f.Table), size)
+	}
+	for i, x := range f.Table {
+		if x != r.entries[i] {
+			t.Fatalf("factor %d entry %d: got %v want %v", k, i, x, r.entries[i])
+		}
+	}
+}
+
+// checkLabelsAgainstJTree checks that the variables, in id order, are the
+// labels libDAI lists in its marginal output, with as many states.
+func checkLabelsAgainstJTree(t *testing.T, g *Graph, tsv string) {
+	data, err := os.ReadFile(tsv)
+	if err != nil {
+		t.Skip(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Split(line, "\t")
+		if f[0] != "var" {
+			continue
+		}
+		if n >= len(g.Vars) || g.VarName(n) != f[1] || g.Vars[n].Card != len(f)-2 {
+			t.Fatalf("variable %d: libDAI lists %q with %d states", n, f[1], len(f)-2)
+		}
+		n++
+	}
+	if n != len(g.Vars) {
+		t.Fatalf("libDAI lists %d variables, graph has %d", n, len(g.Vars))
+	}
+}
+
+func TestLibDAIKnownEntries(t *testing.T) {
+	dir, err := shared.Dir()
+	if err != nil {
+		t.Skip(err)
+	}
+	g, err := ReadLibDAI(filepath.Join(dir, "reference", "libdai", "ising_grid4x4_seed1.fg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// First block of the file: variables 0 4, table 3.13448 0.319032 0.319032 3.13448.
+	f := g.Factors[0]
+	want := []float64{3.13448, 0.319032, 0.319032, 3.13448}
+	if g.VarName(f.Vars[0]) != "0" || g.VarName(f.Vars[1]) != "4" {
+		t.Fatalf("vars %v", f.Vars)
+	}
+	for i, w := range want {
+		if f.Table[i] != w {
+			t.Fatalf("entry %d = %v want %v", i, f.Table[i], w)
+		}
+	}
+	if len(g.Vars) != 16 || len(g.Factors) != 40 {
+		t.Fatalf("got %d vars %d factors", len(g.Vars), len(g.Factors))
+	}
+}
+
+func TestLibDAIRoundTrip(t *testing.T) {
+	src := "# comment\n2\n\n2\n3 1\n2 3\n3\n0 0.5\n4 2 # trailing comment\n5 1e-3\n\n1\n3\n2\n1\n1 7\n"
+	g, err := ParseLibDAI(strings.NewReader(src), "rt.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Vars) != 2 || g.VarName(0) != "1" || g.VarName(1) != "3" || g.Vars[0].Card != 3 || g.Vars[1].Card != 2 {
+		t.Fatalf("variables: %+v", g.Vars)
+	}
+	if got := g.Factors[0].Vars; got[0] != 1 || got[1] != 0 {
+		t.Fatalf("factor 0 vars %v", got)
+	}
+	var buf bytes.Buffer
+	if err := WriteLibDAI(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	g2, err := ParseLibDAI(&buf, "rt2.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range g.Factors {
+		for i, x := range g.Factors[k].Table {
+			if g2.Factors[k].Table[i] != x {
+				t.Fatalf("factor %d entry %d: %v != %v", k, i, g2.Factors[k].Table[i], x)
+			}
+		}
+	}
+}
+
+func TestLibDAIErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"", "bad.fg:1:1: libdai: unexpected end of file, expected number of factors"},
+		{"x", "bad.fg:1:1: libdai: expected number of factors (an integer), found \"x\""},
+		{"1\n\n2\n0 1\n2 2\n1\n4 1\n", "bad.fg:7:1: libdai: index 4 out of range 0..3 of factor 0"},
+		{"1\n\n2\n0 0\n2 2\n0\n", "bad.fg:4:3: libdai: variable 0 appears twice in factor 0"},
+		{"1\n\n1\n0\n0\n", "bad.fg:5:1: libdai: cardinality must be at least 1, found 0"},
+		{"1\n\n1\n0\n2\n1\n0 -1\n", "bad.fg:7:3: libdai: negative table value -1 in factor 0"},
+		{"1\n\n1\n0\n2\n1\n0 nan\n", "bad.fg:7:3: libdai: expected a finite table value, found \"nan\""},
+		{"2\n1\n0\n2\n0\n1\n0\n3\n0\n", "bad.fg:8:1: libdai: variable 0 has cardinality 3 in factor 1 but 2 at bad.fg:3:1"},
+		{"1\n1\n0\n2\n0\n7\n", "bad.fg:6:1: libdai: unexpected \"7\" after the 1 factors announced"},
+		{"1\n1\n0\n2\n2\n0 1\n", "bad.fg:6:4: libdai: unexpected end of file, expected table index"},
+	}
+	for _, c := range cases {
+		_, err := ParseLibDAI(strings.NewReader(c.src), "bad.fg")
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.src, err, c.want)
+		}
+	}
+}
