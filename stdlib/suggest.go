@@ -1,0 +1,112 @@
+package stdlib
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Suggest returns the candidate closest to name by edit distance
+// (Levenshtein, unit costs), or "" when none is close: the distance must be
+// at most max(1, len(name)/3). Ties go to the earlier candidate.
+func Suggest(name string, candidates []string) string {
+	best, bestD := "", -1
+	limit := max(1, len(name)/3)
+	for _, c := range candidates {
+		d := EditDistance(name, c)
+		if d <= limit && (bestD < 0 || d < bestD) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// EditDistance is the optimal-string-alignment distance between a and b
+// (bytes): insertions, deletions, substitutions and transpositions of two
+// adjacent characters each cost 1, so "lable" is one edit from "label".
+func EditDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// Bind matches a call's arguments to b's parameters. npos is the number of
+// positional arguments (they come first), named the names of the named
+// arguments in order. The result maps each parameter to the index of its
+// argument (positional i → i, the k-th named → npos + k), or −1 when it is
+// omitted and takes its default. For a variadic builtin the positional
+// arguments beyond the fixed ones are returned in extra (their indices), and
+// the last parameter takes the last positional argument.
+func Bind(b *Builtin, npos int, named []string) (idx []int, extra []int, err error) {
+	idx = make([]int, len(b.Params))
+	for i := range idx {
+		idx[i] = -1
+	}
+	np := len(b.Params)
+	switch {
+	case b.Variadic && npos >= np:
+		for i := 0; i < np-1; i++ {
+			idx[i] = i
+		}
+		for i := np - 1; i < npos-1; i++ {
+			extra = append(extra, i)
+		}
+		idx[np-1] = npos - 1
+	case npos > np:
+		return nil, nil, fmt.Errorf("%s takes at most %d arguments, got %d: %s", b.Name, np, npos, b.Signature())
+	default:
+		for i := 0; i < npos; i++ {
+			idx[i] = i
+		}
+	}
+	for k, n := range named {
+		pi := -1
+		for i, p := range b.Params {
+			if p.Name == n {
+				pi = i
+			}
+		}
+		if pi < 0 {
+			names := make([]string, len(b.Params))
+			for i, p := range b.Params {
+				names[i] = p.Name
+			}
+			msg := fmt.Sprintf("%s has no parameter `%s`", b.Name, n)
+			if s := Suggest(n, names); s != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			}
+			return nil, nil, fmt.Errorf("%s: %s", msg, b.Signature())
+		}
+		if idx[pi] >= 0 {
+			return nil, nil, fmt.Errorf("%s: parameter `%s` given twice", b.Name, n)
+		}
+		idx[pi] = npos + k
+	}
+	var missing []string
+	for i, p := range b.Params {
+		if p.Required && idx[i] < 0 {
+			missing = append(missing, "`"+p.Name+"`")
+		}
+	}
+	if len(missing) > 0 {
+		return nil, nil, fmt.Errorf("%s: missing argument %s: %s", b.Name, strings.Join(missing, ", "), b.Signature())
+	}
+	return idx, extra, nil
+}
