@@ -1,0 +1,90 @@
+package present
+
+import (
+	"encoding/csv"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// CSVHeader is the header row of `fg run --csv`.
+var CSVHeader = []string{"label", "method", "kind", "name", "element", "index", "mean", "var", "sd", "state", "prob"}
+
+// WriteCSV writes one row per variable element and result (for discrete
+// variables one row per element and state), then one row per prediction
+// element. Unavailable and non-finite values are empty cells.
+func WriteCSV(w io.Writer, rs []*infer.Result) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		for _, v := range r.Variables {
+			for _, rec := range variableRows(r, v) {
+				cw.Write(rec)
+			}
+		}
+		for _, p := range r.Predictions {
+			for _, rec := range predictionRows(r, p) {
+				cw.Write(rec)
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func variableRows(r *infer.Result, v infer.Variable) [][]string {
+	var out [][]string
+	if !v.Discrete {
+		for i, m := range v.Mean {
+			vr := at(v.Var, i)
+			out = append(out, []string{r.Label, r.Method, "variable", v.Name, elementName(v.Name, v.Shape, i),
+				strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", ""})
+		}
+		return out
+	}
+	for i, p := range v.Probs {
+		for s, x := range p {
+			st := strconv.Itoa(s)
+			if s < len(v.States) {
+				st = v.States[s]
+			}
+			out = append(out, []string{r.Label, r.Method, "variable", v.Name, elementName(v.Name, v.Shape, i),
+				strconv.Itoa(i), "", "", "", st, cell(x)})
+		}
+	}
+	return out
+}
+
+func predictionRows(r *infer.Result, p infer.Prediction) [][]string {
+	var out [][]string
+	for i, m := range p.Mean {
+		vr := at(p.Var, i)
+		prob := ""
+		if p.Prob != nil {
+			prob = cell(at(p.Prob, i))
+		}
+		out = append(out, []string{r.Label, r.Method, "prediction", p.Name, elementName(p.Name, p.Shape, i),
+			strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", prob})
+	}
+	return out
+}
+
+// at returns xs[i], or NaN (rendered empty) when xs is too short.
+func at(xs []float64, i int) float64 {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return math.NaN()
+}
+
+// cell renders a number exactly (shortest round-trip form), empty when non-finite.
+func cell(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}

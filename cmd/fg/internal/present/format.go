@@ -1,0 +1,91 @@
+// Package present turns inference results (infer.Result) into what people and
+// programs read: an aligned comparison table, JSON (schema in docs/json.md and
+// docs/result.schema.json), CSV, and PNG plots. It performs no inference; every
+// number it prints comes from a Result.
+package present
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Dash marks a value a method does not define (e.g. log evidence of mcmc).
+const Dash = "—"
+
+// num renders a float compactly with 4 significant digits; non-finite
+// values are spelled out (the status column explains them).
+func num(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "+Inf"
+	case math.IsInf(x, -1):
+		return "-Inf"
+	}
+	if x == 0 {
+		return "0"
+	}
+	a := math.Abs(x)
+	if a >= 1e-3 && a < 1e6 {
+		s := strconv.FormatFloat(x, 'f', decimalsFor(a), 64)
+		return trimZeros(s)
+	}
+	return strconv.FormatFloat(x, 'e', 3, 64)
+}
+
+// decimalsFor chooses the decimals that give 4 significant digits for a in [1e-3, 1e6).
+func decimalsFor(a float64) int {
+	d := 3 - int(math.Floor(math.Log10(a)))
+	if d < 0 {
+		return 0
+	}
+	return d
+}
+
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// meanSD renders "m ± sd" from a mean and a variance.
+// A negative variance (numerical failure) shows as NaN, never silently clipped.
+func meanSD(m, v float64) string {
+	return num(m) + " ± " + num(math.Sqrt(v))
+}
+
+// seconds renders a duration in seconds with sensible precision.
+func seconds(d time.Duration) string {
+	s := d.Seconds()
+	switch {
+	case s < 0.01:
+		return fmt.Sprintf("%.2gms", s*1000)
+	case s < 10:
+		return fmt.Sprintf("%.3gs", s)
+	}
+	return fmt.Sprintf("%.1fs", s)
+}
+
+// elementName renders element i of an array with the given shape as
+// name[i, j] (row-major), or name for scalars.
+func elementName(name string, shape []int, i int) string {
+	if len(shape) == 0 {
+		return name
+	}
+	idx := make([]string, len(shape))
+	for k := len(shape) - 1; k >= 0; k-- {
+		if shape[k] <= 0 {
+			idx[k] = "?"
+			continue
+		}
+		idx[k] = strconv.Itoa(i % shape[k])
+		i /= shape[k]
+	}
+	return name + "[" + strings.Join(idx, ", ") + "]"
+}

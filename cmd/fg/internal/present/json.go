@@ -1,0 +1,230 @@
+package present
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// SchemaVersion is the "version" field of the JSON document; it changes only
+// when a field changes meaning or disappears (adding fields keeps it).
+const SchemaVersion = 1
+
+// Float is a float64 that encodes NaN and ±Inf as JSON null, so the output
+// is always valid JSON and never claims a number that is not one.
+type Float float64
+
+// MarshalJSON encodes finite values with the shortest exact representation
+// and non-finite values as null.
+func (f Float) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, x, 'g', -1, 64), nil
+}
+
+func floats(xs []float64) []Float {
+	if xs == nil {
+		return nil
+	}
+	out := make([]Float, len(xs))
+	for i, x := range xs {
+		out[i] = Float(x)
+	}
+	return out
+}
+
+// Document is the top-level JSON object written by `fg run --json`.
+type Document struct {
+	Version int          `json:"version"`
+	Model   string       `json:"model"`
+	Results []JSONResult `json:"results"`
+}
+
+// JSONResult is one infer line's outcome; docs/json.md documents every field.
+type JSONResult struct {
+	Method      string                    `json:"method"`
+	Label       string                    `json:"label"`
+	Divergence  *string                   `json:"divergence"`
+	Options     map[string]string         `json:"options"`
+	Status      string                    `json:"status"`
+	Message     string                    `json:"message,omitempty"`
+	Iterations  int                       `json:"iterations"`
+	Updates     int                       `json:"updates"`
+	Skipped     int                       `json:"skipped"`
+	Seconds     Float                     `json:"seconds"`
+	LogEvidence *Float                    `json:"log_evidence"`
+	Trace       []Float                   `json:"trace"`
+	Variables   map[string]JSONVariable   `json:"variables"`
+	Relaxation  map[string]Float          `json:"relaxation"`
+	Predictions map[string]JSONPrediction `json:"predictions"`
+	Learned     map[string]JSONLearned    `json:"learned"`
+	Errors      *JSONErrors               `json:"errors"`
+}
+
+// JSONVariable is a posterior marginal: continuous variables carry mean and
+// var, discrete ones states and probs; all arrays are flattened row-major
+// over shape. Sampling methods add Monte Carlo diagnostics.
+type JSONVariable struct {
+	Shape   []int     `json:"shape"`
+	Mean    []Float   `json:"mean,omitempty"`
+	Var     []Float   `json:"var,omitempty"`
+	States  []string  `json:"states,omitempty"`
+	Probs   [][]Float `json:"probs,omitempty"`
+	MeanSE  []Float   `json:"mean_se,omitempty"`
+	VarSE   []Float   `json:"var_se,omitempty"`
+	ProbsSE [][]Float `json:"probs_se,omitempty"`
+	ESS     []Float   `json:"ess,omitempty"`
+	RHat    []Float   `json:"rhat,omitempty"`
+}
+
+// JSONPrediction is a predict quantity at new inputs.
+type JSONPrediction struct {
+	Shape []int   `json:"shape"`
+	Mean  []Float `json:"mean"`
+	Var   []Float `json:"var"`
+	Prob  []Float `json:"prob,omitempty"`
+}
+
+// JSONLearned is one hyperparameter found by evidence maximisation.
+type JSONLearned struct {
+	Initial Float `json:"initial"`
+	Value   Float `json:"value"`
+}
+
+// JSONErrors are the error columns against the gold standard; a metric the
+// reference does not define is null.
+type JSONErrors struct {
+	Reference string `json:"reference"`
+	MeanMAE   *Float `json:"mean_mae"`
+	VarMAE    *Float `json:"var_mae"`
+	ProbMAE   *Float `json:"prob_mae"`
+	LogZAbs   *Float `json:"logz_abs"`
+}
+
+// WriteJSON writes the results as one indented JSON document.
+func WriteJSON(w io.Writer, model string, rs []*infer.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(NewDocument(model, rs))
+}
+
+// NewDocument converts results to the JSON document.
+func NewDocument(model string, rs []*infer.Result) Document {
+	d := Document{Version: SchemaVersion, Model: model, Results: []JSONResult{}}
+	for _, r := range rs {
+		d.Results = append(d.Results, jsonResult(r))
+	}
+	return d
+}
+
+func jsonResult(r *infer.Result) JSONResult {
+	j := JSONResult{
+		Method: r.Method, Label: r.Label, Options: r.Options, Status: r.Status.String(),
+		Message: r.Message, Iterations: r.Iterations, Updates: r.Updates, Skipped: r.Skipped,
+		Seconds: Float(r.Runtime.Seconds()), Trace: floats(r.Trace),
+		Variables: map[string]JSONVariable{}, Relaxation: map[string]Float{},
+		Predictions: map[string]JSONPrediction{}, Learned: map[string]JSONLearned{},
+		Errors: jsonErrors(r.Errors),
+	}
+	if j.Options == nil {
+		j.Options = map[string]string{}
+	}
+	if j.Trace == nil {
+		j.Trace = []Float{}
+	}
+	if r.Divergence != nil {
+		s := r.Divergence.String()
+		j.Divergence = &s
+	}
+	if r.HasEvidence {
+		j.LogEvidence = optFloat(true, r.LogEvidence)
+	}
+	for _, v := range r.Variables {
+		j.Variables[v.Name] = jsonVariable(v)
+	}
+	for _, x := range r.Relaxation {
+		j.Relaxation[uniqueKey(j.Relaxation, x.Factor)] = Float(x.B)
+	}
+	for _, p := range r.Predictions {
+		j.Predictions[p.Name] = JSONPrediction{Shape: shape(p.Shape), Mean: nonNil(floats(p.Mean)), Var: nonNil(floats(p.Var)), Prob: floats(p.Prob)}
+	}
+	for _, l := range r.Learned {
+		j.Learned[l.Name] = JSONLearned{Initial: Float(l.Initial), Value: Float(l.Value)}
+	}
+	return j
+}
+
+// uniqueKey returns k, or k#2, k#3, ... if k is taken (two factors with the
+// same label must not overwrite each other).
+func uniqueKey[V any](m map[string]V, k string) string {
+	if _, ok := m[k]; !ok {
+		return k
+	}
+	for i := 2; ; i++ {
+		c := k + "#" + strconv.Itoa(i)
+		if _, ok := m[c]; !ok {
+			return c
+		}
+	}
+}
+
+func shape(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+func nonNil(xs []Float) []Float {
+	if xs == nil {
+		return []Float{}
+	}
+	return xs
+}
+
+func optFloat(ok bool, x float64) *Float {
+	if !ok {
+		return nil
+	}
+	f := Float(x)
+	return &f
+}
+
+func jsonVariable(v infer.Variable) JSONVariable {
+	j := JSONVariable{Shape: shape(v.Shape), MeanSE: floats(v.MeanSE), VarSE: floats(v.VarSE),
+		ESS: floats(v.ESS), RHat: floats(v.RHat)}
+	if !v.Discrete {
+		j.Mean, j.Var = nonNil(floats(v.Mean)), nonNil(floats(v.Var))
+		return j
+	}
+	j.States = v.States
+	if j.States == nil {
+		j.States = []string{}
+	}
+	j.Probs = make([][]Float, len(v.Probs))
+	for i, p := range v.Probs {
+		j.Probs[i] = nonNil(floats(p))
+	}
+	for _, p := range v.ProbsSE {
+		j.ProbsSE = append(j.ProbsSE, nonNil(floats(p)))
+	}
+	return j
+}
+
+func jsonErrors(e *infer.Errors) *JSONErrors {
+	if e == nil {
+		return nil
+	}
+	return &JSONErrors{
+		Reference: e.Reference,
+		MeanMAE:   optFloat(e.HasMean, e.MeanMAE),
+		VarMAE:    optFloat(e.HasVar, e.VarMAE),
+		ProbMAE:   optFloat(e.HasProb, e.ProbMAE),
+		LogZAbs:   optFloat(e.HasLogZ, e.LogZAbs),
+	}
+}

@@ -1,0 +1,292 @@
+package present
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// TableOptions control the human-readable report.
+type TableOptions struct {
+	// All shows every element of long vectors; otherwise at most MaxElements
+	// per variable or prediction, with a note saying how many were left out.
+	All         bool
+	MaxElements int // 0 means DefaultMaxElements
+}
+
+// DefaultMaxElements is how many elements of a vector the table shows
+// without --all.
+const DefaultMaxElements = 8
+
+func (o TableOptions) limit(n int) int {
+	if o.All {
+		return n
+	}
+	m := o.MaxElements
+	if m <= 0 {
+		m = DefaultMaxElements
+	}
+	return min(n, m)
+}
+
+// WriteTable prints the comparison report: one column per result with its
+// status, iterations, time, log evidence and errors against the gold
+// standard; then per-variable summaries, relaxed factors, predictions,
+// learned hyperparameters and the reasons for any non-converged status.
+func WriteTable(w io.Writer, model string, rs []*infer.Result, opt TableOptions) error {
+	ew := &errWriter{w: w}
+	if model != "" {
+		fmt.Fprintf(ew, "model %s\n\n", model)
+	}
+	if len(rs) == 0 {
+		fmt.Fprintln(ew, "no results (the model has no infer line; use --method)")
+		return ew.err
+	}
+	summaryGrid(rs).write(ew, "")
+	writeVariables(ew, rs, opt)
+	writeRelaxation(ew, rs, opt)
+	writePredictions(ew, rs, opt)
+	writeLearned(ew, rs)
+	writeMessages(ew, rs)
+	return ew.err
+}
+
+// errWriter remembers the first write error so the report code stays linear.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return len(p), nil
+	}
+	_, e.err = e.w.Write(p)
+	return len(p), nil
+}
+
+func summaryGrid(rs []*infer.Result) *grid {
+	g := &grid{}
+	g.add(row("", rs, func(r *infer.Result) string { return r.Label })...)
+	g.add(row("method", rs, func(r *infer.Result) string { return r.Method })...)
+	g.add(row("divergence", rs, divergenceName)...)
+	g.add(row("status", rs, func(r *infer.Result) string { return r.Status.String() })...)
+	g.add(row("iterations", rs, iterations)...)
+	g.add(row("time", rs, func(r *infer.Result) string { return seconds(r.Runtime) })...)
+	g.add(row("log evidence", rs, logEvidence)...)
+	if anyResult(rs, func(r *infer.Result) bool { return r.Skipped > 0 }) {
+		g.add(row("skipped updates", rs, func(r *infer.Result) string { return fmt.Sprint(r.Skipped) })...)
+	}
+	addErrorRows(g, rs)
+	return g
+}
+
+func row(name string, rs []*infer.Result, f func(*infer.Result) string) []string {
+	cells := []string{name}
+	for _, r := range rs {
+		cells = append(cells, f(r))
+	}
+	return cells
+}
+
+func anyResult(rs []*infer.Result, f func(*infer.Result) bool) bool {
+	for _, r := range rs {
+		if f(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func divergenceName(r *infer.Result) string {
+	if r.Divergence == nil {
+		return Dash
+	}
+	return r.Divergence.String()
+}
+
+func iterations(r *infer.Result) string {
+	if r.Iterations == 0 && r.Status == infer.Done {
+		return Dash
+	}
+	return fmt.Sprint(r.Iterations)
+}
+
+func logEvidence(r *infer.Result) string {
+	if !r.HasEvidence {
+		return Dash
+	}
+	return num(r.LogEvidence)
+}
+
+// addErrorRows adds the error columns against the gold standard when any
+// result carries them; the reference column itself reads "reference".
+func addErrorRows(g *grid, rs []*infer.Result) {
+	ref := ""
+	for _, r := range rs {
+		if r.Errors != nil {
+			ref = r.Errors.Reference
+			break
+		}
+	}
+	if ref == "" {
+		return
+	}
+	type metric struct {
+		name string
+		has  func(*infer.Errors) bool
+		val  func(*infer.Errors) float64
+	}
+	ms := []metric{
+		{"mean MAE", func(e *infer.Errors) bool { return e.HasMean }, func(e *infer.Errors) float64 { return e.MeanMAE }},
+		{"var MAE", func(e *infer.Errors) bool { return e.HasVar }, func(e *infer.Errors) float64 { return e.VarMAE }},
+		{"prob MAE", func(e *infer.Errors) bool { return e.HasProb }, func(e *infer.Errors) float64 { return e.ProbMAE }},
+		{"|Δ log Z|", func(e *infer.Errors) bool { return e.HasLogZ }, func(e *infer.Errors) float64 { return e.LogZAbs }},
+	}
+	for _, m := range ms {
+		if !anyResult(rs, func(r *infer.Result) bool { return r.Errors != nil && m.has(r.Errors) }) {
+			continue
+		}
+		g.add(row(m.name+" vs "+ref, rs, func(r *infer.Result) string {
+			switch {
+			case r.Label == ref:
+				return "reference"
+			case r.Errors == nil || !m.has(r.Errors):
+				return Dash
+			}
+			return num(m.val(r.Errors))
+		})...)
+	}
+}
+
+// varNames lists variable names in order of first appearance over results.
+func varNames(rs []*infer.Result) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range rs {
+		for _, v := range r.Variables {
+			if !seen[v.Name] {
+				seen[v.Name] = true
+				names = append(names, v.Name)
+			}
+		}
+	}
+	return names
+}
+
+func findVar(r *infer.Result, name string) *infer.Variable {
+	for i := range r.Variables {
+		if r.Variables[i].Name == name {
+			return &r.Variables[i]
+		}
+	}
+	return nil
+}
+
+func writeVariables(w io.Writer, rs []*infer.Result, opt TableOptions) {
+	names := varNames(rs)
+	if len(names) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	g := &grid{}
+	g.add(row("variable", rs, func(r *infer.Result) string { return r.Label })...)
+	var notes []string
+	for _, name := range names {
+		shape, n, discrete := varShape(rs, name)
+		k := opt.limit(n)
+		for i := 0; i < k; i++ {
+			g.add(row(elementName(name, shape, i), rs, func(r *infer.Result) string {
+				return varCell(findVar(r, name), i)
+			})...)
+		}
+		if k < n {
+			notes = append(notes, fmt.Sprintf("%s: %d of %d elements shown (--all shows everything)", name, k, n))
+		}
+		if discrete {
+			notes = appendOnce(notes, "discrete variables: P(last state), e.g. P(x = +1); cat(K): P(0)/P(1)/…")
+		}
+	}
+	g.write(w, "")
+	for _, n := range notes {
+		fmt.Fprintf(w, "  (%s)\n", n)
+	}
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// varShape returns the shape, the element count and the discreteness of a
+// variable from the first result that has it.
+func varShape(rs []*infer.Result, name string) ([]int, int, bool) {
+	for _, r := range rs {
+		if v := findVar(r, name); v != nil {
+			return v.Shape, varLen(v), v.Discrete
+		}
+	}
+	return nil, 0, false
+}
+
+func varLen(v *infer.Variable) int {
+	if v.Discrete {
+		return len(v.Probs)
+	}
+	return len(v.Mean)
+}
+
+// varCell renders element i of a variable: mean ± sd, or P(last state) for
+// two-state variables, or the state probabilities joined by "/" otherwise.
+func varCell(v *infer.Variable, i int) string {
+	if v == nil || i >= varLen(v) {
+		return Dash
+	}
+	if !v.Discrete {
+		vr := 0.0
+		if i < len(v.Var) {
+			vr = v.Var[i]
+		}
+		return meanSD(v.Mean[i], vr)
+	}
+	p := v.Probs[i]
+	if len(p) == 2 {
+		return num(p[1])
+	}
+	parts := make([]string, len(p))
+	for j, x := range p {
+		parts[j] = num(x)
+	}
+	return strings.Join(parts, "/")
+}
+
+func writeRelaxation(w io.Writer, rs []*infer.Result, opt TableOptions) {
+	if !anyResult(rs, func(r *infer.Result) bool { return len(r.Relaxation) > 0 }) {
+		return
+	}
+	fmt.Fprintf(w, "\nrelaxed factors (b ≠ 0, largest first)\n")
+	for _, r := range rs {
+		if len(r.Relaxation) == 0 {
+			continue
+		}
+		rel := append([]infer.Relaxation(nil), r.Relaxation...)
+		sort.SliceStable(rel, func(i, j int) bool { return rel[i].B > rel[j].B })
+		fmt.Fprintf(w, "  %s: %d factor(s)\n", r.Label, len(rel))
+		g := &grid{}
+		k := opt.limit(len(rel))
+		for _, x := range rel[:k] {
+			g.add(x.Factor, "b = "+num(x.B), x.Pos)
+		}
+		g.write(w, "    ")
+		if k < len(rel) {
+			fmt.Fprintf(w, "    (%d of %d shown; --all shows everything)\n", k, len(rel))
+		}
+	}
+}
