@@ -1,0 +1,229 @@
+package jtree
+
+import (
+	"bufio"
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// reference is one libDAI output file (reference/README.md).
+type reference struct {
+	logZ  float64
+	iters int
+	marg  map[string][]float64
+}
+
+func readReference(t *testing.T, path string) reference {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := reference{marg: map[string][]float64{}}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Split(sc.Text(), "\t")
+		switch fs[0] {
+		case "logZ":
+			r.logZ, _ = strconv.ParseFloat(fs[1], 64)
+		case "iters":
+			r.iters, _ = strconv.Atoi(fs[1])
+		case "var":
+			p := make([]float64, len(fs)-2)
+			for k := range p {
+				p[k], _ = strconv.ParseFloat(fs[k+2], 64)
+			}
+			r.marg[fs[1]] = p
+		}
+	}
+	return r
+}
+
+// Reference: libDAI JTREE (HUGIN, MINFILL) on the shared models, to 1e-9.
+func TestMatchesLibDAIJTree(t *testing.T) {
+	dir, err := shared.Dir()
+	if err != nil {
+		t.Skip(err)
+	}
+	models, _ := filepath.Glob(filepath.Join(dir, "reference", "libdai", "*.fg"))
+	if len(models) == 0 {
+		t.Skip("no libDAI models")
+	}
+	for _, m := range models {
+		base := strings.TrimSuffix(m, ".fg")
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			g, err := graph.ReadLibDAI(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := readReference(t, base+".jtree.tsv")
+			for _, h := range []string{graph.MinFill, graph.MinWeight} {
+				res, err := Run(context.Background(), g, Settings{Heuristic: h})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := math.Abs(res.LogZ - ref.logZ); d > 1e-9 {
+					t.Errorf("%s: logZ %.15g, libDAI %.15g (diff %.3g)", h, res.LogZ, ref.logZ, d)
+				}
+				for v := range g.Vars {
+					want := ref.marg[g.VarName(v)]
+					for k, p := range res.Marginals[v] {
+						if math.Abs(p-want[k]) > 1e-9 {
+							t.Errorf("%s: var %s state %d: %.15g, libDAI %.15g", h, g.VarName(v), k, p, want[k])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// randomGraph has n variables of 1–3 states and m factors of arity 0–3
+// (repeated variables and zero entries allowed), possibly disconnected.
+func randomGraph(rng *rand.Rand, n, m int) *graph.Graph {
+	g := &graph.Graph{}
+	for i := 0; i < n; i++ {
+		g.AddLatent("x"+strconv.Itoa(i), graph.Cat, 1+rng.IntN(3), nil, ast.Pos{})
+	}
+	for a := 0; a < m; a++ {
+		ar := rng.IntN(4)
+		f := graph.Factor{Kind: "table", Vars: make([]int, ar)}
+		size := 1
+		for k := range f.Vars {
+			f.Vars[k] = rng.IntN(n)
+			size *= g.Vars[f.Vars[k]].Card
+		}
+		f.Table = make([]float64, size)
+		for k := range f.Table {
+			if rng.Float64() > 0.1 {
+				f.Table[k] = math.Exp(3 * rng.NormFloat64())
+			}
+		}
+		g.AddFactor(f)
+	}
+	return g
+}
+
+// bruteForce enumerates every joint state.
+func bruteForce(g *graph.Graph) (float64, [][]float64) {
+	n := len(g.Vars)
+	x := make([]int, n)
+	marg := make([][]float64, n)
+	for v := range marg {
+		marg[v] = make([]float64, g.Vars[v].Card)
+	}
+	z := 0.0
+	for {
+		p := 1.0
+		for _, f := range g.Factors {
+			idx, s := 0, 1
+			for _, v := range f.Vars {
+				idx += x[v] * s
+				s *= g.Vars[v].Card
+			}
+			p *= f.Table[idx]
+		}
+		z += p
+		for v := range x {
+			marg[v][x[v]] += p
+		}
+		k := 0
+		for ; k < n; k++ {
+			if x[k]++; x[k] < g.Vars[k].Card {
+				break
+			}
+			x[k] = 0
+		}
+		if k == n {
+			break
+		}
+	}
+	for v := range marg {
+		for k := range marg[v] {
+			marg[v][k] /= z
+		}
+	}
+	return math.Log(z), marg
+}
+
+// Reference: exhaustive enumeration of the joint, to 1e-10 relative.
+func TestMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for trial := 0; trial < 200; trial++ {
+		g := randomGraph(rng, 1+rng.IntN(8), rng.IntN(14))
+		logZ, marg := bruteForce(g)
+		if math.IsInf(logZ, -1) {
+			if _, err := Run(context.Background(), g, Settings{}); err == nil {
+				t.Errorf("trial %d: zero mass not reported", trial)
+			}
+			continue
+		}
+		h := []string{graph.MinFill, graph.MinWeight}[trial%2]
+		res, err := Run(context.Background(), g, Settings{Heuristic: h})
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		if d := math.Abs(res.LogZ - logZ); d > 1e-10*math.Max(1, math.Abs(logZ)) {
+			t.Errorf("trial %d: logZ %v want %v", trial, res.LogZ, logZ)
+		}
+		for v := range marg {
+			for k := range marg[v] {
+				if math.Abs(res.Marginals[v][k]-marg[v][k]) > 1e-10 {
+					t.Errorf("trial %d var %d: %v want %v", trial, v, res.Marginals[v], marg[v])
+				}
+			}
+		}
+	}
+}
+
+func TestBudgetRefusal(t *testing.T) {
+	g := &graph.Graph{}
+	g.AddLatent("x", graph.Spin, 2, []int{12}, ast.Pos{})
+	for a := 0; a < 12; a++ {
+		for b := a + 1; b < 12; b++ {
+			g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{a, b}, Table: []float64{1, 2, 2, 1}})
+		}
+	}
+	_, err := Run(context.Background(), g, Settings{MaxTableSize: 1000})
+	if err == nil || !strings.Contains(err.Error(), "induced width 11") || !strings.Contains(err.Error(), "4096 entries") {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := Run(context.Background(), g, Settings{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRejectsBadInput(t *testing.T) {
+	g := &graph.Graph{}
+	g.AddLatent("w", graph.Real, 0, nil, ast.Pos{})
+	if _, err := Run(context.Background(), g, Settings{}); err == nil {
+		t.Error("real variable accepted")
+	}
+	g = &graph.Graph{}
+	g.AddLatent("x", graph.Spin, 2, nil, ast.Pos{})
+	g.AddFactor(graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{1}})
+	if _, err := Run(context.Background(), g, Settings{}); err == nil {
+		t.Error("short table accepted")
+	}
+	g.Factors[0].Table = []float64{1, math.NaN()}
+	if _, err := Run(context.Background(), g, Settings{}); err == nil {
+		t.Error("NaN entry accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g.Factors[0].Table = []float64{1, 2}
+	if _, err := Run(ctx, g, Settings{}); err == nil {
+		t.Error("canceled context ignored")
+	}
+}
