@@ -1,0 +1,231 @@
+package parser
+
+import (
+	"fmt"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// The token filter sits between the lexer and the grammar. It implements the
+// newline rules of docs/language-decisions.md — a newline ends a statement
+// except inside () and [], after a binary operator or comma, right after `{`
+// or right before `}` — collapses runs of terminators, and checks bracket
+// balance so that an unclosed or stray bracket is reported precisely
+// ("expected `)` to close `(` opened at 3:9") instead of as a confusing
+// grammar error far away.
+
+// continues lists the tokens after which a newline continues the statement.
+var continues = map[string]bool{
+	"or": true, "and": true, "not": true, "==": true, "!=": true, "<": true,
+	"<=": true, ">": true, ">=": true, "+": true, "-": true, "*": true,
+	"/": true, "@": true, "^": true, ",": true, "=": true, "~": true,
+	":": true, "..": true, ".": true, "in": true, "as": true, "by": true,
+	"(": true, "[": true, "{": true,
+}
+
+// stmtKeywords start statements; one at the start of a line inside an open
+// ( or [ means the bracket was never closed.
+var stmtKeywords = map[string]bool{
+	"model": true, "import": true, "data": true, "param": true, "latent": true,
+	"factor": true, "for": true, "infer": true, "predict": true,
+	"expect": true, "learn": true,
+}
+
+var closerOf = map[string]string{"(": ")", "[": "]", "{": "}"}
+
+type open struct {
+	tok  lexer.Token
+	what string // for `{`: "for block", "option block" ...
+}
+
+type filter struct {
+	in    []lexer.Token
+	out   []lexer.Token
+	stack []open
+	start lexer.Token // first token of the current statement
+	errs  ast.ErrorList
+	bad   []int // byte offsets of reported errors
+}
+
+// filterTokens applies the newline and bracket rules to scanned tokens
+// (which end with EOF). The output also ends with EOF.
+func filterTokens(in []lexer.Token) *filter {
+	f := &filter{in: in}
+	for i, t := range in {
+		switch {
+		case t.EOF():
+			f.eof(t)
+		case t.Type == tEOL:
+			f.eol(i, t)
+		case is(t, "(") || is(t, "[") || is(t, "{"):
+			f.opener(t)
+		case is(t, ")") || is(t, "]"):
+			f.closer(t)
+		case is(t, "}"):
+			f.closeBrace(t)
+		default:
+			f.emit(t)
+		}
+	}
+	return f
+}
+
+func (f *filter) errorf(at lexer.Token, width int, format string, args ...any) {
+	p := astPos(at.Pos)
+	f.errs.Add(p, p.Advance(width), format, args...)
+	f.bad = append(f.bad, at.Pos.Offset)
+}
+
+// emit appends t, remembering where statements start.
+func (f *filter) emit(t lexer.Token) {
+	if n := len(f.out); n == 0 || f.out[n-1].Type == tEOL || is(f.out[n-1], "{") {
+		f.start = t
+	}
+	f.out = append(f.out, t)
+}
+
+func (f *filter) top() (open, bool) {
+	if len(f.stack) == 0 {
+		return open{}, false
+	}
+	return f.stack[len(f.stack)-1], true
+}
+
+func (f *filter) inBrackets() bool {
+	o, ok := f.top()
+	return ok && !is(o.tok, "{")
+}
+
+func (f *filter) opener(t lexer.Token) {
+	what := ""
+	if is(t, "{") {
+		what = blockName(f.start)
+	}
+	f.emit(t)
+	f.stack = append(f.stack, open{tok: t, what: what})
+	if is(t, "{") {
+		f.start = lexer.Token{}
+	}
+}
+
+// blockName describes the block a `{` opens, from its statement's keyword.
+func blockName(start lexer.Token) string {
+	switch start.Value {
+	case "for":
+		return "for block"
+	case "infer", "learn":
+		return "option block of " + start.Value
+	}
+	return "block"
+}
+
+// closer handles `)` and `]`.
+func (f *filter) closer(t lexer.Token) {
+	o, ok := f.top()
+	switch {
+	case ok && closerOf[o.tok.Value] == t.Value:
+		f.stack = f.stack[:len(f.stack)-1]
+		f.emit(t)
+	case !ok || is(o.tok, "{"):
+		f.errorf(t, 1, "unexpected `%s`", t.Value)
+	default:
+		f.errorf(t, 1, "expected `%s` to close `%s` opened at %s, found `%s`",
+			closerOf[o.tok.Value], o.tok.Value, lineCol(o.tok), t.Value)
+		f.stack = f.stack[:len(f.stack)-1]
+		if o2, ok := f.top(); ok && closerOf[o2.tok.Value] == t.Value {
+			f.stack = f.stack[:len(f.stack)-1]
+			f.emit(t)
+		}
+	}
+}
+
+// closeBrace handles `}`, closing any ( or [ left open inside the block.
+func (f *filter) closeBrace(t lexer.Token) {
+	if !f.hasBrace() {
+		f.errorf(t, 1, "unexpected `}`")
+		return
+	}
+	f.closeBrackets(t)
+	f.stack = f.stack[:len(f.stack)-1]
+	if n := len(f.out); n > 0 && f.out[n-1].Type == tEOL {
+		f.out = f.out[:n-1] // a newline right before `}` is not a separator
+	}
+	f.emit(t)
+}
+
+func (f *filter) hasBrace() bool {
+	for _, o := range f.stack {
+		if is(o.tok, "{") {
+			return true
+		}
+	}
+	return false
+}
+
+// closeBrackets reports and pops every ( or [ above the innermost `{`,
+// placing the error at token at.
+func (f *filter) closeBrackets(at lexer.Token) {
+	for f.inBrackets() {
+		o, _ := f.top()
+		f.errorf(at, 1, "expected `%s` to close `%s` opened at %s",
+			closerOf[o.tok.Value], o.tok.Value, lineCol(o.tok))
+		f.stack = f.stack[:len(f.stack)-1]
+	}
+}
+
+// eol decides whether the newline or `;` at in[i] terminates a statement.
+func (f *filter) eol(i int, t lexer.Token) {
+	next := f.nextSignificant(i)
+	if f.inBrackets() {
+		if !(next.EOF() || is(next, "}") || (next.Type == tKeyword && stmtKeywords[next.Value])) {
+			return
+		}
+		f.closeBrackets(t)
+	}
+	n := len(f.out)
+	if n == 0 || f.out[n-1].Type == tEOL || is(next, "}") || next.EOF() {
+		return
+	}
+	if last := f.out[n-1]; (last.Type == tPunct || last.Type == tKeyword) && continues[last.Value] {
+		return
+	}
+	f.out = append(f.out, t)
+}
+
+func (f *filter) nextSignificant(i int) lexer.Token {
+	for _, t := range f.in[i+1:] {
+		if t.Type != tEOL {
+			return t
+		}
+	}
+	return f.in[len(f.in)-1]
+}
+
+// eof reports every bracket still open, at the end of the last token.
+func (f *filter) eof(t lexer.Token) {
+	at := t
+	if n := len(f.out); n > 0 {
+		last := f.out[n-1]
+		at = lexer.Token{Type: tEOL, Pos: last.Pos}
+		at.Pos.Offset += len(last.Value)
+		at.Pos.Column += len(last.Value)
+	}
+	for len(f.stack) > 0 {
+		o, _ := f.top()
+		if is(o.tok, "{") {
+			f.errorf(at, 1, "expected `}` to close the %s opened at %s", o.what, lineCol(o.tok))
+		} else {
+			f.errorf(at, 1, "expected `%s` to close `%s` opened at %s",
+				closerOf[o.tok.Value], o.tok.Value, lineCol(o.tok))
+		}
+		f.stack = f.stack[:len(f.stack)-1]
+	}
+	if n := len(f.out); n > 0 && f.out[n-1].Type == tEOL {
+		f.out = f.out[:n-1]
+	}
+	f.out = append(f.out, t)
+}
+
+func lineCol(t lexer.Token) string { return fmt.Sprintf("%d:%d", t.Pos.Line, t.Pos.Column) }

@@ -1,0 +1,200 @@
+// Package parser reads fg model files into lang/ast trees.
+//
+// The pipeline is lexer → token filter → participle grammar → lowering:
+//
+//   - lexer.go: participle's simple lexer; comments are collected for the
+//     printer, malformed characters become errors without stopping.
+//   - filter.go: newline rules (a newline ends a statement except inside
+//     () and [], after an operator or comma, next to braces) and bracket
+//     balance with precise messages.
+//   - grammar.go: the participle grammar (private types; EBNF() prints it).
+//   - lower.go, lower_expr.go: the one place where grammar values become
+//     ast nodes, with the checks the grammar cannot express.
+//
+// Error recovery works statement by statement: the filtered tokens are cut
+// at top-level terminators and every statement is parsed on its own, so a
+// file with two bad lines reports both. A for plate that fails is parsed
+// again as its header plus each body statement, recursively, so errors
+// inside plates are also reported line by line.
+package parser
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+var (
+	fileParser = participle.MustBuild[gFile](participle.Lexer(lexDef), participle.UseLookahead(4))
+	exprParser = participle.MustBuild[gExpr](participle.Lexer(lexDef), participle.UseLookahead(4))
+)
+
+// ParseFile parses a model file. On error it returns the (partial) file and
+// an ast.ErrorList sorted by position.
+func ParseFile(filename string, src []byte) (f *ast.File, err error) {
+	defer recoverInternal(filename, &err)
+	sc := scan(filename, src)
+	flt := filterTokens(sc.toks)
+	p := &fileParse{bad: append(sc.bad, flt.bad...)}
+	p.errs = append(append(p.errs, sc.errs...), flt.errs...)
+	f = &ast.File{
+		Filename: filename,
+		Comments: sc.comments,
+		Start:    ast.Pos{Filename: filename, Line: 1, Column: 1},
+		Finish:   endPos(filename, src),
+	}
+	f.Stmts = p.block(flt.out[:len(flt.out)-1], -1, flt.out[len(flt.out)-1])
+	p.errs = append(p.errs, p.low.errs...)
+	p.errs.Sort()
+	return f, p.errs.Err()
+}
+
+// ParseStmt parses one or more statements typed at the REPL.
+func ParseStmt(filename string, src []byte) ([]ast.Stmt, error) {
+	f, err := ParseFile(filename, src)
+	if f == nil {
+		return nil, err
+	}
+	return f.Stmts, err
+}
+
+// ParseExpr parses a single expression, e.g. a --set value or an expect
+// typed at the REPL.
+func ParseExpr(src string) (x ast.Expr, err error) {
+	defer recoverInternal("", &err)
+	sc := scan("", []byte(src))
+	flt := filterTokens(sc.toks)
+	errs := append(sc.errs, flt.errs...)
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	toks := flt.out
+	g, perr := exprParser.ParseFromLexer(peeking(toks))
+	if perr != nil {
+		errs = append(errs, convertError(perr, toks[len(toks)-1]))
+		return nil, errs
+	}
+	var l lowerer
+	x = l.expr(g)
+	return x, l.errs.Err()
+}
+
+// EBNF returns the grammar in participle's EBNF notation, with the
+// package-private type prefix removed.
+func EBNF() string {
+	return ebnfPrefix.ReplaceAllString(fileParser.String(), "$1")
+}
+
+var ebnfPrefix = regexp.MustCompile(`\bG([A-Z]\w*)`)
+
+func recoverInternal(filename string, err *error) {
+	if r := recover(); r != nil {
+		p := ast.Pos{Filename: filename, Line: 1, Column: 1}
+		*err = ast.ErrorList{{Pos: p, End: p, Msg: fmt.Sprintf("internal parser error: %v", r)}}
+	}
+}
+
+// endPos is the position after the last byte of src.
+func endPos(filename string, src []byte) ast.Pos {
+	lines := lineStarts(src)
+	last := lines[len(lines)-1]
+	return ast.Pos{Filename: filename, Offset: len(src), Line: len(lines), Column: len(src) - last + 1}
+}
+
+// sliceLexer replays a token slice ending in EOF.
+type sliceLexer struct {
+	toks []lexer.Token
+	i    int
+}
+
+func (s *sliceLexer) Next() (lexer.Token, error) {
+	t := s.toks[s.i]
+	if s.i < len(s.toks)-1 {
+		s.i++
+	}
+	return t, nil
+}
+
+func peeking(toks []lexer.Token) *lexer.PeekingLexer {
+	pl, err := lexer.Upgrade(&sliceLexer{toks: toks})
+	if err != nil { // Upgrade only fails on lexer errors; sliceLexer has none
+		panic(err)
+	}
+	return pl
+}
+
+// convertError turns a participle error into an ast.Error. term is the
+// token that ended the statement (EOL or EOF), reported for "unexpected end".
+func convertError(err error, term lexer.Token) *ast.Error {
+	perr, ok := err.(participle.Error)
+	if !ok {
+		p := astPos(term.Pos)
+		return &ast.Error{Pos: p, End: p.Advance(1), Msg: err.Error()}
+	}
+	tok, found := lexer.Token{Pos: perr.Position()}, ""
+	if ut, ok := err.(*participle.UnexpectedTokenError); ok {
+		tok = ut.Unexpected
+		found = describe(tok, term)
+	}
+	if tok.EOF() {
+		tok.Pos = term.Pos
+	}
+	p := astPos(tok.Pos)
+	msg := perr.Message()
+	if found != "" {
+		msg = "unexpected " + found + expectation(msg)
+	}
+	return &ast.Error{Pos: p, End: p.Advance(max(1, len(tok.Value))), Msg: msg}
+}
+
+// describe names the unexpected token for a message.
+func describe(tok, term lexer.Token) string {
+	switch {
+	case !tok.EOF():
+		if tok.Type == tEOL {
+			return "end of line"
+		}
+		return "`" + tok.Value + "`"
+	case term.Type == tEOL && term.Value == ";":
+		return "`;`"
+	case term.Type == tEOL:
+		return "end of line"
+	}
+	return "end of file"
+}
+
+var expectedRx = regexp.MustCompile(`\(expected (.*)\)$`)
+
+// expectation turns participle's "(expected X ...)" into "; expected ...".
+func expectation(msg string) string {
+	m := expectedRx.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	first := strings.Fields(strings.TrimLeft(m[1], "("))
+	if len(first) == 0 {
+		return ""
+	}
+	w := first[0]
+	if strings.HasPrefix(w, `"`) {
+		return "; expected `" + strings.Trim(w, `"`) + "`"
+	}
+	if name, ok := friendly[strings.TrimPrefix(w, "G")]; ok {
+		return "; expected " + name
+	}
+	return ""
+}
+
+var friendly = map[string]string{
+	"Expr": "an expression", "Ident": "a name", "Type": "a type such as `real[N]`",
+	"Stmt": "a statement", "Option": "an option `key = value`", "Block": "`{`",
+	"Iter": "a range `A..B` or a call", "LearnItem": "a name", "Options": "`{`",
+	"Arg": "an argument", "IndexItem": "an index", "Tuple": "`(`",
+	"<ident>": "a name", "<string>": "a string", "<number>": "a number",
+}
