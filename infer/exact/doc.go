@@ -1,0 +1,45 @@
+// Package exact computes gold-standard posteriors for low-dimensional
+// continuous blocks with a Gaussian prior,
+//
+//	p(w | D) = N(w; m0, Σ0) · exp(ℓ(w)) / Z,   Z = ∫ N(w; m0, Σ0) exp(ℓ(w)) dw,
+//
+// where ℓ(w) = Σ_i log t_i(w) is the log-likelihood (the sum of the site
+// terms of the block). It returns the posterior mean, covariance, marginal
+// variances and log Z with an error estimate. It is the reference against
+// which EP, power EP, relaxed EP and the numerical moment schemes are measured
+// (shared/design/algorithms.md, "Exact references"; qi-guo-relaxed-ep-rbp.md
+// §6.1 uses importance sampling for the same purpose).
+//
+// Two methods are offered (Settings.Method):
+//
+// "quad" (the default, d ≤ 3) integrates the vector of moment integrands
+//
+//	f(u) · [1, u_1, …, u_d, u_i u_j (i ≤ j)],   f(u) = N(w(u); m0, Σ0) exp(ℓ(w(u))) |det L|
+//
+// in whitened coordinates w(u) = c + L u over the box u ∈ [−R, R]^d by globally
+// adaptive subdivision: a uniform initial partition (8 cells per axis), then
+// the cell with the largest error estimate is bisected along the axis with
+// the largest fourth difference until the propagated error of log Z, the mean
+// and the covariance falls below Settings.Tol (Genz & Malik 1980 degree-7 rule
+// with its embedded degree-5 rule for d = 2, 3; Gauss–Kronrod 7–15 for d = 1;
+// the per-cell error is |I_high − I_low|, summed in absolute value over cells,
+// which is conservative). Jumps of a step likelihood are handled because
+// subdivision concentrates on the cells that the discontinuity cuts; the
+// error estimate then decreases only like O(h) and a tolerance that is too
+// strict for the evaluation budget ends the run with infer.IterationLimit and
+// the achieved estimate.
+//
+// The run has two stages. Stage 1 whitens by the prior (c = m0, L = chol Σ0)
+// and integrates over ±R prior standard deviations to a loose tolerance.
+// Stage 2 whitens by the stage-1 posterior (c = m1, L = chol C1) and integrates
+// over ±R posterior standard deviations to Settings.Tol, so the tolerance is
+// relative to the posterior scale: an error estimate of 1e-6 means log Z to
+// 1e-6 absolute and each posterior mean and covariance entry to 1e-6 of the
+// posterior standard deviations involved. Mass outside the stage-2 box
+// (beyond R = 10 posterior standard deviations by default) is not counted.
+//
+// "is" is self-normalised importance sampling with the prior as proposal,
+// w_s ~ N(m0, Σ0), weights exp(ℓ(w_s)); it works in any dimension and reports
+// Monte Carlo standard errors (delta method) and the effective sample size of
+// the weights, (Σ w)² / Σ w² (Kong 1992).
+package exact

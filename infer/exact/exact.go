@@ -1,0 +1,142 @@
+package exact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// MaxQuadDim is the largest block dimension the "quad" method accepts.
+const MaxQuadDim = 3
+
+// Problem is a continuous block with a Gaussian prior N(Mean, Cov) and a
+// log-likelihood LogLik(w) = Σ_i log t_i(w). LogLik may return −Inf (a zero
+// likelihood, e.g. the noiseless step) but never NaN or +Inf. LogLik is
+// called from a single goroutine and must not retain w.
+type Problem struct {
+	Mean   []float64
+	Cov    *mat.SymDense
+	LogLik func(w []float64) float64
+}
+
+// Settings configure Run. The zero value selects "quad" with the defaults
+// below.
+type Settings struct {
+	// Method is "quad" (adaptive cubature, d ≤ 3; the default when empty)
+	// or "is" (importance sampling from the prior).
+	Method string
+	// Tol is the target error of "quad": log Z absolute, means and
+	// covariances relative to the posterior standard deviations
+	// (default 1e-6).
+	Tol float64
+	// MaxEval bounds the log-likelihood evaluations of each "quad" stage
+	// (default 4e6). Reaching it ends the run with infer.IterationLimit.
+	MaxEval int
+	// HalfWidth is R, the half-width of the integration box in standard
+	// deviations of the whitening Gaussian (default 10).
+	HalfWidth float64
+	// Samples is the number of importance samples of "is" (default 1e6).
+	Samples int
+	// Seed seeds the PCG source of "is".
+	Seed uint64
+}
+
+// Result is the posterior summary. Mean, Cov and Var are in the original
+// coordinates w.
+type Result struct {
+	Method string
+	Status infer.Status // infer.Done, infer.IterationLimit, infer.Canceled or infer.Failed
+	infer.Stats
+	Mean []float64
+	Cov  *mat.SymDense
+	Var  []float64
+	LogZ float64
+	// ErrEstimate is the achieved error estimate of "quad": the largest of
+	// the estimated errors of log Z, of the posterior mean in units of
+	// posterior standard deviations and of the covariance in units of
+	// products of posterior standard deviations. For "is" it is the largest
+	// of the standard errors expressed the same way.
+	ErrEstimate float64
+	// LogZErr and MeanErr, VarErr are the per-quantity error estimates
+	// ("quad") or Monte Carlo standard errors ("is") in original units.
+	LogZErr         float64
+	MeanErr, VarErr []float64
+	// Evaluations counts LogLik calls.
+	Evaluations int
+	// WeightESS is the effective sample size of the importance weights ("is").
+	WeightESS float64
+	// Message explains a status other than infer.Done.
+	Message string
+}
+
+// Run computes the posterior of p. It returns an error (and a Result with
+// Status infer.Failed or infer.Canceled where one exists) for invalid
+// problems, dimension above MaxQuadDim with "quad", a non-positive-definite
+// covariance, a NaN or +Inf log-likelihood, or a canceled context.
+func Run(ctx context.Context, p Problem, s Settings) (res *Result, err error) {
+	start := time.Now()
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("exact: internal error: %v", r)
+		}
+		if res != nil {
+			res.Runtime = time.Since(start)
+		}
+	}()
+	s = s.withDefaults()
+	prior, err := newFrame(p.Mean, p.Cov)
+	if err != nil {
+		return nil, err
+	}
+	if p.LogLik == nil {
+		return nil, errors.New("exact: Problem.LogLik is nil")
+	}
+	switch s.Method {
+	case "quad":
+		if prior.d > MaxQuadDim {
+			return nil, fmt.Errorf("exact: method \"quad\" supports dimension d ≤ %d, the block has d = %d (use method \"is\" or mcmc)", MaxQuadDim, prior.d)
+		}
+		return runQuad(ctx, p, prior, s)
+	case "is":
+		return runIS(ctx, p, prior, s)
+	}
+	return nil, fmt.Errorf("exact: unknown method %q (want \"quad\" or \"is\")", s.Method)
+}
+
+func (s Settings) withDefaults() Settings {
+	if s.Method == "" {
+		s.Method = "quad"
+	}
+	if s.Tol <= 0 {
+		s.Tol = 1e-6
+	}
+	if s.MaxEval <= 0 {
+		s.MaxEval = 4_000_000
+	}
+	if s.HalfWidth <= 0 {
+		s.HalfWidth = 10
+	}
+	if s.Samples <= 0 {
+		s.Samples = 1_000_000
+	}
+	return s
+}
+
+// errBadLogLik reports a NaN or +Inf log-likelihood at w.
+func errBadLogLik(v float64, w []float64) error {
+	return fmt.Errorf("exact: log-likelihood is %v at w = %v", v, w)
+}
+
+// checkLogLik validates one log-likelihood value.
+func checkLogLik(v float64, w []float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 1) {
+		return errBadLogLik(v, w)
+	}
+	return nil
+}
