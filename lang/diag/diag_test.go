@@ -1,0 +1,136 @@
+package diag
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+func pos(line, col int) ast.Pos {
+	return ast.Pos{Filename: "m.fg", Line: line, Column: col, Offset: -1}
+}
+
+func files(name string) ([]byte, bool) {
+	if name != "m.fg" {
+		return nil, false
+	}
+	return []byte("model m\n  y[i] ~ probitt(f[i])\n\tx ~ normal(0, 1)\nlatent θ: real ~ nrml(0, 1)\n"), true
+}
+
+func TestRender(t *testing.T) {
+	var list ast.ErrorList
+	list.Add(pos(2, 10), pos(2, 17), "unknown distribution `probitt`%s", DidYouMean("probitt", []string{"normal", "probit"}))
+	list.Add(pos(3, 2), ast.Pos{}, "no end")
+	list.Add(pos(4, 19), pos(4, 23), "unicode before")
+	list.Add(pos(9, 1), pos(9, 2), "line beyond the file")
+	list.Add(ast.Pos{}, ast.Pos{}, "no position")
+	list.Add(ast.Pos{Filename: "other.fg"}, ast.Pos{}, "file only")
+	list.Add(pos(2, 40), pos(2, 45), "column past the end")
+	var b bytes.Buffer
+	Render(&b, fmt.Errorf("wrapped: %w", list), files)
+	want := strings.Join([]string{
+		"m.fg:2:10: error: unknown distribution `probitt`; did you mean `probit`?",
+		"  2 |   y[i] ~ probitt(f[i])",
+		"    |          ^^^^^^^",
+		"m.fg:3:2: error: no end",
+		"  3 | \tx ~ normal(0, 1)",
+		"    | \t^^^^^^^^^^^^^^^^",
+		"m.fg:4:19: error: unicode before",
+		"  4 | latent θ: real ~ nrml(0, 1)",
+		"    |                  ^^^^",
+		"m.fg:9:1: error: line beyond the file",
+		"error: no position",
+		"other.fg: error: file only",
+		"m.fg:2:40: error: column past the end",
+		"  2 |   y[i] ~ probitt(f[i])",
+		"    |                       ^",
+		"",
+	}, "\n")
+	if got := b.String(); got != want {
+		t.Errorf("Render:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestRenderOther(t *testing.T) {
+	var b bytes.Buffer
+	Render(&b, errors.New("boom"), nil)
+	Render(&b, nil, nil)
+	Render(&b, &ast.Error{Pos: pos(1, 1), End: pos(1, 6), Msg: "one"}, files)
+	want := "error: boom\nm.fg:1:1: error: one\n  1 | model m\n    | ^^^^^\n"
+	if b.String() != want {
+		t.Errorf("got %q want %q", b.String(), want)
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	cands := []string{"normal", "probit", "step", "mvnormal", "student_t", "ising", "gp"}
+	for _, c := range []struct{ name, want string }{
+		{"probitt", "probit"},
+		{"probti", "probit"},   // transposition
+		{"nromal", "normal"},   // transposition
+		{"normla", "normal"},   // transposition
+		{"mvnorml", "mvnormal"},
+		{"stp", "step"},
+		{"gpp", "gp"},
+		{"normal", "mvnormal"}, // exact name is skipped, next within 2
+		{"xyz", ""},
+		{"studentt", "student_t"},
+		{"isingg", "ising"},
+		{"", "gp"}, // limit 1 for short names: "" is 2 away from gp → none
+	} {
+		want := c.want
+		if c.name == "" {
+			want = ""
+		}
+		if got := Suggest(c.name, cands); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, want)
+		}
+	}
+	if got := DidYouMean("xyz", cands); got != "" {
+		t.Errorf("DidYouMean: %q", got)
+	}
+}
+
+// osaNaive is the textbook recursive definition of the optimal string
+// alignment distance, independent of the rolling-row implementation.
+func osaNaive(a, b []rune) int {
+	if len(a) == 0 {
+		return len(b)
+	}
+	if len(b) == 0 {
+		return len(a)
+	}
+	cost := 1
+	if a[len(a)-1] == b[len(b)-1] {
+		cost = 0
+	}
+	d := min(osaNaive(a[:len(a)-1], b)+1, osaNaive(a, b[:len(b)-1])+1,
+		osaNaive(a[:len(a)-1], b[:len(b)-1])+cost)
+	if len(a) > 1 && len(b) > 1 && a[len(a)-1] == b[len(b)-2] && a[len(a)-2] == b[len(b)-1] {
+		d = min(d, osaNaive(a[:len(a)-2], b[:len(b)-2])+1)
+	}
+	return d
+}
+
+func TestDistanceAgainstNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		n := rng.IntN(6)
+		r := make([]rune, n)
+		for i := range r {
+			r[i] = []rune("abcθ")[rng.IntN(4)]
+		}
+		return string(r)
+	}
+	for range 2000 {
+		a, b := word(), word()
+		if got, want := distance(a, b), osaNaive([]rune(a), []rune(b)); got != want {
+			t.Fatalf("distance(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	}
+}
