@@ -71,9 +71,9 @@ func TestSuggest(t *testing.T) {
 	cands := []string{"normal", "probit", "step", "mvnormal", "student_t", "ising", "gp"}
 	for _, c := range []struct{ name, want string }{
 		{"probitt", "probit"},
-		{"probti", "probit"},   // transposition
-		{"nromal", "normal"},   // transposition
-		{"normla", "normal"},   // transposition
+		{"probti", "probit"}, // transposition
+		{"nromal", "normal"}, // transposition
+		{"normla", "normal"}, // transposition
 		{"mvnorml", "mvnormal"},
 		{"stp", "step"},
 		{"gpp", "gp"},
