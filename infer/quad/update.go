@@ -1,0 +1,92 @@
+package quad
+
+import (
+	"errors"
+	"math"
+	"time"
+)
+
+// update visits factor k: cavity, site by the scheme, damping, new q. An
+// update that would produce an improper cavity or posterior, or whose
+// scheme fails, is skipped and counted by reason.
+func (e *engine) update(k int) {
+	res := e.res
+	for i := range e.d {
+		lc, ec := e.lamQ[i], e.etaQ[i]
+		if e.lamS != nil {
+			lc -= e.lamS[k][i]
+			ec -= e.etaS[k][i]
+		}
+		if !(lc > 0) || !finite(lc) || !finite(ec) {
+			e.skip("cavity")
+			return
+		}
+		e.lc[i], e.ec[i] = lc, ec
+		e.mu[i], e.sd[i] = ec/lc, 1/math.Sqrt(lc)
+	}
+	t0 := time.Now()
+	err := e.w.compute(e.s.Scheme, e.p.Factors[k], e.mu, e.sd)
+	e.siteTime += time.Since(t0)
+	e.sites++
+	if err != nil {
+		e.skip(reason(err))
+		return
+	}
+	if !e.propose(k) {
+		e.skip("improper")
+		return
+	}
+	e.commit(k)
+	res.Updates++
+	if e.s.TrackCost {
+		e.meanInto(e.mean)
+		res.Cost = append(res.Cost, e.cost())
+	}
+}
+
+// propose fills newL/newE with the damped site of factor k and reports
+// whether cavity × damped site is a proper Gaussian in every coordinate.
+func (e *engine) propose(k int) bool {
+	for i := range e.d {
+		lam, eta := e.w.s.natural(i, e.mu[i], e.sd[i])
+		if e.delta != 1 {
+			var ol, oe float64
+			if e.lamS != nil {
+				ol, oe = e.lamS[k][i], e.etaS[k][i]
+			}
+			lam = (1-e.delta)*ol + e.delta*lam
+			eta = (1-e.delta)*oe + e.delta*eta
+		}
+		if !(e.lc[i]+lam > 0) || !finite(lam) || !finite(eta) {
+			return false
+		}
+		e.newL[i], e.newE[i] = lam, eta
+	}
+	return true
+}
+
+// commit replaces site k by newL/newE and q by cavity × new site.
+func (e *engine) commit(k int) {
+	for i := range e.d {
+		e.lamQ[i] = e.lc[i] + e.newL[i]
+		e.etaQ[i] = e.ec[i] + e.newE[i]
+		if e.lamS != nil {
+			e.lamS[k][i], e.etaS[k][i] = e.newL[i], e.newE[i]
+		}
+	}
+}
+
+func (e *engine) skip(why string) {
+	e.res.Skipped++
+	e.res.Errors[why]++
+}
+
+func reason(err error) string {
+	switch {
+	case errors.Is(err, ErrImproper):
+		return "improper"
+	case errors.Is(err, ErrNoConvergence):
+		return "no-convergence"
+	}
+	return "non-finite"
+}
