@@ -15,6 +15,7 @@ import "math"
 //	l11 = γ√p,  l21 = γ²q/√p,  l22 = 2γ² w± √(e₊e₋)/√p,
 //
 // with √(e₊e₋) = e^{(s₊+s₋)/2} = e^{a0 + γ² b} computed without underflow,
+//
 //	r1 = q/√p,  r2 = l22/γ²,  l² = w0 e0   (since q² + 4w±²e₊e₋ = p²).
 type arrow struct{ l11, l21, l22, r1, r2 float64 }
 
