@@ -1,0 +1,114 @@
+package bp
+
+import (
+	"fmt"
+	"math"
+)
+
+// builder assembles a Problem factor by factor.
+type builder struct {
+	p      *Problem
+	vedges [][]int32 // per variable, its edges (only while building)
+}
+
+func newBuilder(nv int) *builder {
+	p := &Problem{nv: nv, card: make([]int32, 0, nv), voff: make([]int32, 1, nv+1), fstart: []int32{0}, toff: []int32{0}, moff: []int32{0}, uoff: []int32{0}}
+	return &builder{p: p}
+}
+
+func (b *builder) addVar(card int) {
+	p := b.p
+	p.card = append(p.card, int32(card))
+	p.voff = append(p.voff, p.voff[len(p.voff)-1]+int32(card))
+}
+
+// addFactor adds a factor over distinct vars with log table logt; orig is
+// its index in the source graph (or −1).
+func (b *builder) addFactor(vars []int32, logt []float64, orig int32) {
+	p := b.p
+	switch len(vars) {
+	case 0:
+		return // constant: handled by the caller through its log value
+	case 1:
+		v := vars[0]
+		for k, l := range logt {
+			p.prior[int(p.voff[v])+k] += l
+		}
+		p.uvar = append(p.uvar, v)
+		p.utab = append(p.utab, logt...)
+		p.uoff = append(p.uoff, int32(len(p.utab)))
+		p.uorig = append(p.uorig, orig)
+		return
+	}
+	for _, v := range vars {
+		p.efac = append(p.efac, int32(len(p.fstart)-1))
+		p.evar = append(p.evar, v)
+		p.moff = append(p.moff, p.moff[len(p.moff)-1]+p.card[v])
+	}
+	p.fstart = append(p.fstart, int32(len(p.evar)))
+	p.tab = append(p.tab, logt...)
+	p.toff = append(p.toff, int32(len(p.tab)))
+	p.orig = append(p.orig, orig)
+}
+
+// finish builds the variable-to-edge index.
+func (b *builder) finish() *Problem {
+	p := b.p
+	p.vstart = make([]int32, p.nv+1)
+	for _, v := range p.evar {
+		p.vstart[v+1]++
+	}
+	for i := 0; i < p.nv; i++ {
+		p.vstart[i+1] += p.vstart[i]
+	}
+	p.vedge = make([]int32, len(p.evar))
+	fill := append([]int32(nil), p.vstart[:p.nv]...)
+	for e, v := range p.evar { // edges are numbered by factor, so each list is by factor index
+		p.vedge[fill[v]] = int32(e)
+		fill[v]++
+	}
+	return p
+}
+
+// NewSpinPairwise builds the problem of n spin variables (states −1, +1)
+// with density
+//
+//	p(x) ∝ exp( Σ_i h_i x_i + Σ_k J_k x_{s_k} x_{t_k} ),   (s_k, t_k) = edges[k],
+//
+// directly in engine form, without a graph.Graph: memory is O(n + |edges|).
+// Engine factor k is edge k; fields are absorbed into priors. len(h) must
+// be n (or h nil for no fields) and len(J) = len(edges).
+func NewSpinPairwise(n int, h []float64, edges [][2]int32, J []float64) (*Problem, error) {
+	if h != nil && len(h) != n {
+		return nil, fmt.Errorf("bp: %d fields for %d variables", len(h), n)
+	}
+	if len(J) != len(edges) {
+		return nil, fmt.Errorf("bp: %d couplings for %d edges", len(J), len(edges))
+	}
+	b := newBuilder(n)
+	b.p.prior = make([]float64, 2*n)
+	p := b.p
+	p.card, p.voff = make([]int32, n), make([]int32, n+1)
+	for i := 0; i < n; i++ {
+		p.card[i], p.voff[i+1] = 2, int32(2*i+2)
+	}
+	ne := len(edges)
+	p.evar, p.efac, p.moff = make([]int32, 0, 2*ne), make([]int32, 0, 2*ne), make([]int32, 1, 2*ne+1)
+	p.fstart, p.toff, p.tab = make([]int32, 1, ne+1), make([]int32, 1, ne+1), make([]float64, 0, 4*ne)
+	p.orig = make([]int32, 0, ne)
+	for k, e := range edges {
+		if e[0] < 0 || e[1] < 0 || int(e[0]) >= n || int(e[1]) >= n || e[0] == e[1] || math.IsNaN(J[k]) || math.IsInf(J[k], 0) {
+			return nil, fmt.Errorf("bp: edge %d (%d, %d) with coupling %v is invalid", k, e[0], e[1], J[k])
+		}
+		j := J[k]
+		b.addFactor(e[:], []float64{j, -j, -j, j}, int32(k))
+	}
+	for i := 0; h != nil && i < n; i++ {
+		if math.IsNaN(h[i]) || math.IsInf(h[i], 0) {
+			return nil, fmt.Errorf("bp: field %d is %v", i, h[i])
+		}
+		b.addFactor([]int32{int32(i)}, []float64{-h[i], h[i]}, int32(-1))
+	}
+	p.nfac = ne
+	return b.finish(), nil
+}

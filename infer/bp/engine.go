@@ -1,0 +1,323 @@
+package bp
+
+import "math"
+
+// engine is the message state of one run. Messages are normalised log
+// messages (natural parameters): msg[moff[e]+k] = log m_{a→i}(k) with
+// Σ_k m = 1, e = (a, i).
+type engine struct {
+	p     *Problem
+	msg   []float64 // current messages
+	nmsg  []float64 // newly computed messages (nil when sequential and undamped)
+	selfW []float64 // per factor: weight of the factor's own message in its cavities
+	invc  float64   // factor power 1/c (fractional BP); 1 otherwise
+	c     float64   // message power c
+	step  float64   // damping step s ∈ (0, 1]: log m ← (1−s) log m_old + s log m_new
+	relax bool      // relaxed BP: selfW[a] = b_a chosen by line search
+	pen   float64   // relaxed BP penalty C
+	cav   []float64 // scratch: cavities of one factor's variables
+	coff  []int     // scratch: offsets into cav
+	out   []float64 // scratch: one new message
+	tilt  []float64 // scratch: relaxed tilted joint
+}
+
+// current returns the messages beliefs are formed from: the newest computed
+// ones (libDAI's newMessage) when a separate array is kept.
+func (en *engine) current() []float64 {
+	if en.nmsg != nil {
+		return en.nmsg
+	}
+	return en.msg
+}
+
+// cavity writes into dst, for variable j = evar[e] and its factor a = efac[e],
+//
+//	log n_{j→a}(x_j) = log prior_j + Σ_{e' ∋ j, e' ≠ e} log m_{e'}(x_j) + w·log m_e(x_j),
+//
+// the product of the messages into j from every factor but a, times a's own
+// message to the power w (w = 1 − 1/c in fractional BP, libDAI FBP; w = b_a
+// in relaxed BP, qi-guo-relaxed-ep-rbp.md eq. 23; w = 0 in BP).
+func (en *engine) cavity(dst []float64, e int32, w float64) {
+	p := en.p
+	j := p.evar[e]
+	copy(dst, p.prior[p.voff[j]:p.voff[j+1]])
+	for _, f := range p.vedge[p.vstart[j]:p.vstart[j+1]] {
+		if f == e {
+			continue
+		}
+		m := en.msg[p.moff[f]:p.moff[f+1]]
+		for k := range dst {
+			dst[k] += m[k]
+		}
+	}
+	if w != 0 {
+		m := en.current()[p.moff[e]:p.moff[e+1]]
+		for k := range dst {
+			dst[k] += w * m[k]
+		}
+	}
+}
+
+// cavities fills en.cav with the cavities of all variables of factor a
+// (self weight w) and returns the number of variables.
+func (en *engine) cavities(a int32, w float64) int {
+	p := en.p
+	e0, e1 := p.fstart[a], p.fstart[a+1]
+	en.coff = en.coff[:0]
+	n := 0
+	for e := e0; e < e1; e++ {
+		en.coff = append(en.coff, n)
+		n += int(p.card[p.evar[e]])
+	}
+	en.coff = append(en.coff, n)
+	if cap(en.cav) < n {
+		en.cav = make([]float64, n)
+	}
+	en.cav = en.cav[:n]
+	for e := e0; e < e1; e++ {
+		k := e - e0
+		en.cavity(en.cav[en.coff[k]:en.coff[k+1]], e, w)
+	}
+	return int(e1 - e0)
+}
+
+// calc computes the new message of edge e into dst (normalised, log):
+//
+//	m_{a→i}(x_i) ∝ [ Σ_{x_a ∖ x_i} f_a(x_a)^{1/c} Π_{j ∈ a, j ≠ i} n_{j→a}(x_j) ]^c
+//
+// (BP: c = 1; fractional BP: libDAI FBP::calcNewMessage; relaxed BP: c = 1
+// and n_{j→a} includes m_{a→j}^{b_a}, which is eq. 26 divided through:
+// q(x_i)/q^{∖a}(x_i) with q(x_i) = q^r(x_i)/m_{a→i}^{b}). For relaxed BP
+// the weight b_a is first re-chosen by the line search of relaxed.go.
+func (en *engine) calc(e int32, dst []float64) {
+	p := en.p
+	a := p.efac[e]
+	w := en.selfW[a]
+	if en.relax {
+		en.cavities(a, 0)
+		w = en.lineSearch(a)
+		en.selfW[a] = w
+		en.addSelf(a, w)
+	} else {
+		en.cavities(a, w)
+	}
+	en.marginal(a, int(e-p.fstart[a]), dst)
+	normalizeLog(dst)
+	if en.c != 1 {
+		for k := range dst {
+			dst[k] *= en.c
+		}
+		normalizeLog(dst)
+	}
+}
+
+// addSelf adds w·log m_{a→j} to every cavity of factor a.
+func (en *engine) addSelf(a int32, w float64) {
+	if w == 0 {
+		return
+	}
+	p := en.p
+	cur := en.current()
+	for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
+		k := e - p.fstart[a]
+		m := cur[p.moff[e]:p.moff[e+1]]
+		c := en.cav[en.coff[k]:en.coff[k+1]]
+		for s := range c {
+			c[s] += w * m[s]
+		}
+	}
+}
+
+// marginal writes log Σ_{x_a∖x_i} exp(f/c + Σ_{j≠i} cav_j) into dst, where
+// i is the variable at position pos of factor a; an online log-sum-exp
+// keeps one exponential per table entry.
+func (en *engine) marginal(a int32, pos int, dst []float64) {
+	p := en.p
+	t := p.tab[p.toff[a]:p.toff[a+1]]
+	r := int(p.fstart[a+1] - p.fstart[a])
+	if r == 2 {
+		en.marginal2(a, pos, t, dst)
+		return
+	}
+	mx := dst
+	for k := range mx {
+		mx[k] = math.Inf(-1)
+	}
+	sum := en.scratchOut(len(dst))
+	var st [16]int
+	state := stateBuf(&st, r)
+	for idx := range t {
+		v := en.invc * t[idx]
+		for k := 0; k < r; k++ {
+			if k != pos {
+				v += en.cav[en.coff[k]+state[k]]
+			}
+		}
+		onlineLSE(&mx[state[pos]], &sum[state[pos]], v)
+		for k := 0; k < r; k++ {
+			if state[k]++; state[k] < en.coff[k+1]-en.coff[k] {
+				break
+			}
+			state[k] = 0
+		}
+	}
+	finishLSE(mx, sum)
+}
+
+// marginal2 is marginal for a pairwise factor (table index x0 + K0·x1).
+func (en *engine) marginal2(a int32, pos int, t, dst []float64) {
+	k0 := en.coff[1]
+	k1 := en.coff[2] - k0
+	other := en.cav[k0:]
+	if pos == 1 {
+		other = en.cav[:k0]
+	}
+	sum := en.scratchOut(len(dst))
+	for k := range dst {
+		dst[k] = math.Inf(-1)
+	}
+	for x1 := 0; x1 < k1; x1++ {
+		for x0 := 0; x0 < k0; x0++ {
+			v := en.invc * t[x0+k0*x1]
+			if pos == 0 {
+				v += other[x1]
+				onlineLSE(&dst[x0], &sum[x0], v)
+			} else {
+				v += other[x0]
+				onlineLSE(&dst[x1], &sum[x1], v)
+			}
+		}
+	}
+	finishLSE(dst, sum)
+}
+
+func (en *engine) scratchOut(n int) []float64 {
+	if cap(en.out) < n {
+		en.out = make([]float64, n)
+	}
+	s := en.out[:n]
+	for k := range s {
+		s[k] = 0
+	}
+	return s
+}
+
+// onlineLSE folds v into the running log-sum-exp m + log s.
+func onlineLSE(m, s *float64, v float64) {
+	switch {
+	case math.IsInf(v, -1):
+	case v > *m:
+		*s = *s*math.Exp(*m-v) + 1
+		*m = v
+	default:
+		*s += math.Exp(v - *m)
+	}
+}
+
+func finishLSE(m, s []float64) {
+	for k := range m {
+		if s[k] > 0 {
+			m[k] += math.Log(s[k])
+		}
+	}
+}
+
+// normalizeLog shifts a log vector so that its exponentials sum to one.
+func normalizeLog(x []float64) {
+	m := math.Inf(-1)
+	for _, v := range x {
+		m = math.Max(m, v)
+	}
+	if math.IsInf(m, 0) || math.IsNaN(m) {
+		return
+	}
+	s := 0.0
+	for _, v := range x {
+		s += math.Exp(v - m)
+	}
+	z := m + math.Log(s)
+	for k := range x {
+		x[k] -= z
+	}
+}
+
+// apply moves edge e's message to its newly computed value with the
+// damping step s (geometric damping: log-linear in the message):
+//
+//	log m ← (1 − s)·log m_old + s·log m_new,   then normalise;
+//
+// s = 1 − d for libDAI's damping d (m = m_old^d · m_new^(1−d)).
+func (en *engine) apply(e int32) {
+	p := en.p
+	if en.nmsg == nil {
+		return
+	}
+	m, n := en.msg[p.moff[e]:p.moff[e+1]], en.nmsg[p.moff[e]:p.moff[e+1]]
+	if en.step == 1 {
+		copy(m, n)
+		return
+	}
+	for k := range m {
+		if math.IsInf(n[k], -1) || math.IsInf(m[k], -1) {
+			m[k] = math.Inf(-1)
+			continue
+		}
+		m[k] = (1-en.step)*m[k] + en.step*n[k]
+	}
+	normalizeLog(m)
+}
+
+// update computes and applies edge e's message.
+func (en *engine) update(e int32) {
+	p := en.p
+	if en.nmsg == nil {
+		en.calc(e, en.msg[p.moff[e]:p.moff[e+1]])
+		return
+	}
+	en.calc(e, en.nmsg[p.moff[e]:p.moff[e+1]])
+	en.apply(e)
+}
+
+// beliefs writes every variable's normalised belief probabilities,
+//
+//	b_i(x_i) ∝ prior_i(x_i) Π_{a ∋ i} m_{a→i}(x_i),
+//
+// into dst (indexed like prior) and returns false if any is not finite.
+func (en *engine) beliefs(dst []float64) bool {
+	p := en.p
+	cur := en.current()
+	ok := true
+	for i := 0; i < p.nv; i++ {
+		b := dst[p.voff[i]:p.voff[i+1]]
+		copy(b, p.prior[p.voff[i]:p.voff[i+1]])
+		for _, e := range p.vedge[p.vstart[i]:p.vstart[i+1]] {
+			m := cur[p.moff[e]:p.moff[e+1]]
+			for k := range b {
+				b[k] += m[k]
+			}
+		}
+		ok = toProbs(b) && ok
+	}
+	return ok
+}
+
+// toProbs turns a log vector into probabilities in place.
+func toProbs(b []float64) bool {
+	normalizeLog(b)
+	s := 0.0
+	for k, v := range b {
+		b[k] = math.Exp(v)
+		s += b[k]
+	}
+	return !math.IsNaN(s) && math.Abs(s-1) < 1e-6
+}
+
+// stateBuf returns a zeroed odometer of r digits, on the stack for r ≤ 16.
+func stateBuf(buf *[16]int, r int) []int {
+	if r > len(buf) {
+		return make([]int, r)
+	}
+	s := buf[:r]
+	clear(s)
+	return s
+}

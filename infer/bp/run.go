@@ -1,0 +1,241 @@
+// Package bp is fg's loopy belief propagation engine for discrete factor
+// graphs of any arity: sum-product BP (divergence infer.KL), fractional BP
+// (infer.Alpha{A}: every factor weight c = 1/A, as libDAI's FBP) and relaxed
+// BP (infer.RelaxedKL{C}, qi-guo-relaxed-ep-rbp.md §4.2), with the schedules
+// sequential (libDAI SEQFIX), random (libDAI SEQRND, seeded), parallel
+// (PARALL) and residual (SEQMAX), geometric damping, and the Bethe (or
+// fractional Bethe) log Z.
+//
+// The unit of work is libDAI's: one update recomputes the message of one
+// edge (factor a → variable i); a pass (sweep) updates every edge once, in
+// the order "for each variable i, for each factor a ∋ i by index". After
+// every pass the convergence measure is libDAI's: the largest change of any
+// single-variable belief probability, max_i ‖b_i − b_i^old‖_∞; the run
+// converges when it is ≤ Tol.
+//
+// Messages are kept in the log domain, normalised (natural parameters of the
+// categorical family); single-variable factors are absorbed into priors.
+package bp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
+)
+
+// Settings are infer.Settings with BP's reading of them:
+//
+//   - Divergence: nil or infer.KL (BP), infer.Alpha{A} with A > 0 (fractional
+//     BP, c = 1/A), infer.RelaxedKL{C} with C ≥ 0 (relaxed BP).
+//   - Damping: the step s ∈ (0, 1] in log-message space, 0 meaning 1
+//     (undamped); libDAI's damping d corresponds to s = 1 − d.
+//   - Tol: default 1e-9; MaxIter: default 10000 passes.
+type Settings struct {
+	infer.Settings
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Marginals [][]float64 // per variable, belief probabilities
+	// LogZ is the Bethe approximation −F_Bethe(b) at the final beliefs
+	// (libDAI BP::logZ); for fractional BP the fractional Bethe free energy
+	// with weights c (libDAI FBP::logZ); for relaxed BP the Bethe formula at
+	// the relaxed beliefs.
+	LogZ    float64
+	MaxDiff float64   // last convergence measure
+	Trace   []float64 // convergence measure after every pass
+	// B is the relaxation weight of each factor of the source graph (relaxed
+	// BP only; 0 for single-variable factors).
+	B       []float64
+	Status  infer.Status
+	Message string // reason for a non-converged status
+	infer.Stats
+}
+
+// Run converts g with NewProblem and runs it.
+func Run(ctx context.Context, g *graph.Graph, s Settings) (*Result, error) {
+	p, err := NewProblem(g)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(ctx, s)
+}
+
+func newEngine(p *Problem, s *Settings) (*engine, error) {
+	en := &engine{p: p, invc: 1, c: 1, step: s.Damping}
+	if en.step == 0 {
+		en.step = 1
+	}
+	if !(en.step > 0 && en.step <= 1) {
+		return nil, fmt.Errorf("bp: damping step %v outside (0, 1]", s.Damping)
+	}
+	switch d := s.Divergence.(type) {
+	case nil, infer.KL:
+	case infer.Alpha:
+		if !(d.A > 0) || math.IsInf(d.A, 0) {
+			return nil, fmt.Errorf("bp: %v needs a power A > 0", d)
+		}
+		en.c, en.invc = 1/d.A, d.A
+	case infer.RelaxedKL:
+		if !(d.C >= 0) {
+			return nil, fmt.Errorf("bp: %v needs a penalty C ≥ 0", d)
+		}
+		en.relax, en.pen = true, d.C
+	default:
+		return nil, fmt.Errorf("bp: divergence %v is not available for discrete BP (kl, alpha, relaxed_kl)", d)
+	}
+	en.selfW = make([]float64, p.NumFactors())
+	if !en.relax && en.c != 1 {
+		for a := range en.selfW {
+			en.selfW[a] = 1 - 1/en.c
+		}
+	}
+	en.msg = make([]float64, p.moff[len(p.moff)-1])
+	for e := 0; e < p.NumEdges(); e++ {
+		u := -math.Log(float64(p.card[p.evar[e]]))
+		for k := p.moff[e]; k < p.moff[e+1]; k++ {
+			en.msg[k] = u
+		}
+	}
+	if s.Schedule != infer.Sequential && s.Schedule != infer.Random || en.step != 1 {
+		en.nmsg = append([]float64(nil), en.msg...)
+	}
+	return en, nil
+}
+
+// Run performs message passing until convergence, the pass limit, numerical
+// failure or cancellation. On cancellation it returns the partial result
+// (Status Canceled) together with ctx.Err(). Memory: one array of
+// normalised log messages (8 bytes per state per edge), and a second one for
+// the parallel and residual schedules and for damping.
+func (p *Problem) Run(ctx context.Context, s Settings) (*Result, error) {
+	start := time.Now()
+	if s.Tol == 0 {
+		s.Tol = 1e-9
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = 10000
+	}
+	en, err := newEngine(p, &s)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := newScheduler(en, &s)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Status: infer.IterationLimit, MaxDiff: math.Inf(1)}
+	old, cur := make([]float64, len(p.prior)), make([]float64, len(p.prior))
+	en.beliefs(old)
+	var ctxErr error
+	for res.Iterations < s.MaxIter {
+		if ctxErr = ctx.Err(); ctxErr != nil {
+			res.Status, res.Message = infer.Canceled, ctxErr.Error()
+			break
+		}
+		res.Updates += sch.pass()
+		res.Iterations++
+		ok := en.beliefs(cur)
+		res.MaxDiff = maxDiff(cur, old)
+		res.Trace = append(res.Trace, res.MaxDiff)
+		old, cur = cur, old
+		if s.Progress != nil {
+			s.Progress(res.Iterations, res.MaxDiff)
+		}
+		if !ok || math.IsNaN(res.MaxDiff) {
+			res.Status, res.Message = infer.Diverged, fmt.Sprintf("non-finite beliefs after pass %d", res.Iterations)
+			break
+		}
+		if res.MaxDiff <= s.Tol {
+			res.Status = infer.Converged
+			break
+		}
+	}
+	if res.Status == infer.IterationLimit {
+		res.Message = fmt.Sprintf("largest belief change %.3g > tol %g after %d passes", res.MaxDiff, s.Tol, res.Iterations)
+	}
+	en.finish(res, old)
+	res.Runtime = time.Since(start)
+	return res, ctxErr
+}
+
+func maxDiff(a, b []float64) float64 {
+	d := 0.0
+	for k := range a {
+		x := math.Abs(a[k] - b[k])
+		if x > d || math.IsNaN(x) {
+			d = x
+		}
+	}
+	return d
+}
+
+// finish fills marginals, log Z and relaxation weights from beliefs bel.
+func (en *engine) finish(res *Result, bel []float64) {
+	p := en.p
+	res.Marginals = make([][]float64, p.nv)
+	for i := range res.Marginals {
+		res.Marginals[i] = append([]float64(nil), bel[p.voff[i]:p.voff[i+1]]...)
+	}
+	res.LogZ = en.logZ(bel)
+	if en.relax {
+		res.B = make([]float64, max(p.nfac, 0))
+		for a, o := range p.orig {
+			if o >= 0 && int(o) < len(res.B) {
+				res.B[o] = en.selfW[a]
+			}
+		}
+	}
+}
+
+// scheduler runs one pass of a schedule and returns the number of updates.
+type scheduler struct {
+	en   *engine
+	kind infer.Schedule
+	seq  []int32 // libDAI's update sequence: edges of var 0 by factor, var 1, ...
+	rng  *rand.Rand
+	heap *residualHeap
+}
+
+func newScheduler(en *engine, s *Settings) (*scheduler, error) {
+	sc := &scheduler{en: en, kind: s.Schedule, seq: append([]int32(nil), en.p.vedge...)}
+	switch s.Schedule {
+	case infer.Sequential, infer.Parallel:
+	case infer.Random:
+		sc.rng = rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15))
+	case infer.Residual:
+		sc.heap = newResidualHeap(en)
+	default:
+		return nil, fmt.Errorf("bp: unknown schedule %v", s.Schedule)
+	}
+	return sc, nil
+}
+
+func (sc *scheduler) pass() int {
+	en := sc.en
+	switch sc.kind {
+	case infer.Parallel:
+		p := en.p
+		for _, e := range sc.seq {
+			en.calc(e, en.nmsg[p.moff[e]:p.moff[e+1]])
+		}
+		for _, e := range sc.seq {
+			en.apply(e)
+		}
+	case infer.Residual:
+		sc.heap.pass()
+	default:
+		if sc.rng != nil {
+			sc.rng.Shuffle(len(sc.seq), func(i, j int) { sc.seq[i], sc.seq[j] = sc.seq[j], sc.seq[i] })
+		}
+		for _, e := range sc.seq {
+			en.update(e)
+		}
+	}
+	return len(sc.seq)
+}
