@@ -1,0 +1,92 @@
+package mcmc
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+)
+
+// NoBurnin, given as a Burnin setting, discards no warm-up iterations
+// (0 selects the default).
+const NoBurnin = -1
+
+// splitmix64 is the SplitMix64 finaliser (Steele et al. 2014), used to
+// derive decorrelated PCG stream selectors from chain indices.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// chainRand returns chain c's random source: PCG seeded by seed with the
+// stream selector splitmix64(c).
+func chainRand(seed uint64, c int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, splitmix64(uint64(c))))
+}
+
+// runChains calls fn(c) for c = 0..n−1 on at most workers goroutines
+// (GOMAXPROCS if workers ≤ 0) and returns the first error by chain index.
+// Each call must write only its own chain's slots, so results do not depend
+// on scheduling.
+func runChains(ctx context.Context, n, workers int, fn func(ctx context.Context, c int) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	errs := make([]error, n)
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	for c := 0; c < n; c++ {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(c int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			defer func() {
+				if r := recover(); r != nil {
+					errs[c] = fmt.Errorf("mcmc: chain %d: internal error: %v", c, r)
+				}
+			}()
+			errs[c] = fn(ctx, c)
+		}(c)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runLength holds the common sampling lengths after defaults.
+type runLength struct {
+	samples, burnin, thin, chains int
+}
+
+// lengths applies the defaults: 1000 samples, burnin samples/2 (NoBurnin:
+// none), thin 1, 4 chains.
+func lengths(samples, burnin, thin, chains int) runLength {
+	r := runLength{samples, burnin, thin, chains}
+	if r.samples <= 0 {
+		r.samples = 1000
+	}
+	if r.burnin == 0 {
+		r.burnin = r.samples / 2
+	}
+	if r.burnin < 0 {
+		r.burnin = 0
+	}
+	if r.thin <= 0 {
+		r.thin = 1
+	}
+	if r.chains <= 0 {
+		r.chains = 4
+	}
+	return r
+}
+
+// iterations is the number of sweeps per chain.
+func (r runLength) iterations() int { return r.burnin + r.samples*r.thin }

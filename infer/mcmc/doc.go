@@ -1,0 +1,27 @@
+// Package mcmc holds fg's sampling gold standards and their diagnostics.
+//
+// RunESS is elliptical slice sampling (Murray, Adams & MacKay 2010,
+// "Elliptical slice sampling", AISTATS, Fig. 2) for a block with a Gaussian
+// or GP prior N(m0, Σ0) and an arbitrary log-likelihood ℓ(w): from the state
+// f it draws ν ~ N(0, Σ0) and a level log y = ℓ(f) + log u, u ~ U(0, 1), and
+// moves along the ellipse
+//
+//	f'(θ) = m0 + (f − m0) cos θ + ν sin θ
+//
+// shrinking the bracket [θ − 2π, θ] towards θ = 0 until ℓ(f'(θ)) > log y. It
+// leaves the posterior invariant, needs no tuning and never rejects.
+//
+// RunGibbs is Gibbs sampling on a discrete factor graph (graph.Graph with
+// tables in libDAI order), by systematic sweeps or random scan, with
+// Rao–Blackwellised marginal estimates: at each kept sweep it averages the
+// full conditionals p(x_v = s | x_−v) rather than the indicators 1{x_v = s}.
+//
+// Both run several chains in parallel goroutines; chain c draws from its own
+// PCG stream rand.NewPCG(seed, h(c)), so a seed reproduces the output exactly
+// whatever the scheduling. Diagnostics (diag.go) are computed per scalar
+// quantity over the chains: the multi-chain effective sample size of Stan with
+// Geyer's initial monotone sequence on split chains (without rank
+// normalisation), Monte Carlo standard errors √(Var/ESS) for means and by
+// the ESS of the squared deviations for variances, and split R-hat
+// (Gelman et al., BDA3 §11.4).
+package mcmc

@@ -1,0 +1,289 @@
+package mcmc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// Problem is a block with Gaussian prior N(Mean, Cov) and log-likelihood
+// LogLik. Chains run in parallel, so LogLik must be safe for concurrent use
+// (or set Settings.Workers = 1); it must not retain w. It may return −Inf
+// (zero likelihood) but not NaN or +Inf.
+type Problem struct {
+	Mean   []float64
+	Cov    *mat.SymDense
+	LogLik func(w []float64) float64
+}
+
+// Settings configure RunESS.
+type Settings struct {
+	Samples int // kept draws per chain (default 1000, at least 4)
+	Burnin  int // warm-up iterations per chain (0: Samples/2; NoBurnin: none)
+	Thin    int // keep every Thin-th iteration (default 1)
+	Chains  int // default 4
+	Seed    uint64
+	// Dispersed starts chain c at m0 + 3 L ε_c (three prior standard
+	// deviations of spread) instead of a prior draw m0 + L ε_c.
+	Dispersed bool
+	// Init, when non-nil, gives every chain's starting point (overrides
+	// Dispersed); len(Init) must equal Chains.
+	Init [][]float64
+	// KeepDraws keeps the draws in Result.Draws.
+	KeepDraws bool
+	// Workers bounds the goroutines (default GOMAXPROCS).
+	Workers int
+}
+
+// Result summarises the draws per coordinate of w.
+type Result struct {
+	Status infer.Status // infer.Done or infer.Canceled
+	infer.Stats
+	Mean, Var     []float64
+	MeanSE, VarSE []float64 // Monte Carlo standard errors
+	ESS, RHat     []float64
+	Chains        int
+	Samples       int // kept draws per chain
+	// Draws[c][j][t] is coordinate j of kept draw t of chain c (KeepDraws).
+	Draws       [][][]float64
+	Evaluations int // log-likelihood calls
+	Message     string
+}
+
+// maxShrink bounds the bracket shrinkage of one slice step.
+const maxShrink = 10000
+
+// essChain is the state of one elliptical slice sampling chain.
+type essChain struct {
+	p        *Problem
+	l        *mat.TriDense
+	rng      *rand.Rand
+	f, nu, e []float64
+	prop     []float64
+	ll       float64
+	evals    int
+}
+
+func (ch *essChain) loglik(w []float64) (float64, error) {
+	ch.evals++
+	v := ch.p.LogLik(w)
+	if math.IsNaN(v) || math.IsInf(v, 1) {
+		return 0, fmt.Errorf("mcmc: log-likelihood is %v at w = %v", v, w)
+	}
+	return v, nil
+}
+
+// priorDraw sets dst = m0 + scale · L ε.
+func (ch *essChain) priorDraw(dst []float64, scale float64, centred bool) {
+	for i := range ch.e {
+		ch.e[i] = ch.rng.NormFloat64()
+	}
+	d := len(dst)
+	for i := 0; i < d; i++ {
+		s := 0.0
+		for j := 0; j <= i; j++ {
+			s += ch.l.At(i, j) * ch.e[j]
+		}
+		dst[i] = scale * s
+		if !centred {
+			dst[i] += ch.p.Mean[i]
+		}
+	}
+}
+
+// step is one elliptical slice sampling update (Murray et al. 2010, Fig. 2).
+func (ch *essChain) step() error {
+	ch.priorDraw(ch.nu, 1, true)
+	logY := ch.ll + math.Log(1-ch.rng.Float64()) // log(u), u ∈ (0, 1]
+	theta := 2 * math.Pi * ch.rng.Float64()
+	lo, hi := theta-2*math.Pi, theta
+	for k := 0; k < maxShrink; k++ {
+		c, s := math.Cos(theta), math.Sin(theta)
+		for i, m := range ch.p.Mean {
+			ch.prop[i] = m + (ch.f[i]-m)*c + ch.nu[i]*s
+		}
+		v, err := ch.loglik(ch.prop)
+		if err != nil {
+			return err
+		}
+		if v > logY {
+			copy(ch.f, ch.prop)
+			ch.ll = v
+			return nil
+		}
+		if theta < 0 {
+			lo = theta
+		} else {
+			hi = theta
+		}
+		theta = lo + (hi-lo)*ch.rng.Float64()
+	}
+	return fmt.Errorf("mcmc: elliptical slice bracket shrank %d times without acceptance at log-likelihood %v", maxShrink, ch.ll)
+}
+
+// start sets the initial state: Init, or a (dispersed) prior draw redrawn up
+// to 1000 times until the likelihood is positive.
+func (ch *essChain) start(s *Settings, c int) error {
+	if s.Init != nil {
+		copy(ch.f, s.Init[c])
+		v, err := ch.loglik(ch.f)
+		if err != nil {
+			return err
+		}
+		if math.IsInf(v, -1) {
+			return fmt.Errorf("mcmc: chain %d starts where the likelihood is zero", c)
+		}
+		ch.ll = v
+		return nil
+	}
+	scale := 1.0
+	if s.Dispersed {
+		scale = 3
+	}
+	for try := 0; try < 1000; try++ {
+		ch.priorDraw(ch.f, scale, false)
+		v, err := ch.loglik(ch.f)
+		if err != nil {
+			return err
+		}
+		if !math.IsInf(v, -1) {
+			ch.ll = v
+			return nil
+		}
+	}
+	return fmt.Errorf("mcmc: chain %d found no starting point with positive likelihood in 1000 prior draws", c)
+}
+
+// validate checks the problem and settings and returns the prior Cholesky factor.
+func validate(p *Problem, s *Settings, r runLength) (*mat.TriDense, error) {
+	d := len(p.Mean)
+	if d == 0 || p.Cov == nil || p.Cov.SymmetricDim() != d {
+		return nil, errors.New("mcmc: Mean and Cov must be non-empty and of matching size")
+	}
+	if p.LogLik == nil {
+		return nil, errors.New("mcmc: Problem.LogLik is nil")
+	}
+	if s.Samples != 0 && s.Samples < 4 {
+		return nil, fmt.Errorf("mcmc: Samples = %d, need at least 4 for split diagnostics", s.Samples)
+	}
+	if s.Init != nil {
+		if len(s.Init) != r.chains {
+			return nil, fmt.Errorf("mcmc: %d initial points for %d chains", len(s.Init), r.chains)
+		}
+		for c, x := range s.Init {
+			if len(x) != d {
+				return nil, fmt.Errorf("mcmc: initial point %d has length %d, want %d", c, len(x), d)
+			}
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(p.Cov) {
+		return nil, errors.New("mcmc: prior covariance is not positive definite")
+	}
+	var l mat.TriDense
+	ch.LTo(&l)
+	return &l, nil
+}
+
+// RunESS samples the posterior of p by elliptical slice sampling on
+// s.Chains parallel chains and summarises every coordinate (see Summarise).
+// A canceled context returns a Result with Status infer.Canceled (and no
+// summaries) together with the context's error.
+func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
+	start := time.Now()
+	r := lengths(s.Samples, s.Burnin, s.Thin, s.Chains)
+	l, err := validate(&p, &s, r)
+	if err != nil {
+		return nil, err
+	}
+	d := len(p.Mean)
+	draws := make([][][]float64, r.chains)
+	evals := make([]int, r.chains)
+	err = runChains(ctx, r.chains, s.Workers, func(ctx context.Context, c int) error {
+		ch := &essChain{p: &p, l: l, rng: chainRand(s.Seed, c),
+			f: make([]float64, d), nu: make([]float64, d), e: make([]float64, d), prop: make([]float64, d)}
+		defer func() { evals[c] = ch.evals }()
+		draws[c] = make([][]float64, d)
+		for j := range draws[c] {
+			draws[c][j] = make([]float64, 0, r.samples)
+		}
+		if err := ch.start(&s, c); err != nil {
+			return err
+		}
+		return ch.run(ctx, r, draws[c])
+	})
+	res := &Result{Status: infer.Done, Chains: r.chains, Samples: r.samples}
+	for _, e := range evals {
+		res.Evaluations += e
+	}
+	res.Updates = res.Evaluations
+	res.Iterations = r.chains * r.iterations()
+	defer func() { res.Runtime = time.Since(start) }()
+	if err != nil {
+		res.Status, res.Message = infer.Failed, err.Error()
+		if ctx.Err() != nil {
+			res.Status = infer.Canceled
+		}
+		return res, err
+	}
+	res.summarise(draws, d)
+	if s.KeepDraws {
+		res.Draws = draws
+	}
+	return res, nil
+}
+
+// run iterates one chain, appending kept draws to out[j].
+func (ch *essChain) run(ctx context.Context, r runLength, out [][]float64) error {
+	for it := 0; it < r.iterations(); it++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := ch.step(); err != nil {
+			return err
+		}
+		if k := it - r.burnin; k >= 0 && (k+1)%r.thin == 0 {
+			for j, v := range ch.f {
+				out[j] = append(out[j], v)
+			}
+		}
+	}
+	return nil
+}
+
+// summarise fills the per-coordinate summaries from draws[c][j][t].
+func (res *Result) summarise(draws [][][]float64, d int) {
+	res.Mean, res.Var = make([]float64, d), make([]float64, d)
+	res.MeanSE, res.VarSE = make([]float64, d), make([]float64, d)
+	res.ESS, res.RHat = make([]float64, d), make([]float64, d)
+	per := make([][]float64, len(draws))
+	for j := 0; j < d; j++ {
+		for c := range draws {
+			per[c] = draws[c][j]
+		}
+		sm := Summarise(per)
+		res.Mean[j], res.Var[j] = sm.Mean, sm.Var
+		res.MeanSE[j], res.VarSE[j] = sm.MeanSE, sm.VarSE
+		res.ESS[j], res.RHat[j] = sm.ESS, sm.RHat
+	}
+	if !allFinite(res.Mean) || !allFinite(res.Var) {
+		res.Status = infer.Failed
+		res.Message = "non-finite posterior summary"
+	}
+}
+
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
