@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/chzyer/readline"
+
+	fg "github.com/fg-infer/fg"
+	"github.com/fg-infer/fg/lang/parser"
+)
+
+const replUsage = "fg repl [FILE]"
+
+const replHelp = `Type fg statements to extend the model (data, param, latent, ~, factor,
+for, infer, predict, expect); a statement continues on the next line
+("... ") until it is complete. Commands:
+  :load FILE        replace the session with a model file
+  :run [LABEL]      run every infer line (or one) and show the comparison
+  :show NAME        a variable's or prediction's marginals, or a param/data value
+  :set NAME=VALUE   override a param (like --set)
+  :graph            print the factor graph
+  :methods          list the infer lines and the available methods
+  :source           print the session's accumulated source
+  :help             this text
+  :quit             leave (Ctrl-D works too)
+Ctrl-C cancels a running inference or discards a half-typed statement.
+`
+
+// replSession is the state of an interactive session: the accumulated
+// source (a loaded file plus the statements typed since), the overrides,
+// the compiled model and the last results.
+type replSession struct {
+	e        *env
+	rl       *readline.Instance
+	name     string // file name of the source (positions, relative paths)
+	src      []byte
+	set      map[string]string
+	model    *fg.Model
+	results  *fg.Results
+	typed    int // number of statements typed (for <repl:N> names)
+	complete *completer
+}
+
+func (e *env) repl(args []string) int {
+	if len(args) > 1 {
+		return e.usageError(replUsage, "repl takes at most one model file")
+	}
+	s := &replSession{e: e, name: "<repl>", set: map[string]string{}}
+	s.complete = &completer{s: s}
+	rl, err := readline.NewEx(&readline.Config{
+		Prompt: "fg> ", HistoryFile: historyFile(), AutoComplete: s.complete,
+		InterruptPrompt: "^C", EOFPrompt: "", Stdin: io.NopCloser(e.stdin), Stdout: e.stdout, Stderr: e.stderr,
+		FuncIsTerminal: func() bool { return e.stdinTTY },
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "fg: %v\n", err)
+		return exitError
+	}
+	defer rl.Close()
+	s.rl = rl
+	if len(args) == 1 {
+		s.load(args[0])
+	}
+	fmt.Fprintln(e.stdout, "fg repl — :help for commands, Ctrl-D to leave")
+	s.loop()
+	return exitOK
+}
+
+// historyFile is os.UserConfigDir()/fg/history ("" disables history when
+// the folder cannot be made).
+func historyFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	dir = filepath.Join(dir, "fg")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "history")
+}
+
+// loop reads statements and commands until Ctrl-D or :quit.
+func (s *replSession) loop() {
+	var pending []string
+	for {
+		if len(pending) == 0 {
+			s.rl.SetPrompt("fg> ")
+		} else {
+			s.rl.SetPrompt("... ")
+		}
+		line, err := s.rl.Readline()
+		switch {
+		case errors.Is(err, readline.ErrInterrupt):
+			pending = nil
+			continue
+		case err != nil: // io.EOF: Ctrl-D
+			fmt.Fprintln(s.e.stdout)
+			return
+		}
+		if len(pending) == 0 && strings.HasPrefix(strings.TrimSpace(line), ":") {
+			if !s.command(strings.TrimSpace(line)) {
+				return
+			}
+			continue
+		}
+		pending = append(pending, line)
+		text := strings.Join(pending, "\n")
+		if strings.TrimSpace(text) == "" {
+			pending = nil
+			continue
+		}
+		if parser.Incomplete([]byte(text)) {
+			continue
+		}
+		pending = nil
+		s.statements(text)
+	}
+}
+
+// statements appends typed statements to the session source and recompiles;
+// on error the statements are rejected and the session is unchanged.
+func (s *replSession) statements(text string) {
+	s.typed++
+	src := append(append(append([]byte(nil), s.src...), '\n'), text...)
+	src = append(src, '\n')
+	m, err := fg.LoadSource(s.name, src, fg.Overrides{Set: s.set})
+	if err != nil {
+		s.registerSource(src)
+		s.e.printErrors(err)
+		return
+	}
+	s.src, s.model = src, m
+	s.registerSource(src)
+}
+
+// registerSource lets diagnostics quote the session's in-memory source.
+func (s *replSession) registerSource(src []byte) {
+	if s.e.sources == nil {
+		s.e.sources = map[string][]byte{}
+	}
+	s.e.sources[s.name] = src
+}
+
+// load replaces the session with a model file.
+func (s *replSession) load(path string) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(s.e.stderr, "fg: %s: cannot read: %s\n", path, notExistMsg(err))
+		return
+	}
+	m, err := fg.LoadSource(path, src, fg.Overrides{Set: s.set})
+	if err != nil {
+		s.e.printErrors(err)
+		return
+	}
+	delete(s.e.sources, s.name)
+	s.name, s.src, s.model, s.results = path, src, m, nil
+	fmt.Fprintf(s.e.stdout, "loaded %s (model %s: %d infer line(s))\n", path, m.Name(), len(m.Labels()))
+}
+
+// runModel runs the model with Ctrl-C canceling the inference only.
+func (s *replSession) runModel(labels []string) {
+	if s.model == nil {
+		fmt.Fprintln(s.e.stderr, "fg: nothing to run: type statements or :load FILE")
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := s.model.Run(ctx, fg.Only(labels...))
+	if err != nil && (res == nil || ctx.Err() == nil) {
+		s.e.printErrors(err)
+		return
+	}
+	s.results = res
+	f := &runFlags{}
+	s.e.present(s.model, res, f, nil)
+	if ctx.Err() != nil {
+		fmt.Fprintln(s.e.stderr, "interrupted: results are partial")
+	}
+	if len(s.model.Compiled().Expects) > 0 {
+		s.e.reportExpects(res.Expects(), true)
+	}
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	fg "github.com/fg-infer/fg"
+	"github.com/fg-infer/fg/cmd/fg/internal/present"
+	"github.com/fg-infer/fg/infer"
+)
+
+const runUsage = "fg run FILE [--set k=v]... [--data name=path]... [--method SPEC]... [--only LABEL]... [--json | --csv] [--all] [--plot OUT.png] [--test]"
+
+// runFlags are the options of fg run.
+type runFlags struct {
+	set, data, methods, only multi
+	json, csv, all, test     bool
+	plot                     string
+}
+
+func (e *env) run(args []string) int {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.Var(&f.set, "set", "override a param: NAME=VALUE (repeatable)")
+	fs.Var(&f.data, "data", "replace a csv data path: NAME=PATH (repeatable)")
+	fs.Var(&f.methods, "method", "add an infer line: SPEC as after `infer` (repeatable)")
+	fs.Var(&f.only, "only", "run only the infer line with this label (repeatable)")
+	fs.BoolVar(&f.json, "json", false, "print JSON (docs/json.md)")
+	fs.BoolVar(&f.csv, "csv", false, "print CSV")
+	fs.BoolVar(&f.all, "all", false, "show every element of long vectors")
+	fs.BoolVar(&f.test, "test", false, "also check the expect statements (exit 1 on failure)")
+	fs.StringVar(&f.plot, "plot", "", "write convergence, marginals and decision boundary to a PNG")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return e.usageError(runUsage, "%v", err)
+	}
+	if len(pos) != 1 {
+		return e.usageError(runUsage, "run takes one model file, got %d", len(pos))
+	}
+	if f.json && f.csv {
+		return e.usageError(runUsage, "--json and --csv exclude each other")
+	}
+	m, code := e.loadForRun(pos[0], &f)
+	if m == nil {
+		return code
+	}
+	return e.runModel(m, &f)
+}
+
+// loadForRun compiles the model with the overrides of the flags.
+func (e *env) loadForRun(path string, f *runFlags) (*fg.Model, int) {
+	set, err := keyValues("set", f.set)
+	if err != nil {
+		return nil, e.usageError(runUsage, "%v", err)
+	}
+	data, err := keyValues("data", f.data)
+	if err != nil {
+		return nil, e.usageError(runUsage, "%v", err)
+	}
+	m, err := fg.LoadWith(path, fg.Overrides{Set: set, Data: data, Methods: f.methods})
+	if err != nil {
+		e.printErrors(err)
+		return nil, exitError
+	}
+	return m, exitOK
+}
+
+// runModel runs with Ctrl-C wired to cancellation and presents the results.
+func (e *env) runModel(m *fg.Model, f *runFlags) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var boundary *present.Boundary
+	if f.plot != "" {
+		boundary = addBoundaryGrid(m.Compiled())
+	}
+	opts := []fg.RunOption{fg.Only(f.only...)}
+	if e.stderrTTY {
+		opts = append(opts, fg.Progress(newProgress(e.stderr).update))
+	}
+	res, err := m.Run(ctx, opts...)
+	if e.stderrTTY {
+		clearProgress(e.stderr)
+	}
+	canceled := errors.Is(err, context.Canceled) || ctx.Err() != nil
+	if err != nil && !canceled {
+		e.printErrors(err)
+		return exitError
+	}
+	code := e.present(m, res, f, boundary)
+	if canceled {
+		fmt.Fprintln(e.stderr, "fg: interrupted: results are partial (status canceled)")
+		code = exitError
+	}
+	return code
+}
+
+// present writes the results in the chosen format, the plot and the
+// expect checks, and returns the exit code.
+func (e *env) present(m *fg.Model, res *fg.Results, f *runFlags, b *present.Boundary) int {
+	code := exitOK
+	if f.plot != "" {
+		if err := present.WritePlot(f.plot, m.Name(), res.List, b); err != nil {
+			fmt.Fprintf(e.stderr, "fg: %v\n", err)
+			code = exitError
+		}
+	}
+	rs := withoutPrediction(res.List, boundaryPred)
+	var err error
+	switch {
+	case f.json:
+		err = present.WriteJSON(e.stdout, m.Name(), rs)
+	case f.csv:
+		err = present.WriteCSV(e.stdout, rs)
+	default:
+		err = present.WriteTable(e.stdout, m.Name(), rs, present.TableOptions{All: f.all})
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "fg: %v\n", err)
+		return exitError
+	}
+	if f.test && e.reportExpects(res.Expects(), !f.json && !f.csv) {
+		code = exitError
+	}
+	return code
+}
+
+// reportExpects prints expect results (to stdout for the table, to stderr
+// when stdout carries JSON or CSV) and reports whether any failed.
+func (e *env) reportExpects(es []fg.ExpectResult, toStdout bool) bool {
+	w := e.stderr
+	if toStdout {
+		w = e.stdout
+		fmt.Fprintln(w)
+	}
+	for _, x := range es {
+		fmt.Fprintln(w, x)
+	}
+	return fg.Failed(es)
+}
+
+// withoutPrediction returns shallow copies of the results without the
+// named prediction (the internal decision-boundary grid).
+func withoutPrediction(rs []*infer.Result, name string) []*infer.Result {
+	out := make([]*infer.Result, len(rs))
+	for i, r := range rs {
+		c := *r
+		c.Predictions = nil
+		for _, p := range r.Predictions {
+			if p.Name != name {
+				c.Predictions = append(c.Predictions, p)
+			}
+		}
+		out[i] = &c
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package fg
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// ExpectResult is the outcome of one `expect` statement evaluated against
+// one result.
+type ExpectResult struct {
+	Pos    ast.Pos // position of the expect statement
+	Source string  // the condition as written (normalised spacing)
+	// Label is the result the unqualified accessors (mean, logz, ...) read;
+	// "" when the condition reads none and was evaluated once.
+	Label string
+	Pass  bool
+	// Observed lists the value of every compared side that is not a
+	// literal, e.g. "abs(mean(w[0]) - exact.mean(w[0])) = 0.0312".
+	Observed string
+	// Err is why the condition could not be evaluated (unknown name, index
+	// out of range, a result without that variable, ...); Pass is then false.
+	Err error
+}
+
+// String renders "PASS pos: expect SOURCE [for LABEL] (observed)" or FAIL.
+func (r ExpectResult) String() string {
+	verdict := "PASS"
+	if !r.Pass {
+		verdict = "FAIL"
+	}
+	s := fmt.Sprintf("%s %s: expect %s", verdict, r.Pos, r.Source)
+	if r.Label != "" {
+		s += " [" + r.Label + "]"
+	}
+	switch {
+	case r.Err != nil:
+		s += ": " + r.Err.Error()
+	case r.Observed != "":
+		s += " (" + r.Observed + ")"
+	}
+	return s
+}
+
+// EvalExpects evaluates the model's expect statements against results. An
+// expect with `for LABEL` is evaluated against that result only; one
+// without is evaluated against every result, or once when it reads no
+// unqualified accessor (e.g. it only compares exact.mean(...) to a number).
+func EvalExpects(m *compile.Model, rs []*infer.Result) []ExpectResult {
+	var out []ExpectResult
+	for _, spec := range m.Expects {
+		out = append(out, evalSpec(m, rs, spec)...)
+	}
+	return out
+}
+
+func evalSpec(m *compile.Model, rs []*infer.Result, spec *compile.ExpectSpec) []ExpectResult {
+	base := ExpectResult{Pos: spec.Pos, Source: ast.ExprString(spec.Expr)}
+	if spec.For != "" {
+		r := findResult(rs, spec.For)
+		if r == nil {
+			base.Label = spec.For
+			base.Err = fmt.Errorf("no result labelled %q (results: %s)", spec.For, labels(rs))
+			return []ExpectResult{base}
+		}
+		return []ExpectResult{evalOne(m, rs, r, spec.Expr, base).ExpectResult}
+	}
+	if len(rs) == 0 {
+		base.Err = fmt.Errorf("no results to check (the model has no infer line)")
+		return []ExpectResult{base}
+	}
+	var out []ExpectResult
+	for i, r := range rs {
+		er := evalOne(m, rs, r, spec.Expr, base)
+		if i == 0 && !er.readsCurrent {
+			er.Label = ""
+			return []ExpectResult{er.ExpectResult}
+		}
+		out = append(out, er.ExpectResult)
+	}
+	return out
+}
+
+// evalResult is an ExpectResult plus whether the evaluation read the
+// current result.
+type evalResult struct {
+	ExpectResult
+	readsCurrent bool
+}
+
+func evalOne(m *compile.Model, rs []*infer.Result, cur *infer.Result, e ast.Expr, base ExpectResult) evalResult {
+	ev := newEvaluator(m, rs, cur)
+	res := evalResult{ExpectResult: base}
+	res.Label = cur.Label
+	v, err := ev.safeEval(e)
+	res.readsCurrent = ev.usedCur
+	res.Observed = strings.Join(ev.observed, "; ")
+	switch {
+	case err != nil:
+		res.Err = err
+	case v.kind != boolVal:
+		res.Err = &ast.Error{Pos: e.Pos(), End: e.End(), Msg: "expect needs a condition (true/false), got " + v.kindName()}
+	default:
+		res.Pass = v.b
+	}
+	return res
+}
+
+func findResult(rs []*infer.Result, label string) *infer.Result {
+	for _, r := range rs {
+		if r.Label == label {
+			return r
+		}
+	}
+	return nil
+}
+
+func labels(rs []*infer.Result) string {
+	if len(rs) == 0 {
+		return "none"
+	}
+	var ls []string
+	for _, r := range rs {
+		ls = append(ls, strconv.Quote(r.Label))
+	}
+	return strings.Join(ls, ", ")
+}

@@ -1,0 +1,74 @@
+package fg
+
+import (
+	"context"
+	"time"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/run"
+)
+
+// Results are the outcomes of a model's infer lines, in file order, with
+// the compiled model they came from (for expects and predictions).
+type Results struct {
+	Model *compile.Model
+	List  []*infer.Result
+}
+
+// Get returns the result labelled label, or nil.
+func (r *Results) Get(label string) *infer.Result {
+	if r == nil {
+		return nil
+	}
+	return findResult(r.List, label)
+}
+
+// Labels lists the result labels in order.
+func (r *Results) Labels() []string {
+	var out []string
+	for _, x := range r.List {
+		out = append(out, x.Label)
+	}
+	return out
+}
+
+// Expects evaluates the model's expect statements against the results.
+func (r *Results) Expects() []ExpectResult { return EvalExpects(r.Model, r.List) }
+
+// Failed reports whether any expect result failed.
+func Failed(es []ExpectResult) bool {
+	for _, e := range es {
+		if !e.Pass {
+			return true
+		}
+	}
+	return false
+}
+
+// RunOption configures Run.
+type RunOption func(*run.Options)
+
+// Only restricts Run to the infer lines with these labels.
+func Only(labels ...string) RunOption {
+	return func(o *run.Options) { o.Labels = append(o.Labels, labels...) }
+}
+
+// Progress makes Run report every sweep: the result label, the sweep
+// number, the convergence measure R and the elapsed time.
+func Progress(f func(label string, iter int, r float64, elapsed time.Duration)) RunOption {
+	return func(o *run.Options) { o.Progress = f }
+}
+
+// Run runs the model's infer lines (all, or those chosen with Only). When
+// ctx is canceled the engines stop at the end of their current sweep and
+// the partial results carry Status infer.Canceled; Run then returns them
+// together with ctx's error.
+func (m *Model) Run(ctx context.Context, opts ...RunOption) (*Results, error) {
+	var o run.Options
+	for _, f := range opts {
+		f(&o)
+	}
+	rs, err := run.Run(ctx, m.compiled, o)
+	return &Results{Model: m.compiled, List: rs}, err
+}
