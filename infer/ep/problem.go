@@ -1,0 +1,159 @@
+package ep
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Problem is a Gaussian block with non-Gaussian sites on scalar projections:
+//
+//	p(w) ∝ N(w; Mean, Cov) · Π_i p_i(Y_i | a_iᵀw)
+//
+// with a_i = e_Index for a GP (f_i is one coordinate of w) or a_i = Proj for a
+// linear model (f_i = x_iᵀw). The engine works in the space of the site
+// projections f = A w, whose prior is N(A m0, A K Aᵀ) (the GP view of a
+// linear model), and maps the result back to w.
+type Problem struct {
+	Mean  []float64     // prior mean m0 of w; nil means zero
+	Cov   *mat.SymDense // prior covariance K of w (N×N, positive semi-definite)
+	Sites []Site
+	// Init, when non-nil, warm-starts the site parameters (one per site);
+	// otherwise every site starts at τ̃ = ν̃ = 0.
+	Init []SiteParam
+}
+
+// Site is one likelihood factor on the projection f = aᵀw: a = e_Index when
+// Proj is nil, otherwise a = Proj (length N).
+type Site struct {
+	Lik   Likelihood
+	Y     float64
+	Index int
+	Proj  []float64
+}
+
+// SiteParam holds a site message t̃(f) ∝ exp(−½ Tau f² + Nu f) in natural
+// parameters: precision Tau (may be negative) and precision-mean Nu.
+type SiteParam struct{ Tau, Nu float64 }
+
+// Mean returns the site mean Nu/Tau, or 0 for a flat site (Tau = 0).
+func (s SiteParam) Mean() float64 {
+	if s.Tau == 0 {
+		return 0
+	}
+	return s.Nu / s.Tau
+}
+
+// projection holds A (M×N) and derived matrices; identity is the GP case
+// with one site per coordinate in order (A = I, no copies).
+type projection struct {
+	identity bool
+	A        *mat.Dense // M×N, nil when identity
+	m0       []float64  // prior mean of w (N)
+	K        *mat.SymDense
+	Kf       *mat.SymDense // A K Aᵀ (M×M)
+	f0       []float64     // A m0 (M)
+	KAt      *mat.Dense    // K Aᵀ (N×M), nil when identity
+}
+
+func (p *Problem) validate() error {
+	if p == nil || p.Cov == nil {
+		return errors.New("ep: problem has no prior covariance")
+	}
+	n := p.Cov.SymmetricDim()
+	if n == 0 {
+		return errors.New("ep: empty prior covariance")
+	}
+	if p.Mean != nil && len(p.Mean) != n {
+		return fmt.Errorf("ep: prior mean has length %d, covariance is %d×%d", len(p.Mean), n, n)
+	}
+	if len(p.Sites) == 0 {
+		return errors.New("ep: problem has no sites")
+	}
+	if p.Init != nil && len(p.Init) != len(p.Sites) {
+		return fmt.Errorf("ep: %d initial site parameters for %d sites", len(p.Init), len(p.Sites))
+	}
+	for i, s := range p.Sites {
+		if s.Lik == nil {
+			return fmt.Errorf("ep: site %d has no likelihood", i)
+		}
+		if err := s.Lik.validY(s.Y); err != nil {
+			return fmt.Errorf("site %d: %w", i, err)
+		}
+		if s.Proj == nil && (s.Index < 0 || s.Index >= n) {
+			return fmt.Errorf("ep: site %d index %d out of range [0, %d)", i, s.Index, n)
+		}
+		if s.Proj != nil && len(s.Proj) != n {
+			return fmt.Errorf("ep: site %d projection has length %d, want %d", i, len(s.Proj), n)
+		}
+		if p.Init != nil && !finite(p.Init[i].Tau, p.Init[i].Nu) {
+			return fmt.Errorf("ep: initial site %d is not finite", i)
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if !finite(p.Cov.At(i, j)) {
+				return fmt.Errorf("ep: prior covariance entry (%d,%d) is not finite", i, j)
+			}
+		}
+		if p.Mean != nil && !finite(p.Mean[i]) {
+			return fmt.Errorf("ep: prior mean entry %d is not finite", i)
+		}
+	}
+	return nil
+}
+
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// newProjection builds A, Kf = A K Aᵀ and f0 = A m0.
+func newProjection(p *Problem) *projection {
+	n := p.Cov.SymmetricDim()
+	m := len(p.Sites)
+	pr := &projection{K: p.Cov, m0: p.Mean}
+	if pr.m0 == nil {
+		pr.m0 = make([]float64, n)
+	}
+	pr.identity = m == n
+	for i, s := range p.Sites {
+		if s.Proj != nil || s.Index != i {
+			pr.identity = false
+			break
+		}
+	}
+	if pr.identity {
+		pr.Kf = p.Cov
+		pr.f0 = append([]float64(nil), pr.m0...)
+		return pr
+	}
+	pr.A = mat.NewDense(m, n, nil)
+	for i, s := range p.Sites {
+		if s.Proj != nil {
+			pr.A.SetRow(i, s.Proj)
+		} else {
+			pr.A.Set(i, s.Index, 1)
+		}
+	}
+	pr.KAt = mat.NewDense(n, m, nil)
+	pr.KAt.Mul(p.Cov, pr.A.T())
+	full := mat.NewDense(m, m, nil)
+	full.Mul(pr.A, pr.KAt)
+	pr.Kf = mat.NewSymDense(m, nil)
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			pr.Kf.SetSym(i, j, 0.5*(full.At(i, j)+full.At(j, i)))
+		}
+	}
+	f0 := mat.NewVecDense(m, nil)
+	f0.MulVec(pr.A, mat.NewVecDense(n, pr.m0))
+	pr.f0 = f0.RawVector().Data
+	return pr
+}

@@ -1,0 +1,96 @@
+package ep
+
+import "math"
+
+// Relaxed EP (qi-guo-relaxed-ep-rbp.md §3–§4.1; long version Appendix B).
+//
+// The relaxation factor of site i is r_i(f) ∝ N(f; m_i, 1/b), b ≥ 0, centred
+// at the mean m_i of the current message t̃_i (eq. 11). With the cavity
+// N(f; h, λ), the relaxed cavity r_i q\i is N(h̃, λ̃) with (eqs 14–15)
+//
+//	1/λ̃ = 1/λ + b,   h̃/λ̃ = h/λ + b m_i.
+//
+// The penalised divergence (5) KL_r(p̂_i r_i ‖ q r_i) + c|b| is minimised over
+// q by moment matching q r_i to the relaxed tilted distribution
+// P_b(f) ∝ p(y|f) N(f; h̃, λ̃), so the new message is t̃_i = proj(P_b)/N(h̃, λ̃)
+// (the site computed against the relaxed cavity; t̃_{i,b} = r_i t̃_i, eqs
+// 16–21), and what is left to minimise over b is
+//
+//	Q(b) = KL(P_b ‖ N(m̂, v̂)) + c b
+//	     = E_P[log p(y|f)] − log Z − ½ log(λ̃/v̂) − (v̂ + (m̂ − h̃)²)/(2λ̃) + ½ + c b,
+//
+// with Z, m̂, v̂ the normaliser and moments of P_b. This is Appendix B's
+// eq. 36 written in terms of the tilted moments; its first term is the
+// closed-form E[log p] of the step likelihood. b = 0 is plain EP; a large c
+// forces b = 0 (EP exactly).
+
+// relaxedCost returns Q(b) − c b, the KL from the relaxed tilted
+// distribution to its Gaussian projection, for the cavity (τc, νc).
+func relaxedCost(s Site, mOld, tc, nc, b float64) float64 {
+	t, n := tc+b, nc+b*mOld
+	h, lam := n/t, 1/t
+	logZ, d1, d2 := s.Lik.Tilted(s.Y, h, lam, 1)
+	mh, vh := h+lam*d1, lam+lam*lam*d2
+	if !(vh > 0) {
+		return math.Inf(1)
+	}
+	kl := s.Lik.ExpLogLik(s.Y, h, lam) - logZ - 0.5*math.Log(lam/vh) -
+		(vh+(mh-h)*(mh-h))/(2*lam) + 0.5
+	if kl < 0 { // rounding: a KL divergence is non-negative
+		kl = 0
+	}
+	return kl
+}
+
+// lineSearch minimises Q(b) over b ≥ 0: a log-spaced grid b = τc·10^k,
+// k ∈ [−5, 3], plus b = 0, then golden-section refinement between the grid
+// neighbours of the best point. It returns 0 whenever no b > 0 beats b = 0.
+func (r rule) lineSearch(s Site, mOld, tc, nc float64) float64 {
+	q := func(b float64) float64 { return relaxedCost(s, mOld, tc, nc, b) + r.c*b }
+	const nGrid = 33
+	grid := make([]float64, nGrid+1)
+	for k := 1; k <= nGrid; k++ {
+		grid[k] = tc * math.Pow(10, -5+8*float64(k-1)/float64(nGrid-1))
+	}
+	best, bestQ := 0, q(0)
+	for k := 1; k <= nGrid; k++ {
+		if v := q(grid[k]); v < bestQ {
+			best, bestQ = k, v
+		}
+	}
+	if best == 0 {
+		return 0
+	}
+	lo := grid[best-1]
+	hi := grid[best]
+	if best < nGrid {
+		hi = grid[best+1]
+	}
+	b := goldenMin(q, lo, hi, 60)
+	if q(b) < bestQ {
+		return b
+	}
+	return grid[best]
+}
+
+// goldenMin minimises a unimodal f on [a, c] by golden-section search.
+func goldenMin(f func(float64) float64, a, c float64, iters int) float64 {
+	const g = 0.3819660112501051
+	x1, x2 := a+g*(c-a), c-g*(c-a)
+	f1, f2 := f(x1), f(x2)
+	for k := 0; k < iters && c-a > 1e-12*(1+math.Abs(a)); k++ {
+		if f1 < f2 {
+			c, x2, f2 = x2, x1, f1
+			x1 = a + g*(c-a)
+			f1 = f(x1)
+		} else {
+			a, x1, f1 = x1, x2, f2
+			x2 = c - g*(c-a)
+			f2 = f(x2)
+		}
+	}
+	if f1 < f2 {
+		return x1
+	}
+	return x2
+}

@@ -1,0 +1,234 @@
+package ep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// Settings are infer.Settings plus EP's own knobs.
+//
+// Defaults: Divergence nil = KL; Damping 0 = 1 (undamped); Tol 0 = 1e-6;
+// MaxIter 0 = 200. Schedule Sequential, Random (seeded by Seed) and Parallel
+// are supported.
+type Settings struct {
+	infer.Settings
+	// Refresh is the number of sequential sweeps between recomputations of
+	// Σ and μ from scratch (one Cholesky), which removes the rounding that
+	// rank-1 updates accumulate; 0 means every sweep (as GPML's infEP).
+	// A negative value never refreshes during the run.
+	Refresh int
+	// NonNegativeSites clamps every new site precision at zero,
+	// τ̃ ← max(τ̃, 0), keeping ν̃ from the unclamped update. This is GPML
+	// infEP's convention ("enforce positivity"); it changes the fixed point
+	// only for likelihoods that are not log-concave (e.g. Step with Eps > 0),
+	// where plain EP may legitimately produce negative site precisions.
+	NonNegativeSites bool
+}
+
+// Result is the outcome of one EP run.
+type Result struct {
+	Status  infer.Status
+	Message string // reason for a non-converged status
+	infer.Stats
+	// Mean and Var are the posterior marginals of w; FMean and FVar those of
+	// the site projections f_i = a_iᵀw (identical to Mean/Var for a GP).
+	Mean, Var   []float64
+	FMean, FVar []float64
+	Sites       []SiteParam // final site messages (natural parameters)
+	// B is the relaxation weight b_i of each site's last update (relaxed
+	// KL; zero otherwise).
+	B []float64
+	// LogZ is log Z_EP (rodrigues eqs 23–28, GPML's −nlZ). HasLogZ is false
+	// for Alpha and RelaxedKL, whose energies differ from log Z_EP, and when
+	// the run did not converge.
+	LogZ    float64
+	HasLogZ bool
+	// Trace holds R(iter) = ‖μ_iter − μ_iter−1‖₂ over the projections'
+	// posterior means after every sweep (qi-guo §6.1).
+	Trace []float64
+
+	pr    *projection
+	bf    *bform
+	alpha []float64 // ν̃ − T μ_f = Kf⁻¹(μ_f − f0) without Kf⁻¹
+}
+
+// Run performs EP on p. Invalid problems and settings return an error; numerical
+// trouble is reported in Result.Status (Diverged, Failed) and Stats.Skipped.
+// When ctx is canceled, Run returns the partial result with Status Canceled
+// together with ctx.Err().
+func Run(ctx context.Context, p *Problem, s Settings) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("ep: internal error: %v", r)
+		}
+	}()
+	start := time.Now()
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	r, ok := newRule(s.Divergence, s.Damping)
+	r.clamp = s.NonNegativeSites
+	if !ok {
+		return nil, fmt.Errorf("ep: unsupported divergence %v or damping %g (want kl, alpha(a > 0), relaxed_kl(c ≥ 0); 0 < damping ≤ 1)", s.Divergence, s.Damping)
+	}
+	if s.Schedule != infer.Sequential && s.Schedule != infer.Parallel && s.Schedule != infer.Random {
+		return nil, fmt.Errorf("ep: schedule %v not supported (sequential, random, parallel)", s.Schedule)
+	}
+	e := newEngine(p, s, r)
+	res = e.loop(ctx)
+	res.Runtime = time.Since(start)
+	if res.Status == infer.Canceled {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+type engine struct {
+	p     *Problem
+	pr    *projection
+	s     Settings
+	r     rule
+	sites []SiteParam
+	b     []float64
+	st    *state
+	rng   *rand.Rand
+	stats infer.Stats
+}
+
+func newEngine(p *Problem, s Settings, r rule) *engine {
+	if s.Tol == 0 {
+		s.Tol = 1e-6
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = 200
+	}
+	m := len(p.Sites)
+	e := &engine{p: p, pr: newProjection(p), s: s, r: r, sites: make([]SiteParam, m), b: make([]float64, m)}
+	if p.Init != nil {
+		copy(e.sites, p.Init)
+	}
+	if s.Schedule == infer.Random {
+		e.rng = rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15))
+	}
+	return e
+}
+
+func (e *engine) sequential() bool { return e.s.Schedule != infer.Parallel }
+
+func (e *engine) loop(ctx context.Context) *Result {
+	res := &Result{}
+	var err error
+	if e.st, err = recompute(e.pr, e.sites, e.sequential()); err != nil {
+		if e.p.Init == nil {
+			return e.finish(res, infer.Failed, "prior covariance could not be factorised: "+err.Error())
+		}
+		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
+	}
+	prev := append([]float64(nil), e.st.mu...)
+	for it := 1; it <= e.s.MaxIter; it++ {
+		if ctx.Err() != nil {
+			return e.finish(res, infer.Canceled, "canceled")
+		}
+		if e.sequential() {
+			err = e.sweepSequential(it)
+		} else {
+			err = e.sweepParallel()
+		}
+		e.stats.Iterations = it
+		if err != nil {
+			return e.finish(res, infer.Diverged, fmt.Sprintf("sweep %d: %v", it, err))
+		}
+		rr := dist(e.st.mu, prev)
+		res.Trace = append(res.Trace, rr)
+		copy(prev, e.st.mu)
+		if e.s.Progress != nil {
+			e.s.Progress(it, rr)
+		}
+		if !finite(rr) {
+			return e.finish(res, infer.Diverged, fmt.Sprintf("sweep %d: non-finite posterior mean", it))
+		}
+		if rr < e.s.Tol {
+			return e.finish(res, infer.Converged, "")
+		}
+	}
+	return e.finish(res, infer.IterationLimit, fmt.Sprintf("R = %.3g ≥ tol %g after %d sweeps", res.Trace[len(res.Trace)-1], e.s.Tol, e.s.MaxIter))
+}
+
+func (e *engine) order() []int {
+	m := len(e.sites)
+	if e.rng != nil {
+		return e.rng.Perm(m)
+	}
+	o := make([]int, m)
+	for i := range o {
+		o[i] = i
+	}
+	return o
+}
+
+// sweepSequential updates the sites one at a time with rank-1 updates of Σ,
+// then (every Refresh sweeps) recomputes Σ and μ from scratch.
+func (e *engine) sweepSequential(it int) error {
+	col := make([]float64, len(e.sites))
+	for _, i := range e.order() {
+		old := e.sites[i]
+		np, b, ok := e.r.propose(e.p.Sites[i], old, e.st.mu[i], e.st.sigma.At(i, i))
+		e.b[i] = b
+		if !ok || !e.st.rankOne(i, np.Tau-old.Tau, np.Nu-old.Nu, col) {
+			e.stats.Skipped++
+			continue
+		}
+		e.sites[i] = np
+		e.stats.Updates++
+	}
+	if e.s.Refresh >= 0 && it%max(1, e.s.Refresh) == 0 {
+		st, err := recompute(e.pr, e.sites, true)
+		if err != nil {
+			return err
+		}
+		e.st = st
+	}
+	for i := range e.st.mu {
+		if !finite(e.st.mu[i]) || !(e.st.sigma.At(i, i) > 0) {
+			return errors.New("posterior became improper or non-finite")
+		}
+	}
+	return nil
+}
+
+// sweepParallel computes every site's new message from the same posterior,
+// then refactors once: one Cholesky of B and one triangular solve per sweep.
+func (e *engine) sweepParallel() error {
+	next := append([]SiteParam(nil), e.sites...)
+	for i := range e.sites {
+		np, b, ok := e.r.propose(e.p.Sites[i], e.sites[i], e.st.mu[i], e.st.sdiag[i])
+		e.b[i] = b
+		if !ok {
+			e.stats.Skipped++
+			continue
+		}
+		next[i] = np
+		e.stats.Updates++
+	}
+	st, err := recompute(e.pr, next, false)
+	if err != nil {
+		return err
+	}
+	e.sites, e.st = next, st
+	return nil
+}
+
+func dist(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		d := a[i] - b[i]
+		s += d * d
+	}
+	return math.Sqrt(s)
+}

@@ -1,0 +1,86 @@
+package ep
+
+import (
+	"math"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// divergence settings resolved for the inner loop.
+type rule struct {
+	u       float64 // power: 1 for KL and relaxed KL, α for Alpha
+	relaxed bool
+	c       float64 // relaxed KL penalty
+	damping float64 // step δ in natural parameters, 1 = undamped
+	clamp   bool    // τ̃ ← max(τ̃, 0) (GPML infEP's convention)
+}
+
+func newRule(d infer.Divergence, damping float64) (rule, bool) {
+	r := rule{u: 1, damping: damping}
+	if r.damping == 0 {
+		r.damping = 1
+	}
+	if !(r.damping > 0 && r.damping <= 1) {
+		return r, false
+	}
+	switch d := d.(type) {
+	case nil, infer.KL:
+	case infer.Alpha:
+		if !(d.A > 0) || math.IsInf(d.A, 1) {
+			return r, false
+		}
+		r.u = d.A
+	case infer.RelaxedKL:
+		if !(d.C >= 0) {
+			return r, false
+		}
+		r.relaxed, r.c = true, d.C
+	default:
+		return r, false
+	}
+	return r, true
+}
+
+// propose computes the new message of site i from the posterior marginal
+// N(f_i; mu, v) of its projection. It returns ok = false when the update must
+// be skipped: non-positive cavity precision, non-positive tilted variance, or
+// a non-finite result.
+//
+// Cavity (power u): τc = 1/v − u τ̃, νc = mu/v − u ν̃ (rodrigues eqs 10–11).
+// Tilted moments of p(y|f)^u N(f; m, vc) via (log Z, d1, d2); the new message
+// is (q_new / cavity)^{1/u} (Minka, Power EP; qi-guo long version eq. 42):
+//
+//	τ̃ = −d2 / (u (1 + vc d2)),   ν̃ = (d1 − m d2) / (u (1 + vc d2))
+//
+// (the natural-parameter form of rodrigues eqs 20–21; GPML infEP). Damping
+// then mixes old and new in natural parameters.
+func (r rule) propose(s Site, old SiteParam, mu, v float64) (SiteParam, float64, bool) {
+	tc := 1/v - r.u*old.Tau
+	nc := mu/v - r.u*old.Nu
+	if !(tc > 0) || !finite(tc, nc) {
+		return old, 0, false
+	}
+	var b float64
+	if r.relaxed {
+		b = r.lineSearch(s, old.Mean(), tc, nc)
+		tc, nc = tc+b, nc+b*old.Mean()
+	}
+	m, vc := nc/tc, 1/tc
+	_, d1, d2 := s.Lik.Tilted(s.Y, m, vc, r.u)
+	den := 1 + vc*d2
+	if !(den > 0) || !finite(d1, d2) {
+		return old, b, false
+	}
+	np := SiteParam{Tau: -d2 / (r.u * den), Nu: (d1 - m*d2) / (r.u * den)}
+	if r.clamp && np.Tau < 0 {
+		np.Tau = 0
+	}
+	if r.damping != 1 {
+		np.Tau = (1-r.damping)*old.Tau + r.damping*np.Tau
+		np.Nu = (1-r.damping)*old.Nu + r.damping*np.Nu
+	}
+	if !finite(np.Tau, np.Nu) {
+		return old, b, false
+	}
+	return np, b, true
+}
