@@ -76,10 +76,18 @@ func (p *fileParse) parseStmt(toks []lexer.Token, lo int, term lexer.Token, reco
 	return nil
 }
 
+// withEOF appends an EOF token placed just after the last token, where an
+// "unexpected end of line" belongs.
 func withEOF(toks []lexer.Token, term lexer.Token) []lexer.Token {
 	out := make([]lexer.Token, len(toks), len(toks)+1)
 	copy(out, toks)
-	return append(out, lexer.EOFToken(term.Pos))
+	pos := term.Pos
+	if n := len(toks); n > 0 {
+		pos = toks[n-1].Pos
+		pos.Offset += len(toks[n-1].Value)
+		pos.Column += len(toks[n-1].Value)
+	}
+	return append(out, lexer.EOFToken(pos))
 }
 
 // recoverFor re-parses a failed for plate as its header with an empty body

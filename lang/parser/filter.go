@@ -17,12 +17,13 @@ import (
 // grammar error far away.
 
 // continues lists the tokens after which a newline continues the statement.
+// These are exactly the binary (and prefix) operators, the comma and the
+// opening brackets; in particular `=` and `~` are not: `param a =` followed
+// by a newline is an error at the end of that line, not a continuation.
 var continues = map[string]bool{
 	"or": true, "and": true, "not": true, "==": true, "!=": true, "<": true,
 	"<=": true, ">": true, ">=": true, "+": true, "-": true, "*": true,
-	"/": true, "@": true, "^": true, ",": true, "=": true, "~": true,
-	":": true, "..": true, ".": true, "in": true, "as": true, "by": true,
-	"(": true, "[": true, "{": true,
+	"/": true, "@": true, "^": true, ",": true, "(": true, "[": true, "{": true,
 }
 
 // stmtKeywords start statements; one at the start of a line inside an open
@@ -179,16 +180,17 @@ func (f *filter) closeBrackets(at lexer.Token) {
 func (f *filter) eol(i int, t lexer.Token) {
 	next := f.nextSignificant(i)
 	if f.inBrackets() {
-		if !(next.EOF() || is(next, "}") || (next.Type == tKeyword && stmtKeywords[next.Value])) {
+		if !(next.EOF() || is(next, "}") || startsLine(next)) {
 			return
 		}
-		f.closeBrackets(t)
+		f.closeBrackets(f.afterLast(t))
 	}
 	n := len(f.out)
-	if n == 0 || f.out[n-1].Type == tEOL || is(next, "}") || next.EOF() {
+	if n == 0 || f.out[n-1].Type == tEOL || is(f.out[n-1], "{") || is(next, "}") || next.EOF() {
 		return
 	}
-	if last := f.out[n-1]; (last.Type == tPunct || last.Type == tKeyword) && continues[last.Value] {
+	startsStmt := startsLine(next)
+	if last := f.out[n-1]; !startsStmt && (last.Type == tPunct || last.Type == tKeyword) && continues[last.Value] {
 		return
 	}
 	f.out = append(f.out, t)
@@ -205,13 +207,7 @@ func (f *filter) nextSignificant(i int) lexer.Token {
 
 // eof reports every bracket still open, at the end of the last token.
 func (f *filter) eof(t lexer.Token) {
-	at := t
-	if n := len(f.out); n > 0 {
-		last := f.out[n-1]
-		at = lexer.Token{Type: tEOL, Pos: last.Pos}
-		at.Pos.Offset += len(last.Value)
-		at.Pos.Column += len(last.Value)
-	}
+	at := f.afterLast(t)
 	for len(f.stack) > 0 {
 		o, _ := f.top()
 		if is(o.tok, "{") {
@@ -229,3 +225,21 @@ func (f *filter) eof(t lexer.Token) {
 }
 
 func lineCol(t lexer.Token) string { return fmt.Sprintf("%d:%d", t.Pos.Line, t.Pos.Column) }
+
+// startsLine reports whether t can only begin a statement: a newline before
+// it always ends the previous statement.
+func startsLine(t lexer.Token) bool { return t.Type == tKeyword && stmtKeywords[t.Value] }
+
+// afterLast is a position token just after the last emitted token (where a
+// missing closer belongs), or t when nothing was emitted.
+func (f *filter) afterLast(t lexer.Token) lexer.Token {
+	n := len(f.out)
+	if n == 0 {
+		return t
+	}
+	last := f.out[n-1]
+	at := lexer.Token{Type: tEOL, Pos: last.Pos}
+	at.Pos.Offset += len(last.Value)
+	at.Pos.Column += len(last.Value)
+	return at
+}

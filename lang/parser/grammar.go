@@ -174,8 +174,8 @@ type gAndTail struct {
 }
 
 type gNot struct {
-	Nots []lexer.Token `parser:"@\"not\"*"`
-	X    *gCmp         `parser:"@@"`
+	Nots []*gNotOp `parser:"@@*"`
+	X    *gCmp     `parser:"@@"`
 }
 
 type gCmp struct {
@@ -208,9 +208,19 @@ type gTermTail struct {
 	Right *gUnary     `parser:"@@"`
 }
 
+// gNotOp and gNegOp are single prefix operators. (A []lexer.Token field
+// captures only the first of repeated tokens, hence the wrappers.)
+type gNotOp struct {
+	Op lexer.Token `parser:"@\"not\""`
+}
+
+type gNegOp struct {
+	Op lexer.Token `parser:"@\"-\""`
+}
+
 type gUnary struct {
-	Negs []lexer.Token `parser:"@\"-\"*"`
-	X    *gPower       `parser:"@@"`
+	Negs []*gNegOp `parser:"@@*"`
+	X    *gPower   `parser:"@@"`
 }
 
 type gPower struct {

@@ -45,7 +45,7 @@ func (l *lowerer) and(g *gAnd) ast.Expr {
 func (l *lowerer) not(g *gNot) ast.Expr {
 	x := l.cmp(g.X)
 	for i := len(g.Nots) - 1; i >= 0; i-- {
-		x = &ast.UnaryExpr{OpPos: tokPos(g.Nots[i]), Op: ast.OpNot, X: x}
+		x = &ast.UnaryExpr{OpPos: tokPos(g.Nots[i].Op), Op: ast.OpNot, X: x}
 	}
 	return x
 }
@@ -83,7 +83,7 @@ func (l *lowerer) term(g *gTerm) ast.Expr {
 func (l *lowerer) unary(g *gUnary) ast.Expr {
 	x := l.power(g.X)
 	for i := len(g.Negs) - 1; i >= 0; i-- {
-		x = &ast.UnaryExpr{OpPos: tokPos(g.Negs[i]), Op: ast.OpNeg, X: x}
+		x = &ast.UnaryExpr{OpPos: tokPos(g.Negs[i].Op), Op: ast.OpNeg, X: x}
 	}
 	return x
 }

@@ -142,9 +142,6 @@ func convertError(err error, term lexer.Token) *ast.Error {
 		tok = ut.Unexpected
 		found = describe(tok, term)
 	}
-	if tok.EOF() {
-		tok.Pos = term.Pos
-	}
 	p := astPos(tok.Pos)
 	msg := perr.Message()
 	if found != "" {
@@ -196,5 +193,8 @@ var friendly = map[string]string{
 	"Stmt": "a statement", "Option": "an option `key = value`", "Block": "`{`",
 	"Iter": "a range `A..B` or a call", "LearnItem": "a name", "Options": "`{`",
 	"Arg": "an argument", "IndexItem": "an index", "Tuple": "`(`",
+	"And": "an expression", "Not": "an expression", "Cmp": "an expression",
+	"Sum": "an expression", "Term": "an expression", "Unary": "an expression",
+	"Power": "an expression", "Postfix": "an expression", "Primary": "an expression",
 	"<ident>": "a name", "<string>": "a string", "<number>": "a number",
 }

@@ -1,0 +1,92 @@
+package parser
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// expectations reads the `### "regexp"` markers (the regexp is taken
+// literally between the quotes, except that \" stands for a quote) of an error test file:
+// line number → patterns that must each match an error on that line.
+func expectations(t *testing.T, src []byte) map[int][]*regexp.Regexp {
+	t.Helper()
+	marker := regexp.MustCompile(`###\s*("(?:[^"\\]|\\.)*")`)
+	out := map[int][]*regexp.Regexp{}
+	for i, line := range strings.Split(string(src), "\n") {
+		for _, m := range marker.FindAllStringSubmatch(line, -1) {
+			pat := strings.ReplaceAll(m[1][1:len(m[1])-1], `\"`, `"`)
+			rx, err := regexp.Compile(pat)
+			if err != nil {
+				t.Fatalf("line %d: bad marker %s: %v", i+1, m[1], err)
+			}
+			out[i+1] = append(out[i+1], rx)
+		}
+	}
+	return out
+}
+
+// TestErrors checks every testdata/errors/*.fg file: each error must be
+// expected on its line and each expectation must be met.
+func TestErrors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/errors/*.fg")
+	if len(files) == 0 {
+		t.Fatal("no error test files")
+	}
+	for _, fn := range files {
+		t.Run(filepath.Base(fn), func(t *testing.T) {
+			src, err := os.ReadFile(fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := expectations(t, src)
+			_, perr := ParseFile(fn, src)
+			var list ast.ErrorList
+			if !errors.As(perr, &list) {
+				t.Fatalf("want an ast.ErrorList, got %v", perr)
+			}
+			checkErrors(t, src, list, want)
+		})
+	}
+}
+
+func checkErrors(t *testing.T, src []byte, list ast.ErrorList, want map[int][]*regexp.Regexp) {
+	t.Helper()
+	met := map[*regexp.Regexp]bool{}
+	for _, e := range list {
+		checkErrorPos(t, src, e)
+		ok := false
+		for _, rx := range want[e.Pos.Line] {
+			if rx.MatchString(e.Msg) {
+				ok, met[rx] = true, true
+			}
+		}
+		if !ok {
+			t.Errorf("unexpected error %v", e)
+		}
+	}
+	for line, rxs := range want {
+		for _, rx := range rxs {
+			if !met[rx] {
+				t.Errorf("line %d: no error matching %q", line, rx)
+			}
+		}
+	}
+}
+
+// checkErrorPos verifies that an error span lies within the file.
+func checkErrorPos(t *testing.T, src []byte, e *ast.Error) {
+	t.Helper()
+	lines := strings.Count(string(src), "\n") + 1
+	if !e.Pos.IsValid() || e.Pos.Line > lines || e.Pos.Offset < 0 || e.Pos.Offset > len(src) {
+		t.Errorf("error with invalid position: %v (file has %d lines, %d bytes)", e, lines, len(src))
+	}
+	if e.End.IsValid() && e.End.Offset < e.Pos.Offset {
+		t.Errorf("error span ends before it starts: %v", e)
+	}
+}
