@@ -54,7 +54,9 @@ type Result struct {
 	// SiteTime is the mean wall time of one site computation (one mini-batch
 	// update of the chosen scheme).
 	SiteTime time.Duration
-	Status   infer.Status
+	// NewtonIters is the mean number of Newton iterations per site (LA, VQ).
+	NewtonIters float64
+	Status      infer.Status
 	infer.Stats
 	Message string
 	// Errors counts skipped updates by reason ("cavity", "improper",
@@ -129,6 +131,7 @@ type engine struct {
 	w            *work
 	siteTime     time.Duration
 	sites        int
+	newton       int
 	res          *Result
 }
 
@@ -218,6 +221,7 @@ func (e *engine) finish(st infer.Status, msg string) *Result {
 	}
 	if e.sites > 0 {
 		res.SiteTime = e.siteTime / time.Duration(e.sites)
+		res.NewtonIters = float64(e.newton) / float64(e.sites)
 	}
 	return res
 }

@@ -54,12 +54,14 @@ func (w *work) expansion(v float64, t, mu, sd []float64) error {
 func (w *work) laplace(f Potential, mu, sd []float64, tol float64, maxIter int) error {
 	th := w.theta
 	copy(th, mu)
+	w.iters = 0
 	fv := f.Derivs(th, w.grad, w.hess)
 	F := penalised(fv, th, mu, sd)
 	if !finite(F) {
 		return ErrNonFinite
 	}
-	for range maxIter {
+	for it := range maxIter {
+		w.iters = it + 1
 		var slope, nx, nt float64
 		for i := range th {
 			s2 := sd[i] * sd[i]

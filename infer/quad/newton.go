@@ -13,10 +13,10 @@ import "math"
 // Entries are computed from closed forms that avoid cancellation:
 //
 //	l11 = γ√p,  l21 = γ²q/√p,  l22 = 2γ² w± √(e₊e₋)/√p,
+//	r1 = q/√p,  r2 = l22/γ²,  l² = w0 e0   (since q² + 4w±²e₊e₋ = p²),
 //
-// with √(e₊e₋) = e^{(s₊+s₋)/2} = e^{a0 + γ² b} computed without underflow,
-//
-//	r1 = q/√p,  r2 = l22/γ²,  l² = w0 e0   (since q² + 4w±²e₊e₋ = p²).
+// with √(e₊e₋) = e^{(s₊+s₋)/2} = e^{a0 + γ²b} passed in as gm so that it
+// does not underflow when e₊ and e₋ are tiny.
 type arrow struct{ l11, l21, l22, r1, r2 float64 }
 
 func arrowBlock(ep, em, gm, wpm, g float64) arrow {

@@ -30,6 +30,7 @@ type work struct {
 	ep, em            []float64 // VQ: g at the ± points (scaled)
 	dA, dB            []float64 // Newton direction (LA: dA[:d]; VQ: dA[0] for a0, dA[1:], dB[1:])
 	s                 site
+	iters             int // Newton iterations of the last LA/VQ site
 }
 
 func newWork(d int) *work {
@@ -69,6 +70,7 @@ func (s *site) natural(i int, mu, sd float64) (lam, eta float64) {
 // N(mu, diag sd²).
 func (w *work) compute(sc Scheme, f Potential, mu, sd []float64) error {
 	var err error
+	w.iters = 0
 	switch sc.Kind {
 	case QuickLaplace:
 		err = w.quickLaplace(f, mu, sd)

@@ -28,6 +28,7 @@ func (e *engine) update(k int) {
 	err := e.w.compute(e.s.Scheme, e.p.Factors[k], e.mu, e.sd)
 	e.siteTime += time.Since(t0)
 	e.sites++
+	e.newton += e.w.iters
 	if err != nil {
 		e.skip(reason(err))
 		return

@@ -30,7 +30,8 @@ func (w *work) vq(f Potential, mu, sd []float64, tol float64, maxIter int) error
 	w.l0 = math.Exp(w.l0 - m)
 	a0 := w.vqStart(g)
 	L := w.vqObjective(a0, g, w.s.A, w.s.B, 0)
-	for range maxIter {
+	for it := range maxIter {
+		w.iters = it + 1
 		gn, slope, err := w.newtonStep(a0, g)
 		if err != nil {
 			return err
