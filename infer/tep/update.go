@@ -1,0 +1,142 @@
+package tep
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/families/tfam"
+)
+
+// proposal is a new site θⱼ = θ_new − θ\j and its normaliser ln_t C̃ⱼ.
+type proposal struct {
+	P   []float64 // packed (s−1) P\j + r ggᵀ
+	H   []float64 // (s−1) h\j + κ g
+	LnC float64
+}
+
+// cavity is θ\j = θ − θⱼ (q-division = subtraction, futami eqs 32–33) with
+// the quantities the update needs: the Cholesky factor of P\j, x = P\j⁻¹g,
+// w = gᵀx, μ\j = P\j⁻¹h\j, m = gᵀμ\j and log Ψ\j.
+type cavity struct {
+	P      *mat.SymDense
+	h      []float64
+	chol   mat.Cholesky
+	x, mu  []float64
+	w, m   float64
+	logPsi float64
+}
+
+// cavityOf forms θ\j; ok is false when P\j is not positive definite (the
+// update must then be skipped, algorithms.md).
+func (st *state) cavityOf(j int) (*cavity, bool) {
+	k := st.k
+	c := &cavity{P: mat.NewSymDense(k, nil), h: append([]float64(nil), st.h...)}
+	c.P.CopySym(st.P)
+	if st.siteP[j] != nil {
+		addPacked(c.P.RawSymmetric(), st.siteP[j], -1)
+		axpy(-1, st.siteH[j], c.h)
+	}
+	if !c.chol.Factorize(c.P) {
+		return nil, false
+	}
+	var xv, mv mat.VecDense
+	if c.chol.SolveVecTo(&xv, mat.NewVecDense(k, append([]float64(nil), st.g[j]...))) != nil ||
+		c.chol.SolveVecTo(&mv, mat.NewVecDense(k, append([]float64(nil), c.h...))) != nil {
+		return nil, false
+	}
+	c.x, c.mu = xv.RawVector().Data, mv.RawVector().Data
+	c.w, c.m = dot(st.g[j], c.x), dot(st.g[j], c.mu)
+	c.logPsi = tfam.LogPsiFromPrecision(st.nu, k, c.chol.LogDet())
+	return c, c.w > 0 && !math.IsNaN(c.m)
+}
+
+// propose computes the new site j by escort moment matching. With
+// Σ\j = ρ P\j⁻¹, ρ = (ν+k)Ψ\j/ν, the projection s = gᵀu has cavity scale
+// v = ρ w, and the escort of the cavity is St(ν+2, μ\j, Σ'), Σ' = νΣ\j/(ν+2)
+// = σ P\j⁻¹ (tfam.StudentT.Escort). Under it u | s is Student-t with
+//
+//	E[u | s]   = μ\j + Σ'g (s − m)/v'
+//	Cov[u | s] = (ν' + z²)/(ν' − 1) · (Σ' − Σ'ggᵀΣ'/v'),   z² = (s−m)²/v',
+//
+// ν' = ν+2, v' = gᵀΣ'g, so the escort-tilted ∝ St(ν', μ\j, Σ') l(s)^t has
+//
+//	μ_new = μ\j + x (E s − m)/w
+//	Σ_new = α Σ' + β Σ'ggᵀΣ',  α = (ν' + E z²)/(ν' − 1),  β = Var s/v'² − α/v',
+//
+// with E s, Var s from the one-dimensional tilted density (moments.go).
+// Escort moment matching (futami eq. 17) sets q_new = St(ν, μ_new, Σ_new),
+// whose natural parameters are
+//
+//	P_new = s P\j + r ggᵀ,   h_new = s h\j + κ g,
+//	s = (ν+k)Ψ_new/(ν α σ),  r = −s γ/(1 + γw),  γ = βσ/α,
+//	κ = s (E s − m)/w + r E s,
+//
+// by Sherman–Morrison, and log|Σ_new| = k log(ασ) − log|P\j| + log(1 + γw)
+// gives Ψ_new. The new site is θ_new − θ\j (eqs 37–38). ok is false when
+// the cavity is not positive definite or the moments are not finite.
+func (st *state) propose(j int) (proposal, bool) {
+	c, ok := st.cavityOf(j)
+	if !ok {
+		return proposal{}, false
+	}
+	nu, k := st.nu, float64(st.k)
+	rho := (nu + k) * math.Exp(c.logPsi) / nu
+	sigma := nu * rho / (nu + 2)
+	vEsc := sigma * c.w
+	tm := tiltMoments(st.sites[j], st.t, nu+2, c.m, vEsc)
+	if !(tm.Z > 0) || !(tm.Var > 0) || math.IsInf(tm.Z, 0) || math.IsInf(tm.Var, 0) || math.IsNaN(tm.Mean) {
+		return proposal{}, false
+	}
+	nuE := nu + 2
+	dm := tm.Mean - c.m
+	ez2 := (tm.Var + dm*dm) / vEsc
+	alpha := (nuE + ez2) / (nuE - 1)
+	beta := tm.Var/(vEsc*vEsc) - alpha/vEsc
+	gamma := beta * sigma / alpha
+	onePlus := tm.Var / (alpha * vEsc) // 1 + γw
+	logDetNew := k*math.Log(alpha*sigma) - c.chol.LogDet() + math.Log(onePlus)
+	logPsiNew := -2 / (nu + k) * (tfam.LogNormConst(nu, st.k) - 0.5*logDetNew)
+	s := (nu + k) * math.Exp(logPsiNew) / (nu * alpha * sigma)
+	r := -s * gamma / onePlus
+	kappa := s*dm/c.w + r*tm.Mean
+	if math.IsNaN(s) || math.IsInf(s, 0) || math.IsNaN(kappa) || math.IsInf(kappa, 0) {
+		return proposal{}, false
+	}
+	g := st.g[j]
+	pr := proposal{P: packUpper(c.P.RawSymmetric(), s-1, r, g), H: scaled(s-1, c.h)}
+	axpy(kappa, g, pr.H)
+	quadCav := dot(c.h, c.mu)
+	quadNew := s*(quadCav+c.m*dm/c.w) + kappa*tm.Mean
+	z1 := tiltMoments(st.sites[j], st.t, nu, c.m, rho*c.w).Z
+	pr.LnC = st.lnCOf(z1, logPsiNew, quadNew, c.logPsi, quadCav)
+	return pr, true
+}
+
+// apply replaces site j by (1−δ)·old + δ·proposal in natural parameters and
+// updates θ incrementally.
+func (st *state) apply(j int, pr proposal, damping float64) {
+	raw := st.P.RawSymmetric()
+	if old := st.siteP[j]; old != nil {
+		addPacked(raw, old, -1)
+		axpy(-1, st.siteH[j], st.h)
+		if damping != 1 {
+			for i := range pr.P {
+				pr.P[i] = (1-damping)*old[i] + damping*pr.P[i]
+			}
+			for i := range pr.H {
+				pr.H[i] = (1-damping)*st.siteH[j][i] + damping*pr.H[i]
+			}
+		}
+	} else if damping != 1 {
+		for i := range pr.P {
+			pr.P[i] *= damping
+		}
+		for i := range pr.H {
+			pr.H[i] *= damping
+		}
+	}
+	st.siteP[j], st.siteH[j], st.lnC[j] = pr.P, pr.H, pr.LnC
+	addPacked(raw, pr.P, 1)
+	axpy(1, pr.H, st.h)
+}
