@@ -104,7 +104,7 @@ func sortedCuts(pts ...float64) []float64 {
 }
 
 var (
-	legOnce   sync.Once
+	legOnce    sync.Once
 	legX, legW []float64
 )
 
