@@ -29,6 +29,11 @@ type Model struct {
 	Predicts []*PredictSpec
 	Expects  []*ExpectSpec
 	Learn    *LearnSpec // nil without a learn statement
+
+	// what Recompile needs
+	opt      Options
+	src      []byte
+	filename string
 }
 
 // Value is an evaluated data or param value: a scalar, a vector, a matrix, a
@@ -40,6 +45,7 @@ type Value struct {
 	Str    string
 	Graph  *graph.Graph // for graph-valued data (edges(G) plates)
 	Edges  [][2]int     // edge list for graph-valued data
+	Nodes  int          // number of vertices for graph-valued data
 	Domain graph.Domain // declared element domain for data
 	Pos    ast.Pos
 }

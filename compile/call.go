@@ -1,0 +1,260 @@
+package compile
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+	"github.com/fg-infer/fg/stdlib/ad"
+	"github.com/fg-infer/fg/stdlib/loss"
+)
+
+// args are a call's arguments bound to a builtin's parameters.
+type args struct {
+	c     *compiler
+	call  *ast.CallExpr
+	b     *stdlib.Builtin
+	idx   []int
+	extra []int
+}
+
+// bind matches call's arguments to builtin b.
+func (c *compiler) bind(call *ast.CallExpr, b *stdlib.Builtin) *args {
+	names := make([]string, len(call.Named))
+	for i, n := range call.Named {
+		names[i] = n.Name.Name
+	}
+	idx, extra, err := stdlib.Bind(b, len(call.Args), names)
+	if err != nil {
+		c.fail(call, "%v", err)
+	}
+	return &args{c: c, call: call, b: b, idx: idx, extra: extra}
+}
+
+// expr returns the expression bound to parameter i, or nil if omitted.
+func (a *args) expr(i int) ast.Expr {
+	k := a.idx[i]
+	switch {
+	case k < 0:
+		return nil
+	case k < len(a.call.Args):
+		return a.call.Args[k]
+	}
+	return a.call.Named[k-len(a.call.Args)].Value
+}
+
+// at is the node to blame for parameter i (the call when omitted).
+func (a *args) at(i int) ast.Node {
+	if e := a.expr(i); e != nil {
+		return e
+	}
+	return a.call
+}
+
+func (a *args) val(i int) (val, bool) {
+	e := a.expr(i)
+	if e == nil {
+		return val{}, false
+	}
+	return a.c.eval(e), true
+}
+
+// num returns parameter i as a finite scalar, or def when omitted.
+func (a *args) num(i int, def float64) float64 {
+	v, ok := a.val(i)
+	if !ok {
+		return def
+	}
+	if !v.isScalar() || v.k != kNum {
+		a.c.fail(a.at(i), "%s: `%s` must be a number, got %s", a.b.Name, a.b.Params[i].Name, v.describe())
+	}
+	if math.IsNaN(v.num[0]) || math.IsInf(v.num[0], 0) {
+		a.c.fail(a.at(i), "%s: `%s` is %v", a.b.Name, a.b.Params[i].Name, v.num[0])
+	}
+	return v.num[0]
+}
+
+// positive returns parameter i, requiring > 0.
+func (a *args) positive(i int, def float64) float64 {
+	x := a.num(i, def)
+	if !(x > 0) {
+		a.c.fail(a.at(i), "%s: `%s` must be > 0, got %s", a.b.Name, a.b.Params[i].Name, fmtNum(x))
+	}
+	return x
+}
+
+func (a *args) integer(i int, def int) int {
+	v, ok := a.val(i)
+	if !ok {
+		return def
+	}
+	return a.c.intOf(a.at(i), v, a.b.Name+": `"+a.b.Params[i].Name+"`")
+}
+
+func (a *args) boolean(i int, def bool) bool {
+	v, ok := a.val(i)
+	if !ok {
+		return def
+	}
+	if v.k != kBool {
+		a.c.fail(a.at(i), "%s: `%s` must be true or false, got %s", a.b.Name, a.b.Params[i].Name, v.describe())
+	}
+	return v.num[0] != 0
+}
+
+func (a *args) str(i int, def string) string {
+	v, ok := a.val(i)
+	if !ok {
+		return def
+	}
+	if v.k != kStr {
+		a.c.fail(a.at(i), "%s: `%s` must be a string, got %s", a.b.Name, a.b.Params[i].Name, v.describe())
+	}
+	return v.str
+}
+
+func (a *args) strs(i int) []string {
+	v, ok := a.val(i)
+	if !ok {
+		return nil
+	}
+	switch {
+	case v.k == kStr:
+		return []string{v.str}
+	case v.k == kList:
+		return v.strs
+	case v.k == kNum && len(v.num) == 0:
+		return nil
+	}
+	a.c.fail(a.at(i), "%s: `%s` must be a list of strings, got %s", a.b.Name, a.b.Params[i].Name, v.describe())
+	return nil
+}
+
+// call evaluates a call of a math, loss, data or kernel builtin.
+func (c *compiler) call(e *ast.CallExpr) val {
+	name := e.FunName()
+	if name == "" {
+		c.fail(e.Fun, "`%s` is not a function", c.text(e.Fun))
+	}
+	if _, ok := c.lookup(name); ok {
+		c.fail(e.Fun, "`%s` is a %s, not a function", name, bindNames[c.mustLookup(name).kind])
+	}
+	for _, k := range []stdlib.Kind{stdlib.Math, stdlib.Loss, stdlib.Data, stdlib.Kernel} {
+		if b, ok := stdlib.Lookup(k, name); ok {
+			a := c.bind(e, b)
+			switch k {
+			case stdlib.Math:
+				return c.mathCall(a)
+			case stdlib.Loss:
+				return c.lossCall(a)
+			case stdlib.Data:
+				return c.dataCall(a)
+			}
+			return c.kernelCall(a)
+		}
+	}
+	if bs := stdlib.LookupAny(name); len(bs) > 0 {
+		c.fail(e.Fun, "%s", misuse(bs[0]))
+	}
+	var cands []string
+	for _, k := range []stdlib.Kind{stdlib.Math, stdlib.Loss, stdlib.Data, stdlib.Kernel, stdlib.Distribution, stdlib.Potential} {
+		cands = append(cands, stdlib.Names(k)...)
+	}
+	msg := fmt.Sprintf("unknown function `%s`", name)
+	if s := stdlib.Suggest(name, cands); s != "" {
+		msg += fmt.Sprintf("; did you mean `%s`?", s)
+	}
+	c.fail(e.Fun, "%s", msg)
+	return val{}
+}
+
+func (c *compiler) mustLookup(name string) *binding {
+	b, _ := c.lookup(name)
+	return b
+}
+
+// misuse explains where a builtin of another kind belongs.
+func misuse(b *stdlib.Builtin) string {
+	switch b.Kind {
+	case stdlib.Distribution:
+		return fmt.Sprintf("`%s` is a distribution: use it on the right of ~, e.g. y ~ %s", b.Name, b.Signature())
+	case stdlib.Potential:
+		return fmt.Sprintf("`%s` is a potential: use it in a factor statement, factor %s", b.Name, b.Signature())
+	case stdlib.Plate:
+		return fmt.Sprintf("`%s` is a plate range: use it in a for statement, for b in %s", b.Name, b.Signature())
+	case stdlib.Predict:
+		return fmt.Sprintf("`%s` is only allowed in a predict statement", b.Name)
+	case stdlib.Accessor:
+		return fmt.Sprintf("`%s` reads a result and is only allowed in expect statements", b.Name)
+	}
+	return fmt.Sprintf("`%s` is a %s and is only allowed in infer options", b.Name, b.Kind)
+}
+
+func (c *compiler) mathCall(a *args) val {
+	x, _ := a.val(0)
+	switch a.b.Name {
+	case "exp":
+		return c.map1(a.at(0), x, ad.Jet.Exp)
+	case "log":
+		return c.map1(a.at(0), x, ad.Jet.Log)
+	case "abs":
+		return c.map1(a.at(0), x, ad.Jet.Abs)
+	case "sqrt":
+		return c.map1(a.at(0), x, ad.Jet.Sqrt)
+	case "sum":
+		return c.reduce(a.at(0), x, ad.Sum)
+	case "dot":
+		y, _ := a.val(1)
+		return c.dotVals(a.call, x, y)
+	case "min", "max":
+		f := ad.Min
+		if a.b.Name == "max" {
+			f = ad.Max
+		}
+		if y, ok := a.val(1); ok {
+			return c.map2(a.call, x, y, f)
+		}
+		if x.size() == 0 {
+			c.fail(a.call, "%s of an empty vector", a.b.Name)
+		}
+		return c.reduce(a.at(0), x, func(u []ad.Jet) ad.Jet {
+			acc := u[0]
+			for _, v := range u[1:] {
+				acc = f(acc, v)
+			}
+			return acc
+		})
+	}
+	c.fail(a.call, "unsupported math function %s", a.b.Name)
+	return val{}
+}
+
+// reduce applies a vector → scalar function.
+func (c *compiler) reduce(at ast.Node, x val, f func([]ad.Jet) ad.Jet) val {
+	switch x.k {
+	case kNum:
+		return numVal(f(ad.Consts(x.num)).V)
+	case kSym:
+		g := c.symFn(at, x)
+		return val{k: kSym, sym: &sym{lat: x.sym.lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+			return []ad.Jet{f(g(w))}
+		}}}
+	}
+	c.fail(at, "expected numbers or a latent expression, got %s", x.describe())
+	return val{}
+}
+
+// lossCall applies logistic_loss, hinge or quasi01 elementwise.
+func (c *compiler) lossCall(a *args) val {
+	eps := 0.0
+	if a.b.Name == "quasi01" {
+		eps = a.positive(1, 0.1)
+	}
+	l, err := loss.ByName(a.b.Name, eps)
+	if err != nil {
+		c.fail(a.call, "%v", err)
+	}
+	x, _ := a.val(0)
+	return c.map1(a.at(0), x, func(u ad.Jet) ad.Jet { return loss.OfJet(l, u) })
+}

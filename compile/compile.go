@@ -1,0 +1,175 @@
+package compile
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+)
+
+// Options control a compilation.
+type Options struct {
+	// Set overrides params: NAME → an fg expression (as `--set NAME=VALUE`).
+	// Naming a param the model does not declare is an error.
+	Set map[string]string
+	// Data overrides the path of a csv() data item: NAME → csv path. The
+	// path is used as given (relative to the working directory, or to the
+	// root of FS), not relative to the model file.
+	Data map[string]string
+	// FS, when non-nil, is where model files, imports, csv and libDAI files
+	// are read from (paths are slash-separated and relative to its root).
+	FS fs.FS
+	// BaseDir is the folder relative paths in CompileSource resolve
+	// against; empty means the folder of the filename.
+	BaseDir string
+}
+
+// bindKind says what a name in scope denotes.
+type bindKind int
+
+const (
+	bParam bindKind = iota
+	bData
+	bLatent
+	bLoop
+)
+
+var bindNames = [...]string{"param", "data", "latent", "loop variable"}
+
+// binding is a name in scope.
+type binding struct {
+	kind bindKind
+	v    val
+	lat  int // bLatent: index into Graph.Latents
+	pos  ast.Pos
+}
+
+// compiler holds the state of one compilation.
+type compiler struct {
+	opt      Options
+	check    bool // Check mode: skip Gram matrices
+	m        *Model
+	errs     ast.ErrorList
+	global   map[string]*binding
+	order    []string // global names in declaration order
+	locals   []map[string]*binding
+	sources  map[string][]byte // file name → source, for labels and options
+	loading  []string          // import stack (cycle detection)
+	setUsed  map[string]bool
+	prior    map[int]*priorDecl // latent index → its prior
+	sites    map[int][]Site     // latent index → likelihood sites
+	batches  map[int][]BatchFactor
+	usedLat  map[int]bool
+	nUnroll  int             // factors produced, against the limit
+	curData  string          // the data item being defined (for Options.Data)
+	dataUsed map[string]bool // Options.Data entries that matched
+}
+
+// abort unwinds the current statement after an error was recorded.
+type abort struct{}
+
+// errorf records an error spanning node.
+func (c *compiler) errorf(n ast.Node, format string, args ...any) {
+	c.errs.Add(n.Pos(), n.End(), format, args...)
+}
+
+// fail records an error and abandons the current statement.
+func (c *compiler) fail(n ast.Node, format string, args ...any) {
+	c.errorf(n, format, args...)
+	panic(abort{})
+}
+
+// guard runs f, turning an abort into a return so that compilation goes on
+// with the next statement.
+func (c *compiler) guard(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abort); !ok {
+				panic(r)
+			}
+		}
+	}()
+	f()
+}
+
+func newCompiler(opt Options) *compiler {
+	return &compiler{
+		opt:      opt,
+		m:        &Model{Graph: &graph.Graph{}, Params: map[string]Value{}, Data: map[string]Value{}},
+		global:   map[string]*binding{},
+		sources:  map[string][]byte{},
+		setUsed:  map[string]bool{},
+		prior:    map[int]*priorDecl{},
+		sites:    map[int][]Site{},
+		batches:  map[int][]BatchFactor{},
+		usedLat:  map[int]bool{},
+		dataUsed: map[string]bool{},
+	}
+}
+
+// lookup resolves a name: loop variables (innermost first), then globals.
+func (c *compiler) lookup(name string) (*binding, bool) {
+	for i := len(c.locals) - 1; i >= 0; i-- {
+		if b, ok := c.locals[i][name]; ok {
+			return b, true
+		}
+	}
+	b, ok := c.global[name]
+	return b, ok
+}
+
+// visibleNames lists every name a user could have meant.
+func (c *compiler) visibleNames() []string {
+	var out []string
+	for _, l := range c.locals {
+		for n := range l {
+			out = append(out, n)
+		}
+	}
+	out = append(out, c.order...)
+	sort.Strings(out)
+	return out
+}
+
+// undefined reports an unknown name with a suggestion among names in scope
+// and builtins.
+func (c *compiler) undefined(id *ast.Ident) {
+	cands := c.visibleNames()
+	for _, b := range stdlib.All() {
+		cands = append(cands, b.Name)
+	}
+	msg := fmt.Sprintf("undefined: `%s`", id.Name)
+	if s := stdlib.Suggest(id.Name, cands); s != "" {
+		msg += fmt.Sprintf("; did you mean `%s`?", s)
+	}
+	c.fail(id, "%s", msg)
+}
+
+// declare binds a global name, rejecting redeclarations.
+func (c *compiler) declare(id *ast.Ident, b *binding) bool {
+	if old, ok := c.global[id.Name]; ok {
+		c.errorf(id, "%s `%s` redeclared (first declared as %s at %s)", bindNames[b.kind], id.Name, bindNames[old.kind], old.pos)
+		return false
+	}
+	if len(stdlib.LookupAny(id.Name)) > 0 && b.kind == bLatent {
+		c.errorf(id, "latent `%s` shadows the builtin of the same name; choose another name", id.Name)
+		return false
+	}
+	b.pos = id.Pos()
+	c.global[id.Name] = b
+	c.order = append(c.order, id.Name)
+	return true
+}
+
+// text returns the source text of a node.
+func (c *compiler) text(n ast.Node) string {
+	src := c.sources[n.Pos().Filename]
+	p, e := n.Pos().Offset, n.End().Offset
+	if src == nil || p < 0 || e > len(src) || p > e {
+		return "?"
+	}
+	return string(src[p:e])
+}

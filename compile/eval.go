@@ -1,0 +1,428 @@
+package compile
+
+import (
+	"math"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+	"github.com/fg-infer/fg/stdlib/ad"
+)
+
+// eval evaluates an expression of data, params, loop variables and latents.
+// Numbers are computed at once; expressions of a real latent become a sym
+// whose closure evaluates them on ad jets (value, gradient, diagonal
+// Hessian), which is how `factor exp(EXPR)` potentials and site projections
+// are built.
+func (c *compiler) eval(e ast.Expr) val {
+	switch e := e.(type) {
+	case *ast.NumberLit:
+		return numVal(e.Value)
+	case *ast.StringLit:
+		return val{k: kStr, str: e.Value}
+	case *ast.BoolLit:
+		return boolVal(e.Value)
+	case *ast.ParenExpr:
+		return c.eval(e.X)
+	case *ast.ListLit:
+		return c.list(e)
+	case *ast.Ident:
+		return c.ident(e)
+	case *ast.UnaryExpr:
+		return c.unary(e)
+	case *ast.BinaryExpr:
+		return c.binary(e)
+	case *ast.CallExpr:
+		return c.call(e)
+	case *ast.IndexExpr:
+		return c.index(e)
+	case *ast.SelectorExpr:
+		c.fail(e, "`%s`: a result selector is only allowed in expect statements", c.text(e))
+	case *ast.RangeExpr:
+		c.fail(e, "a range A..B is only allowed as the range of a for plate")
+	case *ast.SliceExpr:
+		c.fail(e, "a slice A:B is only allowed inside [ ]")
+	}
+	c.fail(e, "unsupported expression")
+	return val{}
+}
+
+func (c *compiler) ident(id *ast.Ident) val {
+	b, ok := c.lookup(id.Name)
+	if !ok {
+		if bs := stdlib.LookupAny(id.Name); len(bs) > 0 {
+			switch bs[0].Kind {
+			case stdlib.Kernel, stdlib.Data, stdlib.Math, stdlib.Loss:
+				c.fail(id, "`%s` is a builtin function; call it: %s", id.Name, bs[0].Signature())
+			}
+			c.fail(id, "`%s` is a %s and cannot be used here", id.Name, bs[0].Kind)
+		}
+		c.undefined(id)
+	}
+	if b.kind == bLatent {
+		c.usedLat[b.lat] = true
+		l := &c.m.Graph.Latents[b.lat]
+		ids := make([]int, l.Size())
+		for i := range ids {
+			ids[i] = l.First + i
+		}
+		return c.selection(b.lat, ids, l.Shape)
+	}
+	return b.v
+}
+
+// selection is the sym of some elements of latent lat.
+func (c *compiler) selection(lat int, ids []int, shape []int) val {
+	l := &c.m.Graph.Latents[lat]
+	s := &sym{lat: lat, ids: ids}
+	if l.Domain == graph.Real {
+		first := l.First
+		s.f = func(w []ad.Jet) []ad.Jet {
+			out := make([]ad.Jet, len(ids))
+			for k, id := range ids {
+				out[k] = w[id-first]
+			}
+			return out
+		}
+	}
+	return val{k: kSym, shape: append([]int(nil), shape...), sym: s}
+}
+
+// list evaluates [a, b, ...]: numbers stack into vectors and matrices
+// (every element must have the same shape), strings into a string list.
+func (c *compiler) list(e *ast.ListLit) val {
+	if len(e.Elems) == 0 {
+		return val{k: kNum, shape: []int{0}}
+	}
+	elems := make([]val, len(e.Elems))
+	for i, x := range e.Elems {
+		elems[i] = c.eval(x)
+	}
+	if elems[0].k == kStr {
+		out := val{k: kList}
+		for i, v := range elems {
+			if v.k != kStr {
+				c.fail(e.Elems[i], "list mixes strings and %s", v.describe())
+			}
+			out.strs = append(out.strs, v.str)
+		}
+		return out
+	}
+	first := elems[0]
+	out := val{k: kNum, shape: append([]int{len(elems)}, first.shape...)}
+	for i, v := range elems {
+		if v.k != kNum && v.k != kBool {
+			c.fail(e.Elems[i], "list element is a %s; lists hold numbers or strings", v.describe())
+		}
+		if !sameShape(v.shape, first.shape) {
+			c.fail(e.Elems[i], "ragged list: element %d is a %s, element 0 a %s", i, v.describe(), first.describe())
+		}
+		out.num = append(out.num, v.num...)
+	}
+	return out
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *compiler) unary(e *ast.UnaryExpr) val {
+	x := c.eval(e.X)
+	if e.Op == ast.OpNot {
+		if x.k != kBool {
+			c.fail(e.X, "not needs a bool, got %s", x.describe())
+		}
+		return boolVal(x.num[0] == 0)
+	}
+	return c.map1(e.X, x, func(u ad.Jet) ad.Jet { return u.Neg() })
+}
+
+// map1 applies f elementwise to a number array or a real latent expression.
+func (c *compiler) map1(at ast.Node, x val, f func(ad.Jet) ad.Jet) val {
+	switch x.k {
+	case kNum:
+		out := val{k: kNum, shape: x.shape, num: make([]float64, len(x.num))}
+		for i, v := range x.num {
+			out.num[i] = f(ad.Const(v)).V
+		}
+		return out
+	case kSym:
+		g := c.symFn(at, x)
+		return val{k: kSym, shape: x.shape, sym: &sym{lat: x.sym.lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+			a := g(w)
+			out := make([]ad.Jet, len(a))
+			for i := range a {
+				out[i] = f(a[i])
+			}
+			return out
+		}}}
+	}
+	c.fail(at, "expected numbers or a latent expression, got %s", x.describe())
+	return val{}
+}
+
+// symFn returns the jet closure of a real-latent expression.
+func (c *compiler) symFn(at ast.Node, x val) func([]ad.Jet) []ad.Jet {
+	if x.sym.f == nil {
+		l := &c.m.Graph.Latents[x.sym.lat]
+		c.fail(at, "`%s` is a %s latent: arithmetic on discrete latents is not supported; use a potential (ising, field, table)", l.Name, l.Domain)
+	}
+	return x.sym.f
+}
+
+// map2 applies f elementwise with scalar broadcasting; either operand may
+// be a real-latent expression (both of the same latent).
+func (c *compiler) map2(at ast.Node, x, y val, f func(a, b ad.Jet) ad.Jet) val {
+	for _, v := range []val{x, y} {
+		if v.k != kNum && v.k != kSym && v.k != kBool {
+			c.fail(at, "expected numbers or a latent expression, got %s", v.describe())
+		}
+	}
+	shape := x.shape
+	switch {
+	case sameShape(x.shape, y.shape):
+	case len(x.shape) == 0:
+		shape = y.shape
+	case len(y.shape) != 0:
+		c.fail(at, "shape mismatch: %s and %s", x.describe(), y.describe())
+	}
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	if x.k != kSym && y.k != kSym {
+		out := val{k: kNum, shape: shape, num: make([]float64, n)}
+		for i := range out.num {
+			out.num[i] = f(ad.Const(x.num[bi(x, i)]), ad.Const(y.num[bi(y, i)])).V
+		}
+		return out
+	}
+	lat := c.commonLatent(at, x, y)
+	fx, fy := c.jets(at, x), c.jets(at, y)
+	return val{k: kSym, shape: shape, sym: &sym{lat: lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+		a, b := fx(w), fy(w)
+		out := make([]ad.Jet, n)
+		for i := range out {
+			out[i] = f(a[min(i, len(a)-1)], b[min(i, len(b)-1)])
+		}
+		return out
+	}}}
+}
+
+// bi is the broadcast index of element i in v (a scalar repeats).
+func bi(v val, i int) int {
+	if len(v.num) == 1 {
+		return 0
+	}
+	return i
+}
+
+// jets returns a closure giving v's elements as jets: constants for
+// numbers, the latent expression otherwise.
+func (c *compiler) jets(at ast.Node, v val) func([]ad.Jet) []ad.Jet {
+	if v.k == kSym {
+		return c.symFn(at, v)
+	}
+	consts := ad.Consts(v.num)
+	return func([]ad.Jet) []ad.Jet { return consts }
+}
+
+// commonLatent is the latent of the sym operands; two different latents in
+// one expression are an error (a factor depends on one Gaussian block).
+func (c *compiler) commonLatent(at ast.Node, vs ...val) int {
+	lat := -1
+	for _, v := range vs {
+		if v.k != kSym {
+			continue
+		}
+		if lat >= 0 && v.sym.lat != lat {
+			a, b := c.m.Graph.Latents[lat].Name, c.m.Graph.Latents[v.sym.lat].Name
+			c.fail(at, "expression involves two latents `%s` and `%s`; an expression may depend on one latent", a, b)
+		}
+		lat = v.sym.lat
+	}
+	return lat
+}
+
+func (c *compiler) binary(e *ast.BinaryExpr) val {
+	x, y := c.eval(e.X), c.eval(e.Y)
+	switch {
+	case e.Op == ast.OpAnd || e.Op == ast.OpOr:
+		if x.k != kBool || y.k != kBool {
+			c.fail(e, "%s needs two bools, got %s and %s", e.Op, x.describe(), y.describe())
+		}
+		if e.Op == ast.OpAnd {
+			return boolVal(x.num[0] != 0 && y.num[0] != 0)
+		}
+		return boolVal(x.num[0] != 0 || y.num[0] != 0)
+	case e.Op.IsComparison():
+		return c.compare(e, x, y)
+	case x.k == kKernel || y.k == kKernel:
+		return c.kernelArith(e, x, y)
+	case e.Op == ast.OpMatMul:
+		return c.matmul(e, x, y)
+	}
+	switch e.Op {
+	case ast.OpAdd:
+		return c.map2(e, x, y, ad.Jet.Add)
+	case ast.OpSub:
+		return c.map2(e, x, y, ad.Jet.Sub)
+	case ast.OpMul:
+		return c.map2(e, x, y, ad.Jet.Mul)
+	case ast.OpDiv:
+		return c.map2(e, x, y, ad.Jet.Div)
+	case ast.OpPow:
+		if y.k == kSym {
+			c.fail(e.Y, "an exponent may not depend on a latent")
+		}
+		return c.map2(e, x, y, func(a, b ad.Jet) ad.Jet { return a.Pow(b.V) })
+	}
+	c.fail(e, "unsupported operator %s", e.Op)
+	return val{}
+}
+
+func (c *compiler) compare(e *ast.BinaryExpr, x, y val) val {
+	if x.k == kStr && y.k == kStr && (e.Op == ast.OpEq || e.Op == ast.OpNe) {
+		return boolVal((x.str == y.str) == (e.Op == ast.OpEq))
+	}
+	if !x.isScalar() || !y.isScalar() {
+		c.fail(e, "%s compares two numbers, got %s and %s", e.Op, x.describe(), y.describe())
+	}
+	a, b := x.num[0], y.num[0]
+	var r bool
+	switch e.Op {
+	case ast.OpEq:
+		r = a == b
+	case ast.OpNe:
+		r = a != b
+	case ast.OpLt:
+		r = a < b
+	case ast.OpLe:
+		r = a <= b
+	case ast.OpGt:
+		r = a > b
+	case ast.OpGe:
+		r = a >= b
+	}
+	return boolVal(r)
+}
+
+// matmul is A @ B: matrix·vector, matrix·matrix, vector·vector (a scalar)
+// and vector·matrix; a latent vector may be the right (or left) operand.
+func (c *compiler) matmul(e *ast.BinaryExpr, x, y val) val {
+	if x.k == kSym && y.k == kSym {
+		if len(x.shape) == 1 && sameShape(x.shape, y.shape) {
+			return c.dotVals(e, x, y)
+		}
+		c.fail(e, "@ of two latent expressions needs two vectors of the same length")
+	}
+	switch {
+	case len(x.shape) == 2 && len(y.shape) == 1:
+		if x.shape[1] != y.shape[0] {
+			c.fail(e, "@: %s times %s", x.describe(), y.describe())
+		}
+		return c.rowsDot(e, x, y)
+	case len(x.shape) == 1 && len(y.shape) == 1:
+		return c.dotVals(e, x, y)
+	case x.k == kNum && y.k == kNum && len(x.shape) == 2 && len(y.shape) == 2:
+		return matMatNum(c, e, x, y)
+	case len(x.shape) == 1 && len(y.shape) == 2 && y.k == kNum && x.k == kNum:
+		return matMatNum(c, e, val{k: kNum, shape: []int{1, x.shape[0]}, num: x.num}, y)
+	}
+	c.fail(e, "@ needs matrix @ vector, matrix @ matrix or vector @ vector, got %s @ %s", x.describe(), y.describe())
+	return val{}
+}
+
+// rowsDot is matrix (numbers) @ vector (numbers or latent).
+func (c *compiler) rowsDot(at ast.Node, m, v val) val {
+	r, k := m.shape[0], m.shape[1]
+	if m.k != kNum {
+		c.fail(at, "@: the left matrix must be data")
+	}
+	if v.k == kNum {
+		out := make([]float64, r)
+		for i := 0; i < r; i++ {
+			for j := 0; j < k; j++ {
+				out[i] += m.num[i*k+j] * v.num[j]
+			}
+		}
+		return vecVal(out)
+	}
+	g := c.symFn(at, v)
+	rows := m.num
+	return val{k: kSym, shape: []int{r}, sym: &sym{lat: v.sym.lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+		a := g(w)
+		out := make([]ad.Jet, r)
+		for i := range out {
+			out[i] = ad.DotConst(rows[i*k:(i+1)*k], a)
+		}
+		return out
+	}}}
+}
+
+func matMatNum(c *compiler, at ast.Node, x, y val) val {
+	r, k, q := x.shape[0], x.shape[1], y.shape[1]
+	if y.shape[0] != k {
+		c.fail(at, "@: %s times %s", x.describe(), y.describe())
+	}
+	out := val{k: kNum, shape: []int{r, q}, num: make([]float64, r*q)}
+	for i := 0; i < r; i++ {
+		for j := 0; j < q; j++ {
+			s := 0.0
+			for l := 0; l < k; l++ {
+				s += x.num[i*k+l] * y.num[l*q+j]
+			}
+			out.num[i*q+j] = s
+		}
+	}
+	return out
+}
+
+// dotVals is the inner product of two vectors of the same length.
+func (c *compiler) dotVals(at ast.Node, x, y val) val {
+	if len(x.shape) != 1 || !sameShape(x.shape, y.shape) {
+		c.fail(at, "dot needs two vectors of the same length, got %s and %s", x.describe(), y.describe())
+	}
+	if x.k == kNum && y.k == kNum {
+		s := 0.0
+		for i := range x.num {
+			s += x.num[i] * y.num[i]
+		}
+		return numVal(s)
+	}
+	if x.k == kSym && y.k == kNum {
+		x, y = y, x
+	}
+	lat := c.commonLatent(at, x, y)
+	fy := c.symFn(at, y)
+	if x.k == kNum {
+		w0 := x.num
+		return val{k: kSym, sym: &sym{lat: lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+			return []ad.Jet{ad.DotConst(w0, fy(w))}
+		}}}
+	}
+	fx := c.symFn(at, x)
+	return val{k: kSym, sym: &sym{lat: lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+		return []ad.Jet{ad.Dot(fx(w), fy(w))}
+	}}}
+}
+
+// finite checks that every number of v is finite.
+func (c *compiler) finite(at ast.Node, what string, v val) {
+	for i, x := range v.num {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			if len(v.shape) == 0 {
+				c.fail(at, "%s is %v", what, x)
+			}
+			c.fail(at, "%s: element %d is %v", what, i, x)
+		}
+	}
+}

@@ -1,0 +1,336 @@
+package compile
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+	"github.com/fg-infer/fg/stdlib/ad"
+)
+
+// plateStmt compiles a ~, factor or for statement (top level or in a plate).
+func (c *compiler) plateStmt(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.TildeStmt:
+		c.tildeStmt(s)
+	case *ast.FactorStmt:
+		c.factorStmt(s)
+	case *ast.ForStmt:
+		c.forStmt(s)
+	case *ast.DataStmt, *ast.ParamStmt, *ast.LatentStmt:
+		c.fail(s, "declarations are only allowed at the top level, not inside a for plate")
+	default:
+		c.fail(s, "this statement is not allowed inside a for plate")
+	}
+}
+
+// forStmt unrolls a plate: for i in A..B, for b in batches(N, s),
+// for (i, j) in edges(G), for (k, i, j) in edges(G). The first error inside
+// the body stops the plate (so a bad line is reported once).
+func (c *compiler) forStmt(s *ast.ForStmt) {
+	for _, v := range s.Vars {
+		if _, ok := c.lookup(v.Name); ok {
+			c.fail(v, "plate variable `%s` shadows a name already in scope", v.Name)
+		}
+	}
+	iters := c.plateIterations(s)
+	scope := map[string]*binding{}
+	c.locals = append(c.locals, scope)
+	defer func() { c.locals = c.locals[:len(c.locals)-1] }()
+	for _, it := range iters {
+		for k, v := range s.Vars {
+			scope[v.Name] = &binding{kind: bLoop, v: it[k], pos: v.Pos()}
+		}
+		for _, b := range s.Body {
+			c.plateStmt(b)
+		}
+	}
+}
+
+// plateIterations evaluates a plate's range into the values of its variables.
+func (c *compiler) plateIterations(s *ast.ForStmt) [][]val {
+	var out [][]val
+	switch it := s.Iter.(type) {
+	case *ast.RangeExpr:
+		c.wantVars(s, 1, "for i in A..B")
+		lo := c.intOf(it.Lo, c.eval(it.Lo), "range start")
+		hi := c.intOf(it.Hi, c.eval(it.Hi), "range end")
+		c.checkUnroll(s, float64(hi-lo))
+		for i := lo; i < hi; i++ {
+			out = append(out, []val{numVal(float64(i))})
+		}
+		return out
+	case *ast.CallExpr:
+		switch it.FunName() {
+		case "batches":
+			b, _ := stdlib.Lookup(stdlib.Plate, "batches")
+			a := c.bind(it, b)
+			n, size := a.integer(0, 0), a.integer(1, 0)
+			if n < 0 || size < 1 {
+				c.fail(it, "batches(N, s) needs N ≥ 0 and s ≥ 1, got %d, %d", n, size)
+			}
+			c.wantVars(s, 1, "for b in batches(N, s)")
+			for lo := 0; lo < n; lo += size {
+				idx := seq(lo, min(lo+size, n))
+				f := make([]float64, len(idx))
+				for k, x := range idx {
+					f[k] = float64(x)
+				}
+				out = append(out, []val{{k: kNum, shape: []int{len(f)}, num: f, dom: graph.Int}})
+			}
+			return out
+		case "edges":
+			b, _ := stdlib.Lookup(stdlib.Plate, "edges")
+			a := c.bind(it, b)
+			g, _ := a.val(0)
+			if g.k != kGraph {
+				c.fail(a.at(0), "edges: expected a graph, got %s", g.describe())
+			}
+			if len(s.Vars) != 2 && len(s.Vars) != 3 {
+				c.fail(s, "edges(G) binds (i, j) or (k, i, j), got %d variables", len(s.Vars))
+			}
+			for k, e := range g.g.edges {
+				vs := []val{numVal(float64(e[0])), numVal(float64(e[1]))}
+				if len(s.Vars) == 3 {
+					vs = append([]val{numVal(float64(k))}, vs...)
+				}
+				out = append(out, vs)
+			}
+			return out
+		}
+	}
+	c.fail(s.Iter, "a plate ranges over A..B, batches(N, s) or edges(G)")
+	return nil
+}
+
+func (c *compiler) wantVars(s *ast.ForStmt, n int, form string) {
+	if len(s.Vars) != n || s.Tuple {
+		c.fail(s, "this plate binds one variable: %s", form)
+	}
+}
+
+func (c *compiler) checkUnroll(at ast.Node, n float64) {
+	if n > maxFactors {
+		c.fail(at, "plate of %g iterations exceeds the limit of %d", n, maxFactors)
+	}
+}
+
+// addFactor appends a graph factor, enforcing the model's factor limit.
+func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
+	c.nUnroll++
+	if c.nUnroll > maxFactors {
+		c.fail(at, "the model unrolls to more than %d factors", maxFactors)
+	}
+	return c.m.Graph.AddFactor(f)
+}
+
+// tildeStmt is `LHS ~ DIST(args)`: a prior when LHS is a whole latent, a
+// likelihood when LHS is data.
+func (c *compiler) tildeStmt(s *ast.TildeStmt) {
+	call, ok := s.Dist.(*ast.CallExpr)
+	if !ok {
+		c.fail(s.Dist, "expected a distribution call after ~, e.g. probit(f[i])")
+	}
+	lhs := c.eval(s.LHS)
+	if lhs.k == kSym {
+		l := &c.m.Graph.Latents[lhs.sym.lat]
+		if lhs.sym.exprs || len(lhs.sym.ids) != l.Size() || len(c.locals) > 0 {
+			c.fail(s.LHS, "a prior applies to a whole latent at the top level (`%s ~ ...`), not to `%s`", l.Name, c.text(s.LHS))
+		}
+		c.setPrior(lhs.sym.lat, call)
+		return
+	}
+	if lhs.k != kNum && lhs.k != kBool {
+		c.fail(s.LHS, "the left side of ~ must be data or a latent, got %s", lhs.describe())
+	}
+	b := c.distribution(call)
+	if !b.Observed && b.Name != "normal" {
+		c.fail(call.Fun, "`%s` is a prior; the left side `%s` is data — use a likelihood: probit, step, logistic, normal", b.Name, c.text(s.LHS))
+	}
+	c.likelihood(s, lhs, call, b)
+}
+
+// likelihood compiles observations y ~ probit(a) / step(a, eps) /
+// logistic(a) / normal(a, var) into Gaussian-block sites, one per element.
+func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *stdlib.Builtin) {
+	a := c.bind(call, b)
+	proj, _ := a.val(0)
+	if proj.k != kSym {
+		c.fail(a.at(0), "the first argument of %s must depend on a real latent, e.g. f[i] or dot(X[i], w)", b.Name)
+	}
+	lat := proj.sym.lat
+	if l := &c.m.Graph.Latents[lat]; l.Domain != graph.Real {
+		c.fail(a.at(0), "%s needs a real latent projection; `%s` is %s", b.Name, l.Name, l.Domain)
+	}
+	n := proj.size()
+	if y.size() != n {
+		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), y.size(), c.text(a.at(0)), n)
+	}
+	params := map[string]float64{}
+	switch b.Name {
+	case "step":
+		eps := a.num(1, 0)
+		if eps < 0 || eps >= 0.5 {
+			c.fail(a.at(1), "step: eps must be in [0, 0.5), got %s", fmtNum(eps))
+		}
+		params["eps"] = eps
+	case "normal":
+		params["var"] = a.positive(1, 0)
+	}
+	for i, x := range y.num {
+		if b.Name != "normal" && x != 1 && x != -1 {
+			c.fail(s.LHS, "%s", c.badElement(c.text(s.LHS), y, i, "a spin value (-1/+1)"))
+		}
+	}
+	sites := c.affine(a.at(0), proj)
+	for k := range sites {
+		site := sites[k]
+		site.Kind, site.Y, site.Params, site.Pos = b.Name, y.num[k], params, s.Pos()
+		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, k, n))
+		vars := c.siteVars(lat, site)
+		fp := map[string]float64{"y": site.Y}
+		for key, v := range params {
+			fp[key] = v
+		}
+		site.Factor = c.addFactor(s, graph.Factor{Kind: b.Name, Vars: vars, Params: fp, Label: site.Label, Pos: s.Pos()})
+		c.sites[lat] = append(c.sites[lat], site)
+	}
+}
+
+// siteVars are the graph variables a site touches.
+func (c *compiler) siteVars(lat int, s Site) []int {
+	first := c.m.Graph.Latents[lat].First
+	if s.Proj == nil {
+		return []int{first + s.Index}
+	}
+	var vars []int
+	for j, a := range s.Proj {
+		if a != 0 {
+			vars = append(vars, first+j)
+		}
+	}
+	return vars
+}
+
+// elemName renders element k of n of an observation expression, with plate
+// variables substituted: y[4], y (a scalar), or y[k] for a vectorised ~.
+func (c *compiler) elemName(e ast.Expr, k, n int) string {
+	base := c.render(e)
+	if n == 1 {
+		return base
+	}
+	return fmt.Sprintf("%s[%d]", base, k)
+}
+
+// render prints an index expression with its scalar indices evaluated.
+func (c *compiler) render(e ast.Expr) string {
+	ix, ok := e.(*ast.IndexExpr)
+	if !ok {
+		return c.text(e)
+	}
+	parts := make([]string, len(ix.Indices))
+	for i, x := range ix.Indices {
+		parts[i] = c.text(x)
+		if _, isSlice := x.(*ast.SliceExpr); isSlice {
+			continue
+		}
+		if v := c.evalSafe(x); v != nil && v.isScalar() {
+			parts[i] = fmtNum(v.num[0])
+		}
+	}
+	return c.render(ix.X) + "[" + strings.Join(parts, ", ") + "]"
+}
+
+// affine turns each element of a real-latent expression into a projection
+// aᵀw. A pure selection w[i] gives Index i; otherwise the expression is
+// evaluated on jets at w = 0 and at two fixed pseudo-random points: it is
+// affine iff every diagonal second derivative vanishes, the gradient is the
+// same at all three points and the values agree with the linear model. The
+// gradient is the projection; a non-zero constant term is an error.
+func (c *compiler) affine(at ast.Node, v val) []Site {
+	s := v.sym
+	l := &c.m.Graph.Latents[s.lat]
+	n := v.size()
+	out := make([]Site, n)
+	if s.ids != nil && !s.exprs {
+		for k, id := range s.ids {
+			out[k] = Site{Index: id - l.First}
+		}
+		return out
+	}
+	N := l.Size()
+	if float64(N)*float64(n) > 5e7 {
+		c.fail(at, "projection of %d elements on a latent of %d is too large to analyse; index the latent directly (f[i])", n, N)
+	}
+	pts := [3][]float64{make([]float64, N), make([]float64, N), make([]float64, N)}
+	r := stdlib.RandomSeq(12345)
+	for j := 0; j < N; j++ {
+		pts[1][j], pts[2][j] = r.NormFloat64(), r.NormFloat64()
+	}
+	var res [3][]ad.Jet
+	for p := range pts {
+		res[p] = s.f(ad.Vars(pts[p]))
+	}
+	for k := 0; k < n; k++ {
+		g := res[0][k].G
+		if g == nil {
+			g = make([]float64, N)
+		}
+		if msg := nonAffine(res, k, g, pts); msg != "" {
+			c.fail(at, "`%s` must be linear in `%s` (a projection such as dot(X[i], %s) or %s[i]); %s", c.text(at), l.Name, l.Name, l.Name, msg)
+		}
+		off, scale := res[0][k].V, 0.0
+		for _, x := range g {
+			scale = math.Max(scale, math.Abs(x))
+		}
+		if math.Abs(off) > 1e-12*(1+scale) {
+			c.fail(at, "`%s` has a constant term %g; a projection aᵀ%s has none", c.text(at), off, l.Name)
+		}
+		out[k] = projSite(g)
+	}
+	return out
+}
+
+// nonAffine explains why element k is not affine, or returns "".
+func nonAffine(res [3][]ad.Jet, k int, g []float64, pts [3][]float64) string {
+	for p := range res {
+		u := res[p][k]
+		if u.G == nil {
+			continue
+		}
+		for j := range u.G {
+			if math.Abs(u.H[j]) > 1e-9*(1+math.Abs(g[j])) {
+				return "it has curvature"
+			}
+			if math.Abs(u.G[j]-g[j]) > 1e-9*(1+math.Abs(g[j])) {
+				return "its slope changes"
+			}
+		}
+		pred := res[0][k].V
+		for j := range g {
+			pred += g[j] * pts[p][j]
+		}
+		if math.Abs(pred-u.V) > 1e-9*(1+math.Abs(u.V)) {
+			return "it is not linear"
+		}
+	}
+	return ""
+}
+
+// projSite is Index j for a projection e_j, Proj otherwise.
+func projSite(g []float64) Site {
+	nz, at := 0, -1
+	for j, x := range g {
+		if x != 0 {
+			nz++
+			at = j
+		}
+	}
+	if nz == 1 && g[at] == 1 {
+		return Site{Index: at}
+	}
+	return Site{Index: -1, Proj: append([]float64(nil), g...)}
+}

@@ -1,0 +1,292 @@
+package compile
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+)
+
+// Defaults of the infer options. EP's tolerance applies to the change of
+// the posterior mean R = ‖m_new − m_old‖₂ per sweep; BP's to the largest
+// change of a single-variable belief (libDAI's convergence test).
+const (
+	EPTol        = 1e-6
+	EPMaxIter    = 200
+	BPTol        = 1e-9
+	BPMaxIter    = 10000
+	MCMCSamples  = 10000
+	MCMCBurnin   = 1000
+	MCMCChains   = 4
+	GHPoints     = 32
+	DefaultSeed  = 1
+	defaultApprx = "exact"
+)
+
+// inferOptions are the keys an infer line accepts.
+var inferOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter", "seed",
+	"approx", "family", "passes", "samples", "burnin", "chains"}
+
+// resultStmts compiles the root file's infer, predict, expect and learn lines.
+func (c *compiler) resultStmts(f *ast.File) {
+	var infers []*ast.InferStmt
+	for _, s := range f.Stmts {
+		if s, ok := s.(*ast.InferStmt); ok {
+			infers = append(infers, s)
+		}
+	}
+	for _, s := range infers {
+		c.guard(func() {
+			if spec := c.inferSpec(s); spec != nil {
+				c.m.Infers = append(c.m.Infers, spec)
+			}
+		})
+	}
+	c.assignLabels(infers)
+	for _, s := range f.Stmts {
+		switch s := s.(type) {
+		case *ast.PredictStmt:
+			c.guard(func() { c.predictStmt(s) })
+		case *ast.ExpectStmt:
+			c.guard(func() { c.expectStmt(s) })
+		case *ast.LearnStmt:
+			c.guard(func() { c.learnStmt(s) })
+		}
+	}
+}
+
+// divFamily is a divergence's family name in the rule table.
+func divFamily(d infer.Divergence) string {
+	switch d.(type) {
+	case infer.KL:
+		return "kl"
+	case infer.RelaxedKL:
+		return "relaxed_kl"
+	case infer.Alpha:
+		return "alpha"
+	case infer.T:
+		return "t"
+	}
+	return ""
+}
+
+// inferSpec compiles one infer line; the label is assigned afterwards.
+func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
+	method := s.Method.Name
+	if _, err := stdlib.Find(stdlib.Method, method); err != nil {
+		c.fail(s.Method, "%v", err)
+	}
+	spec := &InferSpec{Method: method, Options: map[string]string{}, Pos: s.Pos(), Family: "full", Approx: defaultApprx}
+	c.defaults(spec)
+	seen := map[string]bool{}
+	for _, o := range s.Options {
+		if seen[o.Key.Name] {
+			c.fail(o.Key, "option `%s` given twice", o.Key.Name)
+		}
+		seen[o.Key.Name] = true
+		spec.Options[o.Key.Name] = c.text(o.Value)
+		c.inferOption(spec, o)
+	}
+	if spec.Method == "ep" && !seen["approx"] {
+		spec.Approx = c.defaultApprox()
+		if spec.Approx == "gh" {
+			spec.GHPoints = GHPoints
+		}
+	}
+	c.checkRules(s, spec)
+	return spec
+}
+
+// defaults fills the method's default settings.
+func (c *compiler) defaults(spec *InferSpec) {
+	st := &spec.Settings
+	st.Damping, st.Seed, st.Schedule = 1, DefaultSeed, infer.Sequential
+	switch spec.Method {
+	case "ep":
+		st.Divergence, st.Tol, st.MaxIter = infer.KL{}, EPTol, EPMaxIter
+	case "bp":
+		st.Divergence, st.Tol, st.MaxIter = infer.KL{}, BPTol, BPMaxIter
+	case "mcmc":
+		spec.Samples, spec.Burnin, spec.Chains = MCMCSamples, MCMCBurnin, MCMCChains
+	}
+}
+
+// defaultApprox is "exact" when every site has closed-form moments
+// (probit, step, normal), "gh" when there are logistic sites but no
+// mini-batch factors, and "vq" when there are exp(...) factors.
+func (c *compiler) defaultApprox() string {
+	approx := "exact"
+	for _, b := range c.m.Blocks {
+		if len(b.Batches) > 0 {
+			return "vq"
+		}
+		for _, s := range b.Sites {
+			if s.Kind == "logistic" {
+				approx = "gh"
+			}
+		}
+	}
+	return approx
+}
+
+// checkRules verifies that the method handles every factor kind of the
+// model under its divergence (stdlib's rule table).
+func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
+	div := ""
+	if spec.Method == "ep" || spec.Method == "bp" {
+		div = divFamily(spec.Settings.Divergence)
+	}
+	kinds := map[string]bool{}
+	for _, f := range c.m.Graph.Factors {
+		kinds[f.Kind] = true
+	}
+	var names []string
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		r, err := stdlib.LookupRule(k, spec.Method, div)
+		if err != nil {
+			c.fail(s, "%v", err)
+		}
+		if spec.Method == "ep" && !r.Approx && spec.Approx != "exact" && (k == "probit" || k == "step") {
+			continue // a numerical scheme on a closed-form site is allowed
+		}
+		if spec.Method == "ep" && r.Approx && spec.Approx == "exact" {
+			c.fail(s, "%s factors have no closed-form moments: set approx = gh(n = 32), laplace, quick_laplace, gq or vq", k)
+		}
+	}
+	if spec.Method == "ep" && spec.Approx == "gh" {
+		for _, b := range c.m.Blocks {
+			if len(b.Batches) > 0 {
+				c.fail(s, "approx = gh integrates one-dimensional projections; the exp(...) factors of `%s` need laplace, quick_laplace, gq or vq", b.Name)
+			}
+		}
+	}
+}
+
+// assignLabels gives every infer line its label: `as LABEL`, else the
+// method when it is the only line with that method, else METHOD_DIVNAME,
+// with _2, _3, ... in file order while still ambiguous.
+func (c *compiler) assignLabels(stmts []*ast.InferStmt) {
+	if len(stmts) != len(c.m.Infers) {
+		return // an infer line failed; labels are moot
+	}
+	count := map[string]int{}
+	for _, s := range stmts {
+		count[s.Method.Name]++
+	}
+	base := make([]string, len(stmts))
+	for i, s := range stmts {
+		spec := c.m.Infers[i]
+		switch {
+		case s.Label != nil:
+			base[i] = s.Label.Name
+		case count[s.Method.Name] == 1:
+			base[i] = s.Method.Name
+		default:
+			base[i] = s.Method.Name
+			if d := divFamily(spec.Settings.Divergence); d != "" {
+				base[i] += "_" + d
+			}
+		}
+	}
+	used := map[string]int{}
+	for i, s := range stmts {
+		used[base[i]]++
+		if s.Label != nil && used[base[i]] > 1 {
+			c.errorf(s.Label, "label `%s` is used by two infer lines", base[i])
+		}
+	}
+	seen := map[string]int{}
+	for i := range stmts {
+		l := base[i]
+		if used[l] > 1 {
+			seen[l]++
+			if seen[l] > 1 {
+				l = fmt.Sprintf("%s_%d", l, seen[l])
+			}
+		}
+		c.m.Infers[i].Label = l
+	}
+}
+
+// labels lists the infer labels.
+func (c *compiler) labels() []string {
+	out := make([]string, len(c.m.Infers))
+	for i, s := range c.m.Infers {
+		out[i] = s.Label
+	}
+	return out
+}
+
+// MethodSpec parses a --method string: the text of an infer line without
+// the keyword, e.g. `bp`, `ep { divergence = alpha(0.8) }` or
+// `bp as fbp { divergence = alpha(0.8), damping = 0.5 }`, and checks it
+// against the model's factors. The label is the `as` label or the method.
+func MethodSpec(m *Model, spec string) (s *InferSpec, err error) {
+	src := []byte("infer " + spec)
+	const name = "--method"
+	start := ast.Pos{Filename: name, Line: 1, Column: 1}
+	c := newCompiler(Options{})
+	c.m = m
+	c.sources[name] = src
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abort); !ok {
+				c.errs.Add(start, start, "internal compiler error: %v", r)
+			}
+			s, err = nil, c.errs
+		}
+	}()
+	stmts, perr := parseStmts(name, src)
+	if perr != nil {
+		return nil, perr
+	}
+	if len(stmts) != 1 {
+		c.errs.Add(start, start, "--method takes one infer line, e.g. `ep { divergence = alpha(0.8) }`")
+		return nil, c.errs
+	}
+	is, ok := stmts[0].(*ast.InferStmt)
+	if !ok {
+		c.errs.Add(start, start, "--method: expected METHOD [as LABEL] [{ options }]")
+		return nil, c.errs
+	}
+	for n, v := range m.Params {
+		c.global[n] = &binding{kind: bParam, v: fromValue(v)}
+	}
+	s = c.inferSpec(is)
+	if len(c.errs) > 0 {
+		return nil, c.errs
+	}
+	s.Label = is.Method.Name
+	if is.Label != nil {
+		s.Label = is.Label.Name
+	}
+	return s, nil
+}
+
+// fromValue turns a Model value back into an evaluation value.
+func fromValue(v Value) val {
+	switch {
+	case v.Num != nil || v.Shape != nil:
+		return val{k: kNum, shape: v.Shape, num: v.Num, dom: v.Domain}
+	case v.Nodes > 0 || v.Edges != nil:
+		return val{k: kGraph, g: &graphVal{n: v.Nodes, edges: v.Edges, fg: v.Graph}}
+	}
+	return val{k: kStr, str: v.Str}
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+func joinQuoted(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = "`" + x + "`"
+	}
+	return strings.Join(q, ", ")
+}

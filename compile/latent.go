@@ -1,0 +1,247 @@
+package compile
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+)
+
+// maxCovBytes bounds a dense covariance (N² float64s).
+const maxCovBytes = 2 << 30
+
+// priorDecl is a latent's prior, compiled.
+type priorDecl struct {
+	prior  Prior
+	factor int
+	pos    ast.Pos
+}
+
+func (c *compiler) latentStmt(s *ast.LatentStmt) {
+	d, card, shape := c.typeOf(s.Type)
+	if d == graph.Int {
+		c.fail(s.Type, "latent `%s`: int latents are not supported; use cat(K)", s.Name.Name)
+	}
+	if len(stdlib.LookupAny(s.Name.Name)) > 0 {
+		c.fail(s.Name, "latent `%s` has the name of a builtin; choose another name", s.Name.Name)
+	}
+	if _, dup := c.global[s.Name.Name]; dup {
+		c.declare(s.Name, &binding{kind: bLatent})
+		panic(abort{})
+	}
+	lat := c.m.Graph.AddLatent(s.Name.Name, d, card, shape, s.Pos())
+	c.declare(s.Name, &binding{kind: bLatent, lat: lat})
+	if s.Prior != nil {
+		call, ok := s.Prior.(*ast.CallExpr)
+		if !ok {
+			c.fail(s.Prior, "a prior is a distribution call, e.g. ~ normal(0, 1)")
+		}
+		c.setPrior(lat, call)
+	}
+}
+
+// setPrior compiles `latent x ~ DIST(...)` or `x ~ DIST(...)` for a whole latent.
+func (c *compiler) setPrior(lat int, call *ast.CallExpr) {
+	l := &c.m.Graph.Latents[lat]
+	b := c.distribution(call)
+	if !b.Prior {
+		c.fail(call.Fun, "`%s` is a likelihood and cannot be the prior of latent `%s`; priors are %s",
+			b.Name, l.Name, priorNames(l.Domain))
+	}
+	if !domainIn(l.Domain, b.Domains) {
+		c.fail(call.Fun, "%s is a prior for %s latents, but `%s` is %s; priors for %s are %s",
+			b.Name, b.Domains[0], l.Name, l.Domain, l.Domain, priorNames(l.Domain))
+	}
+	if old, ok := c.prior[lat]; ok {
+		c.fail(call, "latent `%s` already has a prior (at %s)", l.Name, old.pos)
+	}
+	a := c.bind(call, b)
+	if b.Name == "uniform_spin" {
+		c.prior[lat] = &priorDecl{factor: -1, pos: call.Pos()}
+		return
+	}
+	p := c.gaussianPrior(a, l)
+	ids := make([]int, l.Size())
+	for i := range ids {
+		ids[i] = l.First + i
+	}
+	f := c.m.Graph.AddFactor(graph.Factor{Kind: b.Name, Vars: ids, Label: fmt.Sprintf("%s(%s)", b.Name, l.Name),
+		Params: priorParams(p), Pos: call.Pos()})
+	c.prior[lat] = &priorDecl{prior: p, factor: f, pos: call.Pos()}
+}
+
+func priorParams(p Prior) map[string]float64 {
+	if p.Kind == PriorStudentT || p.Kind == PriorTP {
+		return map[string]float64{"nu": p.Nu}
+	}
+	return nil
+}
+
+func domainIn(d graph.Domain, ds []graph.Domain) bool {
+	for _, x := range ds {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
+
+func priorNames(d graph.Domain) string {
+	var out []string
+	for _, n := range stdlib.Names(stdlib.Distribution) {
+		b, _ := stdlib.Lookup(stdlib.Distribution, n)
+		if b.Prior && domainIn(d, b.Domains) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return "none (add factors instead)"
+	}
+	return fmt.Sprint(out)
+}
+
+// distribution looks up the callee of a `~` right-hand side.
+func (c *compiler) distribution(call *ast.CallExpr) *stdlib.Builtin {
+	name := call.FunName()
+	if name == "" {
+		c.fail(call.Fun, "expected a distribution name")
+	}
+	b, err := stdlib.Find(stdlib.Distribution, name)
+	if err != nil {
+		if bs := stdlib.LookupAny(name); len(bs) > 0 {
+			c.fail(call.Fun, "%s", misuse(bs[0]))
+		}
+		c.fail(call.Fun, "%v", err)
+	}
+	return b
+}
+
+// gaussianPrior evaluates a normal/mvnormal/gp/student_t/tp prior over the
+// N elements of a real latent (row-major for arrays).
+func (c *compiler) gaussianPrior(a *args, l *graph.Latent) Prior {
+	n := l.Size()
+	if float64(n)*float64(n)*8 > maxCovBytes {
+		c.fail(a.call, "the prior of `%s` needs a %d×%d covariance (%.1f GB); the limit is 2 GB",
+			l.Name, n, n, float64(n)*float64(n)*8/(1<<30))
+	}
+	switch a.b.Name {
+	case "normal":
+		return Prior{Kind: PriorNormal, Mean: c.perElement(a, 0, n, false), Cov: diag(c.perElement(a, 1, n, true))}
+	case "mvnormal":
+		return Prior{Kind: PriorMVNormal, Mean: c.perElement(a, 0, n, false), Cov: c.covArg(a, 1, n)}
+	case "student_t":
+		nu := a.positive(0, 0)
+		return Prior{Kind: PriorStudentT, Nu: nu, Mean: c.perElement(a, 1, n, false), Cov: diag(c.perElement(a, 2, n, true))}
+	case "gp":
+		return c.processPrior(a, l, PriorGP, 0, 0)
+	case "tp":
+		return c.processPrior(a, l, PriorTP, 1, a.positive(0, 0))
+	}
+	c.fail(a.call, "unsupported prior %s", a.b.Name)
+	return Prior{}
+}
+
+// perElement evaluates parameter i as a scalar (repeated) or a length-n vector.
+func (c *compiler) perElement(a *args, i, n int, positive bool) []float64 {
+	v, _ := a.val(i)
+	if v.k != kNum || (len(v.shape) != 0 && (len(v.shape) != 1 || v.shape[0] != n)) {
+		c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d, got %s", a.b.Name, a.b.Params[i].Name, n, v.describe())
+	}
+	c.finite(a.at(i), a.b.Name+" "+a.b.Params[i].Name, v)
+	out := make([]float64, n)
+	for k := range out {
+		out[k] = v.num[bi(v, k)]
+		if positive && !(out[k] > 0) {
+			c.fail(a.at(i), "%s: `%s` must be > 0, got %s", a.b.Name, a.b.Params[i].Name, fmtNum(out[k]))
+		}
+	}
+	return out
+}
+
+func diag(d []float64) *mat.SymDense {
+	s := mat.NewSymDense(len(d), nil)
+	for i, x := range d {
+		s.SetSym(i, i, x)
+	}
+	return s
+}
+
+// covArg evaluates an n×n symmetric positive-definite matrix.
+func (c *compiler) covArg(a *args, i, n int) *mat.SymDense {
+	v, _ := a.val(i)
+	if v.k != kNum || len(v.shape) != 2 || v.shape[0] != n || v.shape[1] != n {
+		c.fail(a.at(i), "mvnormal: cov must be a %d×%d matrix, got %s", n, n, v.describe())
+	}
+	c.finite(a.at(i), "mvnormal cov", v)
+	s := mat.NewSymDense(n, nil)
+	for r := 0; r < n; r++ {
+		for q := r; q < n; q++ {
+			x, y := v.num[r*n+q], v.num[q*n+r]
+			if d := x - y; d > 1e-12*(1+abs(x)) || -d > 1e-12*(1+abs(x)) {
+				c.fail(a.at(i), "mvnormal: cov is not symmetric: [%d, %d] = %g but [%d, %d] = %g", r, q, x, q, r, y)
+			}
+			s.SetSym(r, q, x)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(s) {
+		c.fail(a.at(i), "mvnormal: cov is not positive definite (Cholesky failed)")
+	}
+	return s
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// processPrior evaluates gp(kernel, X) / tp(nu, kernel, X): the kernel
+// (param k) and inputs X (param k+1), and the Gram matrix (skipped in Check).
+func (c *compiler) processPrior(a *args, l *graph.Latent, kind PriorKind, k int, nu float64) Prior {
+	kv, _ := a.val(k)
+	if kv.k != kKernel {
+		c.fail(a.at(k), "%s: `kernel` must be a kernel such as se(1, 1), got %s", a.b.Name, kv.describe())
+	}
+	xv, _ := a.val(k + 1)
+	if xv.k != kNum || len(xv.shape) == 0 || len(xv.shape) > 2 {
+		c.fail(a.at(k+1), "%s: X must be a matrix of inputs (one row per element), got %s", a.b.Name, xv.describe())
+	}
+	n := l.Size()
+	if len(l.Shape) > 1 || xv.shape[0] != n {
+		c.fail(a.at(k+1), "%s: X has %d rows but latent `%s` has %d elements", a.b.Name, xv.shape[0], l.Name, n)
+	}
+	cols := 1
+	if len(xv.shape) == 2 {
+		cols = xv.shape[1]
+	}
+	c.kernelDims(a.at(k), kv.kern, cols)
+	X := mat.NewDense(n, cols, append([]float64(nil), xv.num...))
+	p := Prior{Kind: kind, Nu: nu, Mean: make([]float64, n), Kernel: *kv.kern, X: X}
+	if !c.check {
+		p.Cov = kv.kern.Gram(X)
+	}
+	return p
+}
+
+// buildBlocks makes a Block of every real latent; each needs a prior.
+func (c *compiler) buildBlocks() {
+	g := c.m.Graph
+	for li := range g.Latents {
+		l := &g.Latents[li]
+		if l.Domain != graph.Real {
+			continue
+		}
+		p, ok := c.prior[li]
+		if !ok {
+			c.errs.Add(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1)", l.Name, l.Name)
+			continue
+		}
+		c.m.Blocks = append(c.m.Blocks, &Block{Latent: li, Name: l.Name, N: l.Size(), Prior: p.prior,
+			Sites: c.sites[li], Batches: c.batches[li], Pos: l.Pos})
+	}
+}

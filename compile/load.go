@@ -1,0 +1,226 @@
+package compile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/lang/parser"
+)
+
+// CompileFile reads and compiles the model file at path (from opt.FS when it
+// is set). A libDAI factor-graph file (detected by content: its first
+// non-comment line is a single integer) is compiled by CompileLibDAI.
+// Errors are an ast.ErrorList.
+func CompileFile(path string, opt Options) (*Model, error) {
+	src, err := readFile(opt.FS, path)
+	if err != nil {
+		p := ast.Pos{Filename: path}
+		return nil, ast.ErrorList{{Pos: p, End: p, Msg: fmt.Sprintf("cannot read model: %v", notExist(err))}}
+	}
+	return CompileSource(path, src, opt)
+}
+
+// CompileSource compiles a model given its source; filename is used in
+// positions and, unless opt.BaseDir is set, its folder is where relative
+// paths (imports, csv, libdai) are resolved.
+func CompileSource(filename string, src []byte, opt Options) (*Model, error) {
+	return compileSource(filename, src, opt, false)
+}
+
+// Check compiles a model for `fg check`: every name, type, shape, data file
+// and option is checked, but the Gram matrices of gp()/tp() priors are not
+// computed (Prior.Cov is nil for them).
+func Check(filename string, src []byte, opt Options) (*Model, error) {
+	return compileSource(filename, src, opt, true)
+}
+
+func compileSource(filename string, src []byte, opt Options, check bool) (m *Model, err error) {
+	start := ast.Pos{Filename: filename, Line: 1, Column: 1}
+	var errs ast.ErrorList
+	defer func() {
+		if r := recover(); r != nil {
+			errs.Add(start, start, "internal compiler error: %v\n%s", r, debug.Stack())
+			m, err = nil, errs
+		}
+	}()
+	if IsLibDAI(src) {
+		return compileLibDAI(filename, src, opt)
+	}
+	c := newCompiler(opt)
+	c.check = check
+	c.run(filename, src)
+	errs = c.errs
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	c.m.opt, c.m.src, c.m.filename = opt, src, filename
+	return c.m, nil
+}
+
+// run compiles the root file: model statements (with imports) in order,
+// then the blocks, then infer/predict/expect/learn lines.
+func (c *compiler) run(filename string, src []byte) {
+	f := c.parse(filename, src, nil)
+	if f == nil {
+		return
+	}
+	c.m.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
+	c.loading = append(c.loading, c.canonical(filename))
+	c.modelStmts(f, true)
+	c.checkSetUsed(f)
+	if len(c.errs) > 0 {
+		return
+	}
+	c.buildBlocks()
+	if len(c.errs) > 0 {
+		return
+	}
+	c.resultStmts(f)
+}
+
+// parse parses a file and records its source; parse errors are added.
+func (c *compiler) parse(filename string, src []byte, at ast.Node) *ast.File {
+	c.sources[filename] = src
+	f, err := parser.ParseFile(filename, src)
+	if err != nil {
+		var list ast.ErrorList
+		if errors.As(err, &list) {
+			c.errs = append(c.errs, list...)
+		} else if at != nil {
+			c.errorf(at, "%v", err)
+		} else {
+			p := ast.Pos{Filename: filename}
+			c.errs.Add(p, p, "%v", err)
+		}
+		return nil
+	}
+	c.m.Files = append(c.m.Files, f)
+	return f
+}
+
+// modelStmts processes the model statements of a file in order. Imported
+// files contribute only data, param, latent, factor, ~ and for statements.
+func (c *compiler) modelStmts(f *ast.File, root bool) {
+	for _, s := range f.Stmts {
+		switch s := s.(type) {
+		case *ast.ModelStmt:
+			if root {
+				c.m.Name = s.Name.Name
+			}
+		case *ast.ImportStmt:
+			c.guard(func() { c.importFile(s) })
+		case *ast.InferStmt, *ast.PredictStmt, *ast.ExpectStmt, *ast.LearnStmt:
+			// result statements: the root file's are handled after the blocks.
+		default:
+			c.guard(func() { c.modelStmt(s) })
+		}
+	}
+}
+
+// importFile loads path relative to the importing file, rejecting cycles.
+func (c *compiler) importFile(s *ast.ImportStmt) {
+	p := c.resolve(s.Pos().Filename, s.Path.Value)
+	key := c.canonical(p)
+	for i, l := range c.loading {
+		if l == key {
+			chain := append(append([]string(nil), c.loading[i:]...), key)
+			c.fail(s.Path, "import cycle: %s", strings.Join(chain, " → "))
+		}
+	}
+	for _, f := range c.m.Files {
+		if c.canonical(f.Filename) == key {
+			return // already imported (a diamond): declarations exist once
+		}
+	}
+	src, err := readFile(c.opt.FS, p)
+	if err != nil {
+		c.fail(s.Path, "import %q: %v", s.Path.Value, notExist(err))
+	}
+	if IsLibDAI(src) {
+		c.fail(s.Path, "import %q: a libDAI file cannot be imported; use data G = libdai(%q)", s.Path.Value, s.Path.Value)
+	}
+	f := c.parse(p, src, s.Path)
+	if f == nil {
+		return
+	}
+	c.loading = append(c.loading, key)
+	c.modelStmts(f, false)
+	c.loading = c.loading[:len(c.loading)-1]
+}
+
+// resolve makes a path in a model file relative to that file's folder (or
+// opt.BaseDir for the root file of CompileSource).
+func (c *compiler) resolve(from, p string) string {
+	if c.opt.FS != nil {
+		if path.IsAbs(p) {
+			return strings.TrimPrefix(path.Clean(p), "/")
+		}
+		return path.Join(c.baseDir(from), p)
+	}
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.baseDir(from), p)
+}
+
+func (c *compiler) baseDir(from string) string {
+	if c.opt.BaseDir != "" && (len(c.m.Files) == 0 || from == c.m.Files[0].Filename) {
+		return c.opt.BaseDir
+	}
+	if c.opt.FS != nil {
+		return path.Dir(from)
+	}
+	return filepath.Dir(from)
+}
+
+func (c *compiler) canonical(p string) string {
+	if c.opt.FS != nil {
+		return path.Clean(p)
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+func readFile(fsys fs.FS, p string) ([]byte, error) {
+	if fsys != nil {
+		return fs.ReadFile(fsys, p)
+	}
+	return os.ReadFile(p)
+}
+
+func notExist(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("file not found")
+	}
+	return err
+}
+
+// IsLibDAI reports whether src is a libDAI factor-graph file: its first line
+// that is neither empty nor a `#` comment is a single non-negative integer
+// (the factor count). No fg model starts that way.
+func IsLibDAI(src []byte) bool {
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		for _, ch := range t {
+			if ch < '0' || ch > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,186 @@
+package compile
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+	"github.com/fg-infer/fg/stdlib/ad"
+)
+
+// factorStmt compiles `factor POTENTIAL(args)`.
+func (c *compiler) factorStmt(s *ast.FactorStmt) {
+	name := s.Call.FunName()
+	b, err := stdlib.Find(stdlib.Potential, name)
+	if err != nil {
+		if bs := stdlib.LookupAny(name); len(bs) > 0 {
+			c.fail(s.Call.Fun, "%s", misuse(bs[0]))
+		}
+		c.fail(s.Call.Fun, "%v", err)
+	}
+	a := c.bind(s.Call, b)
+	switch name {
+	case "ising":
+		c.isingFactor(s, a)
+	case "field":
+		c.fieldFactor(s, a)
+	case "table":
+		c.tableFactor(s, a)
+	case "exp":
+		c.expFactor(s, a)
+	}
+}
+
+// discreteVar returns the graph variable of an argument that must be one
+// element of a discrete latent (of domain want, if not −1).
+func (c *compiler) discreteVar(at ast.Node, v val, pot string, spinOnly bool) int {
+	if v.k != kSym || v.sym.exprs || len(v.sym.ids) != 1 {
+		c.fail(at, "%s: expected one element of a discrete latent, e.g. x[i], got %s", pot, v.describe())
+	}
+	id := v.sym.ids[0]
+	d := c.m.Graph.Vars[id].Domain
+	if spinOnly && d != graph.Spin {
+		c.fail(at, "%s needs spin variables; `%s` is %s", pot, c.m.Graph.VarName(id), d)
+	}
+	if !d.Discrete() {
+		c.fail(at, "%s needs a discrete variable; `%s` is %s", pot, c.m.Graph.VarName(id), d)
+	}
+	return id
+}
+
+// isingFactor is exp(J·xi·xj) on spins; the table is in libDAI order
+// (first variable fastest, state 0 = −1): [e^J, e^−J, e^−J, e^J].
+func (c *compiler) isingFactor(s *ast.FactorStmt, a *args) {
+	xi, _ := a.val(0)
+	xj, _ := a.val(1)
+	i := c.discreteVar(a.at(0), xi, "ising", true)
+	j := c.discreteVar(a.at(1), xj, "ising", true)
+	if i == j {
+		c.fail(s.Call, "ising: both arguments are `%s`", c.m.Graph.VarName(i))
+	}
+	J := a.num(2, 0)
+	t := []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)}
+	c.checkTable(s, t)
+	label := fmt.Sprintf("ising(%s, %s)", c.m.Graph.VarName(i), c.m.Graph.VarName(j))
+	c.addFactor(s, graph.Factor{Kind: "ising", Vars: []int{i, j}, Table: t, Params: map[string]float64{"J": J}, Label: label, Pos: s.Pos()})
+}
+
+// fieldFactor is exp(h·x) on a spin: [e^−h, e^h].
+func (c *compiler) fieldFactor(s *ast.FactorStmt, a *args) {
+	xv, _ := a.val(0)
+	i := c.discreteVar(a.at(0), xv, "field", true)
+	h := a.num(1, 0)
+	t := []float64{math.Exp(-h), math.Exp(h)}
+	c.checkTable(s, t)
+	c.addFactor(s, graph.Factor{Kind: "field", Vars: []int{i}, Table: t, Params: map[string]float64{"h": h},
+		Label: fmt.Sprintf("field(%s)", c.m.Graph.VarName(i)), Pos: s.Pos()})
+}
+
+// tableFactor is table(x1, ..., xk, T) with T in libDAI order.
+func (c *compiler) tableFactor(s *ast.FactorStmt, a *args) {
+	exprs := []ast.Expr{a.expr(0)}
+	for _, k := range a.extra {
+		exprs = append(exprs, s.Call.Args[k])
+	}
+	var vars []int
+	var names []string
+	size := 1
+	seen := map[int]bool{}
+	for _, e := range exprs {
+		id := c.discreteVar(e, c.eval(e), "table", false)
+		if seen[id] {
+			c.fail(e, "table: `%s` appears twice", c.m.Graph.VarName(id))
+		}
+		seen[id] = true
+		vars = append(vars, id)
+		names = append(names, c.m.Graph.VarName(id))
+		size *= c.m.Graph.Vars[id].Card
+	}
+	tv, _ := a.val(1)
+	if tv.k != kNum || len(tv.num) != size {
+		c.fail(a.at(1), "table: T must hold %d entries (the product of the cardinalities), got %s", size, tv.describe())
+	}
+	t := append([]float64(nil), tv.num...)
+	for k, x := range t {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			c.fail(a.at(1), "table: entry %d is %g; entries must be finite and ≥ 0", k, x)
+		}
+	}
+	c.checkTable(s, t)
+	c.addFactor(s, graph.Factor{Kind: "table", Vars: vars, Table: t,
+		Label: "table(" + strings.Join(names, ", ") + ")", Pos: s.Pos()})
+}
+
+// checkTable rejects tables that overflow or are all zero.
+func (c *compiler) checkTable(s *ast.FactorStmt, t []float64) {
+	any := false
+	for _, x := range t {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			c.fail(s.Call, "potential overflows (an entry is %v); reduce the coupling", x)
+		}
+		any = any || x > 0
+	}
+	if !any {
+		c.fail(s.Call, "potential is zero everywhere")
+	}
+}
+
+// expFactor is a user potential exp(EXPR) of one real latent: a mini-batch
+// factor whose log-potential, gradient and diagonal Hessian come from
+// forward-mode differentiation (stdlib/ad).
+func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
+	e := a.expr(0)
+	v := c.eval(e)
+	if v.k != kSym {
+		c.fail(e, "exp(...) must depend on a latent; a constant potential changes nothing")
+	}
+	l := &c.m.Graph.Latents[v.sym.lat]
+	if l.Domain != graph.Real {
+		c.fail(e, "exp(...) of the discrete latent `%s` is not supported; use table(...)", l.Name)
+	}
+	if v.size() != 1 {
+		c.fail(e, "exp(...) needs a scalar log-potential, got %s; sum it, e.g. exp(-sum(hinge(m)))", v.describe())
+	}
+	f := c.symFn(e, v)
+	pot := ad.Potential{D: l.Size(), F: func(w []ad.Jet) ad.Jet { return f(w)[0] }}
+	if x := pot.LogF(make([]float64, l.Size())); math.IsNaN(x) {
+		c.fail(e, "exp(...) is NaN at %s = 0", l.Name)
+	}
+	vars := make([]int, l.Size())
+	for i := range vars {
+		vars[i] = l.First + i
+	}
+	label := "exp(" + strings.Join(c.plateBindings(), ", ") + ")"
+	fi := c.addFactor(s, graph.Factor{Kind: "exp", Vars: vars, Label: label, Pos: s.Pos()})
+	c.batches[v.sym.lat] = append(c.batches[v.sym.lat], BatchFactor{F: pot, Factor: fi, Label: label, Pos: s.Pos()})
+}
+
+// plateBindings renders the current plate variables as name=value
+// (an index vector as lo:hi when contiguous).
+func (c *compiler) plateBindings() []string {
+	var out []string
+	for _, scope := range c.locals {
+		var names []string
+		for n := range scope {
+			names = append(names, n)
+		}
+		sortStrings(names)
+		for _, n := range names {
+			out = append(out, n+"="+renderIndex(scope[n].v))
+		}
+	}
+	return out
+}
+
+func renderIndex(v val) string {
+	if len(v.shape) == 0 {
+		return fmtNum(v.num[0])
+	}
+	if len(v.num) > 0 && v.num[len(v.num)-1]-v.num[0] == float64(len(v.num)-1) {
+		return fmt.Sprintf("%s:%s", fmtNum(v.num[0]), fmtNum(v.num[len(v.num)-1]+1))
+	}
+	return fmt.Sprint(v.num)
+}

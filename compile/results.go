@@ -1,0 +1,207 @@
+package compile
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+)
+
+// predictStmt compiles `predict NAME = predictive(LATENT, Xnew)`.
+func (c *compiler) predictStmt(s *ast.PredictStmt) {
+	call, ok := s.Value.(*ast.CallExpr)
+	if !ok || call.FunName() != "predictive" {
+		c.fail(s.Value, "predict takes predictive(latent, Xnew)")
+	}
+	b, _ := stdlib.Lookup(stdlib.Predict, "predictive")
+	a := c.bind(call, b)
+	lv, _ := a.val(0)
+	if lv.k != kSym || lv.sym.exprs || len(lv.sym.ids) != c.m.Graph.Latents[lv.sym.lat].Size() {
+		c.fail(a.at(0), "predictive needs a whole Gaussian-block latent, e.g. predictive(f, Xtest)")
+	}
+	bi := c.blockOf(lv.sym.lat)
+	if bi < 0 {
+		c.fail(a.at(0), "`%s` is not a real latent with a Gaussian-family prior", c.text(a.at(0)))
+	}
+	blk := c.m.Blocks[bi]
+	xv, _ := a.val(1)
+	if xv.k != kNum || len(xv.shape) == 0 || len(xv.shape) > 2 {
+		c.fail(a.at(1), "predictive: Xnew must be a matrix, got %s", xv.describe())
+	}
+	rows, cols := xv.shape[0], 1
+	if len(xv.shape) == 2 {
+		cols = xv.shape[1]
+	}
+	want := blk.N
+	if blk.Prior.X != nil {
+		_, want = blk.Prior.X.Dims()
+	}
+	if cols != want {
+		c.fail(a.at(1), "predictive: Xnew has %d columns, `%s` needs %d", cols, blk.Name, want)
+	}
+	for _, p := range c.m.Predicts {
+		if p.Name == s.Name.Name {
+			c.fail(s.Name, "predict `%s` declared twice", s.Name.Name)
+		}
+	}
+	spec := &PredictSpec{Name: s.Name.Name, Block: bi, Xnew: mat.NewDense(rows, cols, append([]float64(nil), xv.num...)), Pos: s.Pos()}
+	spec.Lik, spec.LikParams = blockLikelihood(blk)
+	c.m.Predicts = append(c.m.Predicts, spec)
+}
+
+// blockLikelihood is the common likelihood of a block's sites (the same
+// kind and parameters for every site), or "" when they differ or are absent.
+func blockLikelihood(b *Block) (string, map[string]float64) {
+	if len(b.Sites) == 0 {
+		return "", nil
+	}
+	first := b.Sites[0]
+	for _, s := range b.Sites[1:] {
+		if s.Kind != first.Kind || s.Params["eps"] != first.Params["eps"] || s.Params["var"] != first.Params["var"] {
+			return "", nil
+		}
+	}
+	if first.Kind == "normal" {
+		return "normal", map[string]float64{"var": first.Params["var"]}
+	}
+	return first.Kind, first.Params
+}
+
+func (c *compiler) blockOf(lat int) int {
+	for i, b := range c.m.Blocks {
+		if b.Latent == lat {
+			return i
+		}
+	}
+	return -1
+}
+
+// expectStmt records an expect line after checking its names: accessors,
+// math builtins, result labels (as selectors), latents, predicts, params
+// and data.
+func (c *compiler) expectStmt(s *ast.ExpectStmt) {
+	labels := c.labels()
+	if s.Label != nil && !contains(labels, s.Label.Name) {
+		c.fail(s.Label, "%s", unknownLabel(s.Label.Name, labels))
+	}
+	c.checkExpectNames(s.X, labels)
+	c.m.Expects = append(c.m.Expects, &ExpectSpec{Expr: s.X, For: labelName(s.Label), Pos: s.Pos()})
+}
+
+func labelName(id *ast.Ident) string {
+	if id == nil {
+		return ""
+	}
+	return id.Name
+}
+
+func unknownLabel(name string, labels []string) string {
+	msg := fmt.Sprintf("no infer line is labelled `%s`", name)
+	if s := stdlib.Suggest(name, labels); s != "" {
+		return msg + fmt.Sprintf("; did you mean `%s`?", s)
+	}
+	return msg + "; labels are " + joinQuoted(labels)
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkExpectNames resolves every identifier of an expect expression.
+func (c *compiler) checkExpectNames(e ast.Expr, labels []string) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			id, ok := n.X.(*ast.Ident)
+			if !ok || !contains(labels, id.Name) {
+				c.fail(n.X, "%s", unknownLabel(c.text(n.X), labels))
+			}
+			if _, ok := stdlib.Lookup(stdlib.Accessor, n.Sel.Name); !ok {
+				c.fail(n.Sel, "`%s.%s`: %s is not a result accessor (%s)", c.text(n.X), n.Sel.Name, n.Sel.Name, joinQuoted(stdlib.Names(stdlib.Accessor)))
+			}
+			return false
+		case *ast.CallExpr:
+			if n.FunName() == "b" {
+				return false // b("label") / b(index): a factor reference
+			}
+		case *ast.NamedArg:
+			c.checkExpectNames(n.Value, labels)
+			return false
+		case *ast.Ident:
+			c.expectIdent(n)
+		}
+		return true
+	})
+}
+
+func (c *compiler) expectIdent(id *ast.Ident) {
+	if _, ok := c.lookup(id.Name); ok {
+		return
+	}
+	for _, p := range c.m.Predicts {
+		if p.Name == id.Name {
+			return
+		}
+	}
+	for _, k := range []stdlib.Kind{stdlib.Accessor, stdlib.Math} {
+		if _, ok := stdlib.Lookup(k, id.Name); ok {
+			return
+		}
+	}
+	cands := append(c.visibleNames(), stdlib.Names(stdlib.Accessor)...)
+	cands = append(cands, stdlib.Names(stdlib.Math)...)
+	msg := fmt.Sprintf("undefined in expect: `%s`", id.Name)
+	if s := stdlib.Suggest(id.Name, cands); s != "" {
+		msg += fmt.Sprintf("; did you mean `%s`?", s)
+	}
+	c.fail(id, "%s", msg)
+}
+
+// learnStmt compiles `learn ITEM {, ITEM} [by evidence] [{ options }]`.
+func (c *compiler) learnStmt(s *ast.LearnStmt) {
+	if c.m.Learn != nil {
+		c.fail(s, "only one learn statement is allowed (the first is at %s)", c.m.Learn.Pos)
+	}
+	if s.By != nil && s.By.Name != "evidence" {
+		c.fail(s.By, "learn by %s: only `by evidence` is supported", s.By.Name)
+	}
+	ls := &LearnSpec{Options: map[string]string{}, Pos: s.Pos()}
+	for _, it := range s.Items {
+		b, ok := c.global[it.Name.Name]
+		if !ok || b.kind != bParam {
+			c.fail(it.Name, "learn: `%s` is not a param", it.Name.Name)
+		}
+		if !b.v.isScalar() || b.v.k != kNum {
+			c.fail(it.Name, "learn: param `%s` is a %s; only scalar params can be learned", it.Name.Name, b.v.describe())
+		}
+		p := LearnParam{Name: it.Name.Name, Pos: it.Pos()}
+		if it.Lo != nil {
+			p.Lo = c.optNum(&ast.Option{Key: it.Name, Value: it.Lo})
+			p.Hi = c.optNum(&ast.Option{Key: it.Name, Value: it.Hi})
+			p.Bounded = true
+			if !(p.Lo < p.Hi) {
+				c.fail(it, "learn: bounds of `%s` need lo < hi, got [%s, %s]", it.Name.Name, fmtNum(p.Lo), fmtNum(p.Hi))
+			}
+			if x := b.v.num[0]; x < p.Lo || x > p.Hi {
+				c.fail(it, "learn: the value %s of `%s` is outside [%s, %s]", fmtNum(x), it.Name.Name, fmtNum(p.Lo), fmtNum(p.Hi))
+			}
+		}
+		ls.Params = append(ls.Params, p)
+	}
+	for _, o := range s.Options {
+		switch o.Key.Name {
+		case "max_iter", "tol", "method":
+			ls.Options[o.Key.Name] = c.text(o.Value)
+		default:
+			c.fail(o.Key, "unknown learn option `%s`; options are `max_iter`, `tol`, `method`", o.Key.Name)
+		}
+	}
+	c.m.Learn = ls
+}

@@ -1,0 +1,235 @@
+package compile
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/lang/parser"
+	"github.com/fg-infer/fg/stdlib"
+)
+
+// maxFactors bounds the factors a model may unroll to.
+const maxFactors = 10_000_000
+
+// modelStmt compiles one data, param, latent, ~, factor or for statement.
+func (c *compiler) modelStmt(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.DataStmt:
+		c.dataStmt(s)
+	case *ast.ParamStmt:
+		c.paramStmt(s)
+	case *ast.LatentStmt:
+		c.latentStmt(s)
+	case *ast.TildeStmt, *ast.FactorStmt, *ast.ForStmt:
+		c.plateStmt(s)
+	default:
+		c.fail(s, "unexpected statement")
+	}
+}
+
+func (c *compiler) dataStmt(s *ast.DataStmt) {
+	c.curData = s.Name.Name
+	defer func() { c.curData = "" }()
+	v := c.eval(s.Value)
+	switch v.k {
+	case kSym:
+		c.fail(s.Value, "data `%s` depends on a latent; data must be known before inference", s.Name.Name)
+	case kKernel:
+		c.fail(s.Value, "data `%s` is a kernel; use a param or write the kernel in the prior", s.Name.Name)
+	case kNum:
+		c.finite(s.Value, "data "+s.Name.Name, v)
+	}
+	if s.Type != nil {
+		v = c.checkDataType(s, v)
+	}
+	if c.declare(s.Name, &binding{kind: bData, v: v}) {
+		c.m.Data[s.Name.Name] = v.export(s.Pos())
+	}
+}
+
+// checkDataType checks a data value against its declared type and shape.
+func (c *compiler) checkDataType(s *ast.DataStmt, v val) val {
+	dom, card, shape := c.typeOf(s.Type)
+	if v.k == kBool && (dom == graph.Bool || dom == graph.Int || dom == graph.Real) {
+		v.k = kNum
+	}
+	if v.k != kNum {
+		c.fail(s.Value, "data `%s`: declared %s but the value is a %s", s.Name.Name, c.text(s.Type), v.describe())
+	}
+	if !sameShape(shape, v.shape) {
+		c.fail(s.Value, "data `%s`: declared %s (shape %s) but the value is a %s", s.Name.Name, c.text(s.Type), shapeStr(shape), v.describe())
+	}
+	for i, x := range v.num {
+		if ok, want := inDomain(x, dom, card); !ok {
+			c.fail(s.Value, "%s", c.badElement(s.Name.Name, v, i, want))
+		}
+	}
+	v.dom = dom
+	return v
+}
+
+// inDomain reports whether x is a value of the domain, and names the domain.
+func inDomain(x float64, d graph.Domain, card int) (bool, string) {
+	switch d {
+	case graph.Spin:
+		return x == -1 || x == 1, "a spin value (-1/+1)"
+	case graph.Bool:
+		return x == 0 || x == 1, "a bool value (0/1, false/true)"
+	case graph.Int:
+		return x == math.Trunc(x), "an integer"
+	case graph.Cat:
+		return x == math.Trunc(x) && x >= 0 && x < float64(card), fmt.Sprintf("a category 0..%d", card-1)
+	}
+	return true, "real"
+}
+
+// badElement describes element i of v not being in its domain, naming the
+// csv file and line when v came from one.
+func (c *compiler) badElement(name string, v val, i int, want string) string {
+	where := name
+	if len(v.shape) > 0 {
+		where = fmt.Sprintf("%s[%s]", name, unflat(v.shape, i))
+	}
+	msg := fmt.Sprintf("%s: label %s is not %s", where, fmtNum(v.num[i]), want)
+	if v.src != nil {
+		row := i
+		if len(v.shape) == 2 {
+			row = i / v.shape[1]
+		}
+		msg += fmt.Sprintf(" at %s:%d", v.src.path, v.src.firstRow+row)
+	}
+	return msg
+}
+
+// unflat renders the multi-index of flat offset i as "r, c".
+func unflat(shape []int, i int) string {
+	idx := make([]int, len(shape))
+	for d := len(shape) - 1; d >= 0; d-- {
+		idx[d] = i % shape[d]
+		i /= shape[d]
+	}
+	s := ""
+	for d, x := range idx {
+		if d > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(x)
+	}
+	return s
+}
+
+// typeOf resolves a declared type: base domain, cardinality and shape.
+func (c *compiler) typeOf(t *ast.TypeExpr) (graph.Domain, int, []int) {
+	var d graph.Domain
+	card := 0
+	switch t.Base.Name {
+	case "real":
+		d = graph.Real
+	case "spin":
+		d, card = graph.Spin, 2
+	case "bool":
+		d, card = graph.Bool, 2
+	case "int":
+		d = graph.Int
+	case "cat":
+		d = graph.Cat
+		if t.CatK == nil {
+			c.fail(t, "cat needs its number of categories: cat(K)")
+		}
+		card = c.intOf(t.CatK, c.eval(t.CatK), "cat(K)")
+		if card < 1 {
+			c.fail(t.CatK, "cat(K) needs K ≥ 1, got %d", card)
+		}
+	default:
+		msg := fmt.Sprintf("unknown type `%s`", t.Base.Name)
+		if s := stdlib.Suggest(t.Base.Name, []string{"real", "spin", "bool", "int", "cat"}); s != "" {
+			msg += fmt.Sprintf("; did you mean `%s`?", s)
+		}
+		c.fail(t.Base, "%s", msg)
+	}
+	if t.CatK != nil && t.Base.Name != "cat" {
+		c.fail(t.CatK, "only cat takes a (K)")
+	}
+	var shape []int
+	size := 1.0
+	for _, e := range t.Dims {
+		n := c.intOf(e, c.eval(e), "a dimension")
+		if n < 0 {
+			c.fail(e, "a dimension must be ≥ 0, got %d", n)
+		}
+		size *= float64(n)
+		shape = append(shape, n)
+	}
+	if size > stdlib.MaxElements {
+		c.fail(t, "declared size %s has %g elements; the limit is %g", shapeStr(shape), size, float64(stdlib.MaxElements))
+	}
+	return d, card, shape
+}
+
+func (c *compiler) paramStmt(s *ast.ParamStmt) {
+	e := s.Value
+	if txt, ok := c.opt.Set[s.Name.Name]; ok {
+		c.setUsed[s.Name.Name] = true
+		x, err := parser.ParseExpr(txt)
+		if err != nil {
+			c.fail(s.Name, "--set %s=%s: %v", s.Name.Name, txt, err)
+		}
+		c.sources[""] = []byte(txt)
+		e = x
+	}
+	n := len(c.errs)
+	v := c.evalSafe(e)
+	if len(c.errs) > n || v == nil {
+		if e != s.Value {
+			last := c.errs[len(c.errs)-1]
+			last.Msg = fmt.Sprintf("--set %s=%s: %s", s.Name.Name, c.opt.Set[s.Name.Name], last.Msg)
+			last.Pos, last.End = s.Name.Pos(), s.Name.End()
+		}
+		panic(abort{})
+	}
+	switch v.k {
+	case kSym:
+		c.fail(s.Value, "param `%s` depends on a latent", s.Name.Name)
+	case kNum:
+		c.finite(s.Value, "param "+s.Name.Name, *v)
+	}
+	if c.declare(s.Name, &binding{kind: bParam, v: *v}) {
+		c.m.Params[s.Name.Name] = v.export(s.Pos())
+	}
+}
+
+// evalSafe evaluates e, returning nil after an error instead of aborting.
+func (c *compiler) evalSafe(e ast.Expr) (out *val) {
+	c.guard(func() {
+		v := c.eval(e)
+		out = &v
+	})
+	return out
+}
+
+// checkSetUsed reports --set names that match no param.
+func (c *compiler) checkSetUsed(f *ast.File) {
+	var params []string
+	for n, b := range c.global {
+		if b.kind == bParam {
+			params = append(params, n)
+		}
+	}
+	for name := range c.opt.Set {
+		if c.setUsed[name] {
+			continue
+		}
+		msg := fmt.Sprintf("--set %s: the model has no param `%s`", name, name)
+		if s := stdlib.Suggest(name, params); s != "" {
+			msg += fmt.Sprintf("; did you mean `%s`?", s)
+		}
+		c.errs.Add(f.Pos(), f.Pos(), "%s", msg)
+	}
+	for name := range c.opt.Data {
+		if !c.dataUsed[name] {
+			c.errs.Add(f.Pos(), f.Pos(), "--data %s: the model has no csv data item `%s`", name, name)
+		}
+	}
+}
