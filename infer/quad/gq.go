@@ -8,17 +8,27 @@ func gamma(d int) float64 { return math.Sqrt(float64(d) + 0.5) }
 
 // points evaluates log f at the 2d+1 points θ0 = μ, θ±i = μ ± γσ_i e_i into
 // w.l0, w.lp, w.lm and returns their maximum M (used to scale f = e^{M} f̃).
+// A potential implementing AxisPotential evaluates all points at once.
 func (w *work) points(f Potential, mu, sd []float64, g float64) (float64, error) {
 	th := w.theta
-	copy(th, mu)
-	w.l0 = f.LogF(th)
+	if af, ok := f.(AxisPotential); ok {
+		for i := range mu {
+			th[i] = g * sd[i]
+		}
+		w.l0 = af.LogFAxes(mu, th, w.lp, w.lm)
+	} else {
+		copy(th, mu)
+		w.l0 = f.LogF(th)
+		for i := range mu {
+			th[i] = mu[i] + g*sd[i]
+			w.lp[i] = f.LogF(th)
+			th[i] = mu[i] - g*sd[i]
+			w.lm[i] = f.LogF(th)
+			th[i] = mu[i]
+		}
+	}
 	m := w.l0
 	for i := range mu {
-		th[i] = mu[i] + g*sd[i]
-		w.lp[i] = f.LogF(th)
-		th[i] = mu[i] - g*sd[i]
-		w.lm[i] = f.LogF(th)
-		th[i] = mu[i]
 		m = math.Max(m, math.Max(w.lp[i], w.lm[i]))
 	}
 	if !finite(m) {

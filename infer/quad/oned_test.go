@@ -53,7 +53,7 @@ func TestGaussianFactorExact(t *testing.T) {
 	}
 	for _, c := range cases {
 		want := exactGauss(c.mu, c.s2, c.a, c.b, c.c)
-		for _, sc := range []Scheme{{Kind: Laplace}, {Kind: QuickLaplace}, {Kind: VQ, Tol: 1e-9}, {Kind: GH, N: 32}} {
+		for _, sc := range []Scheme{{Kind: Laplace}, {Kind: QuickLaplace}, {Kind: VQ, Tol: 1e-9}, {Kind: VQ, ColdStart: true, Tol: 1e-9}, {Kind: GH, N: 32}} {
 			got, err := Tilted1D(sc, c.mu, c.s2, gaussFactor(c.a, c.b, c.c))
 			if err != nil {
 				t.Errorf("%v %+v: %v", sc, c, err)
@@ -63,7 +63,7 @@ func TestGaussianFactorExact(t *testing.T) {
 		}
 		// VQ at the paper's tolerance 1e-5 on the relative step: Newton has
 		// converged quadratically, so the error is of order (1e-5)².
-		got, err := Tilted1D(Scheme{Kind: VQ}, c.mu, c.s2, gaussFactor(c.a, c.b, c.c))
+		got, err := Tilted1D(Scheme{Kind: VQ, ColdStart: true}, c.mu, c.s2, gaussFactor(c.a, c.b, c.c))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func TestVQInterpolates1D(t *testing.T) {
 		a, b := (lp-lm)/(2*g), (lp+lm-2*l0)/(2*g*g)
 		p := 1 - 2*b
 		want := Moments{LogZ: l0 - 0.5*math.Log(p) + a*a/(2*p), Mean: mu + sd*a/p, Var: s2 / p}
-		got, err := Tilted1D(Scheme{Kind: VQ}, mu, s2, f)
+		got, err := Tilted1D(Scheme{Kind: VQ, ColdStart: true}, mu, s2, f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -71,10 +71,14 @@ type Scheme struct {
 	// N is the number of Gauss–Hermite nodes (GH only; 0 means 32).
 	N int
 	// Tol is the relative tolerance of the Newton iterations of LA and VQ
-	// (0 means 1e-5, roche §3.1); MaxIter bounds them (0 means 100 for LA,
-	// 500 for VQ, whose iterations cost O(d) each).
+	// (0 means 1e-5, roche §3.1); MaxIter bounds them (0 means 100; 500
+	// for a cold-started VQ, whose iterations cost O(d) each).
 	Tol     float64
 	MaxIter int
+	// ColdStart (VQ only) starts Newton from the constant site instead of
+	// the log-space least-squares fit (see vq.go); the minimiser is the
+	// same, only the iteration count differs.
+	ColdStart bool
 }
 
 func (s Scheme) String() string {
@@ -102,7 +106,7 @@ func (s Scheme) maxIter() int {
 	switch {
 	case s.MaxIter > 0:
 		return s.MaxIter
-	case s.Kind == VQ:
+	case s.Kind == VQ && s.ColdStart:
 		return 500
 	}
 	return 100

@@ -13,6 +13,14 @@ type Potential interface {
 	Derivs(w, grad, hdiag []float64) float64
 }
 
+// AxisPotential is an optional fast path for the 2d+1 points of GQ and VQ:
+// LogFAxes returns log f(w) and fills lp[i] = log f(w + step_i e_i),
+// lm[i] = log f(w − step_i e_i). stdlib/loss.Batch implements it in
+// O(s·d) loss evaluations by shifting margins.
+type AxisPotential interface {
+	LogFAxes(w, step, lp, lm []float64) float64
+}
+
 // site is log g(θ) = C0 + Σ_i (A_i z_i + B_i z_i²) with z_i = (θ_i − μ_i)/σ_i
 // relative to the cavity N(μ, diag σ²) it was computed for.
 type site struct {
@@ -79,7 +87,7 @@ func (w *work) compute(sc Scheme, f Potential, mu, sd []float64) error {
 	case GQ:
 		err = w.gq(f, mu, sd)
 	case VQ:
-		err = w.vq(f, mu, sd, sc.tol(), sc.maxIter())
+		err = w.vq(f, mu, sd, sc.tol(), sc.maxIter(), sc.ColdStart)
 	case GH:
 		if w.d != 1 {
 			return ErrMultivariateGH

@@ -14,10 +14,10 @@ import "math"
 //	∇L̃ = Σ_j w_j (e^{s_j} − f̃_j) φ_j,   ∇∇ᵀL̃ = Σ_j w_j e^{s_j} φ_j φ_jᵀ,
 //
 // an Armijo line search, and the stopping rule ‖Δα‖ ≤ tol (‖α‖ + tol).
-// The iteration starts from the constant site (vqStart). The Hessian couples only (a_i, b_i) with each other and with
+// The start is the log-space least-squares fit (vqStart). The Hessian couples only (a_i, b_i) with each other and with
 // a0; it is factorised by a block-arrow Cholesky (newtonStep). The result is
 // shifted back by M: C0 = a0 + M, A = a, B = b.
-func (w *work) vq(f Potential, mu, sd []float64, tol float64, maxIter int) error {
+func (w *work) vq(f Potential, mu, sd []float64, tol float64, maxIter int, cold bool) error {
 	d := len(mu)
 	g := gamma(d)
 	m, err := w.points(f, mu, sd, g)
@@ -28,7 +28,7 @@ func (w *work) vq(f Potential, mu, sd []float64, tol float64, maxIter int) error
 		w.lp[i], w.lm[i] = math.Exp(w.lp[i]-m), math.Exp(w.lm[i]-m)
 	}
 	w.l0 = math.Exp(w.l0 - m)
-	a0 := w.vqStart(g)
+	a0 := w.vqStart(g, cold)
 	L := w.vqObjective(a0, g, w.s.A, w.s.B, 0)
 	for it := range maxIter {
 		w.iters = it + 1
@@ -68,14 +68,37 @@ func (w *work) vqFinish(a0, m, tol, gn float64) error {
 	return ErrNoConvergence
 }
 
-// vqStart sets a = b = 0 and returns a0 = log m0, the log of the
-// precision-3 estimate of ∫ c f̃ (the best constant site): an uninformed
-// start. Far from the solution, where e^{s_j} ≫ f̃_j, Newton on L̃ lowers
-// s_j by about one nat per iteration, so the iteration count grows with the
-// spread of log f over the points (hence the larger default iteration limit).
-func (w *work) vqStart(g float64) float64 {
+// vqStart returns the Newton start (a0, and a, b in w.s).
+//
+// Default: the weighted least-squares fit of log f̃ by αᵀφ over the points,
+// the usual start for fitting exponential-family models (as IRLS starts a
+// Poisson GLM at log y). With the 2d+1 points and 2d+1 monomials here the
+// fit is exact — a0 = log f̃0, a_i = (log f̃₊ᵢ − log f̃₋ᵢ)/(2γ),
+// b_i = (log f̃₊ᵢ + log f̃₋ᵢ − 2 log f̃0)/(2γ²) — and Newton then confirms
+// stationarity (∇L̃ ≈ 0) in one iteration; with more points than monomials
+// it would only be a good start.
+//
+// cold (or a non-finite fit, e.g. f̃ = 0 at a point): a = b = 0 and
+// a0 = log m0, the precision-3 estimate of log ∫ c f̃ (the best constant
+// site). Far from the solution, where e^{s_j} ≫ f̃_j, Newton lowers s_j by
+// about one nat per iteration, so the iteration count grows with the spread
+// of log f over the points.
+func (w *work) vqStart(g float64, cold bool) float64 {
 	d := len(w.lp)
 	g2 := g * g
+	if !cold {
+		l0 := math.Log(w.l0)
+		ok := finite(l0)
+		for i := range d {
+			lp, lm := math.Log(w.lp[i]), math.Log(w.lm[i])
+			w.s.A[i] = (lp - lm) / (2 * g)
+			w.s.B[i] = (lp + lm - 2*l0) / (2 * g2)
+			ok = ok && finite(w.s.A[i]) && finite(w.s.B[i])
+		}
+		if ok {
+			return l0
+		}
+	}
 	w0, wpm := 1-float64(d)/g2, 1/(2*g2)
 	m0 := w0 * w.l0
 	for i := range w.lp {

@@ -24,6 +24,8 @@ import (
 type Loss interface {
 	// Eval returns ℓ(m), ℓ'(m), ℓ''(m).
 	Eval(m float64) (v, d1, d2 float64)
+	// Value returns ℓ(m) alone (cheaper than Eval).
+	Value(m float64) float64
 	Name() string
 }
 
@@ -42,6 +44,9 @@ func (Logistic) Eval(m float64) (v, d1, d2 float64) {
 	return ad.Softplus(-m), -s, s * ad.Sigmoid(m)
 }
 
+// Value returns softplus(−m).
+func (Logistic) Value(m float64) float64 { return ad.Softplus(-m) }
+
 // Name returns "logistic_loss".
 func (Logistic) Name() string { return "logistic_loss" }
 
@@ -55,6 +60,9 @@ func (Hinge) Eval(m float64) (v, d1, d2 float64) {
 	}
 	return 0, -0.5, 0
 }
+
+// Value returns max(0, 1 − m).
+func (Hinge) Value(m float64) float64 { return max(0, 1-m) }
 
 // Name returns "hinge".
 func (Hinge) Name() string { return "hinge" }
@@ -73,6 +81,17 @@ func (q Quasi01) Eval(m float64) (v, d1, d2 float64) {
 		return 0, -0.5 / e, 0
 	}
 	return 0, 0, 0
+}
+
+// Value returns ℓ_ε(m).
+func (q Quasi01) Value(m float64) float64 {
+	switch {
+	case m < 0:
+		return 1 - q.Eps*m
+	case m < q.Eps:
+		return 1 - m/q.Eps
+	}
+	return 0
 }
 
 // Name returns "quasi01(eps)".

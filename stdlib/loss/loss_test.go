@@ -151,3 +151,46 @@ func TestByName(t *testing.T) {
 		t.Error("unknown loss accepted")
 	}
 }
+
+// TestLogFAxes: the shifted-margin evaluation equals LogF at each of the
+// 2d+1 points, and Value equals Eval's value.
+func TestLogFAxes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const d, s = 6, 9
+	b := &Batch{Beta: 0.7, X: make([][]float64, s), Y: make([]float64, s)}
+	for k := range s {
+		b.X[k] = make([]float64, d)
+		for j := range d {
+			b.X[k][j] = rng.NormFloat64()
+		}
+		b.X[k][2] = 0
+		b.Y[k] = float64(2*rng.IntN(2) - 1)
+	}
+	w, step := make([]float64, d), make([]float64, d)
+	for i := range d {
+		w[i], step[i] = rng.NormFloat64(), rng.Float64()
+	}
+	for _, l := range losses {
+		b.Loss = l
+		lp, lm := make([]float64, d), make([]float64, d)
+		l0 := b.LogFAxes(w, step, lp, lm)
+		if !scalar.EqualWithinAbsOrRel(l0, b.LogF(w), 1e-13, 1e-13) {
+			t.Errorf("%s: centre %g vs %g", l.Name(), l0, b.LogF(w))
+		}
+		for i := range d {
+			x := append([]float64(nil), w...)
+			x[i] = w[i] + step[i]
+			p := b.LogF(x)
+			x[i] = w[i] - step[i]
+			m := b.LogF(x)
+			if !scalar.EqualWithinAbsOrRel(lp[i], p, 1e-12, 1e-12) || !scalar.EqualWithinAbsOrRel(lm[i], m, 1e-12, 1e-12) {
+				t.Errorf("%s coord %d: (%g, %g), LogF (%g, %g)", l.Name(), i, lp[i], lm[i], p, m)
+			}
+		}
+		for _, m := range []float64{-3, -0.05, 0, 0.05, 0.1, 1, 2} {
+			if v, _, _ := l.Eval(m); v != l.Value(m) {
+				t.Errorf("%s(%g): Value %g, Eval %g", l.Name(), m, l.Value(m), v)
+			}
+		}
+	}
+}
