@@ -116,7 +116,7 @@ func (r *Result) Cov() (*mat.SymDense, error) {
 		C = pr.KAt.T()
 	}
 	P, Q := r.bf.quadForm(C)
-	R := mat.NewDense(0, 0, nil)
+	var R mat.Dense
 	R.Mul(P.T(), Q)
 	n := pr.K.SymmetricDim()
 	S := mat.NewSymDense(n, nil)
