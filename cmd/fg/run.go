@@ -23,8 +23,8 @@ type runFlags struct {
 	plot                     string
 }
 
-func (e *env) run(args []string) int {
-	var f runFlags
+// newRunFlagSet declares fg run's flags into f.
+func newRunFlagSet(f *runFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.Var(&f.set, "set", "override a param: NAME=VALUE (repeatable)")
 	fs.Var(&f.data, "data", "replace a csv data path: NAME=PATH (repeatable)")
@@ -35,6 +35,12 @@ func (e *env) run(args []string) int {
 	fs.BoolVar(&f.all, "all", false, "show every element of long vectors")
 	fs.BoolVar(&f.test, "test", false, "also check the expect statements (exit 1 on failure)")
 	fs.StringVar(&f.plot, "plot", "", "write convergence, marginals and decision boundary to a PNG")
+	return fs
+}
+
+func (e *env) run(args []string) int {
+	var f runFlags
+	fs := newRunFlagSet(&f)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return e.usageError(runUsage, "%v", err)

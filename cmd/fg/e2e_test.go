@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/csv"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// These tests run the real pipeline (parser, compile, engines) on
+// testdata/toy.fg: five points, so each run takes milliseconds.
+
+func TestRunTable(t *testing.T) {
+	out, stderr, code := runFG("run", "testdata/toy.fg")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"model gpc_toy", "ep", "exact", "status", "w[0]", "±"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRunJSONMatchesSchema(t *testing.T) {
+	out, stderr, code := runFG("run", "testdata/toy.fg", "--json", "--method", "ep { divergence = alpha(0.5) }")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, err := range loadSchema(t).ValidateJSON([]byte(out)) {
+		t.Error(err)
+	}
+	if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
+		t.Error("non-finite number in JSON")
+	}
+	if !strings.Contains(out, `"alpha(0.5)"`) {
+		t.Errorf("--method line missing from the results:\n%s", out)
+	}
+}
+
+func TestRunCSV(t *testing.T) {
+	out, stderr, code := runFG("run", "testdata/toy.fg", "--csv", "--only", "ep")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 || recs[1][0] != "ep" || recs[1][4] != "w[0]" || recs[2][4] != "w[1]" {
+		t.Errorf("csv:\n%s", out)
+	}
+}
+
+func TestRunTestFlag(t *testing.T) {
+	out, stderr, code := runFG("run", "testdata/toy.fg", "--test")
+	if code != exitOK || !strings.Contains(out, "PASS") {
+		t.Errorf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	// A --set that makes an expect fail gives exit 1.
+	_, _, code = runFG("run", "testdata/toy.fg", "--set", "nosuchparam=1")
+	if code != exitError {
+		t.Errorf("unknown --set param: exit %d, want 1", code)
+	}
+}
+
+func TestRunPlot(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "toy.png")
+	if d := os.Getenv("FG_PLOT_DIR"); d != "" {
+		path = filepath.Join(d, "toy_cli.png")
+	}
+	if _, stderr, code := runFG("run", "testdata/toy.fg", "--plot", path); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	out, _, code := runFG("check", "testdata/toy.fg")
+	if code != exitOK || !strings.Contains(out, "toy.fg: ok") {
+		t.Errorf("check toy: %d %q", code, out)
+	}
+	_, stderr, code := runFG("check", "testdata/bad.fg")
+	if code != exitError || !strings.Contains(stderr, "bad.fg:2:") || !strings.Contains(stderr, "normal") {
+		t.Errorf("check bad: exit %d stderr %q", code, stderr)
+	}
+}
+
+func TestTestCommand(t *testing.T) {
+	out, _, code := runFG("test", "testdata/toy.fg")
+	if code != exitOK || !strings.Contains(out, "PASS testdata/toy.fg:") || !strings.Contains(out, "ok   testdata/toy.fg") {
+		t.Errorf("test: %d\n%s", code, out)
+	}
+	dir := t.TempDir()
+	src, _ := os.ReadFile("testdata/toy.fg")
+	os.WriteFile(filepath.Join(dir, "fail.fg"), append(src, []byte("expect iterations > 100000 for ep\n")...), 0o644)
+	out, _, code = runFG("test", dir)
+	if code != exitError || !strings.Contains(out, "FAIL") || !strings.Contains(out, "iterations = ") {
+		t.Errorf("failing test: %d\n%s", code, out)
+	}
+}
+
+func TestFmt(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.fg")
+	os.WriteFile(p, []byte("model   m\nparam a=1\n"), 0o644)
+	out, _, code := runFG("fmt", p)
+	if code != exitOK || !strings.Contains(out, "param a = 1") {
+		t.Errorf("fmt: %d %q", code, out)
+	}
+	if _, _, code := runFG("fmt", "-w", p); code != exitOK {
+		t.Fatal("fmt -w failed")
+	}
+	data, _ := os.ReadFile(p)
+	if string(data) != out {
+		t.Errorf("fmt -w wrote %q, fmt printed %q", data, out)
+	}
+}
+
+func TestGraphDOT(t *testing.T) {
+	out, stderr, code := runFG("graph", "testdata/toy.fg")
+	if code != exitOK || !strings.Contains(out, "graph") || !strings.Contains(out, "w[0]") {
+		t.Errorf("graph: %d %q %q", code, out, stderr)
+	}
+}

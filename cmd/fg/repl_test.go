@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// terminal drives `fg repl` through a pseudo-terminal like a person typing.
+type terminal struct {
+	t   *testing.T
+	pty *os.File
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (c *terminal) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.Write(p)
+}
+
+// expect waits until the output since the last expect contains s.
+func (c *terminal) expect(s string) string {
+	c.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		c.mu.Lock()
+		out := c.buf.String()
+		if i := strings.Index(out, s); i >= 0 {
+			c.buf.Reset()
+			c.buf.WriteString(out[i+len(s):])
+			c.mu.Unlock()
+			return out[:i+len(s)]
+		}
+		c.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t.Fatalf("timed out waiting for %q; output so far:\n%s", s, c.buf.String())
+	return ""
+}
+
+// typeLine types a line and Enter.
+func (c *terminal) typeLine(s string) {
+	c.t.Helper()
+	if _, err := c.pty.Write([]byte(s + "\r")); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func startREPL(t *testing.T, args ...string) *terminal {
+	t.Helper()
+	cmd := fgCommand(t, append([]string{"repl"}, args...)...)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	c := &terminal{t: t, pty: f}
+	go io.Copy(c, f)
+	t.Cleanup(func() {
+		f.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	return c
+}
+
+func TestREPLSession(t *testing.T) {
+	c := startREPL(t)
+	c.expect("fg> ")
+	c.typeLine(":help")
+	c.expect(":run [LABEL]")
+	c.expect("fg> ")
+	// A statement split over lines continues with "... " until complete.
+	c.typeLine("model typed")
+	c.expect("fg> ")
+	c.typeLine("data X: real[5, 2] = [[-2, 1], [-1, 2],")
+	c.expect("... ")
+	c.typeLine("  [1, -1], [2, -2], [3, 1]]")
+	c.expect("fg> ")
+	for _, l := range []string{
+		"data y: spin[5] = [-1, -1, 1, 1, -1]",
+		"param eps = 0.2",
+		"latent w: real[2] ~ normal(0, 1)",
+		"for i in 0..5 {",
+	} {
+		c.typeLine(l)
+	}
+	c.expect("... ")
+	c.typeLine("  y[i] ~ step(dot(X[i], w), eps)")
+	c.expect("... ")
+	c.typeLine("}")
+	c.expect("fg> ")
+	c.typeLine("infer ep")
+	c.expect("fg> ")
+	c.typeLine(":show eps")
+	c.expect("param eps = 0.2")
+	c.typeLine(":set eps=0.1")
+	c.expect("eps = 0.1")
+	c.typeLine(":run")
+	out := c.expect("w[1]")
+	if !strings.Contains(out, "w[0]") || !strings.Contains(out, "±") {
+		t.Errorf(":run output lacks the marginals:\n%s", out)
+	}
+	c.typeLine(":show w")
+	c.expect("w[1]")
+	// An error is reported and does not change the session.
+	c.typeLine("latent v: real ~ normall(0, 1)")
+	c.expect("normal")
+	c.typeLine(":methods")
+	c.expect("ep")
+	c.typeLine(":quit")
+}
+
+func TestREPLCompletionAndCtrlD(t *testing.T) {
+	c := startREPL(t, "testdata/toy.fg")
+	c.expect("loaded testdata/toy.fg")
+	c.expect("fg> ")
+	// Tab completes keywords and declared names (eps is a param of toy.fg).
+	c.pty.Write([]byte("lear\t"))
+	c.expect("learn")
+	c.pty.Write([]byte{3})
+	c.expect("fg> ")
+	c.pty.Write([]byte("param zz = ep\t\r"))
+	c.expect("fg> ")
+	c.typeLine(":show zz")
+	c.expect("param zz = 0.2")
+	// Ctrl-C discards a half-typed statement, Ctrl-D leaves.
+	c.typeLine("data q = [1,")
+	c.expect("... ")
+	c.pty.Write([]byte{3})
+	c.expect("fg> ")
+	c.pty.Write([]byte{4})
+	time.Sleep(100 * time.Millisecond)
+}
