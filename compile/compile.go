@@ -49,23 +49,24 @@ type binding struct {
 
 // compiler holds the state of one compilation.
 type compiler struct {
-	opt      Options
-	check    bool // Check mode: skip Gram matrices
-	m        *Model
-	errs     ast.ErrorList
-	global   map[string]*binding
-	order    []string // global names in declaration order
-	locals   []map[string]*binding
-	sources  map[string][]byte // file name → source, for labels and options
-	loading  []string          // import stack (cycle detection)
-	setUsed  map[string]bool
-	prior    map[int]*priorDecl // latent index → its prior
-	sites    map[int][]Site     // latent index → likelihood sites
-	batches  map[int][]BatchFactor
-	usedLat  map[int]bool
-	nUnroll  int             // factors produced, against the limit
-	curData  string          // the data item being defined (for Options.Data)
-	dataUsed map[string]bool // Options.Data entries that matched
+	opt        Options
+	check      bool // Check mode: skip Gram matrices
+	m          *Model
+	errs       ast.ErrorList
+	global     map[string]*binding
+	order      []string // global names in declaration order
+	locals     []map[string]*binding
+	sources    map[string][]byte // file name → source, for labels and options
+	loading    []string          // import stack (cycle detection)
+	setUsed    map[string]bool
+	prior      map[int]*priorDecl // latent index → its prior
+	priorTried map[int]bool       // latents whose prior was attempted
+	sites      map[int][]Site     // latent index → likelihood sites
+	batches    map[int][]BatchFactor
+	usedLat    map[int]bool
+	nUnroll    int             // factors produced, against the limit
+	curData    string          // the data item being defined (for Options.Data)
+	dataUsed   map[string]bool // Options.Data entries that matched
 }
 
 // abort unwinds the current statement after an error was recorded.
@@ -97,16 +98,17 @@ func (c *compiler) guard(f func()) {
 
 func newCompiler(opt Options) *compiler {
 	return &compiler{
-		opt:      opt,
-		m:        &Model{Graph: &graph.Graph{}, Params: map[string]Value{}, Data: map[string]Value{}},
-		global:   map[string]*binding{},
-		sources:  map[string][]byte{},
-		setUsed:  map[string]bool{},
-		prior:    map[int]*priorDecl{},
-		sites:    map[int][]Site{},
-		batches:  map[int][]BatchFactor{},
-		usedLat:  map[int]bool{},
-		dataUsed: map[string]bool{},
+		opt:        opt,
+		m:          &Model{Graph: &graph.Graph{}, Params: map[string]Value{}, Data: map[string]Value{}},
+		global:     map[string]*binding{},
+		sources:    map[string][]byte{},
+		setUsed:    map[string]bool{},
+		prior:      map[int]*priorDecl{},
+		priorTried: map[int]bool{},
+		sites:      map[int][]Site{},
+		batches:    map[int][]BatchFactor{},
+		usedLat:    map[int]bool{},
+		dataUsed:   map[string]bool{},
 	}
 }
 

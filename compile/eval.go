@@ -269,6 +269,8 @@ func (c *compiler) binary(e *ast.BinaryExpr) val {
 		return c.kernelArith(e, x, y)
 	case e.Op == ast.OpMatMul:
 		return c.matmul(e, x, y)
+	case x.k == kStr && y.k == kStr && e.Op == ast.OpAdd:
+		return val{k: kStr, str: x.str + y.str}
 	}
 	switch e.Op {
 	case ast.OpAdd:

@@ -35,15 +35,13 @@ func (c *compiler) resultStmts(f *ast.File) {
 	var infers []*ast.InferStmt
 	for _, s := range f.Stmts {
 		if s, ok := s.(*ast.InferStmt); ok {
-			infers = append(infers, s)
+			c.guard(func() {
+				if spec := c.inferSpec(s); spec != nil {
+					c.m.Infers = append(c.m.Infers, spec)
+					infers = append(infers, s)
+				}
+			})
 		}
-	}
-	for _, s := range infers {
-		c.guard(func() {
-			if spec := c.inferSpec(s); spec != nil {
-				c.m.Infers = append(c.m.Infers, spec)
-			}
-		})
 	}
 	c.assignLabels(infers)
 	for _, s := range f.Stmts {
@@ -173,9 +171,6 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 // method when it is the only line with that method, else METHOD_DIVNAME,
 // with _2, _3, ... in file order while still ambiguous.
 func (c *compiler) assignLabels(stmts []*ast.InferStmt) {
-	if len(stmts) != len(c.m.Infers) {
-		return // an infer line failed; labels are moot
-	}
 	count := map[string]int{}
 	for _, s := range stmts {
 		count[s.Method.Name]++

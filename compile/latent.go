@@ -46,6 +46,7 @@ func (c *compiler) latentStmt(s *ast.LatentStmt) {
 // setPrior compiles `latent x ~ DIST(...)` or `x ~ DIST(...)` for a whole latent.
 func (c *compiler) setPrior(lat int, call *ast.CallExpr) {
 	l := &c.m.Graph.Latents[lat]
+	c.priorTried[lat] = true
 	b := c.distribution(call)
 	if !b.Prior {
 		c.fail(call.Fun, "`%s` is a likelihood and cannot be the prior of latent `%s`; priors are %s",
@@ -237,6 +238,9 @@ func (c *compiler) buildBlocks() {
 			continue
 		}
 		p, ok := c.prior[li]
+		if !ok && c.priorTried[li] {
+			continue // the prior failed to compile; that error is reported
+		}
 		if !ok {
 			c.errs.Add(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1)", l.Name, l.Name)
 			continue

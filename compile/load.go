@@ -77,13 +77,7 @@ func (c *compiler) run(filename string, src []byte) {
 	c.loading = append(c.loading, c.canonical(filename))
 	c.modelStmts(f, true)
 	c.checkSetUsed(f)
-	if len(c.errs) > 0 {
-		return
-	}
 	c.buildBlocks()
-	if len(c.errs) > 0 {
-		return
-	}
 	c.resultStmts(f)
 }
 

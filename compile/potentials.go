@@ -31,6 +31,40 @@ func (c *compiler) factorStmt(s *ast.FactorStmt) {
 		c.tableFactor(s, a)
 	case "exp":
 		c.expFactor(s, a)
+	case "factors":
+		c.libdaiFactors(s, a)
+	}
+}
+
+// libdaiFactors copies every factor of a libdai() graph onto the elements
+// of a discrete latent vector: G's variable k (ascending libDAI label) is
+// x[k]. Tables keep libDAI order, so a spin latent maps state 0 to −1.
+func (c *compiler) libdaiFactors(s *ast.FactorStmt, a *args) {
+	gv, _ := a.val(0)
+	if gv.k != kGraph || gv.g.fg == nil {
+		c.fail(a.at(0), "factors: expected a libdai() graph, got %s", gv.describe())
+	}
+	xv, _ := a.val(1)
+	fg := gv.g.fg
+	if xv.k != kSym || xv.sym.exprs || len(xv.sym.ids) != len(fg.Vars) {
+		c.fail(a.at(1), "factors: expected a discrete latent vector of %d elements, got %s", len(fg.Vars), xv.describe())
+	}
+	for k, id := range xv.sym.ids {
+		v := c.m.Graph.Vars[id]
+		if !v.Domain.Discrete() || v.Card != fg.Vars[k].Card {
+			c.fail(a.at(1), "factors: `%s` has %d states but libDAI variable %s has %d",
+				c.m.Graph.VarName(id), v.Card, fg.Latents[fg.Vars[k].Latent].Name, fg.Vars[k].Card)
+		}
+	}
+	for _, f := range fg.Factors {
+		vars := make([]int, len(f.Vars))
+		names := make([]string, len(f.Vars))
+		for j, v := range f.Vars {
+			vars[j] = xv.sym.ids[v]
+			names[j] = c.m.Graph.VarName(vars[j])
+		}
+		c.addFactor(s, graph.Factor{Kind: "table", Vars: vars, Table: append([]float64(nil), f.Table...),
+			Label: "table(" + strings.Join(names, ", ") + ")", Pos: s.Pos()})
 	}
 }
 

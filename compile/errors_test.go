@@ -1,0 +1,81 @@
+package compile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// expectRx matches an inline expectation `### "regexp"` on a line.
+var expectRx = regexp.MustCompile(`###\s*"((?:[^"\\]|\\.)*)"`)
+
+// TestErrorFiles compiles every testdata/errors/*.fg file and checks that
+// the errors are exactly those announced inline with `### "regexp"` on the
+// offending line (starlark-go style): every expectation matches an error on
+// its line, and every error is expected.
+func TestErrorFiles(t *testing.T) {
+	files, _ := filepath.Glob("testdata/errors/*.fg")
+	if len(files) == 0 {
+		t.Fatal("no error testdata")
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) { checkErrorFile(t, path) })
+	}
+}
+
+func checkErrorFile(t *testing.T, path string) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int][]*regexp.Regexp{}
+	for i, line := range strings.Split(string(src), "\n") {
+		for _, m := range expectRx.FindAllStringSubmatch(line, -1) {
+			want[i+1] = append(want[i+1], regexp.MustCompile(strings.ReplaceAll(m[1], `\"`, `"`)))
+		}
+	}
+	_, err = CompileFile(path, Options{Set: setFor(path)})
+	var list ast.ErrorList
+	if err != nil && !errors.As(err, &list) {
+		t.Fatalf("error is %T, not ast.ErrorList: %v", err, err)
+	}
+	for _, e := range list {
+		if !e.Pos.IsValid() {
+			t.Errorf("error without a position: %v", e)
+		}
+		if strings.Contains(e.Msg, "internal compiler error") {
+			t.Errorf("panic: %v", e)
+		}
+		rxs := want[e.Pos.Line]
+		matched := -1
+		for k, rx := range rxs {
+			if rx.MatchString(e.Msg) {
+				matched = k
+				break
+			}
+		}
+		if matched < 0 {
+			t.Errorf("unexpected error %v", e)
+			continue
+		}
+		want[e.Pos.Line] = append(rxs[:matched], rxs[matched+1:]...)
+	}
+	for line, rxs := range want {
+		for _, rx := range rxs {
+			t.Errorf("%s:%d: no error matching %q", path, line, rx)
+		}
+	}
+}
+
+// setFor gives some testdata files --set overrides (named in the file name).
+func setFor(path string) map[string]string {
+	if strings.Contains(path, "set_") {
+		return map[string]string{"eps": "0.7", "nosuch": "1"}
+	}
+	return nil
+}
