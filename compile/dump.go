@@ -1,0 +1,133 @@
+package compile
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Dump writes a deterministic text rendering of a compiled model for golden
+// tests and `fg graph`: the factor graph (graph.Dump), then every Gaussian
+// block (prior, a summary of its covariance, sites and mini-batch factors
+// evaluated at w = 0 and w = 1), infer specs, predicts, expects and learn.
+// Numbers use the shortest representation that round-trips.
+func Dump(w io.Writer, m *Model) error {
+	if err := m.Graph.Dump(w); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "model %s\n", m.Name)
+	for _, k := range sortedKeys(m.Params) {
+		fmt.Fprintf(bw, "param %s = %s\n", k, valueString(m.Params[k]))
+	}
+	for _, k := range sortedKeys(m.Data) {
+		fmt.Fprintf(bw, "data %s = %s\n", k, valueString(m.Data[k]))
+	}
+	for i, b := range m.Blocks {
+		dumpBlock(bw, i, b)
+	}
+	for _, s := range m.Infers {
+		fmt.Fprintf(bw, "infer %s method=%s div=%v schedule=%v seed=%d damping=%s tol=%s max_iter=%d approx=%s gh=%d family=%s passes=%d mcmc=%d/%d/%d options=%s\n",
+			s.Label, s.Method, s.Settings.Divergence, s.Settings.Schedule, s.Settings.Seed, num(s.Settings.Damping),
+			num(s.Settings.Tol), s.Settings.MaxIter, s.Approx, s.GHPoints, s.Family, s.Passes, s.Samples, s.Burnin, s.Chains, mapString(s.Options))
+	}
+	for _, p := range m.Predicts {
+		r, c := p.Xnew.Dims()
+		fmt.Fprintf(bw, "predict %s block=%d xnew=%dx%d sum=%s lik=%s %v\n", p.Name, p.Block, r, c, num(mat.Sum(p.Xnew)), p.Lik, p.LikParams)
+	}
+	for _, e := range m.Expects {
+		fmt.Fprintf(bw, "expect %T for=%q at %d:%d\n", e.Expr, e.For, e.Pos.Line, e.Pos.Column)
+	}
+	if m.Learn != nil {
+		for _, p := range m.Learn.Params {
+			fmt.Fprintf(bw, "learn %s bounded=%v [%s, %s]\n", p.Name, p.Bounded, num(p.Lo), num(p.Hi))
+		}
+	}
+	return bw.Flush()
+}
+
+func dumpBlock(bw *bufio.Writer, i int, b *Block) {
+	p := b.Prior
+	fmt.Fprintf(bw, "block %d %s latent=%d N=%d prior=%s nu=%s mean=%s\n", i, b.Name, b.Latent, b.N, p.Kind, num(p.Nu), floats(p.Mean, 6))
+	if p.Cov != nil {
+		fmt.Fprintf(bw, "  cov trace=%s sum=%s first=%s\n", num(mat.Trace(p.Cov)), num(mat.Sum(p.Cov)), floats(mat.Row(nil, 0, p.Cov), 4))
+	}
+	if p.X != nil {
+		r, c := p.X.Dims()
+		fmt.Fprintf(bw, "  kernel %s X=%dx%d\n", kernelString(p.Kernel), r, c)
+	}
+	for _, s := range b.Sites {
+		fmt.Fprintf(bw, "  site %s %s y=%s index=%d proj=%s params=%v factor=%d\n", s.Label, s.Kind, num(s.Y), s.Index, floats(s.Proj, 8), s.Params, s.Factor)
+	}
+	zero, one := make([]float64, b.N), make([]float64, b.N)
+	for j := range one {
+		one[j] = 1
+	}
+	g, h := make([]float64, b.N), make([]float64, b.N)
+	for _, f := range b.Batches {
+		v := f.F.Derivs(one, g, h)
+		fmt.Fprintf(bw, "  batch %s factor=%d logf(0)=%s logf(1)=%s grad(1)=%s hdiag(1)=%s\n", f.Label, f.Factor,
+			num(f.F.LogF(zero)), num(v), floats(g, 4), floats(h, 4))
+	}
+}
+
+func kernelString(k KernelSpec) string {
+	if len(k.Args) > 0 {
+		parts := make([]string, len(k.Args))
+		for i, a := range k.Args {
+			parts[i] = kernelString(a)
+		}
+		return k.Kind + "(" + strings.Join(parts, ", ") + ")"
+	}
+	return fmt.Sprintf("%s%s%v", k.Kind, floats(k.Hyper, 8), k.HyperParams)
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// floats renders up to n numbers, then "... (len)".
+func floats(x []float64, n int) string {
+	if x == nil {
+		return "-"
+	}
+	parts := make([]string, 0, n)
+	for i, v := range x {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("... (%d)", len(x)))
+			break
+		}
+		parts = append(parts, num(v))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func valueString(v Value) string {
+	switch {
+	case v.Nodes > 0 || v.Edges != nil:
+		return fmt.Sprintf("graph nodes=%d edges=%d", v.Nodes, len(v.Edges))
+	case v.Num != nil || v.Shape != nil:
+		return fmt.Sprintf("%s%v %s", v.Domain, v.Shape, floats(v.Num, 6))
+	}
+	return strconv.Quote(v.Str)
+}
+
+func mapString(m map[string]string) string {
+	var parts []string
+	for _, k := range sortedKeys(m) {
+		parts = append(parts, k+"="+m[k])
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
