@@ -3,9 +3,13 @@ package tep
 import (
 	"math"
 	"sort"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"gonum.org/v1/gonum/integrate/quad"
 
+	"github.com/fg-infer/fg/families/tfam"
 	"github.com/fg-infer/fg/internal/mathx"
 )
 
@@ -85,4 +89,30 @@ func stLogPdf1(x, nu, m, v float64) float64 {
 	g0, _ := math.Lgamma(nu / 2)
 	z := (x - m) * (x - m) / v
 	return g1 - g0 - 0.5*math.Log(math.Pi*nu*v) - (nu+1)/2*math.Log1p(z/nu)
+}
+
+// cavityInW maps a whitened cavity back to w coordinates as a Student-t.
+func cavityInW(t *testing.T, st *state, c *cavity) tfam.StudentT {
+	t.Helper()
+	cu, ok := tfam.FromNatural(st.nu, c.h, c.P)
+	if !ok {
+		t.Fatal("cavity not a Student-t")
+	}
+	mu := mat.NewVecDense(st.k, nil)
+	mu.MulVec(&st.l0, mat.NewVecDense(st.k, cu.Mu))
+	var ls mat.Dense
+	ls.Mul(&st.l0, cu.Sigma)
+	sig := mat.NewSymDense(st.k, nil)
+	var full mat.Dense
+	full.Mul(&ls, st.l0.T())
+	for i := 0; i < st.k; i++ {
+		for j := i; j < st.k; j++ {
+			sig.SetSym(i, j, 0.5*(full.At(i, j)+full.At(j, i)))
+		}
+	}
+	out, ok := tfam.NewStudentT(st.nu, mu.RawVector().Data, sig)
+	if !ok {
+		t.Fatal("cavity scale not PD")
+	}
+	return out
 }

@@ -64,7 +64,9 @@ func (r *Result) Var() []float64 {
 // recombined). s.Damping ∈ (0, 1] (0 means 1), s.Tol (default 1e-8) bounds
 // ‖μ_iter − μ_iter−1‖₂, s.MaxIter defaults to 200. Updates whose cavity is
 // not positive definite or whose moments are not finite are skipped and
-// counted in Stats.Skipped. ctx is checked before every sweep.
+// counted in Stats.Skipped. ctx is checked before every sweep; when it is
+// canceled Run returns the partial result (Status Canceled) with ctx.Err().
+// Invalid problems or settings return an error and no result.
 func Run(ctx context.Context, p *Problem, s infer.Settings, o *Options) (res *Result, err error) {
 	defer func() {
 		if rec := recover(); rec != nil {
@@ -89,6 +91,9 @@ func Run(ctx context.Context, p *Problem, s infer.Settings, o *Options) (res *Re
 	}
 	res.HasLogZ = res.HasLogZ && !o.ADF && res.Status != infer.Diverged
 	res.Runtime = time.Since(start)
+	if res.Status == infer.Canceled {
+		return res, ctx.Err()
+	}
 	return res, nil
 }
 

@@ -13,6 +13,7 @@ type proposal struct {
 	P   []float64 // packed (s−1) P\j + r ggᵀ
 	H   []float64 // (s−1) h\j + κ g
 	LnC float64
+	S   float64 // the scalar s: cavity precision multiplier
 }
 
 // cavity is θ\j = θ − θⱼ (q-division = subtraction, futami eqs 32–33) with
@@ -109,6 +110,7 @@ func (st *state) propose(j int) (proposal, bool) {
 	quadCav := dot(c.h, c.mu)
 	quadNew := s*(quadCav+c.m*dm/c.w) + kappa*tm.Mean
 	z1 := tiltMoments(st.sites[j], st.t, nu, c.m, rho*c.w).Z
+	pr.S = s
 	pr.LnC = st.lnCOf(z1, logPsiNew, quadNew, c.logPsi, quadCav)
 	return pr, true
 }
