@@ -1,60 +1,46 @@
 package fg
 
 import (
-	"bytes"
-	"fmt"
+	"strconv"
 
 	"github.com/fg-infer/fg/compile"
-	"github.com/fg-infer/fg/lang/ast"
-	"github.com/fg-infer/fg/lang/parser"
 )
 
-// MethodFile is the file name positions of --method specs refer to.
-const MethodFile = "--method"
-
-// withMethods appends one `infer SPEC` line per extra method to an fg
-// source, after checking that each spec parses as exactly one infer
-// statement (errors point into the spec, file "--method"). The compiler
-// then labels the extra lines like any other infer line.
-func withMethods(src []byte, methods []string) ([]byte, error) {
+// compileMethods turns the --method specs into infer specs with
+// compile.MethodSpec. A label that collides with an existing infer line
+// gets a numeric suffix (_2, _3, ...), as duplicate infer lines do. For a
+// libDAI file the specs replace the default infer lines (bp and exact).
+func compileMethods(cm *compile.Model, src []byte, methods []string) ([]*compile.InferSpec, error) {
 	if len(methods) == 0 {
-		return src, nil
+		return nil, nil
 	}
 	if compile.IsLibDAI(src) {
-		return nil, libdaiMethodError()
+		cm.Infers = nil
 	}
-	var b bytes.Buffer
-	b.Write(src)
+	used := map[string]bool{}
+	for _, s := range cm.Infers {
+		used[s.Label] = true
+	}
+	var out []*compile.InferSpec
 	for _, spec := range methods {
-		line := "infer " + spec
-		if err := checkMethod(line); err != nil {
+		s, err := compile.MethodSpec(cm, spec)
+		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&b, "\n%s\n", line)
+		s.Label = uniqueLabel(used, s.Label)
+		used[s.Label] = true
+		out = append(out, s)
 	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
-// checkMethod parses `infer SPEC` on its own.
-func checkMethod(line string) error {
-	stmts, err := parser.ParseStmt(MethodFile, []byte(line))
-	if err != nil {
-		return err
+func uniqueLabel(used map[string]bool, l string) string {
+	if !used[l] {
+		return l
 	}
-	if len(stmts) != 1 {
-		return methodError("--method takes one infer line, e.g. --method 'ep { divergence = alpha(0.8) }'")
+	for i := 2; ; i++ {
+		if c := l + "_" + strconv.Itoa(i); !used[c] {
+			return c
+		}
 	}
-	if _, ok := stmts[0].(*ast.InferStmt); !ok {
-		return methodError("--method takes an inference method, e.g. ep, bp, exact, mcmc")
-	}
-	return nil
-}
-
-func methodError(msg string) error {
-	p := ast.Pos{Filename: MethodFile, Line: 1, Column: 1}
-	return ast.ErrorList{{Pos: p, End: p, Msg: msg}}
-}
-
-func libdaiMethodError() error {
-	return methodError("libDAI files take their methods from compile")
 }

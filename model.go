@@ -25,6 +25,7 @@ type Model struct {
 	data     map[string]string
 	methods  []string // extra infer lines (--method SPEC)
 	compiled *compile.Model
+	extra    []*compile.InferSpec // the compiled --method lines
 }
 
 // Overrides are what `fg run` applies before the first compilation: param
@@ -116,15 +117,15 @@ func newModel(name string, src []byte, fsys fs.FS) (*Model, error) {
 // recompile compiles the source with the current overrides.
 func (m *Model) recompile() error {
 	opt := compile.Options{Set: m.set, Data: m.data, FS: m.fsys}
-	src, err := withMethods(m.src, m.methods)
+	cm, err := compile.CompileSource(m.name, m.src, opt)
 	if err != nil {
 		return err
 	}
-	cm, err := compile.CompileSource(m.name, src, opt)
+	extra, err := compileMethods(cm, m.src, m.methods)
 	if err != nil {
 		return err
 	}
-	m.compiled = cm
+	m.compiled, m.extra = cm, extra
 	return nil
 }
 
@@ -195,11 +196,18 @@ func (m *Model) Overrides() []string {
 	return out
 }
 
-// Labels lists the labels of the model's infer lines in file order.
+// Labels lists the labels of the model's infer lines in file order, then
+// those added with AddMethod.
 func (m *Model) Labels() []string {
 	var out []string
-	for _, s := range m.compiled.Infers {
+	for _, s := range m.Infers() {
 		out = append(out, s.Label)
 	}
 	return out
+}
+
+// Infers lists the infer specs Run executes: the model's, then the extra
+// ones added with AddMethod (or Overrides.Methods).
+func (m *Model) Infers() []*compile.InferSpec {
+	return append(append([]*compile.InferSpec(nil), m.compiled.Infers...), m.extra...)
 }

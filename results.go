@@ -65,7 +65,7 @@ func Progress(f func(label string, iter int, r float64, elapsed time.Duration)) 
 // the partial results carry Status infer.Canceled; Run then returns them
 // together with ctx's error.
 func (m *Model) Run(ctx context.Context, opts ...RunOption) (*Results, error) {
-	var o run.Options
+	o := run.Options{Extra: m.extra}
 	for _, f := range opts {
 		f(&o)
 	}

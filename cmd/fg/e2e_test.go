@@ -41,7 +41,7 @@ func TestRunJSONMatchesSchema(t *testing.T) {
 }
 
 func TestRunCSV(t *testing.T) {
-	out, stderr, code := runFG("run", "testdata/toy.fg", "--csv", "--only", "ep")
+	out, stderr, code := runFG("run", "testdata/toy.fg", "--csv", "--only", "ep_kl")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -49,7 +49,7 @@ func TestRunCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 3 || recs[1][0] != "ep" || recs[1][4] != "w[0]" || recs[2][4] != "w[1]" {
+	if len(recs) != 3 || recs[1][0] != "ep_kl" || recs[1][4] != "w[0]" || recs[2][4] != "w[1]" {
 		t.Errorf("csv:\n%s", out)
 	}
 }
@@ -102,7 +102,7 @@ func TestTestCommand(t *testing.T) {
 	}
 	dir := t.TempDir()
 	src, _ := os.ReadFile("testdata/toy.fg")
-	os.WriteFile(filepath.Join(dir, "fail.fg"), append(src, []byte("expect iterations > 100000 for ep\n")...), 0o644)
+	os.WriteFile(filepath.Join(dir, "fail.fg"), append(src, []byte("expect iterations > 100000 for ep_kl\n")...), 0o644)
 	out, _, code = runFG("test", dir)
 	if code != exitError || !strings.Contains(out, "FAIL") || !strings.Contains(out, "iterations = ") {
 		t.Errorf("failing test: %d\n%s", code, out)

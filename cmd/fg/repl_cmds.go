@@ -156,7 +156,7 @@ func (s *replSession) graph() {
 // methods lists the session's infer lines and the methods fg knows.
 func (s *replSession) methods() {
 	if s.model != nil {
-		for _, sp := range s.model.Compiled().Infers {
+		for _, sp := range s.model.Infers() {
 			fmt.Fprintf(s.e.stdout, "%-20s %s%s\n", sp.Label, sp.Method, optionString(sp.Options))
 		}
 	}

@@ -124,15 +124,17 @@ func TestREPLCompletionAndCtrlD(t *testing.T) {
 	c := startREPL(t, "testdata/toy.fg")
 	c.expect("loaded testdata/toy.fg")
 	c.expect("fg> ")
-	// Tab completes keywords and declared names (eps is a param of toy.fg).
+	// Tab completes keywords and declared names.
 	c.pty.Write([]byte("lear\t"))
 	c.expect("learn")
 	c.pty.Write([]byte{3})
 	c.expect("fg> ")
-	c.pty.Write([]byte("param zz = ep\t\r"))
+	c.typeLine("param zeta = 0.5")
+	c.expect("fg> ")
+	c.pty.Write([]byte("param zz = zet\t\r"))
 	c.expect("fg> ")
 	c.typeLine(":show zz")
-	c.expect("param zz = 0.2")
+	c.expect("param zz = 0.5")
 	// Ctrl-C discards a half-typed statement, Ctrl-D leaves.
 	c.typeLine("data q = [1,")
 	c.expect("... ")
