@@ -182,3 +182,45 @@ func contains(xs []string, s string) bool {
 	}
 	return false
 }
+
+// ruleColumns are the (method, divergence) columns of RulesMarkdown.
+var ruleColumns = [][2]string{{"ep", "kl"}, {"ep", "alpha"}, {"ep", "relaxed_kl"}, {"ep", "t"},
+	{"bp", "kl"}, {"bp", "alpha"}, {"bp", "relaxed_kl"}, {"exact", ""}, {"mcmc", ""}}
+
+// RulesMarkdown renders the rule table as a markdown table: one row per
+// factor kind, one column per method and divergence; a cell is "stable",
+// "exp." (experimental), with "+approx" when the moments come from the
+// infer line's numerical scheme, or "—" when there is no rule.
+// docs/language.md embeds this table (a test keeps them equal).
+func RulesMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| factor |")
+	for _, c := range ruleColumns {
+		name := c[0]
+		if c[1] != "" {
+			name += " " + c[1]
+		}
+		b.WriteString(" " + name + " |")
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---|", len(ruleColumns)))
+	b.WriteString("\n")
+	for _, k := range FactorKinds {
+		b.WriteString("| " + k + " |")
+		for _, c := range ruleColumns {
+			cell := "—"
+			if r, err := LookupRule(k, c[0], c[1]); err == nil {
+				cell = "stable"
+				if r.Quality == Experimental {
+					cell = "exp."
+				}
+				if r.Approx {
+					cell += "+approx"
+				}
+			}
+			b.WriteString(" " + cell + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
