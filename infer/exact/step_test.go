@@ -124,3 +124,30 @@ func TestStepQuadVersusIS(t *testing.T) {
 		checkClose(t, "var", q.Var[i], is.Var[i], 4*is.VarErr[i]+q.VarErr[i])
 	}
 }
+
+// TestStep3DQuadVersusISLong: six step sites in 3-D, quadrature (Tol 1e-2)
+// against 4e6 importance samples within 4 standard errors plus the
+// quadrature estimate. Skipped with -short.
+func TestStep3DQuadVersusISLong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long; run without -short")
+	}
+	xs := [][]float64{{1, 0.5, -0.2}, {0.8, -0.3, 0.9}, {-1, 0.2, 0.4}, {-0.6, -0.9, 0.1}, {0.4, 1.2, -1}, {0.3, 0.3, 0.3}}
+	ys := []float64{1, 1, -1, -1, -1, 1}
+	cov := mat.NewSymDense(3, []float64{1, 0.3, 0, 0.3, 1, 0.2, 0, 0.2, 1})
+	p := Problem{Mean: []float64{0.1, 0, -0.1}, Cov: cov, LogLik: stepLoglik(xs, ys, 0.05)}
+	q, err := Run(context.Background(), p, Settings{Tol: 1e-2, MaxEval: 20_000_000})
+	if err != nil || q.Status != infer.Done {
+		t.Fatalf("quad: %v %v %s", err, q.Status, q.Message)
+	}
+	is, err := Run(context.Background(), p, Settings{Method: "is", Samples: 4_000_000, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("quad evals=%d est=%.2g %v; IS ESS %.0f %v", q.Evaluations, q.ErrEstimate, q.Runtime, is.WeightESS, is.Runtime)
+	checkClose(t, "logZ", q.LogZ, is.LogZ, 4*is.LogZErr+q.LogZErr)
+	for i := 0; i < 3; i++ {
+		checkClose(t, "mean", q.Mean[i], is.Mean[i], 4*is.MeanErr[i]+q.MeanErr[i])
+		checkClose(t, "var", q.Var[i], is.Var[i], 4*is.VarErr[i]+q.VarErr[i])
+	}
+}

@@ -138,19 +138,12 @@ func ESS(chains [][]float64) float64 {
 	if vp == 0 || n < 4 {
 		return total
 	}
-	acov := make([][]float64, m)
-	for j, c := range h {
-		acov[j] = autocov(c)
-	}
+	ac := newAutocorr(h)
 	rho := func(t int) float64 {
 		if t == 0 {
 			return 1
 		}
-		s := 0.0
-		for j := range acov {
-			s += acov[j][t]
-		}
-		return 1 - (w-s/float64(m))/vp
+		return 1 - (w-ac.mean(t))/vp
 	}
 	tau := math.Max(geyer(rho, n), 1/math.Log10(total))
 	ess := total / tau
@@ -197,4 +190,48 @@ func autocov(x []float64) []float64 {
 		out[t] = r[t] / float64(size) / float64(n)
 	}
 	return out
+}
+
+// directLags is the number of lags computed by direct sums before all
+// autocovariances are computed at once by FFT.
+const directLags = 64
+
+// autocorr provides the chain-averaged autocovariance mean_j γ_j(t) of
+// split chains lazily: direct O(N) sums for the first directLags lags (the
+// Geyer sequence of a well-mixing chain stops there), then by FFT.
+type autocorr struct {
+	chains [][]float64
+	means  []float64
+	fft    [][]float64
+}
+
+func newAutocorr(chains [][]float64) *autocorr {
+	a := &autocorr{chains: chains, means: make([]float64, len(chains))}
+	for j, c := range chains {
+		a.means[j], _ = meanVar(c)
+	}
+	return a
+}
+
+// mean returns (1/M) Σ_j γ_j(t) with γ_j(t) = (1/N) Σ_i (x_i − x̄)(x_i+t − x̄).
+func (a *autocorr) mean(t int) float64 {
+	if t >= directLags && a.fft == nil {
+		a.fft = make([][]float64, len(a.chains))
+		for j, c := range a.chains {
+			a.fft[j] = autocov(c)
+		}
+	}
+	s := 0.0
+	for j, c := range a.chains {
+		if a.fft != nil {
+			s += a.fft[j][t]
+			continue
+		}
+		m, g := a.means[j], 0.0
+		for i := 0; i+t < len(c); i++ {
+			g += (c[i] - m) * (c[i+t] - m)
+		}
+		s += g / float64(len(c))
+	}
+	return s / float64(len(a.chains))
 }

@@ -268,12 +268,19 @@ func (res *GibbsResult) summarise(draws [][][][]float64, card []int) {
 			(*a)[v] = make([]float64, card[v])
 		}
 		for st := 0; st < card[v]; st++ {
+			if card[v] == 2 && st == 0 {
+				continue // p(x_v = 0) = 1 − p(x_v = 1): same ESS, R-hat and SE
+			}
 			for c := range draws {
 				per[c] = draws[c][v][st]
 			}
 			sm := Summarise(per)
 			res.Probs[v][st], res.ProbsSE[v][st] = sm.Mean, sm.MeanSE
 			res.ESS[v][st], res.RHat[v][st] = sm.ESS, sm.RHat
+		}
+		if card[v] == 2 {
+			res.Probs[v][0], res.ProbsSE[v][0] = 1-res.Probs[v][1], res.ProbsSE[v][1]
+			res.ESS[v][0], res.RHat[v][0] = res.ESS[v][1], res.RHat[v][1]
 		}
 	}
 }

@@ -1,0 +1,34 @@
+package mcmc
+
+import (
+	"context"
+	"testing"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/internal/shared"
+)
+
+// TestGibbsLibDAILong: the larger libDAI reference models (fully connected
+// 10-spin Ising model, 10×10 grid) against JTREE marginals within 4
+// standard errors. Skipped with -short.
+func TestGibbsLibDAILong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long Gibbs runs; run without -short")
+	}
+	if _, err := shared.Dir(); err != nil {
+		t.Skip(err)
+	}
+	for _, name := range []string{"ising_full10_seed4", "ising_grid10x10_w1_seed2"} {
+		g, err := graph.ReadLibDAI(shared.Path("reference", "libdai", name+".fg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := readJTree(t, shared.Path("reference", "libdai", name+".jtree.tsv"))
+		res, err := RunGibbs(context.Background(), g, GibbsSettings{Samples: 20000, Seed: 21})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d sweeps in %v", name, res.Iterations, res.Runtime)
+		checkMarginals(t, name, res, exact)
+	}
+}
