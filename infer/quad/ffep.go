@@ -47,7 +47,8 @@ type Settings struct {
 // Result of RunFF.
 type Result struct {
 	Mean, Var []float64
-	// Cost after each update (TrackCost), starting with the prior mean's.
+	// Cost after each factor visit (TrackCost), starting with the prior
+	// mean's; a skipped update repeats the previous value.
 	Cost []float64
 	// Trace is ‖m − m_prev‖₂ after each pass.
 	Trace []float64
@@ -132,6 +133,7 @@ type engine struct {
 	siteTime     time.Duration
 	sites        int
 	newton       int
+	lastSkipped  bool
 	res          *Result
 }
 

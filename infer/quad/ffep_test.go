@@ -189,11 +189,11 @@ func TestFFSkipsImproper(t *testing.T) {
 	for _, sc := range []Scheme{{Kind: Laplace}, {Kind: QuickLaplace}, {Kind: VQ}} {
 		p := &Problem{PriorMean: []float64{0.5, -0.5}, PriorVar: []float64{1, 1},
 			Factors: []Potential{convexUp{k: 5}, convexUp{k: 5}}}
-		res, err := RunFF(context.Background(), p, &Settings{Scheme: sc, Passes: 2})
+		res, err := RunFF(context.Background(), p, &Settings{Scheme: sc, Passes: 2, TrackCost: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Skipped != 4 || res.Updates != 0 || res.Status != infer.Failed || res.Message == "" {
+		if res.Skipped != 4 || res.Updates != 0 || res.Status != infer.Failed || res.Message == "" || len(res.Cost) != 5 {
 			t.Errorf("%v: skipped %d updates %d status %v %q", sc, res.Skipped, res.Updates, res.Status, res.Message)
 		}
 		for i := range 2 {
@@ -230,7 +230,7 @@ func TestFFCancelAndValidate(t *testing.T) {
 }
 
 // TestADFKeepsNoSites: one pass stores no per-factor site (memory O(d)),
-// and the cost trace has one entry per update plus the prior's.
+// and the cost trace has one entry per visit plus the prior's.
 func TestADFKeepsNoSites(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	var fs []Potential
@@ -246,7 +246,7 @@ func TestADFKeepsNoSites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Cost) != res.Updates+1 || res.Updates != 5 {
+	if len(res.Cost) != res.Updates+res.Skipped+1 || res.Updates != 5 {
 		t.Errorf("cost trace %d entries for %d updates", len(res.Cost), res.Updates)
 	}
 	var c0 float64

@@ -39,10 +39,22 @@ func (e *engine) update(k int) {
 	}
 	e.commit(k)
 	res.Updates++
-	if e.s.TrackCost {
-		e.meanInto(e.mean)
-		res.Cost = append(res.Cost, e.cost())
+	e.trackCost()
+}
+
+// trackCost appends the cost at the current mean (TrackCost): once per
+// visit, so skipped updates repeat the previous cost and the trace stays
+// aligned with the visit count.
+func (e *engine) trackCost() {
+	if !e.s.TrackCost {
+		return
 	}
+	if e.lastSkipped && len(e.res.Cost) > 0 {
+		e.res.Cost = append(e.res.Cost, e.res.Cost[len(e.res.Cost)-1])
+		return
+	}
+	e.meanInto(e.mean)
+	e.res.Cost = append(e.res.Cost, e.cost())
 }
 
 // propose fills newL/newE with the damped site of factor k and reports
@@ -80,6 +92,9 @@ func (e *engine) commit(k int) {
 func (e *engine) skip(why string) {
 	e.res.Skipped++
 	e.res.Errors[why]++
+	e.lastSkipped = true
+	e.trackCost()
+	e.lastSkipped = false
 }
 
 func reason(err error) string {
