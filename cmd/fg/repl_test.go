@@ -143,3 +143,25 @@ func TestREPLCompletionAndCtrlD(t *testing.T) {
 	c.pty.Write([]byte{4})
 	time.Sleep(100 * time.Millisecond)
 }
+
+// TestREPLInterruptRun: Ctrl-C during :run cancels the inference and
+// returns to the prompt; the session goes on.
+func TestREPLInterruptRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spends a second waiting for the run to start")
+	}
+	c := startREPL(t, "testdata/slow.fg")
+	c.expect("loaded testdata/slow.fg")
+	c.expect("fg> ")
+	c.typeLine(":run")
+	time.Sleep(time.Second)
+	c.pty.Write([]byte{3})
+	out := c.expect("interrupted")
+	if !strings.Contains(out, "canceled") {
+		t.Errorf("partial results should show status canceled:\n%s", out)
+	}
+	c.expect("fg> ")
+	c.typeLine(":show w")
+	c.expect("w[1]")
+	c.typeLine(":quit")
+}
