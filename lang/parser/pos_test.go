@@ -1,0 +1,67 @@
+package parser
+
+import (
+	"os"
+	"testing"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// TestPositions checks every node of the corpus: a valid span inside the
+// file, children inside their parents, and — the strong check — that the
+// source text of each expression's span [Pos, End) parses on its own to
+// the same tree, and likewise for each top-level statement.
+func TestPositions(t *testing.T) {
+	for _, fn := range corpus(t) {
+		src, err := os.ReadFile(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := mustParse(t, fn, src)
+		checkSpans(t, fn, src, f)
+		for _, s := range f.Stmts {
+			text := src[s.Pos().Offset:s.End().Offset]
+			got, err := ParseStmt("span", text)
+			if err != nil || len(got) != 1 || sexpr(got[0]) != sexpr(s) {
+				t.Errorf("%s: statement span %q does not reparse to the statement (%v)", s.Pos(), text, err)
+			}
+		}
+	}
+}
+
+func checkSpans(t *testing.T, fn string, src []byte, f *ast.File) {
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		p, e := n.Pos(), n.End()
+		if !p.IsValid() || !e.IsValid() || p.Offset > e.Offset || e.Offset > len(src) || p.Filename != fn {
+			t.Errorf("%s: bad span %v..%v for %T", fn, p, e, n)
+		} else if len(stack) > 0 {
+			parent := stack[len(stack)-1]
+			if p.Offset < parent.Pos().Offset || e.Offset > parent.End().Offset {
+				t.Errorf("%s: %T span outside parent %T", p, n, parent)
+			}
+		}
+		if x, ok := n.(ast.Expr); ok && reparsable(x) {
+			text := string(src[p.Offset:e.Offset])
+			y, err := ParseExpr(text)
+			if err != nil || sexpr(y) != sexpr(x) {
+				t.Errorf("%s: expression span %q reparses as %v (%v), want %s", p, text, y, err, sexpr(x))
+			}
+		}
+		stack = append(stack, n)
+		return true
+	})
+}
+
+// reparsable excludes forms that are not expressions on their own.
+func reparsable(x ast.Expr) bool {
+	switch x.(type) {
+	case *ast.SliceExpr, *ast.RangeExpr:
+		return false
+	}
+	return true
+}
