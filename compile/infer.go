@@ -158,6 +158,14 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 			c.fail(s, "%s factors have no closed-form moments: set approx = gh(n = 32), laplace, quick_laplace, gq or vq", k)
 		}
 	}
+	if t, ok := spec.Settings.Divergence.(infer.T); ok && spec.Method == "ep" {
+		for _, b := range c.m.Blocks {
+			if b.Prior.Nu != t.Nu {
+				c.fail(s, "divergence %v needs the prior of `%s` to have the same degrees of freedom; it is %s with nu = %s",
+					t, b.Name, b.Prior.Kind, fmtNum(b.Prior.Nu))
+			}
+		}
+	}
 	if spec.Method == "ep" && spec.Approx == "gh" {
 		for _, b := range c.m.Blocks {
 			if len(b.Batches) > 0 {
