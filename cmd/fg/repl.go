@@ -174,7 +174,14 @@ func (s *replSession) runModel(labels []string) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := s.model.Run(ctx, fg.Only(labels...))
+	opts := []fg.RunOption{fg.Only(labels...)}
+	if s.e.stderrTTY {
+		opts = append(opts, fg.Progress(newProgress(s.e.stderr).update))
+	}
+	res, err := s.model.Run(ctx, opts...)
+	if s.e.stderrTTY {
+		clearProgress(s.e.stderr)
+	}
 	if err != nil && (res == nil || ctx.Err() == nil) {
 		s.e.printErrors(err)
 		return
