@@ -19,6 +19,9 @@ type engine struct {
 	coff  []int     // scratch: offsets into cav
 	out   []float64 // scratch: one new message
 	tilt  []float64 // scratch: relaxed tilted joint
+	// lin holds, for each binary pairwise factor, exp(f/c − max f/c): the
+	// linear-domain table of the fast path (nil entries elsewhere: NaN).
+	lin []float64
 }
 
 // current returns the messages beliefs are formed from: the newest computed
@@ -93,6 +96,10 @@ func (en *engine) calc(e int32, dst []float64) {
 	p := en.p
 	a := p.efac[e]
 	w := en.selfW[a]
+	if !en.relax && p.fstart[a+1]-p.fstart[a] == 2 && len(dst) == 2 && p.card[p.evar[p.fstart[a]]] == 2 && p.card[p.evar[p.fstart[a]+1]] == 2 {
+		en.calcBinaryPair(a, int(e-p.fstart[a]), w, dst)
+		return
+	}
 	if en.relax {
 		en.cavities(a, 0)
 		w = en.lineSearch(a)
@@ -320,4 +327,128 @@ func stateBuf(buf *[16]int, r int) []int {
 	s := buf[:r]
 	clear(s)
 	return s
+}
+
+// calcBinaryPair is calc for a factor of two binary variables (the Ising
+// case), unrolled: with n the cavity of the other variable j,
+//
+//	log m(x_i) = c · log Σ_{x_j} exp(f(x_i, x_j)/c + log n(x_j)),
+//
+// two two-term log-sum-exps, normalised to max_k log m(k) = 0 (messages are
+// defined up to a constant; every consumer normalises).
+func (en *engine) calcBinaryPair(a int32, pos int, w float64, dst []float64) {
+	p := en.p
+	o := p.fstart[a] + int32(1-pos) // the other edge of a
+	j := p.evar[o]
+	pj := p.prior[p.voff[j] : p.voff[j]+2]
+	c0, c1 := pj[0], pj[1]
+	for _, f := range p.vedge[p.vstart[j]:p.vstart[j+1]] {
+		if f != o {
+			m := en.msg[p.moff[f] : p.moff[f]+2]
+			c0 += m[0]
+			c1 += m[1]
+		}
+	}
+	if w != 0 {
+		m := en.current()[p.moff[o] : p.moff[o]+2]
+		c0 += w * m[0]
+		c1 += w * m[1]
+	}
+	if d, ok := en.linearPair(a, pos, c0, c1); ok {
+		if d > 0 {
+			dst[0], dst[1] = -d, 0
+		} else {
+			dst[0], dst[1] = 0, d
+		}
+		return
+	}
+	t := p.tab[p.toff[a] : p.toff[a]+4]
+	ic := en.invc
+	var l0, l1 float64
+	if pos == 0 { // table index x0 + 2·x1, i = x0
+		l0 = lse2(ic*t[0]+c0, ic*t[2]+c1)
+		l1 = lse2(ic*t[1]+c0, ic*t[3]+c1)
+	} else {
+		l0 = lse2(ic*t[0]+c0, ic*t[1]+c1)
+		l1 = lse2(ic*t[2]+c0, ic*t[3]+c1)
+	}
+	if en.c != 1 {
+		l0, l1 = en.c*l0, en.c*l1
+	}
+	if m := math.Max(l0, l1); !math.IsInf(m, 0) && !math.IsNaN(m) {
+		l0, l1 = l0-m, l1-m
+	}
+	dst[0], dst[1] = l0, l1
+}
+
+// lse2 is log(e^a + e^b) without overflow.
+func lse2(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// linearPair evaluates the binary pairwise message in the linear domain:
+// with the cavity normalised to n = (σ(c0 − c1), σ(c1 − c0)) (one
+// exponential) and T = exp(f/c − max), m(x_i) = Σ_{x_j} T(x_i, x_j) n(x_j)
+// and the message is d = c·log(m(1)/m(0)) (one logarithm). It reports false
+// (the caller then uses log-sum-exps) when T is unavailable or m underflows.
+func (en *engine) linearPair(a int32, pos int, c0, c1 float64) (float64, bool) {
+	if en.lin == nil {
+		return 0, false
+	}
+	t := en.lin[4*a : 4*a+4]
+	if math.IsNaN(t[0]) {
+		return 0, false
+	}
+	e := math.Exp(-math.Abs(c0 - c1))
+	big, small := 1/(1+e), e/(1+e)
+	n0, n1 := big, small
+	if c1 > c0 {
+		n0, n1 = small, big
+	}
+	var m0, m1 float64
+	if pos == 0 {
+		m0, m1 = t[0]*n0+t[2]*n1, t[1]*n0+t[3]*n1
+	} else {
+		m0, m1 = t[0]*n0+t[1]*n1, t[2]*n0+t[3]*n1
+	}
+	d := en.c * math.Log(m1/m0)
+	if !(m0 > 0 && m1 > 0) || math.IsInf(d, 0) || math.IsNaN(d) {
+		return 0, false
+	}
+	return d, true
+}
+
+// initLinear fills en.lin for the binary pairwise factors (4 entries per
+// factor, NaN for the others); tables whose exponentials under- or overflow
+// are left to the log-domain path.
+func (en *engine) initLinear() {
+	p := en.p
+	en.lin = make([]float64, 4*p.NumFactors())
+	for a := 0; a < p.NumFactors(); a++ {
+		l := en.lin[4*a : 4*a+4]
+		l[0] = math.NaN()
+		f0 := p.fstart[a]
+		if p.fstart[a+1]-f0 != 2 || p.card[p.evar[f0]] != 2 || p.card[p.evar[f0+1]] != 2 {
+			continue
+		}
+		t := p.tab[p.toff[a] : p.toff[a]+4]
+		mx := math.Inf(-1)
+		for _, v := range t {
+			mx = math.Max(mx, en.invc*v)
+		}
+		ok := !math.IsInf(mx, 0)
+		for k, v := range t {
+			l[k] = math.Exp(en.invc*v - mx)
+			ok = ok && l[k] > 1e-280
+		}
+		if !ok {
+			l[0] = math.NaN()
+		}
+	}
 }

@@ -37,10 +37,12 @@ func (h *residualHeap) recompute(e int32) {
 	h.set(e, linf(n, h.en.msg[p.moff[e]:p.moff[e+1]]))
 }
 
+// linf is max_k |p_k − q_k| between the normalised exponentials of a and b.
 func linf(a, b []float64) float64 {
+	za, zb := lse(a), lse(b)
 	d := 0.0
 	for k := range a {
-		x := math.Abs(math.Exp(a[k]) - math.Exp(b[k]))
+		x := math.Abs(math.Exp(a[k]-za) - math.Exp(b[k]-zb))
 		if x > d || math.IsNaN(x) {
 			d = x
 		}
@@ -125,4 +127,19 @@ func (h *residualHeap) down(i int) {
 		h.swap(i, best)
 		i = best
 	}
+}
+
+func lse(x []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range x {
+		m = math.Max(m, v)
+	}
+	if math.IsInf(m, 0) {
+		return m
+	}
+	s := 0.0
+	for _, v := range x {
+		s += math.Exp(v - m)
+	}
+	return m + math.Log(s)
 }

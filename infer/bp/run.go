@@ -102,6 +102,9 @@ func newEngine(p *Problem, s *Settings) (*engine, error) {
 			en.msg[k] = u
 		}
 	}
+	if !en.relax {
+		en.initLinear()
+	}
 	if s.Schedule != infer.Sequential && s.Schedule != infer.Random || en.step != 1 {
 		en.nmsg = append([]float64(nil), en.msg...)
 	}
