@@ -27,6 +27,7 @@ type state struct {
 	lnC   []float64    // ln_t C̃ⱼ in w coordinates (evidence.go)
 	P     *mat.SymDense
 	h     []float64
+	cav   *cavity // scratch for cavityOf
 }
 
 var errNotPD = errors.New("tep: prior scale matrix is not positive definite")

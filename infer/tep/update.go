@@ -29,11 +29,16 @@ type cavity struct {
 }
 
 // cavityOf forms θ\j; ok is false when P\j is not positive definite (the
-// update must then be skipped, algorithms.md).
+// update must then be skipped, algorithms.md). The returned cavity reuses
+// the state's scratch storage and is valid until the next call.
 func (st *state) cavityOf(j int) (*cavity, bool) {
 	k := st.k
-	c := &cavity{P: mat.NewSymDense(k, nil), h: append([]float64(nil), st.h...)}
+	if st.cav == nil {
+		st.cav = &cavity{P: mat.NewSymDense(k, nil), h: make([]float64, k)}
+	}
+	c := st.cav
 	c.P.CopySym(st.P)
+	copy(c.h, st.h)
 	if st.siteP[j] != nil {
 		addPacked(c.P.RawSymmetric(), st.siteP[j], -1)
 		axpy(-1, st.siteH[j], c.h)
@@ -41,9 +46,9 @@ func (st *state) cavityOf(j int) (*cavity, bool) {
 	if !c.chol.Factorize(c.P) {
 		return nil, false
 	}
-	var xv, mv mat.VecDense
-	if c.chol.SolveVecTo(&xv, mat.NewVecDense(k, append([]float64(nil), st.g[j]...))) != nil ||
-		c.chol.SolveVecTo(&mv, mat.NewVecDense(k, append([]float64(nil), c.h...))) != nil {
+	xv, mv := mat.NewVecDense(k, c.x), mat.NewVecDense(k, c.mu)
+	if c.chol.SolveVecTo(xv, mat.NewVecDense(k, st.g[j])) != nil ||
+		c.chol.SolveVecTo(mv, mat.NewVecDense(k, c.h)) != nil {
 		return nil, false
 	}
 	c.x, c.mu = xv.RawVector().Data, mv.RawVector().Data

@@ -1,0 +1,53 @@
+package tep
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// tpProblem is a Student-t process classification problem with n points in
+// 2-D, squared-exponential scale matrix and the step likelihood.
+func tpProblem(n int, nu float64) *Problem {
+	rng := rand.New(rand.NewPCG(21, 22))
+	x := make([][2]float64, n)
+	for i := range x {
+		x[i] = [2]float64{rng.NormFloat64(), rng.NormFloat64()}
+	}
+	K := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			d := (x[i][0]-x[j][0])*(x[i][0]-x[j][0]) + (x[i][1]-x[j][1])*(x[i][1]-x[j][1])
+			v := math.Exp(-d / 2)
+			if i == j {
+				v += 0.01
+			}
+			K.SetSym(i, j, v)
+		}
+	}
+	p := &Problem{Nu: nu, Scale: K}
+	for i := 0; i < n; i++ {
+		y := 1.0
+		if x[i][0]+0.3*rng.NormFloat64() < 0 {
+			y = -1
+		}
+		p.Sites = append(p.Sites, Site{Lik: Step, Eps: 0.05, Y: y, Index: i})
+	}
+	return p
+}
+
+// BenchmarkSweepTP150 measures one t-EP sweep (150 site updates, each one
+// 150×150 Cholesky) of Student-t process classification.
+func BenchmarkSweepTP150(b *testing.B) {
+	p := tpProblem(150, 10)
+	for i := 0; i < b.N; i++ {
+		if _, err := Run(context.Background(), p, infer.Settings{MaxIter: 1}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
