@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fg-infer/fg/stdlib/ad"
 	"github.com/fg-infer/fg/stdlib/loss"
 )
 
@@ -37,4 +38,31 @@ func BenchmarkSiteVQHinge(b *testing.B)    { benchSite(b, Scheme{Kind: VQ}, loss
 func BenchmarkSiteVQQuasi01(b *testing.B)  { benchSite(b, Scheme{Kind: VQ}, loss.Quasi01{Eps: 0.1}) }
 func BenchmarkSiteVQColdLogistic(b *testing.B) {
 	benchSite(b, Scheme{Kind: VQ, ColdStart: true}, loss.Logistic{})
+}
+
+// BenchmarkSiteVQJets times the same VQ site through an ad.Potential (the
+// form compile builds from `factor exp(-sum(logistic_loss(...)))`), which
+// evaluates 2d+1 points by generic jets instead of shifted margins.
+func BenchmarkSiteVQJets(b *testing.B) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	const d, s = 31, 10
+	bt := randomBatch(rng, s, d, loss.Logistic{})
+	pot := ad.Potential{D: d, F: func(w []ad.Jet) ad.Jet {
+		terms := make([]ad.Jet, s)
+		for k := range bt.X {
+			terms[k] = loss.LogisticLoss(ad.DotConst(bt.X[k], w).Scale(bt.Y[k]))
+		}
+		return ad.Sum(terms).Neg()
+	}}
+	mu, sd := make([]float64, d), make([]float64, d)
+	for i := range d {
+		mu[i], sd[i] = 0.3*rng.NormFloat64(), 0.5+rng.Float64()
+	}
+	w := newWork(d)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.compute(Scheme{Kind: VQ}, pot, mu, sd); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
