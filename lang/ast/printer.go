@@ -20,7 +20,7 @@ func Format(f *File) []byte {
 	p := &printer{comments: f.Comments}
 	p.stmts(f.Stmts)
 	p.leading(maxOffset)
-	out := p.buf.Bytes()
+	out := alignComments(p.buf.Bytes(), p.marks)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
@@ -34,8 +34,9 @@ type printer struct {
 	indent   int
 	flat     bool // ExprString: no multi-line lists
 	comments []*Comment
-	ci       int // next comment to print
-	lastLine int // source line of the last printed item; 0 at block start
+	ci       int   // next comment to print
+	lastLine int   // source line of the last printed item; 0 at block start
+	marks    []int // buffer offsets where trailing comments start
 }
 
 func (p *printer) write(s string) { p.buf.WriteString(s) }
@@ -68,6 +69,7 @@ func (p *printer) trailing(end Pos) {
 	if p.ci < len(p.comments) {
 		c := p.comments[p.ci]
 		if end.IsValid() && c.Slash.Line == end.Line && c.Slash.Offset >= end.Offset {
+			p.marks = append(p.marks, p.buf.Len())
 			p.write(" " + c.Text)
 			p.ci++
 		}
