@@ -39,13 +39,21 @@ func mixtureBPM(n int, nu float64, seed uint64) *Problem {
 // random permutations agree to 1e-6, while single-pass t-ADF's differ.
 func TestOrderIndependence(t *testing.T) {
 	if testing.Short() {
-		t.Skip("1000-point EP with 6 orders; run without -short")
+		t.Skip("1000-point EP with 6 orders; run without -short (TestOrderIndependenceSmall runs always)")
 	}
-	p := mixtureBPM(1000, 10, 1)
+	orderIndependence(t, 1000, 6)
+}
+
+// TestOrderIndependenceSmall is the same check with 200 points and three
+// orders, for -short runs.
+func TestOrderIndependenceSmall(t *testing.T) { orderIndependence(t, 200, 3) }
+
+func orderIndependence(t *testing.T, n, orders int) {
+	p := mixtureBPM(n, 10, 1)
 	rng := rand.New(rand.NewPCG(5, 7))
 	var ref, adfRef *Result
 	var adfSpread float64
-	for rep := 0; rep < 6; rep++ {
+	for rep := 0; rep < orders; rep++ {
 		o := &Options{}
 		if rep > 0 {
 			o.Order = rng.Perm(len(p.Sites))
