@@ -1,0 +1,252 @@
+package run
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/infer/exact"
+	"github.com/fg-infer/fg/infer/mcmc"
+	"github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/tep"
+)
+
+// epBlock runs the EP engine that fits the block and the infer line:
+// t-exponential EP for divergence t(nu), fully factorised EP with a
+// numerical scheme when the block has mini-batch factors or asks for
+// family = factorized, and Gaussian-block EP otherwise.
+func (j *job) epBlock(b *compile.Block) (*blockOut, error) {
+	if _, ok := j.st.Divergence.(infer.T); ok {
+		return j.tepBlock(b)
+	}
+	if len(b.Batches) > 0 || j.spec.Family == "factorized" {
+		return j.ffBlock(b)
+	}
+	return j.gaussBlock(b)
+}
+
+// gaussBlock runs infer/ep with the block's prior and sites.
+func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
+	p := &ep.Problem{Mean: b.Prior.Mean, Cov: b.Prior.Cov}
+	for _, s := range b.Sites {
+		lik, err := j.epLikelihood(s)
+		if err != nil {
+			return nil, err
+		}
+		p.Sites = append(p.Sites, ep.Site{Lik: lik, Y: s.Y, Index: s.Index, Proj: s.Proj})
+	}
+	res, err := ep.Run(j.ctx, p, ep.Settings{Settings: j.st})
+	if res == nil {
+		return nil, err
+	}
+	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ,
+		hasLogZ: res.HasLogZ, trace: res.Trace}
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
+	o.relax = relaxations(b.Sites, res.B)
+	preds, err := j.epPredictions(b, res)
+	if err != nil {
+		return nil, err
+	}
+	o.predictions = preds
+	return o, nil
+}
+
+// epLikelihood is the infer/ep likelihood of a site under the infer line's
+// moment scheme: the closed forms for approx = exact, quadrature otherwise.
+func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
+	if j.spec.Approx == "exact" || j.spec.Approx == "" {
+		switch s.Kind {
+		case "probit":
+			return ep.Probit{}, nil
+		case "step":
+			return ep.Step{Eps: s.Params["eps"]}, nil
+		case "normal":
+			return ep.Gaussian{Var: s.Params["var"]}, nil
+		}
+		return nil, fmt.Errorf("%s has no closed-form moments; choose approx = gh(n = 32), laplace, quick_laplace, gq or vq", s.Kind)
+	}
+	return j.numericLikelihood(s)
+}
+
+// relaxations lists the sites whose relaxation weight is non-zero.
+func relaxations(sites []compile.Site, b []float64) []infer.Relaxation {
+	var out []infer.Relaxation
+	for i, v := range b {
+		if v != 0 && i < len(sites) {
+			out = append(out, infer.Relaxation{Factor: sites[i].Label, Pos: sites[i].Pos.String(), B: v})
+		}
+	}
+	return out
+}
+
+// tepBlock runs infer/tep: EP for the t-exponential family.
+func (j *job) tepBlock(b *compile.Block) (*blockOut, error) {
+	t := j.st.Divergence.(infer.T)
+	p := &tep.Problem{Nu: t.Nu, Mean: b.Prior.Mean, Scale: b.Prior.Cov}
+	for _, s := range b.Sites {
+		ts, err := tepSite(s)
+		if err != nil {
+			return nil, err
+		}
+		p.Sites = append(p.Sites, ts)
+	}
+	res, err := tep.Run(j.ctx, p, j.st, &tep.Options{ADF: j.spec.Passes == 1})
+	if res == nil {
+		return nil, err
+	}
+	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ,
+		hasLogZ: res.HasLogZ, trace: res.Trace}
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var()}
+	preds, err := j.tepPredictions(b, res)
+	if err != nil {
+		return nil, err
+	}
+	o.predictions = preds
+	return o, nil
+}
+
+func tepSite(s compile.Site) (tep.Site, error) {
+	ts := tep.Site{Y: s.Y, Proj: s.Proj, Index: s.Index}
+	switch s.Kind {
+	case "step":
+		ts.Lik, ts.Eps = tep.Step, s.Params["eps"]
+	case "probit":
+		ts.Lik = tep.Probit
+	default:
+		return ts, fmt.Errorf("divergence t has message rules for probit and step sites, not %s", s.Kind)
+	}
+	return ts, nil
+}
+
+// ffBlock runs fully factorised EP (infer/quad) over the block's mini-batch
+// factors and its sites, each turned into a potential of the whole vector.
+func (j *job) ffBlock(b *compile.Block) (*blockOut, error) {
+	pv, err := diagonal(b.Prior.Cov)
+	if err != nil {
+		return nil, fmt.Errorf("fully factorised EP (mini-batch factors or family = factorized) %w", err)
+	}
+	p := &quad.Problem{PriorMean: b.Prior.Mean, PriorVar: pv}
+	for _, f := range b.Batches {
+		p.Factors = append(p.Factors, f.F)
+	}
+	for _, s := range b.Sites {
+		p.Factors = append(p.Factors, sitePotential{s: s, n: b.N})
+	}
+	scheme, err := quad.ParseScheme(j.spec.Approx, j.spec.GHPoints)
+	if err != nil {
+		return nil, err
+	}
+	passes := j.spec.Passes
+	if passes == 0 {
+		passes = j.st.MaxIter
+	}
+	res, err := quad.RunFF(j.ctx, p, &quad.Settings{Scheme: scheme, Passes: passes, Damping: j.st.Damping,
+		Tol: j.st.Tol, Schedule: j.st.Schedule, Seed: j.st.Seed, Progress: j.st.Progress})
+	if res == nil {
+		return nil, err
+	}
+	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, trace: res.Trace}
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
+	return o, nil
+}
+
+// diagonal returns the diagonal of a diagonal covariance, or an error
+// when the prior couples coordinates.
+func diagonal(c *mat.SymDense) ([]float64, error) {
+	n := c.SymmetricDim()
+	d := make([]float64, n)
+	for i := 0; i < n; i++ {
+		d[i] = c.At(i, i)
+		for k := i + 1; k < n; k++ {
+			if c.At(i, k) != 0 {
+				return nil, fmt.Errorf("needs an independent prior such as normal(0, 25); this prior couples coordinates %d and %d", i, k)
+			}
+		}
+	}
+	return d, nil
+}
+
+// goldProblem is the block's prior and its total log-likelihood
+// log Π_i p(y_i | a_iᵀw) + Σ_k log f_k(w), for the gold standards.
+func goldProblem(b *compile.Block) (mean []float64, cov *mat.SymDense, loglik func(w []float64) float64, err error) {
+	if b.Prior.Kind == compile.PriorStudentT || b.Prior.Kind == compile.PriorTP {
+		return nil, nil, nil, fmt.Errorf("exact and mcmc need a Gaussian prior; %s priors are not supported by them", b.Prior.Kind)
+	}
+	loglik = func(w []float64) float64 {
+		s := 0.0
+		for _, site := range b.Sites {
+			v, _, _ := siteLogLik(site, project(site, w))
+			s += v
+		}
+		for _, f := range b.Batches {
+			s += f.F.LogF(w)
+		}
+		return s
+	}
+	return b.Prior.Mean, b.Prior.Cov, loglik, nil
+}
+
+// exactBlock runs the quadrature gold standard (dimension ≤ 3).
+func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
+	mean, cov, ll, err := goldProblem(b)
+	if err != nil {
+		return nil, err
+	}
+	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{})
+	if res == nil {
+		return nil, err
+	}
+	o := &blockOut{status: res.Status, message: res.Message, logZ: res.LogZ, hasLogZ: res.Status == infer.Done}
+	o.stats.Updates = res.Evaluations
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanErr, VarSE: res.VarErr}
+	if res.Method != "" {
+		j.res.Options = withOption(j.res.Options, "method", res.Method)
+	}
+	return o, err
+}
+
+// essBlock runs elliptical slice sampling.
+func (j *job) essBlock(b *compile.Block) (*blockOut, error) {
+	mean, cov, ll, err := goldProblem(b)
+	if err != nil {
+		return nil, err
+	}
+	s := mcmc.Settings{Samples: j.spec.Samples, Burnin: j.spec.Burnin, Chains: j.spec.Chains, Seed: j.st.Seed}
+	res, err := mcmc.RunESS(j.ctx, mcmc.Problem{Mean: mean, Cov: cov, LogLik: ll}, s)
+	if res == nil {
+		return nil, err
+	}
+	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats}
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanSE, VarSE: res.VarSE, ESS: res.ESS, RHat: res.RHat}
+	return o, nil
+}
+
+func withOption(m map[string]string, k, v string) map[string]string {
+	out := map[string]string{}
+	for a, b := range m {
+		out[a] = b
+	}
+	if _, ok := out[k]; !ok {
+		out[k] = v
+	}
+	return out
+}
+
+// project returns the site's projection aᵀw.
+func project(s compile.Site, w []float64) float64 {
+	if s.Proj == nil {
+		return w[s.Index]
+	}
+	f := 0.0
+	for i, a := range s.Proj {
+		f += a * w[i]
+	}
+	return f
+}
+
+// isFinite reports whether x is a finite number.
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

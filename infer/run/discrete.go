@@ -1,0 +1,138 @@
+package run
+
+import (
+	"fmt"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/bp"
+	"github.com/fg-infer/fg/infer/jtree"
+	"github.com/fg-infer/fg/infer/mcmc"
+)
+
+// runBP runs loopy BP (or fractional / relaxed BP) on the model's graph.
+func (j *job) runBP() error {
+	res, err := bp.Run(j.ctx, j.m.Graph, bp.Settings{Settings: j.st})
+	if res == nil {
+		return err
+	}
+	r := j.res
+	r.Status, r.Message, r.Stats, r.Trace = res.Status, res.Message, res.Stats, res.Trace
+	// The Bethe (or fractional Bethe) free energy estimates log Z; relaxed
+	// BP's beliefs are not a Bethe stationary point, so it reports none.
+	if _, relaxed := j.st.Divergence.(infer.RelaxedKL); !relaxed && res.Status == infer.Converged {
+		r.LogEvidence, r.HasEvidence = res.LogZ, true
+	}
+	r.Variables = discreteVars(j.m.Graph, res.Marginals, nil)
+	for fi, b := range res.B {
+		if b != 0 {
+			f := &j.m.Graph.Factors[fi]
+			r.Relaxation = append(r.Relaxation, infer.Relaxation{Factor: factorName(j.m.Graph, fi), Pos: f.Pos.String(), B: b})
+		}
+	}
+	return nil
+}
+
+// factorName is the factor's label, or kind(vars) when it has none.
+func factorName(g *graph.Graph, fi int) string {
+	f := &g.Factors[fi]
+	if f.Label != "" {
+		return f.Label
+	}
+	s := f.Kind + "("
+	for k, v := range f.Vars {
+		if k > 0 {
+			s += ", "
+		}
+		s += g.VarName(v)
+	}
+	return s + ")"
+}
+
+// runJTree computes exact marginals and log Z by the junction tree.
+func (j *job) runJTree() error {
+	res, err := jtree.Run(j.ctx, j.m.Graph, jtree.Settings{})
+	if err != nil {
+		return err
+	}
+	r := j.res
+	r.Status, r.Stats = res.Status, res.Stats
+	r.LogEvidence, r.HasEvidence = res.LogZ, res.Status == infer.Done || res.Status == infer.Converged
+	r.Variables = discreteVars(j.m.Graph, res.Marginals, nil)
+	r.Options = withOption(r.Options, "induced_width", fmt.Sprint(res.Width))
+	return nil
+}
+
+// runGibbs samples the discrete model.
+func (j *job) runGibbs() error {
+	s := mcmc.GibbsSettings{Samples: j.spec.Samples, Burnin: j.spec.Burnin, Chains: j.spec.Chains,
+		Seed: j.st.Seed, Schedule: j.st.Schedule}
+	res, err := mcmc.RunGibbs(j.ctx, j.m.Graph, s)
+	if res == nil {
+		return err
+	}
+	r := j.res
+	r.Status, r.Message, r.Stats = res.Status, res.Message, res.Stats
+	r.Variables = discreteVars(j.m.Graph, res.Probs, &gibbsExtras{res})
+	return nil
+}
+
+type gibbsExtras struct{ r *mcmc.GibbsResult }
+
+// discreteVars maps per-variable marginals back to the model's latents.
+func discreteVars(g *graph.Graph, marg [][]float64, ex *gibbsExtras) []infer.Variable {
+	var out []infer.Variable
+	for li := range g.Latents {
+		l := &g.Latents[li]
+		if !l.Domain.Discrete() {
+			continue
+		}
+		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: stateLabels(l)}
+		for i := 0; i < l.Size(); i++ {
+			id := l.First + i
+			v.Probs = append(v.Probs, marg[id])
+			if ex != nil {
+				v.ProbsSE = append(v.ProbsSE, ex.r.ProbsSE[id])
+				v.ESS = append(v.ESS, minOf(ex.r.ESS[id]))
+				v.RHat = append(v.RHat, maxOf(ex.r.RHat[id]))
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// stateLabels names the states of a discrete latent.
+func stateLabels(l *graph.Latent) []string {
+	switch l.Domain {
+	case graph.Spin:
+		return []string{"-1", "+1"}
+	case graph.Bool:
+		return []string{"false", "true"}
+	}
+	s := make([]string, l.Card)
+	for k := range s {
+		s[k] = fmt.Sprint(k)
+	}
+	return s
+}
+
+func minOf(x []float64) float64 {
+	m := x[0]
+	for _, v := range x[1:] {
+		if v < m {
+			m = v
+		}
+	}
+	return m
+}
+
+func maxOf(x []float64) float64 {
+	m := x[0]
+	for _, v := range x[1:] {
+		if v > m {
+			m = v
+		}
+	}
+	return m
+}

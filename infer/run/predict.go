@@ -1,0 +1,127 @@
+package run
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/tep"
+)
+
+// predictsOf returns the predict statements on block b.
+func (j *job) predictsOf(b *compile.Block) []*compile.PredictSpec {
+	var out []*compile.PredictSpec
+	for _, p := range j.m.Predicts {
+		if p.Block >= 0 && p.Block < len(j.m.Blocks) && j.m.Blocks[p.Block] == b {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// kernelInputs returns, for a GP/TP block, the cross covariance k(X*, X)
+// and the prior variances k(x*, x*) of the new inputs.
+func kernelInputs(b *compile.Block, xnew *mat.Dense) (*mat.Dense, []float64) {
+	k := &b.Prior.Kernel
+	ks := k.Cross(xnew, b.Prior.X)
+	t, _ := xnew.Dims()
+	kss := make([]float64, t)
+	for i := range kss {
+		x := xnew.RawRowView(i)
+		kss[i] = k.Eval(x, x, true)
+	}
+	return ks, kss
+}
+
+func hasKernel(b *compile.Block) bool {
+	return b.Prior.Kind == compile.PriorGP || b.Prior.Kind == compile.PriorTP
+}
+
+// epPredictions evaluates the block's predict statements on an EP result.
+func (j *job) epPredictions(b *compile.Block, res *ep.Result) ([]infer.Prediction, error) {
+	var out []infer.Prediction
+	for _, p := range j.predictsOf(b) {
+		var mean, vr []float64
+		var err error
+		if hasKernel(b) {
+			ks, kss := kernelInputs(b, p.Xnew)
+			mean, vr, err = res.Predict(ks, kss, nil)
+		} else {
+			mean, vr, err = res.PredictLinear(p.Xnew)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("predict %s: %w", p.Name, err)
+		}
+		pr := infer.Prediction{Name: p.Name, Shape: []int{len(mean)}, Mean: mean, Var: vr}
+		if lik := predictLik(p); lik != nil {
+			if pr.Prob, err = ep.Prob(lik, mean, vr); err != nil {
+				return nil, fmt.Errorf("predict %s: %w", p.Name, err)
+			}
+		}
+		out = append(out, pr)
+	}
+	return out, nil
+}
+
+// predictLik is the likelihood that turns a predictive latent into p(y = +1).
+func predictLik(p *compile.PredictSpec) ep.Likelihood {
+	switch p.Lik {
+	case "probit":
+		return ep.Probit{}
+	case "step":
+		return ep.Step{Eps: p.LikParams["eps"]}
+	case "logistic":
+		s := compile.Site{Kind: "logistic"}
+		ll := func(y, f float64) (float64, float64, float64) { s.Y = y; return siteLogLik(s, f) }
+		return ep.Numeric{Kind: "logistic", Scheme: quad.Scheme{Kind: quad.GH, N: 64}, LogLik: ll, Binary: true}
+	}
+	return nil
+}
+
+// tepPredictions evaluates the block's predict statements on a t-EP result.
+func (j *job) tepPredictions(b *compile.Block, res *tep.Result) ([]infer.Prediction, error) {
+	var out []infer.Prediction
+	for _, p := range j.predictsOf(b) {
+		site := tep.Site{Lik: tep.Probit, Y: 1}
+		hasProb := true
+		switch p.Lik {
+		case "step":
+			site.Lik, site.Eps = tep.Step, p.LikParams["eps"]
+		case "probit":
+		default:
+			hasProb = false
+		}
+		t, _ := p.Xnew.Dims()
+		pr := infer.Prediction{Name: p.Name, Shape: []int{t}, Mean: make([]float64, t), Var: make([]float64, t)}
+		if hasProb {
+			pr.Prob = make([]float64, t)
+		}
+		var ks *mat.Dense
+		var kss []float64
+		if hasKernel(b) {
+			ks, kss = kernelInputs(b, p.Xnew)
+		}
+		for i := 0; i < t; i++ {
+			var q tep.Prediction
+			var err error
+			if ks != nil {
+				q, err = res.PredictTP(ks.RawRowView(i), kss[i], 0, site)
+			} else {
+				q, err = res.PredictProj(p.Xnew.RawRowView(i), site)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("predict %s: %w", p.Name, err)
+			}
+			pr.Mean[i], pr.Var[i] = q.Mean, q.Var
+			if hasProb {
+				pr.Prob[i] = q.Prob
+			}
+		}
+		out = append(out, pr)
+	}
+	return out, nil
+}

@@ -1,0 +1,234 @@
+// Package run is the one adapter between compiled models and the inference
+// engines: it turns each infer line of a compile.Model into the problem of
+// the engine that serves it (infer/ep, infer/tep, infer/quad, infer/bp,
+// infer/jtree, infer/exact, infer/mcmc), runs it under a context, and maps
+// the engine's result back to an engine-neutral infer.Result with the model's
+// names. When the model has a gold standard (exact or mcmc) every other
+// result gets its approximation error.
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
+)
+
+// Options choose what Run does.
+type Options struct {
+	// Labels restricts the run to the infer lines with these labels; nil runs all.
+	Labels []string
+	// Extra are further infer lines (from `fg run --method SPEC`), run after
+	// the selected lines of the model.
+	Extra []*compile.InferSpec
+	// Progress, when non-nil, is called after every sweep of an iterative
+	// engine with the result label, the sweep, its convergence measure and
+	// the time since that result's run started.
+	Progress func(label string, iter int, r float64, elapsed time.Duration)
+}
+
+// Run runs the chosen infer lines of m in order. An engine failure is
+// reported in that result's Status and Message, not as an error; Run
+// returns an error for unknown labels, and ctx's error (with the partial
+// results) when ctx is canceled.
+func Run(ctx context.Context, m *compile.Model, opt Options) ([]*infer.Result, error) {
+	specs, err := selectSpecs(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	var out []*infer.Result
+	for _, s := range specs {
+		out = append(out, runOne(ctx, m, s, opt.Progress))
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+	}
+	FillErrors(out)
+	return out, nil
+}
+
+// selectSpecs returns the model's infer lines named by opt.Labels (all
+// when nil) followed by opt.Extra.
+func selectSpecs(m *compile.Model, opt Options) ([]*compile.InferSpec, error) {
+	if opt.Labels == nil {
+		return append(append([]*compile.InferSpec(nil), m.Infers...), opt.Extra...), nil
+	}
+	var out []*compile.InferSpec
+	for _, l := range opt.Labels {
+		s := findSpec(m.Infers, l)
+		if s == nil {
+			return nil, fmt.Errorf("no infer line labelled %q; labels are %s", l, labelList(m.Infers))
+		}
+		out = append(out, s)
+	}
+	return append(out, opt.Extra...), nil
+}
+
+func findSpec(specs []*compile.InferSpec, label string) *compile.InferSpec {
+	for _, s := range specs {
+		if s.Label == label {
+			return s
+		}
+	}
+	return nil
+}
+
+func labelList(specs []*compile.InferSpec) string {
+	if len(specs) == 0 {
+		return "(none: the model has no infer line)"
+	}
+	var ls []string
+	for _, s := range specs {
+		ls = append(ls, s.Label)
+	}
+	return strings.Join(ls, ", ")
+}
+
+// runOne runs one infer line and never returns nil.
+func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(string, int, float64, time.Duration)) *infer.Result {
+	start := time.Now()
+	r := &infer.Result{Method: s.Method, Label: s.Label, Options: s.Options}
+	if s.Method == "ep" || s.Method == "bp" {
+		r.Divergence = s.Settings.Divergence
+	}
+	st := s.Settings
+	if progress != nil {
+		st.Progress = func(iter int, x float64) { progress(s.Label, iter, x, time.Since(start)) }
+	}
+	j := &job{ctx: ctx, m: m, spec: s, st: st, res: r}
+	if err := j.dispatch(); err != nil {
+		r.Status, r.Message = infer.Failed, err.Error()
+	}
+	if ctx.Err() != nil && r.Status != infer.Failed {
+		r.Status = infer.Canceled
+		if r.Message == "" {
+			r.Message = "canceled: " + ctx.Err().Error()
+		}
+	}
+	r.Runtime = time.Since(start)
+	return r
+}
+
+// job carries one infer line through its engine.
+type job struct {
+	ctx  context.Context
+	m    *compile.Model
+	spec *compile.InferSpec
+	st   infer.Settings
+	res  *infer.Result
+}
+
+// dispatch chooses the engine by the method and the kind of model.
+func (j *job) dispatch() error {
+	disc, cont := modelKinds(j.m.Graph)
+	if disc && cont {
+		return fmt.Errorf("the model mixes discrete and real latents; no engine of fg handles both in one graph yet")
+	}
+	switch j.spec.Method {
+	case "ep", "bp":
+		if disc {
+			return j.runBP()
+		}
+		if j.spec.Method == "bp" {
+			return fmt.Errorf("bp needs discrete latents; use ep for the real latents of this model")
+		}
+		return j.runBlocks(j.epBlock)
+	case "exact":
+		if disc {
+			return j.runJTree()
+		}
+		return j.runBlocks(j.exactBlock)
+	case "mcmc":
+		if disc {
+			return j.runGibbs()
+		}
+		return j.runBlocks(j.essBlock)
+	}
+	return fmt.Errorf("unknown method %q; methods are ep, bp, exact, mcmc", j.spec.Method)
+}
+
+// modelKinds reports whether the graph has discrete and real latents.
+func modelKinds(g *graph.Graph) (disc, cont bool) {
+	for i := range g.Latents {
+		if g.Latents[i].Domain.Discrete() {
+			disc = true
+		} else if g.Latents[i].Domain == graph.Real {
+			cont = true
+		}
+	}
+	return disc, cont
+}
+
+// runBlocks runs f on every Gaussian block. Blocks share no factor, so they
+// are independent: the statuses combine to the worst, iterations to the
+// largest, log evidences add.
+func (j *job) runBlocks(f func(b *compile.Block) (*blockOut, error)) error {
+	if len(j.m.Blocks) == 0 {
+		return fmt.Errorf("the model has no latent variables to infer")
+	}
+	r := j.res
+	r.HasEvidence = true
+	for i, b := range j.m.Blocks {
+		o, err := f(b)
+		if err != nil {
+			return fmt.Errorf("%s: %w", b.Name, err)
+		}
+		j.mergeBlock(i, b, o)
+	}
+	if r.Status != infer.Converged && r.Status != infer.Done {
+		r.HasEvidence = false
+	}
+	if !r.HasEvidence {
+		r.LogEvidence = 0
+	}
+	return nil
+}
+
+// blockOut is what every continuous engine returns for one block.
+type blockOut struct {
+	status      infer.Status
+	message     string
+	stats       infer.Stats
+	v           infer.Variable
+	logZ        float64
+	hasLogZ     bool
+	trace       []float64
+	relax       []infer.Relaxation
+	predictions []infer.Prediction
+}
+
+// mergeBlock folds block i's outcome into the result.
+func (j *job) mergeBlock(i int, b *compile.Block, o *blockOut) {
+	r := j.res
+	if i == 0 || worse(o.status, r.Status) {
+		r.Status = o.status
+		if o.message != "" {
+			r.Message = b.Name + ": " + o.message
+		}
+	}
+	if o.stats.Iterations > r.Iterations {
+		r.Iterations = o.stats.Iterations
+	}
+	r.Updates += o.stats.Updates
+	r.Skipped += o.stats.Skipped
+	r.HasEvidence = r.HasEvidence && o.hasLogZ
+	r.LogEvidence += o.logZ
+	if len(o.trace) > len(r.Trace) {
+		r.Trace = o.trace
+	}
+	o.v.Name, o.v.Shape = b.Name, j.m.Graph.Latents[b.Latent].Shape
+	r.Variables = append(r.Variables, o.v)
+	r.Relaxation = append(r.Relaxation, o.relax...)
+	r.Predictions = append(r.Predictions, o.predictions...)
+}
+
+// worse orders statuses by how bad they are for a combined result.
+func worse(a, b infer.Status) bool {
+	rank := map[infer.Status]int{infer.Converged: 0, infer.Done: 0, infer.IterationLimit: 1,
+		infer.Diverged: 2, infer.Canceled: 3, infer.Failed: 4}
+	return rank[a] > rank[b]
+}

@@ -1,0 +1,110 @@
+package run
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/internal/mathx"
+)
+
+// siteLogLik returns log p(y | f) of a site and its first two derivatives
+// in f:
+//
+//	probit    log Φ(y f)                       g = y r, h = −r (y f + r), r = N(yf)/Φ(yf)
+//	step      log(ε + (1 − 2ε) Θ(y f))         g = h = 0 (piecewise constant)
+//	logistic  −log(1 + e^{−y f})               g = y σ(−y f), h = −σ(y f) σ(−y f)
+//	normal    log N(y; f, σ²)                  g = (y − f)/σ², h = −1/σ²
+func siteLogLik(s compile.Site, f float64) (v, g, h float64) {
+	y := s.Y
+	switch s.Kind {
+	case "probit":
+		z := y * f
+		r := mathx.InvMills(z)
+		return mathx.LogPhi(z), y * r, -r * (z + r)
+	case "step":
+		eps := s.Params["eps"]
+		if y*f > 0 {
+			return math.Log1p(-eps), 0, 0
+		}
+		if y*f < 0 {
+			return math.Log(eps), 0, 0
+		}
+		return math.Log(0.5), 0, 0 // Θ(0) = ½, the half sum of the one-sided limits
+	case "logistic":
+		z := y * f
+		sp := sigmoid(-z)
+		return -softplus(-z), y * sp, -sigmoid(z) * sp
+	case "normal":
+		s2 := s.Params["var"]
+		d := y - f
+		return -0.5*math.Log(2*math.Pi*s2) - d*d/(2*s2), d / s2, -1 / s2
+	}
+	return math.NaN(), math.NaN(), math.NaN()
+}
+
+// softplus is log(1 + e^x) without overflow.
+func softplus(x float64) float64 {
+	if x > 0 {
+		return x + math.Log1p(math.Exp(-x))
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// numericLikelihood wraps a site for infer/ep with the infer line's scheme.
+func (j *job) numericLikelihood(s compile.Site) (ep.Likelihood, error) {
+	scheme, err := quad.ParseScheme(j.spec.Approx, j.spec.GHPoints)
+	if err != nil {
+		return nil, err
+	}
+	switch s.Kind {
+	case "probit", "step", "logistic", "normal":
+	default:
+		return nil, fmt.Errorf("no one-dimensional rule for %s sites", s.Kind)
+	}
+	proto := compile.Site{Kind: s.Kind, Params: s.Params}
+	ll := func(y, f float64) (float64, float64, float64) {
+		p := proto
+		p.Y = y
+		return siteLogLik(p, f)
+	}
+	return ep.Numeric{Kind: s.Kind, Scheme: scheme, LogLik: ll, Binary: s.Kind != "normal"}, nil
+}
+
+// sitePotential is a site as a potential of the whole block vector w, for
+// fully factorised EP: log f(w) = log p(y | aᵀw), with gradient g·a and
+// diagonal Hessian h·a².
+type sitePotential struct {
+	s compile.Site
+	n int
+}
+
+func (p sitePotential) LogF(w []float64) float64 {
+	v, _, _ := siteLogLik(p.s, project(p.s, w))
+	return v
+}
+
+func (p sitePotential) Derivs(w, grad, hdiag []float64) float64 {
+	v, g, h := siteLogLik(p.s, project(p.s, w))
+	for i := range grad {
+		grad[i], hdiag[i] = 0, 0
+	}
+	if p.s.Proj == nil {
+		grad[p.s.Index], hdiag[p.s.Index] = g, h
+		return v
+	}
+	for i, a := range p.s.Proj {
+		grad[i], hdiag[i] = g*a, h*a*a
+	}
+	return v
+}
