@@ -9,17 +9,20 @@ import (
 // one statement per line, blocks indented by two spaces, single spaces
 // around binary operators except none around `^` and `..`, infer/learn
 // options one per line inside braces, at most one blank line kept where the
-// source had any, a final newline.
+// source had any, a final newline. A call whose arguments, or a matrix whose
+// rows, the source spread over several lines is printed one argument (row)
+// per line with a trailing comma; everything else is printed on one line.
 //
 // Comments are re-attached by position: a comment on the line where a
-// statement (option, brace) ends is printed after it on that line; every
-// other comment is printed on its own line before the next statement,
-// option or closing brace. A comment inside a statement's expression moves
-// in front of the statement. Format is idempotent.
+// statement, option, brace, argument or row ends is printed after it on
+// that line (consecutive such comments aligned); every other comment is
+// printed on its own line before the next statement, option, argument, row
+// or closing brace. A comment inside a part printed on one line moves in
+// front of its statement. Format is idempotent.
 func Format(f *File) []byte {
-	p := &printer{comments: f.Comments}
+	p := &printer{comments: f.Comments, used: make([]bool, len(f.Comments))}
 	p.stmts(f.Stmts)
-	p.leading(maxOffset)
+	p.leading(-1, maxOffset)
 	out := alignComments(p.buf.Bytes(), p.marks)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
@@ -32,9 +35,9 @@ const maxOffset = int(^uint(0) >> 1)
 type printer struct {
 	buf      bytes.Buffer
 	indent   int
-	flat     bool // ExprString: no multi-line lists
+	flat     bool // ExprString: everything on one line
 	comments []*Comment
-	ci       int   // next comment to print
+	used     []bool
 	lastLine int   // source line of the last printed item; 0 at block start
 	marks    []int // buffer offsets where trailing comments start
 }
@@ -51,40 +54,69 @@ func (p *printer) blank(line int) {
 	}
 }
 
-// leading prints, each on its own line, the comments before offset.
-func (p *printer) leading(offset int) {
-	for p.ci < len(p.comments) && p.comments[p.ci].Slash.Offset < offset {
-		c := p.comments[p.ci]
+// leading prints, each on its own line, the unused comments with offsets
+// in (lo, hi).
+func (p *printer) leading(lo, hi int) {
+	for i, c := range p.comments {
+		if p.used[i] || c.Slash.Offset <= lo || c.Slash.Offset >= hi {
+			continue
+		}
+		p.used[i] = true
 		p.blank(c.Slash.Line)
 		p.writeIndent()
 		p.write(c.Text + "\n")
 		p.lastLine = c.Slash.Line
-		p.ci++
 	}
 }
 
-// trailing prints a comment that starts on line `line` after the item, on
-// the current output line, then ends the line.
-func (p *printer) trailing(end Pos) {
-	if p.ci < len(p.comments) {
-		c := p.comments[p.ci]
-		if end.IsValid() && c.Slash.Line == end.Line && c.Slash.Offset >= end.Offset {
+// trailing prints the first unused comment that starts on end's line at or
+// after end and before limit, on the current output line. It reports
+// whether it printed one.
+func (p *printer) trailing(end Pos, limit int) bool {
+	if !end.IsValid() {
+		return false
+	}
+	for i, c := range p.comments {
+		if !p.used[i] && c.Slash.Line == end.Line && c.Slash.Offset >= end.Offset && c.Slash.Offset < limit {
+			p.used[i] = true
 			p.marks = append(p.marks, p.buf.Len())
 			p.write(" " + c.Text)
-			p.ci++
+			return true
 		}
 	}
-	p.write("\n")
+	return false
 }
 
-// item prints one statement or option with its comments.
+// item prints one statement or option with its comments: comments before
+// it, then (rendered first, so that comments placed inside it are known)
+// comments inside its header that found no place, then the item itself and
+// a trailing comment.
 func (p *printer) item(n Node, headerEnd Pos, print func()) {
-	p.leading(offsetOf(headerEnd))
+	p.leading(-1, n.Pos().Offset)
 	p.blank(n.Pos().Line)
+	text, marks := p.render(print)
+	p.lastLine = 0 // no blank lines among comments moved out of the item
+	p.leading(-1, offsetOf(headerEnd))
 	p.writeIndent()
-	print()
-	p.trailing(n.End())
+	base := p.buf.Len()
+	p.buf.Write(text)
+	for _, m := range marks {
+		p.marks = append(p.marks, base+m)
+	}
+	p.trailing(n.End(), maxOffset)
+	p.write("\n")
 	p.lastLine = n.End().Line
+}
+
+// render runs print into a fresh buffer and returns the text and the
+// trailing-comment marks relative to it.
+func (p *printer) render(print func()) ([]byte, []int) {
+	saved, savedMarks := p.buf, p.marks
+	p.buf, p.marks = bytes.Buffer{}, nil
+	print()
+	text, marks := p.buf.Bytes(), p.marks
+	p.buf, p.marks = saved, savedMarks
+	return text, marks
 }
 
 func offsetOf(pos Pos) int {
@@ -96,14 +128,12 @@ func offsetOf(pos Pos) int {
 
 func (p *printer) stmts(list []Stmt) {
 	for _, s := range list {
-		s := s
 		p.item(s, headerEnd(s), func() { p.stmt(s) })
 	}
 }
 
 // headerEnd is where a statement's own text ends: its opening brace for
-// block statements, its end otherwise. Comments before it lead the
-// statement.
+// block statements, its end otherwise.
 func headerEnd(s Stmt) Pos {
 	switch s := s.(type) {
 	case *ForStmt:
@@ -120,25 +150,33 @@ func headerEnd(s Stmt) Pos {
 	return s.End()
 }
 
-// block prints `{`, the body, and `}` (without the final newline).
+// block prints `{`, the body, and `}` (without the final newline); an empty
+// block without comments is `{}`.
 func (p *printer) block(lbrace, rbrace Pos, body func()) {
 	p.write("{")
-	if !p.hasCommentBefore(rbrace) && body == nil {
+	if body == nil && !p.hasComment(offsetOf(lbrace), offsetOf(rbrace)) {
 		p.write("}")
 		return
 	}
-	p.trailing(lbrace.Advance(1))
+	p.trailing(lbrace.Advance(1), offsetOf(rbrace))
+	p.write("\n")
 	p.indent++
 	p.lastLine = 0
 	if body != nil {
 		body()
 	}
-	p.leading(offsetOf(rbrace))
+	p.leading(offsetOf(lbrace), offsetOf(rbrace))
 	p.indent--
 	p.writeIndent()
 	p.write("}")
 }
 
-func (p *printer) hasCommentBefore(pos Pos) bool {
-	return pos.IsValid() && p.ci < len(p.comments) && p.comments[p.ci].Slash.Offset < pos.Offset
+// hasComment reports whether an unused comment lies in (lo, hi).
+func (p *printer) hasComment(lo, hi int) bool {
+	for i, c := range p.comments {
+		if !p.used[i] && c.Slash.Offset > lo && c.Slash.Offset < hi {
+			return true
+		}
+	}
+	return false
 }

@@ -138,6 +138,10 @@ func (p *printer) binary(x *BinaryExpr) {
 }
 
 func (p *printer) args(x *CallExpr) {
+	if args := callArgs(x); !p.flat && spread(args) {
+		p.multiLine("(", ")", args, offsetOf(x.Lparen), offsetOf(x.Rparen), p.arg)
+		return
+	}
 	p.write("(")
 	p.exprList(x.Args)
 	for i, a := range x.Named {
@@ -159,9 +163,8 @@ func (p *printer) exprList(xs []Expr) {
 	}
 }
 
-// list prints a list literal on one line, except that a list of at least two
-// lists which spanned several source lines (a matrix written row by row)
-// keeps one row per line.
+// list prints a list literal on one line, except a matrix written row by
+// row, which keeps one row per line.
 func (p *printer) list(x *ListLit) {
 	if p.flat || !isMatrix(x) {
 		p.write("[")
@@ -169,28 +172,27 @@ func (p *printer) list(x *ListLit) {
 		p.write("]")
 		return
 	}
-	p.write("[\n")
-	p.indent++
-	for _, e := range x.Elems {
-		p.writeIndent()
-		p.expr(e)
-		p.write(",\n")
+	elems := make([]Node, len(x.Elems))
+	for i, e := range x.Elems {
+		elems[i] = e
 	}
-	p.indent--
-	p.writeIndent()
-	p.write("]")
+	p.multiLine("[", "]", elems, offsetOf(x.Lbrack), offsetOf(x.Rbrack), func(n Node) { p.expr(n.(Expr)) })
 }
 
+// isMatrix: a list of at least two lists whose rows the source put on
+// different lines.
 func isMatrix(x *ListLit) bool {
-	if len(x.Elems) < 2 || !x.Lbrack.IsValid() || x.Rbrack.Line == x.Lbrack.Line {
+	if len(x.Elems) < 2 {
 		return false
 	}
-	for _, e := range x.Elems {
+	rows := make([]Node, len(x.Elems))
+	for i, e := range x.Elems {
 		if _, ok := e.(*ListLit); !ok {
 			return false
 		}
+		rows[i] = e
 	}
-	return true
+	return spread(rows)
 }
 
 func numberText(x *NumberLit) string {
