@@ -243,10 +243,12 @@ func (it *integrator) integrate(ctx context.Context, R, tol float64, maxEval int
 			it.resum()
 			nextResum = iter + len(it.cells)
 		}
-		if it.total[0] <= 0 {
+		if it.total[0] <= 0 && it.totalErr[0] == 0 {
 			return false, errZeroMass
 		}
-		if m := it.moments(); m.errMax <= tol {
+		// A non-positive total can occur while peaks sit on the negative
+		// centre weight of the Genz–Malik rule; refinement removes it.
+		if m := it.moments(); it.total[0] > 0 && m.errMax <= tol {
 			it.resum()
 			if m = it.moments(); m.errMax <= tol {
 				return true, nil

@@ -24,7 +24,7 @@ type gpRegression struct {
 	dimensions int
 }
 
-func newGP(t *testing.T, n int) *gpRegression {
+func newGP(t testing.TB, n int) *gpRegression {
 	g := &gpRegression{k: mat.NewSymDense(n, nil), y: make([]float64, n), s2: 0.3, prior0: make([]float64, n), dimensions: n}
 	for i := 0; i < n; i++ {
 		xi := -2 + 4*float64(i)/float64(n-1)
