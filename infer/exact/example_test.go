@@ -16,7 +16,7 @@ func ExampleRun() {
 	p := exact.Problem{
 		Mean: []float64{0},
 		Cov:  mat.NewSymDense(1, []float64{1}),
-		LogLik: func(w []float64) float64{
+		LogLik: func(w []float64) float64 {
 			return -0.5*(1-w[0])*(1-w[0]) - 0.5*math.Log(2*math.Pi)
 		},
 	}
