@@ -18,7 +18,8 @@ const MaxQuadDim = 3
 // Problem is a continuous block with a Gaussian prior N(Mean, Cov) and a
 // log-likelihood LogLik(w) = Σ_i log t_i(w). LogLik may return −Inf (a zero
 // likelihood, e.g. the noiseless step) but never NaN or +Inf. LogLik is
-// called from a single goroutine and must not retain w.
+// called from a single goroutine (unless Settings.Workers > 1 with "is")
+// and must not retain w.
 type Problem struct {
 	Mean   []float64
 	Cov    *mat.SymDense
@@ -43,8 +44,12 @@ type Settings struct {
 	HalfWidth float64
 	// Samples is the number of importance samples of "is" (default 1e6).
 	Samples int
-	// Seed seeds the PCG source of "is".
+	// Seed seeds the PCG streams of "is" (block b of 2^15 samples uses
+	// stream b, so results do not depend on Workers).
 	Seed uint64
+	// Workers is the number of goroutines of "is" (default 1). With more
+	// than one, LogLik is called concurrently and must be safe for that.
+	Workers int
 }
 
 // Result is the posterior summary. Mean, Cov and Var are in the original
@@ -124,6 +129,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.Samples <= 0 {
 		s.Samples = 1_000_000
+	}
+	if s.Workers <= 0 {
+		s.Workers = 1
 	}
 	return s
 }

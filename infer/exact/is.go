@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/infer"
 )
 
-// isChunk is the number of samples between context checks.
-const isChunk = 4096
+// isBlock is the number of importance samples per block. Block b draws from
+// its own PCG stream (seed, b), so a run is reproducible whatever the number
+// of workers, and a block can be regenerated instead of stored.
+const isBlock = 1 << 15
 
 // runIS is self-normalised importance sampling with the prior as proposal:
 // w_s = m0 + L0 ε_s, ε_s ~ N(0, I), weights W_s = exp(ℓ(w_s)). With S = Σ W_s,
@@ -24,103 +27,202 @@ const isChunk = 4096
 //	se(log Ẑ) = sd(W)/(√n · mean(W)),  se(μ̂_i) = √(Σ W_s² (w_si − μ̂_i)²) / S,
 //	se(Ĉ_ii) = √(Σ W_s² ((w_si − μ̂_i)² − Ĉ_ii)²) / S.
 //
-// Samples and log weights are kept in memory (n·(d+1) floats).
+// Memory does not grow with n: pass 1 accumulates the weights and the mean
+// block by block (log-sum-exp shifted), pass 2 regenerates each block and
+// accumulates the centred sums, so ℓ is evaluated 2n times.
 func runIS(ctx context.Context, p Problem, prior *frame, s Settings) (*Result, error) {
-	d, n := prior.d, s.Samples
 	res := &Result{Method: "is", Status: infer.Done}
-	rng := rand.New(rand.NewPCG(s.Seed, 0x853c49e6748fea9b))
-	ws := make([]float64, n*d)
-	lw := make([]float64, n)
-	eps := make([]float64, d)
-	maxLW := math.Inf(-1)
-	for i := 0; i < n; i++ {
-		if i%isChunk == 0 {
-			if err := ctx.Err(); err != nil {
-				return failQuad(res, i, err)
-			}
-		}
-		for j := range eps {
-			eps[j] = rng.NormFloat64()
-		}
-		w := ws[i*d : (i+1)*d]
-		prior.toW(eps, w)
-		v := p.LogLik(w)
-		if err := checkLogLik(v, w); err != nil {
-			return failQuad(res, i+1, err)
-		}
-		lw[i] = v
-		maxLW = math.Max(maxLW, v)
+	nb := (s.Samples + isBlock - 1) / isBlock
+	sums := make([]isSums, nb)
+	run := func(pass int, mu []float64, shift float64) error {
+		return forBlocks(ctx, nb, s.Workers, func(b int) error {
+			n := min(isBlock, s.Samples-b*isBlock)
+			return sums[b].block(p.LogLik, prior, rand.New(rand.NewPCG(s.Seed, uint64(b))), n, pass, mu, shift)
+		})
 	}
-	res.Evaluations, res.Updates = n, n
-	if math.IsInf(maxLW, -1) {
-		return failQuad(res, 0, fmt.Errorf("exact: all %d importance weights are zero", n))
+	if err := run(1, nil, 0); err != nil {
+		return failQuad(res, 0, err)
 	}
-	isSummarise(res, ws, lw, maxLW, d)
+	tot := combine1(sums, prior.d)
+	if math.IsInf(tot.shift, -1) {
+		return failQuad(res, 0, fmt.Errorf("exact: all %d importance weights are zero", s.Samples))
+	}
+	mu := make([]float64, prior.d)
+	for j := range mu {
+		mu[j] = tot.s1[j] / tot.s0
+	}
+	if err := run(2, mu, tot.shift); err != nil {
+		return failQuad(res, s.Samples, err)
+	}
+	res.Evaluations, res.Updates, res.Iterations = 2*s.Samples, 2*s.Samples, 2
+	tot.finish(res, sums, mu, s.Samples)
 	return res, nil
 }
 
-// isSummarise computes the estimates and standard errors from samples ws
-// (row-major n×d) and log weights lw with maximum maxLW.
-func isSummarise(res *Result, ws, lw []float64, maxLW float64, d int) {
-	n := len(lw)
-	W := make([]float64, n)
-	var sw, sw2 float64
-	for i, v := range lw {
-		W[i] = math.Exp(v - maxLW)
-		sw += W[i]
-		sw2 += W[i] * W[i]
-	}
-	meanW := sw / float64(n)
-	varW := sw2/float64(n) - meanW*meanW
-	res.LogZ = maxLW + math.Log(meanW)
-	res.LogZErr = math.Sqrt(math.Max(varW, 0)/float64(n)) / meanW
-	res.WeightESS = sw * sw / sw2
-	res.Mean = make([]float64, d)
-	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			res.Mean[j] += W[i] * ws[i*d+j]
-		}
-	}
-	for j := range res.Mean {
-		res.Mean[j] /= sw
-	}
-	res.Cov = mat.NewSymDense(d, nil)
-	for i := 0; i < n; i++ {
-		for a := 0; a < d; a++ {
-			da := ws[i*d+a] - res.Mean[a]
-			for b := a; b < d; b++ {
-				res.Cov.SetSym(a, b, res.Cov.At(a, b)+W[i]*da*(ws[i*d+b]-res.Mean[b]))
+// forBlocks runs fn(b) for every block on up to workers goroutines
+// (default 1), checking ctx before each block.
+func forBlocks(ctx context.Context, nb, workers int, fn func(b int) error) error {
+	workers = max(1, min(workers, nb))
+	errs := make([]error, nb)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for k := 0; k < workers; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range next {
+				if err := ctx.Err(); err != nil {
+					errs[b] = err
+					continue
+				}
+				errs[b] = fn(b)
 			}
+		}()
+	}
+	for b := 0; b < nb; b++ {
+		next <- b
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
-	res.Cov.ScaleSym(1/sw, res.Cov)
-	isErrors(res, ws, W, sw, d)
+	return nil
 }
 
-// isErrors fills Var, MeanErr, VarErr and ErrEstimate.
-func isErrors(res *Result, ws, W []float64, sw float64, d int) {
-	res.Var = make([]float64, d)
-	res.MeanErr = make([]float64, d)
-	res.VarErr = make([]float64, d)
-	for j := 0; j < d; j++ {
-		res.Var[j] = res.Cov.At(j, j)
+// isSums are one block's sums. Pass 1, relative to the block's largest log
+// weight shift: s0 = Σ W, s1 = Σ W w, sq = Σ W². Pass 2, with weights
+// relative to the global shift and deviations from the global mean μ:
+// c = Σ W (w − μ)(w − μ)ᵀ (row-major), a2 = Σ W² (w − μ)², a4 = Σ W² (w − μ)⁴.
+type isSums struct {
+	shift, s0, sq float64
+	s1            []float64
+	c, a2, a4     []float64
+}
+
+// block draws n samples from rng and accumulates the sums of the pass.
+func (bs *isSums) block(ll func([]float64) float64, prior *frame, rng *rand.Rand, n, pass int, mu []float64, shift float64) error {
+	d := prior.d
+	eps, w := make([]float64, d), make([]float64, d)
+	lws := make([]float64, n)
+	ws := make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		for j := range eps {
+			eps[j] = rng.NormFloat64()
+		}
+		prior.toW(eps, w)
+		v := ll(w)
+		if err := checkLogLik(v, w); err != nil {
+			return err
+		}
+		lws[i] = v
+		copy(ws[i*d:], w)
 	}
-	for i, wi := range W {
+	if pass == 1 {
+		bs.pass1(lws, ws, d)
+	} else {
+		bs.pass2(lws, ws, d, mu, shift)
+	}
+	return nil
+}
+
+func (bs *isSums) pass1(lws, ws []float64, d int) {
+	bs.shift = math.Inf(-1)
+	for _, v := range lws {
+		bs.shift = math.Max(bs.shift, v)
+	}
+	bs.s1 = make([]float64, d)
+	if math.IsInf(bs.shift, -1) {
+		return
+	}
+	for i, v := range lws {
+		wt := math.Exp(v - bs.shift)
+		bs.s0 += wt
+		bs.sq += wt * wt
 		for j := 0; j < d; j++ {
-			dj := ws[i*d+j] - res.Mean[j]
-			res.MeanErr[j] += wi * wi * dj * dj
-			q := dj*dj - res.Var[j]
-			res.VarErr[j] += wi * wi * q * q
+			bs.s1[j] += wt * ws[i*d+j]
 		}
 	}
+}
+
+func (bs *isSums) pass2(lws, ws []float64, d int, mu []float64, shift float64) {
+	bs.c, bs.a2, bs.a4 = make([]float64, d*d), make([]float64, d), make([]float64, d)
+	for i, v := range lws {
+		wt := math.Exp(v - shift)
+		if wt == 0 {
+			continue
+		}
+		for a := 0; a < d; a++ {
+			da := ws[i*d+a] - mu[a]
+			for b := 0; b < d; b++ {
+				bs.c[a*d+b] += wt * da * (ws[i*d+b] - mu[b])
+			}
+			bs.a2[a] += wt * wt * da * da
+			bs.a4[a] += wt * wt * da * da * da * da
+		}
+	}
+}
+
+// combine1 merges the pass-1 sums of all blocks to the global shift.
+func combine1(sums []isSums, d int) isSums {
+	t := isSums{shift: math.Inf(-1), s1: make([]float64, d)}
+	for _, b := range sums {
+		t.shift = math.Max(t.shift, b.shift)
+	}
+	if math.IsInf(t.shift, -1) {
+		return t
+	}
+	for _, b := range sums {
+		if math.IsInf(b.shift, -1) {
+			continue
+		}
+		a := math.Exp(b.shift - t.shift)
+		t.s0 += a * b.s0
+		t.sq += a * a * b.sq
+		for j := range t.s1 {
+			t.s1[j] += a * b.s1[j]
+		}
+	}
+	return t
+}
+
+// finish merges the pass-2 sums and fills the estimates and errors.
+func (t *isSums) finish(res *Result, sums []isSums, mu []float64, n int) {
+	d := len(mu)
+	c, a2, a4 := make([]float64, d*d), make([]float64, d), make([]float64, d)
+	for _, b := range sums {
+		for k := range c {
+			c[k] += b.c[k]
+		}
+		for j := 0; j < d; j++ {
+			a2[j] += b.a2[j]
+			a4[j] += b.a4[j]
+		}
+	}
+	s, fn := t.s0, float64(n)
+	meanW := s / fn
+	res.LogZ = t.shift + math.Log(meanW)
+	res.LogZErr = math.Sqrt(math.Max(t.sq/fn-meanW*meanW, 0)/fn) / meanW
+	res.WeightESS = s * s / t.sq
+	res.Mean = mu
+	res.Cov = mat.NewSymDense(d, nil)
+	for a := 0; a < d; a++ {
+		for b := a; b < d; b++ {
+			res.Cov.SetSym(a, b, 0.5*(c[a*d+b]+c[b*d+a])/s)
+		}
+	}
+	res.Var, res.MeanErr, res.VarErr = make([]float64, d), make([]float64, d), make([]float64, d)
 	res.ErrEstimate = res.LogZErr
 	for j := 0; j < d; j++ {
-		res.MeanErr[j] = math.Sqrt(res.MeanErr[j]) / sw
-		res.VarErr[j] = math.Sqrt(res.VarErr[j]) / sw
-		res.ErrEstimate = math.Max(res.ErrEstimate, res.MeanErr[j]/math.Sqrt(res.Var[j]))
-		res.ErrEstimate = math.Max(res.ErrEstimate, res.VarErr[j]/res.Var[j])
+		v := res.Cov.At(j, j)
+		res.Var[j] = v
+		res.MeanErr[j] = math.Sqrt(a2[j]) / s
+		res.VarErr[j] = math.Sqrt(math.Max(a4[j]-2*v*a2[j]+v*v*t.sq, 0)) / s
+		res.ErrEstimate = math.Max(res.ErrEstimate, math.Max(res.MeanErr[j]/math.Sqrt(v), res.VarErr[j]/v))
 	}
 	if res.WeightESS < 100 {
-		res.Message = fmt.Sprintf("importance weights degenerate: ESS %.1f of %d samples; standard errors are unreliable", res.WeightESS, len(W))
+		res.Message = fmt.Sprintf("importance weights degenerate: ESS %.1f of %d samples; standard errors are unreliable", res.WeightESS, n)
 	}
 }
