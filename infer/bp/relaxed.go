@@ -24,98 +24,122 @@ import "math"
 // minimum at the wrong end.
 
 const (
-	gridSteps   = 10
-	goldenSteps = 40
+	gridSteps      = 10
+	bisectionSteps = 64
 )
 
+// relaxedWork is the per-factor data of one line search: the log tilted
+// base(x) = log f(x) + Σ_j log n_j(x_j) and the relaxation statistic
+// s(x) = Σ_j log m_j(x_j), so that log q̂^r_b(x) = base(x) + b·s(x) − log Z_b.
+type relaxedWork struct {
+	base, s, lq []float64
+	coff        []int
+	r           int
+}
+
 // lineSearch returns b_a; en.cav holds the cavities of a without m^b.
+//
+// Q is evaluated on the grid b = 0, 0.1, …, 1; around the best grid point
+// the stationary point is found by bisection on the exact derivative
+//
+//	Q'(b) = Cov_{q̂_b}( s(x), log q̂_b(x) − Σ_j log q_j(x_j) ) + C
+//
+// (from d/db (−H(q̂_b)) = Cov(s, log q̂_b) and d/db H(q_j) = −Cov(s, log q_j)),
+// which locates b to rounding precision; b = 0 is kept whenever Q(0) is not
+// larger, so a large C gives BP exactly.
 func (en *engine) lineSearch(a int32) float64 {
-	bestB, bestQ := 0.0, en.relaxedQ(a, 0)
-	q0 := bestQ
-	for g := 1; g <= gridSteps; g++ {
+	w := en.relaxedSetup(a)
+	bestB, bestQ := 0.0, math.Inf(1)
+	for g := 0; g <= gridSteps; g++ {
 		b := float64(g) / gridSteps
-		if q := en.relaxedQ(a, b); q < bestQ {
+		if q, _ := w.eval(b, en.pen); q < bestQ {
 			bestB, bestQ = b, q
 		}
 	}
-	lo, hi := math.Max(0, bestB-1.0/gridSteps), math.Min(1, bestB+1.0/gridSteps)
-	phi := (math.Sqrt(5) - 1) / 2
-	x1, x2 := hi-phi*(hi-lo), lo+phi*(hi-lo)
-	q1, q2 := en.relaxedQ(a, x1), en.relaxedQ(a, x2)
-	for it := 0; it < goldenSteps; it++ {
-		if q1 <= q2 {
-			hi, x2, q2 = x2, x1, q1
-			x1 = hi - phi*(hi-lo)
-			q1 = en.relaxedQ(a, x1)
-		} else {
-			lo, x1, q1 = x1, x2, q2
-			x2 = lo + phi*(hi-lo)
-			q2 = en.relaxedQ(a, x2)
-		}
+	b := bestB
+	switch _, d := w.eval(bestB, en.pen); {
+	case d < 0 && bestB < 1:
+		b = w.bisect(bestB, math.Min(1, bestB+1.0/gridSteps), en.pen)
+	case d > 0 && bestB > 0:
+		b = w.bisect(math.Max(0, bestB-1.0/gridSteps), bestB, en.pen)
 	}
-	if q1 < bestQ {
-		bestB, bestQ = x1, q1
+	if qb, _ := w.eval(b, en.pen); qb > bestQ {
+		b = bestB // the bracket held a local maximum: keep the grid point
 	}
-	if q2 < bestQ {
-		bestB, bestQ = x2, q2
-	}
-	if q0 <= bestQ {
+	q0, _ := w.eval(0, en.pen)
+	if qb, _ := w.eval(b, en.pen); q0 <= qb || b <= 0 {
 		return 0
 	}
-	return bestB
+	return math.Min(b, 1)
 }
 
-// relaxedQ evaluates Q(b) for factor a.
-func (en *engine) relaxedQ(a int32, b float64) float64 {
+// bisect finds a zero of Q' in [lo, hi], keeping Q' < 0 at lo and ≥ 0 at hi
+// (the grid point next to the best one has a larger Q, so a minimum lies
+// in between).
+func (w *relaxedWork) bisect(lo, hi, pen float64) float64 {
+	for it := 0; it < bisectionSteps && hi-lo > 1e-15; it++ {
+		mid := (lo + hi) / 2
+		if _, d := w.eval(mid, pen); d < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// relaxedSetup tabulates base and s for factor a.
+func (en *engine) relaxedSetup(a int32) *relaxedWork {
 	p := en.p
 	t := p.tab[p.toff[a]:p.toff[a+1]]
 	r := int(p.fstart[a+1] - p.fstart[a])
 	cur := en.current()
-	if cap(en.tilt) < len(t) {
-		en.tilt = make([]float64, len(t))
-	}
-	lq := en.tilt[:len(t)]
+	w := &relaxedWork{base: make([]float64, len(t)), s: make([]float64, len(t)), lq: make([]float64, len(t)), coff: en.coff, r: r}
 	var st [16]int
 	state := stateBuf(&st, r)
 	for idx := range t {
-		v := t[idx]
+		v, sv := t[idx], 0.0
 		for k := 0; k < r; k++ {
 			e := p.fstart[a] + int32(k)
-			v += en.cav[en.coff[k]+state[k]] + b*cur[int(p.moff[e])+state[k]]
+			v += en.cav[en.coff[k]+state[k]]
+			sv += cur[int(p.moff[e])+state[k]]
 		}
-		lq[idx] = v
-		for k := 0; k < r; k++ {
-			if state[k]++; state[k] < en.coff[k+1]-en.coff[k] {
-				break
-			}
-			state[k] = 0
-		}
+		w.base[idx], w.s[idx] = v, sv
+		odometer(state, en.coff)
 	}
-	return multiInformation(lq, en.coff, r) + en.pen*b
+	return w
 }
 
-// multiInformation is Σ_j H(q_j) − H(q) for q(x) ∝ exp(lq[x]) over r
-// variables whose state counts are coff[k+1] − coff[k].
-func multiInformation(lq []float64, coff []int, r int) float64 {
-	normalizeLog(lq)
-	marg := make([]float64, coff[r])
-	negH := 0.0
+// odometer advances state (first digit fastest; digit k has coff[k+1]−coff[k] values).
+func odometer(state []int, coff []int) {
+	for k := range state {
+		if state[k]++; state[k] < coff[k+1]-coff[k] {
+			return
+		}
+		state[k] = 0
+	}
+}
+
+// eval returns Q(b) = Σ_j H(q_j) − H(q̂_b) + pen·b and Q'(b).
+func (w *relaxedWork) eval(b, pen float64) (float64, float64) {
+	for idx := range w.lq {
+		w.lq[idx] = w.base[idx] + b*w.s[idx]
+	}
+	normalizeLog(w.lq)
+	marg := make([]float64, w.coff[w.r])
 	var st [16]int
-	state := stateBuf(&st, r)
-	for _, l := range lq {
+	state := stateBuf(&st, w.r)
+	negH, es := 0.0, 0.0
+	for idx, l := range w.lq {
 		if !math.IsInf(l, -1) {
 			pr := math.Exp(l)
 			negH += pr * l
-			for k := 0; k < r; k++ {
-				marg[coff[k]+state[k]] += pr
+			es += pr * w.s[idx]
+			for k := 0; k < w.r; k++ {
+				marg[w.coff[k]+state[k]] += pr
 			}
 		}
-		for k := 0; k < r; k++ {
-			if state[k]++; state[k] < coff[k+1]-coff[k] {
-				break
-			}
-			state[k] = 0
-		}
+		odometer(state, w.coff)
 	}
 	mi := negH
 	for _, m := range marg {
@@ -123,5 +147,25 @@ func multiInformation(lq []float64, coff []int, r int) float64 {
 			mi -= m * math.Log(m)
 		}
 	}
-	return math.Max(mi, 0)
+	cov := 0.0
+	clear(state)
+	for idx, l := range w.lq {
+		if !math.IsInf(l, -1) {
+			g := l
+			for k := 0; k < w.r; k++ {
+				g -= math.Log(marg[w.coff[k]+state[k]])
+			}
+			cov += math.Exp(l) * (w.s[idx] - es) * g
+		}
+		odometer(state, w.coff)
+	}
+	return math.Max(mi, 0) + pen*b, cov + pen
+}
+
+// multiInformation is Σ_j H(q_j) − H(q) for q(x) ∝ exp(lq[x]) over r
+// variables whose state counts are coff[k+1] − coff[k].
+func multiInformation(lq []float64, coff []int, r int) float64 {
+	w := &relaxedWork{base: lq, s: make([]float64, len(lq)), lq: make([]float64, len(lq)), coff: coff, r: r}
+	q, _ := w.eval(0, 0)
+	return q
 }
