@@ -74,6 +74,6 @@ func plotQuad(rows []quadRow, path string) error {
 		p.Add(le, la)
 		p.Legend.Add(m, le)
 	}
-	p.Legend.Top = true
+	p.Legend.Left = true
 	return p.Save(8*vg.Inch, 5*vg.Inch, path)
 }

@@ -86,10 +86,12 @@ func (ch *essChain) priorDraw(dst []float64, scale float64, centred bool) {
 		ch.e[i] = ch.rng.NormFloat64()
 	}
 	d := len(dst)
+	raw := ch.l.RawTriangular()
 	for i := 0; i < d; i++ {
 		s := 0.0
-		for j := 0; j <= i; j++ {
-			s += ch.l.At(i, j) * ch.e[j]
+		row := raw.Data[i*raw.Stride : i*raw.Stride+i+1]
+		for j, lij := range row {
+			s += lij * ch.e[j]
 		}
 		dst[i] = scale * s
 		if !centred {

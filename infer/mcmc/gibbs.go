@@ -284,3 +284,22 @@ func (res *GibbsResult) summarise(draws [][][][]float64, card []int) {
 		}
 	}
 }
+
+// MinESS is the smallest effective sample size over the states of variable v
+// (one number per variable, e.g. for infer.Variable.ESS).
+func (res *GibbsResult) MinESS(v int) float64 {
+	m := math.Inf(1)
+	for _, e := range res.ESS[v] {
+		m = math.Min(m, e)
+	}
+	return m
+}
+
+// MaxRHat is the largest split R-hat over the states of variable v.
+func (res *GibbsResult) MaxRHat(v int) float64 {
+	m := 0.0
+	for _, r := range res.RHat[v] {
+		m = math.Max(m, r)
+	}
+	return m
+}

@@ -72,6 +72,9 @@ func (ch *gibbsChain) alloc(n int) [][][]float64 {
 	for v, k := range ch.m.card {
 		out[v] = make([][]float64, k)
 		for s := range out[v] {
+			if k == 2 && s == 0 {
+				continue // binary: p(x_v = 0) = 1 − p(x_v = 1) is not stored
+			}
 			out[v][s] = make([]float64, 0, n)
 		}
 	}
@@ -118,7 +121,9 @@ func (ch *gibbsChain) record(out [][][]float64) {
 			ch.m.conditional(ch.x, v, p, nil)
 		}
 		for s, q := range p {
-			out[v][s] = append(out[v][s], q)
+			if out[v][s] != nil {
+				out[v][s] = append(out[v][s], q)
+			}
 		}
 	}
 }

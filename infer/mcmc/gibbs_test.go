@@ -207,6 +207,9 @@ func TestGibbsRHatCoupledPair(t *testing.T) {
 	if strong.RHat[0][1] < 2 {
 		t.Errorf("strong coupling: R-hat %.3f, want > 2", strong.RHat[0][1])
 	}
+	if strong.MaxRHat(0) != strong.RHat[0][1] || strong.MinESS(0) != strong.ESS[0][0] {
+		t.Errorf("binary variable: per-state diagnostics differ: %v %v", strong.RHat[0], strong.ESS[0])
+	}
 	if weak.RHat[0][1] > 1.05 {
 		t.Errorf("weak coupling: R-hat %.3f, want ≈ 1", weak.RHat[0][1])
 	}
