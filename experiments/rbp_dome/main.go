@@ -14,7 +14,7 @@
 // Gaussians N(f | m, v) are parameterised by variances); -reading sd uses
 // v as a standard deviation instead.
 //
-//	go run ./experiments/rbp_dome [-reps 50] [-seed 1] [-reading variance|sd] [-out out/rbp_dome]
+//	go run ./experiments/rbp_dome [-reps 50] [-seed 1] [-reading variance|sd] [-c 0.1,1] [-out out/rbp_dome]
 package main
 
 import (
@@ -25,6 +25,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
@@ -41,6 +43,7 @@ type config struct {
 	out     string
 	maxIter int
 	tol     float64
+	rbpC    []float64 // relaxed BP penalties (the paper: 0.1)
 }
 
 type condition struct {
@@ -67,12 +70,27 @@ type run struct {
 func methods(c config) []method {
 	base := infer.Settings{Schedule: infer.Sequential, Tol: c.tol, MaxIter: c.maxIter}
 	with := func(f func(*infer.Settings)) bp.Settings { s := base; f(&s); return bp.Settings{Settings: s} }
-	return []method{
+	ms := []method{
 		{"BP", with(func(*infer.Settings) {})},
 		{"damped BP (0.8)", with(func(s *infer.Settings) { s.Damping = 0.8 })},
 		{"fractional BP (0.8)", with(func(s *infer.Settings) { s.Divergence = infer.Alpha{A: 0.8} })},
-		{"RBP (c = 0.1)", with(func(s *infer.Settings) { s.Divergence = infer.RelaxedKL{C: 0.1} })},
 	}
+	for _, C := range c.rbpC {
+		ms = append(ms, method{fmt.Sprintf("RBP (c = %g)", C), with(func(s *infer.Settings) { s.Divergence = infer.RelaxedKL{C: C} })})
+	}
+	return ms
+}
+
+func parseList(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || v < 0 {
+			return nil, fmt.Errorf("-c: %q is not a penalty ≥ 0", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 func main() {
@@ -83,7 +101,13 @@ func main() {
 	flag.StringVar(&c.out, "out", filepath.Join("out", "rbp_dome"), "output directory")
 	flag.IntVar(&c.maxIter, "maxiter", 1000, "maximum passes per run")
 	flag.Float64Var(&c.tol, "tol", 1e-9, "convergence tolerance (largest belief change)")
+	cs := flag.String("c", "0.1", "comma-separated relaxed-BP penalties c")
 	flag.Parse()
+	var err error
+	if c.rbpC, err = parseList(*cs); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -14,7 +14,7 @@ import (
 // One repetition end to end: every method gives finite errors in [0, 1],
 // and the files are written.
 func TestExperimentSmoke(t *testing.T) {
-	c := config{reps: 1, seed: 3, reading: "variance", out: t.TempDir(), maxIter: 300, tol: 1e-9}
+	c := config{reps: 1, seed: 3, reading: "variance", out: t.TempDir(), maxIter: 300, tol: 1e-9, rbpC: []float64{0.1}}
 	runs, err := experiment(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)

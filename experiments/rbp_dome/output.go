@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -68,7 +69,7 @@ func write(c config, runs []run) error {
 	fmt.Printf("%-8s %-20s %12s %10s %14s %10s\n", "coupling", "method", "mean |err|", "s.e.", "not converged", "b>0 edges")
 	for _, s := range sums {
 		rel := "-"
-		if s.method == "RBP (c = 0.1)" {
+		if strings.HasPrefix(s.method, "RBP") {
 			rel = fmt.Sprintf("%.1f%%", 100*s.relaxed)
 		}
 		fmt.Printf("%-8s %-20s %12.5f %10.5f %8d / %-3d %10s\n", s.cond, s.method, s.meanErr, s.seErr, s.notConverged, s.n, rel)
