@@ -61,13 +61,13 @@ func (p *fileParse) parseStmt(toks []lexer.Token, lo int, term lexer.Token, reco
 			return p.low.stmts(g.Stmts)
 		}
 		if !recover || !is(toks[0], "for") {
-			p.errs = append(p.errs, convertError(err, term))
+			p.errs = append(p.errs, convertError(err, term, toks))
 			return nil
 		}
 		if p.recoverFor(toks, lo, term) {
 			return nil
 		}
-		p.errs = append(p.errs, convertError(err, term))
+		p.errs = append(p.errs, convertError(err, term, toks))
 		return nil
 	}
 	if recover && is(toks[0], "for") {

@@ -27,6 +27,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/lang/diag"
 )
 
 var (
@@ -77,7 +78,7 @@ func ParseExpr(src string) (x ast.Expr, err error) {
 	toks := flt.out
 	g, perr := exprParser.ParseFromLexer(peeking(toks))
 	if perr != nil {
-		errs = append(errs, convertError(perr, toks[len(toks)-1]))
+		errs = append(errs, convertError(perr, toks[len(toks)-1], toks))
 		return nil, errs
 	}
 	var l lowerer
@@ -130,24 +131,75 @@ func peeking(toks []lexer.Token) *lexer.PeekingLexer {
 }
 
 // convertError turns a participle error into an ast.Error. term is the
-// token that ended the statement (EOL or EOF), reported for "unexpected end".
-func convertError(err error, term lexer.Token) *ast.Error {
+// token that ended the statement (EOL or EOF), reported for "unexpected
+// end"; toks are the statement's tokens, used for better messages.
+func convertError(err error, term lexer.Token, toks []lexer.Token) *ast.Error {
 	perr, ok := err.(participle.Error)
 	if !ok {
 		p := astPos(term.Pos)
 		return &ast.Error{Pos: p, End: p.Advance(1), Msg: err.Error()}
 	}
-	tok, found := lexer.Token{Pos: perr.Position()}, ""
-	if ut, ok := err.(*participle.UnexpectedTokenError); ok {
-		tok = ut.Unexpected
-		found = describe(tok, term)
+	ut, ok := err.(*participle.UnexpectedTokenError)
+	if !ok {
+		p := astPos(perr.Position())
+		return &ast.Error{Pos: p, End: p.Advance(1), Msg: perr.Message()}
 	}
+	tok := ut.Unexpected
 	p := astPos(tok.Pos)
-	msg := perr.Message()
-	if found != "" {
-		msg = "unexpected " + found + expectation(msg)
+	e := &ast.Error{Pos: p, End: p.Advance(max(1, len(tok.Value)))}
+	if msg, ok := unknownStatement(toks); ok {
+		e.Pos, e.End, e.Msg = astPos(toks[0].Pos), tokEnd(toks[0]), msg
+		return e
 	}
-	return &ast.Error{Pos: p, End: p.Advance(max(1, len(tok.Value))), Msg: msg}
+	e.Msg = "unexpected " + describe(tok, term) + expected(ut, tok, toks)
+	return e
+}
+
+// expected phrases what the grammar wanted instead of tok.
+func expected(ut *participle.UnexpectedTokenError, tok lexer.Token, toks []lexer.Token) string {
+	if prev, ok := before(toks, tok); ok && is(tok, ",") && (is(prev, ",") || is(prev, "(") || is(prev, "[")) {
+		return "; expected an expression"
+	}
+	want := expectation(ut.Message())
+	switch {
+	case want == "" && !tok.EOF():
+		return "; expected the end of the statement"
+	case want == "; expected `{`" && tok.EOF():
+		return want + " on the same line"
+	case want == "; expected a name" && tok.Type == tKeyword:
+		return want + " (`" + tok.Value + "` is a reserved word)"
+	}
+	return want
+}
+
+// before returns the token preceding tok in toks.
+func before(toks []lexer.Token, tok lexer.Token) (lexer.Token, bool) {
+	for i := 1; i < len(toks); i++ {
+		if toks[i].Pos.Offset == tok.Pos.Offset && !tok.EOF() {
+			return toks[i-1], true
+		}
+	}
+	return lexer.Token{}, false
+}
+
+// unknownStatement recognises a misspelt statement keyword: a statement
+// that starts with two names in a row (`paramm a = 1`), which no statement
+// form allows.
+func unknownStatement(toks []lexer.Token) (string, bool) {
+	if len(toks) < 2 || toks[0].Type != tIdent || toks[1].Type != tIdent {
+		return "", false
+	}
+	names := make([]string, 0, len(stmtKeywords))
+	for _, k := range keywords {
+		if stmtKeywords[k] {
+			names = append(names, k)
+		}
+	}
+	msg := "unknown statement `" + toks[0].Value + "`"
+	if s := diag.Suggest(toks[0].Value, names); s != "" {
+		return msg + "; did you mean `" + s + "`?", true
+	}
+	return msg + "; statements start with " + strings.Join(names, ", ") + " or are `EXPR ~ DIST(...)`", true
 }
 
 // describe names the unexpected token for a message.
