@@ -134,3 +134,12 @@ func TestDistanceAgainstNaive(t *testing.T) {
 		}
 	}
 }
+
+func ExampleDidYouMean() {
+	known := []string{"normal", "probit", "step", "student_t"}
+	fmt.Println("unknown distribution `probitt`" + DidYouMean("probitt", known))
+	fmt.Printf("%q\n", Suggest("gamma", known))
+	// Output:
+	// unknown distribution `probitt`; did you mean `probit`?
+	// ""
+}
