@@ -1,0 +1,207 @@
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/infer/ep"
+)
+
+// Block is one Gaussian block of a model at a value x of the learned
+// parameters: the EP problem and how it depends on x.
+type Block struct {
+	// Problem is the block's prior N(m0, K) and sites. Its Init is ignored:
+	// Optimize warm-starts EP itself.
+	Problem *ep.Problem
+	// DCov[k] is ∂K/∂x_k (nil: K does not depend on x_k).
+	DCov []*mat.SymDense
+	// DLik[k][i] is ∂θ_i/∂x_k, where θ_i is the likelihood parameter of site
+	// i (Step.Eps, Gaussian.Var); a nil DLik[k] means no site depends on x_k.
+	DLik [][]float64
+}
+
+// Gradient returns ∂ log Z_EP/∂x_k for every parameter of b, given a
+// converged KL EP result res on b.Problem:
+//
+//	∂ log Z_EP/∂x_k = ½ tr(R ∂K_f/∂x_k) + Σ_i (∂ log Ẑ_i/∂θ_i)(∂θ_i/∂x_k),
+//	R = α αᵀ − (K_f + T̃⁻¹)⁻¹,  α = ν̃ − T̃ μ_f,  (K_f + T̃⁻¹)⁻¹ = T̃ − T̃ Σ_f T̃,
+//
+// where K_f = A K Aᵀ is the prior covariance of the site projections f = Aw,
+// T̃ = diag(τ̃), Σ_f the posterior covariance of f, and Ẑ_i the tilted
+// normaliser of site i at its cavity (LikParamGrad). With A = I and a zero
+// prior mean this is GPML infEP's dnlZ (with B = I + S½KS½,
+// b = ν̃ − S½B⁻¹S½Kν̃, R = bbᵀ − S½B⁻¹S½; here written without S½ so that
+// negative site precisions are allowed). See the package documentation for
+// why the sites' implicit dependence on x drops out.
+func Gradient(res *ep.Result, b *Block) ([]float64, error) {
+	if res == nil || !res.HasLogZ {
+		return nil, errors.New("learn: the EP result has no evidence (not converged, or a divergence other than kl)")
+	}
+	p := b.Problem
+	np := max(len(b.DCov), len(b.DLik))
+	grad := make([]float64, np)
+	if anyMatrix(b.DCov) {
+		R, err := wspaceR(res, p)
+		if err != nil {
+			return nil, err
+		}
+		for k, dK := range b.DCov {
+			if dK != nil {
+				grad[k] += 0.5 * traceProd(R, dK)
+			}
+		}
+	}
+	if err := addLikGrad(grad, res, b); err != nil {
+		return nil, err
+	}
+	for k, g := range grad {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return nil, fmt.Errorf("learn: gradient component %d is not finite", k)
+		}
+	}
+	return grad, nil
+}
+
+func anyMatrix(ms []*mat.SymDense) bool {
+	for _, m := range ms {
+		if m != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// wspaceR returns Aᵀ R A, the matrix whose trace product with ∂K/∂x gives
+// twice the kernel part of the gradient (R itself when A = I).
+func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
+	m := len(p.Sites)
+	alpha := make([]float64, m)
+	for i, s := range res.Sites {
+		alpha[i] = s.Nu - s.Tau*res.FMean[i]
+	}
+	Sw, err := res.Cov()
+	if err != nil {
+		return nil, err
+	}
+	A := projMatrix(p)
+	Sf := Sw
+	if A != nil {
+		Sf = sandwich(A, Sw)
+	}
+	R := mat.NewSymDense(m, nil)
+	for i := 0; i < m; i++ {
+		ti := res.Sites[i].Tau
+		for j := i; j < m; j++ {
+			tj := res.Sites[j].Tau
+			v := alpha[i]*alpha[j] + ti*tj*Sf.At(i, j)
+			if i == j {
+				v -= ti
+			}
+			R.SetSym(i, j, v)
+		}
+	}
+	if A == nil {
+		return R, nil
+	}
+	return sandwich(A.T(), R), nil
+}
+
+// projMatrix returns the M×N matrix A of the sites' projections, or nil when
+// A = I (site i observes coordinate i of w).
+func projMatrix(p *ep.Problem) *mat.Dense {
+	n := p.Cov.SymmetricDim()
+	ident := len(p.Sites) == n
+	for i, s := range p.Sites {
+		if s.Proj != nil || s.Index != i {
+			ident = false
+		}
+	}
+	if ident {
+		return nil
+	}
+	A := mat.NewDense(len(p.Sites), n, nil)
+	for i, s := range p.Sites {
+		if s.Proj != nil {
+			A.SetRow(i, s.Proj)
+		} else {
+			A.Set(i, s.Index, 1)
+		}
+	}
+	return A
+}
+
+// sandwich returns A S Aᵀ, symmetrised.
+func sandwich(A mat.Matrix, S mat.Symmetric) *mat.SymDense {
+	r, _ := A.Dims()
+	var AS, full mat.Dense
+	AS.Mul(A, S)
+	full.Mul(&AS, A.T())
+	out := mat.NewSymDense(r, nil)
+	for i := 0; i < r; i++ {
+		for j := i; j < r; j++ {
+			out.SetSym(i, j, 0.5*(full.At(i, j)+full.At(j, i)))
+		}
+	}
+	return out
+}
+
+// traceProd returns tr(A B) = Σ_ij A_ij B_ij for symmetric A and B.
+func traceProd(A, B *mat.SymDense) float64 {
+	n := A.SymmetricDim()
+	var s float64
+	for i := 0; i < n; i++ {
+		s += A.At(i, i) * B.At(i, i)
+		for j := i + 1; j < n; j++ {
+			s += 2 * A.At(i, j) * B.At(i, j)
+		}
+	}
+	return s
+}
+
+// addLikGrad adds Σ_i (∂ log Ẑ_i/∂θ_i)(∂θ_i/∂x_k) at the cavities of the
+// converged posterior: cavity precision 1/σ_i² − τ̃_i, precision-mean
+// μ_i/σ_i² − ν̃_i.
+func addLikGrad(grad []float64, res *ep.Result, b *Block) error {
+	var dlog []float64 // ∂ log Ẑ_i/∂θ_i, computed once
+	for k, d := range b.DLik {
+		if d == nil {
+			continue
+		}
+		if dlog == nil {
+			var err error
+			if dlog, err = siteParamGrads(res, b.Problem); err != nil {
+				return err
+			}
+		}
+		for i, di := range d {
+			if di != 0 {
+				grad[k] += di * dlog[i]
+			}
+		}
+	}
+	return nil
+}
+
+func siteParamGrads(res *ep.Result, p *ep.Problem) ([]float64, error) {
+	out := make([]float64, len(p.Sites))
+	for i, s := range p.Sites {
+		sp := res.Sites[i]
+		mu, s2 := res.FMean[i], res.FVar[i]
+		tc, nc := 1/s2-sp.Tau, mu/s2-sp.Nu
+		if !(tc > 0) {
+			return nil, fmt.Errorf("learn: site %d has a non-positive cavity precision %g at the fixed point", i, tc)
+		}
+		if _, ok := s.Lik.(ep.Probit); ok {
+			continue
+		}
+		g, err := LikParamGrad(s.Lik, s.Y, nc/tc, 1/tc)
+		if err != nil {
+			return nil, fmt.Errorf("site %d: %w", i, err)
+		}
+		out[i] = g
+	}
+	return out, nil
+}

@@ -1,0 +1,232 @@
+package learn
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/stdlib/kernel"
+)
+
+// Kernel is a kernel expression as plain values, in the conventions of the
+// fg language (compile.KernelSpec without its param names): Kind is "se",
+// "matern32", "matern52" (Hyper = [ℓ, σ²]), "linear" (Hyper = [ℓ],
+// k = xᵀx'/ℓ²), "ard" (Hyper = [ℓ_1, …, ℓ_D, σ²]), "bias", "white"
+// (Hyper = [σ²], σ² ≥ 0), "sum" or "prod" (two or more Args). Hyper are
+// on their natural (not log) scale.
+//
+// The mapping to stdlib/kernel, whose hyperparameters are logs h of its own
+// fields, is
+//
+//	se(ℓ, σ²)        → SE{ℓ, σ²},       h = (log ℓ, log σ²)
+//	matern32/52      → Matern32/52{ℓ, σ²}
+//	linear(ℓ)        → Linear{1/ℓ²},    h = −2 log ℓ
+//	ard(ℓ_1..D, σ²)  → ARD{ℓ, σ²}
+//	bias(σ²), white(σ²) → Bias{σ²}, White{σ²} (Gram 0 when σ² = 0)
+//
+// and Grads converts stdlib's ∂K/∂h to the natural scale by the chain rule
+// ∂K/∂θ = (∂K/∂h)(dh/dθ): dh/dθ = 1/θ, and −2/ℓ for linear.
+type Kernel struct {
+	Kind  string
+	Hyper []float64
+	Args  []Kernel
+}
+
+// NumHyper is the number of hyperparameters of the expression: the leaves'
+// Hyper concatenated in depth-first order.
+func (k Kernel) NumHyper() int {
+	if k.Kind == "sum" || k.Kind == "prod" {
+		n := 0
+		for _, a := range k.Args {
+			n += a.NumHyper()
+		}
+		return n
+	}
+	return len(k.Hyper)
+}
+
+// Flat returns every hyperparameter in the order of NumHyper and Grads.
+func (k Kernel) Flat() []float64 {
+	if k.Kind == "sum" || k.Kind == "prod" {
+		var out []float64
+		for _, a := range k.Args {
+			out = append(out, a.Flat()...)
+		}
+		return out
+	}
+	return append([]float64(nil), k.Hyper...)
+}
+
+// Stdlib returns the stdlib/kernel kernel of a leaf or a composite
+// expression. Zero-variance bias and white leaves have no stdlib value
+// (its hyperparameters are logs); Gram handles them.
+func (k Kernel) Stdlib() (kernel.Kernel, error) {
+	if k.Kind == "sum" || k.Kind == "prod" {
+		var ks []kernel.Kernel
+		for _, a := range k.Args {
+			s, err := a.Stdlib()
+			if err != nil {
+				return nil, err
+			}
+			ks = append(ks, s)
+		}
+		if k.Kind == "sum" {
+			return kernel.Sum(ks), nil
+		}
+		return kernel.Prod(ks), nil
+	}
+	return k.leaf()
+}
+
+func (k Kernel) leaf() (kernel.Kernel, error) {
+	want := map[string]int{"se": 2, "matern32": 2, "matern52": 2, "linear": 1, "bias": 1, "white": 1}
+	if n, ok := want[k.Kind]; ok && len(k.Hyper) != n {
+		return nil, fmt.Errorf("learn: kernel %s has %d hyperparameters, want %d", k.Kind, len(k.Hyper), n)
+	}
+	var (
+		kk kernel.Kernel
+		ok bool
+	)
+	switch k.Kind {
+	case "se":
+		kk, ok = kernel.NewSE(k.Hyper[0], k.Hyper[1])
+	case "matern32":
+		kk, ok = kernel.NewMatern32(k.Hyper[0], k.Hyper[1])
+	case "matern52":
+		kk, ok = kernel.NewMatern52(k.Hyper[0], k.Hyper[1])
+	case "linear":
+		kk, ok = kernel.NewLinear(1 / (k.Hyper[0] * k.Hyper[0]))
+	case "bias":
+		kk, ok = kernel.NewBias(k.Hyper[0])
+	case "white":
+		kk, ok = kernel.NewWhite(k.Hyper[0])
+	case "ard":
+		d := len(k.Hyper) - 1
+		if d < 1 {
+			return nil, fmt.Errorf("learn: ard kernel needs lengthscales and a variance")
+		}
+		kk, ok = kernel.NewARD(k.Hyper[:d], k.Hyper[d])
+	default:
+		return nil, fmt.Errorf("learn: unknown kernel %q", k.Kind)
+	}
+	if !ok {
+		return nil, fmt.Errorf("learn: kernel %s with hyperparameters %v: values must be positive and finite", k.Kind, k.Hyper)
+	}
+	return kk, nil
+}
+
+// unitVariance reports whether k is a bias or white leaf, whose Gram matrix
+// is σ² times a fixed matrix (so ∂K/∂σ² is that matrix, also at σ² = 0).
+func (k Kernel) unitVariance() (kernel.Kernel, bool) {
+	switch k.Kind {
+	case "bias":
+		return kernel.Bias{Var: 1}, true
+	case "white":
+		return kernel.White{Var: 1}, true
+	}
+	return nil, false
+}
+
+// Gram returns K_ij = k(x_i, x_j) over the rows of X.
+func (k Kernel) Gram(X *mat.Dense) (*mat.SymDense, error) {
+	n, _ := X.Dims()
+	switch k.Kind {
+	case "sum", "prod":
+		return k.combine(X, nil)
+	}
+	if u, ok := k.unitVariance(); ok && len(k.Hyper) == 1 && k.Hyper[0] >= 0 {
+		K := mat.NewSymDense(n, nil)
+		K.ScaleSym(k.Hyper[0], u.Matrix(X))
+		return K, nil
+	}
+	s, err := k.leaf()
+	if err != nil {
+		return nil, err
+	}
+	return s.Matrix(X), nil
+}
+
+// combine returns the Gram matrix of a sum or product, and when grads is
+// non-nil appends ∂K/∂θ for every leaf hyperparameter.
+func (k Kernel) combine(X *mat.Dense, grads *[]*mat.SymDense) (*mat.SymDense, error) {
+	if len(k.Args) < 2 {
+		return nil, fmt.Errorf("learn: %s kernel needs two or more terms", k.Kind)
+	}
+	grams := make([]*mat.SymDense, len(k.Args))
+	for i, a := range k.Args {
+		g, err := a.Gram(X)
+		if err != nil {
+			return nil, err
+		}
+		grams[i] = g
+	}
+	n, _ := X.Dims()
+	K := mat.NewSymDense(n, nil)
+	if k.Kind == "sum" {
+		for _, g := range grams {
+			K.AddSym(K, g)
+		}
+	} else {
+		K.CopySym(grams[0])
+		for _, g := range grams[1:] {
+			hadamard(K, g)
+		}
+	}
+	if grads == nil {
+		return K, nil
+	}
+	for i, a := range k.Args {
+		ga, err := a.Grads(X)
+		if err != nil {
+			return nil, err
+		}
+		if k.Kind == "prod" {
+			for _, g := range ga {
+				for j, o := range grams {
+					if j != i {
+						hadamard(g, o)
+					}
+				}
+			}
+		}
+		*grads = append(*grads, ga...)
+	}
+	return K, nil
+}
+
+// Grads returns ∂K/∂θ_j over the rows of X for every hyperparameter θ_j on
+// its natural scale, in the order of Flat. For a product k = Π_l k_l a
+// hyperparameter of term l has ∂K/∂θ = (∂K_l/∂θ) ∘ Π_{m≠l} K_m.
+func (k Kernel) Grads(X *mat.Dense) ([]*mat.SymDense, error) {
+	if k.Kind == "sum" || k.Kind == "prod" {
+		var out []*mat.SymDense
+		_, err := k.combine(X, &out)
+		return out, err
+	}
+	if u, ok := k.unitVariance(); ok {
+		return []*mat.SymDense{u.Matrix(X)}, nil
+	}
+	s, err := k.leaf()
+	if err != nil {
+		return nil, err
+	}
+	g := s.Grad(X)
+	for j, th := range k.Hyper {
+		dh := 1 / th // h = log θ
+		if k.Kind == "linear" {
+			dh = -2 / th // h = log(1/ℓ²)
+		}
+		g[j].ScaleSym(dh, g[j])
+	}
+	return g, nil
+}
+
+// hadamard sets a ← a ∘ b.
+func hadamard(a, b *mat.SymDense) {
+	n := a.SymmetricDim()
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			a.SetSym(i, j, a.At(i, j)*b.At(i, j))
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package learn
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/fg-infer/fg/infer/ep"
+)
+
+// objective evaluates −log Z_EP and its gradient at optimiser points u,
+// caching the last point (gonum asks for the value and the gradient
+// separately) and keeping the warm-start sites.
+type objective struct {
+	ctx    context.Context
+	build  Builder
+	params []Param
+	s      *Settings
+
+	trace     []Eval
+	lastU     []float64
+	last      Eval
+	lastDx    []float64 // dx/du at lastU
+	warm      [][]ep.SiteParam
+	bestIdx   int
+	bestSites [][]ep.SiteParam
+	lastErr   string
+}
+
+// at returns the evaluation at u, computing it when u is new.
+func (o *objective) at(u []float64) Eval {
+	if o.lastU != nil && slices.Equal(u, o.lastU) {
+		return o.last
+	}
+	x := make([]float64, len(u))
+	dx := make([]float64, len(u))
+	for i, p := range o.params {
+		x[i], dx[i] = p.Transform.ToX(u[i])
+	}
+	e, sites, err := o.evaluate(x)
+	e.N = len(o.trace) + 1
+	if err != nil {
+		o.lastErr = err.Error()
+		e.OK, e.LogZ, e.Grad = false, math.Inf(-1), make([]float64, len(x))
+	} else {
+		o.warm = sites
+		if len(o.trace) == 0 || e.LogZ > o.trace[o.bestIdx].LogZ {
+			o.bestIdx, o.bestSites = len(o.trace), sites
+		}
+	}
+	o.trace = append(o.trace, e)
+	o.lastU, o.last, o.lastDx = append([]float64(nil), u...), e, dx
+	if o.s.Progress != nil {
+		o.s.Progress(e)
+	}
+	return e
+}
+
+// gradU writes ∂(−log Z)/∂u into g.
+func (o *objective) gradU(g, u []float64) {
+	e := o.at(u)
+	for i := range g {
+		g[i] = -e.Grad[i] * o.lastDx[i]
+	}
+}
+
+func (o *objective) best() Eval { return o.trace[o.bestIdx] }
+
+// evaluate builds the blocks at x and runs EP on each, returning the summed
+// log Z_EP, its gradient and the final sites.
+func (o *objective) evaluate(x []float64) (Eval, [][]ep.SiteParam, error) {
+	e := Eval{X: x, Grad: make([]float64, len(x))}
+	if err := o.ctx.Err(); err != nil {
+		return e, nil, err
+	}
+	blocks, err := o.build(x)
+	if err != nil {
+		return e, nil, err
+	}
+	sites := make([][]ep.SiteParam, len(blocks))
+	for bi, b := range blocks {
+		res, err := o.runEP(bi, b)
+		if err != nil {
+			return e, nil, fmt.Errorf("block %d: %w", bi, err)
+		}
+		g, err := Gradient(res, b)
+		if err != nil {
+			return e, nil, fmt.Errorf("block %d: %w", bi, err)
+		}
+		for k := range g {
+			if k < len(e.Grad) {
+				e.Grad[k] += g[k]
+			}
+		}
+		e.LogZ += res.LogZ
+		e.Sweeps += res.Iterations
+		sites[bi] = res.Sites
+	}
+	e.OK = true
+	return e, sites, nil
+}
+
+// runEP runs KL EP on block bi, warm-started from the last good sites, and
+// retries from a cold start when that run does not reach a fixed point.
+func (o *objective) runEP(bi int, b *Block) (*ep.Result, error) {
+	p := *b.Problem
+	p.Init = nil
+	if bi < len(o.warm) && len(o.warm[bi]) == len(p.Sites) {
+		p.Init = o.warm[bi]
+	}
+	res, err := ep.Run(o.ctx, &p, o.s.EP)
+	if p.Init != nil && (err != nil || res == nil || !res.HasLogZ) && o.ctx.Err() == nil {
+		p.Init = nil
+		res, err = ep.Run(o.ctx, &p, o.s.EP)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !res.HasLogZ {
+		return nil, fmt.Errorf("EP ended %v without an evidence: %s", res.Status, res.Message)
+	}
+	return res, nil
+}

@@ -1,0 +1,229 @@
+package learn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
+)
+
+// Param is one learned parameter: its name (for messages), starting value
+// and transform.
+type Param struct {
+	Name      string
+	Init      float64
+	Transform Transform
+}
+
+// Builder returns the model's Gaussian blocks at parameter values x (one
+// per Param, natural scale). The number of blocks and of sites per block
+// must not depend on x.
+type Builder func(x []float64) ([]*Block, error)
+
+// Settings configure Optimize. Zero values take the defaults in brackets.
+type Settings struct {
+	// EP are the settings of every evidence evaluation [KL, sequential,
+	// Tol 1e-9, MaxIter 1000]. Divergence must be nil or KL, and
+	// NonNegativeSites must be false: the gradient is exact only at an
+	// unclamped KL fixed point.
+	EP ep.Settings
+	// Method is the optimiser: "lbfgs" [default], "bfgs" or "cg"
+	// (gonum/optimize).
+	Method string
+	// MaxIter bounds the optimiser's major iterations [100]; MaxEval its
+	// evaluations of log Z_EP [4·MaxIter].
+	MaxIter, MaxEval int
+	// GradTol stops when ‖∂(−log Z)/∂u‖∞ < GradTol [1e-5]; FuncTol stops when
+	// −log Z improved by less than FuncTol over 10 iterations [1e-9].
+	GradTol, FuncTol float64
+	// Progress, when non-nil, is called after every evaluation.
+	Progress func(Eval)
+}
+
+// Eval is one evaluation of the evidence: the parameters x (natural scale),
+// log Z_EP and its gradient in x. Failed evaluations (EP did not converge,
+// the builder failed) have OK false and LogZ −Inf.
+type Eval struct {
+	N      int
+	X      []float64
+	LogZ   float64
+	Grad   []float64
+	OK     bool
+	Sweeps int
+}
+
+// Result is the outcome of Optimize.
+type Result struct {
+	Status  infer.Status
+	Message string
+	infer.Stats
+	// X are the learned values (the best evaluation), LogZ = log Z_EP there,
+	// Grad its gradient in x.
+	X    []float64
+	LogZ float64
+	Grad []float64
+	// InitLogZ is log Z_EP at the starting values.
+	InitLogZ float64
+	// Trace holds every evaluation in order.
+	Trace []Eval
+	// Sites are the EP site parameters of each block at X.
+	Sites [][]ep.SiteParam
+	// EPSweeps is the total number of EP sweeps over all evaluations
+	// (Stats.Iterations counts the optimiser's major iterations, Stats.Updates
+	// the evaluations of log Z_EP).
+	EPSweeps int
+}
+
+func (s *Settings) defaults() error {
+	if s.EP.Divergence == nil {
+		s.EP.Divergence = infer.KL{}
+	}
+	if _, ok := s.EP.Divergence.(infer.KL); !ok {
+		return fmt.Errorf("learn: divergence %v has no evidence gradient; evidence maximisation uses kl (log Z_EP)", s.EP.Divergence)
+	}
+	if s.EP.NonNegativeSites {
+		return errors.New("learn: clamped site precisions (NonNegativeSites) leave EP off its fixed point; the evidence gradient needs plain EP")
+	}
+	if s.EP.Tol == 0 {
+		s.EP.Tol = 1e-9
+	}
+	if s.EP.MaxIter == 0 {
+		s.EP.MaxIter = 1000
+	}
+	if s.Method == "" {
+		s.Method = "lbfgs"
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = 100
+	}
+	if s.MaxEval == 0 {
+		s.MaxEval = 4 * s.MaxIter
+	}
+	if s.GradTol == 0 {
+		s.GradTol = 1e-5
+	}
+	if s.FuncTol == 0 {
+		s.FuncTol = 1e-9
+	}
+	return nil
+}
+
+func (s *Settings) method() (optimize.Method, error) {
+	switch s.Method {
+	case "lbfgs":
+		return &optimize.LBFGS{}, nil
+	case "bfgs":
+		return &optimize.BFGS{}, nil
+	case "cg":
+		return &optimize.CG{}, nil
+	}
+	return nil, fmt.Errorf("learn: unknown method %q (lbfgs, bfgs, cg)", s.Method)
+}
+
+// Optimize maximises Σ_blocks log Z_EP over the parameters by minimising
+// −log Z_EP(x(u)) in the unconstrained variables u (see Transform) with
+// gonum/optimize, using Gradient for the derivatives and the chain rule
+// ∂/∂u = (∂/∂x)(dx/du). Every evaluation after the first warm-starts EP
+// from the sites of the last successful one (ep.Problem.Init), falling back
+// to a cold start when the warm start fails. A point where EP does not
+// converge counts as −log Z = +∞, so line searches step back from it.
+//
+// Invalid settings and a failure at the starting values return an error;
+// otherwise the best point found is returned with Status Converged (a
+// convergence test passed), IterationLimit, Failed or Canceled (with
+// ctx.Err()).
+func Optimize(ctx context.Context, build Builder, params []Param, s Settings) (*Result, error) {
+	start := time.Now()
+	if err := s.defaults(); err != nil {
+		return nil, err
+	}
+	meth, err := s.method()
+	if err != nil {
+		return nil, err
+	}
+	if len(params) == 0 {
+		return nil, errors.New("learn: no parameters to learn")
+	}
+	u0 := make([]float64, len(params))
+	for i, p := range params {
+		if u0[i], err = p.Transform.ToU(p.Init); err != nil {
+			return nil, fmt.Errorf("learn: %s: %w", p.Name, err)
+		}
+	}
+	o := &objective{ctx: ctx, build: build, params: params, s: &s}
+	first := o.at(u0)
+	if !first.OK {
+		return nil, fmt.Errorf("learn: no evidence at the starting values: %s", o.lastErr)
+	}
+	res := o.minimize(meth, u0)
+	res.InitLogZ = o.trace[0].LogZ
+	res.Runtime = time.Since(start)
+	if res.Status == infer.Canceled {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// minimize runs the optimiser from u0 (already evaluated) and collects the result.
+func (o *objective) minimize(meth optimize.Method, u0 []float64) *Result {
+	s := o.s
+	p := optimize.Problem{
+		Func: func(u []float64) float64 { return -o.at(u).LogZ },
+		Grad: func(g, u []float64) { o.gradU(g, u) },
+	}
+	st := &optimize.Settings{
+		GradientThreshold: s.GradTol,
+		MajorIterations:   s.MaxIter,
+		FuncEvaluations:   s.MaxEval,
+		Converger:         &optimize.FunctionConverge{Absolute: s.FuncTol, Iterations: 10},
+		Recorder:          ctxRecorder{o.ctx},
+	}
+	or, err := optimize.Minimize(p, u0, st, meth)
+	res := &Result{Trace: o.trace}
+	best := o.best()
+	res.X, res.LogZ, res.Grad, res.Sites = best.X, best.LogZ, best.Grad, o.bestSites
+	for _, e := range o.trace {
+		res.EPSweeps += e.Sweeps
+	}
+	res.Updates = len(o.trace)
+	switch {
+	case o.ctx.Err() != nil:
+		res.Status, res.Message = infer.Canceled, "canceled"
+	case err != nil && or == nil:
+		res.Status, res.Message = infer.Failed, err.Error()
+	default:
+		res.Status, res.Message = optStatus(or.Status, err)
+		res.Stats.Iterations = or.Stats.MajorIterations
+	}
+	return res
+}
+
+// optStatus maps gonum's termination to an infer.Status.
+func optStatus(st optimize.Status, err error) (infer.Status, string) {
+	switch st {
+	case optimize.Success, optimize.FunctionConvergence, optimize.GradientThreshold,
+		optimize.StepConvergence, optimize.FunctionThreshold:
+		return infer.Converged, ""
+	case optimize.IterationLimit, optimize.FunctionEvaluationLimit, optimize.GradientEvaluationLimit,
+		optimize.RuntimeLimit:
+		return infer.IterationLimit, "optimiser stopped: " + st.String()
+	}
+	msg := "optimiser failed: " + st.String()
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	return infer.Failed, msg
+}
+
+// ctxRecorder stops the optimiser when the context is canceled.
+type ctxRecorder struct{ ctx context.Context }
+
+func (ctxRecorder) Init() error { return nil }
+func (r ctxRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
+	return r.ctx.Err()
+}
