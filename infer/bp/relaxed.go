@@ -33,6 +33,7 @@ const (
 // s(x) = Σ_j log m_j(x_j), so that log q̂^r_b(x) = base(x) + b·s(x) − log Z_b.
 type relaxedWork struct {
 	base, s, lq []float64
+	marg        []float64 // scratch: marginals of q̂_b
 	coff        []int
 	r           int
 }
@@ -126,7 +127,11 @@ func (w *relaxedWork) eval(b, pen float64) (float64, float64) {
 		w.lq[idx] = w.base[idx] + b*w.s[idx]
 	}
 	normalizeLog(w.lq)
-	marg := make([]float64, w.coff[w.r])
+	if len(w.marg) != w.coff[w.r] {
+		w.marg = make([]float64, w.coff[w.r])
+	}
+	marg := w.marg
+	clear(marg)
 	var st [16]int
 	state := stateBuf(&st, w.r)
 	negH, es := 0.0, 0.0
