@@ -17,7 +17,7 @@ func TestRunTable(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"model gpc_toy", "ep", "exact", "status", "w[0]", "±"} {
+	for _, want := range []string{"model gpc_toy", "ep_kl", "mcmc", "status", "w[0]", "±", "mean MAE vs mcmc"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
