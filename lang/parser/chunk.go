@@ -48,8 +48,8 @@ func (p *fileParse) stmt(toks []lexer.Token, lo int, term lexer.Token) []ast.Stm
 	return p.parseStmt(toks, lo, term, true)
 }
 
-// parseStmt parses one statement, trying recovery inside a failed for
-// plate when recover is set.
+// parseStmt parses one statement, trying recovery inside a failed block
+// statement (for, infer, learn) when recover is set.
 func (p *fileParse) parseStmt(toks []lexer.Token, lo int, term lexer.Token, recover bool) []ast.Stmt {
 	if len(toks) == 0 {
 		return nil
@@ -60,20 +60,20 @@ func (p *fileParse) parseStmt(toks []lexer.Token, lo int, term lexer.Token, reco
 		if err == nil {
 			return p.low.stmts(g.Stmts)
 		}
-		if !recover || !is(toks[0], "for") {
+		if !recover || !hasBlock(toks) || !p.recoverBlock(toks, lo, term) {
 			p.errs = append(p.errs, convertError(err, term, toks))
-			return nil
 		}
-		if p.recoverFor(toks, lo, term) {
-			return nil
-		}
-		p.errs = append(p.errs, convertError(err, term, toks))
 		return nil
 	}
-	if recover && is(toks[0], "for") {
-		p.recoverFor(toks, lo, term)
+	if recover && hasBlock(toks) {
+		p.recoverBlock(toks, lo, term)
 	}
 	return nil
+}
+
+// hasBlock reports whether toks is a statement with a brace block.
+func hasBlock(toks []lexer.Token) bool {
+	return (is(toks[0], "for") || is(toks[0], "infer") || is(toks[0], "learn")) && indexOf(toks, "{") >= 0
 }
 
 // withEOF appends an EOF token placed just after the last token, where an
@@ -90,15 +90,13 @@ func withEOF(toks []lexer.Token, term lexer.Token) []lexer.Token {
 	return append(out, lexer.EOFToken(pos))
 }
 
-// recoverFor re-parses a failed for plate as its header with an empty body
-// plus each body statement, reporting errors in each part. It returns false
-// when it found nothing to report, so the caller reports the original error.
-func (p *fileParse) recoverFor(toks []lexer.Token, lo int, term lexer.Token) bool {
+// recoverBlock re-parses a failed block statement as its header with an
+// empty block, plus each body statement (for) or option (infer, learn),
+// reporting errors in each part. It returns false when it found nothing to
+// report, so the caller reports the original error.
+func (p *fileParse) recoverBlock(toks []lexer.Token, lo int, term lexer.Token) bool {
 	n := len(p.errs)
 	open := indexOf(toks, "{")
-	if open < 0 {
-		return false
-	}
 	header := append(append([]lexer.Token{}, toks[:open+1]...), closeAfter(toks[open]))
 	p.parseStmt(header, lo, toks[open], false)
 	closeAt := matchBrace(toks, open)
@@ -107,12 +105,53 @@ func (p *fileParse) recoverFor(toks []lexer.Token, lo int, term lexer.Token) boo
 	if closeAt < len(toks) {
 		bodyEnd = toks[closeAt]
 	}
-	p.block(body, toks[open].Pos.Offset, bodyEnd)
+	if is(toks[0], "for") {
+		p.block(body, toks[open].Pos.Offset, bodyEnd)
+	} else {
+		p.options(body, toks[open].Pos.Offset, bodyEnd)
+	}
 	if closeAt+1 < len(toks) && !p.hasBad(toks[closeAt].Pos.Offset, term.Pos.Offset) {
 		t := toks[closeAt+1]
-		p.errs.Add(astPos(t.Pos), tokEnd(t), "unexpected `%s` after the for block", t.Value)
+		p.errs.Add(astPos(t.Pos), tokEnd(t), "unexpected `%s` after the block", t.Value)
 	}
 	return len(p.errs) > n
+}
+
+// options parses the body of an option block piece by piece, cut at
+// newlines and at commas outside brackets, only to report errors.
+func (p *fileParse) options(toks []lexer.Token, lo int, end lexer.Token) {
+	depth, start := 0, 0
+	for i := 0; i <= len(toks); i++ {
+		if i < len(toks) {
+			t := toks[i]
+			switch {
+			case is(t, "(") || is(t, "["):
+				depth++
+			case is(t, ")") || is(t, "]"):
+				depth--
+			}
+			if !(t.Type == tEOL || (is(t, ",") && depth == 0)) {
+				continue
+			}
+		}
+		term := end
+		if i < len(toks) {
+			term = toks[i]
+		}
+		p.option(toks[start:i], lo, term)
+		if i < len(toks) {
+			lo, start = toks[i].Pos.Offset, i+1
+		}
+	}
+}
+
+func (p *fileParse) option(toks []lexer.Token, lo int, term lexer.Token) {
+	if len(toks) == 0 || p.hasBad(lo, term.Pos.Offset) {
+		return
+	}
+	if _, err := optionParser.ParseFromLexer(peeking(withEOF(toks, term))); err != nil {
+		p.errs = append(p.errs, convertError(err, term, toks))
+	}
 }
 
 func indexOf(toks []lexer.Token, v string) int {

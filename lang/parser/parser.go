@@ -33,6 +33,8 @@ import (
 var (
 	fileParser = participle.MustBuild[gFile](participle.Lexer(lexDef), participle.UseLookahead(4))
 	exprParser = participle.MustBuild[gExpr](participle.Lexer(lexDef), participle.UseLookahead(4))
+
+	optionParser = participle.MustBuild[gOption](participle.Lexer(lexDef), participle.UseLookahead(4))
 )
 
 // ParseFile parses a model file. On error it returns the (partial) file and
@@ -145,6 +147,9 @@ func convertError(err error, term lexer.Token, toks []lexer.Token) *ast.Error {
 		return &ast.Error{Pos: p, End: p.Advance(1), Msg: perr.Message()}
 	}
 	tok := ut.Unexpected
+	if tok.EOF() && term.Type == tPunct { // a piece of an option block ended by `,` or `}`
+		tok = term
+	}
 	p := astPos(tok.Pos)
 	e := &ast.Error{Pos: p, End: p.Advance(max(1, len(tok.Value)))}
 	if msg, ok := unknownStatement(toks); ok {
