@@ -44,8 +44,8 @@ type Settings struct {
 	HalfWidth float64
 	// Samples is the number of importance samples of "is" (default 1e6).
 	Samples int
-	// Seed seeds the PCG streams of "is" (block b of 2^15 samples uses
-	// stream b, so results do not depend on Workers).
+	// Seed seeds "is": block b of 2^15 samples draws from a PCG source
+	// hashed from (Seed, b), so results do not depend on Workers.
 	Seed uint64
 	// Workers is the number of goroutines of "is" (default 1). With more
 	// than one, LogLik is called concurrently and must be safe for that.

@@ -13,7 +13,7 @@ import (
 )
 
 // isBlock is the number of importance samples per block. Block b draws from
-// its own PCG stream (seed, b), so a run is reproducible whatever the number
+// its own PCG source blockRand(seed, b), so a run is reproducible whatever the number
 // of workers, and a block can be regenerated instead of stored.
 const isBlock = 1 << 15
 
@@ -37,7 +37,7 @@ func runIS(ctx context.Context, p Problem, prior *frame, s Settings) (*Result, e
 	run := func(pass int, mu []float64, shift float64) error {
 		return forBlocks(ctx, nb, s.Workers, func(b int) error {
 			n := min(isBlock, s.Samples-b*isBlock)
-			return sums[b].block(p.LogLik, prior, rand.New(rand.NewPCG(s.Seed, uint64(b))), n, pass, mu, shift)
+			return sums[b].block(p.LogLik, prior, blockRand(s.Seed, b), n, pass, mu, shift)
 		})
 	}
 	if err := run(1, nil, 0); err != nil {
@@ -57,6 +57,20 @@ func runIS(ctx context.Context, p Problem, prior *frame, s Settings) (*Result, e
 	res.Evaluations, res.Updates, res.Iterations = 2*s.Samples, 2*s.Samples, 2
 	tot.finish(res, sums, mu, s.Samples)
 	return res, nil
+}
+
+// blockRand is block b's source: PCG with both state words hashed from
+// (seed, b) by SplitMix64, so neighbouring blocks get unrelated states.
+func blockRand(seed uint64, b int) *rand.Rand {
+	return rand.New(rand.NewPCG(splitmix64(seed), splitmix64(seed^splitmix64(uint64(b)+1))))
+}
+
+// splitmix64 is the SplitMix64 finaliser (Steele, Lea & Flood 2014).
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }
 
 // forBlocks runs fn(b) for every block on up to workers goroutines

@@ -12,8 +12,7 @@ import (
 // (0 selects the default).
 const NoBurnin = -1
 
-// splitmix64 is the SplitMix64 finaliser (Steele et al. 2014), used to
-// derive decorrelated PCG stream selectors from chain indices.
+// splitmix64 is the SplitMix64 finaliser (Steele, Lea & Flood 2014).
 func splitmix64(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
@@ -21,10 +20,10 @@ func splitmix64(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// chainRand returns chain c's random source: PCG seeded by seed with the
-// stream selector splitmix64(c).
+// chainRand returns chain c's random source: PCG whose two state words are
+// hashed from (seed, c) by SplitMix64, so chains get unrelated states.
 func chainRand(seed uint64, c int) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, splitmix64(uint64(c))))
+	return rand.New(rand.NewPCG(splitmix64(seed), splitmix64(seed^splitmix64(uint64(c)+1))))
 }
 
 // runChains calls fn(c) for c = 0..n−1 on at most workers goroutines

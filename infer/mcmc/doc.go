@@ -17,11 +17,17 @@
 // full conditionals p(x_v = s | x_−v) rather than the indicators 1{x_v = s}.
 //
 // Both run several chains in parallel goroutines; chain c draws from its own
-// PCG stream rand.NewPCG(seed, h(c)), so a seed reproduces the output exactly
-// whatever the scheduling. Diagnostics (diag.go) are computed per scalar
+// PCG source (both state words hashed from seed and c), so a seed reproduces
+// the output exactly whatever the scheduling. Diagnostics (diag.go) are computed per scalar
 // quantity over the chains: the multi-chain effective sample size of Stan with
 // Geyer's initial monotone sequence on split chains (without rank
 // normalisation), Monte Carlo standard errors √(Var/ESS) for means and by
 // the ESS of the squared deviations for variances, and split R-hat
 // (Gelman et al., BDA3 §11.4).
+//
+// Standard errors come from the draws, so they cannot see what the chains
+// never visited: a marginal of order 1/(number of sweeps), or one dominated
+// by configurations that rare, gets a standard error that is far too small
+// (TestGibbsStandardErrorCalibration shows z ≈ 40 for p ≈ 1.5e-4 after 1000
+// sweeps). Run long enough that every probability of interest is ≫ 1/ESS.
 package mcmc
