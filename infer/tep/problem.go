@@ -86,10 +86,11 @@ func (p *Problem) Dim() int {
 
 // validate checks the problem's shapes and parameter ranges.
 func (p *Problem) validate() error {
+	if p == nil || p.Scale == nil || p.Dim() == 0 {
+		return errors.New("tep: problem needs a prior scale matrix")
+	}
 	k := p.Dim()
 	switch {
-	case p == nil || p.Scale == nil || k == 0:
-		return errors.New("tep: problem needs a prior scale matrix")
 	case !(p.Nu > 0) || math.IsInf(p.Nu, 0):
 		return fmt.Errorf("tep: degrees of freedom nu = %g must be positive and finite", p.Nu)
 	case p.Mean != nil && len(p.Mean) != k:

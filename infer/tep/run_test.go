@@ -139,3 +139,12 @@ func TestNoNaNHardProblem(t *testing.T) {
 		}
 	}
 }
+
+func TestNilProblem(t *testing.T) {
+	if _, err := Run(context.Background(), nil, infer.Settings{}, nil); err == nil {
+		t.Error("nil problem accepted")
+	}
+	if _, err := Run(context.Background(), &Problem{Nu: 3}, infer.Settings{}, nil); err == nil {
+		t.Error("problem without scale accepted")
+	}
+}
