@@ -198,3 +198,23 @@ func TestHelpersAndEnds(t *testing.T) {
 		t.Error("Comment end")
 	}
 }
+
+func TestMalformedNoPanic(t *testing.T) {
+	out := string(Format(&File{Stmts: []Stmt{&ModelStmt{Name: id("ok")}, &ParamStmt{Name: id("a")}}}))
+	if !strings.HasPrefix(out, "model ok\n") || !strings.Contains(out, "<malformed syntax tree") {
+		t.Errorf("Format of a malformed tree: %q", out)
+	}
+	if s := ExprString(&BinaryExpr{X: id("a"), Op: OpAdd}); s != "a + <nil>" {
+		t.Errorf("ExprString of a malformed tree: %q", s)
+	}
+}
+
+func TestExprStringNilAndPanic(t *testing.T) {
+	if ExprString(nil) != "" {
+		t.Error("ExprString(nil)")
+	}
+	// A nil *Ident callee dereferences nil inside the printer: recovered.
+	if s := ExprString(&SelectorExpr{X: id("a")}); s != "a.<malformed>" {
+		t.Errorf("got %q", s)
+	}
+}

@@ -2,6 +2,7 @@ package ast
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 )
 
@@ -19,11 +20,19 @@ import (
 // printed on its own line before the next statement, option, argument, row
 // or closing brace. A comment inside a part printed on one line moves in
 // front of its statement. Format is idempotent.
-func Format(f *File) []byte {
+//
+// A malformed tree (a required child left nil) does not panic: the output
+// so far is returned followed by a line `<malformed syntax tree: ...>`.
+func Format(f *File) (out []byte) {
 	p := &printer{comments: f.Comments, used: make([]bool, len(f.Comments))}
+	defer func() {
+		if r := recover(); r != nil {
+			out = append(p.buf.Bytes(), fmt.Sprintf("\n<malformed syntax tree: %v>\n", r)...)
+		}
+	}()
 	p.stmts(f.Stmts)
 	p.leading(-1, maxOffset)
-	out := alignComments(p.buf.Bytes(), p.marks)
+	out = alignComments(p.buf.Bytes(), p.marks)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}

@@ -9,8 +9,19 @@ import (
 // used in error messages and reports). Parentheses the user wrote are kept
 // (*ParenExpr); parentheses the precedence rules require are added, so
 // ExprString of a tree built by hand parses back to the same tree.
-func ExprString(x Expr) string {
+//
+// A malformed tree yields the text so far followed by `<malformed>` rather
+// than a panic.
+func ExprString(x Expr) (s string) {
+	if x == nil {
+		return ""
+	}
 	p := &printer{flat: true}
+	defer func() {
+		if recover() != nil {
+			s = p.buf.String() + "<malformed>"
+		}
+	}()
 	p.expr(x)
 	return p.buf.String()
 }
@@ -70,6 +81,7 @@ func (p *printer) operand(x Expr, parens bool) {
 func (p *printer) expr(x Expr) {
 	switch x := x.(type) {
 	case nil:
+		p.write("<nil>")
 	case *Ident:
 		p.write(x.Name)
 	case *NumberLit:
@@ -100,9 +112,13 @@ func (p *printer) postfix(x Expr) {
 		p.exprList(x.Indices)
 		p.write("]")
 	case *SliceExpr:
-		p.expr(x.Lo)
+		if x.Lo != nil {
+			p.expr(x.Lo)
+		}
 		p.write(":")
-		p.expr(x.Hi)
+		if x.Hi != nil {
+			p.expr(x.Hi)
+		}
 	case *SelectorExpr:
 		p.operand(x.X, prec(x.X) < 9)
 		p.write(".")

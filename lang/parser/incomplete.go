@@ -6,7 +6,12 @@ package parser
 // end the statement (a binary operator, comma, `=`, `~`, ...). Input with a
 // lexical error or a stray closing bracket is complete: parsing it reports
 // the error.
-func Incomplete(src []byte) bool {
+func Incomplete(src []byte) (incomplete bool) {
+	defer func() {
+		if recover() != nil {
+			incomplete = false
+		}
+	}()
 	sc := scan("", src)
 	if len(sc.errs) > 0 {
 		return false

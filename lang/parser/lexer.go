@@ -21,7 +21,7 @@ var keywords = []string{
 // and Bad catch malformed input so that lexing never stops early.
 var lexDef = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Comment", Pattern: `(//|#)[^\n]*`},
-	{Name: "Whitespace", Pattern: `[ \t\r\f]+`},
+	{Name: "Whitespace", Pattern: `[ \t\r\f\x{FEFF}]+`},
 	{Name: "EOL", Pattern: `\n|;`},
 	{Name: "String", Pattern: `"(\\.|[^"\\\n])*"`},
 	{Name: "BadString", Pattern: `"[^\n]*`},

@@ -1,7 +1,10 @@
 package parser
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 func TestParseStmts(t *testing.T) {
@@ -116,5 +119,26 @@ func TestParseExprErrors(t *testing.T) {
 		if x, err := ParseExpr(src); err == nil {
 			t.Errorf("%q: want an error, got %s", src, sexpr(x))
 		}
+	}
+}
+
+// TestLineEndings: CRLF line ends and a leading byte-order mark parse as
+// plain LF text does.
+func TestLineEndings(t *testing.T) {
+	lf := "model m // c\ndata x = [1,\n  2]\nfor i in 0..2 {\n  x[i] ~ normal(0, 1)\n}\n"
+	crlf := "\ufeff" + strings.ReplaceAll(lf, "\n", "\r\n")
+	a, err := ParseFile("lf.fg", []byte(lf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseFile("crlf.fg", []byte(crlf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fileS(a) != fileS(b) || commentTexts(a) != commentTexts(b) {
+		t.Errorf("CRLF parse differs:\n%s\n%s", fileS(a), fileS(b))
+	}
+	if string(ast.Format(a)) != string(ast.Format(b)) {
+		t.Errorf("CRLF format differs:\n%s\n%s", ast.Format(a), ast.Format(b))
 	}
 }
