@@ -252,12 +252,12 @@ func TestGibbsReproducibleAndErrors(t *testing.T) {
 // TestGibbsStandardErrorCalibration: over 40 seeds (2 × 1000 sweeps) the
 // z-scores (p − exact)/SE of one state per variable have rms within
 // 0.75–1.3: the standard errors are honest. The graph is smallGraph with
-// milder tables (log-entries of sd 0.5; the tested marginals are 0.16, 0.25,
-// 0.49 and 0.22). With the
-// sd-1.5 tables, marginals dominated by rare configurations (p(x1 = 1) ≈
-// 1.5e-4; p(x3 = 1) ≈ 0.009, which depends on x0 = 1 of probability 0.002)
-// get standard errors that are too small (rms z ≈ 40 and ≈ 1.7): the usual
-// rare-event limit of MCMC standard errors noted in the package doc.
+// milder tables (log-entries of sd 0.5; the tested marginals are 0.16,
+// 0.25, 0.49 and 0.22). With the sd-1.5 tables, marginals dominated by rare
+// configurations get standard errors that are too small: p(x1 = 1) ≈ 1.5e-4
+// gives z ≈ 40, and p(x3 = 1) ≈ 0.009, which depends on x0 = 1 of
+// probability 0.002, gives rms z ≈ 1.7 — the rare-event limit of MCMC
+// standard errors noted in the package doc.
 func TestGibbsStandardErrorCalibration(t *testing.T) {
 	g := smallGraphScale(0.5)
 	exact := enumerate(g)
