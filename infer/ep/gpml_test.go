@@ -206,3 +206,21 @@ func maxDiff(t *testing.T, what string, got, want []float64, tol float64) {
 // isStep: GPML's infEP clamps site precisions at zero; that only matters for
 // the non-log-concave step likelihood, so the step cases use the same rule.
 func isStep(l Likelihood) bool { _, ok := l.(Step); return ok }
+
+// BenchmarkGPML times a full sequential EP run (tol 1e-10 on R, cold start)
+// on every GPML reference case, for comparison with GPML's seconds_inf.
+func BenchmarkGPML(b *testing.B) {
+	for _, name := range gpmlCases {
+		c := loadGPML(b, name)
+		b.Run(name, func(b *testing.B) {
+			p := c.problem()
+			s := Settings{Settings: infer.Settings{Tol: 1e-10, MaxIter: 500}, NonNegativeSites: isStep(c.lik)}
+			for i := 0; i < b.N; i++ {
+				if _, err := Run(context.Background(), p, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(c.secondsInf, "gpml-s")
+		})
+	}
+}

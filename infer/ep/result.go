@@ -20,7 +20,7 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 			res.Status = infer.Failed
 		}
 		res.Message = joinMsg(msg, "final sites give an improper posterior")
-		if e.st != nil {
+		if e.st != nil && finite(e.st.mu...) {
 			res.FMean = append([]float64(nil), e.st.mu...)
 		}
 		res.Stats = e.stats
