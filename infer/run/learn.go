@@ -1,0 +1,565 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/infer/learn"
+)
+
+// Learn optimises the params named in m.Learn by maximising the KL EP
+// evidence log Z_EP summed over the model's Gaussian blocks (infer/learn),
+// and returns the model recompiled with the learned values, the learned
+// values, and the trace of −log Z_EP over the successful evaluations.
+// Without a learn statement it returns m unchanged.
+//
+// A learned param may enter the model through any expression (e.g.
+// se(exp(log_ell), exp(2*log_sf))): at every evaluation the model is
+// recompiled at the current values and the derivatives of the kernel
+// hyperparameters, of normal/mvnormal prior covariances and of the sites'
+// eps/var with respect to each param are taken by central differences of
+// recompiled models (step 1e-6·max(1, |x|)); the Gram-matrix derivatives
+// come from stdlib/kernel and the evidence gradient from infer/learn.
+// Errors: blocks without a Gaussian EP evidence (student_t/tp priors, whose
+// t(nu) divergence has no verified evidence gradient; mini-batch factors;
+// sites other than probit, step and normal) and params that change nothing
+// but kernel hyperparameters, prior covariances and likelihood eps/var.
+//
+// Transforms: `NAME in [LO, HI]` is optimised on the logit scale of
+// (LO, HI) (a starting value on a bound is moved 1e-9·(HI − LO) inside);
+// an unbounded param that is itself a kernel hyperparameter or a normal
+// variance on the log scale; one that is itself a step eps on the logit
+// scale of (0, ½); another positive param whose negative value the model
+// rejects (e.g. a prior variance) on the log scale; anything else (e.g.
+// log_ell) as it is. Options of the
+// learn statement: max_iter (optimiser iterations, default 100), tol
+// (gradient tolerance in the transformed coordinates, default 1e-5),
+// method (lbfgs, bfgs, cg).
+func Learn(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, []infer.Learned, []float64, error) {
+	if m.Learn == nil {
+		return m, nil, nil, nil
+	}
+	if err := learnable(m); err != nil {
+		return nil, nil, nil, err
+	}
+	s, err := learnSettings(m.Learn.Options)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	params, err := learnParams(m)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	lb := &learnBuilder{m: m, params: params}
+	if err := lb.classify(); err != nil {
+		return nil, nil, nil, err
+	}
+	start := time.Now()
+	var trace []float64
+	s.Progress = func(e learn.Eval) {
+		if !e.OK {
+			return
+		}
+		trace = append(trace, -e.LogZ)
+		if opt.Progress != nil {
+			opt.Progress("learn", e.N, -e.LogZ, time.Since(start))
+		}
+	}
+	res, err := learn.Optimize(ctx, lb.build, lb.params, s)
+	if err != nil {
+		return nil, nil, trace, err
+	}
+	out, err := m.Recompile(lb.set(res.X))
+	if err != nil {
+		return nil, nil, trace, fmt.Errorf("learn: recompiling at the learned values: %w", err)
+	}
+	var learned []infer.Learned
+	for i, p := range lb.params {
+		learned = append(learned, infer.Learned{Name: p.Name, Initial: lb.init[i], Value: res.X[i]})
+	}
+	return out, learned, trace, nil
+}
+
+// learnable reports why a block has no Gaussian EP evidence to maximise.
+func learnable(m *compile.Model) error {
+	if len(m.Blocks) == 0 {
+		return fmt.Errorf("learn: the model has no real latent with a Gaussian prior, so there is no EP evidence to maximise")
+	}
+	for _, b := range m.Blocks {
+		switch b.Prior.Kind {
+		case compile.PriorNormal, compile.PriorMVNormal, compile.PriorGP:
+		default:
+			return fmt.Errorf("learn: %s has a %s prior; its divergence t(nu) has no verified evidence gradient, so learn supports normal, mvnormal and gp priors (kl EP evidence)", b.Name, b.Prior.Kind)
+		}
+		if len(b.Batches) > 0 {
+			return fmt.Errorf("learn: %s has mini-batch factors (%s), whose EP has no closed-form evidence", b.Name, b.Batches[0].Label)
+		}
+		for _, s := range b.Sites {
+			if _, err := siteLik(s); err != nil {
+				return fmt.Errorf("learn: %s: %w", s.Label, err)
+			}
+		}
+	}
+	return nil
+}
+
+// siteLik is the closed-form infer/ep likelihood of a site.
+func siteLik(s compile.Site) (ep.Likelihood, error) {
+	switch s.Kind {
+	case "probit":
+		return ep.Probit{}, nil
+	case "step":
+		return ep.Step{Eps: s.Params["eps"]}, nil
+	case "normal":
+		return ep.Gaussian{Var: s.Params["var"]}, nil
+	}
+	return nil, fmt.Errorf("%s sites have no closed-form EP evidence; learn needs probit, step or normal sites", s.Kind)
+}
+
+// learnSettings reads the learn statement's options.
+func learnSettings(o map[string]string) (learn.Settings, error) {
+	var s learn.Settings
+	for k, v := range o {
+		v = strings.Trim(strings.TrimSpace(v), `"`)
+		switch k {
+		case "max_iter":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return s, fmt.Errorf("learn: max_iter = %s, want a positive integer", v)
+			}
+			s.MaxIter = n
+		case "tol":
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(x > 0) {
+				return s, fmt.Errorf("learn: tol = %s, want a positive number", v)
+			}
+			s.GradTol = x
+		case "method":
+			if v != "lbfgs" && v != "bfgs" && v != "cg" {
+				return s, fmt.Errorf("learn: method = %s; methods are lbfgs, bfgs, cg", v)
+			}
+			s.Method = v
+		default:
+			return s, fmt.Errorf("learn: unknown option %s (max_iter, tol, method)", k)
+		}
+	}
+	return s, nil
+}
+
+// learnParams returns the learned params with their starting values; the
+// transforms are chosen later by classify.
+func learnParams(m *compile.Model) ([]learn.Param, error) {
+	var out []learn.Param
+	for _, lp := range m.Learn.Params {
+		v, ok := m.Params[lp.Name]
+		if !ok || len(v.Num) != 1 || v.Shape != nil {
+			return nil, fmt.Errorf("learn: %s is not a scalar param", lp.Name)
+		}
+		p := learn.Param{Name: lp.Name, Init: v.Num[0]}
+		if lp.Bounded {
+			w := lp.Hi - lp.Lo
+			p.Init = math.Min(math.Max(p.Init, lp.Lo+1e-9*w), lp.Hi-1e-9*w)
+			p.Transform = learn.Transform{Kind: learn.Logit, Lo: lp.Lo, Hi: lp.Hi}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// formatParam writes x as an fg number literal that round-trips exactly.
+func formatParam(x float64) string {
+	s := strconv.FormatFloat(x, 'g', -1, 64)
+	if x < 0 {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// learnBlocksOf maps a model's blocks to infer/learn blocks without derivatives.
+func learnBlocksOf(m *compile.Model, np int) ([]*learn.Block, error) {
+	var out []*learn.Block
+	for _, b := range m.Blocks {
+		p := &ep.Problem{Mean: b.Prior.Mean, Cov: b.Prior.Cov}
+		for _, s := range b.Sites {
+			lik, err := siteLik(s)
+			if err != nil {
+				return nil, err
+			}
+			p.Sites = append(p.Sites, ep.Site{Lik: lik, Y: s.Y, Index: s.Index, Proj: s.Proj})
+		}
+		out = append(out, &learn.Block{Problem: p, DCov: make([]*mat.SymDense, np), DLik: make([][]float64, np)})
+	}
+	return out, nil
+}
+
+// learnBuilder evaluates the model at learned-param values x for
+// infer/learn: it recompiles the model and differentiates what the params
+// feed (kernel hyperparameters, prior covariances, site eps/var).
+type learnBuilder struct {
+	m      *compile.Model
+	params []learn.Param
+	init   []float64
+}
+
+// snapshot holds everything a learned param may change, per block.
+type snapshot struct {
+	hyper [][]float64     // flattened kernel hyperparameters (gp priors)
+	lik   [][]float64     // each site's eps (step) or var (normal); 0 for probit
+	cov   []*mat.SymDense // prior covariance of normal/mvnormal priors (nil for gp)
+}
+
+func (lb *learnBuilder) set(x []float64) map[string]string {
+	s := map[string]string{}
+	for i, p := range lb.params {
+		s[p.Name] = formatParam(x[i])
+	}
+	return s
+}
+
+func (lb *learnBuilder) compileAt(x []float64) (*compile.Model, error) {
+	mx, err := lb.m.Recompile(lb.set(x))
+	if err != nil {
+		return nil, err
+	}
+	if err := sameStructure(lb.m, mx); err != nil {
+		return nil, fmt.Errorf("learn: at %s the model %w; learn can change kernel hyperparameters, prior covariances and likelihood eps/var only", describeSet(lb.set(x)), err)
+	}
+	return mx, nil
+}
+
+func describeSet(s map[string]string) string {
+	var parts []string
+	for k, v := range s {
+		parts = append(parts, k+" = "+v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// build returns the blocks at x with DCov[k] = ∂K/∂x_k and DLik[k] = ∂θ_site/∂x_k.
+func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
+	mx, err := lb.compileAt(x)
+	if err != nil {
+		return nil, err
+	}
+	blocks, err := learnBlocksOf(mx, len(x))
+	if err != nil {
+		return nil, err
+	}
+	grads := make([][]*mat.SymDense, len(blocks)) // kernel Grads per gp block, lazily
+	for k := range x {
+		d, err := lb.deriv(x, k, mx)
+		if err != nil {
+			return nil, err
+		}
+		for bi, cb := range mx.Blocks {
+			if dK, err := lb.dCov(cb, d, bi, &grads[bi]); err != nil {
+				return nil, err
+			} else if dK != nil {
+				blocks[bi].DCov[k] = dK
+			}
+			if nonzero(d.lik[bi]) {
+				blocks[bi].DLik[k] = d.lik[bi]
+			}
+		}
+	}
+	return blocks, nil
+}
+
+// dCov returns ∂K/∂x of block bi from the snapshot derivative d: for a gp
+// prior Σ_j (∂θ_j/∂x) ∂K/∂θ_j with stdlib/kernel gradients, otherwise the
+// differenced covariance; nil when K does not change.
+func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat.SymDense) (*mat.SymDense, error) {
+	if b.Prior.Kind != compile.PriorGP {
+		if d.cov[bi] == nil || mat.Norm(d.cov[bi], math.Inf(1)) == 0 {
+			return nil, nil
+		}
+		return d.cov[bi], nil
+	}
+	if !nonzero(d.hyper[bi]) {
+		return nil, nil
+	}
+	if *grads == nil {
+		g, err := kernelOf(b.Prior.Kernel).Grads(b.Prior.X)
+		if err != nil {
+			return nil, err
+		}
+		*grads = g
+	}
+	dK := mat.NewSymDense(b.N, nil)
+	for j, dth := range d.hyper[bi] {
+		if dth != 0 {
+			addScaledSym(dK, dth, (*grads)[j])
+		}
+	}
+	return dK, nil
+}
+
+// deriv differentiates the snapshot in x_k at x by central differences,
+// or by one-sided second-order differences when one side does not compile
+// (a bound of the param).
+func (lb *learnBuilder) deriv(x []float64, k int, mx *compile.Model) (snapshot, error) {
+	h := 1e-6 * math.Max(1, math.Abs(x[k]))
+	at := func(off float64) (snapshot, error) {
+		xx := append([]float64(nil), x...)
+		xx[k] += off
+		mm, err := lb.compileAt(xx)
+		if err != nil {
+			return snapshot{}, err
+		}
+		return snapOf(mm), nil
+	}
+	p, errP := at(h)
+	m, errM := at(-h)
+	switch {
+	case errP == nil && errM == nil:
+		return combine([]snapshot{p, m}, []float64{1 / (2 * h), -1 / (2 * h)}), nil
+	case errP == nil:
+		p2, err := at(2 * h)
+		if err != nil {
+			return snapshot{}, err
+		}
+		return combine([]snapshot{snapOf(mx), p, p2}, []float64{-1.5 / h, 2 / h, -0.5 / h}), nil
+	case errM == nil:
+		m2, err := at(-2 * h)
+		if err != nil {
+			return snapshot{}, err
+		}
+		return combine([]snapshot{snapOf(mx), m, m2}, []float64{1.5 / h, -2 / h, 0.5 / h}), nil
+	}
+	return snapshot{}, errP
+}
+
+func snapOf(m *compile.Model) snapshot {
+	var s snapshot
+	for _, b := range m.Blocks {
+		var hy []float64
+		var cov *mat.SymDense
+		if b.Prior.Kind == compile.PriorGP {
+			hy = kernelOf(b.Prior.Kernel).Flat()
+		} else {
+			cov = b.Prior.Cov
+		}
+		lik := make([]float64, len(b.Sites))
+		for i, st := range b.Sites {
+			lik[i] = st.Params["eps"] + st.Params["var"]
+		}
+		s.hyper, s.lik, s.cov = append(s.hyper, hy), append(s.lik, lik), append(s.cov, cov)
+	}
+	return s
+}
+
+// combine returns Σ_j c_j s_j, with a zero derivative rounded to exactly 0.
+func combine(ss []snapshot, c []float64) snapshot {
+	out := snapshot{}
+	for bi := range ss[0].hyper {
+		hy := make([]float64, len(ss[0].hyper[bi]))
+		lik := make([]float64, len(ss[0].lik[bi]))
+		var cov *mat.SymDense
+		if ss[0].cov[bi] != nil {
+			cov = mat.NewSymDense(ss[0].cov[bi].SymmetricDim(), nil)
+		}
+		for j, s := range ss {
+			axpy(hy, c[j], s.hyper[bi])
+			axpy(lik, c[j], s.lik[bi])
+			if cov != nil {
+				addScaledSym(cov, c[j], s.cov[bi])
+			}
+		}
+		out.hyper, out.lik, out.cov = append(out.hyper, hy), append(out.lik, lik), append(out.cov, cov)
+	}
+	return out
+}
+
+func axpy(dst []float64, a float64, x []float64) {
+	for i := range dst {
+		dst[i] += a * x[i]
+	}
+}
+
+func nonzero(v []float64) bool {
+	for _, x := range v {
+		if x != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// kernelOf maps a compiled kernel expression to infer/learn's plain values.
+func kernelOf(k compile.KernelSpec) learn.Kernel {
+	out := learn.Kernel{Kind: k.Kind, Hyper: append([]float64(nil), k.Hyper...)}
+	for _, a := range k.Args {
+		out.Args = append(out.Args, kernelOf(a))
+	}
+	return out
+}
+
+// kernelParams flattens HyperParams in the order of learn.Kernel.Flat.
+func kernelParams(k compile.KernelSpec) []string {
+	if k.Kind == "sum" || k.Kind == "prod" {
+		var out []string
+		for _, a := range k.Args {
+			out = append(out, kernelParams(a)...)
+		}
+		return out
+	}
+	return k.HyperParams
+}
+
+// sameStructure reports what differs between two compilations of a model
+// beyond what learn may change.
+func sameStructure(a, b *compile.Model) error {
+	if len(a.Blocks) != len(b.Blocks) {
+		return fmt.Errorf("has %d blocks instead of %d", len(b.Blocks), len(a.Blocks))
+	}
+	for i, x := range a.Blocks {
+		y := b.Blocks[i]
+		switch {
+		case x.N != y.N || x.Prior.Kind != y.Prior.Kind || len(x.Sites) != len(y.Sites):
+			return fmt.Errorf("changes the size, prior kind or sites of %s", x.Name)
+		case !equalFloats(x.Prior.Mean, y.Prior.Mean):
+			return fmt.Errorf("changes the prior mean of %s", x.Name)
+		case x.Prior.Kind == compile.PriorGP && !sameKernelShape(x.Prior.Kernel, y.Prior.Kernel):
+			return fmt.Errorf("changes the kernel of %s", x.Name)
+		case x.Prior.Kind == compile.PriorGP && !mat.Equal(x.Prior.X, y.Prior.X):
+			return fmt.Errorf("changes the inputs of %s", x.Name)
+		}
+		for j, s := range x.Sites {
+			t := y.Sites[j]
+			if s.Kind != t.Kind || s.Y != t.Y || s.Index != t.Index || !equalFloats(s.Proj, t.Proj) {
+				return fmt.Errorf("changes the data or projection of %s", s.Label)
+			}
+		}
+	}
+	return nil
+}
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameKernelShape(a, b compile.KernelSpec) bool {
+	if a.Kind != b.Kind || len(a.Hyper) != len(b.Hyper) || len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		if !sameKernelShape(a.Args[i], b.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// classify checks at the starting values that every param changes
+// something learn can differentiate, and picks the transforms of unbounded
+// params: log for a param that is itself a kernel hyperparameter or a
+// normal variance, logit on (0, ½) for one that is itself a step eps, log
+// for any other positive param whose negation the model rejects (a prior
+// variance), identity otherwise (e.g. log_ell).
+func (lb *learnBuilder) classify() error {
+	lb.init = make([]float64, len(lb.params))
+	x := make([]float64, len(lb.params))
+	for i, p := range lb.params {
+		x[i] = p.Init
+		lb.init[i] = lb.m.Params[p.Name].Num[0]
+	}
+	mx, err := lb.compileAt(x)
+	if err != nil {
+		return err
+	}
+	for k := range lb.params {
+		d, err := lb.deriv(x, k, mx)
+		if err != nil {
+			return err
+		}
+		if !d.any() {
+			return fmt.Errorf("learn: param %s changes no kernel hyperparameter, prior covariance or likelihood eps/var of the model, so the evidence does not depend on it", lb.params[k].Name)
+		}
+		p := &lb.params[k]
+		if p.Transform.Kind == learn.Identity {
+			p.Transform = directTransform(mx, p.Name, x[k], d)
+		}
+		if p.Transform.Kind == learn.Identity && x[k] > 0 && lb.rejects(x, k) {
+			p.Transform = learn.Transform{Kind: learn.Log}
+		}
+	}
+	return nil
+}
+
+// rejects reports whether the model fails to compile with x_k negated: a
+// positive param that must stay positive (a variance, a lengthscale).
+func (lb *learnBuilder) rejects(x []float64, k int) bool {
+	xx := append([]float64(nil), x...)
+	xx[k] = -xx[k]
+	_, err := lb.compileAt(xx)
+	return err != nil
+}
+
+func (s snapshot) any() bool {
+	for bi := range s.hyper {
+		if nonzero(s.hyper[bi]) || nonzero(s.lik[bi]) || (s.cov[bi] != nil && mat.Norm(s.cov[bi], math.Inf(1)) != 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// directTransform is the transform of an unbounded param named name with
+// value v whose snapshot derivative is d.
+func directTransform(m *compile.Model, name string, v float64, d snapshot) learn.Transform {
+	for _, b := range m.Blocks {
+		if b.Prior.Kind == compile.PriorGP && v > 0 {
+			for _, n := range kernelParams(b.Prior.Kernel) {
+				if n == name {
+					return learn.Transform{Kind: learn.Log}
+				}
+			}
+		}
+	}
+	kind := ""
+	for bi, b := range m.Blocks {
+		for i, s := range b.Sites {
+			if d.lik[bi][i] == 0 {
+				continue
+			}
+			if math.Abs(d.lik[bi][i]-1) > 1e-6 || s.Params["eps"]+s.Params["var"] != v || (kind != "" && kind != s.Kind) {
+				return learn.Transform{}
+			}
+			kind = s.Kind
+		}
+	}
+	switch {
+	case kind == "step" && v > 0:
+		return learn.Transform{Kind: learn.Logit, Lo: 0, Hi: 0.5}
+	case kind == "normal" && v > 0:
+		return learn.Transform{Kind: learn.Log}
+	}
+	return learn.Transform{}
+}
+
+// addScaledSym sets dst ← dst + a·src.
+func addScaledSym(dst *mat.SymDense, a float64, src mat.Symmetric) {
+	n := dst.SymmetricDim()
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			dst.SetSym(i, j, dst.At(i, j)+a*src.At(i, j))
+		}
+	}
+}
