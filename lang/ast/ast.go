@@ -1,6 +1,19 @@
 // Package ast declares the syntax tree of fg model files: sealed Expr and
 // Stmt node interfaces with positions on every node, Walk, and the printer
 // behind `fg fmt`.
+//
+// Every node records the positions of the tokens it needs to compute an
+// exact span [Pos(), End()) — keywords, brackets, operators — so that
+// diagnostics can underline exactly the offending text (lang/diag).
+// Statement nodes (stmt.go) mirror the statements of docs/language-decisions.md;
+// expression nodes (expr.go) keep the literal text of numbers and strings
+// and the user's parentheses (ParenExpr), so printing is faithful.
+//
+// Comments are not attached to nodes: File.Comments holds them all with
+// positions and Format re-attaches them (leading, trailing, inside blocks,
+// multi-line calls and matrices) by comparing positions, as go/printer does.
+// ExprString prints an expression on one line, adding the parentheses that
+// precedence requires for hand-built trees (Op.Precedence).
 package ast
 
 // Node is any syntax tree node.
