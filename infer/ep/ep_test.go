@@ -336,3 +336,53 @@ func TestInvalidProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestBformMixedSigns: with some negative site precisions the B-form
+// posterior Σ = Kf − Kf S B⁻¹ S Kf must equal (Kf⁻¹ + T)⁻¹ and log|det B| must
+// equal log det(I + T Kf); both are checked against direct dense solves
+// (LU of I + Kf T, then Σ = (I + Kf T)⁻¹ Kf).
+func TestBformMixedSigns(t *testing.T) {
+	const n = 6
+	K := kernel.SE{Lengthscale: 1, Var: 1.5}.Matrix(randInputs(n, 2, 21))
+	tau := []float64{0.8, -0.05, 1.3, 0, -0.1, 2}
+	bf, err := newBform(K, tau)
+	if err != nil || !bf.indefinite {
+		t.Fatalf("newBform: %v (indefinite %v)", err, bf != nil && bf.indefinite)
+	}
+	M := mat.NewDense(n, n, nil) // I + Kf T
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			M.Set(i, j, K.At(i, j)*tau[j])
+		}
+		M.Set(i, i, M.At(i, i)+1)
+	}
+	var lu mat.LU
+	lu.Factorize(M)
+	ld, sign := lu.LogDet()
+	if sign < 0 || math.Abs(ld-bf.logDet) > 1e-12 {
+		t.Errorf("log det %g (sign %g), B-form %g", ld, sign, bf.logDet)
+	}
+	want := mat.NewDense(n, n, nil)
+	if err := lu.SolveTo(want, false, K); err != nil {
+		t.Fatal(err)
+	}
+	st, err := recompute(&projection{identity: true, K: K, Kf: K, m0: make([]float64, n), f0: make([]float64, n)}, sitesOf(tau), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if math.Abs(st.sigma.At(i, j)-want.At(i, j)) > 1e-12 {
+				t.Fatalf("Σ[%d,%d] = %g, direct %g", i, j, st.sigma.At(i, j), want.At(i, j))
+			}
+		}
+	}
+}
+
+func sitesOf(tau []float64) []SiteParam {
+	s := make([]SiteParam, len(tau))
+	for i, t := range tau {
+		s[i] = SiteParam{Tau: t, Nu: 0.1 * float64(i)}
+	}
+	return s
+}
