@@ -138,7 +138,8 @@ func headroom(p *plot.Plot, frac float64, log bool) {
 func tracePanel(rs []*infer.Result) *plot.Plot {
 	p := newPlot("convergence", "sweep", "R (log scale)")
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = logTicks{}
+	p.X.Tick.Marker = intTicks{}
 	n := 0
 	for i, r := range rs {
 		var xy plotter.XYs

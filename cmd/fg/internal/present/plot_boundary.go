@@ -2,6 +2,7 @@ package present
 
 import (
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -65,13 +66,44 @@ func gridValues(r *infer.Result, b *Boundary) ([]float64, float64, bool) {
 	if pr == nil || want == 0 {
 		return nil, 0, false
 	}
+	// The level is nudged off the exact value: a grid point lying exactly on
+	// it (p = 0.5 at the origin of a linear model) makes degenerate contour
+	// segments that plot as stray marks.
+	nx := len(b.Xs)
 	if len(pr.Prob) == want {
-		return pr.Prob, 0.5, true
+		return fillNonFinite(pr.Prob, nx, 0.5), math.Nextafter(0.5, 1), true
 	}
 	if len(pr.Mean) == want {
-		return pr.Mean, 0, true
+		return fillNonFinite(pr.Mean, nx, 0), math.Nextafter(0, 1), true
 	}
 	return nil, 0, false
+}
+
+// fillNonFinite returns a copy of the grid z (rows of nx) where every
+// non-finite value is replaced by the mean of its finite 4-neighbours, or
+// by def when there are none: contouring cannot cross a NaN (a linear
+// model's predictive variance is 0 at the origin, where p is 0/0).
+func fillNonFinite(z []float64, nx int, def float64) []float64 {
+	out := append([]float64(nil), z...)
+	finite := func(k int) bool { return !math.IsNaN(z[k]) && !math.IsInf(z[k], 0) }
+	for k := range z {
+		if finite(k) {
+			continue
+		}
+		sum, n := 0.0, 0
+		for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+			c, r := k%nx+d[0], k/nx+d[1]
+			if j := r*nx + c; c >= 0 && c < nx && r >= 0 && j < len(z) && finite(j) {
+				sum += z[j]
+				n++
+			}
+		}
+		out[k] = def
+		if n > 0 {
+			out[k] = sum / float64(n)
+		}
+	}
+	return out
 }
 
 func addTrainingPoints(p *plot.Plot, b *Boundary) {

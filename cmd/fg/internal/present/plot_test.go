@@ -83,3 +83,22 @@ func TestPlotPanels(t *testing.T) {
 		t.Error("empty results should be an error, not an empty picture")
 	}
 }
+
+func TestFillNonFinite(t *testing.T) {
+	nan := math.NaN()
+	z := []float64{
+		1, 2, 3,
+		4, nan, 6,
+		nan, 8, math.Inf(1),
+	}
+	got := fillNonFinite(z, 3, 0.5)
+	want := []float64{1, 2, 3, 4, (2 + 4 + 6 + 8) / 4.0, 6, (4 + 8) / 2.0, 8, (6 + 8) / 2.0}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("z[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if all := fillNonFinite([]float64{nan}, 1, 0.5); all[0] != 0.5 {
+		t.Errorf("isolated NaN -> %v, want the default", all[0])
+	}
+}
