@@ -31,6 +31,9 @@ type Boundary struct {
 	YLabel  string
 }
 
+// maxTraceMarkers: longer traces are drawn as lines without markers.
+const maxTraceMarkers = 30
+
 // MaxPlotElements caps how many elements of the marginals panel are drawn.
 const MaxPlotElements = 40
 
@@ -158,8 +161,13 @@ func tracePanel(rs []*infer.Result) *plot.Plot {
 		l.Color, s.Color = plotutil.Color(i), plotutil.Color(i)
 		l.Width = vg.Points(1.5)
 		s.Shape = plotutil.Shape(i)
-		p.Add(l, s)
-		p.Legend.Add(r.Label, l, s)
+		if len(xy) > maxTraceMarkers { // markers would merge into a smear
+			p.Add(l)
+			p.Legend.Add(r.Label, l)
+		} else {
+			p.Add(l, s)
+			p.Legend.Add(r.Label, l, s)
+		}
 		n++
 	}
 	if n == 0 {
