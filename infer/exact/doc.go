@@ -38,10 +38,13 @@
 // posterior standard deviations involved. Mass outside the stage-2 box
 // (beyond R = 10 posterior standard deviations by default) is not counted.
 //
-// "is" is self-normalised importance sampling with the prior as proposal,
-// w_s ~ N(m0, Σ0), weights exp(ℓ(w_s)); it works in any dimension and reports
-// Monte Carlo standard errors (delta method) and the effective sample size of
-// the weights, (Σ w)² / Σ w² (Kong 1992). It makes two passes over
-// regenerated blocks of samples, so memory does not grow with the number of
-// samples (10^8, as qi-guo used for the 2-D toy, is feasible).
+// "is" is self-normalised importance sampling; it works in any dimension
+// and reports Monte Carlo standard errors (delta method) and the effective
+// sample size of the weights, (Σ W)² / Σ W² (Kong 1992). The default
+// proposal ("adaptive") is the defensive mixture 0.1·prior + 0.9·Student-t(5)
+// fitted to pilot posterior moments (at most three pilot rounds), whose
+// weights stay bounded by 10·exp(ℓ); "prior" samples the prior
+// (weights exp(ℓ)). It makes two passes over regenerated blocks of samples,
+// so memory does not grow with the number of samples (10^8, as qi-guo used
+// for the 2-D toy, is feasible).
 package exact

@@ -44,6 +44,10 @@ type Settings struct {
 	HalfWidth float64
 	// Samples is the number of importance samples of "is" (default 1e6).
 	Samples int
+	// Proposal is the importance density of "is": "adaptive" (the default;
+	// a defensive mixture of the prior and a Student-t fitted by pilot
+	// runs, see proposal) or "prior".
+	Proposal string
 	// Seed seeds "is": block b of 2^15 samples draws from a PCG source
 	// hashed from (Seed, b), so results do not depend on Workers.
 	Seed uint64
@@ -76,6 +80,8 @@ type Result struct {
 	Evaluations int
 	// WeightESS is the effective sample size of the importance weights ("is").
 	WeightESS float64
+	// Proposal describes the importance density used ("is").
+	Proposal string
 	// Message explains a status other than infer.Done.
 	Message string
 }
@@ -129,6 +135,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.Samples <= 0 {
 		s.Samples = 1_000_000
+	}
+	if s.Proposal == "" {
+		s.Proposal = "adaptive"
 	}
 	if s.Workers <= 0 {
 		s.Workers = 1

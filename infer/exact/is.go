@@ -17,8 +17,10 @@ import (
 // of workers, and a block can be regenerated instead of stored.
 const isBlock = 1 << 15
 
-// runIS is self-normalised importance sampling with the prior as proposal:
-// w_s = m0 + L0 ε_s, ε_s ~ N(0, I), weights W_s = exp(ℓ(w_s)). With S = Σ W_s,
+// runIS is self-normalised importance sampling. With a proposal q
+// (Settings.Proposal; see proposal) it draws w_s ~ q and weights
+// W_s = exp(ℓ(w_s)) N(w_s; m0, Σ0) / q(w_s) (= exp(ℓ(w_s)) for the prior as
+// proposal). With S = Σ W_s,
 //
 //	Ẑ = S/n,  μ̂ = Σ W_s w_s / S,  Ĉ = Σ W_s (w_s − μ̂)(w_s − μ̂)ᵀ / S,
 //
@@ -26,37 +28,59 @@ const isBlock = 1 << 15
 //
 //	se(log Ẑ) = sd(W)/(√n · mean(W)),  se(μ̂_i) = √(Σ W_s² (w_si − μ̂_i)²) / S,
 //	se(Ĉ_ii) = √(Σ W_s² ((w_si − μ̂_i)² − Ĉ_ii)²) / S.
-//
-// Memory does not grow with n: pass 1 accumulates the weights and the mean
-// block by block (log-sum-exp shifted), pass 2 regenerates each block and
-// accumulates the centred sums, so ℓ is evaluated 2n times.
 func runIS(ctx context.Context, p Problem, prior *frame, s Settings) (*Result, error) {
 	res := &Result{Method: "is", Status: infer.Done}
-	nb := (s.Samples + isBlock - 1) / isBlock
+	q := &proposal{prior: prior}
+	switch s.Proposal {
+	case "prior":
+	case "adaptive":
+		var err error
+		if q, err = adapt(ctx, p, q, s, res); err != nil {
+			return failQuad(res, 0, err)
+		}
+	default:
+		return nil, fmt.Errorf("exact: unknown importance proposal %q (want \"adaptive\" or \"prior\")", s.Proposal)
+	}
+	res.Proposal = q.String()
+	if err := isEstimate(ctx, p, q, s.Samples, s.Seed, s.Workers, res); err != nil {
+		return failQuad(res, 0, err)
+	}
+	return res, nil
+}
+
+// isEstimate fills res from n samples of q. Memory does not grow with n:
+// pass 1 accumulates the weights and the mean block by block (log-sum-exp
+// shifted), pass 2 regenerates each block and accumulates the centred sums,
+// so ℓ is evaluated 2n times.
+func isEstimate(ctx context.Context, p Problem, q *proposal, n int, seed uint64, workers int, res *Result) error {
+	d := q.prior.d
+	nb := (n + isBlock - 1) / isBlock
 	sums := make([]isSums, nb)
 	run := func(pass int, mu []float64, shift float64) error {
-		return forBlocks(ctx, nb, s.Workers, func(b int) error {
-			n := min(isBlock, s.Samples-b*isBlock)
-			return sums[b].block(p.LogLik, prior, blockRand(s.Seed, b), n, pass, mu, shift)
+		return forBlocks(ctx, nb, workers, func(b int) error {
+			m := min(isBlock, n-b*isBlock)
+			return sums[b].block(p.LogLik, q, blockRand(seed, b), m, pass, mu, shift)
 		})
 	}
 	if err := run(1, nil, 0); err != nil {
-		return failQuad(res, 0, err)
+		return err
 	}
-	tot := combine1(sums, prior.d)
+	res.Evaluations += n
+	tot := combine1(sums, d)
 	if math.IsInf(tot.shift, -1) {
-		return failQuad(res, 0, fmt.Errorf("exact: all %d importance weights are zero", s.Samples))
+		return fmt.Errorf("exact: all %d importance weights are zero", n)
 	}
-	mu := make([]float64, prior.d)
+	mu := make([]float64, d)
 	for j := range mu {
 		mu[j] = tot.s1[j] / tot.s0
 	}
 	if err := run(2, mu, tot.shift); err != nil {
-		return failQuad(res, s.Samples, err)
+		return err
 	}
-	res.Evaluations, res.Updates, res.Iterations = 2*s.Samples, 2*s.Samples, 2
-	tot.finish(res, sums, mu, s.Samples)
-	return res, nil
+	res.Evaluations += n
+	res.Updates, res.Iterations = res.Evaluations, res.Iterations+2
+	tot.finish(res, sums, mu, n)
+	return nil
 }
 
 // blockRand is block b's source: PCG with both state words hashed from
@@ -116,22 +140,19 @@ type isSums struct {
 	c, a2, a4     []float64
 }
 
-// block draws n samples from rng and accumulates the sums of the pass.
-func (bs *isSums) block(ll func([]float64) float64, prior *frame, rng *rand.Rand, n, pass int, mu []float64, shift float64) error {
-	d := prior.d
-	eps, w := make([]float64, d), make([]float64, d)
+// block draws n samples from q with rng and accumulates the sums of the pass.
+func (bs *isSums) block(ll func([]float64) float64, q *proposal, rng *rand.Rand, n, pass int, mu []float64, shift float64) error {
+	d := q.prior.d
+	eps, u, w := make([]float64, d), make([]float64, d), make([]float64, d)
 	lws := make([]float64, n)
 	ws := make([]float64, n*d)
 	for i := 0; i < n; i++ {
-		for j := range eps {
-			eps[j] = rng.NormFloat64()
-		}
-		prior.toW(eps, w)
+		corr := q.draw(rng, w, eps, u)
 		v := ll(w)
 		if err := checkLogLik(v, w); err != nil {
 			return err
 		}
-		lws[i] = v
+		lws[i] = v + corr
 		copy(ws[i*d:], w)
 	}
 	if pass == 1 {
