@@ -230,6 +230,15 @@ func TestBadInputs(t *testing.T) {
 			t.Errorf("%s: canceled: want Canceled, got %v %v", m, res, err)
 		}
 	}
+	boom := func([]float64) float64 { panic("boom") }
+	for _, w := range []int{1, 2} {
+		if _, err := Run(context.Background(), Problem{Mean: []float64{0}, Cov: one, LogLik: boom}, Settings{Method: "is", Workers: w, Samples: 100_000}); err == nil {
+			t.Errorf("panicking loglik with %d workers: no error", w)
+		}
+	}
+	if _, err := Run(context.Background(), Problem{Mean: []float64{0}, Cov: one, LogLik: boom}, Settings{}); err == nil {
+		t.Error("panicking loglik (quad): no error")
+	}
 	bad := mat.NewSymDense(2, []float64{1, 2, 2, 1})
 	if _, err := Run(context.Background(), Problem{Mean: []float64{0, 0}, Cov: bad, LogLik: nan}, Settings{}); err == nil {
 		t.Error("non-PD covariance accepted")

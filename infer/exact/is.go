@@ -113,7 +113,7 @@ func forBlocks(ctx context.Context, nb, workers int, fn func(b int) error) error
 					errs[b] = err
 					continue
 				}
-				errs[b] = fn(b)
+				errs[b] = safeCall(fn, b)
 			}
 		}()
 	}
@@ -128,6 +128,17 @@ func forBlocks(ctx context.Context, nb, workers int, fn func(b int) error) error
 		}
 	}
 	return nil
+}
+
+// safeCall runs fn(b), turning a panic (e.g. in a user log-likelihood on a
+// worker goroutine, where Run's recover cannot see it) into an error.
+func safeCall(fn func(int) error, b int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("exact: block %d: panic: %v", b, r)
+		}
+	}()
+	return fn(b)
 }
 
 // isSums are one block's sums. Pass 1, relative to the block's largest log

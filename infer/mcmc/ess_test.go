@@ -178,7 +178,8 @@ func TestESSBimodalRHat(t *testing.T) {
 	}
 }
 
-// TestESSCancel: a canceled context ends the run with infer.Canceled.
+// TestESSCancel: a canceled context ends the run with infer.Canceled; a
+// panicking log-likelihood with infer.Failed and an error.
 func TestESSCancel(t *testing.T) {
 	g := newGP(t, 4)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -186,5 +187,10 @@ func TestESSCancel(t *testing.T) {
 	res, err := RunESS(ctx, g.problem(), Settings{})
 	if err == nil || res == nil || res.Status != infer.Canceled {
 		t.Fatalf("want Canceled, got %v %v", res, err)
+	}
+	p := g.problem()
+	p.LogLik = func([]float64) float64 { panic("boom") }
+	if res, err := RunESS(context.Background(), p, Settings{}); err == nil || res.Status != infer.Failed {
+		t.Errorf("panicking loglik: want Failed, got %v %v", res, err)
 	}
 }
