@@ -135,6 +135,14 @@ func TestLearnGradientThroughCompile(t *testing.T) {
 
 func checkAdapterGradient(t *testing.T, m *compile.Model, x []float64) {
 	t.Helper()
+	checkAdapterGradientFD(t, m, x, false)
+}
+
+// checkAdapterGradientFD compares the adapter's gradient at x with central
+// differences of log Z_EP, or with second-order forward differences
+// (−3f(x) + 4f(x+h) − f(x+2h))/(2h) when forward is set (x on a bound).
+func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward bool) {
+	t.Helper()
 	lb := &learnBuilder{m: m}
 	var err error
 	if lb.params, err = learnParams(m); err != nil {
@@ -163,11 +171,17 @@ func checkAdapterGradient(t *testing.T, m *compile.Model, x []float64) {
 	}
 	for k := range x {
 		h := 1e-4 * math.Max(1, math.Abs(x[k]))
-		xp := append([]float64(nil), x...)
-		xm := append([]float64(nil), x...)
-		xp[k] += h
-		xm[k] -= h
-		fd := (evidenceAt(t, lb, xp) - evidenceAt(t, lb, xm)) / (2 * h)
+		at := func(off float64) float64 {
+			xx := append([]float64(nil), x...)
+			xx[k] += off
+			return evidenceAt(t, lb, xx)
+		}
+		var fd float64
+		if forward {
+			fd = (-3*at(0) + 4*at(h) - at(2*h)) / (2 * h)
+		} else {
+			fd = (at(h) - at(-h)) / (2 * h)
+		}
 		if math.Abs(grad[k]-fd) > 1e-5*math.Max(math.Abs(fd), 1e-3) {
 			t.Errorf("∂/∂%s: adapter %.10g, finite difference %.10g", lb.params[k].Name, grad[k], fd)
 		}
@@ -285,4 +299,25 @@ func TestLearnCanceled(t *testing.T) {
 	if err == nil {
 		t.Error("canceled learn returned no error")
 	}
+}
+
+// TestLearnBoundedAtBound starts eps on the lower bound of `eps in [0.1,
+// 0.3]` (moved just inside): the derivatives there come from one-sided
+// differences (x − h does not compile), the unconstrained optimum
+// (ε ≈ 0.089) lies below the interval, so the learned ε must approach 0.1
+// from inside and the evidence must not fall.
+func TestLearnBoundedAtBound(t *testing.T) {
+	m := compileLearn(t, "toy2d_se_step01", "se(exp(log_ell), 1)", "step(f[i], eps)", "learn log_ell, eps in [0.1, 0.3]")
+	_, learned, trace, err := Learn(context.Background(), m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps := learned[1].Value
+	if !(eps > 0.1 && eps < 0.101) {
+		t.Errorf("eps = %.9g, want just above 0.1", eps)
+	}
+	if trace[len(trace)-1] > trace[0] {
+		t.Errorf("−log Z rose from %g to %g", trace[0], trace[len(trace)-1])
+	}
+	checkAdapterGradientFD(t, m, []float64{0.5, 0.1 + 2e-10}, true)
 }
