@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/fg-infer/fg/internal/shared"
+)
+
+// TestRunGPMLMatchesReference runs GP classification through the CLI
+// (csv data, --set, predict, JSON) on toy2d and compares with GPML 4.2's
+// infEP (../shared/reference/gpml/toy2d_se_probit): log Z_EP = −nlZ to
+// 1e-6 relative, training-latent moments and test p(y=+1) to 1e-5.
+func TestRunGPMLMatchesReference(t *testing.T) {
+	if _, err := shared.Dir(); err != nil {
+		t.Skip(err)
+	}
+	dir := shared.Path("reference", "gpml", "toy2d_se_probit")
+	out, stderr, code := runFG("run", "testdata/gpc_se_probit.fg", "--set", "dir="+strconv.Quote(dir), "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Results []struct {
+			LogEvidence float64 `json:"log_evidence"`
+			Variables   map[string]struct{ Mean, Var []float64 }
+			Predictions map[string]struct{ Prob []float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	r := doc.Results[0]
+	const nlZ = 18.479878877658741 // GPML, reference/README.md
+	if rel := math.Abs(r.LogEvidence+nlZ) / nlZ; rel > 1e-6 {
+		t.Errorf("log Z = %.12g, GPML −nlZ = %.12g (rel %.2g)", r.LogEvidence, -nlZ, rel)
+	}
+	lat := readCSVColumns(t, dir+"/train_latent.csv")
+	f := r.Variables["f"]
+	for i := range lat["mu_f"] {
+		if math.Abs(f.Mean[i]-lat["mu_f"][i]) > 1e-5 || math.Abs(f.Var[i]-lat["var_f"][i]) > 1e-5 {
+			t.Errorf("f[%d] = %g, %g; GPML %g, %g", i, f.Mean[i], f.Var[i], lat["mu_f"][i], lat["var_f"][i])
+		}
+	}
+	pred := readCSVColumns(t, dir+"/test_pred.csv")
+	p := r.Predictions["ptest"].Prob
+	if len(p) != len(pred["p_plus"]) {
+		t.Fatalf("%d predictions, GPML %d", len(p), len(pred["p_plus"]))
+	}
+	for i, want := range pred["p_plus"] {
+		if math.Abs(p[i]-want) > 1e-5 {
+			t.Errorf("ptest[%d] = %g, GPML %g", i, p[i], want)
+		}
+	}
+}
+
+// readCSVColumns reads a numeric CSV with a header into named columns.
+func readCSVColumns(t *testing.T, path string) map[string][]float64 {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("%s: %v", path, err)
+	}
+	cols := map[string][]float64{}
+	for _, rec := range recs[1:] {
+		for j, h := range recs[0] {
+			x, err := strconv.ParseFloat(rec[j], 64)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			cols[h] = append(cols[h], x)
+		}
+	}
+	return cols
+}
