@@ -92,14 +92,20 @@ func TestRegressionClosedForm(t *testing.T) {
 		wantVar[i] = K.At(i, i) - mat.Dot(mat.NewVecDense(n, mat.Row(nil, i, K)), KC.ColView(i))
 	}
 	wantLogZ := -0.5*mat.Dot(r, a) - 0.5*ch.LogDet() - 0.5*n*math.Log(2*math.Pi)
-	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel, infer.Random} {
-		res := run(t, p, settings(sched, infer.KL{}))
+	for k, sched := range []infer.Schedule{infer.Sequential, infer.Parallel, infer.Random, infer.Sequential} {
+		var div infer.Divergence = infer.KL{}
+		if k == 3 {
+			// Power EP is exact for Gaussian sites too, and its evidence
+			// approximation must then be the exact log Z.
+			div = infer.Alpha{A: 0.5}
+		}
+		res := run(t, p, settings(sched, div))
 		close(t, sched.String()+" mean", res.Mean, wantMu.RawVector().Data, 1e-9)
 		close(t, sched.String()+" var", res.Var, wantVar, 1e-9)
 		if math.Abs(res.LogZ-wantLogZ) > 1e-9*math.Abs(wantLogZ) {
 			t.Errorf("%v: log Z = %.12g, closed form %.12g", sched, res.LogZ, wantLogZ)
 		}
-		if res.Iterations > 3 {
+		if res.Iterations > 3 && k < 3 {
 			t.Errorf("%v: exact sites took %d sweeps", sched, res.Iterations)
 		}
 	}
@@ -240,9 +246,9 @@ func TestAlphaOneIsEP(t *testing.T) {
 	if !b.HasLogZ || b.LogZ != a.LogZ {
 		t.Error("alpha(1) should report log Z_EP like kl")
 	}
-	c := run(t, p, settings(infer.Sequential, infer.Alpha{A: 0.8}))
+	c := run(t, p, settings(infer.Sequential, infer.RelaxedKL{C: 1}))
 	if c.HasLogZ {
-		t.Error("alpha(0.8) claims log Z_EP")
+		t.Error("relaxed_kl claims an evidence")
 	}
 }
 

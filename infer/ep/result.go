@@ -33,7 +33,7 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 		res.alpha[i] = sp.Nu - sp.Tau*st.mu[i]
 	}
 	res.Mean, res.Var = e.weightMarginals(res)
-	if status == infer.Converged && e.r.u == 1 && !e.r.relaxed {
+	if status == infer.Converged && !e.r.relaxed {
 		res.LogZ, res.HasLogZ = e.logZ(st)
 	}
 	res.Stats = e.stats
@@ -74,28 +74,32 @@ func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 }
 
 // logZ returns log Z_EP at the converged sites (rodrigues eqs 23–28 with a
-// prior mean; GPML infEP's −nlZ):
+// prior mean; GPML infEP's −nlZ), generalised to power u (power EP's
+// evidence, Minka 2004 "Power EP" §4: each site normaliser C̃_i is chosen so
+// that ∫ (C̃_i t̃_i)^u q\i = ∫ t_i^u q\i):
 //
-//	log Z_EP = Σ_i [log Ẑ_i + ½ log(1 + τ̃_i v_i) − ½ (μ_i²/σ_i² − m_i²/v_i)]
-//	         − ½ log det(I + T Kf) + E(μ),
+//	log Z = Σ_i (1/u)[log Ẑ_i + ½ log(1 + u τ̃_i v_i) − ½ (μ_i²/σ_i² − m_i²/v_i)]
+//	      − ½ log det(I + T Kf) + E(μ),
 //	E(μ) = −½ (μ − f0)ᵀ(ν̃ − T μ) − ½ μᵀ T μ + ν̃ᵀ μ,
 //
-// where (m_i, v_i) is the cavity of site i, (μ_i, σ_i²) its posterior marginal
-// and Ẑ_i the tilted normaliser. The first sum is Σ log C̃_i, the site
-// normalisers that make each site reproduce Ẑ_i (eq. 22); the rest is
+// where (m_i, v_i) is the (power) cavity of site i, (μ_i, σ_i²) its posterior
+// marginal and Ẑ_i = ∫ p(y_i|f)^u N(f; m_i, v_i) df. The first sum is
+// Σ log C̃_i (rodrigues eq. 22 for u = 1); the rest is
 // log ∫ N(f; f0, Kf) Π exp(−½τ̃ f² + ν̃ f) df evaluated at the posterior mode μ.
+// For u = 1 this is exactly EP's log Z_EP.
 func (e *engine) logZ(st *state) (float64, bool) {
 	var lz float64
 	for i, sp := range e.sites {
 		mu, s2 := st.mu[i], st.sdiag[i]
-		tc, nc := 1/s2-sp.Tau, mu/s2-sp.Nu
+		u := e.r.u
+		tc, nc := 1/s2-u*sp.Tau, mu/s2-u*sp.Nu
 		if !(tc > 0) {
 			return 0, false
 		}
 		m, v := nc/tc, 1/tc
 		s := e.p.Sites[i]
-		lzi, _, _ := s.Lik.Tilted(s.Y, m, v, 1)
-		lz += lzi + 0.5*math.Log1p(sp.Tau*v) - 0.5*(mu*mu/s2-m*m/v)
+		lzi, _, _ := s.Lik.Tilted(s.Y, m, v, u)
+		lz += (lzi + 0.5*math.Log1p(u*sp.Tau*v) - 0.5*(mu*mu/s2-m*m/v)) / u
 		lz += -0.5*(mu-e.pr.f0[i])*(sp.Nu-sp.Tau*mu) - 0.5*sp.Tau*mu*mu + sp.Nu*mu
 	}
 	lz -= 0.5 * st.bf.logDet

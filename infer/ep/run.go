@@ -44,9 +44,10 @@ type Result struct {
 	// B is the relaxation weight b_i of each site's last update (relaxed
 	// KL; zero otherwise).
 	B []float64
-	// LogZ is log Z_EP (rodrigues eqs 23–28, GPML's −nlZ). HasLogZ is false
-	// for Alpha and RelaxedKL, whose energies differ from log Z_EP, and when
-	// the run did not converge.
+	// LogZ is log Z_EP (rodrigues eqs 23–28, GPML's −nlZ) for KL, and power
+	// EP's evidence approximation for Alpha (equal to log Z_EP at A = 1).
+	// HasLogZ is false for RelaxedKL, whose energy is not an evidence
+	// approximation, and when the run did not converge.
 	LogZ    float64
 	HasLogZ bool
 	// Trace holds R(iter) = ‖μ_iter − μ_iter−1‖₂ over the projections'
