@@ -84,6 +84,10 @@ type Result struct {
 	Proposal string
 	// Message explains a status other than infer.Done.
 	Message string
+
+	quad          *integrator // final "quad" stage, for Expect
+	is            *isState    // "is" run, for Expect
+	isShift, isS0 float64
 }
 
 // Run computes the posterior of p. It returns an error (and a Result with

@@ -45,6 +45,8 @@ func runIS(ctx context.Context, p Problem, prior *frame, s Settings) (*Result, e
 	if err := isEstimate(ctx, p, q, s.Samples, s.Seed, s.Workers, res); err != nil {
 		return failQuad(res, 0, err)
 	}
+	res.is = &isState{p: p, q: q, n: s.Samples, seed: s.Seed, workers: s.Workers}
+	res.is.shift, res.is.s0 = res.isShift, res.isS0
 	return res, nil
 }
 
@@ -249,6 +251,7 @@ func (t *isSums) finish(res *Result, sums []isSums, mu []float64, n int) {
 	}
 	s, fn := t.s0, float64(n)
 	meanW := s / fn
+	res.isShift, res.isS0 = t.shift, s
 	res.LogZ = t.shift + math.Log(meanW)
 	res.LogZErr = math.Sqrt(math.Max(t.sq/fn-meanW*meanW, 0)/fn) / meanW
 	res.WeightESS = s * s / t.sq

@@ -38,6 +38,7 @@ func runQuad(ctx context.Context, p Problem, prior *frame, s Settings) (*Result,
 		return failQuad(res, it2.evals, err)
 	}
 	it2.toResult(res, it2.moments())
+	res.quad = it2
 	res.Updates = res.Evaluations
 	if !ok2 {
 		res.Status = infer.IterationLimit

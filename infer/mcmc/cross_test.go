@@ -55,3 +55,35 @@ func TestESSVersusQuadratureProbitGP(t *testing.T) {
 		}
 	}
 }
+
+// TestESSExpectPredictive: the predictive E[Φ(f_0 + f_2)] of the probit GP by
+// ESS draws (Result.Expect) against exact.Result.Expect (cubature), within
+// 4 Monte Carlo standard errors; without KeepDraws Expect is an error.
+func TestESSExpectPredictive(t *testing.T) {
+	p := probitGP()
+	g := func(w []float64) float64 { return 0.5 * math.Erfc(-(w[0]+w[2])/math.Sqrt2) }
+	q, err := exact.Run(context.Background(), exact.Problem{Mean: p.Mean, Cov: p.Cov, LogLik: p.LogLik}, exact.Settings{Tol: 1e-5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, werr, err := q.Expect(context.Background(), []func([]float64) float64{g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunESS(context.Background(), p, Settings{Samples: 3000, Seed: 5, KeepDraws: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := res.Expect(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("E[g] = %.4f ± %.4f (ESS %.0f, R-hat %.3f); cubature %.6f ± %.1g", s.Mean, s.MeanSE, s.ESS, s.RHat, want[0], werr[0])
+	if math.Abs(s.Mean-want[0]) > 4*s.MeanSE+werr[0] {
+		t.Errorf("E[g] = %.4f ± %.4f, cubature %.6f", s.Mean, s.MeanSE, want[0])
+	}
+	res.Draws = nil
+	if _, err := res.Expect(g); err == nil {
+		t.Error("Expect without draws: no error")
+	}
+}
