@@ -39,3 +39,11 @@ func TestCheckExpectsReportsFailures(t *testing.T) {
 		t.Errorf("logs = %q", rec.logs)
 	}
 }
+
+// TestToyModel checks testdata/toy.fg's expects through the real pipeline.
+func TestToyModel(t *testing.T) {
+	res := TestModel(t, "../testdata/toy.fg")
+	if res.Get("mcmc") == nil || res.Get("ep_kl") == nil {
+		t.Errorf("results %v", res.Labels())
+	}
+}

@@ -1,6 +1,7 @@
 package present
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"math"
@@ -27,16 +28,31 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, x, 'g', -1, 64), nil
 }
 
-func floats(xs []float64) []Float {
-	if xs == nil {
-		return nil
+// Floats is an array of numbers encoded in one pass (non-finite as null);
+// nil encodes as null, so required arrays use nonNil.
+type Floats []float64
+
+// MarshalJSON writes [x1,x2,...] with the shortest exact representations.
+func (fs Floats) MarshalJSON() ([]byte, error) {
+	if fs == nil {
+		return []byte("null"), nil
 	}
-	out := make([]Float, len(xs))
-	for i, x := range xs {
-		out[i] = Float(x)
+	b := make([]byte, 0, 2+len(fs)*20)
+	b = append(b, '[')
+	for i, x := range fs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendFloat(b, x, 'g', -1, 64)
+		}
 	}
-	return out
+	return append(b, ']'), nil
 }
+
+func floats(xs []float64) Floats { return Floats(xs) }
 
 // Document is the top-level JSON object written by `fg run --json`.
 type Document struct {
@@ -58,7 +74,7 @@ type JSONResult struct {
 	Skipped     int                       `json:"skipped"`
 	Seconds     Float                     `json:"seconds"`
 	LogEvidence *Float                    `json:"log_evidence"`
-	Trace       []Float                   `json:"trace"`
+	Trace       Floats                    `json:"trace"`
 	Variables   map[string]JSONVariable   `json:"variables"`
 	Relaxation  map[string]Float          `json:"relaxation"`
 	Predictions map[string]JSONPrediction `json:"predictions"`
@@ -70,24 +86,24 @@ type JSONResult struct {
 // var, discrete ones states and probs; all arrays are flattened row-major
 // over shape. Sampling methods add Monte Carlo diagnostics.
 type JSONVariable struct {
-	Shape   []int     `json:"shape"`
-	Mean    []Float   `json:"mean,omitempty"`
-	Var     []Float   `json:"var,omitempty"`
-	States  []string  `json:"states,omitempty"`
-	Probs   [][]Float `json:"probs,omitempty"`
-	MeanSE  []Float   `json:"mean_se,omitempty"`
-	VarSE   []Float   `json:"var_se,omitempty"`
-	ProbsSE [][]Float `json:"probs_se,omitempty"`
-	ESS     []Float   `json:"ess,omitempty"`
-	RHat    []Float   `json:"rhat,omitempty"`
+	Shape   []int    `json:"shape"`
+	Mean    Floats   `json:"mean,omitempty"`
+	Var     Floats   `json:"var,omitempty"`
+	States  []string `json:"states,omitempty"`
+	Probs   []Floats `json:"probs,omitempty"`
+	MeanSE  Floats   `json:"mean_se,omitempty"`
+	VarSE   Floats   `json:"var_se,omitempty"`
+	ProbsSE []Floats `json:"probs_se,omitempty"`
+	ESS     Floats   `json:"ess,omitempty"`
+	RHat    Floats   `json:"rhat,omitempty"`
 }
 
 // JSONPrediction is a predict quantity at new inputs.
 type JSONPrediction struct {
-	Shape []int   `json:"shape"`
-	Mean  []Float `json:"mean"`
-	Var   []Float `json:"var"`
-	Prob  []Float `json:"prob,omitempty"`
+	Shape []int  `json:"shape"`
+	Mean  Floats `json:"mean"`
+	Var   Floats `json:"var"`
+	Prob  Floats `json:"prob,omitempty"`
 }
 
 // JSONLearned is one hyperparameter found by evidence maximisation.
@@ -106,11 +122,18 @@ type JSONErrors struct {
 	LogZAbs   *Float `json:"logz_abs"`
 }
 
-// WriteJSON writes the results as one indented JSON document.
+// WriteJSON writes the results as one indented JSON document (arrays of
+// numbers on one line each).
 func WriteJSON(w io.Writer, model string, rs []*infer.Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(NewDocument(model, rs))
+	compact, err := json.Marshal(NewDocument(model, rs))
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.Grow(len(compact) + len(compact)/4)
+	indentJSON(&b, compact)
+	_, err = w.Write(b.Bytes())
+	return err
 }
 
 // NewDocument converts results to the JSON document.
@@ -135,7 +158,7 @@ func jsonResult(r *infer.Result) JSONResult {
 		j.Options = map[string]string{}
 	}
 	if j.Trace == nil {
-		j.Trace = []Float{}
+		j.Trace = Floats{}
 	}
 	if r.Divergence != nil {
 		s := r.Divergence.String()
@@ -180,9 +203,9 @@ func shape(s []int) []int {
 	return s
 }
 
-func nonNil(xs []Float) []Float {
+func nonNil(xs Floats) Floats {
 	if xs == nil {
-		return []Float{}
+		return Floats{}
 	}
 	return xs
 }
@@ -206,7 +229,7 @@ func jsonVariable(v infer.Variable) JSONVariable {
 	if j.States == nil {
 		j.States = []string{}
 	}
-	j.Probs = make([][]Float, len(v.Probs))
+	j.Probs = make([]Floats, len(v.Probs))
 	for i, p := range v.Probs {
 		j.Probs[i] = nonNil(floats(p))
 	}
