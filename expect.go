@@ -129,3 +129,36 @@ func labels(rs []*infer.Result) string {
 	}
 	return strings.Join(ls, ", ")
 }
+
+// Value is an expression evaluated against one result (Label is "" when
+// the expression reads no unqualified accessor).
+type Value struct {
+	Label string
+	Value string // the value as text: a number, true/false, a quoted string or a vector
+	Err   error
+}
+
+// Eval evaluates an expression in the language of expect statements (e.g.
+// `mean(w[0])`, `ep_kl.logz - mcmc.logz`, `prob(x[3]) > 0.5`) against every
+// result, or once when it reads no unqualified accessor. The REPL prints
+// these for expressions typed at the prompt.
+func (r *Results) Eval(x ast.Expr) []Value {
+	if len(r.List) == 0 {
+		return []Value{{Err: fmt.Errorf("no results (run the model first)")}}
+	}
+	var out []Value
+	for i, cur := range r.List {
+		ev := newEvaluator(r.Model, r.List, cur)
+		v, err := ev.safeEval(x)
+		val := Value{Label: cur.Label, Err: err}
+		if err == nil {
+			val.Value = v.String()
+		}
+		if i == 0 && !ev.usedCur {
+			val.Label = ""
+			return []Value{val}
+		}
+		out = append(out, val)
+	}
+	return out
+}

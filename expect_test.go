@@ -195,3 +195,21 @@ func TestExpectCoversRegistry(t *testing.T) {
 		}
 	}
 }
+
+func TestResultsEval(t *testing.T) {
+	m, rs := expectFixture()
+	res := &Results{Model: m, List: rs}
+	x, _ := parser.ParseExpr("mean(w[0])")
+	vs := res.Eval(x)
+	if len(vs) != 3 || vs[0].Label != "ep" || vs[0].Value != "0.75" || vs[2].Value != "0.5" {
+		t.Errorf("%+v", vs)
+	}
+	x, _ = parser.ParseExpr("ep.logz - exact.logz")
+	if vs := res.Eval(x); len(vs) != 1 || vs[0].Label != "" || vs[0].Value != "-0.25" {
+		t.Errorf("%+v", vs)
+	}
+	x, _ = parser.ParseExpr("logz")
+	if vs := res.Eval(x); vs[1].Err == nil || vs[0].Value != "-3.5" {
+		t.Errorf("%+v", vs)
+	}
+}

@@ -131,6 +131,9 @@ func (s *replSession) statements(text string) {
 	s.typed++
 	src := append(append(append([]byte(nil), s.src...), '\n'), text...)
 	src = append(src, '\n')
+	if s.evalExpr(text) {
+		return
+	}
 	m, err := fg.LoadSource(s.name, src, fg.Overrides{Set: s.set})
 	if err != nil {
 		s.registerSource(src)
@@ -139,6 +142,35 @@ func (s *replSession) statements(text string) {
 	}
 	s.src, s.model = src, m
 	s.registerSource(src)
+}
+
+// evalExpr prints the value of text against the last results when text is
+// an expression rather than a statement (e.g. mean(w[0]), ep_kl.logz); it
+// reports whether it was one.
+func (s *replSession) evalExpr(text string) bool {
+	if _, err := parser.ParseStmt(s.name, []byte(text)); err == nil {
+		return false
+	}
+	x, err := parser.ParseExpr(text)
+	if err != nil {
+		return false
+	}
+	if s.results == nil {
+		fmt.Fprintln(s.e.stderr, "no results yet: :run first to evaluate expressions")
+		return true
+	}
+	for _, v := range s.results.Eval(x) {
+		prefix := ""
+		if v.Label != "" {
+			prefix = v.Label + ": "
+		}
+		if v.Err != nil {
+			fmt.Fprintf(s.e.stdout, "%serror: %v\n", prefix, v.Err)
+			continue
+		}
+		fmt.Fprintf(s.e.stdout, "%s%s\n", prefix, v.Value)
+	}
+	return true
 }
 
 // registerSource lets diagnostics quote the session's in-memory source.

@@ -112,6 +112,9 @@ func TestREPLSession(t *testing.T) {
 	}
 	c.typeLine(":show w")
 	c.expect("w[1]")
+	// An expression is evaluated against the results of the last run.
+	c.typeLine("sd(w[0]) > 0")
+	c.expect("ep: true")
 	// An error is reported and does not change the session.
 	c.typeLine("latent v: real ~ normall(0, 1)")
 	c.expect("normal")
