@@ -109,24 +109,26 @@ func quadTable(c config) []quadRow {
 }
 
 func isTable(c config) {
-	st := newSite("step(0.1) d=2", 2, 0.1)
-	lz, mean, vars := st.exact()
 	ns := []int{10_000, 100_000, 1_000_000, 10_000_000}
 	if c.quick {
 		ns = ns[:3]
 	}
-	fmt.Printf("\nimportance sampling, %s: standard errors against actual errors\n", st.name)
-	fmt.Printf("%10s %10s %12s %12s %12s %12s %8s\n", "samples", "weightESS", "logZ err", "logZ SE", "mean0 err", "mean0 SE", "seconds")
 	var rows [][]string
-	for _, n := range ns {
-		res, err := exact.Run(context.Background(), exact.Problem{Mean: st.m, Cov: st.s, LogLik: st.loglik},
-			exact.Settings{Method: "is", Samples: n, Seed: c.seed, Workers: 2})
-		if err != nil {
-			log.Fatal(err)
+	for _, st := range []site{newSite("step(0.1) d=2", 2, 0.1), narrowSite()} {
+		lz, mean, vars := st.exact()
+		fmt.Printf("\nimportance sampling, %s: standard errors against actual errors\n", st.name)
+		fmt.Printf("%-9s %10s %10s %12s %12s %12s %12s %8s\n", "proposal", "samples", "weightESS", "logZ err", "logZ SE", "mean0 err", "mean0 SE", "seconds")
+		for _, prop := range []string{"prior", "adaptive"} {
+			for _, n := range ns {
+				res, err := exact.Run(context.Background(), exact.Problem{Mean: st.m, Cov: st.s, LogLik: st.loglik},
+					exact.Settings{Method: "is", Proposal: prop, Samples: n, Seed: c.seed, Workers: 2})
+				if err != nil {
+					log.Fatal(err)
+				}
+				rows = append(rows, []string{st.name, prop, fmt.Sprint(n), f(res.WeightESS), f(res.LogZ - lz), f(res.LogZErr), f(res.Mean[0] - mean[0]), f(res.MeanErr[0]), f(res.Var[0] - vars[0]), f(res.VarErr[0]), f(res.Runtime.Seconds())})
+				fmt.Printf("%-9s %10d %10.0f %12.2e %12.2e %12.2e %12.2e %8.2f\n", prop, n, res.WeightESS, res.LogZ-lz, res.LogZErr, res.Mean[0]-mean[0], res.MeanErr[0], res.Runtime.Seconds())
+			}
 		}
-		r := []string{fmt.Sprint(n), f(res.WeightESS), f(res.LogZ - lz), f(res.LogZErr), f(res.Mean[0] - mean[0]), f(res.MeanErr[0]), f(res.Var[0] - vars[0]), f(res.VarErr[0]), f(res.Runtime.Seconds())}
-		rows = append(rows, r)
-		fmt.Printf("%10d %10.0f %12.2e %12.2e %12.2e %12.2e %8.2f\n", n, res.WeightESS, res.LogZ-lz, res.LogZErr, res.Mean[0]-mean[0], res.MeanErr[0], res.Runtime.Seconds())
 	}
-	writeCSV(c, "is.csv", []string{"samples", "weight_ess", "logz_err", "logz_se", "mean0_err", "mean0_se", "var0_err", "var0_se", "seconds"}, len(rows), func(i int) []string { return rows[i] })
+	writeCSV(c, "is.csv", []string{"model", "proposal", "samples", "weight_ess", "logz_err", "logz_se", "mean0_err", "mean0_se", "var0_err", "var0_se", "seconds"}, len(rows), func(i int) []string { return rows[i] })
 }

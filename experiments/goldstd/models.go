@@ -30,6 +30,16 @@ func newSite(name string, d int, eps float64) site {
 	return site{name: name, m: m, s: s, a: []float64{0.8, -1.3, 0.45}[:d], eps: eps}
 }
 
+// narrowSite is a probit site scaled by 8 with a prior mean far on its
+// negative side: the posterior is a thin sliver of the prior, where the
+// prior as importance proposal wastes most samples.
+func narrowSite() site {
+	st := newSite("probit(8·) far d=2", 2, -1)
+	st.m = []float64{-1.5, 1.2}
+	st.a = []float64{8 * 0.8, 8 * -1.3}
+	return st
+}
+
 func (st site) loglik(w []float64) float64 {
 	t := 0.0
 	for i := range w {
