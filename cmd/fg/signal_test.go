@@ -1,8 +1,11 @@
 package main
 
 import (
+	"io"
+
 	"bytes"
 	"errors"
+	"github.com/creack/pty"
 	"os"
 	"os/exec"
 	"strings"
@@ -39,4 +42,25 @@ func TestRunInterrupt(t *testing.T) {
 	if !strings.Contains(out.String(), "canceled") || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	}
+}
+
+// TestRunProgressOnTerminal: on a terminal fg run shows the sweep progress
+// line, and Ctrl-C typed there cancels the run.
+func TestRunProgressOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spends a second waiting for the run to start")
+	}
+	cmd := fgCommand(t, "run", "testdata/slow.fg")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	c := &terminal{t: t, pty: f}
+	go io.Copy(c, f)
+	defer func() { f.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	c.expect("ep  sweep ")
+	c.expect("R = ")
+	f.Write([]byte{3})
+	c.expect("canceled")
+	c.expect("interrupted")
 }
