@@ -1,16 +1,16 @@
 package main
 
 import (
-	"io"
-
 	"bytes"
 	"errors"
-	"github.com/creack/pty"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 )
 
 // TestRunInterrupt sends SIGINT to a run that would not end by itself: fg
