@@ -14,7 +14,8 @@ import (
 )
 
 // Problem is a block with Gaussian prior N(Mean, Cov) and log-likelihood
-// LogLik. Chains run in parallel, so LogLik must be safe for concurrent use
+// LogLik. A numerically singular Cov (a GP kernel matrix of close inputs) is
+// factored with a small diagonal jitter, reported in Result.Jitter. Chains run in parallel, so LogLik must be safe for concurrent use
 // (or set Settings.Workers = 1); it must not retain w. It may return −Inf
 // (zero likelihood) but not NaN or +Inf.
 type Problem struct {
@@ -54,7 +55,10 @@ type Result struct {
 	// Draws[c][j][t] is coordinate j of kept draw t of chain c (KeepDraws).
 	Draws       [][][]float64
 	Evaluations int // log-likelihood calls
-	Message     string
+	// Jitter is δ > 0 when the prior covariance was numerically singular
+	// and Σ0 + δ I was used instead (see Message).
+	Jitter  float64
+	Message string
 }
 
 // maxShrink bounds the bracket shrinkage of one slice step.
@@ -163,35 +167,64 @@ func (ch *essChain) start(s *Settings, c int) error {
 	return fmt.Errorf("mcmc: chain %d found no starting point with positive likelihood in 1000 prior draws", c)
 }
 
-// validate checks the problem and settings and returns the prior Cholesky factor.
-func validate(p *Problem, s *Settings, r runLength) (*mat.TriDense, error) {
+// validate checks the problem and settings and returns the prior Cholesky
+// factor and the jitter added (see priorFactor).
+func validate(p *Problem, s *Settings, r runLength) (*mat.TriDense, float64, error) {
 	d := len(p.Mean)
 	if d == 0 || p.Cov == nil || p.Cov.SymmetricDim() != d {
-		return nil, errors.New("mcmc: Mean and Cov must be non-empty and of matching size")
+		return nil, 0, errors.New("mcmc: Mean and Cov must be non-empty and of matching size")
 	}
 	if p.LogLik == nil {
-		return nil, errors.New("mcmc: Problem.LogLik is nil")
+		return nil, 0, errors.New("mcmc: Problem.LogLik is nil")
 	}
 	if s.Samples != 0 && s.Samples < 4 {
-		return nil, fmt.Errorf("mcmc: Samples = %d, need at least 4 for split diagnostics", s.Samples)
+		return nil, 0, fmt.Errorf("mcmc: Samples = %d, need at least 4 for split diagnostics", s.Samples)
 	}
 	if s.Init != nil {
 		if len(s.Init) != r.chains {
-			return nil, fmt.Errorf("mcmc: %d initial points for %d chains", len(s.Init), r.chains)
+			return nil, 0, fmt.Errorf("mcmc: %d initial points for %d chains", len(s.Init), r.chains)
 		}
 		for c, x := range s.Init {
 			if len(x) != d {
-				return nil, fmt.Errorf("mcmc: initial point %d has length %d, want %d", c, len(x), d)
+				return nil, 0, fmt.Errorf("mcmc: initial point %d has length %d, want %d", c, len(x), d)
 			}
 		}
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(p.Cov) {
-		return nil, errors.New("mcmc: prior covariance is not positive definite")
+	return priorFactor(p.Cov)
+}
+
+// priorFactor returns L with L Lᵀ = Σ + δ I by Cholesky, with δ = 0 unless
+// Σ (e.g. a GP kernel matrix of close inputs) is numerically singular: then
+// δ = 10^−10, …, 10^−6 times the mean of diag Σ, the first that works.
+// Jitter is the δ used.
+func priorFactor(cov *mat.SymDense) (*mat.TriDense, float64, error) {
+	n := cov.SymmetricDim()
+	scale := 0.0
+	for i := 0; i < n; i++ {
+		scale += cov.At(i, i) / float64(n)
 	}
-	var l mat.TriDense
-	ch.LTo(&l)
-	return &l, nil
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return nil, 0, fmt.Errorf("mcmc: prior covariance has diagonal mean %v", scale)
+	}
+	var ch mat.Cholesky
+	if ch.Factorize(cov) {
+		var l mat.TriDense
+		ch.LTo(&l)
+		return &l, 0, nil
+	}
+	j := mat.NewSymDense(n, nil)
+	for delta := 1e-10 * scale; delta <= 1.0001e-6*scale; delta *= 10 {
+		j.CopySym(cov)
+		for i := 0; i < n; i++ {
+			j.SetSym(i, i, cov.At(i, i)+delta)
+		}
+		if ch.Factorize(j) {
+			var l mat.TriDense
+			ch.LTo(&l)
+			return &l, delta, nil
+		}
+	}
+	return nil, 0, errors.New("mcmc: prior covariance is not positive definite (even with jitter 1e-6 × mean variance)")
 }
 
 // RunESS samples the posterior of p by elliptical slice sampling on
@@ -201,7 +234,7 @@ func validate(p *Problem, s *Settings, r runLength) (*mat.TriDense, error) {
 func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	start := time.Now()
 	r := lengths(s.Samples, s.Burnin, s.Thin, s.Chains)
-	l, err := validate(&p, &s, r)
+	l, jitter, err := validate(&p, &s, r)
 	if err != nil {
 		return nil, err
 	}
@@ -236,6 +269,10 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 		return res, err
 	}
 	res.summarise(draws, d)
+	if jitter > 0 {
+		res.Jitter = jitter
+		res.Message = fmt.Sprintf("prior covariance numerically singular: sampled N(m0, Σ0 + %.3g I)", jitter)
+	}
 	if s.KeepDraws {
 		res.Draws = draws
 	}

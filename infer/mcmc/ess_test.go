@@ -194,3 +194,29 @@ func TestESSCancel(t *testing.T) {
 		t.Errorf("panicking loglik: want Failed, got %v %v", res, err)
 	}
 }
+
+// TestESSSingularPrior: a rank-deficient prior (duplicate GP input) is
+// sampled with a small diagonal jitter, reported in Jitter and Message; the
+// duplicate coordinates stay equal to within the jitter's scale.
+func TestESSSingularPrior(t *testing.T) {
+	k := mat.NewSymDense(3, []float64{1, 1, 0.5, 1, 1, 0.5, 0.5, 0.5, 1})
+	p := Problem{Mean: make([]float64, 3), Cov: k, LogLik: func(f []float64) float64 { return -0.5 * (f[2] - 1) * (f[2] - 1) }}
+	res, err := RunESS(context.Background(), p, Settings{Samples: 200, Seed: 1, KeepDraws: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Jitter <= 0 || res.Jitter > 1e-6 || res.Message == "" {
+		t.Fatalf("jitter %g, message %q", res.Jitter, res.Message)
+	}
+	for c := range res.Draws {
+		for i, a := range res.Draws[c][0] {
+			if d := math.Abs(a - res.Draws[c][1][i]); d > 1e-3 {
+				t.Fatalf("duplicate coordinates differ by %g", d)
+			}
+		}
+	}
+	bad := mat.NewSymDense(2, []float64{1, 2, 2, 1})
+	if _, err := RunESS(context.Background(), Problem{Mean: make([]float64, 2), Cov: bad, LogLik: p.LogLik}, Settings{}); err == nil {
+		t.Error("indefinite prior accepted")
+	}
+}
