@@ -15,13 +15,38 @@ type Summary struct {
 	RHat          float64 // split R-hat
 }
 
+// validChains reports whether chains is usable by the diagnostics: at least
+// one chain, all of the same length ≥ 4, all draws finite.
+func validChains(chains [][]float64) bool {
+	if len(chains) == 0 || len(chains[0]) < 4 {
+		return false
+	}
+	for _, c := range chains {
+		if len(c) != len(chains[0]) {
+			return false
+		}
+		for _, x := range c {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// nanSummary is the result for invalid input.
+var nanSummary = Summary{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+
 // Summarise pools the draws of every chain (chains[c][t]; all chains the
-// same length ≥ 4) and computes
+// same length ≥ 4, finite draws — otherwise every field is NaN) and computes
 //
 //	MeanSE = √(Var / ESS(x)),  VarSE = sd(y) / √ESS(y),  y_t = (x_t − mean)²,
 //
 // with ESS from ESS and R-hat from SplitRHat.
 func Summarise(chains [][]float64) Summary {
+	if !validChains(chains) {
+		return nanSummary
+	}
 	var s Summary
 	n := 0
 	for _, c := range chains {
@@ -106,8 +131,11 @@ func varParts(chains [][]float64) (w, varPlus float64) {
 // SplitRHat is the split potential scale reduction factor
 // R̂ = √(var⁺ / W) over the split halves of the chains (Gelman et al., BDA3
 // §11.4). It is 1 for identical constant chains and +Inf when the halves are
-// constant but differ.
+// constant but differ; NaN for invalid input (see Summarise).
 func SplitRHat(chains [][]float64) float64 {
+	if !validChains(chains) {
+		return math.NaN()
+	}
 	h := split(chains)
 	w, vp := varParts(h)
 	if w == 0 {
@@ -129,8 +157,11 @@ func SplitRHat(chains [][]float64) float64 {
 // Geyer's initial monotone sequence estimator sums the pairs
 // P_k = ρ_2k + ρ_2k+1 while they are positive, forcing them non-increasing,
 // τ = −1 + 2 Σ_k P_k, and ESS = M N / τ, capped at M N log10(M N). Constant
-// draws (var⁺ = 0) have ESS = M N.
+// draws (var⁺ = 0) have ESS = M N; invalid input (see Summarise) gives NaN.
 func ESS(chains [][]float64) float64 {
+	if !validChains(chains) {
+		return math.NaN()
+	}
 	h := split(chains)
 	m, n := len(h), len(h[0])
 	total := float64(m * n)

@@ -81,3 +81,14 @@ func TestRHatSeparatedChains(t *testing.T) {
 		t.Errorf("constant chains: ESS %v, want 8", e)
 	}
 }
+
+// TestDiagnosticsInvalidInput: empty, short, ragged or non-finite chains
+// give NaN, never a panic.
+func TestDiagnosticsInvalidInput(t *testing.T) {
+	for _, ch := range [][][]float64{nil, {{1, 2, 3}}, {{1, 2, 3, 4}, {1, 2, 3}}, {{1, 2, math.NaN(), 4}}} {
+		s := Summarise(ch)
+		if !math.IsNaN(s.Mean) || !math.IsNaN(ESS(ch)) || !math.IsNaN(SplitRHat(ch)) {
+			t.Errorf("%v: want NaN, got %+v", ch, s)
+		}
+	}
+}
