@@ -36,7 +36,10 @@
 // relative to the posterior scale: an error estimate of 1e-6 means log Z to
 // 1e-6 absolute and each posterior mean and covariance entry to 1e-6 of the
 // posterior standard deviations involved. Mass outside the stage-2 box
-// (beyond R = 10 posterior standard deviations by default) is not counted.
+// (beyond R = 10 posterior standard deviations by default) is not counted,
+// and, as with every adaptive rule, a feature that no node of the initial
+// cells (2.5 whitened units wide) comes near — an isolated spike far from
+// the bulk — can be missed; log-concave and unimodal likelihoods are safe.
 //
 // "is" is self-normalised importance sampling; it works in any dimension
 // and reports Monte Carlo standard errors (delta method) and the effective
