@@ -61,6 +61,9 @@ func Progress(f func(label string, iter int, r float64, elapsed time.Duration)) 
 }
 
 // Run runs the model's infer lines (all, or those chosen with Only). When
+// the model has a `learn` statement, its params are first set by evidence
+// maximisation (run.Learn), the infer lines run on the model recompiled
+// with the learned values, and every result lists them in Learned. When
 // ctx is canceled the engines stop at the end of their current sweep and
 // the partial results carry Status infer.Canceled; Run then returns them
 // together with ctx's error.
@@ -69,6 +72,28 @@ func (m *Model) Run(ctx context.Context, opts ...RunOption) (*Results, error) {
 	for _, f := range opts {
 		f(&o)
 	}
-	rs, err := run.Run(ctx, m.compiled, o)
-	return &Results{Model: m.compiled, List: rs}, err
+	cm, learned, err := m.learn(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := run.Run(ctx, cm, o)
+	for _, r := range rs {
+		if r.Learned == nil {
+			r.Learned = learned
+		}
+	}
+	return &Results{Model: cm, List: rs}, err
+}
+
+// learn runs the model's learn statement, if any, and returns the model to
+// run with the learned values.
+func (m *Model) learn(ctx context.Context, o run.Options) (*compile.Model, []infer.Learned, error) {
+	if m.compiled.Learn == nil {
+		return m.compiled, nil, nil
+	}
+	cm, learned, _, err := run.Learn(ctx, m.compiled, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cm, learned, nil
 }

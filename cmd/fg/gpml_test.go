@@ -81,3 +81,36 @@ func readCSVColumns(t *testing.T, path string) map[string][]float64 {
 	}
 	return cols
 }
+
+// TestRunLearnMatchesGPML: `learn` through the CLI finds GPML's optimum
+// (reference/gpml/toy2d_se_probit_opt100: hyp.cov 1.52457, 1.19728,
+// nlZ 14.7756681) and reports it in the JSON "learned" field.
+func TestRunLearnMatchesGPML(t *testing.T) {
+	if _, err := shared.Dir(); err != nil {
+		t.Skip(err)
+	}
+	dir := shared.Path("reference", "gpml", "toy2d_se_probit")
+	out, stderr, code := runFG("run", "testdata/gpc_learn.fg", "--set", "dir="+strconv.Quote(dir), "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Results []struct {
+			LogEvidence float64                                     `json:"log_evidence"`
+			Learned     map[string]struct{ Initial, Value float64 } `json:"learned"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	r := doc.Results[0]
+	const nlZ = 14.775668054551385
+	if math.Abs(r.LogEvidence+nlZ) > 1e-5 {
+		t.Errorf("log Z at the optimum = %.10g, GPML %.10g", r.LogEvidence, -nlZ)
+	}
+	for name, want := range map[string]float64{"log_ell": 1.5245651980809514, "log_sf": 1.1972831963745378} {
+		if got := r.Learned[name]; got.Initial != 0 || math.Abs(got.Value-want) > 1e-3 {
+			t.Errorf("%s = %+v, GPML %v", name, got, want)
+		}
+	}
+}
