@@ -38,7 +38,8 @@ var closerOf = map[string]string{"(": ")", "[": "]", "{": "}"}
 
 type open struct {
 	tok  lexer.Token
-	what string // for `{`: "for block", "option block" ...
+	what string      // for `{`: "for block", "option block of infer" ...
+	stmt lexer.Token // for `{`: the first token of its statement
 }
 
 type filter struct {
@@ -105,7 +106,7 @@ func (f *filter) opener(t lexer.Token) {
 		what = blockName(f.start)
 	}
 	f.emit(t)
-	f.stack = append(f.stack, open{tok: t, what: what})
+	f.stack = append(f.stack, open{tok: t, what: what, stmt: f.start})
 	if is(t, "{") {
 		f.start = lexer.Token{}
 	}
@@ -211,7 +212,7 @@ func (f *filter) eof(t lexer.Token) {
 	for len(f.stack) > 0 {
 		o, _ := f.top()
 		if is(o.tok, "{") {
-			f.errorf(at, 1, "expected `}` to close the %s opened at %s", o.what, lineCol(o.tok))
+			f.errorf(at, 1, "expected `}` to close the %s opened at %s", o.what, lineCol(o.stmt))
 		} else {
 			f.errorf(at, 1, "expected `%s` to close `%s` opened at %s",
 				closerOf[o.tok.Value], o.tok.Value, lineCol(o.tok))
