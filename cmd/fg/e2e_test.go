@@ -25,16 +25,23 @@ func TestRunTable(t *testing.T) {
 }
 
 func TestRunJSONMatchesSchema(t *testing.T) {
-	out, stderr, code := runFG("run", "testdata/toy.fg", "--json", "--method", "ep { divergence = alpha(0.5) }")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
+	cases := [][]string{
+		{"testdata/toy.fg", "--method", "ep { divergence = alpha(0.5) }"}, // continuous, gold standard
+		{"testdata/ising.fg"}, // discrete: bp, relaxed bp, exact, Gibbs (standard errors, ESS, R-hat)
 	}
-	for _, err := range loadSchema(t).ValidateJSON([]byte(out)) {
-		t.Error(err)
+	for _, c := range cases {
+		out, stderr, code := runFG(append([]string{"run", "--json"}, c...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c, code, stderr)
+		}
+		for _, err := range loadSchema(t).ValidateJSON([]byte(out)) {
+			t.Errorf("%s: %v", c[0], err)
+		}
+		if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
+			t.Errorf("%s: non-finite number in JSON", c[0])
+		}
 	}
-	if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
-		t.Error("non-finite number in JSON")
-	}
+	out, _, _ := runFG(append([]string{"run", "--json"}, cases[0]...)...)
 	if !strings.Contains(out, `"alpha(0.5)"`) {
 		t.Errorf("--method line missing from the results:\n%s", out)
 	}
