@@ -24,7 +24,7 @@ import (
 // A malformed tree (a required child left nil) does not panic: the output
 // so far is returned followed by a line `<malformed syntax tree: ...>`.
 func Format(f *File) (out []byte) {
-	p := &printer{comments: f.Comments, used: make([]bool, len(f.Comments))}
+	p := &printer{comments: f.Comments, used: make([]bool, len(f.Comments)), limit: maxOffset}
 	defer func() {
 		if r := recover(); r != nil {
 			out = append(p.buf.Bytes(), fmt.Sprintf("\n<malformed syntax tree: %v>\n", r)...)
@@ -49,6 +49,7 @@ type printer struct {
 	used     []bool
 	lastLine int   // source line of the last printed item; 0 at block start
 	marks    []int // buffer offsets where trailing comments start
+	limit    int   // offset of the enclosing block's `}`: comments after it are not the items'
 }
 
 func (p *printer) write(s string) { p.buf.WriteString(s) }
@@ -112,7 +113,7 @@ func (p *printer) item(n Node, headerEnd Pos, print func()) {
 	for _, m := range marks {
 		p.marks = append(p.marks, base+m)
 	}
-	p.trailing(n.End(), maxOffset)
+	p.trailing(n.End(), p.limit)
 	p.write("\n")
 	p.lastLine = n.End().Line
 }
@@ -172,7 +173,13 @@ func (p *printer) block(lbrace, rbrace Pos, body func()) {
 	p.indent++
 	p.lastLine = 0
 	if body != nil {
+		saved := p.limit
+		p.limit = offsetOf(rbrace)
+		if p.limit < 0 {
+			p.limit = maxOffset
+		}
 		body()
+		p.limit = saved
 	}
 	p.leading(offsetOf(lbrace), offsetOf(rbrace))
 	p.indent--
