@@ -100,8 +100,9 @@ func (p *printer) trailing(end Pos, limit int) bool {
 // item prints one statement or option with its comments: comments before
 // it, then (rendered first, so that comments placed inside it are known)
 // comments inside its header that found no place, then the item itself and
-// a trailing comment.
-func (p *printer) item(n Node, headerEnd Pos, print func()) {
+// a trailing comment — one on its last line before the next item (next,
+// may be nil) and before the enclosing block's `}`.
+func (p *printer) item(n Node, headerEnd Pos, next Node, print func()) {
 	p.leading(-1, n.Pos().Offset)
 	p.blank(n.Pos().Line)
 	text, marks := p.render(print)
@@ -113,7 +114,11 @@ func (p *printer) item(n Node, headerEnd Pos, print func()) {
 	for _, m := range marks {
 		p.marks = append(p.marks, base+m)
 	}
-	p.trailing(n.End(), p.limit)
+	limit := p.limit
+	if next != nil && next.Pos().IsValid() {
+		limit = min(limit, next.Pos().Offset)
+	}
+	p.trailing(n.End(), limit)
 	p.write("\n")
 	p.lastLine = n.End().Line
 }
@@ -137,8 +142,12 @@ func offsetOf(pos Pos) int {
 }
 
 func (p *printer) stmts(list []Stmt) {
-	for _, s := range list {
-		p.item(s, headerEnd(s), func() { p.stmt(s) })
+	for i, s := range list {
+		var next Node
+		if i+1 < len(list) {
+			next = list[i+1]
+		}
+		p.item(s, headerEnd(s), next, func() { p.stmt(s) })
 	}
 }
 

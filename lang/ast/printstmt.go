@@ -135,9 +135,12 @@ func (p *printer) options(lb Pos, opts []*Option, rb Pos) {
 	var body func()
 	if len(opts) > 0 {
 		body = func() {
-			for _, o := range opts {
-				o := o
-				p.item(o, o.End(), func() {
+			for i, o := range opts {
+				var next Node
+				if i+1 < len(opts) {
+					next = opts[i+1]
+				}
+				p.item(o, o.End(), next, func() {
 					p.write(o.Key.Name + " = ")
 					p.expr(o.Value)
 				})
