@@ -19,6 +19,17 @@ type cell struct {
 	val, err [maxK]float64
 	score    float64
 	axis     int
+	jump     bool // a discontinuity seen only by the vertices
+}
+
+// jumpErr is the error bound of a cell whose discontinuity only the
+// vertices see: half the range of the values times the cell's volume
+// 2^d Π h_i, i.e. 2^(d−1) vol (max − min) with vol = Π h_i. Without it
+// such cells (a discontinuity clipping a corner outside the rule's nodes is
+// invisible to both rules) would never be refined, leaving a systematic
+// error that no refinement removes.
+func jumpErr(d int, vol, lo, hi float64) float64 {
+	return math.Ldexp(vol*(hi-lo), d-1)
 }
 
 type cellHeap []*cell
@@ -96,8 +107,12 @@ func (it *integrator) evalCell(c *cell) error {
 	for i := 0; i < it.d; i++ {
 		vol *= c.h[i]
 	}
+	c.jump = it.r.missedJump(it.logf)
 	var hi, lo [maxK]float64
-	var g [maxK]float64
+	var g, gmin, gmax [maxK]float64
+	for j := range gmin {
+		gmin[j], gmax[j] = math.Inf(1), math.Inf(-1)
+	}
 	for k, x := range it.r.nodes {
 		fk := 0.0
 		if !math.IsInf(it.logf[k], -1) {
@@ -111,12 +126,16 @@ func (it *integrator) evalCell(c *cell) error {
 		for j := 0; j < it.k; j++ {
 			hi[j] += it.r.hi[k] * g[j]
 			lo[j] += it.r.lo[k] * g[j]
+			gmin[j], gmax[j] = math.Min(gmin[j], g[j]), math.Max(gmax[j], g[j])
 		}
 	}
 	c.score = 0
 	for j := 0; j < it.k; j++ {
 		c.val[j] = vol * hi[j]
 		c.err[j] = vol * math.Abs(hi[j]-lo[j])
+		if c.jump {
+			c.err[j] = math.Max(c.err[j], jumpErr(it.d, vol, gmin[j], gmax[j]))
+		}
 		c.score = math.Max(c.score, c.err[j])
 	}
 	c.axis = it.r.splitAxis(it.f, c.h[:it.d])

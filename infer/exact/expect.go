@@ -41,6 +41,7 @@ func (it *integrator) expect(ctx context.Context, gs []func([]float64) float64) 
 	k := len(gs)
 	hiSum, errSum := make([]float64, k), make([]float64, k)
 	hi, lo := make([]float64, k), make([]float64, k)
+	gmin, gmax := make([]float64, k), make([]float64, k)
 	for ci, c := range it.cells {
 		if ci%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -49,6 +50,9 @@ func (it *integrator) expect(ctx context.Context, gs []func([]float64) float64) 
 		}
 		clear(hi)
 		clear(lo)
+		for j := range gmin {
+			gmin[j], gmax[j] = math.Inf(1), math.Inf(-1)
+		}
 		vol := 1.0
 		for i := 0; i < it.d; i++ {
 			vol *= c.h[i]
@@ -61,10 +65,10 @@ func (it *integrator) expect(ctx context.Context, gs []func([]float64) float64) 
 			if err != nil {
 				return nil, nil, err
 			}
-			if math.IsInf(lf, -1) {
-				continue
+			f := 0.0
+			if !math.IsInf(lf, -1) {
+				f = math.Exp(lf - it.shift)
 			}
-			f := math.Exp(lf - it.shift)
 			for j, g := range gs {
 				v := g(it.w)
 				if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -72,11 +76,16 @@ func (it *integrator) expect(ctx context.Context, gs []func([]float64) float64) 
 				}
 				hi[j] += it.r.hi[n] * f * v
 				lo[j] += it.r.lo[n] * f * v
+				gmin[j], gmax[j] = math.Min(gmin[j], f*v), math.Max(gmax[j], f*v)
 			}
 		}
 		for j := range gs {
 			hiSum[j] += vol * hi[j]
-			errSum[j] += vol * math.Abs(hi[j]-lo[j])
+			e := vol * math.Abs(hi[j]-lo[j])
+			if c.jump {
+				e = math.Max(e, jumpErr(it.d, vol, gmin[j], gmax[j]))
+			}
+			errSum[j] += e
 		}
 	}
 	it.resum()

@@ -113,12 +113,81 @@ func genzMalik(d int) *rule {
 	return r
 }
 
-// ruleFor returns the rule used in dimension d.
+// ruleFor returns the rule used in dimension d, with the cube's 2^d
+// vertices appended as zero-weight nodes for jump detection.
 func ruleFor(d int) *rule {
+	r := genzMalik
 	if d == 1 {
-		return gaussKronrod15()
+		r = func(int) *rule { return gaussKronrod15() }
 	}
-	return genzMalik(d)
+	ru := r(d)
+	for m := 0; m < 1<<d; m++ {
+		x := make([]float64, d)
+		for i := range x {
+			x[i] = 1
+			if m&(1<<i) != 0 {
+				x[i] = -1
+			}
+		}
+		ru.add(x, 0, 0)
+	}
+	return ru
+}
+
+// jumpTol is the largest deviation of log f from its least-squares linear
+// fit over a cell's nodes that is taken as smooth variation.
+const jumpTol = 0.25
+
+// missedJump reports whether the vertices see a jump that the rule's own
+// nodes do not: then |I_hi − I_lo| cannot see it either (a discontinuity
+// clipping a corner outside the nodes), and the cell needs another error
+// bound. lf holds the values at all nodes, the vertices last.
+func (r *rule) missedJump(lf []float64) bool {
+	nv := 1 << r.d
+	inner := &rule{d: r.d, nodes: r.nodes[:len(r.nodes)-nv]}
+	return r.jump(lf) && !inner.jump(lf[:len(lf)-nv])
+}
+
+// jump reports whether the log-integrand values lf at the nodes look
+// discontinuous: some but not all are −Inf, or
+// max_k |lf_k − a − bᵀx_k| > jumpTol for the least-squares plane a + bᵀx
+// (the node set is symmetric, so a = mean lf and b_i = Σ x_ki lf_k / Σ x_ki²).
+// A jump of log f by Δ leaves residuals of about Δ/2, so jumps of a step
+// likelihood with (1 − ε)/ε ≳ e^0.5 are caught wherever a node or vertex
+// lies on each side — which for a planar discontinuity is every cell it cuts.
+func (r *rule) jump(lf []float64) bool {
+	inf, n := 0, float64(len(lf))
+	a := 0.0
+	for _, v := range lf {
+		if math.IsInf(v, -1) {
+			inf++
+			continue
+		}
+		a += v
+	}
+	if inf > 0 {
+		return inf < len(lf)
+	}
+	a /= n
+	b := make([]float64, r.d)
+	for i := range b {
+		num, den := 0.0, 0.0
+		for k, x := range r.nodes[:len(lf)] {
+			num += x[i] * lf[k]
+			den += x[i] * x[i]
+		}
+		b[i] = num / den
+	}
+	for k, x := range r.nodes[:len(lf)] {
+		res := lf[k] - a
+		for i := range b {
+			res -= b[i] * x[i]
+		}
+		if math.Abs(res) > jumpTol {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *rule) add(x []float64, hi, lo float64) int {
