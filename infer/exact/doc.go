@@ -25,9 +25,12 @@
 // the per-cell error is |I_high − I_low|, summed in absolute value over cells,
 // which is conservative). Jumps of a step likelihood are handled because
 // subdivision concentrates on the cells that the discontinuity cuts; the
-// error estimate then decreases only like O(h) and a tolerance that is too
-// strict for the evaluation budget ends the run with infer.IterationLimit and
-// the achieved estimate.
+// integrand is also evaluated at each cell's 2^d vertices, and a cell whose
+// vertices see a jump that the rule's nodes miss (the discontinuity clips a
+// corner) gets the bound 2^(d−1)·vol·(max − min) instead, so no cut cell
+// escapes refinement. The error estimate then decreases only like O(h) and
+// a tolerance that is too strict for the evaluation budget ends the run with
+// infer.IterationLimit and the achieved estimate.
 //
 // The run has two stages. Stage 1 whitens by the prior (c = m0, L = chol Σ0)
 // and integrates over ±R prior standard deviations to a loose tolerance.
