@@ -1,5 +1,7 @@
 package infer
 
+import "math"
+
 // Result is the engine-neutral outcome of one infer line: what the CLI, the
 // REPL, the Go API and `expect` statements read. Arrays of a variable are
 // flattened row-major over its Shape.
@@ -55,9 +57,10 @@ type Relaxation struct {
 type Prediction struct {
 	Name  string
 	Shape []int
-	Mean  []float64 // predictive latent mean
-	Var   []float64 // predictive latent variance
-	Prob  []float64 // p(y = +1) where the likelihood defines it (nil otherwise)
+	Mean  []float64  // predictive latent mean
+	Var   []float64  // predictive latent variance
+	Prob  []float64  // p(y = +1) where the likelihood defines it (nil otherwise)
+	Test  *TestScore // scores against the labels of a test file (fg run --test), nil otherwise
 }
 
 // Learned is a hyperparameter value found by evidence maximisation.
@@ -76,4 +79,35 @@ type Errors struct {
 	LogZAbs          float64 // |log Z − log Z_ref|
 	HasMean, HasVar  bool
 	HasProb, HasLogZ bool
+}
+
+// TestScore scores a class-probability prediction against observed labels
+// y ∈ {−1, +1}: the error rate of the decision p(y = +1) > ½ and the mean
+// log predictive probability (1/N) Σ log p(y_i | x_i).
+type TestScore struct {
+	N           int
+	ErrorRate   float64
+	MeanLogProb float64
+}
+
+// Score returns the prediction's TestScore against labels y, or nil when
+// the prediction has no class probabilities or y has another length.
+func (p *Prediction) Score(y []float64) *TestScore {
+	if p.Prob == nil || len(p.Prob) != len(y) || len(y) == 0 {
+		return nil
+	}
+	s := &TestScore{N: len(y)}
+	for i, pp := range p.Prob {
+		q := pp
+		if y[i] < 0 {
+			q = 1 - pp
+		}
+		if q < 0.5 || (q == 0.5 && y[i] > 0) {
+			s.ErrorRate++
+		}
+		s.MeanLogProb += math.Log(q)
+	}
+	s.ErrorRate /= float64(len(y))
+	s.MeanLogProb /= float64(len(y))
+	return s
 }

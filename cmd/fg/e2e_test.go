@@ -62,7 +62,7 @@ func TestRunCSV(t *testing.T) {
 }
 
 func TestRunTestFlag(t *testing.T) {
-	out, stderr, code := runFG("run", "testdata/toy.fg", "--test")
+	out, stderr, code := runFG("run", "testdata/toy.fg", "--check")
 	if code != exitOK || !strings.Contains(out, "PASS") {
 		t.Errorf("exit %d\n%s\n%s", code, out, stderr)
 	}

@@ -114,3 +114,37 @@ func TestRunLearnMatchesGPML(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTestFileScoresLikeGPML: `--test PATH` reads the predict inputs from
+// PATH and scores p(y = +1) against its label column; on toy2d the error
+// rate and mean log predictive probability equal GPML's test_err and
+// test_mean_log_pred (summary.tsv, printed to 8 digits).
+func TestRunTestFileScoresLikeGPML(t *testing.T) {
+	if _, err := shared.Dir(); err != nil {
+		t.Skip(err)
+	}
+	dir := shared.Path("reference", "gpml", "toy2d_se_probit")
+	out, stderr, code := runFG("run", "testdata/gpc_se_probit.fg", "--set", "dir="+strconv.Quote(dir),
+		"--test", dir+"/test.csv", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Results []struct {
+			Predictions map[string]struct {
+				Test struct {
+					N           int     `json:"n"`
+					ErrorRate   float64 `json:"error_rate"`
+					MeanLogProb float64 `json:"mean_log_prob"`
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Results[0].Predictions["ptest"].Test
+	if s.N != 200 || math.Abs(s.ErrorRate-0.12) > 1e-12 || math.Abs(s.MeanLogProb-(-0.35478892)) > 1e-8 {
+		t.Errorf("test score %+v; GPML n = 200, test_err = 0.12, test_mean_log_pred = -0.35478892", s)
+	}
+}

@@ -14,13 +14,13 @@ import (
 	"github.com/fg-infer/fg/infer"
 )
 
-const runUsage = "fg run FILE [--set k=v]... [--data name=path]... [--method SPEC]... [--only LABEL]... [--json | --csv] [--all] [--plot OUT.png] [--test]"
+const runUsage = "fg run FILE [--set k=v]... [--data name=path]... [--method SPEC]... [--only LABEL]... [--json | --csv] [--all] [--plot OUT.png] [--test PATH] [--check]"
 
 // runFlags are the options of fg run.
 type runFlags struct {
 	set, data, methods, only multi
-	json, csv, all, test     bool
-	plot                     string
+	json, csv, all, check    bool
+	plot, test               string
 }
 
 // newRunFlagSet declares fg run's flags into f.
@@ -33,7 +33,8 @@ func newRunFlagSet(f *runFlags) *flag.FlagSet {
 	fs.BoolVar(&f.json, "json", false, "print JSON (docs/json.md)")
 	fs.BoolVar(&f.csv, "csv", false, "print CSV")
 	fs.BoolVar(&f.all, "all", false, "show every element of long vectors")
-	fs.BoolVar(&f.test, "test", false, "also check the expect statements (exit 1 on failure)")
+	fs.BoolVar(&f.check, "check", false, "also check the expect statements (exit 1 on failure)")
+	fs.StringVar(&f.test, "test", "", "csv of new inputs for the predict statements; a label column is scored")
 	fs.StringVar(&f.plot, "plot", "", "write convergence, marginals and decision boundary to a PNG")
 	return fs
 }
@@ -69,6 +70,9 @@ func (e *env) loadForRun(path string, f *runFlags) (*fg.Model, int) {
 		return nil, e.usageError(runUsage, "%v", err)
 	}
 	m, err := fg.LoadWith(path, fg.Overrides{Set: set, Data: data, Methods: f.methods})
+	if err == nil && f.test != "" {
+		err = useTestFile(m, f.test)
+	}
 	if err != nil {
 		e.printErrors(err)
 		return nil, exitError
@@ -96,6 +100,12 @@ func (e *env) runModel(m *fg.Model, f *runFlags) int {
 	if err != nil && !canceled {
 		e.printErrors(err)
 		return exitError
+	}
+	if f.test != "" {
+		if err := scoreTest(f.test, res); err != nil {
+			e.printErrors(err)
+			return exitError
+		}
 	}
 	code := e.present(m, res, f, boundary)
 	if canceled {
@@ -129,7 +139,7 @@ func (e *env) present(m *fg.Model, res *fg.Results, f *runFlags, b *present.Boun
 		fmt.Fprintf(e.stderr, "fg: %v\n", err)
 		return exitError
 	}
-	if f.test && e.reportExpects(res.Expects(), !f.json && !f.csv) {
+	if f.check && e.reportExpects(res.Expects(), !f.json && !f.csv) {
 		code = exitError
 	}
 	return code

@@ -100,10 +100,18 @@ type JSONVariable struct {
 
 // JSONPrediction is a predict quantity at new inputs.
 type JSONPrediction struct {
-	Shape []int  `json:"shape"`
-	Mean  Floats `json:"mean"`
-	Var   Floats `json:"var"`
-	Prob  Floats `json:"prob,omitempty"`
+	Shape []int     `json:"shape"`
+	Mean  Floats    `json:"mean"`
+	Var   Floats    `json:"var"`
+	Prob  Floats    `json:"prob,omitempty"`
+	Test  *JSONTest `json:"test,omitempty"`
+}
+
+// JSONTest scores a prediction against the labels of `fg run --test PATH`.
+type JSONTest struct {
+	N           int   `json:"n"`
+	ErrorRate   Float `json:"error_rate"`
+	MeanLogProb Float `json:"mean_log_prob"`
 }
 
 // JSONLearned is one hyperparameter found by evidence maximisation.
@@ -174,7 +182,7 @@ func jsonResult(r *infer.Result) JSONResult {
 		j.Relaxation[uniqueKey(j.Relaxation, x.Factor)] = Float(x.B)
 	}
 	for _, p := range r.Predictions {
-		j.Predictions[p.Name] = JSONPrediction{Shape: shape(p.Shape), Mean: nonNil(floats(p.Mean)), Var: nonNil(floats(p.Var)), Prob: floats(p.Prob)}
+		j.Predictions[p.Name] = JSONPrediction{Shape: shape(p.Shape), Mean: nonNil(floats(p.Mean)), Var: nonNil(floats(p.Var)), Prob: floats(p.Prob), Test: jsonTest(p.Test)}
 	}
 	for _, l := range r.Learned {
 		j.Learned[l.Name] = JSONLearned{Initial: Float(l.Initial), Value: Float(l.Value)}
@@ -250,4 +258,11 @@ func jsonErrors(e *infer.Errors) *JSONErrors {
 		ProbMAE:   optFloat(e.HasProb, e.ProbMAE),
 		LogZAbs:   optFloat(e.HasLogZ, e.LogZAbs),
 	}
+}
+
+func jsonTest(t *infer.TestScore) *JSONTest {
+	if t == nil {
+		return nil
+	}
+	return &JSONTest{N: t.N, ErrorRate: Float(t.ErrorRate), MeanLogProb: Float(t.MeanLogProb)}
 }

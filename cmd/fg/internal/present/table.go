@@ -81,7 +81,43 @@ func summaryGrid(rs []*infer.Result) *grid {
 		g.add(row("skipped updates", rs, func(r *infer.Result) string { return fmt.Sprint(r.Skipped) })...)
 	}
 	addErrorRows(g, rs)
+	addTestRows(g, rs)
 	return g
+}
+
+// addTestRows adds, per scored prediction (fg run --test), the test error
+// rate and the mean log predictive probability of each result.
+func addTestRows(g *grid, rs []*infer.Result) {
+	var names []string
+	for _, r := range rs {
+		for _, p := range r.Predictions {
+			if p.Test != nil {
+				names = appendOnce(names, p.Name)
+			}
+		}
+	}
+	for _, name := range names {
+		score := func(r *infer.Result) *infer.TestScore {
+			for _, p := range r.Predictions {
+				if p.Name == name {
+					return p.Test
+				}
+			}
+			return nil
+		}
+		g.add(row("test error ("+name+")", rs, func(r *infer.Result) string {
+			if s := score(r); s != nil {
+				return num(s.ErrorRate)
+			}
+			return Dash
+		})...)
+		g.add(row("test log p ("+name+")", rs, func(r *infer.Result) string {
+			if s := score(r); s != nil {
+				return num(s.MeanLogProb)
+			}
+			return Dash
+		})...)
+	}
 }
 
 func row(name string, rs []*infer.Result, f func(*infer.Result) string) []string {
