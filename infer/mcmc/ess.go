@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -73,6 +74,7 @@ type essChain struct {
 	prop     []float64
 	ll       float64
 	evals    int
+	iters    int
 }
 
 func (ch *essChain) loglik(w []float64) (float64, error) {
@@ -177,6 +179,11 @@ func validate(p *Problem, s *Settings, r runLength) (*mat.TriDense, float64, err
 	if p.LogLik == nil {
 		return nil, 0, errors.New("mcmc: Problem.LogLik is nil")
 	}
+	for i, m := range p.Mean {
+		if math.IsNaN(m) || math.IsInf(m, 0) {
+			return nil, 0, fmt.Errorf("mcmc: prior mean[%d] = %v", i, m)
+		}
+	}
 	if s.Samples != 0 && s.Samples < 4 {
 		return nil, 0, fmt.Errorf("mcmc: Samples = %d, need at least 4 for split diagnostics", s.Samples)
 	}
@@ -240,11 +247,11 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	}
 	d := len(p.Mean)
 	draws := make([][][]float64, r.chains)
-	evals := make([]int, r.chains)
+	evals, iters := make([]int, r.chains), make([]int, r.chains)
 	err = runChains(ctx, r.chains, s.Workers, func(ctx context.Context, c int) error {
 		ch := &essChain{p: &p, l: l, rng: chainRand(s.Seed, c),
 			f: make([]float64, d), nu: make([]float64, d), e: make([]float64, d), prop: make([]float64, d)}
-		defer func() { evals[c] = ch.evals }()
+		defer func() { evals[c], iters[c] = ch.evals, ch.iters }()
 		draws[c] = make([][]float64, d)
 		for j := range draws[c] {
 			draws[c][j] = make([]float64, 0, r.samples)
@@ -259,7 +266,9 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 		res.Evaluations += e
 	}
 	res.Updates = res.Evaluations
-	res.Iterations = r.chains * r.iterations()
+	for _, n := range iters {
+		res.Iterations += n
+	}
 	defer func() { res.Runtime = time.Since(start) }()
 	if err != nil {
 		res.Status, res.Message = infer.Failed, err.Error()
@@ -271,7 +280,7 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	res.summarise(draws, d)
 	if jitter > 0 {
 		res.Jitter = jitter
-		res.Message = fmt.Sprintf("prior covariance numerically singular: sampled N(m0, Σ0 + %.3g I)", jitter)
+		res.Message = strings.TrimSuffix(fmt.Sprintf("prior covariance numerically singular: sampled N(m0, Σ0 + %.3g I); %s", jitter, res.Message), "; ")
 	}
 	if s.KeepDraws {
 		res.Draws = draws
@@ -288,6 +297,7 @@ func (ch *essChain) run(ctx context.Context, r runLength, out [][]float64) error
 		if err := ch.step(); err != nil {
 			return err
 		}
+		ch.iters++
 		if k := it - r.burnin; k >= 0 && (k+1)%r.thin == 0 {
 			for j, v := range ch.f {
 				out[j] = append(out[j], v)

@@ -149,6 +149,9 @@ func TestESSReproducible(t *testing.T) {
 	if a.Mean[0] == c.Mean[0] {
 		t.Error("different seeds gave identical means")
 	}
+	if a.Iterations != 3*(200+100) || a.Updates < a.Iterations {
+		t.Errorf("Stats: %d iterations (want 3 chains × 300), %d updates", a.Iterations, a.Updates)
+	}
 }
 
 // TestESSBimodalRHat: two narrow likelihood bumps (sd 0.02) at (3, 1) and

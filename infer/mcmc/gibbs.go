@@ -204,10 +204,10 @@ func RunGibbs(ctx context.Context, g *graph.Graph, s GibbsSettings) (*GibbsResul
 		return nil, err
 	}
 	draws := make([][][][]float64, r.chains) // [chain][var][state][t]
-	updates := make([]int, r.chains)
+	updates, sweeps := make([]int, r.chains), make([]int, r.chains)
 	err = runChains(ctx, r.chains, s.Workers, func(ctx context.Context, c int) error {
 		ch := &gibbsChain{m: m, s: &s, rng: chainRand(s.Seed, c), x: make([]int, len(m.card))}
-		defer func() { updates[c] = ch.updates }()
+		defer func() { updates[c], sweeps[c] = ch.updates, ch.sweeps }()
 		if err := ch.start(c); err != nil {
 			return err
 		}
@@ -215,10 +215,10 @@ func RunGibbs(ctx context.Context, g *graph.Graph, s GibbsSettings) (*GibbsResul
 		return ch.run(ctx, r, draws[c])
 	})
 	res := &GibbsResult{Status: infer.Done, Chains: r.chains, Samples: r.samples}
-	for _, u := range updates {
-		res.Updates += u
+	for c := range updates {
+		res.Updates += updates[c]
+		res.Iterations += sweeps[c]
 	}
-	res.Iterations = r.chains * r.iterations()
 	defer func() { res.Runtime = time.Since(start) }()
 	if err != nil {
 		res.Status, res.Message = infer.Failed, err.Error()

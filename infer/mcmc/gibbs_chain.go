@@ -16,6 +16,7 @@ type gibbsChain struct {
 	x       []int
 	p       []float64
 	updates int
+	sweeps  int
 }
 
 // start sets the initial state: Init[c]; with Dispersed, variables in id
@@ -137,6 +138,7 @@ func (ch *gibbsChain) run(ctx context.Context, r runLength, out [][][]float64) e
 		if err := ch.sweep(); err != nil {
 			return err
 		}
+		ch.sweeps++
 		if k := it - r.burnin; k >= 0 && (k+1)%r.thin == 0 {
 			ch.record(out)
 		}
