@@ -137,5 +137,5 @@ func plotErrors(path string, sums []summary) error {
 		names = append(names, s.cond+"\n"+s.method)
 	}
 	p.NominalX(names...)
-	return p.Save(vg.Length(160*len(sums))*vg.Millimeter/2, 110*vg.Millimeter, path)
+	return p.Save(vg.Length(40+30*len(sums))*vg.Millimeter, 120*vg.Millimeter, path)
 }
