@@ -21,6 +21,15 @@
 // update therefore costs one k×k Cholesky; with k ≤ a few hundred (the
 // Student-t process on the benchmark sets) that is fine.
 //
+// Convergence. The global rescaling couples all sites: undamped t-EP can
+// oscillate where Gaussian EP converges (Student-t process classification
+// with labeling noise, ν ≈ 6–30), and damping 0.5 restores convergence in
+// the cases we tried (tests, experiments/tep_robust). With contradictory
+// labels on a scale-free likelihood (a Bayes point machine with step sites
+// and many flipped labels) the location and scale can shrink towards zero
+// together sweep after sweep, or the sweeps keep oscillating; such runs end
+// with IterationLimit or a tiny posterior, never NaN.
+//
 // Everything runs in whitened coordinates u = L0⁻¹(w) with Σ0 = L0 L0ᵀ, so
 // the prior precision is a multiple of I and no inverse of Σ0 is formed.
 // Natural parameters transform under w = L0 u by one common scalar
