@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -37,6 +38,9 @@ func FuzzParse(f *testing.F) {
 		if a, b := fileS(file), fileS(file2); a != b {
 			t.Fatalf("tree changed by formatting:\n%s\nvs\n%s", a, b)
 		}
+		if a, b := sortedComments(file), sortedComments(file2); a != b {
+			t.Fatalf("comments lost or changed by formatting:\n%s\nvs\n%s", a, b)
+		}
 		if out2 := ast.Format(file2); !bytes.Equal(out, out2) {
 			t.Fatalf("format not idempotent:\n%s\nvs\n%s", out, out2)
 		}
@@ -57,4 +61,16 @@ func checkFuzzErrors(t *testing.T, src []byte, err error) {
 			t.Fatalf("internal error: %v", e)
 		}
 	}
+}
+
+// sortedComments lists comment texts as a multiset: formatting may move a
+// comment out of a one-line expression in front of its statement, but
+// never drops or alters one.
+func sortedComments(f *ast.File) string {
+	texts := make([]string, len(f.Comments))
+	for i, c := range f.Comments {
+		texts[i] = strings.TrimRight(c.Text, " \t")
+	}
+	sort.Strings(texts)
+	return strings.Join(texts, "\n")
 }

@@ -88,7 +88,7 @@ func (s *scanned) add(t lexer.Token) {
 	switch t.Type {
 	case tSpace:
 	case tComment:
-		s.comments = append(s.comments, &ast.Comment{Slash: p, Text: strings.TrimRight(t.Value, "\r")})
+		s.comments = append(s.comments, &ast.Comment{Slash: p, Text: strings.TrimRight(t.Value, " \t\r")})
 	case tBadString:
 		s.errs.Add(p, p.Advance(len(t.Value)), "string literal not terminated")
 		s.bad = append(s.bad, t.Pos.Offset)
