@@ -101,18 +101,26 @@ func (o *objective) evaluate(x []float64) (Eval, [][]ep.SiteParam, error) {
 	return e, sites, nil
 }
 
-// runEP runs KL EP on block bi, warm-started from the last good sites, and
-// retries from a cold start when that run does not reach a fixed point.
+// runEP runs KL EP on block bi, warm-started from the last good sites. When
+// that run does not reach a fixed point it retries from a cold start, and
+// then cold with damping ½ (unless damping is already set), which leaves
+// the fixed points unchanged but tames oscillating non-log-concave sites.
 func (o *objective) runEP(bi int, b *Block) (*ep.Result, error) {
 	p := *b.Problem
 	p.Init = nil
 	if bi < len(o.warm) && len(o.warm[bi]) == len(p.Sites) {
 		p.Init = o.warm[bi]
 	}
-	res, err := ep.Run(o.ctx, &p, o.s.EP)
-	if p.Init != nil && (err != nil || res == nil || !res.HasLogZ) && o.ctx.Err() == nil {
+	s := o.s.EP
+	res, err := ep.Run(o.ctx, &p, s)
+	failed := func() bool { return (err != nil || res == nil || !res.HasLogZ) && o.ctx.Err() == nil }
+	if p.Init != nil && failed() {
 		p.Init = nil
-		res, err = ep.Run(o.ctx, &p, o.s.EP)
+		res, err = ep.Run(o.ctx, &p, s)
+	}
+	if (s.Damping == 0 || s.Damping == 1) && failed() {
+		s.Damping = 0.5
+		res, err = ep.Run(o.ctx, &p, s)
 	}
 	if err != nil {
 		return nil, err

@@ -28,9 +28,11 @@ type Builder func(x []float64) ([]*Block, error)
 // Settings configure Optimize. Zero values take the defaults in brackets.
 type Settings struct {
 	// EP are the settings of every evidence evaluation [KL, sequential,
-	// Tol 1e-9, MaxIter 1000]. Divergence must be nil or KL, and
-	// NonNegativeSites must be false: the gradient is exact only at an
-	// unclamped KL fixed point.
+	// Tol 1e-9, MaxIter 1000, Refresh 10 (0 means 10 here; 1 refreshes
+	// every sweep)]. Divergence must be nil or KL, and NonNegativeSites
+	// must be false: the gradient is exact only at an unclamped KL fixed
+	// point. When a run does not converge it is repeated from a cold start
+	// and then with damping ½ (damping does not move EP's fixed points).
 	EP ep.Settings
 	// Method is the optimiser: "lbfgs" [default], "bfgs" or "cg"
 	// (gonum/optimize).
@@ -94,6 +96,9 @@ func (s *Settings) defaults() error {
 	}
 	if s.EP.MaxIter == 0 {
 		s.EP.MaxIter = 1000
+	}
+	if s.EP.Refresh == 0 {
+		s.EP.Refresh = 10
 	}
 	if s.Method == "" {
 		s.Method = "lbfgs"
