@@ -40,6 +40,9 @@ func Gradient(res *ep.Result, b *Block) ([]float64, error) {
 	if res == nil || !res.HasLogZ {
 		return nil, errors.New("learn: the EP result has no evidence (not converged, or a divergence other than kl)")
 	}
+	if err := b.validate(res); err != nil {
+		return nil, err
+	}
 	p := b.Problem
 	np := max(len(b.DCov), len(b.DLik))
 	grad := make([]float64, np)
@@ -63,6 +66,29 @@ func Gradient(res *ep.Result, b *Block) ([]float64, error) {
 		}
 	}
 	return grad, nil
+}
+
+// validate checks the dimensions of b against its problem and res.
+func (b *Block) validate(res *ep.Result) error {
+	p := b.Problem
+	if p == nil || p.Cov == nil {
+		return errors.New("learn: block has no problem")
+	}
+	n, m := p.Cov.SymmetricDim(), len(p.Sites)
+	if len(res.Sites) != m || len(res.FMean) != m || len(res.FVar) != m {
+		return fmt.Errorf("learn: EP result has %d sites, the problem %d", len(res.Sites), m)
+	}
+	for k, d := range b.DCov {
+		if d != nil && d.SymmetricDim() != n {
+			return fmt.Errorf("learn: ∂K/∂x%d is %d×%d, the prior covariance %d×%d", k, d.SymmetricDim(), d.SymmetricDim(), n, n)
+		}
+	}
+	for k, d := range b.DLik {
+		if d != nil && len(d) != m {
+			return fmt.Errorf("learn: ∂θ/∂x%d has %d entries for %d sites", k, len(d), m)
+		}
+	}
+	return nil
 }
 
 func anyMatrix(ms []*mat.SymDense) bool {

@@ -1,7 +1,10 @@
 package learn
 
 import (
+	"context"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/infer/ep"
 )
@@ -46,3 +49,36 @@ func TestGradientFiniteDifferenceGPML(t *testing.T) {
 
 func probit([]float64) ep.Likelihood { return ep.Probit{} }
 func step(x []float64) ep.Likelihood { return ep.Step{Eps: x[2]} }
+
+// TestGradientDimensionErrors: mismatched derivative shapes are errors, not
+// panics, in Gradient and in Optimize.
+func TestGradientDimensionErrors(t *testing.T) {
+	X, y := gpmlData(t, "toy2d_se_probit", "train.csv")
+	build := seBuilder(X, y, probit)
+	blocks, _ := build([]float64{0, 0})
+	res, err := ep.Run(context.Background(), blocks[0].Problem, ep.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := *blocks[0]
+	bad.DCov = []*mat.SymDense{mat.NewSymDense(3, nil)}
+	if _, err := Gradient(res, &bad); err == nil {
+		t.Error("3×3 ∂K for a 40×40 prior: no error")
+	}
+	bad = *blocks[0]
+	bad.DLik = [][]float64{{1, 2}}
+	if _, err := Gradient(res, &bad); err == nil {
+		t.Error("2 site derivatives for 40 sites: no error")
+	}
+	if _, err := Gradient(&ep.Result{}, blocks[0]); err == nil {
+		t.Error("result without evidence: no error")
+	}
+	wrong := func(x []float64) ([]*Block, error) {
+		bs, err := build(x)
+		bs[0].DCov = append(bs[0].DCov, bs[0].DCov[0])
+		return bs, err
+	}
+	if _, err := Optimize(context.Background(), wrong, []Param{{Name: "a"}, {Name: "b"}}, Settings{}); err == nil {
+		t.Error("builder with 3 derivatives for 2 params: no error")
+	}
+}

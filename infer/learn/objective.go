@@ -88,10 +88,11 @@ func (o *objective) evaluate(x []float64) (Eval, [][]ep.SiteParam, error) {
 		if err != nil {
 			return e, nil, fmt.Errorf("block %d: %w", bi, err)
 		}
+		if len(g) > len(e.Grad) {
+			return e, nil, fmt.Errorf("block %d: derivatives for %d parameters, %d are learned", bi, len(g), len(e.Grad))
+		}
 		for k := range g {
-			if k < len(e.Grad) {
-				e.Grad[k] += g[k]
-			}
+			e.Grad[k] += g[k]
 		}
 		e.LogZ += res.LogZ
 		e.Sweeps += res.Iterations

@@ -142,7 +142,12 @@ func (s *Settings) method() (optimize.Method, error) {
 // otherwise the best point found is returned with Status Converged (a
 // convergence test passed), IterationLimit, Failed or Canceled (with
 // ctx.Err()).
-func Optimize(ctx context.Context, build Builder, params []Param, s Settings) (*Result, error) {
+func Optimize(ctx context.Context, build Builder, params []Param, s Settings) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("learn: internal error: %v", r)
+		}
+	}()
 	start := time.Now()
 	if err := s.defaults(); err != nil {
 		return nil, err
@@ -165,7 +170,7 @@ func Optimize(ctx context.Context, build Builder, params []Param, s Settings) (*
 	if !first.OK {
 		return nil, fmt.Errorf("learn: no evidence at the starting values: %s", o.lastErr)
 	}
-	res := o.minimize(meth, u0)
+	res = o.minimize(meth, u0)
 	res.InitLogZ = o.trace[0].LogZ
 	res.Runtime = time.Since(start)
 	if res.Status == infer.Canceled {
