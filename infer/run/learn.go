@@ -18,9 +18,12 @@ import (
 
 // Learn optimises the params named in m.Learn by maximising the KL EP
 // evidence log Z_EP summed over the model's Gaussian blocks (infer/learn),
-// and returns the model recompiled with the learned values, the learned
-// values, and the trace of −log Z_EP over the successful evaluations.
-// Without a learn statement it returns m unchanged.
+// and returns the model recompiled with the learned values (its Learn set
+// to nil, so that running it does not learn again), the learned values, and
+// the trace of −log Z_EP over the successful evaluations. Without a learn
+// statement it returns m unchanged. opt.Progress, when set, is called after
+// every successful evaluation with label "learn", the evaluation number
+// and −log Z_EP.
 //
 // A learned param may enter the model through any expression (e.g.
 // se(exp(log_ell), exp(2*log_sf))): at every evaluation the model is
@@ -82,6 +85,7 @@ func Learn(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, 
 	if err != nil {
 		return nil, nil, trace, fmt.Errorf("learn: recompiling at the learned values: %w", err)
 	}
+	out.Learn = nil // the params now hold the learned values; running out must not learn again
 	var learned []infer.Learned
 	for i, p := range lb.params {
 		learned = append(learned, infer.Learned{Name: p.Name, Initial: lb.init[i], Value: res.X[i]})

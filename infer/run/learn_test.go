@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -320,4 +321,30 @@ func TestLearnBoundedAtBound(t *testing.T) {
 		t.Errorf("−log Z rose from %g to %g", trace[0], trace[len(trace)-1])
 	}
 	checkAdapterGradientFD(t, m, []float64{0.5, 0.1 + 2e-10}, true)
+}
+
+// TestLearnExampleFile appends a learn line to examples/gpml/se_probit.fg
+// compiled from its own path: recompilation must keep resolving the
+// model's relative data paths.
+func TestLearnExampleFile(t *testing.T) {
+	if _, err := shared.Dir(); err != nil {
+		t.Skip(err)
+	}
+	const path = "../../examples/gpml/se_probit.fg"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = append(src, "\nlearn log_ell, log_sf { max_iter = 50 }\n"...)
+	m, err := compile.CompileSource(path, src, compile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, learned, _, err := Learn(context.Background(), m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(learned) != 2 || math.Abs(learned[0].Value-1.52457) > 2e-3 || out.Learn != nil {
+		t.Errorf("learned %+v", learned)
+	}
 }
