@@ -125,6 +125,8 @@ func TestLearnGradientThroughCompile(t *testing.T) {
 		{"exp", "toy2d_se_probit", seLog, "probit(f[i])", "learn log_ell, log_sf", []float64{0.3, -0.2}},
 		{"step_eps", "toy2d_se_step01", "se(ell, exp(2 * log_sf))", "step(f[i], eps)", "learn ell, log_sf, eps in [0.01, 0.4]", []float64{1.3, 0.1, 0.12}},
 		{"sum_kernel", "toy2d_se_probit", "se(ell, sf2) + bias(sf2 / 4)", "probit(f[i])", "learn ell, sf2", []float64{0.8, 1.5}},
+		{"ard_vector", "toy2d_se_probit", "ard([ell, exp(log_ell)], sf2)", "probit(f[i])", "learn ell, log_ell, sf2", []float64{0.7, 0.4, 2}},
+		{"matern_prod", "toy2d_se_step01", "matern32(ell, 1) * linear(sf2) + white(0.01)", "step(f[i], eps)", "learn ell, sf2, eps", []float64{1.2, 0.9, 0.08}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
