@@ -6,7 +6,10 @@
 // nlZ = −log Z_EP and the learned model's test accuracy with GPML minimize's
 // (conjugate gradients, 100 evaluations, infEP tolerance 1e-4).
 // It also evaluates fg's EP at GPML's learned point, prints the table and
-// writes summary.csv, trace.csv and trace.png into -out.
+// writes summary.csv, trace.csv and trace.png into -out. A second table
+// learns (log ℓ, ε) of the step likelihood on the -step cases (no GPML
+// reference: GPML has no step likelihood), with test accuracy before and
+// after (step.csv).
 //
 //	go run ./experiments/learn_gpml -out out/learn_gpml
 package main
@@ -18,6 +21,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 )
 
@@ -38,6 +42,7 @@ func main() {
 	out := flag.String("out", "out/learn_gpml", "output directory (CSV, PNG)")
 	cases := flag.String("cases", "toy2d_se_probit,pima_ripley_se_probit", "comma-separated reference cases (each needs NAME_opt100)")
 	methods := flag.String("methods", "lbfgs,bfgs,cg", "comma-separated optimisers")
+	steps := flag.String("step", "toy2d_se_step01", "comma-separated step-likelihood cases on which to learn (log ℓ, ε), e.g. toy2d_se_step01,wdbc_se_step005; empty for none")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -60,5 +65,22 @@ func main() {
 	if err := writeOutputs(*out, rows); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("\nwrote %s/{summary.csv,trace.csv,trace.png}\n", *out)
+	var srows []stepRow
+	for _, name := range strings.Split(*steps, ",") {
+		if name == "" {
+			continue
+		}
+		r, err := runStep(ctx, name)
+		if err != nil {
+			log.Fatal(err)
+		}
+		srows = append(srows, r)
+	}
+	if len(srows) > 0 {
+		printStepTable(os.Stdout, srows)
+		if err := writeCSV(filepath.Join(*out, "step.csv"), stepCSV(srows)); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Printf("\nwrote %s/{summary.csv,trace.csv,trace.png,step.csv}\n", *out)
 }
