@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -166,4 +167,33 @@ func TestTransformRoundTrip(t *testing.T) {
 			t.Errorf("%v at %g: no error", c.tr, c.x)
 		}
 	}
+}
+
+// TestOptimizeFailedRegion: the builder fails for log ℓ > 1.2 (the
+// optimum is at 1.52); failed points count as −log Z = +∞, so the
+// optimiser must stay in the feasible region, return its best point there
+// (log Z above the start, log ℓ ≤ 1.2) and not crash.
+func TestOptimizeFailedRegion(t *testing.T) {
+	X, y := gpmlData(t, "toy2d_se_probit", "train.csv")
+	base := seBuilder(X, y, probit)
+	build := func(x []float64) ([]*Block, error) {
+		if x[0] > 1.2 {
+			return nil, errors.New("infeasible")
+		}
+		return base(x)
+	}
+	res, err := Optimize(context.Background(), build, []Param{{Name: "a"}, {Name: "b"}}, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, e := range res.Trace {
+		if !e.OK {
+			failed++
+		}
+	}
+	if res.X[0] > 1.2 || res.LogZ <= res.InitLogZ || failed == 0 {
+		t.Errorf("status %v (%s): x %v, log Z %g from %g, %d failed evaluations", res.Status, res.Message, res.X, res.LogZ, res.InitLogZ, failed)
+	}
+	t.Logf("status %v (%s): x %v, log Z %g, %d evaluations, %d failed", res.Status, res.Message, res.X, res.LogZ, len(res.Trace), failed)
 }
