@@ -2,7 +2,6 @@ package run
 
 import (
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -247,6 +246,3 @@ func project(s compile.Site, w []float64) float64 {
 	}
 	return f
 }
-
-// isFinite reports whether x is a finite number.
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -158,3 +158,31 @@ func TestSelectLabels(t *testing.T) {
 		t.Fatalf("rs = %v, err = %v", rs, err)
 	}
 }
+
+// TestSiteLogLikDerivatives checks every site's log-likelihood derivatives
+// against central finite differences.
+func TestSiteLogLikDerivatives(t *testing.T) {
+	sites := []compile.Site{
+		{Kind: "probit", Y: 1}, {Kind: "probit", Y: -1}, {Kind: "logistic", Y: 1}, {Kind: "logistic", Y: -1},
+		{Kind: "normal", Y: 0.3, Params: map[string]float64{"var": 0.5}},
+	}
+	const h = 1e-5
+	for _, s := range sites {
+		for _, f := range []float64{-3, -0.7, 0.2, 1.5, 6} {
+			v, g, hh := siteLogLik(s, f)
+			vp, gp, _ := siteLogLik(s, f+h)
+			vm, gm, _ := siteLogLik(s, f-h)
+			if math.Abs((vp-vm)/(2*h)-g) > 1e-6*math.Max(1, math.Abs(g)) || math.Abs((gp-gm)/(2*h)-hh) > 1e-6*math.Max(1, math.Abs(hh)) {
+				t.Errorf("%s y=%g f=%g: v=%g g=%g h=%g; differences give g=%g h=%g", s.Kind, s.Y, f, v, g, hh, (vp-vm)/(2*h), (gp-gm)/(2*h))
+			}
+		}
+	}
+	// Step: piecewise constant, with Θ(0) = ½ at the kink.
+	st := compile.Site{Kind: "step", Y: 1, Params: map[string]float64{"eps": 0.1}}
+	if v, _, _ := siteLogLik(st, 1); math.Abs(v-math.Log(0.9)) > 1e-15 {
+		t.Errorf("step correct side: %g", v)
+	}
+	if v, _, _ := siteLogLik(st, -1); math.Abs(v-math.Log(0.1)) > 1e-15 {
+		t.Errorf("step wrong side: %g", v)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/quad"
 	"github.com/fg-infer/fg/internal/mathx"
+	"github.com/fg-infer/fg/stdlib/loss"
 )
 
 // siteLogLik returns log p(y | f) of a site and its first two derivatives
@@ -34,31 +35,14 @@ func siteLogLik(s compile.Site, f float64) (v, g, h float64) {
 		}
 		return math.Log(0.5), 0, 0 // Θ(0) = ½, the half sum of the one-sided limits
 	case "logistic":
-		z := y * f
-		sp := sigmoid(-z)
-		return -softplus(-z), y * sp, -sigmoid(z) * sp
+		v, d1, d2 := loss.Logistic{}.Eval(y * f) // log p = −ℓ(y f), y² = 1
+		return -v, -y * d1, -d2
 	case "normal":
 		s2 := s.Params["var"]
 		d := y - f
 		return -0.5*math.Log(2*math.Pi*s2) - d*d/(2*s2), d / s2, -1 / s2
 	}
 	return math.NaN(), math.NaN(), math.NaN()
-}
-
-// softplus is log(1 + e^x) without overflow.
-func softplus(x float64) float64 {
-	if x > 0 {
-		return x + math.Log1p(math.Exp(-x))
-	}
-	return math.Log1p(math.Exp(x))
-}
-
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
 }
 
 // numericLikelihood wraps a site for infer/ep with the infer line's scheme.
