@@ -19,11 +19,11 @@ type cell struct {
 	val, err [maxK]float64
 	score    float64
 	axis     int
-	jump     bool // a discontinuity seen only by the vertices
+	jump     bool // the vertices see what the nodes miss (rule.missed)
 }
 
-// jumpErr is the error bound of a cell whose discontinuity only the
-// vertices see: half the range of the values times the cell's volume
+// jumpErr is the error bound of a cell on which the vertices see what the
+// rule's nodes miss (rule.missed): half the range of the values times the cell's volume
 // 2^d Π h_i, i.e. 2^(d−1) vol (max − min) with vol = Π h_i. Without it
 // such cells (a discontinuity clipping a corner outside the rule's nodes is
 // invisible to both rules) would never be refined, leaving a systematic
@@ -61,6 +61,7 @@ type integrator struct {
 	evals     int
 	logf, f   []float64
 	u, w, tmp []float64
+	seed      *seed // refine around the mode first (stage 1); may be nil
 }
 
 func newIntegrator(fr, prior *frame, loglik func([]float64) float64) *integrator {
@@ -107,7 +108,7 @@ func (it *integrator) evalCell(c *cell) error {
 	for i := 0; i < it.d; i++ {
 		vol *= c.h[i]
 	}
-	c.jump = it.r.missedJump(it.logf)
+	c.jump = it.r.missed(it.logf)
 	var hi, lo [maxK]float64
 	var g, gmin, gmax [maxK]float64
 	for j := range gmin {
@@ -178,27 +179,40 @@ func (it *integrator) rescale(s float64) {
 	it.shift = s
 }
 
-// init partitions [−R, R]^d into n^d equal cells.
-func (it *integrator) init(R float64, n int) error {
+// init partitions the box [lo, hi] into n^d equal cells.
+func (it *integrator) init(lo, hi []float64, n int) error {
 	cnt := 1
 	for i := 0; i < it.d; i++ {
 		cnt *= n
 	}
-	h := R / float64(n)
 	for m := 0; m < cnt; m++ {
 		c := &cell{}
 		q := m
 		for i := 0; i < it.d; i++ {
-			c.c[i] = -R + h*(2*float64(q%n)+1)
+			h := (hi[i] - lo[i]) / float64(2*n)
+			c.c[i] = lo[i] + h*(2*float64(q%n)+1)
 			c.h[i] = h
 			q /= n
 		}
-		if err := it.evalCell(c); err != nil {
+		if err := it.seedCell(c, 0); err != nil {
 			return err
 		}
-		it.push(c)
 	}
 	return nil
+}
+
+// box returns [−R, R]^d, widened in stage 1 to contain the seed's mode with
+// R prior standard deviations around it (a posterior far from the prior).
+func (it *integrator) box(R float64) (lo, hi []float64) {
+	lo, hi = make([]float64, it.d), make([]float64, it.d)
+	for i := range lo {
+		lo[i], hi[i] = -R, R
+		if it.seed != nil {
+			lo[i] = math.Min(lo[i], it.seed.u[i]-R)
+			hi[i] = math.Max(hi[i], it.seed.u[i]+R)
+		}
+	}
+	return lo, hi
 }
 
 func (it *integrator) push(c *cell) {
@@ -247,7 +261,8 @@ var errZeroMass = errors.New("exact: the likelihood is zero on the whole integra
 // integrate refines until the propagated error estimate is at most tol or
 // maxEval evaluations are spent; it reports whether tol was reached.
 func (it *integrator) integrate(ctx context.Context, R, tol float64, maxEval int) (bool, error) {
-	if err := it.init(R, 8); err != nil {
+	lo, hi := it.box(R)
+	if err := it.init(lo, hi, 8); err != nil {
 		return false, err
 	}
 	per := 2 * len(it.r.nodes)

@@ -13,41 +13,68 @@ import (
 // posterior's location and scale for the stage-2 whitening.
 const stage1Tol = 1e-2
 
-// runQuad runs the two stages described in the package documentation.
+// maxStages bounds the posterior-whitened stages (see runQuad).
+const maxStages = 3
+
+// runQuad runs stage 1 (prior frame, seeded at the mode, a quarter of the
+// evaluation budget: it only has to find the posterior's location and scale)
+// and then posterior-whitened stages: normally one; another when the last stage found
+// its frame poor (a mean more than one posterior sd from the frame's centre
+// or a variance off by more than e in whitened coordinates, i.e. stage 1 was
+// inaccurate), at most maxStages.
 func runQuad(ctx context.Context, p Problem, prior *frame, s Settings) (*Result, error) {
 	res := &Result{Method: "quad", Status: infer.Done}
-	it1 := newIntegrator(prior, prior, p.LogLik)
-	ok1, err := it1.integrate(ctx, s.HalfWidth, math.Max(s.Tol, stage1Tol), s.MaxEval)
+	sd, evals, err := findSeed(p, prior)
+	res.Evaluations += evals
+	if err != nil {
+		return failQuad(res, 0, err)
+	}
+	it := newIntegrator(prior, prior, p.LogLik)
+	it.seed = sd
+	ok1, err := it.integrate(ctx, s.HalfWidth, math.Max(s.Tol, stage1Tol), s.MaxEval/4)
 	res.Iterations = 1
 	if err != nil {
-		return failQuad(res, it1.evals, err)
+		return failQuad(res, it.evals, err)
 	}
-	m1 := it1.moments()
-	it1.toResult(res, m1)
-	post, err := newFrame(res.Mean, res.Cov)
-	if err != nil {
-		res.Status = infer.Failed
-		res.Message = "stage-1 posterior covariance is not positive definite; stage-1 result kept"
-		return res, fmt.Errorf("exact: %s", res.Message)
+	m := it.moments()
+	it.toResult(res, m)
+	ok := ok1
+	for stage := 0; stage < maxStages; stage++ {
+		post, err := newFrame(res.Mean, res.Cov)
+		if err != nil {
+			res.Status = infer.Failed
+			res.Message = "posterior covariance of the previous stage is not positive definite; its result is kept"
+			return res, fmt.Errorf("exact: %s", res.Message)
+		}
+		it = newIntegrator(post, prior, p.LogLik)
+		ok, err = it.integrate(ctx, s.HalfWidth, s.Tol, s.MaxEval)
+		res.Iterations++
+		if err != nil {
+			return failQuad(res, it.evals, err)
+		}
+		m = it.moments()
+		it.toResult(res, m)
+		if framePoorness(m) <= 1 {
+			break
+		}
 	}
-	it2 := newIntegrator(post, prior, p.LogLik)
-	it2.cells = make(cellHeap, 0, 1024)
-	ok2, err := it2.integrate(ctx, s.HalfWidth, s.Tol, s.MaxEval)
-	res.Iterations = 2
-	if err != nil {
-		return failQuad(res, it2.evals, err)
-	}
-	it2.toResult(res, it2.moments())
-	res.quad = it2
+	res.quad = it
 	res.Updates = res.Evaluations
-	if !ok2 {
+	if !ok {
 		res.Status = infer.IterationLimit
 		res.Message = fmt.Sprintf("evaluation budget %d reached with error estimate %.3g > tol %.3g", s.MaxEval, res.ErrEstimate, s.Tol)
 	}
-	if !ok1 && ok2 {
-		res.Message = "stage 1 (prior whitening) reached its evaluation budget; stage 2 converged"
-	}
 	return res, nil
+}
+
+// framePoorness is max_i max(|μ_i|, |log C_ii|) of the moments in the
+// whitened coordinates of a posterior frame (0 for a perfect frame).
+func framePoorness(m uMoments) float64 {
+	q := 0.0
+	for i, mu := range m.mean {
+		q = math.Max(q, math.Max(math.Abs(mu), math.Abs(math.Log(m.cov[i][i]))))
+	}
+	return q
 }
 
 // failQuad records an error from an integration stage.

@@ -138,15 +138,36 @@ func ruleFor(d int) *rule {
 // fit over a cell's nodes that is taken as smooth variation.
 const jumpTol = 0.25
 
-// missedJump reports whether the vertices see a jump that the rule's own
-// nodes do not: then |I_hi − I_lo| cannot see it either (a discontinuity
-// clipping a corner outside the nodes), and the cell needs another error
-// bound. lf holds the values at all nodes, the vertices last.
-func (r *rule) missedJump(lf []float64) bool {
+// missed reports whether the vertices see something the rule's own nodes
+// do not, so that |I_hi − I_lo| cannot see it either and the cell needs
+// another error bound: a jump (a discontinuity clipping a corner outside the
+// nodes), or a vertex value of log f above the largest at the nodes by more
+// than peakTol (a peak towards a corner that the nodes do not resolve, e.g.
+// a likelihood far narrower than the cell). lf holds the values at all
+// nodes, the vertices last.
+func (r *rule) missed(lf []float64) bool {
 	nv := 1 << r.d
+	in, vert := lf[:len(lf)-nv], lf[len(lf)-nv:]
 	inner := &rule{d: r.d, nodes: r.nodes[:len(r.nodes)-nv]}
-	return r.jump(lf) && !inner.jump(lf[:len(lf)-nv])
+	if r.jump(lf) && !inner.jump(in) {
+		return true
+	}
+	mi, mv := math.Inf(-1), math.Inf(-1)
+	for _, v := range in {
+		mi = math.Max(mi, v)
+	}
+	for _, v := range vert {
+		mv = math.Max(mv, v)
+	}
+	return mv > mi+peakTol
 }
+
+// peakTol is the margin by which a vertex value of log f must exceed every
+// node's for the cell to count as unresolved (rule.missed). It is large so
+// that smooth cells, whose corners exceed the nodes by |∇log f|·O(h), are
+// left to the embedded error estimate: only cells whose nodes are blind to
+// their mass (a peak far narrower than the cell near a corner) qualify.
+const peakTol = 20
 
 // jump reports whether the log-integrand values lf at the nodes look
 // discontinuous: some but not all are −Inf, or
