@@ -67,8 +67,8 @@ func stepTilted(m []float64, s *mat.SymDense, x []float64, y, eps float64) (logZ
 // TestQuadStepClosedForm: one step site (ε = 0.1 and the pure step ε = 0)
 // on a correlated Gaussian prior, d = 2 and 3, against the closed-form tilted
 // moments. The discontinuity is oblique to every axis. Stated tolerance:
-// 10·Tol with Tol = 1e-4 (d = 2) and 3e-3 (d = 3), and the actual error must
-// not exceed the reported estimate.
+// 10·Tol with Tol = 1e-4 (d = 2) and 3e-3 (d = 3; 1e-2 with -short), and
+// the actual error must not exceed the reported estimate.
 func TestQuadStepClosedForm(t *testing.T) {
 	for _, eps := range []float64{0.1, 0} {
 		for d := 2; d <= 3; d++ {
@@ -82,6 +82,9 @@ func TestQuadStepClosedForm(t *testing.T) {
 			}
 			x := []float64{0.8, -1.3, 0.45}[:d]
 			tol := map[int]float64{2: 1e-4, 3: 3e-3}[d]
+			if testing.Short() && d == 3 {
+				tol = 1e-2
+			}
 			lz, mean, cov := stepTilted(m, s, x, 1, eps)
 			res, err := Run(context.Background(), Problem{Mean: m, Cov: s, LogLik: stepLoglik([][]float64{x}, []float64{1}, eps)}, Settings{Tol: tol})
 			if err != nil || res.Status != infer.Done {
