@@ -32,17 +32,24 @@
 // a tolerance that is too strict for the evaluation budget ends the run with
 // infer.IterationLimit and the achieved estimate.
 //
-// The run has two stages. Stage 1 whitens by the prior (c = m0, L = chol Σ0)
-// and integrates over ±R prior standard deviations to a loose tolerance.
-// Stage 2 whitens by the stage-1 posterior (c = m1, L = chol C1) and integrates
-// over ±R posterior standard deviations to Settings.Tol, so the tolerance is
-// relative to the posterior scale: an error estimate of 1e-6 means log Z to
-// 1e-6 absolute and each posterior mean and covariance entry to 1e-6 of the
-// posterior standard deviations involved. Mass outside the stage-2 box
-// (beyond R = 10 posterior standard deviations by default) is not counted,
-// and, as with every adaptive rule, a feature that no node of the initial
-// cells (2.5 whitened units wide) comes near — an isolated spike far from
-// the bulk — can be missed; log-concave and unimodal likelihoods are safe.
+// The run has stages. Stage 0 finds the posterior mode by Nelder–Mead in
+// the prior's whitened coordinates and the per-axis half-widths at which
+// −log p rises by 2. Stage 1 whitens by the prior (c = m0, L = chol Σ0),
+// integrates over ±R prior standard deviations (widened to contain ±R around
+// the mode) to a loose tolerance, first bisecting the cell holding the mode
+// down to the half-widths, so that a posterior far narrower than the prior
+// (1e-5 of its scale in the tests) is not missed by the initial nodes.
+// Stage 2 whitens by the stage-1 posterior (c = m1, L = chol C1) and
+// integrates over ±R posterior standard deviations to Settings.Tol; it is
+// repeated (at most three times) with its own moments when its frame was
+// poor (a mean beyond one sd of the centre, a variance off by a factor e).
+// The tolerance is therefore relative to the posterior scale: an error
+// estimate of 1e-6 means log Z to 1e-6 absolute and each posterior mean and
+// covariance entry to 1e-6 of the posterior standard deviations involved.
+// Mass outside the last box (beyond R = 10 posterior standard deviations by
+// default) is not counted, and, as with every adaptive rule, a feature that
+// no node comes near — an isolated spike away from the mode and the bulk —
+// can be missed; unimodal likelihoods are safe.
 //
 // "is" is self-normalised importance sampling; it works in any dimension
 // and reports Monte Carlo standard errors (delta method) and the effective
