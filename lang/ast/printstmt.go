@@ -126,12 +126,26 @@ func (p *printer) learn(s *LearnStmt) {
 }
 
 // options prints ` { ... }` with one option per line, or nothing when the
-// statement had no option block.
+// statement had no option block. A block the source wrote on one line stays
+// on one line, `{ key = value, key = value }` (as gofmt keeps one-line
+// composite literals); a line comment cannot stand inside such a block.
 func (p *printer) options(lb Pos, opts []*Option, rb Pos) {
 	if !lb.IsValid() && len(opts) == 0 {
 		return
 	}
 	p.write(" ")
+	if len(opts) > 0 && lb.IsValid() && rb.IsValid() && lb.Line == rb.Line {
+		p.write("{ ")
+		for i, o := range opts {
+			if i > 0 {
+				p.write(", ")
+			}
+			p.write(o.Key.Name + " = ")
+			p.expr(o.Value)
+		}
+		p.write(" }")
+		return
+	}
 	var body func()
 	if len(opts) > 0 {
 		body = func() {

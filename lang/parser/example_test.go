@@ -13,7 +13,9 @@ func ExampleParseFile() {
 	src := []byte(`model toy
 latent w: real[2]~normal(0,1)   // prior
 for i in 0..5 { y[i] ~ step(dot(X[i], w), eps) }
-infer ep { divergence = relaxed_kl(c = 20), damping = 0.5 }
+infer ep { divergence = alpha(0.8) }
+infer ep { divergence = relaxed_kl(c = 20),
+  damping = 0.5 }
 `)
 	f, err := parser.ParseFile("toy.fg", src)
 	if err != nil {
@@ -27,6 +29,7 @@ infer ep { divergence = relaxed_kl(c = 20), damping = 0.5 }
 	// for i in 0..5 {
 	//   y[i] ~ step(dot(X[i], w), eps)
 	// }
+	// infer ep { divergence = alpha(0.8) }
 	// infer ep {
 	//   divergence = relaxed_kl(c = 20)
 	//   damping = 0.5
