@@ -25,6 +25,8 @@ type Options struct {
 	// BaseDir is the folder relative paths in CompileSource resolve
 	// against; empty means the folder of the filename.
 	BaseDir string
+
+	maxCovBytes float64 // tests only: a smaller covariance limit
 }
 
 // bindKind says what a name in scope denotes.
@@ -64,7 +66,9 @@ type compiler struct {
 	sites      map[int][]Site     // latent index → likelihood sites
 	batches    map[int][]BatchFactor
 	usedLat    map[int]bool
+	allIDs     map[int][]int   // latent → ids of all its elements
 	nUnroll    int             // factors produced, against the limit
+	nIter      int             // plate iterations run, against maxIterations
 	curData    string          // the data item being defined (for Options.Data)
 	dataUsed   map[string]bool // Options.Data entries that matched
 }
@@ -108,6 +112,7 @@ func newCompiler(opt Options) *compiler {
 		sites:      map[int][]Site{},
 		batches:    map[int][]BatchFactor{},
 		usedLat:    map[int]bool{},
+		allIDs:     map[int][]int{},
 		dataUsed:   map[string]bool{},
 	}
 }

@@ -62,9 +62,13 @@ func (c *compiler) ident(id *ast.Ident) val {
 	if b.kind == bLatent {
 		c.usedLat[b.lat] = true
 		l := &c.m.Graph.Latents[b.lat]
-		ids := make([]int, l.Size())
-		for i := range ids {
-			ids[i] = l.First + i
+		ids, ok := c.allIDs[b.lat]
+		if !ok {
+			ids = make([]int, l.Size())
+			for i := range ids {
+				ids[i] = l.First + i
+			}
+			c.allIDs[b.lat] = ids // shared and never modified
 		}
 		return c.selection(b.lat, ids, l.Shape)
 	}

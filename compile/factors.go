@@ -36,13 +36,20 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 			c.fail(v, "plate variable `%s` shadows a name already in scope", v.Name)
 		}
 	}
-	iters := c.plateIterations(s)
+	n, at := c.plateRange(s)
+	c.nIter += n
+	if c.nIter > maxIterations {
+		c.fail(s, "plates run more than %d iterations in total", maxIterations)
+	}
 	scope := map[string]*binding{}
+	for _, v := range s.Vars {
+		scope[v.Name] = &binding{kind: bLoop, pos: v.Pos()}
+	}
 	c.locals = append(c.locals, scope)
 	defer func() { c.locals = c.locals[:len(c.locals)-1] }()
-	for _, it := range iters {
-		for k, v := range s.Vars {
-			scope[v.Name] = &binding{kind: bLoop, v: it[k], pos: v.Pos()}
+	for it := 0; it < n; it++ {
+		for k, v := range at(it) {
+			scope[s.Vars[k].Name].v = v
 		}
 		for _, b := range s.Body {
 			c.plateStmt(b)
@@ -50,38 +57,20 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	}
 }
 
-// plateIterations evaluates a plate's range into the values of its variables.
-func (c *compiler) plateIterations(s *ast.ForStmt) [][]val {
-	var out [][]val
+// plateRange evaluates a plate's range: the number of iterations and the
+// values of the plate variables at iteration k.
+func (c *compiler) plateRange(s *ast.ForStmt) (int, func(k int) []val) {
 	switch it := s.Iter.(type) {
 	case *ast.RangeExpr:
 		c.wantVars(s, 1, "for i in A..B")
 		lo := c.intOf(it.Lo, c.eval(it.Lo), "range start")
 		hi := c.intOf(it.Hi, c.eval(it.Hi), "range end")
 		c.checkUnroll(s, float64(hi-lo))
-		for i := lo; i < hi; i++ {
-			out = append(out, []val{numVal(float64(i))})
-		}
-		return out
+		return max(hi-lo, 0), func(k int) []val { return []val{numVal(float64(lo + k))} }
 	case *ast.CallExpr:
 		switch it.FunName() {
 		case "batches":
-			b, _ := stdlib.Lookup(stdlib.Plate, "batches")
-			a := c.bind(it, b)
-			n, size := a.integer(0, 0), a.integer(1, 0)
-			if n < 0 || size < 1 {
-				c.fail(it, "batches(N, s) needs N ≥ 0 and s ≥ 1, got %d, %d", n, size)
-			}
-			c.wantVars(s, 1, "for b in batches(N, s)")
-			for lo := 0; lo < n; lo += size {
-				idx := seq(lo, min(lo+size, n))
-				f := make([]float64, len(idx))
-				for k, x := range idx {
-					f[k] = float64(x)
-				}
-				out = append(out, []val{{k: kNum, shape: []int{len(f)}, num: f, dom: graph.Int}})
-			}
-			return out
+			return c.batchRange(s, it)
 		case "edges":
 			b, _ := stdlib.Lookup(stdlib.Plate, "edges")
 			a := c.bind(it, b)
@@ -92,18 +81,39 @@ func (c *compiler) plateIterations(s *ast.ForStmt) [][]val {
 			if len(s.Vars) != 2 && len(s.Vars) != 3 {
 				c.fail(s, "edges(G) binds (i, j) or (k, i, j), got %d variables", len(s.Vars))
 			}
-			for k, e := range g.g.edges {
-				vs := []val{numVal(float64(e[0])), numVal(float64(e[1]))}
+			edges := g.g.edges
+			return len(edges), func(k int) []val {
+				vs := []val{numVal(float64(edges[k][0])), numVal(float64(edges[k][1]))}
 				if len(s.Vars) == 3 {
 					vs = append([]val{numVal(float64(k))}, vs...)
 				}
-				out = append(out, vs)
+				return vs
 			}
-			return out
 		}
 	}
 	c.fail(s.Iter, "a plate ranges over A..B, batches(N, s) or edges(G)")
-	return nil
+	return 0, nil
+}
+
+// batchRange is batches(N, s): index vectors [0..s), [s..2s), ...
+func (c *compiler) batchRange(s *ast.ForStmt, it *ast.CallExpr) (int, func(k int) []val) {
+	b, _ := stdlib.Lookup(stdlib.Plate, "batches")
+	a := c.bind(it, b)
+	n, size := a.integer(0, 0), a.integer(1, 0)
+	if n < 0 || size < 1 {
+		c.fail(it, "batches(N, s) needs N ≥ 0 and s ≥ 1, got %d, %d", n, size)
+	}
+	c.wantVars(s, 1, "for b in batches(N, s)")
+	count := math.Ceil(float64(n) / float64(size))
+	c.checkUnroll(s, count)
+	return int(count), func(k int) []val {
+		lo := k * size
+		f := make([]float64, 0, size)
+		for x := lo; x < min(lo+size, n); x++ {
+			f = append(f, float64(x))
+		}
+		return []val{{k: kNum, shape: []int{len(f)}, num: f, dom: graph.Int}}
+	}
 }
 
 func (c *compiler) wantVars(s *ast.ForStmt, n int, form string) {

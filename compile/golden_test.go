@@ -80,3 +80,19 @@ func firstDiff(a, b string) string {
 }
 
 func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtNum(float64(i))) }
+
+func exampleFilesF() []string {
+	var files []string
+	filepath.WalkDir("../examples", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".fg") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files
+}
+
+func globF(pattern string) []string {
+	m, _ := filepath.Glob(pattern)
+	return m
+}

@@ -22,6 +22,9 @@ type priorDecl struct {
 
 func (c *compiler) latentStmt(s *ast.LatentStmt) {
 	d, card, shape := c.typeOf(s.Type)
+	if n := float64(sizeOf(shape)); n > maxLatent {
+		c.fail(s.Type, "latent `%s` has %g elements; the limit is %g", s.Name.Name, n, float64(maxLatent))
+	}
 	if d == graph.Int {
 		c.fail(s.Type, "latent `%s`: int latents are not supported; use cat(K)", s.Name.Name)
 	}
@@ -124,7 +127,11 @@ func (c *compiler) distribution(call *ast.CallExpr) *stdlib.Builtin {
 // N elements of a real latent (row-major for arrays).
 func (c *compiler) gaussianPrior(a *args, l *graph.Latent) Prior {
 	n := l.Size()
-	if float64(n)*float64(n)*8 > maxCovBytes {
+	limit := float64(maxCovBytes)
+	if c.opt.maxCovBytes > 0 {
+		limit = c.opt.maxCovBytes
+	}
+	if float64(n)*float64(n)*8 > limit {
 		c.fail(a.call, "the prior of `%s` needs a %d×%d covariance (%.1f GB); the limit is 2 GB",
 			l.Name, n, n, float64(n)*float64(n)*8/(1<<30))
 	}
@@ -248,4 +255,12 @@ func (c *compiler) buildBlocks() {
 		c.m.Blocks = append(c.m.Blocks, &Block{Latent: li, Name: l.Name, N: l.Size(), Prior: p.prior,
 			Sites: c.sites[li], Batches: c.batches[li], Pos: l.Pos})
 	}
+}
+
+func sizeOf(shape []int) float64 {
+	n := 1.0
+	for _, d := range shape {
+		n *= float64(d)
+	}
+	return n
 }

@@ -10,8 +10,15 @@ import (
 	"github.com/fg-infer/fg/stdlib"
 )
 
-// maxFactors bounds the factors a model may unroll to.
-const maxFactors = 10_000_000
+// maxFactors bounds the factors a model may unroll to, maxLatent the
+// elements of one latent (each is a graph variable).
+const (
+	maxFactors = 1_000_000
+	maxLatent  = 10_000_000
+	// maxIterations bounds the plate iterations of a model (nested
+	// plates multiply).
+	maxIterations = 2_000_000
+)
 
 // modelStmt compiles one data, param, latent, ~, factor or for statement.
 func (c *compiler) modelStmt(s ast.Stmt) {

@@ -162,8 +162,8 @@ func Grid(R, C int, periodic bool) (*Graph, error) {
 	if R < 1 || C < 1 {
 		return nil, fmt.Errorf("grid(%d, %d): sides must be at least 1", R, C)
 	}
-	if float64(R)*float64(C) > MaxElements {
-		return nil, fmt.Errorf("grid(%d, %d): %g vertices exceed the limit %g", R, C, float64(R)*float64(C), float64(MaxElements))
+	if float64(R)*float64(C) > MaxGraphNodes {
+		return nil, fmt.Errorf("grid(%d, %d): %g vertices exceed the limit %g", R, C, float64(R)*float64(C), float64(MaxGraphNodes))
 	}
 	g := &Graph{N: R * C}
 	seen := map[[2]int]bool{}
@@ -191,9 +191,14 @@ func Grid(R, C int, periodic bool) (*Graph, error) {
 	return g, nil
 }
 
-// MaxElements is the largest number of elements a declared or generated
-// array may have (1e8 float64s = 800 MB).
-const MaxElements = 1e8
+// Size limits: MaxElements bounds a declared data array (1e8 float64s =
+// 800 MB); MaxGenerated the draws of random_normal (80 MB); MaxGraphNodes
+// the vertices of a generated graph.
+const (
+	MaxElements   = 1e8
+	MaxGenerated  = 1e7
+	MaxGraphNodes = 1e6
+)
 
 // RandomSeq is the stream behind random_normal: a math/rand/v2 generator on
 // PCG seeded with (seed, 0x9e3779b97f4a7c15).
@@ -205,8 +210,8 @@ func RandomSeq(seed uint64) *rand.Rand {
 // NormFloat64 values of RandomSeq(seed). The same seed always gives the same
 // numbers, and random_normal(s, n) is a prefix of random_normal(s, n+1).
 func RandomNormal(seed uint64, n int, mean, sd float64) ([]float64, error) {
-	if n < 0 || float64(n) > MaxElements {
-		return nil, fmt.Errorf("random_normal: n = %d out of range 0..%g", n, float64(MaxElements))
+	if n < 0 || float64(n) > MaxGenerated {
+		return nil, fmt.Errorf("random_normal: n = %d out of range 0..%g", n, float64(MaxGenerated))
 	}
 	if !(sd >= 0) || math.IsInf(sd, 0) || math.IsNaN(mean) || math.IsInf(mean, 0) {
 		return nil, fmt.Errorf("random_normal: need finite mean and sd ≥ 0, got mean %g, sd %g", mean, sd)
