@@ -65,7 +65,6 @@ type compiler struct {
 	priorTried map[int]bool       // latents whose prior was attempted
 	sites      map[int][]Site     // latent index → likelihood sites
 	batches    map[int][]BatchFactor
-	usedLat    map[int]bool
 	allIDs     map[int][]int   // latent → ids of all its elements
 	nUnroll    int             // factors produced, against the limit
 	nIter      int             // plate iterations run, against maxIterations
@@ -111,7 +110,6 @@ func newCompiler(opt Options) *compiler {
 		priorTried: map[int]bool{},
 		sites:      map[int][]Site{},
 		batches:    map[int][]BatchFactor{},
-		usedLat:    map[int]bool{},
 		allIDs:     map[int][]int{},
 		dataUsed:   map[string]bool{},
 	}

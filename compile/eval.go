@@ -60,7 +60,6 @@ func (c *compiler) ident(id *ast.Ident) val {
 		c.undefined(id)
 	}
 	if b.kind == bLatent {
-		c.usedLat[b.lat] = true
 		l := &c.m.Graph.Latents[b.lat]
 		ids, ok := c.allIDs[b.lat]
 		if !ok {

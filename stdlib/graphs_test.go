@@ -2,6 +2,7 @@ package stdlib
 
 import (
 	"math"
+	"math/rand/v2"
 	"sort"
 	"testing"
 )
@@ -170,6 +171,13 @@ func TestRandomNormal(t *testing.T) {
 	for i := range b {
 		if a[i] != b[i] {
 			t.Fatal("not a prefix / not deterministic")
+		}
+	}
+	// The documented stream: NormFloat64 of math/rand/v2 on PCG(seed, 0x9e3779b97f4a7c15).
+	r := rand.New(rand.NewPCG(7, 0x9e3779b97f4a7c15))
+	for i := 0; i < 10; i++ {
+		if want := 1 + 2*r.NormFloat64(); a[i] != want {
+			t.Fatalf("draw %d = %g, documented stream gives %g", i, a[i], want)
 		}
 	}
 	c, _ := RandomNormal(8, 10, 1, 2)
