@@ -379,6 +379,12 @@ func TestLibDAIFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if m2, err := CompileLibDAI(p, Options{}); err != nil || len(m2.Graph.Factors) != len(m.Graph.Factors) {
+		t.Errorf("CompileLibDAI: %v", err)
+	}
+	if _, err := CompileLibDAI(p+".missing", Options{}); err == nil {
+		t.Error("missing libDAI file accepted")
+	}
 	g, err := graph.ReadLibDAI(p)
 	if err != nil {
 		t.Fatal(err)
@@ -450,5 +456,33 @@ func TestNoPanicOnPrefixes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestLearnSpec(t *testing.T) {
+	m := mustCompile(t, `
+data X: real[2, 1] = [[0], [1]]
+data y: spin[2] = [1, -1]
+param ell = 1
+param sf2 = 2
+latent f: real[2] ~ gp(se(ell, sf2), X)
+y ~ probit(f)
+infer ep
+learn ell in [0.1, 10], sf2 by evidence { max_iter = 50 }
+`, Options{})
+	l := m.Learn
+	if l == nil || len(l.Params) != 2 || !l.Params[0].Bounded || l.Params[0].Lo != 0.1 || l.Params[0].Hi != 10 ||
+		l.Params[1].Bounded || l.Options["max_iter"] != "50" {
+		t.Fatalf("learn %+v", l)
+	}
+	k := m.Blocks[0].Prior.Kernel
+	if k.HyperParams[0] != "ell" || k.HyperParams[1] != "sf2" {
+		t.Errorf("hyper params %v", k.HyperParams)
+	}
+	// Cross with distinct point sets equals Eval pairwise.
+	Xn := m.Blocks[0].Prior.X
+	C := k.Cross(Xn, Xn)
+	if C.At(0, 1) != k.Eval(Xn.RawRowView(0), Xn.RawRowView(1), false) || C.At(1, 1) != 2 {
+		t.Errorf("cross %v", C)
 	}
 }
