@@ -198,7 +198,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	sites := c.affine(a.at(0), proj)
 	for k := range sites {
 		site := sites[k]
-		site.Kind, site.Y, site.Params, site.Pos = b.Name, y.num[k], params, s.Pos()
+		site.Kind, site.Y, site.Params, site.Pos = b.Name, y.num[k], copyParams(params), s.Pos()
 		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, k, n))
 		vars := c.siteVars(lat, site)
 		fp := map[string]float64{"y": site.Y}
@@ -343,4 +343,12 @@ func projSite(g []float64) Site {
 		return Site{Index: at}
 	}
 	return Site{Index: -1, Proj: append([]float64(nil), g...)}
+}
+
+func copyParams(p map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(p))
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
 }
