@@ -195,7 +195,7 @@ func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{})
+	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{Tol: j.exactTol(b)})
 	if res == nil {
 		return nil, err
 	}
@@ -205,7 +205,27 @@ func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 	if res.Method != "" {
 		j.res.Options = withOption(j.res.Options, "method", res.Method)
 	}
+	if err == nil && res.Status == infer.Done {
+		o.predictions, err = j.exactPredictions(b, res)
+	}
 	return o, err
+}
+
+// exactTol is the quadrature tolerance (an error bound in posterior
+// standard deviations): the infer line's tol, else 1e-3 when a step site
+// makes the integrand discontinuous — the bound then shrinks only linearly
+// with the cell size while the actual errors are far smaller (infer/exact's
+// tests) — else 1e-6.
+func (j *job) exactTol(b *compile.Block) float64 {
+	if j.spec.Settings.Tol > 0 {
+		return j.spec.Settings.Tol
+	}
+	for _, s := range b.Sites {
+		if s.Kind == "step" {
+			return 1e-3
+		}
+	}
+	return 1e-6
 }
 
 // essBlock runs elliptical slice sampling.
@@ -214,13 +234,19 @@ func (j *job) essBlock(b *compile.Block) (*blockOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := mcmc.Settings{Samples: j.spec.Samples, Burnin: j.spec.Burnin, Chains: j.spec.Chains, Seed: j.st.Seed}
+	s := mcmc.Settings{Samples: j.spec.Samples, Burnin: j.spec.Burnin, Chains: j.spec.Chains, Seed: j.st.Seed,
+		KeepDraws: len(j.predictsOf(b)) > 0}
 	res, err := mcmc.RunESS(j.ctx, mcmc.Problem{Mean: mean, Cov: cov, LogLik: ll}, s)
 	if res == nil {
 		return nil, err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanSE, VarSE: res.VarSE, ESS: res.ESS, RHat: res.RHat}
+	if res.Status == infer.Done {
+		if o.predictions, err = j.mcmcPredictions(b, res); err != nil {
+			return nil, err
+		}
+	}
 	return o, nil
 }
 

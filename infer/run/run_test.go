@@ -186,3 +186,67 @@ func TestSiteLogLikDerivatives(t *testing.T) {
 		t.Errorf("step wrong side: %g", v)
 	}
 }
+
+// TestGoldPredictions: predictions of exact and mcmc on a linear probit
+// model. The reference is a direct 2-D Gauss–Hermite integral of
+// Φ(x*ᵀw) N(w; 0, I) Π Φ(y_i x_iᵀw) / Z, computed here independently.
+func TestGoldPredictions(t *testing.T) {
+	src := `
+data X: real[3, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2]]
+data y: spin[3] = [1, -1, 1]
+data Xt: real[2, 2] = [[1, 1], [-0.5, 0.2]]
+latent w: real[2] ~ normal(0, 1)
+for i in 0..3 { y[i] ~ probit(dot(X[i], w)) }
+predict pt = predictive(w, Xt)
+infer exact
+infer mcmc { samples = 4000, chains = 2 }
+`
+	m := compileSrc(t, src)
+	rs, err := Run(context.Background(), m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := probitPredictiveGH(t, [][]float64{{1, 0.5}, {-0.3, 1}, {0.7, -1.2}}, []float64{1, -1, 1}, [][]float64{{1, 1}, {-0.5, 0.2}})
+	for _, r := range rs {
+		if len(r.Predictions) != 1 {
+			t.Fatalf("%s: %d predictions (%s)", r.Label, len(r.Predictions), r.Message)
+		}
+		tol := 1e-6
+		if r.Method == "mcmc" {
+			tol = 0.02 // Monte Carlo: ~4 standard errors at 8000 draws
+		}
+		for i, p := range r.Predictions[0].Prob {
+			if math.Abs(p-want[i]) > tol {
+				t.Errorf("%s: p(y=+1 | x%d) = %g, quadrature %g", r.Label, i, p, want[i])
+			}
+		}
+	}
+}
+
+func probitPredictiveGH(t *testing.T, X [][]float64, y []float64, Xt [][]float64) []float64 {
+	t.Helper()
+	const n = 80
+	xs, ws := make([]float64, n), make([]float64, n)
+	ghNodes(xs, ws)
+	Z := 0.0
+	num := make([]float64, len(Xt))
+	for a := range xs {
+		for b := range xs {
+			w := []float64{math.Sqrt2 * xs[a], math.Sqrt2 * xs[b]}
+			lik := ws[a] * ws[b] / math.Pi
+			for i := range X {
+				lik *= phi(y[i] * (X[i][0]*w[0] + X[i][1]*w[1]))
+			}
+			Z += lik
+			for k := range Xt {
+				num[k] += lik * phi(Xt[k][0]*w[0]+Xt[k][1]*w[1])
+			}
+		}
+	}
+	for k := range num {
+		num[k] /= Z
+	}
+	return num
+}
+
+func phi(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }

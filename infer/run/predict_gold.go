@@ -1,0 +1,153 @@
+package run
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/infer/exact"
+	"github.com/fg-infer/fg/infer/mcmc"
+)
+
+// goldPredictor turns posterior draws or quadrature nodes w into predictive
+// quantities at one new input. The predictive latent is Gaussian given w:
+//
+//	f* | w ~ N(μ(w), v),  μ(w) = aᵀw,
+//
+// with a = x* and v = 0 for a linear block, and for a GP block a = K⁻¹k*,
+// v = k** − k*ᵀK⁻¹k* (the GP conditional). Then
+//
+//	E f* = E μ(w),  Var f* = E μ(w)² − (E μ(w))² + v,  p(y* = +1) = E P(μ(w), v),
+//
+// where P(m, v) = ∫ p(+1 | f) N(f; m, v) df is the likelihood's predictive.
+type goldPredictor struct {
+	a   []float64
+	v   float64
+	lik ep.Likelihood
+}
+
+func (g goldPredictor) mu(w []float64) float64 {
+	s := 0.0
+	for i, ai := range g.a {
+		s += ai * w[i]
+	}
+	return s
+}
+
+// prob is P(μ(w), v), with the step's Θ at v = 0 (½ on the boundary).
+func (g goldPredictor) prob(w []float64) float64 {
+	m := g.mu(w)
+	if g.v <= 0 {
+		if st, ok := g.lik.(ep.Step); ok {
+			switch {
+			case m > 0:
+				return 1 - st.Eps
+			case m < 0:
+				return st.Eps
+			}
+			return 0.5
+		}
+	}
+	p, _ := g.lik.Prob(m, math.Max(g.v, 0))
+	return p
+}
+
+// goldPredictors builds one predictor per new input of p.
+func goldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, error) {
+	lik := predictLik(p)
+	t, _ := p.Xnew.Dims()
+	out := make([]goldPredictor, t)
+	if !hasKernel(b) {
+		for i := range out {
+			out[i] = goldPredictor{a: p.Xnew.RawRowView(i), lik: lik}
+		}
+		return out, nil
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(b.Prior.Cov) {
+		return nil, fmt.Errorf("predict %s: the prior covariance is not positive definite", p.Name)
+	}
+	ks, kss := kernelInputs(b, p.Xnew)
+	for i := range out {
+		var a mat.VecDense
+		kstar := mat.NewVecDense(b.N, ks.RawRowView(i))
+		if err := ch.SolveVecTo(&a, kstar); err != nil {
+			return nil, fmt.Errorf("predict %s: %w", p.Name, err)
+		}
+		out[i] = goldPredictor{a: a.RawVector().Data, v: kss[i] - mat.Dot(kstar, &a), lik: lik}
+	}
+	return out, nil
+}
+
+// goldFuncs lists, per predictor, μ, μ² and (with a likelihood) P.
+func goldFuncs(ps []goldPredictor) []func([]float64) float64 {
+	var fs []func([]float64) float64
+	for _, g := range ps {
+		g := g
+		fs = append(fs, g.mu, func(w []float64) float64 { m := g.mu(w); return m * m })
+		if g.lik != nil {
+			fs = append(fs, g.prob)
+		}
+	}
+	return fs
+}
+
+// assemble turns the expectations of goldFuncs into a Prediction.
+func assemble(name string, ps []goldPredictor, vals []float64) infer.Prediction {
+	pr := infer.Prediction{Name: name, Shape: []int{len(ps)}}
+	k := 0
+	for _, g := range ps {
+		m, m2 := vals[k], vals[k+1]
+		k += 2
+		pr.Mean = append(pr.Mean, m)
+		pr.Var = append(pr.Var, math.Max(m2-m*m, 0)+g.v)
+		if g.lik != nil {
+			pr.Prob = append(pr.Prob, vals[k])
+			k++
+		}
+	}
+	return pr
+}
+
+// exactPredictions evaluates the block's predict statements by quadrature.
+func (j *job) exactPredictions(b *compile.Block, res *exact.Result) ([]infer.Prediction, error) {
+	var out []infer.Prediction
+	for _, p := range j.predictsOf(b) {
+		ps, err := goldPredictors(b, p)
+		if err != nil {
+			return nil, err
+		}
+		vals, _, err := res.Expect(j.ctx, goldFuncs(ps))
+		if err != nil {
+			return nil, fmt.Errorf("predict %s: %w", p.Name, err)
+		}
+		out = append(out, assemble(p.Name, ps, vals))
+	}
+	return out, nil
+}
+
+// mcmcPredictions evaluates the block's predict statements over the draws.
+func (j *job) mcmcPredictions(b *compile.Block, res *mcmc.Result) ([]infer.Prediction, error) {
+	var out []infer.Prediction
+	for _, p := range j.predictsOf(b) {
+		ps, err := goldPredictors(b, p)
+		if err != nil {
+			return nil, err
+		}
+		fs := goldFuncs(ps)
+		vals := make([]float64, len(fs))
+		for i, f := range fs {
+			s, err := res.Expect(f)
+			if err != nil {
+				return nil, fmt.Errorf("predict %s: %w", p.Name, err)
+			}
+			vals[i] = s.Mean
+		}
+		out = append(out, assemble(p.Name, ps, vals))
+	}
+	return out, nil
+}
