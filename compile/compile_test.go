@@ -278,6 +278,14 @@ func TestSetOverrides(t *testing.T) {
 	if msg := compileErr(t, toyModel, Options{Set: map[string]string{"eps": "foo"}}); !strings.Contains(msg, "test.fg:4:7: --set eps=foo: undefined: `foo`") {
 		t.Errorf("msg = %s", msg)
 	}
+	sm := mustCompile(t, "param dir = \"a\"\nparam n = 2\n", Options{Set: map[string]string{"dir": "../x y/z", "n": "3"}})
+	if sm.Params["dir"].Str != "../x y/z" || sm.Params["n"].Num[0] != 3 {
+		t.Errorf("string set: %+v", sm.Params)
+	}
+	sm = mustCompile(t, "param dir = \"a\"\n", Options{Set: map[string]string{"dir": `"q" + "r"`}})
+	if sm.Params["dir"].Str != "qr" {
+		t.Errorf("quoted string set: %+v", sm.Params)
+	}
 	r, err := m.Recompile(map[string]string{"eps": "0.05"})
 	if err != nil || r.Blocks[0].Sites[0].Params["eps"] != 0.05 {
 		t.Errorf("recompile: %v", err)

@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
@@ -179,6 +180,15 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 	e := s.Value
 	if txt, ok := c.opt.Set[s.Name.Name]; ok {
 		c.setUsed[s.Name.Name] = true
+		if lit, isStr := s.Value.(*ast.StringLit); isStr && !strings.HasPrefix(strings.TrimSpace(txt), `"`) {
+			// A string param takes an unquoted --set value literally:
+			// --set dir=../data is dir = "../data".
+			v := val{k: kStr, str: txt}
+			if c.declare(s.Name, &binding{kind: bParam, v: v}) {
+				c.m.Params[s.Name.Name] = v.export(lit.Pos())
+			}
+			return
+		}
 		x, err := parser.ParseExpr(txt)
 		if err != nil {
 			c.fail(s.Name, "--set %s=%s: %v", s.Name.Name, txt, err)
