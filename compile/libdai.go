@@ -65,20 +65,3 @@ func renameLibDAI(g *graph.Graph) {
 		f.Label = "table(" + strings.Join(names, ", ") + ")"
 	}
 }
-
-// Recompile compiles the model again with the params in set overriding
-// (as --set would, on top of the original overrides). infer/learn uses it to
-// re-evaluate every expression that depends on a param (kernels, priors,
-// data) at new hyperparameter values.
-func (m *Model) Recompile(set map[string]string) (*Model, error) {
-	opt := m.opt
-	merged := map[string]string{}
-	for k, v := range opt.Set {
-		merged[k] = v
-	}
-	for k, v := range set {
-		merged[k] = v
-	}
-	opt.Set = merged
-	return CompileSource(m.filename, m.src, opt)
-}

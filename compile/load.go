@@ -81,6 +81,23 @@ func (c *compiler) run(filename string, src []byte) {
 	c.resultStmts(f)
 }
 
+// Recompile compiles the model again with the params in set overriding
+// (as --set would, on top of the original overrides). infer/learn uses it to
+// re-evaluate every expression that depends on a param (kernels, priors,
+// data) at new hyperparameter values.
+func (m *Model) Recompile(set map[string]string) (*Model, error) {
+	opt := m.opt
+	merged := map[string]string{}
+	for k, v := range opt.Set {
+		merged[k] = v
+	}
+	for k, v := range set {
+		merged[k] = v
+	}
+	opt.Set = merged
+	return CompileSource(m.filename, m.src, opt)
+}
+
 // parse parses a file and records its source; parse errors are added.
 func (c *compiler) parse(filename string, src []byte, at ast.Node) *ast.File {
 	c.sources[filename] = src
