@@ -208,5 +208,6 @@ func plotTrace(path string, rs []run) error {
 			p.Legend.Add(m.Name, l)
 		}
 	}
+	p.Legend.Top = true
 	return p.Save(7*vg.Inch, 4.5*vg.Inch, path)
 }
