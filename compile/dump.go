@@ -32,9 +32,13 @@ func Dump(w io.Writer, m *Model) error {
 		dumpBlock(bw, i, b)
 	}
 	for _, s := range m.Infers {
-		fmt.Fprintf(bw, "infer %s method=%s div=%v schedule=%v seed=%d damping=%s tol=%s max_iter=%d approx=%s gh=%d family=%s passes=%d mcmc=%d/%d/%d options=%s\n",
+		clamp := ""
+		if s.NonNegativeSites {
+			clamp = " nonnegative_sites"
+		}
+		fmt.Fprintf(bw, "infer %s method=%s div=%v schedule=%v seed=%d damping=%s tol=%s max_iter=%d approx=%s gh=%d family=%s passes=%d mcmc=%d/%d/%d%s options=%s\n",
 			s.Label, s.Method, s.Settings.Divergence, s.Settings.Schedule, s.Settings.Seed, num(s.Settings.Damping),
-			num(s.Settings.Tol), s.Settings.MaxIter, s.Approx, s.GHPoints, s.Family, s.Passes, s.Samples, s.Burnin, s.Chains, mapString(s.Options))
+			num(s.Settings.Tol), s.Settings.MaxIter, s.Approx, s.GHPoints, s.Family, s.Passes, s.Samples, s.Burnin, s.Chains, clamp, mapString(s.Options))
 	}
 	for _, p := range m.Predicts {
 		r, c := p.Xnew.Dims()

@@ -138,6 +138,10 @@ type InferSpec struct {
 	GHPoints int    // for approx = gh(n)
 	Family   string // "full" or "factorized"
 	Passes   int    // ADF / mini-batch passes; 1 = single-pass ADF
+	// NonNegativeSites clamps new EP site precisions at zero, GPML infEP's
+	// convention (`nonnegative_sites = true`); it changes the fixed point
+	// only for likelihoods that are not log-concave, such as step.
+	NonNegativeSites bool
 	// mcmc options
 	Samples, Burnin, Chains int
 	Options                 map[string]string // the options as written, for reports

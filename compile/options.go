@@ -98,6 +98,14 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 	case "passes":
 		only("ep")
 		spec.Passes = c.optInt(o, 1)
+	case "nonnegative_sites":
+		only("ep")
+		b, ok := o.Value.(*ast.BoolLit)
+		if !ok {
+			c.fail(o.Value, "nonnegative_sites is true or false")
+		} else {
+			spec.NonNegativeSites = b.Value
+		}
 	case "samples":
 		only("mcmc")
 		spec.Samples = c.optInt(o, 1)

@@ -38,7 +38,7 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 		}
 		p.Sites = append(p.Sites, ep.Site{Lik: lik, Y: s.Y, Index: s.Index, Proj: s.Proj})
 	}
-	res, err := ep.Run(j.ctx, p, ep.Settings{Settings: j.st})
+	res, err := ep.Run(j.ctx, p, ep.Settings{Settings: j.st, NonNegativeSites: j.spec.NonNegativeSites})
 	if res == nil {
 		return nil, err
 	}
