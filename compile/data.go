@@ -59,7 +59,7 @@ func (c *compiler) dataCall(a *args) val {
 }
 
 // csvCall reads csv(path, column=, columns=, exclude=, standardize=,
-// intercept=). The path is relative to the model file, unless the data item
+// intercept=, normalize=). The path is relative to the model file, unless the data item
 // being defined has an Options.Data override.
 func (c *compiler) csvCall(a *args) val {
 	p := a.str(0, "")
@@ -69,7 +69,7 @@ func (c *compiler) csvCall(a *args) val {
 		c.dataUsed[c.curData] = true
 	}
 	opt := stdlib.CSVOptions{Column: a.str(1, ""), Columns: a.strs(2), Exclude: a.strs(3),
-		Standardize: a.boolean(4, false), Intercept: a.boolean(5, false)}
+		Standardize: a.boolean(4, false), Intercept: a.boolean(5, false), Normalize: a.boolean(6, false)}
 	m, err := stdlib.LoadCSV(c.opt.FS, full, opt)
 	if err != nil {
 		c.fail(a.call, "%v", err)

@@ -21,6 +21,7 @@ type CSVOptions struct {
 	Exclude     []string // read every column except these
 	Standardize bool     // z-score each column: (x − mean)/sd with the population sd
 	Intercept   bool     // append a final column of ones (after standardizing)
+	Normalize   bool     // centre each column and scale it to unit Euclidean norm (after Standardize)
 }
 
 // Matrix is a dense row-major numeric table. A vector has Cols == 0 and
@@ -85,6 +86,11 @@ func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 	}
 	if opt.Standardize {
 		if err := standardize(m, name); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Normalize {
+		if err := normalize(m, name); err != nil {
 			return nil, err
 		}
 	}
@@ -199,6 +205,20 @@ func standardize(m *Matrix, name string) error {
 		for r := 0; r < m.Rows; r++ {
 			m.Data[r*m.Cols+c] = (m.Data[r*m.Cols+c] - mean) / sd
 		}
+	}
+	return nil
+}
+
+// normalize centres every column and scales it to unit Euclidean norm,
+// x ← (x − mean)/‖x − mean‖₂, the preprocessing of roche-numerical-ep.txt
+// §3.3; a constant column is an error.
+func normalize(m *Matrix, name string) error {
+	if err := standardize(m, name); err != nil {
+		return err
+	}
+	s := 1 / math.Sqrt(float64(m.Rows)) // a z-scored column has norm √n
+	for i := range m.Data {
+		m.Data[i] *= s
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package stdlib
 import (
 	"math"
 	"regexp"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -56,5 +57,31 @@ func TestCSVSelectAndTransform(t *testing.T) {
 	}
 	if _, err := LoadCSV(fsys, "d/y.csv", CSVOptions{}); err == nil {
 		t.Error("missing fs file accepted")
+	}
+}
+
+// TestCSVNormalize: normalize centres each column and gives it unit norm.
+func TestCSVNormalize(t *testing.T) {
+	m, err := ParseCSV(strings.NewReader("a,b\n1,10\n2,30\n6,20\n"), "n.csv", CSVOptions{Normalize: true, Intercept: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; c < 2; c++ {
+		sum, ss := 0.0, 0.0
+		for r := 0; r < m.Rows; r++ {
+			x := m.Data[r*m.Cols+c]
+			sum += x
+			ss += x * x
+		}
+		if math.Abs(sum) > 1e-14 || math.Abs(ss-1) > 1e-14 {
+			t.Errorf("column %d: sum %g, squared norm %g", c, sum, ss)
+		}
+	}
+	// By hand: column a = (1, 2, 6), mean 3, centred (−2, −1, 3), norm √14.
+	if got, want := m.Data[0], -2/math.Sqrt(14); math.Abs(got-want) > 1e-15 {
+		t.Errorf("a[0] = %g, want %g", got, want)
+	}
+	if m.Data[2] != 1 {
+		t.Errorf("intercept column = %g", m.Data[2])
 	}
 }
