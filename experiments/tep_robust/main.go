@@ -51,6 +51,7 @@ func main() {
 	flag.Float64Var(&c.h.SigVar, "sf2", 1, "θ0, signal variance")
 	flag.Float64Var(&c.h.Bias, "bias", 1, "θ2, bias variance")
 	flag.Float64Var(&c.h.Noise, "noise", 0.01, "θ3, nugget")
+	merge := flag.Bool("merge", false, "do not fit: read -out/<data>/summary.csv of earlier per-data-set runs, print one table and plot them together")
 	flag.Parse()
 	c.datasets = strings.Split(ds, ",")
 	for _, r := range strings.Split(rates, ",") {
@@ -64,6 +65,12 @@ func main() {
 	defer stop()
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		log.Fatal(err)
+	}
+	if *merge {
+		if err := mergeRuns(c); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	rows, err := run(ctx, c)
 	if err != nil {
