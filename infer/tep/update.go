@@ -88,36 +88,51 @@ func (st *state) propose(j int) (proposal, bool) {
 	}
 	nu, k := st.nu, float64(st.k)
 	rho := (nu + k) * math.Exp(c.logPsi) / nu
-	sigma := nu * rho / (nu + 2)
-	vEsc := sigma * c.w
-	tm := tiltMoments(st.sites[j], st.t, nu+2, c.m, vEsc)
-	if !(tm.Z > 0) || !(tm.Var > 0) || math.IsInf(tm.Z, 0) || math.IsInf(tm.Var, 0) || math.IsNaN(tm.Mean) {
-		return proposal{}, false
-	}
-	nuE := nu + 2
-	dm := tm.Mean - c.m
-	ez2 := (tm.Var + dm*dm) / vEsc
-	alpha := (nuE + ez2) / (nuE - 1)
-	beta := tm.Var/(vEsc*vEsc) - alpha/vEsc
-	gamma := beta * sigma / alpha
-	onePlus := tm.Var / (alpha * vEsc) // 1 + γw
-	logDetNew := k*math.Log(alpha*sigma) - c.chol.LogDet() + math.Log(onePlus)
-	logPsiNew := -2 / (nu + k) * (tfam.LogNormConst(nu, st.k) - 0.5*logDetNew)
-	s := (nu + k) * math.Exp(logPsiNew) / (nu * alpha * sigma)
-	r := -s * gamma / onePlus
-	kappa := s*dm/c.w + r*tm.Mean
-	if math.IsNaN(s) || math.IsInf(s, 0) || math.IsNaN(kappa) || math.IsInf(kappa, 0) {
+	tm := tiltMoments(st.sites[j], st.t, nu+2, c.m, nu*rho/(nu+2)*c.w)
+	u, ok := st.match(c, rho, tm)
+	if !ok {
 		return proposal{}, false
 	}
 	g := st.g[j]
-	pr := proposal{P: packUpper(c.P.RawSymmetric(), s-1, r, g), H: scaled(s-1, c.h)}
-	axpy(kappa, g, pr.H)
+	pr := proposal{P: packUpper(c.P.RawSymmetric(), u.s-1, u.r, g), H: scaled(u.s-1, c.h), S: u.s}
+	axpy(u.kappa, g, pr.H)
 	quadCav := dot(c.h, c.mu)
-	quadNew := s*(quadCav+c.m*dm/c.w) + kappa*tm.Mean
+	quadNew := u.s*(quadCav+c.m*(tm.Mean-c.m)/c.w) + u.kappa*tm.Mean
 	z1 := tiltMoments(st.sites[j], st.t, nu, c.m, rho*c.w).Z
-	pr.S = s
-	pr.LnC = st.lnCOf(z1, logPsiNew, quadNew, c.logPsi, quadCav)
+	pr.LnC = st.lnCOf(z1, u.logPsi, quadNew, c.logPsi, quadCav)
 	return pr, true
+}
+
+// update holds the scalars of P_new = s P\j + r ggᵀ, h_new = s h\j + κ g
+// and log Ψ_new.
+type update struct{ s, r, kappa, logPsi float64 }
+
+// match turns the escort-tilted moments tm of the projection into the
+// natural parameters of q_new (formulas in propose's comment); ok is false
+// when they are not finite or the tilted variance is not positive.
+func (st *state) match(c *cavity, rho float64, tm tilt) (update, bool) {
+	if !(tm.Z > 0) || !(tm.Var > 0) || math.IsInf(tm.Z, 0) || math.IsInf(tm.Var, 0) || math.IsNaN(tm.Mean) {
+		return update{}, false
+	}
+	nu, k := st.nu, float64(st.k)
+	nuE, sigma := nu+2, nu*rho/(nu+2)
+	vEsc := sigma * c.w
+	dm := tm.Mean - c.m
+	alpha := (nuE + (tm.Var+dm*dm)/vEsc) / (nuE - 1)
+	beta := tm.Var/(vEsc*vEsc) - alpha/vEsc
+	onePlus := tm.Var / (alpha * vEsc) // 1 + γw
+	logDetNew := k*math.Log(alpha*sigma) - c.chol.LogDet() + math.Log(onePlus)
+	var u update
+	u.logPsi = -2 / (nu + k) * (tfam.LogNormConst(nu, st.k) - 0.5*logDetNew)
+	u.s = (nu + k) * math.Exp(u.logPsi) / (nu * alpha * sigma)
+	u.r = -u.s * (beta * sigma / alpha) / onePlus
+	u.kappa = u.s*dm/c.w + u.r*tm.Mean
+	for _, x := range []float64{u.s, u.r, u.kappa, u.logPsi} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return update{}, false
+		}
+	}
+	return u, true
 }
 
 // apply replaces site j by (1−δ)·old + δ·proposal in natural parameters and
