@@ -310,6 +310,18 @@ func (en *engine) beliefs(dst []float64) bool {
 
 // toProbs turns a log vector into probabilities in place.
 func toProbs(b []float64) bool {
+	if len(b) == 2 && !math.IsInf(b[0], 0) && !math.IsInf(b[1], 0) {
+		// p(1) = σ(b1 − b0) with one exponential.
+		d := b[1] - b[0]
+		e := math.Exp(-math.Abs(d))
+		hi, lo := 1/(1+e), e/(1+e)
+		if d >= 0 {
+			b[0], b[1] = lo, hi
+		} else {
+			b[0], b[1] = hi, lo
+		}
+		return !math.IsNaN(d)
+	}
 	normalizeLog(b)
 	s := 0.0
 	for k, v := range b {

@@ -182,8 +182,9 @@ func maxDiff(a, b []float64) float64 {
 func (en *engine) finish(res *Result, bel []float64) {
 	p := en.p
 	res.Marginals = make([][]float64, p.nv)
+	all := append([]float64(nil), bel...) // one backing array for all marginals
 	for i := range res.Marginals {
-		res.Marginals[i] = append([]float64(nil), bel[p.voff[i]:p.voff[i+1]]...)
+		res.Marginals[i] = all[p.voff[i]:p.voff[i+1]:p.voff[i+1]]
 	}
 	res.LogZ = en.logZ(bel)
 	if en.relax {
