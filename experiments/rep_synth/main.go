@@ -9,6 +9,7 @@
 // -maxiter sweeps. A run that does not reach the tolerance is divergent.
 //
 // Usage: go run ./experiments/rep_synth [-out DIR] [-seeds 10] [-maxiter 100]
+// [-rep-c 10] [-rates 0.1,0.2]
 //
 // It prints the summary table and writes runs.csv, summary.csv, summary.png
 // (iterations, divergences, test error) and trace.png (R(iter) of one 20%
@@ -23,6 +24,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fg-infer/fg/infer"
@@ -63,7 +66,25 @@ func main() {
 	maxIter := flag.Int("maxiter", 100, "sweep budget per run")
 	nTest := flag.Int("ntest", 39600, "clean test points per data set")
 	workers := flag.Int("workers", 2, "data sets processed concurrently")
+	repC := flag.String("rep-c", "10", "comma-separated relaxed-EP penalties c (one REP column each)")
+	rates := flag.String("rates", "0.1,0.2", "comma-separated label-flip rates")
 	flag.Parse()
+	cs, err := floats(*repC)
+	if err != nil {
+		log.Fatal(err)
+	}
+	rateList, err := floats(*rates)
+	if err != nil {
+		log.Fatal(err)
+	}
+	methods = methods[:3]
+	for _, c := range cs {
+		name := "REP"
+		if len(cs) > 1 {
+			name = fmt.Sprintf("REP(c=%g)", c)
+		}
+		methods = append(methods, method{name, infer.RelaxedKL{C: c}, 1})
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
 	}
@@ -72,7 +93,7 @@ func main() {
 		seed int
 	}
 	var jobs []job
-	for _, rate := range []float64{0.1, 0.2} {
+	for _, rate := range rateList {
 		for s := 0; s < *seeds; s++ {
 			jobs = append(jobs, job{rate, s})
 		}
@@ -141,6 +162,18 @@ func oneDataset(rate float64, seed, maxIter, nTest int) []run {
 		out = append(out, r)
 	}
 	return out
+}
+
+func floats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 func problem(K *mat.SymDense, y []float64, eps float64) *ep.Problem {

@@ -75,9 +75,9 @@ func summarize(rs []run) []cell {
 }
 
 func printTable(w io.Writer, cs []cell) {
-	fmt.Fprintf(w, "%-6s %-4s %5s %10s %10s %16s %12s %10s\n", "noise", "alg", "runs", "divergent", "iters", "test err (conv)", "err (all)", "b>0 sites")
+	fmt.Fprintf(w, "%-6s %-11s %5s %10s %10s %16s %12s %10s\n", "noise", "alg", "runs", "divergent", "iters", "test err (conv)", "err (all)", "b>0 sites")
 	for _, c := range cs {
-		fmt.Fprintf(w, "%5.0f%% %-4s %5d %10d %10.1f %9.4f±%.4f %12.4f %10.1f\n",
+		fmt.Fprintf(w, "%5.0f%% %-11s %5d %10d %10.1f %9.4f±%.4f %12.4f %10.1f\n",
 			100*c.Rate, c.Method, c.Runs, c.Divergent, c.ItersMean, c.ErrConv, c.ErrConvSD, c.ErrAll, c.RelaxedMean)
 	}
 }
@@ -123,7 +123,7 @@ func plotSummary(path string, cs []cell) error {
 		val   func(cell) float64
 	}{
 		{"sweeps to R < 1e-3 (converged runs)", func(c cell) float64 { return c.ItersMean }},
-		{"divergent runs (of 10)", func(c cell) float64 { return float64(c.Divergent) }},
+		{"divergent runs", func(c cell) float64 { return float64(c.Divergent) }},
 		{"test error (converged runs)", func(c cell) float64 { return c.ErrConv }},
 	}
 	img := vgimg.New(15*vg.Inch, 4.5*vg.Inch)
@@ -133,7 +133,7 @@ func plotSummary(path string, cs []cell) error {
 		p := plot.New()
 		p.Title.Text = pn.title
 		p.NominalX(names()...)
-		for j, rate := range []float64{0.1, 0.2} {
+		for j, rate := range ratesOf(cs) {
 			var vals plotter.Values
 			for _, m := range methods {
 				v := 0.0
@@ -166,6 +166,18 @@ func plotSummary(path string, cs []cell) error {
 	return f.Close()
 }
 
+func ratesOf(cs []cell) []float64 {
+	var out []float64
+	seen := map[float64]bool{}
+	for _, c := range cs {
+		if !seen[c.Rate] {
+			seen[c.Rate] = true
+			out = append(out, c.Rate)
+		}
+	}
+	return out
+}
+
 func names() []string {
 	var s []string
 	for _, m := range methods {
@@ -177,14 +189,14 @@ func names() []string {
 // plotTrace draws R(iter) of every method on the first 20% data set.
 func plotTrace(path string, rs []run) error {
 	p := plot.New()
-	p.Title.Text = "R(iter) = ||m_iter - m_iter-1||, 20% flipped, seed 0"
+	p.Title.Text = fmt.Sprintf("R(iter) = ||m_iter - m_iter-1||, %.0f%% flipped, seed 0", 100*rs[len(rs)-1].Rate)
 	p.X.Label.Text = "sweep"
 	p.Y.Label.Text = "R"
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{}
 	for j, m := range methods {
 		for _, r := range rs {
-			if r.Rate != 0.2 || r.Seed != 0 || r.Method != m.Name {
+			if r.Rate != rs[len(rs)-1].Rate || r.Seed != 0 || r.Method != m.Name {
 				continue
 			}
 			var xy plotter.XYs
