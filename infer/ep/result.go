@@ -55,7 +55,7 @@ func joinMsg(a, b string) string {
 func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 	pr := e.pr
 	if pr.identity {
-		return res.FMean, res.FVar
+		return append([]float64(nil), res.FMean...), append([]float64(nil), res.FVar...)
 	}
 	n := len(pr.m0)
 	mv := mat.NewVecDense(n, nil)
