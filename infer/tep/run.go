@@ -34,7 +34,8 @@ type Result struct {
 	Mean    []float64     // posterior location μ (= mean for ν > 1)
 	Scale   *mat.SymDense // posterior scale Σ; covariance ν/(ν−2)·Σ for ν > 2
 	// LogZ is log Z_EP of futami §4.3 (evidence.go); HasLogZ is false for
-	// ADF and wherever the expression is undefined.
+	// ADF, for runs that did not converge and wherever the expression is
+	// undefined.
 	LogZ    float64
 	HasLogZ bool
 	Trace   []float64 // ‖μ_iter − μ_iter−1‖₂ after each sweep
@@ -89,7 +90,7 @@ func Run(ctx context.Context, p *Problem, s infer.Settings, o *Options) (res *Re
 	if !res.finish() && res.Status != infer.Canceled {
 		res.Status, res.Message = infer.Diverged, "posterior precision is not positive definite"
 	}
-	res.HasLogZ = res.HasLogZ && !o.ADF && res.Status != infer.Diverged
+	res.HasLogZ = res.HasLogZ && !o.ADF && res.Status == infer.Converged
 	res.Runtime = time.Since(start)
 	if res.Status == infer.Canceled {
 		return res, ctx.Err()

@@ -123,6 +123,9 @@ func TestNoNaNHardProblem(t *testing.T) {
 			if eps == 0 && r.Status == infer.Converged {
 				t.Errorf("contradictory labels reported as converged")
 			}
+			if r.Status != infer.Converged && r.HasLogZ {
+				t.Errorf("log Z reported for a run that did not converge")
+			}
 			vals := append([]float64{}, r.Trace...)
 			if r.Status == infer.Diverged {
 				if r.Mean != nil || r.HasLogZ || r.Message == "" {
