@@ -47,11 +47,12 @@ type Result struct {
 	trCov  float64      // tr Cov_u, cached by PredictTP
 }
 
-// Var returns the marginal variances ν/(ν−2)·Σᵢᵢ (NaN for ν ≤ 2).
+// Var returns the marginal variances ν/(ν−2)·Σᵢᵢ; a Student-t with ν ≤ 2
+// has no finite variance, reported as +Inf (never NaN).
 func (r *Result) Var() []float64 {
 	v := make([]float64, len(r.Mean))
 	for i := range v {
-		v[i] = math.NaN()
+		v[i] = math.Inf(1)
 		if r.Nu > 2 {
 			v[i] = r.Nu / (r.Nu - 2) * r.Scale.At(i, i)
 		}
