@@ -32,8 +32,9 @@ import (
 // eps/var with respect to each param are taken by central differences of
 // recompiled models (step 1e-6·max(1, |x|)); the Gram-matrix derivatives
 // come from stdlib/kernel and the evidence gradient from infer/learn.
-// Errors: blocks without a Gaussian EP evidence (student_t/tp priors, whose
-// t(nu) divergence has no verified evidence gradient; mini-batch factors;
+// Models whose blocks all have student_t/tp priors maximise the t-EP
+// evidence instead, without gradients (learnT). Errors: blocks without a
+// Gaussian EP evidence (a mix of Student-t and Gaussian priors; mini-batch factors;
 // sites other than probit, step and normal) and params that change nothing
 // but kernel hyperparameters, prior covariances and likelihood eps/var.
 //
@@ -50,6 +51,9 @@ import (
 func Learn(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, []infer.Learned, []float64, error) {
 	if m.Learn == nil {
 		return m, nil, nil, nil
+	}
+	if tBlocks(m) {
+		return learnT(ctx, m, opt)
 	}
 	if err := learnable(m); err != nil {
 		return nil, nil, nil, err
@@ -102,7 +106,7 @@ func learnable(m *compile.Model) error {
 		switch b.Prior.Kind {
 		case compile.PriorNormal, compile.PriorMVNormal, compile.PriorGP:
 		default:
-			return fmt.Errorf("learn: %s has a %s prior; its divergence t(nu) has no verified evidence gradient, so learn supports normal, mvnormal and gp priors (kl EP evidence)", b.Name, b.Prior.Kind)
+			return fmt.Errorf("learn: %s has a %s prior while other latents have Gaussian priors; learn maximises either the kl EP evidence (normal, mvnormal, gp priors) or the t(nu) EP evidence (all priors student_t or tp), not a mix", b.Name, b.Prior.Kind)
 		}
 		if len(b.Batches) > 0 {
 			return fmt.Errorf("learn: %s has mini-batch factors (%s), whose EP has no closed-form evidence", b.Name, b.Batches[0].Label)

@@ -263,7 +263,7 @@ data X = csv("toy2d_se_probit/train.csv", exclude = ["label"])
 data y: spin[len(X)] = csv("toy2d_se_probit/train.csv", column = "label")
 `
 	cases := []struct{ name, body, want string }{
-		{"tp prior", "latent f: real[len(X)] ~ tp(3, se(a, 1), X)\nfor i in 0..len(X) { y[i] ~ probit(f[i]) }\nlearn a", "t(nu)"},
+		{"tp and gp priors", "latent f: real[len(X)] ~ tp(3, se(a, 1), X)\nlatent g: real[len(X)] ~ gp(se(a, 1), X)\nfor i in 0..len(X) { y[i] ~ probit(f[i]) }\nfor i in 0..len(X) { y[i] ~ probit(g[i]) }\nlearn a", "t(nu)"},
 		{"unused", "latent f: real[len(X)] ~ gp(se(a, 1), X)\nfor i in 0..len(X) { y[i] ~ probit(f[i]) }\nlearn unused", "changes no kernel"},
 		{"data", "latent f: real[len(X)] ~ gp(se(1, 1), a * X)\nfor i in 0..len(X) { y[i] ~ probit(f[i]) }\nlearn a", "inputs"},
 		{"logistic", "latent f: real[len(X)] ~ gp(se(a, 1), X)\nfor i in 0..len(X) { y[i] ~ logistic(f[i]) }\nlearn a", "closed-form"},
