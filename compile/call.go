@@ -162,9 +162,7 @@ func (c *compiler) call(e *ast.CallExpr) val {
 		cands = append(cands, stdlib.Names(k)...)
 	}
 	msg := fmt.Sprintf("unknown function `%s`", name)
-	if s := stdlib.Suggest(name, cands); s != "" {
-		msg += fmt.Sprintf("; did you mean `%s`?", s)
-	}
+	msg += didYouMean(name, cands)
 	c.fail(e.Fun, "%s", msg)
 	return val{}
 }

@@ -140,16 +140,17 @@ func (c *compiler) visibleNames() []string {
 }
 
 // undefined reports an unknown name with a suggestion among names in scope
-// and builtins.
+// and builtins. Result accessors (mean, b, …) are left out: they only have a
+// meaning inside expect, which reports its own undefined names (expectIdent).
 func (c *compiler) undefined(id *ast.Ident) {
 	cands := c.visibleNames()
 	for _, b := range stdlib.All() {
-		cands = append(cands, b.Name)
+		if b.Kind != stdlib.Accessor {
+			cands = append(cands, b.Name)
+		}
 	}
 	msg := fmt.Sprintf("undefined: `%s`", id.Name)
-	if s := stdlib.Suggest(id.Name, cands); s != "" {
-		msg += fmt.Sprintf("; did you mean `%s`?", s)
-	}
+	msg += didYouMean(id.Name, cands)
 	c.fail(id, "%s", msg)
 }
 

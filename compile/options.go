@@ -117,8 +117,8 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 		spec.Chains = c.optInt(o, 1)
 	default:
 		msg := fmt.Sprintf("unknown infer option `%s`", o.Key.Name)
-		if s := stdlib.Suggest(o.Key.Name, inferOptions); s != "" {
-			msg += fmt.Sprintf("; did you mean `%s`?", s)
+		if dym := didYouMean(o.Key.Name, inferOptions); dym != "" {
+			msg += dym
 		} else {
 			msg += "; options are " + joinQuoted(inferOptions)
 		}

@@ -99,8 +99,8 @@ func labelName(id *ast.Ident) string {
 
 func unknownLabel(name string, labels []string) string {
 	msg := fmt.Sprintf("no infer line is labelled `%s`", name)
-	if s := stdlib.Suggest(name, labels); s != "" {
-		return msg + fmt.Sprintf("; did you mean `%s`?", s)
+	if dym := didYouMean(name, labels); dym != "" {
+		return msg + dym
 	}
 	return msg + "; labels are " + joinQuoted(labels)
 }
@@ -158,9 +158,7 @@ func (c *compiler) expectIdent(id *ast.Ident) {
 	cands := append(c.visibleNames(), stdlib.Names(stdlib.Accessor)...)
 	cands = append(cands, stdlib.Names(stdlib.Math)...)
 	msg := fmt.Sprintf("undefined in expect: `%s`", id.Name)
-	if s := stdlib.Suggest(id.Name, cands); s != "" {
-		msg += fmt.Sprintf("; did you mean `%s`?", s)
-	}
+	msg += didYouMean(id.Name, cands)
 	c.fail(id, "%s", msg)
 }
 

@@ -152,9 +152,7 @@ func (c *compiler) typeOf(t *ast.TypeExpr) (graph.Domain, int, []int) {
 		}
 	default:
 		msg := fmt.Sprintf("unknown type `%s`", t.Base.Name)
-		if s := stdlib.Suggest(t.Base.Name, []string{"real", "spin", "bool", "int", "cat"}); s != "" {
-			msg += fmt.Sprintf("; did you mean `%s`?", s)
-		}
+		msg += didYouMean(t.Base.Name, []string{"real", "spin", "bool", "int", "cat"})
 		c.fail(t.Base, "%s", msg)
 	}
 	if t.CatK != nil && t.Base.Name != "cat" {
@@ -239,9 +237,7 @@ func (c *compiler) checkSetUsed(f *ast.File) {
 			continue
 		}
 		msg := fmt.Sprintf("--set %s: the model has no param `%s`", name, name)
-		if s := stdlib.Suggest(name, params); s != "" {
-			msg += fmt.Sprintf("; did you mean `%s`?", s)
-		}
+		msg += didYouMean(name, params)
 		c.errs.Add(f.Pos(), f.Pos(), "%s", msg)
 	}
 	for name := range c.opt.Data {

@@ -48,8 +48,8 @@ func TestFindSuggests(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "known: ard, bias") {
 		t.Errorf("err = %v", err)
 	}
-	if d := EditDistance("kitten", "sitting"); d != 3 {
-		t.Errorf("distance %d", d)
+	if s := Suggest("lable", []string{"label", "labels"}); s != "label" {
+		t.Errorf("Suggest(lable) = %q, want label (one transposition)", s)
 	}
 }
 

@@ -3,48 +3,18 @@ package stdlib
 import (
 	"fmt"
 	"strings"
+
+	"github.com/fg-infer/fg/lang/diag"
 )
 
-// Suggest returns the candidate closest to name by edit distance
-// (Levenshtein, unit costs), or "" when none is close: the distance must be
-// at most max(1, len(name)/3). Ties go to the earlier candidate.
+// Suggest returns the candidate closest to name, or "" when none is close.
+// It is lang/diag.Suggest, the project's one implementation: optimal-string-
+// alignment distance over runes (insertions, deletions, substitutions and
+// transpositions of two adjacent characters each cost 1, so "lable" is one
+// edit from "label"), at most max(1, len(name)/3) edits, ties to the earlier
+// candidate, name itself never suggested.
 func Suggest(name string, candidates []string) string {
-	best, bestD := "", -1
-	limit := max(1, len(name)/3)
-	for _, c := range candidates {
-		d := EditDistance(name, c)
-		if d <= limit && (bestD < 0 || d < bestD) {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// EditDistance is the optimal-string-alignment distance between a and b
-// (bytes): insertions, deletions, substitutions and transpositions of two
-// adjacent characters each cost 1, so "lable" is one edit from "label".
-func EditDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return diag.Suggest(name, candidates)
 }
 
 // Bind matches a call's arguments to b's parameters. npos is the number of
