@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // kernelCall builds a KernelSpec. Hyper holds the hyperparameters in
@@ -83,81 +84,67 @@ func (c *compiler) kernelArith(e *ast.BinaryExpr, x, y val) val {
 	return val{}
 }
 
-// Eval returns k(x, y) for two input rows; same says whether they are the
-// same training point (for white noise).
-func (k *KernelSpec) Eval(x, y []float64, same bool) float64 {
-	switch k.Kind {
-	case "linear":
-		return dot(x, y) / (k.Hyper[0] * k.Hyper[0])
-	case "se":
-		return k.Hyper[1] * math.Exp(-sqdist(x, y, nil)/(2*k.Hyper[0]*k.Hyper[0]))
-	case "ard":
-		d := len(k.Hyper) - 1
-		return k.Hyper[d] * math.Exp(-sqdist(x, y, k.Hyper[:d])/2)
-	case "matern32":
-		r := math.Sqrt(3*sqdist(x, y, nil)) / k.Hyper[0]
-		return k.Hyper[1] * (1 + r) * math.Exp(-r)
-	case "matern52":
-		r := math.Sqrt(5*sqdist(x, y, nil)) / k.Hyper[0]
-		return k.Hyper[1] * (1 + r + r*r/3) * math.Exp(-r)
-	case "bias":
-		return k.Hyper[0]
-	case "white":
-		if same {
-			return k.Hyper[0]
+// Kernel returns the stdlib/kernel covariance function of the expression,
+// built by kernel.FromSpec leaf by leaf (the one conversion from the
+// language's natural-scale hyperparameters: linear(ℓ) is xᵀx'/ℓ², white(σ²)
+// is σ² on the Gram diagonal and 0 between distinct point sets, bias and
+// white accept σ² = 0). It fails only for a spec compile would not produce
+// (unknown kind, wrong hyperparameter count, non-positive lengthscale).
+func (k *KernelSpec) Kernel() (kernel.Kernel, error) {
+	var args []kernel.Kernel
+	for i := range k.Args {
+		a, err := k.Args[i].Kernel()
+		if err != nil {
+			return nil, err
 		}
-		return 0
-	case "sum":
-		return k.Args[0].Eval(x, y, same) + k.Args[1].Eval(x, y, same)
-	case "prod":
-		return k.Args[0].Eval(x, y, same) * k.Args[1].Eval(x, y, same)
+		args = append(args, a)
 	}
-	return math.NaN()
+	return kernel.FromSpec(k.Kind, k.Hyper, args...)
 }
 
-// Gram returns K[i, j] = k(X[i], X[j]).
-func (k *KernelSpec) Gram(X *mat.Dense) *mat.SymDense {
-	n, _ := X.Dims()
-	K := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			K.SetSym(i, j, k.Eval(X.RawRowView(i), X.RawRowView(j), i == j))
-		}
+// Eval returns k(x, y) for two input rows; same says whether they are the
+// same point (white noise contributes its variance only then). It is the
+// 1×1 Gram matrix of x when same, else the 1×1 cross matrix of x and y;
+// NaN for an invalid spec (see Kernel).
+func (k *KernelSpec) Eval(x, y []float64, same bool) float64 {
+	kk, err := k.Kernel()
+	if err != nil {
+		return math.NaN()
 	}
-	return K
+	X := mat.NewDense(1, len(x), append([]float64(nil), x...))
+	if same {
+		return kk.Matrix(X).At(0, 0)
+	}
+	return kk.Cross(X, mat.NewDense(1, len(y), append([]float64(nil), y...))).At(0, 0)
+}
+
+// Gram returns K[i, j] = k(X[i], X[j]) (white noise on the diagonal);
+// every entry is NaN for an invalid spec (see Kernel).
+func (k *KernelSpec) Gram(X *mat.Dense) *mat.SymDense {
+	kk, err := k.Kernel()
+	if err != nil {
+		n, _ := X.Dims()
+		return mat.NewSymDense(n, nanSlice(n*n))
+	}
+	return kk.Matrix(X)
 }
 
 // Cross returns K[i, j] = k(A[i], B[j]) (white noise contributes nothing
-// between distinct point sets).
+// between distinct point sets); every entry is NaN for an invalid spec.
 func (k *KernelSpec) Cross(A, B *mat.Dense) *mat.Dense {
-	na, _ := A.Dims()
-	nb, _ := B.Dims()
-	K := mat.NewDense(na, nb, nil)
-	for i := 0; i < na; i++ {
-		for j := 0; j < nb; j++ {
-			K.Set(i, j, k.Eval(A.RawRowView(i), B.RawRowView(j), false))
-		}
+	kk, err := k.Kernel()
+	if err != nil {
+		na, _ := A.Dims()
+		nb, _ := B.Dims()
+		return mat.NewDense(na, nb, nanSlice(na*nb))
 	}
-	return K
+	return kk.Cross(A, B)
 }
 
-func dot(x, y []float64) float64 {
-	s := 0.0
-	for i := range x {
-		s += x[i] * y[i]
-	}
-	return s
-}
-
-// sqdist is Σ_d ((x_d − y_d)/ℓ_d)², with ℓ_d = 1 when ls is nil.
-func sqdist(x, y, ls []float64) float64 {
-	s := 0.0
-	for i := range x {
-		d := x[i] - y[i]
-		if ls != nil {
-			d /= ls[i]
-		}
-		s += d * d
+func nanSlice(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.NaN()
 	}
 	return s
 }

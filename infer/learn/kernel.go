@@ -15,8 +15,8 @@ import (
 // (Hyper = [σ²], σ² ≥ 0), "sum" or "prod" (two or more Args). Hyper are
 // on their natural (not log) scale.
 //
-// The mapping to stdlib/kernel, whose hyperparameters are logs h of its own
-// fields, is
+// The mapping to stdlib/kernel (kernel.FromSpec), whose hyperparameters are
+// logs h of its own fields, is
 //
 //	se(ℓ, σ²)        → SE{ℓ, σ²},       h = (log ℓ, log σ²)
 //	matern32/52      → Matern32/52{ℓ, σ²}
@@ -58,61 +58,25 @@ func (k Kernel) Flat() []float64 {
 }
 
 // Stdlib returns the stdlib/kernel kernel of a leaf or a composite
-// expression. Zero-variance bias and white leaves have no stdlib value
-// (its hyperparameters are logs); Gram handles them.
+// expression, built by kernel.FromSpec (the conversion compile uses too).
+// A zero-variance bias or white leaf is the zero kernel, whose log
+// hyperparameter is −∞; Gram and Grads use its unit-variance matrix instead.
 func (k Kernel) Stdlib() (kernel.Kernel, error) {
+	var args []kernel.Kernel
 	if k.Kind == "sum" || k.Kind == "prod" {
-		var ks []kernel.Kernel
 		for _, a := range k.Args {
 			s, err := a.Stdlib()
 			if err != nil {
 				return nil, err
 			}
-			ks = append(ks, s)
+			args = append(args, s)
 		}
-		if k.Kind == "sum" {
-			return kernel.Sum(ks), nil
-		}
-		return kernel.Prod(ks), nil
 	}
-	return k.leaf()
-}
-
-func (k Kernel) leaf() (kernel.Kernel, error) {
-	want := map[string]int{"se": 2, "matern32": 2, "matern52": 2, "linear": 1, "bias": 1, "white": 1}
-	if n, ok := want[k.Kind]; ok && len(k.Hyper) != n {
-		return nil, fmt.Errorf("learn: kernel %s has %d hyperparameters, want %d", k.Kind, len(k.Hyper), n)
+	s, err := kernel.FromSpec(k.Kind, k.Hyper, args...)
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
 	}
-	var (
-		kk kernel.Kernel
-		ok bool
-	)
-	switch k.Kind {
-	case "se":
-		kk, ok = kernel.NewSE(k.Hyper[0], k.Hyper[1])
-	case "matern32":
-		kk, ok = kernel.NewMatern32(k.Hyper[0], k.Hyper[1])
-	case "matern52":
-		kk, ok = kernel.NewMatern52(k.Hyper[0], k.Hyper[1])
-	case "linear":
-		kk, ok = kernel.NewLinear(1 / (k.Hyper[0] * k.Hyper[0]))
-	case "bias":
-		kk, ok = kernel.NewBias(k.Hyper[0])
-	case "white":
-		kk, ok = kernel.NewWhite(k.Hyper[0])
-	case "ard":
-		d := len(k.Hyper) - 1
-		if d < 1 {
-			return nil, fmt.Errorf("learn: ard kernel needs lengthscales and a variance")
-		}
-		kk, ok = kernel.NewARD(k.Hyper[:d], k.Hyper[d])
-	default:
-		return nil, fmt.Errorf("learn: unknown kernel %q", k.Kind)
-	}
-	if !ok {
-		return nil, fmt.Errorf("learn: kernel %s with hyperparameters %v: values must be positive and finite", k.Kind, k.Hyper)
-	}
-	return kk, nil
+	return s, nil
 }
 
 // unitVariance reports whether k is a bias or white leaf, whose Gram matrix
@@ -139,7 +103,7 @@ func (k Kernel) Gram(X *mat.Dense) (*mat.SymDense, error) {
 		K.ScaleSym(k.Hyper[0], u.Matrix(X))
 		return K, nil
 	}
-	s, err := k.leaf()
+	s, err := k.Stdlib()
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +170,7 @@ func (k Kernel) Grads(X *mat.Dense) ([]*mat.SymDense, error) {
 	if u, ok := k.unitVariance(); ok {
 		return []*mat.SymDense{u.Matrix(X)}, nil
 	}
-	s, err := k.leaf()
+	s, err := k.Stdlib()
 	if err != nil {
 		return nil, err
 	}
