@@ -1,6 +1,7 @@
 package fg
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,6 +20,10 @@ type ExpectResult struct {
 	// "" when the condition reads none and was evaluated once.
 	Label string
 	Pass  bool
+	// Skipped is set when the expect reads a result of the model that this
+	// run did not produce (`fg run --only`, `:run LABEL`); Pass is then false
+	// but the expectation counts as neither passed nor failed.
+	Skipped bool
 	// Observed lists the value of every compared side that is not a
 	// literal, e.g. "abs(mean(w[0]) - exact.mean(w[0])) = 0.0312".
 	Observed string
@@ -30,7 +35,10 @@ type ExpectResult struct {
 // String renders "PASS pos: expect SOURCE [for LABEL] (observed)" or FAIL.
 func (r ExpectResult) String() string {
 	verdict := "PASS"
-	if !r.Pass {
+	switch {
+	case r.Skipped:
+		verdict = "SKIP"
+	case !r.Pass:
 		verdict = "FAIL"
 	}
 	s := fmt.Sprintf("%s %s: expect %s", verdict, r.Pos, r.Source)
@@ -64,6 +72,10 @@ func evalSpec(m *compile.Model, rs []*infer.Result, spec *compile.ExpectSpec) []
 		r := findResult(rs, spec.For)
 		if r == nil {
 			base.Label = spec.For
+			if isInferLabel(m, spec.For) {
+				base.Skipped, base.Err = true, fmt.Errorf("result %s was not run", spec.For)
+				return []ExpectResult{base}
+			}
 			base.Err = fmt.Errorf("no result labelled %q (results: %s)", spec.For, labels(rs))
 			return []ExpectResult{base}
 		}
@@ -102,6 +114,8 @@ func evalOne(m *compile.Model, rs []*infer.Result, cur *infer.Result, e ast.Expr
 	switch {
 	case err != nil:
 		res.Err = err
+		var nr errNotRun
+		res.Skipped = errors.As(err, &nr)
 	case v.kind != boolVal:
 		res.Err = &ast.Error{Pos: e.Pos(), End: e.End(), Msg: "expect needs a condition (true/false), got " + v.kindName()}
 	default:

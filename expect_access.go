@@ -140,6 +140,9 @@ func (ev *evaluator) resultOf(s *ast.SelectorExpr) *infer.Result {
 		fail(s.X, "expected a result label before .%s", s.Sel.Name)
 	}
 	r := findResult(ev.results, id.Name)
+	if r == nil && isInferLabel(ev.model, id.Name) {
+		skipNotRun(id, id.Name)
+	}
 	if r == nil {
 		var ls []string
 		for _, r := range ev.results {

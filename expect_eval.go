@@ -63,11 +63,20 @@ func newEvaluator(m *compile.Model, rs []*infer.Result, cur *infer.Result) *eval
 }
 
 // failure carries an *ast.Error through the recursive evaluation.
-type failure struct{ err *ast.Error }
+type failure struct {
+	err  *ast.Error
+	skip bool // the expect reads a result this run did not produce
+}
+
+// skipNotRun aborts the evaluation because it reads the result labelled
+// label, an infer line of the model that this run did not execute.
+func skipNotRun(n ast.Node, label string) {
+	panic(failure{err: &ast.Error{Pos: n.Pos(), End: n.End(), Msg: fmt.Sprintf("result %s was not run", label)}, skip: true})
+}
 
 // fail aborts the evaluation with an error at node n.
 func fail(n ast.Node, format string, args ...any) {
-	panic(failure{&ast.Error{Pos: n.Pos(), End: n.End(), Msg: fmt.Sprintf(format, args...)}})
+	panic(failure{err: &ast.Error{Pos: n.Pos(), End: n.End(), Msg: fmt.Sprintf(format, args...)}})
 }
 
 // safeEval evaluates e, turning the evaluator's internal panics into an
@@ -80,6 +89,9 @@ func (ev *evaluator) safeEval(e ast.Expr) (v value, err error) {
 				panic(p)
 			}
 			err = f.err
+			if f.skip {
+				err = errNotRun{f.err}
+			}
 		}
 	}()
 	return ev.eval(e), nil
@@ -276,4 +288,20 @@ func (ev *evaluator) list(x *ast.ListLit) value {
 		out[i] = ev.wantNum(e, ev.eval(e))
 	}
 	return value{kind: vecVal, vec: out}
+}
+
+// errNotRun marks an expectation that reads a result the run did not
+// produce (e.g. `fg run --only`); it is skipped, neither passed nor failed.
+type errNotRun struct{ e *ast.Error }
+
+func (e errNotRun) Error() string { return e.e.Error() }
+
+// isInferLabel reports whether label names one of the model's infer lines.
+func isInferLabel(m *compile.Model, label string) bool {
+	for _, s := range m.Infers {
+		if s.Label == label {
+			return true
+		}
+	}
+	return false
 }

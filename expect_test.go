@@ -213,3 +213,36 @@ func TestResultsEval(t *testing.T) {
 		t.Errorf("%+v", vs)
 	}
 }
+
+// TestExpectSkipsResultsNotRun: an expect that names an infer line of the
+// model which this run did not execute is skipped (neither pass nor fail);
+// an unknown label is still an error.
+func TestExpectSkipsResultsNotRun(t *testing.T) {
+	m, rs := expectFixture()
+	m.Infers = []*compile.InferSpec{{Label: "ep"}, {Label: "ep_relaxed_kl"}, {Label: "exact"}, {Label: "mcmc"}}
+	for _, c := range []struct {
+		src, label string
+		skip       bool
+	}{
+		{"converged", "mcmc", true},
+		{"abs(mean(w[0]) - mcmc.mean(w[0])) < 1", "ep", true},
+		{"converged", "nosuch", false},
+		{"abs(mean(w[0]) - nosuch.mean(w[0])) < 1", "ep", false},
+	} {
+		x, err := parser.ParseExpr(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Expects = []*compile.ExpectSpec{{Expr: x, For: c.label}}
+		es := EvalExpects(m, rs)
+		if len(es) != 1 || es[0].Skipped != c.skip || es[0].Pass || es[0].Err == nil {
+			t.Errorf("%q for %s: %+v", c.src, c.label, es)
+		}
+		if Failed(es) == c.skip {
+			t.Errorf("%q for %s: Failed = %v", c.src, c.label, Failed(es))
+		}
+		if c.skip && !strings.HasPrefix(es[0].String(), "SKIP") {
+			t.Errorf("String() = %q", es[0].String())
+		}
+	}
+}

@@ -39,7 +39,7 @@ func (r *Results) Expects() []ExpectResult { return EvalExpects(r.Model, r.List)
 // Failed reports whether any expect result failed.
 func Failed(es []ExpectResult) bool {
 	for _, e := range es {
-		if !e.Pass {
+		if !e.Pass && !e.Skipped {
 			return true
 		}
 	}
