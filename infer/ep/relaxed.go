@@ -42,35 +42,54 @@ func relaxedCost(s Site, mOld, tc, nc, b float64) float64 {
 	return kl
 }
 
-// lineSearch minimises Q(b) over b ≥ 0: a log-spaced grid b = τc·10^k,
-// k ∈ [−5, 3], plus b = 0, then golden-section refinement between the grid
-// neighbours of the best point. It returns 0 whenever no b > 0 beats b = 0.
+// lineSearch minimises Q(b) = KL(b) + c b over b ≥ 0. Q is not unimodal:
+// b = 0 is typically a local minimum and, when the old site mean m_i lies
+// well inside one side of the step, KL(b) falls steeply to 0 once the
+// relaxed cavity concentrates there, leaving a second, narrow valley (see
+// TestRelaxedLineSearchIsGlobal). So the search evaluates Q at b = 0 and on
+// a log-spaced grid of perDecade points per decade over [τc·10⁻⁶, b_max],
+// then refines the best grid point by golden section between its
+// neighbours. Because KL ≥ 0, Q(b) ≥ c b, and no b > b_max = Q(0)/c can
+// beat b = 0; for c = 0 the grid ends at τc·10⁶. It returns 0 whenever no
+// b > 0 beats b = 0.
 func (r rule) lineSearch(s Site, mOld, tc, nc float64) float64 {
 	q := func(b float64) float64 { return relaxedCost(s, mOld, tc, nc, b) + r.c*b }
-	const nGrid = 33
-	grid := make([]float64, nGrid+1)
-	for k := 1; k <= nGrid; k++ {
-		grid[k] = tc * math.Pow(10, -5+8*float64(k-1)/float64(nGrid-1))
+	q0 := q(0)
+	if !(q0 > 0) {
+		return 0
 	}
-	best, bestQ := 0, q(0)
-	for k := 1; k <= nGrid; k++ {
-		if v := q(grid[k]); v < bestQ {
+	lo, hi := tc*1e-6, tc*1e6
+	if r.c > 0 {
+		hi = math.Min(hi, q0/r.c)
+	}
+	if !(hi > lo) {
+		return 0
+	}
+	const perDecade = 24
+	n := 1 + int(math.Ceil(perDecade*math.Log10(hi/lo)))
+	step := math.Log(hi/lo) / float64(n-1)
+	at := func(k int) float64 { return lo * math.Exp(step*float64(k)) }
+	best, bestQ := -1, q0
+	for k := 0; k < n; k++ {
+		if v := q(at(k)); v < bestQ {
 			best, bestQ = k, v
 		}
 	}
-	if best == 0 {
+	if best < 0 {
 		return 0
 	}
-	lo := grid[best-1]
-	hi := grid[best]
-	if best < nGrid {
-		hi = grid[best+1]
+	a, c := 0.0, at(best)
+	if best > 0 {
+		a = at(best - 1)
 	}
-	b := goldenMin(q, lo, hi, 60)
+	if best+1 < n {
+		c = at(best + 1)
+	}
+	b := goldenMin(q, a, c, 80)
 	if q(b) < bestQ {
 		return b
 	}
-	return grid[best]
+	return at(best)
 }
 
 // goldenMin minimises a unimodal f on [a, c] by golden-section search.

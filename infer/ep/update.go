@@ -65,13 +65,10 @@ func (r rule) propose(s Site, old SiteParam, mu, v float64) (SiteParam, float64,
 		b = r.lineSearch(s, old.Mean(), tc, nc)
 		tc, nc = tc+b, nc+b*old.Mean()
 	}
-	m, vc := nc/tc, 1/tc
-	_, d1, d2 := s.Lik.Tilted(s.Y, m, vc, r.u)
-	den := 1 + vc*d2
-	if !(den > 0) || !finite(d1, d2) {
+	np, ok := r.project(s, tc, nc)
+	if !ok {
 		return old, b, false
 	}
-	np := SiteParam{Tau: -d2 / (r.u * den), Nu: (d1 - m*d2) / (r.u * den)}
 	if r.clamp && np.Tau < 0 {
 		np.Tau = 0
 	}
@@ -83,4 +80,22 @@ func (r rule) propose(s Site, old SiteParam, mu, v float64) (SiteParam, float64,
 		return old, b, false
 	}
 	return np, b, true
+}
+
+// project returns the site (proj(p(y|f)^u N(f; m, vc)) / N(f; m, vc))^{1/u}
+// for the (possibly relaxed) cavity τc = 1/vc, νc = m/vc:
+//
+//	τ̃ = −d2 / (u (1 + vc d2)),   ν̃ = (d1 − m d2) / (u (1 + vc d2)),
+//
+// with d1, d2 the derivatives of log Z(m) of the tilted distribution. It
+// reports false when the tilted variance is not positive or the result is
+// not finite.
+func (r rule) project(s Site, tc, nc float64) (SiteParam, bool) {
+	m, vc := nc/tc, 1/tc
+	_, d1, d2 := s.Lik.Tilted(s.Y, m, vc, r.u)
+	den := 1 + vc*d2
+	if !(den > 0) || !finite(d1, d2) {
+		return SiteParam{}, false
+	}
+	return SiteParam{Tau: -d2 / (r.u * den), Nu: (d1 - m*d2) / (r.u * den)}, true
 }
