@@ -162,9 +162,15 @@ func (c *compiler) checkTable(s *ast.FactorStmt, t []float64) {
 	}
 }
 
+// lossFastPath enables lossBatch in expFactor (tests turn it off to compare
+// the two paths).
+var lossFastPath = true
+
 // expFactor is a user potential exp(EXPR) of one real latent: a mini-batch
 // factor whose log-potential, gradient and diagonal Hessian come from
-// forward-mode differentiation (stdlib/ad).
+// forward-mode differentiation (stdlib/ad), except for the loss mini-batch
+// shape exp(-beta * sum(LOSS(y[b] * (X[b] @ w)))), which becomes a
+// stdlib/loss.Batch (lossBatch).
 func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 	e := a.expr(0)
 	v := c.eval(e)
@@ -178,8 +184,13 @@ func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 	if v.size() != 1 {
 		c.fail(e, "exp(...) needs a scalar log-potential, got %s; sum it, e.g. exp(-sum(hinge(m)))", v.describe())
 	}
-	f := c.symFn(e, v)
-	pot := ad.Potential{D: l.Size(), F: func(w []ad.Jet) ad.Jet { return f(w)[0] }}
+	var pot Potential
+	if b := c.lossBatch(e, l); b != nil && lossFastPath {
+		pot = b
+	} else {
+		f := c.symFn(e, v)
+		pot = ad.Potential{D: l.Size(), F: func(w []ad.Jet) ad.Jet { return f(w)[0] }}
+	}
 	if x := pot.LogF(make([]float64, l.Size())); math.IsNaN(x) {
 		c.fail(e, "exp(...) is NaN at %s = 0", l.Name)
 	}
