@@ -9,7 +9,8 @@ package loss
 //
 // It implements the engines' potential interface (LogF, Derivs) directly,
 // O(s·d) per call, without jets; it must agree with the ad version of the
-// same expression (tested).
+// same expression (tested). compile builds a Batch for the user potential
+// `factor exp(-beta * sum(LOSS(y[b] * (X[b] @ w))))` (compile/lossbatch.go).
 type Batch struct {
 	X    [][]float64 // rows x_k, each of length d
 	Y    []float64   // labels y_k (±1)
