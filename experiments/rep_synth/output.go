@@ -77,8 +77,13 @@ func summarize(rs []run) []cell {
 func printTable(w io.Writer, cs []cell) {
 	fmt.Fprintf(w, "%-6s %-11s %5s %10s %10s %16s %12s %10s\n", "noise", "alg", "runs", "divergent", "iters", "test err (conv)", "err (all)", "b>0 sites")
 	for _, c := range cs {
-		fmt.Fprintf(w, "%5.0f%% %-11s %5d %10d %10.1f %9.4f±%.4f %12.4f %10.1f\n",
-			100*c.Rate, c.Method, c.Runs, c.Divergent, c.ItersMean, c.ErrConv, c.ErrConvSD, c.ErrAll, c.RelaxedMean)
+		iters, conv := "—", "—"
+		if c.Runs > c.Divergent { // some run converged
+			iters = fmt.Sprintf("%.1f", c.ItersMean)
+			conv = fmt.Sprintf("%.4f±%.4f", c.ErrConv, c.ErrConvSD)
+		}
+		fmt.Fprintf(w, "%5.0f%% %-11s %5d %10d %10s %16s %12.4f %10.1f\n",
+			100*c.Rate, c.Method, c.Runs, c.Divergent, iters, conv, c.ErrAll, c.RelaxedMean)
 	}
 }
 

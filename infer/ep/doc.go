@@ -35,4 +35,38 @@
 // /work/shared/reference/gpml (nlZ to 1e-6 relative, latent and predictive
 // moments to 1e-5), against closed-form GP and Bayesian linear regression,
 // and against exact polar integration on qi-guo's five-point toy.
+//
+// # Relaxed EP and qi-guo §6.1
+//
+// The relaxed update follows qi-guo-relaxed-ep-rbp.md eqs 11–21 with one
+// reading fixed by the text: q does not include r_i (§3.3; RBP's eq. 26,
+// q = q^r / r), so the new site is proj(t r q\i)/(r q\i). Eqs 20–21 as
+// printed add b instead (v_i = 1/(1/v_{i,b} + b)), which would make the
+// posterior itself match the relaxed tilted distribution and contradicts
+// both; tried on the toy it runs away (errors up to 40 in |Δmean|²).
+// The cost Q(b) = KL(P_b ‖ proj P_b) + c b is eq. 35 derived term by term
+// (relaxed.go); the extracted eq. 36 is garbled: at b = 0 it misses
+// h(m̂ − h)/(2λ) of EP's KL and it is negative for some cavities. Q is not
+// unimodal in b (b = 0 and a narrow valley where the relaxed cavity has
+// moved to one side of the step), so the line search scans a dense grid up
+// to Q(0)/c.
+//
+// b is a precision of r_i in the units of f (eqs 11, 14, 39) and the penalty
+// c|b| is not scale free: for f = xᵀw, x → s x leaves EP and the exact
+// posterior unchanged but acts on REP as c → c/s². The paper's toy
+// coordinates are not given, so its c = 20 and b = 0.01 do not transfer.
+// Measured (go test -run 'TestRelaxedToy' -v ./infer/ep): on 200 random
+// configurations shaped like Figure 1 (unit-scale coordinates, ε = 0.2), c
+// = 20 and 10 give EP on ≥ 97% of them; at no c is REP better than EP in
+// the median over the 20 configurations where EP is worst except c = 0.1
+// (median error ratio 0.59, but 4.1 over all 200), only-the-outlier
+// relaxation occurs for at most a quarter of configurations, and at c =
+// 0.3–1 REP misses R < 1e-3 within 200 sweeps on 18–25% of them (b jumps
+// between the two minima of Q), against the paper's "never diverged". On
+// examples/toy5.fg's points (R < 1e-3) c ≥ 4.2 gives EP; for 0.1 ≤ c ≤
+// 2.4 only the mislabeled point is relaxed, as the paper says, but REP does
+// not converge for 0.56 ≤ c ≤ 3.2 and where it converges (0.1 ≤ c ≤ 0.42)
+// |Δmean|² is 0.021–0.047 against EP's 0.0007. So the implementation is the
+// paper's algorithm as its text defines it, and its §6.1 toy claim is not
+// reproduced.
 package ep

@@ -19,10 +19,16 @@ import "math"
 //	Q(b) = KL(P_b ‖ N(m̂, v̂)) + c b
 //	     = E_P[log p(y|f)] − log Z − ½ log(λ̃/v̂) − (v̂ + (m̂ − h̃)²)/(2λ̃) + ½ + c b,
 //
-// with Z, m̂, v̂ the normaliser and moments of P_b. This is Appendix B's
-// eq. 36 written in terms of the tilted moments; its first term is the
-// closed-form E[log p] of the step likelihood. b = 0 is plain EP; a large c
-// forces b = 0 (EP exactly).
+// with Z, m̂, v̂ the normaliser and moments of P_b. This is eq. 35 itself:
+// both sides of KL_r(t r q\i ‖ r q) share the conditional of f_{−i} given
+// f_i (q = q\i t̃_i), so the divergence over the whole latent vector reduces
+// to this 1-D one, and the normalisers ∫ r q\i and the terms E_P[log r] of
+// the two sides cancel. Its first term is the closed-form E[log p] of the
+// step likelihood. b = 0 is plain EP; a large c forces b = 0 (EP exactly).
+// TestRelaxedCostAgainstQuadrature pins Q against brute-force quadrature of
+// the definition, TestRelaxedCostSiteForm against the same KL written in
+// the paper's site notation; the long version's eq. 36 as extracted differs
+// from both (see the package doc, "Relaxed EP and qi-guo §6.1").
 
 // relaxedCost returns Q(b) − c b, the KL from the relaxed tilted
 // distribution to its Gaussian projection, for the cavity (τc, νc).
