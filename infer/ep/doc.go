@@ -43,7 +43,7 @@
 // q = q^r / r), so the new site is proj(t r q\i)/(r q\i). Eqs 20–21 as
 // printed add b instead (v_i = 1/(1/v_{i,b} + b)), which would make the
 // posterior itself match the relaxed tilted distribution and contradicts
-// both; tried on the toy it runs away (errors up to 40 in |Δmean|²).
+// both; tried (and discarded) on the toy it runs away (errors up to 40 in |Δmean|²).
 // The cost Q(b) = KL(P_b ‖ proj P_b) + c b is eq. 35 derived term by term
 // (relaxed.go); the extracted eq. 36 is garbled: at b = 0 it misses
 // h(m̂ − h)/(2λ) of EP's KL and it is negative for some cavities. Q is not
