@@ -60,7 +60,7 @@
 // = 20 and 10 give EP on ≥ 97% of them; at no c is REP better than EP in
 // the median over the 20 configurations where EP is worst except c = 0.1
 // (median error ratio 0.59, but 4.1 over all 200), only-the-outlier
-// relaxation occurs for at most a quarter of configurations, and at c =
+// relaxation occurs for at most 27% of configurations, and at c =
 // 0.3–1 REP misses R < 1e-3 within 200 sweeps on 18–25% of them (b jumps
 // between the two minima of Q), against the paper's "never diverged". On
 // examples/toy5.fg's points (R < 1e-3) c ≥ 4.2 gives EP; for 0.1 ≤ c ≤
