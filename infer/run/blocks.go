@@ -58,13 +58,8 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 // moment scheme: the closed forms for approx = exact, quadrature otherwise.
 func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
 	if j.spec.Approx == "exact" || j.spec.Approx == "" {
-		switch s.Kind {
-		case "probit":
-			return ep.Probit{}, nil
-		case "step":
-			return ep.Step{Eps: s.Params["eps"]}, nil
-		case "normal":
-			return ep.Gaussian{Var: s.Params["var"]}, nil
+		if lik, err := siteLik(s); err == nil {
+			return lik, nil
 		}
 		return nil, fmt.Errorf("%s has no closed-form moments; choose approx = gh(n = 32), laplace, quick_laplace, gq or vq", s.Kind)
 	}
