@@ -70,10 +70,9 @@ func (j *job) epPredictions(b *compile.Block, res *ep.Result) ([]infer.Predictio
 // predictLik is the likelihood that turns a predictive latent into p(y = +1).
 func predictLik(p *compile.PredictSpec) ep.Likelihood {
 	switch p.Lik {
-	case "probit":
-		return ep.Probit{}
-	case "step":
-		return ep.Step{Eps: p.LikParams["eps"]}
+	case "probit", "step":
+		lik, _ := siteLik(compile.Site{Kind: p.Lik, Params: p.LikParams})
+		return lik
 	case "logistic":
 		s := compile.Site{Kind: "logistic"}
 		ll := func(y, f float64) (float64, float64, float64) { s.Y = y; return siteLogLik(s, f) }
