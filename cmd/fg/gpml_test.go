@@ -1,13 +1,12 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
+	"github.com/fg-infer/fg/internal/refdata"
 	"github.com/fg-infer/fg/internal/shared"
 )
 
@@ -60,24 +59,9 @@ func TestRunGPMLMatchesReference(t *testing.T) {
 
 // readCSVColumns reads a numeric CSV with a header into named columns.
 func readCSVColumns(t *testing.T, path string) map[string][]float64 {
-	f, err := os.Open(path)
+	cols, err := refdata.Columns(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(recs) < 2 {
-		t.Fatalf("%s: %v", path, err)
-	}
-	cols := map[string][]float64{}
-	for _, rec := range recs[1:] {
-		for j, h := range recs[0] {
-			x, err := strconv.ParseFloat(rec[j], 64)
-			if err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			cols[h] = append(cols[h], x)
-		}
 	}
 	return cols
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/run"
+	"github.com/fg-infer/fg/internal/refdata"
 	"github.com/fg-infer/fg/internal/shared"
 )
 
@@ -85,22 +85,7 @@ func pair(s string) [2]float64 {
 }
 
 // readSummary reads a GPML summary.tsv (key TAB value lines).
-func readSummary(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	kv := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), "\t")
-		if ok {
-			kv[k] = strings.TrimSpace(v)
-		}
-	}
-	return kv, sc.Err()
-}
+func readSummary(path string) (map[string]string, error) { return refdata.Summary(path) }
 
 // compileCase compiles the model for case c with the optimiser method.
 func compileCase(c *gpmlCase, method string, set map[string]string) (*compile.Model, error) {

@@ -1,17 +1,15 @@
 package run
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/internal/refdata"
 	"github.com/fg-infer/fg/internal/shared"
 )
 
@@ -104,39 +102,17 @@ func maxDiff(t *testing.T, what string, got, want []float64, tol float64) {
 }
 
 func readSummary(t *testing.T, path string) map[string]string {
-	f, err := os.Open(path)
+	kv, err := refdata.Summary(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	out := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, _ := strings.Cut(sc.Text(), "\t")
-		out[k] = strings.TrimSpace(v)
-	}
-	return out
+	return kv
 }
 
 func readColumns(t *testing.T, path string) map[string][]float64 {
-	f, err := os.Open(path)
+	cols, err := refdata.Columns(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]float64{}
-	for _, row := range rows[1:] {
-		for j, name := range rows[0] {
-			x, err := strconv.ParseFloat(row[j], 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[name] = append(out[name], x)
-		}
-	}
-	return out
+	return cols
 }
