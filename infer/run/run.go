@@ -221,7 +221,9 @@ func (j *job) mergeBlock(i int, b *compile.Block, o *blockOut) {
 		r.Trace = o.trace
 	}
 	o.v.Name, o.v.Shape = b.Name, j.m.Graph.Latents[b.Latent].Shape
-	r.Variables = append(r.Variables, o.v)
+	if len(o.v.Mean) > 0 { // a failed engine may leave no estimate at all
+		r.Variables = append(r.Variables, o.v)
+	}
 	r.Relaxation = append(r.Relaxation, o.relax...)
 	r.Predictions = append(r.Predictions, o.predictions...)
 }

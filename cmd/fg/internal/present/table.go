@@ -263,13 +263,19 @@ func appendOnce(list []string, s string) []string {
 
 // varShape returns the shape, the element count and the discreteness of a
 // variable from the first result that has it.
+// varShape returns the shape, element count and kind of a variable from the
+// result that reports the most elements of it (a failed run may report none).
 func varShape(rs []*infer.Result, name string) ([]int, int, bool) {
+	var best *infer.Variable
 	for _, r := range rs {
-		if v := findVar(r, name); v != nil {
-			return v.Shape, varLen(v), v.Discrete
+		if v := findVar(r, name); v != nil && (best == nil || varLen(v) > varLen(best)) {
+			best = v
 		}
 	}
-	return nil, 0, false
+	if best == nil {
+		return nil, 0, false
+	}
+	return best.Shape, varLen(best), best.Discrete
 }
 
 func varLen(v *infer.Variable) int {

@@ -1,6 +1,8 @@
 package present
 
 import (
+	"github.com/fg-infer/fg/infer"
+
 	"bytes"
 	"strings"
 	"testing"
@@ -84,5 +86,21 @@ func TestElementName(t *testing.T) {
 	}
 	if got := elementName("s", nil, 0); got != "s" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestTableVariableFromAnyResult: a variable is shown when the first result
+// reports it without values (a failed run) and a later one has them.
+func TestTableVariableFromAnyResult(t *testing.T) {
+	failed := &infer.Result{Method: "ep", Label: "a", Status: infer.Failed,
+		Variables: []infer.Variable{{Name: "f", Shape: []int{2}}}}
+	ok := &infer.Result{Method: "ep", Label: "b", Status: infer.Converged,
+		Variables: []infer.Variable{{Name: "f", Shape: []int{2}, Mean: []float64{1, 2}, Var: []float64{1, 4}}}}
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, "m", []*infer.Result{failed, ok}, TableOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "f[1]") || !strings.Contains(out, "2 ± 2") {
+		t.Fatalf("table:\n%s", out)
 	}
 }
