@@ -1,11 +1,11 @@
 package present
 
 import (
-	"github.com/fg-infer/fg/infer"
-
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/infer"
 )
 
 func TestTableContents(t *testing.T) {
