@@ -31,8 +31,17 @@ import "math"
 // from both (see the package doc, "Relaxed EP and qi-guo §6.1").
 
 // relaxedCost returns Q(b) − c b, the KL from the relaxed tilted
-// distribution to its Gaussian projection, for the cavity (τc, νc).
+// distribution to its Gaussian projection, for the cavity (τc, νc); it is
+// relaxedKL clamped at 0 (a KL divergence is non-negative; negative values
+// are rounding).
 func relaxedCost(s Site, mOld, tc, nc, b float64) float64 {
+	return math.Max(relaxedKL(s, mOld, tc, nc, b), 0)
+}
+
+// relaxedKL is the closed form above, unclamped (so that its finite
+// differences are smooth near KL = 0); +Inf when the tilted variance is not
+// positive.
+func relaxedKL(s Site, mOld, tc, nc, b float64) float64 {
 	t, n := tc+b, nc+b*mOld
 	h, lam := n/t, 1/t
 	logZ, d1, d2 := s.Lik.Tilted(s.Y, h, lam, 1)
@@ -40,24 +49,28 @@ func relaxedCost(s Site, mOld, tc, nc, b float64) float64 {
 	if !(vh > 0) {
 		return math.Inf(1)
 	}
-	kl := s.Lik.ExpLogLik(s.Y, h, lam) - logZ - 0.5*math.Log(lam/vh) -
+	return s.Lik.ExpLogLik(s.Y, h, lam) - logZ - 0.5*math.Log(lam/vh) -
 		(vh+(mh-h)*(mh-h))/(2*lam) + 0.5
-	if kl < 0 { // rounding: a KL divergence is non-negative
-		kl = 0
-	}
-	return kl
 }
 
 // lineSearch minimises Q(b) = KL(b) + c b over b ≥ 0. Q is not unimodal:
 // b = 0 is typically a local minimum and, when the old site mean m_i lies
 // well inside one side of the step, KL(b) falls steeply to 0 once the
 // relaxed cavity concentrates there, leaving a second, narrow valley (see
-// TestRelaxedLineSearchIsGlobal). So the search evaluates Q at b = 0 and on
-// a log-spaced grid of perDecade points per decade over [τc·10⁻⁶, b_max],
-// then refines the best grid point by golden section between its
-// neighbours. Because KL ≥ 0, Q(b) ≥ c b, and no b > b_max = Q(0)/c can
-// beat b = 0; for c = 0 the grid ends at τc·10⁶. It returns 0 whenever no
-// b > 0 beats b = 0.
+// TestRelaxedLineSearchIsGlobal). So the search first finds the valley:
+// it evaluates Q at b = 0 and on a log-spaced grid of perDecade points per
+// decade over [τc·10⁻⁶, b_max]. Because KL ≥ 0, Q(b) ≥ c b, and no b >
+// b_max = Q(0)/c can beat b = 0; for c = 0 the grid ends at τc·10⁶.
+//
+// Then it locates the minimiser in the bracket [b₋, b₊] of the best grid
+// point's neighbours as the root of Q'(b) = dKL/db + c (relaxedSlope) by
+// Brent's method. A root-finder locates b to rounding, where minimising Q's
+// value (golden section) only reaches ~√ε relative, because Q is flat to
+// second order at its minimum; that √ε jitter in b is what kept relaxed EP
+// from meeting tolerances below ~1e-6. If Q' does not change sign on the
+// bracket (Q has several wiggles between grid points, or the best point is
+// the grid's end), golden section on the bracket is the fallback. It
+// returns 0 whenever no b > 0 beats b = 0.
 func (r rule) lineSearch(s Site, mOld, tc, nc float64) float64 {
 	q := func(b float64) float64 { return relaxedCost(s, mOld, tc, nc, b) + r.c*b }
 	q0 := q(0)
@@ -84,18 +97,29 @@ func (r rule) lineSearch(s Site, mOld, tc, nc float64) float64 {
 	if best < 0 {
 		return 0
 	}
-	a, c := 0.0, at(best)
-	if best > 0 {
-		a = at(best - 1)
-	}
-	if best+1 < n {
-		c = at(best + 1)
-	}
-	b := goldenMin(q, a, c, 80)
-	if q(b) < bestQ {
+	b := r.refine(s, mOld, tc, nc, q, at, best, n)
+	if qb := q(b); qb < bestQ || (qb == bestQ && b > 0) {
 		return b
 	}
 	return at(best)
+}
+
+// refine returns the stationary point of Q in the bracket around grid
+// point best (see lineSearch).
+func (r rule) refine(s Site, mOld, tc, nc float64, q func(float64) float64, at func(int) float64, best, n int) float64 {
+	if best+1 == n {
+		return at(best) // the grid's end (c = 0): Q still falls there
+	}
+	a, c := 0.0, at(best+1)
+	if best > 0 {
+		a = at(best - 1)
+	}
+	dq := func(b float64) float64 { return relaxedSlope(s, mOld, tc, nc, b) + r.c }
+	da, dc := dq(a), dq(c)
+	if da < 0 && dc > 0 {
+		return brentRoot(dq, a, c, da, dc, 0)
+	}
+	return goldenMin(q, a, c, 80)
 }
 
 // goldenMin minimises a unimodal f on [a, c] by golden-section search.
