@@ -2,10 +2,12 @@ package ep
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
+	fgquad "github.com/fg-infer/fg/infer/quad"
 	"github.com/fg-infer/fg/internal/mathx"
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
@@ -136,41 +138,50 @@ func legendrePanels(lo, hi float64, cut []float64, fn func(x, w float64)) {
 // TestRelaxedLineSearchStationary: the returned b is a stationary point of
 // Q(b) = KL(b) + c b, |Q'(b)| ≤ 1e-8·c with Q' = relaxedSlope + c, or b = 0
 // with Q'(0) ≥ 0 (a boundary minimum with the right sign), for the b = 0
-// cases of relaxedCases and c ∈ {20, 1, 0.1, 0.01}. Q' is also checked by a
+// cases of relaxedCases, c ∈ {20, 1, 0.1, 0.01}, and the step, probit and
+// numeric (Gauss–Hermite probit) likelihoods. Q' is also checked by a
 // plain central difference of Q at the returned b (1e-5·c: O(h²) error).
 func TestRelaxedLineSearchStationary(t *testing.T) {
-	interior := 0
+	interior := map[string]int{}
 	for _, cpen := range []float64{20, 1, 0.1, 0.01} {
 		r := rule{u: 1, relaxed: true, c: cpen, damping: 1}
 		for _, c := range relaxedCases() {
 			if c.b != 0 {
 				continue
 			}
-			s := Site{Lik: Step{Eps: c.eps}, Y: c.y}
-			tc, nc := 1/c.lam, c.h/c.lam
-			b := r.lineSearch(s, c.mOld, tc, nc)
-			dq := relaxedSlope(s, c.mOld, tc, nc, b) + cpen
-			if b == 0 {
-				if dq < 0 {
-					t.Errorf("c %g %+v: b = 0 but Q'(0) = %g < 0", cpen, c, dq)
+			liks := []Likelihood{Step{Eps: c.eps}}
+			if c.eps == 0.2 {
+				liks = append(liks, Probit{}, Numeric{Kind: "probit", Scheme: fgquad.Scheme{Kind: fgquad.GH, N: 64}, LogLik: probitLogLik, Binary: true})
+			}
+			for _, lik := range liks {
+				s := Site{Lik: lik, Y: c.y}
+				tc, nc := 1/c.lam, c.h/c.lam
+				b := r.lineSearch(s, c.mOld, tc, nc)
+				dq := relaxedSlope(s, c.mOld, tc, nc, b) + cpen
+				if b == 0 {
+					if dq < 0 {
+						t.Errorf("%s c %g %+v: b = 0 but Q'(0) = %g < 0", lik.Name(), cpen, c, dq)
+					}
+					continue
 				}
-				continue
-			}
-			interior++
-			if math.Abs(dq) > 1e-8*cpen {
-				t.Errorf("c %g %+v: b = %.10g, Q'(b) = %.3g (relative %.3g)", cpen, c, b, dq, dq/cpen)
-			}
-			e := 1e-4 * b
-			fd := (relaxedKL(s, c.mOld, tc, nc, b+e)-relaxedKL(s, c.mOld, tc, nc, b-e))/(2*e) + cpen
-			if math.Abs(fd) > 1e-5*cpen {
-				t.Errorf("c %g %+v: b = %.10g, central difference Q'(b) = %.3g", cpen, c, b, fd)
+				interior[fmt.Sprintf("%T", lik)]++
+				if math.Abs(dq) > 1e-8*cpen {
+					t.Errorf("%s c %g %+v: b = %.10g, Q'(b) = %.3g (relative %.3g)", lik.Name(), cpen, c, b, dq, dq/cpen)
+				}
+				e := 1e-4 * b
+				fd := (relaxedKL(s, c.mOld, tc, nc, b+e)-relaxedKL(s, c.mOld, tc, nc, b-e))/(2*e) + cpen
+				if math.Abs(fd) > 1e-5*cpen {
+					t.Errorf("%s c %g %+v: b = %.10g, central difference Q'(b) = %.3g", lik.Name(), cpen, c, b, fd)
+				}
 			}
 		}
 	}
-	if interior == 0 {
-		t.Error("no case relaxed: the test checks nothing")
+	for _, k := range []string{"ep.Step", "ep.Probit", "ep.Numeric"} {
+		if interior[k] == 0 {
+			t.Errorf("%s: no case relaxed, the test checks nothing", k)
+		}
 	}
-	t.Logf("%d interior minima checked", interior)
+	t.Logf("interior minima checked: %v", interior)
 }
 
 // scaledToy is the five-point toy with its inputs multiplied by sc (cavity
