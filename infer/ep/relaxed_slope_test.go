@@ -234,3 +234,18 @@ func TestRelaxedConvergesTightly(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRelaxedLineSearch times one relaxed-EP line search (grid scan
+// plus Brent's root of Q') for a step and a probit site whose minimiser is
+// interior (c = 0.1, cavity N(0.3, 3), old site mean 4).
+func BenchmarkRelaxedLineSearch(b *testing.B) {
+	r := rule{u: 1, relaxed: true, c: 0.1, damping: 1}
+	for _, lik := range []Likelihood{Step{Eps: 0.2}, Probit{}} {
+		s := Site{Lik: lik, Y: -1}
+		b.Run(lik.Name(), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				r.lineSearch(s, 4, 1/3.0, 0.3/3)
+			}
+		})
+	}
+}
