@@ -41,10 +41,18 @@ func tpProblem(n int, nu float64) *Problem {
 	return p
 }
 
-// BenchmarkSweepTP150 measures one t-EP sweep (150 site updates, each one
-// 150×150 Cholesky) of Student-t process classification.
-func BenchmarkSweepTP150(b *testing.B) {
-	p := tpProblem(150, 10)
+// BenchmarkSweepTP150 measures one t-EP sweep (150 site updates) of
+// Student-t process classification.
+func BenchmarkSweepTP150(b *testing.B) { benchSweepTP(b, 150) }
+
+// BenchmarkSweepTP100, 200 and 400 show the growth with n = k.
+func BenchmarkSweepTP100(b *testing.B) { benchSweepTP(b, 100) }
+func BenchmarkSweepTP200(b *testing.B) { benchSweepTP(b, 200) }
+func BenchmarkSweepTP400(b *testing.B) { benchSweepTP(b, 400) }
+
+func benchSweepTP(b *testing.B, n int) {
+	p := tpProblem(n, 10)
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := Run(context.Background(), p, infer.Settings{MaxIter: 1}, nil); err != nil {
 			b.Fatal(err)

@@ -65,8 +65,10 @@ func (r *Result) Var() []float64 {
 // permutation each sweep), Parallel (all sites from the same θ, then θ
 // recombined). s.Damping ∈ (0, 1] (0 means 1), s.Tol (default 1e-8) bounds
 // ‖μ_iter − μ_iter−1‖₂, s.MaxIter defaults to 200. Updates whose cavity is
-// not positive definite or whose moments are not finite are skipped and
-// counted in Stats.Skipped. ctx is checked before every sweep; when it is
+// not positive definite, whose moments are not finite or whose new
+// posterior precision would not be positive definite are skipped and
+// counted in Stats.Skipped; a sweep with skipped updates never counts as
+// converged. Each site update costs O(k²) (package doc). ctx is checked before every sweep; when it is
 // canceled Run returns the partial result (Status Canceled) with ctx.Err().
 // Invalid problems or settings return an error and no result.
 func Run(ctx context.Context, p *Problem, s infer.Settings, o *Options) (res *Result, err error) {
@@ -148,6 +150,7 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 			order[i] = i
 		}
 	}
+	st.adf = o.ADF
 	rng := rand.New(rand.NewPCG(s.Seed, 0x7e9))
 	prev := make([]float64, st.k)
 	copy(prev, st.m0)
@@ -155,6 +158,7 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 		if err := ctx.Err(); err != nil {
 			return infer.Canceled, err.Error()
 		}
+		skipped := res.Skipped
 		switch {
 		case s.Schedule == infer.Parallel && !o.ADF:
 			parallelSweep(st, s.Damping, res)
@@ -164,9 +168,8 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 		default:
 			sequentialSweep(st, order, s.Damping, res)
 		}
-		st.refresh()
 		res.Iterations = iter
-		mu, ok := st.meanU()
+		mu, ok := st.meanW()
 		if !ok {
 			return infer.Diverged, fmt.Sprintf("posterior precision not positive definite after sweep %d", iter)
 		}
@@ -179,25 +182,41 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 		if o.ADF {
 			return infer.Done, ""
 		}
-		if r < s.Tol {
+		// A sweep with skipped sites is not a fixed point: those sites do
+		// not satisfy the moment-matching condition.
+		if r < s.Tol && res.Skipped == skipped {
 			return infer.Converged, ""
 		}
+	}
+	if res.Skipped > 0 {
+		return infer.IterationLimit, fmt.Sprintf("no convergence in %d sweeps (%d site updates skipped)", s.MaxIter, res.Skipped)
 	}
 	return infer.IterationLimit, fmt.Sprintf("no convergence in %d sweeps", s.MaxIter)
 }
 
+// sequentialSweep updates the sites one after another, each in O(k²)
+// (ADF: absorb, EP: apply), then rebuilds the state from the sites.
 func sequentialSweep(st *state, order []int, damping float64, res *Result) {
 	for _, j := range order {
 		pr, ok := st.propose(j)
+		if ok {
+			if st.adf {
+				ok = st.absorb(j, pr, damping)
+			} else {
+				ok = st.apply(j, pr, damping)
+			}
+		}
 		if !ok {
 			res.Skipped++
 			continue
 		}
-		st.apply(j, pr, damping)
 		res.Updates++
 	}
+	st.refresh()
 }
 
+// parallelSweep computes every proposal from the same θ, then sets all
+// sites and rebuilds A, b, γ once.
 func parallelSweep(st *state, damping float64, res *Result) {
 	props := make([]proposal, len(st.sites))
 	ok := make([]bool, len(st.sites))
@@ -209,31 +228,22 @@ func parallelSweep(st *state, damping float64, res *Result) {
 			res.Skipped++
 			continue
 		}
-		st.apply(j, props[j], damping)
+		st.set(j, props[j], damping)
 		res.Updates++
 	}
+	st.refresh()
 }
 
-// meanU returns the posterior location μ = L0 P⁻¹h in w coordinates, for the
-// convergence measure; ok is false when P is not positive definite or μ is
-// not finite.
-func (st *state) meanU() ([]float64, bool) {
-	var ch mat.Cholesky
-	if !ch.Factorize(st.P) {
-		return nil, false
-	}
-	var mu mat.VecDense
-	if ch.SolveVecTo(&mu, mat.NewVecDense(st.k, append([]float64(nil), st.h...))) != nil {
+// meanW returns the posterior location μ = L0 P⁻¹h = L0 A⁻¹b in w
+// coordinates, for the convergence measure; ok is false when the posterior
+// precision is not positive definite or μ is not finite.
+func (st *state) meanW() ([]float64, bool) {
+	if !st.valid {
 		return nil, false
 	}
 	w := mat.NewVecDense(st.k, nil)
-	w.MulVec(&st.l0, &mu)
-	for _, x := range w.RawVector().Data {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, false
-		}
-	}
-	return w.RawVector().Data, true
+	w.MulVec(&st.l0, mat.NewVecDense(st.k, st.muA))
+	return w.RawVector().Data, finite(w.RawVector().Data)
 }
 
 func dist(a, b []float64) float64 {
@@ -245,20 +255,18 @@ func dist(a, b []float64) float64 {
 }
 
 // finish computes the posterior in w coordinates and the evidence; it
-// returns false when P is not positive definite.
+// returns false when P = A/γ is not positive definite.
 func (r *Result) finish() bool {
 	st := r.st
-	if !r.postCh.Factorize(st.P) {
+	if !st.valid {
 		return false
 	}
-	var mu mat.VecDense
-	if r.postCh.SolveVecTo(&mu, mat.NewVecDense(st.k, append([]float64(nil), st.h...))) != nil {
-		return false
-	}
-	r.muU = mu.RawVector().Data
+	r.postCh.Scale(1/st.gamma, &st.chol)
+	r.muU = append([]float64(nil), st.muA...)
+	mu := mat.NewVecDense(st.k, r.muU)
 	r.logPsi = tfam.LogPsiFromPrecision(st.nu, st.k, r.postCh.LogDet())
 	w := mat.NewVecDense(st.k, nil)
-	w.MulVec(&st.l0, &mu)
+	w.MulVec(&st.l0, mu)
 	r.Mean = w.RawVector().Data
 	// Σ_w = ρ L0 P⁻¹ L0ᵀ = ρ (U⁻ᵀL0ᵀ)ᵀ(U⁻ᵀL0ᵀ) with P = UᵀU.
 	var u mat.TriDense
@@ -270,6 +278,7 @@ func (r *Result) finish() bool {
 	rho := (st.nu + float64(st.k)) * math.Exp(r.logPsi) / st.nu
 	r.Scale = mat.NewSymDense(st.k, nil)
 	r.Scale.SymOuterK(rho, b.T())
-	r.LogZ, r.HasLogZ = st.logZ(r.logPsi, dot(st.h, r.muU))
+	// hᵀP⁻¹h = bᵀA⁻¹b/γ.
+	r.LogZ, r.HasLogZ = st.logZ(r.logPsi, dot(st.b, st.muA)/st.gamma)
 	return true
 }

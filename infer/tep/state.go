@@ -4,14 +4,25 @@ import (
 	"errors"
 	"math"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/families/tfam"
 )
 
-// state is the t-EP state in whitened coordinates u = L0⁻¹ w: the prior
-// θ0 = (h0, λ0 I), the sites θⱼ = (hⱼ, Pⱼ) and their sum θ = (h, P).
+// state is the t-EP state in whitened coordinates u = L0⁻¹ w. The prior is
+// θ0 = (h0, λ0 I); site j is stored relative to the current posterior θ as
+// three scalars (see the package doc, "Site representation"),
+//
+//	θⱼ = cⱼ θ + (eⱼ gⱼ, dⱼ gⱼgⱼᵀ),
+//
+// so θ = θ0 + Σⱼ θⱼ is θ = (b, A)/γ with
+//
+//	A = λ0 I + Σⱼ dⱼ gⱼgⱼᵀ,   b = h0 + Σⱼ eⱼ gⱼ,   γ = 1 − Σⱼ cⱼ.
+//
+// The state keeps the Cholesky factor of A (rank-one updates, O(k²)) and
+// μA = A⁻¹b, which is also the posterior location (γ cancels). Under ADF
+// (one pass, q ← proj(q·lⱼ)) γ is carried as a product instead and the
+// relative scalars cⱼ are unused.
 type state struct {
 	nu, t float64
 	k     int
@@ -22,12 +33,19 @@ type state struct {
 	lam0  float64      // prior precision λ0 = (ν+k)Ψ0/ν (Σ_u = I)
 	m0    []float64    // prior location L0⁻¹ μ0
 	h0    []float64    // λ0 m0
-	siteP [][]float64  // packed upper triangles of Pⱼ (nil: zero site)
-	siteH [][]float64  // hⱼ (nil: zero site)
-	lnC   []float64    // ln_t C̃ⱼ in w coordinates (evidence.go)
-	P     *mat.SymDense
-	h     []float64
-	cav   *cavity // scratch for cavityOf
+	c     []float64    // relative sites: θⱼ = cⱼθ + (eⱼgⱼ, dⱼgⱼgⱼᵀ)
+	d, e  []float64
+	lnC   []float64 // ln_t C̃ⱼ in w coordinates (evidence.go)
+	adf   bool      // γ is carried (ADF), not 1 − Σc
+
+	a     *mat.SymDense // A as of the last refresh
+	chol  mat.Cholesky  // factor of A as of the last refresh (finish)
+	f     upper         // factor of the current A (rank-one updates)
+	b     []float64
+	muA   []float64 // A⁻¹b
+	gamma float64
+	valid bool      // f, muA and γ describe a positive definite posterior
+	y, x  []float64 // scratch: y = A⁻¹gⱼ of the last siteCavity; x for rankOne
 }
 
 var errNotPD = errors.New("tep: prior scale matrix is not positive definite")
@@ -39,7 +57,7 @@ func newState(p *Problem) (*state, error) {
 	if !ch.Factorize(p.Scale) {
 		return nil, errNotPD
 	}
-	st := &state{nu: p.Nu, t: tfam.TOf(p.Nu, k), k: k, sites: p.Sites}
+	st := &state{nu: p.Nu, t: tfam.TOf(p.Nu, k), k: k, sites: p.Sites, gamma: 1}
 	ch.LTo(&st.l0)
 	st.cw = ch.LogDet() / (p.Nu + float64(k))
 	st.lam0 = (p.Nu + float64(k)) * math.Exp(-2/(p.Nu+float64(k))*tfam.LogNormConst(p.Nu, k)) / p.Nu
@@ -51,14 +69,15 @@ func newState(p *Problem) (*state, error) {
 		}
 	}
 	st.h0 = scaled(st.lam0, st.m0)
-	st.g = make([][]float64, len(p.Sites))
+	n := len(p.Sites)
+	st.g = make([][]float64, n)
 	for j, s := range p.Sites {
 		st.g[j] = st.whiten(s.proj(k))
 	}
-	st.siteP = make([][]float64, len(p.Sites))
-	st.siteH = make([][]float64, len(p.Sites))
-	st.lnC = make([]float64, len(p.Sites))
-	st.refresh()
+	st.c, st.d, st.e, st.lnC = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	if !st.refresh() {
+		return nil, errNotPD
+	}
 	return st, nil
 }
 
@@ -69,14 +88,17 @@ func (st *state) whiten(a []float64) []float64 {
 	return v.RawVector().Data
 }
 
-// refresh recomputes θ = θ0 + Σⱼ θⱼ from scratch (once per sweep, so that
-// rounding in the incremental updates does not accumulate).
-func (st *state) refresh() {
+// refresh recomputes A, b, γ (EP), the Cholesky factor of A and μA from the
+// sites (once per sweep, so that rounding in the rank-one updates does not
+// accumulate; O(n k² + k³)). It returns false, and marks the state invalid,
+// when γ ≤ 0 or A is not positive definite (the posterior precision A/γ is
+// then not positive definite).
+func (st *state) refresh() bool {
 	k := st.k
-	if st.P == nil {
-		st.P = mat.NewSymDense(k, nil)
+	if st.a == nil {
+		st.a = mat.NewSymDense(k, nil)
 	}
-	raw := st.P.RawSymmetric()
+	raw := st.a.RawSymmetric()
 	for i := 0; i < k; i++ {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+k]
 		for j := i; j < k; j++ {
@@ -84,39 +106,38 @@ func (st *state) refresh() {
 		}
 		row[i] = st.lam0
 	}
-	st.h = append(st.h[:0], st.h0...)
-	for j := range st.siteP {
-		if st.siteP[j] != nil {
-			addPacked(raw, st.siteP[j], 1)
-			axpy(1, st.siteH[j], st.h)
+	st.b = append(st.b[:0], st.h0...)
+	gamma := 1.0
+	for j, dj := range st.d {
+		if dj != 0 {
+			st.a.SymRankOne(st.a, dj, mat.NewVecDense(k, st.g[j]))
 		}
+		axpy(st.e[j], st.g[j], st.b)
+		gamma -= st.c[j]
 	}
+	if !st.adf {
+		st.gamma = gamma
+	}
+	st.valid = st.gamma > 0 && !math.IsInf(st.gamma, 0) && st.chol.Factorize(st.a)
+	if !st.valid {
+		return false
+	}
+	st.f.set(&st.chol, k)
+	if len(st.muA) != k {
+		st.muA, st.y, st.x = make([]float64, k), make([]float64, k), make([]float64, k)
+	}
+	st.f.solve(st.muA, st.b)
+	st.valid = finite(st.muA)
+	return st.valid
 }
 
-// addPacked adds c times the packed upper triangle pk to the symmetric matrix.
-func addPacked(raw blas64.Symmetric, pk []float64, c float64) {
-	n, o := raw.N, 0
-	for i := 0; i < n; i++ {
-		row := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
-		seg := pk[o : o+n-i]
-		for j := range row {
-			row[j] += c * seg[j]
-		}
-		o += n - i
-	}
-}
-
-// packUpper returns the packed upper triangle of a·M + b·ggᵀ.
-func packUpper(raw blas64.Symmetric, a, b float64, g []float64) []float64 {
-	n := raw.N
-	out := make([]float64, 0, n*(n+1)/2)
-	for i := 0; i < n; i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
-		for j := i; j < n; j++ {
-			out = append(out, a*row[j]+b*g[i]*g[j])
+func finite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
 		}
 	}
-	return out
+	return true
 }
 
 func scaled(c float64, x []float64) []float64 {

@@ -3,58 +3,53 @@ package tep
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/fg-infer/fg/families/tfam"
 )
 
-// proposal is a new site θⱼ = θ_new − θ\j and its normaliser ln_t C̃ⱼ.
-type proposal struct {
-	P   []float64 // packed (s−1) P\j + r ggᵀ
-	H   []float64 // (s−1) h\j + κ g
-	LnC float64
-	S   float64 // the scalar s: cavity precision multiplier
+// cavStats are the cavity quantities a site update needs: with
+// θ\j = (h\j, P\j), w = gᵀP\j⁻¹g, m = gᵀμ\j (μ\j = P\j⁻¹h\j),
+// quad = h\jᵀμ\j and logDet = log|P\j|.
+type cavStats struct {
+	w, m, quad, logDet float64
 }
 
-// cavity is θ\j = θ − θⱼ (q-division = subtraction, futami eqs 32–33) with
-// the quantities the update needs: the Cholesky factor of P\j, x = P\j⁻¹g,
-// w = gᵀx, μ\j = P\j⁻¹h\j, m = gᵀμ\j and log Ψ\j.
-type cavity struct {
-	P      *mat.SymDense
-	h      []float64
-	chol   mat.Cholesky
-	x, mu  []float64
-	w, m   float64
-	logPsi float64
-}
-
-// cavityOf forms θ\j; ok is false when P\j is not positive definite (the
-// update must then be skipped, algorithms.md). The returned cavity reuses
-// the state's scratch storage and is valid until the next call.
-func (st *state) cavityOf(j int) (*cavity, bool) {
-	k := st.k
-	if st.cav == nil {
-		st.cav = &cavity{P: mat.NewSymDense(k, nil), h: make([]float64, k)}
+// siteCavity returns the statistics of θ\j = θ − θⱼ (q-division =
+// subtraction, futami eqs 32–33) in O(k²) from the relative representation:
+// θ\j = (1−cⱼ)θ − (eⱼg, dⱼggᵀ) = φ(b, A) − (eⱼg, dⱼggᵀ), φ = (1−cⱼ)/γ, so with
+// y = A⁻¹g (two triangular solves), wA = gᵀy, mA = gᵀμA, qA = bᵀμA and
+// δ = dⱼ/φ, D = 1 − δ wA, Sherman–Morrison and the determinant lemma give
+//
+//	P\j⁻¹g = y/(φD),   w = wA/(φD),   m = (φ mA − eⱼ wA)/(φD),
+//	quad   = (φ²qA − 2φ eⱼ mA + eⱼ² wA + δ (φ mA − eⱼ wA)²/D)/φ,
+//	log|P\j| = k log φ + log|A| + log D.
+//
+// P\j is positive definite iff φ > 0 and D > 0 (φ > 0 always holds here:
+// γ > 0 and cⱼ < 1). y is left in st.y for apply. ok is false when the
+// cavity is not positive definite (the update must then be skipped,
+// algorithms.md).
+func (st *state) siteCavity(j int) (cavStats, bool) {
+	if !st.valid {
+		return cavStats{}, false
 	}
-	c := st.cav
-	c.P.CopySym(st.P)
-	copy(c.h, st.h)
-	if st.siteP[j] != nil {
-		addPacked(c.P.RawSymmetric(), st.siteP[j], -1)
-		axpy(-1, st.siteH[j], c.h)
+	g := st.g[j]
+	y := st.y
+	st.f.solve(y, g)
+	wA, mA, qA := dot(g, y), dot(g, st.muA), dot(st.b, st.muA)
+	phi := (1 - st.c[j]) / st.gamma
+	dj, ej := st.d[j], st.e[j]
+	delta := dj / phi
+	den := 1 - delta*wA
+	if !(phi > 0) || !(den > 0) || !(wA > 0) {
+		return cavStats{}, false
 	}
-	if !c.chol.Factorize(c.P) {
-		return nil, false
+	ye := phi*mA - ej*wA
+	cs := cavStats{
+		w:      wA / (phi * den),
+		m:      ye / (phi * den),
+		quad:   (phi*phi*qA - 2*phi*ej*mA + ej*ej*wA + delta*ye*ye/den) / phi,
+		logDet: float64(st.k)*math.Log(phi) + st.f.logDet() + math.Log(den),
 	}
-	xv, mv := mat.NewVecDense(k, c.x), mat.NewVecDense(k, c.mu)
-	if c.chol.SolveVecTo(xv, mat.NewVecDense(k, st.g[j])) != nil ||
-		c.chol.SolveVecTo(mv, mat.NewVecDense(k, c.h)) != nil {
-		return nil, false
-	}
-	c.x, c.mu = xv.RawVector().Data, mv.RawVector().Data
-	c.w, c.m = dot(st.g[j], c.x), dot(st.g[j], c.mu)
-	c.logPsi = tfam.LogPsiFromPrecision(st.nu, k, c.chol.LogDet())
-	return c, c.w > 0 && !math.IsNaN(c.m)
+	return cs, cs.w > 0 && !math.IsNaN(cs.m) && !math.IsInf(cs.m, 0)
 }
 
 // propose computes the new site j by escort moment matching. With
@@ -67,7 +62,7 @@ func (st *state) cavityOf(j int) (*cavity, bool) {
 //
 // ν' = ν+2, v' = gᵀΣ'g, so the escort-tilted ∝ St(ν', μ\j, Σ') l(s)^t has
 //
-//	μ_new = μ\j + x (E s − m)/w
+//	μ_new = μ\j + P\j⁻¹g (E s − m)/w
 //	Σ_new = α Σ' + β Σ'ggᵀΣ',  α = (ν' + E z²)/(ν' − 1),  β = Var s/v'² − α/v',
 //
 // with E s, Var s from the one-dimensional tilted density (moments.go).
@@ -75,32 +70,42 @@ func (st *state) cavityOf(j int) (*cavity, bool) {
 // whose natural parameters are
 //
 //	P_new = s P\j + r ggᵀ,   h_new = s h\j + κ g,
-//	s = (ν+k)Ψ_new/(ν α σ),  r = −s γ/(1 + γw),  γ = βσ/α,
+//	s = (ν+k)Ψ_new/(ν α σ),  r = −s γ'/(1 + γ'w),  γ' = βσ/α,
 //	κ = s (E s − m)/w + r E s,
 //
-// by Sherman–Morrison, and log|Σ_new| = k log(ασ) − log|P\j| + log(1 + γw)
-// gives Ψ_new. The new site is θ_new − θ\j (eqs 37–38). ok is false when
+// by Sherman–Morrison, and log|Σ_new| = k log(ασ) − log|P\j| + log(1 + γ'w)
+// gives Ψ_new. The new site θ_new − θ\j (eqs 37–38) = (s−1)θ\j + (κg, rggᵀ)
+// is, relative to θ_new, cⱼ = 1 − 1/s, dⱼ = r/s, eⱼ = κ/s. ok is false when
 // the cavity is not positive definite or the moments are not finite.
 func (st *state) propose(j int) (proposal, bool) {
-	c, ok := st.cavityOf(j)
+	cs, ok := st.siteCavity(j)
 	if !ok {
 		return proposal{}, false
 	}
+	return st.matchSite(j, cs)
+}
+
+// proposal is a site update: the scalars (s, r, κ) of θ_new = s θ\j +
+// (κg, rggᵀ) and the site normaliser ln_t C̃ⱼ.
+type proposal struct {
+	S, R, Kappa, LnC float64
+}
+
+// matchSite turns cavity statistics into the moment-matched update of site
+// j (formulas in propose's comment) and its normaliser (evidence.go).
+func (st *state) matchSite(j int, cs cavStats) (proposal, bool) {
 	nu, k := st.nu, float64(st.k)
-	rho := (nu + k) * math.Exp(c.logPsi) / nu
-	tm := tiltMoments(st.sites[j], st.t, nu+2, c.m, nu*rho/(nu+2)*c.w)
-	u, ok := st.match(c, rho, tm)
+	logPsiCav := tfam.LogPsiFromPrecision(nu, st.k, cs.logDet)
+	rho := (nu + k) * math.Exp(logPsiCav) / nu
+	tm := tiltMoments(st.sites[j], st.t, nu+2, cs.m, nu*rho/(nu+2)*cs.w)
+	u, ok := st.match(cs, rho, tm)
 	if !ok {
 		return proposal{}, false
 	}
-	g := st.g[j]
-	pr := proposal{P: packUpper(c.P.RawSymmetric(), u.s-1, u.r, g), H: scaled(u.s-1, c.h), S: u.s}
-	axpy(u.kappa, g, pr.H)
-	quadCav := dot(c.h, c.mu)
-	quadNew := u.s*(quadCav+c.m*(tm.Mean-c.m)/c.w) + u.kappa*tm.Mean
-	z1 := tiltMoments(st.sites[j], st.t, nu, c.m, rho*c.w).Z
-	pr.LnC = st.lnCOf(z1, u.logPsi, quadNew, c.logPsi, quadCav)
-	return pr, true
+	quadNew := u.s*(cs.quad+cs.m*(tm.Mean-cs.m)/cs.w) + u.kappa*tm.Mean
+	z1 := tiltMoments(st.sites[j], st.t, nu, cs.m, rho*cs.w).Z
+	lnC := st.lnCOf(z1, u.logPsi, quadNew, logPsiCav, cs.quad)
+	return proposal{S: u.s, R: u.r, Kappa: u.kappa, LnC: lnC}, true
 }
 
 // update holds the scalars of P_new = s P\j + r ggᵀ, h_new = s h\j + κ g
@@ -110,7 +115,7 @@ type update struct{ s, r, kappa, logPsi float64 }
 // match turns the escort-tilted moments tm of the projection into the
 // natural parameters of q_new (formulas in propose's comment); ok is false
 // when they are not finite or the tilted variance is not positive.
-func (st *state) match(c *cavity, rho float64, tm tilt) (update, bool) {
+func (st *state) match(c cavStats, rho float64, tm tilt) (update, bool) {
 	if !(tm.Z > 0) || !(tm.Var > 0) || math.IsInf(tm.Z, 0) || math.IsInf(tm.Var, 0) || math.IsNaN(tm.Mean) {
 		return update{}, false
 	}
@@ -120,8 +125,8 @@ func (st *state) match(c *cavity, rho float64, tm tilt) (update, bool) {
 	dm := tm.Mean - c.m
 	alpha := (nuE + (tm.Var+dm*dm)/vEsc) / (nuE - 1)
 	beta := tm.Var/(vEsc*vEsc) - alpha/vEsc
-	onePlus := tm.Var / (alpha * vEsc) // 1 + γw
-	logDetNew := k*math.Log(alpha*sigma) - c.chol.LogDet() + math.Log(onePlus)
+	onePlus := tm.Var / (alpha * vEsc) // 1 + γ'w
+	logDetNew := k*math.Log(alpha*sigma) - c.logDet + math.Log(onePlus)
 	var u update
 	u.logPsi = -2 / (nu + k) * (tfam.LogNormConst(nu, st.k) - 0.5*logDetNew)
 	u.s = (nu + k) * math.Exp(u.logPsi) / (nu * alpha * sigma)
@@ -132,33 +137,5 @@ func (st *state) match(c *cavity, rho float64, tm tilt) (update, bool) {
 			return update{}, false
 		}
 	}
-	return u, true
-}
-
-// apply replaces site j by (1−δ)·old + δ·proposal in natural parameters and
-// updates θ incrementally.
-func (st *state) apply(j int, pr proposal, damping float64) {
-	raw := st.P.RawSymmetric()
-	if old := st.siteP[j]; old != nil {
-		addPacked(raw, old, -1)
-		axpy(-1, st.siteH[j], st.h)
-		if damping != 1 {
-			for i := range pr.P {
-				pr.P[i] = (1-damping)*old[i] + damping*pr.P[i]
-			}
-			for i := range pr.H {
-				pr.H[i] = (1-damping)*st.siteH[j][i] + damping*pr.H[i]
-			}
-		}
-	} else if damping != 1 {
-		for i := range pr.P {
-			pr.P[i] *= damping
-		}
-		for i := range pr.H {
-			pr.H[i] *= damping
-		}
-	}
-	st.siteP[j], st.siteH[j], st.lnC[j] = pr.P, pr.H, pr.LnC
-	addPacked(raw, pr.P, 1)
-	axpy(1, pr.H, st.h)
+	return u, u.s > 0
 }
