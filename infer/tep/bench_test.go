@@ -59,3 +59,17 @@ func benchSweepTP(b *testing.B, n int) {
 		}
 	}
 }
+
+// BenchmarkFitTP200 is a whole fit (damping 0.5, ‖Δμ‖ < 1e-8) of Student-t
+// process classification with n = k = 200.
+func BenchmarkFitTP200(b *testing.B) {
+	p := tpProblem(200, 10)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := Run(context.Background(), p, infer.Settings{Damping: 0.5}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Iterations), "sweeps")
+	}
+}
