@@ -41,8 +41,12 @@ func tpProblem(n int, nu float64) *Problem {
 	return p
 }
 
-// BenchmarkSweepTP150 measures one t-EP sweep (150 site updates) of
-// Student-t process classification.
+// BenchmarkSweepTP150 measures one t-EP sweep (150 site updates, with the
+// O(k³) setup and final posterior) of Student-t process classification.
+// Measured on the 2-core dev machine, ms per op, full-matrix sites (O(k³)
+// per site, ref_test.go) → relative sites (O(k²)): n = 100: 17.7 → 2.7,
+// 150: 60 → 6.7, 200: 146 → 13.8, 400: 1343 → 88 (memory at 400:
+// 277 MB → 17 MB). BenchmarkFitTP200: 19.5 s (89 sweeps) → 1.1 s (119).
 func BenchmarkSweepTP150(b *testing.B) { benchSweepTP(b, 150) }
 
 // BenchmarkSweepTP100, 200 and 400 show the growth with n = k.
