@@ -1,50 +1,23 @@
 package bp
 
 import (
-	"bufio"
 	"context"
 	"math"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/refdata"
 	"github.com/fg-infer/fg/internal/shared"
 )
 
-// reference is one libDAI output file (shared/reference/README.md).
-type reference struct {
-	logZ  float64
-	iters int
-	marg  map[string][]float64
-}
-
-func readReference(t *testing.T, path string) reference {
+func readReference(t *testing.T, path string) *refdata.LibDAI {
 	t.Helper()
-	f, err := os.Open(path)
+	r, err := refdata.ReadLibDAI(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	r := reference{marg: map[string][]float64{}}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Split(sc.Text(), "\t")
-		switch fs[0] {
-		case "logZ":
-			r.logZ, _ = strconv.ParseFloat(fs[1], 64)
-		case "iters":
-			r.iters, _ = strconv.Atoi(fs[1])
-		case "var":
-			p := make([]float64, len(fs)-2)
-			for k := range p {
-				p[k], _ = strconv.ParseFloat(fs[k+2], 64)
-			}
-			r.marg[fs[1]] = p
-		}
 	}
 	return r
 }
@@ -71,8 +44,8 @@ func compareToLibDAI(t *testing.T, suffix string, s Settings) {
 	for _, base := range libdaiModels(t) {
 		t.Run(filepath.Base(base), func(t *testing.T) {
 			ref := readReference(t, base+"."+suffix+".tsv")
-			if ref.iters >= 10000 {
-				t.Skipf("libDAI did not converge (%d passes)", ref.iters)
+			if ref.Iters >= 10000 {
+				t.Skipf("libDAI did not converge (%d passes)", ref.Iters)
 			}
 			g, err := graph.ReadLibDAI(base + ".fg")
 			if err != nil {
@@ -83,15 +56,15 @@ func compareToLibDAI(t *testing.T, suffix string, s Settings) {
 				t.Fatal(err)
 			}
 			if res.Status != infer.Converged {
-				t.Fatalf("status %v after %d passes (libDAI: %d): %s", res.Status, res.Iterations, ref.iters, res.Message)
+				t.Fatalf("status %v after %d passes (libDAI: %d): %s", res.Status, res.Iterations, ref.Iters, res.Message)
 			}
-			t.Logf("passes %d (libDAI %d), logZ %.12g (libDAI %.12g)", res.Iterations, ref.iters, res.LogZ, ref.logZ)
-			if d := math.Abs(res.LogZ - ref.logZ); d > 1e-6 {
-				t.Errorf("logZ %.12g, libDAI %.12g (diff %.2g)", res.LogZ, ref.logZ, d)
+			t.Logf("passes %d (libDAI %d), logZ %.12g (libDAI %.12g)", res.Iterations, ref.Iters, res.LogZ, ref.LogZ)
+			if d := math.Abs(res.LogZ - ref.LogZ); d > 1e-6 {
+				t.Errorf("logZ %.12g, libDAI %.12g (diff %.2g)", res.LogZ, ref.LogZ, d)
 			}
 			worst := 0.0
 			for v := range g.Vars {
-				want := ref.marg[g.VarName(v)]
+				want := ref.Marginals[g.VarName(v)]
 				for k, p := range res.Marginals[v] {
 					worst = math.Max(worst, math.Abs(p-want[k]))
 				}

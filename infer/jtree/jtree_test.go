@@ -1,51 +1,25 @@
 package jtree
 
 import (
-	"bufio"
 	"context"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/internal/refdata"
 	"github.com/fg-infer/fg/internal/shared"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// reference is one libDAI output file (reference/README.md).
-type reference struct {
-	logZ  float64
-	iters int
-	marg  map[string][]float64
-}
-
-func readReference(t *testing.T, path string) reference {
+func readReference(t *testing.T, path string) *refdata.LibDAI {
 	t.Helper()
-	f, err := os.Open(path)
+	r, err := refdata.ReadLibDAI(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	r := reference{marg: map[string][]float64{}}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Split(sc.Text(), "\t")
-		switch fs[0] {
-		case "logZ":
-			r.logZ, _ = strconv.ParseFloat(fs[1], 64)
-		case "iters":
-			r.iters, _ = strconv.Atoi(fs[1])
-		case "var":
-			p := make([]float64, len(fs)-2)
-			for k := range p {
-				p[k], _ = strconv.ParseFloat(fs[k+2], 64)
-			}
-			r.marg[fs[1]] = p
-		}
 	}
 	return r
 }
@@ -73,11 +47,11 @@ func TestMatchesLibDAIJTree(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d := math.Abs(res.LogZ - ref.logZ); d > 1e-9 {
-					t.Errorf("%s: logZ %.15g, libDAI %.15g (diff %.3g)", h, res.LogZ, ref.logZ, d)
+				if d := math.Abs(res.LogZ - ref.LogZ); d > 1e-9 {
+					t.Errorf("%s: logZ %.15g, libDAI %.15g (diff %.3g)", h, res.LogZ, ref.LogZ, d)
 				}
 				for v := range g.Vars {
-					want := ref.marg[g.VarName(v)]
+					want := ref.Marginals[g.VarName(v)]
 					for k, p := range res.Marginals[v] {
 						if math.Abs(p-want[k]) > 1e-9 {
 							t.Errorf("%s: var %s state %d: %.15g, libDAI %.15g", h, g.VarName(v), k, p, want[k])

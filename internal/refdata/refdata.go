@@ -54,3 +54,46 @@ func Columns(path string) (map[string][]float64, error) {
 	}
 	return cols, nil
 }
+
+// LibDAI is one libDAI output file of ../shared/reference/libdai
+// (reference/README.md): log Z, the passes libDAI made, and every
+// variable's marginal keyed by its libDAI label.
+type LibDAI struct {
+	LogZ      float64
+	Iters     int
+	Marginals map[string][]float64
+}
+
+// ReadLibDAI reads a libDAI reference .tsv (`logZ`, `iters`, ... lines, then
+// `var LABEL p0 p1 ...` lines, tab-separated).
+func ReadLibDAI(path string) (*LibDAI, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := &LibDAI{Marginals: map[string][]float64{}}
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		fs := strings.Split(sc.Text(), "\t")
+		var err error
+		switch fs[0] {
+		case "logZ":
+			r.LogZ, err = strconv.ParseFloat(fs[1], 64)
+		case "iters":
+			r.Iters, err = strconv.Atoi(fs[1])
+		case "var":
+			p := make([]float64, len(fs)-2)
+			for k := range p {
+				if p[k], err = strconv.ParseFloat(fs[k+2], 64); err != nil {
+					break
+				}
+			}
+			r.Marginals[fs[1]] = p
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+	}
+	return r, sc.Err()
+}

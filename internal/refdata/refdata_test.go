@@ -25,3 +25,16 @@ func TestColumnsAndSummary(t *testing.T) {
 		t.Fatalf("kv = %v, err = %v", kv, err)
 	}
 }
+
+func TestReadLibDAI(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.tsv")
+	os.WriteFile(p, []byte("logZ\t1.5\niters\t12\nmaxdiff\t1e-10\nvar\t3\t0.25\t0.75\n"), 0o644)
+	r, err := ReadLibDAI(p)
+	if err != nil || r.LogZ != 1.5 || r.Iters != 12 || len(r.Marginals["3"]) != 2 || r.Marginals["3"][1] != 0.75 {
+		t.Fatalf("r = %+v, err = %v", r, err)
+	}
+	os.WriteFile(p, []byte("logZ\tx\n"), 0o644)
+	if _, err := ReadLibDAI(p); err == nil {
+		t.Fatal("no error for a bad number")
+	}
+}
