@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"log"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/mcmc"
+	"github.com/fg-infer/fg/internal/refdata"
 	"github.com/fg-infer/fg/internal/shared"
 )
 
@@ -126,27 +123,9 @@ func gibbsTable(c config) {
 
 // readJTree reads the "var LABEL p0 p1 ..." lines of a libDAI result.
 func readJTree(path string) [][]float64 {
-	fh, err := os.Open(path)
+	r, err := refdata.ReadLibDAI(path)
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer fh.Close()
-	var out [][]float64
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) < 3 || fs[0] != "var" {
-			continue
-		}
-		var p []float64
-		for _, s := range fs[2:] {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				log.Fatal(err)
-			}
-			p = append(p, v)
-		}
-		out = append(out, p)
-	}
-	return out
+	return r.InOrder()
 }

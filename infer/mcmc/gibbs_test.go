@@ -1,17 +1,15 @@
 package mcmc
 
 import (
-	"bufio"
 	"context"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/refdata"
 	"github.com/fg-infer/fg/internal/shared"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -137,29 +135,11 @@ func TestGibbsSmallExact(t *testing.T) {
 
 // readJTree reads the per-variable marginals of a libDAI .tsv result.
 func readJTree(t *testing.T, path string) [][]float64 {
-	f, err := os.Open(path)
+	r, err := refdata.ReadLibDAI(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out [][]float64
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) < 3 || fs[0] != "var" {
-			continue
-		}
-		var p []float64
-		for _, s := range fs[2:] {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p = append(p, v)
-		}
-		out = append(out, p)
-	}
-	return out
+	return r.InOrder()
 }
 
 // TestGibbsLibDAIGrid: the 4×4 Ising grid of shared/reference/libdai against

@@ -62,6 +62,16 @@ type LibDAI struct {
 	LogZ      float64
 	Iters     int
 	Marginals map[string][]float64
+	Labels    []string // variable labels in file order
+}
+
+// InOrder returns the marginals in file order.
+func (r *LibDAI) InOrder() [][]float64 {
+	out := make([][]float64, len(r.Labels))
+	for i, l := range r.Labels {
+		out[i] = r.Marginals[l]
+	}
+	return out
 }
 
 // ReadLibDAI reads a libDAI reference .tsv (`logZ`, `iters`, ... lines, then
@@ -90,6 +100,7 @@ func ReadLibDAI(path string) (*LibDAI, error) {
 				}
 			}
 			r.Marginals[fs[1]] = p
+			r.Labels = append(r.Labels, fs[1])
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, line, err)

@@ -28,10 +28,13 @@ func TestColumnsAndSummary(t *testing.T) {
 
 func TestReadLibDAI(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "m.tsv")
-	os.WriteFile(p, []byte("logZ\t1.5\niters\t12\nmaxdiff\t1e-10\nvar\t3\t0.25\t0.75\n"), 0o644)
+	os.WriteFile(p, []byte("logZ\t1.5\niters\t12\nmaxdiff\t1e-10\nvar\t3\t0.25\t0.75\nvar\t1\t0.5\t0.5\n"), 0o644)
 	r, err := ReadLibDAI(p)
 	if err != nil || r.LogZ != 1.5 || r.Iters != 12 || len(r.Marginals["3"]) != 2 || r.Marginals["3"][1] != 0.75 {
 		t.Fatalf("r = %+v, err = %v", r, err)
+	}
+	if o := r.InOrder(); len(o) != 2 || o[0][0] != 0.25 || o[1][0] != 0.5 {
+		t.Fatalf("InOrder = %v (labels %v)", o, r.Labels)
 	}
 	os.WriteFile(p, []byte("logZ\tx\n"), 0o644)
 	if _, err := ReadLibDAI(p); err == nil {
