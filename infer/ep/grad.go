@@ -17,10 +17,10 @@ import (
 // case (one site per coordinate, A = I) and KL results with an evidence are
 // supported; the prior mean is treated as fixed.
 func (r *Result) GradLogZ(dK []*mat.SymDense) ([]float64, error) {
-	if r.bf == nil || !r.HasLogZ {
+	if (r.bf == nil && r.ws == nil) || !r.HasLogZ {
 		return nil, errors.New("ep: GradLogZ needs a converged result with log Z_EP")
 	}
-	if !r.pr.identity {
+	if !r.pr.identity || r.ws != nil {
 		return nil, errors.New("ep: GradLogZ supports the GP case (one site per coordinate) only")
 	}
 	m := len(r.alpha)

@@ -15,13 +15,21 @@ import (
 //
 // (GPML's fmu = Ks'·alpha and fs2 = kss − ‖L⁻¹ W½ Ks‖², Rasmussen & Williams
 // Algorithm 3.6), with α = ν̃ − T μ_f.
+//
+// On the weight-space path the same quantities come from the N×N posterior:
+// Aᵀ S B⁻¹ S A = Aᵀ(T⁻¹ + Kf)⁻¹A = G − G Σ_w G with G = Aᵀ T A (Woodbury),
+// so Var[g] = k** − diag(K* (G − G Σ_w G) K*ᵀ).
 func (r *Result) Predict(Kstar *mat.Dense, kss, mstar []float64) (mean, vr []float64, err error) {
-	if r.bf == nil {
+	if r.bf == nil && r.ws == nil {
 		return nil, nil, errNoPosterior
 	}
 	t, n := Kstar.Dims()
 	if n != r.pr.K.SymmetricDim() || len(kss) != t || (mstar != nil && len(mstar) != t) {
 		return nil, nil, fmt.Errorf("ep: Predict dimensions: Kstar %d×%d, kss %d, mstar %d, N = %d", t, n, len(kss), len(mstar), r.pr.K.SymmetricDim())
+	}
+	if r.ws != nil {
+		mean, vr = r.predictW(Kstar, kss, mstar)
+		return mean, vr, nil
 	}
 	var C mat.Matrix = Kstar.T() // M×T (A = I)
 	if !r.pr.identity {
@@ -46,13 +54,26 @@ func (r *Result) Predict(Kstar *mat.Dense, kss, mstar []float64) (mean, vr []flo
 
 // PredictLinear returns the posterior mean and variance of xᵀw for each row
 // x of X: xᵀμ_w and xᵀΣ_w x, computed as Predict with K* = X K.
+//
+// On the weight-space path it reads Σ_w and μ_w directly.
 func (r *Result) PredictLinear(X *mat.Dense) (mean, vr []float64, err error) {
-	if r.bf == nil {
+	if r.bf == nil && r.ws == nil {
 		return nil, nil, errNoPosterior
 	}
 	t, n := X.Dims()
 	if n != r.pr.K.SymmetricDim() {
 		return nil, nil, fmt.Errorf("ep: PredictLinear: X has %d columns, want %d", n, r.pr.K.SymmetricDim())
+	}
+	if r.ws != nil {
+		var XS mat.Dense
+		XS.Mul(X, r.ws.sigma)
+		mean, vr = make([]float64, t), make([]float64, t)
+		for i := range mean {
+			x := X.RawRowView(i)
+			mean[i] = dot(x, r.ws.mu)
+			vr[i] = dot(x, XS.RawRowView(i))
+		}
+		return mean, vr, nil
 	}
 	XK := mat.NewDense(t, n, nil)
 	XK.Mul(X, r.pr.K)
@@ -78,4 +99,30 @@ func Prob(lik Likelihood, mean, vr []float64) ([]float64, error) {
 		out[i] = p
 	}
 	return out, nil
+}
+
+// predictW is Predict on the weight-space path:
+//
+//	E[g] = m* + K* Aᵀ α,   Var[g] = k** − diag(K* W K*ᵀ),   W = G − G Σ_w G.
+func (r *Result) predictW(Kstar *mat.Dense, kss, mstar []float64) (mean, vr []float64) {
+	t, n := Kstar.Dims()
+	ata := mat.NewVecDense(n, nil)
+	ata.MulVec(r.pr.A.T(), mat.NewVecDense(len(r.alpha), r.alpha))
+	var GS, GSG mat.Dense
+	GS.Mul(r.ws.G, r.ws.sigma)
+	GSG.Mul(&GS, r.ws.G)
+	W := mat.NewDense(n, n, nil)
+	W.Sub(r.ws.G, &GSG)
+	var KW mat.Dense
+	KW.Mul(Kstar, W)
+	mean, vr = make([]float64, t), make([]float64, t)
+	for j := range mean {
+		k := Kstar.RawRowView(j)
+		mean[j] = dot(k, ata.RawVector().Data)
+		if mstar != nil {
+			mean[j] += mstar[j]
+		}
+		vr[j] = kss[j] - dot(k, KW.RawRowView(j))
+	}
+	return mean, vr
 }

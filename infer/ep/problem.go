@@ -55,7 +55,11 @@ type projection struct {
 	K        *mat.SymDense
 	Kf       *mat.SymDense // A K Aᵀ (M×M)
 	f0       []float64     // A m0 (M)
-	KAt      *mat.Dense    // K Aᵀ (N×M), nil when identity
+	KAt      *mat.Dense    // K Aᵀ (N×M), nil when identity or weight space
+	// weight selects the weight-space path (wspace.go): Kf and KAt are not
+	// formed; L is the lower Cholesky factor of K.
+	weight bool
+	L      *mat.TriDense
 }
 
 func (p *Problem) validate() error {
@@ -114,8 +118,10 @@ func finite(vs ...float64) bool {
 	return true
 }
 
-// newProjection builds A, Kf = A K Aᵀ and f0 = A m0.
-func newProjection(p *Problem) *projection {
+// newProjection builds A, f0 = A m0 and, on the site-space path, Kf = A K Aᵀ
+// and K Aᵀ. The weight-space path (see useWeightSpace) forms neither: it
+// needs only A and L = chol(K).
+func newProjection(p *Problem, mode pathMode) *projection {
 	n := p.Cov.SymmetricDim()
 	m := len(p.Sites)
 	pr := &projection{K: p.Cov, m0: p.Mean}
@@ -142,6 +148,13 @@ func newProjection(p *Problem) *projection {
 			pr.A.Set(i, s.Index, 1)
 		}
 	}
+	f0 := mat.NewVecDense(m, nil)
+	f0.MulVec(pr.A, mat.NewVecDense(n, pr.m0))
+	pr.f0 = f0.RawVector().Data
+	if pr.L = weightFactor(p, mode); pr.L != nil {
+		pr.weight = true
+		return pr
+	}
 	pr.KAt = mat.NewDense(n, m, nil)
 	pr.KAt.Mul(p.Cov, pr.A.T())
 	full := mat.NewDense(m, m, nil)
@@ -152,8 +165,5 @@ func newProjection(p *Problem) *projection {
 			pr.Kf.SetSym(i, j, 0.5*(full.At(i, j)+full.At(j, i)))
 		}
 	}
-	f0 := mat.NewVecDense(m, nil)
-	f0.MulVec(pr.A, mat.NewVecDense(n, pr.m0))
-	pr.f0 = f0.RawVector().Data
 	return pr
 }

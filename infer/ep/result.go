@@ -14,7 +14,7 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	res.Status, res.Message = status, msg
 	res.Sites = append([]SiteParam(nil), e.sites...)
 	res.B = append([]float64(nil), e.b...)
-	st, err := recompute(e.pr, e.sites, false)
+	st, err := e.recompute(e.sites, false)
 	if err != nil {
 		if status == infer.Converged {
 			res.Status = infer.Failed
@@ -26,7 +26,7 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 		res.Stats = e.stats
 		return res
 	}
-	res.pr, res.bf = e.pr, st.bf
+	res.pr, res.bf, res.ws = e.pr, st.bf, st.w
 	res.FMean, res.FVar = st.mu, st.sdiag
 	res.alpha = make([]float64, len(e.sites))
 	for i, sp := range e.sites {
@@ -56,6 +56,13 @@ func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 	pr := e.pr
 	if pr.identity {
 		return append([]float64(nil), res.FMean...), append([]float64(nil), res.FVar...)
+	}
+	if res.ws != nil {
+		vr = make([]float64, len(res.ws.mu))
+		for i := range vr {
+			vr[i] = res.ws.sigma.At(i, i)
+		}
+		return append([]float64(nil), res.ws.mu...), vr
 	}
 	n := len(pr.m0)
 	mv := mat.NewVecDense(n, nil)
@@ -102,15 +109,18 @@ func (e *engine) logZ(st *state) (float64, bool) {
 		lz += (lzi + 0.5*math.Log1p(u*sp.Tau*v) - 0.5*(mu*mu/s2-m*m/v)) / u
 		lz += -0.5*(mu-e.pr.f0[i])*(sp.Nu-sp.Tau*mu) - 0.5*sp.Tau*mu*mu + sp.Nu*mu
 	}
-	lz -= 0.5 * st.bf.logDet
+	lz -= 0.5 * st.logDet()
 	return lz, finite(lz)
 }
 
 var errNoPosterior = errors.New("ep: result has no proper posterior to predict from")
 
 // Cov returns the full posterior covariance of w,
-// Σ_w = K − K Aᵀ S B⁻¹ S A K.
+// Σ_w = K − K Aᵀ S B⁻¹ S A K (on the weight-space path, a copy of Σ_w).
 func (r *Result) Cov() (*mat.SymDense, error) {
+	if r.ws != nil {
+		return mat.NewSymDense(r.ws.sigma.SymmetricDim(), append([]float64(nil), r.ws.sigma.RawSymmetric().Data...)), nil
+	}
 	if r.bf == nil {
 		return nil, errNoPosterior
 	}

@@ -29,6 +29,9 @@ type Settings struct {
 	// only for likelihoods that are not log-concave (e.g. Step with Eps > 0),
 	// where plain EP may legitimately produce negative site precisions.
 	NonNegativeSites bool
+
+	// space forces the site-space or weight-space path (tests only).
+	space pathMode
 }
 
 // Result is the outcome of one EP run.
@@ -56,6 +59,7 @@ type Result struct {
 
 	pr    *projection
 	bf    *bform
+	ws    *wpost // weight-space posterior (bf is then nil)
 	alpha []float64 // ν̃ − T μ_f = Kf⁻¹(μ_f − f0) without Kf⁻¹
 }
 
@@ -110,7 +114,7 @@ func newEngine(p *Problem, s Settings, r rule) *engine {
 		s.MaxIter = 200
 	}
 	m := len(p.Sites)
-	e := &engine{p: p, pr: newProjection(p), s: s, r: r, sites: make([]SiteParam, m), b: make([]float64, m)}
+	e := &engine{p: p, pr: newProjection(p, s.space), s: s, r: r, sites: make([]SiteParam, m), b: make([]float64, m)}
 	if p.Init != nil {
 		copy(e.sites, p.Init)
 	}
@@ -122,10 +126,19 @@ func newEngine(p *Problem, s Settings, r rule) *engine {
 
 func (e *engine) sequential() bool { return e.s.Schedule != infer.Parallel }
 
+// recompute rebuilds the posterior from sites on the engine's path; full
+// (site space only) asks for the whole M×M Σ_f.
+func (e *engine) recompute(sites []SiteParam, full bool) (*state, error) {
+	if e.pr.weight {
+		return recomputeW(e.pr, sites)
+	}
+	return recompute(e.pr, sites, full)
+}
+
 func (e *engine) loop(ctx context.Context) *Result {
 	res := &Result{}
 	var err error
-	if e.st, err = recompute(e.pr, e.sites, e.sequential()); err != nil {
+	if e.st, err = e.recompute(e.sites, e.sequential()); err != nil {
 		if e.p.Init == nil {
 			return e.finish(res, infer.Failed, "prior covariance could not be factorised: "+err.Error())
 		}
@@ -173,9 +186,38 @@ func (e *engine) order() []int {
 	return o
 }
 
-// sweepSequential updates the sites one at a time with rank-1 updates of Σ,
-// then (every Refresh sweeps) recomputes Σ and μ from scratch.
+// sweepSequential updates the sites one at a time with rank-1 updates of Σ
+// (Σ_f, or Σ_w on the weight-space path), then (every Refresh sweeps)
+// recomputes Σ and μ from scratch.
 func (e *engine) sweepSequential(it int) error {
+	if e.pr.weight {
+		e.sweepSequentialW()
+	} else {
+		e.sweepSequentialF()
+	}
+	if e.s.Refresh >= 0 && it%max(1, e.s.Refresh) == 0 {
+		st, err := e.recompute(e.sites, true)
+		if err != nil {
+			return err
+		}
+		e.st = st
+	}
+	if e.pr.weight {
+		if !e.st.w.proper(e.st.mu) {
+			return errors.New("posterior became improper or non-finite")
+		}
+		return nil
+	}
+	for i := range e.st.mu {
+		if !finite(e.st.mu[i]) || !(e.st.sigma.At(i, i) > 0) {
+			return errors.New("posterior became improper or non-finite")
+		}
+	}
+	return nil
+}
+
+// sweepSequentialF is the site-space sweep: O(M²) per site.
+func (e *engine) sweepSequentialF() {
 	col := make([]float64, len(e.sites))
 	for _, i := range e.order() {
 		old := e.sites[i]
@@ -188,23 +230,11 @@ func (e *engine) sweepSequential(it int) error {
 		e.sites[i] = np
 		e.stats.Updates++
 	}
-	if e.s.Refresh >= 0 && it%max(1, e.s.Refresh) == 0 {
-		st, err := recompute(e.pr, e.sites, true)
-		if err != nil {
-			return err
-		}
-		e.st = st
-	}
-	for i := range e.st.mu {
-		if !finite(e.st.mu[i]) || !(e.st.sigma.At(i, i) > 0) {
-			return errors.New("posterior became improper or non-finite")
-		}
-	}
-	return nil
 }
 
 // sweepParallel computes every site's new message from the same posterior,
-// then refactors once: one Cholesky of B and one triangular solve per sweep.
+// then refactors once: one Cholesky of B and one triangular solve per sweep
+// (M×M in site space, N×N plus O(M N²) products in weight space).
 func (e *engine) sweepParallel() error {
 	next := append([]SiteParam(nil), e.sites...)
 	for i := range e.sites {
@@ -217,7 +247,7 @@ func (e *engine) sweepParallel() error {
 		next[i] = np
 		e.stats.Updates++
 	}
-	st, err := recompute(e.pr, next, false)
+	st, err := e.recompute(next, false)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,15 @@ type state struct {
 	sigma *mat.SymDense // nil in parallel mode
 	sdiag []float64
 	bf    *bform
+	w     *wpost // weight-space path (then sigma and bf are nil)
+}
+
+// logDet returns log det(I + T Kf) of the factorisation behind s.
+func (s *state) logDet() float64 {
+	if s.w != nil {
+		return s.w.logDet
+	}
+	return s.bf.logDet
 }
 
 func (s *state) variance(i int) float64 {
