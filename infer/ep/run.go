@@ -59,7 +59,7 @@ type Result struct {
 
 	pr    *projection
 	bf    *bform
-	ws    *wpost // weight-space posterior (bf is then nil)
+	ws    *wpost    // weight-space posterior (bf is then nil)
 	alpha []float64 // ν̃ − T μ_f = Kf⁻¹(μ_f − f0) without Kf⁻¹
 }
 
