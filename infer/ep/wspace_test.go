@@ -120,7 +120,9 @@ func samePosterior(t *testing.T, got, want *Result, p *Problem, tol float64) {
 // M×M) reach the same EP fixed point to 1e-9 — means, variances, full Σ_w,
 // site parameters, log Z and predictions — for probit, step (with and
 // without GPML's τ̃ ≥ 0 clamp) and Gaussian sites under kl, alpha(0.5) and
-// relaxed_kl(1), sequential and parallel, with damping 0.7 on one case.
+// relaxed_kl(1), sequential, parallel and random order (the latter without
+// any recomputation during the run, so only rank-one updates act), with
+// damping 0.7 on one case.
 func TestWeightSpaceMatchesSiteSpace(t *testing.T) {
 	type tc struct {
 		lik   Likelihood
@@ -132,11 +134,14 @@ func TestWeightSpaceMatchesSiteSpace(t *testing.T) {
 	for k, l := range liks {
 		p := linearProblem(40, 6, l.lik, uint64(10+k))
 		for _, d := range divs {
-			for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel} {
+			for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel, infer.Random} {
 				name := fmt.Sprintf("%s/clamp=%v/%v/%v", l.lik.Name(), l.clamp, d, sched)
 				t.Run(name, func(t *testing.T) {
 					s := settings(sched, d)
 					s.NonNegativeSites = l.clamp
+					if sched == infer.Random {
+						s.Refresh = -1 // rank-one updates only: no recomputation during the run
+					}
 					if k == 0 && sched == infer.Sequential {
 						s.Damping = 0.7
 					}
@@ -249,5 +254,47 @@ func TestGPMLIonosphereWeightSpace(t *testing.T) {
 			site := runPath(t, p, s, sitePath)
 			samePosterior(t, res, site, p, 1e-9)
 		})
+	}
+}
+
+// TestWeightRankOneMatchesRecompute: after sequential sweeps of rank-one
+// updates only (Refresh < 0; step likelihood without clamp, so Δτ takes both
+// signs and some sites end with τ̃ < 0), Σ_w and μ_w equal the weight-space
+// posterior recomputed from scratch from the same sites (1e-10), and μ_f
+// equals A μ_w.
+func TestWeightRankOneMatchesRecompute(t *testing.T) {
+	p := linearProblem(60, 5, Step{Eps: 0.1}, 31)
+	s := Settings{Settings: infer.Settings{Schedule: infer.Sequential}, Refresh: -1, space: weightPath}
+	r, _ := newRule(nil, 1)
+	e := newEngine(p, s, r)
+	var err error
+	if e.st, err = e.recompute(e.sites, true); err != nil {
+		t.Fatal(err)
+	}
+	for it := 1; it <= 4; it++ {
+		if err := e.sweepSequential(it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	neg := 0
+	for _, sp := range e.sites {
+		if sp.Tau < 0 {
+			neg++
+		}
+	}
+	if neg == 0 {
+		t.Fatal("no negative site precision")
+	}
+	ref, err := recomputeW(e.pr, e.sites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(t, "μ_w", e.st.w.mu, ref.w.mu, 1e-10)
+	close(t, "μ_f", e.st.mu, ref.mu, 1e-10)
+	n := len(ref.w.mu)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			close(t, fmt.Sprintf("Σ_w[%d,%d]", i, j), []float64{e.st.w.sigma.At(i, j)}, []float64{ref.w.sigma.At(i, j)}, 1e-10)
+		}
 	}
 }
