@@ -14,10 +14,30 @@
 // optional damping in natural parameters.
 //
 // Schedules: Sequential and Random update one site at a time with an O(M²)
-// rank-1 update of the posterior covariance (qi-guo eq. 22) and recompute the
+// rank-1 update of the posterior covariance (O(N²) on the weight-space path
+// below) (qi-guo eq. 22) and recompute the
 // posterior from scratch every Refresh sweeps; Parallel updates every site
 // from the same posterior and then refactors once per sweep through
 // B = D + S Kf S (see bform). Both reach the same fixed point.
+//
+// # Weight-space path for linear blocks
+//
+// For a linear block (some site has Proj) with more sites than weights
+// (M > N) and a positive-definite prior K, the engine works with the N×N
+// posterior of w instead of the M×M one of f = A w (wspace.go): Σ_w =
+// L B⁻¹ Lᵀ with K = L Lᵀ, B = I + Lᵀ Aᵀ T A L (Cholesky, or LU when some
+// τ̃ < 0), μ_w = m0 + Σ_w Aᵀ(ν̃ − T A m0), sequential updates are rank-one
+// updates of Σ_w (O(N²) per site), a parallel sweep or refresh is
+// O(M N² + N³), and Kf = A K Aᵀ is never formed. det B = det(I + T Kf), so
+// log Z_EP, power-EP evidence, relaxed EP, damping, Init, Predict,
+// PredictLinear and Cov are unchanged; GP blocks, M ≤ N and singular K keep
+// the site-space path. The two paths agree to 1e-9 (wspace_test.go).
+// Measured on 2 cores (go test -run '^$' -bench LinearSweep ./infer/ep),
+// probit, one sweep:
+//
+//	M, N          sequential (site / weight)   parallel (site / weight)
+//	3000, 58      14.1 s / 6.5 ms              8.2 s / 9.2 ms
+//	2000, 30      4.6 s / 1.6 ms               1.8 s / 2.2 ms
 //
 // Convergence is measured by R(iter) = ‖μ_iter − μ_iter−1‖₂ on the posterior
 // means of the projections (qi-guo §6.1). Updates whose cavity precision is not
