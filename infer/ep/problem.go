@@ -13,9 +13,11 @@ import (
 //	p(w) ∝ N(w; Mean, Cov) · Π_i p_i(Y_i | a_iᵀw)
 //
 // with a_i = e_Index for a GP (f_i is one coordinate of w) or a_i = Proj for a
-// linear model (f_i = x_iᵀw). The engine works in the space of the site
-// projections f = A w, whose prior is N(A m0, A K Aᵀ) (the GP view of a
-// linear model), and maps the result back to w.
+// linear model (f_i = x_iᵀw). For a GP, and whenever M ≤ N, the engine works
+// in the space of the site projections f = A w, whose prior is
+// N(A m0, A K Aᵀ) (the GP view of a linear model), and maps the result back
+// to w; for projection sites with M > N and K positive definite it works
+// with the N×N posterior of w directly (weight space, wspace.go).
 type Problem struct {
 	Mean  []float64     // prior mean m0 of w; nil means zero
 	Cov   *mat.SymDense // prior covariance K of w (N×N, positive semi-definite)
