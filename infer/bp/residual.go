@@ -1,6 +1,10 @@
 package bp
 
-import "math"
+import (
+	"math"
+
+	"github.com/fg-infer/fg/families/discrete"
+)
 
 // residualHeap implements libDAI's SEQMAX ("residual BP", Elidan et al.):
 // every edge keeps its pending new message and the residual
@@ -39,7 +43,7 @@ func (h *residualHeap) recompute(e int32) {
 
 // linf is max_k |p_k − q_k| between the normalised exponentials of a and b.
 func linf(a, b []float64) float64 {
-	za, zb := lse(a), lse(b)
+	za, zb := discrete.LogSumExp(a), discrete.LogSumExp(b)
 	d := 0.0
 	for k := range a {
 		x := math.Abs(math.Exp(a[k]-za) - math.Exp(b[k]-zb))
@@ -127,19 +131,4 @@ func (h *residualHeap) down(i int) {
 		h.swap(i, best)
 		i = best
 	}
-}
-
-func lse(x []float64) float64 {
-	m := math.Inf(-1)
-	for _, v := range x {
-		m = math.Max(m, v)
-	}
-	if math.IsInf(m, 0) {
-		return m
-	}
-	s := 0.0
-	for _, v := range x {
-		s += math.Exp(v - m)
-	}
-	return m + math.Log(s)
 }
