@@ -13,7 +13,7 @@ import (
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -65,19 +65,11 @@ func readCSV(t *testing.T, path string) [][]float64 {
 	return out
 }
 
-func needShared(t *testing.T) string {
-	d, err := shared.Dir()
-	if err != nil {
-		t.Skip("../shared not found:", err)
-	}
-	return d
-}
-
 // TestGPMLKernels checks the Gram matrices of the gpml examples against the
 // GPML covariance formulas evaluated here from the raw CSV rows:
 // covSEiso k = sf² exp(−|x − x'|²/(2 ell²)), covLINiso k = xᵀx'/ell².
 func TestGPMLKernels(t *testing.T) {
-	d := needShared(t)
+	d := datadir.Dir()
 	rows := readCSV(t, filepath.Join(d, "reference/gpml/toy2d_se_probit/train.csv"))
 	ell, sf := math.Exp(0.5), math.Exp(-0.3)
 	m, err := CompileFile("../examples/gpml/se_probit.fg", Options{Set: map[string]string{"log_ell": "0.5", "log_sf": "-0.3"}})
@@ -381,7 +373,7 @@ func TestMethodSpec(t *testing.T) {
 // TestLibDAIFile compiles a libDAI file directly and checks it against the
 // graph package's reader.
 func TestLibDAIFile(t *testing.T) {
-	d := needShared(t)
+	d := datadir.Dir()
 	p := filepath.Join(d, "reference/libdai/ising_full10_seed4.fg")
 	m, err := CompileFile(p, Options{})
 	if err != nil {

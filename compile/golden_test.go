@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/fg-infer/fg/internal/shared"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -28,20 +26,12 @@ func exampleFiles(t *testing.T) []string {
 	return files
 }
 
-// needsShared reports whether an example reads ../shared.
-func needsShared(src []byte) bool { return bytes.Contains(src, []byte("shared/")) }
-
 // TestExamplesGolden compiles every example and compares its Dump with
 // testdata/golden/<path>.golden (go test ./compile -run Golden -update).
 func TestExamplesGolden(t *testing.T) {
-	_, serr := shared.Dir()
 	for _, p := range exampleFiles(t) {
 		name := strings.ReplaceAll(strings.TrimPrefix(p, "../examples/"), "/", "_")
 		t.Run(name, func(t *testing.T) {
-			src, _ := os.ReadFile(p)
-			if needsShared(src) && serr != nil {
-				t.Skip("../shared not found:", serr)
-			}
 			m, err := CompileFile(p, Options{})
 			if err != nil {
 				t.Fatal(err)

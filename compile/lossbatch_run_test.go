@@ -8,7 +8,6 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/run"
-	"github.com/fg-infer/fg/internal/shared"
 )
 
 // TestLossBatchRunUnchanged runs examples/hinge_batches.fg (FF-EP with VQ
@@ -17,9 +16,6 @@ import (
 // every posterior mean and variance agree to 1e-10 (relative to max(1, |v|);
 // the two potentials differ by rounding only, ~1e-15 per evaluation).
 func TestLossBatchRunUnchanged(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip("../shared not found:", err)
-	}
 	runWith := func(fast bool) []*infer.Result {
 		old := compile.SetLossFastPath(fast)
 		m, err := compile.CompileFile("../examples/hinge_batches.fg", compile.Options{})

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fg-infer/fg/internal/shared"
 	"github.com/fg-infer/fg/stdlib/ad"
 	"github.com/fg-infer/fg/stdlib/loss"
 )
@@ -84,9 +83,6 @@ func sameBatches(t *testing.T, fast, generic *Model) {
 // TestLossBatchHingeExample: examples/hinge_batches.fg compiles to loss.Batch
 // factors identical (1e-12) to the generic ad potentials.
 func TestLossBatchHingeExample(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip("../shared not found:", err)
-	}
 	fast, generic := compileBoth(t, func() (*Model, error) {
 		return CompileFile("../examples/hinge_batches.fg", Options{})
 	})
@@ -156,9 +152,6 @@ func TestLossBatchOtherShapes(t *testing.T) {
 // one GQ/VQ update of the first hinge_batches.fg factor (d = 10, s = 10):
 // loss.Batch.LogFAxes (fast) against 2d+1 ad.Potential.LogF calls (generic).
 func BenchmarkHingeBatchAxes(b *testing.B) {
-	if _, err := shared.Dir(); err != nil {
-		b.Skip("../shared not found:", err)
-	}
 	for _, fast := range []bool{true, false} {
 		lossFastPath = fast
 		m, err := CompileFile("../examples/hinge_batches.fg", Options{})

@@ -8,15 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 )
 
 func libdaiFiles(t *testing.T) []string {
 	t.Helper()
-	dir, err := shared.Dir()
-	if err != nil {
-		t.Skip(err)
-	}
+	dir := datadir.Dir()
 	files, _ := filepath.Glob(filepath.Join(dir, "reference", "libdai", "*.fg"))
 	if len(files) == 0 {
 		t.Skip("no libDAI reference models")
@@ -130,10 +127,7 @@ func checkLabelsAgainstJTree(t *testing.T, g *Graph, tsv string) {
 }
 
 func TestLibDAIKnownEntries(t *testing.T) {
-	dir, err := shared.Dir()
-	if err != nil {
-		t.Skip(err)
-	}
+	dir := datadir.Dir()
 	g, err := ReadLibDAI(filepath.Join(dir, "reference", "libdai", "ising_grid4x4_seed1.fg"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,19 +6,16 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/internal/refdata"
-	"github.com/fg-infer/fg/internal/shared"
 )
 
 // TestRunGPMLMatchesReference runs GP classification through the CLI
 // (csv data, --set, predict, JSON) on toy2d and compares with GPML 4.2's
-// infEP (../shared/reference/gpml/toy2d_se_probit): log Z_EP = −nlZ to
+// infEP (data/reference/gpml/toy2d_se_probit): log Z_EP = −nlZ to
 // 1e-6 relative, training-latent moments and test p(y=+1) to 1e-5.
 func TestRunGPMLMatchesReference(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
-	dir := shared.Path("reference", "gpml", "toy2d_se_probit")
+	dir := datadir.Path("reference", "gpml", "toy2d_se_probit")
 	out, stderr, code := runFG("run", "testdata/gpc_se_probit.fg", "--set", "dir="+strconv.Quote(dir), "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -70,10 +67,7 @@ func readCSVColumns(t *testing.T, path string) map[string][]float64 {
 // (reference/gpml/toy2d_se_probit_opt100: hyp.cov 1.52457, 1.19728,
 // nlZ 14.7756681) and reports it in the JSON "learned" field.
 func TestRunLearnMatchesGPML(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
-	dir := shared.Path("reference", "gpml", "toy2d_se_probit")
+	dir := datadir.Path("reference", "gpml", "toy2d_se_probit")
 	out, stderr, code := runFG("run", "testdata/gpc_learn.fg", "--set", "dir="+strconv.Quote(dir), "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -104,10 +98,7 @@ func TestRunLearnMatchesGPML(t *testing.T) {
 // rate and mean log predictive probability equal GPML's test_err and
 // test_mean_log_pred (summary.tsv, printed to 8 digits).
 func TestRunTestFileScoresLikeGPML(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
-	dir := shared.Path("reference", "gpml", "toy2d_se_probit")
+	dir := datadir.Path("reference", "gpml", "toy2d_se_probit")
 	out, stderr, code := runFG("run", "testdata/gpc_se_probit.fg", "--set", "dir="+strconv.Quote(dir),
 		"--test", dir+"/test.csv", "--json")
 	if code != exitOK {

@@ -9,18 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 )
 
 // TestRunLibDAIMatchesReference runs a libDAI file through the whole CLI
 // (format detection, --method, JSON) and compares BP's log Z and marginals
-// with libDAI's own output (../shared/reference/libdai, BP SEQFIX, tol 1e-9).
+// with libDAI's own output (data/reference/libdai, BP SEQFIX, tol 1e-9).
 func TestRunLibDAIMatchesReference(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
-	model := shared.Path("reference", "libdai", "ising_full10_seed4.fg")
-	refZ, refP := readLibDAITSV(t, shared.Path("reference", "libdai", "ising_full10_seed4.bp_seqfix.tsv"))
+	model := datadir.Path("reference", "libdai", "ising_full10_seed4.fg")
+	refZ, refP := readLibDAITSV(t, datadir.Path("reference", "libdai", "ising_full10_seed4.bp_seqfix.tsv"))
 	if len(refP) != 10 || math.IsNaN(refZ) {
 		t.Fatalf("reference not read: logZ %v, %d marginals", refZ, len(refP))
 	}

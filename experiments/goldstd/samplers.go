@@ -10,8 +10,8 @@ import (
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/mcmc"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/internal/refdata"
-	"github.com/fg-infer/fg/internal/shared"
 )
 
 // gpRegression is GP regression (SE kernel, unit length scale and variance,
@@ -95,11 +95,11 @@ func gibbsTable(c config) {
 	fmt.Printf("%-26s %8s %10s %10s %10s %10s %8s\n", "model", "samples", "max|err|", "max|z|", "min ESS", "max R-hat", "seconds")
 	var rows [][]string
 	for _, name := range []string{"ising_grid4x4_seed1", "ising_full10_seed4", "ising_grid10x10_w1_seed2"} {
-		g, err := graph.ReadLibDAI(shared.Path("reference", "libdai", name+".fg"))
+		g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", name+".fg"))
 		if err != nil {
 			log.Fatal(err)
 		}
-		ref := readJTree(shared.Path("reference", "libdai", name+".jtree.tsv"))
+		ref := readJTree(datadir.Path("reference", "libdai", name+".jtree.tsv"))
 		for _, s := range []int{2000, 20000} {
 			if c.quick && s > 2000 {
 				continue

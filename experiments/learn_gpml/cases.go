@@ -12,8 +12,8 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/run"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/internal/refdata"
-	"github.com/fg-infer/fg/internal/shared"
 )
 
 // model is GPML's covSEiso + erf classifier; DIR is the case folder.
@@ -48,10 +48,7 @@ type row struct {
 }
 
 func loadCase(name string) (*gpmlCase, error) {
-	dir, err := shared.Dir()
-	if err != nil {
-		return nil, err
-	}
+	dir := datadir.Dir()
 	kv, err := readSummary(dir + "/reference/gpml/" + name + "_opt100/summary.tsv")
 	if err != nil {
 		return nil, err
@@ -89,10 +86,7 @@ func readSummary(path string) (map[string]string, error) { return refdata.Summar
 
 // compileCase compiles the model for case c with the optimiser method.
 func compileCase(c *gpmlCase, method string, set map[string]string) (*compile.Model, error) {
-	dir, err := shared.Dir()
-	if err != nil {
-		return nil, err
-	}
+	dir := datadir.Dir()
 	src := strings.Replace(model, "METHOD", method, 1)
 	s := map[string]string{"dir": strconv.Quote(dir + "/reference/gpml/" + c.Name)}
 	for k, v := range set {
@@ -170,7 +164,7 @@ func evaluate(ctx context.Context, m *compile.Model, labels []float64) (row, err
 }
 
 func testLabels(c *gpmlCase) ([]float64, error) {
-	f, err := os.Open(shared.Path("reference", "gpml", c.Name, "test.csv"))
+	f, err := os.Open(datadir.Path("reference", "gpml", c.Name, "test.csv"))
 	if err != nil {
 		return nil, err
 	}

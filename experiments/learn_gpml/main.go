@@ -1,5 +1,5 @@
 // Command learn_gpml reproduces GPML's hyperparameter optimisation on two
-// reference cases (/work/shared/reference/gpml/*_opt100): starting from the
+// reference cases (data/reference/gpml/*_opt100): starting from the
 // case's log hyperparameters (log ℓ, log sf) of covSEiso with the probit
 // likelihood, fg learns them by maximising log Z_EP (infer/run.Learn:
 // exact EP gradients, L-BFGS / BFGS / CG) and compares the final

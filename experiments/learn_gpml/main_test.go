@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/fg-infer/fg/internal/shared"
 )
 
 // TestToy2d runs the experiment on toy2d with L-BFGS: the learned nlZ must
@@ -15,9 +13,6 @@ import (
 // than 1e-6, the test accuracy must equal GPML's 0.890, and the outputs
 // must be written.
 func TestToy2d(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
 	c, err := loadCase("toy2d_se_probit")
 	if err != nil {
 		t.Fatal(err)

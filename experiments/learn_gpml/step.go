@@ -11,7 +11,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer/run"
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 )
 
 // stepModel is the labeling-noise step classifier (qi-guo eq. 8) with
@@ -48,10 +48,7 @@ type stepRow struct {
 // runStep learns (log ℓ, ε) on a GPML step case from its reference
 // hyperparameters and noise level (summary.tsv: hyp.cov, lik stepnoise:EPS).
 func runStep(ctx context.Context, name string) (stepRow, error) {
-	dir, err := shared.Dir()
-	if err != nil {
-		return stepRow{}, err
-	}
+	dir := datadir.Dir()
 	kv, err := readSummary(dir + "/reference/gpml/" + name + "/summary.tsv")
 	if err != nil {
 		return stepRow{}, err

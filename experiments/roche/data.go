@@ -20,7 +20,7 @@ type dataset struct {
 	Y    []float64
 }
 
-// loadCSV reads a shared/data/classification file: a header, numeric
+// loadCSV reads a data/classification file: a header, numeric
 // feature columns, and a last column "label" in {−1, +1}.
 func loadCSV(path, name string) (*dataset, error) {
 	f, err := os.Open(path)

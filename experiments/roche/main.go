@@ -28,7 +28,7 @@ import (
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/quad"
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/stdlib/loss"
 )
 
@@ -55,7 +55,7 @@ type run struct {
 func main() {
 	var c config
 	flag.StringVar(&c.out, "out", filepath.Join("out", "roche"), "output directory")
-	flag.StringVar(&c.data, "data", "", "classification data directory (default shared/data/classification)")
+	flag.StringVar(&c.data, "data", "", "classification data directory (default the repository's data/classification)")
 	flag.StringVar(&c.datasets, "datasets", "wdbc_sklearn,ionosphere,breastcancer_wisc_orig", "comma-separated dataset names")
 	flag.StringVar(&c.norm, "norm", "column", "unit-norm scaling of the centred features: row (each example) or column (each feature)")
 	flag.IntVar(&c.s, "s", 10, "mini-batch size")
@@ -74,11 +74,7 @@ func main() {
 
 func experiment(c config) error {
 	if c.data == "" {
-		dir, err := shared.Dir()
-		if err != nil {
-			return err
-		}
-		c.data = filepath.Join(dir, "data", "classification")
+		c.data = datadir.Path("classification")
 	}
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return err

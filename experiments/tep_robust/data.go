@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -46,7 +46,7 @@ func loadDataset(name string) (*dataset, error) {
 }
 
 func loadXY(file string) (*mat.Dense, []float64, error) {
-	path := shared.Path("data", "classification", file)
+	path := datadir.Path("classification", file)
 	x, err := stdlib.LoadCSV(nil, path, stdlib.CSVOptions{Exclude: []string{"label"}})
 	if err != nil {
 		return nil, nil, err

@@ -5,10 +5,9 @@
 // log-partition function g_t and escort distribution.
 //
 // Reference: Futami, Sato, Sugiyama, "Expectation propagation for
-// t-exponential family using q-algebra", NIPS 2017
-// (shared/papers/futami-t-exponential-ep.txt), eqs 1–10 and 19–28, and the
-// digest in shared/design/algorithms.md. As t → 1 every function here reduces
-// to its ordinary counterpart (exp, log, product, quotient, Gaussian).
+// t-exponential family using q-algebra", NIPS 2017, eqs 1–10 and 19–28. As
+// t → 1 every function here reduces to its ordinary counterpart (exp, log,
+// product, quotient, Gaussian).
 package tfam
 
 import "math"

@@ -9,8 +9,8 @@ import (
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/internal/refdata"
-	"github.com/fg-infer/fg/internal/shared"
 )
 
 func readReference(t *testing.T, path string) *refdata.LibDAI {
@@ -23,10 +23,7 @@ func readReference(t *testing.T, path string) *refdata.LibDAI {
 }
 
 func libdaiModels(t *testing.T) []string {
-	dir, err := shared.Dir()
-	if err != nil {
-		t.Skip(err)
-	}
+	dir := datadir.Dir()
 	models, _ := filepath.Glob(filepath.Join(dir, "reference", "libdai", "*.fg"))
 	if len(models) == 0 {
 		t.Skip("no libDAI models")

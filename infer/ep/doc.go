@@ -52,7 +52,7 @@
 // indefinite B (see bform).
 //
 // The engine is validated against GPML 4.2 on every case in
-// /work/shared/reference/gpml (nlZ to 1e-6 relative, latent and predictive
+// data/reference/gpml (nlZ to 1e-6 relative, latent and predictive
 // moments to 1e-5), against closed-form GP and Bayesian linear regression,
 // and against exact polar integration on qi-guo's five-point toy.
 //

@@ -11,12 +11,12 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/stdlib/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
-// gpmlCase is one folder of /work/shared/reference/gpml.
+// gpmlCase is one folder of data/reference/gpml.
 type gpmlCase struct {
 	name       string
 	X, Xs      *mat.Dense
@@ -79,10 +79,7 @@ func features(rows [][]float64) (*mat.Dense, []float64) {
 }
 
 func loadGPML(t testing.TB, name string) *gpmlCase {
-	dir, err := shared.Dir()
-	if err != nil {
-		t.Skip(err)
-	}
+	dir := datadir.Dir()
 	dir = filepath.Join(dir, "reference", "gpml", name)
 	raw, err := os.ReadFile(filepath.Join(dir, "summary.tsv"))
 	if err != nil {

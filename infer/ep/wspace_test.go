@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -306,12 +306,9 @@ func TestWeightRankOneMatchesRecompute(t *testing.T) {
 // split (M = 3067 e-mails): standardised features plus a bias, N = 58,
 // prior w ~ N(0, I); it also returns the standardised test inputs.
 func spamProblem(t testing.TB) (*Problem, *mat.Dense, []float64) {
-	dir, err := shared.Dir()
-	if err != nil {
-		t.Skip(err)
-	}
-	_, tr := readCSV(t, filepath.Join(dir, "data", "classification", "splits", "spam_train.csv"))
-	_, te := readCSV(t, filepath.Join(dir, "data", "classification", "splits", "spam_test.csv"))
+	dir := datadir.Dir()
+	_, tr := readCSV(t, filepath.Join(dir, "classification", "splits", "spam_train.csv"))
+	_, te := readCSV(t, filepath.Join(dir, "classification", "splits", "spam_test.csv"))
 	X, y := features(tr)
 	Xt, yt := features(te)
 	m, d := X.Dims()

@@ -7,8 +7,8 @@
 // terms of the block). It returns the posterior mean, covariance, marginal
 // variances and log Z with an error estimate. It is the reference against
 // which EP, power EP, relaxed EP and the numerical moment schemes are measured
-// (shared/design/algorithms.md, "Exact references"; qi-guo-relaxed-ep-rbp.md
-// §6.1 uses importance sampling for the same purpose).
+// (Qi & Guo's relaxed EP paper, §6.1, uses importance sampling for the same
+// purpose).
 //
 // Two methods are offered (Settings.Method):
 //

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/internal/refdata"
-	"github.com/fg-infer/fg/internal/shared"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -26,10 +26,7 @@ func readReference(t *testing.T, path string) *refdata.LibDAI {
 
 // Reference: libDAI JTREE (HUGIN, MINFILL) on the shared models, to 1e-9.
 func TestMatchesLibDAIJTree(t *testing.T) {
-	dir, err := shared.Dir()
-	if err != nil {
-		t.Skip(err)
-	}
+	dir := datadir.Dir()
 	models, _ := filepath.Glob(filepath.Join(dir, "reference", "libdai", "*.fg"))
 	if len(models) == 0 {
 		t.Skip("no libDAI models")

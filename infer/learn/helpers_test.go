@@ -12,17 +12,14 @@ import (
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 )
 
 // gpmlData reads train.csv (features, then the label column) of a case in
-// /work/shared/reference/gpml.
+// data/reference/gpml.
 func gpmlData(t testing.TB, name, file string) (*mat.Dense, []float64) {
 	t.Helper()
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
-	f, err := os.Open(shared.Path("reference", "gpml", name, file))
+	f, err := os.Open(datadir.Path("reference", "gpml", name, file))
 	if err != nil {
 		t.Fatal(err)
 	}

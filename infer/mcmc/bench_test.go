@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/graph"
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 )
 
 // BenchmarkESSGP50: 1000 elliptical slice iterations (4 chains × 250) on
@@ -21,10 +21,7 @@ func BenchmarkESSGP50(b *testing.B) {
 
 // BenchmarkGibbsGrid10x10: 4 chains × 1500 sweeps of the 10×10 libDAI grid.
 func BenchmarkGibbsGrid10x10(b *testing.B) {
-	if _, err := shared.Dir(); err != nil {
-		b.Skip(err)
-	}
-	g, err := graph.ReadLibDAI(shared.Path("reference", "libdai", "ising_grid10x10_w1_seed2.fg"))
+	g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", "ising_grid10x10_w1_seed2.fg"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/internal/refdata"
-	"github.com/fg-infer/fg/internal/shared"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -142,17 +142,14 @@ func readJTree(t *testing.T, path string) [][]float64 {
 	return r.InOrder()
 }
 
-// TestGibbsLibDAIGrid: the 4×4 Ising grid of shared/reference/libdai against
+// TestGibbsLibDAIGrid: the 4×4 Ising grid of data/reference/libdai against
 // libDAI's junction-tree marginals within 4 standard errors.
 func TestGibbsLibDAIGrid(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
-	g, err := graph.ReadLibDAI(shared.Path("reference", "libdai", "ising_grid4x4_seed1.fg"))
+	g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", "ising_grid4x4_seed1.fg"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	exact := readJTree(t, shared.Path("reference", "libdai", "ising_grid4x4_seed1.jtree.tsv"))
+	exact := readJTree(t, datadir.Path("reference", "libdai", "ising_grid4x4_seed1.jtree.tsv"))
 	if len(exact) != len(g.Vars) {
 		t.Fatalf("%d jtree marginals for %d variables", len(exact), len(g.Vars))
 	}

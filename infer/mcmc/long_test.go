@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/graph"
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 )
 
 // TestGibbsLibDAILong: the larger libDAI reference models (fully connected
@@ -15,15 +15,12 @@ func TestGibbsLibDAILong(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long Gibbs runs; run without -short")
 	}
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
 	for _, name := range []string{"ising_full10_seed4", "ising_grid10x10_w1_seed2"} {
-		g, err := graph.ReadLibDAI(shared.Path("reference", "libdai", name+".fg"))
+		g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", name+".fg"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		exact := readJTree(t, shared.Path("reference", "libdai", name+".jtree.tsv"))
+		exact := readJTree(t, datadir.Path("reference", "libdai", name+".jtree.tsv"))
 		res, err := RunGibbs(context.Background(), g, GibbsSettings{Samples: 20000, Seed: 21})
 		if err != nil {
 			t.Fatal(err)

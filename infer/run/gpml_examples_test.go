@@ -9,21 +9,18 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/internal/refdata"
-	"github.com/fg-infer/fg/internal/shared"
 )
 
-// TestGPMLExamples reproduces every case of ../shared/reference/gpml with
+// TestGPMLExamples reproduces every case of data/reference/gpml with
 // the model of examples/gpml that has its kernel and likelihood, pointed at
 // the case with --set style overrides, under the sequential and the
 // parallel schedule: |nlZ − nlZ_ref| ≤ 1e-6·max(1, |nlZ_ref|), training
 // latent means and variances within 1e-5, test p(y = +1) within 1e-5
 // (issue 3). Step cases use GPML infEP's clamp (nonnegative_sites).
 func TestGPMLExamples(t *testing.T) {
-	root, err := shared.Dir()
-	if err != nil {
-		t.Skip(err)
-	}
+	root := datadir.Dir()
 	cases, _ := filepath.Glob(filepath.Join(root, "reference", "gpml", "*"))
 	n := 0
 	for _, dir := range cases {

@@ -12,7 +12,7 @@ import (
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/learn"
-	"github.com/fg-infer/fg/internal/shared"
+	"github.com/fg-infer/fg/internal/datadir"
 )
 
 // learnModel is GPML's covSEiso probit/step classifier on a reference case;
@@ -35,11 +35,8 @@ LEARN
 
 func compileLearn(t *testing.T, dir, kernel, lik, learnLine string) *compile.Model {
 	t.Helper()
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
 	r := strings.NewReplacer("DIR", `"`+dir+`"`, "KERNEL", kernel, "LIK", lik, "LEARN", learnLine)
-	m, err := compile.CompileSource("learn.fg", []byte(r.Replace(learnModel)), compile.Options{BaseDir: shared.Path("reference", "gpml")})
+	m, err := compile.CompileSource("learn.fg", []byte(r.Replace(learnModel)), compile.Options{BaseDir: datadir.Path("reference", "gpml")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,9 +216,6 @@ func evidenceAt(t *testing.T, lb *learnBuilder, x []float64) float64 {
 // linear probit classifier w ~ normal(0, s2) (a covariance that is not a
 // kernel: its derivative is differenced from recompiled models).
 func TestLearnLinearPriorVariance(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
 	src := `
 param s2 = 2
 data X = csv("toy2d_se_probit/train.csv", exclude = ["label"])
@@ -233,7 +227,7 @@ for i in 0..len(X) {
 infer ep
 learn s2
 `
-	m, err := compile.CompileSource("lin.fg", []byte(src), compile.Options{BaseDir: shared.Path("reference", "gpml")})
+	m, err := compile.CompileSource("lin.fg", []byte(src), compile.Options{BaseDir: datadir.Path("reference", "gpml")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,9 +247,6 @@ learn s2
 }
 
 func TestLearnErrors(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
 	base := `
 param a = 1
 param unused = 3
@@ -271,7 +262,7 @@ data y: spin[len(X)] = csv("toy2d_se_probit/train.csv", column = "label")
 		{"max_iter", "latent f: real[len(X)] ~ gp(se(a, 1), X)\nfor i in 0..len(X) { y[i] ~ probit(f[i]) }\nlearn a { max_iter = -2 }", "max_iter"},
 	}
 	for _, c := range cases {
-		m, err := compile.CompileSource("e.fg", []byte(base+c.body+"\ninfer ep\n"), compile.Options{BaseDir: shared.Path("reference", "gpml")})
+		m, err := compile.CompileSource("e.fg", []byte(base+c.body+"\ninfer ep\n"), compile.Options{BaseDir: datadir.Path("reference", "gpml")})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -281,7 +272,7 @@ data y: spin[len(X)] = csv("toy2d_se_probit/train.csv", column = "label")
 		}
 		t.Logf("%s: %v", c.name, err)
 	}
-	m, err := compile.CompileSource("n.fg", []byte(base+"latent f: real[len(X)] ~ gp(se(a, 1), X)\nfor i in 0..len(X) { y[i] ~ probit(f[i]) }\ninfer ep\n"), compile.Options{BaseDir: shared.Path("reference", "gpml")})
+	m, err := compile.CompileSource("n.fg", []byte(base+"latent f: real[len(X)] ~ gp(se(a, 1), X)\nfor i in 0..len(X) { y[i] ~ probit(f[i]) }\ninfer ep\n"), compile.Options{BaseDir: datadir.Path("reference", "gpml")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,9 +320,6 @@ func TestLearnBoundedAtBound(t *testing.T) {
 // compiled from its own path: recompilation must keep resolving the
 // model's relative data paths.
 func TestLearnExampleFile(t *testing.T) {
-	if _, err := shared.Dir(); err != nil {
-		t.Skip(err)
-	}
 	const path = "../../examples/gpml/se_probit.fg"
 	src, err := os.ReadFile(path)
 	if err != nil {

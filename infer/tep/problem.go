@@ -1,5 +1,5 @@
 // Package tep is expectation propagation for the t-exponential family
-// (Futami, Sato, Sugiyama, NIPS 2017; shared/papers/futami-t-exponential-ep.txt):
+// (Futami, Sato, Sugiyama, NIPS 2017):
 // a k-dimensional Student-t prior St(w; ν, μ0, Σ0) and likelihood sites on
 // one-dimensional projections sᵢ = aᵢᵀw (Bayes point machine: w ~ St(ν, 0, I),
 // aᵢ = xᵢ; Student-t process classification: f ~ TP(ν, 0, K), aᵢ = eᵢ),

@@ -1,4 +1,4 @@
-// Package refdata reads the peer-system reference files in ../shared/reference
+// Package refdata reads the peer-system reference files in data/reference
 // (GPML's summary.tsv and numeric CSV outputs) for tests and experiments.
 package refdata
 
@@ -55,7 +55,7 @@ func Columns(path string) (map[string][]float64, error) {
 	return cols, nil
 }
 
-// LibDAI is one libDAI output file of ../shared/reference/libdai
+// LibDAI is one libDAI output file of data/reference/libdai
 // (reference/README.md): log Z, the passes libDAI made, and every
 // variable's marginal keyed by its libDAI label.
 type LibDAI struct {

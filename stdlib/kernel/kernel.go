@@ -10,7 +10,7 @@
 // the Gram-matrix derivatives ∂K/∂h_j, which evidence maximisation needs
 // (GPML's covariance functions with the "derivative" argument).
 //
-// GPML mapping (the reference runs in /work/shared/reference/gpml):
+// GPML mapping (the reference runs in data/reference/gpml):
 //
 //	covSEiso  [log ell, log sf]:  k = sf² exp(−|x−x'|²/(2 ell²))  = SE{Lengthscale: ell, Var: sf²}
 //	covLINiso [log ell]:          k = xᵀx'/ell²                    = Linear{Var: 1/ell²}
