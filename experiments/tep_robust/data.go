@@ -20,7 +20,7 @@ type dataset struct {
 	Ntrain, Nfeats int
 }
 
-// splits names the shared files of futami §5.3's data sets.
+// splits names the data/classification files of futami §5.3's data sets.
 var splits = map[string][2]string{
 	"pima":       {"pima_ripley_train.csv", "pima_ripley_test.csv"},
 	"ionosphere": {"splits/ionosphere_train.csv", "splits/ionosphere_test.csv"},

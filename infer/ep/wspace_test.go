@@ -302,9 +302,10 @@ func TestWeightRankOneMatchesRecompute(t *testing.T) {
 	}
 }
 
-// spamProblem is probit linear classification on the shared spam training
-// split (M = 3067 e-mails): standardised features plus a bias, N = 58,
-// prior w ~ N(0, I); it also returns the standardised test inputs.
+// spamProblem is probit linear classification on the spam training split
+// of data/classification (M = 3067 e-mails): standardised features plus a
+// bias, N = 58, prior w ~ N(0, I); it also returns the standardised test
+// inputs.
 func spamProblem(t testing.TB) (*Problem, *mat.Dense, []float64) {
 	dir := datadir.Dir()
 	_, tr := readCSV(t, filepath.Join(dir, "classification", "splits", "spam_train.csv"))
