@@ -28,7 +28,7 @@ func ExampleLoadBytes() {
 	// An unknown param is an error with a position.
 	fmt.Println(m.Set("epsilon", "0.1") != nil)
 	// Output:
-	// gpc_toy [ep_kl ep_relaxed_kl mcmc] [eps=0.1]
+	// gpc_toy [ep ep_relaxed_kl mcmc] [eps=0.1]
 	// 2 expect statements
 	// true
 }
@@ -45,7 +45,7 @@ func ExampleResults_Expects() {
 		return []infer.Variable{{Name: "w", Shape: []int{2}, Mean: []float64{m0, m1}, Var: []float64{0.1, 0.1}}}
 	}
 	res := &fg.Results{Model: m.Compiled(), List: []*infer.Result{
-		{Label: "ep_kl", Status: infer.Converged, Variables: w(0.54, -0.4)},
+		{Label: "ep", Status: infer.Converged, Variables: w(0.54, -0.4)},
 		{Label: "ep_relaxed_kl", Status: infer.IterationLimit, Variables: w(0.52, -0.5)},
 		{Label: "mcmc", Status: infer.Done, Variables: w(0.5, -0.5)},
 	}}
@@ -53,10 +53,10 @@ func ExampleResults_Expects() {
 		fmt.Println(e)
 	}
 	// Output:
-	// PASS testdata/toy.fg:17:1: expect converged [ep_kl]
+	// PASS testdata/toy.fg:17:1: expect converged [ep]
 	// FAIL testdata/toy.fg:17:1: expect converged [ep_relaxed_kl]
 	// PASS testdata/toy.fg:17:1: expect converged [mcmc]
-	// PASS testdata/toy.fg:18:1: expect abs(mean(w[0]) - mcmc.mean(w[0])) < 0.05 [ep_kl] (abs(mean(w[0]) - mcmc.mean(w[0])) = 0.04)
+	// PASS testdata/toy.fg:18:1: expect abs(mean(w[0]) - mcmc.mean(w[0])) < 0.05 [ep] (abs(mean(w[0]) - mcmc.mean(w[0])) = 0.04)
 	// PASS testdata/toy.fg:18:1: expect abs(mean(w[0]) - mcmc.mean(w[0])) < 0.05 [ep_relaxed_kl] (abs(mean(w[0]) - mcmc.mean(w[0])) = 0.02)
 	// PASS testdata/toy.fg:18:1: expect abs(mean(w[0]) - mcmc.mean(w[0])) < 0.05 [mcmc] (abs(mean(w[0]) - mcmc.mean(w[0])) = 0)
 }

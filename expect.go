@@ -153,7 +153,7 @@ type Value struct {
 }
 
 // Eval evaluates an expression in the language of expect statements (e.g.
-// `mean(w[0])`, `ep_kl.logz - mcmc.logz`, `prob(x[3]) > 0.5`) against every
+// `mean(w[0])`, `ep.logz - mcmc.logz`, `prob(x[3]) > 0.5`) against every
 // result, or once when it reads no unqualified accessor. The REPL prints
 // these for expressions typed at the prompt.
 func (r *Results) Eval(x ast.Expr) []Value {

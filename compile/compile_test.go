@@ -324,7 +324,7 @@ infer ep as mine { divergence = relaxed_kl(c = 2) }
 infer exact
 infer mcmc { samples = 500, chains = 2 }
 `, Options{})
-	want := []string{"ep_kl", "ep_kl_2", "ep_alpha", "mine", "exact", "mcmc"}
+	want := []string{"ep", "ep_2", "ep_alpha", "mine", "exact", "mcmc"}
 	for i, s := range m.Infers {
 		if s.Label != want[i] {
 			t.Errorf("label %d = %s, want %s", i, s.Label, want[i])

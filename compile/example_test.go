@@ -32,7 +32,7 @@ infer ep { divergence = relaxed_kl(c = 20) }
 	// Output:
 	// w 2 normal 3
 	// step(y[1]) -1 [3 -4] 0.1
-	// ep_kl kl 1e-06 200
+	// ep kl 1e-06 200
 	// ep_relaxed_kl relaxed_kl(c = 20) 1e-06 200
 }
 

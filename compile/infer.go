@@ -175,46 +175,54 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 	}
 }
 
-// assignLabels gives every infer line its label: `as LABEL`, else the
-// method when it is the only line with that method, else METHOD_DIVNAME,
-// with _2, _3, ... in file order while still ambiguous.
+// assignLabels gives the model's infer lines their labels in file order
+// (docs/language.md, "Labels"): `as LABEL`, else derivedLabel of the line,
+// with _2, _3, ... when an earlier line already holds that name. A label
+// depends only on its own line and the lines above it, so adding an infer
+// line below never renames one; an `as` label that an earlier line holds
+// is an error, never a silent rename.
 func (c *compiler) assignLabels(stmts []*ast.InferStmt) {
-	count := map[string]int{}
-	for _, s := range stmts {
-		count[s.Method.Name]++
-	}
-	base := make([]string, len(stmts))
+	l := labeler{}
 	for i, s := range stmts {
-		spec := c.m.Infers[i]
-		switch {
-		case s.Label != nil:
-			base[i] = s.Label.Name
-		case count[s.Method.Name] == 1:
-			base[i] = s.Method.Name
-		default:
-			base[i] = s.Method.Name
-			if d := divFamily(spec.Settings.Divergence); d != "" {
-				base[i] += "_" + d
-			}
-		}
+		c.m.Infers[i].Label = l.assign(c, s, c.m.Infers[i])
 	}
-	used := map[string]int{}
-	for i, s := range stmts {
-		used[base[i]]++
-		if s.Label != nil && used[base[i]] > 1 {
-			c.errorf(s.Label, "label `%s` is used by two infer lines", base[i])
+}
+
+// labeler hands out infer labels in order, remembering where each one was
+// given.
+type labeler map[string]ast.Pos
+
+// assign labels one infer line; a clash of an `as` label is reported on c.
+func (l labeler) assign(c *compiler, s *ast.InferStmt, spec *InferSpec) string {
+	if s.Label != nil {
+		name := s.Label.Name
+		if prev, ok := l[name]; ok {
+			c.errorf(s.Label, "label `%s` is already the label of the infer line at %s", name, prev)
 		}
+		l[name] = s.Pos()
+		return name
 	}
-	seen := map[string]int{}
-	for i := range stmts {
-		l := base[i]
-		if used[l] > 1 {
-			seen[l]++
-			if seen[l] > 1 {
-				l = fmt.Sprintf("%s_%d", l, seen[l])
-			}
+	base := derivedLabel(spec)
+	name := base
+	for i := 2; ; i++ {
+		if _, ok := l[name]; !ok {
+			break
 		}
-		c.m.Infers[i].Label = l
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	l[name] = s.Pos()
+	return name
+}
+
+// derivedLabel is the label of an infer line without `as`: the method for
+// its default divergence (kl) or a method without one (exact, mcmc), else
+// METHOD_DIVNAME (ep_alpha, ep_relaxed_kl, ep_t, bp_alpha, ...).
+func derivedLabel(spec *InferSpec) string {
+	switch d := divFamily(spec.Settings.Divergence); d {
+	case "", "kl":
+		return spec.Method
+	default:
+		return spec.Method + "_" + d
 	}
 }
 
@@ -230,8 +238,37 @@ func (c *compiler) labels() []string {
 // MethodSpec parses a --method string: the text of an infer line without
 // the keyword, e.g. `bp`, `ep { divergence = alpha(0.8) }` or
 // `bp as fbp { divergence = alpha(0.8), damping = 0.5 }`, and checks it
-// against the model's factors. The label is the `as` label or the method.
-func MethodSpec(m *Model, spec string) (s *InferSpec, err error) {
+// against the model's factors. Its label follows the model's infer lines
+// as if the line were appended to the file (MethodSpecs).
+func MethodSpec(m *Model, spec string) (*InferSpec, error) {
+	out, err := MethodSpecs(m, []string{spec})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// MethodSpecs compiles --method strings in order, labelling them as infer
+// lines appended to the model's file: a derived label that is taken gets
+// _2, _3, ...; an `as` label that is taken is an error.
+func MethodSpecs(m *Model, specs []string) ([]*InferSpec, error) {
+	l := labeler{}
+	for _, s := range m.Infers {
+		l[s.Label] = s.Pos
+	}
+	var out []*InferSpec
+	for _, spec := range specs {
+		s, err := methodSpec(m, spec, l)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// methodSpec compiles one --method string and labels it with l.
+func methodSpec(m *Model, spec string, l labeler) (s *InferSpec, err error) {
 	src := []byte("infer " + spec)
 	const name = "--method"
 	start := ast.Pos{Filename: name, Line: 1, Column: 1}
@@ -263,12 +300,11 @@ func MethodSpec(m *Model, spec string) (s *InferSpec, err error) {
 		c.global[n] = &binding{kind: bParam, v: fromValue(v)}
 	}
 	s = c.inferSpec(is)
+	if len(c.errs) == 0 {
+		s.Label = l.assign(c, is, s)
+	}
 	if len(c.errs) > 0 {
 		return nil, c.errs
-	}
-	s.Label = is.Method.Name
-	if is.Label != nil {
-		s.Label = is.Label.Name
 	}
 	return s, nil
 }

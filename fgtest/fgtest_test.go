@@ -43,7 +43,7 @@ func TestCheckExpectsReportsFailures(t *testing.T) {
 // TestToyModel checks testdata/toy.fg's expects through the real pipeline.
 func TestToyModel(t *testing.T) {
 	res := TestModel(t, "../testdata/toy.fg")
-	if res.Get("mcmc") == nil || res.Get("ep_kl") == nil {
+	if res.Get("mcmc") == nil || res.Get("ep") == nil {
 		t.Errorf("results %v", res.Labels())
 	}
 }

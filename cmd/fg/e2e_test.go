@@ -17,7 +17,7 @@ func TestRunTable(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"model gpc_toy", "ep_kl", "mcmc", "status", "w[0]", "±", "mean MAE vs mcmc"} {
+	for _, want := range []string{"model gpc_toy", "ep", "mcmc", "status", "w[0]", "±", "mean MAE vs mcmc"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -48,7 +48,7 @@ func TestRunJSONMatchesSchema(t *testing.T) {
 }
 
 func TestRunCSV(t *testing.T) {
-	out, stderr, code := runFG("run", "testdata/toy.fg", "--csv", "--only", "ep_kl")
+	out, stderr, code := runFG("run", "testdata/toy.fg", "--csv", "--only", "ep")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -56,7 +56,7 @@ func TestRunCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 3 || recs[1][0] != "ep_kl" || recs[1][4] != "w[0]" || recs[2][4] != "w[1]" {
+	if len(recs) != 3 || recs[1][0] != "ep" || recs[1][4] != "w[0]" || recs[2][4] != "w[1]" {
 		t.Errorf("csv:\n%s", out)
 	}
 }
@@ -109,7 +109,7 @@ func TestTestCommand(t *testing.T) {
 	}
 	dir := t.TempDir()
 	src, _ := os.ReadFile("testdata/toy.fg")
-	os.WriteFile(filepath.Join(dir, "fail.fg"), append(src, []byte("expect iterations > 100000 for ep_kl\n")...), 0o644)
+	os.WriteFile(filepath.Join(dir, "fail.fg"), append(src, []byte("expect iterations > 100000 for ep\n")...), 0o644)
 	out, _, code = runFG("test", dir)
 	if code != exitError || !strings.Contains(out, "FAIL") || !strings.Contains(out, "iterations = ") {
 		t.Errorf("failing test: %d\n%s", code, out)

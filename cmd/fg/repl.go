@@ -145,7 +145,7 @@ func (s *replSession) statements(text string) {
 }
 
 // evalExpr prints the value of text against the last results when text is
-// an expression rather than a statement (e.g. mean(w[0]), ep_kl.logz); it
+// an expression rather than a statement (e.g. mean(w[0]), ep.logz); it
 // reports whether it was one.
 func (s *replSession) evalExpr(text string) bool {
 	if _, err := parser.ParseStmt(s.name, []byte(text)); err == nil {

@@ -51,21 +51,22 @@ func Run(ctx context.Context, m *compile.Model, opt Options) ([]*infer.Result, e
 	return out, nil
 }
 
-// selectSpecs returns the model's infer lines named by opt.Labels (all
-// when nil) followed by opt.Extra.
+// selectSpecs returns the infer lines named by opt.Labels, in that order,
+// among the model's and opt.Extra (all of them when Labels is nil).
 func selectSpecs(m *compile.Model, opt Options) ([]*compile.InferSpec, error) {
+	all := append(append([]*compile.InferSpec(nil), m.Infers...), opt.Extra...)
 	if opt.Labels == nil {
-		return append(append([]*compile.InferSpec(nil), m.Infers...), opt.Extra...), nil
+		return all, nil
 	}
 	var out []*compile.InferSpec
 	for _, l := range opt.Labels {
-		s := findSpec(m.Infers, l)
+		s := findSpec(all, l)
 		if s == nil {
-			return nil, fmt.Errorf("no infer line labelled %q; labels are %s", l, labelList(m.Infers))
+			return nil, fmt.Errorf("no infer line labelled %q; labels are %s", l, labelList(all))
 		}
 		out = append(out, s)
 	}
-	return append(out, opt.Extra...), nil
+	return out, nil
 }
 
 func findSpec(specs []*compile.InferSpec, label string) *compile.InferSpec {
