@@ -42,7 +42,7 @@ infer exact
 	X := mat.NewDense(4, 2, []float64{1, 0.5, -0.3, 1, 0.7, -1.2, 2, 0.1})
 	y := mat.NewVecDense(4, []float64{0.9, 0.4, -0.8, 1.7})
 	mean, vr, logZ := linregClosedForm(X, y, 2, 0.25)
-	tol := map[string]float64{"ep_kl": 1e-9, "par": 1e-9, "exact": 1e-5}
+	tol := map[string]float64{"ep": 1e-9, "par": 1e-9, "exact": 1e-5}
 	for _, r := range rs {
 		if r.Status != infer.Converged && r.Status != infer.Done {
 			t.Fatalf("%s: status %v (%s)", r.Label, r.Status, r.Message)
