@@ -226,11 +226,16 @@ func (ev *evaluator) asVec(n ast.Expr, v value) []float64 {
 }
 
 // compare evaluates a comparison and records the observed values of its
-// non-literal sides. Comparing with NaN is false (the check fails).
+// non-literal sides. A NaN operand makes the whole expectation fail, with a
+// message naming the side that is NaN, whatever the operator: IEEE 754
+// makes NaN != NaN true, so `expect x != y` would otherwise pass on a
+// failed computation, and `not (x < y)` would pass too.
 func (ev *evaluator) compare(x *ast.BinaryExpr, a, b value) value {
 	ev.observe(x.X, a)
 	ev.observe(x.Y, b)
 	if a.kind == numVal && b.kind == numVal {
+		ev.notNaN(x.X, a.num)
+		ev.notNaN(x.Y, b.num)
 		return boolean(cmpNum(x.Op, a.num, b.num))
 	}
 	if a.kind != b.kind || a.kind == vecVal {
@@ -251,6 +256,13 @@ func (ev *evaluator) compare(x *ast.BinaryExpr, a, b value) value {
 	}
 	fail(x, "%s is not defined for %s", x.Op, a.kindName())
 	return value{}
+}
+
+// notNaN fails the expectation at e when its value v is NaN.
+func (ev *evaluator) notNaN(e ast.Expr, v float64) {
+	if math.IsNaN(v) {
+		fail(e, "`%s` is NaN; an expectation that compares NaN never passes", ast.ExprString(e))
+	}
 }
 
 func cmpNum(op ast.Op, a, b float64) bool {

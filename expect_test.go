@@ -168,6 +168,24 @@ func TestExpectPerResult(t *testing.T) {
 	}
 }
 
+// TestExpectNaNComparisons: every comparison with a NaN operand fails the
+// expectation with a message naming the NaN side, including != (true for
+// NaN under IEEE 754) and comparisons under `not` or `or`.
+func TestExpectNaNComparisons(t *testing.T) {
+	for _, c := range []struct{ src, nan string }{
+		{"0/0 != 0/0", "`0 / 0` is NaN"},
+		{"0/0 == 0/0", "`0 / 0` is NaN"},
+		{"not (0/0 < 1)", "`0 / 0` is NaN"},
+		{"1 >= 0/0 or true", "`0 / 0` is NaN"},
+		{"log(-1) <= 0", "`log(-1)` is NaN"},
+	} {
+		r, pass := evalAgainst(t, c.src, "ep")
+		if pass || r.Err == nil || !strings.Contains(r.Err.Error(), c.nan) {
+			t.Errorf("%s: pass=%v err=%v, want a failure saying %s", c.src, pass, r.Err, c.nan)
+		}
+	}
+}
+
 func TestExpectNaNFails(t *testing.T) {
 	m, rs := expectFixture()
 	rs[0].Variables[0].Mean[0] = math.NaN()
