@@ -3,6 +3,7 @@ package compile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
@@ -64,15 +65,23 @@ func (c *compiler) dataCall(a *args) val {
 func (c *compiler) csvCall(a *args) val {
 	p := a.str(0, "")
 	full := c.resolve(a.call.Pos().Filename, p)
-	if o, ok := c.opt.Data[c.curData]; ok && c.curData != "" {
-		p, full = o, o
-		c.dataUsed[c.curData] = true
+	override := ""
+	if c.curData != "" {
+		// dataUsed's keys are the csv data items (the names --data accepts).
+		if _, seen := c.dataUsed[c.curData]; !seen {
+			c.dataUsed[c.curData] = false
+		}
+		if o, ok := c.opt.Data[c.curData]; ok {
+			p, full = o, o
+			c.dataUsed[c.curData] = true
+			override = fmt.Sprintf("--data %s=%s: ", c.curData, o)
+		}
 	}
 	opt := stdlib.CSVOptions{Column: a.str(1, ""), Columns: a.strs(2), Exclude: a.strs(3),
 		Standardize: a.boolean(4, false), Intercept: a.boolean(5, false), Normalize: a.boolean(6, false)}
 	m, err := stdlib.LoadCSV(c.opt.FS, full, opt)
 	if err != nil {
-		c.fail(a.call, "%v", err)
+		c.fail(a.call, "%s%v", override, err)
 	}
 	v := val{k: kNum, num: m.Data, src: &srcInfo{path: full, firstRow: 2}}
 	if m.IsVector() {

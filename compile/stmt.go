@@ -224,25 +224,40 @@ func (c *compiler) evalSafe(e ast.Expr) (out *val) {
 	return out
 }
 
-// checkSetUsed reports --set names that match no param.
+// checkSetUsed reports --set and --data names that match no param or csv
+// data item. There is no declaration to point at, so the error is on the
+// file and lists what exists.
 func (c *compiler) checkSetUsed(f *ast.File) {
-	var params []string
+	var params, csvs []string
 	for n, b := range c.global {
 		if b.kind == bParam {
 			params = append(params, n)
 		}
 	}
+	for n := range c.dataUsed {
+		csvs = append(csvs, n)
+	}
+	file := ast.Pos{Filename: f.Pos().Filename}
 	for name := range c.opt.Set {
-		if c.setUsed[name] {
-			continue
+		if !c.setUsed[name] {
+			c.errs.Add(file, file, "%s", unknownOverride("--set", name, "param", params))
 		}
-		msg := fmt.Sprintf("--set %s: the model has no param `%s`", name, name)
-		msg += didYouMean(name, params)
-		c.errs.Add(f.Pos(), f.Pos(), "%s", msg)
 	}
 	for name := range c.opt.Data {
 		if !c.dataUsed[name] {
-			c.errs.Add(f.Pos(), f.Pos(), "--data %s: the model has no csv data item `%s`", name, name)
+			c.errs.Add(file, file, "%s", unknownOverride("--data", name, "csv data item", csvs))
 		}
 	}
+}
+
+// unknownOverride says that --flag name matches no declaration of kind and
+// lists those that exist.
+func unknownOverride(flag, name, kind string, have []string) string {
+	msg := fmt.Sprintf("%s %s: the model has no %s `%s`", flag, name, kind, name)
+	msg += didYouMean(name, have)
+	if len(have) == 0 {
+		return msg + " (it has none)"
+	}
+	sortStrings(have)
+	return msg + " (" + kind + "s: " + joinQuoted(have) + ")"
 }
