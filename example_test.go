@@ -1,11 +1,11 @@
 package fg_test
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 
 	fg "github.com/fg-infer/fg"
-	"github.com/fg-infer/fg/infer"
 )
 
 //go:embed testdata/toy.fg
@@ -24,39 +24,81 @@ func ExampleLoadBytes() {
 		return
 	}
 	fmt.Println(m.Name(), m.Labels(), m.Overrides())
-	fmt.Println(len(m.Compiled().Expects), "expect statements")
+	fmt.Println(m.Expects(), "expect statements")
 	// An unknown param is an error with a position.
-	fmt.Println(m.Set("epsilon", "0.1") != nil)
+	fmt.Println(m.Set("epsilon", "0.1"))
 	// Output:
 	// gpc_toy [ep ep_relaxed_kl mcmc] [eps=0.1]
 	// 2 expect statements
-	// true
+	// testdata/toy.fg: --set epsilon: the model has no param `epsilon` (params: `eps`)
 }
 
-// Check a model's expect statements against results (here made by hand;
-// normally from Model.Run).
-func ExampleResults_Expects() {
-	m, err := fg.LoadBytes("testdata/toy.fg", toySource)
+// Run a conjugate model and read the posterior of each infer line by name
+// and element: EP is exact for a Gaussian likelihood, and `exact`
+// integrates by quadrature.
+func ExampleResult_Mean() {
+	m, err := fg.Load("testdata/linreg.fg")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	w := func(m0, m1 float64) []infer.Variable {
-		return []infer.Variable{{Name: "w", Shape: []int{2}, Mean: []float64{m0, m1}, Var: []float64{0.1, 0.1}}}
+	res, err := m.Run(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
-	res := &fg.Results{Model: m.Compiled(), List: []*infer.Result{
-		{Label: "ep", Status: infer.Converged, Variables: w(0.54, -0.4)},
-		{Label: "ep_relaxed_kl", Status: infer.IterationLimit, Variables: w(0.52, -0.5)},
-		{Label: "mcmc", Status: infer.Done, Variables: w(0.5, -0.5)},
-	}}
-	for _, e := range res.Expects() {
-		fmt.Println(e)
+	for _, r := range res.All() {
+		mean, _ := r.Mean("w", 1)
+		variance, _ := r.Variance("w", 1)
+		logZ, _ := r.LogZ()
+		fmt.Printf("%-5s %-9s w[1] = %.4f ± %.4f  log Z = %.4f\n", r.Label(), r.Status(), mean, variance, logZ)
 	}
 	// Output:
-	// PASS testdata/toy.fg:17:1: expect converged [ep]
-	// FAIL testdata/toy.fg:17:1: expect converged [ep_relaxed_kl]
-	// PASS testdata/toy.fg:17:1: expect converged [mcmc]
-	// PASS testdata/toy.fg:18:1: expect abs(mean(w[0]) - mcmc.mean(w[0])) < 0.05 [ep] (abs(mean(w[0]) - mcmc.mean(w[0])) = 0.04)
-	// PASS testdata/toy.fg:18:1: expect abs(mean(w[0]) - mcmc.mean(w[0])) < 0.05 [ep_relaxed_kl] (abs(mean(w[0]) - mcmc.mean(w[0])) = 0.02)
-	// PASS testdata/toy.fg:18:1: expect abs(mean(w[0]) - mcmc.mean(w[0])) < 0.05 [mcmc] (abs(mean(w[0]) - mcmc.mean(w[0])) = 0)
+	// ep    converged w[1] = 0.8094 ± 0.0896  log Z = -5.1151
+	// exact done      w[1] = 0.8094 ± 0.0896  log Z = -5.1151
+}
+
+// Marginal probabilities of a discrete latent by state label.
+func ExampleResult_Prob() {
+	m, err := fg.Load("testdata/pair.fg")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := m.Run(context.Background(), fg.Only("bp"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bp := res.Get("bp")
+	for i := 0; i < 2; i++ {
+		p, _ := bp.Prob("x", i, "+1")
+		fmt.Printf("P(x[%d] = +1) = %.4f\n", i, p)
+	}
+	// Output:
+	// P(x[0] = +1) = 0.6475
+	// P(x[1] = +1) = 0.5085
+}
+
+// Check a model's expect statements against its results, as `fg test` does.
+func ExampleResults_Expects() {
+	m, err := fg.Load("testdata/linreg.fg")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := m.Run(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	es := res.Expects()
+	for _, e := range es {
+		fmt.Println(e.Pass, e.Pos, e.Label)
+	}
+	fmt.Println("failed:", fg.Failed(es))
+	// Output:
+	// true testdata/linreg.fg:17:1 ep
+	// true testdata/linreg.fg:18:1 ep
+	// failed: false
 }

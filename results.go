@@ -1,99 +1,262 @@
 package fg
 
 import (
-	"context"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
-	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/expect"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/run"
+	"github.com/fg-infer/fg/internal/session"
 )
 
-// Results are the outcomes of a model's infer lines, in file order, with
-// the compiled model they came from (for expects and predictions).
+// Results are the outcomes of a model's infer lines, one Result per label,
+// in the order they ran.
 type Results struct {
-	Model *compile.Model
-	List  []*infer.Result
+	s    *session.Results
+	list []*Result
 }
 
-// Get returns the result labelled label, or nil.
-func (r *Results) Get(label string) *infer.Result {
-	if r == nil {
-		return nil
+func newResults(s *session.Results) *Results {
+	r := &Results{s: s}
+	for _, x := range s.List {
+		r.list = append(r.list, &Result{x})
 	}
-	return findResult(r.List, label)
+	return r
 }
+
+// Get returns the result labelled label, or nil when no such infer line ran.
+func (r *Results) Get(label string) *Result {
+	for _, x := range r.list {
+		if x.r.Label == label {
+			return x
+		}
+	}
+	return nil
+}
+
+// All returns the results in the order they ran.
+func (r *Results) All() []*Result { return append([]*Result(nil), r.list...) }
 
 // Labels lists the result labels in order.
-func (r *Results) Labels() []string {
+func (r *Results) Labels() []string { return r.s.Labels() }
+
+// Expects evaluates the model's expect statements against the results.
+func (r *Results) Expects() []ExpectResult { return r.s.Expects() }
+
+// ExpectResult is the outcome of one `expect` statement evaluated against
+// one result.
+type ExpectResult = expect.Result
+
+// Failed reports whether any expect result failed (a skipped one does not).
+func Failed(es []ExpectResult) bool { return expect.Failed(es) }
+
+// Status says how an infer line ended.
+type Status string
+
+// The statuses of a result (docs/cli.md, "Reading the output").
+const (
+	StatusConverged      Status = "converged"       // the convergence measure fell below tol
+	StatusIterationLimit Status = "iteration_limit" // max_iter sweeps ran first
+	StatusDiverged       Status = "diverged"        // non-finite or exploding state
+	StatusFailed         Status = "failed"          // the method could not run; no numbers
+	StatusCanceled       Status = "canceled"        // the context was canceled; partial state
+	StatusDone           Status = "done"            // a non-iterative method (exact, mcmc) finished
+)
+
+// OK reports whether the status is converged or done.
+func (s Status) OK() bool { return s == StatusConverged || s == StatusDone }
+
+// Result is the outcome of one infer line. Latent variables are read by
+// name and element: i is the row-major index of the element (0 for a
+// scalar latent; Shape gives the dimensions), as `w[i]` in the results
+// table.
+type Result struct{ r *infer.Result }
+
+// Label is the infer line's label (docs/language.md, "Labels").
+func (r *Result) Label() string { return r.r.Label }
+
+// Method is the inference method: ep, bp, exact or mcmc.
+func (r *Result) Method() string { return r.r.Method }
+
+// Divergence is the divergence as written, e.g. "alpha(0.8)"; "" for
+// methods without one (exact, mcmc).
+func (r *Result) Divergence() string {
+	if r.r.Divergence == nil {
+		return ""
+	}
+	return r.r.Divergence.String()
+}
+
+// Status says how the method ended; Message gives the reason when it is not OK.
+func (r *Result) Status() Status { return Status(r.r.Status.String()) }
+
+// Message is the reason for a status other than converged or done.
+func (r *Result) Message() string { return r.r.Message }
+
+// Iterations is the number of sweeps (draws for mcmc).
+func (r *Result) Iterations() int { return r.r.Iterations }
+
+// Runtime is the wall time of the method.
+func (r *Result) Runtime() time.Duration { return r.r.Runtime }
+
+// LogZ is the log evidence log Z (log Z_EP, the Bethe free energy, the
+// exact log partition function); ok is false when the method defines none
+// or did not finish.
+func (r *Result) LogZ() (logZ float64, ok bool) { return r.r.LogEvidence, r.r.HasEvidence }
+
+// Variables lists the names of the latent variables the result summarises.
+func (r *Result) Variables() []string {
 	var out []string
-	for _, x := range r.List {
-		out = append(out, x.Label)
+	for _, v := range r.r.Variables {
+		out = append(out, v.Name)
 	}
 	return out
 }
 
-// Expects evaluates the model's expect statements against the results.
-func (r *Results) Expects() []ExpectResult { return EvalExpects(r.Model, r.List) }
-
-// Failed reports whether any expect result failed.
-func Failed(es []ExpectResult) bool {
-	for _, e := range es {
-		if !e.Pass && !e.Skipped {
-			return true
-		}
-	}
-	return false
-}
-
-// RunOption configures Run.
-type RunOption func(*run.Options)
-
-// Only restricts Run to the infer lines with these labels.
-func Only(labels ...string) RunOption {
-	return func(o *run.Options) { o.Labels = append(o.Labels, labels...) }
-}
-
-// Progress makes Run report every sweep: the result label, the sweep
-// number, the convergence measure R and the elapsed time.
-func Progress(f func(label string, iter int, r float64, elapsed time.Duration)) RunOption {
-	return func(o *run.Options) { o.Progress = f }
-}
-
-// Run runs the model's infer lines (all, or those chosen with Only). When
-// the model has a `learn` statement, its params are first set by evidence
-// maximisation (run.Learn), the infer lines run on the model recompiled
-// with the learned values, and every result lists them in Learned. When
-// ctx is canceled the engines stop at the end of their current sweep and
-// the partial results carry Status infer.Canceled; Run then returns them
-// together with ctx's error.
-func (m *Model) Run(ctx context.Context, opts ...RunOption) (*Results, error) {
-	o := run.Options{Extra: m.extra}
-	for _, f := range opts {
-		f(&o)
-	}
-	cm, learned, err := m.learn(ctx, o)
+// Shape is the shape of latent name (nil for a scalar).
+func (r *Result) Shape(name string) ([]int, error) {
+	v, err := r.variable(name)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := run.Run(ctx, cm, o)
-	for _, r := range rs {
-		if r.Learned == nil {
-			r.Learned = learned
-		}
-	}
-	return &Results{Model: cm, List: rs}, err
+	return append([]int(nil), v.Shape...), nil
 }
 
-// learn runs the model's learn statement, if any, and returns the model to
-// run with the learned values.
-func (m *Model) learn(ctx context.Context, o run.Options) (*compile.Model, []infer.Learned, error) {
-	if m.compiled.Learn == nil {
-		return m.compiled, nil, nil
-	}
-	cm, learned, _, err := run.Learn(ctx, m.compiled, o)
+// Mean is the posterior mean of element i of the continuous latent name.
+func (r *Result) Mean(name string, i int) (float64, error) {
+	v, err := r.continuous(name)
 	if err != nil {
-		return nil, nil, err
+		return 0, err
 	}
-	return cm, learned, nil
+	return element(v, v.Mean, i)
+}
+
+// Variance is the posterior marginal variance of element i of the
+// continuous latent name.
+func (r *Result) Variance(name string, i int) (float64, error) {
+	v, err := r.continuous(name)
+	if err != nil {
+		return 0, err
+	}
+	return element(v, v.Var, i)
+}
+
+// States lists the state labels of the discrete latent name, e.g. -1, +1.
+func (r *Result) States(name string) ([]string, error) {
+	v, err := r.discrete(name)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string(nil), v.States...), nil
+}
+
+// Prob is the posterior marginal probability that element i of the
+// discrete latent name is in state (a state label as States lists it, or
+// the same number written differently: "1" for "+1").
+func (r *Result) Prob(name string, i int, state string) (float64, error) {
+	v, err := r.discrete(name)
+	if err != nil {
+		return 0, err
+	}
+	if i < 0 || i >= len(v.Probs) {
+		return 0, fmt.Errorf("%s: %s has %d elements; index %d out of range", r.r.Label, name, len(v.Probs), i)
+	}
+	s, err := stateIndex(v, state)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v", r.r.Label, err)
+	}
+	return v.Probs[i][s], nil
+}
+
+// Prediction is element i of the `predict` statement name: p(y = +1) where
+// the likelihood defines it, else the predictive latent mean.
+func (r *Result) Prediction(name string, i int) (float64, error) {
+	for _, p := range r.r.Predictions {
+		if p.Name != name {
+			continue
+		}
+		xs := p.Prob
+		if xs == nil {
+			xs = p.Mean
+		}
+		if i < 0 || i >= len(xs) {
+			return 0, fmt.Errorf("%s: prediction %s has %d values; index %d out of range", r.r.Label, name, len(xs), i)
+		}
+		return xs[i], nil
+	}
+	return 0, fmt.Errorf("%s: no prediction %s", r.r.Label, name)
+}
+
+// Relaxation is the relaxation weight b of the factor labelled factor
+// (e.g. "step(y[4])") under a relaxed divergence; 0 when it was not relaxed.
+func (r *Result) Relaxation(factor string) float64 {
+	for _, x := range r.r.Relaxation {
+		if x.Factor == factor {
+			return x.B
+		}
+	}
+	return 0
+}
+
+// Learned is the value a `learn` statement found for param name.
+func (r *Result) Learned(name string) (float64, bool) {
+	for _, l := range r.r.Learned {
+		if l.Name == name {
+			return l.Value, true
+		}
+	}
+	return 0, false
+}
+
+// variable finds latent name; a missing one is an error that says why (the
+// method failed) or lists what exists.
+func (r *Result) variable(name string) (*infer.Variable, error) {
+	for i := range r.r.Variables {
+		if r.r.Variables[i].Name == name {
+			return &r.r.Variables[i], nil
+		}
+	}
+	if st := r.Status(); !st.OK() && st != StatusIterationLimit {
+		return nil, fmt.Errorf("%s: %s (%s): no posterior for %s", r.r.Label, st, r.r.Message, name)
+	}
+	return nil, fmt.Errorf("%s: no latent %s (latents: %s)", r.r.Label, name, strings.Join(r.Variables(), ", "))
+}
+
+func (r *Result) continuous(name string) (*infer.Variable, error) {
+	v, err := r.variable(name)
+	if err == nil && v.Discrete {
+		err = fmt.Errorf("%s: %s is discrete; use Prob", r.r.Label, name)
+	}
+	return v, err
+}
+
+func (r *Result) discrete(name string) (*infer.Variable, error) {
+	v, err := r.variable(name)
+	if err == nil && !v.Discrete {
+		err = fmt.Errorf("%s: %s is continuous; use Mean or Variance", r.r.Label, name)
+	}
+	return v, err
+}
+
+func element(v *infer.Variable, xs []float64, i int) (float64, error) {
+	if i < 0 || i >= len(xs) {
+		return 0, fmt.Errorf("%s has %d elements; index %d out of range", v.Name, len(xs), i)
+	}
+	return xs[i], nil
+}
+
+// stateIndex finds state among v's state labels, by text or by number.
+func stateIndex(v *infer.Variable, state string) (int, error) {
+	want, numErr := strconv.ParseFloat(state, 64)
+	for i, lab := range v.States {
+		if lab == state {
+			return i, nil
+		}
+		if f, err := strconv.ParseFloat(lab, 64); err == nil && numErr == nil && f == want {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%q is not a state of %s (states: %s)", state, v.Name, strings.Join(v.States, ", "))
 }

@@ -1,14 +1,12 @@
 package fgtest
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	fg "github.com/fg-infer/fg"
-	"github.com/fg-infer/fg/compile"
-	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/lang/parser"
 )
 
 // recorder is a testing.TB that records errors instead of failing.
@@ -23,16 +21,20 @@ func (r *recorder) Log(args ...any)         { r.logs = append(r.logs, fmt.Sprint
 func (r *recorder) Logf(f string, a ...any) { r.logs = append(r.logs, fmt.Sprintf(f, a...)) }
 
 func TestCheckExpectsReportsFailures(t *testing.T) {
-	pass, _ := parser.ParseExpr("mean(w) > 0")
-	fail, _ := parser.ParseExpr("mean(w) > 1")
-	res := &fg.Results{
-		Model: &compile.Model{Expects: []*compile.ExpectSpec{{Expr: pass}, {Expr: fail}}},
-		List: []*infer.Result{{Label: "ep", Status: infer.Converged,
-			Variables: []infer.Variable{{Name: "w", Mean: []float64{0.5}, Var: []float64{1}}}}},
+	src := "latent w: real[1] ~ normal(0, 1)\ndata y: real[1] = [1]\ny[0] ~ normal(w[0], 1)\ninfer ep\n" +
+		"expect mean(w[0]) > 0\nexpect mean(w[0]) > 1\n"
+	m, err := fg.LoadBytes("check.fg", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
 	}
 	rec := &recorder{TB: t}
 	CheckExpects(rec, res)
-	if len(rec.errors) != 1 || !strings.Contains(rec.errors[0], "FAIL") || !strings.Contains(rec.errors[0], "mean(w) = 0.5") {
+	// Posterior mean of w: y/2 = 0.5 (prior and likelihood of variance 1).
+	if len(rec.errors) != 1 || !strings.Contains(rec.errors[0], "FAIL") || !strings.Contains(rec.errors[0], "mean(w[0]) = 0.5") {
 		t.Errorf("errors = %q", rec.errors)
 	}
 	if len(rec.logs) != 1 || !strings.HasPrefix(rec.logs[0], "PASS") {

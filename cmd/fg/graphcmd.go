@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 
-	fg "github.com/fg-infer/fg"
+	"github.com/fg-infer/fg/internal/session"
 	"github.com/fg-infer/fg/graph"
 )
 
@@ -24,7 +24,7 @@ func (e *env) graph(args []string) int {
 	if len(pos) != 1 {
 		return e.usageError(graphUsage, "graph takes one model file")
 	}
-	m, err := fg.Load(pos[0])
+	m, err := session.Load(pos[0])
 	if err != nil {
 		e.printErrors(err)
 		return exitError

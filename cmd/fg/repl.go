@@ -12,7 +12,7 @@ import (
 
 	"github.com/chzyer/readline"
 
-	fg "github.com/fg-infer/fg"
+	"github.com/fg-infer/fg/internal/session"
 	"github.com/fg-infer/fg/lang/parser"
 )
 
@@ -42,8 +42,8 @@ type replSession struct {
 	name     string // file name of the source (positions, relative paths)
 	src      []byte
 	set      map[string]string
-	model    *fg.Model
-	results  *fg.Results
+	model    *session.Model
+	results  *session.Results
 	typed    int // number of statements typed (for <repl:N> names)
 	complete *completer
 }
@@ -134,7 +134,7 @@ func (s *replSession) statements(text string) {
 	if s.evalExpr(text) {
 		return
 	}
-	m, err := fg.LoadSource(s.name, src, fg.Overrides{Set: s.set})
+	m, err := session.LoadSource(s.name, src, session.Overrides{Set: s.set})
 	if err != nil {
 		s.registerSource(src)
 		s.e.printErrors(err)
@@ -188,7 +188,7 @@ func (s *replSession) load(path string) {
 		fmt.Fprintf(s.e.stderr, "fg: %s: cannot read: %s\n", path, notExistMsg(err))
 		return
 	}
-	m, err := fg.LoadSource(path, src, fg.Overrides{Set: s.set})
+	m, err := session.LoadSource(path, src, session.Overrides{Set: s.set})
 	if err != nil {
 		s.e.printErrors(err)
 		return
@@ -206,9 +206,9 @@ func (s *replSession) runModel(labels []string) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts := []fg.RunOption{fg.Only(labels...)}
+	opts := []session.RunOption{session.Only(labels...)}
 	if s.e.stderrTTY {
-		opts = append(opts, fg.Progress(newProgress(s.e.stderr).update))
+		opts = append(opts, session.Progress(newProgress(s.e.stderr).update))
 	}
 	res, err := s.model.Run(ctx, opts...)
 	if s.e.stderrTTY {

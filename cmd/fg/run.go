@@ -9,9 +9,10 @@ import (
 	"os/signal"
 	"syscall"
 
-	fg "github.com/fg-infer/fg"
 	"github.com/fg-infer/fg/cmd/fg/internal/present"
+	"github.com/fg-infer/fg/expect"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/session"
 )
 
 const runUsage = "fg run FILE [--set k=v]... [--data name=path]... [--method SPEC]... [--only LABEL]... [--json | --csv] [--all] [--plot OUT.png] [--test PATH] [--check]"
@@ -60,7 +61,7 @@ func (e *env) run(args []string) int {
 }
 
 // loadForRun compiles the model with the overrides of the flags.
-func (e *env) loadForRun(path string, f *runFlags) (*fg.Model, int) {
+func (e *env) loadForRun(path string, f *runFlags) (*session.Model, int) {
 	set, err := keyValues("set", f.set)
 	if err != nil {
 		return nil, e.usageError(runUsage, "%v", err)
@@ -69,7 +70,7 @@ func (e *env) loadForRun(path string, f *runFlags) (*fg.Model, int) {
 	if err != nil {
 		return nil, e.usageError(runUsage, "%v", err)
 	}
-	m, err := fg.LoadWith(path, fg.Overrides{Set: set, Data: data, Methods: f.methods})
+	m, err := session.LoadWith(path, session.Overrides{Set: set, Data: data, Methods: f.methods})
 	if err == nil && f.test != "" {
 		err = useTestFile(m, f.test)
 	}
@@ -81,16 +82,16 @@ func (e *env) loadForRun(path string, f *runFlags) (*fg.Model, int) {
 }
 
 // runModel runs with Ctrl-C wired to cancellation and presents the results.
-func (e *env) runModel(m *fg.Model, f *runFlags) int {
+func (e *env) runModel(m *session.Model, f *runFlags) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var boundary *present.Boundary
 	if f.plot != "" {
 		boundary = addBoundaryGrid(m.Compiled())
 	}
-	opts := []fg.RunOption{fg.Only(f.only...)}
+	opts := []session.RunOption{session.Only(f.only...)}
 	if e.stderrTTY {
-		opts = append(opts, fg.Progress(newProgress(e.stderr).update))
+		opts = append(opts, session.Progress(newProgress(e.stderr).update))
 	}
 	res, err := m.Run(ctx, opts...)
 	if e.stderrTTY {
@@ -117,7 +118,7 @@ func (e *env) runModel(m *fg.Model, f *runFlags) int {
 
 // present writes the results in the chosen format, the plot and the
 // expect checks, and returns the exit code.
-func (e *env) present(m *fg.Model, res *fg.Results, f *runFlags, b *present.Boundary) int {
+func (e *env) present(m *session.Model, res *session.Results, f *runFlags, b *present.Boundary) int {
 	code := exitOK
 	if f.plot != "" {
 		if err := present.WritePlot(f.plot, m.Name(), res.List, b); err != nil {
@@ -147,7 +148,7 @@ func (e *env) present(m *fg.Model, res *fg.Results, f *runFlags, b *present.Boun
 
 // reportExpects prints expect results (to stdout for the table, to stderr
 // when stdout carries JSON or CSV) and reports whether any failed.
-func (e *env) reportExpects(es []fg.ExpectResult, toStdout bool) bool {
+func (e *env) reportExpects(es []expect.Result, toStdout bool) bool {
 	w := e.stderr
 	if toStdout {
 		w = e.stdout
@@ -156,7 +157,7 @@ func (e *env) reportExpects(es []fg.ExpectResult, toStdout bool) bool {
 	for _, x := range es {
 		fmt.Fprintln(w, x)
 	}
-	return fg.Failed(es)
+	return expect.Failed(es)
 }
 
 // withoutPrediction returns shallow copies of the results without the

@@ -11,7 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	fg "github.com/fg-infer/fg"
+	"github.com/fg-infer/fg/expect"
+	"github.com/fg-infer/fg/internal/session"
 )
 
 const testUsage = "fg test [FILE|DIR]..."
@@ -89,7 +90,7 @@ func modelFiles(args []string) ([]string, error) {
 // testFile runs one model and prints its expectations; it reports whether
 // the file passed and whether it had anything to test.
 func (e *env) testFile(ctx context.Context, path string) (ok, ran bool) {
-	m, err := fg.Load(path)
+	m, err := session.Load(path)
 	if err != nil {
 		e.printErrors(err)
 		fmt.Fprintf(e.stdout, "FAIL %s (does not compile)\n", path)
@@ -109,7 +110,7 @@ func (e *env) testFile(ctx context.Context, path string) (ok, ran bool) {
 	for _, x := range es {
 		fmt.Fprintf(e.stdout, "    %s\n", x)
 	}
-	if err != nil || fg.Failed(es) {
+	if err != nil || expect.Failed(es) {
 		if err != nil {
 			fmt.Fprintf(e.stdout, "    run: %v\n", err)
 		}
@@ -120,7 +121,7 @@ func (e *env) testFile(ctx context.Context, path string) (ok, ran bool) {
 	return true, true
 }
 
-func countFailed(es []fg.ExpectResult) int {
+func countFailed(es []expect.Result) int {
 	n := 0
 	for _, x := range es {
 		if !x.Pass && !x.Skipped {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	fg "github.com/fg-infer/fg"
+	"github.com/fg-infer/fg/internal/session"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
 )
@@ -14,7 +14,7 @@ import (
 // predictInputs returns the names of the data that the model's predict
 // statements take their new inputs from: the second argument of
 // predictive(LATENT, DATA). `fg run --test PATH` reads each of them from PATH.
-func predictInputs(m *fg.Model) ([]string, error) {
+func predictInputs(m *session.Model) ([]string, error) {
 	var names []string
 	for _, f := range m.Compiled().Files {
 		for _, s := range f.Stmts {
@@ -41,7 +41,7 @@ func predictInputs(m *fg.Model) ([]string, error) {
 }
 
 // useTestFile reads every predict input of m from path (fg run --test).
-func useTestFile(m *fg.Model, path string) error {
+func useTestFile(m *session.Model, path string) error {
 	names, err := predictInputs(m)
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func useTestFile(m *fg.Model, path string) error {
 
 // scoreTest scores every class-probability prediction against the `label`
 // column of the test file, when it has one.
-func scoreTest(test string, res *fg.Results) error {
+func scoreTest(test string, res *session.Results) error {
 	has, err := hasColumn(test, "label")
 	if err != nil || !has {
 		return err

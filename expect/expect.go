@@ -1,4 +1,12 @@
-package fg
+// Package expect evaluates fg's `expect` statements against inference
+// results: the result accessors (mean, var, prob, logz, b, pred, ...),
+// arithmetic and math builtins, comparisons and and/or/not, with errors at
+// the position of the offending sub-expression. `fg test`, `fg run --check`,
+// the REPL, fgtest and the fg package's Results.Expects use it.
+//
+// A comparison with a NaN operand fails the expectation (docs/language.md):
+// an expectation involving NaN never passes.
+package expect
 
 import (
 	"errors"
@@ -11,9 +19,9 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// ExpectResult is the outcome of one `expect` statement evaluated against
+// Result is the outcome of one `expect` statement evaluated against
 // one result.
-type ExpectResult struct {
+type Result struct {
 	Pos    ast.Pos // position of the expect statement
 	Source string  // the condition as written (normalised spacing)
 	// Label is the result the unqualified accessors (mean, logz, ...) read;
@@ -33,7 +41,7 @@ type ExpectResult struct {
 }
 
 // String renders "PASS pos: expect SOURCE [for LABEL] (observed)" or FAIL.
-func (r ExpectResult) String() string {
+func (r Result) String() string {
 	verdict := "PASS"
 	switch {
 	case r.Skipped:
@@ -54,59 +62,59 @@ func (r ExpectResult) String() string {
 	return s
 }
 
-// EvalExpects evaluates the model's expect statements against results. An
+// Eval evaluates the model's expect statements against results. An
 // expect with `for LABEL` is evaluated against that result only; one
 // without is evaluated against every result, or once when it reads no
 // unqualified accessor (e.g. it only compares exact.mean(...) to a number).
-func EvalExpects(m *compile.Model, rs []*infer.Result) []ExpectResult {
-	var out []ExpectResult
+func Eval(m *compile.Model, rs []*infer.Result) []Result {
+	var out []Result
 	for _, spec := range m.Expects {
 		out = append(out, evalSpec(m, rs, spec)...)
 	}
 	return out
 }
 
-func evalSpec(m *compile.Model, rs []*infer.Result, spec *compile.ExpectSpec) []ExpectResult {
-	base := ExpectResult{Pos: spec.Pos, Source: ast.ExprString(spec.Expr)}
+func evalSpec(m *compile.Model, rs []*infer.Result, spec *compile.ExpectSpec) []Result {
+	base := Result{Pos: spec.Pos, Source: ast.ExprString(spec.Expr)}
 	if spec.For != "" {
 		r := findResult(rs, spec.For)
 		if r == nil {
 			base.Label = spec.For
 			if isInferLabel(m, spec.For) {
 				base.Skipped, base.Err = true, fmt.Errorf("result %s was not run", spec.For)
-				return []ExpectResult{base}
+				return []Result{base}
 			}
 			base.Err = fmt.Errorf("no result labelled %q (results: %s)", spec.For, labels(rs))
-			return []ExpectResult{base}
+			return []Result{base}
 		}
-		return []ExpectResult{evalOne(m, rs, r, spec.Expr, base).ExpectResult}
+		return []Result{evalOne(m, rs, r, spec.Expr, base).Result}
 	}
 	if len(rs) == 0 {
 		base.Err = fmt.Errorf("no results to check (the model has no infer line)")
-		return []ExpectResult{base}
+		return []Result{base}
 	}
-	var out []ExpectResult
+	var out []Result
 	for i, r := range rs {
 		er := evalOne(m, rs, r, spec.Expr, base)
 		if i == 0 && !er.readsCurrent {
 			er.Label = ""
-			return []ExpectResult{er.ExpectResult}
+			return []Result{er.Result}
 		}
-		out = append(out, er.ExpectResult)
+		out = append(out, er.Result)
 	}
 	return out
 }
 
-// evalResult is an ExpectResult plus whether the evaluation read the
+// evalResult is an Result plus whether the evaluation read the
 // current result.
 type evalResult struct {
-	ExpectResult
+	Result
 	readsCurrent bool
 }
 
-func evalOne(m *compile.Model, rs []*infer.Result, cur *infer.Result, e ast.Expr, base ExpectResult) evalResult {
+func evalOne(m *compile.Model, rs []*infer.Result, cur *infer.Result, e ast.Expr, base Result) evalResult {
 	ev := newEvaluator(m, rs, cur)
-	res := evalResult{ExpectResult: base}
+	res := evalResult{Result: base}
 	res.Label = cur.Label
 	v, err := ev.safeEval(e)
 	res.readsCurrent = ev.usedCur
@@ -152,17 +160,17 @@ type Value struct {
 	Err   error
 }
 
-// Eval evaluates an expression in the language of expect statements (e.g.
-// `mean(w[0])`, `ep.logz - mcmc.logz`, `prob(x[3]) > 0.5`) against every
-// result, or once when it reads no unqualified accessor. The REPL prints
-// these for expressions typed at the prompt.
-func (r *Results) Eval(x ast.Expr) []Value {
-	if len(r.List) == 0 {
+// EvalExpr evaluates an expression in the language of expect statements
+// (e.g. `mean(w[0])`, `ep.logz - mcmc.logz`, `prob(x[3]) > 0.5`) against
+// every result, or once when it reads no unqualified accessor. The REPL
+// prints these for expressions typed at the prompt.
+func EvalExpr(m *compile.Model, rs []*infer.Result, x ast.Expr) []Value {
+	if len(rs) == 0 {
 		return []Value{{Err: fmt.Errorf("no results (run the model first)")}}
 	}
 	var out []Value
-	for i, cur := range r.List {
-		ev := newEvaluator(r.Model, r.List, cur)
+	for i, cur := range rs {
+		ev := newEvaluator(m, rs, cur)
 		v, err := ev.safeEval(x)
 		val := Value{Label: cur.Label, Err: err}
 		if err == nil {
@@ -175,4 +183,14 @@ func (r *Results) Eval(x ast.Expr) []Value {
 		out = append(out, val)
 	}
 	return out
+}
+
+// Failed reports whether any expect result failed (a skipped one does not).
+func Failed(es []Result) bool {
+	for _, e := range es {
+		if !e.Pass && !e.Skipped {
+			return true
+		}
+	}
+	return false
 }

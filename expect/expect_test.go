@@ -1,4 +1,4 @@
-package fg
+package expect
 
 import (
 	"math"
@@ -43,7 +43,7 @@ func expectFixture() (*compile.Model, []*infer.Result) {
 }
 
 // evalAgainst evaluates src against the result labelled label.
-func evalAgainst(t *testing.T, src, label string) (ExpectResult, bool) {
+func evalAgainst(t *testing.T, src, label string) (Result, bool) {
 	t.Helper()
 	x, err := parser.ParseExpr(src)
 	if err != nil {
@@ -51,7 +51,7 @@ func evalAgainst(t *testing.T, src, label string) (ExpectResult, bool) {
 	}
 	m, rs := expectFixture()
 	m.Expects = []*compile.ExpectSpec{{Expr: x, For: label}}
-	out := EvalExpects(m, rs)
+	out := Eval(m, rs)
 	if len(out) != 1 {
 		t.Fatalf("%q: %d results", src, len(out))
 	}
@@ -153,7 +153,7 @@ func TestExpectPerResult(t *testing.T) {
 	m, rs := expectFixture()
 	parse := func(s string) ast.Expr { x, _ := parser.ParseExpr(s); return x }
 	m.Expects = []*compile.ExpectSpec{{Expr: parse("mean(w[0]) > 0.5")}, {Expr: parse("exact.mean(w[0]) == 0.5")}}
-	out := EvalExpects(m, rs)
+	out := Eval(m, rs)
 	if len(out) != 4 {
 		t.Fatalf("%d results, want 3 + 1: %v", len(out), out)
 	}
@@ -191,7 +191,7 @@ func TestExpectNaNFails(t *testing.T) {
 	rs[0].Variables[0].Mean[0] = math.NaN()
 	x, _ := parser.ParseExpr("mean(w[0]) < 1")
 	m.Expects = []*compile.ExpectSpec{{Expr: x, For: "ep"}}
-	if out := EvalExpects(m, rs); out[0].Pass {
+	if out := Eval(m, rs); out[0].Pass {
 		t.Error("NaN < 1 must fail")
 	}
 }
@@ -214,20 +214,19 @@ func TestExpectCoversRegistry(t *testing.T) {
 	}
 }
 
-func TestResultsEval(t *testing.T) {
+func TestEvalExpr(t *testing.T) {
 	m, rs := expectFixture()
-	res := &Results{Model: m, List: rs}
 	x, _ := parser.ParseExpr("mean(w[0])")
-	vs := res.Eval(x)
+	vs := EvalExpr(m, rs, x)
 	if len(vs) != 3 || vs[0].Label != "ep" || vs[0].Value != "0.75" || vs[2].Value != "0.5" {
 		t.Errorf("%+v", vs)
 	}
 	x, _ = parser.ParseExpr("ep.logz - exact.logz")
-	if vs := res.Eval(x); len(vs) != 1 || vs[0].Label != "" || vs[0].Value != "-0.25" {
+	if vs := EvalExpr(m, rs, x); len(vs) != 1 || vs[0].Label != "" || vs[0].Value != "-0.25" {
 		t.Errorf("%+v", vs)
 	}
 	x, _ = parser.ParseExpr("logz")
-	if vs := res.Eval(x); vs[1].Err == nil || vs[0].Value != "-3.5" {
+	if vs := EvalExpr(m, rs, x); vs[1].Err == nil || vs[0].Value != "-3.5" {
 		t.Errorf("%+v", vs)
 	}
 }
@@ -252,7 +251,7 @@ func TestExpectSkipsResultsNotRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		m.Expects = []*compile.ExpectSpec{{Expr: x, For: c.label}}
-		es := EvalExpects(m, rs)
+		es := Eval(m, rs)
 		if len(es) != 1 || es[0].Skipped != c.skip || es[0].Pass || es[0].Err == nil {
 			t.Errorf("%q for %s: %+v", c.src, c.label, es)
 		}

@@ -1,4 +1,4 @@
-package fg
+package expect
 
 import (
 	"math"
@@ -319,4 +319,31 @@ func (ev *evaluator) state(v *infer.Variable, e ast.Expr, n int) int {
 	}
 	fail(e, "%s is not a state of %s (states: %s)", want, v.Name, strings.Join(v.States, ", "))
 	return 0
+}
+
+// prediction reads pred(NAME[i]): p(y = +1) where the likelihood defines
+// it, else the predictive latent mean; pred(NAME) is the whole vector.
+func (ev *evaluator) prediction(r *infer.Result, call *ast.CallExpr) value {
+	id, idx := varRef(oneArg(call))
+	var p *infer.Prediction
+	for i := range r.Predictions {
+		if r.Predictions[i].Name == id.Name {
+			p = &r.Predictions[i]
+		}
+	}
+	if p == nil {
+		fail(id, "result %s has no prediction %s", r.Label, id.Name)
+	}
+	xs := p.Prob
+	if xs == nil {
+		xs = p.Mean
+	}
+	if idx == nil {
+		return value{kind: vecVal, vec: xs}
+	}
+	k := ev.flatIndex(idx, p.Shape)
+	if k >= len(xs) {
+		fail(call, "prediction %s has %d values", id.Name, len(xs))
+	}
+	return num(xs[k])
 }

@@ -1,4 +1,4 @@
-package fg
+package session
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 )
 
 func TestLoadFSAndErrors(t *testing.T) {
-	src, err := os.ReadFile("testdata/toy.fg")
+	src, err := os.ReadFile("../../testdata/toy.fg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,13 +23,13 @@ func TestLoadFSAndErrors(t *testing.T) {
 	if _, err := LoadFS(fsys, "models/nosuch.fg"); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := Load("testdata/nosuch.fg"); err == nil || !strings.Contains(err.Error(), "testdata/nosuch.fg") {
+	if _, err := Load("../../testdata/nosuch.fg"); err == nil || !strings.Contains(err.Error(), "../../testdata/nosuch.fg") {
 		t.Errorf("missing file: %v", err)
 	}
 }
 
 func TestSetKeepsModelOnError(t *testing.T) {
-	m, err := Load("testdata/toy.fg")
+	m, err := Load("../../testdata/toy.fg")
 	if err != nil {
 		t.Fatal(err)
 	}

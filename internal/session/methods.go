@@ -1,4 +1,4 @@
-package fg
+package session
 
 import (
 	"github.com/fg-infer/fg/compile"
