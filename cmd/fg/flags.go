@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/fg-infer/fg/lang/diag"
 )
 
 // multi is a repeatable string flag.
@@ -30,13 +33,14 @@ func keyValues(flagName string, kvs []string) (map[string]string, error) {
 
 // parseInterspersed parses flags that may appear before, between or after
 // positional arguments (fg run model.fg --json), returning the positionals.
-// "--" ends flag parsing.
+// "--" ends flag parsing. -h/--help gives a helpRequest (usageError prints
+// the command's help); an unknown flag names the nearest defined one.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return nil, flagError(fs, err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -48,4 +52,24 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// flagError rewrites the flag package's errors: -h is a helpRequest, and
+// "flag provided but not defined: -jsn" becomes "unknown flag --jsn; did
+// you mean --json?".
+func flagError(fs *flag.FlagSet, err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return helpRequest{fs}
+	}
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	msg := "unknown flag " + flagName(name)
+	if s := diag.Suggest(name, names); s != "" {
+		msg += "; did you mean " + flagName(s) + "?"
+	}
+	return errors.New(msg)
 }

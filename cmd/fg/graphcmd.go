@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os/exec"
 
-	"github.com/fg-infer/fg/internal/session"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/internal/session"
 )
 
 const graphUsage = "fg graph FILE [--png OUT.png]"
@@ -16,7 +16,7 @@ const graphUsage = "fg graph FILE [--png OUT.png]"
 // graphviz's dot when --png is given.
 func (e *env) graph(args []string) int {
 	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
-	png := fs.String("png", "", "render to a PNG file with graphviz")
+	png := fs.String("png", "", "render the graph to the PNG file `OUT.png` with graphviz's dot")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return e.usageError(graphUsage, "%v", err)

@@ -7,6 +7,8 @@
 //	fg graph FILE           print the factor graph as DOT (--png OUT renders it)
 //	fg test [FILE|DIR]...   run the models' expect statements
 //	fg repl [FILE]          interactive session
+//	fg version              module version and VCS revision
+//	fg help [COMMAND]       the commands, or one command's usage and flags
 //
 // Exit status: 0 success, 1 errors (bad model, failed expects, canceled
 // run), 2 usage errors. docs/cli.md describes every flag.
@@ -25,21 +27,6 @@ const (
 	exitError = 1
 	exitUsage = 2
 )
-
-const usage = `usage: fg <command> [arguments]
-
-commands:
-  run FILE [--set k=v]... [--data name=path]... [--method SPEC]...
-           [--only LABEL]... [--json | --csv] [--all] [--plot OUT.png] [--test PATH] [--check]
-  check FILE...
-  fmt [-w] FILE...
-  graph FILE [--png OUT.png]
-  test [FILE|DIR]...
-  repl [FILE]
-  help
-
-Run 'fg help' for this text; docs/cli.md has the details.
-`
 
 // env is the process environment a command sees; tests substitute it.
 type env struct {
@@ -78,34 +65,72 @@ func (e *env) main(args []string) (code int) {
 		}
 	}()
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, usage)
+		generalHelp(e.stderr)
 		return exitUsage
 	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "run":
-		return e.run(rest)
-	case "check":
-		return e.check(rest)
-	case "fmt":
-		return e.fmt(rest)
-	case "graph":
-		return e.graph(rest)
-	case "test":
-		return e.test(rest)
-	case "repl":
-		return e.repl(rest)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(e.stdout, usage)
-		return exitOK
+	name, rest := args[0], args[1:]
+	switch name {
+	case "-h", "-help", "--help":
+		name = "help"
+	case "-version", "--version":
+		name = "version"
 	}
-	fmt.Fprintf(e.stderr, "fg: unknown command %q\n\n%s", cmd, usage)
-	return exitUsage
+	if findCommand(name) == nil {
+		return e.unknownCommand(name)
+	}
+	return e.command(name)(rest)
 }
 
-// usageError prints a short message and the usage line of a command.
+// command returns the entry point of the command called name (one of
+// commands).
+func (e *env) command(name string) func(args []string) int {
+	switch name {
+	case "run":
+		return e.run
+	case "check":
+		return e.check
+	case "fmt":
+		return e.fmt
+	case "graph":
+		return e.graph
+	case "test":
+		return e.test
+	case "repl":
+		return e.replOrHelp
+	case "version":
+		return e.version
+	}
+	return e.help
+}
+
+// replOrHelp starts the REPL, or prints its help for -h (the REPL takes a
+// file, no flags).
+func (e *env) replOrHelp(args []string) int {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			writeCommandHelp(e.stdout, findCommand("repl"), nil)
+			return exitOK
+		}
+	}
+	return e.repl(args)
+}
+
+// usageError prints a short message and the usage line of a command, exit
+// 2; for a helpRequest (-h, --help) it prints the command's help on stdout,
+// exit 0.
 func (e *env) usageError(cmdUsage, format string, args ...any) int {
+	for _, a := range args {
+		if h, ok := a.(helpRequest); ok {
+			if c := commandOfUsage(cmdUsage); c != nil {
+				writeCommandHelp(e.stdout, c, h.fs)
+				return exitOK
+			}
+		}
+	}
 	fmt.Fprintf(e.stderr, "fg: "+format+"\n", args...)
 	fmt.Fprintf(e.stderr, "usage: %s\n", cmdUsage)
+	if c := commandOfUsage(cmdUsage); c != nil {
+		fmt.Fprintf(e.stderr, "Run 'fg help %s' for every flag.\n", c.name)
+	}
 	return exitUsage
 }

@@ -66,7 +66,7 @@ func TestMissingFile(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	out, _, code := runFG("help")
-	if code != exitOK || !strings.Contains(out, "fg run FILE") && !strings.Contains(out, "run FILE") {
+	if code != exitOK || !strings.Contains(out, "  run      compile a model") {
 		t.Errorf("help: %d %q", code, out)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/fg-infer/fg/internal/session"
 )
 
-const runUsage = "fg run FILE [--set k=v]... [--data name=path]... [--method SPEC]... [--only LABEL]... [--json | --csv] [--all] [--plot OUT.png] [--test PATH] [--check]"
+const runUsage = "fg run FILE [--set NAME=VALUE]... [--data NAME=PATH]... [--method SPEC]... [--only LABEL]... [--json | --csv] [--all] [--plot OUT.png] [--test PATH] [--check]"
 
 // runFlags are the options of fg run.
 type runFlags struct {
@@ -27,16 +27,16 @@ type runFlags struct {
 // newRunFlagSet declares fg run's flags into f.
 func newRunFlagSet(f *runFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.Var(&f.set, "set", "override a param: NAME=VALUE (repeatable)")
-	fs.Var(&f.data, "data", "replace a csv data path: NAME=PATH (repeatable)")
-	fs.Var(&f.methods, "method", "add an infer line: SPEC as after `infer` (repeatable)")
-	fs.Var(&f.only, "only", "run only the infer line with this label (repeatable)")
-	fs.BoolVar(&f.json, "json", false, "print JSON (docs/json.md)")
-	fs.BoolVar(&f.csv, "csv", false, "print CSV")
-	fs.BoolVar(&f.all, "all", false, "show every element of long vectors")
-	fs.BoolVar(&f.check, "check", false, "also check the expect statements (exit 1 on failure)")
-	fs.StringVar(&f.test, "test", "", "csv of new inputs for the predict statements; a label column is scored")
-	fs.StringVar(&f.plot, "plot", "", "write convergence, marginals and decision boundary to a PNG")
+	fs.Var(&f.set, "set", "set param `NAME=VALUE`, VALUE an fg expression such as 0.1 or [1, 2] (repeatable)")
+	fs.Var(&f.data, "data", "read data `NAME=PATH`: its csv(...) from PATH instead of the file it names (repeatable)")
+	fs.Var(&f.methods, "method", "add an infer line `SPEC` written as after the keyword infer, e.g. 'ep { divergence = alpha(0.8) }' (repeatable)")
+	fs.Var(&f.only, "only", "run only the infer line labelled `LABEL`, --method lines included (repeatable)")
+	fs.BoolVar(&f.json, "json", false, "print JSON on stdout (docs/json.md)")
+	fs.BoolVar(&f.csv, "csv", false, "print CSV on stdout")
+	fs.BoolVar(&f.all, "all", false, "show every element of long vectors in the table")
+	fs.BoolVar(&f.check, "check", false, "also check the expect statements; exit 1 if one fails")
+	fs.StringVar(&f.test, "test", "", "read the predict statements' new inputs from the csv file `PATH`; a label column is scored")
+	fs.StringVar(&f.plot, "plot", "", "also write convergence traces, marginals and decision boundaries to the PNG file `OUT.png`")
 	return fs
 }
 
