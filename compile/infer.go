@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -267,9 +268,34 @@ func MethodSpecs(m *Model, specs []string) ([]*InferSpec, error) {
 	return out, nil
 }
 
+// methodKeyword is what methodSpec puts before a --method string to parse
+// it as an infer line; error columns are shifted back by its length so
+// that they index into the string the user typed.
+const methodKeyword = "infer "
+
 // methodSpec compiles one --method string and labels it with l.
-func methodSpec(m *Model, spec string, l labeler) (s *InferSpec, err error) {
-	src := []byte("infer " + spec)
+func methodSpec(m *Model, spec string, l labeler) (*InferSpec, error) {
+	s, err := compileMethodLine(m, spec, l)
+	var list ast.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			shiftColumn(&e.Pos)
+			shiftColumn(&e.End)
+		}
+	}
+	return s, err
+}
+
+// shiftColumn moves a position in "infer SPEC" to the same place in SPEC.
+func shiftColumn(p *ast.Pos) {
+	if p.Line == 1 && p.Column > len(methodKeyword) {
+		p.Column -= len(methodKeyword)
+	}
+}
+
+// compileMethodLine compiles "infer SPEC" against m and labels it with l.
+func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err error) {
+	src := []byte(methodKeyword + spec)
 	const name = "--method"
 	start := ast.Pos{Filename: name, Line: 1, Column: 1}
 	c := newCompiler(Options{})

@@ -48,10 +48,18 @@ func TestMethodLabelsFollowTheFile(t *testing.T) {
 			t.Errorf("--method %d: label %s, want %s", i, s.Label, want[i])
 		}
 	}
-	for _, c := range []struct{ specs []string }{{[]string{"ep as ep"}}, {[]string{"exact as fast"}}, {[]string{"ep as x", "ep as x"}}} {
+	// Columns index into the string the user typed.
+	for _, c := range []struct {
+		specs []string
+		want  string
+	}{
+		{[]string{"ep as ep"}, "--method:1:7: label `ep` is already the label of the infer line at test.fg:"},
+		{[]string{"exact as fast"}, "--method:1:10: label `fast` is already"},
+		{[]string{"ep as x", "ep as x"}, "--method:1:7: label `x` is already the label of the infer line at --method:1:1"},
+	} {
 		_, err := MethodSpecs(m, c.specs)
-		if err == nil || !strings.Contains(err.Error(), "--method:1:") || !strings.Contains(err.Error(), "is already the label of the infer line at") {
-			t.Errorf("%v: got %v, want a label clash at --method:1:COL", c.specs, err)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want %s", c.specs, err, c.want)
 		}
 	}
 }

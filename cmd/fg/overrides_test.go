@@ -39,7 +39,7 @@ func TestOverrideErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--method", "ep as ep"}, "--method:1:13: error: label `ep` is already the label of the infer line at testdata/toy.fg:13:1"},
+		{[]string{"--method", "ep as ep"}, "--method:1:7: error: label `ep` is already the label of the infer line at testdata/toy.fg:13:1"},
 		{[]string{"--set", "nosuch=1"}, "testdata/toy.fg: error: --set nosuch: the model has no param `nosuch` (params: `eps`)"},
 		{[]string{"--set", "eps=2+"}, "testdata/toy.fg:6:7: error: --set eps=2+"},
 		{[]string{"--data", "X=x.csv"}, "testdata/toy.fg: error: --data X: the model has no csv data item `X` (it has none)"},
