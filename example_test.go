@@ -24,7 +24,7 @@ func ExampleLoadBytes() {
 		return
 	}
 	fmt.Println(m.Name(), m.Labels(), m.Overrides())
-	fmt.Println(m.Expects(), "expect statements")
+	fmt.Println(m.NumExpects(), "expect statements")
 	// An unknown param is an error with a position.
 	fmt.Println(m.Set("epsilon", "0.1"))
 	// Output:

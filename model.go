@@ -88,5 +88,5 @@ func (m *Model) Overrides() []string { return m.s.Overrides() }
 // those added with AddMethod.
 func (m *Model) Labels() []string { return m.s.Labels() }
 
-// Expects is the number of expect statements in the model.
-func (m *Model) Expects() int { return len(m.s.Compiled().Expects) }
+// NumExpects is the number of expect statements in the model.
+func (m *Model) NumExpects() int { return len(m.s.Compiled().Expects) }
