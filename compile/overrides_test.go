@@ -19,7 +19,7 @@ func TestDataOverrideErrors(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"y": "nope.csv"}, "m.fg:2:19: --data y=nope.csv: csv nope.csv: file not found"},
-		{map[string]string{"Y": "x.csv"}, "m.fg: --data Y: the model has no csv data item `Y`; did you mean `X`? (csv data items: `X`, `y`)"},
+		{map[string]string{"Yy": "x.csv"}, "m.fg: --data Yy: the model has no csv data item `Yy`; did you mean `y`? (csv data items: `X`, `y`)"},
 	} {
 		_, err := CompileFile("m.fg", Options{FS: fsys, Data: c.data})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -253,11 +253,11 @@ func (c *compiler) checkSetUsed(f *ast.File) {
 // unknownOverride says that --flag name matches no declaration of kind and
 // lists those that exist.
 func unknownOverride(flag, name, kind string, have []string) string {
+	sortStrings(have) // sorted first, so that ties in the suggestion are deterministic
 	msg := fmt.Sprintf("%s %s: the model has no %s `%s`", flag, name, kind, name)
 	msg += didYouMean(name, have)
 	if len(have) == 0 {
 		return msg + " (it has none)"
 	}
-	sortStrings(have)
 	return msg + " (" + kind + "s: " + joinQuoted(have) + ")"
 }
