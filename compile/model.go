@@ -131,7 +131,7 @@ type BatchFactor struct {
 
 // InferSpec is one infer line.
 type InferSpec struct {
-	Label    string // unique column label: `as NAME`, else the method, else method_divergence
+	Label    string // unique label: `as NAME`, else the method for its default divergence, else METHOD_DIVNAME; _2, _3 for later lines (docs/language.md)
 	Method   string // "ep", "bp", "exact", "mcmc"
 	Settings infer.Settings
 	Approx   string // "exact" (closed form), "gh", "laplace", "quick_laplace", "gq", "vq"
