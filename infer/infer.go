@@ -88,15 +88,35 @@ const (
 	Canceled
 	// Done: a non-iterative method (exact, sampling, a single ADF pass) finished.
 	Done
+	// Stalled: the convergence measure fell below the tolerance but the
+	// state is not a fixed point: updates were skipped (improper cavity,
+	// improper or non-finite tilted approximation) in the last sweep, so
+	// those factors do not satisfy the moment-matching condition.
+	Stalled
 )
 
-var statusNames = [...]string{"converged", "iteration_limit", "diverged", "failed", "canceled", "done"}
+var statusNames = [...]string{"converged", "iteration_limit", "diverged", "failed", "canceled", "done", "stalled"}
 
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
 		return fmt.Sprintf("Status(%d)", int(s))
 	}
 	return statusNames[s]
+}
+
+// Succeeded reports whether a run ended in a state whose numbers answer
+// the question asked: Converged, Done, or IterationLimit (the budget the
+// user chose ran out; the last convergence measure says how far off the
+// state is). Failed, Diverged, Canceled and Stalled did not succeed.
+func (s Status) Succeeded() bool {
+	return s == Converged || s == Done || s == IterationLimit
+}
+
+// HasNumbers reports whether a result with this status may carry
+// estimates: Failed and Diverged results carry none (their state is
+// missing or non-finite), so presenters print — and JSON null.
+func (s Status) HasNumbers() bool {
+	return s != Failed && s != Diverged
 }
 
 // Stats are the counters every engine reports.

@@ -1,6 +1,9 @@
 package infer
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Result is the engine-neutral outcome of one infer line: what the CLI, the
 // REPL, the Go API and `expect` statements read. Arrays of a variable are
@@ -26,6 +29,45 @@ type Result struct {
 	Learned     []Learned // hyperparameters learned by a `learn` statement
 	Errors      *Errors   // approximation error against the model's gold standard, if any
 	Message     string    // human-readable reason for a non-converged status
+	// Warnings are run-time caveats on the numbers (see Warning); a result
+	// can be converged or done and still carry warnings.
+	Warnings []Warning
+}
+
+// Warning is a run-time caveat of a result: the numbers are reported, but
+// they should be read with it in mind — updates skipped during the run, a
+// sampler whose split R-hat exceeds 1.01 or whose bulk ESS is below 400
+// (Stan's thresholds), a quadrature error estimate above the tolerance, a
+// degenerate setting replaced by its limit. Pos is the file:line:col of the
+// infer line that produced it (empty when unknown). Compile-time warnings
+// of a model are shown the same way: "pos: warning: message".
+type Warning struct {
+	Pos     string
+	Message string
+}
+
+func (w Warning) String() string {
+	if w.Pos == "" {
+		return "warning: " + w.Message
+	}
+	return w.Pos + ": warning: " + w.Message
+}
+
+// Warn appends a warning at pos.
+func (r *Result) Warn(pos, format string, args ...any) {
+	r.Warnings = append(r.Warnings, Warning{Pos: pos, Message: fmt.Sprintf(format, args...)})
+}
+
+// ClearNumbers removes every estimate from a result whose status carries
+// none (Status.HasNumbers): marginals, evidence, relaxation weights,
+// predictions, learned values and error columns. Counters, the trace and
+// the message stay: they say what happened.
+func (r *Result) ClearNumbers() {
+	if r.Status.HasNumbers() {
+		return
+	}
+	r.Variables, r.Relaxation, r.Predictions, r.Learned, r.Errors = nil, nil, nil, nil, nil
+	r.LogEvidence, r.HasEvidence = 0, false
 }
 
 // Variable is the posterior summary of one latent variable.
@@ -73,12 +115,16 @@ type Learned struct {
 // Errors measures a result against the gold standard of the same model
 // (a method labelled exact or mcmc). A field is meaningful only if its Has flag is set.
 type Errors struct {
-	Reference        string  // label of the gold-standard result
-	MeanMAE, VarMAE  float64 // mean absolute error of marginal means / variances
-	ProbMAE          float64 // mean absolute error of marginal probabilities
-	LogZAbs          float64 // |log Z − log Z_ref|
-	HasMean, HasVar  bool
-	HasProb, HasLogZ bool
+	Reference string // label of the gold-standard result
+	// ReferenceWarnings is the number of warnings the gold standard carries
+	// (e.g. MCMC below Stan's R-hat/ESS thresholds): presenters say so next
+	// to the error columns it feeds.
+	ReferenceWarnings int
+	MeanMAE, VarMAE   float64 // mean absolute error of marginal means / variances
+	ProbMAE           float64 // mean absolute error of marginal probabilities
+	LogZAbs           float64 // |log Z − log Z_ref|
+	HasMean, HasVar   bool
+	HasProb, HasLogZ  bool
 }
 
 // TestScore scores a class-probability prediction against observed labels

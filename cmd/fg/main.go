@@ -11,7 +11,8 @@
 //	fg help [COMMAND]       the commands, or one command's usage and flags
 //
 // Exit status: 0 success, 1 errors (bad model, failed expects, canceled
-// run), 2 usage errors. docs/cli.md describes every flag.
+// run), 2 usage errors, 3 a method of `fg run` failed, diverged or stalled
+// (its results are still printed). docs/cli.md describes every flag.
 package main
 
 import (
@@ -23,9 +24,10 @@ import (
 
 // Exit codes.
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK     = 0
+	exitError  = 1
+	exitUsage  = 2
+	exitMethod = 3 // fg run: some result is failed, diverged, stalled or canceled
 )
 
 // env is the process environment a command sees; tests substitute it.

@@ -111,9 +111,23 @@ func (e *env) runModel(m *session.Model, f *runFlags) int {
 	code := e.present(m, res, f, boundary)
 	if canceled {
 		fmt.Fprintln(e.stderr, "fg: interrupted: results are partial (status canceled)")
-		code = exitError
+		return exitError
+	}
+	if code == exitOK {
+		code = methodsCode(res.List)
 	}
 	return code
+}
+
+// methodsCode is exitMethod when some result did not succeed (failed,
+// diverged, stalled or canceled; infer.Status.Succeeded), else exitOK.
+func methodsCode(rs []*infer.Result) int {
+	for _, r := range rs {
+		if !r.Status.Succeeded() {
+			return exitMethod
+		}
+	}
+	return exitOK
 }
 
 // present writes the results in the chosen format, the plot and the

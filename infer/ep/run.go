@@ -16,6 +16,19 @@ import (
 // Defaults: Divergence nil = KL; Damping 0 = 1 (undamped); Tol 0 = 1e-6;
 // MaxIter 0 = 200. Schedule Sequential, Random (seeded by Seed) and Parallel
 // are supported.
+//
+// Convergence is judged on the undamped fixed-point residual: with damping
+// δ a sweep moves the sites δ of the way to their proposals, so the change
+// of the posterior mean is divided by δ,
+//
+//	R(iter) = ‖μ_iter − μ_iter−1‖₂ / δ,
+//
+// the change an undamped sweep would make to first order (exact at δ = 1).
+// Without the division a tiny δ would stop after one sweep at the prior.
+// A sweep with skipped updates is never Converged: when R < Tol but updates
+// were skipped the status is Stalled.
+//
+// alpha(A) with A < MinAlpha runs at MinAlpha (see MinAlpha).
 type Settings struct {
 	infer.Settings
 	// Refresh is the number of sequential sweeps between recomputations of
@@ -53,8 +66,9 @@ type Result struct {
 	// approximation, and when the run did not converge.
 	LogZ    float64
 	HasLogZ bool
-	// Trace holds R(iter) = ‖μ_iter − μ_iter−1‖₂ over the projections'
-	// posterior means after every sweep (qi-guo §6.1).
+	// Trace holds R(iter) = ‖μ_iter − μ_iter−1‖₂ / δ over the projections'
+	// posterior means after every sweep (qi-guo §6.1; δ the damping, see
+	// Settings).
 	Trace []float64
 
 	pr    *projection
@@ -149,6 +163,7 @@ func (e *engine) loop(ctx context.Context) *Result {
 		if ctx.Err() != nil {
 			return e.finish(res, infer.Canceled, "canceled")
 		}
+		skipped := e.stats.Skipped
 		if e.sequential() {
 			err = e.sweepSequential(it)
 		} else {
@@ -158,7 +173,7 @@ func (e *engine) loop(ctx context.Context) *Result {
 		if err != nil {
 			return e.finish(res, infer.Diverged, fmt.Sprintf("sweep %d: %v", it, err))
 		}
-		rr := dist(e.st.mu, prev)
+		rr := dist(e.st.mu, prev) / e.r.damping
 		res.Trace = append(res.Trace, rr)
 		copy(prev, e.st.mu)
 		if e.s.Progress != nil {
@@ -168,10 +183,19 @@ func (e *engine) loop(ctx context.Context) *Result {
 			return e.finish(res, infer.Diverged, fmt.Sprintf("sweep %d: non-finite posterior mean", it))
 		}
 		if rr < e.s.Tol {
+			if n := e.stats.Skipped - skipped; n > 0 {
+				return e.finish(res, infer.Stalled, stalledMsg(it, n, len(e.sites)))
+			}
 			return e.finish(res, infer.Converged, "")
 		}
 	}
 	return e.finish(res, infer.IterationLimit, fmt.Sprintf("R = %.3g ≥ tol %g after %d sweeps", res.Trace[len(res.Trace)-1], e.s.Tol, e.s.MaxIter))
+}
+
+// stalledMsg explains a Stalled status: the state stopped moving while n
+// of m site updates of the last sweep were skipped.
+func stalledMsg(it, n, m int) string {
+	return fmt.Sprintf("the posterior stopped changing at sweep %d but %d of %d site updates in that sweep were skipped (improper cavity or tilted distribution), so it is not an EP fixed point", it, n, m)
 }
 
 func (e *engine) order() []int {

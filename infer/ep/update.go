@@ -15,6 +15,15 @@ type rule struct {
 	clamp   bool    // τ̃ ← max(τ̃, 0) (GPML infEP's convention)
 }
 
+// MinAlpha is the smallest power of power EP computed as such; a smaller
+// alpha(A) runs at MinAlpha. The tilted moments of p(y|f)^u differ from the
+// cavity's by O(u), so rounding makes their relative error about ε/u
+// (ε = 2.2e-16), while the answer changes by O(u) as u → 0: the two balance
+// at u ≈ √ε ≈ 1.5e-8. At u = 1e-8 the result is the α → 0 limit to about
+// 1e-8; at 1e-14 rounding already moves log Z by 1e-2 and at 1e-20 every
+// update is lost and EP would stop at the prior (TestAlphaLimit).
+const MinAlpha = 1e-8
+
 func newRule(d infer.Divergence, damping float64) (rule, bool) {
 	r := rule{u: 1, damping: damping}
 	if r.damping == 0 {
@@ -29,7 +38,7 @@ func newRule(d infer.Divergence, damping float64) (rule, bool) {
 		if !(d.A > 0) || math.IsInf(d.A, 1) {
 			return r, false
 		}
-		r.u = d.A
+		r.u = max(d.A, MinAlpha)
 	case infer.RelaxedKL:
 		if !(d.C >= 0) {
 			return r, false

@@ -76,6 +76,10 @@ type Result struct {
 	// ("quad") or Monte Carlo standard errors ("is") in original units.
 	LogZErr         float64
 	MeanErr, VarErr []float64
+	// Jitter is δ > 0 when the prior covariance was numerically singular
+	// (duplicate GP inputs): the prior integrated is then N(Mean, Cov + δI),
+	// the same as infer/mcmc samples.
+	Jitter float64
 	// Evaluations counts LogLik calls.
 	Evaluations int
 	// WeightESS is the effective sample size of the importance weights ("is").
@@ -117,11 +121,16 @@ func Run(ctx context.Context, p Problem, s Settings) (res *Result, err error) {
 		if prior.d > MaxQuadDim {
 			return nil, fmt.Errorf("exact: method \"quad\" supports dimension d ≤ %d, the block has d = %d (use method \"is\" or mcmc)", MaxQuadDim, prior.d)
 		}
-		return runQuad(ctx, p, prior, s)
+		res, err = runQuad(ctx, p, prior, s)
 	case "is":
-		return runIS(ctx, p, prior, s)
+		res, err = runIS(ctx, p, prior, s)
+	default:
+		return nil, fmt.Errorf("exact: unknown method %q (want \"quad\" or \"is\")", s.Method)
 	}
-	return nil, fmt.Errorf("exact: unknown method %q (want \"quad\" or \"is\")", s.Method)
+	if res != nil {
+		res.Jitter = prior.jitter
+	}
+	return res, err
 }
 
 func (s Settings) withDefaults() Settings {

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/families/gauss"
 )
 
 // frame is an affine whitening w = c + L u with L lower triangular
@@ -15,9 +17,12 @@ type frame struct {
 	c      []float64
 	l      []float64 // d×d row-major, lower triangle used
 	logDet float64   // log |det L| = Σ log L_ii
+	jitter float64   // δ: L Lᵀ = cov + δI (gauss.CholeskyJitter), 0 unless cov is numerically singular
 }
 
-// newFrame validates mean and cov and factors cov = L Lᵀ by Cholesky.
+// newFrame validates mean and cov and factors cov = L Lᵀ by Cholesky (with
+// the jitter of gauss.CholeskyJitter when cov is numerically singular, as
+// infer/mcmc does).
 func newFrame(mean []float64, cov *mat.SymDense) (*frame, error) {
 	d := len(mean)
 	if d == 0 {
@@ -34,13 +39,11 @@ func newFrame(mean []float64, cov *mat.SymDense) (*frame, error) {
 			return nil, fmt.Errorf("exact: mean[%d] = %v", i, v)
 		}
 	}
-	var ch mat.Cholesky
-	if ok := ch.Factorize(cov); !ok {
-		return nil, errors.New("exact: covariance is not positive definite")
+	lt, jitter, err := gauss.CholeskyJitter(cov)
+	if err != nil {
+		return nil, fmt.Errorf("exact: %w", err)
 	}
-	var lt mat.TriDense
-	ch.LTo(&lt)
-	f := &frame{d: d, c: append([]float64(nil), mean...), l: make([]float64, d*d)}
+	f := &frame{d: d, c: append([]float64(nil), mean...), l: make([]float64, d*d), jitter: jitter}
 	for i := 0; i < d; i++ {
 		for j := 0; j <= i; j++ {
 			f.l[i*d+j] = lt.At(i, j)

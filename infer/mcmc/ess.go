@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families/gauss"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -200,38 +201,13 @@ func validate(p *Problem, s *Settings, r runLength) (*mat.TriDense, float64, err
 	return priorFactor(p.Cov)
 }
 
-// priorFactor returns L with L Lᵀ = Σ + δ I by Cholesky, with δ = 0 unless
-// Σ (e.g. a GP kernel matrix of close inputs) is numerically singular: then
-// δ = 10^−10, …, 10^−6 times the mean of diag Σ, the first that works.
-// Jitter is the δ used.
+// priorFactor is gauss.CholeskyJitter with the package's error prefix.
 func priorFactor(cov *mat.SymDense) (*mat.TriDense, float64, error) {
-	n := cov.SymmetricDim()
-	scale := 0.0
-	for i := 0; i < n; i++ {
-		scale += cov.At(i, i) / float64(n)
+	l, delta, err := gauss.CholeskyJitter(cov)
+	if err != nil {
+		return nil, 0, fmt.Errorf("mcmc: %w", err)
 	}
-	if !(scale > 0) || math.IsInf(scale, 0) {
-		return nil, 0, fmt.Errorf("mcmc: prior covariance has diagonal mean %v", scale)
-	}
-	var ch mat.Cholesky
-	if ch.Factorize(cov) {
-		var l mat.TriDense
-		ch.LTo(&l)
-		return &l, 0, nil
-	}
-	j := mat.NewSymDense(n, nil)
-	for delta := 1e-10 * scale; delta <= 1.0001e-6*scale; delta *= 10 {
-		j.CopySym(cov)
-		for i := 0; i < n; i++ {
-			j.SetSym(i, i, cov.At(i, i)+delta)
-		}
-		if ch.Factorize(j) {
-			var l mat.TriDense
-			ch.LTo(&l)
-			return &l, delta, nil
-		}
-	}
-	return nil, 0, errors.New("mcmc: prior covariance is not positive definite (even with jitter 1e-6 × mean variance)")
+	return l, delta, nil
 }
 
 // RunESS samples the posterior of p by elliptical slice sampling on

@@ -50,7 +50,7 @@ type Result struct {
 	// Cost after each factor visit (TrackCost), starting with the prior
 	// mean's; a skipped update repeats the previous value.
 	Cost []float64
-	// Trace is ‖m − m_prev‖₂ after each pass.
+	// Trace is the undamped residual ‖m − m_prev‖₂ / δ after each pass.
 	Trace []float64
 	// SiteTime is the mean wall time of one site computation (one mini-batch
 	// update of the chosen scheme).
@@ -63,6 +63,12 @@ type Result struct {
 	// Errors counts skipped updates by reason ("cavity", "improper",
 	// "non-finite", "no-convergence").
 	Errors map[string]int
+	// NonLogConcave counts LA/QLA site computations whose expansion point
+	// had ∂²log f > 0 in some coordinate. A factor that is not log-concave
+	// can make the posterior multimodal, and Laplace sites then follow
+	// whichever mode the first pass reached: a fixed point at a local mode
+	// (e.g. Minka's clutter problem) passes every convergence test.
+	NonLogConcave int
 }
 
 // RunFF runs fully factorised EP (roche §1–2; Minka 2005 "fully factorial
@@ -76,7 +82,9 @@ type Result struct {
 // if any λ\k ≤ 0); site from the scheme (package comment); damped
 // λ_k ← (1 − δ) λ_k + δ λ_new (likewise η); q ← cavity × site, skipped
 // if any resulting precision is not positive. Passes = 1 keeps no site
-// (ADF). The context is checked before every update.
+// (ADF). The context is checked before every update. The convergence
+// measure is the undamped residual ‖m − m_prev‖₂ / δ of a pass; a pass with
+// skipped updates is never Converged (finishConverged).
 func RunFF(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	start := time.Now()
 	if err := validate(p, s); err != nil {
@@ -182,6 +190,7 @@ func (e *engine) run(ctx context.Context) *Result {
 		if e.s.Schedule == infer.Random {
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
+		skipped := res.Skipped
 		for _, k := range order {
 			if ctx.Err() != nil {
 				return e.finish(infer.Canceled, "canceled: "+ctx.Err().Error())
@@ -190,7 +199,7 @@ func (e *engine) run(ctx context.Context) *Result {
 		}
 		res.Iterations = pass
 		e.meanInto(e.mean)
-		r := dist(e.mean, prev)
+		r := dist(e.mean, prev) / e.delta
 		copy(prev, e.mean)
 		res.Trace = append(res.Trace, r)
 		if e.s.Progress != nil {
@@ -200,7 +209,7 @@ func (e *engine) run(ctx context.Context) *Result {
 			return e.finish(infer.Diverged, "non-finite posterior mean")
 		}
 		if e.s.Tol > 0 && r < e.s.Tol {
-			return e.finish(infer.Converged, "")
+			return e.finishConverged(pass, res.Skipped-skipped)
 		}
 	}
 	if len(e.p.Factors) > 0 && res.Updates == 0 {
@@ -210,6 +219,21 @@ func (e *engine) run(ctx context.Context) *Result {
 		return e.finish(infer.Done, "")
 	}
 	return e.finish(infer.IterationLimit, "")
+}
+
+// finishConverged ends a run whose mean change fell below Tol: Converged
+// when no update of the last pass was skipped, Failed when every update of
+// the run was, and Stalled otherwise (skipped factors are not
+// moment-matched, so the state is not an FF-EP fixed point).
+func (e *engine) finishConverged(pass, skipped int) *Result {
+	switch {
+	case e.res.Updates == 0:
+		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%v): the posterior is the prior", e.res.Errors))
+	case skipped > 0:
+		return e.finish(infer.Stalled, fmt.Sprintf("the posterior stopped changing in pass %d but %d of %d factor updates in that pass were skipped (%v)",
+			pass, skipped, len(e.p.Factors), e.res.Errors))
+	}
+	return e.finish(infer.Converged, "")
 }
 
 func (e *engine) finish(st infer.Status, msg string) *Result {

@@ -29,6 +29,7 @@ func (w *work) expansion(v float64, t, mu, sd []float64) error {
 		if !finite(g) || !finite(h) {
 			return ErrNonFinite
 		}
+		w.convex = w.convex || h > 0
 		dl := mu[i] - t[i]
 		c0 += g*dl + 0.5*h*dl*dl
 		w.s.A[i] = (g + h*dl) * sd[i]

@@ -39,6 +39,9 @@ type work struct {
 	dA, dB            []float64 // Newton direction (LA: dA[:d]; VQ: dA[0] for a0, dA[1:], dB[1:])
 	s                 site
 	iters             int // Newton iterations of the last LA/VQ site
+	// convex is set by LA/QLA when ∂²log f > 0 in some coordinate at the
+	// expansion point: the factor is not log-concave there.
+	convex bool
 }
 
 func newWork(d int) *work {
@@ -78,7 +81,7 @@ func (s *site) natural(i int, mu, sd float64) (lam, eta float64) {
 // N(mu, diag sd²).
 func (w *work) compute(sc Scheme, f Potential, mu, sd []float64) error {
 	var err error
-	w.iters = 0
+	w.iters, w.convex = 0, false
 	switch sc.Kind {
 	case QuickLaplace:
 		err = w.quickLaplace(f, mu, sd)

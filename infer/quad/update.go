@@ -29,6 +29,9 @@ func (e *engine) update(k int) {
 	e.siteTime += time.Since(t0)
 	e.sites++
 	e.newton += e.w.iters
+	if e.w.convex {
+		res.NonLogConcave++
+	}
 	if err != nil {
 		e.skip(reason(err))
 		return

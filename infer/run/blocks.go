@@ -19,8 +19,16 @@ import (
 // numerical scheme when the block has mini-batch factors or asks for
 // family = factorized, and Gaussian-block EP otherwise.
 func (j *job) epBlock(b *compile.Block) (*blockOut, error) {
-	if _, ok := j.st.Divergence.(infer.T); ok {
+	if t, ok := j.st.Divergence.(infer.T); ok {
+		if t.Nu > tep.GaussianNu {
+			j.warnOnce("%v: nu above %g is numerically Gaussian; ran Gaussian EP (kl), the nu → ∞ limit", t, tep.GaussianNu)
+			j.st.Divergence = infer.KL{}
+			return j.gaussBlock(b)
+		}
 		return j.tepBlock(b)
+	}
+	if a, ok := j.st.Divergence.(infer.Alpha); ok && a.A < ep.MinAlpha {
+		j.warnOnce("%v: power EP below alpha = %g is numerically its alpha → 0 limit; ran alpha(%g)", a, ep.MinAlpha, ep.MinAlpha)
 	}
 	if len(b.Batches) > 0 || j.spec.Family == "factorized" {
 		return j.ffBlock(b)
@@ -145,6 +153,10 @@ func (j *job) ffBlock(b *compile.Block) (*blockOut, error) {
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, trace: res.Trace}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
+	if res.NonLogConcave > 0 {
+		j.warnOnce("approx = %v: log f was locally convex (not log-concave) at %d of %d site expansions; with such factors the posterior can be multimodal and a %v fixed point can sit at a local mode: compare approx = vq or gq, or infer exact",
+			scheme, res.NonLogConcave, res.Updates+res.Skipped, scheme)
+	}
 	return o, nil
 }
 
@@ -196,6 +208,10 @@ func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 	}
 	o := &blockOut{status: res.Status, message: res.Message, logZ: res.LogZ, hasLogZ: res.Status == infer.Done}
 	o.stats.Updates = res.Evaluations
+	j.goldWarnings(b, res.Jitter)
+	if tol := j.exactTol(b); res.ErrEstimate > tol {
+		j.warnOnce("%s: quadrature error estimate %.3g is above tol %g (in posterior standard deviations)", b.Name, res.ErrEstimate, tol)
+	}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanErr, VarSE: res.VarErr}
 	if res.Method != "" {
 		j.res.Options = withOption(j.res.Options, "method", res.Method)
@@ -236,6 +252,10 @@ func (j *job) essBlock(b *compile.Block) (*blockOut, error) {
 		return nil, err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats}
+	if res.Status == infer.Done {
+		o.message = "" // the jitter note is a warning (goldWarnings), not a reason for a status
+	}
+	j.goldWarnings(b, res.Jitter)
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanSE, VarSE: res.VarSE, ESS: res.ESS, RHat: res.RHat}
 	if res.Status == infer.Done {
 		if o.predictions, err = j.mcmcPredictions(b, res); err != nil {
@@ -243,6 +263,15 @@ func (j *job) essBlock(b *compile.Block) (*blockOut, error) {
 		}
 	}
 	return o, nil
+}
+
+// goldWarnings warns when a gold standard had to add jitter δ to a
+// numerically singular prior covariance (duplicate GP inputs): both exact
+// and mcmc then use N(m0, Σ0 + δI) (gauss.CholeskyJitter).
+func (j *job) goldWarnings(b *compile.Block, jitter float64) {
+	if jitter > 0 {
+		j.warnOnce("%s: the prior covariance is numerically singular (duplicate or very close GP inputs?); used N(m0, Σ0 + %.3g I)", b.Name, jitter)
+	}
 }
 
 func withOption(m map[string]string, k, v string) map[string]string {

@@ -29,7 +29,7 @@ func FillErrors(rs []*infer.Result) {
 	}
 	ref := rs[g]
 	for i, r := range rs {
-		if i == g || r == nil {
+		if i == g || r == nil || !r.Status.HasNumbers() {
 			continue
 		}
 		r.Errors = compare(r, ref)
@@ -37,7 +37,7 @@ func FillErrors(rs []*infer.Result) {
 }
 
 func compare(r, ref *infer.Result) *infer.Errors {
-	e := &infer.Errors{Reference: ref.Label}
+	e := &infer.Errors{Reference: ref.Label, ReferenceWarnings: len(ref.Warnings)}
 	var mean, vr, prob mae
 	for _, v := range r.Variables {
 		rv := findVar(ref, v.Name)

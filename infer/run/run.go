@@ -104,12 +104,13 @@ func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progres
 	if err := j.dispatch(); err != nil {
 		r.Status, r.Message = infer.Failed, err.Error()
 	}
-	if ctx.Err() != nil && r.Status != infer.Failed {
-		r.Status = infer.Canceled
-		if r.Message == "" {
-			r.Message = "canceled: " + ctx.Err().Error()
-		}
+	if err := ctx.Err(); err != nil {
+		// An engine error while the context is canceled is the cancellation
+		// (e.g. exact's quadrature returns ctx.Err()), not a failure.
+		r.Status, r.Message = infer.Canceled, "canceled: "+err.Error()
 	}
+	r.ClearNumbers()
+	j.warn()
 	r.Runtime = time.Since(start)
 	return r
 }
@@ -232,6 +233,6 @@ func (j *job) mergeBlock(i int, b *compile.Block, o *blockOut) {
 // worse orders statuses by how bad they are for a combined result.
 func worse(a, b infer.Status) bool {
 	rank := map[infer.Status]int{infer.Converged: 0, infer.Done: 0, infer.IterationLimit: 1,
-		infer.Diverged: 2, infer.Canceled: 3, infer.Failed: 4}
+		infer.Stalled: 2, infer.Diverged: 3, infer.Canceled: 4, infer.Failed: 5}
 	return rank[a] > rank[b]
 }

@@ -14,6 +14,15 @@ import (
 	"github.com/fg-infer/fg/infer"
 )
 
+// GaussianNu is the largest nu t-EP computes as such. The t-exponential
+// family differs from the Gaussian by O(1/nu), while t-EP's q-algebra works
+// with t − 1 = 2/(nu + k) and loses about ε/(t − 1) ≈ ε·nu/2 to rounding
+// (ε = 2.2e-16): the two balance near nu = 1/√ε ≈ 7e7. At nu = 1e8 t-EP
+// still agrees with Gaussian EP to 1e-6 (TestGaussianLimit); at 1e16 every
+// update is skipped, and at 1e20 it stops at the prior. Above GaussianNu
+// callers use Gaussian EP, the nu → ∞ limit (infer/run does so).
+const GaussianNu = 1e8
+
 // Options are the t-EP specific options.
 type Options struct {
 	// ADF makes a single sequential pass from zero sites: assumed density
@@ -68,7 +77,9 @@ func (r *Result) Var() []float64 {
 // not positive definite, whose moments are not finite or whose new
 // posterior precision would not be positive definite are skipped and
 // counted in Stats.Skipped; a sweep with skipped updates never counts as
-// converged. Each site update costs O(k²) (package doc). ctx is checked before every sweep; when it is
+// converged (Stalled when the posterior stopped changing anyway). The
+// convergence measure is the undamped residual ‖μ_iter − μ_iter−1‖₂ / δ.
+// Nu above GaussianNu is numerically the Gaussian limit (see GaussianNu). Each site update costs O(k²) (package doc). ctx is checked before every sweep; when it is
 // canceled Run returns the partial result (Status Canceled) with ctx.Err().
 // Invalid problems or settings return an error and no result.
 func Run(ctx context.Context, p *Problem, s infer.Settings, o *Options) (res *Result, err error) {
@@ -107,6 +118,9 @@ func checkSettings(p *Problem, s *infer.Settings, o *Options) error {
 	}
 	if s.Divergence != nil && s.Divergence != (infer.T{Nu: p.Nu}) {
 		return fmt.Errorf("tep: divergence %v does not match the problem's %v", s.Divergence, infer.T{Nu: p.Nu})
+	}
+	if p.Nu > GaussianNu {
+		return fmt.Errorf("tep: nu = %g is above %g, where the t-exponential family is numerically Gaussian; use Gaussian EP (infer/ep), its nu → ∞ limit", p.Nu, GaussianNu)
 	}
 	if s.Damping == 0 {
 		s.Damping = 1
@@ -173,7 +187,7 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 		if !ok {
 			return infer.Diverged, fmt.Sprintf("posterior precision not positive definite after sweep %d", iter)
 		}
-		r := dist(mu, prev)
+		r := dist(mu, prev) / s.Damping // the undamped residual (infer/ep.Settings)
 		prev = mu
 		res.Trace = append(res.Trace, r)
 		if s.Progress != nil {
@@ -186,6 +200,9 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 		// not satisfy the moment-matching condition.
 		if r < s.Tol && res.Skipped == skipped {
 			return infer.Converged, ""
+		}
+		if r < s.Tol {
+			return infer.Stalled, fmt.Sprintf("the posterior stopped changing at sweep %d but %d of %d site updates in that sweep were skipped, so it is not a t-EP fixed point", iter, res.Skipped-skipped, n)
 		}
 	}
 	if res.Skipped > 0 {

@@ -15,16 +15,12 @@ import (
 // Dash marks a value a method does not define (e.g. log evidence of mcmc).
 const Dash = "—"
 
-// num renders a float compactly with 4 significant digits; non-finite
-// values are spelled out (the status column explains them).
+// num renders a float compactly with 4 significant digits; a non-finite
+// value is not a number to report and prints as Dash, as JSON prints null
+// (e.g. the infinite variance of a Student-t with nu ≤ 2).
 func num(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "+Inf"
-	case math.IsInf(x, -1):
-		return "-Inf"
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return Dash
 	}
 	if x == 0 {
 		return "0"
@@ -54,8 +50,8 @@ func trimZeros(s string) string {
 	return strings.TrimSuffix(s, ".")
 }
 
-// meanSD renders "m ± sd" from a mean and a variance.
-// A negative variance (numerical failure) shows as NaN, never silently clipped.
+// meanSD renders "m ± sd" from a mean and a variance. A negative or
+// infinite variance shows as "m ± —", never silently clipped (JSON has null).
 func meanSD(m, v float64) string {
 	return num(m) + " ± " + num(math.Sqrt(v))
 }

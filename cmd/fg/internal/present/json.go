@@ -80,6 +80,14 @@ type JSONResult struct {
 	Predictions map[string]JSONPrediction `json:"predictions"`
 	Learned     map[string]JSONLearned    `json:"learned"`
 	Errors      *JSONErrors               `json:"errors"`
+	Warnings    []JSONWarning             `json:"warnings"`
+}
+
+// JSONWarning is a run-time caveat of a result (infer.Warning): pos is the
+// file:line:col of the infer line ("" when unknown).
+type JSONWarning struct {
+	Pos     string `json:"pos"`
+	Message string `json:"message"`
 }
 
 // JSONVariable is a posterior marginal: continuous variables carry mean and
@@ -124,10 +132,13 @@ type JSONLearned struct {
 // reference does not define is null.
 type JSONErrors struct {
 	Reference string `json:"reference"`
-	MeanMAE   *Float `json:"mean_mae"`
-	VarMAE    *Float `json:"var_mae"`
-	ProbMAE   *Float `json:"prob_mae"`
-	LogZAbs   *Float `json:"logz_abs"`
+	// ReferenceWarnings counts the gold standard's warnings: when it is
+	// not 0, the reference itself is in doubt.
+	ReferenceWarnings int    `json:"reference_warnings"`
+	MeanMAE           *Float `json:"mean_mae"`
+	VarMAE            *Float `json:"var_mae"`
+	ProbMAE           *Float `json:"prob_mae"`
+	LogZAbs           *Float `json:"logz_abs"`
 }
 
 // WriteJSON writes the results as one indented JSON document (arrays of
@@ -160,7 +171,10 @@ func jsonResult(r *infer.Result) JSONResult {
 		Seconds: Float(r.Runtime.Seconds()), Trace: floats(r.Trace),
 		Variables: map[string]JSONVariable{}, Relaxation: map[string]Float{},
 		Predictions: map[string]JSONPrediction{}, Learned: map[string]JSONLearned{},
-		Errors: jsonErrors(r.Errors),
+		Errors: jsonErrors(r.Errors), Warnings: []JSONWarning{},
+	}
+	for _, w := range r.Warnings {
+		j.Warnings = append(j.Warnings, JSONWarning{Pos: w.Pos, Message: w.Message})
 	}
 	if j.Options == nil {
 		j.Options = map[string]string{}
@@ -252,11 +266,12 @@ func jsonErrors(e *infer.Errors) *JSONErrors {
 		return nil
 	}
 	return &JSONErrors{
-		Reference: e.Reference,
-		MeanMAE:   optFloat(e.HasMean, e.MeanMAE),
-		VarMAE:    optFloat(e.HasVar, e.VarMAE),
-		ProbMAE:   optFloat(e.HasProb, e.ProbMAE),
-		LogZAbs:   optFloat(e.HasLogZ, e.LogZAbs),
+		Reference:         e.Reference,
+		ReferenceWarnings: e.ReferenceWarnings,
+		MeanMAE:           optFloat(e.HasMean, e.MeanMAE),
+		VarMAE:            optFloat(e.HasVar, e.VarMAE),
+		ProbMAE:           optFloat(e.HasProb, e.ProbMAE),
+		LogZAbs:           optFloat(e.HasLogZ, e.LogZAbs),
 	}
 }
 

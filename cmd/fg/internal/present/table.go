@@ -51,7 +51,30 @@ func WriteTable(w io.Writer, model string, rs []*infer.Result, opt TableOptions)
 	writePredictions(ew, rs, opt)
 	writeLearned(ew, rs)
 	writeMessages(ew, rs)
+	WriteWarnings(ew, rs)
 	return ew.err
+}
+
+// WriteWarnings prints every result's warnings, one a line:
+// "LABEL: POS: warning: MESSAGE" (the REPL uses it too).
+func WriteWarnings(w io.Writer, rs []*infer.Result) {
+	first := true
+	for _, r := range rs {
+		for _, x := range r.Warnings {
+			if first {
+				fmt.Fprintln(w)
+				first = false
+			}
+			fmt.Fprintf(w, "%s: %s\n", r.Label, x)
+		}
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // errWriter remembers the first write error so the report code stays linear.
@@ -79,6 +102,9 @@ func summaryGrid(rs []*infer.Result) *grid {
 	g.add(row("log evidence", rs, logEvidence)...)
 	if anyResult(rs, func(r *infer.Result) bool { return r.Skipped > 0 }) {
 		g.add(row("skipped updates", rs, func(r *infer.Result) string { return fmt.Sprint(r.Skipped) })...)
+	}
+	if anyResult(rs, func(r *infer.Result) bool { return len(r.Warnings) > 0 }) {
+		g.add(row("warnings", rs, func(r *infer.Result) string { return fmt.Sprint(len(r.Warnings)) })...)
 	}
 	addErrorRows(g, rs)
 	addTestRows(g, rs)
@@ -161,10 +187,13 @@ func logEvidence(r *infer.Result) string {
 // addErrorRows adds the error columns against the gold standard when any
 // result carries them; the reference column itself reads "reference".
 func addErrorRows(g *grid, rs []*infer.Result) {
-	ref := ""
+	ref, vs := "", ""
 	for _, r := range rs {
 		if r.Errors != nil {
-			ref = r.Errors.Reference
+			ref, vs = r.Errors.Reference, " vs "+r.Errors.Reference
+			if n := r.Errors.ReferenceWarnings; n > 0 {
+				vs += fmt.Sprintf(" (%s has %d warning%s)", ref, n, plural(n))
+			}
 			break
 		}
 	}
@@ -186,7 +215,7 @@ func addErrorRows(g *grid, rs []*infer.Result) {
 		if !anyResult(rs, func(r *infer.Result) bool { return r.Errors != nil && m.has(r.Errors) }) {
 			continue
 		}
-		g.add(row(m.name+" vs "+ref, rs, func(r *infer.Result) string {
+		g.add(row(m.name+vs, rs, func(r *infer.Result) string {
 			switch {
 			case r.Label == ref:
 				return "reference"
