@@ -9,9 +9,12 @@
 // The unit of work is libDAI's: one update recomputes the message of one
 // edge (factor a → variable i); a pass (sweep) updates every edge once, in
 // the order "for each variable i, for each factor a ∋ i by index". After
-// every pass the convergence measure is libDAI's: the largest change of any
-// single-variable belief probability, max_i ‖b_i − b_i^old‖_∞; the run
-// converges when it is ≤ Tol.
+// every pass the convergence measure is libDAI's, the largest change of any
+// single-variable belief probability max_i ‖b_i − b_i^old‖_∞, divided by
+// the damping step s: a damped pass moves the messages s of the way, so
+// this is the undamped fixed-point residual to first order (libDAI's own
+// measure at s = 1; without the division a tiny step would stop after one
+// pass at the initial beliefs). The run converges when it is ≤ Tol.
 //
 // Messages are kept in the log domain, normalised (natural parameters of the
 // categorical family); single-variable factors are absorbed into priors.
@@ -144,7 +147,7 @@ func (p *Problem) Run(ctx context.Context, s Settings) (*Result, error) {
 		res.Updates += sch.pass()
 		res.Iterations++
 		ok := en.beliefs(cur)
-		res.MaxDiff = maxDiff(cur, old)
+		res.MaxDiff = maxDiff(cur, old) / en.step
 		res.Trace = append(res.Trace, res.MaxDiff)
 		old, cur = cur, old
 		if s.Progress != nil {

@@ -2,6 +2,9 @@ package quad
 
 import "math"
 
+// epsilon is the float64 machine epsilon 2^−52.
+const epsilon = 0x1p-52
+
 // gamma returns the spread of the precision-3 rule, γ = √(d + ½) (roche
 // §2.2), which makes all 2d+1 weights equal to 1/(2d+1).
 func gamma(d int) float64 { return math.Sqrt(float64(d) + 0.5) }
@@ -44,7 +47,11 @@ func (w *work) points(f Potential, mu, sd []float64, g float64) (float64, error)
 //
 // and the site is the matched Gaussian divided by the cavity: with
 // v_i = E[z_i²] − E[z_i]², 1 − 2B_i = 1/v_i, A_i = E[z_i]/v_i and C0 chosen
-// so that log ∫ c g = log m0. A non-positive v_i is ErrImproper.
+// so that log ∫ c g = log m0. A non-positive v_i is ErrImproper, and so is
+// a coordinate whose two points carry less than machine epsilon of the
+// mass, (f₊ᵢ + f₋ᵢ) < ε m0: the factor is then narrower than the rule's
+// spread γσ_i and the estimate E[z_i²] ≈ 0 is rounding, not a variance
+// (it would pin the coordinate with a precision of 1e40 and more).
 func (w *work) gq(f Potential, mu, sd []float64) error {
 	d := len(mu)
 	g := gamma(d)
@@ -61,6 +68,9 @@ func (w *work) gq(f Potential, mu, sd []float64) error {
 	c0 := math.Log(m0) + m
 	for i := range mu {
 		fp, fm := math.Exp(w.lp[i]-m), math.Exp(w.lm[i]-m)
+		if fp+fm < epsilon*m0 {
+			return ErrImproper
+		}
 		ez := g * wpm * (fp - fm) / m0
 		t, err := w.s.fromMoments(i, ez, g2*wpm*(fp+fm)/m0-ez*ez)
 		if err != nil {
