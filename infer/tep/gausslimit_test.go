@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -103,5 +104,17 @@ func TestGaussianLimit(t *testing.T) {
 			}
 			check(t, name+" logZ", r.LogZ, g.LogZ, 1e-6)
 		}
+	}
+}
+
+// TestAboveGaussianNu: beyond GaussianNu t-EP is refused with an error
+// naming the Gaussian limit (at nu = 1e20 it used to stop at the prior,
+// converged); infer/run runs Gaussian EP there instead.
+func TestAboveGaussianNu(t *testing.T) {
+	p, _ := gaussLimitProblem(false, Site{Lik: Probit})
+	p.Nu = 1e20
+	res, err := Run(context.Background(), p, infer.Settings{}, nil)
+	if err == nil || res != nil || !strings.Contains(err.Error(), "numerically Gaussian") {
+		t.Fatalf("nu = 1e20: result %v, error %v", res, err)
 	}
 }
