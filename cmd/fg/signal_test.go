@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/creack/pty"
 )
@@ -19,28 +14,12 @@ func TestRunInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spends a second waiting for the run to start")
 	}
-	cmd := fgCommand(t, "run", "testdata/slow.fg")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	out, errb, code := interruptRun(t, "run", "testdata/slow.fg")
+	if code != exitError {
+		t.Errorf("exit %d, want status 1", code)
 	}
-	time.Sleep(time.Second)
-	cmd.Process.Signal(os.Interrupt)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != exitError {
-			t.Errorf("exit: %v, want status 1", err)
-		}
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("fg did not stop within 20 s of SIGINT")
-	}
-	if !strings.Contains(out.String(), "canceled") || !strings.Contains(errb.String(), "interrupted") {
-		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+	if !strings.Contains(out, "canceled") || !strings.Contains(errb, "interrupted") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errb)
 	}
 }
 
