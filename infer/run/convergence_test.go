@@ -234,3 +234,41 @@ func TestCanceledIsNotFailed(t *testing.T) {
 		t.Fatalf("got %+v", rs[0])
 	}
 }
+
+// TestDuplicateGPInputs: a GP with a repeated input has a singular kernel
+// matrix. exact failed ("not positive definite") where mcmc added jitter;
+// both now use N(0, K + δI) and say so in a warning. The reference is exact
+// on the equivalent model without the duplicate: f(0) carries both labels.
+func TestDuplicateGPInputs(t *testing.T) {
+	dup := runSrc(t, `
+data X: real[3, 1] = [[0], [0], [1]]
+data y: spin[3] = [1, 1, -1]
+latent f: real[3] ~ gp(se(1, 1), X)
+for i in 0..3 { y[i] ~ probit(f[i]) }
+infer exact
+infer mcmc { samples = 4000 }
+`)
+	ref := runSrc(t, `
+data X: real[2, 1] = [[0], [1]]
+latent f: real[2] ~ gp(se(1, 1), X)
+1 ~ probit(f[0])
+1 ~ probit(f[0])
+-1 ~ probit(f[1])
+infer exact
+`)["exact"]
+	rv := ref.Variables[0]
+	mean := []float64{rv.Mean[0], rv.Mean[0], rv.Mean[1]}
+	vr := []float64{rv.Var[0], rv.Var[0], rv.Var[1]}
+	checkMoments(t, dup["exact"], mean, vr, ref.LogEvidence, 1e-4)
+	for _, l := range []string{"exact", "mcmc"} {
+		if !hasWarning(dup[l], "numerically singular") {
+			t.Errorf("%s: no jitter warning: %v", l, dup[l].Warnings)
+		}
+	}
+	m := dup["mcmc"].Variables[0]
+	for i := range mean {
+		if math.Abs(m.Mean[i]-mean[i]) > 5*m.MeanSE[i]+1e-3 {
+			t.Errorf("mcmc f[%d] = %g ± %g (MCSE), exact %g", i, m.Mean[i], m.MeanSE[i], mean[i])
+		}
+	}
+}
