@@ -63,10 +63,34 @@ const (
 	StatusFailed         Status = "failed"          // the method could not run; no numbers
 	StatusCanceled       Status = "canceled"        // the context was canceled; partial state
 	StatusDone           Status = "done"            // a non-iterative method (exact, mcmc) finished
+	StatusStalled        Status = "stalled"         // below tol, but updates were skipped in the last sweep
 )
 
 // OK reports whether the status is converged or done.
 func (s Status) OK() bool { return s == StatusConverged || s == StatusDone }
+
+// Succeeded reports whether every method succeeded: converged, done or
+// iteration_limit (the sweep budget ran out; the numbers are reported).
+// fg run exits 3 when it is false. Warnings do not count: read each
+// result's Warnings.
+func (r *Results) Succeeded() bool { return r.s.Succeeded() }
+
+// Warning is a run-time caveat of a result (docs/json.md, "warnings"):
+// skipped updates, MCMC diagnostics outside Stan's thresholds, a
+// quadrature error above tol, a degenerate setting replaced by its limit.
+// Pos is the infer line's file:line:col.
+type Warning struct{ Pos, Message string }
+
+func (w Warning) String() string { return infer.Warning{Pos: w.Pos, Message: w.Message}.String() }
+
+// Warnings lists the result's run-time warnings (nil when there are none).
+func (r *Result) Warnings() []Warning {
+	var out []Warning
+	for _, w := range r.r.Warnings {
+		out = append(out, Warning{Pos: w.Pos, Message: w.Message})
+	}
+	return out
+}
 
 // Result is the outcome of one infer line. Latent variables are read by
 // name and element: i is the row-major index of the element (0 for a

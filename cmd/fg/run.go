@@ -113,21 +113,10 @@ func (e *env) runModel(m *session.Model, f *runFlags) int {
 		fmt.Fprintln(e.stderr, "fg: interrupted: results are partial (status canceled)")
 		return exitError
 	}
-	if code == exitOK {
-		code = methodsCode(res.List)
+	if code == exitOK && !res.Succeeded() {
+		code = exitMethod // a method failed, diverged, stalled or was canceled
 	}
 	return code
-}
-
-// methodsCode is exitMethod when some result did not succeed (failed,
-// diverged, stalled or canceled; infer.Status.Succeeded), else exitOK.
-func methodsCode(rs []*infer.Result) int {
-	for _, r := range rs {
-		if !r.Status.Succeeded() {
-			return exitMethod
-		}
-	}
-	return exitOK
 }
 
 // present writes the results in the chosen format, the plot and the

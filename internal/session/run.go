@@ -46,6 +46,17 @@ func (r *Results) Labels() []string {
 	return out
 }
 
+// Succeeded reports whether every method succeeded (infer.Status.Succeeded:
+// converged, done or iteration_limit); fg run exits 3 when it is false.
+func (r *Results) Succeeded() bool {
+	for _, x := range r.List {
+		if !x.Status.Succeeded() {
+			return false
+		}
+	}
+	return true
+}
+
 // Expects evaluates the model's expect statements against the results.
 func (r *Results) Expects() []expect.Result { return expect.Eval(r.Model, r.List) }
 
