@@ -163,3 +163,53 @@ func TestResultAccessorErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningsAndSucceeded: a degenerate setting replaced by its limit is a
+// warning on the result (with the infer line's position), a method that
+// fails makes Succeeded false (fg run's exit status 3) and keeps no
+// posterior, and a stalled FF-EP run reports StatusStalled.
+func TestWarningsAndSucceeded(t *testing.T) {
+	m, err := fg.LoadBytes("w.fg", []byte(`
+data y: real[2] = [0.3, -0.2]
+latent w: real[2] ~ normal(0, 1)
+for i in 0..2 { y[i] ~ normal(w[i], 0.5) }
+
+infer ep as a { divergence = alpha(1e-20) }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.Get("a")
+	if ws := a.Warnings(); len(ws) != 1 || ws[0].Pos != "w.fg:6:1" || !strings.Contains(ws[0].String(), "w.fg:6:1: warning: alpha(1e-20)") {
+		t.Errorf("warnings %v", ws)
+	}
+	if !res.Succeeded() {
+		t.Errorf("alpha limit: status %v (%s)", a.Status(), a.Message())
+	}
+	m, err = fg.LoadBytes("s.fg", []byte(`
+latent c: real[50] ~ normal(0, 1)
+for i in 0..49 { factor exp(-2 * (c[i + 1] - c[i])^2) }
+factor exp(-(c[0] - 3)^2)
+infer ep as gq { approx = gq }
+latent v: real[4] ~ normal(0, 1)
+factor exp(-sum(v^2))
+infer exact
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err = m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := res.Get("gq").Status(); st != fg.StatusStalled {
+		t.Errorf("gq: status %v, want stalled", st)
+	}
+	ex := res.Get("exact")
+	if _, err := ex.Mean("v", 0); res.Succeeded() || ex.Status() != fg.StatusFailed || err == nil {
+		t.Errorf("exact on d = 4: status %v, Succeeded %v, Mean error %v", ex.Status(), res.Succeeded(), err)
+	}
+}
