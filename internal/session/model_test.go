@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -53,32 +52,5 @@ func TestSetKeepsModelOnError(t *testing.T) {
 	}
 	if err := m.AddMethod("nosuchmethod"); err == nil {
 		t.Error("unknown method accepted")
-	}
-}
-
-// TestSucceeded: Results.Succeeded is false when a method failed (the
-// condition fg run reports with exit status 3), and the failed result
-// carries no estimate.
-func TestSucceeded(t *testing.T) {
-	m, err := LoadBytes("s.fg", []byte(`
-latent w: real[4] ~ normal(0, 1)
-factor exp(-sum(w^2))
-infer ep { approx = gq }
-infer exact
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := m.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex := res.Get("exact")
-	if res.Succeeded() || ex.Status.Succeeded() || ex.HasEvidence || len(ex.Variables) != 0 {
-		t.Errorf("exact on d = 4: status %v, evidence %v, %d variables; Succeeded %v", ex.Status, ex.HasEvidence, len(ex.Variables), res.Succeeded())
-	}
-	res.List = res.List[:1]
-	if !res.Succeeded() {
-		t.Errorf("ep alone: status %v (%s)", res.List[0].Status, res.List[0].Message)
 	}
 }
