@@ -83,7 +83,7 @@ func (c *compiler) csvCall(a *args) val {
 	if err != nil {
 		c.fail(a.call, "%s%v", override, err)
 	}
-	v := val{k: kNum, num: m.Data, src: &srcInfo{path: full, firstRow: 2}}
+	v := val{k: kNum, num: m.Data, src: &srcInfo{path: full, firstRow: 2, cols: m.Names}}
 	if m.IsVector() {
 		v.shape = []int{m.Rows}
 	} else {

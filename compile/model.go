@@ -47,7 +47,10 @@ type Value struct {
 	Edges  [][2]int     // edge list for graph-valued data
 	Nodes  int          // number of vertices for graph-valued data
 	Domain graph.Domain // declared element domain for data
-	Pos    ast.Pos
+	// Columns names the columns of a matrix read by csv() (its header names,
+	// "intercept" for the column intercept = true appends); nil otherwise.
+	Columns []string
+	Pos     ast.Pos
 }
 
 // Block is one Gaussian block: a real latent vector w (length N) with a
@@ -157,7 +160,11 @@ type PredictSpec struct {
 	Xnew      *mat.Dense
 	Lik       string             // likelihood kind for p(y=+1), "" if none
 	LikParams map[string]float64 // e.g. eps
-	Pos       ast.Pos
+	// Display marks a grid that only a plot reads (fg run --plot's decision
+	// boundary): the gold-standard methods may answer it with a cheaper
+	// predictive (infer/run's displayPrediction) instead of an integral per input.
+	Display bool
+	Pos     ast.Pos
 }
 
 // ExpectSpec is one expect statement.

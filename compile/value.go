@@ -55,7 +55,8 @@ type graphVal struct {
 // be reported as file:line.
 type srcInfo struct {
 	path     string
-	firstRow int // file line of element 0 (2: after the header)
+	firstRow int      // file line of element 0 (2: after the header)
+	cols     []string // the header names of the columns read (a matrix)
 }
 
 // sym is an expression of the elements of one latent. ids lists the graph
@@ -133,6 +134,9 @@ func (v val) export(pos ast.Pos) Value {
 	case kNum, kBool:
 		out.Shape = append([]int(nil), v.shape...)
 		out.Num = v.num
+		if v.src != nil && len(v.shape) == 2 && len(v.src.cols) == v.shape[1] {
+			out.Columns = v.src.cols
+		}
 	case kStr:
 		out.Str = v.str
 	case kGraph:

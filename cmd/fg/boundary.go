@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
@@ -39,13 +42,14 @@ func addBoundaryGrid(cm *compile.Model) *present.Boundary {
 		if xnew == nil {
 			continue
 		}
+		b.XLabel, b.YLabel = axisName(cm, pts, xnew.free[0]), axisName(cm, pts, xnew.free[1])
 		s0 := blk.Sites[sites[0]]
 		for _, si := range sites {
 			b.Labels = append(b.Labels, blk.Sites[si].Y)
 			b.Factors = append(b.Factors, blk.Sites[si].Label)
 		}
 		cm.Predicts = append(cm.Predicts, &compile.PredictSpec{Name: boundaryPred, Block: bi,
-			Xnew: xnew.embed(), Lik: s0.Kind, LikParams: s0.Params, Pos: blk.Pos})
+			Xnew: xnew.embed(), Lik: s0.Kind, LikParams: s0.Params, Display: true, Pos: blk.Pos})
 		return b
 	}
 	return nil
@@ -124,8 +128,7 @@ func gridFor(pts []point) (*present.Boundary, *gridSpec) {
 	g := &gridSpec{dim: dim, free: [2]int{free[0], free[1]}, fixed: fixed}
 	g.xs = axis(colRange(pts, free[0]))
 	g.ys = axis(colRange(pts, free[1]))
-	b := &present.Boundary{Xs: g.xs, Ys: g.ys, Pred: boundaryPred,
-		XLabel: "input " + strconv.Itoa(free[0]), YLabel: "input " + strconv.Itoa(free[1])}
+	b := &present.Boundary{Xs: g.xs, Ys: g.ys, Pred: boundaryPred}
 	for _, p := range pts {
 		b.Points = append(b.Points, [2]float64{p[free[0]], p[free[1]]})
 	}
@@ -148,4 +151,37 @@ func axis(lo, hi float64) []float64 {
 		out[i] = lo + (hi-lo)*float64(i)/float64(boundaryGrid-1)
 	}
 	return out
+}
+
+// axisName names coordinate j of the points after the data matrix they are
+// rows of: its csv header name, else NAME[·, j]; "input j" when no data
+// matrix holds them all.
+func axisName(cm *compile.Model, pts []point, j int) string {
+	names := slices.Sorted(maps.Keys(cm.Data))
+	for _, name := range names {
+		v := cm.Data[name]
+		if len(v.Shape) != 2 || v.Shape[1] != len(pts[0]) || !holdsRows(v, pts) {
+			continue
+		}
+		if len(v.Columns) == v.Shape[1] {
+			return v.Columns[j]
+		}
+		return fmt.Sprintf("%s[·, %d]", name, j)
+	}
+	return "input " + strconv.Itoa(j)
+}
+
+// holdsRows reports whether every point is a row of the matrix v.
+func holdsRows(v compile.Value, pts []point) bool {
+	d := v.Shape[1]
+	for _, p := range pts {
+		found := false
+		for r := 0; r < v.Shape[0] && !found; r++ {
+			found = slices.Equal(v.Num[r*d:(r+1)*d], p)
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

@@ -117,6 +117,12 @@ func assemble(name string, ps []goldPredictor, vals []float64) infer.Prediction 
 func (j *job) exactPredictions(b *compile.Block, res *exact.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
+		if p.Display {
+			if pr, err := exactDisplay(b, p, res); err == nil {
+				out = append(out, pr)
+				continue
+			} // an "is" result has no draws: integrate as for any predict
+		}
 		ps, err := goldPredictors(b, p)
 		if err != nil {
 			return nil, err
@@ -134,6 +140,14 @@ func (j *job) exactPredictions(b *compile.Block, res *exact.Result) ([]infer.Pre
 func (j *job) mcmcPredictions(b *compile.Block, res *mcmc.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
+		if p.Display && len(res.Draws) > 0 {
+			pr, err := mcmcDisplay(b, p, res)
+			if err != nil {
+				return nil, fmt.Errorf("predict %s: %w", p.Name, err)
+			}
+			out = append(out, pr)
+			continue
+		}
 		ps, err := goldPredictors(b, p)
 		if err != nil {
 			return nil, err
