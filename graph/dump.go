@@ -92,30 +92,3 @@ func paramString(p map[string]float64) string {
 }
 
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-
-// DOT writes g in Graphviz DOT as an undirected bipartite graph: variables
-// are circles labelled with their names, factors are filled squares labelled
-// with their kind (tooltip: the factor's label), one edge per (factor,
-// variable) incidence.
-func DOT(w io.Writer, g *Graph) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString("graph fg {\n  node [fontsize=10];\n")
-	for i := range g.Vars {
-		fmt.Fprintf(bw, "  v%d [shape=circle, label=%s];\n", i, strconv.Quote(g.VarName(i)))
-	}
-	for i := range g.Factors {
-		f := &g.Factors[i]
-		fmt.Fprintf(bw, "  f%d [shape=square, style=filled, fillcolor=gray85, label=%s, tooltip=%s];\n",
-			i, strconv.Quote(f.Kind), strconv.Quote(f.Label))
-	}
-	for i := range g.Factors {
-		for _, v := range g.Factors[i].Vars {
-			fmt.Fprintf(bw, "  f%d -- v%d;\n", i, v)
-		}
-	}
-	bw.WriteString("}\n")
-	return bw.Flush()
-}
-
-// DOT is the method form of the package function DOT.
-func (g *Graph) DOT(w io.Writer) error { return DOT(w, g) }

@@ -1,0 +1,121 @@
+package graph
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// DOT writes g in Graphviz DOT as an undirected bipartite graph: variables
+// are circles labelled with their names, factors are filled boxes labelled
+// with what they observe (step(y[4]), the factor's label) or, when their
+// label only repeats their own variables (ising(x[0], x[1]), normal(w)),
+// with their kind; one edge per (factor, variable) incidence. The graph
+// attributes choose the layout engine (Layout) so that `dot -Tpng` and any
+// other Graphviz front end draw grids and domes as meshes, not strips.
+func DOT(w io.Writer, g *Graph) error {
+	bw := bufio.NewWriter(w)
+	layout := Layout(g)
+	fmt.Fprintf(bw, "graph fg {\n  graph [layout=%s", layout)
+	if layout != "dot" {
+		bw.WriteString(", overlap=false, sep=\"+6\", splines=true")
+	}
+	bw.WriteString(", size=\"24,24\"];\n  node [fontsize=10, margin=\"0.03,0.02\"];\n")
+	for i := range g.Vars {
+		fmt.Fprintf(bw, "  v%d [shape=circle, label=%s];\n", i, strconv.Quote(g.VarName(i)))
+	}
+	for i := range g.Factors {
+		f := &g.Factors[i]
+		fmt.Fprintf(bw, "  f%d [shape=box, style=filled, fillcolor=gray85, height=0.25, width=0.25, label=%s, tooltip=%s];\n",
+			i, strconv.Quote(factorText(g, f)), strconv.Quote(f.Label))
+	}
+	for i := range g.Factors {
+		for _, v := range g.Factors[i].Vars {
+			fmt.Fprintf(bw, "  f%d -- v%d;\n", i, v)
+		}
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// DOT is the method form of the package function DOT.
+func (g *Graph) DOT(w io.Writer) error { return DOT(w, g) }
+
+// Layout thresholds: dot's layered drawing suits small trees; a graph with
+// loops (grids, the dome, Ising models) or many nodes is drawn by a force
+// layout, neato's stress majorisation up to largeGraph nodes, sfdp's
+// multiscale layout beyond.
+const (
+	smallLoopy = 12  // nodes up to which even a loopy graph is drawn by dot
+	smallTree  = 60  // nodes up to which a tree is drawn by dot
+	largeGraph = 500 // nodes above which sfdp replaces neato
+)
+
+// Layout names the Graphviz engine DOT asks for: "dot" for small factor
+// graphs without loops (and tiny loopy ones), "neato" for loopy or larger
+// ones, "sfdp" beyond largeGraph nodes (variables plus factors).
+func Layout(g *Graph) string {
+	n := len(g.Vars) + len(g.Factors)
+	switch {
+	case n > largeGraph:
+		return "sfdp"
+	case n <= smallLoopy, n <= smallTree && !g.loopy():
+		return "dot"
+	}
+	return "neato"
+}
+
+// loopy reports whether the bipartite factor graph has a cycle: with
+// union–find over the incidences, an edge joining two nodes already
+// connected closes one.
+func (g *Graph) loopy() bool {
+	nv := len(g.Vars)
+	parent := make([]int, nv+len(g.Factors))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for fi, f := range g.Factors {
+		for _, v := range f.Vars {
+			a, b := find(nv+fi), find(v)
+			if a == b {
+				return true
+			}
+			parent[a] = b
+		}
+	}
+	return false
+}
+
+// factorText is a factor node's label: the factor's Label when it names
+// something besides the factor's own latents (an observation such as
+// step(y[4])), else its kind.
+func factorText(g *Graph, f *Factor) string {
+	open, end := strings.IndexByte(f.Label, '('), strings.LastIndexByte(f.Label, ')')
+	if open < 0 || end <= open {
+		return f.Kind
+	}
+	own := map[string]bool{}
+	for _, v := range f.Vars {
+		if v >= 0 && v < len(g.Vars) {
+			own[g.Latents[g.Vars[v].Latent].Name] = true
+		}
+	}
+	ident := func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') }
+	for _, tok := range strings.FieldsFunc(f.Label[open+1:end], ident) {
+		if !own[tok] && !unicode.IsDigit(rune(tok[0])) {
+			return f.Label
+		}
+	}
+	return f.Kind
+}

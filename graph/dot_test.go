@@ -1,0 +1,79 @@
+package graph
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// gridGraph is an r×c Ising grid with a field factor per spin.
+func gridGraph(r, c int) *Graph {
+	g := &Graph{}
+	g.AddLatent("x", Spin, 2, []int{r * c}, ast.Pos{})
+	for i := 0; i < r*c; i++ {
+		g.AddFactor(Factor{Kind: "field", Vars: []int{i}, Label: "field(" + g.VarName(i) + ")"})
+		if (i+1)%c != 0 {
+			g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + 1}, Label: "ising(" + g.VarName(i) + ", " + g.VarName(i+1) + ")"})
+		}
+		if i+c < r*c {
+			g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + c}, Label: "ising(" + g.VarName(i) + ", " + g.VarName(i+c) + ")"})
+		}
+	}
+	return g
+}
+
+// chainGraph is a chain of n spins (a tree).
+func chainGraph(n int) *Graph {
+	g := &Graph{}
+	g.AddLatent("x", Spin, 2, []int{n}, ast.Pos{})
+	for i := 0; i+1 < n; i++ {
+		g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + 1}, Label: "ising"})
+	}
+	return g
+}
+
+func TestLayout(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		g    *Graph
+		want string
+	}{
+		{"small graph", smallGraph(), "dot"},
+		{"2x2 grid (8 nodes)", gridGraph(2, 2), "dot"},
+		{"4x4 grid", gridGraph(4, 4), "neato"},
+		{"chain of 20 (tree, 39 nodes)", chainGraph(20), "dot"},
+		{"chain of 40 (tree, 79 nodes)", chainGraph(40), "neato"},
+		{"20x20 grid (1160 nodes)", gridGraph(20, 20), "sfdp"},
+	} {
+		if got := Layout(c.g); got != c.want {
+			t.Errorf("%s: Layout = %s, want %s", c.name, got, c.want)
+		}
+	}
+	var b strings.Builder
+	if err := DOT(&b, gridGraph(4, 4)); err != nil || !strings.Contains(b.String(), "layout=neato, overlap=false") {
+		t.Errorf("4x4 grid DOT lacks the neato layout: %v\n%s", err, b.String()[:200])
+	}
+}
+
+// TestFactorText: a factor is labelled with what it observes, or its kind
+// when its label only repeats its own latents.
+func TestFactorText(t *testing.T) {
+	g := &Graph{}
+	g.AddLatent("w", Real, 0, []int{2}, ast.Pos{})
+	g.AddLatent("x", Spin, 2, []int{2}, ast.Pos{})
+	for _, c := range []struct {
+		f    Factor
+		want string
+	}{
+		{Factor{Kind: "step", Vars: []int{0, 1}, Label: "step(y[4])"}, "step(y[4])"},
+		{Factor{Kind: "normal", Vars: []int{0, 1}, Label: "normal(w)"}, "normal"},
+		{Factor{Kind: "ising", Vars: []int{2, 3}, Label: "ising(x[0], x[1])"}, "ising"},
+		{Factor{Kind: "table", Vars: []int{2}, Label: "table"}, "table"},
+		{Factor{Kind: "probit", Vars: []int{0}, Label: "probit(labels[3])"}, "probit(labels[3])"},
+	} {
+		if got := factorText(g, &c.f); got != c.want {
+			t.Errorf("factorText(%q) = %q, want %q", c.f.Label, got, c.want)
+		}
+	}
+}
