@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/session"
 )
 
@@ -16,10 +17,32 @@ func Only(labels ...string) RunOption {
 	return RunOption{func(o *[]session.RunOption) { *o = append(*o, session.Only(labels...)) }}
 }
 
-// Progress makes Run report every sweep: the result label, the sweep
-// number, the convergence measure R and the elapsed time.
-func Progress(f func(label string, iter int, r float64, elapsed time.Duration)) RunOption {
-	return RunOption{func(o *[]session.RunOption) { *o = append(*o, session.Progress(f)) }}
+// ProgressReport is one report of a running method, in the method's own
+// unit: sweeps of EP and BP (R is the change of the sweep), draws of MCMC
+// over all chains (Total is known, so Remaining estimates the time left),
+// log-likelihood evaluations of exact (R is the quadrature's error
+// estimate; importance sampling knows its Total) and of learn (R is
+// −log Z).
+type ProgressReport struct {
+	Label string // the result label, or "learn"
+	Unit  string // what Done counts: "sweep", "draw", "evaluation"
+	Done  int
+	Total int // the fixed amount of work, 0 when it ends at convergence
+	// Measure names R ("R", "error", "-log Z"); R is NaN when there is none.
+	Measure string
+	R       float64
+	Elapsed time.Duration
+}
+
+// Remaining estimates the time left, Elapsed·(Total − Done)/Done, and
+// reports false when Total is not known.
+func (p ProgressReport) Remaining() (time.Duration, bool) { return infer.Progress(p).Remaining() }
+
+// Progress makes Run report its methods' progress as they run (several
+// goroutines may call f at once for samplers).
+func Progress(f func(ProgressReport)) RunOption {
+	report := func(p infer.Progress) { f(ProgressReport(p)) }
+	return RunOption{func(o *[]session.RunOption) { *o = append(*o, session.Progress(report)) }}
 }
 
 // Run runs the model's infer lines (all, or those chosen with Only). When

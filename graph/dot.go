@@ -21,7 +21,7 @@ func DOT(w io.Writer, g *Graph) error {
 	layout := Layout(g)
 	fmt.Fprintf(bw, "graph fg {\n  graph [layout=%s", layout)
 	if layout != "dot" {
-		bw.WriteString(", overlap=false, sep=\"+6\", splines=true")
+		bw.WriteString(", overlap=false, sep=\"+6\"")
 	}
 	bw.WriteString(", size=\"24,24\"];\n  node [fontsize=10, margin=\"0.03,0.02\"];\n")
 	for i := range g.Vars {
@@ -46,21 +46,28 @@ func (g *Graph) DOT(w io.Writer) error { return DOT(w, g) }
 
 // Layout thresholds: dot's layered drawing suits small trees; a graph with
 // loops (grids, the dome, Ising models) or many nodes is drawn by a force
-// layout, neato's stress majorisation up to largeGraph nodes, sfdp's
-// multiscale layout beyond.
+// layout, neato's stress majorisation up to largeGraph nodes or
+// denseGraph edges, sfdp's multiscale layout beyond (neato's time grows
+// quadratically: a 40-variable linear model with 468 edges takes it 0.7 s
+// of CPU, sfdp 0.4 s).
 const (
 	smallLoopy = 12  // nodes up to which even a loopy graph is drawn by dot
 	smallTree  = 60  // nodes up to which a tree is drawn by dot
 	largeGraph = 500 // nodes above which sfdp replaces neato
+	denseGraph = 300 // edges above which sfdp replaces neato
 )
 
 // Layout names the Graphviz engine DOT asks for: "dot" for small factor
 // graphs without loops (and tiny loopy ones), "neato" for loopy or larger
-// ones, "sfdp" beyond largeGraph nodes (variables plus factors).
+// ones, "sfdp" beyond largeGraph nodes (variables plus factors) or
+// denseGraph edges (factor–variable incidences).
 func Layout(g *Graph) string {
-	n := len(g.Vars) + len(g.Factors)
+	n, e := len(g.Vars)+len(g.Factors), 0
+	for _, f := range g.Factors {
+		e += len(f.Vars)
+	}
 	switch {
-	case n > largeGraph:
+	case n > largeGraph, e > denseGraph:
 		return "sfdp"
 	case n <= smallLoopy, n <= smallTree && !g.loopy():
 		return "dot"

@@ -43,3 +43,26 @@ func TestRunProgressOnTerminal(t *testing.T) {
 	c.expect("canceled")
 	c.expect("interrupted")
 }
+
+// TestGoldProgressOnTerminal: on a terminal, exact reports its evaluations
+// and error estimate (its line no longer freezes), MCMC its draws out of
+// the total with the time left, and the line is erased before the table.
+func TestGoldProgressOnTerminal(t *testing.T) {
+	cmd := fgCommand(t, "run", "testdata/toy.fg", "--only", "mcmc", "--method", "exact",
+		"--method", "mcmc as long { samples = 40000, seed = 2 }")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 160})
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	c := &terminal{t: t, pty: f}
+	go io.Copy(c, f)
+	defer func() { f.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	c.expect("mcmc  draw ")
+	c.expect("/20000")
+	c.expect("exact  evaluation ")
+	c.expect("error = ")
+	c.expect("long  draw ")
+	c.expect("s left")
+	c.expect("\r\033[K")
+	c.expect("variable")
+}

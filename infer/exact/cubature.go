@@ -62,6 +62,9 @@ type integrator struct {
 	logf, f   []float64
 	u, w, tmp []float64
 	seed      *seed // refine around the mode first (stage 1); may be nil
+	// progress, when non-nil, gets the evaluations and the error estimate
+	// every 256 refinements.
+	progress func(evals int, errEst float64)
 }
 
 func newIntegrator(fr, prior *frame, loglik func([]float64) float64) *integrator {
@@ -282,9 +285,13 @@ func (it *integrator) integrate(ctx context.Context, R, tol float64, maxEval int
 		}
 		// A non-positive total can occur while peaks sit on the negative
 		// centre weight of the Genz–Malik rule; refinement removes it.
-		if m := it.moments(); it.total[0] > 0 && m.errMax <= tol {
+		m := it.moments()
+		if it.progress != nil && iter%256 == 0 {
+			it.progress(it.evals, m.errMax)
+		}
+		if it.total[0] > 0 && m.errMax <= tol {
 			it.resum()
-			if m = it.moments(); m.errMax <= tol {
+			if m := it.moments(); m.errMax <= tol {
 				return true, nil
 			}
 		}

@@ -54,6 +54,10 @@ type Settings struct {
 	// Workers is the number of goroutines of "is" (default 1). With more
 	// than one, LogLik is called concurrently and must be safe for that.
 	Workers int
+	// Progress, when non-nil, is called every 256 cell refinements of
+	// "quad" with the log-likelihood evaluations so far and the current
+	// error estimate (in the units of Tol; the run ends when it is ≤ Tol).
+	Progress func(evals int, errEst float64)
 }
 
 // Result is the posterior summary. Mean, Cov and Var are in the original

@@ -31,6 +31,7 @@ func runQuad(ctx context.Context, p Problem, prior *frame, s Settings) (*Result,
 	}
 	it := newIntegrator(prior, prior, p.LogLik)
 	it.seed = sd
+	it.progress = stageProgress(s.Progress, res)
 	ok1, err := it.integrate(ctx, s.HalfWidth, math.Max(s.Tol, stage1Tol), s.MaxEval/4)
 	res.Iterations = 1
 	if err != nil {
@@ -47,6 +48,7 @@ func runQuad(ctx context.Context, p Problem, prior *frame, s Settings) (*Result,
 			return res, fmt.Errorf("exact: %s", res.Message)
 		}
 		it = newIntegrator(post, prior, p.LogLik)
+		it.progress = stageProgress(s.Progress, res)
 		ok, err = it.integrate(ctx, s.HalfWidth, s.Tol, s.MaxEval)
 		res.Iterations++
 		if err != nil {
@@ -89,4 +91,14 @@ func failQuad(res *Result, evals int, err error) (*Result, error) {
 	res.Status = infer.Failed
 	res.Message = err.Error()
 	return res, err
+}
+
+// stageProgress reports a stage's evaluations on top of those of the
+// stages before it (res.Evaluations when the stage starts).
+func stageProgress(report func(int, float64), res *Result) func(int, float64) {
+	if report == nil {
+		return nil
+	}
+	base := res.Evaluations
+	return func(evals int, errEst float64) { report(base+evals, errEst) }
 }

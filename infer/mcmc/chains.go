@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // NoBurnin, given as a Burnin setting, discards no warm-up iterations
@@ -89,3 +90,33 @@ func lengths(samples, burnin, thin, chains int) runLength {
 
 // iterations is the number of sweeps per chain.
 func (r runLength) iterations() int { return r.burnin + r.samples*r.thin }
+
+// tickEvery is how many iterations (over all chains) pass between two
+// progress reports.
+const tickEvery = 256
+
+// ticker counts the iterations of every chain for a Progress callback; a
+// nil ticker counts nothing.
+type ticker struct {
+	n      atomic.Int64
+	total  int
+	report func(done, total int)
+}
+
+// newTicker returns nil when report is nil.
+func newTicker(report func(done, total int), r runLength) *ticker {
+	if report == nil {
+		return nil
+	}
+	return &ticker{total: r.chains * r.iterations(), report: report}
+}
+
+// tick counts one iteration, reporting every tickEvery and the last.
+func (t *ticker) tick() {
+	if t == nil {
+		return
+	}
+	if v := int(t.n.Add(1)); v%tickEvery == 0 || v == t.total {
+		t.report(v, t.total)
+	}
+}

@@ -43,6 +43,10 @@ type Settings struct {
 	KeepDraws bool
 	// Workers bounds the goroutines (default GOMAXPROCS).
 	Workers int
+	// Progress, when non-nil, is called every few hundred iterations with
+	// the iterations done over all chains (burn-in included) and their
+	// total, from the chains' goroutines.
+	Progress func(done, total int)
 }
 
 // Result summarises the draws per coordinate of w.
@@ -224,6 +228,7 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	d := len(p.Mean)
 	draws := make([][][]float64, r.chains)
 	evals, iters := make([]int, r.chains), make([]int, r.chains)
+	tk := newTicker(s.Progress, r)
 	err = runChains(ctx, r.chains, s.Workers, func(ctx context.Context, c int) error {
 		ch := &essChain{p: &p, l: l, rng: chainRand(s.Seed, c),
 			f: make([]float64, d), nu: make([]float64, d), e: make([]float64, d), prop: make([]float64, d)}
@@ -235,7 +240,7 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 		if err := ch.start(&s, c); err != nil {
 			return err
 		}
-		return ch.run(ctx, r, draws[c])
+		return ch.run(ctx, r, draws[c], tk)
 	})
 	res := &Result{Status: infer.Done, Chains: r.chains, Samples: r.samples}
 	for _, e := range evals {
@@ -265,7 +270,7 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 }
 
 // run iterates one chain, appending kept draws to out[j].
-func (ch *essChain) run(ctx context.Context, r runLength, out [][]float64) error {
+func (ch *essChain) run(ctx context.Context, r runLength, out [][]float64, tk *ticker) error {
 	for it := 0; it < r.iterations(); it++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -274,6 +279,7 @@ func (ch *essChain) run(ctx context.Context, r runLength, out [][]float64) error
 			return err
 		}
 		ch.iters++
+		tk.tick()
 		if k := it - r.burnin; k >= 0 && (k+1)%r.thin == 0 {
 			for j, v := range ch.f {
 				out[j] = append(out[j], v)

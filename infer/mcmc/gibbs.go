@@ -33,6 +33,8 @@ type GibbsSettings struct {
 	Indicators bool
 	// Workers bounds the goroutines (default GOMAXPROCS).
 	Workers int
+	// Progress is as in Settings (sweeps over all chains).
+	Progress func(done, total int)
 }
 
 // GibbsResult holds per variable v and state s the marginal estimate
@@ -205,6 +207,7 @@ func RunGibbs(ctx context.Context, g *graph.Graph, s GibbsSettings) (*GibbsResul
 	}
 	draws := make([][][][]float64, r.chains) // [chain][var][state][t]
 	updates, sweeps := make([]int, r.chains), make([]int, r.chains)
+	tk := newTicker(s.Progress, r)
 	err = runChains(ctx, r.chains, s.Workers, func(ctx context.Context, c int) error {
 		ch := &gibbsChain{m: m, s: &s, rng: chainRand(s.Seed, c), x: make([]int, len(m.card))}
 		defer func() { updates[c], sweeps[c] = ch.updates, ch.sweeps }()
@@ -212,7 +215,7 @@ func RunGibbs(ctx context.Context, g *graph.Graph, s GibbsSettings) (*GibbsResul
 			return err
 		}
 		draws[c] = ch.alloc(r.samples)
-		return ch.run(ctx, r, draws[c])
+		return ch.run(ctx, r, draws[c], tk)
 	})
 	res := &GibbsResult{Status: infer.Done, Chains: r.chains, Samples: r.samples}
 	for c := range updates {

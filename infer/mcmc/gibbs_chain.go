@@ -130,7 +130,7 @@ func (ch *gibbsChain) record(out [][][]float64) {
 }
 
 // run performs the chain's sweeps, checking ctx once per sweep.
-func (ch *gibbsChain) run(ctx context.Context, r runLength, out [][][]float64) error {
+func (ch *gibbsChain) run(ctx context.Context, r runLength, out [][][]float64, tk *ticker) error {
 	for it := 0; it < r.iterations(); it++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -139,6 +139,7 @@ func (ch *gibbsChain) run(ctx context.Context, r runLength, out [][][]float64) e
 			return err
 		}
 		ch.sweeps++
+		tk.tick()
 		if k := it - r.burnin; k >= 0 && (k+1)%r.thin == 0 {
 			ch.record(out)
 		}

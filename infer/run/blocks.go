@@ -202,7 +202,7 @@ func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{Tol: j.exactTol(b)})
+	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{Tol: j.exactTol(b), Progress: j.evalProgress()})
 	if res == nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func (j *job) essBlock(b *compile.Block) (*blockOut, error) {
 		return nil, err
 	}
 	s := mcmc.Settings{Samples: j.spec.Samples, Burnin: j.spec.Burnin, Chains: j.spec.Chains, Seed: j.st.Seed,
-		KeepDraws: len(j.predictsOf(b)) > 0}
+		KeepDraws: len(j.predictsOf(b)) > 0, Progress: j.drawProgress()}
 	res, err := mcmc.RunESS(j.ctx, mcmc.Problem{Mean: mean, Cov: cov, LogLik: ll}, s)
 	if res == nil {
 		return nil, err

@@ -66,7 +66,7 @@ func (j *job) runJTree() error {
 // runGibbs samples the discrete model.
 func (j *job) runGibbs() error {
 	s := mcmc.GibbsSettings{Samples: j.spec.Samples, Burnin: j.spec.Burnin, Chains: j.spec.Chains,
-		Seed: j.st.Seed, Schedule: j.st.Schedule}
+		Seed: j.st.Seed, Schedule: j.st.Schedule, Progress: j.drawProgress()}
 	res, err := mcmc.RunGibbs(j.ctx, j.m.Graph, s)
 	if res == nil {
 		return err

@@ -78,7 +78,7 @@ func Learn(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, 
 		}
 		trace = append(trace, -e.LogZ)
 		if opt.Progress != nil {
-			opt.Progress("learn", e.N, -e.LogZ, time.Since(start))
+			opt.Progress(learnProgress(e.N, -e.LogZ, start))
 		}
 	}
 	res, err := learn.Optimize(ctx, lb.build, lb.params, s)
@@ -570,4 +570,9 @@ func addScaledSym(dst *mat.SymDense, a float64, src mat.Symmetric) {
 			dst.SetSym(i, j, dst.At(i, j)+a*src.At(i, j))
 		}
 	}
+}
+
+// learnProgress is the progress report of evaluation n of learn's objective.
+func learnProgress(n int, nlz float64, start time.Time) infer.Progress {
+	return infer.Progress{Label: "learn", Unit: "evaluation", Done: n, Measure: "-log Z", R: nlz, Elapsed: time.Since(start)}
 }

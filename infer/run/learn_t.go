@@ -85,7 +85,7 @@ func learnT(ctx context.Context, m *compile.Model, opt Options) (*compile.Model,
 		}
 		trace = append(trace, nlz)
 		if opt.Progress != nil {
-			opt.Progress("learn", len(trace), nlz, time.Since(start))
+			opt.Progress(learnProgress(len(trace), nlz, start))
 		}
 		return nlz
 	}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
@@ -285,7 +284,7 @@ func TestLearnCanceled(t *testing.T) {
 	m := compileLearn(t, "toy2d_se_probit", seLog, "probit(f[i])", "learn log_ell, log_sf")
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	_, _, _, err := Learn(ctx, m, Options{Progress: func(label string, iter int, r float64, _ time.Duration) {
+	_, _, _, err := Learn(ctx, m, Options{Progress: func(infer.Progress) {
 		if n++; n == 2 {
 			cancel()
 		}

@@ -10,6 +10,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -25,10 +26,12 @@ type Options struct {
 	// Extra are further infer lines (from `fg run --method SPEC`), run after
 	// the selected lines of the model.
 	Extra []*compile.InferSpec
-	// Progress, when non-nil, is called after every sweep of an iterative
-	// engine with the result label, the sweep, its convergence measure and
-	// the time since that result's run started.
-	Progress func(label string, iter int, r float64, elapsed time.Duration)
+	// Progress, when non-nil, is called as the methods run: after every
+	// sweep of an iterative engine, every few hundred draws of MCMC, every
+	// 256 cell refinements of exact quadrature and every evaluation of
+	// learn, with the work done in that unit (infer.Progress). Samplers
+	// call it from several goroutines.
+	Progress func(infer.Progress)
 }
 
 // Run runs the chosen infer lines of m in order. An engine failure is
@@ -90,17 +93,21 @@ func labelList(specs []*compile.InferSpec) string {
 }
 
 // runOne runs one infer line and never returns nil.
-func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(string, int, float64, time.Duration)) *infer.Result {
+func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(infer.Progress)) *infer.Result {
 	start := time.Now()
 	r := &infer.Result{Method: s.Method, Label: s.Label, Options: s.Options}
 	if s.Method == "ep" || s.Method == "bp" {
 		r.Divergence = s.Settings.Divergence
 	}
 	st := s.Settings
-	if progress != nil {
-		st.Progress = func(iter int, x float64) { progress(s.Label, iter, x, time.Since(start)) }
-	}
 	j := &job{ctx: ctx, m: m, spec: s, st: st, res: r}
+	if progress != nil {
+		j.report = func(unit string, done, total int, measure string, x float64) {
+			progress(infer.Progress{Label: s.Label, Unit: unit, Done: done, Total: total,
+				Measure: measure, R: x, Elapsed: time.Since(start)})
+		}
+		j.st.Progress = func(iter int, x float64) { j.report("sweep", iter, 0, "R", x) }
+	}
 	if err := j.dispatch(); err != nil {
 		r.Status, r.Message = infer.Failed, err.Error()
 	}
@@ -122,6 +129,24 @@ type job struct {
 	spec *compile.InferSpec
 	st   infer.Settings
 	res  *infer.Result
+	// report, when non-nil, passes progress on to Options.Progress.
+	report func(unit string, done, total int, measure string, r float64)
+}
+
+// evalProgress is exact quadrature's progress callback, nil without one.
+func (j *job) evalProgress() func(evals int, errEst float64) {
+	if j.report == nil {
+		return nil
+	}
+	return func(evals int, errEst float64) { j.report("evaluation", evals, 0, "error", errEst) }
+}
+
+// drawProgress is mcmc's progress callback for the job, nil without one.
+func (j *job) drawProgress() func(done, total int) {
+	if j.report == nil {
+		return nil
+	}
+	return func(done, total int) { j.report("draw", done, total, "", math.NaN()) }
 }
 
 // dispatch chooses the engine by the method and the kind of model.

@@ -8,7 +8,6 @@ package session
 
 import (
 	"context"
-	"time"
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/expect"
@@ -72,9 +71,11 @@ func Only(labels ...string) RunOption {
 	return func(o *run.Options) { o.Labels = append(o.Labels, labels...) }
 }
 
-// Progress makes Run report every sweep: the result label, the sweep
-// number, the convergence measure R and the elapsed time.
-func Progress(f func(label string, iter int, r float64, elapsed time.Duration)) RunOption {
+// Progress makes Run report its methods' progress (run.Options.Progress):
+// sweeps of EP and BP with their change R, draws of MCMC out of their
+// total, evaluations of exact with its error estimate and of learn with
+// −log Z.
+func Progress(f func(infer.Progress)) RunOption {
 	return func(o *run.Options) { o.Progress = f }
 }
 
