@@ -61,3 +61,33 @@ func TestExamplesCheckFmtGraph(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestGraphGridPNG: the 4×4 Ising grid of examples/bp_divergences.fg is
+// drawn by neato as a mesh (issue 16: dot drew a 3091×179 strip), with
+// the factors labelled. Skipped when graphviz's dot is not installed.
+func TestGraphGridPNG(t *testing.T) {
+	if _, err := exec.LookPath("dot"); err != nil {
+		t.Skip("graphviz's dot is not installed")
+	}
+	f := filepath.Join("..", "..", "examples", "bp_divergences.fg")
+	out, _, code := runFG("graph", f)
+	if code != exitOK || !strings.Contains(out, "layout=neato") || !strings.Contains(out, `label="ising"`) {
+		t.Fatalf("fg graph: exit %d, DOT without neato or factor labels:\n%.300s", code, out)
+	}
+	p := filepath.Join(t.TempDir(), "grid.png")
+	if _, stderr, code := runFG("graph", f, "--png", p); code != exitOK {
+		t.Fatalf("fg graph --png: exit %d %s", code, stderr)
+	}
+	r, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cfg, err := png.DecodeConfig(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ratio := float64(cfg.Width) / float64(cfg.Height); ratio > 2 || ratio < 0.5 {
+		t.Errorf("grid PNG is %d×%d, a strip rather than a mesh", cfg.Width, cfg.Height)
+	}
+}
