@@ -54,10 +54,13 @@ type Settings struct {
 	// Workers is the number of goroutines of "is" (default 1). With more
 	// than one, LogLik is called concurrently and must be safe for that.
 	Workers int
-	// Progress, when non-nil, is called every 256 cell refinements of
-	// "quad" with the log-likelihood evaluations so far and the current
-	// error estimate (in the units of Tol; the run ends when it is ≤ Tol).
-	Progress func(evals int, errEst float64)
+	// Progress, when non-nil, is called with the log-likelihood evaluations
+	// so far: every 256 cell refinements of "quad", with total 0 (the work
+	// ends at the tolerance) and the current error estimate (in the units
+	// of Tol; the run ends when it is ≤ Tol); after every block of 2^15
+	// samples of "is", with the total evaluations of its two passes and
+	// errEst NaN. With Workers > 1 it is called from several goroutines.
+	Progress func(evals, total int, errEst float64)
 }
 
 // Result is the posterior summary. Mean, Cov and Var are in the original

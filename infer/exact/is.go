@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -42,7 +43,7 @@ func runIS(ctx context.Context, p Problem, prior *frame, s Settings) (*Result, e
 		return nil, fmt.Errorf("exact: unknown importance proposal %q (want \"adaptive\" or \"prior\")", s.Proposal)
 	}
 	res.Proposal = q.String()
-	if err := isEstimate(ctx, p, q, s.Samples, s.Seed, s.Workers, res); err != nil {
+	if err := isEstimate(ctx, p, q, s.Samples, s.Seed, s.Workers, res, isProgress(s.Progress, res.Evaluations, s.Samples)); err != nil {
 		return failQuad(res, 0, err)
 	}
 	res.is = &isState{p: p, q: q, n: s.Samples, seed: s.Seed, workers: s.Workers}
@@ -50,18 +51,33 @@ func runIS(ctx context.Context, p Problem, prior *frame, s Settings) (*Result, e
 	return res, nil
 }
 
+// isProgress turns the samples done by isEstimate's two passes over n
+// samples into Settings.Progress reports after the base evaluations of the
+// pilot runs; nil without a callback.
+func isProgress(report func(int, int, float64), base, n int) func(int) {
+	if report == nil {
+		return nil
+	}
+	return func(done int) { report(base+done, base+2*n, math.NaN()) }
+}
+
 // isEstimate fills res from n samples of q. Memory does not grow with n:
 // pass 1 accumulates the weights and the mean block by block (log-sum-exp
 // shifted), pass 2 regenerates each block and accumulates the centred sums,
 // so ℓ is evaluated 2n times.
-func isEstimate(ctx context.Context, p Problem, q *proposal, n int, seed uint64, workers int, res *Result) error {
+func isEstimate(ctx context.Context, p Problem, q *proposal, n int, seed uint64, workers int, res *Result, report func(done int)) error {
 	d := q.prior.d
 	nb := (n + isBlock - 1) / isBlock
 	sums := make([]isSums, nb)
+	var done atomic.Int64
 	run := func(pass int, mu []float64, shift float64) error {
 		return forBlocks(ctx, nb, workers, func(b int) error {
 			m := min(isBlock, n-b*isBlock)
-			return sums[b].block(p.LogLik, q, blockRand(seed, b), m, pass, mu, shift)
+			err := sums[b].block(p.LogLik, q, blockRand(seed, b), m, pass, mu, shift)
+			if report != nil {
+				report(int(done.Add(int64(m))))
+			}
+			return err
 		})
 	}
 	if err := run(1, nil, 0); err != nil {

@@ -91,7 +91,7 @@ func adapt(ctx context.Context, p Problem, q *proposal, s Settings, res *Result)
 	nPilot := min(max(s.Samples/10, 4096), 100_000)
 	for round := 0; round < propRounds; round++ {
 		pilot := &Result{}
-		err := isEstimate(ctx, p, q, nPilot, s.Seed^splitmix64(0xada97+uint64(round)), s.Workers, pilot)
+		err := isEstimate(ctx, p, q, nPilot, s.Seed^splitmix64(0xada97+uint64(round)), s.Workers, pilot, nil)
 		res.Evaluations += pilot.Evaluations
 		if err != nil {
 			return nil, err

@@ -95,10 +95,10 @@ func failQuad(res *Result, evals int, err error) (*Result, error) {
 
 // stageProgress reports a stage's evaluations on top of those of the
 // stages before it (res.Evaluations when the stage starts).
-func stageProgress(report func(int, float64), res *Result) func(int, float64) {
+func stageProgress(report func(int, int, float64), res *Result) func(int, float64) {
 	if report == nil {
 		return nil
 	}
 	base := res.Evaluations
-	return func(evals int, errEst float64) { report(base+evals, errEst) }
+	return func(evals int, errEst float64) { report(base+evals, 0, errEst) }
 }

@@ -134,11 +134,11 @@ type job struct {
 }
 
 // evalProgress is exact quadrature's progress callback, nil without one.
-func (j *job) evalProgress() func(evals int, errEst float64) {
+func (j *job) evalProgress() func(evals, total int, errEst float64) {
 	if j.report == nil {
 		return nil
 	}
-	return func(evals int, errEst float64) { j.report("evaluation", evals, 0, "error", errEst) }
+	return func(evals, total int, errEst float64) { j.report("evaluation", evals, total, "error", errEst) }
 }
 
 // drawProgress is mcmc's progress callback for the job, nil without one.
