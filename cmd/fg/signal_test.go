@@ -48,8 +48,8 @@ func TestRunProgressOnTerminal(t *testing.T) {
 // and error estimate (its line no longer freezes), MCMC its draws out of
 // the total with the time left, and the line is erased before the table.
 func TestGoldProgressOnTerminal(t *testing.T) {
-	cmd := fgCommand(t, "run", "testdata/toy.fg", "--only", "mcmc", "--method", "exact",
-		"--method", "mcmc as long { samples = 40000, seed = 2 }")
+	cmd := fgCommand(t, "run", "testdata/toy.fg", "--method", "exact",
+		"--method", "mcmc as long { samples = 40000, seed = 2 }", "--only", "mcmc", "--only", "exact", "--only", "long")
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 160})
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
