@@ -29,17 +29,10 @@ func TestRunProgressOnTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spends a second waiting for the run to start")
 	}
-	cmd := fgCommand(t, "run", "testdata/slow.fg")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	c := &terminal{t: t, pty: f}
-	go io.Copy(c, f)
-	defer func() { f.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	c := runOnTerminal(t, "run", "testdata/slow.fg")
 	c.expect("ep  sweep ")
 	c.expect("R = ")
-	f.Write([]byte{3})
+	c.pty.Write([]byte{3})
 	c.expect("canceled")
 	c.expect("interrupted")
 }
@@ -48,15 +41,8 @@ func TestRunProgressOnTerminal(t *testing.T) {
 // and error estimate (its line no longer freezes), MCMC its draws out of
 // the total with the time left, and the line is erased before the table.
 func TestGoldProgressOnTerminal(t *testing.T) {
-	cmd := fgCommand(t, "run", "testdata/toy.fg", "--method", "exact",
+	c := runOnTerminal(t, "run", "testdata/toy.fg", "--method", "exact",
 		"--method", "mcmc as long { samples = 40000, seed = 2 }", "--only", "mcmc", "--only", "exact", "--only", "long")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 160})
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	c := &terminal{t: t, pty: f}
-	go io.Copy(c, f)
-	defer func() { f.Close(); cmd.Process.Kill(); cmd.Wait() }()
 	c.expect("mcmc  draw ")
 	c.expect("/20000")
 	c.expect("exact  evaluation ")
@@ -65,4 +51,19 @@ func TestGoldProgressOnTerminal(t *testing.T) {
 	c.expect("s left")
 	c.expect("\r\033[K")
 	c.expect("variable")
+}
+
+// runOnTerminal runs `fg args...` on a pseudo-terminal (skipping the test
+// when there is none); the process is killed when the test ends.
+func runOnTerminal(t *testing.T, args ...string) *terminal {
+	t.Helper()
+	cmd := fgCommand(t, args...)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 160})
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	c := &terminal{t: t, pty: f}
+	go io.Copy(c, f)
+	t.Cleanup(func() { f.Close(); cmd.Process.Kill(); cmd.Wait() })
+	return c
 }
