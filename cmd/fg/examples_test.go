@@ -30,6 +30,9 @@ func exampleFiles(t *testing.T) []string {
 // DOT — and as PNG through graphviz when `dot` is installed (issue 2).
 func TestExamplesCheckFmtGraph(t *testing.T) {
 	_, dotErr := exec.LookPath("dot")
+	if dotErr != nil {
+		t.Log("graphviz's dot is not installed: the DOT is checked, PNG rendering is not")
+	}
 	for _, f := range exampleFiles(t) {
 		if _, stderr, code := runFG("check", f); code != exitOK {
 			t.Errorf("fg check %s: exit %d\n%s", f, code, stderr)
