@@ -59,7 +59,9 @@ type Settings struct {
 	// ends at the tolerance) and the current error estimate (in the units
 	// of Tol; the run ends when it is ≤ Tol); after every block of 2^15
 	// samples of "is", with the total evaluations of its two passes and
-	// errEst NaN. With Workers > 1 it is called from several goroutines.
+	// errEst NaN; and during Result.Expect of a "quad" result, whose pass
+	// over the partition evaluates ℓ again (total 0, errEst NaN). With
+	// Workers > 1 it is called from several goroutines.
 	Progress func(evals, total int, errEst float64)
 }
 

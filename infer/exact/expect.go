@@ -47,6 +47,9 @@ func (it *integrator) expect(ctx context.Context, gs []func([]float64) float64) 
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
+			if it.progress != nil { // the pass re-evaluates ℓ: the run's count goes on
+				it.progress(it.evals, math.NaN())
+			}
 		}
 		clear(hi)
 		clear(lo)

@@ -10,7 +10,8 @@ import (
 )
 
 // TestProgress: "quad" reports its evaluations with total 0 and a finite
-// error estimate, ending at most at Result.Evaluations; "is" reports up to
+// error estimate, ending at most at Result.Evaluations, and goes on
+// counting during Expect; "is" reports up to
 // its known total, the largest report being the total itself (the two passes
 // over the samples after the pilot runs).
 func TestProgress(t *testing.T) {
@@ -44,6 +45,15 @@ func TestProgress(t *testing.T) {
 		}
 		if method == "is" && most != res.Evaluations {
 			t.Errorf("is: the reports reach %d evaluations, not the total %d", most, res.Evaluations)
+		}
+		if method == "quad" { // Expect's pass goes on counting
+			n := len(got)
+			if _, _, err := res.Expect(context.Background(), []func([]float64) float64{func(w []float64) float64 { return w[0] }}); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) == n || got[len(got)-1].evals <= most || !math.IsNaN(got[len(got)-1].err) {
+				t.Errorf("quad: Expect reported %d times, last %+v after %d evaluations", len(got)-n, got[len(got)-1], most)
+			}
 		}
 	}
 }
