@@ -11,7 +11,7 @@ import (
 type Summary struct {
 	Mean, Var     float64 // pooled over all draws
 	MeanSE, VarSE float64 // Monte Carlo standard errors
-	ESS           float64 // effective sample size of the draws
+	ESS           float64 // effective sample size of the draws (for MeanSE)
 	RHat          float64 // split R-hat
 }
 
@@ -42,7 +42,9 @@ var nanSummary = Summary{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.Na
 //
 //	MeanSE = √(Var / ESS(x)),  VarSE = sd(y) / √ESS(y),  y_t = (x_t − mean)²,
 //
-// with ESS from ESS and R-hat from SplitRHat.
+// with ESS from ESS and R-hat from SplitRHat. (Stan's convergence
+// diagnostics, BulkESS and RankRHat, sort the draws and are computed
+// separately, once per reported quantity.)
 func Summarise(chains [][]float64) Summary {
 	if !validChains(chains) {
 		return nanSummary

@@ -92,3 +92,37 @@ func TestDiagnosticsInvalidInput(t *testing.T) {
 		}
 	}
 }
+
+// TestBulkESSRankRHat: the rank-normalised diagnostics do not change under
+// a monotone transform (exp) and agree with the plain ones on Gaussian AR(1)
+// chains (within 10 %); chains with equal locations but scales 1 and 3 pass
+// plain split R-hat (< 1.01) and fail the folded rank R-hat (> 1.1).
+func TestBulkESSRankRHat(t *testing.T) {
+	ch := ar1(4, 5000, 0.7, make([]float64, 4), 11)
+	ex := make([][]float64, len(ch))
+	for c := range ch {
+		ex[c] = make([]float64, len(ch[c]))
+		for i, x := range ch[c] {
+			ex[c][i] = math.Exp(3 * x)
+		}
+	}
+	b, be := BulkESS(ch), BulkESS(ex)
+	if b != be || RankRHat(ch) != RankRHat(ex) {
+		t.Errorf("not invariant under exp: bulk ESS %v vs %v, R-hat %v vs %v", b, be, RankRHat(ch), RankRHat(ex))
+	}
+	if e := ESS(ch); math.Abs(b/e-1) > 0.1 {
+		t.Errorf("bulk ESS %.0f, plain ESS %.0f on Gaussian draws", b, e)
+	}
+	sc := ar1(4, 5000, 0, make([]float64, 4), 12)
+	for c := 2; c < 4; c++ {
+		for i := range sc[c] {
+			sc[c][i] *= 3
+		}
+	}
+	if r, rr := SplitRHat(sc), RankRHat(sc); r > 1.01 || rr < 1.1 {
+		t.Errorf("scales 1 and 3: split R-hat %.3f (want < 1.01), rank R-hat %.3f (want > 1.1)", r, rr)
+	}
+	if e, r := BulkESS([][]float64{{1, 1, 1, 1}}), RankRHat([][]float64{{1, 2}}); e != 4 || !math.IsNaN(r) {
+		t.Errorf("constant chain: bulk ESS %v; short chain: R-hat %v", e, r)
+	}
+}

@@ -9,7 +9,11 @@
 //	f'(θ) = m0 + (f − m0) cos θ + ν sin θ
 //
 // shrinking the bracket [θ − 2π, θ] towards θ = 0 until ℓ(f'(θ)) > log y. It
-// leaves the posterior invariant, needs no tuning and never rejects.
+// leaves the posterior invariant, needs no tuning and never rejects. The
+// burn-in adapts the ellipses to the posterior (adapt.go, ellipse.go:
+// generalised elliptical slice sampling with a Student-t fitted to the
+// pooled draws of all chains), so that a posterior much narrower than the
+// prior still mixes in a few iterations.
 //
 // RunGibbs is Gibbs sampling on a discrete factor graph (graph.Graph with
 // tables in libDAI order), by systematic sweeps or random scan, with
@@ -21,7 +25,8 @@
 // the output exactly whatever the scheduling. Diagnostics (diag.go) are computed per scalar
 // quantity over the chains: the multi-chain effective sample size of Stan with
 // Geyer's initial monotone sequence on split chains (without rank
-// normalisation), Monte Carlo standard errors √(Var/ESS) for means and by
+// normalisation; the reported Result.ESS and RHat are Stan's rank-normalised
+// bulk ESS and R-hat, rank.go), Monte Carlo standard errors √(Var/ESS) for means and by
 // the ESS of the squared deviations for variances, and split R-hat
 // (Gelman et al., BDA3 §11.4).
 //

@@ -41,6 +41,9 @@ type Settings struct {
 	Init [][]float64
 	// KeepDraws keeps the draws in Result.Draws.
 	KeepDraws bool
+	// NoAdapt keeps the prior's ellipses through the burn-in instead of
+	// fitting them to the posterior (see adaptBurnin).
+	NoAdapt bool
 	// Workers bounds the goroutines (default GOMAXPROCS).
 	Workers int
 	// Progress, when non-nil, is called every few hundred iterations with
@@ -55,7 +58,7 @@ type Result struct {
 	infer.Stats
 	Mean, Var     []float64
 	MeanSE, VarSE []float64 // Monte Carlo standard errors
-	ESS, RHat     []float64
+	ESS, RHat     []float64 // bulk ESS and rank-normalised split R-hat (BulkESS, RankRHat)
 	Chains        int
 	Samples       int // kept draws per chain
 	// Draws[c][j][t] is coordinate j of kept draw t of chain c (KeepDraws).
@@ -73,13 +76,24 @@ const maxShrink = 10000
 // essChain is the state of one elliptical slice sampling chain.
 type essChain struct {
 	p        *Problem
-	l        *mat.TriDense
+	l0       *mat.TriDense // prior Cholesky factor
+	q        *ellipse      // the Gaussian whose ellipses the chain follows
 	rng      *rand.Rand
 	f, nu, e []float64
 	prop     []float64
-	ll       float64
+	a        []float64    // f − μ
+	scratch  [3][]float64 // for the ellipse correction
+	ll       float64      // ℓ_q(f): the log-likelihood plus the ellipse's correction
 	evals    int
 	iters    int
+	tk       *ticker // progress over all chains (nil: none)
+}
+
+func newESSChain(p *Problem, l0 *mat.TriDense, rng *rand.Rand) *essChain {
+	d := len(p.Mean)
+	v := func() []float64 { return make([]float64, d) }
+	return &essChain{p: p, l0: l0, q: priorEllipse(p.Mean, l0), rng: rng, f: v(), nu: v(), e: v(), prop: v(), a: v(),
+		scratch: [3][]float64{v(), v(), v()}}
 }
 
 func (ch *essChain) loglik(w []float64) (float64, error) {
@@ -91,42 +105,63 @@ func (ch *essChain) loglik(w []float64) (float64, error) {
 	return v, nil
 }
 
-// priorDraw sets dst = m0 + scale · L ε.
-func (ch *essChain) priorDraw(dst []float64, scale float64, centred bool) {
-	for i := range ch.e {
-		ch.e[i] = ch.rng.NormFloat64()
+// priorDraw sets dst = m0 + scale · L0 ε.
+func (ch *essChain) priorDraw(dst []float64, scale float64) {
+	for i := range dst {
+		dst[i] = scale * ch.rng.NormFloat64()
 	}
-	d := len(dst)
-	raw := ch.l.RawTriangular()
-	for i := 0; i < d; i++ {
-		s := 0.0
-		row := raw.Data[i*raw.Stride : i*raw.Stride+i+1]
-		for j, lij := range row {
-			s += lij * ch.e[j]
-		}
-		dst[i] = scale * s
-		if !centred {
-			dst[i] += ch.p.Mean[i]
-		}
+	mulLower(ch.l0, dst)
+	for i, m := range ch.p.Mean {
+		dst[i] += m
 	}
 }
 
-// step is one elliptical slice sampling update (Murray et al. 2010, Fig. 2).
+// prepare sets a = f − μ, draws ε and the direction ν = L_q ε of the next
+// ellipse (for a fitted t, ε ~ N(0, s I) with s | f drawn first) and
+// returns the correction ℓ_q − ℓ along it (zero for the prior).
+func (ch *essChain) prepare() correction {
+	q := ch.q
+	for i, m := range q.mu {
+		ch.a[i] = ch.f[i] - m
+	}
+	for i := range ch.e {
+		ch.e[i] = ch.rng.NormFloat64()
+	}
+	if q.prior {
+		copy(ch.nu, ch.e)
+		mulLower(q.l, ch.nu)
+		return correction{}
+	}
+	sc := ch.scratch
+	copy(sc[0], ch.a)
+	solveLower(q.l, sc[0])
+	root := math.Sqrt(q.scaleDraw(ch.rng, dot(sc[0], sc[0]), len(ch.a)))
+	for i := range ch.e {
+		ch.e[i] *= root
+	}
+	copy(ch.nu, ch.e)
+	mulLower(q.l, ch.nu)
+	return newCorrection(q, ch.l0, ch.a, ch.nu, ch.e, sc[0], sc[1], sc[2])
+}
+
+// step is one elliptical slice sampling update (Murray et al. 2010, Fig. 2)
+// on the ellipses of ch.q: w(θ) = μ + (f − μ) cos θ + ν sin θ.
 func (ch *essChain) step() error {
-	ch.priorDraw(ch.nu, 1, true)
+	q := ch.q
+	k := ch.prepare()
 	logY := ch.ll + math.Log(1-ch.rng.Float64()) // log(u), u ∈ (0, 1]
 	theta := 2 * math.Pi * ch.rng.Float64()
 	lo, hi := theta-2*math.Pi, theta
-	for k := 0; k < maxShrink; k++ {
+	for n := 0; n < maxShrink; n++ {
 		c, s := math.Cos(theta), math.Sin(theta)
-		for i, m := range ch.p.Mean {
-			ch.prop[i] = m + (ch.f[i]-m)*c + ch.nu[i]*s
+		for i, m := range q.mu {
+			ch.prop[i] = m + ch.a[i]*c + ch.nu[i]*s
 		}
 		v, err := ch.loglik(ch.prop)
 		if err != nil {
 			return err
 		}
-		if v > logY {
+		if v += k.at(c, s); v > logY {
 			copy(ch.f, ch.prop)
 			ch.ll = v
 			return nil
@@ -139,6 +174,19 @@ func (ch *essChain) step() error {
 		theta = lo + (hi-lo)*ch.rng.Float64()
 	}
 	return fmt.Errorf("mcmc: elliptical slice bracket shrank %d times without acceptance at log-likelihood %v", maxShrink, ch.ll)
+}
+
+// follow makes the chain move on the ellipses of q from now on and
+// re-evaluates ℓ_q at the current state.
+func (ch *essChain) follow(q *ellipse) error {
+	v, err := ch.loglik(ch.f)
+	if err != nil {
+		return err
+	}
+	ch.q = q
+	k := ch.prepare()
+	ch.ll = v + k.at(1, 0)
+	return nil
 }
 
 // start sets the initial state: Init, or a (dispersed) prior draw redrawn up
@@ -161,7 +209,7 @@ func (ch *essChain) start(s *Settings, c int) error {
 		scale = 3
 	}
 	for try := 0; try < 1000; try++ {
-		ch.priorDraw(ch.f, scale, false)
+		ch.priorDraw(ch.f, scale)
 		v, err := ch.loglik(ch.f)
 		if err != nil {
 			return err
@@ -216,8 +264,9 @@ func priorFactor(cov *mat.SymDense) (*mat.TriDense, float64, error) {
 
 // RunESS samples the posterior of p by elliptical slice sampling on
 // s.Chains parallel chains and summarises every coordinate (see Summarise).
-// A canceled context returns a Result with Status infer.Canceled (and no
-// summaries) together with the context's error.
+// Unless s.NoAdapt, the burn-in fits the ellipses to the posterior (see
+// adaptBurnin). A canceled context returns a Result with Status
+// infer.Canceled (and no summaries) together with the context's error.
 func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	start := time.Now()
 	r := lengths(s.Samples, s.Burnin, s.Thin, s.Chains)
@@ -226,30 +275,34 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 		return nil, err
 	}
 	d := len(p.Mean)
+	chains := make([]*essChain, r.chains)
 	draws := make([][][]float64, r.chains)
-	evals, iters := make([]int, r.chains), make([]int, r.chains)
 	tk := newTicker(s.Progress, r)
 	err = runChains(ctx, r.chains, s.Workers, func(ctx context.Context, c int) error {
-		ch := &essChain{p: &p, l: l, rng: chainRand(s.Seed, c),
-			f: make([]float64, d), nu: make([]float64, d), e: make([]float64, d), prop: make([]float64, d)}
-		defer func() { evals[c], iters[c] = ch.evals, ch.iters }()
-		draws[c] = make([][]float64, d)
-		for j := range draws[c] {
-			draws[c][j] = make([]float64, 0, r.samples)
-		}
-		if err := ch.start(&s, c); err != nil {
-			return err
-		}
-		return ch.run(ctx, r, draws[c], tk)
+		chains[c] = newESSChain(&p, l, chainRand(s.Seed, c))
+		chains[c].tk = tk
+		return chains[c].start(&s, c)
 	})
+	if err == nil {
+		err = adaptBurnin(ctx, chains, r, s.Workers, !s.NoAdapt && jitter == 0)
+	}
+	if err == nil {
+		err = runChains(ctx, r.chains, s.Workers, func(ctx context.Context, c int) error {
+			draws[c] = make([][]float64, d)
+			for j := range draws[c] {
+				draws[c][j] = make([]float64, 0, r.samples)
+			}
+			return chains[c].run(ctx, r.samples*r.thin, r.thin, draws[c])
+		})
+	}
 	res := &Result{Status: infer.Done, Chains: r.chains, Samples: r.samples}
-	for _, e := range evals {
-		res.Evaluations += e
+	for _, ch := range chains {
+		if ch != nil {
+			res.Evaluations += ch.evals
+			res.Iterations += ch.iters
+		}
 	}
 	res.Updates = res.Evaluations
-	for _, n := range iters {
-		res.Iterations += n
-	}
 	defer func() { res.Runtime = time.Since(start) }()
 	if err != nil {
 		res.Status, res.Message = infer.Failed, err.Error()
@@ -269,9 +322,10 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	return res, nil
 }
 
-// run iterates one chain, appending kept draws to out[j].
-func (ch *essChain) run(ctx context.Context, r runLength, out [][]float64, tk *ticker) error {
-	for it := 0; it < r.iterations(); it++ {
+// run performs n iterations of the chain, appending every thin-th state to
+// out[j] (out nil: none kept), and checks ctx at every iteration.
+func (ch *essChain) run(ctx context.Context, n, thin int, out [][]float64) error {
+	for it := 0; it < n; it++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -279,8 +333,8 @@ func (ch *essChain) run(ctx context.Context, r runLength, out [][]float64, tk *t
 			return err
 		}
 		ch.iters++
-		tk.tick()
-		if k := it - r.burnin; k >= 0 && (k+1)%r.thin == 0 {
+		ch.tk.tick()
+		if out != nil && (it+1)%thin == 0 {
 			for j, v := range ch.f {
 				out[j] = append(out[j], v)
 			}
@@ -302,7 +356,7 @@ func (res *Result) summarise(draws [][][]float64, d int) {
 		sm := Summarise(per)
 		res.Mean[j], res.Var[j] = sm.Mean, sm.Var
 		res.MeanSE[j], res.VarSE[j] = sm.MeanSE, sm.VarSE
-		res.ESS[j], res.RHat[j] = sm.ESS, sm.RHat
+		res.ESS[j], res.RHat[j] = BulkESS(per), RankRHat(per)
 	}
 	if !allFinite(res.Mean) || !allFinite(res.Var) {
 		res.Status = infer.Failed

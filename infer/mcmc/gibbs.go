@@ -38,8 +38,9 @@ type GibbsSettings struct {
 }
 
 // GibbsResult holds per variable v and state s the marginal estimate
-// Probs[v][s] with its Monte Carlo standard error, effective sample size and
-// split R-hat (each computed on the per-sweep estimates of that probability).
+// Probs[v][s] with its Monte Carlo standard error, bulk effective sample
+// size and rank-normalised split R-hat (BulkESS, RankRHat; each computed on
+// the per-sweep estimates of that probability).
 type GibbsResult struct {
 	Status infer.Status // infer.Done, infer.Canceled or infer.Failed
 	infer.Stats
@@ -279,7 +280,7 @@ func (res *GibbsResult) summarise(draws [][][][]float64, card []int) {
 			}
 			sm := Summarise(per)
 			res.Probs[v][st], res.ProbsSE[v][st] = sm.Mean, sm.MeanSE
-			res.ESS[v][st], res.RHat[v][st] = sm.ESS, sm.RHat
+			res.ESS[v][st], res.RHat[v][st] = BulkESS(per), RankRHat(per)
 		}
 		if card[v] == 2 {
 			res.Probs[v][0], res.ProbsSE[v][0] = 1-res.Probs[v][1], res.ProbsSE[v][1]

@@ -182,11 +182,14 @@ func goldProblem(b *compile.Block) (mean []float64, cov *mat.SymDense, loglik fu
 	if b.Prior.Kind == compile.PriorStudentT || b.Prior.Kind == compile.PriorTP {
 		return nil, nil, nil, fmt.Errorf("exact and mcmc need a Gaussian prior; %s priors are not supported by them", b.Prior.Kind)
 	}
+	value := make([]func(float64) float64, len(b.Sites))
+	for i, site := range b.Sites {
+		value[i] = siteValue(site)
+	}
 	loglik = func(w []float64) float64 {
 		s := 0.0
-		for _, site := range b.Sites {
-			v, _, _ := siteLogLik(site, project(site, w))
-			s += v
+		for i, site := range b.Sites {
+			s += value[i](project(site, w))
 		}
 		for _, f := range b.Batches {
 			s += f.F.LogF(w)

@@ -187,6 +187,24 @@ func TestSiteLogLikDerivatives(t *testing.T) {
 	}
 }
 
+// TestSiteValue: the gold standards' value-only site log-likelihood equals
+// siteLogLik's value for every site kind, on both sides of a step's kink.
+func TestSiteValue(t *testing.T) {
+	sites := []compile.Site{
+		{Kind: "probit", Y: 1}, {Kind: "probit", Y: -1}, {Kind: "logistic", Y: -1},
+		{Kind: "normal", Y: 0.3, Params: map[string]float64{"var": 0.5}},
+		{Kind: "step", Y: -1, Params: map[string]float64{"eps": 0.1}},
+	}
+	for _, s := range sites {
+		v := siteValue(s)
+		for _, f := range []float64{-3, -0.7, 0, 0.2, 6} {
+			if want, _, _ := siteLogLik(s, f); v(f) != want {
+				t.Errorf("%s y=%g f=%g: siteValue %g, siteLogLik %g", s.Kind, s.Y, f, v(f), want)
+			}
+		}
+	}
+}
+
 // TestGoldPredictions: predictions of exact and mcmc on a linear probit
 // model. The reference is a direct 2-D Gauss–Hermite integral of
 // Φ(x*ᵀw) N(w; 0, I) Π Φ(y_i x_iᵀw) / Z, computed here independently.

@@ -45,6 +45,33 @@ func siteLogLik(s compile.Site, f float64) (v, g, h float64) {
 	return math.NaN(), math.NaN(), math.NaN()
 }
 
+// siteValue returns f ↦ log p(y | f) of a site (siteLogLik's value alone)
+// with its label and parameters read once: the gold standards evaluate it
+// millions of times.
+func siteValue(s compile.Site) func(f float64) float64 {
+	y := s.Y
+	switch s.Kind {
+	case "probit":
+		return func(f float64) float64 { return mathx.LogPhi(y * f) }
+	case "step":
+		eps := s.Params["eps"]
+		hi, lo, mid := math.Log1p(-eps), math.Log(eps), math.Log(0.5)
+		return func(f float64) float64 {
+			switch z := y * f; {
+			case z > 0:
+				return hi
+			case z < 0:
+				return lo
+			}
+			return mid
+		}
+	}
+	return func(f float64) float64 {
+		v, _, _ := siteLogLik(s, f)
+		return v
+	}
+}
+
 // numericLikelihood wraps a site for infer/ep with the infer line's scheme.
 func (j *job) numericLikelihood(s compile.Site) (ep.Likelihood, error) {
 	scheme, err := quad.ParseScheme(j.spec.Approx, j.spec.GHPoints)

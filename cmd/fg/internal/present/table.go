@@ -3,6 +3,7 @@ package present
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -106,9 +107,52 @@ func summaryGrid(rs []*infer.Result) *grid {
 	if anyResult(rs, func(r *infer.Result) bool { return len(r.Warnings) > 0 }) {
 		g.add(row("warnings", rs, func(r *infer.Result) string { return fmt.Sprint(len(r.Warnings)) })...)
 	}
+	addSamplerRows(g, rs)
 	addErrorRows(g, rs)
 	addTestRows(g, rs)
 	return g
+}
+
+// addSamplerRows adds, when a result comes from a sampler, its smallest
+// bulk ESS and largest R-hat over all variables (Stan's diagnostics; JSON
+// has them per element).
+func addSamplerRows(g *grid, rs []*infer.Result) {
+	if !anyResult(rs, func(r *infer.Result) bool { return hasDiagnostics(r) }) {
+		return
+	}
+	g.add(row("bulk ESS (min)", rs, func(r *infer.Result) string {
+		if !hasDiagnostics(r) {
+			return Dash
+		}
+		m := math.Inf(1)
+		for _, v := range r.Variables {
+			for _, e := range v.ESS {
+				m = math.Min(m, e)
+			}
+		}
+		return fmt.Sprintf("%.0f", m)
+	})...)
+	g.add(row("R-hat (max)", rs, func(r *infer.Result) string {
+		if !hasDiagnostics(r) {
+			return Dash
+		}
+		m := math.Inf(-1)
+		for _, v := range r.Variables {
+			for _, x := range v.RHat {
+				m = math.Max(m, x)
+			}
+		}
+		return fmt.Sprintf("%.3f", m)
+	})...)
+}
+
+func hasDiagnostics(r *infer.Result) bool {
+	for _, v := range r.Variables {
+		if len(v.ESS) > 0 && len(v.RHat) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // addTestRows adds, per scored prediction (fg run --test), the test error

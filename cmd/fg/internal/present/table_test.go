@@ -29,6 +29,7 @@ func TestTableContents(t *testing.T) {
 		"p[0]", "0.8",
 		"eps", "0.2 → 0.125",
 		"ep_alpha: diverged: cavity variance non-positive",
+		"bulk ESS (min)", "900", "R-hat (max)", "1.001",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
