@@ -96,6 +96,7 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 		}
 	}
 	c.checkRules(s, spec)
+	c.checkDraws(s, spec)
 	return spec
 }
 

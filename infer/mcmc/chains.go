@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fg-infer/fg/infer"
 )
 
 // NoBurnin, given as a Burnin setting, discards no warm-up iterations
@@ -86,6 +88,15 @@ func lengths(samples, burnin, thin, chains int) runLength {
 		r.chains = 4
 	}
 	return r
+}
+
+// checkKept refuses runs whose kept draws, chains × samples × q scalar
+// quantities, would exceed infer.MaxKeptDraws.
+func (r runLength) checkKept(q int) error {
+	if q > 0 && r.samples > infer.MaxKeptDraws/r.chains/q {
+		return fmt.Errorf("mcmc: %d chains × %d samples × %d quantities is more than the %d draws it can keep; lower Samples or Chains", r.chains, r.samples, q, infer.MaxKeptDraws)
+	}
+	return nil
 }
 
 // iterations is the number of sweeps per chain.

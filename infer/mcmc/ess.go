@@ -240,6 +240,9 @@ func validate(p *Problem, s *Settings, r runLength) (*mat.TriDense, float64, err
 	if s.Samples != 0 && s.Samples < 4 {
 		return nil, 0, fmt.Errorf("mcmc: Samples = %d, need at least 4 for split diagnostics", s.Samples)
 	}
+	if err := r.checkKept(d); err != nil {
+		return nil, 0, err
+	}
 	if s.Init != nil {
 		if len(s.Init) != r.chains {
 			return nil, 0, fmt.Errorf("mcmc: %d initial points for %d chains", len(s.Init), r.chains)

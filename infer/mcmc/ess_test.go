@@ -3,6 +3,7 @@ package mcmc
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -261,5 +262,17 @@ func TestESSSingularPrior(t *testing.T) {
 	bad := mat.NewSymDense(2, []float64{1, 2, 2, 1})
 	if _, err := RunESS(context.Background(), Problem{Mean: make([]float64, 2), Cov: bad, LogLik: p.LogLik}, Settings{}); err == nil {
 		t.Error("indefinite prior accepted")
+	}
+}
+
+// TestKeptDrawsBounded: runs whose kept draws would exceed
+// infer.MaxKeptDraws are refused before anything is allocated.
+func TestKeptDrawsBounded(t *testing.T) {
+	g := newGP(t, 4)
+	if _, err := RunESS(context.Background(), g.problem(), Settings{Samples: 1e12}); err == nil || !strings.Contains(err.Error(), "keep") {
+		t.Errorf("ESS with 1e12 samples: %v", err)
+	}
+	if _, err := RunGibbs(context.Background(), isingPair(1), GibbsSettings{Samples: 3e8}); err == nil || !strings.Contains(err.Error(), "keep") {
+		t.Errorf("Gibbs with 3e8 samples: %v", err)
 	}
 }

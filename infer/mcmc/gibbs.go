@@ -239,6 +239,13 @@ func (s *GibbsSettings) validate(m *gibbsModel, r runLength) error {
 	if s.Samples != 0 && s.Samples < 4 {
 		return fmt.Errorf("mcmc: Samples = %d, need at least 4 for split diagnostics", s.Samples)
 	}
+	q := 0
+	for _, k := range m.card {
+		q += k
+	}
+	if err := r.checkKept(q); err != nil {
+		return err
+	}
 	if s.Schedule != infer.Sequential && s.Schedule != infer.Random {
 		return fmt.Errorf("mcmc: Gibbs schedule %s not supported (want sequential or random)", s.Schedule)
 	}

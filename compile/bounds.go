@@ -1,0 +1,39 @@
+package compile
+
+import (
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// checkDraws refuses an mcmc line whose kept draws, chains × samples ×
+// scalar quantities sampled (every element of a continuous block, every
+// state of a discrete variable), would exceed infer.MaxKeptDraws: the
+// sampler keeps them all to compute its diagnostics.
+func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
+	if spec.Method != "mcmc" || spec.Samples <= 0 || spec.Chains <= 0 {
+		return
+	}
+	q := 0
+	for _, b := range c.m.Blocks {
+		q += b.N
+	}
+	if c.m.Graph != nil {
+		for _, v := range c.m.Graph.Vars {
+			if v.Domain.Discrete() {
+				q += v.Card
+			}
+		}
+	}
+	q = max(q, 1)
+	if spec.Samples <= infer.MaxKeptDraws/spec.Chains/q {
+		return
+	}
+	var at ast.Node = s
+	for _, o := range s.Options {
+		if o.Key.Name == "samples" || o.Key.Name == "chains" {
+			at = o
+		}
+	}
+	c.fail(at, "infer mcmc would keep chains × samples × sampled quantities = %d × %d × %d draws, more than its limit of %d; lower `samples` or `chains`",
+		spec.Chains, spec.Samples, q, infer.MaxKeptDraws)
+}
