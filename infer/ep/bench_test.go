@@ -27,8 +27,10 @@ func benchEngine(b *testing.B, n int, sched infer.Schedule) *engine {
 	}
 	s := Settings{Settings: infer.Settings{Schedule: sched}, Refresh: -1}
 	r, _ := newRule(nil, 1)
-	e := newEngine(p, s, r)
-	var err error
+	e, err := newEngine(p, s, r)
+	if err != nil {
+		b.Fatal(err)
+	}
 	if e.st, err = recompute(e.pr, e.sites, e.sequential()); err != nil {
 		b.Fatal(err)
 	}

@@ -121,9 +121,10 @@ func finite(vs ...float64) bool {
 }
 
 // newProjection builds A, f0 = A m0 and, on the site-space path, Kf = A K Aᵀ
-// and K Aᵀ. The weight-space path (see useWeightSpace) forms neither: it
-// needs only A and L = chol(K).
-func newProjection(p *Problem, mode pathMode) *projection {
+// and K Aᵀ. The weight-space path (see weightFactor) forms neither: it
+// needs only A and L = chol(K). Every matrix is checked against the size
+// bounds (bounds.go) before it is allocated.
+func newProjection(p *Problem, mode pathMode) (*projection, error) {
 	n := p.Cov.SymmetricDim()
 	m := len(p.Sites)
 	pr := &projection{K: p.Cov, m0: p.Mean}
@@ -140,7 +141,10 @@ func newProjection(p *Problem, mode pathMode) *projection {
 	if pr.identity {
 		pr.Kf = p.Cov
 		pr.f0 = append([]float64(nil), pr.m0...)
-		return pr
+		return pr, checkSiteSpace(m)
+	}
+	if err := checkDense(m, n); err != nil {
+		return nil, err
 	}
 	pr.A = mat.NewDense(m, n, nil)
 	for i, s := range p.Sites {
@@ -153,9 +157,15 @@ func newProjection(p *Problem, mode pathMode) *projection {
 	f0 := mat.NewVecDense(m, nil)
 	f0.MulVec(pr.A, mat.NewVecDense(n, pr.m0))
 	pr.f0 = f0.RawVector().Data
+	if checkDense(n, n) != nil {
+		mode = sitePath // the weight space's N×N matrices would not fit either
+	}
 	if pr.L = weightFactor(p, mode); pr.L != nil {
 		pr.weight = true
-		return pr
+		return pr, nil
+	}
+	if err := checkSiteSpace(m); err != nil {
+		return nil, err
 	}
 	pr.KAt = mat.NewDense(n, m, nil)
 	pr.KAt.Mul(p.Cov, pr.A.T())
@@ -167,5 +177,5 @@ func newProjection(p *Problem, mode pathMode) *projection {
 			pr.Kf.SetSym(i, j, 0.5*(full.At(i, j)+full.At(j, i)))
 		}
 	}
-	return pr
+	return pr, nil
 }

@@ -99,7 +99,10 @@ func Run(ctx context.Context, p *Problem, s Settings) (res *Result, err error) {
 	if s.Schedule != infer.Sequential && s.Schedule != infer.Parallel && s.Schedule != infer.Random {
 		return nil, fmt.Errorf("ep: schedule %v not supported (sequential, random, parallel)", s.Schedule)
 	}
-	e := newEngine(p, s, r)
+	e, err := newEngine(p, s, r)
+	if err != nil {
+		return nil, err
+	}
 	res = e.loop(ctx)
 	res.Runtime = time.Since(start)
 	if res.Status == infer.Canceled {
@@ -118,9 +121,21 @@ type engine struct {
 	st    *state
 	rng   *rand.Rand
 	stats infer.Stats
+	done  <-chan struct{} // the run's ctx.Done(): sweeps stop between sites
 }
 
-func newEngine(p *Problem, s Settings, r rule) *engine {
+// canceled reports whether the run's context is done (a non-blocking
+// receive, cheap enough to ask between two site updates).
+func (e *engine) canceled() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func newEngine(p *Problem, s Settings, r rule) (*engine, error) {
 	if s.Tol == 0 {
 		s.Tol = 1e-6
 	}
@@ -128,14 +143,18 @@ func newEngine(p *Problem, s Settings, r rule) *engine {
 		s.MaxIter = 200
 	}
 	m := len(p.Sites)
-	e := &engine{p: p, pr: newProjection(p, s.space), s: s, r: r, sites: make([]SiteParam, m), b: make([]float64, m)}
+	pr, err := newProjection(p, s.space)
+	if err != nil {
+		return nil, err
+	}
+	e := &engine{p: p, pr: pr, s: s, r: r, sites: make([]SiteParam, m), b: make([]float64, m)}
 	if p.Init != nil {
 		copy(e.sites, p.Init)
 	}
 	if s.Schedule == infer.Random {
 		e.rng = rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15))
 	}
-	return e
+	return e, nil
 }
 
 func (e *engine) sequential() bool { return e.s.Schedule != infer.Parallel }
@@ -151,6 +170,7 @@ func (e *engine) recompute(sites []SiteParam, full bool) (*state, error) {
 
 func (e *engine) loop(ctx context.Context) *Result {
 	res := &Result{}
+	e.done = ctx.Done()
 	var err error
 	if e.st, err = e.recompute(e.sites, e.sequential()); err != nil {
 		if e.p.Init == nil {
@@ -170,6 +190,9 @@ func (e *engine) loop(ctx context.Context) *Result {
 			err = e.sweepParallel()
 		}
 		e.stats.Iterations = it
+		if ctx.Err() != nil {
+			return e.finish(res, infer.Canceled, fmt.Sprintf("canceled during sweep %d", it))
+		}
 		if err != nil {
 			return e.finish(res, infer.Diverged, fmt.Sprintf("sweep %d: %v", it, err))
 		}
@@ -244,6 +267,9 @@ func (e *engine) sweepSequential(it int) error {
 func (e *engine) sweepSequentialF() {
 	col := make([]float64, len(e.sites))
 	for _, i := range e.order() {
+		if e.canceled() {
+			return
+		}
 		old := e.sites[i]
 		np, b, ok := e.r.propose(e.p.Sites[i], old, e.st.mu[i], e.st.sigma.At(i, i))
 		e.b[i] = b
@@ -262,6 +288,9 @@ func (e *engine) sweepSequentialF() {
 func (e *engine) sweepParallel() error {
 	next := append([]SiteParam(nil), e.sites...)
 	for i := range e.sites {
+		if e.canceled() {
+			return nil
+		}
 		np, b, ok := e.r.propose(e.p.Sites[i], e.sites[i], e.st.mu[i], e.st.sdiag[i])
 		e.b[i] = b
 		if !ok {

@@ -8,12 +8,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Weight-space EP for linear blocks.
+// Weight-space EP for linear blocks and for many sites on few elements.
 //
 // The site-space path works with the M×M prior covariance Kf = A K Aᵀ of the
 // projections f = A w: O(M²) memory, O(M²) per sequential site update and
-// O(M³) per parallel refresh. When the block has projection sites and M > N
-// the weight-space path keeps the N×N posterior of w instead,
+// O(M³) per parallel refresh. When M > N (projection sites of a linear
+// model, or many index sites on a few elements of a latent) the
+// weight-space path keeps the N×N posterior of w instead,
 //
 //	Σ_w = (K⁻¹ + G)⁻¹,   G = Aᵀ T A = Σ_i τ̃_i a_i a_iᵀ,
 //	μ_w = m0 + Σ_w Aᵀ(ν̃ − T f0),   f0 = A m0
@@ -27,7 +28,7 @@ import (
 type pathMode int
 
 const (
-	autoPath   pathMode = iota // weight space iff some site has Proj and M > N
+	autoPath   pathMode = iota // weight space iff M > N
 	sitePath                   // always site space (Kf = A K Aᵀ)
 	weightPath                 // weight space whenever A ≠ I and K is positive definite
 )
@@ -42,14 +43,7 @@ func weightFactor(p *Problem, mode pathMode) *mat.TriDense {
 	case sitePath:
 		return nil
 	case autoPath:
-		proj := false
-		for _, s := range p.Sites {
-			if s.Proj != nil {
-				proj = true
-				break
-			}
-		}
-		if !proj || len(p.Sites) <= n {
+		if len(p.Sites) <= n {
 			return nil
 		}
 	}
@@ -198,6 +192,9 @@ func (e *engine) sweepSequentialW() {
 	s := make([]float64, len(w.mu))
 	raw := w.sigma.RawSymmetric()
 	for _, i := range e.order() {
+		if e.canceled() {
+			return
+		}
 		a := e.pr.A.RawRowView(i)
 		blas64.Symv(1, raw, blas64.Vector{N: len(a), Inc: 1, Data: a}, 0, blas64.Vector{N: len(s), Inc: 1, Data: s})
 		v, m := dot(a, s), dot(a, w.mu)

@@ -17,8 +17,10 @@ var wsBenchSizes = [][2]int{{3000, 58}, {2000, 30}}
 func wsBenchEngine(b *testing.B, m, n int, sched infer.Schedule, mode pathMode) *engine {
 	p := linearProblem(m, n, Probit{}, 5)
 	r, _ := newRule(nil, 1)
-	warm := newEngine(p, Settings{Refresh: -1, space: weightPath}, r)
-	var err error
+	warm, err := newEngine(p, Settings{Refresh: -1, space: weightPath}, r)
+	if err != nil {
+		b.Fatal(err)
+	}
 	if warm.st, err = warm.recompute(warm.sites, true); err != nil {
 		b.Fatal(err)
 	}
@@ -27,7 +29,10 @@ func wsBenchEngine(b *testing.B, m, n int, sched infer.Schedule, mode pathMode) 
 	}
 	q := *p
 	q.Init = warm.sites
-	e := newEngine(&q, Settings{Settings: infer.Settings{Schedule: sched}, Refresh: -1, space: mode}, r)
+	e, err := newEngine(&q, Settings{Settings: infer.Settings{Schedule: sched}, Refresh: -1, space: mode}, r)
+	if err != nil {
+		b.Fatal(err)
+	}
 	if e.pr.weight != (mode == weightPath) {
 		b.Fatalf("path %d not taken", mode)
 	}

@@ -269,8 +269,10 @@ func TestWeightRankOneMatchesRecompute(t *testing.T) {
 	p := linearProblem(60, 5, Step{Eps: 0.1}, 31)
 	s := Settings{Settings: infer.Settings{Schedule: infer.Sequential}, Refresh: -1, space: weightPath}
 	r, _ := newRule(nil, 1)
-	e := newEngine(p, s, r)
-	var err error
+	e, err := newEngine(p, s, r)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if e.st, err = e.recompute(e.sites, true); err != nil {
 		t.Fatal(err)
 	}
