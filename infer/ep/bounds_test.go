@@ -76,7 +76,8 @@ func (c cancelingProbit) Tilted(y, m, v, u float64) (float64, float64, float64) 
 
 // TestCancelWithinSweep: a context canceled in the middle of the first
 // sweep (at the 100th of 2000 site updates, each O(M²) in site space) stops
-// the run at the next site, with status Canceled and partial results.
+// the run at the next site, with status Canceled and partial results (the
+// projections' means; on the weight-space path the marginals of w too).
 func TestCancelWithinSweep(t *testing.T) {
 	for _, mode := range []pathMode{sitePath, weightPath} {
 		p := indexProblem(2000)
@@ -90,8 +91,11 @@ func TestCancelWithinSweep(t *testing.T) {
 		if err == nil || res == nil || res.Status != infer.Canceled {
 			t.Fatalf("path %d: want Canceled, got %v %v", mode, res, err)
 		}
-		if res.Updates != 100 || res.Iterations != 1 || len(res.Mean) != 3 {
-			t.Errorf("path %d: %d updates in %d sweeps, %d means; want 100 in the first sweep and partial means", mode, res.Updates, res.Iterations, len(res.Mean))
+		if res.Updates != 100 || res.Iterations != 1 || len(res.FMean) != 2000 {
+			t.Errorf("path %d: %d updates in %d sweeps, %d projection means; want 100 in the first sweep and partial means", mode, res.Updates, res.Iterations, len(res.FMean))
+		}
+		if mode == weightPath && len(res.Mean) != 3 {
+			t.Errorf("weight space: %d means of w, want the partial posterior's 3", len(res.Mean))
 		}
 	}
 }

@@ -11,6 +11,9 @@ import (
 // finish refactors the final state once (so that means, variances,
 // predictions and log Z come from the same factorisation) and fills res.
 func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
+	if status == infer.Canceled {
+		return e.finishCanceled(res, msg)
+	}
 	res.Status, res.Message = status, msg
 	res.Sites = append([]SiteParam(nil), e.sites...)
 	res.B = append([]float64(nil), e.b...)

@@ -172,7 +172,10 @@ func (e *engine) loop(ctx context.Context) *Result {
 	res := &Result{}
 	e.done = ctx.Done()
 	var err error
-	if e.st, err = e.recompute(e.sites, e.sequential()); err != nil {
+	if e.st, err = e.refactor(e.sites, e.sequential()); err != nil {
+		if errors.Is(err, errCanceled) {
+			return e.finish(res, infer.Canceled, "canceled")
+		}
 		if e.p.Init == nil {
 			return e.finish(res, infer.Failed, "prior covariance could not be factorised: "+err.Error())
 		}
@@ -242,8 +245,14 @@ func (e *engine) sweepSequential(it int) error {
 	} else {
 		e.sweepSequentialF()
 	}
+	if e.canceled() {
+		return nil // no O(M³) refresh: the run ends with the rank-one state
+	}
 	if e.s.Refresh >= 0 && it%max(1, e.s.Refresh) == 0 {
-		st, err := e.recompute(e.sites, true)
+		st, err := e.refactor(e.sites, true)
+		if errors.Is(err, errCanceled) {
+			return nil // the loop reports the cancellation
+		}
 		if err != nil {
 			return err
 		}
@@ -300,7 +309,10 @@ func (e *engine) sweepParallel() error {
 		next[i] = np
 		e.stats.Updates++
 	}
-	st, err := e.recompute(next, false)
+	st, err := e.refactor(next, false)
+	if errors.Is(err, errCanceled) {
+		return nil // the loop reports the cancellation; sites stay as they were
+	}
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,24 @@ func Run(ctx context.Context, m *compile.Model, opt Options) ([]*infer.Result, e
 	return out, nil
 }
 
+// Canceled returns, for every infer line Run would run, a result with
+// status canceled, the message and no numbers: the run was canceled before
+// it reached them (e.g. while learning hyperparameters).
+func Canceled(m *compile.Model, opt Options, msg string) []*infer.Result {
+	specs, err := selectSpecs(m, opt)
+	if err != nil {
+		return nil
+	}
+	out := make([]*infer.Result, len(specs))
+	for i, s := range specs {
+		out[i] = &infer.Result{Method: s.Method, Label: s.Label, Options: s.Options, Status: infer.Canceled, Message: msg}
+		if s.Method == "ep" || s.Method == "bp" {
+			out[i].Divergence = s.Settings.Divergence
+		}
+	}
+	return out
+}
+
 // selectSpecs returns the infer lines named by opt.Labels, in that order,
 // among the model's and opt.Extra (all of them when Labels is nil).
 func selectSpecs(m *compile.Model, opt Options) ([]*compile.InferSpec, error) {

@@ -92,6 +92,9 @@ func (m *Model) Run(ctx context.Context, opts ...RunOption) (*Results, error) {
 		f(&o)
 	}
 	cm, learned, err := m.learn(ctx, o)
+	if err != nil && ctx.Err() != nil {
+		return &Results{Model: m.compiled, List: run.Canceled(m.compiled, o, "canceled while learning hyperparameters")}, err
+	}
 	if err != nil {
 		return nil, err
 	}
