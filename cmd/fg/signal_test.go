@@ -1,25 +1,78 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"io"
+	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 )
 
-// TestRunInterrupt sends SIGINT to a run that would not end by itself: fg
-// must stop cleanly, print the partial result as canceled and exit 1.
+// TestRunInterrupt sends SIGINT and SIGTERM to runs of every long method
+// (testdata/slow/METHOD.fg: ep, bp, exact, mcmc and learn, each running for
+// many seconds): fg must stop within a second of the signal, print the
+// partial result as canceled, say it was interrupted and exit non-zero
+// without a Go runtime error. With -short each method gets one signal
+// (SIGINT and SIGTERM alternating), otherwise both.
 func TestRunInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spends a second waiting for the run to start")
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	for k, method := range []string{"ep", "bp", "exact", "mcmc", "learn"} {
+		for j, sig := range sigs {
+			if testing.Short() && j != k%2 {
+				continue
+			}
+			t.Run(method+"/"+sig.String(), func(t *testing.T) {
+				interrupt(t, "testdata/slow/"+method+".fg", sig)
+			})
+		}
 	}
-	out, errb, code := interruptRun(t, "run", "testdata/slow.fg")
-	if code != exitError {
-		t.Errorf("exit %d, want status 1", code)
+}
+
+// startDelay is how long a run gets to compile and start its method before
+// the signal (the slow models compile in a few tens of milliseconds).
+const startDelay = 500 * time.Millisecond
+
+// interrupt runs fg on path, sends sig after startDelay and checks that fg
+// stops within a second with a canceled result.
+func interrupt(t *testing.T, path string, sig os.Signal) {
+	cmd := fgCommand(t, "run", path)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(out, "canceled") || !strings.Contains(errb, "interrupted") {
-		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errb)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("fg ended before the signal (%v):\n%s%s", err, out.String(), errb.String())
+	case <-time.After(startDelay):
+	}
+	sent := time.Now()
+	cmd.Process.Signal(sig)
+	select {
+	case err := <-done:
+		took := time.Since(sent)
+		t.Logf("stopped %v after %v", sig, took)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() <= 0 || ee.ExitCode() == 2 {
+			t.Errorf("exit: %v, want a non-zero status of fg's own", err)
+		}
+		if took > time.Second {
+			t.Errorf("fg took %v to stop after %v, want ≤ 1 s", took, sig)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("fg did not stop within 20 s of %v", sig)
+	}
+	if !strings.Contains(out.String(), "canceled") || !strings.Contains(errb.String(), "interrupted") || strings.Contains(errb.String(), "goroutine") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	}
 }
 
