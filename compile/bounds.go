@@ -7,7 +7,7 @@ import (
 
 // checkDraws refuses an mcmc line whose kept draws, chains × samples ×
 // scalar quantities sampled (every element of a continuous block, every
-// state of a discrete variable), would exceed infer.MaxKeptDraws: the
+// state of a discrete variable but one state of a binary one), would exceed infer.MaxKeptDraws: the
 // sampler keeps them all to compute its diagnostics.
 func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
 	if spec.Method != "mcmc" || spec.Samples <= 0 || spec.Chains <= 0 {
@@ -20,7 +20,7 @@ func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
 	if c.m.Graph != nil {
 		for _, v := range c.m.Graph.Vars {
 			if v.Domain.Discrete() {
-				q += v.Card
+				q += keptStates(v.Card)
 			}
 		}
 	}
@@ -36,4 +36,14 @@ func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
 	}
 	c.fail(at, "infer mcmc would keep chains × samples × sampled quantities = %d × %d × %d draws, more than its limit of %d; lower `samples` or `chains`",
 		spec.Chains, spec.Samples, q, infer.MaxKeptDraws)
+}
+
+// keptStates is the number of state probabilities Gibbs keeps for a
+// variable with card states: one for a binary variable (the other is its
+// complement), else all.
+func keptStates(card int) int {
+	if card == 2 {
+		return 1
+	}
+	return card
 }

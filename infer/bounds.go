@@ -1,7 +1,9 @@
 package infer
 
 // MaxKeptDraws bounds the numbers a sampler keeps for its diagnostics:
-// chains × samples × scalar quantities (2²⁵ float64s, 256 MiB). The
+// chains × samples × scalar quantities (2²⁴ float64s, 128 MiB; a
+// two-state variable counts once, its other state being the complement), so
+// that a run stays within a few hundred MiB of heap. The
 // compiler refuses an infer line that would exceed it when the model's size
 // is known, and the samplers check it again before allocating.
-const MaxKeptDraws = 1 << 25
+const MaxKeptDraws = 1 << 24

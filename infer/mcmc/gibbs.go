@@ -242,6 +242,9 @@ func (s *GibbsSettings) validate(m *gibbsModel, r runLength) error {
 	q := 0
 	for _, k := range m.card {
 		q += k
+		if k == 2 {
+			q-- // binary: p(x_v = 0) is not stored (gibbsChain.alloc)
+		}
 	}
 	if err := r.checkKept(q); err != nil {
 		return err
