@@ -5,13 +5,17 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// checkDraws refuses an mcmc line whose kept draws, chains × samples ×
-// scalar quantities sampled (every element of a continuous block, every
-// state of a discrete variable but one state of a binary one), would exceed infer.MaxKeptDraws: the
-// sampler keeps them all to compute its diagnostics.
+// checkDraws refuses an mcmc line with more than infer.MaxChains chains or
+// whose kept draws, chains × samples × scalar quantities sampled (every
+// element of a continuous block, every state of a discrete variable but one
+// state of a binary one), would exceed infer.MaxKeptDraws: the sampler
+// keeps them all to compute its diagnostics.
 func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
 	if spec.Method != "mcmc" || spec.Samples <= 0 || spec.Chains <= 0 {
 		return
+	}
+	if spec.Chains > infer.MaxChains {
+		c.fail(optionNamed(s, "chains"), "infer mcmc: chains = %d, at most %d", spec.Chains, infer.MaxChains)
 	}
 	q := 0
 	for _, b := range c.m.Blocks {
@@ -28,13 +32,7 @@ func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
 	if spec.Samples <= infer.MaxKeptDraws/spec.Chains/q {
 		return
 	}
-	var at ast.Node = s
-	for _, o := range s.Options {
-		if o.Key.Name == "samples" || o.Key.Name == "chains" {
-			at = o
-		}
-	}
-	c.fail(at, "infer mcmc would keep chains × samples × sampled quantities = %d × %d × %d draws, more than its limit of %d; lower `samples` or `chains`",
+	c.fail(optionNamed(s, "samples"), "infer mcmc would keep chains × samples × sampled quantities = %d × %d × %d draws, more than its limit of %d; lower `samples` or `chains`",
 		spec.Chains, spec.Samples, q, infer.MaxKeptDraws)
 }
 
@@ -46,4 +44,15 @@ func keptStates(card int) int {
 		return 1
 	}
 	return card
+}
+
+// optionNamed returns the option key of s, or s itself when it is not
+// given (a default).
+func optionNamed(s *ast.InferStmt, key string) ast.Node {
+	for _, o := range s.Options {
+		if o.Key.Name == key {
+			return o
+		}
+	}
+	return s
 }

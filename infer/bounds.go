@@ -7,3 +7,7 @@ package infer
 // compiler refuses an infer line that would exceed it when the model's size
 // is known, and the samplers check it again before allocating.
 const MaxKeptDraws = 1 << 24
+
+// MaxChains bounds the chains of a sampler (each holds its own state and
+// random source; more than this many adds nothing to the diagnostics).
+const MaxChains = 256

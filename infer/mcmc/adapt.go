@@ -2,10 +2,13 @@ package mcmc
 
 import (
 	"context"
+
+	"github.com/fg-infer/fg/infer"
 )
 
 // maxAdaptWindow bounds the draws per chain that one adaptation window
-// keeps (its memory is chains × window × dimension).
+// keeps (its memory is chains × window × dimension, also held within
+// infer.MaxKeptDraws).
 const maxAdaptWindow = 2500
 
 // adaptBurnin runs the r.burnin warm-up iterations of every chain. With
@@ -20,7 +23,7 @@ func adaptBurnin(ctx context.Context, chains []*essChain, r runLength, workers i
 	rest := r.burnin
 	d := len(chains[0].f)
 	if adapt {
-		w := min(r.burnin/4, maxAdaptWindow)
+		w := min(r.burnin/4, maxAdaptWindow, infer.MaxKeptDraws/(len(chains)*d))
 		for range 2 {
 			if w*len(chains) < 10*(d+1) {
 				break
