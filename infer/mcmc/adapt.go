@@ -13,7 +13,8 @@ const maxAdaptWindow = 2500
 
 // adaptBurnin runs the r.burnin warm-up iterations of every chain. With
 // adapt, the first two quarters are adaptation windows (each at most
-// maxAdaptWindow iterations): after each, the draws of all chains in it are
+// maxAdaptWindow iterations, and only when their pooled draws number at
+// least minFitDraws per dimension): after each, the draws of all chains in it are
 // pooled and every chain moves on to the ellipses of the Gaussian fitted to
 // them (fitEllipse; a failed fit keeps the previous ellipses). The last half
 // runs with the final ellipses, so the kept draws come from one fixed
@@ -25,7 +26,7 @@ func adaptBurnin(ctx context.Context, chains []*essChain, r runLength, workers i
 	if adapt {
 		w := min(r.burnin/4, maxAdaptWindow, infer.MaxKeptDraws/(len(chains)*d))
 		for range 2 {
-			if w*len(chains) < 10*(d+1) {
+			if w*len(chains) < minFitDraws*(d+1) {
 				break
 			}
 			if err := adaptWindow(ctx, chains, w, workers); err != nil {

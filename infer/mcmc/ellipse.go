@@ -49,14 +49,21 @@ func priorEllipse(m0 []float64, l0 *mat.TriDense) *ellipse {
 // fitDOF is ν of the fitted t: heavy tails, finite variance.
 const fitDOF = 8
 
+// minFitDraws is the pooled draws per dimension (+1) a fit needs. With
+// fewer, the fitted covariance is too rough to beat the prior's ellipses:
+// on a 40-dimensional probit GP (examples/gpml/se_probit.fg) 1000 draws
+// (25 per dimension) gave a smaller bulk ESS than the prior's ellipses and
+// 250 draws left the chains stuck (bulk ESS 4).
+const minFitDraws = 100
+
 // fitEllipse returns the t with ν = fitDOF fitted to the pooled draws
 // x[k][j] (k over draws, j over coordinates) by moments: μ the mean and
 // Σ_q = Σ̂ (ν − 2)/ν, so that its covariance is the draws' Σ̂. It returns nil
-// when there are too few draws (fewer than 10 (d + 1)), a draw is not finite
+// when there are too few draws (fewer than minFitDraws (d + 1)), a draw is not finite
 // or Σ̂ is not positive definite.
 func fitEllipse(x [][]float64, m0 []float64, l0 *mat.TriDense) *ellipse {
 	d := len(m0)
-	if len(x) < 10*(d+1) {
+	if len(x) < minFitDraws*(d+1) {
 		return nil
 	}
 	data := mat.NewDense(len(x), d, nil)
