@@ -98,21 +98,31 @@ func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 // log ∫ N(f; f0, Kf) Π exp(−½τ̃ f² + ν̃ f) df evaluated at the posterior mode μ.
 // For u = 1 this is exactly EP's log Z_EP.
 func (e *engine) logZ(st *state) (float64, bool) {
+	return logZEP(e.r.u, e.p.Sites, e.sites, e.pr.f0, st.mu, st.sdiag, st.logDet())
+}
+
+// logZEP is the formula above for the marginals (mu, s2) of the site
+// projections, their prior means f0 (nil: zero) and logDet = log det(I + T Kf);
+// it is shared by the dense and the FITC (fitc.go) engines.
+func logZEP(u float64, ps []Site, sites []SiteParam, f0, mus, s2s []float64, logDet float64) (float64, bool) {
 	var lz float64
-	for i, sp := range e.sites {
-		mu, s2 := st.mu[i], st.sdiag[i]
-		u := e.r.u
+	for i, sp := range sites {
+		mu, s2 := mus[i], s2s[i]
 		tc, nc := 1/s2-u*sp.Tau, mu/s2-u*sp.Nu
 		if !(tc > 0) {
 			return 0, false
 		}
 		m, v := nc/tc, 1/tc
-		s := e.p.Sites[i]
+		s := ps[i]
 		lzi, _, _ := s.Lik.Tilted(s.Y, m, v, u)
+		var m0 float64
+		if f0 != nil {
+			m0 = f0[i]
+		}
 		lz += (lzi + 0.5*math.Log1p(u*sp.Tau*v) - 0.5*(mu*mu/s2-m*m/v)) / u
-		lz += -0.5*(mu-e.pr.f0[i])*(sp.Nu-sp.Tau*mu) - 0.5*sp.Tau*mu*mu + sp.Nu*mu
+		lz += -0.5*(mu-m0)*(sp.Nu-sp.Tau*mu) - 0.5*sp.Tau*mu*mu + sp.Nu*mu
 	}
-	lz -= 0.5 * st.logDet()
+	lz -= 0.5 * logDet
 	return lz, finite(lz)
 }
 
