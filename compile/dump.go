@@ -65,6 +65,7 @@ func dumpBlock(bw *bufio.Writer, i int, b *Block) {
 		r, c := p.X.Dims()
 		fmt.Fprintf(bw, "  kernel %s X=%dx%d\n", kernelString(p.Kernel), r, c)
 	}
+	dumpFITC(bw, p.FITC)
 	for _, s := range b.Sites {
 		fmt.Fprintf(bw, "  site %s %s y=%s index=%d proj=%s params=%v factor=%d\n", s.Label, s.Kind, num(s.Y), s.Index, floats(s.Proj, 8), s.Params, s.Factor)
 	}

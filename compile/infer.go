@@ -97,6 +97,7 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 	}
 	c.checkRules(s, spec)
 	c.checkDraws(s, spec)
+	c.checkFITC(s, spec)
 	return spec
 }
 

@@ -131,7 +131,7 @@ func (c *compiler) gaussianPrior(a *args, l *graph.Latent) Prior {
 	if c.opt.maxCovBytes > 0 {
 		limit = c.opt.maxCovBytes
 	}
-	if float64(n)*float64(n)*8 > limit {
+	if float64(n)*float64(n)*8 > limit && !isFITC(a) {
 		c.fail(a.call, "the prior of `%s` needs a %d×%d covariance (%.1f GB); the limit is 2 GB",
 			l.Name, n, n, float64(n)*float64(n)*8/(1<<30))
 	}
@@ -230,7 +230,10 @@ func (c *compiler) processPrior(a *args, l *graph.Latent, kind PriorKind, k int,
 	c.kernelDims(a.at(k), kv.kern, cols)
 	X := mat.NewDense(n, cols, append([]float64(nil), xv.num...))
 	p := Prior{Kind: kind, Nu: nu, Mean: make([]float64, n), Kernel: *kv.kern, X: X}
-	if !c.check {
+	if kind == PriorGP {
+		p.FITC = c.fitcPrior(a, n, cols)
+	}
+	if !c.check && p.FITC == nil {
 		p.Cov = kv.kern.Gram(X)
 	}
 	return p
@@ -251,6 +254,9 @@ func (c *compiler) buildBlocks() {
 		if !ok {
 			c.errs.Add(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1)", l.Name, l.Name)
 			continue
+		}
+		if p.prior.FITC != nil {
+			c.checkFITCSites(&Block{Name: l.Name, Sites: c.sites[li]})
 		}
 		c.m.Blocks = append(c.m.Blocks, &Block{Latent: li, Name: l.Name, N: l.Size(), Prior: p.prior,
 			Sites: c.sites[li], Batches: c.batches[li], Pos: l.Pos})

@@ -88,6 +88,9 @@ type Prior struct {
 	// GP/TP only: the kernel expression and the training inputs (rows).
 	Kernel KernelSpec
 	X      *mat.Dense
+	// FITC, for gp(kernel, X, inducing = Z), is the sparse approximation
+	// (compile/fitc.go); Cov is then nil.
+	FITC *FITC
 }
 
 // KernelSpec is a kernel expression with its hyperparameters resolved:

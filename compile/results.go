@@ -201,5 +201,6 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 			c.fail(o.Key, "unknown learn option `%s`; options are `max_iter`, `tol`, `method`", o.Key.Name)
 		}
 	}
+	c.refuseFITCLearn(s)
 	c.m.Learn = ls
 }

@@ -33,6 +33,9 @@ func (j *job) epBlock(b *compile.Block) (*blockOut, error) {
 	if len(b.Batches) > 0 || j.spec.Family == "factorized" {
 		return j.ffBlock(b)
 	}
+	if b.Prior.FITC != nil {
+		return j.fitcBlock(b)
+	}
 	return j.gaussBlock(b)
 }
 
