@@ -162,13 +162,9 @@ func RunFITC(ctx context.Context, p *FITCProblem, s Settings) (res *FITCResult, 
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	r, ok := newRule(s.Divergence, s.Damping)
-	r.clamp = s.NonNegativeSites
-	if !ok {
-		return nil, fmt.Errorf("ep: unsupported divergence %v or damping %g (want kl, alpha(a > 0), relaxed_kl(c ≥ 0); 0 < damping ≤ 1)", s.Divergence, s.Damping)
-	}
-	if s.Schedule != infer.Sequential && s.Schedule != infer.Parallel && s.Schedule != infer.Random {
-		return nil, fmt.Errorf("ep: schedule %v not supported (sequential, random, parallel)", s.Schedule)
+	r, err := settingsRule(s)
+	if err != nil {
+		return nil, err
 	}
 	pr, err := newFITCPrior(ctx, p)
 	if err != nil {
@@ -202,12 +198,7 @@ type fitcEngine struct {
 }
 
 func newFITCEngine(p *FITCProblem, pr *fitcPrior, s Settings, r rule) *fitcEngine {
-	if s.Tol == 0 {
-		s.Tol = 1e-6
-	}
-	if s.MaxIter == 0 {
-		s.MaxIter = 200
-	}
+	s = s.withDefaults()
 	e := &fitcEngine{p: p, pr: pr, s: s, r: r, sites: make([]SiteParam, len(p.Sites)), b: make([]float64, len(p.Sites)),
 		tau: make([]float64, pr.n), nu: make([]float64, pr.n)}
 	if p.Init != nil {
@@ -243,49 +234,16 @@ func (e *fitcEngine) loop(ctx context.Context) *FITCResult {
 		}
 		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
 	}
-	prev := append([]float64(nil), e.st.mu...)
-	for it := 1; it <= e.s.MaxIter; it++ {
-		if ctx.Err() != nil {
-			return e.finish(res, infer.Canceled, "canceled")
-		}
+	status, msg := iterate(ctx, e.s, e.r.damping, len(e.sites), func() []float64 { return e.st.mu }, func(int) error {
 		if e.s.Schedule == infer.Parallel {
-			err = e.sweepParallel(ctx)
-		} else {
-			err = e.sweepSequential(ctx)
+			return e.sweepParallel(ctx)
 		}
-		e.stats.Iterations = it
-		if ctx.Err() != nil {
-			return e.finish(res, infer.Canceled, "canceled")
-		}
-		if err != nil {
-			return e.finish(res, infer.Diverged, fmt.Sprintf("sweep %d: %v", it, err))
-		}
-		rr := dist(e.st.mu, prev)
-		res.Trace = append(res.Trace, rr)
-		copy(prev, e.st.mu)
-		if e.s.Progress != nil {
-			e.s.Progress(it, rr)
-		}
-		if !finite(rr) {
-			return e.finish(res, infer.Diverged, fmt.Sprintf("sweep %d: non-finite posterior mean", it))
-		}
-		if rr < e.s.Tol {
-			return e.finish(res, infer.Converged, "")
-		}
-	}
-	return e.finish(res, infer.IterationLimit, fmt.Sprintf("R = %.3g ≥ tol %g after %d sweeps", res.Trace[len(res.Trace)-1], e.s.Tol, e.s.MaxIter))
+		return e.sweepSequential(ctx)
+	}, &e.stats, &res.Trace)
+	return e.finish(res, status, msg)
 }
 
-func (e *fitcEngine) order() []int {
-	if e.rng != nil {
-		return e.rng.Perm(len(e.sites))
-	}
-	o := make([]int, len(e.sites))
-	for i := range o {
-		o[i] = i
-	}
-	return o
-}
+func (e *fitcEngine) order() []int { return visitOrder(e.rng, len(e.sites)) }
 
 // ctxEvery is how many site updates pass between context checks.
 const ctxEvery = 256

@@ -82,14 +82,8 @@ func (p *Problem) validate() error {
 		return fmt.Errorf("ep: %d initial site parameters for %d sites", len(p.Init), len(p.Sites))
 	}
 	for i, s := range p.Sites {
-		if s.Lik == nil {
-			return fmt.Errorf("ep: site %d has no likelihood", i)
-		}
-		if err := s.Lik.validY(s.Y); err != nil {
-			return fmt.Errorf("site %d: %w", i, err)
-		}
-		if s.Proj == nil && (s.Index < 0 || s.Index >= n) {
-			return fmt.Errorf("ep: site %d index %d out of range [0, %d)", i, s.Index, n)
+		if err := validSite(s, i, n); err != nil {
+			return err
 		}
 		if s.Proj != nil && len(s.Proj) != n {
 			return fmt.Errorf("ep: site %d projection has length %d, want %d", i, len(s.Proj), n)

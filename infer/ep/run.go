@@ -91,13 +91,9 @@ func Run(ctx context.Context, p *Problem, s Settings) (res *Result, err error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	r, ok := newRule(s.Divergence, s.Damping)
-	r.clamp = s.NonNegativeSites
-	if !ok {
-		return nil, fmt.Errorf("ep: unsupported divergence %v or damping %g (want kl, alpha(a > 0), relaxed_kl(c ≥ 0); 0 < damping ≤ 1)", s.Divergence, s.Damping)
-	}
-	if s.Schedule != infer.Sequential && s.Schedule != infer.Parallel && s.Schedule != infer.Random {
-		return nil, fmt.Errorf("ep: schedule %v not supported (sequential, random, parallel)", s.Schedule)
+	r, err := settingsRule(s)
+	if err != nil {
+		return nil, err
 	}
 	e, err := newEngine(p, s, r)
 	if err != nil {
@@ -136,12 +132,7 @@ func (e *engine) canceled() bool {
 }
 
 func newEngine(p *Problem, s Settings, r rule) (*engine, error) {
-	if s.Tol == 0 {
-		s.Tol = 1e-6
-	}
-	if s.MaxIter == 0 {
-		s.MaxIter = 200
-	}
+	s = s.withDefaults()
 	m := len(p.Sites)
 	pr, err := newProjection(p, s.space)
 	if err != nil {
@@ -181,41 +172,13 @@ func (e *engine) loop(ctx context.Context) *Result {
 		}
 		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
 	}
-	prev := append([]float64(nil), e.st.mu...)
-	for it := 1; it <= e.s.MaxIter; it++ {
-		if ctx.Err() != nil {
-			return e.finish(res, infer.Canceled, "canceled")
-		}
-		skipped := e.stats.Skipped
+	status, msg := iterate(ctx, e.s, e.r.damping, len(e.sites), func() []float64 { return e.st.mu }, func(it int) error {
 		if e.sequential() {
-			err = e.sweepSequential(it)
-		} else {
-			err = e.sweepParallel()
+			return e.sweepSequential(it)
 		}
-		e.stats.Iterations = it
-		if ctx.Err() != nil {
-			return e.finish(res, infer.Canceled, fmt.Sprintf("canceled during sweep %d", it))
-		}
-		if err != nil {
-			return e.finish(res, infer.Diverged, fmt.Sprintf("sweep %d: %v", it, err))
-		}
-		rr := dist(e.st.mu, prev) / e.r.damping
-		res.Trace = append(res.Trace, rr)
-		copy(prev, e.st.mu)
-		if e.s.Progress != nil {
-			e.s.Progress(it, rr)
-		}
-		if !finite(rr) {
-			return e.finish(res, infer.Diverged, fmt.Sprintf("sweep %d: non-finite posterior mean", it))
-		}
-		if rr < e.s.Tol {
-			if n := e.stats.Skipped - skipped; n > 0 {
-				return e.finish(res, infer.Stalled, stalledMsg(it, n, len(e.sites)))
-			}
-			return e.finish(res, infer.Converged, "")
-		}
-	}
-	return e.finish(res, infer.IterationLimit, fmt.Sprintf("R = %.3g ≥ tol %g after %d sweeps", res.Trace[len(res.Trace)-1], e.s.Tol, e.s.MaxIter))
+		return e.sweepParallel()
+	}, &e.stats, &res.Trace)
+	return e.finish(res, status, msg)
 }
 
 // stalledMsg explains a Stalled status: the state stopped moving while n
@@ -224,17 +187,7 @@ func stalledMsg(it, n, m int) string {
 	return fmt.Sprintf("the posterior stopped changing at sweep %d but %d of %d site updates in that sweep were skipped (improper cavity or tilted distribution), so it is not an EP fixed point", it, n, m)
 }
 
-func (e *engine) order() []int {
-	m := len(e.sites)
-	if e.rng != nil {
-		return e.rng.Perm(m)
-	}
-	o := make([]int, m)
-	for i := range o {
-		o[i] = i
-	}
-	return o
-}
+func (e *engine) order() []int { return visitOrder(e.rng, len(e.sites)) }
 
 // sweepSequential updates the sites one at a time with rank-1 updates of Σ
 // (Σ_f, or Σ_w on the weight-space path), then (every Refresh sweeps)
