@@ -91,9 +91,11 @@ type FITCResult struct {
 	HasLogZ   bool
 	Trace     []float64
 
-	pr   *fitcPrior
-	st   *fitcState
-	beta []float64 // V α, α = ν̃ − T μ
+	pr    *fitcPrior
+	st    *fitcState
+	beta  []float64 // V α, α = ν̃ − T μ
+	alpha []float64 // α (n)
+	tau   []float64 // summed site precisions per latent value
 }
 
 func (p *FITCProblem) validate() error {
@@ -339,7 +341,7 @@ func (e *fitcEngine) finish(res *FITCResult, status infer.Status, msg string) *F
 	}
 	beta := mat.NewVecDense(e.pr.m, nil)
 	beta.MulVec(e.pr.Vt.T(), mat.NewVecDense(e.pr.n, alpha))
-	res.beta = beta.RawVector().Data
+	res.beta, res.alpha, res.tau = beta.RawVector().Data, alpha, append([]float64(nil), e.tau...)
 	if status == infer.Converged && !e.r.relaxed {
 		mu, s2 := make([]float64, len(e.sites)), make([]float64, len(e.sites))
 		for j, s := range e.p.Sites {
