@@ -301,3 +301,52 @@ func TestFITCInvalid(t *testing.T) {
 		t.Errorf("canceled: %v %+v", err, res)
 	}
 }
+
+// TestFITCStep: the step likelihood (not log-concave) under a FITC prior
+// with GPML's τ̃ ≥ 0 clamp equals the dense engine on Kt; without the clamp
+// the run ends with a status (no panic, no NaN in a converged result).
+func TestFITCStep(t *testing.T) {
+	c := loadGPML(t, "toy2d_se_step01")
+	n, _ := c.X.Dims()
+	Z := mat.DenseCopyOf(c.X.Slice(0, 8, 0, 2))
+	p := fitcProblem(c.k, c.X, Z, c.y, c.lik)
+	s := Settings{Settings: infer.Settings{Tol: 1e-11, MaxIter: 1000}, NonNegativeSites: true}
+	fr, err := RunFITC(context.Background(), p, s)
+	if err != nil || fr.Status != infer.Converged {
+		t.Fatalf("FITC: %v %v %s", err, fr.Status, fr.Message)
+	}
+	dr, err := Run(context.Background(), &Problem{Cov: explicitKt(t, p), Sites: p.Sites}, s)
+	if err != nil || dr.Status != infer.Converged {
+		t.Fatalf("dense: %v %v", err, dr.Status)
+	}
+	maxDiff(t, "mean", fr.Mean, dr.Mean, 1e-8)
+	maxDiff(t, "var", fr.Var, dr.Var, 1e-8)
+	if math.Abs(fr.LogZ-dr.LogZ) > 1e-8*math.Abs(dr.LogZ) {
+		t.Errorf("log Z %.12g, dense %.12g", fr.LogZ, dr.LogZ)
+	}
+	s.NonNegativeSites = false
+	ur, err := RunFITC(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ur.Status == infer.Converged && (!finite(ur.Mean...) || !finite(ur.Var...) || len(ur.Mean) != n) {
+		t.Errorf("unclamped: converged with bad marginals")
+	}
+	neg := 0
+	for _, sp := range ur.Sites {
+		if sp.Tau < 0 {
+			neg++
+		}
+	}
+	t.Logf("unclamped: %v %s, skipped %d, %d sites with τ̃ < 0", ur.Status, ur.Message, ur.Skipped, neg)
+	// Where FITC EP converges without skips, it is plain EP on Kt, which
+	// the dense engine (LU for τ̃ < 0) also computes.
+	if ur.Status == infer.Converged && ur.Skipped == 0 {
+		ud, err := Run(context.Background(), &Problem{Cov: explicitKt(t, p), Sites: p.Sites}, s)
+		if err != nil || ud.Status != infer.Converged {
+			t.Fatalf("dense unclamped: %v %v", err, ud.Status)
+		}
+		maxDiff(t, "unclamped mean", ur.Mean, ud.Mean, 1e-8)
+		maxDiff(t, "unclamped var", ur.Var, ud.Var, 1e-8)
+	}
+}
