@@ -23,6 +23,14 @@ type FITC struct {
 	JitterSet bool
 }
 
+// fitcHint points a too-large dense gp prior to the sparse one.
+func fitcHint(a *args) string {
+	if a.b.Name != "gp" {
+		return ""
+	}
+	return "; gp(kernel, X, inducing = Z) with m inducing inputs Z needs only n×m numbers (FITC)"
+}
+
 // maxInducing bounds m: A and K_uu are m×m and a sweep costs O(n m²).
 const maxInducing = 10_000
 

@@ -132,8 +132,8 @@ func (c *compiler) gaussianPrior(a *args, l *graph.Latent) Prior {
 		limit = c.opt.maxCovBytes
 	}
 	if float64(n)*float64(n)*8 > limit && !isFITC(a) {
-		c.fail(a.call, "the prior of `%s` needs a %d×%d covariance (%.1f GB); the limit is 2 GB",
-			l.Name, n, n, float64(n)*float64(n)*8/(1<<30))
+		c.fail(a.call, "the prior of `%s` needs a %d×%d covariance (%.1f GB); the limit is 2 GB%s",
+			l.Name, n, n, float64(n)*float64(n)*8/(1<<30), fitcHint(a))
 	}
 	switch a.b.Name {
 	case "normal":

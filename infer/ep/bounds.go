@@ -16,7 +16,7 @@ const maxSiteSpace = 1 << 12
 // sites: its M×M matrices (and the O(M³) factorisations) would not fit.
 func checkSiteSpace(m int) error {
 	if m > maxSiteSpace {
-		return fmt.Errorf("ep: %d sites would need %d×%d site-space matrices; ep handles at most %d sites on a block unless there are more sites than latent elements and the prior is positive definite (then it works in the latent's own space)", m, m, m, maxSiteSpace)
+		return fmt.Errorf("ep: %d sites would need %d×%d site-space matrices; ep handles at most %d sites on a block unless there are more sites than latent elements and the prior is positive definite (then it works in the latent's own space); for a Gaussian process, gp(kernel, X, inducing = Z) runs sparse (FITC) EP in O(n m) memory", m, m, m, maxSiteSpace)
 	}
 	return nil
 }
