@@ -3,6 +3,7 @@ package ep
 import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -108,7 +109,9 @@ func column(raw blas64.Symmetric, i int, dst []float64) {
 //	Σ ← Σ − Δτ/(1 + Δτ Σ_ii) · s sᵀ,   μ ← μ + s (Δν − Δτ μ_i)/(1 + Δτ Σ_ii),   s = Σ e_i,
 //
 // qi-guo eq. 22 (A ← A − a_i a_iᵀ/(δ + A_ii) with δ = 1/Δτ), the O(M²)
-// sequential update, done with one BLAS Dsyr on the upper triangle. It
+// sequential update, applied to the upper triangle row by row with the
+// assembly axpy of gonum/floats (gonum's Dsyr is a scalar loop; this makes
+// a sweep about twice as fast, with the same arithmetic). It
 // returns false (and changes nothing) when 1 + Δτ Σ_ii ≤ 0, i.e. when the
 // update would make the posterior improper.
 func (s *state) rankOne(i int, dTau, dNu float64, col []float64) bool {
@@ -123,6 +126,11 @@ func (s *state) rankOne(i int, dTau, dNu float64, col []float64) bool {
 	for j, c := range col {
 		s.mu[j] += g * c
 	}
-	blas64.Syr(-dTau/den, blas64.Vector{N: len(col), Inc: 1, Data: col}, raw)
+	a, n, st := -dTau/den, len(col), raw.Stride
+	for r := 0; r < n; r++ {
+		if t := a * col[r]; t != 0 {
+			floats.AddScaled(raw.Data[r*st+r:r*st+n], t, col[r:n])
+		}
+	}
 	return true
 }
