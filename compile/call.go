@@ -78,6 +78,7 @@ func (a *args) num(i int, def float64) float64 {
 // positive returns parameter i, requiring > 0.
 func (a *args) positive(i int, def float64) float64 {
 	x := a.num(i, def)
+	a.c.notePositive(a.expr(i))
 	if !(x > 0) {
 		a.c.fail(a.at(i), "%s: `%s` must be > 0, got %s", a.b.Name, a.b.Params[i].Name, fmtNum(x))
 	}

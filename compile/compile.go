@@ -27,6 +27,12 @@ type Options struct {
 	BaseDir string
 
 	maxCovBytes float64 // tests only: a smaller covariance limit
+
+	// files are parsed files by name, used instead of parsing again
+	// (Model.Recompile, LearnFunc.Model); values override params with
+	// numbers, before Set.
+	files  map[string]*ast.File
+	values map[string]float64
 }
 
 // bindKind says what a name in scope denotes.
@@ -70,6 +76,7 @@ type compiler struct {
 	nIter      int             // plate iterations run, against maxIterations
 	curData    string          // the data item being defined (for Options.Data)
 	dataUsed   map[string]bool // Options.Data entries that matched
+	lf         *learnRec       // nil without a learn statement
 }
 
 // abort unwinds the current statement after an error was recorded.

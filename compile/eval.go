@@ -71,6 +71,9 @@ func (c *compiler) ident(id *ast.Ident) val {
 		}
 		return c.selection(b.lat, ids, l.Shape)
 	}
+	if b.kind == bParam {
+		c.lf.readParam(id)
+	}
 	return b.v
 }
 

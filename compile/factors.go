@@ -179,16 +179,9 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	if y.size() != n {
 		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), y.size(), c.text(a.at(0)), n)
 	}
-	params := map[string]float64{}
-	switch b.Name {
-	case "step":
-		eps := a.num(1, 0)
-		if eps < 0 || eps >= 0.5 {
-			c.fail(a.at(1), "step: eps must be in [0, 0.5), got %s", fmtNum(eps))
-		}
-		params["eps"] = eps
-	case "normal":
-		params["var"] = a.positive(1, 0)
+	var params map[string]float64
+	if c.lf.inSlot(func() { params = c.siteParams(a) }) {
+		c.lf.sites = append(c.lf.sites, siteSlot{lat: lat, first: len(c.sites[lat]), n: n, call: call, b: b, locals: c.snapshotLocals()})
 	}
 	for i, x := range y.num {
 		if b.Name != "normal" && x != 1 && x != -1 {
@@ -208,6 +201,23 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		site.Factor = c.addFactor(s, graph.Factor{Kind: b.Name, Vars: vars, Params: fp, Label: site.Label, Pos: s.Pos()})
 		c.sites[lat] = append(c.sites[lat], site)
 	}
+}
+
+// siteParams evaluates the parameters of a likelihood call: step's eps,
+// normal's var.
+func (c *compiler) siteParams(a *args) map[string]float64 {
+	params := map[string]float64{}
+	switch a.b.Name {
+	case "step":
+		eps := a.num(1, 0)
+		if eps < 0 || eps >= 0.5 {
+			c.fail(a.at(1), "step: eps must be in [0, 0.5), got %s", fmtNum(eps))
+		}
+		params["eps"] = eps
+	case "normal":
+		params["var"] = a.positive(1, 0)
+	}
+	return params
 }
 
 // siteVars are the graph variables a site touches.

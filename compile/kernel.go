@@ -31,6 +31,7 @@ func (c *compiler) kernelCall(a *args) val {
 		if ls.k != kNum || len(ls.shape) != 1 || len(ls.num) == 0 {
 			c.fail(a.at(0), "ard: lengthscales must be a non-empty vector, got %s", ls.describe())
 		}
+		c.notePositive(a.expr(0))
 		for _, x := range ls.num {
 			if !(x > 0) || math.IsInf(x, 0) {
 				c.fail(a.at(0), "ard: lengthscales must be > 0, got %s", fmtNum(x))

@@ -67,7 +67,10 @@ func (c *compiler) setPrior(lat int, call *ast.CallExpr) {
 		c.prior[lat] = &priorDecl{factor: -1, pos: call.Pos()}
 		return
 	}
-	p := c.gaussianPrior(a, l)
+	var p Prior
+	if c.lf.inSlot(func() { p = c.gaussianPrior(a, l) }) {
+		c.lf.priors = append(c.lf.priors, priorSlot{lat: lat, call: call, b: b})
+	}
 	ids := make([]int, l.Size())
 	for i := range ids {
 		ids[i] = l.First + i
@@ -159,6 +162,9 @@ func (c *compiler) perElement(a *args, i, n int, positive bool) []float64 {
 		c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d, got %s", a.b.Name, a.b.Params[i].Name, n, v.describe())
 	}
 	c.finite(a.at(i), a.b.Name+" "+a.b.Params[i].Name, v)
+	if positive {
+		c.notePositive(a.expr(i))
+	}
 	out := make([]float64, n)
 	for k := range out {
 		out[k] = v.num[bi(v, k)]

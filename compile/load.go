@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -63,6 +64,8 @@ func compileSource(filename string, src []byte, opt Options, check bool) (m *Mod
 		return nil, errs
 	}
 	c.m.opt, c.m.src, c.m.filename = opt, src, filename
+	c.m.opt.files, c.m.opt.values = nil, nil
+	c.saveLearn()
 	return c.m, nil
 }
 
@@ -75,32 +78,45 @@ func (c *compiler) run(filename string, src []byte) {
 	}
 	c.m.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
 	c.loading = append(c.loading, c.canonical(filename))
+	c.lf = newLearnRec(f)
 	c.modelStmts(f, true)
 	c.checkSetUsed(f)
 	c.buildBlocks()
+	c.lf.close()
 	c.resultStmts(f)
 }
 
 // Recompile compiles the model again with the params in set overriding
-// (as --set would, on top of the original overrides). infer/learn uses it to
-// re-evaluate every expression that depends on a param (kernels, priors,
-// data) at new hyperparameter values.
+// (as --set would, on top of the original overrides), from its parsed
+// files. Learning does not use it: see LearnFunc.
 func (m *Model) Recompile(set map[string]string) (*Model, error) {
+	return m.at(set, nil)
+}
+
+// at compiles the model again from its parsed files with set merged into
+// its --set overrides and the params in values bound to those numbers.
+func (m *Model) at(set map[string]string, values map[string]float64) (*Model, error) {
 	opt := m.opt
-	merged := map[string]string{}
-	for k, v := range opt.Set {
-		merged[k] = v
+	opt.Set = maps.Clone(opt.Set)
+	if opt.Set == nil {
+		opt.Set = map[string]string{}
 	}
-	for k, v := range set {
-		merged[k] = v
+	maps.Copy(opt.Set, set)
+	opt.values = values
+	opt.files = map[string]*ast.File{}
+	for _, f := range m.Files {
+		opt.files[f.Filename] = f
 	}
-	opt.Set = merged
 	return CompileSource(m.filename, m.src, opt)
 }
 
 // parse parses a file and records its source; parse errors are added.
 func (c *compiler) parse(filename string, src []byte, at ast.Node) *ast.File {
 	c.sources[filename] = src
+	if f := c.opt.files[filename]; f != nil {
+		c.m.Files = append(c.m.Files, f)
+		return f
+	}
 	f, err := parser.ParseFile(filename, src)
 	if err != nil {
 		var list ast.ErrorList

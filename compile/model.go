@@ -34,6 +34,7 @@ type Model struct {
 	opt      Options
 	src      []byte
 	filename string
+	learn    *learnState // what LearnFunc needs; nil without a learn statement
 }
 
 // Value is an evaluated data or param value: a scalar, a vector, a matrix, a

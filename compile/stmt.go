@@ -176,7 +176,10 @@ func (c *compiler) typeOf(t *ast.TypeExpr) (graph.Domain, int, []int) {
 
 func (c *compiler) paramStmt(s *ast.ParamStmt) {
 	e := s.Value
-	if txt, ok := c.opt.Set[s.Name.Name]; ok {
+	if x, ok := c.opt.values[s.Name.Name]; ok {
+		c.setUsed[s.Name.Name] = true
+		e = &ast.NumberLit{ValuePos: s.Value.Pos(), Text: fmtNum(x), Value: x}
+	} else if txt, ok := c.opt.Set[s.Name.Name]; ok {
 		c.setUsed[s.Name.Name] = true
 		if lit, isStr := s.Value.(*ast.StringLit); isStr && !strings.HasPrefix(strings.TrimSpace(txt), `"`) {
 			// A string param takes an unquoted --set value literally:
@@ -195,7 +198,8 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 		e = x
 	}
 	n := len(c.errs)
-	v := c.evalSafe(e)
+	var v *val
+	touched := c.lf.inSlot(func() { v = c.evalSafe(e) })
 	if len(c.errs) > n || v == nil {
 		if e != s.Value {
 			last := c.errs[len(c.errs)-1]
@@ -212,6 +216,7 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 	}
 	if c.declare(s.Name, &binding{kind: bParam, v: *v}) {
 		c.m.Params[s.Name.Name] = v.export(s.Pos())
+		c.learnParam(s.Name, e, touched)
 	}
 }
 

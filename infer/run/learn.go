@@ -18,7 +18,7 @@ import (
 
 // Learn optimises the params named in m.Learn by maximising the KL EP
 // evidence log Z_EP summed over the model's Gaussian blocks (infer/learn),
-// and returns the model recompiled with the learned values (its Learn set
+// and returns the model compiled with the learned values (its Learn set
 // to nil, so that running it does not learn again), the learned values, and
 // the trace of −log Z_EP over the successful evaluations. Without a learn
 // statement it returns m unchanged. opt.Progress, when set, is called after
@@ -26,24 +26,29 @@ import (
 // and −log Z_EP.
 //
 // A learned param may enter the model through any expression (e.g.
-// se(exp(log_ell), exp(2*log_sf))): at every evaluation the model is
-// recompiled at the current values and the derivatives of the kernel
+// se(exp(log_ell), exp(2*log_sf))): the model is compiled once, and at
+// every evaluation compile.LearnFunc re-evaluates only what depends on the
+// learned params (the params computed from them, the priors and likelihood
+// parameters that read them); the derivatives of the kernel
 // hyperparameters, of normal/mvnormal prior covariances and of the sites'
-// eps/var with respect to each param are taken by central differences of
-// recompiled models (step 1e-6·max(1, |x|)); the Gram-matrix derivatives
+// eps/var with respect to each param are central differences of those
+// re-evaluations (step 1e-6·max(1, |x|)); the Gram-matrix derivatives
 // come from stdlib/kernel and the evidence gradient from infer/learn.
 // Models whose blocks all have student_t/tp priors maximise the t-EP
 // evidence instead, without gradients (learnT). Errors: blocks without a
 // Gaussian EP evidence (a mix of Student-t and Gaussian priors; mini-batch factors;
 // sites other than probit, step and normal) and params that change nothing
-// but kernel hyperparameters, prior covariances and likelihood eps/var.
+// but kernel hyperparameters, prior covariances and likelihood eps/var
+// (compile.Model.LearnFunc names a learned param that reaches data, a
+// shape or a projection).
 //
 // Transforms: `NAME in [LO, HI]` is optimised on the logit scale of
 // (LO, HI) (a starting value on a bound is moved 1e-9·(HI − LO) inside);
 // an unbounded param that is itself a kernel hyperparameter or a normal
 // variance on the log scale; one that is itself a step eps on the logit
-// scale of (0, ½); another positive param whose negative value the model
-// rejects (e.g. a prior variance) on the log scale; anything else (e.g.
+// scale of (0, ½); another positive param that is itself an argument its
+// builtin declares positive (e.g. a prior variance) on the log scale;
+// anything else (e.g.
 // log_ell) as it is. Options of the
 // learn statement: max_iter (optimiser iterations, default 100), tol
 // (gradient tolerance in the transformed coordinates, default 1e-5),
@@ -85,11 +90,10 @@ func Learn(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, 
 	if err != nil {
 		return nil, nil, trace, err
 	}
-	out, err := m.Recompile(lb.set(res.X))
+	out, err := lb.f.Model(res.X)
 	if err != nil {
 		return nil, nil, trace, fmt.Errorf("learn: recompiling at the learned values: %w", err)
 	}
-	out.Learn = nil // the params now hold the learned values; running out must not learn again
 	var learned []infer.Learned
 	for i, p := range lb.params {
 		learned = append(learned, infer.Learned{Name: p.Name, Initial: lb.init[i], Value: res.X[i]})
@@ -210,12 +214,16 @@ func learnBlocksOf(m *compile.Model, np int) ([]*learn.Block, error) {
 }
 
 // learnBuilder evaluates the model at learned-param values x for
-// infer/learn: it recompiles the model and differentiates what the params
-// feed (kernel hyperparameters, prior covariances, site eps/var).
+// infer/learn: it re-evaluates the model as a function of the learned
+// params (compile.LearnFunc: only the params, priors and likelihood
+// parameters that depend on them, nothing parsed or compiled again) and
+// differentiates what the params feed (kernel hyperparameters, prior
+// covariances, site eps/var).
 type learnBuilder struct {
 	m      *compile.Model
 	params []learn.Param
 	init   []float64
+	f      *compile.LearnFunc
 }
 
 // snapshot holds everything a learned param may change, per block.
@@ -233,8 +241,10 @@ func (lb *learnBuilder) set(x []float64) map[string]string {
 	return s
 }
 
-func (lb *learnBuilder) compileAt(x []float64) (*compile.Model, error) {
-	mx, err := lb.m.Recompile(lb.set(x))
+// compileAt is the model at x; with gram false its gp priors have no Gram
+// matrix (the derivative evaluations need only the hyperparameters).
+func (lb *learnBuilder) compileAt(x []float64, gram bool) (*compile.Model, error) {
+	mx, err := lb.f.At(x, gram)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +264,7 @@ func describeSet(s map[string]string) string {
 
 // build returns the blocks at x with DCov[k] = ∂K/∂x_k and DLik[k] = ∂θ_site/∂x_k.
 func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
-	mx, err := lb.compileAt(x)
+	mx, err := lb.compileAt(x, true)
 	if err != nil {
 		return nil, err
 	}
@@ -311,15 +321,15 @@ func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat
 	return dK, nil
 }
 
-// deriv differentiates the snapshot in x_k at x by central differences,
-// or by one-sided second-order differences when one side does not compile
-// (a bound of the param).
+// deriv differentiates the snapshot in x_k at x by central differences of
+// re-evaluated models, or by one-sided second-order differences when the
+// model rejects one side (a bound of the param).
 func (lb *learnBuilder) deriv(x []float64, k int, mx *compile.Model) (snapshot, error) {
 	h := 1e-6 * math.Max(1, math.Abs(x[k]))
 	at := func(off float64) (snapshot, error) {
 		xx := append([]float64(nil), x...)
 		xx[k] += off
-		mm, err := lb.compileAt(xx)
+		mm, err := lb.compileAt(xx, false)
 		if err != nil {
 			return snapshot{}, err
 		}
@@ -479,16 +489,23 @@ func sameKernelShape(a, b compile.KernelSpec) bool {
 // something learn can differentiate, and picks the transforms of unbounded
 // params: log for a param that is itself a kernel hyperparameter or a
 // normal variance, logit on (0, ½) for one that is itself a step eps, log
-// for any other positive param whose negation the model rejects (a prior
-// variance), identity otherwise (e.g. log_ell).
+// for any other positive param that is an argument its builtin declares
+// positive (a prior variance), identity otherwise (e.g. log_ell).
 func (lb *learnBuilder) classify() error {
+	if lb.f == nil {
+		f, err := lb.m.LearnFunc()
+		if err != nil {
+			return err
+		}
+		lb.f = f
+	}
 	lb.init = make([]float64, len(lb.params))
 	x := make([]float64, len(lb.params))
 	for i, p := range lb.params {
 		x[i] = p.Init
 		lb.init[i] = lb.m.Params[p.Name].Num[0]
 	}
-	mx, err := lb.compileAt(x)
+	mx, err := lb.compileAt(x, false)
 	if err != nil {
 		return err
 	}
@@ -504,20 +521,11 @@ func (lb *learnBuilder) classify() error {
 		if p.Transform.Kind == learn.Identity {
 			p.Transform = directTransform(mx, p.Name, x[k], d)
 		}
-		if p.Transform.Kind == learn.Identity && x[k] > 0 && lb.rejects(x, k) {
+		if p.Transform.Kind == learn.Identity && x[k] > 0 && lb.f.Positive(p.Name) {
 			p.Transform = learn.Transform{Kind: learn.Log}
 		}
 	}
 	return nil
-}
-
-// rejects reports whether the model fails to compile with x_k negated: a
-// positive param that must stay positive (a variance, a lengthscale).
-func (lb *learnBuilder) rejects(x []float64, k int) bool {
-	xx := append([]float64(nil), x...)
-	xx[k] = -xx[k]
-	_, err := lb.compileAt(xx)
-	return err != nil
 }
 
 func (s snapshot) any() bool {

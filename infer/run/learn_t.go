@@ -54,6 +54,10 @@ func learnT(ctx context.Context, m *compile.Model, opt Options) (*compile.Model,
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	lf, err := m.LearnFunc()
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	tr := make([]learn.Transform, len(params))
 	u0 := make([]float64, len(params))
 	for i, p := range params {
@@ -65,13 +69,12 @@ func learnT(ctx context.Context, m *compile.Model, opt Options) (*compile.Model,
 			return nil, nil, nil, fmt.Errorf("learn: %s: %w", p.Name, err)
 		}
 	}
-	toX := func(u []float64) map[string]string {
-		set := map[string]string{}
-		for i, p := range params {
-			x, _ := tr[i].ToX(u[i])
-			set[p.Name] = formatParam(x)
+	toX := func(u []float64) []float64 {
+		x := make([]float64, len(u))
+		for i := range params {
+			x[i], _ = tr[i].ToX(u[i])
 		}
-		return set
+		return x
 	}
 	start := time.Now()
 	var trace []float64
@@ -79,7 +82,11 @@ func learnT(ctx context.Context, m *compile.Model, opt Options) (*compile.Model,
 		if ctx.Err() != nil {
 			return math.Inf(1)
 		}
-		nlz, ok := tNegLogZ(ctx, m, toX(u))
+		mm, err := lf.At(toX(u), true)
+		if err != nil {
+			return math.Inf(1)
+		}
+		nlz, ok := tNegLogZAt(ctx, mm)
 		if !ok {
 			return math.Inf(1)
 		}
@@ -100,26 +107,21 @@ func learnT(ctx context.Context, m *compile.Model, opt Options) (*compile.Model,
 	if err := ctx.Err(); err != nil {
 		return nil, nil, trace, err
 	}
-	out, err := m.Recompile(toX(res.X))
+	x := toX(res.X)
+	out, err := lf.Model(x)
 	if err != nil {
 		return nil, nil, trace, fmt.Errorf("learn: recompiling at the learned values: %w", err)
 	}
-	out.Learn = nil
 	var learned []infer.Learned
 	for i, p := range params {
-		x, _ := tr[i].ToX(res.X[i])
-		learned = append(learned, infer.Learned{Name: p.Name, Initial: p.Init, Value: x})
+		learned = append(learned, infer.Learned{Name: p.Name, Initial: p.Init, Value: x[i]})
 	}
 	return out, learned, trace, nil
 }
 
-// tNegLogZ recompiles m with set and returns −Σ_blocks log Z of t-EP, with
-// each block's prior degrees of freedom as the divergence's nu.
-func tNegLogZ(ctx context.Context, m *compile.Model, set map[string]string) (float64, bool) {
-	mm, err := m.Recompile(set)
-	if err != nil {
-		return 0, false
-	}
+// tNegLogZAt returns −Σ_blocks log Z of t-EP on model mm, with each
+// block's prior degrees of freedom as the divergence's nu.
+func tNegLogZAt(ctx context.Context, mm *compile.Model) (float64, bool) {
 	total := 0.0
 	for _, b := range mm.Blocks {
 		p := &tep.Problem{Nu: b.Prior.Nu, Mean: b.Prior.Mean, Scale: b.Prior.Cov}

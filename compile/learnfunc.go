@@ -1,0 +1,311 @@
+package compile
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+)
+
+// learnRec is what a compilation records for the learned params of the
+// root file's learn statement, so that the model can be re-evaluated at
+// other values of those params without compiling it again (LearnFunc):
+//
+//   - deps: the learned params and every param whose expression reads one
+//     (directly or through another such param), with the dependent params'
+//     expressions in declaration order;
+//   - priors and sites: the prior calls and likelihood calls whose
+//     parameters read a dependent param, with the plate variables in scope;
+//   - uses: the places outside those slots that read a dependent param
+//     (data, shapes, plate ranges, projections, user potentials): learning
+//     cannot change them, so LearnFunc refuses the model, naming the place;
+//   - positive: learned params that are themselves an argument a builtin
+//     declares positive (a variance, a lengthscale, a kernel variance).
+type learnRec struct {
+	learned  map[string]bool
+	deps     map[string]bool
+	params   []paramDef
+	priors   []priorSlot
+	sites    []siteSlot
+	uses     []*ast.Ident
+	positive map[string]bool
+
+	slot    int  // > 0 while evaluating a re-evaluable slot
+	touched bool // a dependent param was read since the flag was cleared
+}
+
+// paramDef is a dependent param and the expression that defines it (its
+// --set override when there is one).
+type paramDef struct {
+	name string
+	expr ast.Expr
+	at   *ast.Ident
+}
+
+// priorSlot is a prior call of latent lat whose arguments read a dependent param.
+type priorSlot struct {
+	lat  int
+	call *ast.CallExpr
+	b    *stdlib.Builtin
+}
+
+// siteSlot is a likelihood call whose parameters read a dependent param: it
+// made the n sites c.sites[lat][first:first+n], evaluated with the plate
+// variables locals.
+type siteSlot struct {
+	lat, first, n int
+	call          *ast.CallExpr
+	b             *stdlib.Builtin
+	locals        []map[string]*binding
+}
+
+// newLearnRec prepares the recording for the learn statement of the root
+// file f, or returns nil when there is none.
+func newLearnRec(f *ast.File) *learnRec {
+	for _, s := range f.Stmts {
+		if s, ok := s.(*ast.LearnStmt); ok {
+			r := &learnRec{learned: map[string]bool{}, deps: map[string]bool{}, positive: map[string]bool{}}
+			for _, it := range s.Items {
+				r.learned[it.Name.Name] = true
+			}
+			return r
+		}
+	}
+	return nil
+}
+
+// readParam notes that the identifier id, bound to a param, was evaluated.
+func (r *learnRec) readParam(id *ast.Ident) {
+	if r == nil || !r.deps[id.Name] {
+		return
+	}
+	r.touched = true
+	if r.slot == 0 {
+		r.uses = append(r.uses, id)
+	}
+}
+
+// inSlot evaluates f as a re-evaluable slot and reports whether it read a
+// dependent param.
+func (r *learnRec) inSlot(f func()) bool {
+	if r == nil {
+		f()
+		return false
+	}
+	outer := r.touched
+	r.slot++
+	r.touched = false
+	defer func() {
+		r.slot--
+		r.touched = r.touched || outer
+	}()
+	f()
+	return r.touched
+}
+
+// param records param id = e after its evaluation.
+func (c *compiler) learnParam(id *ast.Ident, e ast.Expr, touched bool) {
+	r := c.lf
+	if r == nil || !(touched || r.learned[id.Name]) {
+		return
+	}
+	r.deps[id.Name] = true
+	r.params = append(r.params, paramDef{name: id.Name, expr: e, at: id})
+}
+
+// notePositive records that e, an argument a builtin declares positive, is
+// a bare learned param (or a list of them, ard's lengthscales).
+func (c *compiler) notePositive(e ast.Expr) {
+	if c.lf == nil {
+		return
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if b, ok := c.lookup(e.Name); ok && b.kind == bParam && c.lf.learned[e.Name] {
+			c.lf.positive[e.Name] = true
+		}
+	case *ast.ParenExpr:
+		c.notePositive(e.X)
+	case *ast.ListLit:
+		for _, x := range e.Elems {
+			c.notePositive(x)
+		}
+	}
+}
+
+// snapshotLocals copies the plate variables in scope.
+func (c *compiler) snapshotLocals() []map[string]*binding {
+	out := make([]map[string]*binding, len(c.locals))
+	for i, l := range c.locals {
+		out[i] = make(map[string]*binding, len(l))
+		for k, b := range l {
+			cp := *b
+			out[i][k] = &cp
+		}
+	}
+	return out
+}
+
+// saveLearn keeps, after a successful compilation, what LearnFunc needs.
+func (c *compiler) saveLearn() {
+	if c.lf == nil {
+		return
+	}
+	c.m.learn = &learnState{rec: c.lf, global: c.global, sources: c.sources}
+}
+
+// learnState is a compiled model's recording for LearnFunc.
+type learnState struct {
+	rec     *learnRec
+	global  map[string]*binding
+	sources map[string][]byte
+}
+
+// LearnFunc is a compiled model as a function of the params of its learn
+// statement: At re-evaluates only what depends on them — the params
+// defined from them, the prior calls and the likelihood parameters that
+// read them — from the compiled expressions, without parsing or compiling
+// the model again.
+type LearnFunc struct {
+	m     *Model
+	st    *learnState
+	names []string
+}
+
+// LearnFunc returns the model as a function of its learned params, in the
+// order of the learn statement. It fails, naming the place, when a learned
+// param reaches something learning cannot change: data, a shape, a plate
+// range, a projection, a user potential.
+func (m *Model) LearnFunc() (*LearnFunc, error) {
+	if m.Learn == nil || m.learn == nil {
+		return nil, errors.New("learn: the model has no learn statement")
+	}
+	st := m.learn
+	if len(st.rec.uses) > 0 {
+		id := st.rec.uses[0]
+		var errs ast.ErrorList
+		errs.Add(id.Pos(), id.End(), "learn: `%s` is learned or computed from a learned param, but is used here, where learning cannot change it (data, a shape, a plate range, a projection or a user potential); learn changes kernel hyperparameters, priors and likelihood parameters only", id.Name)
+		return nil, errs
+	}
+	f := &LearnFunc{m: m, st: st}
+	for _, p := range m.Learn.Params {
+		f.names = append(f.names, p.Name)
+	}
+	return f, nil
+}
+
+// Positive reports whether learned param name is itself an argument that
+// a builtin declares positive (a prior or likelihood variance, a kernel
+// lengthscale or variance), so that learning may optimise its logarithm.
+func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] }
+
+// At returns the model at learned values x (in LearnFunc order) with every
+// block re-evaluated: a shallow copy of the model whose Blocks are new
+// where they depend on x. With gram false the Gram matrices of gp and tp
+// priors are not computed (Prior.Cov is nil there; the kernel and its
+// hyperparameters are set). Values outside the bounds of the learn
+// statement, and values the model rejects (a negative variance), are errors.
+func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
+	if len(x) != len(f.names) {
+		return nil, fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
+	}
+	c := newCompiler(f.m.opt)
+	c.check = !gram
+	c.sources = f.st.sources
+	c.m = f.m
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abort); !ok {
+				panic(r)
+			}
+			out, err = nil, c.errs
+		}
+	}()
+	if err := f.setValues(c, x); err != nil {
+		return nil, err
+	}
+	return f.blocks(c), nil
+}
+
+// setValues binds the learned params to x and re-evaluates the params
+// that depend on them.
+func (f *LearnFunc) setValues(c *compiler, x []float64) error {
+	c.global = maps.Clone(f.st.global)
+	for i, name := range f.names {
+		p := f.m.Learn.Params[i]
+		if p.Bounded && !(x[i] >= p.Lo && x[i] <= p.Hi) {
+			return fmt.Errorf("learn: the value %s of `%s` is outside [%s, %s]", fmtNum(x[i]), name, fmtNum(p.Lo), fmtNum(p.Hi))
+		}
+		c.global[name] = &binding{kind: bParam, v: numVal(x[i]), pos: p.Pos}
+	}
+	for _, d := range f.st.rec.params {
+		if f.st.rec.learned[d.name] {
+			continue
+		}
+		v := c.eval(d.expr)
+		if v.k == kNum {
+			c.finite(d.expr, "param "+d.name, v)
+		}
+		c.global[d.name] = &binding{kind: bParam, v: v, pos: d.at.Pos()}
+	}
+	return nil
+}
+
+// blocks re-evaluates the recorded prior and likelihood slots.
+func (f *LearnFunc) blocks(c *compiler) *Model {
+	m := *f.m
+	m.Blocks = make([]*Block, len(f.m.Blocks))
+	byLat := map[int]*Block{}
+	for i, b := range f.m.Blocks {
+		nb := *b
+		m.Blocks[i], byLat[b.Latent] = &nb, &nb
+	}
+	for _, p := range f.st.rec.priors {
+		if b := byLat[p.lat]; b != nil {
+			b.Prior = c.gaussianPrior(c.bind(p.call, p.b), &f.m.Graph.Latents[p.lat])
+		}
+	}
+	copied := map[int]bool{}
+	for _, s := range f.st.rec.sites {
+		b := byLat[s.lat]
+		if b == nil {
+			continue
+		}
+		if !copied[s.lat] {
+			b.Sites, copied[s.lat] = append([]Site(nil), b.Sites...), true
+		}
+		c.locals = s.locals
+		params := c.siteParams(c.bind(s.call, s.b))
+		for k := s.first; k < s.first+s.n; k++ {
+			b.Sites[k].Params = maps.Clone(params)
+		}
+	}
+	c.locals = nil
+	return &m
+}
+
+// Model compiles the model again at learned values x — from its parsed
+// files, with x in place of the learned params' definitions — for running
+// it after learning. Its Learn is nil so that running it does not learn again.
+func (f *LearnFunc) Model(x []float64) (*Model, error) {
+	vals := map[string]float64{}
+	for i, n := range f.names {
+		vals[n] = x[i]
+	}
+	out, err := f.m.at(nil, vals)
+	if err != nil {
+		return nil, err
+	}
+	out.Learn = nil
+	return out, nil
+}
+
+// close ends the recording: result statements (infer, predict, expect,
+// learn) are compiled again with the learned values by LearnFunc.Model.
+func (r *learnRec) close() {
+	if r != nil {
+		r.slot++
+	}
+}

@@ -1,0 +1,102 @@
+package compile
+
+import (
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+const learnFuncSrc = `
+data X: real[4, 1] = [[0], [1], [2], [3]]
+data y: spin[4] = [1, -1, 1, 1]
+data e: real[4] = [1, 2, 3, 4]
+param a = 1
+param b = exp(a) / 2
+param s2 = 2
+param eps = 0.1
+latent f: real[4] ~ gp(se(b, s2) + bias(a), X)
+latent w: real[1] ~ normal(0, s2)
+for i in 0..4 {
+  y[i] ~ step(f[i], eps * e[i] / 4)
+  y[i] ~ probit(dot(X[i], w))
+}
+infer ep
+learn a, s2, eps in [0.01, 0.4]
+`
+
+// TestLearnFuncMatchesRecompile: the model re-evaluated by LearnFunc at new
+// values has the kernel, Gram matrix, prior covariance and site eps of the
+// model compiled again from source at those values (a dependent param b,
+// a kernel sum, a normal prior variance, a per-site eps inside a plate).
+func TestLearnFuncMatchesRecompile(t *testing.T) {
+	m, err := CompileSource("lf.fg", []byte(learnFuncSrc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.LearnFunc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{0.3, 1.7, 0.2}
+	got, err := f.At(x, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Recompile(map[string]string{"a": "0.3", "s2": "1.7", "eps": "0.2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range want.Blocks {
+		g := got.Blocks[i]
+		if !mat.EqualApprox(g.Prior.Cov, b.Prior.Cov, 1e-15) {
+			t.Errorf("%s: prior covariance %v, recompiled %v", b.Name, mat.Formatted(g.Prior.Cov), mat.Formatted(b.Prior.Cov))
+		}
+		for j, s := range b.Sites {
+			if g.Sites[j].Params["eps"] != s.Params["eps"] {
+				t.Errorf("%s: eps %g, recompiled %g", s.Label, g.Sites[j].Params["eps"], s.Params["eps"])
+			}
+		}
+	}
+	if m.Blocks[0].Sites[1].Params["eps"] != 0.05 {
+		t.Errorf("At changed the original model's sites: eps %g", m.Blocks[0].Sites[1].Params["eps"])
+	}
+	for _, p := range []string{"s2"} {
+		if !f.Positive(p) {
+			t.Errorf("%s is a declared-positive argument (a variance)", p)
+		}
+	}
+	if f.Positive("a") || f.Positive("eps") {
+		t.Error("a and eps are not themselves positive arguments")
+	}
+	if _, err := f.At([]float64{0.3, 1.7, 0.5}, false); err == nil || !strings.Contains(err.Error(), "outside [0.01, 0.4]") {
+		t.Errorf("eps outside its learn bounds: %v", err)
+	}
+	if _, err := f.At([]float64{0.3, -1, 0.2}, false); err == nil || !strings.Contains(err.Error(), "must be > 0") {
+		t.Errorf("negative variance: %v", err)
+	}
+	out, err := f.Model(x)
+	if err != nil || out.Learn != nil || out.Params["b"].Num[0] != want.Params["b"].Num[0] {
+		t.Errorf("Model(x): %v", err)
+	}
+}
+
+// TestLearnFuncRefusesStructure: a learned param reaching data, a shape or
+// a projection is refused with the position of the use.
+func TestLearnFuncRefusesStructure(t *testing.T) {
+	cases := []struct{ name, src, at string }{
+		{"data", "param a = 1\ndata Z = [a, 2]\nlatent w: real[2] ~ normal(0, 1)\nZ[0] ~ normal(w[0], 1)\nlearn a\n", "lf.fg:2:11"},
+		{"projection", "param a = 1\nlatent w: real[2] ~ normal(0, 1)\n1 ~ normal(a * w[0], 1)\nlearn a\n", "lf.fg:3:12"},
+		{"shape", "param a = 2\nparam n = a + 1\nlatent w: real[n] ~ normal(0, 1)\nlearn a\n", "lf.fg:3:16"},
+	}
+	for _, c := range cases {
+		m, err := CompileSource("lf.fg", []byte(c.src), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, err = m.LearnFunc()
+		if err == nil || !strings.HasPrefix(err.Error(), c.at) || !strings.Contains(err.Error(), "learning cannot change") {
+			t.Errorf("%s: %v, want an error at %s", c.name, err, c.at)
+		}
+	}
+}
