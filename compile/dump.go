@@ -38,7 +38,7 @@ func Dump(w io.Writer, m *Model) error {
 		}
 		fmt.Fprintf(bw, "infer %s method=%s div=%v schedule=%v seed=%d damping=%s tol=%s max_iter=%d approx=%s gh=%d family=%s passes=%d mcmc=%d/%d/%d%s options=%s\n",
 			s.Label, s.Method, s.Settings.Divergence, s.Settings.Schedule, s.Settings.Seed, num(s.Settings.Damping),
-			num(s.Settings.Tol), s.Settings.MaxIter, s.Approx, s.GHPoints, s.Family, s.Passes, s.Samples, s.Burnin, s.Chains, clamp, mapString(s.Options))
+			num(s.Settings.Tol), s.Settings.MaxIter, s.Approx.Kind, s.Approx.N, s.Family, s.Passes, s.Samples, s.Burnin, s.Chains, clamp, mapString(s.Options))
 	}
 	for _, p := range m.Predicts {
 		r, c := p.Xnew.Dims()

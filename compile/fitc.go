@@ -101,10 +101,10 @@ func (c *compiler) checkFITC(s *ast.InferStmt, spec *InferSpec) {
 		why := ""
 		switch {
 		case spec.Method != "ep":
-			why = "infer " + spec.Method + " needs the dense prior covariance"
+			why = "infer " + string(spec.Method) + " needs the dense prior covariance"
 		case divFamily(spec.Settings.Divergence) == "t":
 			why = "divergence t(nu) has no FITC path"
-		case spec.Family == "factorized" || len(b.Batches) > 0:
+		case spec.Family == infer.FamilyFactorized || len(b.Batches) > 0:
 			why = "fully factorised EP (family = factorized, exp(...) factors) needs the dense prior"
 		case spec.Settings.Schedule == infer.Residual:
 			why = "schedule = residual is not supported; use sequential, random or parallel"

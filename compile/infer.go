@@ -15,16 +15,14 @@ import (
 // the posterior mean R = ‖m_new − m_old‖₂ per sweep; BP's to the largest
 // change of a single-variable belief (libDAI's convergence test).
 const (
-	EPTol        = 1e-6
-	EPMaxIter    = 200
-	BPTol        = 1e-9
-	BPMaxIter    = 10000
-	MCMCSamples  = 10000
-	MCMCBurnin   = 1000
-	MCMCChains   = 4
-	GHPoints     = 32
-	DefaultSeed  = 1
-	defaultApprx = "exact"
+	EPTol       = 1e-6
+	EPMaxIter   = 200
+	BPTol       = 1e-9
+	BPMaxIter   = 10000
+	MCMCSamples = 10000
+	MCMCBurnin  = 1000
+	MCMCChains  = 4
+	DefaultSeed = 1
 )
 
 // inferOptions are the keys an infer line accepts.
@@ -74,11 +72,12 @@ func divFamily(d infer.Divergence) string {
 
 // inferSpec compiles one infer line; the label is assigned afterwards.
 func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
-	method := s.Method.Name
-	if _, err := stdlib.Find(stdlib.Method, method); err != nil {
+	if _, err := stdlib.Find(stdlib.Method, s.Method.Name); err != nil {
 		c.fail(s.Method, "%v", err)
 	}
-	spec := &InferSpec{Method: method, Options: map[string]string{}, Pos: s.Pos(), Family: "full", Approx: defaultApprx}
+	method, err := infer.ParseMethod(s.Method.Name)
+	c.check1(s.Method, err)
+	spec := &InferSpec{Method: method, Options: map[string]string{}, Pos: s.Pos(), Approx: infer.Scheme{Kind: infer.SchemeExact}}
 	c.defaults(spec)
 	seen := map[string]bool{}
 	for _, o := range s.Options {
@@ -89,15 +88,13 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
 	}
-	if spec.Method == "ep" && !seen["approx"] {
+	if spec.Method == infer.MethodEP && !seen["approx"] {
 		spec.Approx = c.defaultApprox()
-		if spec.Approx == "gh" {
-			spec.GHPoints = GHPoints
-		}
 	}
 	c.checkRules(s, spec)
 	c.checkDraws(s, spec)
 	c.checkFITC(s, spec)
+	c.checkEngineOptions(s, spec)
 	return spec
 }
 
@@ -111,22 +108,22 @@ func (c *compiler) defaults(spec *InferSpec) {
 	case "bp":
 		st.Divergence, st.Tol, st.MaxIter = infer.KL{}, BPTol, BPMaxIter
 	case "mcmc":
-		spec.Samples, spec.Burnin, spec.Chains = MCMCSamples, MCMCBurnin, MCMCChains
+		spec.MCMCSpec = infer.MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains}
 	}
 }
 
-// defaultApprox is "exact" when every site has closed-form moments
-// (probit, step, normal), "gh" when there are logistic sites but no
-// mini-batch factors, and "vq" when there are exp(...) factors.
-func (c *compiler) defaultApprox() string {
-	approx := "exact"
+// defaultApprox is exact when every site has closed-form moments
+// (probit, step, normal), gh(n = 32) when there are logistic sites but no
+// mini-batch factors, and vq when there are exp(...) factors.
+func (c *compiler) defaultApprox() infer.Scheme {
+	approx := infer.Scheme{Kind: infer.SchemeExact}
 	for _, b := range c.m.Blocks {
 		if len(b.Batches) > 0 {
-			return "vq"
+			return infer.Scheme{Kind: infer.SchemeVQ}
 		}
 		for _, s := range b.Sites {
 			if s.Kind == "logistic" {
-				approx = "gh"
+				approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
 			}
 		}
 	}
@@ -150,14 +147,14 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		r, err := stdlib.LookupRule(k, spec.Method, div)
+		r, err := stdlib.LookupRule(k, string(spec.Method), div)
 		if err != nil {
 			c.fail(s, "%v", err)
 		}
-		if spec.Method == "ep" && !r.Approx && spec.Approx != "exact" && (k == "probit" || k == "step") {
+		if spec.Method == "ep" && !r.Approx && spec.Approx.Numerical() && (k == "probit" || k == "step") {
 			continue // a numerical scheme on a closed-form site is allowed
 		}
-		if spec.Method == "ep" && r.Approx && spec.Approx == "exact" {
+		if spec.Method == "ep" && r.Approx && !spec.Approx.Numerical() {
 			c.fail(s, "%s factors have no closed-form moments: set approx = gh(n = 32), laplace, quick_laplace, gq or vq", k)
 		}
 	}
@@ -169,7 +166,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 			}
 		}
 	}
-	if spec.Method == "ep" && spec.Approx == "gh" {
+	if spec.Method == "ep" && spec.Approx.Kind == infer.SchemeGH {
 		for _, b := range c.m.Blocks {
 			if len(b.Batches) > 0 {
 				c.fail(s, "approx = gh integrates one-dimensional projections; the exp(...) factors of `%s` need laplace, quick_laplace, gq or vq", b.Name)
@@ -223,9 +220,9 @@ func (l labeler) assign(c *compiler, s *ast.InferStmt, spec *InferSpec) string {
 func derivedLabel(spec *InferSpec) string {
 	switch d := divFamily(spec.Settings.Divergence); d {
 	case "", "kl":
-		return spec.Method
+		return string(spec.Method)
 	default:
-		return spec.Method + "_" + d
+		return string(spec.Method) + "_" + d
 	}
 }
 

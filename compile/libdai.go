@@ -40,10 +40,11 @@ func compileLibDAI(filename string, src []byte, opt Options) (*Model, error) {
 	m := &Model{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Graph: g,
 		Params: map[string]Value{}, Data: map[string]Value{}, opt: opt, src: src, filename: filename}
 	start := ast.Pos{Filename: filename, Line: 1, Column: 1}
-	for _, method := range []string{"bp", "exact"} {
-		s := &InferSpec{Label: method, Method: method, Options: map[string]string{}, Pos: start, Family: "full", Approx: "exact"}
+	for _, method := range []infer.Method{infer.MethodBP, infer.MethodExact} {
+		s := &InferSpec{Label: string(method), Method: method, Options: map[string]string{}, Pos: start,
+			Approx: infer.Scheme{Kind: infer.SchemeExact}}
 		(&compiler{}).defaults(s)
-		if method == "bp" {
+		if method == infer.MethodBP {
 			s.Settings.Divergence = infer.KL{}
 		}
 		m.Infers = append(m.Infers, s)

@@ -139,20 +139,19 @@ type BatchFactor struct {
 // InferSpec is one infer line.
 type InferSpec struct {
 	Label    string // unique label: `as NAME`, else the method for its default divergence, else METHOD_DIVNAME; _2, _3 for later lines (docs/language.md)
-	Method   string // "ep", "bp", "exact", "mcmc"
+	Method   infer.Method
 	Settings infer.Settings
-	Approx   string // "exact" (closed form), "gh", "laplace", "quick_laplace", "gq", "vq"
-	GHPoints int    // for approx = gh(n)
-	Family   string // "full" or "factorized"
-	Passes   int    // ADF / mini-batch passes; 1 = single-pass ADF
+	Approx   infer.Scheme // exact (closed form) or a numerical scheme (gh with its nodes)
+	Family   infer.Family
+	Passes   int // ADF / mini-batch passes; 1 = single-pass ADF
 	// NonNegativeSites clamps new EP site precisions at zero, GPML infEP's
 	// convention (`nonnegative_sites = true`); it changes the fixed point
 	// only for likelihoods that are not log-concave, such as step.
 	NonNegativeSites bool
-	// mcmc options
-	Samples, Burnin, Chains int
-	Options                 map[string]string // the options as written, for reports
-	Pos                     ast.Pos
+	// mcmc run lengths
+	infer.MCMCSpec
+	Options map[string]string // the options as written, for reports
+	Pos     ast.Pos
 }
 
 // PredictSpec is one predict statement: predictive quantities of a block at
@@ -180,9 +179,10 @@ type ExpectSpec struct {
 
 // LearnSpec is a learn statement: params to optimise by evidence maximisation.
 type LearnSpec struct {
-	Params  []LearnParam
-	Options map[string]string
-	Pos     ast.Pos
+	Params   []LearnParam
+	Settings infer.LearnOptions // the checked options
+	Options  map[string]string  // the options as written, for reports
+	Pos      ast.Pos
 }
 
 // LearnParam is one learned param with optional bounds (Lo < Hi when bounded;

@@ -2,6 +2,8 @@ package compile
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -37,84 +39,73 @@ func (c *compiler) specCall(e ast.Expr, k stdlib.Kind) *args {
 	return c.bind(call, b)
 }
 
-// inferOption applies one `key = value` of an infer line.
+// optionMethods are the methods each infer option applies to (seed
+// applies to all).
+var optionMethods = map[string][]infer.Method{
+	"divergence": {infer.MethodEP, infer.MethodBP}, "schedule": {infer.MethodEP, infer.MethodBP},
+	"damping": {infer.MethodEP, infer.MethodBP}, "tol": {infer.MethodEP, infer.MethodBP},
+	"max_iter": {infer.MethodEP, infer.MethodBP}, "approx": {infer.MethodEP}, "family": {infer.MethodEP},
+	"passes": {infer.MethodEP}, "nonnegative_sites": {infer.MethodEP},
+	"samples": {infer.MethodMCMC}, "burnin": {infer.MethodMCMC}, "chains": {infer.MethodMCMC},
+}
+
+// inferOption applies one `key = value` of an infer line; each value is
+// checked against its range in package infer.
 func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 	st := &spec.Settings
-	m := spec.Method
-	only := func(methods ...string) {
-		for _, x := range methods {
-			if x == m {
-				return
-			}
-		}
-		c.fail(o.Key, "option `%s` does not apply to %s (only to %v)", o.Key.Name, m, methods)
+	if ms, ok := optionMethods[o.Key.Name]; ok && !slices.Contains(ms, spec.Method) {
+		c.fail(o.Key, "option `%s` does not apply to %s (only to %v)", o.Key.Name, spec.Method, ms)
 	}
 	switch o.Key.Name {
 	case "divergence":
-		only("ep", "bp")
 		st.Divergence = c.divergence(o.Value)
 	case "schedule":
-		only("ep", "bp")
-		a := c.specCall(o.Value, stdlib.ScheduleName)
-		st.Schedule = map[string]infer.Schedule{"sequential": infer.Sequential, "parallel": infer.Parallel,
-			"random": infer.Random, "residual": infer.Residual}[a.b.Name]
-		if a.b.Name == "random" {
-			st.Seed = uint64(c.nonNeg(a, 0, DefaultSeed))
-		}
+		st.Schedule = c.schedule(o.Value, st)
 	case "damping":
-		only("ep", "bp")
 		st.Damping = c.optNum(o)
-		if !(st.Damping > 0 && st.Damping <= 1) {
-			c.fail(o.Value, "damping is a step size in (0, 1], got %s", fmtNum(st.Damping))
-		}
+		c.check1(o.Value, infer.CheckDamping(st.Damping))
 	case "tol":
-		only("ep", "bp")
 		st.Tol = c.optNum(o)
-		if !(st.Tol > 0) {
-			c.fail(o.Value, "tol must be > 0, got %s", fmtNum(st.Tol))
-		}
+		c.check1(o.Value, infer.CheckTol(st.Tol))
 	case "max_iter":
-		only("ep", "bp")
 		st.MaxIter = c.optInt(o, 1)
+		c.check1(o.Value, infer.CheckMaxIter(st.MaxIter))
 	case "seed":
-		st.Seed = uint64(c.optInt(o, 0))
+		n := c.optInt(o, 0)
+		c.check1(o.Value, infer.CheckSeed(n))
+		st.Seed = uint64(n)
 	case "approx":
-		only("ep")
 		a := c.specCall(o.Value, stdlib.ApproxName)
-		spec.Approx = a.b.Name
-		if a.b.Name == "gh" {
-			spec.GHPoints = c.nonNeg(a, 0, GHPoints)
-			if spec.GHPoints < 2 {
-				c.fail(o.Value, "gh needs n ≥ 2 points, got %d", spec.GHPoints)
-			}
+		n := 0
+		if len(a.b.Params) > 0 { // gh(n)
+			n = a.integer(0, infer.DefaultGHNodes)
 		}
+		sc, err := infer.ParseScheme(a.b.Name, n)
+		c.check1(o.Value, err)
+		spec.Approx = sc
 	case "family":
-		only("ep")
 		id, ok := o.Value.(*ast.Ident)
-		if !ok || (id.Name != "full" && id.Name != "factorized") {
+		if !ok {
 			c.fail(o.Value, "family is full or factorized")
 		}
-		spec.Family = id.Name
+		f, err := infer.ParseFamily(id.Name)
+		c.check1(o.Value, err)
+		spec.Family = f
 	case "passes":
-		only("ep")
 		spec.Passes = c.optInt(o, 1)
+		c.check1(o.Value, infer.CheckPasses(spec.Passes))
 	case "nonnegative_sites":
-		only("ep")
 		b, ok := o.Value.(*ast.BoolLit)
 		if !ok {
 			c.fail(o.Value, "nonnegative_sites is true or false")
-		} else {
-			spec.NonNegativeSites = b.Value
 		}
+		spec.NonNegativeSites = b.Value
 	case "samples":
-		only("mcmc")
-		spec.Samples = c.optInt(o, 1)
+		spec.Samples = c.optInt(o, math.MinInt) // range: checkMCMC
 	case "burnin":
-		only("mcmc")
-		spec.Burnin = c.optInt(o, 0)
+		spec.Burnin = c.optInt(o, math.MinInt)
 	case "chains":
-		only("mcmc")
-		spec.Chains = c.optInt(o, 1)
+		spec.Chains = c.optInt(o, math.MinInt)
 	default:
 		msg := fmt.Sprintf("unknown infer option `%s`", o.Key.Name)
 		if dym := didYouMean(o.Key.Name, inferOptions); dym != "" {
@@ -126,22 +117,47 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 	}
 }
 
+// check1 reports err, a range check of package infer, at n.
+func (c *compiler) check1(n ast.Node, err error) {
+	if err != nil {
+		c.fail(n, "%v", err)
+	}
+}
+
 // divergence parses kl, relaxed_kl(c = C), alpha(A), t(nu = NU).
 func (c *compiler) divergence(e ast.Expr) infer.Divergence {
 	a := c.specCall(e, stdlib.DivergenceName)
+	var d infer.Divergence = infer.KL{}
 	switch a.b.Name {
 	case "relaxed_kl":
-		return infer.RelaxedKL{C: a.positive(0, 0)}
+		d = infer.RelaxedKL{C: a.num(0, 0)}
 	case "alpha":
-		x := a.positive(0, 0)
-		if x > 1 {
-			c.fail(a.at(0), "alpha needs 0 < a ≤ 1, got %s", fmtNum(x))
-		}
-		return infer.Alpha{A: x}
+		d = infer.Alpha{A: a.num(0, 0)}
 	case "t":
-		return infer.T{Nu: a.positive(0, 0)}
+		d = infer.T{Nu: a.num(0, 0)}
 	}
-	return infer.KL{}
+	c.check1(a.at(0), infer.CheckDivergence(d))
+	return d
+}
+
+// schedule parses sequential, parallel, random(seed = S), residual; which
+// of them the engine serving the line runs is checked with the model
+// (checkSchedule).
+func (c *compiler) schedule(e ast.Expr, st *infer.Settings) infer.Schedule {
+	a := c.specCall(e, stdlib.ScheduleName)
+	for _, s := range infer.BPSchedules {
+		if s.String() != a.b.Name {
+			continue
+		}
+		if s == infer.Random {
+			n := a.integer(0, DefaultSeed)
+			c.check1(a.at(0), infer.CheckSeed(n))
+			st.Seed = uint64(n)
+		}
+		return s
+	}
+	c.fail(e, "unknown schedule `%s`", a.b.Name)
+	return 0
 }
 
 func (c *compiler) optNum(o *ast.Option) float64 {
@@ -156,14 +172,6 @@ func (c *compiler) optInt(o *ast.Option, lo int) int {
 	n := c.intOf(o.Value, c.eval(o.Value), o.Key.Name)
 	if n < lo {
 		c.fail(o.Value, "%s must be ≥ %d, got %d", o.Key.Name, lo, n)
-	}
-	return n
-}
-
-func (c *compiler) nonNeg(a *args, i, def int) int {
-	n := a.integer(i, def)
-	if n < 0 {
-		c.fail(a.at(i), "%s must be ≥ 0, got %d", a.b.Params[i].Name, n)
 	}
 	return n
 }

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
 )
@@ -194,13 +195,46 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 		ls.Params = append(ls.Params, p)
 	}
 	for _, o := range s.Options {
-		switch o.Key.Name {
-		case "max_iter", "tol", "method":
-			ls.Options[o.Key.Name] = c.text(o.Value)
-		default:
-			c.fail(o.Key, "unknown learn option `%s`; options are `max_iter`, `tol`, `method`", o.Key.Name)
-		}
+		c.learnOption(&ls.Settings, o)
+		ls.Options[o.Key.Name] = c.text(o.Value)
 	}
 	c.refuseFITCLearn(s)
 	c.m.Learn = ls
+}
+
+// learnOption applies one `key = value` of a learn statement, checked
+// against its range in package infer.
+func (c *compiler) learnOption(st *infer.LearnOptions, o *ast.Option) {
+	switch o.Key.Name {
+	case "max_iter":
+		st.MaxIter = c.optInt(o, 1)
+		c.check1(o.Value, infer.CheckLearnIter(st.MaxIter))
+	case "tol":
+		st.Tol = c.optNum(o)
+		c.check1(o.Value, infer.CheckTol(st.Tol))
+	case "method":
+		id, ok := o.Value.(*ast.Ident)
+		if !ok {
+			c.fail(o.Value, "learn method is one of lbfgs, bfgs, cg")
+		}
+		m, err := infer.ParseOptimizer(id.Name)
+		c.check1(o.Value, err)
+		if c.studentTBlocks() {
+			c.fail(o.Key, "learn: method = %s: the t-EP evidence of student_t and tp priors is optimised by Nelder–Mead (no gradient); remove the method option", id.Name)
+		}
+		st.Method = m
+	default:
+		c.fail(o.Key, "unknown learn option `%s`; options are `max_iter`, `tol`, `method`", o.Key.Name)
+	}
+}
+
+// studentTBlocks reports whether every block has a student_t or tp prior
+// (learning then maximises the t-EP evidence).
+func (c *compiler) studentTBlocks() bool {
+	for _, b := range c.m.Blocks {
+		if b.Prior.Kind != PriorStudentT && b.Prior.Kind != PriorTP {
+			return false
+		}
+	}
+	return len(c.m.Blocks) > 0
 }

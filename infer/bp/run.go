@@ -211,14 +211,14 @@ type scheduler struct {
 
 func newScheduler(en *engine, s *Settings) (*scheduler, error) {
 	sc := &scheduler{en: en, kind: s.Schedule, seq: append([]int32(nil), en.p.vedge...)}
+	if err := infer.CheckSchedule("bp", s.Schedule, infer.BPSchedules); err != nil {
+		return nil, fmt.Errorf("bp: %w", err)
+	}
 	switch s.Schedule {
-	case infer.Sequential, infer.Parallel:
 	case infer.Random:
 		sc.rng = rand.New(rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15))
 	case infer.Residual:
 		sc.heap = newResidualHeap(en)
-	default:
-		return nil, fmt.Errorf("bp: unknown schedule %v", s.Schedule)
 	}
 	return sc, nil
 }

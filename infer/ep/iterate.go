@@ -73,8 +73,8 @@ func settingsRule(s Settings) (rule, error) {
 	if !ok {
 		return r, fmt.Errorf("ep: unsupported divergence %v or damping %g (want kl, alpha(a > 0), relaxed_kl(c ≥ 0); 0 < damping ≤ 1)", s.Divergence, s.Damping)
 	}
-	if s.Schedule != infer.Sequential && s.Schedule != infer.Parallel && s.Schedule != infer.Random {
-		return r, fmt.Errorf("ep: schedule %v not supported (sequential, random, parallel)", s.Schedule)
+	if err := infer.CheckSchedule("ep", s.Schedule, infer.EPSchedules); err != nil {
+		return r, fmt.Errorf("ep: %w", err)
 	}
 	return r, nil
 }

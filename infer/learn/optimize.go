@@ -34,9 +34,9 @@ type Settings struct {
 	// point. When a run does not converge it is repeated from a cold start
 	// and then with damping ½ (damping does not move EP's fixed points).
 	EP ep.Settings
-	// Method is the optimiser: "lbfgs" [default], "bfgs" or "cg"
-	// (gonum/optimize).
-	Method string
+	// Method is the optimiser: lbfgs [default], bfgs or cg
+	// (gonum/optimize; infer.Optimizers).
+	Method infer.Optimizer
 	// MaxIter bounds the optimiser's major iterations [100]; MaxEval its
 	// evaluations of log Z_EP [4·MaxIter].
 	MaxIter, MaxEval int
@@ -100,8 +100,11 @@ func (s *Settings) defaults() error {
 	if s.EP.Refresh == 0 {
 		s.EP.Refresh = 10
 	}
+	if err := (infer.LearnOptions{Method: s.Method, MaxIter: s.MaxIter, Tol: s.GradTol}).Check(); err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
 	if s.Method == "" {
-		s.Method = "lbfgs"
+		s.Method = infer.Optimizers[0]
 	}
 	if s.MaxIter == 0 {
 		s.MaxIter = 100
@@ -120,14 +123,15 @@ func (s *Settings) defaults() error {
 
 func (s *Settings) method() (optimize.Method, error) {
 	switch s.Method {
-	case "lbfgs":
+	case infer.LBFGS:
 		return &optimize.LBFGS{}, nil
-	case "bfgs":
+	case infer.BFGS:
 		return &optimize.BFGS{}, nil
-	case "cg":
+	case infer.CG:
 		return &optimize.CG{}, nil
 	}
-	return nil, fmt.Errorf("learn: unknown method %q (lbfgs, bfgs, cg)", s.Method)
+	_, err := infer.ParseOptimizer(string(s.Method))
+	return nil, fmt.Errorf("learn: %w", err)
 }
 
 // Optimize maximises Σ_blocks log Z_EP over the parameters by minimising

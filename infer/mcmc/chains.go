@@ -102,6 +102,15 @@ func (r runLength) checkKept(q int) error {
 	return nil
 }
 
+// checkLengths checks the run lengths (after defaults) against the ranges
+// of the mcmc options (infer.MCMCSpec).
+func checkLengths(r runLength) error {
+	if err := (infer.MCMCSpec{Samples: r.samples, Burnin: r.burnin, Chains: r.chains}).Check(); err != nil {
+		return fmt.Errorf("mcmc: %w", err)
+	}
+	return nil
+}
+
 // iterations is the number of sweeps per chain.
 func (r runLength) iterations() int { return r.burnin + r.samples*r.thin }
 

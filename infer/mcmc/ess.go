@@ -237,10 +237,10 @@ func validate(p *Problem, s *Settings, r runLength) (*mat.TriDense, float64, err
 			return nil, 0, fmt.Errorf("mcmc: prior mean[%d] = %v", i, m)
 		}
 	}
-	if s.Samples != 0 && s.Samples < 4 {
-		return nil, 0, fmt.Errorf("mcmc: Samples = %d, need at least 4 for split diagnostics", s.Samples)
-	}
 	if err := r.checkKept(d); err != nil {
+		return nil, 0, err
+	}
+	if err := checkLengths(r); err != nil {
 		return nil, 0, err
 	}
 	if s.Init != nil {

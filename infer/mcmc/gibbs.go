@@ -236,9 +236,6 @@ func RunGibbs(ctx context.Context, g *graph.Graph, s GibbsSettings) (*GibbsResul
 }
 
 func (s *GibbsSettings) validate(m *gibbsModel, r runLength) error {
-	if s.Samples != 0 && s.Samples < 4 {
-		return fmt.Errorf("mcmc: Samples = %d, need at least 4 for split diagnostics", s.Samples)
-	}
 	q := 0
 	for _, k := range m.card {
 		q += k
@@ -249,8 +246,11 @@ func (s *GibbsSettings) validate(m *gibbsModel, r runLength) error {
 	if err := r.checkKept(q); err != nil {
 		return err
 	}
-	if s.Schedule != infer.Sequential && s.Schedule != infer.Random {
-		return fmt.Errorf("mcmc: Gibbs schedule %s not supported (want sequential or random)", s.Schedule)
+	if err := checkLengths(r); err != nil {
+		return err
+	}
+	if err := infer.CheckSchedule("Gibbs sampling", s.Schedule, infer.GibbsSchedules); err != nil {
+		return fmt.Errorf("mcmc: %w", err)
 	}
 	if s.Init == nil {
 		return nil

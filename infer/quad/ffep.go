@@ -106,12 +106,14 @@ func validate(p *Problem, s *Settings) error {
 		return fmt.Errorf("quad: prior mean has length %d, prior variance %d", d, len(p.PriorVar))
 	case s.Damping < 0 || s.Damping > 1:
 		return fmt.Errorf("quad: damping %g not in (0, 1]", s.Damping)
-	case s.Schedule != infer.Sequential && s.Schedule != infer.Random:
-		return fmt.Errorf("quad: FF-EP supports schedules sequential and random, not %v", s.Schedule)
 	case s.Scheme.Kind == GH && d != 1:
 		return ErrMultivariateGH
-	case s.Scheme.Kind < GH || s.Scheme.Kind > VQ:
-		return fmt.Errorf("quad: unknown scheme %v", s.Scheme.Kind)
+	}
+	if err := infer.CheckSchedule("fully factorised EP", s.Schedule, infer.FactorizedSchedules); err != nil {
+		return fmt.Errorf("quad: %w", err)
+	}
+	if err := s.Scheme.check(); err != nil {
+		return err
 	}
 	for i, v := range p.PriorVar {
 		if !(v > 0) || !finite(v) || !finite(p.PriorMean[i]) {

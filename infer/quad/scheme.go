@@ -15,7 +15,8 @@
 //
 //	log ∫ c g = C0 + Σ_i [ −½ log(1 − 2B_i) + A_i²/(2(1 − 2B_i)) ].
 //
-// The schemes (selected by name, ParseScheme):
+// The schemes (the approx option infer.Scheme, turned into an engine
+// Scheme by SchemeOf):
 //
 //   - gh(n): Gauss–Hermite with n nodes (one-dimensional factors only; the
 //     accurate default for a factor of one projection aᵀw).
@@ -43,32 +44,28 @@ package quad
 import (
 	"errors"
 	"fmt"
+
+	"github.com/fg-infer/fg/infer"
 )
 
-// Kind names a moment scheme.
-type Kind int
+// Kind names a moment scheme: the kinds of the approx option, defined in
+// package infer with their names and ranges.
+type Kind = infer.SchemeKind
 
+// The numerical schemes.
 const (
-	GH           Kind = iota // Gauss–Hermite (1-D)
-	Laplace                  // LA: expansion at the mode of c·f
-	QuickLaplace             // QLA: expansion at the cavity mean
-	GQ                       // precision-3 Gaussian quadrature
-	VQ                       // variational quadrature
+	GH           = infer.SchemeGH           // Gauss–Hermite (1-D)
+	Laplace      = infer.SchemeLaplace      // LA: expansion at the mode of c·f
+	QuickLaplace = infer.SchemeQuickLaplace // QLA: expansion at the cavity mean
+	GQ           = infer.SchemeGQ           // precision-3 Gaussian quadrature
+	VQ           = infer.SchemeVQ           // variational quadrature
 )
-
-var kindNames = [...]string{"gh", "laplace", "quick_laplace", "gq", "vq"}
-
-func (k Kind) String() string {
-	if k < 0 || int(k) >= len(kindNames) {
-		return fmt.Sprintf("Kind(%d)", int(k))
-	}
-	return kindNames[k]
-}
 
 // Scheme is a moment scheme with its options.
 type Scheme struct {
 	Kind Kind
-	// N is the number of Gauss–Hermite nodes (GH only; 0 means 32).
+	// N is the number of Gauss–Hermite nodes (GH only; 0 means
+	// infer.DefaultGHNodes; at most infer.MaxGHNodes).
 	N int
 	// Tol is the relative tolerance of the Newton iterations of LA and VQ
 	// (0 means 1e-5, roche §3.1); MaxIter bounds them (0 means 100; 500
@@ -90,7 +87,7 @@ func (s Scheme) String() string {
 
 func (s Scheme) nodes() int {
 	if s.N <= 0 {
-		return 32
+		return infer.DefaultGHNodes
 	}
 	return s.N
 }
@@ -112,26 +109,28 @@ func (s Scheme) maxIter() int {
 	return 100
 }
 
-// ParseScheme returns the scheme called name ("gh", "laplace",
-// "quick_laplace", "gq", "vq"; also "la" and "qla"); n is the number of
-// Gauss–Hermite nodes for "gh" (0 means 32) and is ignored otherwise.
-func ParseScheme(name string, n int) (Scheme, error) {
-	switch name {
-	case "gh":
-		if n < 0 || n > 1000 {
-			return Scheme{}, fmt.Errorf("quad: gh needs 1 ≤ n ≤ 1000 nodes, got %d", n)
-		}
-		return Scheme{Kind: GH, N: n}, nil
-	case "laplace", "la":
-		return Scheme{Kind: Laplace}, nil
-	case "quick_laplace", "qla":
-		return Scheme{Kind: QuickLaplace}, nil
-	case "gq":
-		return Scheme{Kind: GQ}, nil
-	case "vq":
-		return Scheme{Kind: VQ}, nil
+// SchemeOf returns the engine scheme of the approx option s, checked
+// against the ranges of infer.Scheme.Check; approx = exact has no
+// numerical scheme.
+func SchemeOf(s infer.Scheme) (Scheme, error) {
+	if err := s.Check(); err != nil {
+		return Scheme{}, fmt.Errorf("quad: %w", err)
 	}
-	return Scheme{}, fmt.Errorf("quad: unknown scheme %q (available: gh, laplace, quick_laplace, gq, vq)", name)
+	if !s.Numerical() {
+		return Scheme{}, errors.New("quad: approx = exact is the closed form, not a numerical scheme")
+	}
+	return Scheme{Kind: s.Kind, N: s.N}, nil
+}
+
+// check checks the scheme's kind and number of nodes.
+func (s Scheme) check() error {
+	if s.Kind == infer.SchemeExact {
+		return errors.New("quad: approx = exact is the closed form, not a numerical scheme")
+	}
+	if err := (infer.Scheme{Kind: s.Kind, N: s.nodes()}).Check(); err != nil {
+		return fmt.Errorf("quad: %w", err)
+	}
+	return nil
 }
 
 // Errors of a single site computation. The FF engine counts them as skipped

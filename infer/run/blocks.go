@@ -30,7 +30,7 @@ func (j *job) epBlock(b *compile.Block) (*blockOut, error) {
 	if a, ok := j.st.Divergence.(infer.Alpha); ok && a.A < ep.MinAlpha {
 		j.warnOnce("%v: power EP below alpha = %g is numerically its alpha → 0 limit; ran alpha(%g)", a, ep.MinAlpha, ep.MinAlpha)
 	}
-	if len(b.Batches) > 0 || j.spec.Family == "factorized" {
+	if len(b.Batches) > 0 || j.spec.Family == infer.FamilyFactorized {
 		return j.ffBlock(b)
 	}
 	if b.Prior.FITC != nil {
@@ -68,7 +68,7 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 // epLikelihood is the infer/ep likelihood of a site under the infer line's
 // moment scheme: the closed forms for approx = exact, quadrature otherwise.
 func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
-	if j.spec.Approx == "exact" || j.spec.Approx == "" {
+	if !j.spec.Approx.Numerical() {
 		if lik, err := siteLik(s); err == nil {
 			return lik, nil
 		}
@@ -141,7 +141,7 @@ func (j *job) ffBlock(b *compile.Block) (*blockOut, error) {
 	for _, s := range b.Sites {
 		p.Factors = append(p.Factors, sitePotential{s: s, n: b.N})
 	}
-	scheme, err := quad.ParseScheme(j.spec.Approx, j.spec.GHPoints)
+	scheme, err := quad.SchemeOf(j.spec.Approx)
 	if err != nil {
 		return nil, err
 	}

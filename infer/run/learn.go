@@ -63,10 +63,8 @@ func Learn(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, 
 	if err := learnable(m); err != nil {
 		return nil, nil, nil, err
 	}
-	s, err := learnSettings(m.Learn.Options)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+	o := m.Learn.Settings
+	s := learn.Settings{Method: o.Method, MaxIter: o.MaxIter, GradTol: o.Tol}
 	params, err := learnParams(m)
 	if err != nil {
 		return nil, nil, nil, err
@@ -135,36 +133,6 @@ func siteLik(s compile.Site) (ep.Likelihood, error) {
 		return ep.Gaussian{Var: s.Params["var"]}, nil
 	}
 	return nil, fmt.Errorf("%s sites have no closed-form EP evidence; learn needs probit, step or normal sites", s.Kind)
-}
-
-// learnSettings reads the learn statement's options.
-func learnSettings(o map[string]string) (learn.Settings, error) {
-	var s learn.Settings
-	for k, v := range o {
-		v = strings.Trim(strings.TrimSpace(v), `"`)
-		switch k {
-		case "max_iter":
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return s, fmt.Errorf("learn: max_iter = %s, want a positive integer", v)
-			}
-			s.MaxIter = n
-		case "tol":
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || !(x > 0) {
-				return s, fmt.Errorf("learn: tol = %s, want a positive number", v)
-			}
-			s.GradTol = x
-		case "method":
-			if v != "lbfgs" && v != "bfgs" && v != "cg" {
-				return s, fmt.Errorf("learn: method = %s; methods are lbfgs, bfgs, cg", v)
-			}
-			s.Method = v
-		default:
-			return s, fmt.Errorf("learn: unknown option %s (max_iter, tol, method)", k)
-		}
-	}
-	return s, nil
 }
 
 // learnParams returns the learned params with their starting values; the

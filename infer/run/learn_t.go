@@ -50,7 +50,7 @@ func learnT(ctx context.Context, m *compile.Model, opt Options) (*compile.Model,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	maxEval, tol, err := learnTSettings(m.Learn.Options)
+	maxEval, tol, err := learnTSettings(m.Learn.Settings)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -142,10 +142,9 @@ func tNegLogZAt(ctx context.Context, mm *compile.Model) (float64, bool) {
 }
 
 // learnTSettings reads max_iter and tol for the derivative-free optimiser.
-func learnTSettings(o map[string]string) (maxEval int, tol float64, err error) {
-	s, err := learnSettings(o)
-	if err != nil {
-		return 0, 0, err
+func learnTSettings(s infer.LearnOptions) (maxEval int, tol float64, err error) {
+	if err := s.Check(); err != nil {
+		return 0, 0, fmt.Errorf("learn: %w", err)
 	}
 	if s.Method != "" {
 		return 0, 0, fmt.Errorf("learn: method = %s: t-EP evidence is optimised by Nelder–Mead (no gradient)", s.Method)
@@ -154,8 +153,8 @@ func learnTSettings(o map[string]string) (maxEval int, tol float64, err error) {
 	if s.MaxIter > 0 {
 		maxEval = s.MaxIter
 	}
-	if s.GradTol > 0 {
-		tol = s.GradTol
+	if s.Tol > 0 {
+		tol = s.Tol
 	}
 	return maxEval, tol, nil
 }

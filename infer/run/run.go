@@ -64,7 +64,7 @@ func Canceled(m *compile.Model, opt Options, msg string) []*infer.Result {
 	}
 	out := make([]*infer.Result, len(specs))
 	for i, s := range specs {
-		out[i] = &infer.Result{Method: s.Method, Label: s.Label, Options: s.Options, Status: infer.Canceled, Message: msg}
+		out[i] = &infer.Result{Method: string(s.Method), Label: s.Label, Options: s.Options, Status: infer.Canceled, Message: msg}
 		if s.Method == "ep" || s.Method == "bp" {
 			out[i].Divergence = s.Settings.Divergence
 		}
@@ -113,7 +113,7 @@ func labelList(specs []*compile.InferSpec) string {
 // runOne runs one infer line and never returns nil.
 func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(infer.Progress)) *infer.Result {
 	start := time.Now()
-	r := &infer.Result{Method: s.Method, Label: s.Label, Options: s.Options}
+	r := &infer.Result{Method: string(s.Method), Label: s.Label, Options: s.Options}
 	if s.Method == "ep" || s.Method == "bp" {
 		r.Divergence = s.Settings.Divergence
 	}

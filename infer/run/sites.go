@@ -74,7 +74,7 @@ func siteValue(s compile.Site) func(f float64) float64 {
 
 // numericLikelihood wraps a site for infer/ep with the infer line's scheme.
 func (j *job) numericLikelihood(s compile.Site) (ep.Likelihood, error) {
-	scheme, err := quad.ParseScheme(j.spec.Approx, j.spec.GHPoints)
+	scheme, err := quad.SchemeOf(j.spec.Approx)
 	if err != nil {
 		return nil, err
 	}

@@ -125,8 +125,11 @@ func checkSettings(p *Problem, s *infer.Settings, o *Options) error {
 	if s.Damping == 0 {
 		s.Damping = 1
 	}
-	if !(s.Damping > 0 && s.Damping <= 1) {
-		return fmt.Errorf("tep: damping %g outside (0, 1]", s.Damping)
+	if err := infer.CheckDamping(s.Damping); err != nil {
+		return fmt.Errorf("tep: %w", err)
+	}
+	if err := infer.CheckSchedule("t-EP", s.Schedule, infer.EPSchedules); err != nil {
+		return fmt.Errorf("tep: %w", err)
 	}
 	if s.Tol == 0 {
 		s.Tol = 1e-8

@@ -1,0 +1,111 @@
+package compile
+
+import (
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// checkEngineOptions checks the options of an infer line that depend on
+// the engine serving it — which follows from the model (discrete latents,
+// mini-batch factors, priors) — so that no option value fails at run time:
+// the schedule against that engine's schedules, family = factorized
+// against the priors, the scheme and the divergence, the mcmc run lengths.
+func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
+	switch spec.Method {
+	case infer.MethodEP, infer.MethodBP:
+		c.checkSchedule(s, spec)
+		if spec.Method == infer.MethodEP && spec.Family == infer.FamilyFactorized {
+			c.checkFactorized(s, spec)
+		}
+	case infer.MethodMCMC:
+		c.checkMCMC(s, spec)
+	}
+}
+
+// optionValue returns the value of option key of s, or s itself
+// when the option is not written.
+func optionValue(s *ast.InferStmt, key string) ast.Node {
+	for _, o := range s.Options {
+		if o.Key.Name == key {
+			return o.Value
+		}
+	}
+	return s
+}
+
+// hasDiscrete reports whether the model has discrete latents (served by BP).
+func (c *compiler) hasDiscrete() bool {
+	for i := range c.m.Graph.Latents {
+		if c.m.Graph.Latents[i].Domain.Discrete() {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSchedule checks the schedule against each engine the line runs.
+func (c *compiler) checkSchedule(s *ast.InferStmt, spec *InferSpec) {
+	sch := spec.Settings.Schedule
+	at := optionValue(s, "schedule")
+	if c.hasDiscrete() {
+		c.check1(at, infer.CheckSchedule("bp", sch, infer.BPSchedules))
+		return
+	}
+	if _, ok := spec.Settings.Divergence.(infer.T); ok {
+		c.check1(at, infer.CheckSchedule("t-EP", sch, infer.EPSchedules))
+		return
+	}
+	for _, b := range c.m.Blocks {
+		if len(b.Batches) > 0 || spec.Family == infer.FamilyFactorized {
+			c.check1(at, infer.CheckSchedule("fully factorised EP (mini-batch factors or family = factorized)", sch, infer.FactorizedSchedules))
+		} else {
+			c.check1(at, infer.CheckSchedule("ep on Gaussian blocks", sch, infer.EPSchedules))
+		}
+	}
+}
+
+// checkFactorized checks family = factorized: fully factorised EP needs a
+// diagonal prior covariance and a numerical scheme for the whole vector
+// (gh only for a single latent element).
+func (c *compiler) checkFactorized(s *ast.InferStmt, spec *InferSpec) {
+	if _, ok := spec.Settings.Divergence.(infer.T); ok {
+		return // t-EP has no factorised family; the option is not used
+	}
+	at := optionValue(s, "family")
+	for _, b := range c.m.Blocks {
+		if b.Prior.Kind == PriorGP || b.Prior.Kind == PriorTP || !diagonal(b.Prior) {
+			c.fail(at, "family = factorized needs independent priors (normal, or mvnormal with a diagonal covariance); `%s` has a %s prior", b.Name, b.Prior.Kind)
+		}
+		switch {
+		case !spec.Approx.Numerical():
+			c.fail(at, "family = factorized needs a numerical scheme: set approx = laplace, quick_laplace, gq or vq")
+		case spec.Approx.Kind == infer.SchemeGH && b.N > 1:
+			c.fail(optionValue(s, "approx"), "approx = gh integrates one-dimensional projections; family = factorized treats every site as a factor of all %d elements of `%s`: use laplace, quick_laplace, gq or vq", b.N, b.Name)
+		}
+	}
+}
+
+// diagonal reports whether a prior covariance is diagonal (true when it is
+// not computed, as for gp priors under Check).
+func diagonal(p Prior) bool {
+	if p.Cov == nil {
+		return true
+	}
+	n := p.Cov.SymmetricDim()
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if p.Cov.At(i, j) != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkMCMC checks the run lengths, each at its option (the memory of the
+// kept draws is checkDraws').
+func (c *compiler) checkMCMC(s *ast.InferStmt, spec *InferSpec) {
+	c.check1(optionValue(s, "samples"), infer.CheckSamples(spec.Samples))
+	c.check1(optionValue(s, "burnin"), infer.CheckBurnin(spec.Burnin))
+	c.check1(optionValue(s, "chains"), infer.CheckChains(spec.Chains))
+}
