@@ -251,7 +251,7 @@ func (j *job) essBlock(b *compile.Block) (*blockOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := mcmc.Settings{Samples: j.spec.Samples, Burnin: j.spec.Burnin, Chains: j.spec.Chains, Seed: j.st.Seed,
+	s := mcmc.Settings{Samples: j.spec.Samples, Burnin: burnin(j.spec.MCMCSpec), Chains: j.spec.Chains, Seed: j.st.Seed,
 		KeepDraws: len(j.predictsOf(b)) > 0, Progress: j.drawProgress()}
 	res, err := mcmc.RunESS(j.ctx, mcmc.Problem{Mean: mean, Cov: cov, LogLik: ll}, s)
 	if res == nil {

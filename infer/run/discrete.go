@@ -63,9 +63,18 @@ func (j *job) runJTree() error {
 	return nil
 }
 
+// burnin is the engine's Burnin for the mcmc option: `burnin = 0` discards
+// nothing (mcmc.NoBurnin; the engine reads 0 as its default, Samples/2).
+func burnin(s infer.MCMCSpec) int {
+	if s.Burnin == 0 {
+		return mcmc.NoBurnin
+	}
+	return s.Burnin
+}
+
 // runGibbs samples the discrete model.
 func (j *job) runGibbs() error {
-	s := mcmc.GibbsSettings{Samples: j.spec.Samples, Burnin: j.spec.Burnin, Chains: j.spec.Chains,
+	s := mcmc.GibbsSettings{Samples: j.spec.Samples, Burnin: burnin(j.spec.MCMCSpec), Chains: j.spec.Chains,
 		Seed: j.st.Seed, Schedule: j.st.Schedule, Progress: j.drawProgress()}
 	res, err := mcmc.RunGibbs(j.ctx, j.m.Graph, s)
 	if res == nil {
