@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
@@ -538,8 +540,17 @@ func directTransform(m *compile.Model, name string, v float64, d snapshot) learn
 	return learn.Transform{}
 }
 
-// addScaledSym sets dst ← dst + a·src.
+// addScaledSym sets dst ← dst + a·src (row by row on the upper triangles
+// when src is stored as one).
 func addScaledSym(dst *mat.SymDense, a float64, src mat.Symmetric) {
+	d := dst.RawSymmetric()
+	if s, ok := src.(mat.RawSymmetricer); ok && s.RawSymmetric().Uplo == blas.Upper && d.Uplo == blas.Upper {
+		sr := s.RawSymmetric()
+		for i := 0; i < d.N; i++ {
+			floats.AddScaled(d.Data[i*d.Stride+i:i*d.Stride+d.N], a, sr.Data[i*sr.Stride+i:i*sr.Stride+sr.N])
+		}
+		return
+	}
 	n := dst.SymmetricDim()
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
