@@ -57,12 +57,17 @@ func (c *compiler) checkSchedule(s *ast.InferStmt, spec *InferSpec) {
 	}
 	for _, b := range c.m.Blocks {
 		if len(b.Batches) > 0 || spec.Family == infer.FamilyFactorized {
-			c.check1(at, infer.CheckSchedule("fully factorised EP (mini-batch factors or family = factorized)", sch, infer.FactorizedSchedules))
+			c.check1(at, infer.CheckSchedule(factorizedEP, sch, infer.FactorizedSchedules))
+			if _, ok := spec.Settings.Divergence.(infer.KL); !ok {
+				c.fail(optionValue(s, "divergence"), "%s runs the kl divergence only, not %v", factorizedEP, spec.Settings.Divergence)
+			}
 		} else {
 			c.check1(at, infer.CheckSchedule("ep on Gaussian blocks", sch, infer.EPSchedules))
 		}
 	}
 }
+
+const factorizedEP = "fully factorised EP (mini-batch factors or family = factorized)"
 
 // checkFactorized checks family = factorized: fully factorised EP needs a
 // diagonal prior covariance and a numerical scheme for the whole vector
