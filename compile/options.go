@@ -84,11 +84,7 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 		c.check1(o.Value, err)
 		spec.Approx = sc
 	case "family":
-		id, ok := o.Value.(*ast.Ident)
-		if !ok {
-			c.fail(o.Value, "family is full or factorized")
-		}
-		f, err := infer.ParseFamily(id.Name)
+		f, err := infer.ParseFamily(c.optIdent(o, "full, factorized"))
 		c.check1(o.Value, err)
 		spec.Family = f
 	case "passes":
@@ -115,6 +111,16 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 		}
 		c.fail(o.Key, "%s", msg)
 	}
+}
+
+// optIdent returns the name an option value is written as (family =
+// full); any other expression is an error listing the choices.
+func (c *compiler) optIdent(o *ast.Option, choices string) string {
+	id, ok := o.Value.(*ast.Ident)
+	if !ok {
+		c.fail(o.Value, "%s is one of %s", o.Key.Name, choices)
+	}
+	return id.Name
 }
 
 // check1 reports err, a range check of package infer, at n.

@@ -213,14 +213,10 @@ func (c *compiler) learnOption(st *infer.LearnOptions, o *ast.Option) {
 		st.Tol = c.optNum(o)
 		c.check1(o.Value, infer.CheckTol(st.Tol))
 	case "method":
-		id, ok := o.Value.(*ast.Ident)
-		if !ok {
-			c.fail(o.Value, "learn method is one of lbfgs, bfgs, cg")
-		}
-		m, err := infer.ParseOptimizer(id.Name)
+		m, err := infer.ParseOptimizer(c.optIdent(o, "lbfgs, bfgs, cg"))
 		c.check1(o.Value, err)
 		if c.studentTBlocks() {
-			c.fail(o.Key, "learn: method = %s: the t-EP evidence of student_t and tp priors is optimised by Nelder–Mead (no gradient); remove the method option", id.Name)
+			c.fail(o.Key, "learn: method = %s: the t-EP evidence of student_t and tp priors is optimised by Nelder–Mead (no gradient); remove the method option", m)
 		}
 		st.Method = m
 	default:
