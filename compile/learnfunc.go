@@ -174,21 +174,28 @@ type LearnFunc struct {
 	names []string
 }
 
+// learnUses reports every place a learned param (or a param computed from
+// one) reaches something learning cannot change: data, a shape, a plate
+// range, a projection, a user potential. Each place is reported once,
+// however many plate iterations evaluated it.
+func (c *compiler) learnUses() {
+	seen := map[ast.Pos]bool{}
+	for _, id := range c.lf.uses {
+		if seen[id.Pos()] {
+			continue
+		}
+		seen[id.Pos()] = true
+		c.errorf(id, "learn: `%s` is learned or computed from a learned param, but is used here, where learning cannot change it (data, a shape, a plate range, a projection or a user potential); learn changes kernel hyperparameters, priors and likelihood parameters only", id.Name)
+	}
+}
+
 // LearnFunc returns the model as a function of its learned params, in the
-// order of the learn statement. It fails, naming the place, when a learned
-// param reaches something learning cannot change: data, a shape, a plate
-// range, a projection, a user potential.
+// order of the learn statement.
 func (m *Model) LearnFunc() (*LearnFunc, error) {
 	if m.Learn == nil || m.learn == nil {
 		return nil, errors.New("learn: the model has no learn statement")
 	}
 	st := m.learn
-	if len(st.rec.uses) > 0 {
-		id := st.rec.uses[0]
-		var errs ast.ErrorList
-		errs.Add(id.Pos(), id.End(), "learn: `%s` is learned or computed from a learned param, but is used here, where learning cannot change it (data, a shape, a plate range, a projection or a user potential); learn changes kernel hyperparameters, priors and likelihood parameters only", id.Name)
-		return nil, errs
-	}
 	f := &LearnFunc{m: m, st: st}
 	for _, p := range m.Learn.Params {
 		f.names = append(f.names, p.Name)

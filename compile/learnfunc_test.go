@@ -80,23 +80,3 @@ func TestLearnFuncMatchesRecompile(t *testing.T) {
 		t.Errorf("Model(x): %v", err)
 	}
 }
-
-// TestLearnFuncRefusesStructure: a learned param reaching data, a shape or
-// a projection is refused with the position of the use.
-func TestLearnFuncRefusesStructure(t *testing.T) {
-	cases := []struct{ name, src, at string }{
-		{"data", "param a = 1\ndata Z = [a, 2]\nlatent w: real[2] ~ normal(0, 1)\nZ[0] ~ normal(w[0], 1)\nlearn a\n", "lf.fg:2:11"},
-		{"projection", "param a = 1\nlatent w: real[2] ~ normal(0, 1)\n1 ~ normal(a * w[0], 1)\nlearn a\n", "lf.fg:3:12"},
-		{"shape", "param a = 2\nparam n = a + 1\nlatent w: real[n] ~ normal(0, 1)\nlearn a\n", "lf.fg:3:16"},
-	}
-	for _, c := range cases {
-		m, err := CompileSource("lf.fg", []byte(c.src), Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		_, err = m.LearnFunc()
-		if err == nil || !strings.HasPrefix(err.Error(), c.at) || !strings.Contains(err.Error(), "learning cannot change") {
-			t.Errorf("%s: %v, want an error at %s", c.name, err, c.at)
-		}
-	}
-}

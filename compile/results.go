@@ -200,6 +200,7 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	}
 	c.refuseFITCLearn(s)
 	c.m.Learn = ls
+	c.learnUses()
 }
 
 // learnOption applies one `key = value` of a learn statement, checked

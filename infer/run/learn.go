@@ -41,8 +41,8 @@ import (
 // Gaussian EP evidence (a mix of Student-t and Gaussian priors; mini-batch factors;
 // sites other than probit, step and normal) and params that change nothing
 // but kernel hyperparameters, prior covariances and likelihood eps/var
-// (compile.Model.LearnFunc names a learned param that reaches data, a
-// shape or a projection).
+// (a learned param that reaches data, a shape or a projection is a
+// compile error at that place).
 //
 // Transforms: `NAME in [LO, HI]` is optimised on the logit scale of
 // (LO, HI) (a starting value on a bound is moved 1e-9·(HI − LO) inside);
