@@ -108,6 +108,9 @@ func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
 	for i, s := range res.Sites {
 		alpha[i] = s.Nu - s.Tau*res.FMean[i]
 	}
+	if R, ok := identityR(alpha, res.Sites, p); ok {
+		return R, nil
+	}
 	Sw, err := res.Cov()
 	if err != nil {
 		return nil, err
@@ -133,6 +136,51 @@ func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
 		return R, nil
 	}
 	return sandwich(A.T(), R), nil
+}
+
+// identityR is R for sites that observe the coordinates of w one by one
+// (A = I) with positive site precisions, in GPML infEP's form
+//
+//	R = α αᵀ − S B⁻¹ S,   B = I + S K S,   S = diag(√τ̃),
+//
+// since (K + T̃⁻¹)⁻¹ = S B⁻¹ S; one Cholesky factorisation and inverse of
+// B instead of the posterior covariance. ok is false when it does not
+// apply (projections, a site precision ≤ 0, B not positive definite).
+func identityR(alpha []float64, sites []ep.SiteParam, p *ep.Problem) (*mat.SymDense, bool) {
+	m := len(sites)
+	if projMatrix(p) != nil || p.Cov.SymmetricDim() != m {
+		return nil, false
+	}
+	s := make([]float64, m)
+	for i, sp := range sites {
+		if !(sp.Tau > 0) {
+			return nil, false
+		}
+		s[i] = math.Sqrt(sp.Tau)
+	}
+	B := mat.NewSymDense(m, nil)
+	braw, kraw := B.RawSymmetric(), p.Cov.RawSymmetric()
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			braw.Data[i*braw.Stride+j] = s[i] * kraw.Data[i*kraw.Stride+j] * s[j]
+		}
+		braw.Data[i*braw.Stride+i]++
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(B) {
+		return nil, false
+	}
+	R := mat.NewSymDense(m, nil)
+	if err := ch.InverseTo(R); err != nil {
+		return nil, false
+	}
+	raw := R.RawSymmetric()
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			raw.Data[i*raw.Stride+j] = alpha[i]*alpha[j] - s[i]*raw.Data[i*raw.Stride+j]*s[j]
+		}
+	}
+	return R, true
 }
 
 // projMatrix returns the M×N matrix A of the sites' projections, or nil when

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -80,5 +81,50 @@ func TestGradientDimensionErrors(t *testing.T) {
 	}
 	if _, err := Optimize(context.Background(), wrong, []Param{{Name: "a"}, {Name: "b"}}, Settings{}); err == nil {
 		t.Error("builder with 3 derivatives for 2 params: no error")
+	}
+}
+
+// TestIdentityR: R from GPML's B-form (identityR: one Cholesky and inverse
+// of B = I + S K S) against R = ααᵀ − (T̃ − T̃ Σ T̃) from the posterior
+// covariance that infer/ep returns, on pima_ripley_se_probit (n = 200)
+// after EP, to 1e-10 relative to the largest entry.
+func TestIdentityR(t *testing.T) {
+	X, y := gpmlData(t, "pima_ripley_se_probit", "train.csv")
+	blocks, err := seBuilder(X, y, probit)([]float64{1, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := blocks[0].Problem
+	res, err := ep.Run(context.Background(), p, ep.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alpha := make([]float64, len(res.Sites))
+	for i, s := range res.Sites {
+		alpha[i] = s.Nu - s.Tau*res.FMean[i]
+	}
+	got, ok := identityR(alpha, res.Sites, p)
+	if !ok {
+		t.Fatal("identityR does not apply to probit sites on a GP")
+	}
+	S, err := res.Cov()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(alpha)
+	scale, worst := 0.0, 0.0
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			ti, tj := res.Sites[i].Tau, res.Sites[j].Tau
+			want := alpha[i]*alpha[j] + ti*tj*S.At(i, j)
+			if i == j {
+				want -= ti
+			}
+			scale = math.Max(scale, math.Abs(want))
+			worst = math.Max(worst, math.Abs(got.At(i, j)-want))
+		}
+	}
+	if worst > 1e-10*scale {
+		t.Errorf("max |R_B − R_Σ| = %g (largest entry %g)", worst, scale)
 	}
 }
