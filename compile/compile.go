@@ -80,6 +80,12 @@ func (c *compiler) errorf(n ast.Node, format string, args ...any) {
 	c.errs.Add(n.Pos(), n.End(), format, args...)
 }
 
+// warn records a warning spanning node: the model compiles, but the user
+// should know (an experimental rule).
+func (c *compiler) warn(n ast.Node, format string, args ...any) {
+	c.m.Warnings.Add(n.Pos(), n.End(), format, args...)
+}
+
 // fail records an error and abandons the current statement.
 func (c *compiler) fail(n ast.Node, format string, args ...any) {
 	c.errorf(n, format, args...)

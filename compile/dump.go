@@ -42,7 +42,11 @@ func Dump(w io.Writer, m *Model) error {
 	}
 	for _, p := range m.Predicts {
 		r, c := p.Xnew.Dims()
-		fmt.Fprintf(bw, "predict %s block=%d xnew=%dx%d sum=%s lik=%s %v\n", p.Name, p.Block, r, c, num(mat.Sum(p.Xnew)), p.Lik, p.LikParams)
+		lik, params := "", map[string]float64(nil)
+		if p.Lik != nil {
+			lik, params = p.Lik.Name(), p.Lik.Params()
+		}
+		fmt.Fprintf(bw, "predict %s block=%d xnew=%dx%d sum=%s lik=%s %v\n", p.Name, p.Block, r, c, num(mat.Sum(p.Xnew)), lik, params)
 	}
 	for _, e := range m.Expects {
 		fmt.Fprintf(bw, "expect %T for=%q at %d:%d\n", e.Expr, e.For, e.Pos.Line, e.Pos.Column)

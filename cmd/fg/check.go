@@ -42,6 +42,7 @@ func (e *env) checkFile(path string) bool {
 		fmt.Fprintf(e.stderr, "%s: %d error(s)\n", path, diagnosticCount(err))
 		return false
 	}
+	e.printWarnings(m.Warnings)
 	fmt.Fprintf(e.stdout, "%s: ok (%d latent(s), %d variable(s), %d factor(s), %d infer line(s), %d expect(s))\n",
 		path, len(m.Graph.Latents), len(m.Graph.Vars), len(m.Graph.Factors), len(m.Infers), len(m.Expects))
 	return true

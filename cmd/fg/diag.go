@@ -14,6 +14,11 @@ func (e *env) printErrors(err error) {
 	diag.Render(e.stderr, err, e.source)
 }
 
+// printWarnings renders a compiled model's warnings on stderr.
+func (e *env) printWarnings(list ast.ErrorList) {
+	diag.RenderWarnings(e.stderr, list, e.source)
+}
+
 // source returns a file's contents for diagnostics: sources registered by
 // the REPL first, then the file system.
 func (e *env) source(name string) ([]byte, bool) {

@@ -27,6 +27,7 @@ for, infer, predict, expect); a statement continues on the next line
   :set NAME=VALUE   override a param (like --set)
   :graph            print the factor graph
   :methods          list the infer lines and the available methods
+  :rules            the message-rule table (factor kinds × methods)
   :source           print the session's accumulated source
   :help             this text
   :quit             leave (Ctrl-D works too)

@@ -44,15 +44,27 @@ func Render(w io.Writer, err error, src func(filename string) ([]byte, bool)) {
 	}
 }
 
+// RenderWarnings writes every warning of list like Render, with the
+// severity "warning".
+func RenderWarnings(w io.Writer, list ast.ErrorList, src func(filename string) ([]byte, bool)) {
+	for _, e := range list {
+		renderAs(w, "warning", e, src)
+	}
+}
+
 func renderOne(w io.Writer, e *ast.Error, src func(string) ([]byte, bool)) {
+	renderAs(w, "error", e, src)
+}
+
+func renderAs(w io.Writer, severity string, e *ast.Error, src func(string) ([]byte, bool)) {
 	switch {
 	case e.Pos.IsValid():
-		fmt.Fprintf(w, "%s: error: %s\n", e.Pos, e.Msg)
+		fmt.Fprintf(w, "%s: %s: %s\n", e.Pos, severity, e.Msg)
 	case e.Pos.Filename != "":
-		fmt.Fprintf(w, "%s: error: %s\n", e.Pos.Filename, e.Msg)
+		fmt.Fprintf(w, "%s: %s: %s\n", e.Pos.Filename, severity, e.Msg)
 		return
 	default:
-		fmt.Fprintf(w, "error: %s\n", e.Msg)
+		fmt.Fprintf(w, "%s: %s\n", severity, e.Msg)
 		return
 	}
 	if src == nil {
