@@ -4,15 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/internal/testkit"
 	"github.com/fg-infer/fg/lang/ast"
 )
-
-// expectRx matches an inline expectation `### "regexp"` on a line.
-var expectRx = regexp.MustCompile(`###\s*"((?:[^"\\]|\\.)*)"`)
 
 // TestErrorFiles compiles every testdata/errors/*.fg file and checks that
 // the errors are exactly those announced inline with `### "regexp"` on the
@@ -33,16 +30,7 @@ func checkErrorFile(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int][]*regexp.Regexp{}
-	for i, line := range strings.Split(string(src), "\n") {
-		n := i + 1
-		if strings.HasPrefix(line, "// file:") {
-			n = 0 // an error on the file as a whole (no line to point at)
-		}
-		for _, m := range expectRx.FindAllStringSubmatch(line, -1) {
-			want[n] = append(want[n], regexp.MustCompile(strings.ReplaceAll(m[1], `\"`, `"`)))
-		}
-	}
+	want := testkit.Markers(t, src) // line 0: an error on the file as a whole
 	_, err = CompileFile(path, Options{Set: setFor(path)})
 	var list ast.ErrorList
 	if err != nil && !errors.As(err, &list) {

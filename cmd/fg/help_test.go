@@ -2,11 +2,12 @@ package main
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -19,18 +20,7 @@ func TestHelpRunGolden(t *testing.T) {
 	if code != exitOK || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if *update {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out != string(want) {
-		t.Errorf("fg help run differs from %s (go test -run HelpRunGolden -update rewrites it):\n%s", golden, out)
-	}
+	testkit.Golden(t, golden, []byte(out), *update)
 	for _, args := range [][]string{{"run", "-h"}, {"run", "--help"}, {"run", "model.fg", "-help"}} {
 		if o, e, c := runFG(args...); o != out || e != "" || c != exitOK {
 			t.Errorf("fg %v: exit %d, stderr %q, stdout differs: %v", args, c, e, o != out)
