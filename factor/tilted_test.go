@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // simpsonTilted is an independent computation of the tilted moments:
@@ -24,13 +26,7 @@ func simpsonTilted(logp func(float64) float64, m, v, u, lo, hi float64, n int) (
 	}
 	var z, e1, e2, el float64
 	for i := range lw {
-		c := 2.0
-		switch {
-		case i == 0 || i == n:
-			c = 1
-		case i%2 == 1:
-			c = 4
-		}
+		c := testkit.SimpsonCoef(i, n)
 		w := c * math.Exp(lw[i]-mx)
 		f := lo + float64(i)*h
 		z += w

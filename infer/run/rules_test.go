@@ -9,6 +9,7 @@ import (
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // TestStableRules runs every rule that package factor's table calls
@@ -99,13 +100,7 @@ func simpson(g func(w float64) float64, m0, v0, lo, hi float64) (z, e1, e2 float
 	h := (hi - lo) / n
 	for i := 0; i <= n; i++ {
 		w := lo + float64(i)*h
-		c := 2.0
-		switch {
-		case i == 0 || i == n:
-			c = 1
-		case i%2 == 1:
-			c = 4
-		}
+		c := testkit.SimpsonCoef(i, n)
 		p := c * h / 3 * math.Exp(g(w)-(w-m0)*(w-m0)/(2*v0)) / math.Sqrt(2*math.Pi*v0)
 		z += p
 		e1 += p * w

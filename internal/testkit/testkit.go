@@ -72,3 +72,15 @@ func Markers(t testing.TB, src []byte) map[int][]*regexp.Regexp {
 	}
 	return out
 }
+
+// SimpsonCoef is the weight of node i of composite Simpson's rule on n
+// intervals (n even), in units of h/3: 1, 4, 2, 4, …, 2, 4, 1.
+func SimpsonCoef(i, n int) float64 {
+	switch {
+	case i == 0 || i == n:
+		return 1
+	case i%2 == 1:
+		return 4
+	}
+	return 2
+}
