@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/chzyer/readline"
 
 	"github.com/fg-infer/fg/internal/session"
+	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/lang/parser"
 )
 
@@ -141,8 +143,16 @@ func (s *replSession) statements(text string) {
 		s.e.printErrors(err)
 		return
 	}
+	oldLines := bytes.Count(s.src, []byte("\n")) + 1
 	s.src, s.model = src, m
 	s.registerSource(src)
+	var fresh ast.ErrorList // warnings about the statements just typed
+	for _, w := range m.Compiled().Warnings {
+		if w.Pos.Line > oldLines {
+			fresh = append(fresh, w)
+		}
+	}
+	s.e.printWarnings(fresh)
 }
 
 // evalExpr prints the value of text against the last results when text is
@@ -196,6 +206,7 @@ func (s *replSession) load(path string) {
 	}
 	delete(s.e.sources, s.name)
 	s.name, s.src, s.model, s.results = path, src, m, nil
+	s.e.printWarnings(m.Compiled().Warnings)
 	fmt.Fprintf(s.e.stdout, "loaded %s (model %s: %d infer line(s))\n", path, m.Name(), len(m.Labels()))
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -36,5 +37,24 @@ func TestExperimentalWarning(t *testing.T) {
 				t.Errorf("fg %s: exit %d, stderr lacks %q:\n%s", args[0], code, w, errOut)
 			}
 		}
+	}
+}
+
+// TestREPLRulesAndWarnings: the REPL's :rules prints the table, and a
+// typed infer line with an experimental rule prints its warning once.
+func TestREPLRulesAndWarnings(t *testing.T) {
+	in := strings.Join([]string{":rules",
+		"data y: spin[1] = [1]", "latent w: real[1] ~ normal(0, 1)", "y[0] ~ probit(w[0])",
+		"infer ep { divergence = alpha(0.5) }", "infer exact", ""}, "\n")
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(in), stdout: &out, stderr: &errb}
+	if code := e.main([]string{"repl"}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), factor.Text()) {
+		t.Errorf(":rules did not print the table:\n%s", out.String())
+	}
+	if n := strings.Count(errb.String(), "warning: ep alpha uses an experimental rule for probit (likelihood)"); n != 1 {
+		t.Errorf("warning printed %d times:\n%s", n, errb.String())
 	}
 }
