@@ -165,6 +165,10 @@ func (c *compiler) tildeStmt(s *ast.TildeStmt) {
 		c.fail(call.Fun, "`%s` is a prior; the left side `%s` is data — use a likelihood: %s", b.Name, c.text(s.LHS),
 			strings.Join(factor.Names(factor.Likelihood), ", "))
 	}
+	if _, ok := k.(factor.Mixture); ok {
+		c.mixture(s, lhs, call, b.Name)
+		return
+	}
 	c.likelihood(s, lhs, call, b, k.(factor.LikelihoodKind))
 }
 

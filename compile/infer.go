@@ -193,6 +193,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 				col, factor.KeyOf(u.kind), u.pos)
 		}
 	}
+	c.checkMixtures(s, spec)
 	if t, ok := spec.Settings.Divergence.(infer.T); ok && spec.Method == "ep" {
 		for _, b := range c.m.Blocks {
 			if b.Prior.Nu != t.Nu {

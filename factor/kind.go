@@ -85,7 +85,7 @@ func KeyOf(k Kind) Key { return Key{k.Name(), k.Role()} }
 // kinds is every factor kind, in the order of the rule table.
 var kinds = []Kind{
 	NormalPrior{}, MVNormal{}, GP{}, StudentTPrior{}, TP{}, UniformSpin{},
-	Probit{}, Step{}, Logistic{}, Normal{}, StudentT{}, PoissonLog{},
+	Probit{}, Step{}, Logistic{}, Normal{}, StudentT{}, PoissonLog{}, Mixture{},
 	Ising{}, Field{}, Table{}, Factors{}, Exp{},
 	LogisticLoss{}, Hinge{}, Quasi01{},
 }
