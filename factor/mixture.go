@@ -33,8 +33,9 @@ const MaxComponents = 64
 // v̂_k = v + v² d2_k (minka-ep eqs 3.18–3.19 per component). This is closed
 // form whenever each component's Tilted is. A power p^u (u ≠ 1, power EP)
 // of a sum has no such form: Tilted then integrates log p(y | f) = log Σ_k
-// W_k p_k(y | f) by Gauss–Hermite quadrature on the cavity, as ExpLogLik
-// (relaxed EP) does; compile refuses both for discontinuous components.
+// W_k p_k(y | f) by composite Gauss–Legendre quadrature (quadTilted) over
+// the cavity and each component's tilted window, as ExpLogLik (relaxed EP)
+// does; compile refuses both for discontinuous components.
 type Mixture struct {
 	W     []float64
 	Comps []Site
@@ -99,7 +100,8 @@ func (l Mixture) HasJump() bool {
 // Tilted: see the type's comment.
 func (l Mixture) Tilted(y, m, v, u float64) (logZ, d1, d2 float64) {
 	if u != 1 {
-		return ghTilted(func(f float64) float64 { s, _, _ := l.LogLik(y, f); return s }, m, v, u)
+		logZ, d1, d2, _ = quadTilted(func(f float64) (float64, float64, float64) { return l.LogLik(y, f) }, m, v, u, l.windows(y, m, v)...)
+		return logZ, d1, d2
 	}
 	var buf [3 * 8]float64
 	t := buf[:0]
@@ -159,9 +161,25 @@ func (l Mixture) LogLik(y, f float64) (v, g, h float64) {
 }
 
 // ExpLogLik is E[log p(y | f)] under the tilted distribution, by
-// Gauss–Hermite quadrature.
+// quadTilted.
 func (l Mixture) ExpLogLik(y, m, v float64) float64 {
-	return ghExpLog(func(f float64) float64 { s, _, _ := l.LogLik(y, f); return s }, m, v)
+	_, _, _, e := quadTilted(func(f float64) (float64, float64, float64) { return l.LogLik(y, f) }, m, v, 1, l.windows(y, m, v)...)
+	return e
+}
+
+// windows are the latent components' tilted means and standard deviations
+// (u = 1): where the mixture's tilted distribution has its modes.
+func (l Mixture) windows(y, m, v float64) []window {
+	var ws []window
+	for _, c := range l.Comps {
+		if c != nil {
+			_, d1, d2 := c.(Tilted).Tilted(y, m, v, 1)
+			if vh := v + v*v*d2; vh > 0 {
+				ws = append(ws, window{m + v*d1, math.Sqrt(vh)})
+			}
+		}
+	}
+	return ws
 }
 
 // Prob: a mixture is not reported as a classifier.
