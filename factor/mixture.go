@@ -103,6 +103,13 @@ func (l Mixture) Tilted(y, m, v, u float64) (logZ, d1, d2 float64) {
 		logZ, d1, d2, _ = quadTilted(func(f float64) (float64, float64, float64) { return l.LogLik(y, f) }, m, v, u, l.windows(y, m, v)...)
 		return logZ, d1, d2
 	}
+	return l.mix(func(c Site) (float64, float64, float64) { return c.(Tilted).Tilted(y, m, v, 1) })
+}
+
+// mix combines each component's (log W_k + value, first, second
+// derivative) — each latent component's from rule, a constant one's
+// (log C_k, 0, 0) — by combine.
+func (l Mixture) mix(rule func(c Site) (float64, float64, float64)) (float64, float64, float64) {
 	var buf [3 * 8]float64
 	t := buf[:0]
 	if len(l.W) > 8 {
@@ -110,13 +117,13 @@ func (l Mixture) Tilted(y, m, v, u float64) (logZ, d1, d2 float64) {
 	}
 	mx := math.Inf(-1)
 	for k, w := range l.W {
-		lz, a, b := l.LogC[k], 0.0, 0.0
+		lv, a, b := l.LogC[k], 0.0, 0.0
 		if l.Comps[k] != nil {
-			lz, a, b = l.Comps[k].(Tilted).Tilted(y, m, v, 1)
+			lv, a, b = rule(l.Comps[k])
 		}
-		lz += math.Log(w)
-		t = append(t, lz, a, b)
-		mx = math.Max(mx, lz)
+		lv += math.Log(w)
+		t = append(t, lv, a, b)
+		mx = math.Max(mx, lv)
 	}
 	return combine(t, mx)
 }
@@ -142,22 +149,7 @@ func combine(t []float64, mx float64) (logZ, d1, d2 float64) {
 // LogLik is log Σ_k W_k p_k(y | f) with g = Σ r_k g_k and
 // h = Σ r_k (h_k + g_k²) − g², r_k the components' responsibilities.
 func (l Mixture) LogLik(y, f float64) (v, g, h float64) {
-	var buf [3 * 8]float64
-	t := buf[:0]
-	if len(l.W) > 8 {
-		t = make([]float64, 0, 3*len(l.W))
-	}
-	mx := math.Inf(-1)
-	for k, w := range l.W {
-		lv, a, b := l.LogC[k], 0.0, 0.0
-		if l.Comps[k] != nil {
-			lv, a, b = l.Comps[k].(LogDensity).LogLik(y, f)
-		}
-		lv += math.Log(w)
-		t = append(t, lv, a, b)
-		mx = math.Max(mx, lv)
-	}
-	return combine(t, mx)
+	return l.mix(func(c Site) (float64, float64, float64) { return c.(LogDensity).LogLik(y, f) })
 }
 
 // ExpLogLik is E[log p(y | f)] under the tilted distribution, by
