@@ -1,0 +1,152 @@
+package fgraph
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// Family is the approximating family of a run.
+type Family int
+
+const (
+	// Full treats the Gaussian part of the graph as one joint Gaussian:
+	// linear-Gaussian graphs are solved exactly (forward–backward on a
+	// forest, a dense joint Gaussian otherwise) and likelihood factors are
+	// EP sites on projections of the joint (infer/ep), as in the GP and
+	// linear block engines. The default.
+	Full Family = iota
+	// Factorized keeps one Gaussian belief per variable and passes messages
+	// on the factor graph (Gaussian BP and EP with a factorised family,
+	// as Infer.NET and RxInfer do).
+	Factorized
+)
+
+func (f Family) String() string {
+	if f == Factorized {
+		return "factorized"
+	}
+	return "full"
+}
+
+// Settings are infer.Settings plus the family.
+//
+// Defaults: Divergence nil = KL; Damping 0 = 1; Tol 0 = 1e-6; MaxIter 0 =
+// 200; Schedule Sequential (Parallel also runs). Factorized supports KL and
+// Alpha; RelaxedKL needs Full (its relaxation acts on one projection of a
+// joint posterior).
+type Settings struct {
+	infer.Settings
+	Family Family
+}
+
+// Result is the outcome of a run: the posterior marginal of every variable.
+type Result struct {
+	Status  infer.Status
+	Message string // reason for a status other than Converged or Done
+	infer.Stats
+	Mean, Var []float64
+	// LogZ approximates log p(y): the Bethe / EP energy of the messages
+	// (logz.go), exact for linear-Gaussian forests; under Full the joint
+	// Gaussian's log normaliser plus log Z_EP of the sites. HasLogZ is false
+	// for relaxed KL and power EP under Factorized, and when no number is
+	// defined (improper messages).
+	LogZ    float64
+	HasLogZ bool
+	// Exact is true when the answer is exact (a linear-Gaussian graph).
+	Exact bool
+	// Trace holds the undamped residual of each sweep: the largest change of
+	// a belief's mean or standard deviation, in units of the new standard
+	// deviation, divided by the damping.
+	Trace []float64
+	// B are the relaxation weights of the sites (relaxed KL under Full), in
+	// the order the sites were added; nil otherwise.
+	B []float64
+}
+
+// Run solves g. Invalid graphs and settings return an error; numerical
+// trouble is reported in Status and Stats.Skipped. When ctx is canceled Run
+// returns the partial result with Status Canceled and ctx.Err().
+func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
+	start := time.Now()
+	if err := g.Err(); err != nil {
+		return nil, err
+	}
+	if g.NumFactors() == 0 {
+		return nil, fmt.Errorf("fgraph: graph has no factors")
+	}
+	if s.Tol == 0 {
+		s.Tol = 1e-6
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = 200
+	}
+	if s.Damping == 0 {
+		s.Damping = 1
+	}
+	if !(s.Damping > 0 && s.Damping <= 1) || !(s.Tol > 0) || s.MaxIter < 0 {
+		return nil, fmt.Errorf("fgraph: damping %g, tol %g, max_iter %d: want 0 < damping ≤ 1, tol > 0, max_iter > 0", s.Damping, s.Tol, s.MaxIter)
+	}
+	if s.Schedule != infer.Sequential && s.Schedule != infer.Parallel {
+		return nil, fmt.Errorf("fgraph: schedule %v not supported (sequential, parallel)", s.Schedule)
+	}
+	ad := newAdjacency(g)
+	if v := unconstrained(g, ad); v >= 0 {
+		return nil, fmt.Errorf("fgraph: variable %d has no linear-Gaussian factor (every variable needs a prior or a conditional)", v)
+	}
+	if s.Family == Full && (hasSites(g) || !isForest(g, ad)) {
+		res, err = runJoint(ctx, g, s)
+	} else {
+		res, err = runMessages(ctx, g, ad, s)
+	}
+	if res != nil {
+		res.Runtime = time.Since(start)
+	}
+	return res, err
+}
+
+// unconstrained returns a variable that no linear-Gaussian factor touches
+// (its marginal would rest on likelihoods alone and may be improper), or −1.
+func unconstrained(g *Graph, ad *adjacency) int {
+	for v := 0; v < g.n; v++ {
+		ok := false
+		for _, e := range ad.vedge[ad.vstart[v]:ad.vstart[v+1]] {
+			if g.gaussian(int(ad.efactor[e])) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return v
+		}
+	}
+	return -1
+}
+
+func hasSites(g *Graph) bool {
+	for _, l := range g.lik {
+		if l != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// power returns the EP power u of a divergence under Factorized.
+func power(d infer.Divergence) (float64, error) {
+	switch d := d.(type) {
+	case nil, infer.KL:
+		return 1, nil
+	case infer.Alpha:
+		if !(d.A > 0) || math.IsInf(d.A, 1) {
+			return 0, fmt.Errorf("fgraph: alpha(%g), want 0 < a < ∞", d.A)
+		}
+		return d.A, nil
+	case infer.RelaxedKL:
+		return 0, fmt.Errorf("fgraph: %v needs family = full", d)
+	}
+	return 0, fmt.Errorf("fgraph: divergence %v not supported (kl, alpha, relaxed_kl under family = full)", d)
+}
