@@ -32,7 +32,8 @@ type Graph struct {
 	c     []float64 // constant of each factor's affine expression
 	y     []float64 // observation
 	v     []float64 // noise variance of a Gaussian factor (0 for a site)
-	lik   []ep.Likelihood
+	site  []int32         // per factor: index into liks, −1 for a Gaussian factor
+	liks  []ep.Likelihood // one per site (no pointers in the per-factor arrays)
 	err   error
 }
 
@@ -109,7 +110,12 @@ func (g *Graph) add(vars []int, coefs []float64, c, y, variance float64, lik ep.
 	g.c = append(g.c, c)
 	g.y = append(g.y, y)
 	g.v = append(g.v, variance)
-	g.lik = append(g.lik, lik)
+	if lik == nil {
+		g.site = append(g.site, -1)
+	} else {
+		g.site = append(g.site, int32(len(g.liks)))
+		g.liks = append(g.liks, lik)
+	}
 }
 
 // Err returns the first error met while building the graph.
@@ -119,14 +125,17 @@ func (g *Graph) Err() error { return g.err }
 func (g *Graph) edges(k int) (int, int) { return int(g.start[k]), int(g.start[k+1]) }
 
 // gaussian reports whether factor k is linear-Gaussian.
-func (g *Graph) gaussian(k int) bool { return g.lik[k] == nil }
+func (g *Graph) gaussian(k int) bool { return g.site[k] < 0 }
+
+// lik returns the likelihood of site factor k.
+func (g *Graph) lik(k int) ep.Likelihood { return g.liks[g.site[k]] }
 
 // StateBytes returns the bytes the graph and an engine's state hold: the
 // flat graph arrays, two messages per edge, a belief per variable and the
 // schedule (for the memory-per-time-step figure of a chain).
 func (g *Graph) StateBytes() int {
 	e, f := len(g.evar), g.NumFactors()
-	graph := 4*(f+1) + 4*e + 8*e + 3*8*f + 16*f
+	graph := 4*(f+1) + 4*e + 8*e + 3*8*f + 4*f + 16*len(g.liks)
 	state := 16*e + 16*g.n + 8*g.n
 	sched := 8*f + 4*(g.n+1) + 4*e
 	return graph + state + sched

@@ -116,7 +116,7 @@ func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
 		if constant {
 			a[g.n] = g.c[k]
 		}
-		p.Sites = append(p.Sites, ep.Site{Lik: g.lik[k], Y: g.y[k], Proj: a})
+		p.Sites = append(p.Sites, ep.Site{Lik: g.lik(k), Y: g.y[k], Proj: a})
 	}
 	return p
 }

@@ -66,6 +66,6 @@ func factorLogZ(g *Graph, st *state, k int) (float64, bool) {
 		d := g.y[k] - mf
 		return z - 0.5*math.Log(2*math.Pi*s) - 0.5*d*d/s, true
 	}
-	lz, _, _ := g.lik[k].Tilted(g.y[k], mf, vf, 1)
+	lz, _, _ := g.lik(k).Tilted(g.y[k], mf, vf, 1)
 	return z + lz, finite(lz)
 }

@@ -179,13 +179,19 @@ func (p *passer) messages(k, edge int, only bool) ([]nat, bool) {
 // residual returns the largest change of a belief's mean or standard
 // deviation since the previous sweep, in units of the new standard
 // deviation, divided by the damping (the undamped residual to first order),
-// and records the new moments in prev. It reports false when a belief is
-// improper or not finite.
+// and records the new moments in prev. A belief that is not yet proper
+// (τ ≤ 0: no message has reached it, or negative site precisions
+// dominate) makes the residual infinite. It reports false when a belief is
+// not finite.
 func (p *passer) residual(prev []nat) (float64, bool) {
 	r := 0.0
 	for v, b := range p.st.belief {
-		if !(b.Tau > 0) || !finite(b.Tau, b.Nu) {
+		if !finite(b.Tau, b.Nu) {
 			return 0, false
+		}
+		if !(b.Tau > 0) {
+			r, prev[v] = math.Inf(1), nat{math.NaN(), math.NaN()}
+			continue
 		}
 		m, sd := b.Nu/b.Tau, 1/math.Sqrt(b.Tau)
 		d := math.Max(math.Abs(m-prev[v].Tau), math.Abs(sd-prev[v].Nu)) / sd
@@ -201,14 +207,19 @@ func (p *passer) residual(prev []nat) (float64, bool) {
 // finish fills the result's marginals and log Z from the state.
 func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 	res.Status, res.Message, res.Stats = st, msg, p.stats
-	if !st.HasNumbers() {
+	for v, b := range p.st.belief {
+		if st.HasNumbers() && !(b.Tau > 0) {
+			res.Status, res.Message = infer.Diverged, fmt.Sprintf("the belief of variable %d is improper (precision %g)", v, b.Tau)
+		}
+	}
+	if !res.Status.HasNumbers() {
 		return res
 	}
 	res.Mean, res.Var = make([]float64, p.g.n), make([]float64, p.g.n)
 	for v, b := range p.st.belief {
 		res.Mean[v], res.Var[v] = b.Nu/b.Tau, 1/b.Tau
 	}
-	if p.u == 1 && (st == infer.Converged) {
+	if p.u == 1 && res.Status == infer.Converged {
 		res.LogZ, res.HasLogZ = bethe(p.g, p.ad, p.st)
 	}
 	return res

@@ -93,7 +93,7 @@ func siteMessages(g *Graph, s *state, k int, u float64, out []nat) bool {
 		mf += a * n.Nu / n.Tau
 		vf += a * a / n.Tau
 	}
-	_, d1, d2 := g.lik[k].Tilted(g.y[k], mf, vf, u)
+	_, d1, d2 := g.lik(k).Tilted(g.y[k], mf, vf, u)
 	if !finite(d1, d2) {
 		return false
 	}

@@ -126,14 +126,7 @@ func unconstrained(g *Graph, ad *adjacency) int {
 	return -1
 }
 
-func hasSites(g *Graph) bool {
-	for _, l := range g.lik {
-		if l != nil {
-			return true
-		}
-	}
-	return false
-}
+func hasSites(g *Graph) bool { return len(g.liks) > 0 }
 
 // power returns the EP power u of a divergence under Factorized.
 func power(d infer.Divergence) (float64, error) {

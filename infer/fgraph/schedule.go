@@ -90,16 +90,15 @@ func newTree(g *Graph, ad *adjacency) *tree {
 	t := &tree{order: make([]int32, 0, f), parent: make([]int32, f)}
 	seenV := make([]bool, g.n)
 	seenF := make([]bool, f)
-	queue := make([]int32, 0, 64)
+	queue := make([]int32, 0, g.n)
 	for root := 0; root < g.n; root++ {
 		if seenV[root] {
 			continue
 		}
 		seenV[root] = true
 		queue = append(queue[:0], int32(root))
-		for len(queue) > 0 {
-			v := queue[0]
-			queue = queue[1:]
+		for head := 0; head < len(queue); head++ {
+			v := queue[head]
 			for _, e := range ad.vedge[ad.vstart[v]:ad.vstart[v+1]] {
 				k := ad.efactor[e]
 				if seenF[k] {
