@@ -29,9 +29,9 @@ type Graph struct {
 	start []int32 // factor k's edges: start[k] : start[k+1]
 	evar  []int32 // variable of each edge
 	ecoef []float64
-	c     []float64 // constant of each factor's affine expression
-	y     []float64 // observation
-	v     []float64 // noise variance of a Gaussian factor (0 for a site)
+	c     []float64       // constant of each factor's affine expression
+	y     []float64       // observation
+	v     []float64       // noise variance of a Gaussian factor (0 for a site)
 	site  []int32         // per factor: index into liks, −1 for a Gaussian factor
 	liks  []ep.Likelihood // one per site (no pointers in the per-factor arrays)
 	err   error
