@@ -53,7 +53,7 @@ func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Status: er.Status, Message: er.Message, Stats: er.Stats, Trace: er.Trace}
-	if er.Status.HasNumbers() {
+	if er.Status.HasNumbers() && len(er.Mean) >= g.n {
 		res.Mean, res.Var = er.Mean[:g.n], er.Var[:g.n]
 		res.LogZ, res.HasLogZ = logZG+er.LogZ, er.HasLogZ
 		if _, ok := s.Divergence.(infer.RelaxedKL); ok {

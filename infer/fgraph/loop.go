@@ -207,13 +207,17 @@ func (p *passer) residual(prev []nat) (float64, bool) {
 // finish fills the result's marginals and log Z from the state.
 func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 	res.Status, res.Message, res.Stats = st, msg, p.stats
-	for v, b := range p.st.belief {
-		if st.HasNumbers() && !(b.Tau > 0) {
-			res.Status, res.Message = infer.Diverged, fmt.Sprintf("the belief of variable %d is improper (precision %g)", v, b.Tau)
-		}
-	}
-	if !res.Status.HasNumbers() {
+	if !st.HasNumbers() {
 		return res
+	}
+	for v, b := range p.st.belief {
+		if !(b.Tau > 0) {
+			// A canceled run keeps its status, without numbers.
+			if st != infer.Canceled {
+				res.Status, res.Message = infer.Diverged, fmt.Sprintf("the belief of variable %d is improper (precision %g)", v, b.Tau)
+			}
+			return res
+		}
 	}
 	res.Mean, res.Var = make([]float64, p.g.n), make([]float64, p.g.n)
 	for v, b := range p.st.belief {

@@ -71,6 +71,11 @@ type Result struct {
 // trouble is reported in Status and Stats.Skipped. When ctx is canceled Run
 // returns the partial result with Status Canceled and ctx.Err().
 func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("fgraph: internal error: %v", r)
+		}
+	}()
 	start := time.Now()
 	if err := g.Err(); err != nil {
 		return nil, err

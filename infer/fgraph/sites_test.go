@@ -113,3 +113,16 @@ func TestGraphErrors(t *testing.T) {
 		t.Error("relaxed_kl under factorized: no error")
 	}
 }
+
+// A canceled context stops the run with Status Canceled and ctx.Err(), and
+// no numbers beyond the partial state.
+func TestCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, fam := range []Family{Full, Factorized} {
+		res, err := Run(ctx, probitWalk(30, 0, 3), Settings{Family: fam})
+		if err == nil || res == nil || res.Status != infer.Canceled {
+			t.Errorf("%v: err %v, result %+v", fam, err, res)
+		}
+	}
+}
