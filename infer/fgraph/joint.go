@@ -2,6 +2,7 @@ package fgraph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -30,24 +31,14 @@ func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
 	if g.n > MaxJoint {
 		return nil, fmt.Errorf("fgraph: family = full needs a dense joint Gaussian over %d variables (at most %d); use family = factorized", g.n, MaxJoint)
 	}
-	lam, h, r := gaussianPart(g)
-	var ch mat.Cholesky
-	if !ch.Factorize(lam) {
-		return &Result{Status: infer.Failed, Message: "the linear-Gaussian factors do not define a proper joint Gaussian"}, nil
-	}
-	mu := mat.NewVecDense(g.n, nil)
-	if err := ch.SolveVecTo(mu, h); err != nil {
-		return &Result{Status: infer.Failed, Message: "the joint Gaussian is singular: " + err.Error()}, nil
-	}
-	logZG := 0.5*mat.Dot(h, mu) - 0.5*ch.LogDet() + 0.5*float64(g.n)*math.Log(2*math.Pi) + r
-	cov := mat.NewSymDense(g.n, nil)
-	if err := ch.InverseTo(cov); err != nil {
-		return &Result{Status: infer.Failed, Message: "the joint Gaussian is singular: " + err.Error()}, nil
+	mu, cov, logZG, err := gaussianJoint(g)
+	if err != nil {
+		return &Result{Status: infer.Failed, Message: err.Error()}, nil
 	}
 	if !hasSites(g) {
 		return gaussianResult(g, mu, cov, logZG), nil
 	}
-	p := siteProblem(g, mu.RawVector().Data, cov)
+	p := siteProblem(g, mu, cov)
 	er, err := ep.Run(ctx, p, ep.Settings{Settings: s.Settings})
 	if er == nil {
 		return nil, err
@@ -61,6 +52,42 @@ func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
 		}
 	}
 	return res, err
+}
+
+// Gaussian returns the joint Gaussian N(mean, cov) that the linear-Gaussian
+// factors define (the prior of the likelihood sites): the starting point of
+// a gold standard such as elliptical slice sampling (infer/mcmc). It fails
+// when the graph has more than MaxJoint variables or the factors do not
+// define a proper joint.
+func (g *Graph) Gaussian() (mean []float64, cov *mat.SymDense, err error) {
+	if err := g.Err(); err != nil {
+		return nil, nil, err
+	}
+	if g.n > MaxJoint {
+		return nil, nil, fmt.Errorf("fgraph: a dense joint over %d variables (at most %d)", g.n, MaxJoint)
+	}
+	mean, cov, _, err = gaussianJoint(g)
+	return mean, cov, err
+}
+
+// gaussianJoint returns the mean, covariance and log normaliser of the
+// linear-Gaussian factors (see runJoint).
+func gaussianJoint(g *Graph) ([]float64, *mat.SymDense, float64, error) {
+	lam, h, r := gaussianPart(g)
+	var ch mat.Cholesky
+	if !ch.Factorize(lam) {
+		return nil, nil, 0, errors.New("the linear-Gaussian factors do not define a proper joint Gaussian")
+	}
+	mu := mat.NewVecDense(g.n, nil)
+	if err := ch.SolveVecTo(mu, h); err != nil {
+		return nil, nil, 0, fmt.Errorf("the joint Gaussian is singular: %w", err)
+	}
+	logZ := 0.5*mat.Dot(h, mu) - 0.5*ch.LogDet() + 0.5*float64(g.n)*math.Log(2*math.Pi) + r
+	cov := mat.NewSymDense(g.n, nil)
+	if err := ch.InverseTo(cov); err != nil {
+		return nil, nil, 0, fmt.Errorf("the joint Gaussian is singular: %w", err)
+	}
+	return mu.RawVector().Data, cov, logZ, nil
 }
 
 // gaussianPart returns Λ, h and the constant −½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²]
@@ -121,11 +148,11 @@ func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
 	return p
 }
 
-func gaussianResult(g *Graph, mu *mat.VecDense, cov *mat.SymDense, logZ float64) *Result {
+func gaussianResult(g *Graph, mu []float64, cov *mat.SymDense, logZ float64) *Result {
 	res := &Result{Status: infer.Converged, Exact: true, LogZ: logZ, HasLogZ: true,
 		Mean: make([]float64, g.n), Var: make([]float64, g.n)}
 	for i := range res.Mean {
-		res.Mean[i], res.Var[i] = mu.AtVec(i), cov.At(i, i)
+		res.Mean[i], res.Var[i] = mu[i], cov.At(i, i)
 	}
 	res.Iterations = 1
 	return res
