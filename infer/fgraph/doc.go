@@ -30,8 +30,9 @@
 // root per component, after which linear-Gaussian graphs are solved exactly
 // (the Rauch–Tung–Striebel smoother on a chain) in O(T) time and memory; with
 // sites the passes repeat until the beliefs stop moving. Loopy graphs run
-// sequential sweeps (every factor in turn) or parallel ones (every factor
-// from the same beliefs). Convergence is judged on the undamped residual —
+// sequential sweeps (every factor in turn), parallel ones (every factor
+// from the same beliefs) or the residual schedule (residual.go: the factor
+// whose proposal would move a belief most goes first). Convergence is judged on the undamped residual —
 // the largest change of a belief's mean or standard deviation in units of
 // its standard deviation, divided by the damping — and a sweep with a
 // skipped update (improper cavity or tilted marginal) never converges: it

@@ -145,15 +145,19 @@ func TestRegressionWithIntercept(t *testing.T) {
 
 	// Gaussian BP on the loopy graph: exact means at its fixed point
 	// (Weiss & Freeman 2001), variances only approximate.
-	res, err = Run(context.Background(), g, Settings{Family: Factorized, Settings: infer.Settings{Tol: 1e-12, MaxIter: 5000}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("factorized: %v after %d sweeps", res.Status, res.Iterations)
-	if res.Status == infer.Converged {
+	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel, infer.Residual} {
+		res, err = Run(context.Background(), g, Settings{Family: Factorized, Settings: infer.Settings{Schedule: sched, Tol: 1e-12, MaxIter: 5000}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("factorized, %v: %v after %d sweeps", sched, res.Status, res.Iterations)
+		if res.Status != infer.Converged {
+			t.Errorf("factorized, %v: %v (%s)", sched, res.Status, res.Message)
+			continue
+		}
 		for i := range mean {
 			if !scalar.EqualWithinAbsOrRel(res.Mean[i], mean[i], 1e-8, 1e-8) {
-				t.Errorf("factorized mean %d: %.12g, closed form %.12g", i, res.Mean[i], mean[i])
+				t.Errorf("factorized, %v: mean %d: %.12g, closed form %.12g", sched, i, res.Mean[i], mean[i])
 			}
 		}
 	}

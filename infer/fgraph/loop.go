@@ -38,6 +38,9 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	}
 	exact := tr != nil && !hasSites(g)
 	res := &Result{Exact: exact}
+	if tr == nil && s.Schedule == infer.Residual {
+		return runResidual(ctx, p, res)
+	}
 	prev := make([]nat, g.n) // (mean, sd) of the previous sweep, Tau = mean, Nu = sd
 	for i := range prev {
 		prev[i] = nat{math.NaN(), math.NaN()}

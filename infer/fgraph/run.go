@@ -35,7 +35,8 @@ func (f Family) String() string {
 // Settings are infer.Settings plus the family.
 //
 // Defaults: Divergence nil = KL; Damping 0 = 1; Tol 0 = 1e-6; MaxIter 0 =
-// 200; Schedule Sequential (Parallel also runs). Factorized supports KL and
+// 200; Schedule Sequential (Parallel also runs; Residual under Factorized,
+// on loopy graphs — a forest always runs forward–backward). Factorized supports KL and
 // Alpha; RelaxedKL needs Full (its relaxation acts on one projection of a
 // joint posterior).
 type Settings struct {
@@ -95,8 +96,8 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 	if !(s.Damping > 0 && s.Damping <= 1) || !(s.Tol > 0) || s.MaxIter < 0 {
 		return nil, fmt.Errorf("fgraph: damping %g, tol %g, max_iter %d: want 0 < damping ≤ 1, tol > 0, max_iter > 0", s.Damping, s.Tol, s.MaxIter)
 	}
-	if s.Schedule != infer.Sequential && s.Schedule != infer.Parallel {
-		return nil, fmt.Errorf("fgraph: schedule %v not supported (sequential, parallel)", s.Schedule)
+	if s.Schedule < infer.Sequential || s.Schedule > infer.Residual || s.Schedule == infer.Random || (s.Schedule == infer.Residual && s.Family == Full) {
+		return nil, fmt.Errorf("fgraph: schedule %v not supported under family = %v (sequential, parallel; residual under factorized)", s.Schedule, s.Family)
 	}
 	ad := newAdjacency(g)
 	if v := unconstrained(g, ad); v >= 0 {

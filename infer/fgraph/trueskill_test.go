@@ -88,7 +88,8 @@ func TestTrueSkillFull(t *testing.T) {
 func TestTrueSkillFactorized(t *testing.T) {
 	ref := trueskillIntegrated(t)
 	gold := trueskillMCMC(t)
-	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel} {
+	var first *Result
+	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel, infer.Residual} {
 		res, err := Run(context.Background(), trueskillGraph(), Settings{Family: Factorized,
 			Settings: infer.Settings{Schedule: sched, Tol: 1e-10, MaxIter: 1000, Damping: 0.7}})
 		if err != nil {
@@ -99,6 +100,15 @@ func TestTrueSkillFactorized(t *testing.T) {
 		// sweeps, before the skills' messages reach the performances).
 		if res.Status != infer.Converged || (sched == infer.Sequential && res.Skipped != 0) {
 			t.Fatalf("%v: status %v (%s), %d skipped", sched, res.Status, res.Message, res.Skipped)
+		}
+		// Every schedule reaches the same fixed point.
+		if first == nil {
+			first = res
+		}
+		for i := range res.Mean {
+			if !scalar.EqualWithinAbs(res.Mean[i], first.Mean[i], 1e-8) || !scalar.EqualWithinAbs(res.Var[i], first.Var[i], 1e-8) {
+				t.Errorf("%v: x[%d] = %.10g ± %.10g, sequential %.10g ± %.10g", sched, i, res.Mean[i], res.Var[i], first.Mean[i], first.Var[i])
+			}
 		}
 		var dm, dv float64
 		for i := 0; i < tsPlayers; i++ {
