@@ -3,6 +3,8 @@ package fgraph
 import (
 	"context"
 	"fmt"
+
+	"github.com/fg-infer/fg/infer"
 	"syscall"
 	"testing"
 	"time"
@@ -32,6 +34,31 @@ func BenchmarkRandomWalk(b *testing.B) {
 			}
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(g.StateBytes())/float64(T), "state-B/step")
+		})
+	}
+}
+
+// BenchmarkProbitWalk is EP on a random walk with probit labels at 60% of
+// the steps (family = full, which on a chain is the forward–backward
+// schedule repeated to tol = 1e-6):
+//
+//	go test -run '^$' -bench ProbitWalk -benchtime 3x ./infer/fgraph
+func BenchmarkProbitWalk(b *testing.B) {
+	for _, T := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("T=%d", T), func(b *testing.B) {
+			g := probitWalk(T, 0.1, 9)
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			passes := 0
+			for i := 0; i < b.N; i++ {
+				res, err := Run(context.Background(), g, Settings{})
+				if err != nil || res.Status != infer.Converged {
+					b.Fatal(err, res.Status)
+				}
+				passes = res.Iterations
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(passes), "passes")
 		})
 	}
 }

@@ -45,11 +45,13 @@
 // # family = full
 //
 // Full (the default) treats the Gaussian part as one joint Gaussian, the
-// family of the GP and linear block engines: linear-Gaussian forests are
-// solved by the same forward–backward pass (exact either way), a loopy
-// linear-Gaussian graph by a dense Cholesky of its precision, and sites by
-// joint-Gaussian EP on projections of the joint (infer/ep, with every
-// divergence it supports, relaxed KL included), so TrueSkill's skill
+// family of the GP and linear block engines. On a forest joint EP and
+// factorised EP have the same fixed point (a factor's cavity under the
+// joint is the product of the marginals of the subtrees it joins), so Full
+// runs the forward–backward schedule there, in O(T). Otherwise (and for
+// relaxed KL) a loopy linear-Gaussian graph is solved by a dense Cholesky of
+// its precision and sites by joint-Gaussian EP on projections of the joint
+// (infer/ep, with every divergence it supports), so TrueSkill's skill
 // marginals equal EP with the performances integrated out. The dense joint
 // holds at most MaxJoint variables.
 //
@@ -65,4 +67,7 @@
 //	10⁶      0.24 s      0.70–0.90 s
 //
 // with 204 bytes of graph, messages, beliefs and schedule per time step.
+// EP on a random walk with probit labels at 60% of the steps (BenchmarkProbitWalk,
+// family = full = forward–backward on a chain, tol 1e-6): T = 10⁴ in 70 ms CPU
+// (36 passes), T = 10⁵ in 0.78 s CPU (38 passes).
 package fgraph

@@ -14,10 +14,14 @@ type Family int
 
 const (
 	// Full treats the Gaussian part of the graph as one joint Gaussian:
-	// linear-Gaussian graphs are solved exactly (forward–backward on a
-	// forest, a dense joint Gaussian otherwise) and likelihood factors are
-	// EP sites on projections of the joint (infer/ep), as in the GP and
-	// linear block engines. The default.
+	// linear-Gaussian graphs are solved exactly and likelihood factors are
+	// EP sites on projections of the joint, the family of the GP and
+	// linear block engines. On a forest this is the forward–backward
+	// schedule: removing a factor leaves its variables in separate
+	// subtrees, so its cavity under the joint is the product of their
+	// marginals and joint EP's fixed point is the factorised one, found in
+	// O(T). Otherwise, and for relaxed KL, the dense joint with infer/ep
+	// (runJoint). The default.
 	Full Family = iota
 	// Factorized keeps one Gaussian belief per variable and passes messages
 	// on the factor graph (Gaussian BP and EP with a factorised family,
@@ -42,6 +46,9 @@ func (f Family) String() string {
 type Settings struct {
 	infer.Settings
 	Family Family
+
+	// dense forces family = full onto the dense joint on a forest (tests).
+	dense bool
 }
 
 // Result is the outcome of a run: the posterior marginal of every variable.
@@ -103,7 +110,7 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 	if v := unconstrained(g, ad); v >= 0 {
 		return nil, fmt.Errorf("fgraph: variable %d has no linear-Gaussian factor (every variable needs a prior or a conditional)", v)
 	}
-	if s.Family == Full && (hasSites(g) || !isForest(g, ad)) {
+	if s.Family == Full && (s.dense || !isForest(g, ad) || relaxed(s.Divergence)) {
 		res, err = runJoint(ctx, g, s)
 	} else {
 		res, err = runMessages(ctx, g, ad, s)
@@ -130,6 +137,11 @@ func unconstrained(g *Graph, ad *adjacency) int {
 		}
 	}
 	return -1
+}
+
+func relaxed(d infer.Divergence) bool {
+	_, ok := d.(infer.RelaxedKL)
+	return ok
 }
 
 func hasSites(g *Graph) bool { return len(g.liks) > 0 }

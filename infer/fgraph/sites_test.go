@@ -56,11 +56,11 @@ func TestProbitWalkPowerEP(t *testing.T) {
 	}
 }
 
-// bothFamilies runs g under Full and Factorized, requires both to converge
+// bothFamilies runs g under Full on the dense joint and Factorized, requires both to converge
 // and their marginals to agree to 1e-8, and returns both results.
 func bothFamilies(t *testing.T, g *Graph, set infer.Settings) (full, fac *Result) {
 	t.Helper()
-	full, err := Run(context.Background(), g, Settings{Settings: set})
+	full, err := Run(context.Background(), g, Settings{Settings: set, dense: true})
 	if err != nil {
 		t.Fatal(err)
 	}
