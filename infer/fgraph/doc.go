@@ -10,7 +10,11 @@
 // A Graph holds variables x_0 … x_{n−1} and factors on affine expressions
 // of them, stored flat (graph.go): linear-Gaussian factors
 // N(y; aᵀx + c, σ²) — priors, conditionals and Gaussian observations — and
-// likelihood sites p(y | aᵀx + c).
+// likelihood sites p(y | aᵀx + c); and dense Gaussian blocks
+// N(x_F; m, K) over several variables (block.go: a GP or mvnormal prior
+// inside a larger graph, e.g. a GP with a latent bias), which need family =
+// full. Results carry every variable's marginal and every site's
+// projection marginal (FMean, FVar).
 //
 // # Messages (family = factorized)
 //

@@ -34,7 +34,9 @@ type Graph struct {
 	v     []float64       // noise variance of a Gaussian factor (0 for a site)
 	site  []int32         // per factor: index into liks, −1 for a Gaussian factor
 	liks  []ep.Likelihood // one per site (no pointers in the per-factor arrays)
-	err   error
+	// blocks are dense Gaussian factors (GP, mvnormal) over several variables.
+	blocks []*block
+	err    error
 }
 
 // NewGraph returns an empty graph over n variables.
@@ -49,7 +51,8 @@ func NewGraph(n int) *Graph {
 // NumVars returns the number of variables.
 func (g *Graph) NumVars() int { return g.n }
 
-// NumFactors returns the number of factors.
+// NumFactors returns the number of factors on affine expressions (blocks
+// not included).
 func (g *Graph) NumFactors() int { return len(g.start) - 1 }
 
 // AddGaussian adds the linear-Gaussian factor N(y; Σ_k coefs[k]·x[vars[k]] + c, variance).

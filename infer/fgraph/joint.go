@@ -46,6 +46,7 @@ func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
 	res := &Result{Status: er.Status, Message: er.Message, Stats: er.Stats, Trace: er.Trace}
 	if er.Status.HasNumbers() && len(er.Mean) >= g.n {
 		res.Mean, res.Var = er.Mean[:g.n], er.Var[:g.n]
+		res.FMean, res.FVar = er.FMean, er.FVar
 		res.LogZ, res.HasLogZ = logZG+er.LogZ, er.HasLogZ
 		if _, ok := s.Divergence.(infer.RelaxedKL); ok {
 			res.B = er.B
@@ -91,11 +92,14 @@ func gaussianJoint(g *Graph) ([]float64, *mat.SymDense, float64, error) {
 }
 
 // gaussianPart returns Λ, h and the constant −½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²]
-// of the linear-Gaussian factors.
+// of the linear-Gaussian factors and the blocks (block.addTo).
 func gaussianPart(g *Graph) (*mat.SymDense, *mat.VecDense, float64) {
 	lam := mat.NewSymDense(g.n, nil)
 	h := mat.NewVecDense(g.n, nil)
 	r := 0.0
+	for _, b := range g.blocks {
+		r += b.addTo(lam, h)
+	}
 	for k := 0; k < g.NumFactors(); k++ {
 		if !g.gaussian(k) {
 			continue

@@ -226,8 +226,27 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 	for v, b := range p.st.belief {
 		res.Mean[v], res.Var[v] = b.Nu/b.Tau, 1/b.Tau
 	}
+	p.projections(res)
 	if p.u == 1 && res.Status == infer.Converged {
 		res.LogZ, res.HasLogZ = bethe(p.g, p.ad, p.st)
 	}
 	return res
+}
+
+// projections fills the sites' projection marginals from the beliefs.
+func (p *passer) projections(res *Result) {
+	g := p.g
+	for k := 0; k < g.NumFactors(); k++ {
+		if g.gaussian(k) {
+			continue
+		}
+		lo, hi := g.edges(k)
+		m, v := g.c[k], 0.0
+		for e := lo; e < hi; e++ {
+			a := g.ecoef[e]
+			m += a * res.Mean[g.evar[e]]
+			v += a * a * res.Var[g.evar[e]]
+		}
+		res.FMean, res.FVar = append(res.FMean, m), append(res.FVar, v)
+	}
 }

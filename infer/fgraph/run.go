@@ -57,6 +57,10 @@ type Result struct {
 	Message string // reason for a status other than Converged or Done
 	infer.Stats
 	Mean, Var []float64
+	// FMean and FVar are the posterior marginals of each site's projection
+	// f = aᵀx + c, in the order the sites were added (under Factorized the
+	// beliefs' product: c + Σ a_k m_k and Σ a_k² v_k).
+	FMean, FVar []float64
 	// LogZ approximates log p(y): the Bethe / EP energy of the messages
 	// (logz.go), exact for linear-Gaussian forests; under Full the joint
 	// Gaussian's log normaliser plus log Z_EP of the sites. HasLogZ is false
@@ -88,7 +92,7 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 	if err := g.Err(); err != nil {
 		return nil, err
 	}
-	if g.NumFactors() == 0 {
+	if g.NumFactors() == 0 && len(g.blocks) == 0 {
 		return nil, fmt.Errorf("fgraph: graph has no factors")
 	}
 	if s.Tol == 0 {
@@ -110,7 +114,10 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 	if v := unconstrained(g, ad); v >= 0 {
 		return nil, fmt.Errorf("fgraph: variable %d has no linear-Gaussian factor (every variable needs a prior or a conditional)", v)
 	}
-	if s.Family == Full && (s.dense || !isForest(g, ad) || relaxed(s.Divergence)) {
+	if len(g.blocks) > 0 && s.Family == Factorized {
+		return nil, fmt.Errorf("fgraph: a Gaussian block over several variables (gp, mvnormal) needs family = full")
+	}
+	if s.Family == Full && (s.dense || len(g.blocks) > 0 || !isForest(g, ad) || relaxed(s.Divergence)) {
 		res, err = runJoint(ctx, g, s)
 	} else {
 		res, err = runMessages(ctx, g, ad, s)
@@ -124,8 +131,14 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 // unconstrained returns a variable that no linear-Gaussian factor touches
 // (its marginal would rest on likelihoods alone and may be improper), or −1.
 func unconstrained(g *Graph, ad *adjacency) int {
+	inBlock := make([]bool, g.n)
+	for _, b := range g.blocks {
+		for _, v := range b.vars {
+			inBlock[v] = true
+		}
+	}
 	for v := 0; v < g.n; v++ {
-		ok := false
+		ok := inBlock[v]
 		for _, e := range ad.vedge[ad.vstart[v]:ad.vstart[v+1]] {
 			if g.gaussian(int(ad.efactor[e])) {
 				ok = true
