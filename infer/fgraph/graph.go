@@ -9,8 +9,9 @@ import (
 	"github.com/fg-infer/fg/infer/ep"
 )
 
-// MaxVars bounds the number of variables of a Graph (int32 edge indices).
-const MaxVars = 1 << 30
+// MaxVars bounds the number of variables of a Graph (about 1 GB of state
+// at the bound; edges are int32-indexed).
+const MaxVars = 1 << 26
 
 // Graph is a factor graph over scalar continuous variables x_0 … x_{n−1}.
 // Every factor touches an affine expression of its variables,
