@@ -3,6 +3,7 @@ package fgraph
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
@@ -147,6 +148,62 @@ func TestRegressionWithIntercept(t *testing.T) {
 	// (Weiss & Freeman 2001), variances only approximate.
 	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel, infer.Residual} {
 		res, err = Run(context.Background(), g, Settings{Family: Factorized, Settings: infer.Settings{Schedule: sched, Tol: 1e-12, MaxIter: 5000}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("factorized, %v: %v after %d sweeps", sched, res.Status, res.Iterations)
+		if res.Status != infer.Converged {
+			t.Errorf("factorized, %v: %v (%s)", sched, res.Status, res.Message)
+			continue
+		}
+		for i := range mean {
+			if !scalar.EqualWithinAbsOrRel(res.Mean[i], mean[i], 1e-8, 1e-8) {
+				t.Errorf("factorized, %v: mean %d: %.12g, closed form %.12g", sched, i, res.Mean[i], mean[i])
+			}
+		}
+	}
+}
+
+// A wide regression (12 weights and an intercept, 40 observations, factors
+// of degree 13 > wideFactor): Gaussian BP's means under every schedule and
+// the full family's marginals and log Z equal the closed form.
+func TestWideRegression(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	const N, D, noise = 40, 12, 0.3
+	g := NewGraph(D + 1)
+	for d := 0; d <= D; d++ {
+		g.AddGaussian([]int{d}, []float64{1}, 0, 0, 1)
+	}
+	H := mat.NewDense(N, D+1, nil)
+	R := mat.NewSymDense(N, nil)
+	y := make([]float64, N)
+	vars := make([]int, D+1)
+	for d := range vars {
+		vars[d] = d
+	}
+	for i := 0; i < N; i++ {
+		row := make([]float64, D+1)
+		for d := 0; d < D; d++ {
+			row[d] = rng.NormFloat64()
+		}
+		row[D] = 1
+		y[i] = rng.NormFloat64()
+		g.AddGaussian(vars, row, 0, y[i], noise)
+		H.SetRow(i, row)
+		R.SetSym(i, i, noise)
+	}
+	P := mat.NewSymDense(D+1, nil)
+	for d := 0; d <= D; d++ {
+		P.SetSym(d, d, 1)
+	}
+	mean, vari, logZ := closedForm(make([]float64, D+1), P, H, R, y)
+	res, err := Run(context.Background(), g, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGaussian(t, res, mean, vari, logZ, 1e-9)
+	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel, infer.Residual} {
+		res, err := Run(context.Background(), g, Settings{Family: Factorized, Settings: infer.Settings{Schedule: sched, Tol: 1e-12, MaxIter: 20000, Damping: 0.5}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -161,7 +161,9 @@ func (p *passer) messages(k, edge int, only bool) ([]nat, bool) {
 	lo, hi := p.g.edges(k)
 	out := p.buf[:hi-lo]
 	ok := true
-	if p.g.gaussian(k) {
+	if p.g.gaussian(k) && hi-lo > wideFactor && !only {
+		ok = gaussianMessages(p.g, p.st, k, out)
+	} else if p.g.gaussian(k) {
 		for e := lo; e < hi && ok; e++ {
 			if wanted(e, edge, only) {
 				out[e-lo], ok = gaussianMessage(p.g, p.st, k, e)

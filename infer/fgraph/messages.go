@@ -66,6 +66,59 @@ func gaussianMessage(g *Graph, s *state, k, j int) (nat, bool) {
 	return nat{a * a / S, a * r / S}, true
 }
 
+// wideFactor is the degree above which a linear-Gaussian factor computes
+// all its messages from shared sums (gaussianMessages, O(d)) instead of one
+// message at a time (O(d²)).
+const wideFactor = 8
+
+// gaussianMessages computes every message of linear-Gaussian factor k in
+// O(d) from the sums over all edges, S = σ² + Σ a_k² v_k and
+// r = y − c − Σ a_k m_k, leaving each target's own term out:
+// S_j = S − a_j² v_j, r_j = r + a_j m_j. When a target's own term dominates
+// S (a_j² v_j > S/2, where the subtraction would lose digits) that message
+// is computed directly. A flat incoming message makes the others flat.
+func gaussianMessages(g *Graph, s *state, k int, out []nat) bool {
+	lo, hi := g.edges(k)
+	S, r := g.v[k], g.y[k]-g.c[k]
+	flat := -1
+	for e := lo; e < hi; e++ {
+		n := s.cavity(g, e, 1)
+		if n.Tau == 0 && n.Nu == 0 {
+			if flat >= 0 {
+				clear(out[:hi-lo])
+				return true
+			}
+			flat = e
+			continue
+		}
+		if !(n.Tau > 0) {
+			return false
+		}
+		a := g.ecoef[e]
+		S += a * a / n.Tau
+		r -= a * n.Nu / n.Tau
+	}
+	for e := lo; e < hi; e++ {
+		a := g.ecoef[e]
+		switch {
+		case flat >= 0 && e != flat:
+			out[e-lo] = nat{}
+		case e == flat:
+			out[e-lo] = nat{a * a / S, a * r / S}
+		default:
+			n := s.cavity(g, e, 1)
+			own := a * a / n.Tau
+			if own > S/2 {
+				out[e-lo], _ = gaussianMessage(g, s, k, e)
+				continue
+			}
+			Sj, rj := S-own, r+a*n.Nu/n.Tau
+			out[e-lo] = nat{a * a / Sj, a * rj / Sj}
+		}
+	}
+	return true
+}
+
 // siteMessages computes the EP messages of the likelihood factor
 // p(y | f), f = Σ_k a_k x_k + c, to every variable it touches, under the
 // factorised approximation (one Gaussian belief per variable; Minka 2001
