@@ -62,16 +62,18 @@
 // # Measured
 //
 // One forward–backward pass on a random walk observed at every step
-// (go test -run '^$' -bench RandomWalk -benchtime 5x ./infer/fgraph, 2 cores
-// shared with other jobs at load ≈ 25, so CPU time is the reliable figure):
+// (go test -run '^$' -bench RandomWalk -benchtime 5x ./infer/fgraph, 2 cores;
+// the benchmark also reports CPU time, which stays meaningful when other
+// jobs share the cores):
 //
-//	T        CPU / run   wall / run
-//	10⁴      1.9–3.2 ms  2.8–3.3 ms
-//	10⁵      23 ms       59–85 ms
-//	10⁶      0.24 s      0.70–0.90 s
+//	T        idle machine (wall = CPU)   load ≈ 25 (CPU / wall)
+//	10⁴      2.4 ms                      1.9–3.2 ms / 2.8–3.3 ms
+//	10⁵      21 ms                       23 ms / 59–85 ms
+//	10⁶      0.23 s                      0.24 s / 0.70–0.90 s
 //
-// with 204 bytes of graph, messages, beliefs and schedule per time step.
-// EP on a random walk with probit labels at 60% of the steps (BenchmarkProbitWalk,
-// family = full = forward–backward on a chain, tol 1e-6): T = 10⁴ in 70 ms CPU
-// (36 passes), T = 10⁵ in 0.78 s CPU (38 passes).
+// with 204 bytes of graph, messages, beliefs and schedule per time step
+// (160 B/step allocated per run). EP on a random walk with probit labels at
+// 60% of the steps (BenchmarkProbitWalk; family = full, which on a chain is
+// the forward–backward schedule, tol 1e-6): T = 10⁴ in 67 ms (36 passes),
+// T = 10⁵ in 0.73 s (38 passes).
 package fgraph
