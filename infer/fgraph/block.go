@@ -30,6 +30,8 @@ func (g *Graph) AddBlock(vars []int, mean []float64, cov *mat.SymDense) {
 		g.err = fmt.Errorf("fgraph: block over %d variables needs a %d×%d covariance", len(vars), len(vars), len(vars))
 	case mean != nil && len(mean) != len(vars):
 		g.err = fmt.Errorf("fgraph: block mean has length %d, want %d", len(mean), len(vars))
+	case !finite(mean...) || !finiteSym(cov):
+		g.err = fmt.Errorf("fgraph: block mean or covariance is not finite")
 	case !b.chol.Factorize(cov):
 		g.err = fmt.Errorf("fgraph: block covariance over %d variables is not positive definite", len(vars))
 	}
@@ -70,4 +72,16 @@ func (b *block) addTo(lam *mat.SymDense, h *mat.VecDense) float64 {
 		}
 	}
 	return -0.5*mat.Dot(mat.NewVecDense(d, b.mean), km) - 0.5*b.chol.LogDet() - 0.5*float64(d)*math.Log(2*math.Pi)
+}
+
+func finiteSym(a *mat.SymDense) bool {
+	n := a.SymmetricDim()
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if !finite(a.At(i, j)) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -2,12 +2,14 @@ package fgraph
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
 )
 
 // probitWalk is a random walk x_t ~ N(x_{t−1}, q) with class labels
@@ -87,6 +89,11 @@ func TestGraphErrors(t *testing.T) {
 		"twice":    func() *Graph { g := NewGraph(2); g.AddGaussian([]int{0, 0}, []float64{1, 1}, 0, 0, 1); return g },
 		"label":    func() *Graph { g := NewGraph(1); g.AddSite(ep.Probit{}, 0.5, []int{0}, []float64{1}, 0); return g },
 		"no prior": func() *Graph { g := NewGraph(2); g.AddGaussian([]int{0}, []float64{1}, 0, 0, 1); return g },
+		"nan block": func() *Graph {
+			g := NewGraph(2)
+			g.AddBlock([]int{0, 1}, nil, mat.NewSymDense(2, []float64{1, math.NaN(), math.NaN(), 1}))
+			return g
+		},
 		"only a site": func() *Graph {
 			g := NewGraph(1)
 			g.AddSite(ep.Probit{}, 1, []int{0}, []float64{1}, 0)
