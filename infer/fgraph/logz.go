@@ -14,7 +14,16 @@ import "math"
 // (Yedidia, Freeman & Weiss 2005; Minka 2001 §3.3 for EP's sites). It
 // reports false when a needed integral diverges (an improper belief or more
 // than one flat incoming message at a factor).
-func bethe(g *Graph, ad *adjacency, st *state) (float64, bool) {
+//
+// Under power EP (u ≠ 1) a site k enters as its approximation
+// t̃_k = Π_j m_{k→j} plus the correction of power EP's evidence (Minka 2004,
+// Power EP; infer/ep's logZEP in site space),
+//
+//	log C̃_k = (1/u) [log Ẑ_k − log ∫ t̃_k^u q\k],   log ∫ t̃_k^u q\k = Σ_j [logNorm(b_j) − logNorm(c_j)],
+//
+// with c_j = b_j / m_{k→j}^u the power cavities and Ẑ_k = ∫ p(y|f)^u Π_j N(c_j);
+// at u = 1 this is the term above.
+func bethe(g *Graph, ad *adjacency, st *state, u float64) (float64, bool) {
 	z := 0.0
 	for v, b := range st.belief {
 		if !(b.Tau > 0) {
@@ -23,7 +32,13 @@ func bethe(g *Graph, ad *adjacency, st *state) (float64, bool) {
 		z += float64(1-ad.degree(v)) * logNorm(b)
 	}
 	for k := 0; k < g.NumFactors(); k++ {
-		lz, ok := factorLogZ(g, st, k)
+		var lz float64
+		ok := true
+		if u == 1 || g.gaussian(k) {
+			lz, ok = factorLogZ(g, st, k)
+		} else {
+			lz, ok = powerSiteLogZ(g, st, k, u)
+		}
 		if !ok {
 			return 0, false
 		}
@@ -68,4 +83,25 @@ func factorLogZ(g *Graph, st *state, k int) (float64, bool) {
 	}
 	lz, _, _ := g.lik(k).Tilted(g.y[k], mf, vf, 1)
 	return z + lz, finite(lz)
+}
+
+// powerSiteLogZ is a site's term under power EP (see bethe):
+// Σ_j logNorm(b_j) + log C̃_k.
+func powerSiteLogZ(g *Graph, st *state, k int, u float64) (float64, bool) {
+	lo, hi := g.edges(k)
+	var beliefs, cavities, mf, vf float64
+	for e := lo; e < hi; e++ {
+		b, c := st.belief[g.evar[e]], st.cavity(g, e, u)
+		if !(b.Tau > 0) || !(c.Tau > 0) {
+			return 0, false
+		}
+		beliefs += logNorm(b)
+		cavities += logNorm(c)
+		a := g.ecoef[e]
+		mf += a * c.Nu / c.Tau
+		vf += a * a / c.Tau
+	}
+	lz, _, _ := g.lik(k).Tilted(g.y[k], mf+g.c[k], vf, u)
+	z := beliefs + (lz+cavities-beliefs)/u
+	return z, finite(z)
 }

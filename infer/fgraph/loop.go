@@ -229,8 +229,8 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 		res.Mean[v], res.Var[v] = b.Nu/b.Tau, 1/b.Tau
 	}
 	p.projections(res)
-	if p.u == 1 && res.Status == infer.Converged {
-		res.LogZ, res.HasLogZ = bethe(p.g, p.ad, p.st)
+	if res.Status == infer.Converged {
+		res.LogZ, res.HasLogZ = bethe(p.g, p.ad, p.st, p.u)
 	}
 	return res
 }

@@ -62,10 +62,10 @@ type Result struct {
 	// beliefs' product: c + Σ a_k m_k and Σ a_k² v_k).
 	FMean, FVar []float64
 	// LogZ approximates log p(y): the Bethe / EP energy of the messages
-	// (logz.go), exact for linear-Gaussian forests; under Full the joint
-	// Gaussian's log normaliser plus log Z_EP of the sites. HasLogZ is false
-	// for relaxed KL and power EP under Factorized, and when no number is
-	// defined (improper messages).
+	// (logz.go), exact for linear-Gaussian forests, power EP's evidence
+	// under alpha; on the dense joint the Gaussian factors' normaliser plus
+	// infer/ep's log Z. HasLogZ is false for relaxed KL, for runs that did
+	// not converge and when an integral diverges (improper messages).
 	LogZ    float64
 	HasLogZ bool
 	// Exact is true when the answer is exact (a linear-Gaussian graph).
