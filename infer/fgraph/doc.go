@@ -44,7 +44,8 @@
 //
 // log Z (logz.go) is the Bethe / EP energy Σ_k log Z_k + Σ_v (1 − d_v) log Z_v,
 // exact on linear-Gaussian forests (the Kalman filter's prediction-error
-// decomposition on a chain).
+// decomposition on a chain); under alpha(A) it is power EP's evidence,
+// equal to infer/ep's on a forest.
 //
 // # family = full
 //
