@@ -72,7 +72,7 @@ func (g *Graph) AddSite(lik ep.Likelihood, y float64, vars []int, coefs []float6
 		g.err = fmt.Errorf("fgraph: factor %d has no likelihood", g.NumFactors())
 	}
 	if g.err == nil {
-		if err := ep.CheckObservation(lik, y); err != nil {
+		if err := lik.CheckY(y); err != nil {
 			g.err = fmt.Errorf("fgraph: factor %d: %w", g.NumFactors(), err)
 		}
 	}
