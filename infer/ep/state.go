@@ -93,6 +93,25 @@ func recompute(pr *projection, sites []SiteParam, full bool) (*state, error) {
 	return st, nil
 }
 
+// priorState is the posterior with every site flat: μ = f0 and Σ = Kf (its
+// diagonal only when full is false). It has no factorisation (bf is nil):
+// the engine's first sweep replaces it.
+func priorState(pr *projection, full bool) (*state, error) {
+	m := len(pr.f0)
+	st := &state{mu: append([]float64(nil), pr.f0...), sdiag: make([]float64, m)}
+	for i := range st.sdiag {
+		st.sdiag[i] = pr.Kf.At(i, i)
+		if !(st.sdiag[i] > 0) || !finite(st.mu[i]) {
+			return nil, errImproper
+		}
+	}
+	if full {
+		st.sigma = mat.NewSymDense(m, nil)
+		st.sigma.CopySym(pr.Kf)
+	}
+	return st, nil
+}
+
 // column copies column i of the symmetric matrix stored in the upper
 // triangle of raw into dst.
 func column(raw blas64.Symmetric, i int, dst []float64) {
