@@ -266,16 +266,19 @@ func (e *engine) sweepSequential(it int) error {
 }
 
 // sweepSequentialF is the site-space sweep: O(M²) per site.
+// The rank-1 updates are delayed and applied in blocks (delayed.go); Σ is
+// exact again at the end of the sweep.
 func (e *engine) sweepSequentialF() {
-	col := make([]float64, len(e.sites))
+	d := newDelayed(e.st)
+	defer d.flush()
 	for _, i := range e.order() {
 		if e.canceled() {
 			return
 		}
 		old := e.sites[i]
-		np, b, ok := e.r.propose(e.p.Sites[i], old, e.st.mu[i], e.st.sigma.At(i, i))
+		np, b, ok := e.r.propose(e.p.Sites[i], old, e.st.mu[i], d.variance(i))
 		e.b[i] = b
-		if !ok || !e.st.rankOne(i, np.Tau-old.Tau, np.Nu-old.Nu, col) {
+		if !ok || !d.update(i, np.Tau-old.Tau, np.Nu-old.Nu) {
 			e.stats.Skipped++
 			continue
 		}
