@@ -3,7 +3,10 @@ package ep
 import (
 	"errors"
 	"math"
+	"runtime"
+	"sync"
 
+	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -92,7 +95,7 @@ func (bf *bform) quadForm(C mat.Matrix) (P, Q *mat.Dense) {
 		}
 	}
 	if !bf.indefinite {
-		blas64.Trsm(blas.Left, blas.Trans, 1, bf.chol.RawU().(*mat.TriDense).RawTriangular(), P.RawMatrix())
+		trsmLeftTrans(bf.chol.RawU().(*mat.TriDense).RawTriangular(), P.RawMatrix())
 		return P, P
 	}
 	Q = mat.NewDense(m, t, nil)
@@ -103,6 +106,29 @@ func (bf *bform) quadForm(C mat.Matrix) (P, Q *mat.Dense) {
 	}
 	return P, Q
 }
+
+// trsmLeftTrans solves Uᵀ X = B in place (B ← U⁻ᵀ B). Gonum's pure-Go
+// Dtrsm runs on one goroutine; its right-hand sides are independent, so on
+// that backend they are split into GOMAXPROCS column blocks solved
+// concurrently (OpenBLAS threads its own Dtrsm).
+func trsmLeftTrans(u blas64.Triangular, b blas64.General) {
+	workers := runtime.GOMAXPROCS(0)
+	if openblas.Backend != "gonum" || workers < 2 || b.Cols < 2*trsmMinCols || b.Rows < trsmMinCols {
+		blas64.Trsm(blas.Left, blas.Trans, 1, u, b)
+		return
+	}
+	workers = min(workers, b.Cols/trsmMinCols)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		c0, c1 := w*b.Cols/workers, (w+1)*b.Cols/workers
+		blk := blas64.General{Rows: b.Rows, Cols: c1 - c0, Stride: b.Stride, Data: b.Data[c0:]}
+		wg.Go(func() { blas64.Trsm(blas.Left, blas.Trans, 1, u, blk) })
+	}
+	wg.Wait()
+}
+
+// trsmMinCols is the smallest column block worth a goroutine.
+const trsmMinCols = 64
 
 // colDot returns Σ_i P_ij Q_ij for every column j.
 func colDot(P, Q *mat.Dense) []float64 {
