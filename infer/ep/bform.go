@@ -107,6 +107,14 @@ func (bf *bform) quadForm(C mat.Matrix) (P, Q *mat.Dense) {
 	return P, Q
 }
 
+// solveVec overwrites x with B⁻¹ x.
+func (bf *bform) solveVec(x *mat.VecDense) error {
+	if !bf.indefinite {
+		return bf.chol.SolveVecTo(x, x)
+	}
+	return bf.lu.SolveVecTo(x, false, x)
+}
+
 // trsmLeftTrans solves Uᵀ X = B in place (B ← U⁻ᵀ B). Gonum's pure-Go
 // Dtrsm runs on one goroutine; its right-hand sides are independent, so on
 // that backend they are split into GOMAXPROCS column blocks solved

@@ -11,7 +11,9 @@ import (
 // finish refactors the final state once (so that means, variances,
 // predictions and log Z come from the same factorisation) and fills res.
 // A state already computed from scratch from the final sites (the last
-// parallel sweep, or a refresh after the last change) is used as it is.
+// parallel sweep, or a refresh after the last change) is used as it is;
+// after sequential sweeps, settle factors once and keeps the running
+// variances.
 func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	if status == infer.Canceled {
 		return e.finishCanceled(res, msg)
@@ -20,7 +22,11 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	res.Sites = append([]SiteParam(nil), e.sites...)
 	res.B = append([]float64(nil), e.b...)
 	st, err := e.st, error(nil)
-	if !e.fresh {
+	switch {
+	case e.fresh:
+	case e.st != nil && e.st.sigma != nil:
+		st, err = settle(e.pr, e.sites, e.st.sigma)
+	default:
 		st, err = e.recompute(e.sites, false)
 	}
 	if err != nil {
