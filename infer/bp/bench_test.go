@@ -87,3 +87,18 @@ func BenchmarkRun1000x1000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParallelSweep1000x1000 is one parallel pass (all new messages
+// from the old ones, on GOMAXPROCS goroutines) on the 1000×1000 grid; run
+// with -cpu 1,2 for the speedup from one core to two.
+func BenchmarkParallelSweep1000x1000(b *testing.B) {
+	if testing.Short() {
+		b.Skip("large benchmark")
+	}
+	benchSweep(b, isingGrid(1000, 1000, 1), infer.Parallel)
+}
+
+// BenchmarkParallelSweep300x300 is the same on a 300×300 grid.
+func BenchmarkParallelSweep300x300(b *testing.B) {
+	benchSweep(b, isingGrid(300, 300, 1), infer.Parallel)
+}
