@@ -32,7 +32,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"strconv"
@@ -43,8 +42,8 @@ import (
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/bp"
 	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/internal/benchdata"
 	"github.com/fg-infer/fg/internal/openblas"
-	"github.com/fg-infer/fg/stdlib/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -125,28 +124,8 @@ func (b *bench) bandwidth() float64 {
 	return 2 * size / t.Seconds()
 }
 
-// probitGP is a probit GP classification problem of size n: SE kernel on
-// 2-D standard normal inputs, labels the XOR of the signs.
-func probitGP(n int) *ep.Problem {
-	rng := rand.New(rand.NewPCG(uint64(n), 17))
-	X := mat.NewDense(n, 2, nil)
-	for i := 0; i < n; i++ {
-		X.Set(i, 0, rng.NormFloat64())
-		X.Set(i, 1, rng.NormFloat64())
-	}
-	p := &ep.Problem{Cov: kernel.SE{Lengthscale: 0.7, Var: 2}.Matrix(X)}
-	for i := 0; i < n; i++ {
-		y := 1.0
-		if X.At(i, 0)*X.At(i, 1) < 0 {
-			y = -1
-		}
-		p.Sites = append(p.Sites, ep.Site{Lik: ep.Probit{}, Y: y, Index: i})
-	}
-	return p
-}
-
 func (b *bench) ep(n int) {
-	p := probitGP(n)
+	p := benchdata.ProbitGP(n, uint64(n))
 	A := mat.NewSymDense(n, nil)
 	A.CopySym(p.Cov)
 	for i := 0; i < n; i++ {
@@ -184,40 +163,12 @@ func (b *bench) ep(n int) {
 	b.row("EP run, 5 parallel sweeps", size, par5, "5 parallel sweeps", 5*psweep)
 }
 
-// isingGrid is an r×r spin grid (open boundary), fields N(0, 1) and
-// couplings N(0, 0.25), as in infer/bp's benchmarks.
-func isingGrid(r int) *bp.Problem {
-	rng := rand.New(rand.NewPCG(uint64(r), 1))
-	h := make([]float64, r*r)
-	for i := range h {
-		h[i] = rng.NormFloat64()
-	}
-	var edges [][2]int32
-	for i := 0; i < r; i++ {
-		for j := 0; j < r; j++ {
-			v := int32(i*r + j)
-			if j+1 < r {
-				edges = append(edges, [2]int32{v, v + 1})
-			}
-			if i+1 < r {
-				edges = append(edges, [2]int32{v, v + int32(r)})
-			}
-		}
-	}
-	J := make([]float64, len(edges))
-	for k := range J {
-		J[k] = 0.5 * rng.NormFloat64()
-	}
-	p, err := bp.NewSpinPairwise(r*r, h, edges, J)
+func (b *bench) bp(r int, bw float64) {
+	p, err := bp.RandomIsingGrid(r, r, 1)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fgbench:", err)
-		os.Exit(1)
+		os.Exit(2)
 	}
-	return p
-}
-
-func (b *bench) bp(r int, bw float64) {
-	p := isingGrid(r)
 	stream := time.Duration(2 * float64(p.MessageBytes()) / bw * 1e9)
 	size := fmt.Sprintf("%d×%d", r, r)
 	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel} {

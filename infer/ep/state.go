@@ -42,12 +42,7 @@ func (s *state) variance(i int) float64 {
 // Syrk) rather than only its diagonal.
 func recompute(pr *projection, sites []SiteParam, full bool) (*state, error) {
 	m := len(sites)
-	tau := make([]float64, m)
-	b := make([]float64, m)
-	for i, sp := range sites {
-		tau[i] = sp.Tau
-		b[i] = sp.Nu - sp.Tau*pr.f0[i]
-	}
+	tau, b := siteVectors(pr, sites)
 	bf, err := newBform(pr.Kf, tau)
 	if err != nil {
 		return nil, err
@@ -102,12 +97,7 @@ func recompute(pr *projection, sites []SiteParam, full bool) (*state, error) {
 // triangular solve recompute spends on diag Σ.
 func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense) (*state, error) {
 	m := len(sites)
-	tau := make([]float64, m)
-	b := make([]float64, m)
-	for i, sp := range sites {
-		tau[i] = sp.Tau
-		b[i] = sp.Nu - sp.Tau*pr.f0[i]
-	}
+	tau, b := siteVectors(pr, sites)
 	bf, err := newBform(pr.Kf, tau)
 	if err != nil {
 		return nil, err
@@ -135,6 +125,16 @@ func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense) (*state, err
 		}
 	}
 	return st, nil
+}
+
+// siteVectors returns the site precisions τ̃ and b = ν̃ − T f0.
+func siteVectors(pr *projection, sites []SiteParam) (tau, b []float64) {
+	tau, b = make([]float64, len(sites)), make([]float64, len(sites))
+	for i, sp := range sites {
+		tau[i] = sp.Tau
+		b[i] = sp.Nu - sp.Tau*pr.f0[i]
+	}
+	return tau, b
 }
 
 // priorState is the posterior with every site flat: μ = f0 and Σ = Kf (its

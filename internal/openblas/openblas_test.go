@@ -5,12 +5,11 @@ package openblas_test
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
-	"github.com/fg-infer/fg/stdlib/kernel"
+	"github.com/fg-infer/fg/internal/benchdata"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
 	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
@@ -32,26 +31,6 @@ func withGonum(f func()) {
 	f()
 }
 
-// probitGP is a GP classification problem of size n (SE kernel on 2-D
-// inputs, labels from the XOR of the signs), as in infer/ep's benchmarks.
-func probitGP(n int) *ep.Problem {
-	rng := rand.New(rand.NewPCG(5, 11))
-	X := mat.NewDense(n, 2, nil)
-	for i := 0; i < n; i++ {
-		X.Set(i, 0, rng.NormFloat64())
-		X.Set(i, 1, rng.NormFloat64())
-	}
-	p := &ep.Problem{Cov: kernel.SE{Lengthscale: 0.7, Var: 2}.Matrix(X)}
-	for i := 0; i < n; i++ {
-		y := 1.0
-		if X.At(i, 0)*X.At(i, 1) < 0 {
-			y = -1
-		}
-		p.Sites = append(p.Sites, ep.Site{Lik: ep.Probit{}, Y: y, Index: i})
-	}
-	return p
-}
-
 func maxDiff(a, b []float64) float64 {
 	var d float64
 	for i := range a {
@@ -70,7 +49,7 @@ func TestBackendSelected(t *testing.T) {
 // TestEPAgreesWithGonum: a whole EP run (sequential and parallel) on
 // OpenBLAS gives gonum's pure-Go numbers to 1e-10.
 func TestEPAgreesWithGonum(t *testing.T) {
-	p := probitGP(300)
+	p := benchdata.ProbitGP(300, 5)
 	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel} {
 		s := ep.Settings{Settings: infer.Settings{Schedule: sched, Tol: 1e-9}}
 		ob, err := ep.Run(context.Background(), p, s)
@@ -100,7 +79,7 @@ func TestEPAgreesWithGonum(t *testing.T) {
 // TestKernelsAgreeWithGonum: Cholesky, solve and product of a 500×500
 // kernel matrix agree between the backends to 1e-10 (relative).
 func TestKernelsAgreeWithGonum(t *testing.T) {
-	K := probitGP(500).Cov
+	K := benchdata.ProbitGP(500, 5).Cov
 	for i := 0; i < 500; i++ {
 		K.SetSym(i, i, K.At(i, i)+1)
 	}
