@@ -42,6 +42,41 @@ const delayBlock = 64
 // flushPanel is the row-panel height of the flush.
 const flushPanel = 256
 
+// delayMin is the smallest M whose sweeps delay their updates: below it Σ
+// (M² floats, 512 KiB at 256) stays in cache and one-by-one Dsyr updates
+// (state.rankOne, whose rounding the small reproductions were made with)
+// are as fast.
+const delayMin = 4 * delayBlock
+
+// sigmaUpdates is how a sequential sweep reads Σ_ii and applies a site
+// change: one by one (direct) or delayed.
+type sigmaUpdates interface {
+	variance(i int) float64
+	update(i int, dTau, dNu float64) bool
+	flush()
+}
+
+// newSigmaUpdates returns the delayed form for M ≥ delayMin, else direct
+// rank-one updates.
+func newSigmaUpdates(s *state) sigmaUpdates {
+	if len(s.mu) >= delayMin {
+		return newDelayed(s)
+	}
+	return &direct{s: s, col: make([]float64, len(s.mu))}
+}
+
+// direct applies each update at once with state.rankOne.
+type direct struct {
+	s   *state
+	col []float64
+}
+
+func (d *direct) variance(i int) float64 { return d.s.sigma.At(i, i) }
+func (d *direct) update(i int, dTau, dNu float64) bool {
+	return d.s.rankOne(i, dTau, dNu, d.col)
+}
+func (d *direct) flush() {}
+
 func newDelayed(s *state) *delayed {
 	m := len(s.mu)
 	kb := min(delayBlock, m)

@@ -12,8 +12,9 @@ import (
 // predictions and log Z come from the same factorisation) and fills res.
 // A state already computed from scratch from the final sites (the last
 // parallel sweep, or a refresh after the last change) is used as it is;
-// after sequential sweeps, settle factors once and keeps the running
-// variances.
+// after sequential sweeps on M ≥ delayMin sites, settle factors once and
+// keeps the running variances (smaller blocks are refactored in full, at
+// negligible cost).
 func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	if status == infer.Canceled {
 		return e.finishCanceled(res, msg)
@@ -24,7 +25,7 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	st, err := e.st, error(nil)
 	switch {
 	case e.fresh:
-	case e.st != nil && e.st.sigma != nil:
+	case e.st != nil && e.st.sigma != nil && len(e.sites) >= delayMin:
 		st, err = settle(e.pr, e.sites, e.st.sigma)
 	default:
 		st, err = e.recompute(e.sites, false)

@@ -266,10 +266,10 @@ func (e *engine) sweepSequential(it int) error {
 }
 
 // sweepSequentialF is the site-space sweep: O(M²) per site.
-// The rank-1 updates are delayed and applied in blocks (delayed.go); Σ is
-// exact again at the end of the sweep.
+// For M ≥ delayMin the rank-1 updates are delayed and applied in blocks
+// (delayed.go); Σ is exact again at the end of the sweep.
 func (e *engine) sweepSequentialF() {
-	d := newDelayed(e.st)
+	d := newSigmaUpdates(e.st)
 	defer d.flush()
 	for _, i := range e.order() {
 		if e.canceled() {

@@ -165,3 +165,27 @@ func column(raw blas64.Symmetric, i int, dst []float64) {
 	}
 	copy(dst[i:n], raw.Data[i*st+i:i*st+n])
 }
+
+// rankOne applies the site change (Δτ, Δν) on coordinate i:
+//
+//	Σ ← Σ − Δτ/(1 + Δτ Σ_ii) · s sᵀ,   μ ← μ + s (Δν − Δτ μ_i)/(1 + Δτ Σ_ii),   s = Σ e_i,
+//
+// qi-guo eq. 22 (A ← A − a_i a_iᵀ/(δ + A_ii) with δ = 1/Δτ), the O(M²)
+// sequential update, done with one BLAS Dsyr on the upper triangle. It
+// returns false (and changes nothing) when 1 + Δτ Σ_ii ≤ 0, i.e. when the
+// update would make the posterior improper.
+func (s *state) rankOne(i int, dTau, dNu float64, col []float64) bool {
+	raw := s.sigma.RawSymmetric()
+	vi := raw.Data[i*raw.Stride+i]
+	den := 1 + dTau*vi
+	if !(den > 0) {
+		return false
+	}
+	column(raw, i, col)
+	g := (dNu - dTau*s.mu[i]) / den
+	for j, c := range col {
+		s.mu[j] += g * c
+	}
+	blas64.Syr(-dTau/den, blas64.Vector{N: len(col), Inc: 1, Data: col}, raw)
+	return true
+}
