@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/internal/openblas"
 	"github.com/fg-infer/fg/internal/testkit"
 )
 
@@ -94,7 +95,7 @@ func TestVersion(t *testing.T) {
 	}
 	out, _, code := runFG("version")
 	want := "fg v0.3.0\nmodule    github.com/fg-infer/fg\nrevision  f6bc8c3c2985dd5949ef65b132eccf2b8fe12b2b (modified)\n" +
-		"committed 2026-11-25T03:52:59Z\ngo        go1.26.8 linux/amd64\n"
+		"committed 2026-11-25T03:52:59Z\ngo        go1.26.8 linux/amd64\nblas      " + openblas.Backend + "\n"
 	if code != exitOK || out != want {
 		t.Errorf("exit %d:\n%s\nwant:\n%s", code, out, want)
 	}
