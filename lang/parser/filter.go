@@ -49,6 +49,7 @@ type filter struct {
 	start lexer.Token // first token of the current statement
 	errs  ast.ErrorList
 	bad   []int // byte offsets of reported errors
+	sig   int   // index of the next non-EOL token (see nextSignificant)
 }
 
 // filterTokens applies the newline and bracket rules to scanned tokens
@@ -197,13 +198,17 @@ func (f *filter) eol(i int, t lexer.Token) {
 	f.out = append(f.out, t)
 }
 
+// nextSignificant returns the first token after in[i] that is not an EOL.
+// Calls come with increasing i, so the scan resumes where the last one
+// stopped: a run of n newlines costs O(n), not O(n²).
 func (f *filter) nextSignificant(i int) lexer.Token {
-	for _, t := range f.in[i+1:] {
-		if t.Type != tEOL {
-			return t
-		}
+	if f.sig <= i {
+		f.sig = i + 1
 	}
-	return f.in[len(f.in)-1]
+	for f.sig < len(f.in)-1 && f.in[f.sig].Type == tEOL {
+		f.sig++
+	}
+	return f.in[min(f.sig, len(f.in)-1)]
 }
 
 // eof reports every bracket still open, at the end of the last token.
