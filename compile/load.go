@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/lang/parser"
 )
@@ -203,11 +203,10 @@ func (c *compiler) canonical(p string) string {
 	return filepath.Clean(p)
 }
 
+// readFile reads a model, import or libDAI file, refusing special files
+// and files over safefile.MaxSource.
 func readFile(fsys fs.FS, p string) ([]byte, error) {
-	if fsys != nil {
-		return fs.ReadFile(fsys, p)
-	}
-	return os.ReadFile(p)
+	return safefile.ReadFile(fsys, p, safefile.MaxSource)
 }
 
 func notExist(err error) error {

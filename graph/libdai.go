@@ -5,18 +5,18 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
 // ReadLibDAI reads a factor graph in libDAI's plain-text .fg format from the
 // file at path. See ParseLibDAI for the mapping onto Graph.
 func ReadLibDAI(path string) (*Graph, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(nil, path, safefile.MaxSource)
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/fg-infer/fg/internal/safefile"
 )
 
 // CSVOptions select and transform the columns read by LoadCSV; they mirror
@@ -51,11 +52,10 @@ func LoadCSV(fsys fs.FS, path string, opt CSVOptions) (*Matrix, error) {
 	return ParseCSV(r, path, opt)
 }
 
+// open opens a csv file, refusing special files; reading stops with an
+// error after safefile.MaxData bytes.
 func open(fsys fs.FS, path string) (io.ReadCloser, error) {
-	if fsys == nil {
-		return os.Open(path)
-	}
-	return fsys.Open(path)
+	return safefile.Open(fsys, path, safefile.MaxData)
 }
 
 // ParseCSV is LoadCSV on an open reader; name is used in messages.
