@@ -150,6 +150,9 @@ func (c *compiler) typeOf(t *ast.TypeExpr) (graph.Domain, int, []int) {
 		if card < 1 {
 			c.fail(t.CatK, "cat(K) needs K ≥ 1, got %d", card)
 		}
+		if card > graph.MaxTableEntries {
+			c.fail(t.CatK, "cat(K) with K = %d: the limit is %d states (one message or table must fit in memory)", card, graph.MaxTableEntries)
+		}
 	default:
 		msg := fmt.Sprintf("unknown type `%s`", t.Base.Name)
 		msg += didYouMean(t.Base.Name, []string{"real", "spin", "bool", "int", "cat"})
