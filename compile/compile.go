@@ -47,6 +47,10 @@ type binding struct {
 	v    val
 	lat  int // bLatent: index into Graph.Latents
 	pos  ast.Pos
+	// poisoned marks the name of a declaration that failed: uses of it
+	// abandon their statement silently, since the declaration's error
+	// already explains them (no cascade of "undefined" errors).
+	poisoned bool
 }
 
 // compiler holds the state of one compilation.
@@ -152,6 +156,26 @@ func (c *compiler) undefined(id *ast.Ident) {
 	msg := fmt.Sprintf("undefined: `%s`", id.Name)
 	msg += didYouMean(id.Name, cands)
 	c.fail(id, "%s", msg)
+}
+
+// poison binds the name of a failed data, param or latent declaration, if
+// nothing else holds it, so that its uses raise no further errors.
+func (c *compiler) poison(s ast.Stmt) {
+	var id *ast.Ident
+	kind := bData
+	switch s := s.(type) {
+	case *ast.DataStmt:
+		id = s.Name
+	case *ast.ParamStmt:
+		id, kind = s.Name, bParam
+	case *ast.LatentStmt:
+		id, kind = s.Name, bLatent
+	default:
+		return
+	}
+	if _, ok := c.global[id.Name]; !ok {
+		c.global[id.Name] = &binding{kind: kind, pos: id.Pos(), poisoned: true}
+	}
 }
 
 // declare binds a global name, rejecting redeclarations.

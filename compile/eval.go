@@ -59,6 +59,9 @@ func (c *compiler) ident(id *ast.Ident) val {
 		}
 		c.undefined(id)
 	}
+	if b.poisoned {
+		panic(abort{})
+	}
 	if b.kind == bLatent {
 		l := &c.m.Graph.Latents[b.lat]
 		ids, ok := c.allIDs[b.lat]
