@@ -70,8 +70,8 @@ func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("csv %s: %v", name, err)
 	}
-	for i := range header {
-		header[i] = strings.TrimSpace(header[i])
+	if err := checkHeader(name, header); err != nil {
+		return nil, err
 	}
 	sel, err := selectColumns(name, header, opt)
 	if err != nil {
@@ -83,6 +83,9 @@ func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 	}
 	if err := readRows(cr, name, header, sel, m); err != nil {
 		return nil, err
+	}
+	if m.Rows == 0 {
+		return nil, fmt.Errorf("csv %s: no data rows after the header line", name)
 	}
 	if opt.Standardize {
 		if err := standardize(m, name); err != nil {
@@ -101,6 +104,23 @@ func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 		m.Cols = 0
 	}
 	return m, nil
+}
+
+// checkHeader trims the column names and rejects empty and repeated ones.
+func checkHeader(name string, header []string) error {
+	first := map[string]int{}
+	for i := range header {
+		h := strings.TrimSpace(header[i])
+		header[i] = h
+		if h == "" {
+			return fmt.Errorf("%s:1: csv: column %d has an empty name", name, i+1)
+		}
+		if j, dup := first[h]; dup {
+			return fmt.Errorf("%s:1: csv: column `%s` appears twice in the header (columns %d and %d)", name, h, j+1, i+1)
+		}
+		first[h] = i
+	}
+	return nil
 }
 
 func readRows(cr *csv.Reader, name string, header []string, sel []int, m *Matrix) error {

@@ -85,3 +85,20 @@ func TestCSVNormalize(t *testing.T) {
 		t.Errorf("intercept column = %g", m.Data[2])
 	}
 }
+
+// TestCSVHeaderErrors: a header without rows, a repeated or an empty column
+// name are named plainly.
+func TestCSVHeaderErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"a,b\n", "csv h.csv: no data rows after the header line"},
+		{"a,b\n# a comment\n", "csv h.csv: no data rows after the header line"},
+		{"x,y,x\n1,2,3\n", "h.csv:1: csv: column `x` appears twice in the header (columns 1 and 3)"},
+		{"x, ,y\n1,2,3\n", "h.csv:1: csv: column 2 has an empty name"},
+	}
+	for _, c := range cases {
+		_, err := ParseCSV(strings.NewReader(c.src), "h.csv", CSVOptions{Standardize: true})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
+		}
+	}
+}
