@@ -84,12 +84,14 @@ func sourceLine(text []byte, n int) ([]byte, bool) {
 
 // snippet prints the gutter, the line and the caret line. Columns are byte
 // columns; the caret line copies tabs from the source so carets line up,
-// and counts runes so multi-byte characters take one caret.
+// and counts runes so multi-byte characters take one caret. A line longer
+// than maxLine is cut to a window around the error.
 func snippet(w io.Writer, line []byte, e *ast.Error) {
 	num := strconv.Itoa(e.Pos.Line)
 	pad := strings.Repeat(" ", len(num))
-	fmt.Fprintf(w, "  %s | %s\n", num, line)
 	col := min(max(e.Pos.Column-1, 0), len(line))
+	line, col, end := window(line, col, spanEnd(line, col, e))
+	fmt.Fprintf(w, "  %s | %s\n", num, line)
 	var b strings.Builder
 	for _, r := range string(line[:col]) {
 		if r == '\t' {
@@ -98,14 +100,47 @@ func snippet(w io.Writer, line []byte, e *ast.Error) {
 			b.WriteByte(' ')
 		}
 	}
-	fmt.Fprintf(w, "  %s | %s%s\n", pad, b.String(), strings.Repeat("^", caretWidth(line, col, e)))
+	fmt.Fprintf(w, "  %s | %s%s\n", pad, b.String(), strings.Repeat("^", max(1, utf8.RuneCount(line[col:end]))))
 }
 
-// caretWidth is the number of runes in the span on this line, at least 1.
-func caretWidth(line []byte, col int, e *ast.Error) int {
-	end := len(line)
+// spanEnd is the byte offset in line where the span from col ends: End on
+// this line, or the end of the line.
+func spanEnd(line []byte, col int, e *ast.Error) int {
 	if e.End.IsValid() && e.End.Line == e.Pos.Line {
-		end = min(max(e.End.Column-1, col), len(line))
+		return min(max(e.End.Column-1, col), len(line))
 	}
-	return max(1, utf8.RuneCount(line[col:end]))
+	return len(line)
+}
+
+// maxLine is the widest source line a snippet shows whole, in bytes.
+const maxLine = 120
+
+// ellipsis marks where window cut a line.
+const ellipsis = "…"
+
+// window cuts a line longer than maxLine to about maxLine bytes starting a
+// little before col, marking each cut with an ellipsis, and returns the
+// shown text with col and end moved into it (end is clipped to the window).
+func window(line []byte, col, end int) ([]byte, int, int) {
+	if len(line) <= maxLine {
+		return line, col, end
+	}
+	lo := max(0, col-maxLine/4)
+	for lo > 0 && !utf8.RuneStart(line[lo]) {
+		lo--
+	}
+	hi := min(len(line), lo+maxLine)
+	for hi < len(line) && !utf8.RuneStart(line[hi]) {
+		hi--
+	}
+	var out []byte
+	if lo > 0 {
+		out = append(out, ellipsis...)
+	}
+	shift := len(out) - lo
+	out = append(out, line[lo:hi]...)
+	if hi < len(line) {
+		out = append(out, ellipsis...)
+	}
+	return out, col + shift, min(end, hi) + shift
 }
