@@ -224,7 +224,8 @@ func notExist(err error) error {
 // that is neither empty nor a `#` comment is a single non-negative integer
 // (the factor count). No fg model starts that way.
 func IsLibDAI(src []byte) bool {
-	for _, line := range bytes.Split(src, []byte("\n")) {
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
+	for line := range bytes.Lines(src) {
 		t := bytes.TrimSpace(line)
 		if len(t) == 0 || t[0] == '#' {
 			continue

@@ -115,6 +115,9 @@ func (t *tokenizer) next() (tok token, ok bool) {
 		}
 		t.line++
 		t.text, t.col = t.sc.Text(), 0
+		if t.line == 1 {
+			t.text = strings.TrimPrefix(t.text, "\uFEFF") // a byte order mark
+		}
 		if i := strings.IndexByte(t.text, '#'); i >= 0 {
 			t.text = t.text[:i]
 		}

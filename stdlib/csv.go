@@ -109,6 +109,9 @@ func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 // checkHeader trims the column names and rejects empty and repeated ones.
 func checkHeader(name string, header []string) error {
 	first := map[string]int{}
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\uFEFF") // a byte order mark
+	}
 	for i := range header {
 		h := strings.TrimSpace(header[i])
 		header[i] = h

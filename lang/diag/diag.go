@@ -67,8 +67,10 @@ func renderOne(w io.Writer, e *ast.Error, src func(string) ([]byte, bool)) {
 	}
 }
 
-// sourceLine returns line n (1-based) of text without its newline.
+// sourceLine returns line n (1-based) of text without its newline (nor,
+// on line 1, a UTF-8 byte order mark: columns count after it).
 func sourceLine(text []byte, n int) ([]byte, bool) {
+	text = bytes.TrimPrefix(text, []byte("\uFEFF"))
 	for i := 1; i < n; i++ {
 		k := bytes.IndexByte(text, '\n')
 		if k < 0 {

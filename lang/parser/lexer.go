@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -31,6 +32,9 @@ var lexDef = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Punct", Pattern: `==|!=|<=|>=|\.\.|[-+*/@^<>=~:,.()\[\]{}]`},
 	{Name: "Bad", Pattern: `.`},
 })
+
+// bom is the UTF-8 byte order mark some editors put at the start of a file.
+var bom = []byte("\uFEFF")
 
 var (
 	symbols    = lexDef.Symbols()
@@ -102,9 +106,13 @@ func (s *scanned) add(t lexer.Token) {
 	}
 }
 
-// lineStarts returns the byte offset at which each line begins.
+// lineStarts returns the byte offset at which each line begins. A UTF-8
+// byte order mark is not part of the first line: columns count after it.
 func lineStarts(src []byte) []int {
 	starts := []int{0}
+	if bytes.HasPrefix(src, bom) {
+		starts[0] = len(bom)
+	}
 	for i, c := range src {
 		if c == '\n' {
 			starts = append(starts, i+1)
