@@ -36,6 +36,12 @@ var stmtKeywords = map[string]bool{
 
 var closerOf = map[string]string{"(": ")", "[": "]", "{": "}"}
 
+// maxNesting bounds how deep brackets ( [ { may nest. The grammar, the
+// lowering and the compiler recurse once per level; the bound turns a
+// pathological input (10⁵ `(`) into an error instead of a Go stack
+// overflow, far above what any model needs.
+const maxNesting = 256
+
 type open struct {
 	tok  lexer.Token
 	what string      // for `{`: "for block", "option block of infer" ...
@@ -50,6 +56,7 @@ type filter struct {
 	errs  ast.ErrorList
 	bad   []int // byte offsets of reported errors
 	sig   int   // index of the next non-EOL token (see nextSignificant)
+	deep  bool  // maxNesting was exceeded (reported once per statement)
 }
 
 // filterTokens applies the newline and bracket rules to scanned tokens
@@ -105,6 +112,10 @@ func (f *filter) opener(t lexer.Token) {
 	what := ""
 	if is(t, "{") {
 		what = blockName(f.start)
+	}
+	if len(f.stack) >= maxNesting && !f.deep {
+		f.errorf(t, 1, "brackets nested more than %d deep", maxNesting)
+		f.deep = true
 	}
 	f.emit(t)
 	f.stack = append(f.stack, open{tok: t, what: what, stmt: f.start})
@@ -186,6 +197,9 @@ func (f *filter) eol(i int, t lexer.Token) {
 			return
 		}
 		f.closeBrackets(f.afterLast(t))
+	}
+	if len(f.stack) == 0 {
+		f.deep = false
 	}
 	n := len(f.out)
 	if n == 0 || f.out[n-1].Type == tEOL || is(f.out[n-1], "{") || is(next, "}") || next.EOF() {
