@@ -56,7 +56,11 @@ func (p *fileParse) parseStmt(toks []lexer.Token, lo int, term lexer.Token, reco
 	}
 	bad := p.hasBad(lo, term.Pos.Offset)
 	if !bad {
-		g, err := fileParser.ParseFromLexer(peeking(withEOF(toks, term)))
+		stoks := withEOF(toks, term)
+		if g, ok := fastStmt(stoks); ok {
+			return p.low.stmts([]*gStmt{g})
+		}
+		g, err := fileParser.ParseFromLexer(peeking(stoks))
 		if err == nil {
 			return p.low.stmts(g.Stmts)
 		}

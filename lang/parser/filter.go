@@ -62,7 +62,7 @@ type filter struct {
 // filterTokens applies the newline and bracket rules to scanned tokens
 // (which end with EOF). The output also ends with EOF.
 func filterTokens(in []lexer.Token) *filter {
-	f := &filter{in: in}
+	f := &filter{in: in, out: make([]lexer.Token, 0, len(in))}
 	for i, t := range in {
 		switch {
 		case t.EOF():

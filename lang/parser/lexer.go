@@ -60,30 +60,24 @@ type scanned struct {
 	bad      []int // byte offsets of lexical errors
 }
 
-// scan tokenises src. Columns are recomputed as 1-based byte columns
-// (participle counts runes) so that they agree with ast.Pos.
+// scan tokenises src with the scanner (lexDef's hand-written
+// equivalent). Columns are 1-based byte columns, computed from offsets so
+// that they agree with ast.Pos.
 func scan(filename string, src []byte) *scanned {
-	s := &scanned{}
-	lx, err := lexDef.LexString(filename, string(src))
-	if err != nil { // cannot happen: the Bad rule matches any character
-		s.errs.Add(ast.Pos{Filename: filename, Line: 1, Column: 1}, ast.Pos{}, "%v", err)
-		return s
-	}
+	// About one significant token per four bytes of typical source; the
+	// estimate spares the repeated growth of a large file's token slice.
+	s := &scanned{toks: make([]lexer.Token, 0, len(src)/4+2)}
+	sc := &scanner{filename: filename, src: string(src)}
 	lines := lineStarts(src)
 	for {
-		t, err := lx.Next()
-		if err != nil {
-			s.errs.Add(ast.Pos{Filename: filename, Line: 1, Column: 1}, ast.Pos{}, "%v", err)
-			break
-		}
+		t := sc.Next()
 		t.Pos = fixPos(t.Pos, lines)
 		if t.EOF() {
 			s.toks = append(s.toks, t)
-			break
+			return s
 		}
 		s.add(t)
 	}
-	return s
 }
 
 // add files one raw token.

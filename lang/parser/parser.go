@@ -2,12 +2,18 @@
 //
 // The pipeline is lexer → token filter → participle grammar → lowering:
 //
-//   - lexer.go: participle's simple lexer; comments are collected for the
-//     printer, malformed characters become errors without stopping.
+//   - lexer.go: the token definition (lexDef, participle's simple lexer);
+//     comments are collected for the printer, malformed characters become
+//     errors without stopping. scanner.go yields the same tokens by hand,
+//     much faster; tests hold it to lexDef.
 //   - filter.go: newline rules (a newline ends a statement except inside
 //     () and [], after an operator or comma, next to braces) and bracket
 //     balance with precise messages.
 //   - grammar.go: the participle grammar (private types; EBNF() prints it).
+//     fastparse.go parses a well-formed statement into the same grammar
+//     values by recursive descent; participle parses the statements it
+//     gives up on and words their errors. Together they keep the front end
+//     linear in the input (BenchmarkCheckFrontEnd in compile).
 //   - lower.go, lower_expr.go: the one place where grammar values become
 //     ast nodes, with the checks the grammar cannot express.
 //
@@ -78,6 +84,11 @@ func ParseExpr(src string) (x ast.Expr, err error) {
 		return nil, errs
 	}
 	toks := flt.out
+	if g, ok := fastExpr(toks); ok {
+		var l lowerer
+		x = l.expr(g)
+		return x, l.errs.Err()
+	}
 	g, perr := exprParser.ParseFromLexer(peeking(toks))
 	if perr != nil {
 		errs = append(errs, convertError(perr, toks[len(toks)-1], toks))
