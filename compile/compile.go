@@ -92,7 +92,11 @@ func (c *compiler) fail(n ast.Node, format string, args ...any) {
 
 // guard runs f, turning an abort into a return so that compilation goes on
 // with the next statement.
+// Past ast.MaxErrors errors, f is skipped.
 func (c *compiler) guard(f func()) {
+	if len(c.errs) > ast.MaxErrors {
+		return
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(abort); !ok {

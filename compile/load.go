@@ -60,7 +60,7 @@ func compileSource(filename string, src []byte, opt Options, check bool) (m *Mod
 	errs = c.errs
 	if len(errs) > 0 {
 		errs.Sort()
-		return nil, errs
+		return nil, errs.Truncate()
 	}
 	c.m.opt, c.m.src, c.m.filename = opt, src, filename
 	return c.m, nil

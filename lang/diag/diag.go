@@ -34,17 +34,66 @@ func Render(w io.Writer, err error, src func(filename string) ([]byte, bool)) {
 	var one *ast.Error
 	switch {
 	case errors.As(err, &list):
+		files := &sources{get: src}
 		for _, e := range list {
-			renderOne(w, e, src)
+			renderOne(w, e, files)
 		}
 	case errors.As(err, &one):
-		renderOne(w, one, src)
+		renderOne(w, one, &sources{get: src})
 	default:
 		fmt.Fprintf(w, "error: %s\n", err.Error())
 	}
 }
 
-func renderOne(w io.Writer, e *ast.Error, src func(string) ([]byte, bool)) {
+// sources reads each file once per Render and indexes its lines, so that
+// rendering many errors costs no more than reading the file.
+type sources struct {
+	get   func(string) ([]byte, bool)
+	text  map[string][]byte
+	lines map[string][]int // offsets where lines start (after a BOM)
+}
+
+// line returns line n (1-based) of a file without its newline (nor, on
+// line 1, a UTF-8 byte order mark: columns count after it).
+func (s *sources) line(name string, n int) ([]byte, bool) {
+	if s.get == nil {
+		return nil, false
+	}
+	if s.text == nil {
+		s.text, s.lines = map[string][]byte{}, map[string][]int{}
+	}
+	text, ok := s.text[name]
+	if !ok {
+		if text, ok = s.get(name); !ok {
+			return nil, false
+		}
+		s.text[name], s.lines[name] = text, lineStarts(text)
+	}
+	starts := s.lines[name]
+	if n < 1 || n > len(starts) {
+		return nil, false
+	}
+	end := len(text)
+	if n < len(starts) {
+		end = starts[n] - 1
+	}
+	return bytes.TrimRight(text[starts[n-1]:end], "\r"), true
+}
+
+func lineStarts(text []byte) []int {
+	starts := []int{0}
+	if bytes.HasPrefix(text, []byte("\uFEFF")) {
+		starts[0] = 3
+	}
+	for i, c := range text {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+func renderOne(w io.Writer, e *ast.Error, src *sources) {
 	switch {
 	case e.Pos.IsValid():
 		fmt.Fprintf(w, "%s: error: %s\n", e.Pos, e.Msg)
@@ -55,33 +104,9 @@ func renderOne(w io.Writer, e *ast.Error, src func(string) ([]byte, bool)) {
 		fmt.Fprintf(w, "error: %s\n", e.Msg)
 		return
 	}
-	if src == nil {
-		return
-	}
-	text, ok := src(e.Pos.Filename)
-	if !ok {
-		return
-	}
-	if line, ok := sourceLine(text, e.Pos.Line); ok {
+	if line, ok := src.line(e.Pos.Filename, e.Pos.Line); ok {
 		snippet(w, line, e)
 	}
-}
-
-// sourceLine returns line n (1-based) of text without its newline (nor,
-// on line 1, a UTF-8 byte order mark: columns count after it).
-func sourceLine(text []byte, n int) ([]byte, bool) {
-	text = bytes.TrimPrefix(text, []byte("\uFEFF"))
-	for i := 1; i < n; i++ {
-		k := bytes.IndexByte(text, '\n')
-		if k < 0 {
-			return nil, false
-		}
-		text = text[k+1:]
-	}
-	if k := bytes.IndexByte(text, '\n'); k >= 0 {
-		text = text[:k]
-	}
-	return bytes.TrimRight(text, "\r"), true
 }
 
 // snippet prints the gutter, the line and the caret line. Columns are byte

@@ -26,6 +26,9 @@ func (p *fileParse) block(toks []lexer.Token, lo int, end lexer.Token) []ast.Stm
 		case is(t, "}"):
 			depth--
 		case t.Type == tEOL && depth <= 0:
+			if len(p.errs)+len(p.low.errs) > ast.MaxErrors {
+				return out // ParseFile says that errors were left out
+			}
 			out = append(out, p.stmt(toks[start:i], lo, t)...)
 			lo, start = t.Pos.Offset, i+1
 		}

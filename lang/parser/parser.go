@@ -60,7 +60,7 @@ func ParseFile(filename string, src []byte) (f *ast.File, err error) {
 	f.Stmts = p.block(flt.out[:len(flt.out)-1], -1, flt.out[len(flt.out)-1])
 	p.errs = append(p.errs, p.low.errs...)
 	p.errs.Sort()
-	return f, p.errs.Err()
+	return f, p.errs.Truncate().Err()
 }
 
 // ParseStmt parses one or more statements typed at the REPL.
