@@ -15,23 +15,14 @@ import (
 // parseStmt: the filtered tokens between top-level terminators, each
 // ending in an EOF token.
 func statements(src []byte) [][]lexer.Token {
-	flt := filterTokens(scan("t.fg", src).toks)
-	toks := flt.out
+	toks := filterTokens(scan("t.fg", src).toks).out
 	var out [][]lexer.Token
-	depth, start := 0, 0
-	for i, t := range toks {
-		switch {
-		case is(t, "{"):
-			depth++
-		case is(t, "}"):
-			depth--
-		case (t.Type == tEOL && depth <= 0) || t.EOF():
-			if i > start {
-				out = append(out, withEOF(toks[start:i], t))
-			}
-			start = i + 1
+	topLevel(toks[:len(toks)-1], toks[len(toks)-1], func(stmt []lexer.Token, term lexer.Token) bool {
+		if len(stmt) > 0 {
+			out = append(out, withEOF(stmt, term))
 		}
-	}
+		return true
+	})
 	return out
 }
 
