@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,7 @@ func open(fsys fs.FS, path string) (io.ReadCloser, error) {
 // ParseCSV is LoadCSV on an open reader; name is used in messages.
 func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = true
 	cr.Comment = '#'
 	header, err := cr.Read()
@@ -70,6 +72,7 @@ func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("csv %s: %v", name, err)
 	}
+	header = slices.Clone(header) // the reader reuses its record slice
 	if err := checkHeader(name, header); err != nil {
 		return nil, err
 	}
@@ -126,6 +129,10 @@ func checkHeader(name string, header []string) error {
 	return nil
 }
 
+// MaxCSVValues bounds the numbers read from one csv file (2²⁵ float64s,
+// 256 MiB), so that reading one fits in memory with room to use it.
+const MaxCSVValues = 1 << 25
+
 func readRows(cr *csv.Reader, name string, header []string, sel []int, m *Matrix) error {
 	for {
 		rec, err := cr.Read()
@@ -136,17 +143,33 @@ func readRows(cr *csv.Reader, name string, header []string, sel []int, m *Matrix
 		if err != nil {
 			return fmt.Errorf("csv %s: %v", name, err)
 		}
+		if len(m.Data)+len(sel) > MaxCSVValues {
+			return fmt.Errorf("%s:%d: csv: more than %d values selected; fg reads at most %d from a csv file", name, line, MaxCSVValues, MaxCSVValues)
+		}
 		for _, c := range sel {
 			s := strings.TrimSpace(rec[c])
 			v, perr := strconv.ParseFloat(s, 64)
+			_, col := cr.FieldPos(c)
 			if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				_, col := cr.FieldPos(c)
 				return fmt.Errorf("%s:%d:%d: csv: non-numeric value %q in column `%s`", name, line, col, s, header[c])
+			}
+			if v == 0 && underflows(s) {
+				return fmt.Errorf("%s:%d:%d: csv: value %s in column `%s` is out of range: it rounds to 0", name, line, col, s, header[c])
 			}
 			m.Data = append(m.Data, v)
 		}
 		m.Rows++
 	}
+}
+
+// underflows reports whether a number that parsed as 0 was written as a
+// non-zero number (1e-400): like the language's literals, such a value is
+// an error rather than a silent 0.
+func underflows(s string) bool {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Trim(s, "+-0.") != ""
 }
 
 // selectColumns returns the indices of the columns to read, in order.

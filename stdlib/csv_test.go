@@ -102,3 +102,16 @@ func TestCSVHeaderErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVUnderflow: a cell that rounds to 0 is an error, as the literal
+// 1e-400 is; zeros written any way and subnormal numbers are kept.
+func TestCSVUnderflow(t *testing.T) {
+	m, err := ParseCSV(strings.NewReader("a\n0\n-0.0\n0e-999\n1e-310\n"), "u.csv", CSVOptions{})
+	if err != nil || m.Rows != 4 || m.Data[3] != 1e-310 {
+		t.Fatalf("%v %v", m, err)
+	}
+	_, err = ParseCSV(strings.NewReader("a,b\n1,2\n3,1e-400\n"), "u.csv", CSVOptions{})
+	if err == nil || err.Error() != "u.csv:3:3: csv: value 1e-400 in column `b` is out of range: it rounds to 0" {
+		t.Errorf("got %v", err)
+	}
+}
