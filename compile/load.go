@@ -101,6 +101,11 @@ func (m *Model) Recompile(set map[string]string) (*Model, error) {
 // parse parses a file and records its source; parse errors are added.
 func (c *compiler) parse(filename string, src []byte, at ast.Node) *ast.File {
 	c.sources[filename] = src
+	if len(src) > safefile.MaxModel {
+		p := ast.Pos{Filename: filename}
+		c.errs.Add(p, p, "model file of %d bytes: fg reads at most %d MiB of fg source; put large data in a csv file", len(src), safefile.MaxModel>>20)
+		return nil
+	}
 	f, err := parser.ParseFile(filename, src)
 	if err != nil {
 		var list ast.ErrorList

@@ -16,8 +16,12 @@ import (
 
 // Limits on what fg reads from one file.
 const (
-	// MaxSource bounds a model file, an import or a libDAI file.
+	// MaxSource bounds a model file, an import or a libDAI file as read.
 	MaxSource = 64 << 20
+	// MaxModel bounds the fg source of one model or import (the parser
+	// needs about 360 bytes per byte of a data-laden literal: 4 MiB peaks
+	// at 1.5 GB); larger data belongs in csv files.
+	MaxModel = 4 << 20
 	// MaxData bounds a csv file.
 	MaxData = 512 << 20
 )

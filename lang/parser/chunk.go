@@ -73,11 +73,10 @@ func (p *fileParse) parseStmt(toks []lexer.Token, lo int, term lexer.Token, reco
 	}
 	bad := p.hasBad(lo, term.Pos.Offset)
 	if !bad {
-		stoks := withEOF(toks, term)
-		if g, ok := fastStmt(stoks); ok {
+		if g, ok := fastStmt(toks); ok {
 			return p.low.stmts([]*gStmt{g})
 		}
-		g, err := fileParser.ParseFromLexer(peeking(stoks))
+		g, err := fileParser.ParseFromLexer(peeking(withEOF(toks, term)))
 		if err == nil {
 			return p.low.stmts(g.Stmts)
 		}

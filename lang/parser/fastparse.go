@@ -17,7 +17,8 @@ import "github.com/alecthomas/participle/v2/lexer"
 // returns, which makes the front end linear with a small constant (see
 // BenchmarkCheckFrontEnd in compile).
 
-// fast holds the tokens of one statement (ending in EOF) and a cursor.
+// fast holds the tokens of one statement and a cursor; the end of the
+// slice (or an EOF token) ends the statement.
 type fast struct {
 	toks []lexer.Token
 	i    int
@@ -26,7 +27,7 @@ type fast struct {
 // giveUp unwinds a fast parse that met a token it does not expect.
 type giveUp struct{}
 
-// fastStmt parses the tokens of one statement (ending in EOF); ok is false
+// fastStmt parses the tokens of one statement; ok is false
 // when the statement is not well formed.
 func fastStmt(toks []lexer.Token) (g *gStmt, ok bool) {
 	defer catchGiveUp(&ok)
@@ -36,7 +37,7 @@ func fastStmt(toks []lexer.Token) (g *gStmt, ok bool) {
 	return g, true
 }
 
-// fastExpr parses tokens (ending in EOF) that form one expression.
+// fastExpr parses tokens that form one expression.
 func fastExpr(toks []lexer.Token) (g *gExpr, ok bool) {
 	defer catchGiveUp(&ok)
 	p := &fast{toks: toks}
@@ -60,17 +61,25 @@ func (p *fast) want(cond bool) {
 	}
 }
 
-func (p *fast) peek() lexer.Token { return p.toks[p.i] }
+func (p *fast) peek() lexer.Token { return p.peekAt(0) }
+
+// peekAt returns the token k places ahead, or an EOF token.
+func (p *fast) peekAt(k int) lexer.Token {
+	if p.i+k < len(p.toks) {
+		return p.toks[p.i+k]
+	}
+	return lexer.Token{Type: lexer.EOF}
+}
 
 func (p *fast) next() lexer.Token {
-	t := p.toks[p.i]
+	t := p.peek()
 	p.want(!t.EOF())
 	p.i++
 	return t
 }
 
 // at reports whether the next token is the punctuation or keyword v.
-func (p *fast) at(v string) bool { return is(p.toks[p.i], v) }
+func (p *fast) at(v string) bool { return is(p.peek(), v) }
 
 // accept consumes the next token if it is v.
 func (p *fast) accept(v string) (lexer.Token, bool) {
@@ -379,7 +388,7 @@ func (p *fast) call() *gCall {
 }
 
 func (p *fast) arg() *gArg {
-	if p.peek().Type == tIdent && is(p.toks[p.i+1], "=") {
+	if p.peek().Type == tIdent && is(p.peekAt(1), "=") {
 		a := &gNamedArg{Name: p.ident()}
 		p.next()
 		a.Value = p.expr()

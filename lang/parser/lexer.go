@@ -64,9 +64,10 @@ type scanned struct {
 // equivalent). Columns are 1-based byte columns, computed from offsets so
 // that they agree with ast.Pos.
 func scan(filename string, src []byte) *scanned {
-	// About one significant token per four bytes of typical source; the
-	// estimate spares the repeated growth of a large file's token slice.
-	s := &scanned{toks: make([]lexer.Token, 0, len(src)/4+2)}
+	// At most one token per byte, and rarely fewer than one per two bytes
+	// in large (data-laden) files: the estimate spares the repeated growth
+	// of a large file's token slice.
+	s := &scanned{toks: make([]lexer.Token, 0, len(src)/2+2)}
 	sc := &scanner{filename: filename, src: string(src)}
 	lines := lineStarts(src)
 	for {

@@ -49,6 +49,7 @@ func ParseFile(filename string, src []byte) (f *ast.File, err error) {
 	defer recoverInternal(filename, &err)
 	sc := scan(filename, src)
 	flt := filterTokens(sc.toks)
+	sc.toks, flt.in = nil, nil // only the filtered tokens are needed now
 	p := &fileParse{bad: append(sc.bad, flt.bad...)}
 	p.errs = append(append(p.errs, sc.errs...), flt.errs...)
 	f = &ast.File{
