@@ -47,6 +47,10 @@ type binding struct {
 	v    val
 	lat  int // bLatent: index into Graph.Latents
 	pos  ast.Pos
+	// poisoned marks the name of a declaration that failed: uses of it
+	// abandon their statement silently, since the declaration's error
+	// already explains them (no cascade of "undefined" errors).
+	poisoned bool
 }
 
 // compiler holds the state of one compilation.
@@ -94,7 +98,11 @@ func (c *compiler) fail(n ast.Node, format string, args ...any) {
 
 // guard runs f, turning an abort into a return so that compilation goes on
 // with the next statement.
+// Past ast.MaxErrors errors, f is skipped.
 func (c *compiler) guard(f func()) {
+	if len(c.errs) > ast.MaxErrors {
+		return
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(abort); !ok {
@@ -158,6 +166,26 @@ func (c *compiler) undefined(id *ast.Ident) {
 	msg := fmt.Sprintf("undefined: `%s`", id.Name)
 	msg += didYouMean(id.Name, cands)
 	c.fail(id, "%s", msg)
+}
+
+// poison binds the name of a failed data, param or latent declaration, if
+// nothing else holds it, so that its uses raise no further errors.
+func (c *compiler) poison(s ast.Stmt) {
+	var id *ast.Ident
+	kind := bData
+	switch s := s.(type) {
+	case *ast.DataStmt:
+		id = s.Name
+	case *ast.ParamStmt:
+		id, kind = s.Name, bParam
+	case *ast.LatentStmt:
+		id, kind = s.Name, bLatent
+	default:
+		return
+	}
+	if _, ok := c.global[id.Name]; !ok {
+		c.global[id.Name] = &binding{kind: kind, pos: id.Pos(), poisoned: true}
+	}
 }
 
 // declare binds a global name, rejecting redeclarations.

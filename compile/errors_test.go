@@ -2,6 +2,7 @@ package compile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,4 +71,22 @@ func setFor(path string) map[string]string {
 		return map[string]string{"eps": "0.7", "nosuch": "1"}
 	}
 	return nil
+}
+
+// TestTooManyErrors: compilation stops after ast.MaxErrors errors (each
+// undefined name would otherwise cost a search for suggestions among 10⁴
+// names).
+func TestTooManyErrors(t *testing.T) {
+	var b strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&b, "param p%d = q%d\n", i, i)
+	}
+	_, err := CompileSource("many.fg", []byte(b.String()), Options{})
+	var list ast.ErrorList
+	if !errors.As(err, &list) || len(list) != ast.MaxErrors+1 {
+		t.Fatalf("%d errors: %v", len(list), err)
+	}
+	if !strings.Contains(list[len(list)-1].Msg, "too many errors") {
+		t.Errorf("last error %v", list[len(list)-1])
+	}
 }

@@ -26,6 +26,9 @@ func (c *compiler) latentStmt(s *ast.LatentStmt) {
 	if n := float64(sizeOf(shape)); n > maxLatent {
 		c.fail(s.Type, "latent `%s` has %g elements; the limit is %g", s.Name.Name, n, float64(maxLatent))
 	}
+	if states := float64(sizeOf(shape)) * float64(card); d.Discrete() && states > graph.MaxGraphEntries {
+		c.fail(s.Type, "latent `%s` has %.0f states in all (elements × states of each); the limit is %d", s.Name.Name, states, graph.MaxGraphEntries)
+	}
 	if d == graph.Int {
 		c.fail(s.Type, "latent `%s`: int latents are not supported; use cat(K)", s.Name.Name)
 	}

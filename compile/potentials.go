@@ -125,7 +125,7 @@ func (c *compiler) tableFactor(s *ast.FactorStmt, a *args) {
 	}
 	var vars []int
 	var names []string
-	size := 1
+	size := 1.0
 	seen := map[int]bool{}
 	for _, e := range exprs {
 		id := c.discreteVar(e, c.eval(e), a.b.Name, false)
@@ -135,13 +135,16 @@ func (c *compiler) tableFactor(s *ast.FactorStmt, a *args) {
 		seen[id] = true
 		vars = append(vars, id)
 		names = append(names, c.m.Graph.VarName(id))
-		size *= c.m.Graph.Vars[id].Card
+		size *= float64(c.m.Graph.Vars[id].Card)
+	}
+	if size > graph.MaxTableEntries {
+		c.fail(s.Call, "table: the variables have %.0f joint states; the limit for one table is %d", size, graph.MaxTableEntries)
 	}
 	tv, _ := a.val(1)
-	if tv.k != kNum || len(tv.num) != size {
-		c.fail(a.at(1), "table: T must hold %d entries (the product of the cardinalities), got %s", size, tv.describe())
+	if tv.k != kNum || len(tv.num) != int(size) {
+		c.fail(a.at(1), "table: T must hold %.0f entries (the product of the cardinalities), got %s", size, tv.describe())
 	}
-	f, err := factor.NewTable(tv.num, size)
+	f, err := factor.NewTable(tv.num, int(size))
 	if err != nil {
 		c.fail(a.at(1), "%v", err)
 	}

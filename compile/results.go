@@ -172,6 +172,9 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	ls := &LearnSpec{Options: map[string]string{}, Pos: s.Pos()}
 	for _, it := range s.Items {
 		b, ok := c.global[it.Name.Name]
+		if ok && b.poisoned {
+			panic(abort{})
+		}
 		if !ok || b.kind != bParam {
 			c.fail(it.Name, "learn: `%s` is not a param", it.Name.Name)
 		}

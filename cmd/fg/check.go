@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/internal/safefile"
 )
 
 const checkUsage = "fg check FILE..."
@@ -31,7 +32,7 @@ func (e *env) check(args []string) int {
 }
 
 func (e *env) checkFile(path string) bool {
-	src, err := os.ReadFile(path)
+	src, err := safefile.ReadFile(nil, path, safefile.MaxSource)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "fg: %s: cannot read: %v\n", path, notExistMsg(err))
 		return false

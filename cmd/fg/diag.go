@@ -2,8 +2,8 @@ package main
 
 import (
 	"errors"
-	"os"
 
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/lang/diag"
 )
@@ -25,7 +25,7 @@ func (e *env) source(name string) ([]byte, bool) {
 	if src, ok := e.sources[name]; ok {
 		return src, true
 	}
-	src, err := os.ReadFile(name)
+	src, err := safefile.ReadFile(nil, name, safefile.MaxSource)
 	return src, err == nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chzyer/readline"
 
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/internal/session"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/lang/parser"
@@ -194,7 +195,7 @@ func (s *replSession) registerSource(src []byte) {
 
 // load replaces the session with a model file.
 func (s *replSession) load(path string) {
-	src, err := os.ReadFile(path)
+	src, err := safefile.ReadFile(nil, path, safefile.MaxSource)
 	if err != nil {
 		fmt.Fprintf(s.e.stderr, "fg: %s: cannot read: %s\n", path, notExistMsg(err))
 		return

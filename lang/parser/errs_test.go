@@ -71,3 +71,18 @@ func checkErrorPos(t *testing.T, src []byte, e *ast.Error) {
 		t.Errorf("error span ends before it starts: %v", e)
 	}
 }
+
+// TestTooManyErrors: a file of 10⁴ bad lines reports ast.MaxErrors errors
+// and says that it stopped; no error is lost silently.
+func TestTooManyErrors(t *testing.T) {
+	for _, src := range []string{strings.Repeat("param a = \n", 10_000), strings.Repeat("$", 10_000)} {
+		_, err := ParseFile("many.fg", []byte(src))
+		var list ast.ErrorList
+		if !errors.As(err, &list) || len(list) != ast.MaxErrors+1 {
+			t.Fatalf("%d errors: %v", len(list), err)
+		}
+		if last := list[len(list)-1]; last.Msg != "too many errors: only the first 100 are shown" || !last.Pos.IsValid() {
+			t.Errorf("last error %v", last)
+		}
+	}
+}
