@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
-	"slices"
 	"strconv"
 	"unsafe"
 )
@@ -61,7 +59,6 @@ type LibSVMReader struct {
 	name string
 	line int
 	row  LibSVMRow
-	perm []int
 }
 
 // NewLibSVMReader reads from r; name is used in error messages.
@@ -163,8 +160,8 @@ func (r *LibSVMReader) entry(tok []byte, col int, first bool) error {
 		}
 		return nil
 	}
-	idx, err := strconv.Atoi(unsafeString(tok[:c]))
-	if err != nil || idx < 1 || idx > MaxLibSVMIndex {
+	idx, ok := parseIndex(tok[:c])
+	if !ok {
 		return r.errorf(col, "index %q is not an integer in 1..%d (indices are 1-based)", tok[:c], MaxLibSVMIndex)
 	}
 	v, ok := parseNum(tok[c+1:])
@@ -176,27 +173,21 @@ func (r *LibSVMReader) entry(tok []byte, col int, first bool) error {
 	return nil
 }
 
-// sortRow sorts the row's entries by index (a no-op for sorted rows) and
+// sortRow sorts the row's entries by index (insertion sort in place: a
+// no-op for sorted rows, cheap for the short rows of libsvm data) and
 // rejects a repeated index.
 func (r *LibSVMReader) sortRow() error {
-	row := &r.row
-	if !slices.IsSorted(row.Idx) {
-		r.perm = r.perm[:0]
-		for k := range row.Idx {
-			r.perm = append(r.perm, k)
+	idx, val := r.row.Idx, r.row.Val
+	for k := 1; k < len(idx); k++ {
+		i, v, m := idx[k], val[k], k
+		for ; m > 0 && idx[m-1] > i; m-- {
+			idx[m], val[m] = idx[m-1], val[m-1]
 		}
-		slices.SortStableFunc(r.perm, func(a, b int) int { return int(row.Idx[a]) - int(row.Idx[b]) })
-		idx := make([]int32, len(row.Idx))
-		val := make([]float64, len(row.Val))
-		for k, p := range r.perm {
-			idx[k], val[k] = row.Idx[p], row.Val[p]
-		}
-		copy(row.Idx, idx)
-		copy(row.Val, val)
+		idx[m], val[m] = i, v
 	}
-	for k := 1; k < len(row.Idx); k++ {
-		if row.Idx[k] == row.Idx[k-1] {
-			return fmt.Errorf("%s:%d:1: libsvm: index %d appears twice", r.name, r.line, row.Idx[k]+1)
+	for k := 1; k < len(idx); k++ {
+		if idx[k] == idx[k-1] {
+			return fmt.Errorf("%s:%d:1: libsvm: index %d appears twice", r.name, r.line, idx[k]+1)
 		}
 	}
 	return nil
@@ -218,11 +209,6 @@ func nextToken(b []byte, pos *int) ([]byte, int) {
 		return nil, i
 	}
 	return b[i:j], i
-}
-
-func parseNum(tok []byte) (float64, bool) {
-	v, err := strconv.ParseFloat(unsafeString(tok), 64)
-	return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
 // unsafeString views b as a string without copying; the strconv parsers do

@@ -29,7 +29,6 @@
 //     generalised KL L̃(α) of eq. 10 over the 2d+1 coefficients of log g by
 //     Newton's method (gradient and Hessian eq. 11, Cholesky), tolerance
 //     1e-5 on the relative parameter change.
-//
 //   - exact: for a factor f(aᵀw) on one projection (Projected), the exact
 //     marginals of the tilted distribution from log Z of the projection
 //     (projected.go); the fully factorised EP of Minka (2001) and, with one

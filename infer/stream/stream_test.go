@@ -32,7 +32,7 @@ func writeSynthetic(t testing.TB, n, d, nnz int, seed uint64) string {
 	}
 	defer f.Close()
 	bw := bufio.NewWriter(f)
-	if err := Generate(bw, n, d, nnz, seed); err != nil {
+	if err := Generate(bw, n, d, nnz, seed, 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := bw.Flush(); err != nil {
