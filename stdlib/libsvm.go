@@ -304,29 +304,79 @@ func openFS(fsys fs.FS, path string) (fs.File, error) {
 // label, or a file mixing −1 and 0, is an error naming the first offending
 // line (lines[i] is the line of label i).
 func LabelSpins(labels []float64, lines []int, name string) ([]float64, error) {
-	var hasNeg, hasZero bool
-	for i, y := range labels {
-		switch y {
-		case -1:
-			hasNeg = true
-		case 0:
-			hasZero = true
-		case 1:
-		default:
-			return nil, fmt.Errorf("%s:%d:1: libsvm: label %v is not binary (use -1/+1 or 0/1)", name, lines[i], y)
-		}
-		if hasNeg && hasZero {
-			return nil, fmt.Errorf("%s:%d:1: libsvm: labels mix -1 and 0; use -1/+1 or 0/1", name, lines[i])
-		}
-	}
+	sp := SpinLabels{Name: name}
 	out := make([]float64, len(labels))
 	for i, y := range labels {
-		out[i] = y
-		if y == 0 {
-			out[i] = -1
+		var err error
+		if out[i], err = sp.Spin(y, lines[i]); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// SpinLabels is LabelSpins one label at a time, for streams: Spin maps a
+// label to ±1 and fails on a non-binary label or on the first label that
+// makes the stream mix −1 and 0.
+type SpinLabels struct {
+	Name            string // the file, for messages
+	hasNeg, hasZero bool
+}
+
+// Spin returns the spin of label y read from line.
+func (s *SpinLabels) Spin(y float64, line int) (float64, error) {
+	switch y {
+	case -1:
+		s.hasNeg = true
+	case 0:
+		s.hasZero = true
+		y = -1
+	case 1:
+	default:
+		return 0, fmt.Errorf("%s:%d:1: libsvm: label %v is not binary (use -1/+1 or 0/1)", s.Name, line, y)
+	}
+	if s.hasNeg && s.hasZero {
+		return 0, fmt.Errorf("%s:%d:1: libsvm: labels mix -1 and 0; use -1/+1 or 0/1", s.Name, line)
+	}
+	return y, nil
+}
+
+// LibSVMInfo summarises a libsvm file: examples, the largest 1-based index
+// (the number of features), stored non-zeros, and whether every label is a
+// spin under SpinLabels (LabelErr is the first label error, nil if all are).
+type LibSVMInfo struct {
+	Rows, Cols, NonZeros int
+	LabelErr             error
+}
+
+// ScanLibSVM reads a whole libsvm file once in O(longest line) memory and
+// returns its summary, or the first malformed line's error.
+func ScanLibSVM(fsys fs.FS, path string) (*LibSVMInfo, error) {
+	f, err := OpenRegular(fsys, path, "libsvm")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rd := NewLibSVMReader(f, path)
+	sp := SpinLabels{Name: path}
+	var info LibSVMInfo
+	for {
+		row, err := rd.Next()
+		if err == io.EOF {
+			return &info, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if _, err := sp.Spin(row.Label, row.Line); err != nil && info.LabelErr == nil {
+			info.LabelErr = err
+		}
+		if n := len(row.Idx); n > 0 {
+			info.Cols = max(info.Cols, int(row.Idx[n-1])+1)
+		}
+		info.Rows++
+		info.NonZeros += len(row.Idx)
+	}
 }
 
 // osFS opens operating-system paths as they are (absolute or relative to

@@ -93,3 +93,17 @@ func TestLabelSpins(t *testing.T) {
 		t.Errorf("mix: %v", err)
 	}
 }
+
+func TestScanLibSVM(t *testing.T) {
+	info, err := ScanLibSVM(nil, "testdata/edge.svm")
+	if err != nil || info.Rows != 5 || info.Cols != 5 || info.NonZeros != 8 || info.LabelErr != nil {
+		t.Errorf("%+v %v", info, err)
+	}
+	fsys := fstest.MapFS{"a.svm": {Data: []byte("3 1:1\n1 2:2\n1 2:x\n")}, "b.svm": {Data: []byte("3 1:1\n")}}
+	if _, err := ScanLibSVM(fsys, "a.svm"); err == nil || err.Error() != `a.svm:3:5: libsvm: value "x" of index 2 is not a finite number` {
+		t.Errorf("bad value: %v", err)
+	}
+	if info, err := ScanLibSVM(fsys, "b.svm"); err != nil || info.LabelErr == nil || info.LabelErr.Error() != "b.svm:1:1: libsvm: label 3 is not binary (use -1/+1 or 0/1)" {
+		t.Errorf("label: %+v %v", info, err)
+	}
+}

@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"fmt"
 	"io"
 	"io/fs"
 
@@ -38,14 +37,13 @@ func (s LibSVMFile) Open() (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &libsvmRows{f: f, r: stdlib.NewLibSVMReader(f, s.Path), name: s.Path}, nil
+	return &libsvmRows{f: f, r: stdlib.NewLibSVMReader(f, s.Path), spins: stdlib.SpinLabels{Name: s.Path}}, nil
 }
 
 type libsvmRows struct {
-	f               fs.File
-	r               *stdlib.LibSVMReader
-	name            string
-	hasNeg, hasZero bool
+	f     fs.File
+	r     *stdlib.LibSVMReader
+	spins stdlib.SpinLabels
 }
 
 func (r *libsvmRows) Next() (float64, []int32, []float64, error) {
@@ -53,26 +51,8 @@ func (r *libsvmRows) Next() (float64, []int32, []float64, error) {
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	y, err := r.spin(row.Label, row.Line)
+	y, err := r.spins.Spin(row.Label, row.Line)
 	return y, row.Idx, row.Val, err
-}
-
-// spin is stdlib.LabelSpins for one label of a stream.
-func (r *libsvmRows) spin(y float64, line int) (float64, error) {
-	switch y {
-	case -1:
-		r.hasNeg = true
-	case 0:
-		r.hasZero = true
-		y = -1
-	case 1:
-	default:
-		return 0, fmt.Errorf("%s:%d:1: libsvm: label %v is not binary (use -1/+1 or 0/1)", r.name, line, y)
-	}
-	if r.hasNeg && r.hasZero {
-		return 0, fmt.Errorf("%s:%d:1: libsvm: labels mix -1 and 0; use -1/+1 or 0/1", r.name, line)
-	}
-	return y, nil
 }
 
 func (r *libsvmRows) Close() error { return r.f.Close() }
