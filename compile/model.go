@@ -64,6 +64,7 @@ type Block struct {
 	Prior   Prior
 	Sites   []Site
 	Batches []BatchFactor
+	Streams []StreamSites // plates over libsvm data, streamed (libsvm.go)
 	Pos     ast.Pos
 }
 
@@ -161,6 +162,7 @@ type PredictSpec struct {
 	Name      string
 	Block     int
 	Xnew      *mat.Dense
+	Sparse    *SparseInput       // libsvm new inputs (Xnew nil), scored against their labels
 	Lik       string             // likelihood kind for p(y=+1), "" if none
 	LikParams map[string]float64 // e.g. eps
 	// Display marks a grid that only a plot reads (fg run --plot's decision

@@ -22,12 +22,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/stream"
+	"github.com/fg-infer/fg/stdlib"
 )
 
 func main() {
@@ -38,7 +40,15 @@ func main() {
 	passes := flag.Int("passes", 1, "passes (1 = ADF, more = EP with sites on disk)")
 	dir := flag.String("dir", os.TempDir(), "folder for the generated files and EP's site file")
 	keep := flag.Bool("keep", false, "keep the generated files")
+	example := flag.String("example", "", "write the small data of examples/sparse_probit.fg into this folder and exit")
 	flag.Parse()
+	if *example != "" {
+		if err := writeExample(*example); err != nil {
+			fmt.Fprintln(os.Stderr, "stream_bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(int(*n), int(*d), *nnz, *test, *passes, *dir, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "stream_bench:", err)
 		os.Exit(1)
@@ -91,12 +101,16 @@ func run(n, d, nnz, ntest, passes int, dir string, keep bool) error {
 }
 
 func generate(path string, n, d, nnz int, split uint64) error {
+	return generateSeed(path, n, d, nnz, 1, split)
+}
+
+func generateSeed(path string, n, d, nnz int, seed, split uint64) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
-	if err := stream.Generate(bw, n, d, nnz, 1, split); err != nil {
+	if err := stream.Generate(bw, n, d, nnz, seed, split); err != nil {
 		f.Close()
 		return err
 	}
@@ -105,6 +119,45 @@ func generate(path string, n, d, nnz int, split uint64) error {
 		return err
 	}
 	return f.Close()
+}
+
+// writeExample writes the data of examples/sparse_probit.fg: 300 training
+// and 200 test examples over 20 features with about 5 non-zeros each
+// (seed 7), and the training examples again as a dense csv (columns x1..x20,
+// label ±1) for the in-memory comparison.
+func writeExample(dir string) error {
+	train, test := filepath.Join(dir, "sparse_train.svm"), filepath.Join(dir, "sparse_test.svm")
+	if err := generateSeed(train, 300, 20, 5, 7, 1); err != nil {
+		return err
+	}
+	if err := generateSeed(test, 200, 20, 5, 7, 2); err != nil {
+		return err
+	}
+	m, err := stdlib.LoadLibSVM(nil, train)
+	if err != nil {
+		return err
+	}
+	y, err := stdlib.LabelSpins(m.Labels, m.Lines, train)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for j := range 20 {
+		fmt.Fprintf(&b, "x%d,", j+1)
+	}
+	b.WriteString("label\n")
+	for i := range m.Rows {
+		row := make([]float64, 20)
+		idx, val := m.Row(i)
+		for k, j := range idx {
+			row[j] = val[k]
+		}
+		for _, x := range row {
+			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64) + ",")
+		}
+		fmt.Fprintf(&b, "%g\n", y[i])
+	}
+	return os.WriteFile(filepath.Join(dir, "sparse_train.csv"), []byte(b.String()), 0o644)
 }
 
 // cpuTime is the process's user + system CPU time in seconds: on a shared
