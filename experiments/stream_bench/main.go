@@ -77,6 +77,10 @@ func run(n, d, nnz, ntest, passes int, dir string, keep bool) error {
 	}
 	p := &stream.Problem{PriorMean: make([]float64, d), PriorVar: ones, Lik: ep.Probit{}, Train: stream.LibSVMFile{Path: train}}
 	s := &stream.Settings{Passes: passes, SiteDir: dir, ProgressEvery: 1_000_000, Progress: func(p stream.Progress) {
+		if p.EndOfPass {
+			fmt.Printf("  pass %d done: mean change %.3g\n", p.Pass, p.Residual)
+			return
+		}
 		fmt.Printf("  pass %d: %d examples, %.3g examples/s\n", p.Pass, p.Examples, p.PerSecond)
 	}}
 	cpu0 := cpuTime()

@@ -31,8 +31,8 @@ func (j *job) streamBlock(b *compile.Block) (*blockOut, error) {
 	s := &stream.Settings{Passes: passes, Damping: j.st.Damping, Tol: j.st.Tol}
 	if j.st.Progress != nil {
 		s.Progress = func(p stream.Progress) {
-			if p.Examples == st.Rows {
-				j.st.Progress(p.Pass, 0)
+			if p.EndOfPass {
+				j.st.Progress(p.Pass, p.Residual)
 			}
 		}
 	}

@@ -65,15 +65,18 @@ type Settings struct {
 	// SiteDir is where EP's site file goes ("" = os.TempDir()).
 	SiteDir string
 	// Progress, if non-nil, is called every ProgressEvery examples (0 means
-	// 10⁶) and at the end of each pass.
+	// 10⁶) and at the end of each pass (EndOfPass).
 	Progress      func(Progress)
 	ProgressEvery int
 }
 
-// Progress is a snapshot of a running stream.
+// Progress is a snapshot of a running stream. EndOfPass marks the call
+// after a pass, which carries the pass's residual ‖m − m_prev‖₂ / δ.
 type Progress struct {
 	Pass, Examples int
 	PerSecond      float64 // examples per second since the start of the run
+	EndOfPass      bool
+	Residual       float64
 }
 
 // Result of Run.
@@ -215,6 +218,11 @@ func (e *engine) endPass(pass int, prev []float64) (bool, infer.Status, string) 
 	r = math.Sqrt(r) / e.delta
 	copy(prev, m)
 	e.res.Trace = append(e.res.Trace, r)
+	if e.s.Progress != nil {
+		pr := e.progress(pass, e.res.Examples)
+		pr.EndOfPass, pr.Residual = true, r
+		e.s.Progress(pr)
+	}
 	switch {
 	case math.IsNaN(r) || math.IsInf(r, 0):
 		return true, infer.Diverged, "non-finite posterior mean"
@@ -262,9 +270,6 @@ func (e *engine) pass(ctx context.Context, pass int) (int, error) {
 		if err := e.sites.end(); err != nil {
 			return n, err
 		}
-	}
-	if e.s.Progress != nil {
-		e.s.Progress(e.progress(pass, n))
 	}
 	return n, nil
 }

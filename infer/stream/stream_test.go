@@ -229,3 +229,28 @@ func TestScore(t *testing.T) {
 		t.Errorf("scores %+v, want accuracy %g log loss %g", sc, acc/200, ll/200)
 	}
 }
+
+// TestStreamProgress: progress every 50 examples and after each pass with
+// that pass's residual.
+func TestStreamProgress(t *testing.T) {
+	var got []Progress
+	res, err := Run(context.Background(), &Problem{PriorMean: make([]float64, 30), PriorVar: ones(30), Lik: ep.Probit{},
+		Train: LibSVMFile{Path: writeSynthetic(t, 120, 30, 4, 9)}}, &Settings{Passes: 2, ProgressEvery: 50, SiteDir: t.TempDir(),
+		Progress: func(p Progress) { got = append(got, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		pass, n int
+		end     bool
+	}{{1, 50, false}, {1, 100, false}, {1, 120, true}, {2, 30, false}, {2, 80, false}, {2, 120, true}}
+	if len(got) != len(want) {
+		t.Fatalf("progress calls %+v", got)
+	}
+	for k, w := range want {
+		g := got[k]
+		if g.Pass != w.pass || g.Examples != w.n || g.EndOfPass != w.end || !(g.PerSecond > 0) || (w.end && g.Residual != res.Trace[w.pass-1]) {
+			t.Errorf("call %d: %+v, want %+v", k, g, w)
+		}
+	}
+}
