@@ -3,6 +3,7 @@ package stream
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -52,6 +53,21 @@ func BenchmarkParse(b *testing.B) {
 			rd = stdlib.NewLibSVMReader(bytes.NewReader(src), "bench")
 		}
 		if _, err := rd.Next(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkADFFile is one ADF pass over a libsvm file of 10⁵ examples with
+// about 20 non-zeros over 10⁵ features (parse + update); ns/op is per
+// example.
+func BenchmarkADFFile(b *testing.B) {
+	const n, d = 100_000, 100_000
+	path := writeSynthetic(b, n, d, 20, 1)
+	p := &Problem{PriorMean: make([]float64, d), PriorVar: ones(d), Lik: ep.Probit{}, Train: LibSVMFile{Path: path}}
+	b.ResetTimer()
+	for done := 0; done < b.N; done += n {
+		if _, err := Run(context.Background(), p, &Settings{}); err != nil {
 			b.Fatal(err)
 		}
 	}
