@@ -74,16 +74,9 @@ func (r *LibSVMReader) Next() (*LibSVMRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i := bytes.IndexByte(b, '#'); i >= 0 {
-			b = b[:i]
+		if blank, err := r.parse(b); err != nil || !blank {
+			return &r.row, err
 		}
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
-		if err := r.parse(b); err != nil {
-			return nil, err
-		}
-		return &r.row, nil
 	}
 }
 
@@ -123,29 +116,31 @@ func (r *LibSVMReader) errorf(col int, format string, args ...any) error {
 	return fmt.Errorf("%s:%d:%d: libsvm: %s", r.name, r.line, col+1, fmt.Sprintf(format, args...))
 }
 
-// parse fills r.row from one non-blank line (comment removed).
-func (r *LibSVMReader) parse(b []byte) error {
+// parse fills r.row from one line and reports whether the line was blank
+// (only blanks and a comment).
+func (r *LibSVMReader) parse(b []byte) (blank bool, err error) {
 	row := &r.row
 	row.Idx, row.Val, row.Line = row.Idx[:0], row.Val[:0], r.line
 	pos := 0
 	tok, col := nextToken(b, &pos)
+	if tok == nil {
+		return true, nil
+	}
 	y, ok := parseNum(tok)
 	if !ok {
-		return r.errorf(col, "label %q is not a finite number", tok)
+		return false, r.errorf(col, "label %q is not a finite number", tok)
 	}
 	row.Label = y
-	first := true
-	for {
+	for first := true; ; first = false {
 		tok, col = nextToken(b, &pos)
 		if tok == nil {
 			break
 		}
 		if err := r.entry(tok, col, first); err != nil {
-			return err
+			return false, err
 		}
-		first = false
 	}
-	return r.sortRow()
+	return false, r.sortRow()
 }
 
 // entry parses one INDEX:VALUE (or a leading qid:N) token.
@@ -194,17 +189,21 @@ func (r *LibSVMReader) sortRow() error {
 }
 
 // nextToken returns the next blank-separated token from *pos and its
-// 0-based byte column, or nil at the end of the line.
+// 0-based byte column, or nil at the end of the line or at a `#`, which
+// starts a comment to the end of the line (also inside a token).
 func nextToken(b []byte, pos *int) ([]byte, int) {
 	i := *pos
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 		i++
 	}
 	j := i
-	for j < len(b) && b[j] != ' ' && b[j] != '\t' {
+	for j < len(b) && b[j] != ' ' && b[j] != '\t' && b[j] != '#' {
 		j++
 	}
 	*pos = j
+	if j < len(b) && b[j] == '#' {
+		*pos = len(b)
+	}
 	if i == j {
 		return nil, i
 	}

@@ -107,3 +107,11 @@ func TestScanLibSVM(t *testing.T) {
 		t.Errorf("label: %+v %v", info, err)
 	}
 }
+
+// TestLibSVMCommentInToken: `#` ends the line's data even inside a token.
+func TestLibSVMCommentInToken(t *testing.T) {
+	m, err := ParseLibSVM(strings.NewReader("1 2:3#c 4:5\n#\n-1#x\n"), "c.svm")
+	if err != nil || m.Rows != 2 || !reflect.DeepEqual(m.Idx, []int32{1}) || m.Val[0] != 3 || m.Labels[1] != -1 {
+		t.Errorf("%+v %v", m, err)
+	}
+}

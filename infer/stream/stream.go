@@ -148,7 +148,7 @@ type engine struct {
 	p         *Problem
 	s         *Settings
 	delta     float64
-	lam, eta  []float64 // q's natural parameters
+	q         []float64 // q's natural parameters, interleaved: λ_j = q[2j], η_j = q[2j+1] (one cache line per weight)
 	ex        example   // scratch of one example
 	sites     *siteStore
 	res       *Result
@@ -159,14 +159,14 @@ type engine struct {
 
 func newEngine(p *Problem, s *Settings) *engine {
 	d := len(p.PriorMean)
-	e := &engine{p: p, s: s, delta: s.Damping, lam: make([]float64, d), eta: make([]float64, d),
+	e := &engine{p: p, s: s, delta: s.Damping, q: make([]float64, 2*d),
 		res: &Result{Errors: map[string]int{}}, start: time.Now()}
 	if e.delta == 0 {
 		e.delta = 1
 	}
 	for j := range d {
-		e.lam[j] = 1 / p.PriorVar[j]
-		e.eta[j] = p.PriorMean[j] / p.PriorVar[j]
+		e.q[2*j] = 1 / p.PriorVar[j]
+		e.q[2*j+1] = p.PriorMean[j] / p.PriorVar[j]
 	}
 	return e
 }
@@ -284,8 +284,8 @@ func (e *engine) progress(pass, n int) Progress {
 
 // visit checks example k (1-based) against d, updates q and stores its site.
 func (e *engine) visit(k int, y float64, idx []int32, val []float64) error {
-	if len(idx) > 0 && int(idx[len(idx)-1]) >= len(e.lam) {
-		return fmt.Errorf("stream: example %d has feature %d but the model has %d", k, idx[len(idx)-1]+1, len(e.lam))
+	if d := len(e.q) / 2; len(idx) > 0 && int(idx[len(idx)-1]) >= d {
+		return fmt.Errorf("stream: example %d has feature %d but the model has %d", k, idx[len(idx)-1]+1, d)
 	}
 	if pass1 := e.res.Iterations == 0; pass1 {
 		e.res.NonZeros += len(idx)
@@ -313,9 +313,9 @@ func (e *engine) visit(k int, y float64, idx []int32, val []float64) error {
 }
 
 func (e *engine) mean() []float64 {
-	m := make([]float64, len(e.lam))
+	m := make([]float64, len(e.q)/2)
 	for j := range m {
-		m[j] = e.eta[j] / e.lam[j]
+		m[j] = e.q[2*j+1] / e.q[2*j]
 	}
 	return m
 }
@@ -324,9 +324,9 @@ func (e *engine) finish(st infer.Status, msg string) *Result {
 	res := e.res
 	res.Status, res.Message = st, msg
 	res.Mean = e.mean()
-	res.Var = make([]float64, len(e.lam))
+	res.Var = make([]float64, len(e.q)/2)
 	for j := range res.Var {
-		res.Var[j] = 1 / e.lam[j]
+		res.Var[j] = 1 / e.q[2*j]
 	}
 	return res
 }

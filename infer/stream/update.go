@@ -33,7 +33,7 @@ func (e *engine) update(y float64, idx []int32, val []float64) string {
 	}
 	mt, vt := 0.0, 0.0
 	for k, j := range idx {
-		lc, ec := e.lam[j]-x.lamS[k], e.eta[j]-x.etaS[k]
+		lc, ec := e.q[2*j]-x.lamS[k], e.q[2*j+1]-x.etaS[k]
 		if !(lc > 0) || math.IsInf(lc, 0) || math.IsNaN(ec) || math.IsInf(ec, 0) {
 			return "cavity"
 		}
@@ -50,8 +50,8 @@ func (e *engine) update(y float64, idx []int32, val []float64) string {
 		return "improper"
 	}
 	for k, j := range idx {
-		e.lam[j] = x.lamC[k] + x.lamN[k]
-		e.eta[j] = x.etaC[k] + x.etaN[k]
+		e.q[2*j] = x.lamC[k] + x.lamN[k]
+		e.q[2*j+1] = x.etaC[k] + x.etaN[k]
 		x.lamS[k], x.etaS[k] = x.lamN[k], x.etaN[k]
 	}
 	return ""
