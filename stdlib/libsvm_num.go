@@ -80,7 +80,16 @@ func smallInt(b []byte) (int, bool) {
 	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
 		b = b[1:]
 	}
-	if len(b) == 0 || len(b) > 4 {
+	n, ok := digits(b, 4)
+	if neg {
+		n = -n
+	}
+	return n, ok
+}
+
+// digits parses 1 to max decimal digits.
+func digits(b []byte, max int) (int, bool) {
+	if len(b) == 0 || len(b) > max {
 		return 0, false
 	}
 	n := 0
@@ -89,9 +98,6 @@ func smallInt(b []byte) (int, bool) {
 			return 0, false
 		}
 		n = n*10 + int(c-'0')
-	}
-	if neg {
-		n = -n
 	}
 	return n, true
 }
@@ -107,15 +113,6 @@ func parseNum(tok []byte) (float64, bool) {
 
 // parseIndex parses a libsvm feature index: decimal digits, 1..MaxLibSVMIndex.
 func parseIndex(b []byte) (int, bool) {
-	if len(b) == 0 || len(b) > 9 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, n >= 1 && n <= MaxLibSVMIndex
+	n, ok := digits(b, 9)
+	return n, ok && n >= 1 && n <= MaxLibSVMIndex
 }
