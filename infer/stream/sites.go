@@ -15,7 +15,7 @@ import (
 // written in example order as little-endian float64. A pass reads the old
 // sites from one file and writes the new ones to another, then they swap:
 // memory stays O(buffer) whatever the number of examples, at 16 bytes of
-// disk per stored non-zero. Sites of coordinates outside an example's
+// disk per stored non-zero in each of the two files. Sites of coordinates outside an example's
 // non-zeros are exactly 1 (the factor does not depend on them), so nothing
 // else needs storing.
 type siteStore struct {
