@@ -68,3 +68,53 @@ infer ep { passes = 1 }
 		t.Errorf("var(w[3]) = %g, %v: the data should shrink the prior variance", v, err)
 	}
 }
+
+// TestLibSVMLogisticOneExample: one logistic example, x = (2, −1), y = +1,
+// prior N(0, I): ADF's posterior marginals equal the exact marginals of the
+// tilted distribution, computed here by the trapezoid rule on t = xᵀw
+// (w | t is Gaussian: E w = (x/v_t) E t, Var w = 1 − x²/v_t + (x/v_t)² Var t
+// with v_t = |x|² = 5). Tolerance 1e-7 (Gauss–Hermite with 32 nodes).
+func TestLibSVMLogisticOneExample(t *testing.T) {
+	src := `model m
+data X = libsvm("one.svm")
+data y = libsvm_labels("one.svm")
+latent w: real[cols(X)] ~ normal(0, 1)
+for i in 0..len(y) {
+  y[i] ~ logistic(dot(X[i], w))
+}
+infer ep as gh32 { passes = 1 }
+infer ep as gh200 { passes = 1, approx = gh(n = 200) }
+`
+	m, err := fg.LoadFS(fstest.MapFS{"m.fg": {Data: []byte(src)}, "one.svm": {Data: []byte("1 1:2 2:-1\n")}}, "m.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const vt, n = 5.0, 200_000
+	var z, s1, s2 float64
+	for k := range n + 1 {
+		x := -40 + 80*float64(k)/n
+		f := math.Exp(-x*x/(2*vt)) / (1 + math.Exp(-x))
+		if k == 0 || k == n {
+			f /= 2
+		}
+		z, s1, s2 = z+f, s1+f*x, s2+f*x*x
+	}
+	et, vart := s1/z, s2/z-(s1/z)*(s1/z)
+	for _, c := range []struct {
+		label string
+		tol   float64
+	}{{"gh32", 1e-5}, {"gh200", 1e-9}} {
+		for j, x := range []float64{2, -1} {
+			mean, _ := res.Get(c.label).Mean("w", j)
+			v, _ := res.Get(c.label).Variance("w", j)
+			wm, wv := x/vt*et, 1-x*x/vt+(x/vt)*(x/vt)*vart
+			if math.Abs(mean-wm) > c.tol || math.Abs(v-wv) > c.tol {
+				t.Errorf("%s: w[%d] = %.10g ± %.10g, quadrature %.10g ± %.10g", c.label, j, mean, v, wm, wv)
+			}
+		}
+	}
+}

@@ -37,12 +37,6 @@ type SparseInput struct {
 	Rows, Cols int
 }
 
-// MaxFullFamilyD is the largest number of weights for which family = full
-// would be allowed: a d×d covariance. libsvm sites are streamed by the
-// factorised engine only, so family = full is refused on them at any d;
-// the constant states the scale at which it could not work anyway.
-const MaxFullFamilyD = 5000
-
 // sparseVal is libsvm data: a file summarised by one streaming pass
 // (stdlib.ScanLibSVM), never held in memory.
 type sparseVal struct {
@@ -253,7 +247,7 @@ func (c *compiler) checkStreamInfer(s *ast.InferStmt, spec *InferSpec, given map
 			c.fail(s, "libsvm sites run under divergence kl (ADF / EP), not %v", spec.Settings.Divergence)
 		}
 		if spec.Family == "full" && given["family"] != nil {
-			c.fail(given["family"], "family = full on libsvm data needs a %d×%d covariance and the sites in memory; libsvm sites are streamed with family = factorized (full is refused above d = %d and for every streamed model)", b.N, b.N, MaxFullFamilyD)
+			c.fail(given["family"], "family = full on libsvm data needs a %d×%d covariance and every site in memory; libsvm sites are streamed with family = factorized", b.N, b.N)
 		}
 		spec.Family = "factorized"
 		if spec.Settings.Schedule != infer.Sequential {
