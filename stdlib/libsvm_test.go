@@ -1,6 +1,7 @@
 package stdlib
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -114,4 +115,35 @@ func TestLibSVMCommentInToken(t *testing.T) {
 	if err != nil || m.Rows != 2 || !reflect.DeepEqual(m.Idx, []int32{1}) || m.Val[0] != 3 || m.Labels[1] != -1 {
 		t.Errorf("%+v %v", m, err)
 	}
+}
+
+// FuzzLibSVM: the reader never panics, every error names f.svm:LINE:COL
+// or a file-level problem, and every row it accepts is sorted, within
+// the index bound and finite.
+func FuzzLibSVM(f *testing.F) {
+	src, err := os.ReadFile("testdata/edge.svm")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{string(src), "1 1:2\n", "1 qid:3 2:1e-3 1:4 # c\r\n", "x", "1 0:1", "1 2:1 2:1", "-1 99999999999:1"} {
+		f.Add(s)
+	}
+	pos := regexp.MustCompile(`^f\.svm:\d+:\d+: libsvm: `)
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseLibSVM(strings.NewReader(s), "f.svm")
+		if err != nil {
+			if !pos.MatchString(err.Error()) {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		for i := range m.Rows {
+			idx, val := m.Row(i)
+			for k := range idx {
+				if idx[k] < 0 || int(idx[k]) >= m.Cols || (k > 0 && idx[k] <= idx[k-1]) || math.IsNaN(val[k]) || math.IsInf(val[k], 0) {
+					t.Fatalf("row %d: %v %v", i, idx, val)
+				}
+			}
+		}
+	})
 }
