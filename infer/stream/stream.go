@@ -59,8 +59,8 @@ type Settings struct {
 	Passes int
 	// Damping δ ∈ (0, 1] on site natural parameters (0 means 1).
 	Damping float64
-	// Tol > 0 stops after a pass (beyond the first) whose mean change
-	// ‖m − m_prev‖₂ / δ is below Tol.
+	// Tol > 0 stops EP (Passes > 1) after a pass whose mean change
+	// ‖m − m_prev‖₂ / δ is below Tol, as infer/quad's FF-EP does.
 	Tol float64
 	// SiteDir is where EP's site file goes ("" = os.TempDir()).
 	SiteDir string
@@ -226,9 +226,9 @@ func (e *engine) endPass(pass int, prev []float64) (bool, infer.Status, string) 
 	switch {
 	case math.IsNaN(r) || math.IsInf(r, 0):
 		return true, infer.Diverged, "non-finite posterior mean"
-	case pass > 1 && e.s.Tol > 0 && r < e.s.Tol && e.passSkips == 0:
+	case e.s.passes() > 1 && e.s.Tol > 0 && r < e.s.Tol && e.passSkips == 0:
 		return true, infer.Converged, ""
-	case pass > 1 && e.s.Tol > 0 && r < e.s.Tol:
+	case e.s.passes() > 1 && e.s.Tol > 0 && r < e.s.Tol:
 		return true, infer.Stalled, fmt.Sprintf("the posterior stopped changing in pass %d but %d updates of that pass were skipped (%v)", pass, e.passSkips, e.res.Errors)
 	}
 	return false, 0, ""
