@@ -64,7 +64,7 @@ func (s projSite) Derivs(w, g, h []float64) float64 { clear(g); clear(h); return
 
 // inMemory runs infer/quad's FF-EP with scheme exact over the file's
 // examples, held in memory.
-func inMemory(t *testing.T, path string, lik ep.Likelihood, prior []float64, passes int, damping float64) *quad.Result {
+func inMemory(t *testing.T, path string, lik ep.Likelihood, prior []float64, passes int, damping, tol float64) *quad.Result {
 	m, err := stdlib.LoadLibSVM(nil, path)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ func inMemory(t *testing.T, path string, lik ep.Likelihood, prior []float64, pas
 		idx, a := m.Row(i)
 		p.Factors = append(p.Factors, projSite{idx, a, y[i], lik})
 	}
-	res, err := quad.RunFF(context.Background(), p, &quad.Settings{Scheme: quad.Scheme{Kind: quad.Exact}, Passes: passes, Damping: damping})
+	res, err := quad.RunFF(context.Background(), p, &quad.Settings{Scheme: quad.Scheme{Kind: quad.Exact}, Passes: passes, Damping: damping, Tol: tol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,21 +97,25 @@ func TestStreamEqualsInMemoryFFEP(t *testing.T) {
 		prior[j] = 1 + float64(j%3)
 	}
 	for _, tc := range []struct {
-		lik     ep.Likelihood
-		passes  int
-		damping float64
+		lik          ep.Likelihood
+		passes       int
+		damping, tol float64
 	}{
-		{ep.Probit{}, 1, 0}, {ep.Probit{}, 4, 0}, {ep.Probit{}, 3, 0.6}, {ep.Step{Eps: 0.1}, 1, 0}, {ep.Step{Eps: 0.1}, 3, 0},
+		{ep.Probit{}, 1, 0, 0}, {ep.Probit{}, 4, 0, 0}, {ep.Probit{}, 3, 0.6, 0}, {ep.Step{Eps: 0.1}, 1, 0, 0}, {ep.Step{Eps: 0.1}, 3, 0, 0},
+		{ep.Probit{}, 100, 0, 1e-9},
 	} {
-		want := inMemory(t, path, tc.lik, prior, tc.passes, tc.damping)
+		want := inMemory(t, path, tc.lik, prior, tc.passes, tc.damping, tc.tol)
 		got, err := Run(context.Background(), &Problem{PriorMean: make([]float64, d), PriorVar: prior, Lik: tc.lik,
-			Train: LibSVMFile{Path: path}}, &Settings{Passes: tc.passes, Damping: tc.damping, SiteDir: t.TempDir()})
+			Train: LibSVMFile{Path: path}}, &Settings{Passes: tc.passes, Damping: tc.damping, Tol: tc.tol, SiteDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := fmt.Sprintf("%s passes=%d damping=%g", tc.lik.Name(), tc.passes, tc.damping)
-		if got.Updates != want.Updates || got.Skipped != want.Skipped || got.Examples != 400 || got.Status != want.Status {
-			t.Errorf("%s: updates %d/%d skipped %d/%d status %v/%v", name, got.Updates, want.Updates, got.Skipped, want.Skipped, got.Status, want.Status)
+		name := fmt.Sprintf("%s passes=%d damping=%g tol=%g", tc.lik.Name(), tc.passes, tc.damping, tc.tol)
+		if tc.tol > 0 && got.Status != infer.Converged {
+			t.Errorf("%s: status %v", name, got.Status)
+		}
+		if got.Updates != want.Updates || got.Skipped != want.Skipped || got.Examples != 400 || got.Status != want.Status || got.Iterations != want.Iterations {
+			t.Errorf("%s: updates %d/%d skipped %d/%d status %v/%v passes %d/%d", name, got.Updates, want.Updates, got.Skipped, want.Skipped, got.Status, want.Status, got.Iterations, want.Iterations)
 		}
 		for j := range d {
 			if !scalar.EqualWithinAbsOrRel(got.Mean[j], want.Mean[j], 1e-12, 1e-12) || !scalar.EqualWithinAbsOrRel(got.Var[j], want.Var[j], 1e-12, 1e-12) {
