@@ -131,16 +131,56 @@ func (r *LibSVMReader) parse(b []byte) (blank bool, err error) {
 		return false, r.errorf(col, "label %q is not a finite number", tok)
 	}
 	row.Label = y
-	for first := true; ; first = false {
+	labelEnd := pos
+	for {
+		if pos = r.fastEntry(b, pos); pos < 0 {
+			break
+		}
 		tok, col = nextToken(b, &pos)
 		if tok == nil {
 			break
 		}
+		first := len(bytes.TrimLeft(b[labelEnd:col], " \t")) == 0 // right after the label
 		if err := r.entry(tok, col, first); err != nil {
 			return false, err
 		}
 	}
 	return false, r.sortRow()
+}
+
+// fastEntry reads plain INDEX:VALUE tokens from b[pos:] in one scan each
+// (digits, a colon, a short decimal: fastFloat) and returns the position
+// of the first token it cannot read that way (a qid, a long number, an
+// error: entry then handles it with its messages), or −1 at the end of the
+// line or at a comment.
+func (r *LibSVMReader) fastEntry(b []byte, pos int) int {
+	for {
+		for pos < len(b) && (b[pos] == ' ' || b[pos] == '\t') {
+			pos++
+		}
+		if pos == len(b) || b[pos] == '#' {
+			return -1
+		}
+		j, idx := pos, 0
+		for j < len(b) && j-pos < 9 && b[j] >= '0' && b[j] <= '9' {
+			idx = idx*10 + int(b[j]-'0')
+			j++
+		}
+		if j == pos || j == len(b) || b[j] != ':' || idx < 1 || idx > MaxLibSVMIndex {
+			return pos
+		}
+		e := j + 1
+		for e < len(b) && b[e] != ' ' && b[e] != '\t' && b[e] != '#' {
+			e++
+		}
+		v, ok := fastFloat(b[j+1 : e])
+		if !ok {
+			return pos
+		}
+		r.row.Idx = append(r.row.Idx, int32(idx-1))
+		r.row.Val = append(r.row.Val, v)
+		pos = e
+	}
 }
 
 // entry parses one INDEX:VALUE (or a leading qid:N) token.
