@@ -169,12 +169,9 @@ func (r *LibSVMReader) fastEntry(b []byte, pos int) int {
 		if j == pos || j == len(b) || b[j] != ':' || idx < 1 || idx > MaxLibSVMIndex {
 			return pos
 		}
-		e := j + 1
-		for e < len(b) && b[e] != ' ' && b[e] != '\t' && b[e] != '#' {
-			e++
-		}
-		v, ok := fastFloat(b[j+1 : e])
-		if !ok {
+		v, n, ok := fastFloatPrefix(b[j+1:])
+		e := j + 1 + n
+		if !ok || (e < len(b) && b[e] != ' ' && b[e] != '\t' && b[e] != '#') {
 			return pos
 		}
 		r.row.Idx = append(r.row.Idx, int32(idx-1))
