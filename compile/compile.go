@@ -69,11 +69,13 @@ type compiler struct {
 	priorTried map[int]bool       // latents whose prior was attempted
 	sites      map[int][]Site     // latent index → likelihood sites
 	batches    map[int][]BatchFactor
-	allIDs     map[int][]int   // latent → ids of all its elements
-	nUnroll    int             // factors produced, against the limit
-	nIter      int             // plate iterations run, against maxIterations
-	curData    string          // the data item being defined (for Options.Data)
-	dataUsed   map[string]bool // Options.Data entries that matched
+	streams    map[int][]StreamSites         // latent index → libsvm plates
+	libsvm     map[string]*stdlib.LibSVMInfo // libsvm files read, by path
+	allIDs     map[int][]int                 // latent → ids of all its elements
+	nUnroll    int                           // factors produced, against the limit
+	nIter      int                           // plate iterations run, against maxIterations
+	curData    string                        // the data item being defined (for Options.Data)
+	dataUsed   map[string]bool               // Options.Data entries that matched
 }
 
 // abort unwinds the current statement after an error was recorded.
@@ -124,6 +126,8 @@ func newCompiler(opt Options) *compiler {
 		priorTried: map[int]bool{},
 		sites:      map[int][]Site{},
 		batches:    map[int][]BatchFactor{},
+		streams:    map[int][]StreamSites{},
+		libsvm:     map[string]*stdlib.LibSVMInfo{},
 		allIDs:     map[int][]int{},
 		dataUsed:   map[string]bool{},
 	}

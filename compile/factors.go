@@ -39,6 +39,9 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 			c.fail(v, "plate variable `%s` shadows a name already in scope", v.Name)
 		}
 	}
+	if c.streamPlate(s) {
+		return
+	}
 	n, at := c.plateRange(s)
 	c.nIter += n
 	if c.nIter > maxIterations {

@@ -82,11 +82,13 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 	spec := &InferSpec{Method: method, Options: map[string]string{}, Pos: s.Pos(), Family: "full", Approx: defaultApprx}
 	c.defaults(spec)
 	seen := map[string]bool{}
+	given := map[string]ast.Node{}
 	for _, o := range s.Options {
 		if seen[o.Key.Name] {
 			c.fail(o.Key, "option `%s` given twice", o.Key.Name)
 		}
 		seen[o.Key.Name] = true
+		given[o.Key.Name] = o.Value
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
 	}
@@ -99,6 +101,7 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 	c.checkRules(s, spec)
 	c.checkDraws(s, spec)
 	c.checkFITC(s, spec)
+	c.checkStreamInfer(s, spec, given)
 	return spec
 }
 

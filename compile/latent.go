@@ -264,7 +264,7 @@ func (c *compiler) buildBlocks() {
 			c.checkFITCSites(&Block{Name: l.Name, Sites: c.sites[li]})
 		}
 		c.m.Blocks = append(c.m.Blocks, &Block{Latent: li, Name: l.Name, N: l.Size(), Prior: p.prior,
-			Sites: c.sites[li], Batches: c.batches[li], Pos: l.Pos})
+			Sites: c.sites[li], Batches: c.batches[li], Streams: c.streams[li], Pos: l.Pos})
 	}
 }
 

@@ -69,6 +69,7 @@ type Block struct {
 	Prior   Prior
 	Sites   []Site
 	Batches []BatchFactor
+	Streams []StreamSites // plates over libsvm data, streamed (libsvm.go)
 	Pos     ast.Pos
 }
 
@@ -165,10 +166,11 @@ type InferSpec struct {
 // new inputs. For GP/TP blocks Xnew holds new input rows; for linear blocks
 // Xnew holds projection vectors (one row per new point).
 type PredictSpec struct {
-	Name  string
-	Block int
-	Xnew  *mat.Dense
-	Lik   factor.Site // the block's likelihood for p(y = +1) or E[y], nil if none
+	Name   string
+	Block  int
+	Xnew   *mat.Dense
+	Lik    factor.Site  // the block's likelihood for p(y = +1) or E[y], nil if none
+	Sparse *SparseInput // libsvm new inputs (Xnew nil), scored against their labels
 	// Display marks a grid that only a plot reads (fg run --plot's decision
 	// boundary): the gold-standard methods may answer it with a cheaper
 	// predictive (infer/run's displayPrediction) instead of an integral per input.

@@ -29,6 +29,10 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 	}
 	blk := c.m.Blocks[bi]
 	xv, _ := a.val(1)
+	if xv.k == kSparse {
+		c.sparsePredict(s, a, bi, xv)
+		return
+	}
 	if xv.k != kNum || len(xv.shape) == 0 || len(xv.shape) > 2 {
 		c.fail(a.at(1), "predictive: Xnew must be a matrix, got %s", xv.describe())
 	}

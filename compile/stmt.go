@@ -49,6 +49,9 @@ func (c *compiler) dataStmt(s *ast.DataStmt) {
 	case kNum:
 		c.finite(s.Value, "data "+s.Name.Name, v)
 	}
+	if s.Type != nil && v.k == kSparse {
+		c.fail(s.Type, "libsvm data takes no type annotation: libsvm(path) is real[rows, cols], libsvm_labels(path) spin[rows]")
+	}
 	if s.Type != nil {
 		v = c.checkDataType(s, v)
 	}

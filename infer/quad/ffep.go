@@ -110,7 +110,7 @@ func validate(p *Problem, s *Settings) error {
 		return fmt.Errorf("quad: FF-EP supports schedules sequential and random, not %v", s.Schedule)
 	case s.Scheme.Kind == GH && d != 1:
 		return ErrMultivariateGH
-	case s.Scheme.Kind < GH || s.Scheme.Kind > VQ:
+	case s.Scheme.Kind < GH || s.Scheme.Kind > Exact:
 		return fmt.Errorf("quad: unknown scheme %v", s.Scheme.Kind)
 	}
 	for i, v := range p.PriorVar {
@@ -121,6 +121,9 @@ func validate(p *Problem, s *Settings) error {
 	for k, f := range p.Factors {
 		if f == nil {
 			return fmt.Errorf("quad: factor %d is nil", k)
+		}
+		if _, ok := f.(Projected); s.Scheme.Kind == Exact && !ok {
+			return fmt.Errorf("quad: factor %d is not on one projection aᵀw: %w", k, ErrNotProjected)
 		}
 	}
 	return nil

@@ -29,6 +29,10 @@
 //     generalised KL L̃(α) of eq. 10 over the 2d+1 coefficients of log g by
 //     Newton's method (gradient and Hessian eq. 11, Cholesky), tolerance
 //     1e-5 on the relative parameter change.
+//   - exact: for a factor f(aᵀw) on one projection (Projected), the exact
+//     marginals of the tilted distribution from log Z of the projection
+//     (projected.go); the fully factorised EP of Minka (2001) and, with one
+//     pass, AdPredictor's ADF.
 //
 // Note on VQ: with the 2d+1 points of the precision-3 rule and the 2d+1
 // monomials of the factorised family, the matrix Φ with rows φ(θ_j)ᵀ is
@@ -54,9 +58,12 @@ const (
 	QuickLaplace             // QLA: expansion at the cavity mean
 	GQ                       // precision-3 Gaussian quadrature
 	VQ                       // variational quadrature
+	// Exact: closed-form tilted marginals of a factor on one projection
+	// aᵀw (a Projected potential; projected.go).
+	Exact
 )
 
-var kindNames = [...]string{"gh", "laplace", "quick_laplace", "gq", "vq"}
+var kindNames = [...]string{"gh", "laplace", "quick_laplace", "gq", "vq", "exact"}
 
 func (k Kind) String() string {
 	if k < 0 || int(k) >= len(kindNames) {
@@ -130,8 +137,10 @@ func ParseScheme(name string, n int) (Scheme, error) {
 		return Scheme{Kind: GQ}, nil
 	case "vq":
 		return Scheme{Kind: VQ}, nil
+	case "exact":
+		return Scheme{Kind: Exact}, nil
 	}
-	return Scheme{}, fmt.Errorf("quad: unknown scheme %q (available: gh, laplace, quick_laplace, gq, vq)", name)
+	return Scheme{}, fmt.Errorf("quad: unknown scheme %q (available: gh, laplace, quick_laplace, gq, vq, exact)", name)
 }
 
 // Errors of a single site computation. The FF engine counts them as skipped

@@ -20,6 +20,9 @@ import (
 // numerical scheme when the block has mini-batch factors or asks for
 // family = factorized, and Gaussian-block EP otherwise.
 func (j *job) epBlock(b *compile.Block) (*blockOut, error) {
+	if len(b.Streams) > 0 {
+		return j.streamBlock(b)
+	}
 	if t, ok := j.st.Divergence.(infer.T); ok {
 		if t.Nu > tep.GaussianNu {
 			j.warnOnce("%v: nu above %g is numerically Gaussian; ran Gaussian EP (kl), the nu → ∞ limit", t, tep.GaussianNu)

@@ -162,7 +162,12 @@ func TestClutterExactEqualsQuadrature(t *testing.T) {
 
 // TestClutterEPNotConverged: on data sets where sequential EP oscillates
 // (two clusters at ±5 or alternating ±2 under a broad prior), the hand-
-// written EP fails too, and fg reports iteration_limit, never converged.
+// written EP fails too. On alternating ±2 the oscillation is robust and fg
+// reports iteration_limit, never converged. On ±5 the trajectory is
+// chaotic: it may fall, after a transient whose course depends on rounding,
+// into a contracting fixed point (seen: sweep 225, residuals 3e-2, 6e-4,
+// 7e-6, 8e-8). fg may then say converged only if that is a true fixed
+// point: run to tol 1e-12 it must converge to the same posterior.
 func TestClutterEPNotConverged(t *testing.T) {
 	for _, y := range [][]float64{{-5, -5, -5, 5, 5, 5}, {2, -2, 2, -2, 2, -2, 2, -2}} {
 		if _, _, _, ok := clutterEP(y, 100); ok {
@@ -172,8 +177,21 @@ func TestClutterEPNotConverged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rs[0].Status == infer.Converged {
+		if rs[0].Status != infer.Converged {
+			continue
+		}
+		if y[0] == 2 {
 			t.Errorf("%v: fg reports converged", y)
+			continue
+		}
+		tight, err := Run(context.Background(), compileSrc(t, clutterSrc(y, 100, "infer ep { max_iter = 1000, tol = 1e-12 }")), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m0, v0 := rs[0].Variables[0].Mean[0], rs[0].Variables[0].Var[0]
+		if tight[0].Status != infer.Converged || math.Abs(tight[0].Variables[0].Mean[0]-m0) > 1e-6 || math.Abs(tight[0].Variables[0].Var[0]-v0) > 1e-6 {
+			t.Errorf("%v: fg reports converged at %g ± %g, but run to tol 1e-12 it is %v at %g ± %g", y, m0, v0,
+				tight[0].Status, tight[0].Variables[0].Mean[0], tight[0].Variables[0].Var[0])
 		}
 	}
 }

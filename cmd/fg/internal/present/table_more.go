@@ -13,7 +13,9 @@ func predNames(rs []*infer.Result) []string {
 	seen := map[string]bool{}
 	for _, r := range rs {
 		for _, p := range r.Predictions {
-			if !seen[p.Name] {
+			// A prediction on streamed libsvm data carries only its test
+			// scores (the test rows of the summary), no per-point values.
+			if !seen[p.Name] && len(p.Mean) > 0 {
 				seen[p.Name] = true
 				names = append(names, p.Name)
 			}
