@@ -90,3 +90,13 @@ func (m *Model) Labels() []string { return m.s.Labels() }
 
 // NumExpects is the number of expect statements in the model.
 func (m *Model) NumExpects() int { return len(m.s.Compiled().Expects) }
+
+// Warnings returns the model's compile-time warnings (an experimental
+// message rule), each one line `file:line:col: message`.
+func (m *Model) Warnings() []string {
+	var out []string
+	for _, w := range m.s.Compiled().Warnings {
+		out = append(out, w.Error())
+	}
+	return out
+}

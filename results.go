@@ -195,16 +195,14 @@ func (r *Result) Prob(name string, i int, state string) (float64, error) {
 }
 
 // Prediction is element i of the `predict` statement name: p(y = +1) where
-// the likelihood defines it, else the predictive latent mean.
+// the likelihood defines it, else the expected count (poisson_log), else
+// the predictive latent mean.
 func (r *Result) Prediction(name string, i int) (float64, error) {
 	for _, p := range r.r.Predictions {
 		if p.Name != name {
 			continue
 		}
-		xs := p.Prob
-		if xs == nil {
-			xs = p.Mean
-		}
+		xs := p.Point()
 		if i < 0 || i >= len(xs) {
 			return 0, fmt.Errorf("%s: prediction %s has %d values; index %d out of range", r.r.Label, name, len(xs), i)
 		}

@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -244,13 +245,19 @@ func (c *compiler) reduce(at ast.Node, x val, f func([]ad.Jet) ad.Jet) val {
 	return val{}
 }
 
+// lossParam is a loss's optional positive parameter (quasi01's eps), or 0
+// for the losses without one.
+func lossParam(a *args) float64 {
+	if len(a.b.Params) < 2 {
+		return 0
+	}
+	def, _ := strconv.ParseFloat(a.b.Params[1].Default, 64)
+	return a.positive(1, def)
+}
+
 // lossCall applies logistic_loss, hinge or quasi01 elementwise.
 func (c *compiler) lossCall(a *args) val {
-	eps := 0.0
-	if a.b.Name == "quasi01" {
-		eps = a.positive(1, 0.1)
-	}
-	l, err := loss.ByName(a.b.Name, eps)
+	l, err := loss.ByName(a.b.Name, lossParam(a))
 	if err != nil {
 		c.fail(a.call, "%v", err)
 	}

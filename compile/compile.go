@@ -53,6 +53,10 @@ type binding struct {
 	v    val
 	lat  int // bLatent: index into Graph.Latents
 	pos  ast.Pos
+	// poisoned marks the name of a declaration that failed: uses of it
+	// abandon their statement silently, since the declaration's error
+	// already explains them (no cascade of "undefined" errors).
+	poisoned bool
 }
 
 // compiler holds the state of one compilation.
@@ -71,12 +75,14 @@ type compiler struct {
 	priorTried map[int]bool       // latents whose prior was attempted
 	sites      map[int][]Site     // latent index → likelihood sites
 	batches    map[int][]BatchFactor
-	allIDs     map[int][]int   // latent → ids of all its elements
-	nUnroll    int             // factors produced, against the limit
-	nIter      int             // plate iterations run, against maxIterations
-	curData    string          // the data item being defined (for Options.Data)
-	dataUsed   map[string]bool // Options.Data entries that matched
-	lf         *learnRec       // nil without a learn statement
+	streams    map[int][]StreamSites         // latent index → libsvm plates
+	libsvm     map[string]*stdlib.LibSVMInfo // libsvm files read, by path
+	allIDs     map[int][]int                 // latent → ids of all its elements
+	nUnroll    int                           // factors produced, against the limit
+	nIter      int                           // plate iterations run, against maxIterations
+	curData    string                        // the data item being defined (for Options.Data)
+	dataUsed   map[string]bool               // Options.Data entries that matched
+	lf         *learnRec                     // nil without a learn statement
 }
 
 // abort unwinds the current statement after an error was recorded.
@@ -87,6 +93,12 @@ func (c *compiler) errorf(n ast.Node, format string, args ...any) {
 	c.errs.Add(n.Pos(), n.End(), format, args...)
 }
 
+// warn records a warning spanning node: the model compiles, but the user
+// should know (an experimental rule).
+func (c *compiler) warn(n ast.Node, format string, args ...any) {
+	c.m.Warnings.Add(n.Pos(), n.End(), format, args...)
+}
+
 // fail records an error and abandons the current statement.
 func (c *compiler) fail(n ast.Node, format string, args ...any) {
 	c.errorf(n, format, args...)
@@ -95,7 +107,11 @@ func (c *compiler) fail(n ast.Node, format string, args ...any) {
 
 // guard runs f, turning an abort into a return so that compilation goes on
 // with the next statement.
+// Past ast.MaxErrors errors, f is skipped.
 func (c *compiler) guard(f func()) {
+	if len(c.errs) > ast.MaxErrors {
+		return
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(abort); !ok {
@@ -117,6 +133,8 @@ func newCompiler(opt Options) *compiler {
 		priorTried: map[int]bool{},
 		sites:      map[int][]Site{},
 		batches:    map[int][]BatchFactor{},
+		streams:    map[int][]StreamSites{},
+		libsvm:     map[string]*stdlib.LibSVMInfo{},
 		allIDs:     map[int][]int{},
 		dataUsed:   map[string]bool{},
 	}
@@ -159,6 +177,26 @@ func (c *compiler) undefined(id *ast.Ident) {
 	msg := fmt.Sprintf("undefined: `%s`", id.Name)
 	msg += didYouMean(id.Name, cands)
 	c.fail(id, "%s", msg)
+}
+
+// poison binds the name of a failed data, param or latent declaration, if
+// nothing else holds it, so that its uses raise no further errors.
+func (c *compiler) poison(s ast.Stmt) {
+	var id *ast.Ident
+	kind := bData
+	switch s := s.(type) {
+	case *ast.DataStmt:
+		id = s.Name
+	case *ast.ParamStmt:
+		id, kind = s.Name, bParam
+	case *ast.LatentStmt:
+		id, kind = s.Name, bLatent
+	default:
+		return
+	}
+	if _, ok := c.global[id.Name]; !ok {
+		c.global[id.Name] = &binding{kind: kind, pos: id.Pos(), poisoned: true}
+	}
 }
 
 // declare binds a global name, rejecting redeclarations.

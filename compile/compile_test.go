@@ -3,6 +3,7 @@ package compile
 import (
 	"encoding/csv"
 	"errors"
+	"github.com/fg-infer/fg/factor"
 	"math"
 	"os"
 	"path/filepath"
@@ -85,8 +86,8 @@ func TestGPMLKernels(t *testing.T) {
 			t.Errorf("se K%v = %.17g, want %.17g", ij, got, want)
 		}
 	}
-	if m.Predicts[0].Lik != "probit" || m.Blocks[0].Sites[5].Y != rows[5][2] {
-		t.Errorf("predict lik %q, site y %g vs %g", m.Predicts[0].Lik, m.Blocks[0].Sites[5].Y, rows[5][2])
+	if m.Predicts[0].Lik != (factor.Probit{}) || m.Blocks[0].Sites[5].Y != rows[5][2] {
+		t.Errorf("predict lik %v, site y %g vs %g", m.Predicts[0].Lik, m.Blocks[0].Sites[5].Y, rows[5][2])
 	}
 	rows = readCSV(t, filepath.Join(d, "reference/gpml/ionosphere_lin_probit/train.csv"))
 	m, err = CompileFile("../examples/gpml/lin_probit.fg", Options{Set: map[string]string{"log_ell": "0.25"}})
@@ -110,8 +111,8 @@ func TestGPMLKernels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := step.Predicts[0]; p.Lik != "step" || p.LikParams["eps"] != 0.05 {
-		t.Errorf("step predict %q %v", p.Lik, p.LikParams)
+	if p := step.Predicts[0]; p.Lik != (factor.Step{Eps: 0.05}) {
+		t.Errorf("step predict %v", p.Lik)
 	}
 }
 

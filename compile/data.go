@@ -17,6 +17,10 @@ func (c *compiler) dataCall(a *args) val {
 		return c.csvCall(a)
 	case "libdai":
 		return c.libdaiCall(a)
+	case "libsvm", "libsvm_labels":
+		return c.libsvmCall(a, a.b.Name == "libsvm_labels")
+	case "cols":
+		return c.colsCall(a)
 	case "geodesic_dome":
 		return val{k: kGraph, g: graphFromStdlib(stdlib.GeodesicDome())}
 	case "grid":
@@ -50,6 +54,8 @@ func (c *compiler) dataCall(a *args) val {
 			return numVal(float64(len(x.g.edges)))
 		case x.k == kList:
 			return numVal(float64(len(x.strs)))
+		case x.k == kSparse:
+			return numVal(float64(x.shape[0]))
 		case (x.k == kNum || x.k == kSym) && len(x.shape) > 0:
 			return numVal(float64(x.shape[0]))
 		}

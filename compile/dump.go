@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,8 +42,16 @@ func Dump(w io.Writer, m *Model) error {
 			num(s.Settings.Tol), s.Settings.MaxIter, s.Approx.Kind, s.Approx.N, s.Family, s.Passes, s.Samples, s.Burnin, s.Chains, clamp, mapString(s.Options))
 	}
 	for _, p := range m.Predicts {
+		if p.Sparse != nil {
+			fmt.Fprintf(bw, "predict %s block=%d libsvm=%s %dx%d lik=%s %v\n", p.Name, p.Block, filepath.ToSlash(p.Sparse.Path), p.Sparse.Rows, p.Sparse.Cols, p.Lik.Name(), p.Lik.Params())
+			continue
+		}
 		r, c := p.Xnew.Dims()
-		fmt.Fprintf(bw, "predict %s block=%d xnew=%dx%d sum=%s lik=%s %v\n", p.Name, p.Block, r, c, num(mat.Sum(p.Xnew)), p.Lik, p.LikParams)
+		lik, params := "", map[string]float64(nil)
+		if p.Lik != nil {
+			lik, params = p.Lik.Name(), p.Lik.Params()
+		}
+		fmt.Fprintf(bw, "predict %s block=%d xnew=%dx%d sum=%s lik=%s %v\n", p.Name, p.Block, r, c, num(mat.Sum(p.Xnew)), lik, params)
 	}
 	for _, e := range m.Expects {
 		fmt.Fprintf(bw, "expect %T for=%q at %d:%d\n", e.Expr, e.For, e.Pos.Line, e.Pos.Column)
@@ -68,6 +77,9 @@ func dumpBlock(bw *bufio.Writer, i int, b *Block) {
 	dumpFITC(bw, p.FITC)
 	for _, s := range b.Sites {
 		fmt.Fprintf(bw, "  site %s %s y=%s index=%d proj=%s params=%v factor=%d\n", s.Label, s.Kind, num(s.Y), s.Index, floats(s.Proj, 8), s.Params, s.Factor)
+	}
+	for _, s := range b.Streams {
+		fmt.Fprintf(bw, "  stream %s %s params=%v data=%s labels=%s %dx%d\n", s.Label, s.Kind, s.Params, filepath.ToSlash(s.Data), filepath.ToSlash(s.Labels), s.Rows, s.Cols)
 	}
 	zero, one := make([]float64, b.N), make([]float64, b.N)
 	for j := range one {

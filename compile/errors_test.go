@@ -2,17 +2,15 @@ package compile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/internal/testkit"
 	"github.com/fg-infer/fg/lang/ast"
 )
-
-// expectRx matches an inline expectation `### "regexp"` on a line.
-var expectRx = regexp.MustCompile(`###\s*"((?:[^"\\]|\\.)*)"`)
 
 // TestErrorFiles compiles every testdata/errors/*.fg file and checks that
 // the errors are exactly those announced inline with `### "regexp"` on the
@@ -33,16 +31,7 @@ func checkErrorFile(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int][]*regexp.Regexp{}
-	for i, line := range strings.Split(string(src), "\n") {
-		n := i + 1
-		if strings.HasPrefix(line, "// file:") {
-			n = 0 // an error on the file as a whole (no line to point at)
-		}
-		for _, m := range expectRx.FindAllStringSubmatch(line, -1) {
-			want[n] = append(want[n], regexp.MustCompile(strings.ReplaceAll(m[1], `\"`, `"`)))
-		}
-	}
+	want := testkit.Markers(t, src) // line 0: an error on the file as a whole
 	_, err = CompileFile(path, Options{Set: setFor(path)})
 	var list ast.ErrorList
 	if err != nil && !errors.As(err, &list) {
@@ -82,4 +71,22 @@ func setFor(path string) map[string]string {
 		return map[string]string{"eps": "0.7", "nosuch": "1"}
 	}
 	return nil
+}
+
+// TestTooManyErrors: compilation stops after ast.MaxErrors errors (each
+// undefined name would otherwise cost a search for suggestions among 10⁴
+// names).
+func TestTooManyErrors(t *testing.T) {
+	var b strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&b, "param p%d = q%d\n", i, i)
+	}
+	_, err := CompileSource("many.fg", []byte(b.String()), Options{})
+	var list ast.ErrorList
+	if !errors.As(err, &list) || len(list) != ast.MaxErrors+1 {
+		t.Fatalf("%d errors: %v", len(list), err)
+	}
+	if !strings.Contains(list[len(list)-1].Msg, "too many errors") {
+		t.Errorf("last error %v", list[len(list)-1])
+	}
 }

@@ -59,6 +59,9 @@ func (c *compiler) ident(id *ast.Ident) val {
 		}
 		c.undefined(id)
 	}
+	if b.poisoned {
+		panic(abort{})
+	}
 	if b.kind == bLatent {
 		l := &c.m.Graph.Latents[b.lat]
 		ids, ok := c.allIDs[b.lat]
@@ -100,6 +103,9 @@ func (c *compiler) list(e *ast.ListLit) val {
 	if len(e.Elems) == 0 {
 		return val{k: kNum, shape: []int{0}}
 	}
+	if nums, ok := numberList(e); ok {
+		return val{k: kNum, shape: []int{len(nums)}, num: nums}
+	}
 	elems := make([]val, len(e.Elems))
 	for i, x := range e.Elems {
 		elems[i] = c.eval(x)
@@ -126,6 +132,25 @@ func (c *compiler) list(e *ast.ListLit) val {
 		out.num = append(out.num, v.num...)
 	}
 	return out
+}
+
+// numberList returns the values of a list whose elements are all number
+// literals, possibly negated: a data vector written inline, evaluated
+// without a val per element.
+func numberList(e *ast.ListLit) ([]float64, bool) {
+	out := make([]float64, len(e.Elems))
+	for i, x := range e.Elems {
+		sign := 1.0
+		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == ast.OpNeg {
+			sign, x = -1, u.X
+		}
+		n, ok := x.(*ast.NumberLit)
+		if !ok {
+			return nil, false
+		}
+		out[i] = sign * n.Value
+	}
+	return out, true
 }
 
 func sameShape(a, b []int) bool {

@@ -1,10 +1,13 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -35,6 +38,9 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 		if _, ok := c.lookup(v.Name); ok {
 			c.fail(v, "plate variable `%s` shadows a name already in scope", v.Name)
 		}
+	}
+	if c.streamPlate(s) {
+		return
 	}
 	n, at := c.plateRange(s)
 	c.nIter += n
@@ -157,41 +163,51 @@ func (c *compiler) tildeStmt(s *ast.TildeStmt) {
 		c.fail(s.LHS, "the left side of ~ must be data or a latent, got %s", lhs.describe())
 	}
 	b := c.distribution(call)
-	if !b.Observed && b.Name != "normal" {
-		c.fail(call.Fun, "`%s` is a prior; the left side `%s` is data — use a likelihood: probit, step, logistic, normal", b.Name, c.text(s.LHS))
+	k, err := factor.Find(b.Name, factor.Likelihood)
+	if err != nil {
+		c.fail(call.Fun, "`%s` is a prior; the left side `%s` is data — use a likelihood: %s", b.Name, c.text(s.LHS),
+			strings.Join(factor.Names(factor.Likelihood), ", "))
 	}
-	c.likelihood(s, lhs, call, b)
+	if _, ok := k.(factor.Mixture); ok {
+		c.mixture(s, lhs, call, b.Name)
+		return
+	}
+	c.likelihood(s, lhs, call, b, k.(factor.LikelihoodKind))
 }
 
-// likelihood compiles observations y ~ probit(a) / step(a, eps) /
-// logistic(a) / normal(a, var) into Gaussian-block sites, one per element.
-func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *stdlib.Builtin) {
+// likelihood compiles observations y ~ LIK(a, params...) (probit, step,
+// logistic, normal, student_t, poisson_log, ...) into Gaussian-block sites,
+// one per element: the kind's constructor validates the parameters and
+// its CheckY the observations.
+func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *stdlib.Builtin, k factor.LikelihoodKind) {
 	a := c.bind(call, b)
-	proj, _ := a.val(0)
+	pi := paramIndex(b, k.Projection())
+	proj, _ := a.val(pi)
 	if proj.k != kSym {
-		c.fail(a.at(0), "the first argument of %s must depend on a real latent, e.g. f[i] or dot(X[i], w)", b.Name)
+		c.fail(a.at(pi), "the %s argument of %s must depend on a real latent, e.g. f[i] or dot(X[i], w)", ordinal(pi), b.Name)
 	}
 	lat := proj.sym.lat
 	if l := &c.m.Graph.Latents[lat]; l.Domain != graph.Real {
-		c.fail(a.at(0), "%s needs a real latent projection; `%s` is %s", b.Name, l.Name, l.Domain)
+		c.fail(a.at(pi), "%s needs a real latent projection; `%s` is %s", b.Name, l.Name, l.Domain)
 	}
 	n := proj.size()
 	if y.size() != n {
-		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), y.size(), c.text(a.at(0)), n)
+		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), y.size(), c.text(a.at(pi)), n)
 	}
-	var params map[string]float64
-	if c.lf.inSlot(func() { params = c.siteParams(a) }) {
-		c.lf.sites = append(c.lf.sites, siteSlot{lat: lat, first: len(c.sites[lat]), n: n, call: call, b: b, locals: c.snapshotLocals()})
+	var lik factor.Site
+	if c.lf.inSlot(func() { lik = c.newSite(a, k, pi) }) {
+		c.lf.sites = append(c.lf.sites, siteSlot{lat: lat, first: len(c.sites[lat]), n: n, call: call, b: b, k: k, locals: c.snapshotLocals()})
 	}
 	for i, x := range y.num {
-		if b.Name != "normal" && x != 1 && x != -1 {
-			c.fail(s.LHS, "%s", c.badElement(c.text(s.LHS), y, i, "a spin value (-1/+1)"))
+		if lik.CheckY(x) != nil {
+			c.fail(s.LHS, "%s", c.badElement(c.render(s.LHS), y, i, lik.Support()))
 		}
 	}
-	sites := c.affine(a.at(0), proj)
+	params := lik.Params()
+	sites := c.affine(a.at(pi), proj)
 	for k := range sites {
 		site := sites[k]
-		site.Kind, site.Y, site.Params, site.Pos = b.Name, y.num[k], copyParams(params), s.Pos()
+		site.Kind, site.Lik, site.Y, site.Params, site.Pos = b.Name, lik, y.num[k], copyParams(params), s.Pos()
 		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, k, n))
 		vars := c.siteVars(lat, site)
 		fp := map[string]float64{"y": site.Y}
@@ -203,21 +219,44 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	}
 }
 
-// siteParams evaluates the parameters of a likelihood call: step's eps,
-// normal's var.
-func (c *compiler) siteParams(a *args) map[string]float64 {
+// newSite evaluates a likelihood's parameters other than the projection
+// (param pi) as finite scalars, defaults applied, and builds the site with
+// the kind's validating constructor; a complaint about one parameter is
+// reported at its argument.
+func (c *compiler) newSite(a *args, k factor.LikelihoodKind, pi int) factor.Site {
 	params := map[string]float64{}
-	switch a.b.Name {
-	case "step":
-		eps := a.num(1, 0)
-		if eps < 0 || eps >= 0.5 {
-			c.fail(a.at(1), "step: eps must be in [0, 0.5), got %s", fmtNum(eps))
+	for i, p := range a.b.Params {
+		if i == pi {
+			continue
 		}
-		params["eps"] = eps
-	case "normal":
-		params["var"] = a.positive(1, 0)
+		def, _ := strconv.ParseFloat(p.Default, 64)
+		params[p.Name] = a.num(i, def)
 	}
-	return params
+	lik, err := k.New(params)
+	if err != nil {
+		at := ast.Node(a.call)
+		var pe *factor.ParamError
+		if errors.As(err, &pe) {
+			at = a.at(paramIndex(a.b, pe.Param))
+		}
+		c.fail(at, "%v", err)
+	}
+	c.notePositiveParams(a, k, pi, params)
+	return lik
+}
+
+// paramIndex is the index of b's parameter called name.
+func paramIndex(b *stdlib.Builtin, name string) int {
+	for i, p := range b.Params {
+		if p.Name == name {
+			return i
+		}
+	}
+	panic("compile: " + b.Name + " has no parameter " + name)
+}
+
+func ordinal(i int) string {
+	return [...]string{"first", "second", "third", "fourth"}[min(i, 3)]
 }
 
 // siteVars are the graph variables a site touches.

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -25,7 +26,7 @@ type FITC struct {
 
 // fitcHint points a too-large dense gp prior to the sparse one.
 func fitcHint(a *args) string {
-	if a.b.Name != "gp" {
+	if a.b.Name != (factor.GP{}).Name() {
 		return ""
 	}
 	return "; gp(kernel, X, inducing = Z) with m inducing inputs Z needs only n×m numbers (FITC)"
@@ -42,7 +43,7 @@ const (
 
 // isFITC reports whether a gp call names inducing inputs.
 func isFITC(a *args) bool {
-	return a.b.Name == "gp" && a.expr(gpInducing) != nil
+	return a.b.Name == (factor.GP{}).Name() && a.expr(gpInducing) != nil
 }
 
 // fitcPrior evaluates `inducing = Z` and `jitter = J` of a gp call with

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -41,35 +43,10 @@ func TestExamplesGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", "golden", strings.TrimSuffix(name, ".fg")+".golden")
-			if *update {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(want, buf.Bytes()) {
-				t.Errorf("dump differs from %s:\n%s", golden, firstDiff(string(want), buf.String()))
-			}
+			testkit.Golden(t, golden, buf.Bytes(), *update)
 		})
 	}
 }
-
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(al) && i < len(bl); i++ {
-		if al[i] != bl[i] {
-			return "line " + itoa(i+1) + ":\n- " + al[i] + "\n+ " + bl[i]
-		}
-	}
-	return "lengths differ"
-}
-
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtNum(float64(i))) }
 
 func exampleFilesF() []string {
 	var files []string

@@ -18,6 +18,9 @@ type dimSel struct {
 // vector, e.g. a batches() plate variable) on numbers and latents.
 func (c *compiler) index(e *ast.IndexExpr) val {
 	x := c.eval(e.X)
+	if x.k == kSparse {
+		c.sparseMisuse(e.X)
+	}
 	if x.k != kNum && x.k != kSym {
 		c.fail(e.X, "cannot index a %s", x.describe())
 	}

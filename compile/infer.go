@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -80,11 +81,13 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 	spec := &InferSpec{Method: method, Options: map[string]string{}, Pos: s.Pos(), Approx: infer.Scheme{Kind: infer.SchemeExact}}
 	c.defaults(spec)
 	seen := map[string]bool{}
+	given := map[string]ast.Node{}
 	for _, o := range s.Options {
 		if seen[o.Key.Name] {
 			c.fail(o.Key, "option `%s` given twice", o.Key.Name)
 		}
 		seen[o.Key.Name] = true
+		given[o.Key.Name] = o.Value
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
 	}
@@ -95,6 +98,7 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 	c.checkDraws(s, spec)
 	c.checkFITC(s, spec)
 	c.checkEngineOptions(s, spec)
+	c.checkStreamInfer(s, spec, given)
 	return spec
 }
 
@@ -112,8 +116,9 @@ func (c *compiler) defaults(spec *InferSpec) {
 	}
 }
 
-// defaultApprox is exact when every site has closed-form moments
-// (probit, step, normal), gh(n = 32) when there are logistic sites but no
+// defaultApprox is exact when every site has its own Tilted rule
+// (closed-form or fixed-quadrature moments: probit, step, normal, ...),
+// gh(n = 32) when some site has none (logistic) but there are no
 // mini-batch factors, and vq when there are exp(...) factors.
 func (c *compiler) defaultApprox() infer.Scheme {
 	approx := infer.Scheme{Kind: infer.SchemeExact}
@@ -122,7 +127,7 @@ func (c *compiler) defaultApprox() infer.Scheme {
 			return infer.Scheme{Kind: infer.SchemeVQ}
 		}
 		for _, s := range b.Sites {
-			if s.Kind == "logistic" {
+			if _, ok := s.Lik.(factor.Tilted); !ok {
 				approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
 			}
 		}
@@ -130,34 +135,65 @@ func (c *compiler) defaultApprox() infer.Scheme {
 	return approx
 }
 
-// checkRules verifies that the method handles every factor kind of the
-// model under its divergence (stdlib's rule table).
-func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
-	div := ""
-	if spec.Method == "ep" || spec.Method == "bp" {
-		div = divFamily(spec.Settings.Divergence)
+// kindUse is a factor kind the model uses, with the position of its first use.
+type kindUse struct {
+	kind factor.Kind
+	pos  ast.Pos
+}
+
+// modelKinds lists the factor kinds of the model, each once, in the
+// order of first use: every block's prior, sites and mini-batch
+// potentials, then the discrete factors.
+func (c *compiler) modelKinds() []kindUse {
+	var out []kindUse
+	seen := map[factor.Key]bool{}
+	use := func(k factor.Kind, pos ast.Pos) {
+		if k != nil && !seen[factor.KeyOf(k)] {
+			seen[factor.KeyOf(k)] = true
+			out = append(out, kindUse{k, pos})
+		}
 	}
-	kinds := map[string]bool{}
+	for _, b := range c.m.Blocks {
+		k, _ := factor.Lookup(string(b.Prior.Kind), factor.Prior)
+		use(k, b.Pos)
+		for _, s := range b.Sites {
+			use(s.Lik, s.Pos)
+		}
+		for _, f := range b.Batches {
+			use(factor.Exp{}, f.Pos)
+		}
+	}
 	for _, f := range c.m.Graph.Factors {
-		kinds[f.Kind] = true
+		if f.Table != nil {
+			k, _ := factor.Lookup(f.Kind, factor.Potential)
+			use(k, f.Pos)
+		}
 	}
-	var names []string
-	for k := range kinds {
-		names = append(names, k)
+	return out
+}
+
+// checkRules verifies that the method handles every factor kind of the
+// model under its divergence (package factor's rule table, derived from
+// the kinds' types), and warns about experimental rules.
+func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
+	col := factor.Column{Method: string(spec.Method)}
+	if spec.Method == "ep" || spec.Method == "bp" {
+		col.Div = divFamily(spec.Settings.Divergence)
 	}
-	sort.Strings(names)
-	for _, k := range names {
-		r, err := stdlib.LookupRule(k, string(spec.Method), div)
+	for _, u := range c.modelKinds() {
+		r, err := factor.FindRule(u.kind, col)
 		if err != nil {
 			c.fail(s, "%v", err)
 		}
-		if spec.Method == "ep" && !r.Approx && spec.Approx.Numerical() && (k == "probit" || k == "step") {
-			continue // a numerical scheme on a closed-form site is allowed
-		}
 		if spec.Method == "ep" && r.Approx && !spec.Approx.Numerical() {
-			c.fail(s, "%s factors have no closed-form moments: set approx = gh(n = 32), laplace, quick_laplace, gq or vq", k)
+			c.fail(s, "%s factors have no closed-form moments: set approx = gh(n = 32), laplace, quick_laplace, gq or vq", u.kind.Name())
+		}
+		if r.Quality == factor.Experimental {
+			c.warn(s, "%s uses an experimental rule for %s (at %s): it runs but has no independent reference",
+				col, factor.KeyOf(u.kind), u.pos)
 		}
 	}
+	c.checkMixtures(s, spec)
 	if t, ok := spec.Settings.Divergence.(infer.T); ok && spec.Method == "ep" {
 		for _, b := range c.m.Blocks {
 			if b.Prior.Nu != t.Nu {

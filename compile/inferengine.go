@@ -56,6 +56,9 @@ func (c *compiler) checkSchedule(s *ast.InferStmt, spec *InferSpec) {
 		return
 	}
 	for _, b := range c.m.Blocks {
+		if len(b.Streams) > 0 {
+			continue // libsvm sites: checkStreamInfer
+		}
 		if len(b.Batches) > 0 || spec.Family == infer.FamilyFactorized {
 			c.check1(at, infer.CheckSchedule(factorizedEP, sch, infer.FactorizedSchedules))
 			if _, ok := spec.Settings.Divergence.(infer.KL); !ok {
@@ -70,21 +73,23 @@ func (c *compiler) checkSchedule(s *ast.InferStmt, spec *InferSpec) {
 const factorizedEP = "fully factorised EP (mini-batch factors or family = factorized)"
 
 // checkFactorized checks family = factorized: fully factorised EP needs a
-// diagonal prior covariance and a numerical scheme for the whole vector
-// (gh only for a single latent element).
+// diagonal prior covariance, and a numerical scheme for the whole vector
+// (gh only for a single latent element) or approx = exact, the exact
+// marginals of each site's projection (checkRules refuses exact for sites
+// without closed-form moments).
 func (c *compiler) checkFactorized(s *ast.InferStmt, spec *InferSpec) {
 	if _, ok := spec.Settings.Divergence.(infer.T); ok {
 		return // t-EP has no factorised family; the option is not used
 	}
 	at := optionValue(s, "family")
 	for _, b := range c.m.Blocks {
+		if len(b.Streams) > 0 {
+			continue // libsvm sites: checkStreamInfer
+		}
 		if b.Prior.Kind == PriorGP || b.Prior.Kind == PriorTP || !diagonal(b.Prior) {
 			c.fail(at, "family = factorized needs independent priors (normal, or mvnormal with a diagonal covariance); `%s` has a %s prior", b.Name, b.Prior.Kind)
 		}
-		switch {
-		case !spec.Approx.Numerical():
-			c.fail(at, "family = factorized needs a numerical scheme: set approx = laplace, quick_laplace, gq or vq")
-		case spec.Approx.Kind == infer.SchemeGH && b.N > 1:
+		if spec.Approx.Kind == infer.SchemeGH && b.N > 1 {
 			c.fail(optionValue(s, "approx"), "approx = gh integrates one-dimensional projections; family = factorized treats every site as a factor of all %d elements of `%s`: use laplace, quick_laplace, gq or vq", b.N, b.Name)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -24,6 +25,9 @@ func (c *compiler) latentStmt(s *ast.LatentStmt) {
 	d, card, shape := c.typeOf(s.Type)
 	if n := float64(sizeOf(shape)); n > maxLatent {
 		c.fail(s.Type, "latent `%s` has %g elements; the limit is %g", s.Name.Name, n, float64(maxLatent))
+	}
+	if states := float64(sizeOf(shape)) * float64(card); d.Discrete() && states > graph.MaxGraphEntries {
+		c.fail(s.Type, "latent `%s` has %.0f states in all (elements × states of each); the limit is %d", s.Name.Name, states, graph.MaxGraphEntries)
 	}
 	if d == graph.Int {
 		c.fail(s.Type, "latent `%s`: int latents are not supported; use cat(K)", s.Name.Name)
@@ -63,13 +67,14 @@ func (c *compiler) setPrior(lat int, call *ast.CallExpr) {
 		c.fail(call, "latent `%s` already has a prior (at %s)", l.Name, old.pos)
 	}
 	a := c.bind(call, b)
-	if b.Name == "uniform_spin" {
+	k, _ := factor.Lookup(b.Name, factor.Prior) // b.Prior: every prior builtin is a factor kind
+	if _, ok := k.(factor.DiscretePrior); ok {
 		c.prior[lat] = &priorDecl{factor: -1, pos: call.Pos()}
 		return
 	}
 	var p Prior
-	if c.lf.inSlot(func() { p = c.gaussianPrior(a, l) }) {
-		c.lf.priors = append(c.lf.priors, priorSlot{lat: lat, call: call, b: b})
+	if c.lf.inSlot(func() { p = c.gaussianPrior(a, l, k) }) {
+		c.lf.priors = append(c.lf.priors, priorSlot{lat: lat, call: call, b: b, k: k})
 	}
 	ids := make([]int, l.Size())
 	for i := range ids {
@@ -128,7 +133,7 @@ func (c *compiler) distribution(call *ast.CallExpr) *stdlib.Builtin {
 
 // gaussianPrior evaluates a normal/mvnormal/gp/student_t/tp prior over the
 // N elements of a real latent (row-major for arrays).
-func (c *compiler) gaussianPrior(a *args, l *graph.Latent) Prior {
+func (c *compiler) gaussianPrior(a *args, l *graph.Latent, k factor.Kind) Prior {
 	n := l.Size()
 	limit := float64(maxCovBytes)
 	if c.opt.maxCovBytes > 0 {
@@ -138,17 +143,17 @@ func (c *compiler) gaussianPrior(a *args, l *graph.Latent) Prior {
 		c.fail(a.call, "the prior of `%s` needs a %d×%d covariance (%.1f GB); the limit is 2 GB%s",
 			l.Name, n, n, float64(n)*float64(n)*8/(1<<30), fitcHint(a))
 	}
-	switch a.b.Name {
-	case "normal":
+	switch k.(type) {
+	case factor.NormalPrior:
 		return Prior{Kind: PriorNormal, Mean: c.perElement(a, 0, n, false), Cov: diag(c.perElement(a, 1, n, true))}
-	case "mvnormal":
+	case factor.MVNormal:
 		return Prior{Kind: PriorMVNormal, Mean: c.perElement(a, 0, n, false), Cov: c.covArg(a, 1, n)}
-	case "student_t":
+	case factor.StudentTPrior:
 		nu := a.positive(0, 0)
 		return Prior{Kind: PriorStudentT, Nu: nu, Mean: c.perElement(a, 1, n, false), Cov: diag(c.perElement(a, 2, n, true))}
-	case "gp":
+	case factor.GP:
 		return c.processPrior(a, l, PriorGP, 0, 0)
-	case "tp":
+	case factor.TP:
 		return c.processPrior(a, l, PriorTP, 1, a.positive(0, 0))
 	}
 	c.fail(a.call, "unsupported prior %s", a.b.Name)
@@ -265,7 +270,7 @@ func (c *compiler) buildBlocks() {
 			c.checkFITCSites(&Block{Name: l.Name, Sites: c.sites[li]})
 		}
 		c.m.Blocks = append(c.m.Blocks, &Block{Latent: li, Name: l.Name, N: l.Size(), Prior: p.prior,
-			Sites: c.sites[li], Batches: c.batches[li], Pos: l.Pos})
+			Sites: c.sites[li], Batches: c.batches[li], Streams: c.streams[li], Pos: l.Pos})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
 )
@@ -49,15 +50,17 @@ type priorSlot struct {
 	lat  int
 	call *ast.CallExpr
 	b    *stdlib.Builtin
+	k    factor.Kind
 }
 
 // siteSlot is a likelihood call whose parameters read a dependent param: it
-// made the n sites c.sites[lat][first:first+n], evaluated with the plate
-// variables locals.
+// made the n sites c.sites[lat][first:first+n] of likelihood kind k,
+// evaluated with the plate variables locals.
 type siteSlot struct {
 	lat, first, n int
 	call          *ast.CallExpr
 	b             *stdlib.Builtin
+	k             factor.LikelihoodKind
 	locals        []map[string]*binding
 }
 
@@ -131,6 +134,27 @@ func (c *compiler) notePositive(e ast.Expr) {
 	case *ast.ListLit:
 		for _, x := range e.Elems {
 			c.notePositive(x)
+		}
+	}
+}
+
+// notePositiveParams records the learned params passed bare as a parameter
+// of likelihood kind k that its constructor requires positive: the ones it
+// rejects at 0 with the other parameters as given (normal's var,
+// student_t's nu and scale; not step's eps, which may be 0).
+func (c *compiler) notePositiveParams(a *args, k factor.LikelihoodKind, pi int, params map[string]float64) {
+	if c.lf == nil {
+		return
+	}
+	for i, p := range a.b.Params {
+		if i == pi || a.expr(i) == nil {
+			continue
+		}
+		probe := maps.Clone(params)
+		probe[p.Name] = 0
+		var pe *factor.ParamError
+		if _, err := k.New(probe); errors.As(err, &pe) && pe.Param == p.Name {
+			c.notePositive(a.expr(i))
 		}
 	}
 }
@@ -271,7 +295,7 @@ func (f *LearnFunc) blocks(c *compiler) *Model {
 	}
 	for _, p := range f.st.rec.priors {
 		if b := byLat[p.lat]; b != nil {
-			b.Prior = c.gaussianPrior(c.bind(p.call, p.b), &f.m.Graph.Latents[p.lat])
+			b.Prior = c.gaussianPrior(c.bind(p.call, p.b), &f.m.Graph.Latents[p.lat], p.k)
 		}
 	}
 	copied := map[int]bool{}
@@ -284,9 +308,10 @@ func (f *LearnFunc) blocks(c *compiler) *Model {
 			b.Sites, copied[s.lat] = append([]Site(nil), b.Sites...), true
 		}
 		c.locals = s.locals
-		params := c.siteParams(c.bind(s.call, s.b))
+		lik := c.newSite(c.bind(s.call, s.b), s.k, paramIndex(s.b, s.k.Projection()))
+		params := lik.Params()
 		for k := s.first; k < s.first+s.n; k++ {
-			b.Sites[k].Params = maps.Clone(params)
+			b.Sites[k].Lik, b.Sites[k].Params = lik, maps.Clone(params)
 		}
 	}
 	c.locals = nil

@@ -56,6 +56,9 @@ func TestLearnFuncMatchesRecompile(t *testing.T) {
 			if g.Sites[j].Params["eps"] != s.Params["eps"] {
 				t.Errorf("%s: eps %g, recompiled %g", s.Label, g.Sites[j].Params["eps"], s.Params["eps"])
 			}
+			if g.Sites[j].Lik != s.Lik {
+				t.Errorf("%s: likelihood %#v, recompiled %#v (the engines read Lik)", s.Label, g.Sites[j].Lik, s.Lik)
+			}
 		}
 	}
 	if m.Blocks[0].Sites[1].Params["eps"] != 0.05 {
@@ -78,5 +81,49 @@ func TestLearnFuncMatchesRecompile(t *testing.T) {
 	out, err := f.Model(x)
 	if err != nil || out.Learn != nil || out.Params["b"].Num[0] != want.Params["b"].Num[0] {
 		t.Errorf("Model(x): %v", err)
+	}
+}
+
+// TestLearnFuncNormalVar: a learned noise variance of a normal likelihood
+// is a positive argument (the constructor rejects 0), and At rebuilds the
+// sites' likelihood with it, as compiling again does.
+func TestLearnFuncNormalVar(t *testing.T) {
+	src := `
+data X: real[3, 1] = [[0], [1], [2]]
+data y: real[3] = [0.5, -0.2, 1.1]
+param sn2 = 0.3
+latent w: real[1] ~ normal(0, 1)
+for i in 0..3 {
+  y[i] ~ normal(dot(X[i], w), sn2)
+}
+infer ep
+learn sn2
+`
+	m, err := CompileSource("nv.fg", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.LearnFunc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Positive("sn2") {
+		t.Error("sn2 is normal's var, a positive argument")
+	}
+	got, err := f.At([]float64{0.7}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Recompile(map[string]string{"sn2": "0.7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, s := range want.Blocks[0].Sites {
+		if g := got.Blocks[0].Sites[j]; g.Lik != s.Lik || g.Params["var"] != 0.7 {
+			t.Errorf("%s: likelihood %#v (var %g), recompiled %#v", s.Label, g.Lik, g.Params["var"], s.Lik)
+		}
+	}
+	if _, err := f.At([]float64{-1}, false); err == nil || !strings.Contains(err.Error(), "must be > 0") {
+		t.Errorf("a negative variance: %v", err)
 	}
 }

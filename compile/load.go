@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/lang/parser"
 )
@@ -61,7 +61,7 @@ func compileSource(filename string, src []byte, opt Options, check bool) (m *Mod
 	errs = c.errs
 	if len(errs) > 0 {
 		errs.Sort()
-		return nil, errs
+		return nil, errs.Truncate()
 	}
 	c.m.opt, c.m.src, c.m.filename = opt, src, filename
 	c.m.opt.files, c.m.opt.values = nil, nil
@@ -117,6 +117,11 @@ func (c *compiler) parse(filename string, src []byte, at ast.Node) *ast.File {
 		c.m.Files = append(c.m.Files, f)
 		return f
 	}
+	if len(src) > safefile.MaxModel {
+		p := ast.Pos{Filename: filename}
+		c.errs.Add(p, p, "model file of %d bytes: fg reads at most %d MiB of fg source; put large data in a csv file", len(src), safefile.MaxModel>>20)
+		return nil
+	}
 	f, err := parser.ParseFile(filename, src)
 	if err != nil {
 		var list ast.ErrorList
@@ -148,7 +153,11 @@ func (c *compiler) modelStmts(f *ast.File, root bool) {
 		case *ast.InferStmt, *ast.PredictStmt, *ast.ExpectStmt, *ast.LearnStmt:
 			// result statements: the root file's are handled after the blocks.
 		default:
+			n := len(c.errs)
 			c.guard(func() { c.modelStmt(s) })
+			if len(c.errs) > n {
+				c.poison(s)
+			}
 		}
 	}
 }
@@ -219,11 +228,10 @@ func (c *compiler) canonical(p string) string {
 	return filepath.Clean(p)
 }
 
+// readFile reads a model, import or libDAI file, refusing special files
+// and files over safefile.MaxSource.
 func readFile(fsys fs.FS, p string) ([]byte, error) {
-	if fsys != nil {
-		return fs.ReadFile(fsys, p)
-	}
-	return os.ReadFile(p)
+	return safefile.ReadFile(fsys, p, safefile.MaxSource)
 }
 
 func notExist(err error) error {
@@ -237,7 +245,8 @@ func notExist(err error) error {
 // that is neither empty nor a `#` comment is a single non-negative integer
 // (the factor count). No fg model starts that way.
 func IsLibDAI(src []byte) bool {
-	for _, line := range bytes.Split(src, []byte("\n")) {
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
+	for line := range bytes.Lines(src) {
 		t := bytes.TrimSpace(line)
 		if len(t) == 0 || t[0] == '#' {
 			continue

@@ -101,12 +101,7 @@ func (c *compiler) lossOf(call *ast.CallExpr) loss.Loss {
 	if !found {
 		return nil
 	}
-	a := c.bind(call, b)
-	eps := 0.0
-	if b.Name == "quasi01" {
-		eps = a.positive(1, 0.1)
-	}
-	lf, err := loss.ByName(b.Name, eps)
+	lf, err := loss.ByName(b.Name, lossParam(c.bind(call, b)))
 	if err != nil {
 		return nil
 	}

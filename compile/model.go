@@ -12,6 +12,7 @@ package compile
 import (
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -29,6 +30,10 @@ type Model struct {
 	Predicts []*PredictSpec
 	Expects  []*ExpectSpec
 	Learn    *LearnSpec // nil without a learn statement
+	// Warnings are diagnostics that do not stop compilation (an
+	// experimental message rule), with positions; fg check and fg run
+	// print them to stderr with the source line.
+	Warnings ast.ErrorList
 
 	// what Recompile needs
 	opt      Options
@@ -65,18 +70,20 @@ type Block struct {
 	Prior   Prior
 	Sites   []Site
 	Batches []BatchFactor
+	Streams []StreamSites // plates over libsvm data, streamed (libsvm.go)
 	Pos     ast.Pos
 }
 
 // PriorKind names the prior of a block.
 type PriorKind string
 
-const (
-	PriorNormal   PriorKind = "normal"    // iid normal(mean, var) over the vector
-	PriorMVNormal PriorKind = "mvnormal"  // mvnormal(mean, cov)
-	PriorGP       PriorKind = "gp"        // gp(kernel, X)
-	PriorStudentT PriorKind = "student_t" // iid/multivariate Student-t(nu, mean, scale)
-	PriorTP       PriorKind = "tp"        // tp(nu, kernel, X)
+// The prior kinds, named by package factor.
+var (
+	PriorNormal   = PriorKind(factor.NormalPrior{}.Name())   // iid normal(mean, var) over the vector
+	PriorMVNormal = PriorKind(factor.MVNormal{}.Name())      // mvnormal(mean, cov)
+	PriorGP       = PriorKind(factor.GP{}.Name())            // gp(kernel, X)
+	PriorStudentT = PriorKind(factor.StudentTPrior{}.Name()) // iid/multivariate Student-t(nu, mean, scale)
+	PriorTP       = PriorKind(factor.TP{}.Name())            // tp(nu, kernel, X)
 )
 
 // Prior is a block's prior: mean vector and covariance (for student_t/tp the
@@ -109,11 +116,12 @@ type KernelSpec struct {
 // Site is one factor on a single projection aᵀw of the block's vector.
 // Exactly one of Index (≥ 0: a = e_Index) and Proj (non-nil: a = Proj) is set.
 type Site struct {
-	Kind   string  // "probit", "step", "normal", "logistic", "exp" (user potential)
-	Y      float64 // the observation: ±1 for classification, the target for normal
+	Kind   string      // the likelihood's name, e.g. probit
+	Lik    factor.Site // the likelihood with its parameters; its types carry the rules
+	Y      float64     // the observation: ±1 for classification, the target for normal
 	Index  int
 	Proj   []float64
-	Params map[string]float64 // "eps" for step, "var" for normal
+	Params map[string]float64 // Lik.Params(): eps for step, var for normal
 	Factor int                // index into Graph.Factors
 	Label  string             // e.g. "step(y[4])"
 	Pos    ast.Pos
@@ -158,11 +166,11 @@ type InferSpec struct {
 // new inputs. For GP/TP blocks Xnew holds new input rows; for linear blocks
 // Xnew holds projection vectors (one row per new point).
 type PredictSpec struct {
-	Name      string
-	Block     int
-	Xnew      *mat.Dense
-	Lik       string             // likelihood kind for p(y=+1), "" if none
-	LikParams map[string]float64 // e.g. eps
+	Name   string
+	Block  int
+	Xnew   *mat.Dense
+	Lik    factor.Site  // the block's likelihood for p(y = +1) or E[y], nil if none
+	Sparse *SparseInput // libsvm new inputs (Xnew nil), scored against their labels
 	// Display marks a grid that only a plot reads (fg run --plot's decision
 	// boundary): the gold-standard methods may answer it with a cheaper
 	// predictive (infer/run's displayPrediction) instead of an integral per input.

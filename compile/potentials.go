@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -22,16 +23,17 @@ func (c *compiler) factorStmt(s *ast.FactorStmt) {
 		c.fail(s.Call.Fun, "%v", err)
 	}
 	a := c.bind(s.Call, b)
-	switch name {
-	case "ising":
+	k, _ := factor.Lookup(name, factor.Potential) // every potential builtin is a factor kind
+	switch k.(type) {
+	case factor.Ising:
 		c.isingFactor(s, a)
-	case "field":
+	case factor.Field:
 		c.fieldFactor(s, a)
-	case "table":
+	case factor.Table:
 		c.tableFactor(s, a)
-	case "exp":
+	case factor.Exp:
 		c.expFactor(s, a)
-	case "factors":
+	case factor.Factors:
 		c.libdaiFactors(s, a)
 	}
 }
@@ -63,7 +65,7 @@ func (c *compiler) libdaiFactors(s *ast.FactorStmt, a *args) {
 			vars[j] = xv.sym.ids[v]
 			names[j] = c.m.Graph.VarName(vars[j])
 		}
-		c.addFactor(s, graph.Factor{Kind: "table", Vars: vars, Table: append([]float64(nil), f.Table...),
+		c.addFactor(s, graph.Factor{Kind: factor.Table{}.Name(), Vars: vars, Table: append([]float64(nil), f.Table...),
 			Label: "table(" + strings.Join(names, ", ") + ")", Pos: s.Pos()})
 	}
 }
@@ -90,27 +92,29 @@ func (c *compiler) discreteVar(at ast.Node, v val, pot string, spinOnly bool) in
 func (c *compiler) isingFactor(s *ast.FactorStmt, a *args) {
 	xi, _ := a.val(0)
 	xj, _ := a.val(1)
-	i := c.discreteVar(a.at(0), xi, "ising", true)
-	j := c.discreteVar(a.at(1), xj, "ising", true)
+	name := a.b.Name
+	i := c.discreteVar(a.at(0), xi, name, true)
+	j := c.discreteVar(a.at(1), xj, name, true)
 	if i == j {
-		c.fail(s.Call, "ising: both arguments are `%s`", c.m.Graph.VarName(i))
+		c.fail(s.Call, "%s: both arguments are `%s`", name, c.m.Graph.VarName(i))
 	}
-	J := a.num(2, 0)
-	t := []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)}
+	f := factor.Ising{J: a.num(2, 0)}
+	t := f.Table()
 	c.checkTable(s, t)
-	label := fmt.Sprintf("ising(%s, %s)", c.m.Graph.VarName(i), c.m.Graph.VarName(j))
-	c.addFactor(s, graph.Factor{Kind: "ising", Vars: []int{i, j}, Table: t, Params: map[string]float64{"J": J}, Label: label, Pos: s.Pos()})
+	label := fmt.Sprintf("%s(%s, %s)", name, c.m.Graph.VarName(i), c.m.Graph.VarName(j))
+	c.addFactor(s, graph.Factor{Kind: name, Vars: []int{i, j}, Table: t, Params: map[string]float64{"J": f.J}, Label: label, Pos: s.Pos()})
 }
 
 // fieldFactor is exp(h·x) on a spin: [e^−h, e^h].
 func (c *compiler) fieldFactor(s *ast.FactorStmt, a *args) {
 	xv, _ := a.val(0)
-	i := c.discreteVar(a.at(0), xv, "field", true)
-	h := a.num(1, 0)
-	t := []float64{math.Exp(-h), math.Exp(h)}
+	name := a.b.Name
+	i := c.discreteVar(a.at(0), xv, name, true)
+	f := factor.Field{H: a.num(1, 0)}
+	t := f.Table()
 	c.checkTable(s, t)
-	c.addFactor(s, graph.Factor{Kind: "field", Vars: []int{i}, Table: t, Params: map[string]float64{"h": h},
-		Label: fmt.Sprintf("field(%s)", c.m.Graph.VarName(i)), Pos: s.Pos()})
+	c.addFactor(s, graph.Factor{Kind: name, Vars: []int{i}, Table: t, Params: map[string]float64{"h": f.H},
+		Label: fmt.Sprintf("%s(%s)", name, c.m.Graph.VarName(i)), Pos: s.Pos()})
 }
 
 // tableFactor is table(x1, ..., xk, T) with T in libDAI order.
@@ -121,31 +125,33 @@ func (c *compiler) tableFactor(s *ast.FactorStmt, a *args) {
 	}
 	var vars []int
 	var names []string
-	size := 1
+	size := 1.0
 	seen := map[int]bool{}
 	for _, e := range exprs {
-		id := c.discreteVar(e, c.eval(e), "table", false)
+		id := c.discreteVar(e, c.eval(e), a.b.Name, false)
 		if seen[id] {
-			c.fail(e, "table: `%s` appears twice", c.m.Graph.VarName(id))
+			c.fail(e, "%s: `%s` appears twice", a.b.Name, c.m.Graph.VarName(id))
 		}
 		seen[id] = true
 		vars = append(vars, id)
 		names = append(names, c.m.Graph.VarName(id))
-		size *= c.m.Graph.Vars[id].Card
+		size *= float64(c.m.Graph.Vars[id].Card)
+	}
+	if size > graph.MaxTableEntries {
+		c.fail(s.Call, "table: the variables have %.0f joint states; the limit for one table is %d", size, graph.MaxTableEntries)
 	}
 	tv, _ := a.val(1)
-	if tv.k != kNum || len(tv.num) != size {
-		c.fail(a.at(1), "table: T must hold %d entries (the product of the cardinalities), got %s", size, tv.describe())
+	if tv.k != kNum || len(tv.num) != int(size) {
+		c.fail(a.at(1), "table: T must hold %.0f entries (the product of the cardinalities), got %s", size, tv.describe())
 	}
-	t := append([]float64(nil), tv.num...)
-	for k, x := range t {
-		if !(x >= 0) || math.IsInf(x, 0) {
-			c.fail(a.at(1), "table: entry %d is %g; entries must be finite and ≥ 0", k, x)
-		}
+	f, err := factor.NewTable(tv.num, int(size))
+	if err != nil {
+		c.fail(a.at(1), "%v", err)
 	}
+	t := f.Table()
 	c.checkTable(s, t)
-	c.addFactor(s, graph.Factor{Kind: "table", Vars: vars, Table: t,
-		Label: "table(" + strings.Join(names, ", ") + ")", Pos: s.Pos()})
+	c.addFactor(s, graph.Factor{Kind: a.b.Name, Vars: vars, Table: t,
+		Label: a.b.Name + "(" + strings.Join(names, ", ") + ")", Pos: s.Pos()})
 }
 
 // checkTable rejects tables that overflow or are all zero.
@@ -199,7 +205,7 @@ func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 		vars[i] = l.First + i
 	}
 	label := "exp(" + strings.Join(c.plateBindings(), ", ") + ")"
-	fi := c.addFactor(s, graph.Factor{Kind: "exp", Vars: vars, Label: label, Pos: s.Pos()})
+	fi := c.addFactor(s, graph.Factor{Kind: a.b.Name, Vars: vars, Label: label, Pos: s.Pos()})
 	c.batches[v.sym.lat] = append(c.batches[v.sym.lat], BatchFactor{F: pot, Factor: fi, Label: label, Pos: s.Pos()})
 }
 

@@ -2,9 +2,11 @@ package compile
 
 import (
 	"fmt"
+	"maps"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -28,6 +30,10 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 	}
 	blk := c.m.Blocks[bi]
 	xv, _ := a.val(1)
+	if xv.k == kSparse {
+		c.sparsePredict(s, a, bi, xv)
+		return
+	}
 	if xv.k != kNum || len(xv.shape) == 0 || len(xv.shape) > 2 {
 		c.fail(a.at(1), "predictive: Xnew must be a matrix, got %s", xv.describe())
 	}
@@ -48,26 +54,23 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 		}
 	}
 	spec := &PredictSpec{Name: s.Name.Name, Block: bi, Xnew: mat.NewDense(rows, cols, append([]float64(nil), xv.num...)), Pos: s.Pos()}
-	spec.Lik, spec.LikParams = blockLikelihood(blk)
+	spec.Lik = blockLikelihood(blk)
 	c.m.Predicts = append(c.m.Predicts, spec)
 }
 
 // blockLikelihood is the common likelihood of a block's sites (the same
-// kind and parameters for every site), or "" when they differ or are absent.
-func blockLikelihood(b *Block) (string, map[string]float64) {
+// kind and parameters for every site), or nil when they differ or are absent.
+func blockLikelihood(b *Block) factor.Site {
 	if len(b.Sites) == 0 {
-		return "", nil
+		return nil
 	}
-	first := b.Sites[0]
+	first := b.Sites[0].Lik
 	for _, s := range b.Sites[1:] {
-		if s.Kind != first.Kind || s.Params["eps"] != first.Params["eps"] || s.Params["var"] != first.Params["var"] {
-			return "", nil
+		if factor.KeyOf(s.Lik) != factor.KeyOf(first) || !maps.Equal(s.Lik.Params(), first.Params()) {
+			return nil
 		}
 	}
-	if first.Kind == "normal" {
-		return "normal", map[string]float64{"var": first.Params["var"]}
-	}
-	return first.Kind, first.Params
+	return first
 }
 
 func (c *compiler) blockOf(lat int) int {
@@ -174,6 +177,9 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	ls := &LearnSpec{Options: map[string]string{}, Pos: s.Pos()}
 	for _, it := range s.Items {
 		b, ok := c.global[it.Name.Name]
+		if ok && b.poisoned {
+			panic(abort{})
+		}
 		if !ok || b.kind != bParam {
 			c.fail(it.Name, "learn: `%s` is not a param", it.Name.Name)
 		}

@@ -49,6 +49,9 @@ func (c *compiler) dataStmt(s *ast.DataStmt) {
 	case kNum:
 		c.finite(s.Value, "data "+s.Name.Name, v)
 	}
+	if s.Type != nil && v.k == kSparse {
+		c.fail(s.Type, "libsvm data takes no type annotation: libsvm(path) is real[rows, cols], libsvm_labels(path) spin[rows]")
+	}
 	if s.Type != nil {
 		v = c.checkDataType(s, v)
 	}
@@ -150,6 +153,9 @@ func (c *compiler) typeOf(t *ast.TypeExpr) (graph.Domain, int, []int) {
 		if card < 1 {
 			c.fail(t.CatK, "cat(K) needs K ≥ 1, got %d", card)
 		}
+		if card > graph.MaxTableEntries {
+			c.fail(t.CatK, "cat(K) with K = %d: the limit is %d states (one message or table must fit in memory)", card, graph.MaxTableEntries)
+		}
 	default:
 		msg := fmt.Sprintf("unknown type `%s`", t.Base.Name)
 		msg += didYouMean(t.Base.Name, []string{"real", "spin", "bool", "int", "cat"})
@@ -192,7 +198,7 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 		}
 		x, err := parser.ParseExpr(txt)
 		if err != nil {
-			c.fail(s.Name, "--set %s=%s: %v", s.Name.Name, txt, err)
+			c.fail(s.Name, "--set %s=%s: %v", s.Name.Name, shorten(txt), err)
 		}
 		c.sources[""] = []byte(txt)
 		e = x
@@ -203,7 +209,7 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 	if len(c.errs) > n || v == nil {
 		if e != s.Value {
 			last := c.errs[len(c.errs)-1]
-			last.Msg = fmt.Sprintf("--set %s=%s: %s", s.Name.Name, c.opt.Set[s.Name.Name], last.Msg)
+			last.Msg = fmt.Sprintf("--set %s=%s: %s", s.Name.Name, shorten(c.opt.Set[s.Name.Name]), last.Msg)
 			last.Pos, last.End = s.Name.Pos(), s.Name.End()
 		}
 		panic(abort{})
@@ -218,6 +224,20 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 		c.m.Params[s.Name.Name] = v.export(s.Pos())
 		c.learnParam(s.Name, e, touched)
 	}
+}
+
+// shorten cuts a long --set value for an error message.
+func shorten(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
+	}
+	for i := range s {
+		if i >= max {
+			return s[:i] + "…"
+		}
+	}
+	return s
 }
 
 // evalSafe evaluates e, returning nil after an error instead of aborting.

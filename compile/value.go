@@ -23,24 +23,26 @@ const (
 	kSym                // an expression of latent variables
 	kList               // a list of strings (csv columns=)
 	kDist               // a divergence/schedule/approx spec inside infer options
+	kSparse             // libsvm data streamed from a file (libsvm.go)
 )
 
-var kindNames = [...]string{"number", "string", "bool", "graph", "kernel", "latent expression", "list", "spec"}
+var kindNames = [...]string{"number", "string", "bool", "graph", "kernel", "latent expression", "list", "spec", "libsvm data"}
 
 func (k kind) String() string { return kindNames[k] }
 
 // val is a value during compilation.
 type val struct {
-	k     kind
-	shape []int     // kNum, kSym: nil for a scalar
-	num   []float64 // kNum: row-major; kBool: 0/1 in num[0]
-	str   string    // kStr
-	strs  []string  // kList
-	g     *graphVal // kGraph
-	kern  *KernelSpec
-	sym   *sym
-	dom   graph.Domain // kNum: the declared domain of data (Real by default)
-	src   *srcInfo     // where the numbers came from (csv rows), for messages
+	k      kind
+	shape  []int     // kNum, kSym: nil for a scalar
+	num    []float64 // kNum: row-major; kBool: 0/1 in num[0]
+	str    string    // kStr
+	strs   []string  // kList
+	g      *graphVal // kGraph
+	kern   *KernelSpec
+	sym    *sym
+	dom    graph.Domain // kNum: the declared domain of data (Real by default)
+	src    *srcInfo     // where the numbers came from (csv rows), for messages
+	sparse *sparseVal   // kSparse
 }
 
 // graphVal is a graph-valued data item: a simple graph (geodesic_dome,
@@ -93,6 +95,9 @@ func (v val) isScalar() bool { return (v.k == kNum || v.k == kBool) && len(v.sha
 
 // describe renders a value's type for messages: "number", "vector of 5", "matrix 40×2".
 func (v val) describe() string {
+	if v.k == kSparse {
+		return fmt.Sprintf("libsvm data %s", shapeStr(v.shape))
+	}
 	if v.k != kNum && v.k != kSym {
 		return v.k.String()
 	}
@@ -145,6 +150,9 @@ func (v val) export(pos ast.Pos) Value {
 		out.Graph = v.g.fg
 	case kList:
 		out.Str = strings.Join(v.strs, ",")
+	case kSparse:
+		out.Shape = append([]int(nil), v.shape...)
+		out.Str = v.sparse.path
 	}
 	return out
 }

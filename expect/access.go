@@ -334,10 +334,7 @@ func (ev *evaluator) prediction(r *infer.Result, call *ast.CallExpr) value {
 	if p == nil {
 		fail(id, "result %s has no prediction %s", r.Label, id.Name)
 	}
-	xs := p.Prob
-	if xs == nil {
-		xs = p.Mean
-	}
+	xs := p.Point()
 	if idx == nil {
 		return value{kind: vecVal, vec: xs}
 	}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/internal/testkit"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -34,19 +34,7 @@ func smallGraph() *Graph {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./graph -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", name, got, want)
-	}
+	testkit.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestDumpGolden(t *testing.T) {

@@ -4,19 +4,20 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"math"
-	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
 // ReadLibDAI reads a factor graph in libDAI's plain-text .fg format from the
 // file at path. See ParseLibDAI for the mapping onto Graph.
 func ReadLibDAI(path string) (*Graph, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(nil, path, safefile.MaxSource)
 	if err != nil {
 		return nil, err
 	}
@@ -43,69 +44,109 @@ func ReadLibDAI(path string) (*Graph, error) {
 // file's index order; entries not listed are zero. Errors are *ast.Error
 // values naming the file, line and column.
 func ParseLibDAI(r io.Reader, name string) (*Graph, error) {
-	toks, err := tokenize(r, name)
+	p := &fgParser{toks: newTokenizer(r, name), name: name, vars: map[int]labelInfo{}}
+	g, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
-	p := &fgParser{toks: toks, name: name}
-	blocks, err := p.parse()
-	if err != nil {
-		return nil, err
-	}
-	return buildLibDAI(blocks)
+	p.addLatents(g)
+	return g, nil
 }
+
+// Limits of the libDAI reader, checked before anything they size is
+// allocated: a file may announce at most MaxLibDAIFactors factors, one
+// table may hold at most MaxTableEntries entries (2²⁴ float64s, 128 MiB:
+// 24 binary variables, or one variable with 16 777 216 states) and all the
+// tables of a graph together at most MaxGraphEntries (512 MiB).
+const (
+	MaxLibDAIFactors = 1_000_000
+	MaxTableEntries  = 1 << 24
+	MaxGraphEntries  = 1 << 26
+)
 
 type token struct {
 	text string
 	pos  ast.Pos
 }
 
-func tokenize(r io.Reader, name string) ([]token, error) {
-	var toks []token
+// tokenizer reads the whitespace-separated tokens of a libDAI file one at a
+// time, so that memory follows the graph being built, not the file's text.
+type tokenizer struct {
+	sc    *bufio.Scanner
+	name  string
+	line  int
+	text  string // the current line, comment removed
+	col   int    // next byte of text to look at
+	last  token  // the last token returned (for end-of-file positions)
+	ahead *token // a token peeked at
+	err   error
+}
+
+func newTokenizer(r io.Reader, name string) *tokenizer {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	line := 0
-	for sc.Scan() {
-		line++
-		s := sc.Text()
-		if i := strings.IndexByte(s, '#'); i >= 0 {
-			s = s[:i]
+	sc.Buffer(make([]byte, 64<<10), 1<<26)
+	return &tokenizer{sc: sc, name: name}
+}
+
+// next returns the next token; ok is false at the end of the input or on a
+// read error (in t.err).
+func (t *tokenizer) next() (tok token, ok bool) {
+	if t.ahead != nil {
+		tok, t.ahead = *t.ahead, nil
+		return tok, true
+	}
+	for {
+		for t.col < len(t.text) && isSpace(t.text[t.col]) {
+			t.col++
 		}
-		col := 0
-		for col < len(s) {
-			for col < len(s) && isSpace(s[col]) {
-				col++
+		if t.col < len(t.text) {
+			start := t.col
+			for t.col < len(t.text) && !isSpace(t.text[t.col]) {
+				t.col++
 			}
-			start := col
-			for col < len(s) && !isSpace(s[col]) {
-				col++
+			t.last = token{t.text[start:t.col], ast.Pos{Filename: t.name, Line: t.line, Column: start + 1}}
+			return t.last, true
+		}
+		if !t.sc.Scan() {
+			if err := t.sc.Err(); err != nil && t.err == nil {
+				t.err = &ast.Error{Pos: ast.Pos{Filename: t.name, Line: t.line + 1, Column: 1}, Msg: "libdai: " + err.Error()}
 			}
-			if col > start {
-				toks = append(toks, token{s[start:col], ast.Pos{Filename: name, Line: line, Column: start + 1}})
-			}
+			return token{}, false
+		}
+		t.line++
+		t.text, t.col = t.sc.Text(), 0
+		if t.line == 1 {
+			t.text = strings.TrimPrefix(t.text, "\uFEFF") // a byte order mark
+		}
+		if i := strings.IndexByte(t.text, '#'); i >= 0 {
+			t.text = t.text[:i]
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &ast.Error{Pos: ast.Pos{Filename: name, Line: line + 1, Column: 1}, Msg: "libdai: " + err.Error()}
+}
+
+// peek returns the next token without consuming it.
+func (t *tokenizer) peek() (token, bool) {
+	tok, ok := t.next()
+	if ok {
+		t.ahead = &tok
 	}
-	return toks, nil
+	return tok, ok
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
 
-type fgBlock struct {
-	labels []int
-	cards  []int
-	table  []float64
-	pos    []ast.Pos // position of each label
-	cpos   []ast.Pos // position of each cardinality
-	start  ast.Pos
+// labelInfo is what the reader knows of one variable label: its
+// cardinality and where it first appeared.
+type labelInfo struct {
+	card  int
+	first ast.Pos
 }
 
 type fgParser struct {
-	toks []token
-	i    int
-	name string
+	toks      *tokenizer
+	name      string
+	vars      map[int]labelInfo
+	allocated int // table entries allocated so far
 }
 
 func (p *fgParser) errorf(pos ast.Pos, format string, args ...any) error {
@@ -114,20 +155,22 @@ func (p *fgParser) errorf(pos ast.Pos, format string, args ...any) error {
 
 // eofPos is the position just after the last token.
 func (p *fgParser) eofPos() ast.Pos {
-	if len(p.toks) == 0 {
+	t := p.toks.last
+	if t.text == "" {
 		return ast.Pos{Filename: p.name, Line: 1, Column: 1}
 	}
-	t := p.toks[len(p.toks)-1]
 	t.pos.Column += len(t.text)
 	return t.pos
 }
 
 func (p *fgParser) next(what string) (token, error) {
-	if p.i >= len(p.toks) {
+	t, ok := p.toks.next()
+	if !ok {
+		if p.toks.err != nil {
+			return token{}, p.toks.err
+		}
 		return token{}, p.errorf(p.eofPos(), "unexpected end of file, expected %s", what)
 	}
-	t := p.toks[p.i]
-	p.i++
 	return t, nil
 }
 
@@ -147,60 +190,105 @@ func (p *fgParser) int(what string, min int) (int, ast.Pos, error) {
 	return v, t.pos, nil
 }
 
-func (p *fgParser) parse() ([]fgBlock, error) {
-	nf, _, err := p.int("number of factors", 0)
+// parse reads the factors into a graph whose factors' Vars still hold
+// labels (addLatents maps them to variable ids).
+func (p *fgParser) parse() (*Graph, error) {
+	nf, pos, err := p.int("number of factors", 0)
 	if err != nil {
 		return nil, err
 	}
-	blocks := make([]fgBlock, 0, min(nf, 1<<16))
+	if nf > MaxLibDAIFactors {
+		return nil, p.errorf(pos, "the file announces %d factors; fg reads at most %d", nf, MaxLibDAIFactors)
+	}
+	g := &Graph{Factors: make([]Factor, 0, nf)}
 	for k := 0; k < nf; k++ {
-		b, err := p.block(k)
+		f, err := p.factor(k)
 		if err != nil {
 			return nil, err
 		}
-		blocks = append(blocks, b)
+		g.AddFactor(f)
 	}
-	if p.i < len(p.toks) {
-		t := p.toks[p.i]
+	if t, ok := p.toks.peek(); ok {
 		return nil, p.errorf(t.pos, "unexpected %q after the %d factors announced", t.text, nf)
 	}
-	return blocks, nil
+	if p.toks.err != nil {
+		return nil, p.toks.err
+	}
+	return g, nil
 }
 
-func (p *fgParser) block(k int) (fgBlock, error) {
-	var b fgBlock
+// factor reads factor k: its labels, cardinalities and table.
+func (p *fgParser) factor(k int) (Factor, error) {
+	f := Factor{Kind: "table"}
 	n, pos, err := p.int(fmt.Sprintf("number of variables of factor %d", k), 0)
 	if err != nil {
-		return b, err
+		return f, err
 	}
-	b.start = pos
-	b.labels, b.pos = make([]int, n), make([]ast.Pos, n)
-	seen := map[int]bool{}
-	for j := range b.labels {
-		if b.labels[j], b.pos[j], err = p.int("variable label", 0); err != nil {
-			return b, err
+	f.Pos = pos
+	if n > 64 {
+		return f, p.errorf(pos, "factor %d has %d variables; a dense table over more than 64 variables cannot be stored", k, n)
+	}
+	f.Vars = make([]int, n)
+	lpos := make([]ast.Pos, n)
+	for j := range f.Vars {
+		if f.Vars[j], lpos[j], err = p.int("variable label", 0); err != nil {
+			return f, err
 		}
-		if seen[b.labels[j]] {
-			return b, p.errorf(b.pos[j], "variable %d appears twice in factor %d", b.labels[j], k)
+		if slices.Contains(f.Vars[:j], f.Vars[j]) {
+			return f, p.errorf(lpos[j], "variable %d appears twice in factor %d", f.Vars[j], k)
 		}
-		seen[b.labels[j]] = true
 	}
-	b.cards, b.cpos = make([]int, n), make([]ast.Pos, n)
-	size := 1.0
-	for j := range b.cards {
-		if b.cards[j], b.cpos[j], err = p.int("cardinality", 1); err != nil {
-			return b, err
-		}
-		size *= float64(b.cards[j])
+	cards, err := p.cards(k, f.Vars, lpos)
+	if err != nil {
+		return f, err
 	}
-	if size > 1<<31 {
-		return b, p.errorf(pos, "factor %d has %g entries, too many for a dense table", k, size)
+	size, err := p.tableSize(k, cards, pos)
+	if err != nil {
+		return f, err
 	}
-	b.table = make([]float64, int(size))
-	return b, p.entries(&b, k)
+	f.Table = make([]float64, size)
+	return f, p.entries(f.Table, k)
 }
 
-func (p *fgParser) entries(b *fgBlock, k int) error {
+// cards reads the cardinalities of factor k's variables, checking each
+// against the variable's earlier appearances.
+func (p *fgParser) cards(k int, labels []int, lpos []ast.Pos) ([]int, error) {
+	cards := make([]int, len(labels))
+	for j, l := range labels {
+		c, cpos, err := p.int("cardinality", 1)
+		if err != nil {
+			return nil, err
+		}
+		info, seen := p.vars[l]
+		if seen && info.card != c {
+			return nil, p.errorf(cpos, "variable %d has cardinality %d in factor %d but %d at %s", l, c, k, info.card, info.first)
+		}
+		if !seen {
+			p.vars[l] = labelInfo{card: c, first: lpos[j]}
+		}
+		cards[j] = c
+	}
+	return cards, nil
+}
+
+// tableSize is the product of the cardinalities, refused when it exceeds
+// MaxTableEntries or brings the graph over MaxGraphEntries.
+func (p *fgParser) tableSize(k int, cards []int, pos ast.Pos) (int, error) {
+	size := 1.0
+	for _, c := range cards {
+		size *= float64(c)
+	}
+	if size > MaxTableEntries {
+		return 0, p.errorf(pos, "factor %d has %.0f table entries (the product of its cardinalities); fg's limit for one table is %d", k, size, MaxTableEntries)
+	}
+	if p.allocated+int(size) > MaxGraphEntries {
+		return 0, p.errorf(pos, "the tables up to factor %d hold more than %d entries in all, fg's limit for one graph", k, MaxGraphEntries)
+	}
+	p.allocated += int(size)
+	return int(size), nil
+}
+
+func (p *fgParser) entries(table []float64, k int) error {
 	nnz, _, err := p.int("number of non-zero entries", 0)
 	if err != nil {
 		return err
@@ -210,8 +298,8 @@ func (p *fgParser) entries(b *fgBlock, k int) error {
 		if err != nil {
 			return err
 		}
-		if idx >= len(b.table) {
-			return p.errorf(ipos, "index %d out of range 0..%d of factor %d", idx, len(b.table)-1, k)
+		if idx >= len(table) {
+			return p.errorf(ipos, "index %d out of range 0..%d of factor %d", idx, len(table)-1, k)
 		}
 		t, err := p.next("table value")
 		if err != nil {
@@ -224,48 +312,29 @@ func (p *fgParser) entries(b *fgBlock, k int) error {
 		if v < 0 {
 			return p.errorf(t.pos, "negative table value %s in factor %d", t.text, k)
 		}
-		b.table[idx] = v
+		table[idx] = v
 	}
 	return nil
 }
 
-// buildLibDAI turns parsed blocks into a Graph: one Cat latent per label.
-func buildLibDAI(blocks []fgBlock) (*Graph, error) {
-	card := map[int]int{}
-	first := map[int]ast.Pos{}
-	for k, b := range blocks {
-		for j, l := range b.labels {
-			c, ok := card[l]
-			if ok && c != b.cards[j] {
-				return nil, &ast.Error{Pos: b.cpos[j], End: b.cpos[j], Msg: fmt.Sprintf(
-					"libdai: variable %d has cardinality %d in factor %d but %d at %s", l, b.cards[j], k, c, first[l])}
-			}
-			if !ok {
-				card[l], first[l] = b.cards[j], b.pos[j]
-			}
-		}
-	}
-	labels := make([]int, 0, len(card))
-	for l := range card {
-		labels = append(labels, l)
-	}
-	sort.Ints(labels)
-	g := &Graph{}
+// addLatents adds one Cat latent per label, in ascending label order, and
+// maps the labels in the factors' Vars to variable ids.
+func (p *fgParser) addLatents(g *Graph) {
+	labels := slices.Sorted(maps.Keys(p.vars))
 	id := make(map[int]int, len(labels))
 	for _, l := range labels {
-		li := g.AddLatent(strconv.Itoa(l), Cat, card[l], nil, first[l])
+		info := p.vars[l]
+		li := g.AddLatent(strconv.Itoa(l), Cat, info.card, nil, info.first)
 		id[l] = g.Latents[li].First
 	}
-	for _, b := range blocks {
-		vars := make([]int, len(b.labels))
-		names := make([]string, len(b.labels))
-		for j, l := range b.labels {
-			vars[j], names[j] = id[l], strconv.Itoa(l)
+	for i := range g.Factors {
+		f := &g.Factors[i]
+		names := make([]string, len(f.Vars))
+		for j, l := range f.Vars {
+			f.Vars[j], names[j] = id[l], strconv.Itoa(l)
 		}
-		g.AddFactor(Factor{Kind: "table", Vars: vars, Table: b.table,
-			Label: "table(" + strings.Join(names, ", ") + ")", Pos: b.start})
+		f.Label = "table(" + strings.Join(names, ", ") + ")"
 	}
-	return g, nil
 }
 
 // WriteLibDAI writes the discrete factors of g in libDAI's .fg format. Each

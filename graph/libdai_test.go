@@ -2,6 +2,8 @@ package graph
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -189,11 +191,70 @@ func TestLibDAIErrors(t *testing.T) {
 		{"2\n1\n0\n2\n0\n1\n0\n3\n0\n", "bad.fg:8:1: libdai: variable 0 has cardinality 3 in factor 1 but 2 at bad.fg:3:1"},
 		{"1\n1\n0\n2\n0\n7\n", "bad.fg:6:1: libdai: unexpected \"7\" after the 1 factors announced"},
 		{"1\n1\n0\n2\n2\n0 1\n", "bad.fg:6:4: libdai: unexpected end of file, expected table index"},
+		// Sizes are refused before anything they size is allocated.
+		{"1000001\n", "bad.fg:1:1: libdai: the file announces 1000001 factors; fg reads at most 1000000"},
+		{"1\n1\n0\n1000000000\n0\n", "bad.fg:2:1: libdai: factor 0 has 1000000000 table entries (the product of its cardinalities); fg's limit for one table is 16777216"},
+		{"1\n30\n" + seq(30) + "\n" + strings.Repeat("2 ", 30) + "\n0\n",
+			"bad.fg:2:1: libdai: factor 0 has 1073741824 table entries (the product of its cardinalities); fg's limit for one table is 16777216"},
+		{"1\n65\n", "bad.fg:2:1: libdai: factor 0 has 65 variables; a dense table over more than 64 variables cannot be stored"},
+		{"5\n" + strings.Repeat("1\n0\n16777216\n0\n", 5), "bad.fg:18:1: libdai: the tables up to factor 4 hold more than 67108864 entries in all, fg's limit for one graph"},
 	}
 	for _, c := range cases {
 		_, err := ParseLibDAI(strings.NewReader(c.src), "bad.fg")
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q:\n got %v\nwant %s", c.src, err, c.want)
 		}
+	}
+}
+
+func seq(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = strconv.Itoa(i)
+	}
+	return strings.Join(parts, " ")
+}
+
+// factorStream generates a libDAI file of n one-variable factors, each over
+// its own binary variable, without holding the text in memory.
+type factorStream struct {
+	n, k int
+	buf  []byte
+}
+
+func (s *factorStream) Read(p []byte) (int, error) {
+	for len(s.buf) == 0 {
+		switch {
+		case s.k == 0:
+			s.buf = fmt.Appendf(nil, "%d\n", s.n)
+		case s.k > s.n:
+			return 0, io.EOF
+		default:
+			s.buf = fmt.Appendf(nil, "\n1\n%d\n2\n2\n0 1\n1 2\n", s.k-1)
+		}
+		s.k++
+	}
+	n := copy(p, s.buf)
+	s.buf = s.buf[n:]
+	return n, nil
+}
+
+// TestLibDAIManyFactors reads a file of 10⁶ one-variable factors (10⁵ with
+// -short), the most a file may hold: the reader streams its tokens.
+func TestLibDAIManyFactors(t *testing.T) {
+	n := MaxLibDAIFactors
+	if testing.Short() {
+		n = 100_000
+	}
+	g, err := ParseLibDAI(&factorStream{n: n}, "many.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Factors) != n || len(g.Vars) != n {
+		t.Fatalf("%d factors, %d variables; want %d", len(g.Factors), len(g.Vars), n)
+	}
+	last := g.Factors[n-1]
+	if last.Vars[0] != n-1 || last.Table[1] != 2 || last.Label != fmt.Sprintf("table(%d)", n-1) {
+		t.Errorf("last factor %+v", last)
 	}
 }

@@ -13,6 +13,10 @@ package infer
 import (
 	"fmt"
 	"time"
+
+	// The dense linear algebra of the build (pure Go, or OpenBLAS with
+	// -tags openblas) is installed for every engine here.
+	_ "github.com/fg-infer/fg/internal/openblas"
 )
 
 // Divergence selects the projection an engine performs. The concrete types are

@@ -102,7 +102,21 @@ type Prediction struct {
 	Mean  []float64  // predictive latent mean
 	Var   []float64  // predictive latent variance
 	Prob  []float64  // p(y = +1) where the likelihood defines it (nil otherwise)
+	MeanY []float64  // E[y*] for a count likelihood (poisson_log: the expected count), nil otherwise
 	Test  *TestScore // scores against the labels of a test file (fg run --test), nil otherwise
+}
+
+// Point is the prediction's point value per element: p(y = +1) where the
+// likelihood defines it, else the expected observation E[y*] (counts),
+// else the predictive latent mean.
+func (p *Prediction) Point() []float64 {
+	switch {
+	case p.Prob != nil:
+		return p.Prob
+	case p.MeanY != nil:
+		return p.MeanY
+	}
+	return p.Mean
 }
 
 // Learned is a hyperparameter value found by evidence maximisation.

@@ -7,9 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fg-infer/fg/internal/safefile"
 )
 
 // CSVOptions select and transform the columns read by LoadCSV; they mirror
@@ -51,16 +53,16 @@ func LoadCSV(fsys fs.FS, path string, opt CSVOptions) (*Matrix, error) {
 	return ParseCSV(r, path, opt)
 }
 
+// open opens a csv file, refusing special files; reading stops with an
+// error after safefile.MaxData bytes.
 func open(fsys fs.FS, path string) (io.ReadCloser, error) {
-	if fsys == nil {
-		return os.Open(path)
-	}
-	return fsys.Open(path)
+	return safefile.Open(fsys, path, safefile.MaxData)
 }
 
 // ParseCSV is LoadCSV on an open reader; name is used in messages.
 func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = true
 	cr.Comment = '#'
 	header, err := cr.Read()
@@ -70,8 +72,9 @@ func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("csv %s: %v", name, err)
 	}
-	for i := range header {
-		header[i] = strings.TrimSpace(header[i])
+	header = slices.Clone(header) // the reader reuses its record slice
+	if err := checkHeader(name, header); err != nil {
+		return nil, err
 	}
 	sel, err := selectColumns(name, header, opt)
 	if err != nil {
@@ -83,6 +86,9 @@ func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 	}
 	if err := readRows(cr, name, header, sel, m); err != nil {
 		return nil, err
+	}
+	if m.Rows == 0 {
+		return nil, fmt.Errorf("csv %s: no data rows after the header line", name)
 	}
 	if opt.Standardize {
 		if err := standardize(m, name); err != nil {
@@ -103,6 +109,30 @@ func ParseCSV(r io.Reader, name string, opt CSVOptions) (*Matrix, error) {
 	return m, nil
 }
 
+// checkHeader trims the column names and rejects empty and repeated ones.
+func checkHeader(name string, header []string) error {
+	first := map[string]int{}
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\uFEFF") // a byte order mark
+	}
+	for i := range header {
+		h := strings.TrimSpace(header[i])
+		header[i] = h
+		if h == "" {
+			return fmt.Errorf("%s:1: csv: column %d has an empty name", name, i+1)
+		}
+		if j, dup := first[h]; dup {
+			return fmt.Errorf("%s:1: csv: column `%s` appears twice in the header (columns %d and %d)", name, h, j+1, i+1)
+		}
+		first[h] = i
+	}
+	return nil
+}
+
+// MaxCSVValues bounds the numbers read from one csv file (2²⁵ float64s,
+// 256 MiB), so that reading one fits in memory with room to use it.
+const MaxCSVValues = 1 << 25
+
 func readRows(cr *csv.Reader, name string, header []string, sel []int, m *Matrix) error {
 	for {
 		rec, err := cr.Read()
@@ -113,17 +143,33 @@ func readRows(cr *csv.Reader, name string, header []string, sel []int, m *Matrix
 		if err != nil {
 			return fmt.Errorf("csv %s: %v", name, err)
 		}
+		if len(m.Data)+len(sel) > MaxCSVValues {
+			return fmt.Errorf("%s:%d: csv: more than %d values selected; fg reads at most %d from a csv file", name, line, MaxCSVValues, MaxCSVValues)
+		}
 		for _, c := range sel {
 			s := strings.TrimSpace(rec[c])
 			v, perr := strconv.ParseFloat(s, 64)
+			_, col := cr.FieldPos(c)
 			if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				_, col := cr.FieldPos(c)
 				return fmt.Errorf("%s:%d:%d: csv: non-numeric value %q in column `%s`", name, line, col, s, header[c])
+			}
+			if v == 0 && underflows(s) {
+				return fmt.Errorf("%s:%d:%d: csv: value %s in column `%s` is out of range: it rounds to 0", name, line, col, s, header[c])
 			}
 			m.Data = append(m.Data, v)
 		}
 		m.Rows++
 	}
+}
+
+// underflows reports whether a number that parsed as 0 was written as a
+// non-zero number (1e-400): like the language's literals, such a value is
+// an error rather than a silent 0.
+func underflows(s string) bool {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Trim(s, "+-0.") != ""
 }
 
 // selectColumns returns the indices of the columns to read, in order.

@@ -85,3 +85,33 @@ func TestCSVNormalize(t *testing.T) {
 		t.Errorf("intercept column = %g", m.Data[2])
 	}
 }
+
+// TestCSVHeaderErrors: a header without rows, a repeated or an empty column
+// name are named plainly.
+func TestCSVHeaderErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"a,b\n", "csv h.csv: no data rows after the header line"},
+		{"a,b\n# a comment\n", "csv h.csv: no data rows after the header line"},
+		{"x,y,x\n1,2,3\n", "h.csv:1: csv: column `x` appears twice in the header (columns 1 and 3)"},
+		{"x, ,y\n1,2,3\n", "h.csv:1: csv: column 2 has an empty name"},
+	}
+	for _, c := range cases {
+		_, err := ParseCSV(strings.NewReader(c.src), "h.csv", CSVOptions{Standardize: true})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
+		}
+	}
+}
+
+// TestCSVUnderflow: a cell that rounds to 0 is an error, as the literal
+// 1e-400 is; zeros written any way and subnormal numbers are kept.
+func TestCSVUnderflow(t *testing.T) {
+	m, err := ParseCSV(strings.NewReader("a\n0\n-0.0\n0e-999\n1e-310\n"), "u.csv", CSVOptions{})
+	if err != nil || m.Rows != 4 || m.Data[3] != 1e-310 {
+		t.Fatalf("%v %v", m, err)
+	}
+	_, err = ParseCSV(strings.NewReader("a,b\n1,2\n3,1e-400\n"), "u.csv", CSVOptions{})
+	if err == nil || err.Error() != "u.csv:3:3: csv: value 1e-400 in column `b` is out of range: it rounds to 0" {
+		t.Errorf("got %v", err)
+	}
+}

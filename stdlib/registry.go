@@ -2,8 +2,8 @@
 // language knows (distributions, potentials, losses, kernels, data loaders and
 // generators, math functions, result accessors, divergences, schedules and
 // approximation schemes) with their parameters, defaults, accepted domains and
-// a one-line doc; the message-rule availability table that says which engine
-// handles which factor under which divergence (rules.go); and the data
+// a one-line doc (the factor kinds are registered by package factor, whose
+// types also carry the message rules); and the data
 // loaders and graph generators behind csv(), geodesic_dome(), grid(),
 // random_normal() and rows().
 //
@@ -144,30 +144,40 @@ func (b *Builtin) Param(name string) (Param, bool) {
 	return Param{}, false
 }
 
-var byKindName = map[Kind]map[string]*Builtin{}
+var (
+	byKindName = map[Kind]map[string]*Builtin{}
+	registry   []*Builtin // table's entries, then the registered ones, in order
+)
 
 func init() {
 	for i := range table {
-		b := &table[i]
-		m := byKindName[b.Kind]
-		if m == nil {
-			m = map[string]*Builtin{}
-			byKindName[b.Kind] = m
-		}
-		if _, dup := m[b.Name]; dup {
-			panic("stdlib: duplicate builtin " + b.Kind.String() + " " + b.Name)
-		}
-		m[b.Name] = b
+		add(&table[i])
 	}
+}
+
+func add(b *Builtin) {
+	m := byKindName[b.Kind]
+	if m == nil {
+		m = map[string]*Builtin{}
+		byKindName[b.Kind] = m
+	}
+	if _, dup := m[b.Name]; dup {
+		panic("stdlib: duplicate builtin " + b.Kind.String() + " " + b.Name)
+	}
+	m[b.Name] = b
+	registry = append(registry, b)
+}
+
+// Register adds a builtin defined outside this package: package factor
+// registers the factor kinds (distributions, potentials, losses) from its
+// one file per kind, at init. It panics on a duplicate name of one kind.
+func Register(b Builtin) {
+	add(&b)
 }
 
 // All returns every builtin in registry order.
 func All() []*Builtin {
-	out := make([]*Builtin, len(table))
-	for i := range table {
-		out[i] = &table[i]
-	}
-	return out
+	return append([]*Builtin(nil), registry...)
 }
 
 // Lookup returns the builtin name of kind k.
@@ -181,9 +191,9 @@ func Lookup(k Kind, name string) (*Builtin, bool) {
 // divergence; `exp` is math and a potential).
 func LookupAny(name string) []*Builtin {
 	var out []*Builtin
-	for i := range table {
-		if table[i].Name == name {
-			out = append(out, &table[i])
+	for _, b := range registry {
+		if b.Name == name {
+			out = append(out, b)
 		}
 	}
 	return out

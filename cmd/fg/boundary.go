@@ -11,6 +11,7 @@ import (
 
 	"github.com/fg-infer/fg/cmd/fg/internal/present"
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 )
 
 // boundaryPred names the prediction fg run adds for the decision-boundary
@@ -20,9 +21,17 @@ const boundaryPred = "_fg_boundary_grid"
 // boundaryGrid is the number of grid points per axis.
 const boundaryGrid = 61
 
-// classificationLiks are the site kinds with ±1 labels whose p(y = +1) the
-// engines predict.
-var classificationLiks = map[string]bool{"probit": true, "step": true, "logistic": true}
+// classifies reports whether a site's likelihood is a classifier over ±1
+// labels whose p(y = +1) the engines predict (its factor.ClassProb rule
+// gives class probabilities).
+func classifies(lik factor.Site) bool {
+	c, ok := lik.(factor.ClassProb)
+	if !ok {
+		return false
+	}
+	_, ok = c.Prob(0, 1)
+	return ok
+}
 
 // addBoundaryGrid looks for a classification block with 2-D inputs — a
 // GP/TP prior over 2-column inputs X, or a linear model whose projections
@@ -49,7 +58,7 @@ func addBoundaryGrid(cm *compile.Model) *present.Boundary {
 			b.Factors = append(b.Factors, blk.Sites[si].Label)
 		}
 		cm.Predicts = append(cm.Predicts, &compile.PredictSpec{Name: boundaryPred, Block: bi,
-			Xnew: xnew.embed(), Lik: s0.Kind, LikParams: s0.Params, Display: true, Pos: blk.Pos})
+			Xnew: xnew.embed(), Lik: s0.Lik, Display: true, Pos: blk.Pos})
 		return b
 	}
 	return nil
@@ -65,7 +74,7 @@ func blockPoints(blk *compile.Block) ([]point, []int) {
 	var pts []point
 	var idx []int
 	for i, s := range blk.Sites {
-		if !classificationLiks[s.Kind] {
+		if !classifies(s.Lik) {
 			return nil, nil
 		}
 		switch {

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/internal/safefile"
 )
 
 const checkUsage = "fg check FILE..."
@@ -31,7 +32,7 @@ func (e *env) check(args []string) int {
 }
 
 func (e *env) checkFile(path string) bool {
-	src, err := os.ReadFile(path)
+	src, err := safefile.ReadFile(nil, path, safefile.MaxSource)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "fg: %s: cannot read: %v\n", path, notExistMsg(err))
 		return false
@@ -42,6 +43,7 @@ func (e *env) checkFile(path string) bool {
 		fmt.Fprintf(e.stderr, "%s: %d error(s)\n", path, diagnosticCount(err))
 		return false
 	}
+	e.printWarnings(m.Warnings)
 	fmt.Fprintf(e.stdout, "%s: ok (%d latent(s), %d variable(s), %d factor(s), %d infer line(s), %d expect(s))\n",
 		path, len(m.Graph.Latents), len(m.Graph.Vars), len(m.Graph.Factors), len(m.Infers), len(m.Expects))
 	return true

@@ -2,8 +2,8 @@ package main
 
 import (
 	"errors"
-	"os"
 
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/lang/diag"
 )
@@ -14,13 +14,18 @@ func (e *env) printErrors(err error) {
 	diag.Render(e.stderr, err, e.source)
 }
 
+// printWarnings renders a compiled model's warnings on stderr.
+func (e *env) printWarnings(list ast.ErrorList) {
+	diag.RenderWarnings(e.stderr, list, e.source)
+}
+
 // source returns a file's contents for diagnostics: sources registered by
 // the REPL first, then the file system.
 func (e *env) source(name string) ([]byte, bool) {
 	if src, ok := e.sources[name]; ok {
 		return src, true
 	}
-	src, err := os.ReadFile(name)
+	src, err := safefile.ReadFile(nil, name, safefile.MaxSource)
 	return src, err == nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/lang/parser"
 )
@@ -37,7 +38,7 @@ func (e *env) fmt(args []string) int {
 }
 
 func (e *env) fmtFile(path string, write, list bool) bool {
-	src, err := os.ReadFile(path)
+	src, err := safefile.ReadFile(nil, path, safefile.MaxSource)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "fg: %s: cannot read: %s\n", path, notExistMsg(err))
 		return false

@@ -33,6 +33,10 @@ and hidden folders; default .) and check its expect statements; exit 1 if any fa
 	{"repl", replUsage, "interactive session (docs/repl.md)", `Start an interactive session, optionally with the model FILE loaded: type statements
 to extend the model, expressions to evaluate them against the last results, and
 :commands (:help lists them).`},
+	{"rules", rulesUsage, "print the message-rule table of the factor kinds", `Print which method and divergence handle each factor kind in each role (prior,
+likelihood, potential, loss), derived from package factor's types: stable, exp.
+(experimental: a compile-time warning), +approx (moments from the approx scheme) or
+— (no rule). --markdown prints the table embedded in docs/language.md.`},
 	{"version", versionUsage, "print fg's version and VCS revision", `Print the module version, the VCS revision and time, and the Go version fg was built
 with (from the binary's build information).`},
 	{"help", helpUsage, "print this help, or a command's usage and flags", `Print the list of commands, or the usage of the command NAME with every flag

@@ -2,11 +2,13 @@ package main
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/internal/openblas"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -19,18 +21,7 @@ func TestHelpRunGolden(t *testing.T) {
 	if code != exitOK || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if *update {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out != string(want) {
-		t.Errorf("fg help run differs from %s (go test -run HelpRunGolden -update rewrites it):\n%s", golden, out)
-	}
+	testkit.Golden(t, golden, []byte(out), *update)
 	for _, args := range [][]string{{"run", "-h"}, {"run", "--help"}, {"run", "model.fg", "-help"}} {
 		if o, e, c := runFG(args...); o != out || e != "" || c != exitOK {
 			t.Errorf("fg %v: exit %d, stderr %q, stdout differs: %v", args, c, e, o != out)
@@ -104,7 +95,7 @@ func TestVersion(t *testing.T) {
 	}
 	out, _, code := runFG("version")
 	want := "fg v0.3.0\nmodule    github.com/fg-infer/fg\nrevision  f6bc8c3c2985dd5949ef65b132eccf2b8fe12b2b (modified)\n" +
-		"committed 2026-11-25T03:52:59Z\ngo        go1.26.8 linux/amd64\n"
+		"committed 2026-11-25T03:52:59Z\ngo        go1.26.8 linux/amd64\nblas      " + openblas.Backend + "\n"
 	if code != exitOK || out != want {
 		t.Errorf("exit %d:\n%s\nwant:\n%s", code, out, want)
 	}

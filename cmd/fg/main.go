@@ -7,6 +7,7 @@
 //	fg graph FILE           print the factor graph as DOT (--png OUT renders it)
 //	fg test [FILE|DIR]...   run the models' expect statements
 //	fg repl [FILE]          interactive session
+//	fg rules [--markdown]   the message-rule table of the factor kinds
 //	fg version              module version and VCS revision
 //	fg help [COMMAND]       the commands, or one command's usage and flags
 //
@@ -99,6 +100,8 @@ func (e *env) command(name string) func(args []string) int {
 		return e.test
 	case "repl":
 		return e.replOrHelp
+	case "rules":
+		return e.rules
 	case "version":
 		return e.version
 	}

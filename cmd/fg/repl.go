@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +13,9 @@ import (
 
 	"github.com/chzyer/readline"
 
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/internal/session"
+	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/lang/parser"
 )
 
@@ -27,6 +30,7 @@ for, infer, predict, expect); a statement continues on the next line
   :set NAME=VALUE   override a param (like --set)
   :graph            print the factor graph
   :methods          list the infer lines and the available methods
+  :rules            the message-rule table (factor kinds × methods)
   :source           print the session's accumulated source
   :help             this text
   :quit             leave (Ctrl-D works too)
@@ -140,8 +144,16 @@ func (s *replSession) statements(text string) {
 		s.e.printErrors(err)
 		return
 	}
+	oldLines := bytes.Count(s.src, []byte("\n")) + 1
 	s.src, s.model = src, m
 	s.registerSource(src)
+	var fresh ast.ErrorList // warnings about the statements just typed
+	for _, w := range m.Compiled().Warnings {
+		if w.Pos.Line > oldLines {
+			fresh = append(fresh, w)
+		}
+	}
+	s.e.printWarnings(fresh)
 }
 
 // evalExpr prints the value of text against the last results when text is
@@ -183,7 +195,7 @@ func (s *replSession) registerSource(src []byte) {
 
 // load replaces the session with a model file.
 func (s *replSession) load(path string) {
-	src, err := os.ReadFile(path)
+	src, err := safefile.ReadFile(nil, path, safefile.MaxSource)
 	if err != nil {
 		fmt.Fprintf(s.e.stderr, "fg: %s: cannot read: %s\n", path, notExistMsg(err))
 		return
@@ -195,6 +207,7 @@ func (s *replSession) load(path string) {
 	}
 	delete(s.e.sources, s.name)
 	s.name, s.src, s.model, s.results = path, src, m, nil
+	s.e.printWarnings(m.Compiled().Warnings)
 	fmt.Fprintf(s.e.stdout, "loaded %s (model %s: %d infer line(s))\n", path, m.Name(), len(m.Labels()))
 }
 

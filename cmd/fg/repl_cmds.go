@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/fg-infer/fg/cmd/fg/internal/present"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/stdlib"
 )
 
 // replCommands are the colon commands, for :help and completion.
-var replCommands = []string{":load", ":run", ":show", ":set", ":graph", ":methods", ":source", ":help", ":quit"}
+var replCommands = []string{":load", ":run", ":show", ":set", ":graph", ":methods", ":rules", ":source", ":help", ":quit"}
 
 // command runs one colon command; it returns false on :quit.
 func (s *replSession) command(line string) bool {
@@ -39,6 +40,8 @@ func (s *replSession) command(line string) bool {
 		s.graph()
 	case ":methods":
 		s.methods()
+	case ":rules":
+		fmt.Fprint(s.e.stdout, factor.Text())
 	case ":source":
 		s.e.stdout.Write(s.src)
 	default:

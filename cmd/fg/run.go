@@ -78,6 +78,7 @@ func (e *env) loadForRun(path string, f *runFlags) (*session.Model, int) {
 		e.printErrors(err)
 		return nil, exitError
 	}
+	e.printWarnings(m.Compiled().Warnings)
 	return m, exitOK
 }
 

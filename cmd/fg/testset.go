@@ -3,9 +3,9 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/internal/session"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -75,7 +75,7 @@ func scoreTest(test string, res *session.Results) error {
 
 // hasColumn reports whether the csv file's header names the column.
 func hasColumn(path, name string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(nil, path, safefile.MaxData)
 	if err != nil {
 		return false, fmt.Errorf("--test %s: %v", path, err)
 	}

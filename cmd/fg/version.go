@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/fg-infer/fg/internal/openblas"
 )
 
 const versionUsage = "fg version"
@@ -34,7 +36,8 @@ func (e *env) version(args []string) int {
 }
 
 // writeVersion writes "fg VERSION" and the module, revision, commit time
-// and toolchain lines of info.
+// and toolchain lines of info, and the dense linear algebra of the build
+// (gonum, or openblas for go build -tags openblas).
 func writeVersion(w io.Writer, info *debug.BuildInfo) {
 	set := map[string]string{}
 	for _, s := range info.Settings {
@@ -60,4 +63,5 @@ func writeVersion(w io.Writer, info *debug.BuildInfo) {
 		fmt.Fprintf(w, "committed %s\n", t)
 	}
 	fmt.Fprintf(w, "go        %s %s/%s\n", info.GoVersion, set["GOOS"], set["GOARCH"])
+	fmt.Fprintf(w, "blas      %s\n", openblas.Backend)
 }

@@ -45,6 +45,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/bp"
@@ -180,8 +181,8 @@ func domeModel(dome *stdlib.Graph, rng *rand.Rand, cond condition, reading strin
 	g.AddLatent("x", graph.Spin, 2, []int{dome.N}, ast.Pos{})
 	for i := 0; i < dome.N; i++ {
 		h := rng.NormFloat64() // J_i ~ N(0, 1)
-		g.AddFactor(graph.Factor{Kind: "field", Vars: []int{i}, Params: map[string]float64{"h": h},
-			Table: []float64{math.Exp(-h), math.Exp(h)}})
+		f := factor.Field{H: h}
+		g.AddFactor(graph.Factor{Kind: f.Name(), Vars: []int{i}, Params: map[string]float64{"h": h}, Table: f.Table()})
 	}
 	sd := cond.spec
 	if reading == "variance" {
@@ -190,8 +191,8 @@ func domeModel(dome *stdlib.Graph, rng *rand.Rand, cond condition, reading strin
 	for _, e := range dome.Edges {
 		J := math.Abs(cond.mean + sd*rng.NormFloat64())
 		// exp(−J x_i x_j) over (x_i, x_j) in libDAI order: (−,−) (+,−) (−,+) (+,+).
-		g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{e[0], e[1]}, Params: map[string]float64{"J": -J},
-			Table: []float64{math.Exp(-J), math.Exp(J), math.Exp(J), math.Exp(-J)}})
+		f := factor.Ising{J: -J}
+		g.AddFactor(graph.Factor{Kind: f.Name(), Vars: []int{e[0], e[1]}, Params: map[string]float64{"J": f.J}, Table: f.Table()})
 	}
 	return g
 }

@@ -2,37 +2,14 @@ package bp
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
 )
 
-// isingGrid is an r×c spin grid (open boundary) with fields N(0, 1) and
-// couplings N(0, 0.25), built directly in engine form.
+// isingGrid is RandomIsingGrid, which cannot fail for valid sizes.
 func isingGrid(r, c int, seed uint64) *Problem {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	h := make([]float64, r*c)
-	for i := range h {
-		h[i] = rng.NormFloat64()
-	}
-	edges := make([][2]int32, 0, 2*r*c)
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			v := int32(i*c + j)
-			if j+1 < c {
-				edges = append(edges, [2]int32{v, v + 1})
-			}
-			if i+1 < r {
-				edges = append(edges, [2]int32{v, v + int32(c)})
-			}
-		}
-	}
-	J := make([]float64, len(edges))
-	for k := range J {
-		J[k] = 0.5 * rng.NormFloat64()
-	}
-	p, err := NewSpinPairwise(r*c, h, edges, J)
+	p, err := RandomIsingGrid(r, c, seed)
 	if err != nil {
 		panic(err)
 	}
@@ -86,4 +63,19 @@ func BenchmarkRun1000x1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkParallelSweep1000x1000 is one parallel pass (all new messages
+// from the old ones, on GOMAXPROCS goroutines) on the 1000×1000 grid; run
+// with -cpu 1,2 for the speedup from one core to two.
+func BenchmarkParallelSweep1000x1000(b *testing.B) {
+	if testing.Short() {
+		b.Skip("large benchmark")
+	}
+	benchSweep(b, isingGrid(1000, 1000, 1), infer.Parallel)
+}
+
+// BenchmarkParallelSweep300x300 is the same on a 300×300 grid.
+func BenchmarkParallelSweep300x300(b *testing.B) {
+	benchSweep(b, isingGrid(300, 300, 1), infer.Parallel)
 }

@@ -3,6 +3,7 @@ package bp
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 )
 
 // builder assembles a Problem factor by factor.
@@ -112,3 +113,39 @@ func NewSpinPairwise(n int, h []float64, edges [][2]int32, J []float64) (*Proble
 	p.nfac = ne
 	return b.finish(), nil
 }
+
+// RandomIsingGrid is the r×c spin grid (open boundary, 4-neighbour edges)
+// with fields h_i ~ N(0, 1) and couplings J_k ~ N(0, 0.25) drawn from a PCG
+// stream seeded by seed: the benchmark problem of this package and of
+// cmd/fgbench (libDAI's createfg makes the same kind of grid).
+func RandomIsingGrid(r, c int, seed uint64) (*Problem, error) {
+	if r < 1 || c < 1 || r > maxGridSide || c > maxGridSide {
+		return nil, fmt.Errorf("bp: grid %d×%d: each side must be in 1..%d", r, c, maxGridSide)
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	h := make([]float64, r*c)
+	for i := range h {
+		h[i] = rng.NormFloat64()
+	}
+	edges := make([][2]int32, 0, 2*r*c)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			v := int32(i*c + j)
+			if j+1 < c {
+				edges = append(edges, [2]int32{v, v + 1})
+			}
+			if i+1 < r {
+				edges = append(edges, [2]int32{v, v + int32(c)})
+			}
+		}
+	}
+	J := make([]float64, len(edges))
+	for k := range J {
+		J[k] = 0.5 * rng.NormFloat64()
+	}
+	return NewSpinPairwise(r*c, h, edges, J)
+}
+
+// maxGridSide bounds RandomIsingGrid's sides (r·c variables must index as
+// int32).
+const maxGridSide = 1 << 15

@@ -3,7 +3,7 @@ package bp
 import (
 	"math"
 
-	"github.com/fg-infer/fg/families/discrete"
+	"github.com/fg-infer/fg/internal/mathx"
 )
 
 // residualHeap implements libDAI's SEQMAX ("residual BP", Elidan et al.):
@@ -43,7 +43,7 @@ func (h *residualHeap) recompute(e int32) {
 
 // linf is max_k |p_k − q_k| between the normalised exponentials of a and b.
 func linf(a, b []float64) float64 {
-	za, zb := discrete.LogSumExp(a), discrete.LogSumExp(b)
+	za, zb := mathx.LogSumExp(a), mathx.LogSumExp(b)
 	d := 0.0
 	for k := range a {
 		x := math.Abs(math.Exp(a[k]-za) - math.Exp(b[k]-zb))

@@ -227,10 +227,7 @@ func (sc *scheduler) pass() int {
 	en := sc.en
 	switch sc.kind {
 	case infer.Parallel:
-		p := en.p
-		for _, e := range sc.seq {
-			en.calc(e, en.nmsg[p.moff[e]:p.moff[e+1]])
-		}
+		en.calcAll(sc.seq)
 		for _, e := range sc.seq {
 			en.apply(e)
 		}

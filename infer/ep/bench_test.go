@@ -1,6 +1,7 @@
 package ep
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -118,5 +119,26 @@ func BenchmarkRankOne(b *testing.B) {
 			}
 			gflops(b, float64(n)*float64(n)*float64(n))
 		})
+	}
+}
+
+// BenchmarkRun is a whole EP run of exactly 5 sweeps (Tol below reach) with
+// the default settings: problem set-up, the sweeps, and the final
+// factorisation, log Z and marginals. Its ratio to 5× the sweep benchmarks
+// above is the run's overhead (issue 17: within 1.3×).
+func BenchmarkRun(b *testing.B) {
+	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel} {
+		for _, n := range benchSizes {
+			b.Run(fmt.Sprintf("%v/%d", sched, n), func(b *testing.B) {
+				p := benchEngine(b, n, sched).p
+				s := Settings{Settings: infer.Settings{Schedule: sched, MaxIter: 5, Tol: 1e-300}}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if res, err := Run(context.Background(), p, s); err != nil || res.Iterations != 5 || !res.HasLogZ && res.Status == infer.Converged {
+						b.Fatal(err, res.Status)
+					}
+				}
+			})
+		}
 	}
 }

@@ -140,8 +140,8 @@ func validSite(s Site, i, n int) error {
 	if s.Lik == nil {
 		return fmt.Errorf("ep: site %d has no likelihood", i)
 	}
-	if err := s.Lik.validY(s.Y); err != nil {
-		return fmt.Errorf("site %d: %w", i, err)
+	if err := s.Lik.CheckY(s.Y); err != nil {
+		return fmt.Errorf("ep: site %d: %w", i, err)
 	}
 	if s.Proj == nil && (s.Index < 0 || s.Index >= n) {
 		return fmt.Errorf("ep: site %d index %d out of range [0, %d)", i, s.Index, n)

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/integrate/quad"
-
+	"github.com/fg-infer/fg/factor"
 	fgquad "github.com/fg-infer/fg/infer/quad"
 )
 
@@ -49,17 +48,9 @@ func (l Numeric) Tilted(y, m, v, u float64) (logZ, d1, d2 float64) {
 // not moments (the relaxed-EP cost and class probabilities).
 const numericNodes = 64
 
-// ghExpect returns Σ_k w_k g(f_k) / √π with f_k = m + √(2v) x_k, i.e.
-// E[g(f)] for f ~ N(m, v) by Gauss–Hermite quadrature.
+// ghExpect returns E[g(f)] for f ~ N(m, v) by Gauss–Hermite quadrature.
 func ghExpect(m, v float64, g func(f float64) float64) float64 {
-	x := make([]float64, numericNodes)
-	w := make([]float64, numericNodes)
-	quad.Hermite{}.FixedLocations(x, w, math.Inf(-1), math.Inf(1))
-	s := 0.0
-	for k := range x {
-		s += w[k] * g(m+math.Sqrt(2*v)*x[k])
-	}
-	return s / math.Sqrt(math.Pi)
+	return factor.GHExpect(numericNodes, m, v, g)
 }
 
 // ExpLogLik returns E[log p(y | f)] under the tilted p(y | f) N(f; m, v)/Z,
@@ -84,7 +75,8 @@ func (l Numeric) Prob(m, v float64) (float64, bool) {
 	return ghExpect(m, v, func(f float64) float64 { a, _, _ := l.LogLik(1, f); return math.Exp(a) }), true
 }
 
-func (l Numeric) validY(y float64) error {
+// CheckY requires a log-likelihood and, for a classifier, y = ±1.
+func (l Numeric) CheckY(y float64) error {
 	if l.LogLik == nil {
 		return fmt.Errorf("likelihood %s has no log-likelihood function", l.Kind)
 	}

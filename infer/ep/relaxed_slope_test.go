@@ -176,7 +176,7 @@ func TestRelaxedLineSearchStationary(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"ep.Step", "ep.Probit", "ep.Numeric"} {
+	for _, k := range []string{"factor.Step", "factor.Probit", "ep.Numeric"} {
 		if interior[k] == 0 {
 			t.Errorf("%s: no case relaxed, the test checks nothing", k)
 		}

@@ -10,6 +10,11 @@ import (
 
 // finish refactors the final state once (so that means, variances,
 // predictions and log Z come from the same factorisation) and fills res.
+// A state already computed from scratch from the final sites (the last
+// parallel sweep, or a refresh after the last change) is used as it is;
+// after sequential sweeps on M ≥ delayMin sites, settle factors once and
+// keeps the running variances (smaller blocks are refactored in full, at
+// negligible cost).
 func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	if status == infer.Canceled {
 		return e.finishCanceled(res, msg)
@@ -17,7 +22,14 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	res.Status, res.Message = status, msg
 	res.Sites = append([]SiteParam(nil), e.sites...)
 	res.B = append([]float64(nil), e.b...)
-	st, err := e.recompute(e.sites, false)
+	st, err := e.st, error(nil)
+	switch {
+	case e.fresh:
+	case e.st != nil && e.st.sigma != nil && len(e.sites) >= delayMin:
+		st, err = settle(e.pr, e.sites, e.st.sigma)
+	default:
+		st, err = e.recompute(e.sites, false)
+	}
 	if err != nil {
 		if status == infer.Converged {
 			res.Status = infer.Failed

@@ -32,9 +32,12 @@ import (
 type Settings struct {
 	infer.Settings
 	// Refresh is the number of sequential sweeps between recomputations of
-	// Σ and μ from scratch (one Cholesky), which removes the rounding that
-	// rank-1 updates accumulate; 0 means every sweep (as GPML's infEP).
-	// A negative value never refreshes during the run.
+	// Σ and μ from scratch (one Cholesky, a triangular solve and a rank-M
+	// update: about 2.3 M³ flops against a sweep's M³), which removes the
+	// rounding that rank-1 updates accumulate; 0 means every
+	// DefaultRefresh sweeps, 1 every sweep (as GPML's infEP). A negative
+	// value never refreshes during the run. The result is always refactored
+	// from the final sites.
 	Refresh int
 	// NonNegativeSites clamps every new site precision at zero,
 	// τ̃ ← max(τ̃, 0), keeping ν̃ from the unclamped update. This is GPML
@@ -46,6 +49,11 @@ type Settings struct {
 	// space forces the site-space or weight-space path (tests only).
 	space pathMode
 }
+
+// DefaultRefresh is the number of sequential sweeps between refreshes when
+// Settings.Refresh is 0: rare enough that a run costs little more than its
+// rank-1 sweeps, frequent enough to bound their rounding.
+const DefaultRefresh = 10
 
 // Result is the outcome of one EP run.
 type Result struct {
@@ -115,6 +123,10 @@ type engine struct {
 	sites []SiteParam
 	b     []float64
 	st    *state
+	// fresh reports that st was computed from scratch from the current
+	// sites (by a refresh or a parallel sweep), so that finish can use its
+	// factorisation instead of refactoring.
+	fresh bool
 	rng   *rand.Rand
 	stats infer.Stats
 	done  <-chan struct{} // the run's ctx.Done(): sweeps stop between sites
@@ -133,6 +145,9 @@ func (e *engine) canceled() bool {
 
 func newEngine(p *Problem, s Settings, r rule) (*engine, error) {
 	s = s.withDefaults()
+	if s.Refresh == 0 {
+		s.Refresh = DefaultRefresh
+	}
 	m := len(p.Sites)
 	pr, err := newProjection(p, s.space)
 	if err != nil {
@@ -159,11 +174,32 @@ func (e *engine) recompute(sites []SiteParam, full bool) (*state, error) {
 	return recompute(e.pr, sites, full)
 }
 
+// start is the posterior before the first sweep: the prior itself (μ = f0,
+// Σ = Kf, no factorisation) when every site is flat on the site-space path,
+// else a recomputation from the warm-start sites.
+func (e *engine) start() (*state, error) {
+	if e.pr.weight || !flat(e.sites) {
+		st, err := e.refactor(e.sites, e.sequential())
+		e.fresh = err == nil
+		return st, err
+	}
+	return priorState(e.pr, e.sequential())
+}
+
+func flat(sites []SiteParam) bool {
+	for _, sp := range sites {
+		if sp != (SiteParam{}) {
+			return false
+		}
+	}
+	return true
+}
+
 func (e *engine) loop(ctx context.Context) *Result {
 	res := &Result{}
 	e.done = ctx.Done()
 	var err error
-	if e.st, err = e.refactor(e.sites, e.sequential()); err != nil {
+	if e.st, err = e.start(); err != nil {
 		if errors.Is(err, errCanceled) {
 			return e.finish(res, infer.Canceled, "canceled")
 		}
@@ -193,10 +229,14 @@ func (e *engine) order() []int { return visitOrder(e.rng, len(e.sites)) }
 // (Σ_f, or Σ_w on the weight-space path), then (every Refresh sweeps)
 // recomputes Σ and μ from scratch.
 func (e *engine) sweepSequential(it int) error {
+	n := e.stats.Updates
 	if e.pr.weight {
 		e.sweepSequentialW()
 	} else {
 		e.sweepSequentialF()
+	}
+	if e.stats.Updates != n {
+		e.fresh = false
 	}
 	if e.canceled() {
 		return nil // no O(M³) refresh: the run ends with the rank-one state
@@ -209,7 +249,7 @@ func (e *engine) sweepSequential(it int) error {
 		if err != nil {
 			return err
 		}
-		e.st = st
+		e.st, e.fresh = st, true
 	}
 	if e.pr.weight {
 		if !e.st.w.proper(e.st.mu) {
@@ -226,16 +266,19 @@ func (e *engine) sweepSequential(it int) error {
 }
 
 // sweepSequentialF is the site-space sweep: O(M²) per site.
+// For M ≥ delayMin the rank-1 updates are delayed and applied in blocks
+// (delayed.go); Σ is exact again at the end of the sweep.
 func (e *engine) sweepSequentialF() {
-	col := make([]float64, len(e.sites))
+	d := newSigmaUpdates(e.st)
+	defer d.flush()
 	for _, i := range e.order() {
 		if e.canceled() {
 			return
 		}
 		old := e.sites[i]
-		np, b, ok := e.r.propose(e.p.Sites[i], old, e.st.mu[i], e.st.sigma.At(i, i))
+		np, b, ok := e.r.propose(e.p.Sites[i], old, e.st.mu[i], d.variance(i))
 		e.b[i] = b
-		if !ok || !e.st.rankOne(i, np.Tau-old.Tau, np.Nu-old.Nu, col) {
+		if !ok || !d.update(i, np.Tau-old.Tau, np.Nu-old.Nu) {
 			e.stats.Skipped++
 			continue
 		}
@@ -269,7 +312,7 @@ func (e *engine) sweepParallel() error {
 	if err != nil {
 		return err
 	}
-	e.sites, e.st = next, st
+	e.sites, e.st, e.fresh = next, st, true
 	return nil
 }
 

@@ -43,12 +43,7 @@ func (s *state) variance(i int) float64 {
 // Syrk) rather than only its diagonal.
 func recompute(pr *projection, sites []SiteParam, full bool) (*state, error) {
 	m := len(sites)
-	tau := make([]float64, m)
-	b := make([]float64, m)
-	for i, sp := range sites {
-		tau[i] = sp.Tau
-		b[i] = sp.Nu - sp.Tau*pr.f0[i]
-	}
+	tau, b := siteVectors(pr, sites)
 	bf, err := newBform(pr.Kf, tau)
 	if err != nil {
 		return nil, err
@@ -90,6 +85,74 @@ func recompute(pr *projection, sites []SiteParam, full bool) (*state, error) {
 		if !(v > 0) || !finite(st.mu[i]) {
 			return nil, errImproper
 		}
+	}
+	return st, nil
+}
+
+// settle is recompute for the end of a sequential site-space run, whose
+// running Σ the rank-one updates kept exact up to rounding (and refreshed
+// every Refresh sweeps): it factors B once (log det for log Z, and the
+// factorisation predictions use), recomputes μ = f0 + Kf b − Kf S B⁻¹ S Kf b
+// from it with O(M²) matrix-vector products and solves, and takes the
+// variances from the diagonal of the running Σ — instead of the M³
+// triangular solve recompute spends on diag Σ.
+func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense) (*state, error) {
+	m := len(sites)
+	tau, b := siteVectors(pr, sites)
+	bf, err := newBform(pr.Kf, tau)
+	if err != nil {
+		return nil, err
+	}
+	kb := mat.NewVecDense(m, nil)
+	kb.MulVec(pr.Kf, mat.NewVecDense(m, b))
+	x := mat.NewVecDense(m, nil)
+	for i := range m {
+		x.SetVec(i, bf.s[i]*kb.AtVec(i))
+	}
+	if err := bf.solveVec(x); err != nil {
+		return nil, errImproper
+	}
+	for i := range m {
+		x.SetVec(i, bf.s[i]*x.AtVec(i))
+	}
+	corr := mat.NewVecDense(m, nil)
+	corr.MulVec(pr.Kf, x)
+	st := &state{bf: bf, mu: make([]float64, m), sdiag: make([]float64, m)}
+	for i := range m {
+		st.mu[i] = pr.f0[i] + kb.AtVec(i) - corr.AtVec(i)
+		st.sdiag[i] = sigma.At(i, i)
+		if !(st.sdiag[i] > 0) || !finite(st.mu[i]) {
+			return nil, errImproper
+		}
+	}
+	return st, nil
+}
+
+// siteVectors returns the site precisions τ̃ and b = ν̃ − T f0.
+func siteVectors(pr *projection, sites []SiteParam) (tau, b []float64) {
+	tau, b = make([]float64, len(sites)), make([]float64, len(sites))
+	for i, sp := range sites {
+		tau[i] = sp.Tau
+		b[i] = sp.Nu - sp.Tau*pr.f0[i]
+	}
+	return tau, b
+}
+
+// priorState is the posterior with every site flat: μ = f0 and Σ = Kf (its
+// diagonal only when full is false). It has no factorisation (bf is nil):
+// the engine's first sweep replaces it.
+func priorState(pr *projection, full bool) (*state, error) {
+	m := len(pr.f0)
+	st := &state{mu: append([]float64(nil), pr.f0...), sdiag: make([]float64, m)}
+	for i := range st.sdiag {
+		st.sdiag[i] = pr.Kf.At(i, i)
+		if !(st.sdiag[i] > 0) || !finite(st.mu[i]) {
+			return nil, errImproper
+		}
+	}
+	if full {
+		st.sigma = mat.NewSymDense(m, nil)
+		st.sigma.CopySym(pr.Kf)
 	}
 	return st, nil
 }

@@ -62,6 +62,9 @@ type integrator struct {
 	logf, f   []float64
 	u, w, tmp []float64
 	seed      *seed // refine around the mode first (stage 1); may be nil
+	// covered are points (w coordinates) the box must contain: the
+	// corners of the earlier stage's cells that carry mass (massCorners).
+	covered [][]float64
 	// progress, when non-nil, gets the evaluations and the error estimate
 	// every 256 refinements.
 	progress func(evals int, errEst float64)
@@ -205,7 +208,8 @@ func (it *integrator) init(lo, hi []float64, n int) error {
 }
 
 // box returns [−R, R]^d, widened in stage 1 to contain the seed's mode with
-// R prior standard deviations around it (a posterior far from the prior).
+// R prior standard deviations around it (a posterior far from the prior),
+// and in later stages to contain the cells of stage 1 that carry mass.
 func (it *integrator) box(R float64) (lo, hi []float64) {
 	lo, hi = make([]float64, it.d), make([]float64, it.d)
 	for i := range lo {
@@ -215,6 +219,7 @@ func (it *integrator) box(R float64) (lo, hi []float64) {
 			hi[i] = math.Max(hi[i], it.seed.u[i]+R)
 		}
 	}
+	it.cover(lo, hi)
 	return lo, hi
 }
 

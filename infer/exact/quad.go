@@ -39,6 +39,7 @@ func runQuad(ctx context.Context, p Problem, prior *frame, s Settings) (*Result,
 	}
 	m := it.moments()
 	it.toResult(res, m)
+	covered := it.massCorners(coverFrac * s.Tol)
 	ok := ok1
 	for stage := 0; stage < maxStages; stage++ {
 		post, err := newFrame(res.Mean, res.Cov)
@@ -48,6 +49,7 @@ func runQuad(ctx context.Context, p Problem, prior *frame, s Settings) (*Result,
 			return res, fmt.Errorf("exact: %s", res.Message)
 		}
 		it = newIntegrator(post, prior, p.LogLik)
+		it.covered = covered
 		it.progress = stageProgress(s.Progress, res)
 		ok, err = it.integrate(ctx, s.HalfWidth, s.Tol, s.MaxEval)
 		res.Iterations++

@@ -3,6 +3,7 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"github.com/fg-infer/fg/factor"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -268,8 +269,8 @@ func siteParamGrads(res *ep.Result, p *ep.Problem) ([]float64, error) {
 		if !(tc > 0) {
 			return nil, fmt.Errorf("learn: site %d has a non-positive cavity precision %g at the fixed point", i, tc)
 		}
-		if _, ok := s.Lik.(ep.Probit); ok {
-			continue
+		if _, ok := s.Lik.(factor.ParamGrad); !ok {
+			continue // no likelihood parameter (probit, poisson_log)
 		}
 		g, err := LikParamGrad(s.Lik, s.Y, nc/tc, 1/tc)
 		if err != nil {

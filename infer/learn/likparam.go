@@ -2,10 +2,9 @@ package learn
 
 import (
 	"fmt"
-	"math"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer/ep"
-	"github.com/fg-infer/fg/internal/mathx"
 )
 
 // LikParamGrad returns ∂ log Ẑ/∂θ, the derivative of the log tilted
@@ -19,20 +18,14 @@ import (
 //
 // At an EP fixed point this explicit derivative, summed over the sites, is
 // the whole derivative of log Z_EP in θ (see the package documentation).
-// Probit has no parameter; other likelihoods return an error.
+// The derivative is the likelihood's factor.ParamGrad rule; a likelihood
+// without one (probit, poisson_log) has no parameter and returns an error.
 func LikParamGrad(lik ep.Likelihood, y, m, v float64) (float64, error) {
 	if !(v > 0) {
 		return 0, fmt.Errorf("learn: cavity variance %g is not positive", v)
 	}
-	switch l := lik.(type) {
-	case ep.Step:
-		logZ, _, _ := l.Tilted(y, m, v, 1)
-		z := y * m / math.Sqrt(v)
-		return (mathx.Phi(-z) - mathx.Phi(z)) * math.Exp(-logZ), nil
-	case ep.Gaussian:
-		s := v + l.Var
-		d := y - m
-		return 0.5 * (d*d/(s*s) - 1/s), nil
+	if g, ok := lik.(factor.ParamGrad); ok {
+		return g.ParamGrad(y, m, v), nil
 	}
 	return 0, fmt.Errorf("learn: likelihood %s has no parameter with an evidence gradient (step eps and normal var have)", lik.Name())
 }

@@ -124,6 +124,9 @@ func validate(p *Problem, s *Settings) error {
 		if f == nil {
 			return fmt.Errorf("quad: factor %d is nil", k)
 		}
+		if _, ok := f.(Projected); s.Scheme.Kind == Exact && !ok {
+			return fmt.Errorf("quad: factor %d is not on one projection aᵀw: %w", k, ErrNotProjected)
+		}
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"gonum.org/v1/gonum/integrate/quad"
+	"github.com/fg-infer/fg/internal/mathx"
 )
 
 // Func1 is a one-dimensional log-factor log f(x) with its first and second
@@ -101,21 +101,6 @@ func (w *work) gh1(f Potential, mu, sd float64, n int) error {
 	return nil
 }
 
-var (
-	hermiteMu    sync.Mutex
-	hermiteCache = map[int][2][]float64{}
-)
-
 // hermite returns the n Gauss–Hermite nodes and weights (weight function
-// e^{−x²}) from gonum's integrate/quad, cached per n.
-func hermite(n int) (x, wt []float64) {
-	hermiteMu.Lock()
-	defer hermiteMu.Unlock()
-	if c, ok := hermiteCache[n]; ok {
-		return c[0], c[1]
-	}
-	x, wt = make([]float64, n), make([]float64, n)
-	quad.Hermite{}.FixedLocations(x, wt, math.Inf(-1), math.Inf(1))
-	hermiteCache[n] = [2][]float64{x, wt}
-	return x, wt
-}
+// e^{−x²}), the project's one table (mathx.Hermite).
+func hermite(n int) (x, wt []float64) { return mathx.Hermite(n) }

@@ -30,6 +30,10 @@
 //     generalised KL L̃(α) of eq. 10 over the 2d+1 coefficients of log g by
 //     Newton's method (gradient and Hessian eq. 11, Cholesky), tolerance
 //     1e-5 on the relative parameter change.
+//   - exact: for a factor f(aᵀw) on one projection (Projected), the exact
+//     marginals of the tilted distribution from log Z of the projection
+//     (projected.go); the fully factorised EP of Minka (2001) and, with one
+//     pass, AdPredictor's ADF.
 //
 // Note on VQ: with the 2d+1 points of the precision-3 rule and the 2d+1
 // monomials of the factorised family, the matrix Φ with rows φ(θ_j)ᵀ is
@@ -59,6 +63,9 @@ const (
 	QuickLaplace = infer.SchemeQuickLaplace // QLA: expansion at the cavity mean
 	GQ           = infer.SchemeGQ           // precision-3 Gaussian quadrature
 	VQ           = infer.SchemeVQ           // variational quadrature
+	// Exact: closed-form tilted marginals of a factor on one projection
+	// aᵀw (a Projected potential; projected.go).
+	Exact = infer.SchemeExact
 )
 
 // Scheme is a moment scheme with its options.
@@ -110,23 +117,17 @@ func (s Scheme) maxIter() int {
 }
 
 // SchemeOf returns the engine scheme of the approx option s, checked
-// against the ranges of infer.Scheme.Check; approx = exact has no
-// numerical scheme.
+// against the ranges of infer.Scheme.Check. approx = exact is the Exact
+// scheme, which only factors on one projection (Projected) support.
 func SchemeOf(s infer.Scheme) (Scheme, error) {
 	if err := s.Check(); err != nil {
 		return Scheme{}, fmt.Errorf("quad: %w", err)
-	}
-	if !s.Numerical() {
-		return Scheme{}, errors.New("quad: approx = exact is the closed form, not a numerical scheme")
 	}
 	return Scheme{Kind: s.Kind, N: s.N}, nil
 }
 
 // check checks the scheme's kind and number of nodes.
 func (s Scheme) check() error {
-	if s.Kind == infer.SchemeExact {
-		return errors.New("quad: approx = exact is the closed form, not a numerical scheme")
-	}
 	if err := (infer.Scheme{Kind: s.Kind, N: s.nodes()}).Check(); err != nil {
 		return fmt.Errorf("quad: %w", err)
 	}

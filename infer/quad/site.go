@@ -91,6 +91,8 @@ func (w *work) compute(sc Scheme, f Potential, mu, sd []float64) error {
 		err = w.gq(f, mu, sd)
 	case VQ:
 		err = w.vq(f, mu, sd, sc.tol(), sc.maxIter(), sc.ColdStart)
+	case Exact:
+		err = w.projected(f, mu, sd)
 	case GH:
 		if w.d != 1 {
 			return ErrMultivariateGH

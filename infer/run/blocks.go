@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/exact"
@@ -19,6 +20,9 @@ import (
 // numerical scheme when the block has mini-batch factors or asks for
 // family = factorized, and Gaussian-block EP otherwise.
 func (j *job) epBlock(b *compile.Block) (*blockOut, error) {
+	if len(b.Streams) > 0 {
+		return j.streamBlock(b)
+	}
 	if t, ok := j.st.Divergence.(infer.T); ok {
 		if t.Nu > tep.GaussianNu {
 			j.warnOnce("%v: nu above %g is numerically Gaussian; ran Gaussian EP (kl), the nu → ∞ limit", t, tep.GaussianNu)
@@ -69,7 +73,7 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 // moment scheme: the closed forms for approx = exact, quadrature otherwise.
 func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
 	if !j.spec.Approx.Numerical() {
-		if lik, err := siteLik(s); err == nil {
+		if lik, ok := s.Lik.(ep.Likelihood); ok {
 			return lik, nil
 		}
 		return nil, fmt.Errorf("%s has no closed-form moments; choose approx = gh(n = 32), laplace, quick_laplace, gq or vq", s.Kind)
@@ -114,16 +118,13 @@ func (j *job) tepBlock(b *compile.Block) (*blockOut, error) {
 	return o, nil
 }
 
+// tepSite is the infer/tep site of s by its likelihood's Escort rule.
 func tepSite(s compile.Site) (tep.Site, error) {
-	ts := tep.Site{Y: s.Y, Proj: s.Proj, Index: s.Index}
-	switch s.Kind {
-	case "step":
-		ts.Lik, ts.Eps = tep.Step, s.Params["eps"]
-	case "probit":
-		ts.Lik = tep.Probit
-	default:
-		return ts, fmt.Errorf("divergence t has message rules for probit and step sites, not %s", s.Kind)
+	ts, ok := escortSite(s.Lik)
+	if !ok {
+		return ts, fmt.Errorf("divergence t has no escort rule for %s sites", s.Kind)
 	}
+	ts.Y, ts.Proj, ts.Index = s.Y, s.Proj, s.Index
 	return ts, nil
 }
 
@@ -238,7 +239,7 @@ func (j *job) exactTol(b *compile.Block) float64 {
 		return j.spec.Settings.Tol
 	}
 	for _, s := range b.Sites {
-		if s.Kind == "step" {
+		if _, ok := s.Lik.(factor.Discontinuous); ok {
 			return 1e-3
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/learn"
@@ -124,17 +125,25 @@ func learnable(m *compile.Model) error {
 	return nil
 }
 
-// siteLik is the closed-form infer/ep likelihood of a site.
+// siteLik is the infer/ep likelihood of a site whose kind has a learning
+// rule (package factor's table, column learn).
 func siteLik(s compile.Site) (ep.Likelihood, error) {
-	switch s.Kind {
-	case "probit":
-		return ep.Probit{}, nil
-	case "step":
-		return ep.Step{Eps: s.Params["eps"]}, nil
-	case "normal":
-		return ep.Gaussian{Var: s.Params["var"]}, nil
+	lik, ok := s.Lik.(ep.Likelihood)
+	if _, learnable := factor.Support(s.Lik, factor.Column{Method: "learn"}); !ok || !learnable {
+		return nil, fmt.Errorf("%s sites have no closed-form EP evidence; learn needs %s sites", s.Kind, learnableSites())
 	}
-	return nil, fmt.Errorf("%s sites have no closed-form EP evidence; learn needs probit, step or normal sites", s.Kind)
+	return lik, nil
+}
+
+// learnableSites names the likelihoods with a learning rule.
+func learnableSites() string {
+	var names []string
+	for _, k := range factor.All() {
+		if _, ok := factor.Support(k, factor.Column{Method: "learn"}); ok && k.Role() == factor.Likelihood {
+			names = append(names, k.Name())
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // learnParams returns the learned params with their starting values; the
@@ -338,7 +347,9 @@ func snapOf(m *compile.Model) snapshot {
 		}
 		lik := make([]float64, len(b.Sites))
 		for i, st := range b.Sites {
-			lik[i] = st.Params["eps"] + st.Params["var"]
+			if g, ok := st.Lik.(factor.ParamGrad); ok {
+				_, lik[i], _, _ = g.LearnParam()
+			}
 		}
 		s.hyper, s.lik, s.cov = append(s.hyper, hy), append(s.lik, lik), append(s.cov, cov)
 	}
@@ -519,25 +530,32 @@ func directTransform(m *compile.Model, name string, v float64, d snapshot) learn
 			}
 		}
 	}
-	kind := ""
+	var kind factor.ParamGrad
+	var key factor.Key
 	for bi, b := range m.Blocks {
 		for i, s := range b.Sites {
 			if d.lik[bi][i] == 0 {
 				continue
 			}
-			if math.Abs(d.lik[bi][i]-1) > 1e-6 || s.Params["eps"]+s.Params["var"] != v || (kind != "" && kind != s.Kind) {
+			g, ok := s.Lik.(factor.ParamGrad)
+			if !ok {
 				return learn.Transform{}
 			}
-			kind = s.Kind
+			_, x, _, _ := g.LearnParam()
+			if math.Abs(d.lik[bi][i]-1) > 1e-6 || x != v || (kind != nil && key != factor.KeyOf(s.Lik)) {
+				return learn.Transform{}
+			}
+			kind, key = g, factor.KeyOf(s.Lik)
 		}
 	}
-	switch {
-	case kind == "step" && v > 0:
-		return learn.Transform{Kind: learn.Logit, Lo: 0, Hi: 0.5}
-	case kind == "normal" && v > 0:
+	if kind == nil || !(v > 0) {
+		return learn.Transform{}
+	}
+	_, _, lo, hi := kind.LearnParam()
+	if math.IsInf(hi, 1) {
 		return learn.Transform{Kind: learn.Log}
 	}
-	return learn.Transform{}
+	return learn.Transform{Kind: learn.Logit, Lo: lo, Hi: hi}
 }
 
 // addScaledSym sets dst ← dst + a·src (row by row on the upper triangles

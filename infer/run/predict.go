@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/quad"
@@ -57,6 +58,12 @@ func (j *job) epPredictions(b *compile.Block, res *ep.Result) ([]infer.Predictio
 			return nil, fmt.Errorf("predict %s: %w", p.Name, err)
 		}
 		pr := infer.Prediction{Name: p.Name, Shape: []int{len(mean)}, Mean: mean, Var: vr}
+		if mo, ok := p.Lik.(factor.MeanObs); ok {
+			pr.MeanY = make([]float64, len(mean))
+			for i := range mean {
+				pr.MeanY[i] = mo.MeanObs(mean[i], vr[i])
+			}
+		}
 		if lik := predictLik(p); lik != nil {
 			if pr.Prob, err = ep.Prob(lik, mean, vr); err != nil {
 				return nil, fmt.Errorf("predict %s: %w", p.Name, err)
@@ -67,33 +74,42 @@ func (j *job) epPredictions(b *compile.Block, res *ep.Result) ([]infer.Predictio
 	return out, nil
 }
 
-// predictLik is the likelihood that turns a predictive latent into p(y = +1).
+// predictLik is the likelihood that turns a predictive latent into
+// p(y = +1): the block likelihood's own ClassProb rule when it has closed
+// forms (probit, step), else its LogDensity under 64-point Gauss–Hermite
+// (logistic); nil when the likelihood is not a classifier.
 func predictLik(p *compile.PredictSpec) ep.Likelihood {
-	switch p.Lik {
-	case "probit", "step":
-		lik, _ := siteLik(compile.Site{Kind: p.Lik, Params: p.LikParams})
-		return lik
-	case "logistic":
-		s := compile.Site{Kind: "logistic"}
-		ll := func(y, f float64) (float64, float64, float64) { s.Y = y; return siteLogLik(s, f) }
-		return ep.Numeric{Kind: "logistic", Scheme: quad.Scheme{Kind: quad.GH, N: 64}, LogLik: ll, Binary: true}
+	cp, ok := p.Lik.(factor.ClassProb)
+	if !ok || !classifier(cp) {
+		return nil
 	}
-	return nil
+	if lik, ok := p.Lik.(ep.Likelihood); ok {
+		return lik
+	}
+	lik, _ := numericLik(p.Lik, quad.Scheme{Kind: quad.GH, N: 64})
+	return lik
+}
+
+// escortSite is the infer/tep site of a likelihood's Escort rule.
+func escortSite(lik factor.Site) (tep.Site, bool) {
+	e, ok := lik.(factor.Escort)
+	if !ok {
+		return tep.Site{}, false
+	}
+	shape, eps := e.Escort()
+	ts := tep.Site{Lik: tep.Probit, Eps: eps}
+	if shape == factor.EscortStep {
+		ts.Lik = tep.Step
+	}
+	return ts, true
 }
 
 // tepPredictions evaluates the block's predict statements on a t-EP result.
 func (j *job) tepPredictions(b *compile.Block, res *tep.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
-		site := tep.Site{Lik: tep.Probit, Y: 1}
-		hasProb := true
-		switch p.Lik {
-		case "step":
-			site.Lik, site.Eps = tep.Step, p.LikParams["eps"]
-		case "probit":
-		default:
-			hasProb = false
-		}
+		site, hasProb := escortSite(p.Lik)
+		site.Y = 1
 		t, _ := p.Xnew.Dims()
 		pr := infer.Prediction{Name: p.Name, Shape: []int{t}, Mean: make([]float64, t), Var: make([]float64, t)}
 		if hasProb {

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 )
 
 // TestDisplayPredictions: a Display grid answered from 1000 draws (exact:
@@ -35,7 +36,7 @@ infer mcmc { samples = 20000, seed = 3 }
 		}
 	}
 	xnew := mat.NewDense(len(grid)/2, 2, grid)
-	base := compile.PredictSpec{Block: 0, Xnew: xnew, Lik: "step", LikParams: map[string]float64{"eps": 0.2}}
+	base := compile.PredictSpec{Block: 0, Xnew: xnew, Lik: factor.Step{Eps: 0.2}}
 	full, display := base, base
 	full.Name, display.Name, display.Display = "full", "display", true
 	m.Predicts = append(m.Predicts, &full, &display)

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/exact"
@@ -28,7 +29,11 @@ type goldPredictor struct {
 	a   []float64
 	v   float64
 	lik ep.Likelihood
+	obs factor.MeanObs // E[y | f] for count likelihoods, nil otherwise
 }
+
+// meanY is E[y* | w] = MeanObs(μ(w), v).
+func (g goldPredictor) meanY(w []float64) float64 { return g.obs.MeanObs(g.mu(w), g.v) }
 
 func (g goldPredictor) mu(w []float64) float64 {
 	s := 0.0
@@ -59,11 +64,12 @@ func (g goldPredictor) prob(w []float64) float64 {
 // goldPredictors builds one predictor per new input of p.
 func goldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, error) {
 	lik := predictLik(p)
+	obs, _ := p.Lik.(factor.MeanObs)
 	t, _ := p.Xnew.Dims()
 	out := make([]goldPredictor, t)
 	if !hasKernel(b) {
 		for i := range out {
-			out[i] = goldPredictor{a: p.Xnew.RawRowView(i), lik: lik}
+			out[i] = goldPredictor{a: p.Xnew.RawRowView(i), lik: lik, obs: obs}
 		}
 		return out, nil
 	}
@@ -78,7 +84,7 @@ func goldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, 
 		if err := ch.SolveVecTo(&a, kstar); err != nil {
 			return nil, fmt.Errorf("predict %s: %w", p.Name, err)
 		}
-		out[i] = goldPredictor{a: a.RawVector().Data, v: kss[i] - mat.Dot(kstar, &a), lik: lik}
+		out[i] = goldPredictor{a: a.RawVector().Data, v: kss[i] - mat.Dot(kstar, &a), lik: lik, obs: obs}
 	}
 	return out, nil
 }
@@ -91,6 +97,9 @@ func goldFuncs(ps []goldPredictor) []func([]float64) float64 {
 		fs = append(fs, g.mu, func(w []float64) float64 { m := g.mu(w); return m * m })
 		if g.lik != nil {
 			fs = append(fs, g.prob)
+		}
+		if g.obs != nil {
+			fs = append(fs, g.meanY)
 		}
 	}
 	return fs
@@ -107,6 +116,10 @@ func assemble(name string, ps []goldPredictor, vals []float64) infer.Prediction 
 		pr.Var = append(pr.Var, math.Max(m2-m*m, 0)+g.v)
 		if g.lik != nil {
 			pr.Prob = append(pr.Prob, vals[k])
+			k++
+		}
+		if g.obs != nil {
+			pr.MeanY = append(pr.MeanY, vals[k])
 			k++
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -163,8 +164,8 @@ func TestSelectLabels(t *testing.T) {
 // against central finite differences.
 func TestSiteLogLikDerivatives(t *testing.T) {
 	sites := []compile.Site{
-		{Kind: "probit", Y: 1}, {Kind: "probit", Y: -1}, {Kind: "logistic", Y: 1}, {Kind: "logistic", Y: -1},
-		{Kind: "normal", Y: 0.3, Params: map[string]float64{"var": 0.5}},
+		{Kind: "probit", Lik: factor.Probit{}, Y: 1}, {Kind: "probit", Lik: factor.Probit{}, Y: -1}, {Kind: "logistic", Lik: factor.Logistic{}, Y: 1}, {Kind: "logistic", Lik: factor.Logistic{}, Y: -1},
+		{Kind: "normal", Lik: factor.Normal{Var: 0.5}, Y: 0.3, Params: map[string]float64{"var": 0.5}},
 	}
 	const h = 1e-5
 	for _, s := range sites {
@@ -178,7 +179,7 @@ func TestSiteLogLikDerivatives(t *testing.T) {
 		}
 	}
 	// Step: piecewise constant, with Θ(0) = ½ at the kink.
-	st := compile.Site{Kind: "step", Y: 1, Params: map[string]float64{"eps": 0.1}}
+	st := compile.Site{Kind: "step", Lik: factor.Step{Eps: 0.1}, Y: 1, Params: map[string]float64{"eps": 0.1}}
 	if v, _, _ := siteLogLik(st, 1); math.Abs(v-math.Log(0.9)) > 1e-15 {
 		t.Errorf("step correct side: %g", v)
 	}
@@ -191,9 +192,9 @@ func TestSiteLogLikDerivatives(t *testing.T) {
 // siteLogLik's value for every site kind, on both sides of a step's kink.
 func TestSiteValue(t *testing.T) {
 	sites := []compile.Site{
-		{Kind: "probit", Y: 1}, {Kind: "probit", Y: -1}, {Kind: "logistic", Y: -1},
-		{Kind: "normal", Y: 0.3, Params: map[string]float64{"var": 0.5}},
-		{Kind: "step", Y: -1, Params: map[string]float64{"eps": 0.1}},
+		{Kind: "probit", Lik: factor.Probit{}, Y: 1}, {Kind: "probit", Lik: factor.Probit{}, Y: -1}, {Kind: "logistic", Lik: factor.Logistic{}, Y: -1},
+		{Kind: "normal", Lik: factor.Normal{Var: 0.5}, Y: 0.3, Params: map[string]float64{"var": 0.5}},
+		{Kind: "step", Lik: factor.Step{Eps: 0.1}, Y: -1, Params: map[string]float64{"eps": 0.1}},
 	}
 	for _, s := range sites {
 		v := siteValue(s)

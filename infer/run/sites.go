@@ -2,69 +2,26 @@ package run
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/quad"
-	"github.com/fg-infer/fg/internal/mathx"
-	"github.com/fg-infer/fg/stdlib/loss"
 )
 
 // siteLogLik returns log p(y | f) of a site and its first two derivatives
-// in f:
-//
-//	probit    log Φ(y f)                       g = y r, h = −r (y f + r), r = N(yf)/Φ(yf)
-//	step      log(ε + (1 − 2ε) Θ(y f))         g = h = 0 (piecewise constant)
-//	logistic  −log(1 + e^{−y f})               g = y σ(−y f), h = −σ(y f) σ(−y f)
-//	normal    log N(y; f, σ²)                  g = (y − f)/σ², h = −1/σ²
+// in f, by the likelihood's LogDensity rule (package factor: every
+// likelihood kind has one, TestKindsDocumented).
 func siteLogLik(s compile.Site, f float64) (v, g, h float64) {
-	y := s.Y
-	switch s.Kind {
-	case "probit":
-		z := y * f
-		r := mathx.InvMills(z)
-		return mathx.LogPhi(z), y * r, -r * (z + r)
-	case "step":
-		eps := s.Params["eps"]
-		if y*f > 0 {
-			return math.Log1p(-eps), 0, 0
-		}
-		if y*f < 0 {
-			return math.Log(eps), 0, 0
-		}
-		return math.Log(0.5), 0, 0 // Θ(0) = ½, the half sum of the one-sided limits
-	case "logistic":
-		v, d1, d2 := loss.Logistic{}.Eval(y * f) // log p = −ℓ(y f), y² = 1
-		return -v, -y * d1, -d2
-	case "normal":
-		s2 := s.Params["var"]
-		d := y - f
-		return -0.5*math.Log(2*math.Pi*s2) - d*d/(2*s2), d / s2, -1 / s2
-	}
-	return math.NaN(), math.NaN(), math.NaN()
+	return s.Lik.(factor.LogDensity).LogLik(s.Y, f)
 }
 
 // siteValue returns f ↦ log p(y | f) of a site (siteLogLik's value alone)
 // with its label and parameters read once: the gold standards evaluate it
 // millions of times.
 func siteValue(s compile.Site) func(f float64) float64 {
-	y := s.Y
-	switch s.Kind {
-	case "probit":
-		return func(f float64) float64 { return mathx.LogPhi(y * f) }
-	case "step":
-		eps := s.Params["eps"]
-		hi, lo, mid := math.Log1p(-eps), math.Log(eps), math.Log(0.5)
-		return func(f float64) float64 {
-			switch z := y * f; {
-			case z > 0:
-				return hi
-			case z < 0:
-				return lo
-			}
-			return mid
-		}
+	if lv, ok := s.Lik.(factor.LogValue); ok {
+		return lv.LogValueAt(s.Y)
 	}
 	return func(f float64) float64 {
 		v, _, _ := siteLogLik(s, f)
@@ -78,18 +35,25 @@ func (j *job) numericLikelihood(s compile.Site) (ep.Likelihood, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch s.Kind {
-	case "probit", "step", "logistic", "normal":
-	default:
-		return nil, fmt.Errorf("no one-dimensional rule for %s sites", s.Kind)
+	return numericLik(s.Lik, scheme)
+}
+
+// numericLik is the infer/ep likelihood of a site's LogDensity rule
+// integrated by scheme.
+func numericLik(lik factor.Site, scheme quad.Scheme) (ep.Likelihood, error) {
+	d, ok := lik.(factor.LogDensity)
+	if !ok {
+		return nil, fmt.Errorf("no one-dimensional rule for %s sites", lik.Name())
 	}
-	proto := compile.Site{Kind: s.Kind, Params: s.Params}
-	ll := func(y, f float64) (float64, float64, float64) {
-		p := proto
-		p.Y = y
-		return siteLogLik(p, f)
-	}
-	return ep.Numeric{Kind: s.Kind, Scheme: scheme, LogLik: ll, Binary: s.Kind != "normal"}, nil
+	cp, isClass := lik.(factor.ClassProb)
+	binary := isClass && classifier(cp)
+	return ep.Numeric{Kind: lik.Name(), Scheme: scheme, LogLik: d.LogLik, Binary: binary}, nil
+}
+
+// classifier reports whether a ClassProb rule gives class probabilities.
+func classifier(c factor.ClassProb) bool {
+	_, ok := c.Prob(0, 1)
+	return ok
 }
 
 // sitePotential is a site as a potential of the whole block vector w, for

@@ -81,6 +81,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/factor"
 )
 
 // Lik is the kind of a site likelihood.
@@ -97,9 +99,9 @@ const (
 func (l Lik) String() string {
 	switch l {
 	case Step:
-		return "step"
+		return factor.Step{}.Name()
 	case Probit:
-		return "probit"
+		return factor.Probit{}.Name()
 	}
 	return fmt.Sprintf("Lik(%d)", int(l))
 }

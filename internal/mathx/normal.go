@@ -90,6 +90,24 @@ func millsRatio(x float64) float64 {
 	return 1 / f
 }
 
+// LogSumExp is log Σ exp(x_k) with the max shift, −Inf for an empty or
+// all −Inf slice, +Inf if any entry is +Inf. It is the project's one
+// log-sum-exp; LogAddExp is its two-argument form.
+func LogSumExp(x []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range x {
+		m = math.Max(m, v)
+	}
+	if math.IsInf(m, 0) {
+		return m
+	}
+	s := 0.0
+	for _, v := range x {
+		s += math.Exp(v - m)
+	}
+	return m + math.Log(s)
+}
+
 // LogAddExp returns log(exp(a) + exp(b)) without overflow.
 func LogAddExp(a, b float64) float64 {
 	if a < b {

@@ -146,3 +146,35 @@ func TestLogAddExp(t *testing.T) {
 		t.Errorf("LogAddExp(-Inf,-3) = %g", got)
 	}
 }
+
+func TestLogSumExp(t *testing.T) {
+	if got := LogSumExp([]float64{1000, 1000}); math.Abs(got-(1000+math.Ln2)) > 1e-12 {
+		t.Errorf("LogSumExp(1000, 1000) = %g", got)
+	}
+	if got := LogSumExp([]float64{-2, 0.5, 3}); math.Abs(got-math.Log(math.Exp(-2)+math.Exp(0.5)+math.Exp(3))) > 1e-14 {
+		t.Errorf("LogSumExp(-2, 0.5, 3) = %g", got)
+	}
+	if got := LogSumExp(nil); !math.IsInf(got, -1) {
+		t.Errorf("LogSumExp() = %g, want -Inf", got)
+	}
+	if got := LogSumExp([]float64{math.Inf(1), 0}); !math.IsInf(got, 1) {
+		t.Errorf("LogSumExp(+Inf, 0) = %g, want +Inf", got)
+	}
+}
+
+// TestHermite: the shared rule integrates e^{−x²}·x^k exactly for k < 2n
+// (∫ x² e^{−x²} = √π/2) and is computed once per n.
+func TestHermite(t *testing.T) {
+	x, w := Hermite(20)
+	var s0, s2 float64
+	for k := range x {
+		s0 += w[k]
+		s2 += w[k] * x[k] * x[k]
+	}
+	if math.Abs(s0-math.Sqrt(math.Pi)) > 1e-13 || math.Abs(s2-math.Sqrt(math.Pi)/2) > 1e-13 {
+		t.Errorf("Hermite(20): Σw = %g, Σwx² = %g", s0, s2)
+	}
+	if x2, _ := Hermite(20); &x2[0] != &x[0] {
+		t.Error("Hermite(20) computed twice")
+	}
+}

@@ -218,3 +218,17 @@ func TestExprStringNilAndPanic(t *testing.T) {
 		t.Errorf("got %q", s)
 	}
 }
+
+func TestErrorListTruncate(t *testing.T) {
+	var l ErrorList
+	for i := range MaxErrors + 5 {
+		l.Add(Pos{Filename: "f", Line: i + 1, Column: 1}, Pos{}, "e%d", i)
+	}
+	got := l.Truncate()
+	if len(got) != MaxErrors+1 || got[MaxErrors].Pos.Line != MaxErrors+1 || got[MaxErrors].Msg != "too many errors: only the first 100 are shown" {
+		t.Errorf("truncated to %d, last %v", len(got), got[len(got)-1])
+	}
+	if short := l[:3].Truncate(); len(short) != 3 {
+		t.Errorf("a short list changed: %v", short)
+	}
+}

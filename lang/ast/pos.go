@@ -63,6 +63,22 @@ func (l ErrorList) Sort() {
 	})
 }
 
+// MaxErrors is how many errors a phase reports before it stops: past it,
+// a file is rarely worth reading further, and the work per error (messages
+// with suggestions, snippets) would make a file of 10⁵ bad lines slow.
+const MaxErrors = 100
+
+// Truncate cuts a sorted list to MaxErrors errors, ending it with one, at
+// the first error left out, that says so.
+func (l ErrorList) Truncate() ErrorList {
+	if len(l) <= MaxErrors {
+		return l
+	}
+	next := l[MaxErrors]
+	return append(l[:MaxErrors:MaxErrors], &Error{Pos: next.Pos, End: next.End,
+		Msg: fmt.Sprintf("too many errors: only the first %d are shown", MaxErrors)})
+}
+
 // Err returns nil for an empty list and the list itself otherwise.
 func (l ErrorList) Err() error {
 	if len(l) == 0 {

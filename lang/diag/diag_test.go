@@ -56,6 +56,35 @@ func TestRender(t *testing.T) {
 	}
 }
 
+// TestRenderLongLine: a long line is shown as a window around the column,
+// with the carets under the error (an error at column 6009 printed a
+// 6000-column line with its caret far off screen).
+func TestRenderLongLine(t *testing.T) {
+	line := "data x = [" + strings.Repeat("1, ", 2000) + "oops, " + strings.Repeat("2, ", 100) + "é]"
+	col := strings.Index(line, "oops") + 1
+	src := func(string) ([]byte, bool) { return []byte("model m\n" + line + "\n"), true }
+	var list ast.ErrorList
+	list.Add(pos(2, col), pos(2, col+4), "undefined: `oops`")
+	var b bytes.Buffer
+	Render(&b, list, src)
+	lines := strings.Split(b.String(), "\n")
+	if len(lines) != 4 || len(lines[1]) > maxLine+20 {
+		t.Fatalf("Render:\n%s", b.String())
+	}
+	shown, carets := lines[1], lines[2]
+	at := strings.Index(carets, "^")
+	if at < 0 || !strings.HasPrefix(carets[at:], "^^^^") || strings.Count(carets, "^") != 4 {
+		t.Fatalf("caret line %q", carets)
+	}
+	// The caret column counts runes: the leading ellipsis is one.
+	if got := string([]rune(shown)[at:][:4]); got != "oops" {
+		t.Errorf("carets under %q, want oops:\n%s\n%s", got, shown, carets)
+	}
+	if !strings.Contains(shown, "  2 | …") || !strings.HasSuffix(shown, "…") {
+		t.Errorf("cuts not marked: %q", shown)
+	}
+}
+
 func TestRenderOther(t *testing.T) {
 	var b bytes.Buffer
 	Render(&b, errors.New("boom"), nil)

@@ -18,6 +18,21 @@ type fileParse struct {
 // lie; end is the token following the block.
 func (p *fileParse) block(toks []lexer.Token, lo int, end lexer.Token) []ast.Stmt {
 	var out []ast.Stmt
+	topLevel(toks, end, func(stmt []lexer.Token, term lexer.Token) bool {
+		if len(p.errs)+len(p.low.errs) > ast.MaxErrors {
+			return false // ParseFile says that errors were left out
+		}
+		out = append(out, p.stmt(stmt, lo, term)...)
+		lo = term.Pos.Offset
+		return true
+	})
+	return out
+}
+
+// topLevel calls f with each statement of toks — the tokens between EOLs
+// outside braces — and the EOL (or end) that follows it, until f returns
+// false.
+func topLevel(toks []lexer.Token, end lexer.Token, f func(stmt []lexer.Token, term lexer.Token) bool) {
 	depth, start := 0, 0
 	for i, t := range toks {
 		switch {
@@ -26,11 +41,13 @@ func (p *fileParse) block(toks []lexer.Token, lo int, end lexer.Token) []ast.Stm
 		case is(t, "}"):
 			depth--
 		case t.Type == tEOL && depth <= 0:
-			out = append(out, p.stmt(toks[start:i], lo, t)...)
-			lo, start = t.Pos.Offset, i+1
+			if !f(toks[start:i], t) {
+				return
+			}
+			start = i + 1
 		}
 	}
-	return append(out, p.stmt(toks[start:], lo, end)...)
+	f(toks[start:], end)
 }
 
 // hasBad reports whether an error was already reported in (lo, hi].
@@ -56,6 +73,9 @@ func (p *fileParse) parseStmt(toks []lexer.Token, lo int, term lexer.Token, reco
 	}
 	bad := p.hasBad(lo, term.Pos.Offset)
 	if !bad {
+		if g, ok := fastStmt(toks); ok {
+			return p.low.stmts([]*gStmt{g})
+		}
 		g, err := fileParser.ParseFromLexer(peeking(withEOF(toks, term)))
 		if err == nil {
 			return p.low.stmts(g.Stmts)

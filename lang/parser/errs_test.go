@@ -8,28 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/internal/testkit"
 	"github.com/fg-infer/fg/lang/ast"
 )
-
-// expectations reads the `### "regexp"` markers (the regexp is taken
-// literally between the quotes, except that \" stands for a quote) of an error test file:
-// line number → patterns that must each match an error on that line.
-func expectations(t *testing.T, src []byte) map[int][]*regexp.Regexp {
-	t.Helper()
-	marker := regexp.MustCompile(`###\s*("(?:[^"\\]|\\.)*")`)
-	out := map[int][]*regexp.Regexp{}
-	for i, line := range strings.Split(string(src), "\n") {
-		for _, m := range marker.FindAllStringSubmatch(line, -1) {
-			pat := strings.ReplaceAll(m[1][1:len(m[1])-1], `\"`, `"`)
-			rx, err := regexp.Compile(pat)
-			if err != nil {
-				t.Fatalf("line %d: bad marker %s: %v", i+1, m[1], err)
-			}
-			out[i+1] = append(out[i+1], rx)
-		}
-	}
-	return out
-}
 
 // TestErrors checks every testdata/errors/*.fg file: each error must be
 // expected on its line and each expectation must be met.
@@ -44,7 +25,7 @@ func TestErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := expectations(t, src)
+			want := testkit.Markers(t, src)
 			_, perr := ParseFile(fn, src)
 			var list ast.ErrorList
 			if !errors.As(perr, &list) {
@@ -88,5 +69,20 @@ func checkErrorPos(t *testing.T, src []byte, e *ast.Error) {
 	}
 	if e.End.IsValid() && e.End.Offset < e.Pos.Offset {
 		t.Errorf("error span ends before it starts: %v", e)
+	}
+}
+
+// TestTooManyErrors: a file of 10⁴ bad lines reports ast.MaxErrors errors
+// and says that it stopped; no error is lost silently.
+func TestTooManyErrors(t *testing.T) {
+	for _, src := range []string{strings.Repeat("param a = \n", 10_000), strings.Repeat("$", 10_000)} {
+		_, err := ParseFile("many.fg", []byte(src))
+		var list ast.ErrorList
+		if !errors.As(err, &list) || len(list) != ast.MaxErrors+1 {
+			t.Fatalf("%d errors: %v", len(list), err)
+		}
+		if last := list[len(list)-1]; last.Msg != "too many errors: only the first 100 are shown" || !last.Pos.IsValid() {
+			t.Errorf("last error %v", last)
+		}
 	}
 }

@@ -36,6 +36,12 @@ var stmtKeywords = map[string]bool{
 
 var closerOf = map[string]string{"(": ")", "[": "]", "{": "}"}
 
+// maxNesting bounds how deep brackets ( [ { may nest. The grammar, the
+// lowering and the compiler recurse once per level; the bound turns a
+// pathological input (10⁵ `(`) into an error instead of a Go stack
+// overflow, far above what any model needs.
+const maxNesting = 256
+
 type open struct {
 	tok  lexer.Token
 	what string      // for `{`: "for block", "option block of infer" ...
@@ -49,12 +55,14 @@ type filter struct {
 	start lexer.Token // first token of the current statement
 	errs  ast.ErrorList
 	bad   []int // byte offsets of reported errors
+	sig   int   // index of the next non-EOL token (see nextSignificant)
+	deep  bool  // maxNesting was exceeded (reported once per statement)
 }
 
 // filterTokens applies the newline and bracket rules to scanned tokens
 // (which end with EOF). The output also ends with EOF.
 func filterTokens(in []lexer.Token) *filter {
-	f := &filter{in: in}
+	f := &filter{in: in, out: make([]lexer.Token, 0, len(in))}
 	for i, t := range in {
 		switch {
 		case t.EOF():
@@ -104,6 +112,10 @@ func (f *filter) opener(t lexer.Token) {
 	what := ""
 	if is(t, "{") {
 		what = blockName(f.start)
+	}
+	if len(f.stack) >= maxNesting && !f.deep {
+		f.errorf(t, 1, "brackets nested more than %d deep", maxNesting)
+		f.deep = true
 	}
 	f.emit(t)
 	f.stack = append(f.stack, open{tok: t, what: what, stmt: f.start})
@@ -186,6 +198,9 @@ func (f *filter) eol(i int, t lexer.Token) {
 		}
 		f.closeBrackets(f.afterLast(t))
 	}
+	if len(f.stack) == 0 {
+		f.deep = false
+	}
 	n := len(f.out)
 	if n == 0 || f.out[n-1].Type == tEOL || is(f.out[n-1], "{") || is(next, "}") || next.EOF() {
 		return
@@ -197,13 +212,17 @@ func (f *filter) eol(i int, t lexer.Token) {
 	f.out = append(f.out, t)
 }
 
+// nextSignificant returns the first token after in[i] that is not an EOL.
+// Calls come with increasing i, so the scan resumes where the last one
+// stopped: a run of n newlines costs O(n), not O(n²).
 func (f *filter) nextSignificant(i int) lexer.Token {
-	for _, t := range f.in[i+1:] {
-		if t.Type != tEOL {
-			return t
-		}
+	if f.sig <= i {
+		f.sig = i + 1
 	}
-	return f.in[len(f.in)-1]
+	for f.sig < len(f.in)-1 && f.in[f.sig].Type == tEOL {
+		f.sig++
+	}
+	return f.in[min(f.sig, len(f.in)-1)]
 }
 
 // eof reports every bracket still open, at the end of the last token.

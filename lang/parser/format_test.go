@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/internal/testkit"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -64,20 +65,7 @@ func TestFormatGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := ast.Format(mustParse(t, fn, src))
-		golden := strings.TrimSuffix(fn, ".fg") + ".golden"
-		if *update {
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: format differs from %s:\n%s", fn, golden, got)
-		}
+		testkit.Golden(t, strings.TrimSuffix(fn, ".fg")+".golden", got, *update)
 	}
 }
 

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -32,6 +33,9 @@ var lexDef = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Bad", Pattern: `.`},
 })
 
+// bom is the UTF-8 byte order mark some editors put at the start of a file.
+var bom = []byte("\uFEFF")
+
 var (
 	symbols    = lexDef.Symbols()
 	tComment   = symbols["Comment"]
@@ -56,30 +60,25 @@ type scanned struct {
 	bad      []int // byte offsets of lexical errors
 }
 
-// scan tokenises src. Columns are recomputed as 1-based byte columns
-// (participle counts runes) so that they agree with ast.Pos.
+// scan tokenises src with the scanner (lexDef's hand-written
+// equivalent). Columns are 1-based byte columns, computed from offsets so
+// that they agree with ast.Pos.
 func scan(filename string, src []byte) *scanned {
-	s := &scanned{}
-	lx, err := lexDef.LexString(filename, string(src))
-	if err != nil { // cannot happen: the Bad rule matches any character
-		s.errs.Add(ast.Pos{Filename: filename, Line: 1, Column: 1}, ast.Pos{}, "%v", err)
-		return s
-	}
+	// At most one token per byte, and rarely fewer than one per two bytes
+	// in large (data-laden) files: the estimate spares the repeated growth
+	// of a large file's token slice.
+	s := &scanned{toks: make([]lexer.Token, 0, len(src)/2+2)}
+	sc := &scanner{filename: filename, src: string(src)}
 	lines := lineStarts(src)
 	for {
-		t, err := lx.Next()
-		if err != nil {
-			s.errs.Add(ast.Pos{Filename: filename, Line: 1, Column: 1}, ast.Pos{}, "%v", err)
-			break
-		}
+		t := sc.Next()
 		t.Pos = fixPos(t.Pos, lines)
 		if t.EOF() {
 			s.toks = append(s.toks, t)
-			break
+			return s
 		}
 		s.add(t)
 	}
-	return s
 }
 
 // add files one raw token.
@@ -102,9 +101,13 @@ func (s *scanned) add(t lexer.Token) {
 	}
 }
 
-// lineStarts returns the byte offset at which each line begins.
+// lineStarts returns the byte offset at which each line begins. A UTF-8
+// byte order mark is not part of the first line: columns count after it.
 func lineStarts(src []byte) []int {
 	starts := []int{0}
+	if bytes.HasPrefix(src, bom) {
+		starts[0] = len(bom)
+	}
 	for i, c := range src {
 		if c == '\n' {
 			starts = append(starts, i+1)

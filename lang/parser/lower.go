@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -170,9 +171,22 @@ func (l *lowerer) str(t lexer.Token) *ast.StringLit {
 func (l *lowerer) number(t lexer.Token) *ast.NumberLit {
 	n := &ast.NumberLit{ValuePos: tokPos(t), Text: t.Value}
 	v, err := strconv.ParseFloat(t.Value, 64)
-	if err != nil {
-		l.errorf(n, "number %s is out of range", t.Value)
+	switch {
+	case err != nil:
+		l.errorf(n, "number %s is out of range (the largest is about 1.8e308)", t.Value)
+	case v == 0 && strings.Trim(mantissa(t.Value), "0.") != "":
+		// Underflow is treated like overflow: a literal is never silently
+		// replaced by a different number.
+		l.errorf(n, "number %s is out of range: it rounds to 0 (the smallest positive number is about 4.9e-324); write 0 for zero", t.Value)
 	}
 	n.Value = v
 	return n
+}
+
+// mantissa is a number literal without its exponent.
+func mantissa(s string) string {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

@@ -2,12 +2,18 @@
 //
 // The pipeline is lexer → token filter → participle grammar → lowering:
 //
-//   - lexer.go: participle's simple lexer; comments are collected for the
-//     printer, malformed characters become errors without stopping.
+//   - lexer.go: the token definition (lexDef, participle's simple lexer);
+//     comments are collected for the printer, malformed characters become
+//     errors without stopping. scanner.go yields the same tokens by hand,
+//     much faster; tests hold it to lexDef.
 //   - filter.go: newline rules (a newline ends a statement except inside
 //     () and [], after an operator or comma, next to braces) and bracket
 //     balance with precise messages.
 //   - grammar.go: the participle grammar (private types; EBNF() prints it).
+//     fastparse.go parses a well-formed statement into the same grammar
+//     values by recursive descent; participle parses the statements it
+//     gives up on and words their errors. Together they keep the front end
+//     linear in the input (BenchmarkCheckFrontEnd in compile).
 //   - lower.go, lower_expr.go: the one place where grammar values become
 //     ast nodes, with the checks the grammar cannot express.
 //
@@ -43,6 +49,7 @@ func ParseFile(filename string, src []byte) (f *ast.File, err error) {
 	defer recoverInternal(filename, &err)
 	sc := scan(filename, src)
 	flt := filterTokens(sc.toks)
+	sc.toks, flt.in = nil, nil // only the filtered tokens are needed now
 	p := &fileParse{bad: append(sc.bad, flt.bad...)}
 	p.errs = append(append(p.errs, sc.errs...), flt.errs...)
 	f = &ast.File{
@@ -54,7 +61,7 @@ func ParseFile(filename string, src []byte) (f *ast.File, err error) {
 	f.Stmts = p.block(flt.out[:len(flt.out)-1], -1, flt.out[len(flt.out)-1])
 	p.errs = append(p.errs, p.low.errs...)
 	p.errs.Sort()
-	return f, p.errs.Err()
+	return f, p.errs.Truncate().Err()
 }
 
 // ParseStmt parses one or more statements typed at the REPL.
@@ -78,6 +85,11 @@ func ParseExpr(src string) (x ast.Expr, err error) {
 		return nil, errs
 	}
 	toks := flt.out
+	if g, ok := fastExpr(toks); ok {
+		var l lowerer
+		x = l.expr(g)
+		return x, l.errs.Err()
+	}
 	g, perr := exprParser.ParseFromLexer(peeking(toks))
 	if perr != nil {
 		errs = append(errs, convertError(perr, toks[len(toks)-1], toks))

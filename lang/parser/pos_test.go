@@ -65,3 +65,24 @@ func reparsable(x ast.Expr) bool {
 	}
 	return true
 }
+
+// TestBOMColumns: a UTF-8 byte order mark does not shift the columns of the
+// first line; offsets still index the file's bytes.
+func TestBOMColumns(t *testing.T) {
+	src := []byte("\uFEFFparam a = )\nparam b = 1")
+	_, err := ParseFile("bom.fg", src)
+	list, ok := err.(ast.ErrorList)
+	if !ok || len(list) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	if p := list[0].Pos; p.Line != 1 || p.Column != 11 || src[p.Offset] != ')' {
+		t.Errorf("error at %d:%d (offset %d), want 1:11 at the `)`", p.Line, p.Column, p.Offset)
+	}
+	f, err := ParseFile("bom.fg", []byte("\uFEFFparam a = 1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := f.Stmts[0].Pos(); p.Column != 1 || p.Offset != 3 {
+		t.Errorf("statement at column %d offset %d, want 1 and 3", p.Column, p.Offset)
+	}
+}

@@ -112,6 +112,7 @@ type JSONPrediction struct {
 	Mean  Floats    `json:"mean"`
 	Var   Floats    `json:"var"`
 	Prob  Floats    `json:"prob,omitempty"`
+	MeanY Floats    `json:"mean_y,omitempty"`
 	Test  *JSONTest `json:"test,omitempty"`
 }
 
@@ -196,7 +197,7 @@ func jsonResult(r *infer.Result) JSONResult {
 		j.Relaxation[uniqueKey(j.Relaxation, x.Factor)] = Float(x.B)
 	}
 	for _, p := range r.Predictions {
-		j.Predictions[p.Name] = JSONPrediction{Shape: shape(p.Shape), Mean: nonNil(floats(p.Mean)), Var: nonNil(floats(p.Var)), Prob: floats(p.Prob), Test: jsonTest(p.Test)}
+		j.Predictions[p.Name] = JSONPrediction{Shape: shape(p.Shape), Mean: nonNil(floats(p.Mean)), Var: nonNil(floats(p.Var)), Prob: floats(p.Prob), MeanY: floats(p.MeanY), Test: jsonTest(p.Test)}
 	}
 	for _, l := range r.Learned {
 		j.Learned[l.Name] = JSONLearned{Initial: Float(l.Initial), Value: Float(l.Value)}

@@ -13,7 +13,9 @@ func predNames(rs []*infer.Result) []string {
 	seen := map[string]bool{}
 	for _, r := range rs {
 		for _, p := range r.Predictions {
-			if !seen[p.Name] {
+			// A prediction on streamed libsvm data carries only its test
+			// scores (the test rows of the summary), no per-point values.
+			if !seen[p.Name] && len(p.Mean) > 0 {
 				seen[p.Name] = true
 				names = append(names, p.Name)
 			}
@@ -62,7 +64,11 @@ func writePredictions(w io.Writer, rs []*infer.Result, opt TableOptions) {
 		}
 	}
 	g.write(w, "")
-	fmt.Fprintln(w, "  (p(y = +1) where the likelihood defines it, else predictive latent mean ± sd)")
+	if anyResult(rs, func(r *infer.Result) bool { return len(r.Predictions) > 0 && r.Predictions[0].MeanY != nil }) {
+		fmt.Fprintln(w, "  (expected count E[y] for poisson_log, p(y = +1) for classifiers, else predictive latent mean ± sd)")
+	} else {
+		fmt.Fprintln(w, "  (p(y = +1) where the likelihood defines it, else predictive latent mean ± sd)")
+	}
 	for _, n := range notes {
 		fmt.Fprintf(w, "  (%s)\n", n)
 	}
@@ -74,6 +80,9 @@ func predCell(p *infer.Prediction, i int) string {
 	}
 	if i < len(p.Prob) {
 		return num(p.Prob[i])
+	}
+	if i < len(p.MeanY) {
+		return num(p.MeanY[i])
 	}
 	v := 0.0
 	if i < len(p.Var) {

@@ -1,0 +1,87 @@
+package factor
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the rule table in docs/language.md")
+
+const docsPath = "../docs/language.md"
+
+const (
+	rulesBegin = "<!-- rules:begin -->\n"
+	rulesEnd   = "<!-- rules:end -->"
+)
+
+// TestRuleTableDocs keeps the rule table in docs/language.md equal to the
+// table derived from the kinds' types (Markdown); -update rewrites it.
+func TestRuleTableDocs(t *testing.T) {
+	raw, err := os.ReadFile(docsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	begin, end := strings.Index(doc, rulesBegin), strings.Index(doc, rulesEnd)
+	if begin < 0 || end < begin {
+		t.Fatalf("%s: rules markers missing", docsPath)
+	}
+	got, want := doc[begin+len(rulesBegin):end], Markdown()
+	if got == want {
+		return
+	}
+	if *update {
+		doc = doc[:begin+len(rulesBegin)] + want + doc[end:]
+		if err := os.WriteFile(docsPath, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("the rule table in %s differs from the derived table (go test ./factor -update rewrites it):\n%s", docsPath, want)
+}
+
+// TestKindsDocumented fails when a kind lacks a doc line, a parameter lacks
+// a doc or an optional one a default, or the language reference does not
+// mention the kind.
+func TestKindsDocumented(t *testing.T) {
+	raw, err := os.ReadFile(docsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	for _, k := range All() {
+		b := k.Builtin()
+		if b.Name != k.Name() {
+			t.Errorf("%s: builtin is named %s", KeyOf(k), b.Name)
+		}
+		if b.Doc == "" {
+			t.Errorf("%s has no doc", KeyOf(k))
+		}
+		for _, p := range b.Params {
+			if p.Doc == "" || (!p.Required && p.Default == "") {
+				t.Errorf("%s: parameter %s needs a doc and, when optional, a default", KeyOf(k), p.Name)
+			}
+		}
+		if !strings.Contains(doc, "`"+k.Name()) && !strings.Contains(doc, k.Name()+"(") {
+			t.Errorf("%s is not documented in %s", KeyOf(k), docsPath)
+		}
+		if _, composite := k.(Mixture); composite {
+			continue // compile builds its components from their own kinds
+		}
+		if k.Role() == Likelihood {
+			lk, ok := k.(LikelihoodKind)
+			if !ok {
+				t.Errorf("%s: a likelihood needs Projection and New", KeyOf(k))
+				continue
+			}
+			if _, ok := k.(LogDensity); !ok {
+				t.Errorf("%s: a likelihood needs a LogDensity rule (gold standards, numerical schemes)", KeyOf(k))
+			}
+			if _, ok := b.Param(lk.Projection()); !ok {
+				t.Errorf("%s: projection parameter %s is not in the signature", KeyOf(k), lk.Projection())
+			}
+		}
+	}
+}

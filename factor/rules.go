@@ -1,0 +1,128 @@
+package factor
+
+// Site is a likelihood bound to its parameters: a factor p(y | f) on one
+// scalar projection f = aᵀw of a Gaussian block's latent vector.
+type Site interface {
+	Kind
+	// CheckY reports whether y is in the likelihood's support (a spin for
+	// classifiers, a count for poisson_log, any finite number otherwise).
+	CheckY(y float64) error
+	// Support describes the legal observations for error messages.
+	Support() string
+	// Params returns the site's parameters by name (nil when it has none).
+	Params() map[string]float64
+}
+
+// Tilted is the EP rule (divergences kl, alpha(u), relaxed_kl): for a
+// Gaussian cavity N(f; m, v) and power u, the log normaliser of the
+// tilted distribution and its first two derivatives in the cavity mean,
+//
+//	log Z(m, v) = log ∫ p(y | f)^u N(f; m, v) df,   d1 = ∂ log Z/∂m,   d2 = ∂² log Z/∂m²,
+//
+// from which m̂ = m + v·d1 and v̂ = v + v²·d2 (Minka 2001, eqs 3.18–3.19;
+// rodrigues eqs 15–17 for probit). ExpLogLik is E[log p(y | f)] under the
+// normalised tilted distribution, which relaxed EP's cost needs.
+type Tilted interface {
+	Tilted(y, m, v, u float64) (logZ, d1, d2 float64)
+	ExpLogLik(y, m, v float64) float64
+}
+
+// ClassProb is the prediction rule of a classifier: p(y = +1) =
+// ∫ p(+1 | f) N(f; m, v) df; ok is false when the likelihood is not a
+// binary classifier.
+type ClassProb interface {
+	Prob(m, v float64) (p float64, ok bool)
+}
+
+// MeanObs is the prediction rule of a likelihood whose observation mean is
+// not the latent itself (counts): E[y] = ∫ E[y | f] N(f; m, v) df.
+type MeanObs interface {
+	MeanObs(m, v float64) float64
+}
+
+// LogDensity is log p(y | f) with its first two derivatives in f, which
+// the numerical moment schemes (approx = gh, laplace, ...), fully
+// factorised EP, `infer exact` and `infer mcmc` need.
+type LogDensity interface {
+	LogLik(y, f float64) (v, g, h float64)
+}
+
+// LogValue is an optional fast path of LogDensity for the gold standards,
+// which evaluate log p(y | f) millions of times: the value alone, with the
+// observation and the parameters bound once.
+type LogValue interface {
+	LogValueAt(y float64) func(f float64) float64
+}
+
+// EscortShape names a likelihood shape whose escort moments under a
+// Student-t cavity infer/tep computes (futami eq. 43 for the step; a
+// quadrature for the probit).
+type EscortShape int
+
+const (
+	// EscortStep is ε + (1 − 2ε) Θ(y f).
+	EscortStep EscortShape = iota
+	// EscortProbit is Φ(y f).
+	EscortProbit
+)
+
+// Escort is the t-EP rule (divergence t(nu)): the likelihood's shape and
+// its label-noise rate for infer/tep's escort moments.
+type Escort interface {
+	Escort() (shape EscortShape, eps float64)
+}
+
+// ParamGrad is the learning rule of a likelihood with one learnable
+// parameter θ: the parameter's name, its domain as an open interval
+// (Lo, Hi) (Hi = +Inf for a positive parameter) and ∂ log Ẑ/∂θ, the
+// derivative of the log tilted normaliser Ẑ(m, v) = ∫ p(y | f; θ) N(f; m, v) df
+// at a fixed cavity. At an EP fixed point its sum over the sites is the
+// whole derivative of log Z_EP in θ.
+type ParamGrad interface {
+	LearnParam() (name string, value, lo, hi float64)
+	ParamGrad(y, m, v float64) float64
+}
+
+// Discontinuous marks a likelihood whose density jumps (step): quadrature
+// gold standards then converge only linearly in the cell size.
+type Discontinuous interface {
+	Discontinuous()
+}
+
+// Tabler is the discrete rule (bp, jtree, gibbs): the factor's table over
+// the joint states of its variables in libDAI order (the first variable
+// changes fastest).
+type Tabler interface {
+	Table() []float64
+}
+
+// GaussianPrior marks a Gaussian prior N(mean, cov) over a latent vector:
+// EP absorbs it into q once; exact and mcmc integrate against it.
+type GaussianPrior interface {
+	gaussianPrior()
+}
+
+// TPrior marks a Student-t prior St(nu, mean, scale), the prior of
+// t-exponential EP (divergence t(nu) with the same nu).
+type TPrior interface {
+	studentTPrior()
+}
+
+// GaussianLimit marks a Student-t prior that Gaussian EP replaces by its
+// ν → ∞ limit N(mean, scale) (an approximation, hence experimental).
+type GaussianLimit interface {
+	gaussianLimit()
+}
+
+// DiscretePrior marks a prior over discrete latents that adds no factor
+// (uniform_spin): every discrete engine handles it.
+type DiscretePrior interface {
+	discretePrior()
+}
+
+// Numerical marks a potential or loss over a real latent vector whose EP
+// moments come from the infer line's numerical scheme (approx = ...) and
+// whose log-density the gold standards evaluate.
+type Numerical interface {
+	numerical()
+}

@@ -1,0 +1,280 @@
+package factor
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Column is one (method, divergence) pair of the rule table; Div is "" for
+// methods without a divergence (exact, mcmc) and for the predict and learn
+// columns.
+type Column struct {
+	Method, Div string
+}
+
+func (c Column) String() string {
+	if c.Div == "" {
+		return c.Method
+	}
+	return c.Method + " " + c.Div
+}
+
+// Columns are the columns of the rule table.
+var Columns = []Column{{"ep", "kl"}, {"ep", "alpha"}, {"ep", "relaxed_kl"}, {"ep", "t"},
+	{"bp", "kl"}, {"bp", "alpha"}, {"bp", "relaxed_kl"}, {"exact", ""}, {"mcmc", ""},
+	{"predict", ""}, {"learn", ""}}
+
+// Rule is one cell of the rule table: kind Kind is handled under Column,
+// with Quality; Approx is true when the moments come from the infer line's
+// numerical scheme rather than the kind's own Tilted rule; Via names the
+// interface the rule comes from.
+type Rule struct {
+	Kind    Kind
+	Column  Column
+	Quality Quality
+	Approx  bool
+	Via     string
+}
+
+// Support derives the rule of kind k under column c from the interfaces k
+// implements; ok is false when there is none.
+func Support(k Kind, c Column) (r Rule, ok bool) {
+	via, approx := support(k, c)
+	if via == "" {
+		return Rule{}, false
+	}
+	return Rule{Kind: k, Column: c, Quality: quality(k, c), Approx: approx, Via: via}, true
+}
+
+// Expander is a kind that expands into factors of another kind at compile
+// time (factors(G, x) into tables); its rules are that kind's.
+type Expander interface {
+	Expands() Kind
+}
+
+func support(k Kind, c Column) (via string, approx bool) {
+	if e, ok := k.(Expander); ok {
+		k = e.Expands()
+	}
+	switch k.Role() {
+	case Likelihood:
+		return likelihoodSupport(k, c)
+	case Prior:
+		return priorSupport(k, c)
+	}
+	return potentialSupport(k, c)
+}
+
+func has[T any](k Kind) bool {
+	_, ok := k.(T)
+	return ok
+}
+
+func likelihoodSupport(k Kind, c Column) (string, bool) {
+	switch {
+	case c.Method == "ep" && c.Div == "t" && has[Escort](k):
+		return "Escort", false
+	case c.Method == "ep" && c.Div != "t" && has[Tilted](k):
+		return "Tilted", false
+	case c == Column{"ep", "kl"} && has[LogDensity](k):
+		return "LogDensity", true
+	case (c.Method == "exact" || c.Method == "mcmc") && has[LogDensity](k):
+		return "LogDensity", false
+	case c.Method == "predict" && has[ClassProb](k) && isClassifier(k):
+		return "ClassProb", false
+	case c.Method == "predict" && has[MeanObs](k):
+		return "MeanObs", false
+	case c.Method == "learn" && has[Tilted](k) && (has[ParamGrad](k) || !hasParams(k)):
+		return "Tilted+ParamGrad", false
+	}
+	return "", false
+}
+
+// isClassifier reports whether a likelihood's ClassProb is a class
+// probability (probit, step, logistic) rather than a refusal (normal).
+func isClassifier(k Kind) bool {
+	_, ok := k.(ClassProb).Prob(0, 1)
+	return ok
+}
+
+// hasParams reports whether a likelihood has parameters besides its projection.
+func hasParams(k Kind) bool {
+	s, ok := k.(Site)
+	return ok && len(s.Params()) > 0
+}
+
+func priorSupport(k Kind, c Column) (string, bool) {
+	switch {
+	case has[GaussianPrior](k) && c.Method == "ep" && c.Div != "t",
+		has[GaussianPrior](k) && (c.Method == "exact" || c.Method == "mcmc" || c.Method == "learn"):
+		return "GaussianPrior", false
+	case has[TPrior](k) && c == Column{"ep", "t"}:
+		return "TPrior", false
+	case has[GaussianLimit](k) && c == Column{"ep", "kl"}:
+		return "GaussianLimit", false
+	case has[DiscretePrior](k) && (c.Method == "bp" && c.Div != "t" || c.Method == "exact" || c.Method == "mcmc"):
+		return "DiscretePrior", false
+	}
+	return "", false
+}
+
+func potentialSupport(k Kind, c Column) (string, bool) {
+	switch {
+	case has[Tabler](k) && (c.Method == "bp" && c.Div != "t" || c.Method == "exact" || c.Method == "mcmc"):
+		return "Tabler", false
+	case has[Numerical](k) && c == Column{"ep", "kl"}:
+		return "Numerical", true
+	case has[Numerical](k) && (c.Method == "exact" || c.Method == "mcmc"):
+		return "Numerical", false
+	}
+	return "", false
+}
+
+// Rules returns every rule of the table, kind by kind in table order.
+func Rules() []Rule {
+	var out []Rule
+	for _, k := range kinds {
+		for _, c := range Columns {
+			if r, ok := Support(k, c); ok {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// FindRule returns the rule of kind k under column c, or an error that
+// lists where k is supported and what the method handles, e.g.
+//
+//	no rule for step with divergence t in bp; available: step in ep with kl, alpha, relaxed_kl, t; step in exact; step in mcmc; bp handles uniform_spin, ising, ... (step as a likelihood)
+func FindRule(k Kind, c Column) (Rule, error) {
+	if r, ok := Support(k, c); ok {
+		return r, nil
+	}
+	var b strings.Builder
+	if c.Div == "" {
+		fmt.Fprintf(&b, "no rule for %s in %s", k.Name(), c.Method)
+	} else {
+		fmt.Fprintf(&b, "no rule for %s with divergence %s in %s", k.Name(), c.Div, c.Method)
+	}
+	b.WriteString("; available: " + available(k, c.Method))
+	fmt.Fprintf(&b, " (%s as a %s)", k.Name(), k.Role())
+	return Rule{}, fmt.Errorf("%s", b.String())
+}
+
+// available lists the methods and divergences that handle k, and the
+// kinds that method handles.
+func available(k Kind, method string) string {
+	byMethod := map[string][]string{}
+	var methods []string
+	for _, c := range Columns {
+		if c.Method == "predict" || c.Method == "learn" {
+			continue
+		}
+		if _, ok := Support(k, c); ok {
+			if _, seen := byMethod[c.Method]; !seen {
+				methods = append(methods, c.Method)
+			}
+			byMethod[c.Method] = append(byMethod[c.Method], c.Div)
+		}
+	}
+	var parts []string
+	for _, m := range methods {
+		if divs := byMethod[m]; divs[0] != "" {
+			parts = append(parts, fmt.Sprintf("%s in %s with %s", k.Name(), m, strings.Join(divs, ", ")))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s in %s", k.Name(), m))
+		}
+	}
+	var handled []string
+	for _, other := range kinds {
+		for _, c := range Columns {
+			if _, ok := Support(other, c); ok && c.Method == method {
+				handled = append(handled, other.Name())
+				break
+			}
+		}
+	}
+	if len(handled) > 0 {
+		parts = append(parts, method+" handles "+strings.Join(slices.Compact(handled), ", "))
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// cell renders a rule table cell: "stable", "exp." (experimental), with
+// "+approx" when the moments come from the numerical scheme, or "—".
+func cell(k Kind, c Column) string {
+	r, ok := Support(k, c)
+	if !ok {
+		return "—"
+	}
+	s := "stable"
+	if r.Quality == Experimental {
+		s = "exp."
+	}
+	if r.Approx {
+		s += "+approx"
+	}
+	return s
+}
+
+// Markdown renders the rule table: one row per kind and role, one column
+// per method and divergence (plus predict and learn). docs/language.md
+// embeds it between <!-- rules:begin --> and <!-- rules:end --> (a test
+// keeps them equal; `go test ./factor -update` rewrites the docs).
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| factor | role |")
+	for _, c := range Columns {
+		b.WriteString(" " + c.String() + " |")
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(Columns)) + "\n")
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "| %s | %s |", k.Name(), k.Role())
+		for _, c := range Columns {
+			b.WriteString(" " + cell(k, c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// Text renders the rule table for a terminal (`fg rules`): aligned columns.
+func Text() string {
+	rows := [][]string{{"factor", "role"}}
+	for _, c := range Columns {
+		rows[0] = append(rows[0], c.String())
+	}
+	for _, k := range kinds {
+		row := []string{k.Name(), k.Role().String()}
+		for _, c := range Columns {
+			row = append(row, cell(k, c))
+		}
+		rows = append(rows, row)
+	}
+	width := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, s := range r {
+			width[i] = max(width[i], len([]rune(s)))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, s := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(s + strings.Repeat(" ", width[i]-len([]rune(s))))
+		}
+		b.WriteString("\n")
+	}
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,73 @@
+package fgraph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fg-infer/fg/infer"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkRandomWalk smooths a random walk observed at every step (T
+// Gaussian observations) by one forward–backward pass:
+//
+//	go test -run '^$' -bench RandomWalk -benchtime 5x ./infer/fgraph
+//
+// It reports the process CPU time per run (cpu-ns/op: user + system, GC
+// included, which stays meaningful when other jobs share the cores and
+// inflate wall time) and the state bytes per time step (graph, messages,
+// beliefs, schedule; Graph.StateBytes) to show memory linear in T.
+func BenchmarkRandomWalk(b *testing.B) {
+	for _, T := range []int{10_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("T=%d", T), func(b *testing.B) {
+			c := newChain(T, 1, 0, 1, 9)
+			g := c.graph()
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				res, err := Run(context.Background(), g, Settings{})
+				if err != nil || !res.Exact {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(g.StateBytes())/float64(T), "state-B/step")
+		})
+	}
+}
+
+// BenchmarkProbitWalk is EP on a random walk with probit labels at 60% of
+// the steps (family = full, which on a chain is the forward–backward
+// schedule repeated to tol = 1e-6):
+//
+//	go test -run '^$' -bench ProbitWalk -benchtime 3x ./infer/fgraph
+func BenchmarkProbitWalk(b *testing.B) {
+	for _, T := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("T=%d", T), func(b *testing.B) {
+			g := probitWalk(T, 0.1, 9)
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			passes := 0
+			for i := 0; i < b.N; i++ {
+				res, err := Run(context.Background(), g, Settings{})
+				if err != nil || res.Status != infer.Converged {
+					b.Fatal(err, res.Status)
+				}
+				passes = res.Iterations
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(passes), "passes")
+		})
+	}
+}
+
+// cpuTime is the process's user + system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,80 @@
+// Package fgraph is a message scheduler on factor graphs of scalar
+// continuous latents: Markov chains x_t ~ N(a x_{t−1} + b, q), hierarchies
+// θ_j ~ N(μ, τ²) with μ latent, regressions with separate intercepts, and
+// likelihood factors (probit, step, gaussian from infer/ep) on affine
+// expressions aᵀx + c of several latents, as in TrueSkill's
+// step(perf_w − perf_l, 0).
+//
+// # Graph
+//
+// A Graph holds variables x_0 … x_{n−1} and factors on affine expressions
+// of them, stored flat (graph.go): linear-Gaussian factors
+// N(y; aᵀx + c, σ²) — priors, conditionals and Gaussian observations — and
+// likelihood sites p(y | aᵀx + c); and dense Gaussian blocks
+// N(x_F; m, K) over several variables (block.go: a GP or mvnormal prior
+// inside a larger graph, e.g. a GP with a latent bias), which need family =
+// full. Results carry every variable's marginal and every site's
+// projection marginal (FMean, FVar).
+//
+// # Messages (family = factorized)
+//
+// Every variable holds a belief b_v = Π_k m_{k→v} in natural parameters
+// (τ, ν), kept as a sum so that the message variable → factor is the
+// belief minus the factor's message (messages.go). A linear-Gaussian factor
+// sends the exact Gaussian message; a site sends EP messages under a
+// factorised family (Minka 2001; the operators of Infer.NET): the tilted
+// distribution of its projection f = aᵀx + c under the cavities gives, by
+// the chain rule, the tilted marginal of every variable, and the message is
+// the projection divided by the cavity (power EP with alpha(A): cavity
+// b/m^A, message (proj/cavity)^{1/A}). Damping mixes messages in natural
+// parameters. The tilted moments are infer/ep's Likelihood.Tilted.
+//
+// Schedules (loop.go, schedule.go): when the bipartite graph is a forest
+// (a chain, a hierarchy) a sweep is one upward and one downward pass from a
+// root per component, after which linear-Gaussian graphs are solved exactly
+// (the Rauch–Tung–Striebel smoother on a chain) in O(T) time and memory; with
+// sites the passes repeat until the beliefs stop moving. Loopy graphs run
+// sequential sweeps (every factor in turn), parallel ones (every factor
+// from the same beliefs) or the residual schedule (residual.go: the factor
+// whose proposal would move a belief most goes first). Convergence is judged on the undamped residual —
+// the largest change of a belief's mean or standard deviation in units of
+// its standard deviation, divided by the damping — and a sweep with a
+// skipped update (improper cavity or tilted marginal) never converges: it
+// ends Stalled.
+//
+// log Z (logz.go) is the Bethe / EP energy Σ_k log Z_k + Σ_v (1 − d_v) log Z_v,
+// exact on linear-Gaussian forests (the Kalman filter's prediction-error
+// decomposition on a chain); under alpha(A) it is power EP's evidence,
+// equal to infer/ep's on a forest.
+//
+// # family = full
+//
+// Full (the default) treats the Gaussian part as one joint Gaussian, the
+// family of the GP and linear block engines. On a forest joint EP and
+// factorised EP have the same fixed point (a factor's cavity under the
+// joint is the product of the marginals of the subtrees it joins), so Full
+// runs the forward–backward schedule there, in O(T). Otherwise (and for
+// relaxed KL) a loopy linear-Gaussian graph is solved by a dense Cholesky of
+// its precision and sites by joint-Gaussian EP on projections of the joint
+// (infer/ep, with every divergence it supports), so TrueSkill's skill
+// marginals equal EP with the performances integrated out. The dense joint
+// holds at most MaxJoint variables.
+//
+// # Measured
+//
+// One forward–backward pass on a random walk observed at every step
+// (go test -run '^$' -bench RandomWalk -benchtime 5x ./infer/fgraph, 2 cores;
+// the benchmark also reports CPU time, which stays meaningful when other
+// jobs share the cores):
+//
+//	T        idle machine (wall = CPU)   load ≈ 25 (CPU / wall)
+//	10⁴      2.4 ms                      1.9–3.2 ms / 2.8–3.3 ms
+//	10⁵      21 ms                       23 ms / 59–85 ms
+//	10⁶      0.23 s                      0.24 s / 0.70–0.90 s
+//
+// with 204 bytes of graph, messages, beliefs and schedule per time step
+// (160 B/step allocated per run). EP on a random walk with probit labels at
+// 60% of the steps (BenchmarkProbitWalk; family = full, which on a chain is
+// the forward–backward schedule, tol 1e-6): T = 10⁴ in 67 ms (36 passes),
+// T = 10⁵ in 0.73 s (38 passes).
+package fgraph

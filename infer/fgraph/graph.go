@@ -1,0 +1,155 @@
+package fgraph
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/fg-infer/fg/infer/ep"
+)
+
+// MaxVars bounds the number of variables of a Graph (about 1 GB of state
+// at the bound; edges are int32-indexed).
+const MaxVars = 1 << 26
+
+// Graph is a factor graph over scalar continuous variables x_0 … x_{n−1}.
+// Every factor touches an affine expression of its variables,
+//
+//	f(x) = aᵀx_F + c,
+//
+// and is either linear-Gaussian, N(y; aᵀx_F + c, σ²) with known σ² > 0
+// (priors, conditionals x_t ~ N(a x_{t−1} + b, q) written as
+// N(0; x_t − a x_{t−1} − b, q), observations), or a non-Gaussian likelihood
+// p(y | aᵀx_F + c) from infer/ep (probit, step, gaussian).
+//
+// The graph is stored flat (edges of factor k are start[k]:start[k+1]), so a
+// chain of T steps costs O(T) memory with no per-factor allocation.
+type Graph struct {
+	n     int
+	start []int32 // factor k's edges: start[k] : start[k+1]
+	evar  []int32 // variable of each edge
+	ecoef []float64
+	c     []float64       // constant of each factor's affine expression
+	y     []float64       // observation
+	v     []float64       // noise variance of a Gaussian factor (0 for a site)
+	site  []int32         // per factor: index into liks, −1 for a Gaussian factor
+	liks  []ep.Likelihood // one per site (no pointers in the per-factor arrays)
+	// blocks are dense Gaussian factors (GP, mvnormal) over several variables.
+	blocks []*block
+	err    error
+}
+
+// NewGraph returns an empty graph over n variables.
+func NewGraph(n int) *Graph {
+	g := &Graph{n: n, start: []int32{0}}
+	if n <= 0 || n > MaxVars {
+		g.err = fmt.Errorf("fgraph: %d variables, want 1 … %d", n, MaxVars)
+	}
+	return g
+}
+
+// NumVars returns the number of variables.
+func (g *Graph) NumVars() int { return g.n }
+
+// NumFactors returns the number of factors on affine expressions (blocks
+// not included).
+func (g *Graph) NumFactors() int { return len(g.start) - 1 }
+
+// AddGaussian adds the linear-Gaussian factor N(y; Σ_k coefs[k]·x[vars[k]] + c, variance).
+// A prior x ~ N(m, s²) is AddGaussian([x], [1], 0, m, s²); a conditional
+// x_t ~ N(a x_{t−1} + b, q) is AddGaussian([t, t−1], [1, −a], −b, 0, q).
+func (g *Graph) AddGaussian(vars []int, coefs []float64, c, y, variance float64) {
+	if g.err == nil && !(variance > 0 && !math.IsInf(variance, 1)) {
+		g.err = fmt.Errorf("fgraph: factor %d: variance %g, want 0 < variance < ∞", g.NumFactors(), variance)
+	}
+	g.add(vars, coefs, c, y, variance, nil)
+}
+
+// AddSite adds the likelihood factor lik(y | Σ_k coefs[k]·x[vars[k]] + c).
+func (g *Graph) AddSite(lik ep.Likelihood, y float64, vars []int, coefs []float64, c float64) {
+	if g.err == nil && lik == nil {
+		g.err = fmt.Errorf("fgraph: factor %d has no likelihood", g.NumFactors())
+	}
+	if g.err == nil {
+		if err := lik.CheckY(y); err != nil {
+			g.err = fmt.Errorf("fgraph: factor %d: %w", g.NumFactors(), err)
+		}
+	}
+	g.add(vars, coefs, c, y, 0, lik)
+}
+
+func (g *Graph) add(vars []int, coefs []float64, c, y, variance float64, lik ep.Likelihood) {
+	if g.err != nil {
+		return
+	}
+	k := g.NumFactors()
+	switch {
+	case len(vars) == 0 || len(vars) != len(coefs):
+		g.err = fmt.Errorf("fgraph: factor %d has %d variables and %d coefficients", k, len(vars), len(coefs))
+	case !finite(c) || !finite(y):
+		g.err = fmt.Errorf("fgraph: factor %d: constant %g or observation %g is not finite", k, c, y)
+	case len(g.evar)+len(vars) > math.MaxInt32:
+		g.err = errors.New("fgraph: too many edges")
+	}
+	for i, x := range vars {
+		if g.err == nil && (x < 0 || x >= g.n) {
+			g.err = fmt.Errorf("fgraph: factor %d: variable %d out of range [0, %d)", k, x, g.n)
+		}
+		if g.err == nil && (!finite(coefs[i]) || coefs[i] == 0) {
+			g.err = fmt.Errorf("fgraph: factor %d: coefficient %g of variable %d, want finite and non-zero", k, coefs[i], x)
+		}
+		if g.err == nil && slices.Index(vars[:i], x) >= 0 {
+			g.err = fmt.Errorf("fgraph: factor %d: variable %d appears twice (add its coefficients)", k, x)
+		}
+	}
+	if g.err != nil {
+		return
+	}
+	for i, x := range vars {
+		g.evar = append(g.evar, int32(x))
+		g.ecoef = append(g.ecoef, coefs[i])
+	}
+	g.start = append(g.start, int32(len(g.evar)))
+	g.c = append(g.c, c)
+	g.y = append(g.y, y)
+	g.v = append(g.v, variance)
+	if lik == nil {
+		g.site = append(g.site, -1)
+	} else {
+		g.site = append(g.site, int32(len(g.liks)))
+		g.liks = append(g.liks, lik)
+	}
+}
+
+// Err returns the first error met while building the graph.
+func (g *Graph) Err() error { return g.err }
+
+// edges returns the edge range of factor k.
+func (g *Graph) edges(k int) (int, int) { return int(g.start[k]), int(g.start[k+1]) }
+
+// gaussian reports whether factor k is linear-Gaussian.
+func (g *Graph) gaussian(k int) bool { return g.site[k] < 0 }
+
+// lik returns the likelihood of site factor k.
+func (g *Graph) lik(k int) ep.Likelihood { return g.liks[g.site[k]] }
+
+// StateBytes returns the bytes the graph and an engine's state hold: the
+// flat graph arrays, two messages per edge, a belief per variable and the
+// schedule (for the memory-per-time-step figure of a chain).
+func (g *Graph) StateBytes() int {
+	e, f := len(g.evar), g.NumFactors()
+	graph := 4*(f+1) + 4*e + 8*e + 3*8*f + 4*f + 16*len(g.liks)
+	state := 16*e + 16*g.n + 8*g.n
+	sched := 8*f + 4*(g.n+1) + 4*e
+	return graph + state + sched
+}
+
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,163 @@
+package fgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
+	"gonum.org/v1/gonum/mat"
+)
+
+// MaxJoint bounds the number of variables of a graph solved as one dense
+// joint Gaussian (family = full with likelihood factors, or a loopy
+// linear-Gaussian graph): the joint costs O(n²) memory and O(n³) time.
+const MaxJoint = 4000
+
+// runJoint solves g under family = full: the linear-Gaussian factors define
+// the joint Gaussian N(x; μ, Σ) with precision Λ = Σ_k a_k a_kᵀ/σ_k² and
+// Λ μ = Σ_k a_k (y_k − c_k)/σ_k², and the likelihood factors become EP sites
+// on the projections f_k = a_kᵀx + c_k of that block (infer/ep, the engine
+// of GP and linear classification), so the result is joint-Gaussian EP. A
+// constant c_k ≠ 0 is carried by one extra coordinate with prior mean 1 and
+// variance 0. log Z is the Gaussian factors' normaliser
+//
+//	log Z_G = ½ hᵀΛ⁻¹h − ½ log det Λ + (n/2) log 2π − ½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²]
+//
+// plus log Z_EP of the sites.
+func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
+	if g.n > MaxJoint {
+		return nil, fmt.Errorf("fgraph: family = full needs a dense joint Gaussian over %d variables (at most %d); use family = factorized", g.n, MaxJoint)
+	}
+	mu, cov, logZG, err := gaussianJoint(g)
+	if err != nil {
+		return &Result{Status: infer.Failed, Message: err.Error()}, nil
+	}
+	if !hasSites(g) {
+		return gaussianResult(g, mu, cov, logZG), nil
+	}
+	p := siteProblem(g, mu, cov)
+	er, err := ep.Run(ctx, p, ep.Settings{Settings: s.Settings})
+	if er == nil {
+		return nil, err
+	}
+	res := &Result{Status: er.Status, Message: er.Message, Stats: er.Stats, Trace: er.Trace}
+	if er.Status.HasNumbers() && len(er.Mean) >= g.n {
+		res.Mean, res.Var = er.Mean[:g.n], er.Var[:g.n]
+		res.FMean, res.FVar = er.FMean, er.FVar
+		res.LogZ, res.HasLogZ = logZG+er.LogZ, er.HasLogZ
+		if _, ok := s.Divergence.(infer.RelaxedKL); ok {
+			res.B = er.B
+		}
+	}
+	return res, err
+}
+
+// Gaussian returns the joint Gaussian N(mean, cov) that the linear-Gaussian
+// factors define (the prior of the likelihood sites): the starting point of
+// a gold standard such as elliptical slice sampling (infer/mcmc). It fails
+// when the graph has more than MaxJoint variables or the factors do not
+// define a proper joint.
+func (g *Graph) Gaussian() (mean []float64, cov *mat.SymDense, err error) {
+	if err := g.Err(); err != nil {
+		return nil, nil, err
+	}
+	if g.n > MaxJoint {
+		return nil, nil, fmt.Errorf("fgraph: a dense joint over %d variables (at most %d)", g.n, MaxJoint)
+	}
+	mean, cov, _, err = gaussianJoint(g)
+	return mean, cov, err
+}
+
+// gaussianJoint returns the mean, covariance and log normaliser of the
+// linear-Gaussian factors (see runJoint).
+func gaussianJoint(g *Graph) ([]float64, *mat.SymDense, float64, error) {
+	lam, h, r := gaussianPart(g)
+	var ch mat.Cholesky
+	if !ch.Factorize(lam) {
+		return nil, nil, 0, errors.New("the linear-Gaussian factors do not define a proper joint Gaussian")
+	}
+	mu := mat.NewVecDense(g.n, nil)
+	if err := ch.SolveVecTo(mu, h); err != nil {
+		return nil, nil, 0, fmt.Errorf("the joint Gaussian is singular: %w", err)
+	}
+	logZ := 0.5*mat.Dot(h, mu) - 0.5*ch.LogDet() + 0.5*float64(g.n)*math.Log(2*math.Pi) + r
+	cov := mat.NewSymDense(g.n, nil)
+	if err := ch.InverseTo(cov); err != nil {
+		return nil, nil, 0, fmt.Errorf("the joint Gaussian is singular: %w", err)
+	}
+	return mu.RawVector().Data, cov, logZ, nil
+}
+
+// gaussianPart returns Λ, h and the constant −½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²]
+// of the linear-Gaussian factors and the blocks (block.addTo).
+func gaussianPart(g *Graph) (*mat.SymDense, *mat.VecDense, float64) {
+	lam := mat.NewSymDense(g.n, nil)
+	h := mat.NewVecDense(g.n, nil)
+	r := 0.0
+	for _, b := range g.blocks {
+		r += b.addTo(lam, h)
+	}
+	for k := 0; k < g.NumFactors(); k++ {
+		if !g.gaussian(k) {
+			continue
+		}
+		lo, hi := g.edges(k)
+		d := g.y[k] - g.c[k]
+		r -= 0.5 * (d*d/g.v[k] + math.Log(2*math.Pi*g.v[k]))
+		for i := lo; i < hi; i++ {
+			vi := int(g.evar[i])
+			h.SetVec(vi, h.AtVec(vi)+g.ecoef[i]*d/g.v[k])
+			for j := lo; j < hi; j++ {
+				if vj := int(g.evar[j]); vj >= vi {
+					lam.SetSym(vi, vj, lam.At(vi, vj)+g.ecoef[i]*g.ecoef[j]/g.v[k])
+				}
+			}
+		}
+	}
+	return lam, h, r
+}
+
+// siteProblem turns the likelihood factors into ep sites on the Gaussian
+// N(mu, cov), with an extra constant coordinate when some site has c ≠ 0.
+func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
+	n := g.n
+	constant := false
+	for k := 0; k < g.NumFactors(); k++ {
+		constant = constant || (!g.gaussian(k) && g.c[k] != 0)
+	}
+	if constant {
+		n++
+		big := mat.NewSymDense(n, nil)
+		big.SliceSym(0, g.n).(*mat.SymDense).CopySym(cov)
+		cov, mu = big, append(append([]float64(nil), mu...), 1)
+	}
+	p := &ep.Problem{Mean: mu, Cov: cov}
+	for k := 0; k < g.NumFactors(); k++ {
+		if g.gaussian(k) {
+			continue
+		}
+		a := make([]float64, n)
+		lo, hi := g.edges(k)
+		for e := lo; e < hi; e++ {
+			a[g.evar[e]] = g.ecoef[e]
+		}
+		if constant {
+			a[g.n] = g.c[k]
+		}
+		p.Sites = append(p.Sites, ep.Site{Lik: g.lik(k), Y: g.y[k], Proj: a})
+	}
+	return p
+}
+
+func gaussianResult(g *Graph, mu []float64, cov *mat.SymDense, logZ float64) *Result {
+	res := &Result{Status: infer.Converged, Exact: true, LogZ: logZ, HasLogZ: true,
+		Mean: make([]float64, g.n), Var: make([]float64, g.n)}
+	for i := range res.Mean {
+		res.Mean[i], res.Var[i] = mu[i], cov.At(i, i)
+	}
+	res.Iterations = 1
+	return res
+}

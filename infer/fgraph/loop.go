@@ -1,0 +1,254 @@
+package fgraph
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// passer runs message passing on a graph with a factorised family.
+type passer struct {
+	g     *Graph
+	ad    *adjacency
+	st    *state
+	s     Settings
+	u     float64
+	buf   []nat
+	stats infer.Stats
+	// skippedSweep counts the updates skipped in the current sweep.
+	skippedSweep int
+}
+
+// runMessages is message passing with one belief per variable. On a forest
+// a sweep is one forward–backward pass (exact after one pass when every
+// factor is linear-Gaussian); on a loopy graph a sweep updates every factor,
+// sequentially (beliefs change after each factor) or in parallel (every
+// factor from the same beliefs).
+func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result, error) {
+	u, err := power(s.Divergence)
+	if err != nil {
+		return nil, err
+	}
+	p := &passer{g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]nat, maxDegree(g))}
+	var tr *tree
+	if isForest(g, ad) {
+		tr = newTree(g, ad)
+	}
+	exact := tr != nil && !hasSites(g)
+	res := &Result{Exact: exact}
+	if tr == nil && s.Schedule == infer.Residual {
+		return runResidual(ctx, p, res)
+	}
+	prev := make([]nat, g.n) // (mean, sd) of the previous sweep, Tau = mean, Nu = sd
+	for i := range prev {
+		prev[i] = nat{math.NaN(), math.NaN()}
+	}
+	for it := 0; it < s.MaxIter || it == 0; it++ {
+		if err := ctx.Err(); err != nil {
+			return p.finish(res, infer.Canceled, "canceled"), err
+		}
+		p.skippedSweep = 0
+		var err error
+		switch {
+		case tr != nil:
+			err = p.treePass(ctx, tr)
+		case s.Schedule == infer.Parallel:
+			p.parallelSweep()
+		default:
+			p.sequentialSweep()
+		}
+		if err != nil {
+			return p.finish(res, infer.Canceled, "canceled"), err
+		}
+		p.stats.Iterations++
+		r, ok := p.residual(prev)
+		if !ok {
+			return p.finish(res, infer.Diverged, "a belief became improper or not finite"), nil
+		}
+		res.Trace = append(res.Trace, r)
+		if s.Progress != nil {
+			s.Progress(it+1, r)
+		}
+		if exact {
+			return p.finish(res, infer.Converged, ""), nil
+		}
+		if r < s.Tol {
+			if p.skippedSweep > 0 {
+				return p.finish(res, infer.Stalled, fmt.Sprintf("%d updates skipped in the last sweep", p.skippedSweep)), nil
+			}
+			return p.finish(res, infer.Converged, ""), nil
+		}
+	}
+	return p.finish(res, infer.IterationLimit, fmt.Sprintf("residual %.3g ≥ tol %g after %d sweeps", res.Trace[len(res.Trace)-1], s.Tol, s.MaxIter)), nil
+}
+
+func maxDegree(g *Graph) int {
+	m := 0
+	for k := 0; k < g.NumFactors(); k++ {
+		lo, hi := g.edges(k)
+		m = max(m, hi-lo)
+	}
+	return m
+}
+
+// treePass is one upward and one downward pass of the forest schedule.
+func (p *passer) treePass(ctx context.Context, t *tree) error {
+	for i := len(t.order) - 1; i >= 0; i-- {
+		if i&0xffff == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		k := int(t.order[i])
+		p.update(k, int(t.parent[k]), true)
+	}
+	for i, k := range t.order {
+		if i&0xffff == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		p.update(int(k), int(t.parent[k]), false)
+	}
+	return nil
+}
+
+func (p *passer) sequentialSweep() {
+	for k := 0; k < p.g.NumFactors(); k++ {
+		p.update(k, -1, false)
+	}
+}
+
+// parallelSweep computes every factor's messages from the same beliefs,
+// then applies them all.
+func (p *passer) parallelSweep() {
+	next := make([]nat, len(p.st.msg))
+	copy(next, p.st.msg)
+	for k := 0; k < p.g.NumFactors(); k++ {
+		lo, hi := p.g.edges(k)
+		if m, ok := p.messages(k, -1, false); ok {
+			for e := lo; e < hi; e++ {
+				next[e] = damp(p.st.msg[e], m[e-lo], p.s.Damping)
+			}
+		}
+	}
+	for e, m := range next {
+		p.st.set(p.g, e, m)
+	}
+}
+
+// update sends factor k's messages: to edge only (only = true), or to every
+// edge except skip (skip = −1: every edge).
+func (p *passer) update(k, edge int, only bool) {
+	m, ok := p.messages(k, edge, only)
+	if !ok {
+		return
+	}
+	lo, hi := p.g.edges(k)
+	for e := lo; e < hi; e++ {
+		if wanted(e, edge, only) {
+			p.st.set(p.g, e, damp(p.st.msg[e], m[e-lo], p.s.Damping))
+		}
+	}
+}
+
+// wanted reports whether edge e is a target: e == edge when only, else
+// every edge but edge.
+func wanted(e, edge int, only bool) bool { return (e == edge) == only }
+
+// messages computes factor k's new messages to its target edges (see
+// wanted) from the current beliefs into p.buf, counting the update or the
+// skip. A site computes all its messages at once.
+func (p *passer) messages(k, edge int, only bool) ([]nat, bool) {
+	lo, hi := p.g.edges(k)
+	out := p.buf[:hi-lo]
+	ok := true
+	if p.g.gaussian(k) && hi-lo > wideFactor && !only {
+		ok = gaussianMessages(p.g, p.st, k, out)
+	} else if p.g.gaussian(k) {
+		for e := lo; e < hi && ok; e++ {
+			if wanted(e, edge, only) {
+				out[e-lo], ok = gaussianMessage(p.g, p.st, k, e)
+			}
+		}
+	} else {
+		ok = siteMessages(p.g, p.st, k, p.u, out)
+	}
+	if !ok {
+		p.stats.Skipped++
+		p.skippedSweep++
+		return nil, false
+	}
+	p.stats.Updates++
+	return out, true
+}
+
+// residual returns the largest change of a belief's mean or standard
+// deviation since the previous sweep, in units of the new standard
+// deviation, divided by the damping (the undamped residual to first order),
+// and records the new moments in prev. A belief that is not yet proper
+// (τ ≤ 0: no message has reached it, or negative site precisions
+// dominate) makes the residual infinite. It reports false when a belief is
+// not finite.
+func (p *passer) residual(prev []nat) (float64, bool) {
+	r := 0.0
+	for v, b := range p.st.belief {
+		if !finite(b.Tau, b.Nu) {
+			return 0, false
+		}
+		if !(b.Tau > 0) {
+			r, prev[v] = math.Inf(1), nat{math.NaN(), math.NaN()}
+			continue
+		}
+		m, sd := b.Nu/b.Tau, 1/math.Sqrt(b.Tau)
+		d := math.Max(math.Abs(m-prev[v].Tau), math.Abs(sd-prev[v].Nu)) / sd
+		if math.IsNaN(d) {
+			d = math.Inf(1)
+		}
+		r = math.Max(r, d)
+		prev[v] = nat{m, sd}
+	}
+	return r / p.s.Damping, true
+}
+
+// finish fills the result's marginals and log Z from the state.
+func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
+	res.Status, res.Message, res.Stats = st, msg, p.stats
+	if !st.HasNumbers() {
+		return res
+	}
+	for v, b := range p.st.belief {
+		if !(b.Tau > 0) {
+			// A canceled run keeps its status, without numbers.
+			if st != infer.Canceled {
+				res.Status, res.Message = infer.Diverged, fmt.Sprintf("the belief of variable %d is improper (precision %g)", v, b.Tau)
+			}
+			return res
+		}
+	}
+	res.Mean, res.Var = make([]float64, p.g.n), make([]float64, p.g.n)
+	for v, b := range p.st.belief {
+		res.Mean[v], res.Var[v] = b.Nu/b.Tau, 1/b.Tau
+	}
+	p.projections(res)
+	if res.Status == infer.Converged {
+		res.LogZ, res.HasLogZ = bethe(p.g, p.ad, p.st, p.u)
+	}
+	return res
+}
+
+// projections fills the sites' projection marginals from the beliefs.
+func (p *passer) projections(res *Result) {
+	g := p.g
+	for k := 0; k < g.NumFactors(); k++ {
+		if g.gaussian(k) {
+			continue
+		}
+		lo, hi := g.edges(k)
+		m, v := g.c[k], 0.0
+		for e := lo; e < hi; e++ {
+			a := g.ecoef[e]
+			m += a * res.Mean[g.evar[e]]
+			v += a * a * res.Var[g.evar[e]]
+		}
+		res.FMean, res.FVar = append(res.FMean, m), append(res.FVar, v)
+	}
+}

@@ -1,0 +1,158 @@
+package fgraph
+
+import (
+	"container/heap"
+	"context"
+	"math"
+
+	"github.com/fg-infer/fg/infer"
+)
+
+// residualQueue is the residual schedule on a loopy graph (residual BP,
+// Elidan, McGraw & Koller 2006; libDAI's SEQMAX): every factor keeps its
+// proposed (undamped) messages and their residual — the largest move of a
+// target belief's mean or standard deviation, in units of the new standard
+// deviation, that applying them would cause. The factor with the largest
+// residual is applied next (damped), and the factors that share a variable
+// with it are re-proposed. The run converges when the largest residual falls
+// below tol and no factor's proposal fails.
+type residualQueue struct {
+	p      *passer
+	prop   []nat     // proposed message per edge
+	res    []float64 // residual per factor
+	failed []bool    // per factor: its last proposal was skipped
+	nfail  int
+	heap   []int32 // factors, max-heap on res
+	pos    []int32 // position of each factor in heap
+}
+
+func newResidualQueue(p *passer) *residualQueue {
+	f := p.g.NumFactors()
+	q := &residualQueue{p: p, prop: make([]nat, len(p.st.msg)), res: make([]float64, f),
+		failed: make([]bool, f), heap: make([]int32, f), pos: make([]int32, f)}
+	for k := range f {
+		q.heap[k], q.pos[k] = int32(k), int32(k)
+		q.propose(k)
+	}
+	heap.Init(q)
+	return q
+}
+
+// propose recomputes factor k's proposal and residual (without reordering).
+func (q *residualQueue) propose(k int) {
+	p := q.p
+	stats, sk := p.stats, p.skippedSweep
+	m, ok := p.messages(k, -1, false)
+	p.stats, p.skippedSweep = stats, sk // a proposal is not an update
+	if ok == q.failed[k] {
+		if ok {
+			q.nfail--
+		} else {
+			q.nfail++
+		}
+	}
+	q.failed[k] = !ok
+	q.res[k] = 0
+	if !ok {
+		return
+	}
+	lo, hi := p.g.edges(k)
+	copy(q.prop[lo:hi], m)
+	for e := lo; e < hi; e++ {
+		b := p.st.belief[p.g.evar[e]]
+		old := p.st.msg[e]
+		if m[e-lo] == old {
+			continue
+		}
+		nb := nat{b.Tau - old.Tau + m[e-lo].Tau, b.Nu - old.Nu + m[e-lo].Nu}
+		q.res[k] = math.Max(q.res[k], beliefMove(b, nb))
+	}
+}
+
+// beliefMove is max(|Δmean|, |Δsd|) / sd_new for a changed message: +Inf
+// when it makes a belief proper or improper, 1 (pending) when the belief
+// stays improper.
+func beliefMove(b, nb nat) float64 {
+	switch {
+	case !(b.Tau > 0) && !(nb.Tau > 0):
+		return 1
+	case !(b.Tau > 0) || !(nb.Tau > 0):
+		return math.Inf(1)
+	}
+	sd, nsd := 1/math.Sqrt(b.Tau), 1/math.Sqrt(nb.Tau)
+	d := math.Max(math.Abs(nb.Nu/nb.Tau-b.Nu/b.Tau), math.Abs(nsd-sd)) / nsd
+	if math.IsNaN(d) {
+		return math.Inf(1)
+	}
+	return d
+}
+
+// step applies the factor with the largest residual and re-proposes its
+// neighbours. It returns the largest residual before the step.
+func (q *residualQueue) step() float64 {
+	p := q.p
+	k := int(q.heap[0])
+	r := q.res[k]
+	lo, hi := p.g.edges(k)
+	if !q.failed[k] {
+		for e := lo; e < hi; e++ {
+			p.st.set(p.g, e, damp(p.st.msg[e], q.prop[e], p.s.Damping))
+		}
+		p.stats.Updates++
+	}
+	for e := lo; e < hi; e++ {
+		v := p.g.evar[e]
+		for _, f := range p.ad.vedge[p.ad.vstart[v]:p.ad.vstart[v+1]] {
+			j := int(p.ad.efactor[f])
+			q.propose(j)
+			heap.Fix(q, int(q.pos[j]))
+		}
+	}
+	return r
+}
+
+// sweep performs as many steps as there are factors and returns the largest
+// residual left.
+func (q *residualQueue) sweep(ctx context.Context) (float64, error) {
+	for i := range q.p.g.NumFactors() {
+		if i&0xfff == 0 && ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		q.step()
+	}
+	return q.res[q.heap[0]] / q.p.s.Damping, nil
+}
+
+// heap.Interface on factors by residual, largest first.
+func (q *residualQueue) Len() int           { return len(q.heap) }
+func (q *residualQueue) Less(i, j int) bool { return q.res[q.heap[i]] > q.res[q.heap[j]] }
+func (q *residualQueue) Swap(i, j int) {
+	q.heap[i], q.heap[j] = q.heap[j], q.heap[i]
+	q.pos[q.heap[i]], q.pos[q.heap[j]] = int32(i), int32(j)
+}
+func (q *residualQueue) Push(any) { panic("fgraph: residual queue is fixed") }
+func (q *residualQueue) Pop() any { panic("fgraph: residual queue is fixed") }
+
+// runResidual is the residual schedule's loop (see residualQueue).
+func runResidual(ctx context.Context, p *passer, res *Result) (*Result, error) {
+	q := newResidualQueue(p)
+	for it := 0; it < p.s.MaxIter; it++ {
+		r, err := q.sweep(ctx)
+		if err != nil {
+			return p.finish(res, infer.Canceled, "canceled"), err
+		}
+		p.stats.Iterations++
+		p.stats.Skipped += q.nfail // factors whose proposal failed in this sweep
+		res.Trace = append(res.Trace, r)
+		if p.s.Progress != nil {
+			p.s.Progress(it+1, r)
+		}
+		if r < p.s.Tol {
+			if q.nfail > 0 {
+				return p.finish(res, infer.Stalled, "updates skipped: a factor's proposal fails"), nil
+			}
+			return p.finish(res, infer.Converged, ""), nil
+		}
+	}
+	return p.finish(res, infer.IterationLimit, "residual above tol"), nil
+}

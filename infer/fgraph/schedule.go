@@ -1,0 +1,121 @@
+package fgraph
+
+// tree is the forward–backward schedule of a graph whose bipartite
+// variable–factor graph is a forest (a chain, a hierarchy, a regression with
+// one observation per factor). Each component is rooted at a variable and
+// its factors are listed in breadth-first order with the edge that leads to
+// their parent variable. One pass is
+//
+//	upward:   factors in reverse order, each sends its message to its parent;
+//	downward: factors in order, each sends its messages to its children,
+//
+// after which every message is the exact sum-product message (Pearl; Kschischang,
+// Frey & Loeliger 2001), so for linear-Gaussian factors the beliefs are the
+// exact marginals (the RTS smoother on a chain) after one pass.
+type tree struct {
+	order  []int32 // factors, parents before children
+	parent []int32 // per factor: the edge to its parent variable
+}
+
+// adjacency lists the edges of each variable (CSR: edges of v are
+// vedge[vstart[v]:vstart[v+1]]) and the factor of each edge.
+type adjacency struct {
+	vstart, vedge []int32
+	efactor       []int32
+}
+
+func newAdjacency(g *Graph) *adjacency {
+	ad := &adjacency{vstart: make([]int32, g.n+1), vedge: make([]int32, len(g.evar)), efactor: make([]int32, len(g.evar))}
+	for _, v := range g.evar {
+		ad.vstart[v+1]++
+	}
+	for v := 0; v < g.n; v++ {
+		ad.vstart[v+1] += ad.vstart[v]
+	}
+	fill := append([]int32(nil), ad.vstart[:g.n]...)
+	for k := 0; k < g.NumFactors(); k++ {
+		lo, hi := g.edges(k)
+		for e := lo; e < hi; e++ {
+			v := g.evar[e]
+			ad.vedge[fill[v]] = int32(e)
+			fill[v]++
+			ad.efactor[e] = int32(k)
+		}
+	}
+	return ad
+}
+
+// degree returns the number of factors on variable v.
+func (ad *adjacency) degree(v int) int { return int(ad.vstart[v+1] - ad.vstart[v]) }
+
+// isForest reports whether the bipartite graph has no cycle: a graph with
+// V + F nodes, E edges and C components is a forest iff E = V + F − C.
+func isForest(g *Graph, ad *adjacency) bool {
+	return len(g.evar) == g.n+g.NumFactors()-components(g, ad)
+}
+
+// components counts the connected components of the bipartite graph by
+// union–find over variables (a factor joins its variables).
+func components(g *Graph, ad *adjacency) int {
+	parent := make([]int32, g.n)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	c := g.n + g.NumFactors()
+	for k := 0; k < g.NumFactors(); k++ {
+		lo, hi := g.edges(k)
+		c-- // the factor joins the component of its first variable
+		r := find(g.evar[lo])
+		for e := lo + 1; e < hi; e++ {
+			if s := find(g.evar[e]); s != r {
+				parent[s] = r
+				c--
+			}
+		}
+	}
+	return c
+}
+
+// newTree orders the factors of a forest breadth-first from a root variable
+// per component.
+func newTree(g *Graph, ad *adjacency) *tree {
+	f := g.NumFactors()
+	t := &tree{order: make([]int32, 0, f), parent: make([]int32, f)}
+	seenV := make([]bool, g.n)
+	seenF := make([]bool, f)
+	queue := make([]int32, 0, g.n)
+	for root := 0; root < g.n; root++ {
+		if seenV[root] {
+			continue
+		}
+		seenV[root] = true
+		queue = append(queue[:0], int32(root))
+		for head := 0; head < len(queue); head++ {
+			v := queue[head]
+			for _, e := range ad.vedge[ad.vstart[v]:ad.vstart[v+1]] {
+				k := ad.efactor[e]
+				if seenF[k] {
+					continue
+				}
+				seenF[k] = true
+				t.order = append(t.order, k)
+				t.parent[k] = e
+				lo, hi := g.edges(int(k))
+				for c := lo; c < hi; c++ {
+					if w := g.evar[c]; !seenV[w] {
+						seenV[w] = true
+						queue = append(queue, w)
+					}
+				}
+			}
+		}
+	}
+	return t
+}

@@ -1,0 +1,35 @@
+package run
+
+import "math"
+
+// Projection and Tilted make a site a quad.Projected potential, so that
+// fully factorised EP (ffBlock) can use the exact tilted marginals of its
+// projection under approx = exact (infer/quad/projected.go).
+
+// Projection returns the non-zero coordinates of the site's projection a
+// and their values.
+func (p sitePotential) Projection() ([]int32, []float64) {
+	if p.s.Proj == nil {
+		return []int32{int32(p.s.Index)}, []float64{1}
+	}
+	var idx []int32
+	var a []float64
+	for i, x := range p.s.Proj {
+		if x != 0 {
+			idx, a = append(idx, int32(i)), append(a, x)
+		}
+	}
+	return idx, a
+}
+
+// Tilted returns log Z(m, v) of the site's likelihood and its derivatives
+// in m (closed forms: probit, step, normal; NaN for logistic, which has
+// none, so the update is skipped and counted — compile refuses
+// approx = exact for logistic sites).
+func (p sitePotential) Tilted(m, v float64) (float64, float64, float64) {
+	lik, err := siteLik(p.s)
+	if err != nil {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	return lik.Tilted(p.s.Y, m, v, 1)
+}

@@ -1,0 +1,87 @@
+package stream
+
+import "math"
+
+// example is the scratch of one example's update: its stored sites and
+// cavity (natural parameters on the example's non-zeros) and the proposed
+// new sites.
+type example struct {
+	lamS, etaS []float64 // old sites, replaced by the new ones on success
+	lamC, etaC []float64 // cavity
+	lamN, etaN []float64 // proposed sites
+}
+
+func (x *example) resize(n int) {
+	grow := func(s []float64) []float64 {
+		if cap(s) < n {
+			return make([]float64, n, 2*n)
+		}
+		return s[:n]
+	}
+	x.lamS, x.etaS = grow(x.lamS), grow(x.etaS)
+	x.lamC, x.etaC = grow(x.lamC), grow(x.etaC)
+	x.lamN, x.etaN = grow(x.lamN), grow(x.etaN)
+}
+
+// update moment-matches one example (package comment) and returns "" or
+// the reason it was skipped; a skipped example leaves q and its site as
+// they were. e.ex.lamS/etaS hold its old site on entry (zeros in ADF).
+func (e *engine) update(y float64, idx []int32, val []float64) string {
+	x := &e.ex
+	if len(idx) == 0 {
+		return "" // p(y | 0) is a constant: nothing to update
+	}
+	mt, vt := 0.0, 0.0
+	for k, j := range idx {
+		lc, ec := e.q[2*j]-x.lamS[k], e.q[2*j+1]-x.etaS[k]
+		if !(lc > 0) || math.IsInf(lc, 0) || math.IsNaN(ec) || math.IsInf(ec, 0) {
+			return "cavity"
+		}
+		x.lamC[k], x.etaC[k] = lc, ec
+		a := val[k]
+		mt += a * ec / lc
+		vt += a * a / lc
+	}
+	_, d1, d2 := e.p.Lik.Tilted(y, mt, vt, 1)
+	if math.IsNaN(d1) || math.IsInf(d1, 0) || math.IsNaN(d2) || math.IsInf(d2, 0) {
+		return "non-finite"
+	}
+	if !e.propose(val, d1, d2) {
+		return "improper"
+	}
+	for k, j := range idx {
+		e.q[2*j] = x.lamC[k] + x.lamN[k]
+		e.q[2*j+1] = x.etaC[k] + x.etaN[k]
+		x.lamS[k], x.etaS[k] = x.lamN[k], x.etaN[k]
+	}
+	return ""
+}
+
+// propose fills lamN/etaN with the damped new sites and reports whether
+// every tilted variance and every cavity × site precision is positive:
+//
+//	v' = σ² + σ⁴ a² d2,  m' = μ + σ² a d1,
+//	λ_new = 1/v' − λ\k,  η_new = m'/v' − η\k,
+//	λ_site = (1 − δ) λ_old + δ λ_new  (likewise η).
+func (e *engine) propose(val []float64, d1, d2 float64) bool {
+	x := &e.ex
+	for k, a := range val {
+		v := 1 / x.lamC[k]
+		mu := x.etaC[k] * v
+		vn := v + v*v*a*a*d2
+		if !(vn > 0) {
+			return false
+		}
+		lam := 1/vn - x.lamC[k]
+		eta := (mu+v*a*d1)/vn - x.etaC[k]
+		if e.delta != 1 {
+			lam = (1-e.delta)*x.lamS[k] + e.delta*lam
+			eta = (1-e.delta)*x.etaS[k] + e.delta*eta
+		}
+		if !(x.lamC[k]+lam > 0) || math.IsInf(lam, 0) || math.IsNaN(eta) || math.IsInf(eta, 0) {
+			return false
+		}
+		x.lamN[k], x.etaN[k] = lam, eta
+	}
+	return true
+}

@@ -1,0 +1,126 @@
+// Package safefile reads the files a model names (model sources, imports,
+// csv and libDAI files, --data and --test paths) without letting an input
+// exhaust memory: a file that is not a regular file or a named pipe
+// (/dev/zero, a directory, a socket) is refused before anything is read,
+// and no more than a stated number of bytes is ever read, whatever the
+// file claims to hold.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// Limits on what fg reads from one file.
+const (
+	// MaxSource bounds a model file, an import or a libDAI file as read.
+	MaxSource = 64 << 20
+	// MaxModel bounds the fg source of one model or import (the parser
+	// needs about 360 bytes per byte of a data-laden literal: 4 MiB peaks
+	// at 1.5 GB); larger data belongs in csv files.
+	MaxModel = 4 << 20
+	// MaxData bounds a csv file.
+	MaxData = 512 << 20
+)
+
+// ErrTooLarge is wrapped by the error returned for a file over the limit.
+var ErrTooLarge = errors.New("file too large")
+
+// ReadFile reads the file at name in fsys (the operating system's files
+// when fsys is nil), refusing special files and files of more than limit
+// bytes.
+func ReadFile(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	r, err := Open(fsys, name, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// Open opens the file at name for reading with the checks of ReadFile; the
+// reader fails with an error wrapping ErrTooLarge once more than limit
+// bytes have been read.
+func Open(fsys fs.FS, name string, limit int64) (io.ReadCloser, error) {
+	var f fs.File
+	var err error
+	if fsys == nil {
+		f, err = os.Open(name)
+	} else {
+		f, err = fsys.Open(name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := check(st, limit); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &limited{f: f, left: limit, limit: limit}, nil
+}
+
+// check refuses what cannot be a model or data file.
+func check(st fs.FileInfo, limit int64) error {
+	mode := st.Mode()
+	switch {
+	case mode.IsDir():
+		return errors.New("is a directory")
+	case mode&os.ModeNamedPipe != 0:
+		return nil // a pipe (`<(...)`): read, up to the limit
+	case !mode.IsRegular():
+		return fmt.Errorf("not a regular file (%s); fg reads models and data from regular files", kind(mode))
+	case st.Size() > limit:
+		return tooLarge(limit)
+	}
+	return nil
+}
+
+func kind(mode fs.FileMode) string {
+	switch {
+	case mode&os.ModeCharDevice != 0:
+		return "a character device"
+	case mode&os.ModeDevice != 0:
+		return "a device"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + mode.String()
+}
+
+func tooLarge(limit int64) error {
+	return fmt.Errorf("%w: fg reads at most %d MiB from one file", ErrTooLarge, limit>>20)
+}
+
+// limited reads at most left bytes, then reports the file as too large.
+type limited struct {
+	f     fs.File
+	left  int64
+	limit int64
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		// One byte more tells a file of exactly the limit from a longer one.
+		var one [1]byte
+		if n, _ := l.f.Read(one[:]); n > 0 {
+			return 0, tooLarge(l.limit)
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.f.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+func (l *limited) Close() error { return l.f.Close() }

@@ -1,0 +1,86 @@
+// Package testkit holds the helpers that fg's tests share: golden files
+// with an -update flag (go/printer's printer_test.go style) and inline
+// error markers `### "regexp"` in testdata files (starlark-go style).
+// Only tests import it.
+package testkit
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Golden compares got with the golden file at path; with update it first
+// rewrites the file (creating its folder). A difference is reported with
+// the first differing line.
+func Golden(t testing.TB, path string, got []byte, update bool) {
+	t.Helper()
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (go test -update rewrites it): %s", path, FirstDiff(string(want), string(got)))
+	}
+}
+
+// FirstDiff describes the first line where want and got differ.
+func FirstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) && i < len(gl); i++ {
+		if wl[i] != gl[i] {
+			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, wl[i], gl[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(gl), len(wl))
+}
+
+var marker = regexp.MustCompile(`###\s*"((?:[^"\\]|\\.)*)"`)
+
+// Markers reads the `### "regexp"` markers of an error test file: line
+// number → the patterns that must each match an error on that line. The
+// pattern is taken literally between the quotes, except that \" stands for
+// a quote. A marker on a line starting with "// file:" is about the file
+// as a whole and is filed under line 0.
+func Markers(t testing.TB, src []byte) map[int][]*regexp.Regexp {
+	t.Helper()
+	out := map[int][]*regexp.Regexp{}
+	for i, line := range strings.Split(string(src), "\n") {
+		n := i + 1
+		if strings.HasPrefix(line, "// file:") {
+			n = 0
+		}
+		for _, m := range marker.FindAllStringSubmatch(line, -1) {
+			rx, err := regexp.Compile(strings.ReplaceAll(m[1], `\"`, `"`))
+			if err != nil {
+				t.Fatalf("line %d: bad marker %q: %v", i+1, m[1], err)
+			}
+			out[n] = append(out[n], rx)
+		}
+	}
+	return out
+}
+
+// SimpsonCoef is the weight of node i of composite Simpson's rule on n
+// intervals (n even), in units of h/3: 1, 4, 2, 4, …, 2, 4, 1.
+func SimpsonCoef(i, n int) float64 {
+	switch {
+	case i == 0 || i == n:
+		return 1
+	case i%2 == 1:
+		return 4
+	}
+	return 2
+}

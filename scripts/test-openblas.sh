@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The optional OpenBLAS build (go build -tags openblas ./cmd/fg): installs
+# libopenblas-dev and liblapacke-dev when they are missing and apt-get can
+# (root), then builds fg with the tag and runs the tests of the packages whose
+# dense algebra goes through it: the backend comparison (OpenBLAS against
+# gonum's pure Go to 1e-10) and the GPML reproductions of infer/ep and
+# infer/tep. Skips (exit 0, with a message) when the libraries cannot be had.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+have() { [ -e /usr/include/lapacke.h ] && ldconfig -p 2>/dev/null | grep -q libopenblas; }
+if ! have && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+  apt-get install -y -qq libopenblas-dev liblapacke-dev >/dev/null ||
+    { apt-get update -qq >/dev/null && apt-get install -y -qq libopenblas-dev liblapacke-dev >/dev/null; } || true
+fi
+if ! have; then
+  echo "scripts/test-openblas.sh: libopenblas-dev/liblapacke-dev not installed; skipping the openblas build" >&2
+  exit 0
+fi
+go build -tags openblas -o /dev/null ./cmd/fg
+go test -tags openblas -short -count=1 ./internal/openblas/ ./infer/ep/ ./infer/tep/
