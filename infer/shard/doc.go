@@ -17,6 +17,7 @@
 //
 //  1. cavity c_k = global − site k (natural parameters; skipped, and counted
 //     in Stats.Skipped, when Λ − Λ_k is not positive definite);
+//
 //  2. local EP (infer/ep, its weight-space path when the shard has more
 //     sites than weights) on the shard's data with the cavity as prior,
 //     run to its own convergence from flat local sites; its local site
@@ -25,6 +26,7 @@
 //     Λ*_k = Σ_{i∈k} τ̃_i a_i a_iᵀ,   η*_k = Σ_{i∈k} ν̃_i a_i
 //
 //     (the tilted approximation is c_k · g*_k, so no matrix is inverted);
+//
 //  3. damped replacement, site k ← (1 − δ)·site k + δ·g*_k, and the global
 //     posterior is recomputed as prior + Σ_k site k.
 //
@@ -35,6 +37,16 @@
 // therefore gives the same site and the same global posterior
 // (TestRetryIsIdempotent). The local EP starts from flat sites every time
 // for the same reason: it keeps no state between iterations.
+//
+// With every local EP run to its own fixed point, each data site at the
+// sharded fixed point satisfies full EP's moment matching against the
+// global posterior (its local cavity is c_k over its own message, i.e. the
+// global posterior over that message), so sharded EP and full EP share
+// their fixed points: on 1000 probit points the two agree to 2e-12 for
+// K = 2, 8, 32 (TestShardsAgainstFullEP). The shards change the schedule,
+// not the answer. Gelman et al.'s bias of sharded EP appears only when the
+// tilted distributions are approximated more coarsely (one ADF pass,
+// sampling).
 //
 // Convergence is measured on the change of the global posterior, undamped
 // as in infer/ep:
