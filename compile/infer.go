@@ -29,7 +29,7 @@ const (
 
 // inferOptions are the keys an infer line accepts.
 var inferOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter", "seed",
-	"approx", "family", "passes", "nonnegative_sites", "samples", "burnin", "chains"}
+	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains"}
 
 // resultStmts compiles the root file's infer, predict, expect and learn lines.
 func (c *compiler) resultStmts(f *ast.File) {
@@ -98,6 +98,7 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 	c.checkRules(s, spec)
 	c.checkDraws(s, spec)
 	c.checkFITC(s, spec)
+	c.checkShards(s, spec)
 	return spec
 }
 

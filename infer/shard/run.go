@@ -260,3 +260,14 @@ func Evidence(prior Natural, ups []*Update) (float64, bool) {
 	lz += pg - p0
 	return lz, ok1 && ok2 && !math.IsNaN(lz) && !math.IsInf(lz, 0)
 }
+
+// Split cuts sites into k contiguous shards of near-equal size (shard j
+// holds sites ⌊j n/k⌋ … ⌊(j+1) n/k⌋ − 1), the in-process sharding of
+// `infer ep { shards = k }`.
+func Split[T any](sites []T, k int) [][]T {
+	out := make([][]T, k)
+	for j := range out {
+		out[j] = sites[j*len(sites)/k : (j+1)*len(sites)/k]
+	}
+	return out
+}

@@ -74,7 +74,7 @@ func TestShardsAgainstFullEP(t *testing.T) {
 	full, _ := ep.Run(context.Background(), &ep.Problem{Cov: cov, Sites: sites}, s.Local)
 	fc, _ := full.Cov()
 	for _, k := range []int{2, 8, 32} {
-		res, err := Run(context.Background(), &Problem{Cov: cov, Shards: split(sites, k)}, s)
+		res, err := Run(context.Background(), &Problem{Cov: cov, Shards: Split(sites, k)}, s)
 		if err != nil || res.Status != infer.Converged {
 			t.Fatalf("K = %d: %v %v %s", k, err, res.Status, res.Message)
 		}
@@ -104,7 +104,7 @@ func TestGaussianShardsExact(t *testing.T) {
 		y[i] = X.At(i, 0) - X.At(i, 2) + math.Sqrt(s2)*rng.NormFloat64()
 		sites[i] = ep.Site{Lik: ep.Gaussian{Var: s2}, Y: y[i], Proj: mat.Row(nil, i, X)}
 	}
-	res, err := Run(context.Background(), &Problem{Cov: identity(d), Shards: split(sites, 6)}, tight())
+	res, err := Run(context.Background(), &Problem{Cov: identity(d), Shards: Split(sites, 6)}, tight())
 	if err != nil || res.Status != infer.Converged {
 		t.Fatalf("%v %v", err, res.Status)
 	}
@@ -138,7 +138,7 @@ func TestGaussianShardsExact(t *testing.T) {
 // TestDampedSameFixedPoint: damping changes the path, not the fixed point.
 func TestDampedSameFixedPoint(t *testing.T) {
 	sites, cov := probitData(400, 2, 4)
-	p := &Problem{Cov: cov, Shards: split(sites, 8)}
+	p := &Problem{Cov: cov, Shards: Split(sites, 8)}
 	a, _ := Run(context.Background(), p, tight())
 	s := tight()
 	s.Damping = 0.5
@@ -155,7 +155,7 @@ func TestDampedSameFixedPoint(t *testing.T) {
 // posterior, so the result is bit-identical for 1 and 4 workers.
 func TestWorkersDoNotMatter(t *testing.T) {
 	sites, cov := probitData(400, 3, 5)
-	p := &Problem{Cov: cov, Shards: split(sites, 8)}
+	p := &Problem{Cov: cov, Shards: Split(sites, 8)}
 	s := tight()
 	s.Workers = 1
 	a, _ := Run(context.Background(), p, s)
@@ -171,7 +171,7 @@ func TestWorkersDoNotMatter(t *testing.T) {
 // same; adding the site as an increment instead would count it twice.
 func TestRetryIsIdempotent(t *testing.T) {
 	sites, cov := probitData(400, 3, 6)
-	shards := split(sites, 8)
+	shards := Split(sites, 8)
 	prior, _ := FromMoments(nil, cov)
 	s := tight()
 	cur := make([]Natural, 8)
@@ -215,7 +215,7 @@ func TestCanceled(t *testing.T) {
 	sites, cov := probitData(200, 2, 7)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := Run(ctx, &Problem{Cov: cov, Shards: split(sites, 4)}, tight())
+	res, err := Run(ctx, &Problem{Cov: cov, Shards: Split(sites, 4)}, tight())
 	if !errors.Is(err, context.Canceled) || res.Status != infer.Canceled || res.Mean != nil {
 		t.Errorf("err %v, status %v", err, res.Status)
 	}

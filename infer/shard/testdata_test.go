@@ -36,12 +36,3 @@ func identity(d int) *mat.SymDense {
 	}
 	return c
 }
-
-// split cuts sites into k contiguous shards of near-equal size.
-func split(sites []ep.Site, k int) [][]ep.Site {
-	out := make([][]ep.Site, k)
-	for j := range out {
-		out[j] = sites[j*len(sites)/k : (j+1)*len(sites)/k]
-	}
-	return out
-}
