@@ -56,7 +56,9 @@ type Result struct {
 	Trace   []float64 // R per iteration
 }
 
-func (s *Settings) defaults() error {
+// Defaults fills the zero fields of s with their defaults (see Settings)
+// and checks the rest.
+func (s *Settings) Defaults() error {
 	if s.Damping == 0 {
 		s.Damping = 1
 	}
@@ -104,7 +106,7 @@ func Run(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	if err := s.defaults(); err != nil {
+	if err := s.Defaults(); err != nil {
 		return nil, err
 	}
 	prior, err := FromMoments(p.Mean, p.Cov)
@@ -115,23 +117,47 @@ func Run(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	for k := range res.Sites {
 		res.Sites[k] = Zero(prior.Dim())
 	}
-	err = iterate(ctx, p, s, prior, res)
+	step := func(ctx context.Context, global Natural, sites []Natural) ([]*Update, Natural, error) {
+		ups, err := updateAll(ctx, p, s, global, sites)
+		if err != nil {
+			return nil, Natural{}, err
+		}
+		next := make([]Natural, len(ups))
+		for k, u := range ups {
+			next[k] = u.Site
+		}
+		return ups, Sum(Zero(prior.Dim()), next), nil
+	}
+	err = Iterate(ctx, prior, s, step, res)
 	res.Runtime = time.Since(start)
 	return res, err
 }
 
-// iterate runs the outer loop and fills res.
-func iterate(ctx context.Context, p *Problem, s Settings, prior Natural, res *Result) error {
+// A Step runs every shard's LocalUpdate from the same global posterior
+// (given the shards' current sites, in shard order) and returns the updates
+// in shard order with the sum of the new sites Σ_k site k. Run's Step uses
+// goroutines; fg-beam's runs one Apache Beam job (a ParDo per shard and a
+// global combine for the sum).
+type Step func(ctx context.Context, global Natural, sites []Natural) ([]*Update, Natural, error)
+
+// Iterate is the outer loop of sharded EP: from res.Sites (one per shard,
+// flat to start) it calls step until the change of the global posterior
+// prior + Σ sites falls below s.Tol, and fills res. s must have its
+// defaults filled (Run does; Defaults for other callers).
+func Iterate(ctx context.Context, prior Natural, s Settings, step Step, res *Result) error {
 	global := prior.Clone()
 	mean, cov, _ := global.Moments()
 	for it := 1; it <= s.MaxIter; it++ {
-		ups, err := updateAll(ctx, p, s, global, res.Sites)
+		ups, sum, err := step(ctx, global, res.Sites)
 		if err != nil {
 			res.Status, res.Message = infer.Canceled, err.Error()
+			if ctx.Err() == nil {
+				res.Status = infer.Failed
+			}
 			return err
 		}
 		skipped := collect(res, ups)
-		global = Sum(prior, res.Sites)
+		global = prior.Add(sum)
 		m2, c2, ok := global.Moments()
 		res.Iterations = it
 		if !ok {
