@@ -167,4 +167,3 @@ func addWire(a, b wireNat) wireNat {
 	floats.Add(a.Shift, b.Shift)
 	return a
 }
-
