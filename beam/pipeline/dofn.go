@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer/run"
 	"github.com/fg-infer/fg/infer/shard"
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 func init() {
@@ -61,13 +63,33 @@ func (m Model) Compile(csv []byte) (*run.ShardBlock, error) {
 	}
 	cm, err := compile.CompileSource(root, []byte(m.Src), opt)
 	if err != nil {
-		return nil, err
+		return nil, m.userPaths(err, root)
 	}
 	sb, err := run.ShardBlockOf(cm, m.Label)
 	if err != nil {
 		return nil, err
 	}
 	return sb, sb.Settings.Defaults()
+}
+
+// userPaths names positions in the model as the user did (m.Path) and on
+// the other files by their absolute paths, instead of the compiler's paths
+// relative to the root of the overlay.
+func (m Model) userPaths(err error, root string) error {
+	var list ast.ErrorList
+	if !errors.As(err, &list) {
+		return err
+	}
+	for _, e := range list {
+		for _, p := range []*ast.Pos{&e.Pos, &e.End} {
+			if p.Filename == root {
+				p.Filename = m.Path
+			} else if p.Filename != "" && !strings.HasPrefix(p.Filename, "fg-beam-shard/") {
+				p.Filename = "/" + p.Filename
+			}
+		}
+	}
+	return list
 }
 
 // overlay serves the shard from memory and every other path from the

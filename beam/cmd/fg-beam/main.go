@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,6 +27,8 @@ import (
 
 	"github.com/fg-infer/fg/beam/pipeline"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/lang/diag"
 )
 
 var (
@@ -105,7 +108,7 @@ func realMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	res, sb, paths, err := pipeline.Run(ctx, cfg)
 	if res == nil {
-		fmt.Fprintln(stderr, "fg-beam:", err)
+		report(stderr, err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "model %s: %d shards, %s\n", model, len(paths), res.Status)
@@ -127,4 +130,17 @@ func realMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 3
 	}
 	return 0
+}
+
+// report prints an error, with source snippets for the model's errors.
+func report(w io.Writer, err error) {
+	var list ast.ErrorList
+	if errors.As(err, &list) {
+		diag.Render(w, list, func(name string) ([]byte, bool) {
+			b, err := os.ReadFile(name)
+			return b, err == nil
+		})
+		return
+	}
+	fmt.Fprintln(w, "fg-beam:", strings.TrimPrefix(err.Error(), "fg-beam: "))
 }
