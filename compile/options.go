@@ -106,6 +106,9 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 		} else {
 			spec.NonNegativeSites = b.Value
 		}
+	case "shards":
+		only("ep")
+		c.shardsOption(spec, o)
 	case "samples":
 		only("mcmc")
 		spec.Samples = c.optInt(o, 1)
