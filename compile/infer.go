@@ -28,7 +28,7 @@ const (
 
 // inferOptions are the keys an infer line accepts.
 var inferOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter", "seed",
-	"approx", "family", "passes", "nonnegative_sites", "samples", "burnin", "chains"}
+	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains"}
 
 // resultStmts compiles the root file's infer, predict, expect and learn lines.
 func (c *compiler) resultStmts(f *ast.File) {
@@ -99,6 +99,7 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 	c.checkFITC(s, spec)
 	c.checkEngineOptions(s, spec)
 	c.checkStreamInfer(s, spec, given)
+	c.checkShards(s, spec)
 	return spec
 }
 

@@ -156,6 +156,8 @@ type InferSpec struct {
 	// convention (`nonnegative_sites = true`); it changes the fixed point
 	// only for likelihoods that are not log-concave, such as step.
 	NonNegativeSites bool
+	// Shards > 0 runs EP over that many contiguous data shards (infer/shard).
+	Shards int
 	// mcmc run lengths
 	infer.MCMCSpec
 	Options map[string]string // the options as written, for reports

@@ -45,7 +45,7 @@ var optionMethods = map[string][]infer.Method{
 	"divergence": {infer.MethodEP, infer.MethodBP}, "schedule": {infer.MethodEP, infer.MethodBP},
 	"damping": {infer.MethodEP, infer.MethodBP}, "tol": {infer.MethodEP, infer.MethodBP},
 	"max_iter": {infer.MethodEP, infer.MethodBP}, "approx": {infer.MethodEP}, "family": {infer.MethodEP},
-	"passes": {infer.MethodEP}, "nonnegative_sites": {infer.MethodEP},
+	"passes": {infer.MethodEP}, "nonnegative_sites": {infer.MethodEP}, "shards": {infer.MethodEP},
 	"samples": {infer.MethodMCMC}, "burnin": {infer.MethodMCMC}, "chains": {infer.MethodMCMC},
 }
 
@@ -96,6 +96,8 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 			c.fail(o.Value, "nonnegative_sites is true or false")
 		}
 		spec.NonNegativeSites = b.Value
+	case "shards":
+		c.shardsOption(spec, o)
 	case "samples":
 		spec.Samples = c.optInt(o, math.MinInt) // range: checkMCMC
 	case "burnin":

@@ -11,8 +11,9 @@ import (
 // iterate is the sweep loop both Gaussian engines (dense and FITC) share:
 // it calls sweep(it) for it = 1, 2, ... and after each sweep measures the
 // undamped residual R(it) = ‖μ_it − μ_it−1‖₂ / δ on the posterior means
-// mu() (qi-guo §6.1; δ the damping, see Settings; sites is the number of
-// site updates per sweep), appends it to *trace,
+// mu() (qi-guo §6.1; in the dense parallel schedule mu() appends the
+// marginal standard deviations, see engine.moments; δ the damping, see
+// Settings; sites is the number of site updates per sweep), appends it to *trace,
 // counts the sweep in stats.Iterations and reports it to s.Progress. It
 // returns Converged once R < s.Tol — Stalled instead when the last sweep
 // skipped updates (stats.Skipped grew) —, IterationLimit after s.MaxIter

@@ -119,6 +119,7 @@ type engine struct {
 	p     *Problem
 	pr    *projection
 	s     Settings
+	mom   []float64 // moments() buffer
 	r     rule
 	sites []SiteParam
 	b     []float64
@@ -208,13 +209,29 @@ func (e *engine) loop(ctx context.Context) *Result {
 		}
 		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
 	}
-	status, msg := iterate(ctx, e.s, e.r.damping, len(e.sites), func() []float64 { return e.st.mu }, func(it int) error {
+	status, msg := iterate(ctx, e.s, e.r.damping, len(e.sites), e.moments, func(it int) error {
 		if e.sequential() {
 			return e.sweepSequential(it)
 		}
 		return e.sweepParallel()
 	}, &e.stats, &res.Trace)
 	return e.finish(res, status, msg)
+}
+
+// moments is the vector whose change per sweep is the residual: the
+// posterior means, and in the parallel schedule (where the marginal
+// variances are recomputed every sweep) the marginal standard deviations
+// too — a symmetric posterior can keep its mean while its variance still
+// moves, and that is not a fixed point.
+func (e *engine) moments() []float64 {
+	if e.sequential() || len(e.st.sdiag) != len(e.st.mu) {
+		return e.st.mu
+	}
+	e.mom = append(append(e.mom[:0], e.st.mu...), e.st.sdiag...)
+	for i := range e.st.sdiag {
+		e.mom[len(e.st.mu)+i] = math.Sqrt(e.st.sdiag[i])
+	}
+	return e.mom
 }
 
 // stalledMsg explains a Stalled status: the state stopped moving while n

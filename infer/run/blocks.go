@@ -40,19 +40,19 @@ func (j *job) epBlock(b *compile.Block) (*blockOut, error) {
 	if b.Prior.FITC != nil {
 		return j.fitcBlock(b)
 	}
+	if j.spec.Shards > 0 {
+		return j.shardBlock(b)
+	}
 	return j.gaussBlock(b)
 }
 
 // gaussBlock runs infer/ep with the block's prior and sites.
 func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
-	p := &ep.Problem{Mean: b.Prior.Mean, Cov: b.Prior.Cov}
-	for _, s := range b.Sites {
-		lik, err := j.epLikelihood(s)
-		if err != nil {
-			return nil, err
-		}
-		p.Sites = append(p.Sites, ep.Site{Lik: lik, Y: s.Y, Index: s.Index, Proj: s.Proj})
+	sites, err := j.epSites(b)
+	if err != nil {
+		return nil, err
 	}
+	p := &ep.Problem{Mean: b.Prior.Mean, Cov: b.Prior.Cov, Sites: sites}
 	res, err := ep.Run(j.ctx, p, ep.Settings{Settings: j.st, NonNegativeSites: j.spec.NonNegativeSites})
 	if res == nil {
 		return nil, err

@@ -195,3 +195,31 @@ func TestClutterEPNotConverged(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelEPSymmetricNotConvergedAtOnce: on symmetric clutter data the
+// posterior mean stays exactly 0 under the parallel schedule while the
+// variance still moves (hand sweeps: 2.218, 1.448, 1.731, 2.013, ...), so a
+// residual on the means alone said converged after one sweep. The residual
+// now includes the marginal standard deviations: fg must not report
+// converged after one sweep, and if it ever reports converged the variance
+// must be a fixed point (equal when run to a tighter tol).
+func TestParallelEPSymmetricNotConvergedAtOnce(t *testing.T) {
+	y := []float64{-8, 8, -8, 8, 8, -8, 0, 10, -10, 0}
+	rs, err := Run(context.Background(), compileSrc(t, clutterSrc(y, 100, "infer ep { schedule = parallel }")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	if r.Status == infer.Converged && r.Iterations <= 1 {
+		t.Fatalf("converged after %d sweep(s) at variance %g", r.Iterations, r.Variables[0].Var[0])
+	}
+	if r.Status == infer.Converged {
+		tight, err := Run(context.Background(), compileSrc(t, clutterSrc(y, 100, "infer ep { schedule = parallel, tol = 1e-12, max_iter = 2000 }")), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(tight[0].Variables[0].Var[0]-r.Variables[0].Var[0]) > 1e-6 {
+			t.Errorf("converged at variance %g, but %g at tol 1e-12", r.Variables[0].Var[0], tight[0].Variables[0].Var[0])
+		}
+	}
+}

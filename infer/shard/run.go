@@ -1,0 +1,299 @@
+package shard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
+)
+
+// MaxShards bounds the number of shards (each holds a d×d site).
+const MaxShards = 1 << 16
+
+// Problem is a Gaussian prior N(Mean, Cov) on w (Cov positive definite)
+// and the likelihood sites of each shard (infer/ep sites on projections of w).
+type Problem struct {
+	Mean   []float64
+	Cov    *mat.SymDense
+	Shards [][]ep.Site
+}
+
+// Settings: the outer iteration's Damping (0 = 1), Tol (0 = 1e-6) and
+// MaxIter (0 = 200) come from infer.Settings, whose Divergence and Schedule
+// are ignored; Local configures each shard's local EP (its Tol 0 = Tol/100
+// so that the local fixed points do not limit the outer one). Workers is
+// the number of shards updated at once (0 = GOMAXPROCS); the result does not
+// depend on it.
+type Settings struct {
+	infer.Settings
+	Local   ep.Settings
+	Workers int
+}
+
+// Result is the outcome of a sharded EP run.
+type Result struct {
+	Status  infer.Status
+	Message string
+	infer.Stats
+	// Mean and Cov are the global posterior's moments; Global its natural
+	// parameters (prior + Σ Sites).
+	Mean   []float64
+	Cov    *mat.SymDense
+	Global Natural
+	Sites  []Natural
+	// LogZ is the EP evidence (package doc), HasLogZ false when undefined.
+	LogZ    float64
+	HasLogZ bool
+	Trace   []float64 // R per iteration
+}
+
+// Defaults fills the zero fields of s with their defaults (see Settings)
+// and checks the rest.
+func (s *Settings) Defaults() error {
+	if s.Damping == 0 {
+		s.Damping = 1
+	}
+	if !(s.Damping > 0 && s.Damping <= 1) {
+		return fmt.Errorf("shard: damping %g, want 0 < damping ≤ 1", s.Damping)
+	}
+	if s.Tol == 0 {
+		s.Tol = 1e-6
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = 200
+	}
+	if s.Local.Tol == 0 {
+		s.Local.Tol = s.Tol / 100
+	}
+	if s.Workers <= 0 {
+		s.Workers = runtime.GOMAXPROCS(0)
+	}
+	if !(s.Tol > 0) || s.MaxIter < 1 {
+		return fmt.Errorf("shard: tol %g and max_iter %d, want tol > 0, max_iter ≥ 1", s.Tol, s.MaxIter)
+	}
+	return nil
+}
+
+func (p *Problem) validate() error {
+	if p == nil || p.Cov == nil || p.Cov.SymmetricDim() == 0 {
+		return errors.New("shard: problem has no prior covariance")
+	}
+	if len(p.Shards) == 0 || len(p.Shards) > MaxShards {
+		return fmt.Errorf("shard: %d shards, want 1 to %d", len(p.Shards), MaxShards)
+	}
+	for k, sh := range p.Shards {
+		if len(sh) == 0 {
+			return fmt.Errorf("shard: shard %d has no sites", k)
+		}
+	}
+	return nil
+}
+
+// Run performs sharded EP (package doc). Invalid problems and settings
+// return an error; when ctx is canceled Run returns the partial result with
+// Status Canceled (no numbers) together with ctx.Err().
+func Run(ctx context.Context, p *Problem, s Settings) (*Result, error) {
+	start := time.Now()
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if err := s.Defaults(); err != nil {
+		return nil, err
+	}
+	prior, err := FromMoments(p.Mean, p.Cov)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Sites: make([]Natural, len(p.Shards))}
+	for k := range res.Sites {
+		res.Sites[k] = Zero(prior.Dim())
+	}
+	step := func(ctx context.Context, global Natural, sites []Natural) ([]*Update, Natural, error) {
+		ups, err := updateAll(ctx, p, s, global, sites)
+		if err != nil {
+			return nil, Natural{}, err
+		}
+		next := make([]Natural, len(ups))
+		for k, u := range ups {
+			next[k] = u.Site
+		}
+		return ups, Sum(Zero(prior.Dim()), next), nil
+	}
+	err = Iterate(ctx, prior, s, step, res)
+	res.Runtime = time.Since(start)
+	return res, err
+}
+
+// A Step runs every shard's LocalUpdate from the same global posterior
+// (given the shards' current sites, in shard order) and returns the updates
+// in shard order with the sum of the new sites Σ_k site k. Run's Step uses
+// goroutines; fg-beam's runs one Apache Beam job (a ParDo per shard and a
+// global combine for the sum).
+type Step func(ctx context.Context, global Natural, sites []Natural) ([]*Update, Natural, error)
+
+// Iterate is the outer loop of sharded EP: from res.Sites (one per shard,
+// flat to start) it calls step until the change of the global posterior
+// prior + Σ sites falls below s.Tol, and fills res. s must have its
+// defaults filled (Run does; Defaults for other callers).
+func Iterate(ctx context.Context, prior Natural, s Settings, step Step, res *Result) error {
+	global := prior.Clone()
+	mean, cov, _ := global.Moments()
+	for it := 1; it <= s.MaxIter; it++ {
+		ups, sum, err := step(ctx, global, res.Sites)
+		if err != nil {
+			res.Status, res.Message = infer.Canceled, err.Error()
+			if ctx.Err() == nil {
+				res.Status = infer.Failed
+			}
+			return err
+		}
+		skipped := collect(res, ups)
+		global = prior.Add(sum)
+		m2, c2, ok := global.Moments()
+		res.Iterations = it
+		if !ok {
+			return finish(res, infer.Failed, fmt.Sprintf("iteration %d: global posterior is not positive definite", it), global, nil, nil)
+		}
+		r := Residual(mean, cov, m2, c2) / s.Damping
+		res.Trace = append(res.Trace, r)
+		if s.Progress != nil {
+			s.Progress(it, r)
+		}
+		mean, cov = m2, c2
+		if r < s.Tol {
+			if skipped != "" {
+				return finish(res, infer.Stalled, "R below tol with skipped shards: "+skipped, global, mean, cov)
+			}
+			res.LogZ, res.HasLogZ = Evidence(prior, ups)
+			return finish(res, infer.Converged, "", global, mean, cov)
+		}
+	}
+	return finish(res, infer.IterationLimit, fmt.Sprintf("R = %.3g above tol after %d iterations", res.Trace[len(res.Trace)-1], s.MaxIter), global, mean, cov)
+}
+
+func finish(res *Result, st infer.Status, msg string, global Natural, mean []float64, cov *mat.SymDense) error {
+	res.Status, res.Message, res.Global = st, msg, global
+	if st.HasNumbers() {
+		res.Mean, res.Cov = mean, cov
+	}
+	return nil
+}
+
+// collect stores the new sites, adds the local statistics and returns the
+// reasons of skipped shards ("" when none was skipped).
+func collect(res *Result, ups []*Update) string {
+	var why string
+	for k, u := range ups {
+		res.Sites[k] = u.Site
+		res.Updates += u.Updates
+		res.Skipped += u.skips()
+		if u.Skipped != "" && why == "" {
+			why = fmt.Sprintf("shard %d: %s", k, u.Skipped)
+		}
+	}
+	return why
+}
+
+// skips is 1 when the shard's update was skipped, else the local EP's
+// skipped site updates.
+func (u *Update) skips() int {
+	if u.Skipped != "" {
+		return 1
+	}
+	return u.Stats.Skipped
+}
+
+// updateAll runs every shard's LocalUpdate from the same global posterior on
+// s.Workers goroutines.
+func updateAll(ctx context.Context, p *Problem, s Settings, global Natural, sites []Natural) ([]*Update, error) {
+	ups := make([]*Update, len(p.Shards))
+	errs := make([]error, len(p.Shards))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(s.Workers, len(p.Shards)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				ups[k], errs[k] = LocalUpdate(ctx, global, sites[k], p.Shards[k], s.Local, s.Damping)
+			}
+		}()
+	}
+	for k := range p.Shards {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return ups, errors.Join(errs...)
+}
+
+// Sum returns the global posterior prior + Σ_k sites[k]: always summed from
+// the sites afresh, so that a replaced site is counted once.
+func Sum(prior Natural, sites []Natural) Natural {
+	g := prior.Clone()
+	for _, s := range sites {
+		g = g.Add(s)
+	}
+	return g
+}
+
+// Residual is max(‖μ1 − μ0‖₂, ‖Σ1 − Σ0‖_F), the change of the global
+// posterior (+Inf when the old posterior is missing).
+func Residual(m0 []float64, c0 *mat.SymDense, m1 []float64, c1 *mat.SymDense) float64 {
+	if m0 == nil || c0 == nil {
+		return math.Inf(1)
+	}
+	var d mat.Dense
+	d.Sub(c1, c0)
+	return math.Max(floats.Distance(m0, m1, 2), mat.Norm(&d, 2))
+}
+
+// Evidence is the sharded EP's log Z (package doc) from the last
+// iteration's updates, false when a shard has no local log Z or a Gaussian
+// in it is improper.
+func Evidence(prior Natural, ups []*Update) (float64, bool) {
+	props := make([]Natural, len(ups))
+	var lz float64
+	for k, u := range ups {
+		if !u.HasLogZ || u.Skipped != "" {
+			return 0, false
+		}
+		props[k] = u.Proposal
+		pc, ok1 := u.Cavity.LogNormalizer()
+		pt, ok2 := u.Cavity.Add(u.Proposal).LogNormalizer()
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		lz += u.LogZ - pt + pc
+	}
+	pg, ok1 := Sum(prior, props).LogNormalizer()
+	p0, ok2 := prior.LogNormalizer()
+	lz += pg - p0
+	return lz, ok1 && ok2 && !math.IsNaN(lz) && !math.IsInf(lz, 0)
+}
+
+// Split cuts sites into k contiguous shards of near-equal size (shard j
+// holds sites ⌊j n/k⌋ … ⌊(j+1) n/k⌋ − 1), the in-process sharding of
+// `infer ep { shards = k }`.
+func Split[T any](sites []T, k int) [][]T {
+	out := make([][]T, k)
+	for j := range out {
+		out[j] = sites[j*len(sites)/k : (j+1)*len(sites)/k]
+	}
+	return out
+}
