@@ -1,6 +1,10 @@
 package run
 
-import "math"
+import (
+	"math"
+
+	"github.com/fg-infer/fg/infer/ep"
+)
 
 // Projection and Tilted make a site a quad.Projected potential, so that
 // fully factorised EP (ffBlock) can use the exact tilted marginals of its
@@ -23,12 +27,13 @@ func (p sitePotential) Projection() ([]int32, []float64) {
 }
 
 // Tilted returns log Z(m, v) of the site's likelihood and its derivatives
-// in m (closed forms: probit, step, normal; NaN for logistic, which has
-// none, so the update is skipped and counted — compile refuses
-// approx = exact for logistic sites).
+// in m, by the kind's Tilted rule (closed forms for probit, step, normal;
+// fixed quadrature for student_t, poisson_log, mixture); NaN for a kind
+// without one (logistic), so the update is skipped and counted — compile
+// refuses approx = exact for such sites.
 func (p sitePotential) Tilted(m, v float64) (float64, float64, float64) {
-	lik, err := siteLik(p.s)
-	if err != nil {
+	lik, ok := p.s.Lik.(ep.Likelihood)
+	if !ok {
 		return math.NaN(), math.NaN(), math.NaN()
 	}
 	return lik.Tilted(p.s.Y, m, v, 1)
