@@ -126,15 +126,6 @@ func (c *compiler) checkFITCSites(b *Block) {
 	}
 }
 
-// refuseFITCLearn: evidence maximisation is implemented for dense priors only.
-func (c *compiler) refuseFITCLearn(s *ast.LearnStmt) {
-	for _, b := range c.m.Blocks {
-		if b.Prior.FITC != nil {
-			c.fail(s, "learn: latent `%s` has a sparse gp prior (inducing = ...); learning FITC hyperparameters is not supported yet (drop `inducing` to learn on the dense gp)", b.Name)
-		}
-	}
-}
-
 // dumpFITC writes a FITC prior's inducing inputs and jitter (compile's dump).
 func dumpFITC(bw *bufio.Writer, f *FITC) {
 	if f == nil {

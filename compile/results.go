@@ -204,7 +204,6 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 		c.learnOption(&ls.Settings, o)
 		ls.Options[o.Key.Name] = c.text(o.Value)
 	}
-	c.refuseFITCLearn(s)
 	c.m.Learn = ls
 	c.learnUses()
 }

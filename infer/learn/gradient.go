@@ -22,6 +22,9 @@ type Block struct {
 	// DLik[k][i] is ∂θ_i/∂x_k, where θ_i is the likelihood parameter of site
 	// i (Step.Eps, Gaussian.Var); a nil DLik[k] means no site depends on x_k.
 	DLik [][]float64
+	// FITC, when set, replaces Problem, DCov and DLik: the block's gp
+	// prior has inducing inputs and runs FITC EP.
+	FITC *FITCBlock
 }
 
 // Gradient returns ∂ log Z_EP/∂x_k for every parameter of b, given a

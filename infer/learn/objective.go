@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/fg-infer/fg/infer/ep"
 )
 
@@ -80,6 +82,15 @@ func (o *objective) evaluate(x []float64) (Eval, [][]ep.SiteParam, error) {
 	}
 	sites := make([][]ep.SiteParam, len(blocks))
 	for bi, b := range blocks {
+		if b.FITC != nil {
+			logZ, g, st, sweeps, err := o.evalFITC(bi, b.FITC)
+			if err != nil {
+				return e, nil, fmt.Errorf("block %d: %w", bi, err)
+			}
+			floats.Add(e.Grad, g)
+			e.LogZ, e.Sweeps, sites[bi] = e.LogZ+logZ, e.Sweeps+sweeps, st
+			continue
+		}
 		res, err := o.runEP(bi, b)
 		if err != nil {
 			return e, nil, fmt.Errorf("block %d: %w", bi, err)
@@ -102,27 +113,14 @@ func (o *objective) evaluate(x []float64) (Eval, [][]ep.SiteParam, error) {
 	return e, sites, nil
 }
 
-// runEP runs KL EP on block bi, warm-started from the last good sites. When
-// that run does not reach a fixed point it retries from a cold start, and
-// then cold with damping ½ (unless damping is already set), which leaves
-// the fixed points unchanged but tames oscillating non-log-concave sites.
+// runEP runs KL EP on block bi, warm-started from the last good sites
+// (withRetries).
 func (o *objective) runEP(bi int, b *Block) (*ep.Result, error) {
 	p := *b.Problem
-	p.Init = nil
-	if bi < len(o.warm) && len(o.warm[bi]) == len(p.Sites) {
-		p.Init = o.warm[bi]
-	}
-	s := o.s.EP
-	res, err := ep.Run(o.ctx, &p, s)
-	failed := func() bool { return (err != nil || res == nil || !res.HasLogZ) && o.ctx.Err() == nil }
-	if p.Init != nil && failed() {
-		p.Init = nil
-		res, err = ep.Run(o.ctx, &p, s)
-	}
-	if (s.Damping == 0 || s.Damping == 1) && failed() {
-		s.Damping = 0.5
-		res, err = ep.Run(o.ctx, &p, s)
-	}
+	res, err := withRetries(o, bi, len(p.Sites), func(init []ep.SiteParam, s ep.Settings) (*ep.Result, error) {
+		p.Init = init
+		return ep.Run(o.ctx, &p, s)
+	}, func(r *ep.Result) bool { return r != nil && r.HasLogZ })
 	if err != nil {
 		return nil, err
 	}
@@ -130,4 +128,27 @@ func (o *objective) runEP(bi int, b *Block) (*ep.Result, error) {
 		return nil, fmt.Errorf("EP ended %v without an evidence: %s", res.Status, res.Message)
 	}
 	return res, nil
+}
+
+// withRetries runs EP on block bi (nSites sites) warm-started from the last
+// good sites. When that run does not reach a fixed point with an evidence
+// (ok) it retries from a cold start, and then cold with damping ½ (unless
+// damping is already set), which leaves the fixed points unchanged but
+// tames oscillating non-log-concave sites.
+func withRetries[R any](o *objective, bi, nSites int, run func([]ep.SiteParam, ep.Settings) (R, error), ok func(R) bool) (R, error) {
+	var init []ep.SiteParam
+	if bi < len(o.warm) && len(o.warm[bi]) == nSites {
+		init = o.warm[bi]
+	}
+	s := o.s.EP
+	res, err := run(init, s)
+	failed := func() bool { return (err != nil || !ok(res)) && o.ctx.Err() == nil }
+	if init != nil && failed() {
+		res, err = run(nil, s)
+	}
+	if (s.Damping == 0 || s.Damping == 1) && failed() {
+		s.Damping = 0.5
+		res, err = run(nil, s)
+	}
+	return res, err
 }

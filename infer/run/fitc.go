@@ -3,9 +3,12 @@ package run
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // fitcBlock runs FITC EP (infer/ep's RunFITC) on a block whose gp prior
@@ -46,7 +49,11 @@ func fitcProblem(b *compile.Block) (*ep.FITCProblem, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, X := b.Prior.FITC, b.Prior.X
+	return fitcInputs(k, b.Prior.X, b.Prior.FITC), nil
+}
+
+// fitcInputs evaluates kernel k at the inputs X and the inducing inputs of f.
+func fitcInputs(k kernel.Kernel, X *mat.Dense, f *compile.FITC) *ep.FITCProblem {
 	n, _ := X.Dims()
 	p := &ep.FITCProblem{Kuu: k.Matrix(f.Z), Kfu: k.Cross(X, f.Z), Kdiag: make([]float64, n), Jitter: f.Jitter}
 	for i := range p.Kdiag {
@@ -56,7 +63,7 @@ func fitcProblem(b *compile.Block) (*ep.FITCProblem, error) {
 	if !f.JitterSet {
 		p.Jitter = ep.GPMLJitter(p.Kuu)
 	}
-	return p, nil
+	return p
 }
 
 // fitcPredictions evaluates the block's predict statements with GPML's

@@ -252,12 +252,17 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 		return nil, err
 	}
 	grads := make([][]*mat.SymDense, len(blocks)) // kernel Grads per gp block, lazily
+	ds := make([]snapshot, len(x))
 	for k := range x {
 		d, err := lb.deriv(x, k, mx)
 		if err != nil {
 			return nil, err
 		}
+		ds[k] = d
 		for bi, cb := range mx.Blocks {
+			if cb.Prior.FITC != nil {
+				continue // fitcLearnBlock below
+			}
 			if dK, err := lb.dCov(cb, d, bi, &grads[bi]); err != nil {
 				return nil, err
 			} else if dK != nil {
@@ -265,6 +270,13 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 			}
 			if nonzero(d.lik[bi]) {
 				blocks[bi].DLik[k] = d.lik[bi]
+			}
+		}
+	}
+	for bi, cb := range mx.Blocks {
+		if cb.Prior.FITC != nil {
+			if blocks[bi].FITC, err = lb.fitcLearnBlock(cb, bi, ds); err != nil {
+				return nil, err
 			}
 		}
 	}

@@ -142,14 +142,7 @@ func checkAdapterGradient(t *testing.T, m *compile.Model, x []float64) {
 // (−3f(x) + 4f(x+h) − f(x+2h))/(2h) when forward is set (x on a bound).
 func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward bool) {
 	t.Helper()
-	lb := &learnBuilder{m: m}
-	var err error
-	if lb.params, err = learnParams(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := lb.classify(); err != nil {
-		t.Fatal(err)
-	}
+	lb := testBuilder(t, m)
 	blocks, err := lb.build(x)
 	if err != nil {
 		t.Fatal(err)
