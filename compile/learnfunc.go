@@ -309,9 +309,9 @@ func (f *LearnFunc) blocks(c *compiler) *Model {
 		}
 		c.locals = s.locals
 		lik := c.newSite(c.bind(s.call, s.b), s.k, paramIndex(s.b, s.k.Projection()))
-		params := lik.Params()
+		params := lik.Params() // shared by the statement's sites, as in likelihood
 		for k := s.first; k < s.first+s.n; k++ {
-			b.Sites[k].Lik, b.Sites[k].Params = lik, maps.Clone(params)
+			b.Sites[k].Lik, b.Sites[k].Params = lik, params
 		}
 	}
 	c.locals = nil

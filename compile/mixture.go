@@ -74,7 +74,7 @@ func (c *compiler) mixture(s *ast.TildeStmt, y val, call *ast.CallExpr, name str
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = name, m, y.num[i], m.Params(), s.Pos()
 		site.Label = fmt.Sprintf("%s(%s)", name, c.elemName(s.LHS, i, n))
 		site.Factor = c.addFactor(s, graph.Factor{Kind: name, Vars: c.siteVars(lat, site),
-			Params: map[string]float64{"y": site.Y}, Label: site.Label, Pos: s.Pos()})
+			Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()})
 		c.sites[lat] = append(c.sites[lat], site)
 	}
 }

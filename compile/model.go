@@ -121,7 +121,7 @@ type Site struct {
 	Y      float64     // the observation: ±1 for classification, the target for normal
 	Index  int
 	Proj   []float64
-	Params map[string]float64 // Lik.Params(): eps for step, var for normal
+	Params map[string]float64 // Lik.Params(): eps for step, var for normal; shared by the statement's sites, read only
 	Factor int                // index into Graph.Factors
 	Label  string             // e.g. "step(y[4])"
 	Pos    ast.Pos

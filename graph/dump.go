@@ -50,7 +50,7 @@ func dumpFactor(bw *bufio.Writer, g *Graph, i int) {
 		}
 	}
 	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind, f.Label,
-		strings.Join(ids, " "), strings.Join(names, ", "), paramString(f.Params))
+		strings.Join(ids, " "), strings.Join(names, ", "), paramString(f))
 	if f.Table != nil {
 		bw.WriteString("  table")
 		for _, t := range f.Table {
@@ -78,15 +78,21 @@ func shapeString(shape []int) string {
 	return "[" + strings.Join(s, ", ") + "]"
 }
 
-func paramString(p map[string]float64) string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
+// paramString lists f's parameters (Params, and y of an observed site)
+// sorted by name.
+func paramString(f *Factor) string {
+	keys := make([]string, 0, len(f.Params)+1)
+	for k := range f.Params {
 		keys = append(keys, k)
+	}
+	if _, ok := f.Params["y"]; f.Observed && !ok {
+		keys = append(keys, "y")
 	}
 	sort.Strings(keys)
 	s := make([]string, len(keys))
 	for i, k := range keys {
-		s[i] = k + "=" + fmtFloat(p[k])
+		v, _ := f.Param(k)
+		s[i] = k + "=" + fmtFloat(v)
 	}
 	return strings.Join(s, ", ")
 }

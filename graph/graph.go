@@ -69,13 +69,30 @@ type Var struct {
 // "field", "table", "probit", "step", "gp", "normal", "exp", ...); Params
 // holds its named scalar parameters; Label is a readable name such as
 // "step(y[4])" used in reports.
+//
+// A likelihood site (Observed) carries its observation in Y rather than in
+// Params, so that the sites of one statement can share one Params map: a
+// model with 10⁶ sites then holds one map, not 10⁶ (issue 15). Param
+// reports it as the parameter "y" alongside Params.
 type Factor struct {
-	Kind   string
-	Vars   []int
-	Table  []float64
-	Params map[string]float64
-	Label  string
-	Pos    ast.Pos
+	Kind     string
+	Vars     []int
+	Table    []float64
+	Params   map[string]float64
+	Label    string
+	Pos      ast.Pos
+	Y        float64
+	Observed bool
+}
+
+// Param is the factor's named scalar parameter: Y for "y" on an observed
+// likelihood site, else Params[name].
+func (f *Factor) Param(name string) (float64, bool) {
+	if f.Observed && name == "y" {
+		return f.Y, true
+	}
+	v, ok := f.Params[name]
+	return v, ok
 }
 
 // Graph is a factor graph. Build it with AddLatent and AddFactor.
