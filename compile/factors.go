@@ -391,4 +391,3 @@ func projSite(g []float64) Site {
 	}
 	return Site{Index: -1, Proj: append([]float64(nil), g...)}
 }
-
