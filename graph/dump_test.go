@@ -65,3 +65,33 @@ func TestDOTGolden(t *testing.T) {
 	}
 	golden(t, "small.dot.golden", buf.Bytes())
 }
+
+// TestObservedSiteParams: an observed likelihood site reports its Y as the
+// parameter y, sorted in with the Params it shares with its statement's
+// other sites, and sharing leaves each site's y its own.
+func TestObservedSiteParams(t *testing.T) {
+	g := &Graph{}
+	g.AddLatent("f", Real, 0, []int{2}, ast.Pos{})
+	shared := map[string]float64{"eps": 0.1, "z": 2}
+	g.AddFactor(Factor{Kind: "step", Vars: []int{0}, Params: shared, Y: -1, Observed: true, Label: "step(y[0])"})
+	g.AddFactor(Factor{Kind: "step", Vars: []int{1}, Params: shared, Y: 1, Observed: true, Label: "step(y[1])"})
+	g.AddFactor(Factor{Kind: "probit", Vars: []int{1}, Y: 1, Observed: true, Label: "probit(y[1])"})
+	var buf bytes.Buffer
+	if err := g.Dump(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"params={eps=0.1, y=-1, z=2}", "params={eps=0.1, y=1, z=2}", `"probit(y[1])" vars=[1] (f[1]) params={y=1}`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("dump lacks %q:\n%s", want, buf.String())
+		}
+	}
+	if y, ok := g.Factors[0].Param("y"); !ok || y != -1 {
+		t.Errorf("Param(y) = %g, %v; want -1, true", y, ok)
+	}
+	if eps, ok := g.Factors[1].Param("eps"); !ok || eps != 0.1 {
+		t.Errorf("Param(eps) = %g, %v; want 0.1, true", eps, ok)
+	}
+	if _, ok := g.Factors[2].Param("eps"); ok {
+		t.Error("probit site has no eps")
+	}
+}
