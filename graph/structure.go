@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -119,6 +120,13 @@ const (
 // clique table Π_{u ∈ {v} ∪ N(v)} card(u). Continuous variables count as
 // cardinality +Inf. An unknown heuristic is an error.
 func (g *Graph) EliminationOrder(heuristic string) (order []int, width int, maxTableSize float64, err error) {
+	return g.EliminationOrderContext(context.Background(), heuristic)
+}
+
+// EliminationOrderContext is EliminationOrder that stops with ctx.Err()
+// when ctx is done (checked before every elimination: each step scans the
+// remaining variables, so the whole order costs O(n²) cost evaluations).
+func (g *Graph) EliminationOrderContext(ctx context.Context, heuristic string) (order []int, width int, maxTableSize float64, err error) {
 	var cost func(e *eliminator, v int) float64
 	switch heuristic {
 	case MinFill:
@@ -131,6 +139,9 @@ func (g *Graph) EliminationOrder(heuristic string) (order []int, width int, maxT
 	e := newEliminator(g)
 	order = make([]int, 0, len(g.Vars))
 	for len(order) < len(g.Vars) {
+		if ctx.Err() != nil {
+			return nil, 0, 0, ctx.Err()
+		}
 		v := e.best(cost)
 		n := len(e.nb[v])
 		width = max(width, n)

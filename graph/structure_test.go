@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"context"
+	"errors"
 	"math"
 	"reflect"
 	"testing"
@@ -150,5 +152,15 @@ func TestEliminationOrder(t *testing.T) {
 	}
 	if _, _, _, err := pairGraph(2, nil).EliminationOrder("best"); err == nil {
 		t.Error("unknown heuristic accepted")
+	}
+}
+
+// TestEliminationOrderCanceled: the O(n²) greedy order stops with the
+// context's error (a junction tree on 10⁶ variables ignored Ctrl-C).
+func TestEliminationOrderCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, _, err := pairGraph(2, nil).EliminationOrderContext(ctx, MinFill); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }

@@ -73,7 +73,7 @@ func Run(ctx context.Context, g *graph.Graph, s Settings) (*Result, error) {
 	if s.MaxTableSize == 0 {
 		s.MaxTableSize = DefaultMaxTableSize
 	}
-	order, width, size, err := g.EliminationOrder(s.Heuristic)
+	order, width, size, err := g.EliminationOrderContext(ctx, s.Heuristic)
 	if err != nil {
 		return nil, err
 	}
