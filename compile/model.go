@@ -20,16 +20,19 @@ import (
 
 // Model is a compiled model.
 type Model struct {
-	Name     string
-	Files    []*ast.File // the root file first, then imports in load order
-	Params   map[string]Value
-	Data     map[string]Value
-	Graph    *graph.Graph // every latent and factor, discrete and continuous
-	Blocks   []*Block     // continuous latents with a Gaussian-type prior and their factors
-	Infers   []*InferSpec
-	Predicts []*PredictSpec
-	Expects  []*ExpectSpec
-	Learn    *LearnSpec // nil without a learn statement
+	Name   string
+	Files  []*ast.File // the root file first, then imports in load order
+	Params map[string]Value
+	Data   map[string]Value
+	Graph  *graph.Graph // every latent and factor, discrete and continuous
+	Blocks []*Block     // continuous latents with a Gaussian-type prior and their factors
+	// FactorGraph is the continuous part when the model is a factor graph
+	// over several latents (factorgraph.go); Blocks is then empty.
+	FactorGraph *FactorGraph
+	Infers      []*InferSpec
+	Predicts    []*PredictSpec
+	Expects     []*ExpectSpec
+	Learn       *LearnSpec // nil without a learn statement
 	// Warnings are diagnostics that do not stop compilation (an
 	// experimental message rule), with positions; fg check and fg run
 	// print them to stderr with the source line.

@@ -1,0 +1,83 @@
+package compile
+
+import (
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// FactorGraph is the continuous part of a model that is not a set of
+// independent Gaussian blocks (issue 13): a factor graph over the scalar
+// elements of its real latents, with factors on affine expressions of any
+// number of them. compile builds it instead of Model.Blocks when the model
+// has an element-level conditional (x[t] ~ normal(a*x[t-1] + b, q)), a prior
+// whose parameters involve latents (theta ~ normal(mu, tau^2)), or a factor
+// whose argument spans several latents or has a constant term
+// (probit(dot(X[i], w) + b), step(perf[g, 0] - perf[g, 1], 0)). Models that
+// fit the block engines keep compiling to Blocks (the fast paths).
+//
+// Variables: element e (row-major) of real latent l is variable
+// First[l] + e; First[l] is −1 for latents that are not real. NumVars is
+// the number of real elements. Every variable has exactly one prior or
+// conditional (a Gaussian factor with Prior set, or membership of a Dense
+// block); compile checks that and that the conditionals form no cycle, so
+// the product of the prior factors is a proper joint Gaussian with
+// normaliser 1 (a directed model).
+//
+// infer/run maps a FactorGraph to the engines: infer/fgraph for ep (and for
+// exact when the graph is linear-Gaussian), and the joint Gaussian of the
+// prior factors with the sites as projections for the gold standards.
+type FactorGraph struct {
+	NumVars int
+	First   []int // per graph latent: variable of its element 0, or −1
+	// Gaussians are the linear-Gaussian factors N(0; aᵀx + c, Var):
+	// priors on elements x ~ N(m, s²) (Aff = x − m), conditionals
+	// x_t ~ N(a·x_{t−1} + b, q) (Aff = x_t − a·x_{t−1} − b).
+	Gaussians []LinearGaussian
+	// Sites are likelihood factors p(y | aᵀx + c), including Gaussian
+	// observations y ~ normal(aᵀx + c, r) (a factor.Normal site).
+	Sites []AffineSite
+	// Dense are GP / mvnormal / iid-normal priors over a whole latent
+	// (constant mean) kept as one dense Gaussian block.
+	Dense []DenseBlock
+}
+
+// Affine is Σ_k Coefs[k]·x[Vars[k]] + Const over FactorGraph variables;
+// Vars are distinct and Coefs non-zero.
+type Affine struct {
+	Vars  []int
+	Coefs []float64
+	Const float64
+}
+
+// LinearGaussian is the factor N(0; Aff(x), Var) with Var > 0: the prior or
+// conditional of variable Target (Aff's coefficient of Target is 1).
+type LinearGaussian struct {
+	Aff    Affine
+	Var    float64
+	Target int    // the variable this factor is the prior / conditional of
+	Factor int    // index into Graph.Factors
+	Label  string // e.g. "normal(x[3])"
+	Pos    ast.Pos
+}
+
+// AffineSite is a likelihood site on an affine expression: Site's Kind,
+// Lik, Y, Params, Factor, Label and Pos as for a block site (Index and
+// Proj unused), with the projection in Aff.
+type AffineSite struct {
+	Site
+	Aff Affine
+}
+
+// DenseBlock is a Gaussian prior N(x[Vars]; Prior.Mean, Prior.Cov) over
+// all the elements of latent Latent (a gp, mvnormal or normal prior with
+// constant parameters), in element order.
+type DenseBlock struct {
+	Latent int
+	Name   string
+	Vars   []int
+	Prior  Prior
+	Factor int
+	Pos    ast.Pos
+}
+
+// VarOf returns the variable of element e of real latent l.
+func (g *FactorGraph) VarOf(l, e int) int { return g.First[l] + e }
