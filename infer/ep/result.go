@@ -25,7 +25,7 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	st, err := e.st, error(nil)
 	switch {
 	case e.fresh:
-	case e.st != nil && e.st.sigma != nil && len(e.sites) >= delayMin:
+	case e.st != nil && e.st.sigma != nil && (len(e.sites) >= delayMin || e.s.KeepCov):
 		st, err = settle(e.pr, e.sites, e.st.sigma)
 	default:
 		st, err = e.recompute(e.sites, false)
@@ -42,6 +42,9 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 		return res
 	}
 	res.pr, res.bf, res.ws = e.pr, st.bf, st.w
+	if e.s.KeepCov {
+		res.sigma = e.st.sigma
+	}
 	res.FMean, res.FVar = st.mu, st.sdiag
 	res.alpha = make([]float64, len(e.sites))
 	for i, sp := range e.sites {

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -45,6 +47,13 @@ type Settings struct {
 	// only for likelihoods that are not log-concave (e.g. Step with Eps > 0),
 	// where plain EP may legitimately produce negative site precisions.
 	NonNegativeSites bool
+	// KeepCov keeps the running posterior covariance Σ_f of a sequential
+	// site-space run (rank-one updated, refreshed every Refresh sweeps) in
+	// the result, M² floats, for Result.SiteCov: the final variances then
+	// come from it and the final factorisation is only B's Cholesky (as
+	// for M ≥ delayMin), no recomputation of Σ. Evidence maximisation
+	// (infer/learn) sets it: its gradient needs Σ_f at every evaluation.
+	KeepCov bool
 
 	// space forces the site-space or weight-space path (tests only).
 	space pathMode
@@ -81,8 +90,9 @@ type Result struct {
 
 	pr    *projection
 	bf    *bform
-	ws    *wpost    // weight-space posterior (bf is then nil)
-	alpha []float64 // ν̃ − T μ_f = Kf⁻¹(μ_f − f0) without Kf⁻¹
+	ws    *wpost        // weight-space posterior (bf is then nil)
+	sigma *mat.SymDense // running Σ_f of a sequential run (Settings.KeepCov)
+	alpha []float64     // ν̃ − T μ_f = Kf⁻¹(μ_f − f0) without Kf⁻¹
 }
 
 // Run performs EP on p. Invalid problems and settings return an error; numerical

@@ -57,8 +57,10 @@
 // positive values, logit for an interval (Lo, Hi) such as ε ∈ (0, ½),
 // identity for values already on the real line (e.g. log ℓ). Optimize
 // minimises −log Z_EP(x(u)) with L-BFGS (or BFGS, CG), warm-starts each EP
-// run from the sites of the previous successful evaluation
-// (ep.Problem.Init), records every evaluation (x, log Z, gradient) and ends
+// run from the sites of the previous successful evaluations extrapolated to
+// the new point (ep.Problem.Init; warmStart), runs it to a tolerance that
+// scales with the last gradient (epTol), records every evaluation (x,
+// log Z, gradient) and ends
 // with an infer.Status. The model is supplied as a Builder that returns the
 // blocks (ep.Problem, ∂K/∂x, ∂θ_site/∂x) at x; Kernel maps the language's
 // kernel expressions to stdlib/kernel Gram matrices and their gradients.

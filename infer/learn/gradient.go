@@ -112,17 +112,20 @@ func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
 	for i, s := range res.Sites {
 		alpha[i] = s.Nu - s.Tau*res.FMean[i]
 	}
-	if R, ok := identityR(alpha, res.Sites, p); ok {
-		return R, nil
-	}
-	Sw, err := res.Cov()
-	if err != nil {
-		return nil, err
-	}
 	A := projMatrix(p)
-	Sf := Sw
-	if A != nil {
-		Sf = sandwich(A, Sw)
+	Sf, kept := res.SiteCov()
+	if !kept {
+		if R, ok := identityR(alpha, res.Sites, p); ok {
+			return R, nil
+		}
+		Sw, err := res.Cov()
+		if err != nil {
+			return nil, err
+		}
+		Sf = Sw
+		if A != nil {
+			Sf = sandwich(A, Sw)
+		}
 	}
 	R := mat.NewSymDense(m, nil)
 	for i := 0; i < m; i++ {

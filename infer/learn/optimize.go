@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"gonum.org/v1/gonum/optimize"
@@ -29,10 +30,12 @@ type Builder func(x []float64) ([]*Block, error)
 type Settings struct {
 	// EP are the settings of every evidence evaluation [KL, sequential,
 	// Tol 1e-9, MaxIter 1000, Refresh 10 (0 means 10 here; 1 refreshes
-	// every sweep)]. Divergence must be nil or KL, and NonNegativeSites
-	// must be false: the gradient is exact only at an unclamped KL fixed
-	// point. When a run does not converge it is repeated from a cold start
-	// and then with damping ½ (damping does not move EP's fixed points).
+	// every sweep)]; Tol is the tolerance near the optimum (see Optimize),
+	// and KeepCov is always set (the gradient reads Σ_f). Divergence must
+	// be nil or KL, and NonNegativeSites must be false: the gradient is
+	// exact only at an unclamped KL fixed point. When a run does not
+	// converge it is repeated from the last sites, from a cold start and
+	// then with damping ½ (damping does not move EP's fixed points).
 	EP ep.Settings
 	// Method is the optimiser: lbfgs [default], bfgs or cg
 	// (gonum/optimize; infer.Optimizers).
@@ -45,6 +48,10 @@ type Settings struct {
 	GradTol, FuncTol float64
 	// Progress, when non-nil, is called after every evaluation.
 	Progress func(Eval)
+
+	// cold runs every evaluation's EP from flat sites to EP.Tol (no warm
+	// start, no adaptive tolerance): the reference of the tests.
+	cold bool
 }
 
 // Eval is one evaluation of the evidence: the parameters x (natural scale),
@@ -73,7 +80,8 @@ type Result struct {
 	InitLogZ float64
 	// Trace holds every evaluation in order.
 	Trace []Eval
-	// Sites are the EP site parameters of each block at X.
+	// Sites are the EP site parameters of each block at X (converged to
+	// that evaluation's tolerance, see Optimize).
 	Sites [][]ep.SiteParam
 	// EPSweeps is the total number of EP sweeps over all evaluations
 	// (Stats.Iterations counts the optimiser's major iterations, Stats.Updates
@@ -100,6 +108,7 @@ func (s *Settings) defaults() error {
 	if s.EP.Refresh == 0 {
 		s.EP.Refresh = 10
 	}
+	s.EP.KeepCov = true // the gradient's Σ_f (Gradient, wspaceR)
 	if err := (infer.LearnOptions{Method: s.Method, MaxIter: s.MaxIter, Tol: s.GradTol}).Check(); err != nil {
 		return fmt.Errorf("learn: %w", err)
 	}
@@ -138,8 +147,10 @@ func (s *Settings) method() (optimize.Method, error) {
 // −log Z_EP(x(u)) in the unconstrained variables u (see Transform) with
 // gonum/optimize, using Gradient for the derivatives and the chain rule
 // ∂/∂u = (∂/∂x)(dx/du). Every evaluation after the first warm-starts EP
-// from the sites of the last successful one (ep.Problem.Init), falling back
-// to a cold start when the warm start fails. A point where EP does not
+// from the sites of the last successful ones extrapolated to the new point
+// (warmStart), falling back to the last sites and then to a cold start when
+// that run fails, and runs EP to min(10⁻⁴, max(EP.Tol,
+// 10⁻³·‖∂(−log Z)/∂u‖∞ at the last evaluation)) (epTol). A point where EP does not
 // converge counts as −log Z = +∞, so line searches step back from it.
 //
 // Invalid settings and a failure at the starting values return an error;
@@ -169,7 +180,7 @@ func Optimize(ctx context.Context, build Builder, params []Param, s Settings) (r
 			return nil, fmt.Errorf("learn: %s: %w", p.Name, err)
 		}
 	}
-	o := &objective{ctx: ctx, build: build, params: params, s: &s}
+	o := &objective{ctx: ctx, build: build, params: params, s: &s, gradNorm: math.Inf(1)}
 	first := o.at(u0)
 	if !first.OK {
 		return nil, fmt.Errorf("learn: no evidence at the starting values: %s", o.lastErr)
