@@ -195,15 +195,15 @@ func (c *compiler) mathCall(a *args) val {
 	x, _ := a.val(0)
 	switch a.b.Name {
 	case "exp":
-		return c.map1(a.at(0), x, ad.Jet.Exp)
+		return c.map1(a.at(0), x, ad.Jet.Exp, nil)
 	case "log":
-		return c.map1(a.at(0), x, ad.Jet.Log)
+		return c.map1(a.at(0), x, ad.Jet.Log, nil)
 	case "abs":
-		return c.map1(a.at(0), x, ad.Jet.Abs)
+		return c.map1(a.at(0), x, ad.Jet.Abs, nil)
 	case "sqrt":
-		return c.map1(a.at(0), x, ad.Jet.Sqrt)
+		return c.map1(a.at(0), x, ad.Jet.Sqrt, nil)
 	case "sum":
-		return c.reduce(a.at(0), x, ad.Sum)
+		return c.reduce(a.at(0), x, ad.Sum, true)
 	case "dot":
 		y, _ := a.val(1)
 		return c.dotVals(a.call, x, y)
@@ -213,7 +213,7 @@ func (c *compiler) mathCall(a *args) val {
 			f = ad.Max
 		}
 		if y, ok := a.val(1); ok {
-			return c.map2(a.call, x, y, f)
+			return c.map2(a.call, x, y, f, nil)
 		}
 		if x.size() == 0 {
 			c.fail(a.call, "%s of an empty vector", a.b.Name)
@@ -224,20 +224,31 @@ func (c *compiler) mathCall(a *args) val {
 				acc = f(acc, v)
 			}
 			return acc
-		})
+		}, false)
 	}
 	c.fail(a.call, "unsupported math function %s", a.b.Name)
 	return val{}
 }
 
-// reduce applies a vector → scalar function.
-func (c *compiler) reduce(at ast.Node, x val, f func([]ad.Jet) ad.Jet) val {
+// reduce applies a vector → scalar function; sum marks ad.Sum, which keeps
+// an affine expression affine.
+func (c *compiler) reduce(at ast.Node, x val, f func([]ad.Jet) ad.Jet, sum bool) val {
 	switch x.k {
 	case kNum:
 		return numVal(f(ad.Consts(x.num)).V)
 	case kSym:
+		var aff func(int) lin
+		if xa, n := x.sym.forms(), x.size(); xa != nil && sum {
+			aff = func(int) lin { return weighted(n, nil, xa) }
+		}
+		if x.sym.lat < 0 {
+			if aff == nil {
+				c.nonlinear(at, x)
+			}
+			return multiSym(nil, aff)
+		}
 		g := c.symFn(at, x)
-		return val{k: kSym, sym: &sym{lat: x.sym.lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+		return val{k: kSym, sym: &sym{lat: x.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
 			return []ad.Jet{f(g(w))}
 		}}}
 	}
@@ -262,5 +273,5 @@ func (c *compiler) lossCall(a *args) val {
 		c.fail(a.call, "%v", err)
 	}
 	x, _ := a.val(0)
-	return c.map1(a.at(0), x, func(u ad.Jet) ad.Jet { return loss.OfJet(l, u) })
+	return c.map1(a.at(0), x, func(u ad.Jet) ad.Jet { return loss.OfJet(l, u) }, nil)
 }

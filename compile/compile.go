@@ -83,6 +83,7 @@ type compiler struct {
 	curData    string                        // the data item being defined (for Options.Data)
 	dataUsed   map[string]bool               // Options.Data entries that matched
 	lf         *learnRec                     // nil without a learn statement
+	fg         fgState                       // factor-graph constructs (conditional.go)
 }
 
 // abort unwinds the current statement after an error was recorded.
@@ -137,6 +138,7 @@ func newCompiler(opt Options) *compiler {
 		libsvm:     map[string]*stdlib.LibSVMInfo{},
 		allIDs:     map[int][]int{},
 		dataUsed:   map[string]bool{},
+		fg:         fgState{proj: map[int]map[int]lin{}, tried: map[int]int{}, done: map[int]int{}},
 	}
 }
 
@@ -205,7 +207,7 @@ func (c *compiler) declare(id *ast.Ident, b *binding) bool {
 		c.errorf(id, "%s `%s` redeclared (first declared as %s at %s)", bindNames[b.kind], id.Name, bindNames[old.kind], old.pos)
 		return false
 	}
-	if len(stdlib.LookupAny(id.Name)) > 0 && b.kind == bLatent {
+	if b.kind == bLatent && clashesWithBuiltin(id.Name) {
 		c.errorf(id, "latent `%s` shadows the builtin of the same name; choose another name", id.Name)
 		return false
 	}
@@ -213,6 +215,19 @@ func (c *compiler) declare(id *ast.Ident, b *binding) bool {
 	c.global[id.Name] = b
 	c.order = append(c.order, id.Name)
 	return true
+}
+
+// clashesWithBuiltin reports whether a latent called name would hide a
+// builtin. Result accessors (mean, b, logz, …) do not count: they are names
+// only inside expect, which reads latents through them (mean(b[0])), so a
+// model may call a latent b or mean.
+func clashesWithBuiltin(name string) bool {
+	for _, b := range stdlib.LookupAny(name) {
+		if b.Kind != stdlib.Accessor {
+			return true
+		}
+	}
+	return false
 }
 
 // text returns the source text of a node.

@@ -32,6 +32,9 @@ func Dump(w io.Writer, m *Model) error {
 	for i, b := range m.Blocks {
 		dumpBlock(bw, i, b)
 	}
+	if m.FactorGraph != nil {
+		dumpFactorGraph(bw, m.FactorGraph)
+	}
 	for _, s := range m.Infers {
 		clamp := ""
 		if s.NonNegativeSites {
@@ -147,4 +150,31 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// dumpFactorGraph writes a factor-graph model: its variables, dense blocks,
+// linear-Gaussian factors and affine sites.
+func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
+	fmt.Fprintf(bw, "factorgraph vars=%d first=%v gaussians=%d sites=%d dense=%d\n", g.NumVars, g.First, len(g.Gaussians), len(g.Sites), len(g.Dense))
+	for _, d := range g.Dense {
+		fmt.Fprintf(bw, "  dense %s latent=%d vars=%d..%d prior=%s mean=%s factor=%d\n", d.Name, d.Latent, d.Vars[0], d.Vars[len(d.Vars)-1], d.Prior.Kind, floats(d.Prior.Mean, 6), d.Factor)
+		if d.Prior.Cov != nil {
+			fmt.Fprintf(bw, "    cov trace=%s sum=%s\n", num(mat.Trace(d.Prior.Cov)), num(mat.Sum(d.Prior.Cov)))
+		}
+	}
+	for _, f := range g.Gaussians {
+		fmt.Fprintf(bw, "  gaussian %s target=%d aff=%s var=%s factor=%d\n", f.Label, f.Target, affineString(f.Aff), num(f.Var), f.Factor)
+	}
+	for _, s := range g.Sites {
+		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", s.Label, s.Kind, num(s.Y), affineString(s.Aff), s.Params, s.Factor)
+	}
+}
+
+// affineString renders an Affine as 1*v3 -0.9*v2 +0.1.
+func affineString(a Affine) string {
+	parts := make([]string, 0, len(a.Vars)+1)
+	for k, v := range a.Vars {
+		parts = append(parts, fmt.Sprintf("%s*v%d", num(a.Coefs[k]), v))
+	}
+	return strings.Join(append(parts, num(a.Const)), " + ")
 }

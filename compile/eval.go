@@ -63,21 +63,27 @@ func (c *compiler) ident(id *ast.Ident) val {
 		panic(abort{})
 	}
 	if b.kind == bLatent {
-		l := &c.m.Graph.Latents[b.lat]
-		ids, ok := c.allIDs[b.lat]
-		if !ok {
-			ids = make([]int, l.Size())
-			for i := range ids {
-				ids[i] = l.First + i
-			}
-			c.allIDs[b.lat] = ids // shared and never modified
-		}
-		return c.selection(b.lat, ids, l.Shape)
+		return c.selection(b.lat, c.latentIDs(b.lat), c.m.Graph.Latents[b.lat].Shape)
 	}
 	if b.kind == bParam {
 		c.lf.readParam(id)
 	}
 	return b.v
+}
+
+// latentIDs are the graph variable ids of all the elements of latent lat
+// (shared and never modified).
+func (c *compiler) latentIDs(lat int) []int {
+	ids, ok := c.allIDs[lat]
+	if !ok {
+		l := &c.m.Graph.Latents[lat]
+		ids = make([]int, l.Size())
+		for i := range ids {
+			ids[i] = l.First + i
+		}
+		c.allIDs[lat] = ids
+	}
+	return ids
 }
 
 // selection is the sym of some elements of latent lat.
@@ -173,11 +179,12 @@ func (c *compiler) unary(e *ast.UnaryExpr) val {
 		}
 		return boolVal(x.num[0] == 0)
 	}
-	return c.map1(e.X, x, func(u ad.Jet) ad.Jet { return u.Neg() })
+	return c.map1(e.X, x, func(u ad.Jet) ad.Jet { return u.Neg() }, func(a lin) lin { return a.scale(-1) })
 }
 
-// map1 applies f elementwise to a number array or a real latent expression.
-func (c *compiler) map1(at ast.Node, x val, f func(ad.Jet) ad.Jet) val {
+// map1 applies f elementwise to a number array or a real latent expression;
+// affF, when non-nil, is f on affine forms (f is affine).
+func (c *compiler) map1(at ast.Node, x val, f func(ad.Jet) ad.Jet, affF func(lin) lin) val {
 	switch x.k {
 	case kNum:
 		out := val{k: kNum, shape: x.shape, num: make([]float64, len(x.num))}
@@ -186,8 +193,18 @@ func (c *compiler) map1(at ast.Node, x val, f func(ad.Jet) ad.Jet) val {
 		}
 		return out
 	case kSym:
+		var aff func(k int) lin
+		if xa := x.sym.forms(); xa != nil && affF != nil {
+			aff = func(k int) lin { return affF(xa(k)) }
+		}
+		if x.sym.lat < 0 {
+			if aff == nil {
+				c.nonlinear(at, x)
+			}
+			return multiSym(x.shape, aff)
+		}
 		g := c.symFn(at, x)
-		return val{k: kSym, shape: x.shape, sym: &sym{lat: x.sym.lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+		return val{k: kSym, shape: x.shape, sym: &sym{lat: x.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
 			a := g(w)
 			out := make([]ad.Jet, len(a))
 			for i := range a {
@@ -202,6 +219,9 @@ func (c *compiler) map1(at ast.Node, x val, f func(ad.Jet) ad.Jet) val {
 
 // symFn returns the jet closure of a real-latent expression.
 func (c *compiler) symFn(at ast.Node, x val) func([]ad.Jet) []ad.Jet {
+	if x.sym.lat < 0 {
+		c.nonlinear(at, x)
+	}
 	if x.sym.f == nil {
 		l := &c.m.Graph.Latents[x.sym.lat]
 		c.fail(at, "`%s` is a %s latent: arithmetic on discrete latents is not supported; use a potential (ising, field, table)", l.Name, l.Domain)
@@ -210,8 +230,9 @@ func (c *compiler) symFn(at ast.Node, x val) func([]ad.Jet) []ad.Jet {
 }
 
 // map2 applies f elementwise with scalar broadcasting; either operand may
-// be a real-latent expression (both of the same latent).
-func (c *compiler) map2(at ast.Node, x, y val, f func(a, b ad.Jet) ad.Jet) val {
+// be a latent expression. aff, when non-nil, gives the result's elements as
+// affine forms (affine2); operands over different latents need it.
+func (c *compiler) map2(at ast.Node, x, y val, f func(a, b ad.Jet) ad.Jet, aff func(k int) lin) val {
 	for _, v := range []val{x, y} {
 		if v.k != kNum && v.k != kSym && v.k != kBool {
 			c.fail(at, "expected numbers or a latent expression, got %s", v.describe())
@@ -236,9 +257,15 @@ func (c *compiler) map2(at ast.Node, x, y val, f func(a, b ad.Jet) ad.Jet) val {
 		}
 		return out
 	}
-	lat := c.commonLatent(at, x, y)
+	lat, mixed := mixedLatents(x, y)
+	if mixed {
+		if aff == nil {
+			c.nonlinear(at, x, y)
+		}
+		return multiSym(shape, aff)
+	}
 	fx, fy := c.jets(at, x), c.jets(at, y)
-	return val{k: kSym, shape: shape, sym: &sym{lat: lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+	return val{k: kSym, shape: shape, sym: &sym{lat: lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
 		a, b := fx(w), fy(w)
 		out := make([]ad.Jet, n)
 		for i := range out {
@@ -266,23 +293,6 @@ func (c *compiler) jets(at ast.Node, v val) func([]ad.Jet) []ad.Jet {
 	return func([]ad.Jet) []ad.Jet { return consts }
 }
 
-// commonLatent is the latent of the sym operands; two different latents in
-// one expression are an error (a factor depends on one Gaussian block).
-func (c *compiler) commonLatent(at ast.Node, vs ...val) int {
-	lat := -1
-	for _, v := range vs {
-		if v.k != kSym {
-			continue
-		}
-		if lat >= 0 && v.sym.lat != lat {
-			a, b := c.m.Graph.Latents[lat].Name, c.m.Graph.Latents[v.sym.lat].Name
-			c.fail(at, "expression involves two latents `%s` and `%s`; an expression may depend on one latent", a, b)
-		}
-		lat = v.sym.lat
-	}
-	return lat
-}
-
 func (c *compiler) binary(e *ast.BinaryExpr) val {
 	x, y := c.eval(e.X), c.eval(e.Y)
 	switch {
@@ -305,18 +315,18 @@ func (c *compiler) binary(e *ast.BinaryExpr) val {
 	}
 	switch e.Op {
 	case ast.OpAdd:
-		return c.map2(e, x, y, ad.Jet.Add)
+		return c.map2(e, x, y, ad.Jet.Add, affine2(e.Op, x, y))
 	case ast.OpSub:
-		return c.map2(e, x, y, ad.Jet.Sub)
+		return c.map2(e, x, y, ad.Jet.Sub, affine2(e.Op, x, y))
 	case ast.OpMul:
-		return c.map2(e, x, y, ad.Jet.Mul)
+		return c.map2(e, x, y, ad.Jet.Mul, affine2(e.Op, x, y))
 	case ast.OpDiv:
-		return c.map2(e, x, y, ad.Jet.Div)
+		return c.map2(e, x, y, ad.Jet.Div, affine2(e.Op, x, y))
 	case ast.OpPow:
 		if y.k == kSym {
 			c.fail(e.Y, "an exponent may not depend on a latent")
 		}
-		return c.map2(e, x, y, func(a, b ad.Jet) ad.Jet { return a.Pow(b.V) })
+		return c.map2(e, x, y, func(a, b ad.Jet) ad.Jet { return a.Pow(b.V) }, nil)
 	}
 	c.fail(e, "unsupported operator %s", e.Op)
 	return val{}
@@ -389,9 +399,16 @@ func (c *compiler) rowsDot(at ast.Node, m, v val) val {
 		}
 		return vecVal(out)
 	}
-	g := c.symFn(at, v)
 	rows := m.num
-	return val{k: kSym, shape: []int{r}, sym: &sym{lat: v.sym.lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+	var aff func(i int) lin
+	if va := v.sym.forms(); va != nil {
+		aff = func(i int) lin { return weighted(k, rows[i*k:(i+1)*k], va) }
+	}
+	if v.sym.lat < 0 {
+		return multiSym([]int{r}, aff)
+	}
+	g := c.symFn(at, v)
+	return val{k: kSym, shape: []int{r}, sym: &sym{lat: v.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
 		a := g(w)
 		out := make([]ad.Jet, r)
 		for i := range out {
@@ -434,15 +451,25 @@ func (c *compiler) dotVals(at ast.Node, x, y val) val {
 	if x.k == kSym && y.k == kNum {
 		x, y = y, x
 	}
-	lat := c.commonLatent(at, x, y)
-	fy := c.symFn(at, y)
 	if x.k == kNum {
 		w0 := x.num
-		return val{k: kSym, sym: &sym{lat: lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+		var aff func(int) lin
+		if ya := y.sym.forms(); ya != nil {
+			aff = func(int) lin { return weighted(len(w0), w0, ya) }
+		}
+		if y.sym.lat < 0 {
+			return multiSym(nil, aff)
+		}
+		fy := c.symFn(at, y)
+		return val{k: kSym, sym: &sym{lat: y.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
 			return []ad.Jet{ad.DotConst(w0, fy(w))}
 		}}}
 	}
-	fx := c.symFn(at, x)
+	lat, mixed := mixedLatents(x, y)
+	if mixed {
+		c.nonlinear(at, x, y)
+	}
+	fx, fy := c.symFn(at, x), c.symFn(at, y)
 	return val{k: kSym, sym: &sym{lat: lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
 		return []ad.Jet{ad.Dot(fx(w), fy(w))}
 	}}}

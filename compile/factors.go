@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -152,11 +153,11 @@ func (c *compiler) tildeStmt(s *ast.TildeStmt) {
 	}
 	lhs := c.eval(s.LHS)
 	if lhs.k == kSym {
-		l := &c.m.Graph.Latents[lhs.sym.lat]
-		if lhs.sym.exprs || len(lhs.sym.ids) != l.Size() || len(c.locals) > 0 {
-			c.fail(s.LHS, "a prior applies to a whole latent at the top level (`%s ~ ...`), not to `%s`", l.Name, c.text(s.LHS))
+		if sy := lhs.sym; sy.lat >= 0 && !sy.exprs && len(sy.ids) == c.m.Graph.Latents[sy.lat].Size() && len(c.locals) == 0 {
+			c.setPrior(sy.lat, s.LHS, call)
+			return
 		}
-		c.setPrior(lhs.sym.lat, call)
+		c.conditional(s.LHS, lhs, call, s.Pos())
 		return
 	}
 	if lhs.k != kNum && lhs.k != kBool {
@@ -187,15 +188,17 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		c.fail(a.at(pi), "the %s argument of %s must depend on a real latent, e.g. f[i] or dot(X[i], w)", ordinal(pi), b.Name)
 	}
 	lat := proj.sym.lat
-	if l := &c.m.Graph.Latents[lat]; l.Domain != graph.Real {
-		c.fail(a.at(pi), "%s needs a real latent projection; `%s` is %s", b.Name, l.Name, l.Domain)
+	if lat >= 0 {
+		if l := &c.m.Graph.Latents[lat]; l.Domain != graph.Real {
+			c.fail(a.at(pi), "%s needs a real latent projection; `%s` is %s", b.Name, l.Name, l.Domain)
+		}
 	}
-	n := proj.size()
-	if y.size() != n {
-		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), y.size(), c.text(a.at(pi)), n)
+	n := y.size() // a scalar argument broadcasts over the observations
+	if proj.size() != n && proj.size() != 1 {
+		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), n, c.text(a.at(pi)), proj.size())
 	}
 	var lik factor.Site
-	if c.lf.inSlot(func() { lik = c.newSite(a, k, pi) }) {
+	if c.lf.inSlot(func() { lik = c.newSite(a, k, pi) }) && lat >= 0 {
 		c.lf.sites = append(c.lf.sites, siteSlot{lat: lat, first: len(c.sites[lat]), n: n, call: call, b: b, k: k, locals: c.snapshotLocals()})
 	}
 	for i, x := range y.num {
@@ -206,15 +209,103 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	// One params map for all the statement's sites and factors (read only):
 	// per-site maps cost ~0.5 KB a site (issue 15).
 	params := lik.Params()
-	sites := c.affine(a.at(pi), proj)
-	for k := range sites {
-		site := sites[k]
+	forms, block := c.siteForms(a.at(pi), proj)
+	var sites []Site
+	if forms == nil {
+		sites = c.affine(a.at(pi), proj) // not affine: the jet path explains why
+	}
+	if !block {
+		c.useFG(a.at(pi), fmt.Sprintf("%s argument `%s`", b.Name, c.text(a.at(pi))))
+	}
+	for k := 0; k < n; k++ {
+		var site Site
+		var form lin
+		if forms != nil {
+			form = forms[min(k, len(forms)-1)]
+		}
+		if sites != nil {
+			site = sites[min(k, len(sites)-1)]
+		} else if block {
+			site = c.formSite(lat, form)
+		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = b.Name, lik, y.num[k], params, s.Pos()
 		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, k, n))
-		vars := c.siteVars(lat, site)
+		var vars []int
+		if forms != nil {
+			vars = sortedIDs(form)
+		} else {
+			vars = c.siteVars(lat, site)
+		}
 		site.Factor = c.addFactor(s, graph.Factor{Kind: b.Name, Vars: vars, Params: params, Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()})
-		c.sites[lat] = append(c.sites[lat], site)
+		switch {
+		case !block:
+			site.Index = -1
+			c.fg.sites = append(c.fg.sites, fgSite{site: site, aff: form})
+		default:
+			if site.Index < 0 && sites == nil {
+				c.pendingProj(lat, len(c.sites[lat]), form)
+			}
+			c.sites[lat] = append(c.sites[lat], site)
+		}
 	}
+}
+
+// siteForms returns the elements of a likelihood's latent argument as
+// affine forms, or nil when the old path serves it: a pure selection
+// (Index sites), or an expression that is not affine (the jet path then
+// reports why). block reports whether they fit a Gaussian-block site: one
+// latent and no constant term (within rounding, as the jet path judged it).
+func (c *compiler) siteForms(at ast.Node, proj val) (forms []lin, block bool) {
+	if proj.sym.ids != nil && !proj.sym.exprs {
+		return nil, true
+	}
+	f := proj.sym.forms()
+	if f == nil {
+		if proj.sym.lat < 0 {
+			c.nonlinear(at, proj)
+		}
+		return nil, true
+	}
+	n := proj.size()
+	forms = make([]lin, n)
+	block = proj.sym.lat >= 0
+	for k := range forms {
+		forms[k] = f(k)
+		scale := 0.0
+		for _, x := range forms[k].coefs {
+			scale = math.Max(scale, math.Abs(x))
+		}
+		if math.Abs(forms[k].c) > 1e-12*(1+scale) {
+			block = false
+		}
+	}
+	return forms, block
+}
+
+// formSite is the block site of a form over latent lat with no constant:
+// Index for a single element with coefficient 1 (as projSite), otherwise
+// Index −1 with the projection kept sparse until the model's form is known
+// (pendingProj).
+func (c *compiler) formSite(lat int, f lin) Site {
+	if len(f.ids) == 1 && f.coefs[0] == 1 {
+		return Site{Index: f.ids[0] - c.m.Graph.Latents[lat].First}
+	}
+	return Site{Index: -1}
+}
+
+// pendingProj records the sparse projection of site i of latent lat.
+func (c *compiler) pendingProj(lat, i int, f lin) {
+	if c.fg.proj[lat] == nil {
+		c.fg.proj[lat] = map[int]lin{}
+	}
+	c.fg.proj[lat][i] = f
+}
+
+// sortedIDs are the variables of a form in increasing order.
+func sortedIDs(f lin) []int {
+	out := append([]int(nil), f.ids...)
+	sort.Ints(out)
+	return out
 }
 
 // newSite evaluates a likelihood's parameters other than the projection

@@ -50,8 +50,15 @@ func (c *compiler) index(e *ast.IndexExpr) val {
 		}
 		return c.selection(x.sym.lat, ids, shape)
 	}
+	var aff func(k int) lin
+	if xa := x.sym.forms(); xa != nil {
+		aff = func(k int) lin { return xa(offs[k]) }
+	}
+	if x.sym.lat < 0 {
+		return multiSym(shape, aff)
+	}
 	g := c.symFn(e.X, x)
-	return val{k: kSym, shape: shape, sym: &sym{lat: x.sym.lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
+	return val{k: kSym, shape: shape, sym: &sym{lat: x.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
 		a := g(w)
 		out := make([]ad.Jet, len(offs))
 		for i, o := range offs {

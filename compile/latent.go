@@ -32,7 +32,7 @@ func (c *compiler) latentStmt(s *ast.LatentStmt) {
 	if d == graph.Int {
 		c.fail(s.Type, "latent `%s`: int latents are not supported; use cat(K)", s.Name.Name)
 	}
-	if len(stdlib.LookupAny(s.Name.Name)) > 0 {
+	if clashesWithBuiltin(s.Name.Name) {
 		c.fail(s.Name, "latent `%s` has the name of a builtin; choose another name", s.Name.Name)
 	}
 	if _, dup := c.global[s.Name.Name]; dup {
@@ -46,12 +46,14 @@ func (c *compiler) latentStmt(s *ast.LatentStmt) {
 		if !ok {
 			c.fail(s.Prior, "a prior is a distribution call, e.g. ~ normal(0, 1)")
 		}
-		c.setPrior(lat, call)
+		c.setPrior(lat, s.Name, call)
 	}
 }
 
-// setPrior compiles `latent x ~ DIST(...)` or `x ~ DIST(...)` for a whole latent.
-func (c *compiler) setPrior(lat int, call *ast.CallExpr) {
+// setPrior compiles `latent x ~ DIST(...)` or `x ~ DIST(...)` for a whole
+// latent (lhs names it); parameters that depend on latents make it a
+// vectorised conditional (conditional.go).
+func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 	l := &c.m.Graph.Latents[lat]
 	c.priorTried[lat] = true
 	b := c.distribution(call)
@@ -62,6 +64,10 @@ func (c *compiler) setPrior(lat int, call *ast.CallExpr) {
 	if !domainIn(l.Domain, b.Domains) {
 		c.fail(call.Fun, "%s is a prior for %s latents, but `%s` is %s; priors for %s are %s",
 			b.Name, b.Domains[0], l.Name, l.Domain, l.Domain, priorNames(l.Domain))
+	}
+	if c.mentionsLatent(call) {
+		c.conditional(lhs, c.selection(lat, c.latentIDs(lat), l.Shape), call, lhs.Pos())
+		return
 	}
 	if old, ok := c.prior[lat]; ok {
 		c.fail(call, "latent `%s` already has a prior (at %s)", l.Name, old.pos)
@@ -250,8 +256,16 @@ func (c *compiler) processPrior(a *args, l *graph.Latent, kind PriorKind, k int,
 	return p
 }
 
-// buildBlocks makes a Block of every real latent; each needs a prior.
+// buildBlocks makes a Block of every real latent; each needs a prior. A
+// model with a factor-graph construct (a conditional, a prior with latent
+// parameters, a site over several latents or with a constant) builds a
+// FactorGraph instead (factorgraph_build.go).
 func (c *compiler) buildBlocks() {
+	if c.fg.at.IsValid() {
+		c.buildFactorGraph()
+		return
+	}
+	c.expandProjections()
 	g := c.m.Graph
 	for li := range g.Latents {
 		l := &g.Latents[li]

@@ -61,15 +61,19 @@ type srcInfo struct {
 	cols     []string // the header names of the columns read (a matrix)
 }
 
-// sym is an expression of the elements of one latent. ids lists the graph
-// variable ids of a pure selection (x, x[i], x[b]) and is nil once the
-// expression is transformed; f evaluates the expression's elements on jets
-// of the latent's elements (real latents only).
+// sym is an expression of latent elements. ids lists the graph variable
+// ids of a pure selection (x, x[i], x[b]) and is nil once the expression is
+// transformed. For an expression of one latent (lat ≥ 0), f evaluates its
+// elements on jets of the latent's elements (real latents only). aff, when
+// non-nil, gives element k of a transformed expression as an affine form
+// over graph variables (affine.go; forms() covers selections too); an
+// expression over several latents (lat = −1) has aff and no f.
 type sym struct {
 	lat   int
 	ids   []int
 	f     func(w []ad.Jet) []ad.Jet
 	exprs bool // true when f is not a pure selection
+	aff   func(k int) lin
 }
 
 func numVal(x float64) val { return val{k: kNum, num: []float64{x}} }

@@ -1,0 +1,273 @@
+package compile
+
+import (
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// lin is one element of a latent expression as an affine form over graph
+// variables: Σ_k coefs[k]·x[ids[k]] + c. Once normalised (norm) the ids are
+// distinct, in order of first appearance, and the coefficients non-zero.
+//
+// Every sym built by selection, negation, + and −, scaling by numbers,
+// dot/@ with numbers and sum carries its elements as lins (sym.aff), lazily:
+// element k costs the size of its own form, never the size of a latent,
+// which is what lets a chain of 10⁵ conditionals compile in linear time
+// (issue 13). The coefficients are accumulated in the order and with the
+// operations the jet path uses (stdlib/ad: Scale, lin, DotConst, Sum), so a
+// projection built from a lin is bit for bit the gradient the jets give.
+type lin struct {
+	ids   []int
+	coefs []float64
+	c     float64
+}
+
+// forms returns element access to the sym's elements as affine forms, or
+// nil when it is not affine: a pure selection of a real latent is its
+// variables (built on demand, so that selecting costs no closure).
+func (s *sym) forms() func(k int) lin {
+	if s.aff != nil || s.exprs || s.ids == nil || s.f == nil {
+		return s.aff
+	}
+	ids := s.ids
+	return func(k int) lin { return varLin(ids[k]) }
+}
+
+// varLin is the form of one variable, x[id].
+func varLin(id int) lin { return lin{ids: []int{id}, coefs: []float64{1}} }
+
+// constLin is the form of a number.
+func constLin(x float64) lin { return lin{c: x} }
+
+// scale is s·a (the jets' Scale: s times each gradient entry).
+func (a lin) scale(s float64) lin {
+	out := lin{ids: a.ids, coefs: make([]float64, len(a.coefs)), c: s * a.c}
+	for k, x := range a.coefs {
+		out.coefs[k] = s * x
+	}
+	return out.norm()
+}
+
+// combine is sa·a + sb·b (the jets' lin: sa·G(a), then += sb·G(b)).
+func combine(sa float64, a lin, sb float64, b lin) lin {
+	out := lin{ids: make([]int, 0, len(a.ids)+len(b.ids)), coefs: make([]float64, 0, len(a.ids)+len(b.ids)),
+		c: sa*a.c + sb*b.c}
+	for k, id := range a.ids {
+		out.ids = append(out.ids, id)
+		out.coefs = append(out.coefs, sa*a.coefs[k])
+	}
+	for k, id := range b.ids {
+		out.ids = append(out.ids, id)
+		out.coefs = append(out.coefs, sb*b.coefs[k])
+	}
+	return out.norm()
+}
+
+// weighted is Σ_k w[k]·terms(k) (the jets' DotConst; Sum with w = nil).
+func weighted(n int, w []float64, terms func(k int) lin) lin {
+	var out lin
+	for k := 0; k < n; k++ {
+		t := terms(k)
+		wk := 1.0
+		if w != nil {
+			wk = w[k]
+		}
+		out.c += wk * t.c
+		for j, id := range t.ids {
+			out.ids = append(out.ids, id)
+			if w == nil {
+				out.coefs = append(out.coefs, t.coefs[j])
+			} else {
+				out.coefs = append(out.coefs, wk*t.coefs[j])
+			}
+		}
+	}
+	return out.norm()
+}
+
+// norm merges repeated variables (summing their coefficients in order) and
+// drops zero coefficients.
+func (a lin) norm() lin {
+	if len(a.ids) <= 1 {
+		if len(a.ids) == 1 && a.coefs[0] == 0 {
+			return lin{c: a.c}
+		}
+		return a
+	}
+	out := lin{ids: make([]int, 0, len(a.ids)), coefs: make([]float64, 0, len(a.ids)), c: a.c}
+	var at map[int]int
+	if len(a.ids) > 16 {
+		at = make(map[int]int, len(a.ids))
+	}
+	for k, id := range a.ids {
+		j := -1
+		if at != nil {
+			if p, ok := at[id]; ok {
+				j = p
+			}
+		} else {
+			for p, q := range out.ids {
+				if q == id {
+					j = p
+					break
+				}
+			}
+		}
+		if j >= 0 {
+			out.coefs[j] += a.coefs[k]
+			continue
+		}
+		if at != nil {
+			at[id] = len(out.ids)
+		}
+		out.ids = append(out.ids, id)
+		out.coefs = append(out.coefs, a.coefs[k])
+	}
+	n := 0
+	for k := range out.ids {
+		if out.coefs[k] != 0 {
+			out.ids[n], out.coefs[n] = out.ids[k], out.coefs[k]
+			n++
+		}
+	}
+	out.ids, out.coefs = out.ids[:n], out.coefs[:n]
+	return out
+}
+
+// affOf returns element access to v's elements as lins, with scalar
+// broadcasting: numbers are constants; nil when v is a latent expression
+// that is not affine.
+func affOf(v val) func(k int) lin {
+	switch v.k {
+	case kNum, kBool:
+		num := v.num
+		return func(k int) lin { return constLin(num[min(k, len(num)-1)]) }
+	case kSym:
+		if v.sym.forms() == nil {
+			return nil
+		}
+		if v.size() == 1 {
+			f := v.sym.forms()
+			return func(int) lin { return f(0) }
+		}
+		return v.sym.forms()
+	}
+	return nil
+}
+
+// affine2 is the lin of a binary operation on x and y, nil when the result
+// is not affine: + and − of affine operands, and * and / by numbers.
+func affine2(op ast.Op, x, y val) func(k int) lin {
+	fx, fy := affOf(x), affOf(y)
+	if fx == nil || fy == nil {
+		return nil
+	}
+	switch op {
+	case ast.OpAdd:
+		return func(k int) lin { return combine(1, fx(k), 1, fy(k)) }
+	case ast.OpSub:
+		return func(k int) lin { return combine(1, fx(k), -1, fy(k)) }
+	case ast.OpMul:
+		switch {
+		case x.k != kSym:
+			return func(k int) lin { return fy(k).scale(fx(k).c) }
+		case y.k != kSym:
+			return func(k int) lin { return fx(k).scale(fy(k).c) }
+		}
+	case ast.OpDiv:
+		if y.k != kSym {
+			return func(k int) lin { return fx(k).scale(1 / fy(k).c) }
+		}
+	}
+	return nil
+}
+
+// mixedLatents reports whether the sym operands involve more than one
+// latent (or one of them already does), and otherwise their latent.
+func mixedLatents(vs ...val) (lat int, mixed bool) {
+	lat = -1
+	for _, v := range vs {
+		if v.k != kSym {
+			continue
+		}
+		if v.sym.lat < 0 || (lat >= 0 && v.sym.lat != lat) {
+			return -1, true
+		}
+		lat = v.sym.lat
+	}
+	return lat, false
+}
+
+// multiSym is an affine expression over several latents: it has lins and
+// no jets (the jet path serves one latent).
+func multiSym(shape []int, aff func(k int) lin) val {
+	return val{k: kSym, shape: shape, sym: &sym{lat: -1, exprs: true, aff: aff}}
+}
+
+// nonlinear fails on an expression over several latents that is not
+// affine; a discrete operand gets the discrete-arithmetic message.
+func (c *compiler) nonlinear(at ast.Node, vs ...val) {
+	var names []string
+	for _, v := range vs {
+		if v.k != kSym {
+			continue
+		}
+		if v.sym.lat >= 0 {
+			if l := &c.m.Graph.Latents[v.sym.lat]; l.Domain != graph.Real {
+				c.symFn(at, v)
+			}
+		}
+		names = append(names, v.sym.latentNames(c.m.Graph)...)
+	}
+	c.fail(at, "`%s` is not affine in the latents %s: an expression over several latents may only add, subtract and scale them by numbers (a·x + b·y + c); a nonlinear relation needs `factor exp(...)`",
+		c.text(at), joinQuoted(dedup(names)))
+}
+
+// latentNames lists the latents a sym involves (from its first element for
+// a multi-latent expression).
+func (s *sym) latentNames(g *graph.Graph) []string {
+	if s.lat >= 0 {
+		return []string{g.Latents[s.lat].Name}
+	}
+	var out []string
+	if s.aff != nil {
+		for _, id := range s.forms()(0).ids {
+			out = append(out, g.Latents[g.Vars[id].Latent].Name)
+		}
+	}
+	return out
+}
+
+func dedup(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// mentionsLatent reports whether expression e names a latent (outside the
+// names of named arguments).
+func (c *compiler) mentionsLatent(e ast.Node) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.NamedArg:
+			found = c.mentionsLatent(n.Value)
+			return false
+		case *ast.Ident:
+			if b, ok := c.lookup(n.Name); ok && b.kind == bLatent && !b.poisoned {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}

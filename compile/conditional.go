@@ -1,0 +1,143 @@
+package compile
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// fgState collects, while the statements compile, what makes a model a
+// factor graph over several latents (issue 13) and what buildFactorGraph
+// needs: element conditionals, sites on affine forms with a constant or
+// over several latents, and the forms of old-path sites whose projection
+// is not a single element.
+type fgState struct {
+	at    ast.Pos // the first construct that makes the model a factor graph
+	what  string  // that construct, for messages
+	conds []condDecl
+	sites []fgSite
+	// proj holds, per latent and site index, the form of an old-path site
+	// (one latent, no constant) that is not a single element: a block model
+	// expands it into the dense Proj, a factor graph keeps it sparse.
+	proj map[int]map[int]lin
+	// tried and done count the conditional statements per latent that
+	// started and that compiled; a latent with a failed one gets no
+	// "no prior" error (its statement's error explains it).
+	tried, done map[int]int
+}
+
+// condDecl is one compiled conditional x[target] ~ normal(mean, v), over
+// graph variable ids.
+type condDecl struct {
+	target int
+	mean   lin
+	v      float64
+	factor int
+	label  string
+	pos    ast.Pos
+}
+
+// fgSite is a likelihood site on an affine form over graph variables.
+type fgSite struct {
+	site Site
+	aff  lin
+}
+
+// useFG marks the model as a factor graph over several latents because of
+// the construct what at n (the first one is kept for messages).
+func (c *compiler) useFG(n ast.Node, what string) {
+	if !c.fg.at.IsValid() {
+		c.fg.at, c.fg.what = n.Pos(), what
+	}
+}
+
+// conditional compiles `LHS ~ normal(mean, var)` where LHS is a latent or
+// elements of one and mean may depend on latents: one linear-Gaussian
+// factor x_t ~ N(aᵀx + b, v) per element of LHS (mean and var broadcast
+// from scalars). The mean must be affine in the latents; the variance is
+// data or params, > 0 for every element.
+func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos ast.Pos) {
+	s := lhs.sym
+	if s.lat < 0 || s.exprs || s.ids == nil {
+		c.fail(lhsAt, "the left side of ~ must be a latent or elements of one (x, x[t], x[0:3]), not the expression `%s`", c.text(lhsAt))
+	}
+	l := &c.m.Graph.Latents[s.lat]
+	if l.Domain != graph.Real {
+		c.fail(lhsAt, "`%s` is an element of the %s latent `%s`: priors and conditionals on elements are for real latents; a discrete latent takes a prior over the whole latent (`%s ~ ...`)",
+			c.text(lhsAt), l.Domain, l.Name, l.Name)
+	}
+	c.fg.tried[s.lat]++
+	b := c.distribution(call)
+	if b.Name != (factor.NormalPrior{}).Name() {
+		if !b.Prior {
+			c.fail(call.Fun, "`%s` is a likelihood and cannot be the prior of `%s`; a conditional on latent elements is normal(mean, var)", b.Name, c.text(lhsAt))
+		}
+		c.fail(call.Fun, "a prior or conditional on latent elements (or with latent parameters) is normal(mean, var); %s is a prior over a whole latent with numeric parameters", b.Name)
+	}
+	a := c.bind(call, b)
+	mv, _ := a.val(0)
+	vv, _ := a.val(1)
+	n := len(s.ids)
+	mean := c.condMean(a, mv, n)
+	vars := c.condVar(a, vv, s.ids)
+	c.useFG(call, fmt.Sprintf("conditional `%s ~ %s`", c.text(lhsAt), c.text(call)))
+	for k, id := range s.ids {
+		m := mean(k)
+		if math.IsNaN(m.c) || math.IsInf(m.c, 0) {
+			c.fail(a.at(0), "the mean of %s has the constant term %v", c.m.Graph.VarName(id), m.c)
+		}
+		gvars := make([]int, 1, 1+len(m.ids))
+		gvars[0] = id
+		for _, j := range m.ids {
+			if j != id {
+				gvars = append(gvars, j)
+			}
+		}
+		label := fmt.Sprintf("%s(%s)", b.Name, c.m.Graph.VarName(id))
+		f := c.addFactor(call, graph.Factor{Kind: b.Name, Vars: gvars, Label: label, Pos: pos,
+			Params: map[string]float64{"var": vars[min(k, len(vars)-1)]}})
+		c.fg.conds = append(c.fg.conds, condDecl{target: id, mean: m, v: vars[min(k, len(vars)-1)], factor: f, label: label, pos: pos})
+	}
+	c.fg.done[s.lat]++
+}
+
+// condMean is the mean of a conditional as affine forms, per element of
+// the left side (a scalar broadcasts).
+func (c *compiler) condMean(a *args, mv val, n int) func(k int) lin {
+	if mv.k != kNum && mv.k != kSym && mv.k != kBool {
+		c.fail(a.at(0), "normal: `mean` must be a number, a vector or an affine expression of latents, got %s", mv.describe())
+	}
+	if mv.size() != 1 && mv.size() != n {
+		c.fail(a.at(0), "normal: `mean` must be a scalar or have %d elements like the left side, got %s", n, mv.describe())
+	}
+	if mv.k == kNum {
+		c.finite(a.at(0), "normal mean", mv)
+	}
+	f := affOf(mv)
+	if f == nil {
+		c.fail(a.at(0), "the mean `%s` is not affine in the latents: a conditional's mean is an affine expression such as a * x[t-1] + b; a nonlinear relation needs `factor exp(...)`", c.text(a.at(0)))
+	}
+	return f
+}
+
+// condVar is the variance of a conditional per element of the left side
+// (ids), data or params, each > 0.
+func (c *compiler) condVar(a *args, vv val, ids []int) []float64 {
+	if vv.k == kSym {
+		c.fail(a.at(1), "normal: `var` of a conditional must be data or params, not a latent expression")
+	}
+	if vv.k != kNum || (vv.size() != 1 && vv.size() != len(ids)) {
+		c.fail(a.at(1), "normal: `var` must be a number or a vector of %d, got %s", len(ids), vv.describe())
+	}
+	c.finite(a.at(1), "normal var", vv)
+	c.notePositive(a.expr(1))
+	for k, x := range vv.num {
+		if !(x > 0) {
+			c.fail(a.at(1), "the variance of %s is %s; it must be > 0", c.m.Graph.VarName(ids[k]), fmtNum(x))
+		}
+	}
+	return vv.num
+}

@@ -1,0 +1,325 @@
+package compile
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// expandProjections gives the old-path sites of a block model whose
+// projection is not a single element their dense Proj, from the forms
+// recorded while they compiled (the coefficients the jet path gives).
+func (c *compiler) expandProjections() {
+	for lat, forms := range c.fg.proj {
+		l := &c.m.Graph.Latents[lat]
+		for i, f := range forms {
+			p := make([]float64, l.Size())
+			for k, id := range f.ids {
+				p[id-l.First] = f.coefs[k]
+			}
+			c.sites[lat][i].Proj = p
+		}
+	}
+}
+
+// fgBuilder assembles a FactorGraph from the compiled statements.
+type fgBuilder struct {
+	c     *compiler
+	g     *graph.Graph
+	fg    *FactorGraph
+	owner []int     // per variable: index into pos of its prior, −1 none
+	pos   []ast.Pos // the positions of the priors and conditionals
+}
+
+// buildFactorGraph makes Model.FactorGraph of a model with a factor-graph
+// construct: whole-latent priors become per-element linear-Gaussian factors
+// (normal) or dense blocks (mvnormal, gp), conditionals linear-Gaussian
+// factors, block sites and affine sites AffineSites. It checks that every
+// element of a real latent has exactly one prior or conditional and that
+// the conditionals form no cycle, and refuses (with positions) what the
+// factor-graph engines do not serve yet.
+func (c *compiler) buildFactorGraph() {
+	g := c.m.Graph
+	fg := &FactorGraph{First: make([]int, len(g.Latents))}
+	for li := range g.Latents {
+		fg.First[li] = -1
+		if l := &g.Latents[li]; l.Domain == graph.Real {
+			fg.First[li] = fg.NumVars
+			fg.NumVars += l.Size()
+		}
+	}
+	b := &fgBuilder{c: c, g: g, fg: fg, owner: make([]int, fg.NumVars)}
+	for i := range b.owner {
+		b.owner[i] = -1
+	}
+	for li := range g.Latents {
+		if g.Latents[li].Domain == graph.Real {
+			b.latent(li)
+		}
+	}
+	for _, d := range c.fg.conds {
+		b.conditional(d)
+	}
+	for li := range g.Latents {
+		if g.Latents[li].Domain == graph.Real {
+			b.missing(li)
+		}
+	}
+	b.cycles()
+	for _, s := range c.fg.sites {
+		fg.Sites = append(fg.Sites, AffineSite{Site: s.site, Aff: b.affine(s.aff)})
+	}
+	sort.SliceStable(fg.Gaussians, func(i, j int) bool { return fg.Gaussians[i].Factor < fg.Gaussians[j].Factor })
+	sort.SliceStable(fg.Sites, func(i, j int) bool { return fg.Sites[i].Factor < fg.Sites[j].Factor })
+	c.m.FactorGraph = fg
+}
+
+// refuse reports a construct the factor-graph engines cannot serve yet.
+func (c *compiler) refuse(at ast.Pos, what string) {
+	c.errs.Add(at, at, "%s cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s",
+		what, c.fg.what, c.fg.at)
+}
+
+// varOf is the FactorGraph variable of graph variable id.
+func (b *fgBuilder) varOf(id int) int {
+	v := b.g.Vars[id]
+	return b.fg.First[v.Latent] + v.Index
+}
+
+// affine maps a form over graph variables to FactorGraph variables.
+func (b *fgBuilder) affine(f lin) Affine {
+	a := Affine{Vars: make([]int, len(f.ids)), Coefs: append([]float64(nil), f.coefs...), Const: f.c}
+	for k, id := range f.ids {
+		a.Vars[k] = b.varOf(id)
+	}
+	return a
+}
+
+// own records that the prior or conditional at pos covers variable v; a
+// second one is an error naming both.
+func (b *fgBuilder) own(v int, at ast.Pos, what string) bool {
+	if o := b.owner[v]; o >= 0 {
+		b.c.errs.Add(at, at, "%s already has a prior or conditional (at %s); every element of a real latent has exactly one", what, b.pos[o])
+		return false
+	}
+	if len(b.pos) == 0 || b.pos[len(b.pos)-1] != at {
+		b.pos = append(b.pos, at)
+	}
+	b.owner[v] = len(b.pos) - 1
+	return true
+}
+
+// latent converts latent li's whole-latent prior and block sites.
+func (b *fgBuilder) latent(li int) {
+	c, l, fg := b.c, &b.g.Latents[li], b.fg
+	for _, bf := range c.batches[li] {
+		c.refuse(bf.Pos, fmt.Sprintf("the potential %s on `%s` (a mini-batch factor)", bf.Label, l.Name))
+		break
+	}
+	for _, st := range c.streams[li] {
+		c.refuse(st.Pos, fmt.Sprintf("the libsvm plate %s", st.Label))
+		break
+	}
+	first := fg.First[li]
+	if p, ok := c.prior[li]; ok {
+		b.prior(li, p)
+	}
+	for i, s := range c.sites[li] {
+		var a Affine
+		switch {
+		case s.Index >= 0:
+			a = Affine{Vars: []int{first + s.Index}, Coefs: []float64{1}}
+		case c.fg.proj[li] != nil && c.fg.proj[li][i].ids != nil:
+			a = b.affine(c.fg.proj[li][i])
+		default:
+			for j, x := range s.Proj {
+				if x != 0 {
+					a.Vars = append(a.Vars, first+j)
+					a.Coefs = append(a.Coefs, x)
+				}
+			}
+		}
+		s.Index, s.Proj = -1, nil
+		fg.Sites = append(fg.Sites, AffineSite{Site: s, Aff: a})
+	}
+}
+
+// prior converts the whole-latent prior p of latent li.
+func (b *fgBuilder) prior(li int, p *priorDecl) {
+	c, l, fg := b.c, &b.g.Latents[li], b.fg
+	first := fg.First[li]
+	switch {
+	case p.prior.FITC != nil:
+		c.refuse(p.pos, fmt.Sprintf("the sparse (FITC) gp prior of `%s`", l.Name))
+	case p.prior.Kind == PriorNormal:
+		for e := 0; e < l.Size(); e++ {
+			v := first + e
+			name := b.g.VarName(l.First + e)
+			if !b.own(v, p.pos, name) {
+				continue
+			}
+			fg.Gaussians = append(fg.Gaussians, LinearGaussian{
+				Aff: Affine{Vars: []int{v}, Coefs: []float64{1}, Const: 0 - p.prior.Mean[e]},
+				Var: p.prior.Cov.At(e, e), Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: p.pos})
+		}
+	case p.prior.Kind == PriorMVNormal || p.prior.Kind == PriorGP:
+		d := DenseBlock{Latent: li, Name: l.Name, Vars: make([]int, l.Size()), Prior: p.prior, Factor: p.factor, Pos: p.pos}
+		for e := range d.Vars {
+			d.Vars[e] = first + e
+			b.own(first+e, p.pos, b.g.VarName(l.First+e))
+		}
+		fg.Dense = append(fg.Dense, d)
+	default:
+		c.refuse(p.pos, fmt.Sprintf("the %s prior of `%s`", p.prior.Kind, l.Name))
+	}
+}
+
+// conditional converts x_t ~ N(mean, v) into the factor N(0; x_t − mean, v).
+func (b *fgBuilder) conditional(d condDecl) {
+	t := b.varOf(d.target)
+	if !b.own(t, d.pos, b.g.VarName(d.target)) {
+		return
+	}
+	a := Affine{Vars: []int{t}, Coefs: []float64{1}, Const: 0 - d.mean.c}
+	for k, id := range d.mean.ids {
+		if id == d.target {
+			b.c.errs.Add(d.pos, d.pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
+			return
+		}
+		a.Vars = append(a.Vars, b.varOf(id))
+		a.Coefs = append(a.Coefs, -d.mean.coefs[k])
+	}
+	b.fg.Gaussians = append(b.fg.Gaussians, LinearGaussian{Aff: a, Var: d.v, Target: t, Factor: d.factor, Label: d.label, Pos: d.pos})
+}
+
+// missing reports the elements of latent li that have no prior or
+// conditional: one error per latent, at its declaration.
+func (b *fgBuilder) missing(li int) {
+	c, l := b.c, &b.g.Latents[li]
+	if c.fg.tried[li] != c.fg.done[li] {
+		return // a conditional on li failed; its error explains the rest
+	}
+	if _, ok := c.prior[li]; !ok && c.priorTried[li] {
+		return
+	}
+	first := b.fg.First[li]
+	var miss []int
+	for e := 0; e < l.Size(); e++ {
+		if b.owner[first+e] < 0 {
+			miss = append(miss, e)
+		}
+	}
+	switch {
+	case len(miss) == 0:
+	case len(miss) == l.Size():
+		c.errs.Add(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1), or conditionals on its elements (%s[0] ~ normal(0, 1))", l.Name, l.Name, l.Name)
+	default:
+		names := make([]string, 0, 3)
+		for _, e := range miss[:min(3, len(miss))] {
+			names = append(names, b.g.VarName(l.First+e))
+		}
+		more := ""
+		if len(miss) > 3 {
+			more = fmt.Sprintf(" and %d more", len(miss)-3)
+		}
+		c.errs.Add(l.Pos, l.Pos, "%s%s of `%s` have no prior or conditional; every element of a real latent needs exactly one (e.g. %s ~ normal(0, 1))",
+			strings.Join(names, ", "), more, l.Name, names[0])
+	}
+}
+
+// cycles checks that the conditionals form a directed acyclic graph (each
+// factor's target depends on the variables of its mean), so that the
+// product of the prior factors is a proper joint Gaussian. Kahn's
+// algorithm in O(variables + edges); a cycle is then found by walking from
+// a variable left over to one of its parents left over until one repeats.
+func (b *fgBuilder) cycles() {
+	fg := b.fg
+	parents := make([][]int, fg.NumVars)
+	cond := make([]int, fg.NumVars) // the Gaussians index of a variable's conditional
+	for i := range cond {
+		cond[i] = -1
+	}
+	indeg := make([]int, fg.NumVars)
+	children := make([][]int, fg.NumVars)
+	for gi, lg := range fg.Gaussians {
+		t := lg.Target
+		cond[t] = gi
+		for _, v := range lg.Aff.Vars {
+			if v != t {
+				parents[t] = append(parents[t], v)
+				children[v] = append(children[v], t)
+				indeg[t]++
+			}
+		}
+	}
+	queue := make([]int, 0, fg.NumVars)
+	for v, d := range indeg {
+		if d == 0 {
+			queue = append(queue, v)
+		}
+	}
+	for k := 0; k < len(queue); k++ {
+		for _, ch := range children[queue[k]] {
+			if indeg[ch]--; indeg[ch] == 0 {
+				queue = append(queue, ch)
+			}
+		}
+	}
+	if len(queue) == fg.NumVars {
+		return
+	}
+	start := -1
+	for v, d := range indeg {
+		if d > 0 {
+			start = v
+			break
+		}
+	}
+	step := map[int]int{}
+	path := []int{}
+	for v := start; ; {
+		if at, seen := step[v]; seen {
+			path = path[at:]
+			break
+		}
+		step[v] = len(path)
+		path = append(path, v)
+		for _, p := range parents[v] {
+			if indeg[p] > 0 {
+				v = p
+				break
+			}
+		}
+	}
+	// path runs from child to parent; print it parent first, starting at
+	// the conditional written first.
+	cyc := make([]int, len(path))
+	at := 0
+	for k := range path {
+		cyc[k] = path[len(path)-1-k]
+		if fg.Gaussians[cond[cyc[k]]].Factor < fg.Gaussians[cond[cyc[at]]].Factor {
+			at = k
+		}
+	}
+	cyc = append(cyc[at:], cyc[:at]...)
+	var parts []string
+	for _, v := range cyc {
+		parts = append(parts, fmt.Sprintf("%s (at %s)", b.nameOf(v), fg.Gaussians[cond[v]].Pos))
+	}
+	first := fg.Gaussians[cond[cyc[0]]]
+	b.c.errs.Add(first.Pos, first.Pos, "the conditionals form a cycle: %s → %s; a directed model needs an order in which each element's mean uses earlier elements only",
+		strings.Join(parts, " → "), b.nameOf(cyc[0]))
+}
+
+// nameOf renders FactorGraph variable v as x[3].
+func (b *fgBuilder) nameOf(v int) string {
+	for li, f := range b.fg.First {
+		if f >= 0 && v >= f && v < f+b.g.Latents[li].Size() {
+			return b.g.VarName(b.g.Latents[li].First + v - f)
+		}
+	}
+	return fmt.Sprint(v)
+}
