@@ -219,7 +219,7 @@ func (c *compiler) nonlinear(at ast.Node, vs ...val) {
 		}
 		names = append(names, v.sym.latentNames(c.m.Graph)...)
 	}
-	c.fail(at, "`%s` is not affine in the latents %s: an expression over several latents may only add, subtract and scale them by numbers (a·x + b·y + c); a nonlinear relation needs `factor exp(...)`",
+	c.fail(at, "`%s` is not affine in the latents %s: an expression over several latents may only add, subtract and scale them by numbers (a·x + b·y + c); a nonlinear relation needs `factor exp(...)` (of one latent)",
 		c.text(at), joinQuoted(dedup(names)))
 }
 

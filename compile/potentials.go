@@ -183,6 +183,9 @@ func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 	if v.k != kSym {
 		c.fail(e, "exp(...) must depend on a latent; a constant potential changes nothing")
 	}
+	if v.sym.lat < 0 {
+		c.fail(e, "exp(...) depends on the latents %s; a potential exp(...) depends on one latent", joinQuoted(dedup(v.sym.latentNames(c.m.Graph))))
+	}
 	l := &c.m.Graph.Latents[v.sym.lat]
 	if l.Domain != graph.Real {
 		c.fail(e, "exp(...) of the discrete latent `%s` is not supported; use table(...)", l.Name)

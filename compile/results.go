@@ -21,6 +21,9 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 	b, _ := stdlib.Lookup(stdlib.Predict, "predictive")
 	a := c.bind(call, b)
 	lv, _ := a.val(0)
+	if c.m.FactorGraph != nil {
+		c.fail(s, "predict reads a Gaussian block; this model is a factor graph over several latents (because of the %s at %s), which predict does not serve yet", c.fg.what, c.fg.at)
+	}
 	if lv.k != kSym || lv.sym.exprs || len(lv.sym.ids) != c.m.Graph.Latents[lv.sym.lat].Size() {
 		c.fail(a.at(0), "predictive needs a whole Gaussian-block latent, e.g. predictive(f, Xtest)")
 	}
