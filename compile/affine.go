@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"slices"
+
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -200,8 +202,24 @@ func mixedLatents(vs ...val) (lat int, mixed bool) {
 
 // multiSym is an affine expression over several latents: it has lins and
 // no jets (the jet path serves one latent).
-func multiSym(shape []int, aff func(k int) lin) val {
-	return val{k: kSym, shape: shape, sym: &sym{lat: -1, exprs: true, aff: aff}}
+// The latents of the operands vs are kept for messages.
+func multiSym(shape []int, aff func(k int) lin, vs ...val) val {
+	var lats []int
+	for _, v := range vs {
+		if v.k != kSym {
+			continue
+		}
+		own := v.sym.lats
+		if v.sym.lat >= 0 {
+			own = []int{v.sym.lat}
+		}
+		for _, l := range own {
+			if !slices.Contains(lats, l) {
+				lats = append(lats, l)
+			}
+		}
+	}
+	return val{k: kSym, shape: shape, sym: &sym{lat: -1, lats: lats, exprs: true, aff: aff}}
 }
 
 // nonlinear fails on an expression over several latents that is not
@@ -217,23 +235,21 @@ func (c *compiler) nonlinear(at ast.Node, vs ...val) {
 				c.symFn(at, v)
 			}
 		}
-		names = append(names, v.sym.latentNames(c.m.Graph)...)
+		names = append(names, c.latentNames(v)...)
 	}
 	c.fail(at, "`%s` is not affine in the latents %s: an expression over several latents may only add, subtract and scale them by numbers (a·x + b·y + c); a nonlinear relation needs `factor exp(...)` (of one latent)",
 		c.text(at), joinQuoted(dedup(names)))
 }
 
-// latentNames lists the latents a sym involves (from its first element for
-// a multi-latent expression).
-func (s *sym) latentNames(g *graph.Graph) []string {
-	if s.lat >= 0 {
-		return []string{g.Latents[s.lat].Name}
+// latentNames lists the latents a latent expression involves.
+func (c *compiler) latentNames(v val) []string {
+	lats := v.sym.lats
+	if v.sym.lat >= 0 {
+		lats = []int{v.sym.lat}
 	}
-	var out []string
-	if s.aff != nil {
-		for _, id := range s.forms()(0).ids {
-			out = append(out, g.Latents[g.Vars[id].Latent].Name)
-		}
+	out := make([]string, len(lats))
+	for i, l := range lats {
+		out[i] = c.m.Graph.Latents[l].Name
 	}
 	return out
 }

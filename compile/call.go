@@ -245,7 +245,7 @@ func (c *compiler) reduce(at ast.Node, x val, f func([]ad.Jet) ad.Jet, sum bool)
 			if aff == nil {
 				c.nonlinear(at, x)
 			}
-			return multiSym(nil, aff)
+			return multiSym(nil, aff, x)
 		}
 		g := c.symFn(at, x)
 		return val{k: kSym, sym: &sym{lat: x.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {

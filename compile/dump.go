@@ -157,7 +157,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
 	fmt.Fprintf(bw, "factorgraph vars=%d first=%v gaussians=%d sites=%d dense=%d\n", g.NumVars, g.First, len(g.Gaussians), len(g.Sites), len(g.Dense))
 	for _, d := range g.Dense {
-		fmt.Fprintf(bw, "  dense %s latent=%d vars=%d..%d prior=%s mean=%s factor=%d\n", d.Name, d.Latent, d.Vars[0], d.Vars[len(d.Vars)-1], d.Prior.Kind, floats(d.Prior.Mean, 6), d.Factor)
+		fmt.Fprintf(bw, "  dense %s latent=%d vars=%s prior=%s mean=%s factor=%d\n", d.Name, d.Latent, intRange(d.Vars), d.Prior.Kind, floats(d.Prior.Mean, 6), d.Factor)
 		if d.Prior.Cov != nil {
 			fmt.Fprintf(bw, "    cov trace=%s sum=%s\n", num(mat.Trace(d.Prior.Cov)), num(mat.Sum(d.Prior.Cov)))
 		}
@@ -177,4 +177,12 @@ func affineString(a Affine) string {
 		parts = append(parts, fmt.Sprintf("%s*v%d", num(a.Coefs[k]), v))
 	}
 	return strings.Join(append(parts, num(a.Const)), " + ")
+}
+
+// intRange renders consecutive variables as first..last.
+func intRange(vs []int) string {
+	if len(vs) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d..%d", vs[0], vs[len(vs)-1])
 }

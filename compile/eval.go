@@ -201,7 +201,7 @@ func (c *compiler) map1(at ast.Node, x val, f func(ad.Jet) ad.Jet, affF func(lin
 			if aff == nil {
 				c.nonlinear(at, x)
 			}
-			return multiSym(x.shape, aff)
+			return multiSym(x.shape, aff, x)
 		}
 		g := c.symFn(at, x)
 		return val{k: kSym, shape: x.shape, sym: &sym{lat: x.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
@@ -262,7 +262,7 @@ func (c *compiler) map2(at ast.Node, x, y val, f func(a, b ad.Jet) ad.Jet, aff f
 		if aff == nil {
 			c.nonlinear(at, x, y)
 		}
-		return multiSym(shape, aff)
+		return multiSym(shape, aff, x, y)
 	}
 	fx, fy := c.jets(at, x), c.jets(at, y)
 	return val{k: kSym, shape: shape, sym: &sym{lat: lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
@@ -405,7 +405,7 @@ func (c *compiler) rowsDot(at ast.Node, m, v val) val {
 		aff = func(i int) lin { return weighted(k, rows[i*k:(i+1)*k], va) }
 	}
 	if v.sym.lat < 0 {
-		return multiSym([]int{r}, aff)
+		return multiSym([]int{r}, aff, v)
 	}
 	g := c.symFn(at, v)
 	return val{k: kSym, shape: []int{r}, sym: &sym{lat: v.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
@@ -458,7 +458,7 @@ func (c *compiler) dotVals(at ast.Node, x, y val) val {
 			aff = func(int) lin { return weighted(len(w0), w0, ya) }
 		}
 		if y.sym.lat < 0 {
-			return multiSym(nil, aff)
+			return multiSym(nil, aff, y)
 		}
 		fy := c.symFn(at, y)
 		return val{k: kSym, sym: &sym{lat: y.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {

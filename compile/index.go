@@ -55,7 +55,7 @@ func (c *compiler) index(e *ast.IndexExpr) val {
 		aff = func(k int) lin { return xa(offs[k]) }
 	}
 	if x.sym.lat < 0 {
-		return multiSym(shape, aff)
+		return multiSym(shape, aff, x)
 	}
 	g := c.symFn(e.X, x)
 	return val{k: kSym, shape: shape, sym: &sym{lat: x.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {

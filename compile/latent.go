@@ -244,6 +244,9 @@ func (c *compiler) processPrior(a *args, l *graph.Latent, kind PriorKind, k int,
 	if len(xv.shape) == 2 {
 		cols = xv.shape[1]
 	}
+	if n == 0 || cols == 0 {
+		c.fail(a.at(k+1), "%s: X is %s; a %s prior needs at least one input row and column", a.b.Name, xv.describe(), a.b.Name)
+	}
 	c.kernelDims(a.at(k), kv.kern, cols)
 	X := mat.NewDense(n, cols, append([]float64(nil), xv.num...))
 	p := Prior{Kind: kind, Nu: nu, Mean: make([]float64, n), Kernel: *kv.kern, X: X}

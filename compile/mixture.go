@@ -128,7 +128,7 @@ func (c *compiler) mixComponent(s *ast.TildeStmt, y val, e ast.Expr) mixComp {
 	switch proj.k {
 	case kSym:
 		if proj.sym.lat < 0 {
-			c.fail(a.at(pi), "a mixture component's argument is a projection of one latent; `%s` involves %s", c.text(a.at(pi)), joinQuoted(dedup(proj.sym.latentNames(c.m.Graph))))
+			c.fail(a.at(pi), "a mixture component's argument is a projection of one latent; `%s` involves %s", c.text(a.at(pi)), joinQuoted(c.latentNames(proj)))
 		}
 		if l := &c.m.Graph.Latents[proj.sym.lat]; l.Domain != graph.Real {
 			c.fail(a.at(pi), "%s needs a real latent projection; `%s` is %s", b.Name, l.Name, l.Domain)

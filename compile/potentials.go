@@ -184,7 +184,7 @@ func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 		c.fail(e, "exp(...) must depend on a latent; a constant potential changes nothing")
 	}
 	if v.sym.lat < 0 {
-		c.fail(e, "exp(...) depends on the latents %s; a potential exp(...) depends on one latent", joinQuoted(dedup(v.sym.latentNames(c.m.Graph))))
+		c.fail(e, "exp(...) depends on the latents %s; a potential exp(...) depends on one latent", joinQuoted(c.latentNames(v)))
 	}
 	l := &c.m.Graph.Latents[v.sym.lat]
 	if l.Domain != graph.Real {

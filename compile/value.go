@@ -74,6 +74,7 @@ type sym struct {
 	f     func(w []ad.Jet) []ad.Jet
 	exprs bool // true when f is not a pure selection
 	aff   func(k int) lin
+	lats  []int // lat = −1: the latents involved
 }
 
 func numVal(x float64) val { return val{k: kNum, num: []float64{x}} }
