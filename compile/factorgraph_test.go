@@ -395,3 +395,41 @@ func BenchmarkCompileRandomWalk(b *testing.B) {
 		})
 	}
 }
+
+// TestFactorGraphOtherLikelihoods: every likelihood and a mixture take
+// affine arguments with a constant.
+func TestFactorGraphOtherLikelihoods(t *testing.T) {
+	m, g := fgOf(t, `
+data y: spin[2] = [1, -1]
+data r = [0.5, 2]
+data k = [3, 0]
+latent w: real[2] ~ normal(0, 1)
+latent c: real ~ normal(0, 1)
+y[0] ~ logistic(w[0] + c)
+r[0] ~ student_t(4, w[1] - c + 1, 0.5)
+k[0] ~ poisson_log(2 * w[0] + 0.5)
+r[1] ~ mixture([0.8, 0.2], normal(w[1] + c, 1), normal(0, 10))
+`)
+	want := []struct {
+		kind  string
+		vars  []int
+		coefs []float64
+		c     float64
+	}{
+		{"logistic", []int{0, 2}, []float64{1, 1}, 0},
+		{"student_t", []int{1, 2}, []float64{1, -1}, 1},
+		{"poisson_log", []int{0}, []float64{2}, 0.5},
+		{"mixture", []int{1, 2}, []float64{1, 1}, 0},
+	}
+	if len(g.Sites) != len(want) {
+		t.Fatalf("%d sites", len(g.Sites))
+	}
+	for i, w := range want {
+		s := g.Sites[i]
+		if s.Kind != w.kind {
+			t.Errorf("site %d is %s, want %s", i, s.Kind, w.kind)
+		}
+		wantAffine(t, s.Label, s.Aff, w.vars, w.coefs, w.c)
+	}
+	checkFactors(t, m)
+}

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/fg-infer/fg/factor"
@@ -15,9 +16,29 @@ import (
 // (logC per element).
 type mixComp struct {
 	lik   factor.Site
-	sites []Site // nil for a constant component
+	sites []Site // nil for a constant component or one on forms
 	lat   int    // the latent of sites
+	forms []lin  // a projection over several latents or with a constant (a factor-graph site)
 	logC  []float64
+}
+
+// latent reports whether the component depends on a latent.
+func (m *mixComp) latent() bool { return m.sites != nil || m.forms != nil }
+
+// sameProjection reports whether two latent components project alike.
+func sameProjection(a, b *mixComp) bool {
+	if a.forms != nil || b.forms != nil {
+		if a.forms == nil || b.forms == nil {
+			return false
+		}
+		for i := range a.forms {
+			if !reflect.DeepEqual(a.forms[i], b.forms[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.lat == b.lat && sameSites(a.sites, b.sites)
 }
 
 // mixture compiles y ~ mixture(weights, C1(...), C2(...), ...) into one
@@ -39,42 +60,63 @@ func (c *compiler) mixture(s *ast.TildeStmt, y val, call *ast.CallExpr, name str
 	w := c.mixWeights(call.Args[0], len(comps))
 	n := y.size()
 	mc := make([]mixComp, len(comps))
-	lat, first := -1, -1
+	first := -1
 	for k, e := range comps {
 		mc[k] = c.mixComponent(s, y, e)
-		if mc[k].sites == nil {
+		if !mc[k].latent() {
 			continue
 		}
-		l := mc[k].lat
-		if lat < 0 {
-			lat, first = l, k
+		if first < 0 {
+			first = k
 			continue
 		}
-		if l != lat || !sameSites(mc[k].sites, mc[first].sites) {
-			c.fail(e, "the components of a mixture must share one projection of one latent: `%s` differs from `%s`",
-				c.text(e), c.text(comps[first]))
+		if !sameProjection(&mc[k], &mc[first]) {
+			what := "one projection of one latent"
+			if mc[k].forms != nil || mc[first].forms != nil {
+				what = "one affine argument"
+			}
+			c.fail(e, "the components of a mixture must share %s: `%s` differs from `%s`",
+				what, c.text(e), c.text(comps[first]))
 		}
 	}
-	if lat < 0 {
+	if first < 0 {
 		c.fail(call, "no component of this %s depends on a latent; at least one must (e.g. normal(x, 1))", name)
 	}
 	liks := make([]factor.Site, len(mc))
 	for k := range mc {
-		if mc[k].sites != nil {
+		if mc[k].latent() {
 			liks[k] = mc[k].lik
 		}
 	}
-	for i, site := range mc[first].sites {
+	forms, lat := mc[first].forms, mc[first].lat
+	if forms != nil {
+		c.useFG(comps[first], fmt.Sprintf("%s component `%s`", name, c.text(comps[first])))
+	}
+	for i := 0; i < n; i++ {
 		m := factor.Mixture{W: w, Comps: liks, LogC: make([]float64, len(mc))}
 		for k := range mc {
-			if mc[k].sites == nil {
+			if !mc[k].latent() {
 				m.LogC[k] = mc[k].logC[i]
 			}
 		}
+		site := Site{Index: -1}
+		if forms == nil {
+			site = mc[first].sites[i]
+		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = name, m, y.num[i], m.Params(), s.Pos()
 		site.Label = fmt.Sprintf("%s(%s)", name, c.elemName(s.LHS, i, n))
-		site.Factor = c.addFactor(s, graph.Factor{Kind: name, Vars: c.siteVars(lat, site),
+		var vars []int
+		if forms != nil {
+			vars = sortedIDs(forms[i])
+		} else {
+			vars = c.siteVars(lat, site)
+		}
+		site.Factor = c.addFactor(s, graph.Factor{Kind: name, Vars: vars,
 			Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()})
+		if forms != nil {
+			c.fg.sites = append(c.fg.sites, fgSite{site: site, aff: forms[i]})
+			continue
+		}
 		c.sites[lat] = append(c.sites[lat], site)
 	}
 }
@@ -127,14 +169,16 @@ func (c *compiler) mixComponent(s *ast.TildeStmt, y val, e ast.Expr) mixComp {
 	n := y.size()
 	switch proj.k {
 	case kSym:
-		if proj.sym.lat < 0 {
-			c.fail(a.at(pi), "a mixture component's argument is a projection of one latent; `%s` involves %s", c.text(a.at(pi)), joinQuoted(c.latentNames(proj)))
-		}
-		if l := &c.m.Graph.Latents[proj.sym.lat]; l.Domain != graph.Real {
-			c.fail(a.at(pi), "%s needs a real latent projection; `%s` is %s", b.Name, l.Name, l.Domain)
+		if proj.sym.lat >= 0 {
+			if l := &c.m.Graph.Latents[proj.sym.lat]; l.Domain != graph.Real {
+				c.fail(a.at(pi), "%s needs a real latent projection; `%s` is %s", b.Name, l.Name, l.Domain)
+			}
 		}
 		if proj.size() != n {
 			c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), n, c.text(a.at(pi)), proj.size())
+		}
+		if forms, block := c.siteForms(a.at(pi), proj); !block {
+			return mixComp{lik: lik, forms: forms, lat: -1}
 		}
 		return mixComp{lik: lik, sites: c.affine(a.at(pi), proj), lat: proj.sym.lat}
 	case kNum:
@@ -192,12 +236,19 @@ func (c *compiler) checkMixtures(s *ast.InferStmt, spec *InferSpec) {
 	if _, kl := spec.Settings.Divergence.(infer.KL); kl {
 		return
 	}
+	var sites []Site
 	for _, b := range c.m.Blocks {
-		for _, site := range b.Sites {
-			if m, ok := site.Lik.(factor.Mixture); ok && m.HasJump() {
-				c.fail(s, "divergence %v integrates a mixture's log-density numerically, which a step component makes inaccurate (the %s at %s); use divergence kl",
-					spec.Settings.Divergence, site.Kind, site.Pos)
-			}
+		sites = append(sites, b.Sites...)
+	}
+	if g := c.m.FactorGraph; g != nil {
+		for _, a := range g.Sites {
+			sites = append(sites, a.Site)
+		}
+	}
+	for _, site := range sites {
+		if m, ok := site.Lik.(factor.Mixture); ok && m.HasJump() {
+			c.fail(s, "divergence %v integrates a mixture's log-density numerically, which a step component makes inaccurate (the %s at %s); use divergence kl",
+				spec.Settings.Divergence, site.Kind, site.Pos)
 		}
 	}
 }
