@@ -116,6 +116,11 @@ func (c *compiler) condMean(a *args, mv val, n int) func(k int) lin {
 	if mv.k == kNum {
 		c.finite(a.at(0), "normal mean", mv)
 	}
+	if mv.k == kSym && mv.sym.lat >= 0 {
+		if l := &c.m.Graph.Latents[mv.sym.lat]; l.Domain != graph.Real {
+			c.fail(a.at(0), "the mean `%s` depends on the %s latent `%s`; a conditional's mean is an affine expression of real latents", c.text(a.at(0)), l.Domain, l.Name)
+		}
+	}
 	f := affOf(mv)
 	if f == nil {
 		c.fail(a.at(0), "the mean `%s` is not affine in the latents: a conditional's mean is an affine expression such as a * x[t-1] + b; a nonlinear relation needs `factor exp(...)`", c.text(a.at(0)))
