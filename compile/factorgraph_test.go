@@ -433,3 +433,29 @@ r[1] ~ mixture([0.8, 0.2], normal(w[1] + c, 1), normal(0, 10))
 	}
 	checkFactors(t, m)
 }
+
+// TestVectorLikelihoodParams: y ~ normal(theta, sigma^2) gives each site
+// its own variance, in block and factor-graph models.
+func TestVectorLikelihoodParams(t *testing.T) {
+	m := mustCompile(t, `
+data y = [28, 8, -3]
+data sigma = [15, 10, 16]
+latent theta: real[3] ~ normal(0, 100)
+y ~ normal(theta, sigma^2)
+`, Options{})
+	for i, want := range []float64{225, 100, 256} {
+		s := m.Blocks[0].Sites[i]
+		if s.Params["var"] != want || s.Lik.Params()["var"] != want || s.Index != i {
+			t.Errorf("site %d: params %v, index %d, want var %g", i, s.Params, s.Index, want)
+		}
+	}
+	_, g := fgOf(t, `
+data y = [28, 8]
+latent mu: real ~ normal(0, 100)
+latent theta: real[2] ~ normal(mu, 25)
+y ~ normal(theta + 1, [4, 9])
+`)
+	if g.Sites[1].Params["var"] != 9 || g.Sites[0].Params["var"] != 4 {
+		t.Errorf("sites: %+v, %+v", g.Sites[0].Site, g.Sites[1].Site)
+	}
+}

@@ -197,18 +197,24 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	if proj.size() != n && proj.size() != 1 {
 		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), n, c.text(a.at(pi)), proj.size())
 	}
-	var lik factor.Site
-	if c.lf.inSlot(func() { lik = c.newSite(a, k, pi) }) && lat >= 0 {
-		c.lf.sites = append(c.lf.sites, siteSlot{lat: lat, first: len(c.sites[lat]), n: n, call: call, b: b, k: k, locals: c.snapshotLocals()})
+	var liks []factor.Site
+	if c.lf.inSlot(func() { liks = c.newSites(a, k, pi, n, func(e int) string { return c.elemName(s.LHS, e, n) }) }) {
+		if len(liks) > 1 {
+			c.fail(call, "%s: learn does not tune per-element (vector) likelihood parameters; use a scalar param or a plate", b.Name)
+		}
+		if lat >= 0 {
+			c.lf.sites = append(c.lf.sites, siteSlot{lat: lat, first: len(c.sites[lat]), n: n, call: call, b: b, k: k, locals: c.snapshotLocals()})
+		}
 	}
 	for i, x := range y.num {
-		if lik.CheckY(x) != nil {
+		if lik := liks[min(i, len(liks)-1)]; lik.CheckY(x) != nil {
 			c.fail(s.LHS, "%s", c.badElement(c.render(s.LHS), y, i, lik.Support()))
 		}
 	}
 	// One params map for all the statement's sites and factors (read only):
-	// per-site maps cost ~0.5 KB a site (issue 15).
-	params := lik.Params()
+	// per-site maps cost ~0.5 KB a site (issue 15); only per-element
+	// (vector) parameters give each site its own.
+	lik, params := liks[0], liks[0].Params()
 	forms, block := c.siteForms(a.at(pi), proj)
 	var sites []Site
 	if forms == nil {
@@ -218,6 +224,9 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		c.useFG(a.at(pi), fmt.Sprintf("%s argument `%s`", b.Name, c.text(a.at(pi))))
 	}
 	for k := 0; k < n; k++ {
+		if len(liks) > 1 {
+			lik, params = liks[k], liks[k].Params()
+		}
 		var site Site
 		var form lin
 		if forms != nil {
@@ -332,6 +341,57 @@ func (c *compiler) newSite(a *args, k factor.LikelihoodKind, pi int) factor.Site
 	}
 	c.notePositiveParams(a, k, pi, params)
 	return lik
+}
+
+// newSites is newSite for a likelihood whose parameters may be vectors of
+// one value per observation (y ~ normal(theta, sigma^2)): one site per
+// element then (elem names observation e in messages), otherwise one
+// shared site.
+func (c *compiler) newSites(a *args, k factor.LikelihoodKind, pi, n int, elem func(e int) string) []factor.Site {
+	vals := make([]*val, len(a.b.Params))
+	per := false
+	for i := range a.b.Params {
+		if i == pi || a.expr(i) == nil {
+			continue
+		}
+		v, _ := a.val(i)
+		if v.k == kNum && len(v.shape) == 1 && n != 1 {
+			if v.size() != n {
+				c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d (one per observation), got %s", a.b.Name, a.b.Params[i].Name, n, v.describe())
+			}
+			c.finite(a.at(i), a.b.Name+" "+a.b.Params[i].Name, v)
+			vals[i], per = &v, true
+		}
+	}
+	if !per {
+		return []factor.Site{c.newSite(a, k, pi)}
+	}
+	out := make([]factor.Site, n)
+	for e := range out {
+		params := map[string]float64{}
+		for i, p := range a.b.Params {
+			switch {
+			case i == pi:
+				continue
+			case vals[i] != nil:
+				params[p.Name] = vals[i].num[e]
+			default:
+				def, _ := strconv.ParseFloat(p.Default, 64)
+				params[p.Name] = a.num(i, def)
+			}
+		}
+		lik, err := k.New(params)
+		if err != nil {
+			at := ast.Node(a.call)
+			var pe *factor.ParamError
+			if errors.As(err, &pe) {
+				at = a.at(paramIndex(a.b, pe.Param))
+			}
+			c.fail(at, "%s: %v", elem(e), err)
+		}
+		out[e] = lik
+	}
+	return out
 }
 
 // paramIndex is the index of b's parameter called name.
