@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"math"
 	"slices"
 
 	"github.com/fg-infer/fg/graph"
@@ -134,6 +135,27 @@ func (a lin) norm() lin {
 	}
 	out.ids, out.coefs = out.ids[:n], out.coefs[:n]
 	return out
+}
+
+// finite reports whether every coefficient and the constant are finite.
+func (a lin) finite() bool {
+	if math.IsNaN(a.c) || math.IsInf(a.c, 0) {
+		return false
+	}
+	for _, x := range a.coefs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// needAffineArg fails when x spans several latents: the non-affine
+// function call (exp, abs, min, a loss) at `at` cannot take it.
+func (c *compiler) needAffineArg(at ast.Node, x val) {
+	if x.k == kSym && x.sym.lat < 0 {
+		c.nonlinear(at, x)
+	}
 }
 
 // affOf returns element access to v's elements as lins, with scalar

@@ -193,6 +193,9 @@ func misuse(b *stdlib.Builtin) string {
 
 func (c *compiler) mathCall(a *args) val {
 	x, _ := a.val(0)
+	if a.b.Name != "sum" && a.b.Name != "dot" {
+		c.needAffineArg(a.call, x)
+	}
 	switch a.b.Name {
 	case "exp":
 		return c.map1(a.at(0), x, ad.Jet.Exp, nil)
@@ -273,5 +276,6 @@ func (c *compiler) lossCall(a *args) val {
 		c.fail(a.call, "%v", err)
 	}
 	x, _ := a.val(0)
+	c.needAffineArg(a.call, x)
 	return c.map1(a.at(0), x, func(u ad.Jet) ad.Jet { return loss.OfJet(l, u) }, nil)
 }

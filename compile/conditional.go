@@ -2,7 +2,6 @@ package compile
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
@@ -86,8 +85,8 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	c.useFG(call, fmt.Sprintf("conditional `%s ~ %s`", c.text(lhsAt), c.text(call)))
 	for k, id := range s.ids {
 		m := mean(k)
-		if math.IsNaN(m.c) || math.IsInf(m.c, 0) {
-			c.fail(a.at(0), "the mean of %s has the constant term %v", c.m.Graph.VarName(id), m.c)
+		if !m.finite() {
+			c.fail(a.at(0), "the mean of %s has an infinite or NaN coefficient or constant (a division by zero?)", c.m.Graph.VarName(id))
 		}
 		gvars := make([]int, 1, 1+len(m.ids))
 		gvars[0] = id

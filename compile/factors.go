@@ -280,6 +280,9 @@ func (c *compiler) siteForms(at ast.Node, proj val) (forms []lin, block bool) {
 	block = proj.sym.lat >= 0
 	for k := range forms {
 		forms[k] = f(k)
+		if !forms[k].finite() {
+			c.fail(at, "`%s` has an infinite or NaN coefficient or constant (a division by zero?)", c.text(at))
+		}
 		scale := 0.0
 		for _, x := range forms[k].coefs {
 			scale = math.Max(scale, math.Abs(x))
