@@ -46,10 +46,11 @@ type fgSite struct {
 }
 
 // useFG marks the model as a factor graph over several latents because of
-// the construct what at n (the first one is kept for messages).
-func (c *compiler) useFG(n ast.Node, what string) {
+// the construct at n, which what describes (the first one is kept for
+// messages; what runs once).
+func (c *compiler) useFG(n ast.Node, what func() string) {
 	if !c.fg.at.IsValid() {
-		c.fg.at, c.fg.what = n.Pos(), what
+		c.fg.at, c.fg.what = n.Pos(), what()
 	}
 }
 
@@ -82,8 +83,19 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	n := len(s.ids)
 	mean := c.condMean(a, mv, n)
 	vars := c.condVar(a, vv, s.ids)
-	c.useFG(call, fmt.Sprintf("conditional `%s ~ %s`", c.text(lhsAt), c.text(call)))
+	if n == 0 {
+		c.fg.done[s.lat]++
+		return
+	}
+	c.useFG(call, func() string { return fmt.Sprintf("conditional `%s ~ %s`", c.text(lhsAt), c.text(call)) })
+	// One params map per distinct variance (shared by the statement's
+	// factors when it is a scalar, as for likelihood sites: issue 15).
+	shared := map[string]float64{"var": vars[0]}
 	for k, id := range s.ids {
+		params := shared
+		if len(vars) > 1 {
+			params = map[string]float64{"var": vars[k]}
+		}
 		m := mean(k)
 		if !m.finite() {
 			c.fail(a.at(0), "the mean of %s has an infinite or NaN coefficient or constant (a division by zero?)", c.m.Graph.VarName(id))
@@ -96,8 +108,7 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 			}
 		}
 		label := fmt.Sprintf("%s(%s)", b.Name, c.m.Graph.VarName(id))
-		f := c.addFactor(call, graph.Factor{Kind: b.Name, Vars: gvars, Label: label, Pos: pos,
-			Params: map[string]float64{"var": vars[min(k, len(vars)-1)]}})
+		f := c.addFactor(call, graph.Factor{Kind: b.Name, Vars: gvars, Label: label, Pos: pos, Params: params})
 		c.fg.conds = append(c.fg.conds, condDecl{target: id, mean: m, v: vars[min(k, len(vars)-1)], factor: f, label: label, pos: pos})
 	}
 	c.fg.done[s.lat]++

@@ -51,6 +51,12 @@ func (c *compiler) buildFactorGraph() {
 			fg.NumVars += l.Size()
 		}
 	}
+	nSites := len(c.fg.sites)
+	for _, ss := range c.sites {
+		nSites += len(ss)
+	}
+	fg.Gaussians = make([]LinearGaussian, 0, fg.NumVars)
+	fg.Sites = make([]AffineSite, 0, nSites)
 	b := &fgBuilder{c: c, g: g, fg: fg, owner: make([]int, fg.NumVars)}
 	for i := range b.owner {
 		b.owner[i] = -1

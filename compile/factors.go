@@ -221,7 +221,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		sites = c.affine(a.at(pi), proj) // not affine: the jet path explains why
 	}
 	if !block {
-		c.useFG(a.at(pi), fmt.Sprintf("%s argument `%s`", b.Name, c.text(a.at(pi))))
+		c.useFG(a.at(pi), func() string { return fmt.Sprintf("%s argument `%s`", b.Name, c.text(a.at(pi))) })
 	}
 	for k := 0; k < n; k++ {
 		if len(liks) > 1 {

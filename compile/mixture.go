@@ -90,7 +90,7 @@ func (c *compiler) mixture(s *ast.TildeStmt, y val, call *ast.CallExpr, name str
 	}
 	forms, lat := mc[first].forms, mc[first].lat
 	if forms != nil {
-		c.useFG(comps[first], fmt.Sprintf("%s component `%s`", name, c.text(comps[first])))
+		c.useFG(comps[first], func() string { return fmt.Sprintf("%s component `%s`", name, c.text(comps[first])) })
 	}
 	for i := 0; i < n; i++ {
 		m := factor.Mixture{W: w, Comps: liks, LogC: make([]float64, len(mc))}
