@@ -46,3 +46,35 @@ func ExampleCompileSource_errors() {
 	// bad.fg:1:19: y[1]: label 2 is not a spin value (-1/+1)
 	// bad.fg:2:21: unknown distribution `normall`; did you mean `normal`?
 }
+
+// A random walk with a drift compiles to a FactorGraph: one linear-Gaussian
+// factor N(0; aᵀx + c, var) per element and an affine site per observation.
+func ExampleCompileSource_factorGraph() {
+	src := []byte(`
+data y = [0.3, 1.2]
+latent x: real[3]
+x[0] ~ normal(0, 10)
+for t in 1..3 {
+  x[t] ~ normal(0.9 * x[t-1] + 0.1, 0.5)
+}
+y ~ normal(x[1:3], 0.2)
+`)
+	m, err := compile.CompileSource("walk.fg", src, compile.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g := m.FactorGraph
+	fmt.Println(len(m.Blocks), g.NumVars, len(g.Gaussians), len(g.Sites))
+	for _, f := range g.Gaussians {
+		fmt.Println(f.Label, f.Target, f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, f.Var)
+	}
+	s := g.Sites[1]
+	fmt.Println(s.Label, s.Y, s.Aff.Vars, s.Params["var"])
+	// Output:
+	// 0 3 3 2
+	// normal(x[0]) 0 [0] [1] 0 10
+	// normal(x[1]) 1 [1 0] [1 -0.9] -0.1 0.5
+	// normal(x[2]) 2 [2 1] [1 -0.9] -0.1 0.5
+	// normal(y[1]) 1.2 [2] 0.2
+}
