@@ -123,14 +123,22 @@ func (c *compiler) defaults(spec *InferSpec) {
 // mini-batch factors, and vq when there are exp(...) factors.
 func (c *compiler) defaultApprox() infer.Scheme {
 	approx := infer.Scheme{Kind: infer.SchemeExact}
+	gh := func(s Site) {
+		if _, ok := s.Lik.(factor.Tilted); !ok {
+			approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
+		}
+	}
 	for _, b := range c.m.Blocks {
 		if len(b.Batches) > 0 {
 			return infer.Scheme{Kind: infer.SchemeVQ}
 		}
 		for _, s := range b.Sites {
-			if _, ok := s.Lik.(factor.Tilted); !ok {
-				approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
-			}
+			gh(s)
+		}
+	}
+	if g := c.m.FactorGraph; g != nil {
+		for _, s := range g.Sites {
+			gh(s.Site)
 		}
 	}
 	return approx
@@ -144,7 +152,8 @@ type kindUse struct {
 
 // modelKinds lists the factor kinds of the model, each once, in the
 // order of first use: every block's prior, sites and mini-batch
-// potentials, then the discrete factors.
+// potentials, a factor graph's priors, conditionals and sites, then the
+// discrete factors.
 func (c *compiler) modelKinds() []kindUse {
 	var out []kindUse
 	seen := map[factor.Key]bool{}
@@ -162,6 +171,18 @@ func (c *compiler) modelKinds() []kindUse {
 		}
 		for _, f := range b.Batches {
 			use(factor.Exp{}, f.Pos)
+		}
+	}
+	if g := c.m.FactorGraph; g != nil {
+		for _, f := range g.Gaussians {
+			use(factor.NormalPrior{}, f.Pos)
+		}
+		for _, d := range g.Dense {
+			k, _ := factor.Lookup(string(d.Prior.Kind), factor.Prior)
+			use(k, d.Pos)
+		}
+		for _, s := range g.Sites {
+			use(s.Lik, s.Pos)
 		}
 	}
 	for _, f := range c.m.Graph.Factors {

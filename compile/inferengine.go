@@ -11,6 +11,9 @@ import (
 // the schedule against that engine's schedules, family = factorized
 // against the priors, the scheme and the divergence, the mcmc run lengths.
 func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
+	if c.m.FactorGraph != nil && !c.hasDiscrete() {
+		c.checkFactorGraph(s, spec)
+	}
 	switch spec.Method {
 	case infer.MethodEP, infer.MethodBP:
 		c.checkSchedule(s, spec)

@@ -128,6 +128,12 @@ type Site struct {
 	Factor int                // index into Graph.Factors
 	Label  string             // e.g. "step(y[4])"
 	Pos    ast.Pos
+	// Vars, when non-nil, makes Proj sparse: aᵀw = Σ_k Proj[k]·w[Vars[k]].
+	// Offset is a constant added to the projection, aᵀw + Offset: a
+	// factor-graph site on the joint vector of its latents (issue 13;
+	// infer/run's gold standards). Block sites leave both zero.
+	Vars   []int
+	Offset float64
 }
 
 // Potential is a log-potential log f(w) of a whole block vector with its

@@ -174,6 +174,9 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	if c.m.Learn != nil {
 		c.fail(s, "only one learn statement is allowed (the first is at %s)", c.m.Learn.Pos)
 	}
+	if c.m.FactorGraph != nil {
+		c.fail(s, "learn maximises the evidence of Gaussian-block models; this model is a factor graph over several latents, whose evidence learn does not optimise yet")
+	}
 	if s.By != nil && s.By.Name != "evidence" {
 		c.fail(s.By, "learn by %s: only `by evidence` is supported", s.By.Name)
 	}

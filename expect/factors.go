@@ -10,7 +10,7 @@ import (
 
 // relaxation reads b(FACTOR): the relaxation weight of a factor, 0 when the
 // result did not relax it. FACTOR is a factor label string ("step(y[4])"),
-// a number k (the k-th likelihood site of the model's Gaussian blocks, or
+// a number k (the k-th likelihood site of the model's Gaussian blocks or factor graph, or
 // the k-th factor of a discrete model), or an expression such as y[4]
 // matched against labels of the form kind(y[4]).
 func (ev *evaluator) relaxation(r *infer.Result, call *ast.CallExpr) value {
@@ -82,6 +82,11 @@ func (ev *evaluator) factorByIndex(x *ast.NumberLit) string {
 	var sites []string
 	for _, b := range ev.model.Blocks {
 		for _, s := range b.Sites {
+			sites = append(sites, s.Label)
+		}
+	}
+	if g := ev.model.FactorGraph; g != nil {
+		for _, s := range g.Sites {
 			sites = append(sites, s.Label)
 		}
 	}

@@ -292,14 +292,20 @@ func withOption(m map[string]string, k, v string) map[string]string {
 	return out
 }
 
-// project returns the site's projection aᵀw.
+// project returns the site's projection aᵀw + Offset.
 func project(s compile.Site, w []float64) float64 {
-	if s.Proj == nil {
-		return w[s.Index]
-	}
-	f := 0.0
-	for i, a := range s.Proj {
-		f += a * w[i]
+	f := s.Offset
+	switch {
+	case s.Vars != nil:
+		for k, a := range s.Proj {
+			f += a * w[s.Vars[k]]
+		}
+	case s.Proj != nil:
+		for i, a := range s.Proj {
+			f += a * w[i]
+		}
+	default:
+		f += w[s.Index]
 	}
 	return f
 }

@@ -173,6 +173,9 @@ func (j *job) dispatch() error {
 	if disc && cont {
 		return fmt.Errorf("the model mixes discrete and real latents; no engine of fg handles both in one graph yet")
 	}
+	if cont && j.m.FactorGraph != nil {
+		return j.runFactorGraph()
+	}
 	switch j.spec.Method {
 	case "ep", "bp":
 		if disc {

@@ -79,7 +79,11 @@ func (p sitePotential) Derivs(w, grad, hdiag []float64) float64 {
 		return v
 	}
 	for i, a := range p.s.Proj {
-		grad[i], hdiag[i] = g*a, h*a*a
+		k := i
+		if p.s.Vars != nil {
+			k = p.s.Vars[i]
+		}
+		grad[k], hdiag[k] = g*a, h*a*a
 	}
 	return v
 }

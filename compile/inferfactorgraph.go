@@ -1,0 +1,134 @@
+package compile
+
+import (
+	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/exact"
+	"github.com/fg-infer/fg/infer/fgraph"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// fullSchedules and factorizedSchedules are the schedules of ep on a factor graph under
+// each family (infer/fgraph: a forest always runs forward–backward).
+var (
+	fullSchedules       = []infer.Schedule{infer.Sequential, infer.Parallel}
+	factorizedSchedules = []infer.Schedule{infer.Sequential, infer.Parallel, infer.Residual}
+)
+
+// checkFactorGraph checks an infer line against a model compiled to a
+// FactorGraph (infer/run's runFactorGraph serves it): ep runs infer/fgraph
+// (kl, alpha, relaxed_kl under family = full; the schedules it has); exact
+// solves linear-Gaussian graphs at any size and integrates the joint by
+// quadrature up to exact.MaxQuadDim elements otherwise; mcmc samples the
+// joint Gaussian prior. Whatever needs a dense joint is bounded by
+// fgraph.MaxJoint. The options of the block engines (t(nu), shards,
+// passes, nonnegative_sites) are refused.
+func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
+	fg := c.m.FactorGraph
+	switch spec.Method {
+	case infer.MethodBP:
+		c.errorf(s.Method, "bp needs discrete latents; the real latents of this model run with ep, exact or mcmc")
+	case infer.MethodEP:
+		c.checkFactorGraphEP(s, spec)
+	case infer.MethodExact:
+		switch {
+		case !fg.LinearGaussian():
+			if fg.NumVars > exact.MaxQuadDim {
+				c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", exact.MaxQuadDim, fg.NumVars)
+			}
+		case fg.NumVars > fgraph.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()):
+			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain or a tree) as one dense Gaussian over at most %d latent elements; it has %d", fgraph.MaxJoint, fg.NumVars)
+		}
+	case infer.MethodMCMC:
+		if fg.NumVars > fgraph.MaxJoint {
+			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		}
+	}
+}
+
+// checkFactorGraphEP checks the options of ep on a factor graph.
+func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
+	fg := c.m.FactorGraph
+	div := optionValue(s, "divergence")
+	_, relaxed := spec.Settings.Divergence.(infer.RelaxedKL)
+	if _, ok := spec.Settings.Divergence.(infer.T); ok {
+		c.errorf(div, "divergence %v runs on a single latent with a student_t or tp prior; a factor graph over several latents runs kl, alpha or relaxed_kl", spec.Settings.Divergence)
+	}
+	for _, k := range []string{"shards", "passes", "nonnegative_sites"} {
+		if at := optionValue(s, k); at != ast.Node(s) {
+			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
+		}
+	}
+	sch := spec.Settings.Schedule
+	if spec.Family == infer.FamilyFactorized {
+		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, factorizedSchedules))
+		if relaxed {
+			c.errorf(div, "relaxed_kl acts on the projections of one joint Gaussian: it needs family = full")
+		}
+		if len(fg.Dense) > 0 {
+			c.errorf(optionValue(s, "family"), "family = factorized keeps one belief per element; the %s prior of `%s` is a dense Gaussian over several elements: use family = full", fg.Dense[0].Prior.Kind, fg.Dense[0].Name)
+		}
+		return
+	}
+	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, fullSchedules))
+	if fg.NumVars > fgraph.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) {
+		c.errorf(optionValue(s, "family"), "family = full here (a graph with a cycle, a dense gp or mvnormal prior, or relaxed_kl) is one dense Gaussian over at most %d latent elements; this one has %d: use family = factorized",
+			fgraph.MaxJoint, fg.NumVars)
+	}
+}
+
+// LinearGaussian reports whether every site of g is a Gaussian observation
+// (factor.Normal): the posterior is then Gaussian and exact.
+func (g *FactorGraph) LinearGaussian() bool {
+	for _, s := range g.Sites {
+		if _, ok := s.Lik.(factor.Normal); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// forest reports whether the bipartite graph of g's factors and
+// variables is a forest (no cycle), by union–find over the variables: a
+// factor closes a cycle when two of its variables are already connected.
+// Dense blocks count as factors over their variables.
+func (g *FactorGraph) forest() bool {
+	parent := make([]int, g.NumVars)
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	join := func(vars []int) bool {
+		for k := 1; k < len(vars); k++ {
+			v := vars[k]
+			a, b := find(vars[0]), find(v)
+			if a == b {
+				return false
+			}
+			parent[b] = a
+		}
+		return true
+	}
+	for _, f := range g.Gaussians {
+		if !join(f.Aff.Vars) {
+			return false
+		}
+	}
+	for _, s := range g.Sites {
+		if !join(s.Aff.Vars) {
+			return false
+		}
+	}
+	for _, d := range g.Dense {
+		if !join(d.Vars) {
+			return false
+		}
+	}
+	return true
+}

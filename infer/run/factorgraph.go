@@ -1,0 +1,194 @@
+package run
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/fgraph"
+)
+
+// runFactorGraph runs the infer line on a model compiled to a factor graph
+// over several latents (compile.FactorGraph, issue 13):
+//
+//   - ep runs infer/fgraph: messages on the graph under family = full (the
+//     default: one joint Gaussian, forward–backward on a forest) or
+//     factorized (a belief per variable), with the line's divergence,
+//     damping, schedule, tol and max_iter;
+//   - exact runs infer/fgraph too when every factor is linear-Gaussian (the
+//     posterior is then exact at any size: the Rauch–Tung–Striebel smoother
+//     on a chain), and otherwise quadrature (infer/exact) on the joint
+//     Gaussian of the prior factors with the sites as projections aᵀx + c;
+//   - mcmc runs elliptical slice sampling on that joint Gaussian prior.
+//
+// compile refuses what these cannot serve (checkFactorGraph), with a position.
+func (j *job) runFactorGraph() error {
+	fg := j.m.FactorGraph
+	switch j.spec.Method {
+	case "ep":
+		return j.fgMessages(fg, false)
+	case "exact":
+		if fg.LinearGaussian() {
+			return j.fgMessages(fg, true)
+		}
+		return j.fgGold(fg, j.exactBlock)
+	case "mcmc":
+		return j.fgGold(fg, j.essBlock)
+	}
+	return fmt.Errorf("%s does not run on real latents; use ep, exact or mcmc", j.spec.Method)
+}
+
+// fgMessages runs infer/fgraph. exact runs a linear-Gaussian graph with the
+// engine's defaults and reports the exact posterior as done.
+func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
+	g, liks, err := j.fgraphOf(fg)
+	if err != nil {
+		return err
+	}
+	s := fgraph.Settings{Settings: j.st, Family: fgraph.Full}
+	if j.spec.Family == infer.FamilyFactorized {
+		s.Family = fgraph.Factorized
+	}
+	if exact {
+		s = fgraph.Settings{Settings: infer.Settings{Progress: j.st.Progress}}
+	}
+	res, err := fgraph.Run(j.ctx, g, s)
+	if res == nil {
+		return err
+	}
+	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ,
+		hasLogZ: res.HasLogZ, trace: res.Trace, relax: relaxations(liks, res.B)}
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
+	if exact {
+		if !res.Exact {
+			return fmt.Errorf("internal error: the linear-Gaussian graph was not solved exactly")
+		}
+		if res.Status == infer.Converged {
+			o.status = infer.Done
+		}
+	}
+	j.mergeFG(o)
+	return err
+}
+
+// fgraphOf builds the infer/fgraph graph of fg: the Gaussian factors, the
+// Gaussian observations as linear-Gaussian factors N(y; aᵀx + c, r) (exact;
+// as EP sites under relaxed KL, whose relaxation acts on every likelihood
+// factor as in the block engines), the other sites with the infer line's
+// moment scheme, and the dense blocks. It returns the sites added as EP
+// sites, in order (fgraph.Result.B follows it).
+func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, error) {
+	g := priorGraph(fg)
+	_, relax := j.st.Divergence.(infer.RelaxedKL)
+	var liks []compile.Site
+	for _, s := range fg.Sites {
+		a := s.Aff
+		if n, ok := s.Lik.(factor.Normal); ok && !relax {
+			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
+			continue
+		}
+		lik, err := j.epLikelihood(s.Site)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", s.Label, err)
+		}
+		g.AddSite(lik, s.Y, a.Vars, a.Coefs, a.Const)
+		liks = append(liks, s.Site)
+	}
+	return g, liks, g.Err()
+}
+
+// priorGraph is the graph of fg's prior factors: its Gaussians and dense
+// blocks, whose product is the joint Gaussian prior of the variables.
+func priorGraph(fg *compile.FactorGraph) *fgraph.Graph {
+	g := fgraph.NewGraph(fg.NumVars)
+	for _, f := range fg.Gaussians {
+		g.AddGaussian(f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, 0, f.Var)
+	}
+	for _, d := range fg.Dense {
+		g.AddBlock(d.Vars, d.Prior.Mean, d.Prior.Cov)
+	}
+	return g
+}
+
+// fgGold runs a gold standard (exactBlock, essBlock) on the joint block of fg.
+func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOut, error)) error {
+	b, err := j.jointBlock(fg)
+	if err != nil {
+		return err
+	}
+	o, err := run(b)
+	if o == nil {
+		return err
+	}
+	j.mergeFG(o)
+	return err
+}
+
+// jointBlock is fg as one Gaussian block over all its variables: the prior
+// N(μ, Σ) of its Gaussian factors and dense blocks (fgraph.Graph.Gaussian,
+// by a Cholesky factorisation of the precision) and every site as the
+// sparse projection aᵀx + c of the joint vector.
+func (j *job) jointBlock(fg *compile.FactorGraph) (*compile.Block, error) {
+	mean, cov, err := priorGraph(fg).Gaussian()
+	if err != nil {
+		return nil, err
+	}
+	b := &compile.Block{Latent: -1, Name: j.jointName(fg), N: fg.NumVars,
+		Prior: compile.Prior{Kind: compile.PriorMVNormal, Mean: mean, Cov: cov}}
+	for _, s := range fg.Sites {
+		site := s.Site
+		site.Vars, site.Proj, site.Offset = s.Aff.Vars, s.Aff.Coefs, s.Aff.Const
+		b.Sites = append(b.Sites, site)
+	}
+	return b, nil
+}
+
+// jointName names the joint of the real latents in messages, e.g. "x, mu".
+func (j *job) jointName(fg *compile.FactorGraph) string {
+	var names []string
+	for l, first := range fg.First {
+		if first >= 0 {
+			names = append(names, j.m.Graph.Latents[l].Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// mergeFG sets the result from the engine's outcome on the whole graph,
+// splitting the joint summary into one variable per real latent.
+func (j *job) mergeFG(o *blockOut) {
+	r := j.res
+	r.Status, r.Message, r.Stats = o.status, o.message, o.stats
+	r.HasEvidence = o.hasLogZ && (o.status == infer.Converged || o.status == infer.Done)
+	if r.HasEvidence {
+		r.LogEvidence = o.logZ
+	}
+	r.Trace, r.Relaxation = o.trace, o.relax
+	if len(o.v.Mean) > 0 {
+		r.Variables = j.perLatent(o.v)
+	}
+}
+
+// perLatent splits a summary of the joint vector into the real latents'
+// variables, with their names and shapes (a scalar latent has shape nil).
+func (j *job) perLatent(v infer.Variable) []infer.Variable {
+	var out []infer.Variable
+	for l, first := range j.m.FactorGraph.First {
+		if first < 0 {
+			continue
+		}
+		lat := &j.m.Graph.Latents[l]
+		n := lat.Size()
+		cut := func(x []float64) []float64 {
+			if len(x) < first+n {
+				return nil
+			}
+			return x[first : first+n : first+n]
+		}
+		out = append(out, infer.Variable{Name: lat.Name, Shape: lat.Shape, Mean: cut(v.Mean), Var: cut(v.Var),
+			MeanSE: cut(v.MeanSE), VarSE: cut(v.VarSE), ESS: cut(v.ESS), RHat: cut(v.RHat)})
+	}
+	return out
+}
