@@ -28,6 +28,9 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 		c.fail(a.at(0), "predictive needs a whole Gaussian-block latent, e.g. predictive(f, Xtest)")
 	}
 	bi := c.blockOf(lv.sym.lat)
+	if bi < 0 && c.m.FactorGraph != nil {
+		c.fail(a.at(0), "predictive needs a latent of a Gaussian block; `%s` is part of a factor graph over several latents, for which predict is not supported yet", c.text(a.at(0)))
+	}
 	if bi < 0 {
 		c.fail(a.at(0), "`%s` is not a real latent with a Gaussian-family prior", c.text(a.at(0)))
 	}
