@@ -21,13 +21,12 @@ var (
 // solves linear-Gaussian graphs at any size and integrates the joint by
 // quadrature up to exact.MaxQuadDim elements otherwise; mcmc samples the
 // joint Gaussian prior. Whatever needs a dense joint is bounded by
-// fgraph.MaxJoint. The options of the block engines (t(nu), shards,
-// passes, nonnegative_sites) are refused.
+// fgraph.MaxJoint. The options of the block engines (shards, passes,
+// nonnegative_sites) are refused; bp and t(nu) have no rule for the
+// normal priors and conditionals (checkRules).
 func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
 	switch spec.Method {
-	case infer.MethodBP:
-		c.errorf(s.Method, "bp needs discrete latents; the real latents of this model run with ep, exact or mcmc")
 	case infer.MethodEP:
 		c.checkFactorGraphEP(s, spec)
 	case infer.MethodExact:
@@ -51,9 +50,6 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
 	div := optionValue(s, "divergence")
 	_, relaxed := spec.Settings.Divergence.(infer.RelaxedKL)
-	if _, ok := spec.Settings.Divergence.(infer.T); ok {
-		c.errorf(div, "divergence %v runs on a single latent with a student_t or tp prior; a factor graph over several latents runs kl, alpha or relaxed_kl", spec.Settings.Divergence)
-	}
 	for _, k := range []string{"shards", "passes", "nonnegative_sites"} {
 		if at := optionValue(s, k); at != ast.Node(s) {
 			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
