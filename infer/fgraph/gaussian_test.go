@@ -2,56 +2,14 @@ package fgraph
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/testkit"
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mat"
 )
-
-// closedForm is the posterior of z ~ N(0, P) (plus a prior mean m) given
-// y = H z + ε, ε ~ N(0, R), in covariance form (no precisions, no messages):
-//
-//	C = H P Hᵀ + R,  E[z|y] = m + P Hᵀ C⁻¹ (y − H m),  Cov = P − P Hᵀ C⁻¹ H P,
-//	log p(y) = log N(y; H m, C).
-func closedForm(m []float64, P *mat.SymDense, H *mat.Dense, R *mat.SymDense, y []float64) (mean, vari []float64, logZ float64) {
-	n, k := H.Dims()
-	HP := mat.NewDense(n, k, nil)
-	HP.Mul(H, P)
-	full := mat.NewDense(n, n, nil)
-	full.Mul(HP, H.T())
-	full.Add(full, R)
-	Cs := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			Cs.SetSym(i, j, 0.5*(full.At(i, j)+full.At(j, i)))
-		}
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(Cs) {
-		panic("closed form: C not positive definite")
-	}
-	r := mat.NewVecDense(n, nil)
-	r.MulVec(H, mat.NewVecDense(k, m))
-	r.SubVec(mat.NewVecDense(n, append([]float64(nil), y...)), r)
-	alpha := mat.NewVecDense(n, nil)
-	if err := ch.SolveVecTo(alpha, r); err != nil {
-		panic(err)
-	}
-	logZ = -0.5*mat.Dot(r, alpha) - 0.5*ch.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
-	W := mat.NewDense(n, k, nil)
-	if err := ch.SolveTo(W, HP); err != nil {
-		panic(err)
-	}
-	mean, vari = make([]float64, k), make([]float64, k)
-	for i := 0; i < k; i++ {
-		mean[i] = m[i] + mat.Dot(HP.ColView(i), alpha)
-		vari[i] = P.At(i, i) - mat.Dot(HP.ColView(i), W.ColView(i))
-	}
-	return mean, vari, logZ
-}
 
 func checkGaussian(t *testing.T, res *Result, mean, vari []float64, logZ, tol float64) {
 	t.Helper()
@@ -99,7 +57,7 @@ func TestEightSchoolsHierarchy(t *testing.T) {
 		H.Set(j, j, 1)
 		R.SetSym(j, j, sigma[j]*sigma[j])
 	}
-	mean, vari, logZ := closedForm(make([]float64, J+1), P, H, R, y)
+	mean, vari, logZ := testkit.GaussCondition(make([]float64, J+1), P, H, R, y)
 	for _, fam := range []Family{Full, Factorized} {
 		res, err := Run(context.Background(), g, Settings{Family: fam})
 		if err != nil {
@@ -137,7 +95,7 @@ func TestRegressionWithIntercept(t *testing.T) {
 		P.SetSym(d, d, 1)
 	}
 	P.SetSym(D, D, sb)
-	mean, vari, logZ := closedForm(make([]float64, D+1), P, H, R, y)
+	mean, vari, logZ := testkit.GaussCondition(make([]float64, D+1), P, H, R, y)
 	res, err := Run(context.Background(), g, Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +139,7 @@ func TestWideRegression(t *testing.T) {
 	for d := 0; d <= D; d++ {
 		P.SetSym(d, d, 1)
 	}
-	mean, vari, logZ := closedForm(make([]float64, D+1), P, H, R, y)
+	mean, vari, logZ := testkit.GaussCondition(make([]float64, D+1), P, H, R, y)
 	res, err := Run(context.Background(), g, Settings{})
 	if err != nil {
 		t.Fatal(err)
