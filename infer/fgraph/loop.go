@@ -169,6 +169,8 @@ func (p *passer) messages(k, edge int, only bool) ([]nat, bool) {
 				out[e-lo], ok = gaussianMessage(p.g, p.st, k, e)
 			}
 		}
+	} else if p.uninformed(k) {
+		return nil, false // nothing to project yet: neither an update nor a skip
 	} else {
 		ok = siteMessages(p.g, p.st, k, p.u, out)
 	}
@@ -179,6 +181,21 @@ func (p *passer) messages(k, edge int, only bool) ([]nat, bool) {
 	}
 	p.stats.Updates++
 	return out, true
+}
+
+// uninformed reports whether no message has reached site k's cavity on
+// some variable yet (natural parameters exactly zero): the upward pass of
+// a tree reaches leaf sites before anything else has reached their
+// variables, and a sequential sweep may reach a site before its variable's
+// prior. The site then waits for the next pass; its update is not a skip.
+func (p *passer) uninformed(k int) bool {
+	lo, hi := p.g.edges(k)
+	for e := lo; e < hi; e++ {
+		if n := p.st.cavity(p.g, e, p.u); n.Tau == 0 && n.Nu == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // residual returns the largest change of a belief's mean or standard

@@ -50,6 +50,19 @@ func TestProbitWalkFactorizedEqualsFull(t *testing.T) {
 	}
 }
 
+// The upward pass of the first sweep reaches every leaf site before any
+// message has reached its variable; those sites wait for the downward
+// pass, which is neither an update nor a skip: a probit walk converges
+// with no skipped update (skips are reported to users as warnings).
+func TestProbitWalkNoSkips(t *testing.T) {
+	for _, fam := range []Family{Factorized, Full} {
+		res, err := Run(context.Background(), probitWalk(60, 0.2, 5), Settings{Family: fam})
+		if err != nil || res.Status != infer.Converged || res.Skipped != 0 {
+			t.Errorf("%v: %v, status %v, %d skipped", fam, err, res.Status, res.Skipped)
+		}
+	}
+}
+
 // Power EP (alpha(0.5)): the same equivalence holds with cavities b/m^α,
 // and the power-EP evidence of the messages equals infer/ep's.
 func TestProbitWalkPowerEP(t *testing.T) {
