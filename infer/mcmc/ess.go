@@ -189,6 +189,11 @@ func (ch *essChain) follow(q *ellipse) error {
 	return nil
 }
 
+// ErrNoStart is the error of a chain whose prior draws all have zero
+// likelihood (noise-free step sites that few prior draws satisfy); a
+// caller can then start the chains elsewhere with Settings.Init.
+var ErrNoStart = errors.New("no starting point with positive likelihood in 1000 prior draws")
+
 // start sets the initial state: Init, or a (dispersed) prior draw redrawn up
 // to 1000 times until the likelihood is positive.
 func (ch *essChain) start(s *Settings, c int) error {
@@ -219,7 +224,7 @@ func (ch *essChain) start(s *Settings, c int) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("mcmc: chain %d found no starting point with positive likelihood in 1000 prior draws", c)
+	return fmt.Errorf("mcmc: chain %d found %w", c, ErrNoStart)
 }
 
 // validate checks the problem and settings and returns the prior Cholesky

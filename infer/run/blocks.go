@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
@@ -246,16 +247,20 @@ func (j *job) exactTol(b *compile.Block) float64 {
 	return 1e-6
 }
 
-// essBlock runs elliptical slice sampling.
-func (j *job) essBlock(b *compile.Block) (*blockOut, error) {
+// essBlock runs elliptical slice sampling from prior draws.
+func (j *job) essBlock(b *compile.Block) (*blockOut, error) { return j.ess(b, nil) }
+
+// ess runs elliptical slice sampling, every chain from its point of init
+// (nil: from prior draws with a positive likelihood).
+func (j *job) ess(b *compile.Block, init [][]float64) (*blockOut, error) {
 	mean, cov, ll, err := goldProblem(b)
 	if err != nil {
 		return nil, err
 	}
 	s := mcmc.Settings{Samples: j.spec.Samples, Burnin: burnin(j.spec.MCMCSpec), Chains: j.spec.Chains, Seed: j.st.Seed,
-		KeepDraws: len(j.predictsOf(b)) > 0, Progress: j.drawProgress()}
+		KeepDraws: len(j.predictsOf(b)) > 0, Progress: j.drawProgress(), Init: init}
 	res, err := mcmc.RunESS(j.ctx, mcmc.Problem{Mean: mean, Cov: cov, LogLik: ll}, s)
-	if res == nil {
+	if res == nil || errors.Is(err, mcmc.ErrNoStart) {
 		return nil, err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats}

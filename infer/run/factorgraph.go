@@ -1,13 +1,17 @@
 package run
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/fgraph"
+	"github.com/fg-infer/fg/infer/mcmc"
 )
 
 // runFactorGraph runs the infer line on a model compiled to a factor graph
@@ -35,7 +39,7 @@ func (j *job) runFactorGraph() error {
 		}
 		return j.fgGold(fg, j.exactBlock)
 	case "mcmc":
-		return j.fgGold(fg, j.essBlock)
+		return j.fgGold(fg, j.fgESS)
 	}
 	return fmt.Errorf("%s does not run on real latents; use ep, exact or mcmc", j.spec.Method)
 }
@@ -191,4 +195,74 @@ func (j *job) perLatent(v infer.Variable) []infer.Variable {
 			MeanSE: cut(v.MeanSE), VarSE: cut(v.VarSE), ESS: cut(v.ESS), RHat: cut(v.RHat)})
 	}
 	return out
+}
+
+// fgESS runs elliptical slice sampling on the joint block. The chains need
+// a start where the likelihood is positive; with noise-free step sites
+// whose outcomes cycle (TrueSkill: 0 beats 1, 1 beats 2, 2 beats 0) the
+// prior rarely gives one. The chains then start near the posterior that ep
+// (family = full) finds: its mean plus s·sd·ε per element, ε ~ N(0, 1),
+// with s halved after every 100 draws of zero likelihood. Where a chain
+// starts does not change what it samples, and R-hat still compares the
+// chains.
+func (j *job) fgESS(b *compile.Block) (*blockOut, error) {
+	o, err := j.essBlock(b)
+	if !errors.Is(err, mcmc.ErrNoStart) {
+		return o, err
+	}
+	init, ierr := j.epStarts(b)
+	if ierr != nil {
+		return nil, fmt.Errorf("%w; no start near the ep posterior either: %v", err, ierr)
+	}
+	j.warnOnce("no prior draw has a positive likelihood; the chains start near the ep posterior mean")
+	return j.ess(b, init)
+}
+
+// epStarts returns a starting point of positive likelihood per chain, drawn
+// around the ep posterior of the factor graph (see fgESS).
+func (j *job) epStarts(b *compile.Block) ([][]float64, error) {
+	g, _, err := j.fgraphOf(j.m.FactorGraph)
+	if err != nil {
+		return nil, err
+	}
+	res, err := fgraph.Run(j.ctx, g, fgraph.Settings{})
+	if err != nil {
+		return nil, err
+	}
+	if !res.Status.HasNumbers() {
+		return nil, fmt.Errorf("ep: %v (%s)", res.Status, res.Message)
+	}
+	_, _, ll, err := goldProblem(b)
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(j.st.Seed, 0x13))
+	chains := j.spec.Chains
+	if chains <= 0 {
+		chains = compile.MCMCChains
+	}
+	init := make([][]float64, chains)
+	for c := range init {
+		init[c] = make([]float64, len(res.Mean))
+		if !drawFeasible(init[c], res.Mean, res.Var, ll, rng) {
+			return nil, fmt.Errorf("no draw around the ep mean has a positive likelihood")
+		}
+	}
+	return init, nil
+}
+
+// drawFeasible draws x = m + s·sd·ε until log p(y | x) > −∞, halving s
+// after every 100 draws (1000 draws at most; the last are within 2⁻⁹ sd of
+// the mean).
+func drawFeasible(x, m, v []float64, ll func([]float64) float64, rng *rand.Rand) bool {
+	for try := 0; try < 1000; try++ {
+		s := math.Ldexp(1, -try/100)
+		for i := range x {
+			x[i] = m[i] + s*math.Sqrt(v[i])*rng.NormFloat64()
+		}
+		if !math.IsInf(ll(x), -1) {
+			return true
+		}
+	}
+	return false
 }
