@@ -28,9 +28,6 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 		c.fail(a.at(0), "predictive needs a whole Gaussian-block latent, e.g. predictive(f, Xtest)")
 	}
 	bi := c.blockOf(lv.sym.lat)
-	if bi < 0 && c.m.FactorGraph != nil {
-		c.fail(a.at(0), "predictive needs a latent of a Gaussian block; `%s` is part of a factor graph over several latents, for which predict is not supported yet", c.text(a.at(0)))
-	}
 	if bi < 0 {
 		c.fail(a.at(0), "`%s` is not a real latent with a Gaussian-family prior", c.text(a.at(0)))
 	}
@@ -178,7 +175,7 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 		c.fail(s, "only one learn statement is allowed (the first is at %s)", c.m.Learn.Pos)
 	}
 	if c.m.FactorGraph != nil {
-		c.fail(s, "learn maximises the evidence of Gaussian-block models; this model is a factor graph over several latents, whose evidence learn does not optimise yet")
+		c.fail(s, "learn cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s", c.fg.what, c.fg.at)
 	}
 	if s.By != nil && s.By.Name != "evidence" {
 		c.fail(s.By, "learn by %s: only `by evidence` is supported", s.By.Name)

@@ -2,16 +2,12 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/fg-infer/fg/compile"
-	"github.com/fg-infer/fg/factor"
-	"github.com/fg-infer/fg/graph"
-	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/lang/ast"
 )
 
 // ar1 is an AR(1) with drift, x_0 ~ N(m0, s0), x_t ~ N(a x_{t−1} + b, q),
@@ -52,106 +48,20 @@ func (c ar1) rts() (mean, vr []float64, logZ float64) {
 	return mean, vr, logZ
 }
 
-// model is the chain as the compile.FactorGraph fg13c's compiler builds
-// for `x[0] ~ normal(m0, s0)`, `x[t] ~ normal(a*x[t-1] + b, q)` and
-// `y[k] ~ normal(x[tobs[k]], r)`.
-func (c ar1) model(specs ...*compile.InferSpec) *compile.Model {
-	g := &graph.Graph{}
-	g.AddLatent("x", graph.Real, 0, []int{c.T}, posAt(1))
-	fg := &compile.FactorGraph{NumVars: c.T, First: []int{0}}
-	fg.Gaussians = append(fg.Gaussians, compile.LinearGaussian{
-		Aff: compile.Affine{Vars: []int{0}, Coefs: []float64{1}, Const: -c.m0}, Var: c.s0, Target: 0})
-	for t := 1; t < c.T; t++ {
-		fg.Gaussians = append(fg.Gaussians, compile.LinearGaussian{
-			Aff: compile.Affine{Vars: []int{t, t - 1}, Coefs: []float64{1, -c.a}, Const: -c.b}, Var: c.q, Target: t})
-	}
-	for t := 0; t < c.T; t++ {
-		if y, ok := c.obs[t]; ok {
-			fg.Sites = append(fg.Sites, affineSite(factor.Normal{Var: c.r}, y, compile.Affine{Vars: []int{t}, Coefs: []float64{1}}))
-		}
-	}
-	return &compile.Model{Graph: g, FactorGraph: fg, Infers: specs}
-}
-
-func affineSite(lik factor.Site, y float64, a compile.Affine) compile.AffineSite {
-	return compile.AffineSite{Site: compile.Site{Kind: lik.Name(), Lik: lik, Y: y, Params: lik.Params(), Label: lik.Name() + "(…)"}, Aff: a}
-}
-
-func posAt(line int) ast.Pos { return ast.Pos{Filename: "fg.fg", Line: line, Column: 1} }
-
-func epSpec(label string, family infer.Family, div infer.Divergence) *compile.InferSpec {
-	return &compile.InferSpec{Label: label, Method: infer.MethodEP, Family: family, Approx: infer.Scheme{Kind: infer.SchemeExact},
-		Settings: infer.Settings{Divergence: div, Damping: 1, Tol: 1e-10, MaxIter: 200, Seed: 1}}
-}
-
-func goldSpec(method infer.Method) *compile.InferSpec {
-	s := &compile.InferSpec{Label: string(method), Method: method, Settings: infer.Settings{Damping: 1, Seed: 1}}
-	if method == infer.MethodMCMC {
-		s.MCMCSpec = infer.MCMCSpec{Samples: 10000, Burnin: 1000, Chains: 4}
-	}
-	return s
-}
-
-// TestFactorGraphChainRTS: a random walk and an AR(1) with drift, observed
-// at a subset of steps, run by ep (family full and factorized) and exact
-// through infer/run: every marginal and log Z equal the RTS smoother to 1e-9
-// after one forward–backward pass.
-func TestFactorGraphChainRTS(t *testing.T) {
-	obs := map[int]float64{0: 0.3, 3: 1.1, 4: 0.7, 9: -0.4, 15: 0.2, 16: 0.9, 29: 2.5}
-	for name, c := range map[string]ar1{
-		"random walk": {a: 1, b: 0, q: 0.2, m0: 0, s0: 10, r: 0.5, T: 30, obs: obs},
-		"ar1 drift":   {a: 0.8, b: 0.3, q: 0.1, m0: 1, s0: 2, r: 0.25, T: 30, obs: obs},
-	} {
-		t.Run(name, func(t *testing.T) {
-			m := c.model(epSpec("ep", infer.FamilyFull, infer.KL{}), epSpec("ep_f", infer.FamilyFactorized, infer.KL{}), goldSpec(infer.MethodExact))
-			rs, err := Run(context.Background(), m, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			mean, vr, logZ := c.rts()
-			for _, r := range rs {
-				wantStatus := infer.Converged
-				if r.Method == "exact" {
-					wantStatus = infer.Done
-				}
-				if r.Status != wantStatus || !r.HasEvidence || len(r.Variables) != 1 {
-					t.Fatalf("%s: status %v (%s), evidence %v, %d variables", r.Label, r.Status, r.Message, r.HasEvidence, len(r.Variables))
-				}
-				v := r.Variables[0]
-				if v.Name != "x" || len(v.Shape) != 1 || v.Shape[0] != c.T {
-					t.Errorf("%s: variable %s %v", r.Label, v.Name, v.Shape)
-				}
-				for i := range mean {
-					if math.Abs(v.Mean[i]-mean[i]) > 1e-9 || math.Abs(v.Var[i]-vr[i]) > 1e-9 {
-						t.Errorf("%s: x[%d] = (%.12g, %.12g), RTS (%.12g, %.12g)", r.Label, i, v.Mean[i], v.Var[i], mean[i], vr[i])
-					}
-				}
-				if math.Abs(r.LogEvidence-logZ) > 1e-9 {
-					t.Errorf("%s: log Z %.12g, RTS %.12g", r.Label, r.LogEvidence, logZ)
-				}
-				if r.Method == "ep" && r.Iterations > 2 {
-					t.Errorf("%s: %d sweeps on a linear-Gaussian chain, want one pass (and its check)", r.Label, r.Iterations)
-				}
-			}
-		})
-	}
-}
-
 // twoLatentProbit is x ~ N(0, 1) (a scalar latent) and z ~ N(0.5·x, 0.8)
 // with one site probit(2z − x + c): a single site, for which EP's moments
 // are exact, on an affine expression with a constant over two latents.
-func twoLatentProbit(c float64, specs ...*compile.InferSpec) *compile.Model {
-	g := &graph.Graph{}
-	g.AddLatent("x", graph.Real, 0, nil, posAt(1))
-	g.AddLatent("z", graph.Real, 0, []int{1}, posAt(2))
-	fg := &compile.FactorGraph{NumVars: 2, First: []int{0, 1}}
-	fg.Gaussians = []compile.LinearGaussian{
-		{Aff: compile.Affine{Vars: []int{0}, Coefs: []float64{1}}, Var: 1, Target: 0},
-		{Aff: compile.Affine{Vars: []int{1, 0}, Coefs: []float64{1, -0.5}}, Var: 0.8, Target: 1},
-	}
-	fg.Sites = []compile.AffineSite{affineSite(factor.Probit{}, 1, compile.Affine{Vars: []int{1, 0}, Coefs: []float64{2, -1}, Const: c})}
-	return &compile.Model{Graph: g, FactorGraph: fg, Infers: specs}
-}
+const twoLatentProbit = `param c = -0.7
+data y: spin[1] = [1]
+latent x: real ~ normal(0, 1)
+latent z: real[1]
+z[0] ~ normal(0.5 * x, 0.8)
+y[0] ~ probit(2 * z[0] - x + c)
+infer ep
+infer ep as ep_f { family = factorized }
+infer exact
+infer mcmc
+`
 
 // probitClosedForm is the posterior of twoLatentProbit: with the prior
 // N(0, Σ), Σ = [[1, 0.5], [0.5, 1.05]], and f = aᵀw + c ~ N(c, s²),
@@ -171,14 +81,14 @@ func probitClosedForm(c float64) (mean, vr []float64, logZ float64) {
 	return mean, vr, math.Log(distuv.UnitNormal.CDF(k))
 }
 
-// TestFactorGraphProbitGold: one probit site on 2z − x + c with a scalar
+// TestProbitGoldEndToEnd: one probit site on 2z − x + c with a scalar
 // and a vector latent: ep (fgraph), exact (quadrature on the joint with the
 // site's constant as Offset) equal the closed form, and mcmc (elliptical
-// slice on the joint prior) is within 4 Monte Carlo standard errors.
-func TestFactorGraphProbitGold(t *testing.T) {
+// slice on the joint prior) is within 4 Monte Carlo standard errors; the
+// error columns of ep are against exact.
+func TestProbitGoldEndToEnd(t *testing.T) {
 	const c = -0.7
-	m := twoLatentProbit(c, epSpec("ep", infer.FamilyFull, infer.KL{}), epSpec("ep_f", infer.FamilyFactorized, infer.KL{}),
-		goldSpec(infer.MethodExact), goldSpec(infer.MethodMCMC))
+	m := compileSrc(t, twoLatentProbit)
 	rs, err := Run(context.Background(), m, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -212,5 +122,48 @@ func TestFactorGraphProbitGold(t *testing.T) {
 	}
 	if e := rs[0].Errors; e == nil || e.Reference != "exact" || !(e.MeanMAE < 1e-6) {
 		t.Errorf("ep's error columns against exact: %+v", e)
+	}
+}
+
+// source is the chain as a user writes it, observed at the steps in obs.
+func (c ar1) source() string {
+	var tobs, ys []string
+	for t := 0; t < c.T; t++ {
+		if y, ok := c.obs[t]; ok {
+			tobs, ys = append(tobs, fmt.Sprint(t)), append(ys, fmt.Sprint(y))
+		}
+	}
+	return fmt.Sprintf(`param a = %g
+param drift = %g
+data tobs: int[%d] = [%s]
+data y: real[%d] = [%s]
+latent x: real[%d]
+x[0] ~ normal(%g, %g)
+for t in 1..%d { x[t] ~ normal(a * x[t-1] + drift, %g) }
+for k in 0..%d { y[k] ~ normal(x[tobs[k]], %g) }
+infer ep
+infer exact
+`, c.a, c.b, len(tobs), strings.Join(tobs, ", "), len(ys), strings.Join(ys, ", "), c.T, c.m0, c.s0, c.T, c.q, len(ys), c.r)
+}
+
+// TestChainRTSEndToEnd: a random walk and an AR(1) with drift written in
+// .fg, observed at a subset of steps: ep (one forward–backward pass) and
+// exact equal the RTS smoother written in the test (ar1.rts) to 1e-9,
+// log Z included.
+func TestChainRTSEndToEnd(t *testing.T) {
+	obs := map[int]float64{0: 0.3, 3: 1.1, 4: 0.7, 9: -0.4, 15: 0.2, 16: 0.9, 29: 2.5, 44: -1}
+	for name, c := range map[string]ar1{
+		"random walk": {a: 1, q: 0.2, s0: 10, r: 0.5, T: 50, obs: obs},
+		"ar1 drift":   {a: 0.8, b: 0.3, q: 0.1, m0: 1, s0: 2, r: 0.25, T: 50, obs: obs},
+	} {
+		t.Run(name, func(t *testing.T) {
+			mean, vr, logZ := c.rts()
+			for _, r := range runSrc(t, c.source()) {
+				checkJoint(t, r, mean, vr, logZ, 1e-9)
+				if r.Method == "ep" && r.Iterations > 2 {
+					t.Errorf("ep: %d sweeps on a linear-Gaussian chain, want one pass (and its check)", r.Iterations)
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,52 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer"
+)
+
+// randomWalkSrc is a random walk observed with noise at every step, as a
+// user writes it; T is a param.
+const randomWalkSrc = `param T = 1000
+data y = random_normal(1, T, 0, 3)
+latent x: real[T]
+x[0] ~ normal(0, 10)
+for t in 1..T { x[t] ~ normal(x[t-1], 1) }
+for t in 0..T { y[t] ~ normal(x[t], 9) }
+infer ep
+`
+
+// BenchmarkRandomWalkEndToEnd compiles the random walk from source and
+// runs `infer ep` through infer/run (one forward–backward pass), the path
+// of `fg run`:
+//
+//	go test -run '^$' -bench RandomWalkEndToEnd -benchtime 3x ./infer/run
+//
+// It reports the compile and run times per op separately.
+func BenchmarkRandomWalkEndToEnd(b *testing.B) {
+	for _, T := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("T=%d", T), func(b *testing.B) {
+			var compileT, runT time.Duration
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				m, err := compile.CompileSource("rw.fg", []byte(randomWalkSrc), compile.Options{Set: map[string]string{"T": fmt.Sprint(T)}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				rs, err := Run(context.Background(), m, Options{})
+				if err != nil || rs[0].Status != infer.Converged {
+					b.Fatal(err, rs[0].Status, rs[0].Message)
+				}
+				compileT, runT = compileT+t1.Sub(t0), runT+time.Since(t1)
+			}
+			b.ReportMetric(float64(compileT.Nanoseconds())/float64(b.N), "compile-ns/op")
+			b.ReportMetric(float64(runT.Nanoseconds())/float64(b.N), "run-ns/op")
+		})
+	}
+}
