@@ -259,3 +259,46 @@ infer ep { tol = 1e-10 }
 		t.Errorf("log Z %.8f, folded %.8f", biased.LogEvidence, folded.LogEvidence)
 	}
 }
+
+// TestRelaxedInterceptLatent: relaxed EP (relaxed_kl(c = 0.1)) on the
+// step classifier of examples/ep_divergences.fg with an intercept latent
+// c0, step(dot(X[i], w) + c0, 0.1), equals relaxed EP on the same model
+// with the intercept folded into w as a column of ones (the block engine):
+// means, variances and each site's relaxation weight, by label, to 1e-6;
+// the mislabeled point step(y[7]) is relaxed.
+func TestRelaxedInterceptLatent(t *testing.T) {
+	data := `data X: real[8, 2] = [[-2, 1], [-1, 2], [-1.5, -0.5], [1, -1], [2, -2], [1.5, 0.5], [0.5, -1.5], [-2.5, 0]]
+data Z: real[8, 3] = [[-2, 1, 1], [-1, 2, 1], [-1.5, -0.5, 1], [1, -1, 1], [2, -2, 1], [1.5, 0.5, 1], [0.5, -1.5, 1], [-2.5, 0, 1]]
+data y: spin[8] = [-1, -1, -1, 1, 1, 1, 1, 1]
+`
+	line := "infer ep { divergence = relaxed_kl(c = 0.1), tol = 1e-9 }\n"
+	sep := runSrc(t, data+`latent w: real[2] ~ normal(0, 1)
+latent c0: real ~ normal(0, 1)
+for i in 0..8 { y[i] ~ step(dot(X[i], w) + c0, 0.1) }
+`+line)["ep_relaxed_kl"]
+	folded := runSrc(t, data+`latent v: real[3] ~ normal(0, 1)
+for i in 0..8 { y[i] ~ step(dot(Z[i], v), 0.1) }
+`+line)["ep_relaxed_kl"]
+	if sep.Status != infer.Converged || folded.Status != infer.Converged {
+		t.Fatalf("separate %v (%s), folded %v (%s)", sep.Status, sep.Message, folded.Status, folded.Message)
+	}
+	w, c0, v := findVar(sep, "w"), findVar(sep, "c0"), findVar(folded, "v")
+	got := [][2]float64{{w.Mean[0], w.Var[0]}, {w.Mean[1], w.Var[1]}, {c0.Mean[0], c0.Var[0]}}
+	for i, x := range got {
+		if math.Abs(x[0]-v.Mean[i]) > 1e-6 || math.Abs(x[1]-v.Var[i]) > 1e-6 {
+			t.Errorf("element %d: (%.8f, %.8f), folded (%.8f, %.8f)", i, x[0], x[1], v.Mean[i], v.Var[i])
+		}
+	}
+	if len(sep.Relaxation) == 0 || len(sep.Relaxation) != len(folded.Relaxation) {
+		t.Fatalf("relaxations %v, folded %v", sep.Relaxation, folded.Relaxation)
+	}
+	for k, x := range sep.Relaxation {
+		y := folded.Relaxation[k]
+		if x.Factor != y.Factor || x.Pos == "" || math.Abs(x.B-y.B) > 1e-6 {
+			t.Errorf("relaxation %+v, folded %+v", x, y)
+		}
+	}
+	if sep.Relaxation[len(sep.Relaxation)-1].Factor != "step(y[7])" {
+		t.Errorf("relaxed factors %v, want step(y[7]) among them", sep.Relaxation)
+	}
+}
