@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/fg-infer/fg/infer"
 )
 
 // ar1 is an AR(1) with drift, x_0 ~ N(m0, s0), x_t ~ N(a x_{t−1} + b, q),
@@ -165,5 +167,40 @@ func TestChainRTSEndToEnd(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFactorGraphProgress: ep on a factor graph reports every sweep to
+// Options.Progress (the CLI's progress line), with the sweep's residual,
+// under both families; canceling the context ends the run as canceled.
+func TestFactorGraphProgress(t *testing.T) {
+	m := compileSrc(t, `data y: spin[6] = [1, 1, -1, 1, -1, -1]
+latent x: real[8]
+x[0] ~ normal(0, 1)
+for t in 1..8 { x[t] ~ normal(x[t - 1], 0.3) }
+for k in 0..6 { y[k] ~ probit(x[k + 1]) }
+infer ep
+infer ep as f { family = factorized }
+infer ep as par { schedule = parallel }
+`)
+	sweeps := map[string]int{}
+	rs, err := Run(context.Background(), m, Options{Progress: func(p infer.Progress) {
+		if p.Unit == "sweep" && p.Done > 0 && !math.IsNaN(p.R) {
+			sweeps[p.Label]++
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if r.Status != infer.Converged || sweeps[r.Label] != r.Iterations {
+			t.Errorf("%s: %v, %d sweeps, %d progress reports", r.Label, r.Status, r.Iterations, sweeps[r.Label])
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rs, err = Run(ctx, m, Options{})
+	if err == nil || len(rs) == 0 || rs[0].Status != infer.Canceled || len(rs[0].Variables) > 0 {
+		t.Errorf("canceled run: %v, %+v", err, rs)
 	}
 }
