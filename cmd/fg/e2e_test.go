@@ -139,3 +139,37 @@ func TestGraphDOT(t *testing.T) {
 		t.Errorf("graph: %d %q %q", code, out, stderr)
 	}
 }
+
+// TestRunFactorGraphOutputs: a factor-graph model (eight schools: a latent
+// scalar mean mu and a vector theta) in the table, JSON (valid against the
+// schema, mu of shape []) and CSV (mu's element named mu).
+func TestRunFactorGraphOutputs(t *testing.T) {
+	const model = "../../examples/eight_schools.fg"
+	out, stderr, code := runFG("run", model, "--only", "ep")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"\nmu ", "theta[7]", "converged"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	out, stderr, code = runFG("run", model, "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, err := range loadSchema(t).ValidateJSON([]byte(out)) {
+		t.Errorf("json: %v", err)
+	}
+	if !strings.Contains(out, `"mu": {`) || !strings.Contains(out, `"shape": []`) {
+		t.Errorf("json lacks the scalar mu of shape []:\n%s", out)
+	}
+	out, stderr, code = runFG("run", model, "--csv", "--only", "ep")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 10 || recs[1][3] != "mu" || recs[1][4] != "mu" || recs[2][4] != "theta[0]" {
+		t.Errorf("csv (%v):\n%s", err, out)
+	}
+}
