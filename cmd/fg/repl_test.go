@@ -168,3 +168,30 @@ func TestREPLInterruptRun(t *testing.T) {
 	c.expect("w[1]")
 	c.typeLine(":quit")
 }
+
+// TestREPLFactorGraph types a hierarchy with a latent scalar mean (a
+// factor-graph model) into the REPL, runs it and reads the scalar and an
+// element of the vector latent.
+func TestREPLFactorGraph(t *testing.T) {
+	c := startREPL(t)
+	c.expect("fg> ")
+	for _, l := range []string{
+		"data y: real[3] = [1, 4, -2]",
+		"latent mu: real ~ normal(0, 100)",
+		"latent theta: real[3] ~ normal(mu, 4)",
+		"y ~ normal(theta, 1)",
+		"infer ep",
+	} {
+		c.typeLine(l)
+		c.expect("fg> ")
+	}
+	c.typeLine(":run")
+	out := c.expect("theta[2]")
+	if !strings.Contains(out, "mu") || !strings.Contains(out, "converged") {
+		t.Errorf(":run output lacks mu or the status:\n%s", out)
+	}
+	// E[mu | y] = Σ y_j / (3 + 5/100) for the prior mu ~ N(0, 100), theta_j ~ N(mu, 4), y_j ~ N(theta_j, 1).
+	c.typeLine("abs(mean(mu) - 3 / 3.05) < 1e-9")
+	c.expect("ep: true")
+	c.typeLine(":quit")
+}
