@@ -147,6 +147,8 @@ infer ep { tol = 1e-10 }
 // TrueSkill with performance variables equal EP on the integrated model to
 // 1e-6; under family = factorized the loopy schedule converges and its
 // error against mcmc is reported (logged, and in the error columns).
+// Measured: full 8 sweeps, mean/var MAE against mcmc 0.021/0.031 (mcmc's
+// standard errors are about 0.02); factorized 58 sweeps, 0.021/0.110.
 func TestTrueSkillPerformances(t *testing.T) {
 	ref := runSrc(t, trueskillIntegrated)["ep"]
 	rs := runSrc(t, trueskill)
@@ -172,7 +174,11 @@ func TestTrueSkillPerformances(t *testing.T) {
 	if math.Abs(full.LogEvidence-ref.LogEvidence) > 1e-6 {
 		t.Errorf("log Z: full %.8f, integrated EP %.8f", full.LogEvidence, ref.LogEvidence)
 	}
-	t.Logf("mcmc: %v", mc.Warnings)
+	// No prior draw satisfies every game (0 beats 1 beats 2 beats 0):
+	// the chains start near the ep posterior (fgESS), with a warning.
+	if len(mc.Warnings) == 0 || !strings.Contains(mc.Warnings[0].Message, "start near the ep posterior") {
+		t.Errorf("mcmc warnings %v, want the start near ep first", mc.Warnings)
+	}
 	for _, r := range []*infer.Result{full, fact} {
 		if r.Errors == nil || r.Errors.Reference != "mcmc" {
 			t.Fatalf("%s: no error columns against mcmc", r.Label)
