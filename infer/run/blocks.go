@@ -161,6 +161,9 @@ func (j *job) ffBlock(b *compile.Block) (*blockOut, error) {
 		j.warnOnce("approx = %v: log f was locally convex (not log-concave) at %d of %d site expansions; with such factors the posterior can be multimodal and a %v fixed point can sit at a local mode: compare approx = vq or gq, or infer exact",
 			scheme, res.NonLogConcave, res.Updates+res.Skipped, scheme)
 	}
+	if res.ModeRestarts > 0 {
+		j.warnOnce("approx = %v: the first fixed point was in the basin of a lower posterior mode; EP was restarted from the highest mode a multi-start Newton search found", scheme)
+	}
 	return o, nil
 }
 
