@@ -1,6 +1,7 @@
 package tep
 
 import (
+	"context"
 	"errors"
 	"math"
 
@@ -48,6 +49,10 @@ type state struct {
 	y, x  []float64 // scratch: y = A⁻¹gⱼ of the last siteCavity; x for rankOne
 }
 
+// refreshCheck is how many sites' rank-one updates (O(k²) each) refresh
+// makes between checks of its context.
+const refreshCheck = 16
+
 var errNotPD = errors.New("tep: prior scale matrix is not positive definite")
 
 // newState whitens the problem and sets every site to zero.
@@ -72,10 +77,14 @@ func newState(p *Problem) (*state, error) {
 	n := len(p.Sites)
 	st.g = make([][]float64, n)
 	for j, s := range p.Sites {
-		st.g[j] = st.whiten(s.proj(k))
+		if s.Proj == nil {
+			st.g[j] = st.whitenIndex(s.Index)
+			continue
+		}
+		st.g[j] = st.whiten(s.Proj)
 	}
 	st.c, st.d, st.e, st.lnC = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	if !st.refresh() {
+	if !st.refresh(context.Background()) {
 		return nil, errNotPD
 	}
 	return st, nil
@@ -88,12 +97,24 @@ func (st *state) whiten(a []float64) []float64 {
 	return v.RawVector().Data
 }
 
+// whitenIndex is whiten(e_i) = L0ᵀe_i, row i of L0, in O(k) instead of
+// O(k²) (index sites are the common case: a GP with one site per input).
+func (st *state) whitenIndex(i int) []float64 {
+	g := make([]float64, st.k)
+	for c := 0; c <= i; c++ {
+		g[c] = st.l0.At(i, c)
+	}
+	return g
+}
+
 // refresh recomputes A, b, γ (EP), the Cholesky factor of A and μA from the
 // sites (once per sweep, so that rounding in the rank-one updates does not
 // accumulate; O(n k² + k³)). It returns false, and marks the state invalid,
 // when γ ≤ 0 or A is not positive definite (the posterior precision A/γ is
-// then not positive definite).
-func (st *state) refresh() bool {
+// then not positive definite). ctx is checked every refreshCheck sites; a
+// canceled refresh returns false and leaves f, μA, γ and valid as they
+// were (only the scratch A is spoiled).
+func (st *state) refresh(ctx context.Context) bool {
 	k := st.k
 	if st.a == nil {
 		st.a = mat.NewSymDense(k, nil)
@@ -109,6 +130,9 @@ func (st *state) refresh() bool {
 	st.b = append(st.b[:0], st.h0...)
 	gamma := 1.0
 	for j, dj := range st.d {
+		if j%refreshCheck == 0 && ctx.Err() != nil {
+			return false
+		}
 		if dj != 0 {
 			st.a.SymRankOne(st.a, dj, mat.NewVecDense(k, st.g[j]))
 		}
