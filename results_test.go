@@ -85,11 +85,11 @@ func TestResultAccessorsClosedForm(t *testing.T) {
 		for i := range mean {
 			m, err1 := r.Mean("w", i)
 			v, err2 := r.Variance("w", i)
-			if err1 != nil || err2 != nil || math.Abs(m-mean[i]) > tol || math.Abs(v-variance[i]) > tol {
+			if err1 != nil || err2 != nil || !(math.Abs(m-mean[i]) <= tol) || !(math.Abs(v-variance[i]) <= tol) {
 				t.Errorf("%s: w[%d] = %g ± %g (%v, %v), closed form %g ± %g", label, i, m, v, err1, err2, mean[i], variance[i])
 			}
 		}
-		if z, ok := r.LogZ(); !ok || math.Abs(z-logZ) > tol {
+		if z, ok := r.LogZ(); !ok || !(math.Abs(z-logZ) <= tol) {
 			t.Errorf("%s: log Z = %g (%v), closed form %g", label, z, ok, logZ)
 		}
 	}
@@ -126,14 +126,14 @@ func TestResultProbEnumeration(t *testing.T) {
 		for i, w := range want {
 			p, err := r.Prob("x", i, "+1")
 			q, err2 := r.Prob("x", i, "-1")
-			if err != nil || err2 != nil || math.Abs(p-w) > 1e-12 || math.Abs(q-(1-w)) > 1e-12 {
+			if err != nil || err2 != nil || !(math.Abs(p-w) <= 1e-12) || !(math.Abs(q-(1-w)) <= 1e-12) {
 				t.Errorf("%s: P(x[%d] = +1) = %g, P(-1) = %g (%v, %v), enumeration %g", label, i, p, q, err, err2, w)
 			}
 		}
-		if p, err := r.Prob("x", 0, "1"); err != nil || math.Abs(p-want[0]) > 1e-12 {
+		if p, err := r.Prob("x", 0, "1"); err != nil || !(math.Abs(p-want[0]) <= 1e-12) {
 			t.Errorf(`%s: state "1" = %g, %v`, label, p, err)
 		}
-		if lz, ok := r.LogZ(); !ok || math.Abs(lz-math.Log(z)) > 1e-12 {
+		if lz, ok := r.LogZ(); !ok || !(math.Abs(lz-math.Log(z)) <= 1e-12) {
 			t.Errorf("%s: log Z = %g, enumeration %g", label, lz, math.Log(z))
 		}
 	}

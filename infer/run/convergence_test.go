@@ -52,11 +52,11 @@ func checkMoments(t *testing.T, r *infer.Result, mean, vr []float64, logZ, tol f
 	}
 	v := r.Variables[0]
 	for i := range mean {
-		if math.Abs(v.Mean[i]-mean[i]) > tol || math.Abs(v.Var[i]-vr[i]) > tol {
+		if !(math.Abs(v.Mean[i]-mean[i]) <= tol) || !(math.Abs(v.Var[i]-vr[i]) <= tol) {
 			t.Errorf("%s: %s[%d] = %.10g (var %.10g), reference %.10g (var %.10g)", r.Label, v.Name, i, v.Mean[i], v.Var[i], mean[i], vr[i])
 		}
 	}
-	if !math.IsNaN(logZ) && (!r.HasEvidence || math.Abs(r.LogEvidence-logZ) > tol) {
+	if !math.IsNaN(logZ) && (!r.HasEvidence || !(math.Abs(r.LogEvidence-logZ) <= tol)) {
 		t.Errorf("%s: log Z = %.10g (has %v), reference %.10g", r.Label, r.LogEvidence, r.HasEvidence, logZ)
 	}
 }
@@ -280,7 +280,7 @@ infer exact
 	}
 	m := dup["mcmc"].Variables[0]
 	for i := range mean {
-		if math.Abs(m.Mean[i]-mean[i]) > 5*m.MeanSE[i]+1e-3 {
+		if !(math.Abs(m.Mean[i]-mean[i]) <= 5*m.MeanSE[i]+1e-3) {
 			t.Errorf("mcmc f[%d] = %g ± %g (MCSE), exact %g", i, m.Mean[i], m.MeanSE[i], mean[i])
 		}
 	}
