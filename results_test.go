@@ -164,6 +164,36 @@ func TestResultAccessorErrors(t *testing.T) {
 	}
 }
 
+// TestGetUnknownLabel: Get of a label no infer line has is a failed result,
+// not nil: every accessor answers with an error naming the labels that
+// exist (it panicked on nil), and Lookup says the label is missing.
+func TestGetUnknownLabel(t *testing.T) {
+	res := runFile(t, "testdata/linreg.fg")
+	r := res.Get("nope")
+	if r == nil || r.Status() != fg.StatusFailed || r.Label() != "nope" {
+		t.Fatalf("Get(nope) = %+v", r)
+	}
+	_, e1 := r.Mean("w", 0)
+	_, e2 := r.Variance("w", 0)
+	_, e3 := r.Prob("w", 0, "+1")
+	_, e4 := r.Prediction("p", 0)
+	_, e5 := r.Shape("w")
+	for i, err := range []error{e1, e2, e3, e4, e5} {
+		if err == nil || !strings.Contains(err.Error(), `no infer line labelled "nope" (labels: ep, exact`) && !strings.Contains(err.Error(), "no prediction p") {
+			t.Errorf("%d: %v", i, err)
+		}
+	}
+	if _, ok := r.LogZ(); ok || len(r.Variables()) != 0 || len(r.Warnings()) != 0 || r.Relaxation("x") != 0 {
+		t.Errorf("the missing result carries numbers")
+	}
+	if _, ok := res.Lookup("nope"); ok {
+		t.Error("Lookup(nope) found a result")
+	}
+	if x, ok := res.Lookup("ep"); !ok || x != res.Get("ep") {
+		t.Error("Lookup(ep) and Get(ep) differ")
+	}
+}
+
 // TestWarningsAndSucceeded: a degenerate setting replaced by its limit is a
 // warning on the result (with the infer line's position), a method that
 // fails makes Succeeded false (fg run's exit status 3) and keeps no
