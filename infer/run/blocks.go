@@ -233,14 +233,12 @@ func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 }
 
 // exactTol is the quadrature tolerance (an error bound in posterior
-// standard deviations): the infer line's tol, else 1e-3 when a step site
-// makes the integrand discontinuous — the bound then shrinks only linearly
-// with the cell size while the actual errors are far smaller (infer/exact's
-// tests) — else 1e-6.
+// standard deviations): 1e-3 when a step site makes the integrand
+// discontinuous — the bound then shrinks only linearly with the cell size
+// while the actual errors are far smaller (infer/exact's tests) — else
+// 1e-6. `tol` is not an option of exact (compile refuses it), so the infer
+// line has no say.
 func (j *job) exactTol(b *compile.Block) float64 {
-	if j.spec.Settings.Tol > 0 {
-		return j.spec.Settings.Tol
-	}
 	for _, s := range b.Sites {
 		if _, ok := s.Lik.(factor.Discontinuous); ok {
 			return 1e-3
