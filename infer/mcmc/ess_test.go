@@ -266,13 +266,17 @@ func TestESSSingularPrior(t *testing.T) {
 }
 
 // TestKeptDrawsBounded: runs whose kept draws would exceed
-// infer.MaxKeptDraws are refused before anything is allocated.
+// infer.KeptDrawsLimit (the memory budget) are refused before anything is
+// allocated: 1e12 samples, and one sample per chain more than the limit.
 func TestKeptDrawsBounded(t *testing.T) {
 	g := newGP(t, 4)
-	if _, err := RunESS(context.Background(), g.problem(), Settings{Samples: 1e12}); err == nil || !strings.Contains(err.Error(), "keep") {
-		t.Errorf("ESS with 1e12 samples: %v", err)
-	}
-	if _, err := RunGibbs(context.Background(), isingPair(1), GibbsSettings{Samples: 3e8}); err == nil || !strings.Contains(err.Error(), "keep") {
-		t.Errorf("Gibbs with 3e8 samples: %v", err)
+	over := infer.KeptDrawsLimit()/4 + 1 // 4 chains (the default) of one quantity
+	for _, n := range []int{1e12, over} {
+		if _, err := RunESS(context.Background(), g.problem(), Settings{Samples: n}); err == nil || !strings.Contains(err.Error(), "memory budget") {
+			t.Errorf("ESS with %d samples: %v", n, err)
+		}
+		if _, err := RunGibbs(context.Background(), isingPair(1), GibbsSettings{Samples: n}); err == nil || !strings.Contains(err.Error(), "memory budget") {
+			t.Errorf("Gibbs with %d samples: %v", n, err)
+		}
 	}
 }
