@@ -46,7 +46,7 @@ func BenchmarkLearnPima(b *testing.B) {
 			b.Fatalf("nlZ %.9f at %+v, GPML 102.264174233", best, learned)
 		}
 		for k, l := range learned {
-			if math.Abs(l.Value-want[k]) > 1e-6 {
+			if !(math.Abs(l.Value-want[k]) <= 1e-6) {
 				b.Fatalf("%s = %.12f, cold-start optimum %.12f", l.Name, l.Value, want[k])
 			}
 		}
