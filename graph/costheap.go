@@ -11,7 +11,8 @@ type costHeap struct {
 	f      func(*eliminator, int) float64
 	cost   []float64
 	items  []heapItem
-	marked []bool // scratch of update
+	marked []bool // scratch of update: the eliminated variable's neighbours
+	dec    []int  // scratch of update: fill decrements
 }
 
 type heapItem struct {
@@ -21,7 +22,8 @@ type heapItem struct {
 
 func newCostHeap(e *eliminator, f func(*eliminator, int) float64) *costHeap {
 	n := len(e.alive)
-	q := &costHeap{e: e, f: f, cost: make([]float64, n), items: make([]heapItem, n), marked: make([]bool, n)}
+	q := &costHeap{e: e, f: f, cost: make([]float64, n), items: make([]heapItem, n),
+		marked: make([]bool, n), dec: make([]int, n)}
 	for v := range n {
 		q.cost[v] = f(e, v)
 		q.items[v] = heapItem{q.cost[v], v}
@@ -58,28 +60,44 @@ func (q *costHeap) pop() int {
 }
 
 // update recomputes the cost of the eliminated variable's former
-// neighbours ns and, with twoHop, of their neighbours, and pushes an entry
-// for every cost that changed.
-func (q *costHeap) update(ns []int, twoHop bool) {
-	touched := append([]int(nil), ns...)
+// neighbours ns and, with fillEdges (min-fill), lowers by one the fill of
+// every other common neighbour of the ends of each added fill edge; every
+// cost that changed gets a new heap entry.
+func (q *costHeap) update(ns []int, added [][2]int, fillEdges bool) {
 	for _, u := range ns {
 		q.marked[u] = true
 	}
-	if twoHop {
-		for _, u := range ns {
-			for w := range q.e.nb[u] {
-				if !q.marked[w] {
-					q.marked[w] = true
-					touched = append(touched, w)
+	var lowered []int
+	if fillEdges {
+		for _, ab := range added {
+			x, y := q.e.nb[ab[0]], q.e.nb[ab[1]]
+			if len(y) < len(x) {
+				x, y = y, x
+			}
+			for w := range x {
+				if _, ok := y[w]; ok && !q.marked[w] {
+					if q.dec[w] == 0 {
+						lowered = append(lowered, w)
+					}
+					q.dec[w]++
 				}
 			}
 		}
 	}
-	for _, u := range touched {
+	for _, w := range lowered {
+		q.set(w, q.cost[w]-float64(q.dec[w]))
+		q.dec[w] = 0
+	}
+	for _, u := range ns {
 		q.marked[u] = false
-		if c := q.f(q.e, u); c != q.cost[u] {
-			q.cost[u] = c
-			heap.Push(q, heapItem{c, u})
-		}
+		q.set(u, q.f(q.e, u))
+	}
+}
+
+// set gives u the cost c, with a heap entry when it changed.
+func (q *costHeap) set(u int, c float64) {
+	if c != q.cost[u] {
+		q.cost[u] = c
+		heap.Push(q, heapItem{c, u})
 	}
 }

@@ -183,7 +183,7 @@ func scanOrder(g *Graph, cost func(*eliminator, int) float64) []int {
 				}
 			}
 		}
-		e.eliminate(bv)
+		e.eliminate(bv, e.sortedNeighbours(bv))
 		order = append(order, bv)
 	}
 	return order
