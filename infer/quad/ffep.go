@@ -184,7 +184,7 @@ func (s *Settings) passes() int { return max(1, s.Passes) }
 
 func (e *engine) run(ctx context.Context) *Result {
 	res := e.sweeps(ctx)
-	if res.Status != infer.Converged || !e.checksMode() {
+	if res.Status != infer.Converged && res.Status != infer.Stalled || !e.checksMode() {
 		return res
 	}
 	return e.globalCheck(ctx)

@@ -124,15 +124,16 @@ func (ms *modeSearch) search(ctx context.Context, w *work) bool {
 // a Newton search stopped at relative step 1e-8.
 func (ms *modeSearch) gap() float64 { return 1e-6 * (1 + math.Abs(ms.fBest)) }
 
-// checksMode reports whether a converged run needs the global-mode check.
+// checksMode reports whether a converged or stalled run needs the
+// global-mode check.
 func (e *engine) checksMode() bool {
 	k := e.s.Scheme.Kind
 	return (k == Laplace || k == QuickLaplace) && e.lamS != nil && e.res.NonLogConcave > 0
 }
 
-// globalCheck runs the multi-start search after a converged Laplace run
-// (see the comment at the top of this file) and restarts EP from the best
-// mode when the result sits in the basin of a lower one.
+// globalCheck runs the multi-start search after a converged or stalled
+// Laplace run (see the comment at the top of this file) and restarts EP
+// from the best mode when the result sits in the basin of a lower one.
 func (e *engine) globalCheck(ctx context.Context) *Result {
 	ms := e.newModeSearch()
 	_, fHere := ms.ascend(e.w, e.mean)
