@@ -17,18 +17,20 @@ import (
 // can have several modes, and a Laplace-EP fixed point in the basin of a
 // lower mode passes every convergence test: on Minka's clutter problem the
 // first factors visited pull it to a mode 20 nats below the global one.
-// The Laplace approximations of Kuss & Rasmussen (2005, §3) and of INLA
-// (Rue, Martino & Chopin 2009, §3.1) locate the mode of the whole posterior
-// by Newton's method, which is enough when F is unimodal; for the
-// multimodal case we use a multi-start search: a converged Laplace run
-// whose expansions met a locally convex log f (NonLogConcave > 0) is
-// checked by ascending F from its mean and from the prior mean and the
-// points m ± kσ (k = 1, 2, all coordinates together, σ the prior standard
-// deviations). If the best mode found is higher than the one the result
-// ascends to, the sites are restarted from the Laplace approximation at the
-// best mode (warmStart) and EP runs again. A result that still ascends to
-// a lower mode is Stalled with the reason. The search is a heuristic: it
-// finds the modes whose basins contain one of the starting points.
+// The Laplace approximations of Kuss & Rasmussen (2005, Laplace's method
+// for GP classification) and of INLA (Rue, Martino & Chopin 2009, the
+// Gaussian approximation of the full conditional) locate the mode of the
+// whole posterior by Newton's method, which is enough when F is unimodal
+// (log-concave likelihoods). For the multimodal case we search from
+// several starts: a converged (or stalled) Laplace run whose expansions
+// met a locally convex log f (NonLogConcave > 0) is checked by ascending F
+// from its mean, the prior mean and the points m ± kσ (k = 1, 2, all
+// coordinates together, σ the prior standard deviations). If the best mode
+// found is higher than the one the result ascends to, the sites are
+// restarted from the Laplace approximation at the best mode (warmStart)
+// and EP runs again. A result that still ascends to a lower mode is
+// Stalled with the reason. The search is a heuristic: it finds the modes
+// whose basins contain one of the starting points.
 
 // modeStarts are the multiples k of the prior standard deviation at which
 // the multi-start search starts besides the result's mean (k = 0 is the
