@@ -94,9 +94,10 @@ func (e *engine) newModeSearch() *modeSearch {
 }
 
 // ascend climbs F from start and returns the mode reached and F there
-// (−Inf when F is not finite along the way).
-func (ms *modeSearch) ascend(w *work, start []float64) ([]float64, float64) {
-	if _, err := w.mode(ms.sum, start, ms.m, ms.sd, ms.tol, ms.iters); err != nil {
+// (−Inf when F is not finite along the way or ctx ended the climb).
+func (ms *modeSearch) ascend(ctx context.Context, w *work, start []float64) ([]float64, float64) {
+	stop := func() bool { return ctx.Err() != nil }
+	if _, err := w.mode(ms.sum, start, ms.m, ms.sd, ms.tol, ms.iters, stop); err != nil || stop() {
 		return nil, math.Inf(-1)
 	}
 	at := append([]float64(nil), w.theta...)
@@ -113,12 +114,9 @@ func (ms *modeSearch) ascend(w *work, start []float64) ([]float64, float64) {
 // search ascends from every start; false when the context ended.
 func (ms *modeSearch) search(ctx context.Context, w *work) bool {
 	for _, st := range ms.starts {
-		if ctx.Err() != nil {
-			return false
-		}
-		ms.ascend(w, st)
+		ms.ascend(ctx, w, st)
 	}
-	return true
+	return ctx.Err() == nil
 }
 
 // gap is how much higher the best mode must be than the result's mode for
@@ -138,7 +136,7 @@ func (e *engine) checksMode() bool {
 // from the best mode when the result sits in the basin of a lower one.
 func (e *engine) globalCheck(ctx context.Context) *Result {
 	ms := e.newModeSearch()
-	_, fHere := ms.ascend(e.w, e.mean)
+	_, fHere := ms.ascend(ctx, e.w, e.mean)
 	if !ms.search(ctx, e.w) {
 		return e.finish(infer.Canceled, "canceled: "+ctx.Err().Error())
 	}
@@ -151,7 +149,10 @@ func (e *engine) globalCheck(ctx context.Context) *Result {
 	if res.Status != infer.Converged {
 		return res
 	}
-	_, fHere = ms.ascend(e.w, e.mean)
+	_, fHere = ms.ascend(ctx, e.w, e.mean)
+	if ctx.Err() != nil {
+		return e.finish(infer.Canceled, "canceled: "+ctx.Err().Error())
+	}
 	if ms.fBest > fHere+ms.gap() {
 		return e.finish(infer.Stalled, fmt.Sprintf(
 			"the %v fixed point is in the basin of a local mode of the posterior (log density %.6g there, %.3g below the mode at %.4g found by a multi-start Newton search), also when restarted from that mode",
