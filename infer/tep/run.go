@@ -311,16 +311,22 @@ func (r *Result) finish() bool {
 	w := mat.NewVecDense(st.k, nil)
 	w.MulVec(&st.l0, mu)
 	r.Mean = w.RawVector().Data
-	// Σ_w = ρ L0 P⁻¹ L0ᵀ = ρ (U⁻ᵀL0ᵀ)ᵀ(U⁻ᵀL0ᵀ) with P = UᵀU.
-	var u mat.TriDense
-	r.postCh.UTo(&u)
-	var b mat.Dense
-	if err := b.Solve(u.T(), st.l0.T()); err != nil {
-		return false
-	}
 	rho := (st.nu + float64(st.k)) * math.Exp(r.logPsi) / st.nu
 	r.Scale = mat.NewSymDense(st.k, nil)
-	r.Scale.SymOuterK(rho, b.T())
+	if st.atPrior() {
+		// P = λ0 I: Σ_w = (ρ/λ0) L0 L0ᵀ = (ρ/λ0) Σ0 in O(k²) (a run
+		// canceled before its first update need not wait for O(k³)).
+		r.Scale.ScaleSym(rho/st.lam0, st.scale0)
+	} else {
+		// Σ_w = ρ L0 P⁻¹ L0ᵀ = ρ (U⁻ᵀL0ᵀ)ᵀ(U⁻ᵀL0ᵀ) with P = UᵀU.
+		var u mat.TriDense
+		r.postCh.UTo(&u)
+		var b mat.Dense
+		if err := b.Solve(u.T(), st.l0.T()); err != nil {
+			return false
+		}
+		r.Scale.SymOuterK(rho, b.T())
+	}
 	// hᵀP⁻¹h = bᵀA⁻¹b/γ.
 	r.LogZ, r.HasLogZ = st.logZ(r.logPsi, dot(st.b, st.muA)/st.gamma)
 	return true

@@ -25,19 +25,20 @@ import (
 // (one pass, q ← proj(q·lⱼ)) γ is carried as a product instead and the
 // relative scalars cⱼ are unused.
 type state struct {
-	nu, t float64
-	k     int
-	sites []Site
-	l0    mat.TriDense // Σ0 = L0 L0ᵀ
-	cw    float64      // log of the w/u scale factor |L0|^{2/(ν+k)}
-	g     [][]float64  // whitened projections gⱼ = L0ᵀ aⱼ
-	lam0  float64      // prior precision λ0 = (ν+k)Ψ0/ν (Σ_u = I)
-	m0    []float64    // prior location L0⁻¹ μ0
-	h0    []float64    // λ0 m0
-	c     []float64    // relative sites: θⱼ = cⱼθ + (eⱼgⱼ, dⱼgⱼgⱼᵀ)
-	d, e  []float64
-	lnC   []float64 // ln_t C̃ⱼ in w coordinates (evidence.go)
-	adf   bool      // γ is carried (ADF), not 1 − Σc
+	nu, t  float64
+	k      int
+	sites  []Site
+	l0     mat.TriDense  // Σ0 = L0 L0ᵀ
+	scale0 mat.Symmetric // Σ0
+	cw     float64       // log of the w/u scale factor |L0|^{2/(ν+k)}
+	g      [][]float64   // whitened projections gⱼ = L0ᵀ aⱼ
+	lam0   float64       // prior precision λ0 = (ν+k)Ψ0/ν (Σ_u = I)
+	m0     []float64     // prior location L0⁻¹ μ0
+	h0     []float64     // λ0 m0
+	c      []float64     // relative sites: θⱼ = cⱼθ + (eⱼgⱼ, dⱼgⱼgⱼᵀ)
+	d, e   []float64
+	lnC    []float64 // ln_t C̃ⱼ in w coordinates (evidence.go)
+	adf    bool      // γ is carried (ADF), not 1 − Σc
 
 	a     *mat.SymDense // A as of the last refresh
 	chol  mat.Cholesky  // factor of A as of the last refresh (finish)
@@ -62,7 +63,7 @@ func newState(p *Problem) (*state, error) {
 	if !ch.Factorize(p.Scale) {
 		return nil, errNotPD
 	}
-	st := &state{nu: p.Nu, t: tfam.TOf(p.Nu, k), k: k, sites: p.Sites, gamma: 1}
+	st := &state{nu: p.Nu, t: tfam.TOf(p.Nu, k), k: k, sites: p.Sites, gamma: 1, scale0: p.Scale}
 	ch.LTo(&st.l0)
 	st.cw = ch.LogDet() / (p.Nu + float64(k))
 	st.lam0 = (p.Nu + float64(k)) * math.Exp(-2/(p.Nu+float64(k))*tfam.LogNormConst(p.Nu, k)) / p.Nu
@@ -142,7 +143,7 @@ func (st *state) refresh(ctx context.Context) bool {
 	if !st.adf {
 		st.gamma = gamma
 	}
-	st.valid = st.gamma > 0 && !math.IsInf(st.gamma, 0) && st.chol.Factorize(st.a)
+	st.valid = st.gamma > 0 && !math.IsInf(st.gamma, 0) && st.factorA()
 	if !st.valid {
 		return false
 	}
@@ -153,6 +154,42 @@ func (st *state) refresh(ctx context.Context) bool {
 	st.f.solve(st.muA, st.b)
 	st.valid = finite(st.muA)
 	return st.valid
+}
+
+// atPrior reports whether the posterior precision is the prior's: every
+// dⱼ = 0 and γ = 1 (A = λ0 I).
+func (st *state) atPrior() bool {
+	if st.gamma != 1 {
+		return false
+	}
+	for _, d := range st.d {
+		if d != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// factorA factors A into st.chol. With every dⱼ = 0 (the initial state)
+// A = λ0 I and the factor is √λ0 I, set in O(k²) instead of the O(k³)
+// Cholesky that made a canceled t-EP run on 1500 points late.
+func (st *state) factorA() bool {
+	for _, d := range st.d {
+		if d != 0 {
+			return st.chol.Factorize(st.a)
+		}
+	}
+	if !(st.lam0 > 0) || math.IsInf(st.lam0, 0) {
+		return false
+	}
+	u := mat.NewTriDense(st.k, mat.Upper, nil)
+	r := math.Sqrt(st.lam0)
+	for i := range st.k {
+		u.SetTri(i, i, r)
+	}
+	st.chol.Reset()
+	st.chol.SetFromU(u)
+	return true
 }
 
 func finite(x []float64) bool {
