@@ -29,7 +29,7 @@ func TestLibSVMThroughAPI(t *testing.T) {
 			v, _ := r.Mean("v", i)
 			ww, _ := r.Variance("w", i)
 			vv, _ := r.Variance("v", i)
-			if math.Abs(w-v) > 1e-12 || math.Abs(ww-vv) > 1e-12 || math.IsNaN(w) {
+			if !(math.Abs(w-v) <= 1e-12) || !(math.Abs(ww-vv) <= 1e-12) || math.IsNaN(w) {
 				t.Errorf("%s: w[%d] = %g ± %g, in memory %g ± %g", label, i, w, ww, v, vv)
 			}
 		}
@@ -112,7 +112,7 @@ infer ep as gh200 { passes = 1, approx = gh(n = 200) }
 			mean, _ := res.Get(c.label).Mean("w", j)
 			v, _ := res.Get(c.label).Variance("w", j)
 			wm, wv := x/vt*et, 1-x*x/vt+(x/vt)*(x/vt)*vart
-			if math.Abs(mean-wm) > c.tol || math.Abs(v-wv) > c.tol {
+			if !(math.Abs(mean-wm) <= c.tol) || !(math.Abs(v-wv) <= c.tol) {
 				t.Errorf("%s: w[%d] = %.10g ± %.10g, quadrature %.10g ± %.10g", c.label, j, mean, v, wm, wv)
 			}
 		}

@@ -26,14 +26,27 @@ func newResults(s *session.Results) *Results {
 	return r
 }
 
-// Get returns the result labelled label, or nil when no such infer line ran.
+// Get returns the result labelled label. When no infer line has that label
+// it returns a failed result whose Message names the labels that exist, so
+// that chained accessors (res.Get("ep").Mean("w", 0)) return that error
+// instead of panicking on nil; Lookup tells the two cases apart.
 func (r *Results) Get(label string) *Result {
+	if x, ok := r.Lookup(label); ok {
+		return x
+	}
+	return &Result{&infer.Result{Label: label, Status: infer.Failed,
+		Message: fmt.Sprintf("no infer line labelled %q (labels: %s)", label, strings.Join(r.Labels(), ", "))}}
+}
+
+// Lookup returns the result labelled label and whether an infer line with
+// that label ran.
+func (r *Results) Lookup(label string) (*Result, bool) {
 	for _, x := range r.list {
 		if x.r.Label == label {
-			return x
+			return x, true
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // All returns the results in the order they ran.

@@ -85,11 +85,11 @@ func TestResultAccessorsClosedForm(t *testing.T) {
 		for i := range mean {
 			m, err1 := r.Mean("w", i)
 			v, err2 := r.Variance("w", i)
-			if err1 != nil || err2 != nil || math.Abs(m-mean[i]) > tol || math.Abs(v-variance[i]) > tol {
+			if err1 != nil || err2 != nil || !(math.Abs(m-mean[i]) <= tol) || !(math.Abs(v-variance[i]) <= tol) {
 				t.Errorf("%s: w[%d] = %g ± %g (%v, %v), closed form %g ± %g", label, i, m, v, err1, err2, mean[i], variance[i])
 			}
 		}
-		if z, ok := r.LogZ(); !ok || math.Abs(z-logZ) > tol {
+		if z, ok := r.LogZ(); !ok || !(math.Abs(z-logZ) <= tol) {
 			t.Errorf("%s: log Z = %g (%v), closed form %g", label, z, ok, logZ)
 		}
 	}
@@ -126,14 +126,14 @@ func TestResultProbEnumeration(t *testing.T) {
 		for i, w := range want {
 			p, err := r.Prob("x", i, "+1")
 			q, err2 := r.Prob("x", i, "-1")
-			if err != nil || err2 != nil || math.Abs(p-w) > 1e-12 || math.Abs(q-(1-w)) > 1e-12 {
+			if err != nil || err2 != nil || !(math.Abs(p-w) <= 1e-12) || !(math.Abs(q-(1-w)) <= 1e-12) {
 				t.Errorf("%s: P(x[%d] = +1) = %g, P(-1) = %g (%v, %v), enumeration %g", label, i, p, q, err, err2, w)
 			}
 		}
-		if p, err := r.Prob("x", 0, "1"); err != nil || math.Abs(p-want[0]) > 1e-12 {
+		if p, err := r.Prob("x", 0, "1"); err != nil || !(math.Abs(p-want[0]) <= 1e-12) {
 			t.Errorf(`%s: state "1" = %g, %v`, label, p, err)
 		}
-		if lz, ok := r.LogZ(); !ok || math.Abs(lz-math.Log(z)) > 1e-12 {
+		if lz, ok := r.LogZ(); !ok || !(math.Abs(lz-math.Log(z)) <= 1e-12) {
 			t.Errorf("%s: log Z = %g, enumeration %g", label, lz, math.Log(z))
 		}
 	}
@@ -161,6 +161,36 @@ func TestResultAccessorErrors(t *testing.T) {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("%d: %v, want %q", i, c.err, c.want)
 		}
+	}
+}
+
+// TestGetUnknownLabel: Get of a label no infer line has is a failed result,
+// not nil: every accessor answers with an error naming the labels that
+// exist (it panicked on nil), and Lookup says the label is missing.
+func TestGetUnknownLabel(t *testing.T) {
+	res := runFile(t, "testdata/linreg.fg")
+	r := res.Get("nope")
+	if r == nil || r.Status() != fg.StatusFailed || r.Label() != "nope" {
+		t.Fatalf("Get(nope) = %+v", r)
+	}
+	_, e1 := r.Mean("w", 0)
+	_, e2 := r.Variance("w", 0)
+	_, e3 := r.Prob("w", 0, "+1")
+	_, e4 := r.Prediction("p", 0)
+	_, e5 := r.Shape("w")
+	for i, err := range []error{e1, e2, e3, e4, e5} {
+		if err == nil || !strings.Contains(err.Error(), `no infer line labelled "nope" (labels: ep, exact`) && !strings.Contains(err.Error(), "no prediction p") {
+			t.Errorf("%d: %v", i, err)
+		}
+	}
+	if _, ok := r.LogZ(); ok || len(r.Variables()) != 0 || len(r.Warnings()) != 0 || r.Relaxation("x") != 0 {
+		t.Errorf("the missing result carries numbers")
+	}
+	if _, ok := res.Lookup("nope"); ok {
+		t.Error("Lookup(nope) found a result")
+	}
+	if x, ok := res.Lookup("ep"); !ok || x != res.Get("ep") {
+		t.Error("Lookup(ep) and Get(ep) differ")
 	}
 }
 

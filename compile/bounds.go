@@ -8,7 +8,7 @@ import (
 // checkDraws refuses an mcmc line with more than infer.MaxChains chains or
 // whose kept draws, chains × samples × scalar quantities sampled (every
 // element of a continuous block, every state of a discrete variable but one
-// state of a binary one), would exceed infer.MaxKeptDraws: the sampler
+// state of a binary one), would exceed infer.KeptDrawsLimit (the memory budget): the sampler
 // keeps them all to compute its diagnostics.
 func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
 	if spec.Method != "mcmc" || spec.Samples <= 0 || spec.Chains <= 0 {
@@ -29,11 +29,12 @@ func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
 		}
 	}
 	q = max(q, 1)
-	if spec.Samples <= infer.MaxKeptDraws/spec.Chains/q {
+	lim := infer.KeptDrawsLimit()
+	if spec.Samples <= lim/spec.Chains/q {
 		return
 	}
-	c.fail(optionNamed(s, "samples"), "infer mcmc would keep chains × samples × sampled quantities = %d × %d × %d draws, more than its limit of %d; lower `samples` or `chains`",
-		spec.Chains, spec.Samples, q, infer.MaxKeptDraws)
+	c.fail(optionNamed(s, "samples"), "infer mcmc would keep chains × samples × sampled quantities = %d × %d × %d draws, more than the %d that fit in the memory budget of %s; lower `samples` or `chains`",
+		spec.Chains, spec.Samples, q, lim, infer.FormatBytes(infer.MemoryBudget()))
 }
 
 // keptStates is the number of state probabilities Gibbs keeps for a

@@ -82,7 +82,7 @@ func TestGPMLKernels(t *testing.T) {
 		a, b := rows[ij[0]], rows[ij[1]]
 		d2 := (a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1])
 		want := sf * sf * math.Exp(-d2/(2*ell*ell))
-		if got := K.At(ij[0], ij[1]); math.Abs(got-want) > 1e-14 {
+		if got := K.At(ij[0], ij[1]); !(math.Abs(got-want) <= 1e-14) {
 			t.Errorf("se K%v = %.17g, want %.17g", ij, got, want)
 		}
 	}
@@ -103,7 +103,7 @@ func TestGPMLKernels(t *testing.T) {
 			want += rows[ij[0]][k] * rows[ij[1]][k]
 		}
 		want /= ell * ell
-		if got := K.At(ij[0], ij[1]); math.Abs(got-want) > 1e-12*(1+math.Abs(want)) {
+		if got := K.At(ij[0], ij[1]); !(math.Abs(got-want) <= 1e-12*(1+math.Abs(want))) {
 			t.Errorf("linear K%v = %g, want %g", ij, got, want)
 		}
 	}
@@ -132,13 +132,13 @@ factor table(x[0], x[1], [1, 2, 3, 4])
 	}
 	for si := 0; si < 2; si++ {
 		for sj := 0; sj < 2; sj++ {
-			if got, want := f.Table[si+2*sj], math.Exp(0.7*spin[si]*spin[sj]); math.Abs(got-want) > 1e-15 {
+			if got, want := f.Table[si+2*sj], math.Exp(0.7*spin[si]*spin[sj]); !(math.Abs(got-want) <= 1e-15) {
 				t.Errorf("ising[%d,%d] = %g, want %g", si, sj, got, want)
 			}
 		}
 	}
 	h := m.Graph.Factors[1]
-	if math.Abs(h.Table[0]-math.Exp(0.4)) > 1e-15 || math.Abs(h.Table[1]-math.Exp(-0.4)) > 1e-15 {
+	if !(math.Abs(h.Table[0]-math.Exp(0.4)) <= 1e-15) || !(math.Abs(h.Table[1]-math.Exp(-0.4)) <= 1e-15) {
 		t.Errorf("field table %v", h.Table)
 	}
 	if tb := m.Graph.Factors[2]; tb.Label != "table(x[0], x[1])" || tb.Table[3] != 4 {
@@ -191,7 +191,7 @@ for b in batches(4, 3) {
 	g, h := make([]float64, 3), make([]float64, 3)
 	for i, bf := range b.Batches {
 		lo, hi := ranges[i][0], ranges[i][1]
-		if got, want := bf.F.LogF(w), direct(w, lo, hi); math.Abs(got-want) > 1e-14 {
+		if got, want := bf.F.LogF(w), direct(w, lo, hi); !(math.Abs(got-want) <= 1e-14) {
 			t.Errorf("LogF = %g, want %g", got, want)
 		}
 		bf.F.Derivs(w, g, h)
@@ -202,7 +202,7 @@ for b in batches(4, 3) {
 			wm[j] -= step
 			fd1 := (direct(wp, lo, hi) - direct(wm, lo, hi)) / (2 * step)
 			fd2 := (direct(wp, lo, hi) - 2*direct(w, lo, hi) + direct(wm, lo, hi)) / (step * step)
-			if math.Abs(g[j]-fd1) > 1e-8 || math.Abs(h[j]-fd2) > 1e-6 {
+			if !(math.Abs(g[j]-fd1) <= 1e-8) || !(math.Abs(h[j]-fd2) <= 1e-6) {
 				t.Errorf("batch %d coord %d: grad %g (fd %g) hdiag %g (fd %g)", i, j, g[j], fd1, h[j], fd2)
 			}
 		}
@@ -417,7 +417,7 @@ func TestCheckSkipsGram(t *testing.T) {
 	}
 	m = mustCompile(t, src, Options{})
 	K := m.Blocks[0].Prior.Cov
-	if math.Abs(K.At(0, 0)-2.1) > 1e-15 || math.Abs(K.At(0, 2)-2*math.Exp(-2)) > 1e-15 {
+	if !(math.Abs(K.At(0, 0)-2.1) <= 1e-15) || !(math.Abs(K.At(0, 2)-2*math.Exp(-2)) <= 1e-15) {
 		t.Errorf("K = %v", K)
 	}
 }
@@ -433,7 +433,7 @@ latent f: real[2] ~ tp(5, matern52(2, 1), X)
 		t.Errorf("student_t %+v", a)
 	}
 	r := math.Sqrt(5) / 2
-	if f.Kind != PriorTP || f.Nu != 5 || math.Abs(f.Cov.At(0, 1)-(1+r+r*r/3)*math.Exp(-r)) > 1e-15 {
+	if f.Kind != PriorTP || f.Nu != 5 || !(math.Abs(f.Cov.At(0, 1)-(1+r+r*r/3)*math.Exp(-r)) <= 1e-15) {
 		t.Errorf("tp %+v", f)
 	}
 }

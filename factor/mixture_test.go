@@ -48,7 +48,7 @@ func TestMixtureTiltedQuadrature(t *testing.T) {
 	za, a1, a2 := side(m-40*math.Sqrt(v), 0, -1e-300)
 	zb, b1, b2 := side(0, m+40*math.Sqrt(v), 1e-300)
 	z, mean := za+zb, (a1+b1)/(za+zb)
-	if wv := (a2+b2)/z - mean*mean; math.Abs(lz-math.Log(z)) > 1e-8 || math.Abs(m+v*d1-mean) > 1e-8 || math.Abs(v+v*v*d2-wv) > 1e-8 {
+	if wv := (a2+b2)/z - mean*mean; !(math.Abs(lz-math.Log(z)) <= 1e-8) || !(math.Abs(m+v*d1-mean) <= 1e-8) || !(math.Abs(v+v*v*d2-wv) <= 1e-8) {
 		t.Errorf("step mixture: log Z %.12g mean %.12g var %.12g; quadrature %.12g %.12g %.12g", lz, m+v*d1, v+v*v*d2, math.Log(z), mean, wv)
 	}
 }

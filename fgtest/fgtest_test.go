@@ -45,7 +45,10 @@ func TestCheckExpectsReportsFailures(t *testing.T) {
 // TestToyModel checks testdata/toy.fg's expects through the real pipeline.
 func TestToyModel(t *testing.T) {
 	res := TestModel(t, "../testdata/toy.fg")
-	if res.Get("mcmc") == nil || res.Get("ep") == nil {
+	if _, ok := res.Lookup("mcmc"); !ok {
+		t.Errorf("results %v", res.Labels())
+	}
+	if _, ok := res.Lookup("ep"); !ok {
 		t.Errorf("results %v", res.Labels())
 	}
 }

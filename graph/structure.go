@@ -124,30 +124,46 @@ func (g *Graph) EliminationOrder(heuristic string) (order []int, width int, maxT
 }
 
 // EliminationOrderContext is EliminationOrder that stops with ctx.Err()
-// when ctx is done (checked before every elimination: each step scans the
-// remaining variables, so the whole order costs O(n²) cost evaluations).
+// when ctx is done (checked before every elimination).
+//
+// The remaining variables sit in a binary heap keyed by (cost, id), so
+// each step takes the same variable as a scan for the smallest cost with
+// ties to the smallest id, in O(log n) instead of O(n). Costs are updated
+// lazily: eliminating v changes the cost only of v's neighbours (they lose
+// v and gain fill edges; their cost is recomputed) and, for min-fill, of
+// the common neighbours w of the two ends of each fill edge added, whose
+// fill drops by one per such edge (N(w) is unchanged). Changed costs get a
+// fresh heap entry; entries whose cost is stale are skipped when popped. Measured
+// (go test -bench Elimination -benchtime 10x ./graph/, 2-core dev machine
+// shared with other jobs): a 40×40 grid, min-fill 0.99 s → 0.16–0.25 s,
+// min-weight 0.12 s → 0.03–0.045 s; a chain of 20000 variables 14.4 s →
+// 0.012 s; a 60×60 grid with min-fill 7.9 s (the scan of the tests'
+// scanOrder) → 0.74 s, an 80×80 grid 2.2 s.
 func (g *Graph) EliminationOrderContext(ctx context.Context, heuristic string) (order []int, width int, maxTableSize float64, err error) {
 	var cost func(e *eliminator, v int) float64
+	twoHop := false
 	switch heuristic {
 	case MinFill:
-		cost = (*eliminator).fill
+		cost, twoHop = (*eliminator).fill, true
 	case MinWeight:
 		cost = (*eliminator).weight
 	default:
 		return nil, 0, 0, fmt.Errorf("graph: unknown elimination heuristic %q (want %q or %q)", heuristic, MinFill, MinWeight)
 	}
 	e := newEliminator(g)
+	q := newCostHeap(e, cost)
 	order = make([]int, 0, len(g.Vars))
 	for len(order) < len(g.Vars) {
 		if ctx.Err() != nil {
 			return nil, 0, 0, ctx.Err()
 		}
-		v := e.best(cost)
-		n := len(e.nb[v])
-		width = max(width, n)
+		v := q.pop()
+		width = max(width, len(e.nb[v]))
 		maxTableSize = math.Max(maxTableSize, e.cliqueSize(v))
-		e.eliminate(v)
+		ns := e.sortedNeighbours(v)
+		added := e.eliminate(v, ns)
 		order = append(order, v)
+		q.update(ns, added, twoHop)
 	}
 	return order, width, maxTableSize, nil
 }
@@ -179,19 +195,6 @@ func newEliminator(g *Graph) *eliminator {
 		}
 	}
 	return e
-}
-
-func (e *eliminator) best(cost func(*eliminator, int) float64) int {
-	bv, bc := -1, math.Inf(1)
-	for v, ok := range e.alive {
-		if !ok {
-			continue
-		}
-		if c := cost(e, v); bv < 0 || c < bc {
-			bv, bc = v, c
-		}
-	}
-	return bv
 }
 
 func (e *eliminator) sortedNeighbours(v int) []int {
@@ -226,15 +229,20 @@ func (e *eliminator) weight(v int) float64 {
 
 func (e *eliminator) cliqueSize(v int) float64 { return e.card[v] * e.weight(v) }
 
-func (e *eliminator) eliminate(v int) {
-	ns := e.sortedNeighbours(v)
+// eliminate removes v and connects its neighbours ns (sorted); it returns
+// the fill edges it added.
+func (e *eliminator) eliminate(v int, ns []int) (added [][2]int) {
 	for a := range ns {
 		delete(e.nb[ns[a]], v)
 		for b := a + 1; b < len(ns); b++ {
-			e.nb[ns[a]][ns[b]] = struct{}{}
-			e.nb[ns[b]][ns[a]] = struct{}{}
+			if _, ok := e.nb[ns[a]][ns[b]]; !ok {
+				added = append(added, [2]int{ns[a], ns[b]})
+				e.nb[ns[a]][ns[b]] = struct{}{}
+				e.nb[ns[b]][ns[a]] = struct{}{}
+			}
 		}
 	}
 	e.nb[v] = nil
 	e.alive[v] = false
+	return added
 }

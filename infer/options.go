@@ -238,7 +238,7 @@ func (s MCMCSpec) Check() error {
 }
 
 // CheckSamples checks the draws per chain: n ≥ MinSamples (the draws kept
-// over all chains are bounded by MaxKeptDraws, checked with the model's
+// over all chains are bounded by KeptDrawsLimit, checked with the model's
 // size).
 func CheckSamples(n int) error {
 	if err := checkCount("samples", n, MinSamples, math.MaxInt); err != nil {

@@ -43,7 +43,7 @@ func TestCSVSelectAndTransform(t *testing.T) {
 	}
 	// Column a = 1..4: mean 2.5, population sd sqrt(1.25).
 	want := (1 - 2.5) / math.Sqrt(1.25)
-	if math.Abs(X.Data[0]-want) > 1e-15 || math.Abs(X.Data[1]-want) > 1e-15 || X.Data[2] != 1 || X.Names[2] != "intercept" {
+	if !(math.Abs(X.Data[0]-want) <= 1e-15) || !(math.Abs(X.Data[1]-want) <= 1e-15) || X.Data[2] != 1 || X.Names[2] != "intercept" {
 		t.Errorf("row 0 = %v, want %g %g 1", X.Data[:3], want, want)
 	}
 	Z, err := LoadCSV(nil, "testdata/ok.csv", CSVOptions{Columns: []string{"b", "a"}})
@@ -73,12 +73,12 @@ func TestCSVNormalize(t *testing.T) {
 			sum += x
 			ss += x * x
 		}
-		if math.Abs(sum) > 1e-14 || math.Abs(ss-1) > 1e-14 {
+		if !(math.Abs(sum) <= 1e-14) || !(math.Abs(ss-1) <= 1e-14) {
 			t.Errorf("column %d: sum %g, squared norm %g", c, sum, ss)
 		}
 	}
 	// By hand: column a = (1, 2, 6), mean 3, centred (−2, −1, 3), norm √14.
-	if got, want := m.Data[0], -2/math.Sqrt(14); math.Abs(got-want) > 1e-15 {
+	if got, want := m.Data[0], -2/math.Sqrt(14); !(math.Abs(got-want) <= 1e-15) {
 		t.Errorf("a[0] = %g, want %g", got, want)
 	}
 	if m.Data[2] != 1 {

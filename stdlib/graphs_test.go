@@ -194,7 +194,7 @@ func TestRandomNormal(t *testing.T) {
 	}
 	v /= float64(len(a))
 	// Standard errors: sd/sqrt(n) ≈ 0.0045 for the mean, ≈ 0.013 for the variance (4·sqrt(2/n)).
-	if math.Abs(m-1) > 0.02 || math.Abs(v-4) > 0.06 {
+	if !(math.Abs(m-1) <= 0.02) || !(math.Abs(v-4) <= 0.06) {
 		t.Errorf("mean %g var %g, want 1, 4", m, v)
 	}
 	if _, err := RandomNormal(1, 3, 0, -1); err == nil {

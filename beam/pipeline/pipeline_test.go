@@ -112,7 +112,7 @@ func compare(t *testing.T, what string, a, b *shard.Result, tol float64) {
 	}
 	dz := math.Abs(a.LogZ - b.LogZ)
 	t.Logf("%s: max |Δ| of mean and covariance %.2e, |Δ log Z| %.2e", what, d, dz)
-	if d > tol || dz > tol || !a.HasLogZ || !b.HasLogZ {
+	if !(d <= tol) || !(dz <= tol) || !a.HasLogZ || !b.HasLogZ {
 		t.Errorf("%s: differ by %g (log Z %g) > %g", what, d, dz, tol)
 	}
 }

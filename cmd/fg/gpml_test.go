@@ -38,7 +38,7 @@ func TestRunGPMLMatchesReference(t *testing.T) {
 	lat := readCSVColumns(t, dir+"/train_latent.csv")
 	f := r.Variables["f"]
 	for i := range lat["mu_f"] {
-		if math.Abs(f.Mean[i]-lat["mu_f"][i]) > 1e-5 || math.Abs(f.Var[i]-lat["var_f"][i]) > 1e-5 {
+		if !(math.Abs(f.Mean[i]-lat["mu_f"][i]) <= 1e-5) || !(math.Abs(f.Var[i]-lat["var_f"][i]) <= 1e-5) {
 			t.Errorf("f[%d] = %g, %g; GPML %g, %g", i, f.Mean[i], f.Var[i], lat["mu_f"][i], lat["var_f"][i])
 		}
 	}
@@ -48,7 +48,7 @@ func TestRunGPMLMatchesReference(t *testing.T) {
 		t.Fatalf("%d predictions, GPML %d", len(p), len(pred["p_plus"]))
 	}
 	for i, want := range pred["p_plus"] {
-		if math.Abs(p[i]-want) > 1e-5 {
+		if !(math.Abs(p[i]-want) <= 1e-5) {
 			t.Errorf("ptest[%d] = %g, GPML %g", i, p[i], want)
 		}
 	}
@@ -83,11 +83,11 @@ func TestRunLearnMatchesGPML(t *testing.T) {
 	}
 	r := doc.Results[0]
 	const nlZ = 14.775668054551385
-	if math.Abs(r.LogEvidence+nlZ) > 1e-5 {
+	if !(math.Abs(r.LogEvidence+nlZ) <= 1e-5) {
 		t.Errorf("log Z at the optimum = %.10g, GPML %.10g", r.LogEvidence, -nlZ)
 	}
 	for name, want := range map[string]float64{"log_ell": 1.5245651980809514, "log_sf": 1.1972831963745378} {
-		if got := r.Learned[name]; got.Initial != 0 || math.Abs(got.Value-want) > 1e-3 {
+		if got := r.Learned[name]; got.Initial != 0 || !(math.Abs(got.Value-want) <= 1e-3) {
 			t.Errorf("%s = %+v, GPML %v", name, got, want)
 		}
 	}
@@ -119,7 +119,7 @@ func TestRunTestFileScoresLikeGPML(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := doc.Results[0].Predictions["ptest"].Test
-	if s.N != 200 || math.Abs(s.ErrorRate-0.12) > 1e-12 || math.Abs(s.MeanLogProb-(-0.35478892)) > 1e-8 {
+	if s.N != 200 || !(math.Abs(s.ErrorRate-0.12) <= 1e-12) || !(math.Abs(s.MeanLogProb-(-0.35478892)) <= 1e-8) {
 		t.Errorf("test score %+v; GPML n = 200, test_err = 0.12, test_mean_log_pred = -0.35478892", s)
 	}
 }

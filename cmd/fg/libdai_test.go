@@ -39,12 +39,12 @@ func TestRunLibDAIMatchesReference(t *testing.T) {
 		t.Fatalf("--method should replace the default lines: %+v", doc.Results)
 	}
 	r := doc.Results[0]
-	if math.Abs(r.LogEvidence-refZ) > 1e-6 {
+	if !(math.Abs(r.LogEvidence-refZ) <= 1e-6) {
 		t.Errorf("log Z = %.10g, libDAI %.10g", r.LogEvidence, refZ)
 	}
 	for label, p := range refP {
 		v, ok := r.Variables["x"+label]
-		if !ok || math.Abs(v.Probs[0][1]-p) > 1e-6 {
+		if !ok || !(math.Abs(v.Probs[0][1]-p) <= 1e-6) {
 			t.Errorf("x%s: P(state 1) = %v, libDAI %v", label, v.Probs, p)
 		}
 	}

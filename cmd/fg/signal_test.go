@@ -15,14 +15,14 @@ import (
 )
 
 // TestRunInterrupt sends SIGINT and SIGTERM to runs of every long method
-// (testdata/slow/METHOD.fg: ep, bp, exact, mcmc and learn, each running for
+// (testdata/slow/METHOD.fg: ep, t-EP, bp, exact, mcmc and learn, each running for
 // many seconds): fg must stop within a second of the signal, print the
 // partial result as canceled, say it was interrupted and exit non-zero
 // without a Go runtime error. With -short each method gets one signal
 // (SIGINT and SIGTERM alternating), otherwise both.
 func TestRunInterrupt(t *testing.T) {
 	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
-	for k, method := range []string{"ep", "bp", "exact", "mcmc", "learn"} {
+	for k, method := range []string{"ep", "tep", "bp", "exact", "mcmc", "learn"} {
 		for j, sig := range sigs {
 			if testing.Short() && j != k%2 {
 				continue

@@ -20,7 +20,7 @@ func TestFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m0, _ := exact.Mean("w", 1); math.Abs(m-m0) > 0.01 {
+	if m0, _ := exact.Mean("w", 1); !(math.Abs(m-m0) <= 0.01) {
 		t.Errorf("EP's mean of w[1] is %.4f, exact's %.4f", m, m0)
 	}
 }

@@ -22,7 +22,7 @@ func TestToy2d(t *testing.T) {
 		t.Fatal(err)
 	}
 	fg := rows[1]
-	if fg.NLZ > c.GPMLNLZ+1e-6 || math.Abs(fg.Acc-c.GPMLAcc) > 1e-3 {
+	if fg.NLZ > c.GPMLNLZ+1e-6 || !(math.Abs(fg.Acc-c.GPMLAcc) <= 1e-3) {
 		t.Errorf("fg nlZ %.9f acc %.3f; GPML nlZ %.9f acc %.3f", fg.NLZ, fg.Acc, c.GPMLNLZ, c.GPMLAcc)
 	}
 	dir := t.TempDir()

@@ -34,7 +34,7 @@ func TestDampingJudgedUndamped(t *testing.T) {
 	}
 	for v := range g.Vars {
 		for k, p := range ex.Marginals[v] {
-			if d := math.Abs(res.Marginals[v][k] - p); d > 1e-9 {
+			if d := math.Abs(res.Marginals[v][k] - p); !(d <= 1e-9) {
 				t.Errorf("var %d: %v, exact %v", v, res.Marginals[v], ex.Marginals[v])
 			}
 		}

@@ -56,7 +56,7 @@ func compareToLibDAI(t *testing.T, suffix string, s Settings) {
 				t.Fatalf("status %v after %d passes (libDAI: %d): %s", res.Status, res.Iterations, ref.Iters, res.Message)
 			}
 			t.Logf("passes %d (libDAI %d), logZ %.12g (libDAI %.12g)", res.Iterations, ref.Iters, res.LogZ, ref.LogZ)
-			if d := math.Abs(res.LogZ - ref.LogZ); d > 1e-6 {
+			if d := math.Abs(res.LogZ - ref.LogZ); !(d <= 1e-6) {
 				t.Errorf("logZ %.12g, libDAI %.12g (diff %.2g)", res.LogZ, ref.LogZ, d)
 			}
 			worst := 0.0
@@ -66,7 +66,7 @@ func compareToLibDAI(t *testing.T, suffix string, s Settings) {
 					worst = math.Max(worst, math.Abs(p-want[k]))
 				}
 			}
-			if worst > 1e-6 {
+			if !(worst <= 1e-6) {
 				t.Errorf("largest marginal difference %.3g > 1e-6", worst)
 			}
 		})

@@ -56,7 +56,7 @@ func TestRelaxedSlopeAgainstDifferences(t *testing.T) {
 		const h = 1e-3
 		fd := (4*d(h/2) - d(h)) / 3
 		_, got := w.eval(b, pen)
-		if math.Abs(got-fd) > 1e-8*math.Abs(got)+1e-11 {
+		if !(math.Abs(got-fd) <= 1e-8*math.Abs(got)+1e-11) {
 			t.Errorf("factor %d (card %v) b %.4f: Q' exact %.12g, difference %.12g", n, card, b, got, fd)
 		}
 	}
@@ -112,7 +112,7 @@ func stationaryRun(t *testing.T, seed uint64, w float64) int {
 				}
 			default:
 				interior++
-				if math.Abs(d) > 1e-8*pen {
+				if !(math.Abs(d) <= 1e-8*pen) {
 					t.Errorf("seed %d pass %d factor %d: b = %.12g, Q'(b) = %.3g", seed, it, a, b, d)
 				}
 			}

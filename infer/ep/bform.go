@@ -30,7 +30,10 @@ type bform struct {
 	logDet     float64 // log |det B| = log det(I + T Kf)
 }
 
-var errImproper = errors.New("ep: B = D + S Kf S is singular")
+// errImproper: the site precisions make Kf⁻¹ + T indefinite or singular
+// (B singular or ill-conditioned, det(I + T Kf) ≤ 0, a marginal variance
+// ≤ 0): the posterior is not a Gaussian.
+var errImproper = errors.New("ep: the posterior precision Kf⁻¹ + diag τ̃ is not positive definite")
 
 func newBform(Kf *mat.SymDense, tau []float64) (*bform, error) {
 	m := len(tau)

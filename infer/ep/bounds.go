@@ -1,30 +1,55 @@
 package ep
 
-import "fmt"
+import (
+	"fmt"
+	"math"
 
-// maxDense bounds the entries of one dense matrix the engine allocates
-// (2²⁴ float64s, 128 MiB): several such matrices live at once (Kf, K Aᵀ, Σ
-// on the site-space path; A, T A, A Σ_w on the weight-space path), and the
-// factorisations cost O(side³) besides.
-const maxDense = 1 << 24
+	"github.com/fg-infer/fg/infer"
+)
 
-// maxSiteSpace is the largest M whose M×M site-space matrices fit in
-// maxDense.
-const maxSiteSpace = 1 << 12
+// siteSpaceMatrices is how many M×M float64 matrices site-space EP is
+// charged for against the memory budget (infer.MemoryBudget): Kf, Σ, B and
+// its factor, and the M×M product and solves while Kf and the posterior are
+// recomputed. (Measured: the peak resident size of 1500 GP sites,
+// testdata/slow/ep.fg, is 78 MB ≈ 4.3 such matrices; 6 leaves room for
+// the collector and temporaries.)
+const siteSpaceMatrices = 6
+
+// weightSpaceMatrices is the same count for the M×N matrices of the
+// weight-space path (A, T A, A Σ_w).
+const weightSpaceMatrices = 3
+
+// maxSiteSpace is the largest M whose site-space matrices fit in the
+// memory budget: 11585 on a 24 GiB machine (6 GiB budget), 4729 under a
+// 2 GiB data limit (1 GiB budget).
+func maxSiteSpace() int {
+	return int(math.Sqrt(float64(infer.MemoryBudget() / (8 * siteSpaceMatrices))))
+}
+
+// denseBytes is the memory of k r×c float64 matrices, saturating at
+// MaxInt64.
+func denseBytes(k, r, c int) int64 {
+	if r > 0 && c > math.MaxInt64/8/k/r {
+		return math.MaxInt64
+	}
+	return int64(k) * int64(r) * int64(c) * 8
+}
 
 // checkSiteSpace refuses a site-space run with more than maxSiteSpace
 // sites: its M×M matrices (and the O(M³) factorisations) would not fit.
 func checkSiteSpace(m int) error {
-	if m > maxSiteSpace {
-		return fmt.Errorf("ep: %d sites would need %d×%d site-space matrices; ep handles at most %d sites on a block unless there are more sites than latent elements and the prior is positive definite (then it works in the latent's own space); for a Gaussian process, gp(kernel, X, inducing = Z) runs sparse (FITC) EP in O(n m) memory", m, m, m, maxSiteSpace)
+	if need, budget := denseBytes(siteSpaceMatrices, m, m), infer.MemoryBudget(); need > budget {
+		return fmt.Errorf("ep: %d sites would need %d×%d site-space matrices (%s), more than the memory budget of %s: ep handles at most %d sites on a block unless there are more sites than latent elements and the prior is positive definite (then it works in the latent's own space); for a Gaussian process, gp(kernel, X, inducing = Z) runs sparse (FITC) EP in O(n m) memory",
+			m, m, m, infer.FormatBytes(need), infer.FormatBytes(budget), maxSiteSpace())
 	}
 	return nil
 }
 
-// checkDense refuses an r×c matrix of more than maxDense entries.
+// checkDense refuses the weight-space path's r×c matrices when they would
+// not fit in the memory budget.
 func checkDense(r, c int) error {
-	if c > 0 && r > maxDense/c {
-		return fmt.Errorf("ep: %d sites on a block of %d elements would need a %d×%d projection matrix, more than the %d entries ep holds", r, c, r, c, maxDense)
+	if need, budget := denseBytes(weightSpaceMatrices, r, c), infer.MemoryBudget(); need > budget {
+		return fmt.Errorf("ep: %d sites on a block of %d elements would need %d×%d projection matrices (%s), more than the memory budget of %s", r, c, r, c, infer.FormatBytes(need), infer.FormatBytes(budget))
 	}
 	return nil
 }

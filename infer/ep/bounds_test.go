@@ -41,15 +41,15 @@ func TestIndexSitesWeightSpace(t *testing.T) {
 	}
 }
 
-// TestSiteSpaceBounded: more than maxSiteSpace sites that must stay in site
+// TestSiteSpaceBounded: more than maxSiteSpace() sites that must stay in site
 // space (a singular prior rules out the weight space) are refused before any
 // M×M matrix is allocated; 20000 index sites on one element of a positive
 // definite prior run in weight space in well under a second of work.
 func TestSiteSpaceBounded(t *testing.T) {
-	p := indexProblem(maxSiteSpace + 1)
+	p := indexProblem(maxSiteSpace() + 1)
 	p.Cov = mat.NewSymDense(3, []float64{1, 1, 0, 1, 1, 0, 0, 0, 1})
 	if _, err := Run(context.Background(), p, Settings{}); err == nil || !strings.Contains(err.Error(), "site-space") {
-		t.Errorf("singular prior, %d sites: %v", maxSiteSpace+1, err)
+		t.Errorf("singular prior, %d sites: %v", maxSiteSpace()+1, err)
 	}
 	start := time.Now()
 	res, err := Run(context.Background(), indexProblem(20000), Settings{})

@@ -30,7 +30,7 @@ func TestDelayedMatchesRankOne(t *testing.T) {
 		if i%17 == 0 {
 			dTau = -2 / ref.sigma.At(i, i) // 1 + Δτ Σ_ii < 0: refused
 		}
-		if v, w := d.variance(i), ref.sigma.At(i, i); math.Abs(v-w) > 1e-12 {
+		if v, w := d.variance(i), ref.sigma.At(i, i); !(math.Abs(v-w) <= 1e-12) {
 			t.Fatalf("Σ_%d%d = %v, want %v", i, i, v, w)
 		}
 		a, b := d.update(i, dTau, dNu), ref.rankOne(i, dTau, dNu, col)
@@ -46,11 +46,11 @@ func TestDelayedMatchesRankOne(t *testing.T) {
 		t.Fatal("no update was refused")
 	}
 	for i := 0; i < n; i++ {
-		if math.Abs(got.mu[i]-ref.mu[i]) > 1e-12 {
+		if !(math.Abs(got.mu[i]-ref.mu[i]) <= 1e-12) {
 			t.Errorf("μ_%d = %v, want %v", i, got.mu[i], ref.mu[i])
 		}
 		for j := i; j < n; j++ {
-			if math.Abs(got.sigma.At(i, j)-ref.sigma.At(i, j)) > 1e-12 {
+			if !(math.Abs(got.sigma.At(i, j)-ref.sigma.At(i, j)) <= 1e-12) {
 				t.Fatalf("Σ_%d,%d = %v, want %v", i, j, got.sigma.At(i, j), ref.sigma.At(i, j))
 			}
 		}

@@ -125,7 +125,7 @@ func TestFITCGPML(t *testing.T) {
 		for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel} {
 			t.Run(name+"/"+sched.String(), func(t *testing.T) {
 				p := fitcProblem(c.k, c.X, c.Z, c.y, Probit{})
-				if d := math.Abs(p.Jitter - c.snu2); d > 1e-12*c.snu2 {
+				if d := math.Abs(p.Jitter - c.snu2); !(d <= 1e-12*c.snu2) {
 					t.Errorf("jitter %.17g, GPML %.17g", p.Jitter, c.snu2)
 				}
 				res, err := RunFITC(context.Background(), p, Settings{Settings: infer.Settings{Schedule: sched, Tol: 1e-10, MaxIter: 500}})
@@ -135,7 +135,7 @@ func TestFITCGPML(t *testing.T) {
 				if res.Status != infer.Converged || !res.HasLogZ {
 					t.Fatalf("status %v (%s)", res.Status, res.Message)
 				}
-				if d := math.Abs(-res.LogZ - c.nlZ); d > 1e-6*c.nlZ {
+				if d := math.Abs(-res.LogZ - c.nlZ); !(d <= 1e-6*c.nlZ) {
 					t.Errorf("nlZ = %.12g, GPML %.12g", -res.LogZ, c.nlZ)
 				}
 				maxDiff(t, "train mu_f", res.Mean, c.mu, 1e-5)
@@ -180,7 +180,7 @@ func againstDense(t *testing.T, p *FITCProblem, s Settings) (*FITCResult, *Resul
 	}
 	maxDiff(t, "mean", fr.Mean, dr.Mean, 1e-8)
 	maxDiff(t, "var", fr.Var, dr.Var, 1e-8)
-	if fr.HasLogZ != dr.HasLogZ || math.Abs(fr.LogZ-dr.LogZ) > 1e-8*math.Max(1, math.Abs(dr.LogZ)) {
+	if fr.HasLogZ != dr.HasLogZ || !(math.Abs(fr.LogZ-dr.LogZ) <= 1e-8*math.Max(1, math.Abs(dr.LogZ))) {
 		t.Errorf("log Z FITC %.12g (%v), dense %.12g (%v)", fr.LogZ, fr.HasLogZ, dr.LogZ, dr.HasLogZ)
 	}
 	return fr, dr

@@ -2,6 +2,7 @@ package ep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -32,7 +33,7 @@ func iterate(ctx context.Context, s Settings, damping float64, sites int, mu fun
 			return infer.Canceled, fmt.Sprintf("canceled during sweep %d", it)
 		}
 		if err != nil {
-			return infer.Diverged, fmt.Sprintf("sweep %d: %v", it, err)
+			return infer.Diverged, fmt.Sprintf("sweep %d: %v%s", it, err, improperHint(err, s, damping))
 		}
 		rr := dist(mu(), prev) / damping
 		*trace = append(*trace, rr)
@@ -51,6 +52,23 @@ func iterate(ctx context.Context, s Settings, damping float64, sites int, mu fun
 		}
 	}
 	return infer.IterationLimit, fmt.Sprintf("R = %.3g ≥ tol %g after %d sweeps", (*trace)[len(*trace)-1], s.Tol, s.MaxIter)
+}
+
+// improperHint explains an improper posterior after an undamped parallel
+// sweep: every site is updated from the same posterior, so the negative
+// site precisions of a likelihood that is not log-concave add up at once
+// (examples/robust_regression.fg: the precision after sweep 2 has an
+// eigenvalue −1.7, TestParallelUndampedDiverges). That is a divergence of
+// the iteration, not of EP's fixed point, which damping or the sequential
+// schedule reach.
+func improperHint(err error, s Settings, damping float64) string {
+	if !errors.Is(err, errImproper) || s.Schedule != infer.Parallel {
+		return ""
+	}
+	if damping == 1 {
+		return " (parallel EP changes every site at once and the negative site precisions of a likelihood that is not log-concave can overshoot: use damping < 1 or schedule = sequential)"
+	}
+	return " (parallel EP changes every site at once: use a smaller damping or schedule = sequential)"
 }
 
 // visitOrder is the order of one sequential sweep over m sites: 0..m−1,

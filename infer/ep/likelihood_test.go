@@ -81,7 +81,7 @@ func TestTiltedMoments(t *testing.T) {
 					tol = 1e-7
 				}
 				got := moments{lz, m + v*d1, v + v*v*d2}
-				if math.Abs(got.logZ-want.logZ) > tol || math.Abs(got.mean-want.mean) > tol || math.Abs(got.vr-want.vr) > tol {
+				if !(math.Abs(got.logZ-want.logZ) <= tol) || !(math.Abs(got.mean-want.mean) <= tol) || !(math.Abs(got.vr-want.vr) <= tol) {
 					t.Errorf("%s u=%g y=%g m=%g v=%g: got %+v, quadrature %+v", l.Name(), u, y, m, v, got, want)
 				}
 			}
@@ -106,7 +106,7 @@ func TestTiltedTails(t *testing.T) {
 	}
 	// Probit, z = m/√(1+v) = −40/√2: compare with the asymptotic d1 = r/√(1+v).
 	_, d1, _ := Probit{}.Tilted(1, -40, 1, 1)
-	if want := mathx.InvMills(-40/math.Sqrt2) / math.Sqrt2; math.Abs(d1-want) > 1e-13*want {
+	if want := mathx.InvMills(-40/math.Sqrt2) / math.Sqrt2; !(math.Abs(d1-want) <= 1e-13*want) {
 		t.Errorf("probit tail d1 = %g, want %g", d1, want)
 	}
 }
@@ -133,7 +133,7 @@ func TestExpLogLik(t *testing.T) {
 				logp = func(f float64) float64 { return -0.5*math.Log(2*math.Pi*l.Var) - 0.5*(y-f)*(y-f)/l.Var }
 			}
 			want := brute(func(f float64) float64 { return math.Exp(logp(f)) * logp(f) }, m, v) / math.Exp(lz)
-			if got := l.ExpLogLik(y, m, v); math.Abs(got-want) > 1e-8 {
+			if got := l.ExpLogLik(y, m, v); !(math.Abs(got-want) <= 1e-8) {
 				t.Errorf("%s y=%g m=%g v=%g: E log p = %.12g, quadrature %.12g", l.Name(), y, m, v, got, want)
 			}
 		}
@@ -163,7 +163,7 @@ func TestRelaxedCost(t *testing.T) {
 			lc := -0.5*math.Log(2*math.Pi*lam) - 0.5*(f-h)*(f-h)/lam
 			return p(f) / Z * (math.Log(p(f)/Z) + lc - lq)
 		}, h, lam)
-		if math.Abs(got-want) > 1e-9 {
+		if !(math.Abs(got-want) <= 1e-9) {
 			t.Errorf("b=%g: KL = %.12g, quadrature %.12g", b, got, want)
 		}
 	}

@@ -22,16 +22,16 @@ func TestNumericProbitMatchesClosedForm(t *testing.T) {
 	for _, c := range []struct{ y, m, v float64 }{{1, 0.3, 0.5}, {-1, 1.2, 2}, {1, -2, 0.7}, {-1, -0.4, 3}} {
 		z0, a0, b0 := Probit{}.Tilted(c.y, c.m, c.v, 1)
 		z1, a1, b1 := num.Tilted(c.y, c.m, c.v, 1)
-		if math.Abs(z0-z1) > 1e-9 || math.Abs(a0-a1) > 1e-9 || math.Abs(b0-b1) > 1e-9 {
+		if !(math.Abs(z0-z1) <= 1e-9) || !(math.Abs(a0-a1) <= 1e-9) || !(math.Abs(b0-b1) <= 1e-9) {
 			t.Errorf("%+v: closed (%g %g %g) numeric (%g %g %g)", c, z0, a0, b0, z1, a1, b1)
 		}
 		p0, _ := Probit{}.Prob(c.m, c.v)
 		p1, _ := num.Prob(c.m, c.v)
-		if math.Abs(p0-p1) > 1e-9 {
+		if !(math.Abs(p0-p1) <= 1e-9) {
 			t.Errorf("%+v: Prob closed %g numeric %g", c, p0, p1)
 		}
 		e0, e1 := Probit{}.ExpLogLik(c.y, c.m, c.v), num.ExpLogLik(c.y, c.m, c.v)
-		if math.Abs(e0-e1) > 1e-6 {
+		if !(math.Abs(e0-e1) <= 1e-6) {
 			t.Errorf("%+v: ExpLogLik closed %g numeric %g", c, e0, e1)
 		}
 	}

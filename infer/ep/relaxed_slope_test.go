@@ -33,7 +33,7 @@ func TestStepSlopeAgainstDifferences(t *testing.T) {
 		e := 1e-5 / ((hh-c.mOld)*(hh-c.mOld) + 1/tt)
 		fd := (relaxedKL(s, c.mOld, tc, nc, c.b+e) - relaxedKL(s, c.mOld, tc, nc, c.b-e)) / (2 * e)
 		rich := diffSlope(s, c.mOld, tc, nc, c.b)
-		if math.Abs(got-fd) > 1e-6*math.Abs(got)+1e-8 || math.Abs(got-rich) > 1e-7*math.Abs(got)+1e-10 {
+		if !(math.Abs(got-fd) <= 1e-6*math.Abs(got)+1e-8) || !(math.Abs(got-rich) <= 1e-7*math.Abs(got)+1e-10) {
 			t.Errorf("%+v: closed form %.12g, central difference %.12g, Richardson %.12g", c, got, fd, rich)
 		}
 	}
@@ -74,7 +74,7 @@ func TestProbitSlopeAgainstQuadrature(t *testing.T) {
 						s := Site{Lik: Probit{}, Y: y}
 						want := covSlope(func(f float64) float64 { return mathx.LogPhi(y * f) }, h, lam, mOld, b, nil)
 						got := relaxedSlope(s, mOld, tc, nc, b)
-						if math.Abs(got-want) > 1e-7*math.Abs(want)+1e-10 {
+						if !(math.Abs(got-want) <= 1e-7*math.Abs(want)+1e-10) {
 							t.Errorf("probit y %g h %g lam %g mOld %g b %g: diffSlope %.12g, quadrature %.12g", y, h, lam, mOld, b, got, want)
 						}
 						eps := 0.2
@@ -87,7 +87,7 @@ func TestProbitSlopeAgainstQuadrature(t *testing.T) {
 						}
 						want = covSlope(logStep, h, lam, mOld, b, []float64{0})
 						got = relaxedSlope(st, mOld, tc, nc, b)
-						if math.Abs(got-want) > 1e-8*math.Max(math.Abs(want), 1e-4) {
+						if !(math.Abs(got-want) <= 1e-8*math.Max(math.Abs(want), 1e-4)) {
 							t.Errorf("step y %g h %g lam %g mOld %g b %g: stepSlope %.12g, quadrature %.12g", y, h, lam, mOld, b, got, want)
 						}
 					}
@@ -165,12 +165,12 @@ func TestRelaxedLineSearchStationary(t *testing.T) {
 					continue
 				}
 				interior[fmt.Sprintf("%T", lik)]++
-				if math.Abs(dq) > 1e-8*cpen {
+				if !(math.Abs(dq) <= 1e-8*cpen) {
 					t.Errorf("%s c %g %+v: b = %.10g, Q'(b) = %.3g (relative %.3g)", lik.Name(), cpen, c, b, dq, dq/cpen)
 				}
 				e := 1e-4 * b
 				fd := (relaxedKL(s, c.mOld, tc, nc, b+e)-relaxedKL(s, c.mOld, tc, nc, b-e))/(2*e) + cpen
-				if math.Abs(fd) > 1e-5*cpen {
+				if !(math.Abs(fd) <= 1e-5*cpen) {
 					t.Errorf("%s c %g %+v: b = %.10g, central difference Q'(b) = %.3g", lik.Name(), cpen, c, b, fd)
 				}
 			}

@@ -127,11 +127,11 @@ func TestRelaxedCostAgainstQuadrature(t *testing.T) {
 		mgEst := (nc + c.b*c.mOld + np.Nu) * vg
 		lo, hi := math.Min(mt, mgEst)-16*sd, math.Max(mt, mgEst)+16*sd
 		kl, mp, vp, mg, vgq := quadKL(logP, logG, lo, hi, []float64{0})
-		if math.Abs(mp-mg) > 1e-8*(1+math.Abs(mp)) || math.Abs(vp-vgq) > 1e-8*(1+vp) {
+		if !(math.Abs(mp-mg) <= 1e-8*(1+math.Abs(mp))) || !(math.Abs(vp-vgq) <= 1e-8*(1+vp)) {
 			t.Errorf("%+v: tilted moments (%.10g, %.10g), r·q_new moments (%.10g, %.10g)", c, mp, vp, mg, vgq)
 		}
 		got := relaxedCost(s, c.mOld, tc, nc, c.b)
-		if math.Abs(got-kl) > 1e-8 {
+		if !(math.Abs(got-kl) <= 1e-8) {
 			t.Errorf("%+v: relaxedCost %.12g, quadrature KL %.12g", c, got, kl)
 		}
 	}
@@ -190,7 +190,7 @@ func TestRelaxedPenaltyIsNotScaleFree(t *testing.T) {
 	}
 	e1, e30 := run(1, infer.KL{}), run(30, infer.KL{})
 	for i := range e1.Mean {
-		if math.Abs(e1.Mean[i]-e30.Mean[i]) > 1e-9 {
+		if !(math.Abs(e1.Mean[i]-e30.Mean[i]) <= 1e-9) {
 			t.Errorf("EP mean[%d]: %.12g at s = 1, %.12g at s = 30", i, e1.Mean[i], e30.Mean[i])
 		}
 	}
@@ -251,7 +251,7 @@ func TestRelaxedCostSiteForm(t *testing.T) {
 		s := Site{Lik: Step{Eps: c.eps}, Y: c.y}
 		want := relaxedCost(s, c.mOld, 1/c.lam, c.h/c.lam, c.b)
 		got := relaxedCostSiteForm(c.y, c.eps, c.h, c.lam, c.mOld, c.b)
-		if math.Abs(got-want) > 1e-9 {
+		if !(math.Abs(got-want) <= 1e-9) {
 			t.Errorf("%+v: site form %.12g, relaxedCost %.12g", c, got, want)
 		}
 	}

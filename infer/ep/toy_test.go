@@ -100,7 +100,7 @@ func TestToyExactByGrid(t *testing.T) {
 	grid := []float64{e1, e2, e11/z - e1*e1, e22/z - e2*e2, e12/z - e1*e2}
 	exact := []float64{mean[0], mean[1], cov.At(0, 0), cov.At(1, 1), cov.At(0, 1)}
 	for i := range grid {
-		if math.Abs(grid[i]-exact[i]) > 2e-3 {
+		if !(math.Abs(grid[i]-exact[i]) <= 2e-3) {
 			t.Errorf("moment %d: grid %.5f, polar %.5f", i, grid[i], exact[i])
 		}
 	}

@@ -48,10 +48,10 @@ func TestDrawsMoments(t *testing.T) {
 			col[i] = w[j]
 		}
 		m, v := stat.MeanVariance(col, nil)
-		if se := math.Sqrt(res.Var[j] / n); math.Abs(m-res.Mean[j]) > 5*se {
+		if se := math.Sqrt(res.Var[j] / n); !(math.Abs(m-res.Mean[j]) <= 5*se) {
 			t.Errorf("w[%d]: draws mean %.4f, quadrature %.4f (se %.4f)", j, m, res.Mean[j], se)
 		}
-		if math.Abs(v-res.Var[j]) > 5*res.Var[j]*math.Sqrt(2.0/n)+0.01*res.Var[j] {
+		if !(math.Abs(v-res.Var[j]) <= 5*res.Var[j]*math.Sqrt(2.0/n)+0.01*res.Var[j]) {
 			t.Errorf("w[%d]: draws var %.4f, quadrature %.4f", j, v, res.Var[j])
 		}
 		if j == 0 {
@@ -60,7 +60,7 @@ func TestDrawsMoments(t *testing.T) {
 				frac += step01(c)
 			}
 			frac /= n
-			if se := math.Sqrt(pos[0] * (1 - pos[0]) / n); math.Abs(frac-pos[0]) > 5*se {
+			if se := math.Sqrt(pos[0] * (1 - pos[0]) / n); !(math.Abs(frac-pos[0]) <= 5*se) {
 				t.Errorf("P(w0 > 0): draws %.4f, Expect %.4f (se %.4f)", frac, pos[0], se)
 			}
 		}

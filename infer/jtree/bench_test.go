@@ -54,11 +54,11 @@ func TestDomeHeuristicsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(a.LogZ-c.LogZ) > 1e-9*math.Abs(a.LogZ) {
+	if !(math.Abs(a.LogZ-c.LogZ) <= 1e-9*math.Abs(a.LogZ)) {
 		t.Errorf("logZ %v vs %v", a.LogZ, c.LogZ)
 	}
 	for v := range a.Marginals {
-		if math.Abs(a.Marginals[v][1]-c.Marginals[v][1]) > 1e-9 {
+		if !(math.Abs(a.Marginals[v][1]-c.Marginals[v][1]) <= 1e-9) {
 			t.Errorf("var %d: %v vs %v", v, a.Marginals[v], c.Marginals[v])
 		}
 	}

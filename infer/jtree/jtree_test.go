@@ -44,13 +44,13 @@ func TestMatchesLibDAIJTree(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d := math.Abs(res.LogZ - ref.LogZ); d > 1e-9 {
+				if d := math.Abs(res.LogZ - ref.LogZ); !(d <= 1e-9) {
 					t.Errorf("%s: logZ %.15g, libDAI %.15g (diff %.3g)", h, res.LogZ, ref.LogZ, d)
 				}
 				for v := range g.Vars {
 					want := ref.Marginals[g.VarName(v)]
 					for k, p := range res.Marginals[v] {
-						if math.Abs(p-want[k]) > 1e-9 {
+						if !(math.Abs(p-want[k]) <= 1e-9) {
 							t.Errorf("%s: var %s state %d: %.15g, libDAI %.15g", h, g.VarName(v), k, p, want[k])
 						}
 					}
@@ -145,12 +145,12 @@ func TestMatchesBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
-		if d := math.Abs(res.LogZ - logZ); d > 1e-10*math.Max(1, math.Abs(logZ)) {
+		if d := math.Abs(res.LogZ - logZ); !(d <= 1e-10*math.Max(1, math.Abs(logZ))) {
 			t.Errorf("trial %d: logZ %v want %v", trial, res.LogZ, logZ)
 		}
 		for v := range marg {
 			for k := range marg[v] {
-				if math.Abs(res.Marginals[v][k]-marg[v][k]) > 1e-10 {
+				if !(math.Abs(res.Marginals[v][k]-marg[v][k]) <= 1e-10) {
 					t.Errorf("trial %d var %d: %v want %v", trial, v, res.Marginals[v], marg[v])
 				}
 			}

@@ -124,7 +124,7 @@ func TestIdentityR(t *testing.T) {
 			worst = math.Max(worst, math.Abs(got.At(i, j)-want))
 		}
 	}
-	if worst > 1e-10*scale {
+	if !(worst <= 1e-10*scale) {
 		t.Errorf("max |R_B − R_Σ| = %g (largest entry %g)", worst, scale)
 	}
 }

@@ -98,7 +98,7 @@ func TestKernelGram(t *testing.T) {
 		for i := 0; i < 9; i++ {
 			for j := 0; j < 9; j++ {
 				want := direct(k, X.RawRowView(i), X.RawRowView(j), i == j)
-				if math.Abs(K.At(i, j)-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				if !(math.Abs(K.At(i, j)-want) <= 1e-12*math.Max(1, math.Abs(want))) {
 					t.Fatalf("%s: K[%d,%d] = %g, formula %g", k.Kind, i, j, K.At(i, j), want)
 				}
 			}
@@ -126,7 +126,7 @@ func TestKernelGradsFiniteDifference(t *testing.T) {
 				for b := 0; b < 7; b++ {
 					xa, xb := X.RawRowView(a), X.RawRowView(b)
 					fd := (direct(kp, xa, xb, a == b) - direct(km, xa, xb, a == b)) / (2 * h)
-					if math.Abs(g[j].At(a, b)-fd) > 1e-7*math.Max(1, math.Abs(fd)) {
+					if !(math.Abs(g[j].At(a, b)-fd) <= 1e-7*math.Max(1, math.Abs(fd))) {
 						t.Fatalf("%s: ∂K[%d,%d]/∂θ%d = %g, fd %g", k.Kind, a, b, j, g[j].At(a, b), fd)
 					}
 				}

@@ -44,7 +44,7 @@ func TestWarmStartAffine(t *testing.T) {
 			t.Fatalf("%s: no prediction", c.name)
 		}
 		for i := range want {
-			if math.Abs(got[i].Tau-want[i].Tau) > 1e-12 || math.Abs(got[i].Nu-want[i].Nu) > 1e-12 {
+			if !(math.Abs(got[i].Tau-want[i].Tau) <= 1e-12) || !(math.Abs(got[i].Nu-want[i].Nu) <= 1e-12) {
 				t.Errorf("%s: site %d predicted %+v, affine %+v", c.name, i, got[i], want[i])
 			}
 		}
@@ -104,11 +104,11 @@ func TestOptimizeWarmMatchesCold(t *testing.T) {
 		if warm.Status != infer.Converged || cold.Status != infer.Converged {
 			t.Fatalf("%s: status %v (warm), %v (cold)", c.name, warm.Status, cold.Status)
 		}
-		if d := math.Abs(warm.LogZ - cold.LogZ); d > 1e-9 {
+		if d := math.Abs(warm.LogZ - cold.LogZ); !(d <= 1e-9) {
 			t.Errorf("%s: log Z %.12f warm, %.12f cold (diff %.2g)", c.name, warm.LogZ, cold.LogZ, d)
 		}
 		for i := range warm.X {
-			if d := math.Abs(warm.X[i] - cold.X[i]); d > 1e-6 {
+			if d := math.Abs(warm.X[i] - cold.X[i]); !(d <= 1e-6) {
 				t.Errorf("%s: x[%d] = %.10f warm, %.10f cold (diff %.2g)", c.name, i, warm.X[i], cold.X[i], d)
 			}
 		}

@@ -8,7 +8,7 @@ import (
 
 // maxAdaptWindow bounds the draws per chain that one adaptation window
 // keeps (its memory is chains × window × dimension, also held within
-// infer.MaxKeptDraws).
+// infer.KeptDrawsLimit).
 const maxAdaptWindow = 2500
 
 // adaptBurnin runs the r.burnin warm-up iterations of every chain. With
@@ -24,7 +24,7 @@ func adaptBurnin(ctx context.Context, chains []*essChain, r runLength, workers i
 	rest := r.burnin
 	d := len(chains[0].f)
 	if adapt {
-		w := min(r.burnin/4, maxAdaptWindow, infer.MaxKeptDraws/(len(chains)*d))
+		w := min(r.burnin/4, maxAdaptWindow, infer.KeptDrawsLimit()/(len(chains)*d))
 		for range 2 {
 			if w*len(chains) < minFitDraws*(d+1) {
 				break

@@ -91,13 +91,14 @@ func lengths(samples, burnin, thin, chains int) runLength {
 }
 
 // checkKept refuses runs whose kept draws, chains × samples × q scalar
-// quantities, would exceed infer.MaxKeptDraws.
+// quantities, would exceed infer.KeptDrawsLimit (the memory budget).
 func (r runLength) checkKept(q int) error {
 	if r.chains > infer.MaxChains {
 		return fmt.Errorf("mcmc: %d chains, at most %d", r.chains, infer.MaxChains)
 	}
-	if q > 0 && r.samples > infer.MaxKeptDraws/r.chains/q {
-		return fmt.Errorf("mcmc: %d chains × %d samples × %d quantities is more than the %d draws it can keep; lower Samples or Chains", r.chains, r.samples, q, infer.MaxKeptDraws)
+	if lim := infer.KeptDrawsLimit(); q > 0 && r.samples > lim/r.chains/q {
+		return fmt.Errorf("mcmc: %d chains × %d samples × %d quantities is more than the %d draws it can keep within the memory budget of %s; lower Samples or Chains",
+			r.chains, r.samples, q, lim, infer.FormatBytes(infer.MemoryBudget()))
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ func TestAutocovFFT(t *testing.T) {
 			s += (x[i] - m) * (x[i+lag] - m)
 		}
 		s /= float64(len(x))
-		if math.Abs(got[lag]-s) > 1e-12 {
+		if !(math.Abs(got[lag]-s) <= 1e-12) {
 			t.Errorf("lag %d: fft %.15g, direct %.15g", lag, got[lag], s)
 		}
 	}
@@ -50,10 +50,10 @@ func TestESSAR1(t *testing.T) {
 		want := 80000 / tau
 		s := Summarise(ch)
 		t.Logf("phi=%g ESS %.0f want %.0f, rhat %.4f", phi, s.ESS, want, s.RHat)
-		if math.Abs(s.ESS/want-1) > 0.1 {
+		if !(math.Abs(s.ESS/want-1) <= 0.1) {
 			t.Errorf("phi=%g: ESS %.0f, want %.0f ± 10%%", phi, s.ESS, want)
 		}
-		if se := math.Sqrt(tau / 80000); math.Abs(s.MeanSE/se-1) > 0.1 {
+		if se := math.Sqrt(tau / 80000); !(math.Abs(s.MeanSE/se-1) <= 0.1) {
 			t.Errorf("phi=%g: MeanSE %.4g, want %.4g", phi, s.MeanSE, se)
 		}
 		if s.RHat > 1.01 {
@@ -110,7 +110,7 @@ func TestBulkESSRankRHat(t *testing.T) {
 	if b != be || RankRHat(ch) != RankRHat(ex) {
 		t.Errorf("not invariant under exp: bulk ESS %v vs %v, R-hat %v vs %v", b, be, RankRHat(ch), RankRHat(ex))
 	}
-	if e := ESS(ch); math.Abs(b/e-1) > 0.1 {
+	if e := ESS(ch); !(math.Abs(b/e-1) <= 0.1) {
 		t.Errorf("bulk ESS %.0f, plain ESS %.0f on Gaussian draws", b, e)
 	}
 	sc := ar1(4, 5000, 0, make([]float64, 4), 12)

@@ -85,10 +85,10 @@ func TestESSGPRegression(t *testing.T) {
 		t.Fatalf("%v %v", err, res)
 	}
 	for i := 0; i < 8; i++ {
-		if d := math.Abs(res.Mean[i] - g.mean[i]); d > 4*res.MeanSE[i] {
+		if d := math.Abs(res.Mean[i] - g.mean[i]); !(d <= 4*res.MeanSE[i]) {
 			t.Errorf("mean[%d] = %.4f ± %.4f, exact %.4f", i, res.Mean[i], res.MeanSE[i], g.mean[i])
 		}
-		if d := math.Abs(res.Var[i] - g.cov.At(i, i)); d > 4*res.VarSE[i] {
+		if d := math.Abs(res.Var[i] - g.cov.At(i, i)); !(d <= 4*res.VarSE[i]) {
 			t.Errorf("var[%d] = %.4f ± %.4f, exact %.4f", i, res.Var[i], res.VarSE[i], g.cov.At(i, i))
 		}
 		if res.RHat[i] > 1.05 || res.ESS[i] < 500 {
@@ -217,7 +217,7 @@ func TestESSAdaptedBimodal(t *testing.T) {
 	}
 	want := 1 / (1 + math.Exp(-3/(2*(4+0.02*0.02))))
 	t.Logf("p(bump 1) = %.4f ± %.4f (ESS %.0f, R-hat %.3f), exact %.4f", s.Mean, s.MeanSE, s.ESS, s.RHat, want)
-	if math.Abs(s.Mean-want) > 4*s.MeanSE {
+	if !(math.Abs(s.Mean-want) <= 4*s.MeanSE) {
 		t.Errorf("p(bump 1) = %.4f ± %.4f, exact %.4f", s.Mean, s.MeanSE, want)
 	}
 }
@@ -254,7 +254,7 @@ func TestESSSingularPrior(t *testing.T) {
 	}
 	for c := range res.Draws {
 		for i, a := range res.Draws[c][0] {
-			if d := math.Abs(a - res.Draws[c][1][i]); d > 1e-3 {
+			if d := math.Abs(a - res.Draws[c][1][i]); !(d <= 1e-3) {
 				t.Fatalf("duplicate coordinates differ by %g", d)
 			}
 		}
@@ -266,13 +266,17 @@ func TestESSSingularPrior(t *testing.T) {
 }
 
 // TestKeptDrawsBounded: runs whose kept draws would exceed
-// infer.MaxKeptDraws are refused before anything is allocated.
+// infer.KeptDrawsLimit (the memory budget) are refused before anything is
+// allocated: 1e12 samples, and one sample per chain more than the limit.
 func TestKeptDrawsBounded(t *testing.T) {
 	g := newGP(t, 4)
-	if _, err := RunESS(context.Background(), g.problem(), Settings{Samples: 1e12}); err == nil || !strings.Contains(err.Error(), "keep") {
-		t.Errorf("ESS with 1e12 samples: %v", err)
-	}
-	if _, err := RunGibbs(context.Background(), isingPair(1), GibbsSettings{Samples: 3e8}); err == nil || !strings.Contains(err.Error(), "keep") {
-		t.Errorf("Gibbs with 3e8 samples: %v", err)
+	over := infer.KeptDrawsLimit()/4 + 1 // 4 chains (the default) of one quantity
+	for _, n := range []int{1e12, over} {
+		if _, err := RunESS(context.Background(), g.problem(), Settings{Samples: n}); err == nil || !strings.Contains(err.Error(), "memory budget") {
+			t.Errorf("ESS with %d samples: %v", n, err)
+		}
+		if _, err := RunGibbs(context.Background(), isingPair(1), GibbsSettings{Samples: n}); err == nil || !strings.Contains(err.Error(), "memory budget") {
+			t.Errorf("Gibbs with %d samples: %v", n, err)
+		}
 	}
 }

@@ -130,7 +130,7 @@ func TestBruteForce1D(t *testing.T) {
 				c.name, c.mu, c.s2, sc, math.Abs(got.LogZ-want.LogZ), math.Abs(got.Mean-want.Mean), math.Abs(got.Var-want.Var)/want.Var)
 			if c.narrowish {
 				sd := math.Sqrt(c.s2)
-				if math.Abs(got.Mean-want.Mean) > 0.05*sd || math.Abs(got.Var-want.Var) > 0.05*want.Var {
+				if !(math.Abs(got.Mean-want.Mean) <= 0.05*sd) || !(math.Abs(got.Var-want.Var) <= 0.05*want.Var) {
 					t.Errorf("%s %v: smooth factor moments %+v, exact %+v", c.name, sc, got, want)
 				}
 			}
@@ -169,13 +169,13 @@ func TestLaplaceAtMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(got.Mean-mode) > 1e-6 || math.Abs(got.Var+1/curv) > 1e-6 {
+	if !(math.Abs(got.Mean-mode) <= 1e-6) || !(math.Abs(got.Var+1/curv) <= 1e-6) {
 		t.Errorf("LA: mean %g var %g; mode %g, −1/curvature %g", got.Mean, got.Var, mode, -1/curv)
 	}
 	// QLA expands at μ: its variance is −1/(−1/s2 + (log f)''(μ)).
 	_, _, h2 := f(mu)
 	q, _ := Tilted1D(Scheme{Kind: QuickLaplace}, mu, s2, f)
-	if want := 1 / (1/s2 - h2); math.Abs(q.Var-want) > 1e-12 {
+	if want := 1 / (1/s2 - h2); !(math.Abs(q.Var-want) <= 1e-12) {
 		t.Errorf("QLA var %g, want %g", q.Var, want)
 	}
 }

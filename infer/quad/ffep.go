@@ -69,6 +69,10 @@ type Result struct {
 	// whichever mode the first pass reached: a fixed point at a local mode
 	// (e.g. Minka's clutter problem) passes every convergence test.
 	NonLogConcave int
+	// ModeRestarts counts the times a converged LA/QLA run was found in the
+	// basin of a lower posterior mode and restarted from the best mode a
+	// multi-start Newton search found (globalmode.go).
+	ModeRestarts int
 }
 
 // RunFF runs fully factorised EP (roche §1–2; Minka 2005 "fully factorial
@@ -179,6 +183,15 @@ func newEngine(p *Problem, s *Settings) *engine {
 func (s *Settings) passes() int { return max(1, s.Passes) }
 
 func (e *engine) run(ctx context.Context) *Result {
+	res := e.sweeps(ctx)
+	if res.Status != infer.Converged && res.Status != infer.Stalled || !e.checksMode() {
+		return res
+	}
+	return e.globalCheck(ctx)
+}
+
+// sweeps runs up to Passes passes after those already done.
+func (e *engine) sweeps(ctx context.Context) *Result {
 	res := e.res
 	e.meanInto(e.mean)
 	if e.s.TrackCost {
@@ -191,7 +204,8 @@ func (e *engine) run(ctx context.Context) *Result {
 	}
 	rng := rand.New(rand.NewPCG(e.s.Seed, 0x9e3779b97f4a7c15))
 	res.Status = infer.IterationLimit
-	for pass := 1; pass <= e.s.passes(); pass++ {
+	done := res.Iterations
+	for pass := done + 1; pass <= done+e.s.passes(); pass++ {
 		if e.s.Schedule == infer.Random {
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}

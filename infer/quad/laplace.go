@@ -53,15 +53,30 @@ func (w *work) expansion(v float64, t, mu, sd []float64) error {
 // then used (this is the instability of LA that roche §3.3 reports), and only
 // a non-finite F is an error.
 func (w *work) laplace(f Potential, mu, sd []float64, tol float64, maxIter int) error {
+	fv, err := w.mode(f, mu, mu, sd, tol, maxIter, nil)
+	if err != nil {
+		return err
+	}
+	return w.expansion(fv, w.theta, mu, sd)
+}
+
+// mode runs the Newton ascent of laplace on F from start and leaves the last
+// iterate in w.theta and its derivatives in w.grad, w.hess; it returns
+// log f there. A non-nil stop is asked before every iteration and ends the
+// ascent when it returns true.
+func (w *work) mode(f Potential, start, mu, sd []float64, tol float64, maxIter int, stop func() bool) (float64, error) {
 	th := w.theta
-	copy(th, mu)
+	copy(th, start)
 	w.iters = 0
 	fv := f.Derivs(th, w.grad, w.hess)
 	F := penalised(fv, th, mu, sd)
 	if !finite(F) {
-		return ErrNonFinite
+		return 0, ErrNonFinite
 	}
 	for it := range maxIter {
+		if stop != nil && stop() {
+			break
+		}
 		w.iters = it + 1
 		var slope, nx, nt float64
 		for i := range th {
@@ -87,7 +102,7 @@ func (w *work) laplace(f Potential, mu, sd []float64, tol float64, maxIter int) 
 			break
 		}
 	}
-	return w.expansion(fv, th, mu, sd)
+	return fv, nil
 }
 
 // armijo backtracks t = 1, ½, ¼, ... along w.dA from th until

@@ -162,6 +162,9 @@ func (j *job) ffBlock(b *compile.Block) (*blockOut, error) {
 		j.warnOnce("approx = %v: log f was locally convex (not log-concave) at %d of %d site expansions; with such factors the posterior can be multimodal and a %v fixed point can sit at a local mode: compare approx = vq or gq, or infer exact",
 			scheme, res.NonLogConcave, res.Updates+res.Skipped, scheme)
 	}
+	if res.ModeRestarts > 0 {
+		j.warnOnce("approx = %v: the first fixed point was in the basin of a lower posterior mode; EP was restarted from the highest mode a multi-start Newton search found", scheme)
+	}
 	return o, nil
 }
 
@@ -231,14 +234,12 @@ func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 }
 
 // exactTol is the quadrature tolerance (an error bound in posterior
-// standard deviations): the infer line's tol, else 1e-3 when a step site
-// makes the integrand discontinuous — the bound then shrinks only linearly
-// with the cell size while the actual errors are far smaller (infer/exact's
-// tests) — else 1e-6.
+// standard deviations): 1e-3 when a step site makes the integrand
+// discontinuous — the bound then shrinks only linearly with the cell size
+// while the actual errors are far smaller (infer/exact's tests) — else
+// 1e-6. `tol` is not an option of exact (compile refuses it), so the infer
+// line has no say.
 func (j *job) exactTol(b *compile.Block) float64 {
-	if j.spec.Settings.Tol > 0 {
-		return j.spec.Settings.Tol
-	}
 	for _, s := range b.Sites {
 		if _, ok := s.Lik.(factor.Discontinuous); ok {
 			return 1e-3

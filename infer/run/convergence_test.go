@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,11 +53,11 @@ func checkMoments(t *testing.T, r *infer.Result, mean, vr []float64, logZ, tol f
 	}
 	v := r.Variables[0]
 	for i := range mean {
-		if math.Abs(v.Mean[i]-mean[i]) > tol || math.Abs(v.Var[i]-vr[i]) > tol {
+		if !(math.Abs(v.Mean[i]-mean[i]) <= tol) || !(math.Abs(v.Var[i]-vr[i]) <= tol) {
 			t.Errorf("%s: %s[%d] = %.10g (var %.10g), reference %.10g (var %.10g)", r.Label, v.Name, i, v.Mean[i], v.Var[i], mean[i], vr[i])
 		}
 	}
-	if !math.IsNaN(logZ) && (!r.HasEvidence || math.Abs(r.LogEvidence-logZ) > tol) {
+	if !math.IsNaN(logZ) && (!r.HasEvidence || !(math.Abs(r.LogEvidence-logZ) <= tol)) {
 		t.Errorf("%s: log Z = %.10g (has %v), reference %.10g", r.Label, r.LogEvidence, r.HasEvidence, logZ)
 	}
 }
@@ -156,8 +157,7 @@ infer ep as gq { approx = gq }
 // ½ N(0, 10)), 40 draws with x = 2 (Python random.Random(29)).
 const clutterY = `[-3.458, 3.591, -1.822, 2.724, 1.329, 2.243, -2.068, 3.202, -1.828, 2.199, 2.341, 0.760, -1.134, 3.143, 2.271, -3.710, -3.887, 1.251, 0.246, -1.424, 2.366, 2.437, 1.170, 1.960, 3.348, 1.420, -2.603, -7.851, 0.709, 2.454, 3.949, 0.988, 4.189, -4.039, 0.167, 1.144, 5.696, -5.201, 2.500, 2.971]`
 
-// clutterRef integrates the clutter posterior by the trapezoid rule on
-// [−40, 40] with step 1e-3 (scaled by its largest term): mean and variance.
+// clutterRef integrates the posterior of clutterY (clutterTrapezoid).
 func clutterRef(t *testing.T) (mean, vr float64) {
 	var ys []float64
 	for _, s := range strings.Split(strings.Trim(clutterY, "[]"), ",") {
@@ -167,6 +167,13 @@ func clutterRef(t *testing.T) (mean, vr float64) {
 		}
 		ys = append(ys, v)
 	}
+	return clutterTrapezoid(ys)
+}
+
+// clutterTrapezoid integrates the clutter posterior (prior N(0, 100)) by
+// the trapezoid rule on [−40, 40] with step 1e-3 (scaled by its largest
+// term): mean and variance.
+func clutterTrapezoid(ys []float64) (mean, vr float64) {
 	logp := func(x float64) float64 {
 		s := -x * x / 200
 		for _, y := range ys {
@@ -192,12 +199,14 @@ func clutterRef(t *testing.T) (mean, vr float64) {
 
 // TestLaplaceClutter: on Minka's clutter problem the posterior has a second
 // mode (here at x = −2.84, 20 nats below the main one at 2.25). Laplace-EP
-// commits to the cluster of the first points it visits and settles at that
-// local mode: a genuine fixed point of Laplace-EP, which no convergence
-// test can reject. Such a result must carry the warning that the factors
-// are not log-concave. vq ends at 168 ± 30 with updates skipped in its last
-// pass (it said converged before): it must be stalled. gq and exact match
-// the quadrature reference.
+// committed to the cluster of the first points it visits and settled at
+// that local mode (−2.84 ± 0.56, converged). The multi-start mode search
+// (infer/quad/globalmode.go) now restarts it from the global mode: la and
+// qla must match the quadrature reference within Laplace's own error here
+// (mean within 0.02, variance within 10%) and say that they restarted; or
+// else not claim convergence. vq ends at 168 ± 30 with updates skipped in
+// its last pass (it said converged before): it must be stalled. gq and
+// exact match the quadrature reference.
 func TestLaplaceClutter(t *testing.T) {
 	rs := runSrc(t, `
 data y: real[40] = `+clutterY+`
@@ -206,6 +215,7 @@ for i in 0..40 {
   factor exp(log(0.5 * exp(-0.5 * (y[i] - x[0])^2) / sqrt(2 * 3.141592653589793) + 0.5 * exp(-0.5 * y[i]^2 / 10) / sqrt(2 * 3.141592653589793 * 10)))
 }
 infer ep as la { approx = laplace }
+infer ep as qla { approx = quick_laplace }
 infer ep as vq { approx = vq }
 infer ep as gq { approx = gq }
 infer exact
@@ -216,21 +226,67 @@ infer exact
 	if vq := rs["vq"]; vq.Status != infer.Stalled || !strings.Contains(vq.Message, "skipped") {
 		t.Errorf("vq: status %v (%s) at %v; want stalled", vq.Status, vq.Message, vq.Variables)
 	}
-	la := rs["la"]
-	matches := math.Abs(la.Variables[0].Mean[0]-mean) < 0.05
-	if la.Status == infer.Converged && !matches && !hasWarning(la, "not log-concave") {
-		t.Errorf("laplace: converged at %g (reference %g ± %g) without the non-log-concave warning; warnings %v",
-			la.Variables[0].Mean[0], mean, math.Sqrt(vr), la.Warnings)
+	checkLaplaceModes(t, rs, mean, vr)
+	if !hasWarning(rs["la"], "restarted") {
+		t.Errorf("la: no restart warning: %v", rs["la"].Warnings)
+	}
+}
+
+// checkLaplaceModes: la and qla either converged within Laplace's own error
+// of the quadrature reference (mean within 0.02, variance within 10%) or
+// are not converged and say that they sit at a local mode.
+func checkLaplaceModes(t *testing.T, rs map[string]*infer.Result, mean, vr float64) {
+	t.Helper()
+	for _, name := range []string{"la", "qla"} {
+		r := rs[name]
+		if r.Status != infer.Converged {
+			if !strings.Contains(r.Message, "local mode") {
+				t.Errorf("%s: status %v without the local-mode reason: %q", name, r.Status, r.Message)
+			}
+			continue
+		}
+		m, v := r.Variables[0].Mean[0], r.Variables[0].Var[0]
+		if !(math.Abs(m-mean) <= 0.02) || !(math.Abs(v/vr-1) <= 0.1) {
+			t.Errorf("%s: converged at %g ± %g; quadrature %g ± %g", name, m, math.Sqrt(v), mean, math.Sqrt(vr))
+		}
+	}
+}
+
+// TestLaplaceClutter20: examples/clutter.fg's data with the likelihood
+// written as an exp factor. quick_laplace stalled at −7.42 ± 1.10 (skipped
+// updates at the second mode); restarted from the global mode it converges
+// at 2.137 ± 0.332 against the quadrature's 2.140 ± 0.336, and laplace
+// stays at 2.137 ± 0.326.
+func TestLaplaceClutter20(t *testing.T) {
+	ys := make([]string, len(clutter20))
+	for i, y := range clutter20 {
+		ys[i] = strconv.FormatFloat(y, 'g', -1, 64)
+	}
+	rs := runSrc(t, `
+data y: real[20] = [`+strings.Join(ys, ", ")+`]
+latent x: real[1] ~ normal(0, 100)
+for i in 0..20 {
+  factor exp(log(0.5 * exp(-0.5 * (y[i] - x[0])^2) / sqrt(2 * 3.141592653589793) + 0.5 * exp(-0.5 * y[i]^2 / 10) / sqrt(2 * 3.141592653589793 * 10)))
+}
+infer ep as la { approx = laplace }
+infer ep as qla { approx = quick_laplace }
+`)
+	mean, vr := clutterTrapezoid(clutter20) // agrees with clutterQuad's Simpson rule to 1e-6
+	checkLaplaceModes(t, rs, mean, vr)
+	if !hasWarning(rs["qla"], "restarted") {
+		t.Errorf("qla: no restart warning: %v", rs["qla"].Warnings)
 	}
 }
 
 // TestCanceledIsNotFailed: an engine that returns the context's error
-// (exact's quadrature) is canceled, not failed.
+// (exact's quadrature) is canceled, not failed, and the message is the
+// context's error once (the table printed "canceled: canceled: context
+// canceled").
 func TestCanceledIsNotFailed(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rs, _ := Run(ctx, compileSrc(t, regressionSrc+"infer exact\n"), Options{})
-	if len(rs) != 1 || rs[0].Status != infer.Canceled || !strings.HasPrefix(rs[0].Message, "canceled") {
+	if len(rs) != 1 || rs[0].Status != infer.Canceled || rs[0].Message != "context canceled" {
 		t.Fatalf("got %+v", rs[0])
 	}
 }
@@ -267,8 +323,84 @@ infer exact
 	}
 	m := dup["mcmc"].Variables[0]
 	for i := range mean {
-		if math.Abs(m.Mean[i]-mean[i]) > 5*m.MeanSE[i]+1e-3 {
+		if !(math.Abs(m.Mean[i]-mean[i]) <= 5*m.MeanSE[i]+1e-3) {
 			t.Errorf("mcmc f[%d] = %g ± %g (MCSE), exact %g", i, m.Mean[i], m.MeanSE[i], mean[i])
 		}
 	}
+}
+
+// TestParallelUndampedDiverges: undamped parallel EP on
+// examples/robust_regression.fg (Student-t likelihood, two gross outliers)
+// stops diverged at sweep 2 with an improper posterior. That is a real
+// divergence of the iteration, checked here by an independent parallel EP
+// on the two weights (tilted moments of the t likelihood by a 40001-point
+// rule on ±12 cavity sd): after sweep 2 the posterior precision
+// I/4 + Σ τ̃_i x_i x_iᵀ has a negative eigenvalue (−1.7). The message must
+// say so and name the cure; sequential and damped runs converge.
+func TestParallelUndampedDiverges(t *testing.T) {
+	X := [][2]float64{{1, -2}, {1, -1.5}, {1, -1}, {1, -0.5}, {1, 0}, {1, 0.5}, {1, 1}, {1, 1.5}, {1, 2}, {1, -1}}
+	y := []float64{-1.1, -0.4, 6, 0.6, 0.9, 1.6, 2.1, -5, 2.9, 0.1}
+	if ev := parallelEPMinEig(X, y, 2); !(ev < -1) {
+		t.Fatalf("reference: smallest eigenvalue after sweep 2 is %g, want < −1", ev)
+	}
+	src, err := os.ReadFile("../../examples/robust_regression.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := strings.Split(string(src), "infer ep")[0]
+	rs := runSrc(t, model+`
+infer ep as par { schedule = parallel }
+infer ep as seq
+infer ep as damped { schedule = parallel, damping = 0.7 }
+`)
+	if r := rs["par"]; r.Status != infer.Diverged || r.Iterations != 2 || !strings.Contains(r.Message, "not positive definite") || !strings.Contains(r.Message, "damping < 1") {
+		t.Errorf("par: %v after %d sweeps: %q", r.Status, r.Iterations, r.Message)
+	}
+	for _, l := range []string{"seq", "damped"} {
+		if r := rs[l]; r.Status != infer.Converged {
+			t.Errorf("%s: %v (%s)", l, r.Status, r.Message)
+		}
+	}
+}
+
+// parallelEPMinEig runs `sweeps` undamped parallel EP sweeps on the robust
+// regression w ~ N(0, 4I), y_i ~ St(4, x_iᵀw, 0.25) and returns the smallest
+// eigenvalue of the posterior precision they produce (2×2 closed forms).
+func parallelEPMinEig(X [][2]float64, y []float64, sweeps int) float64 {
+	const nu, s2 = 4.0, 0.25
+	n := len(y)
+	tau, nt := make([]float64, n), make([]float64, n)
+	prec := func() (a, b, d float64, h [2]float64) {
+		a, d = 0.25, 0.25
+		for i, x := range X {
+			a, b, d = a+tau[i]*x[0]*x[0], b+tau[i]*x[0]*x[1], d+tau[i]*x[1]*x[1]
+			h[0], h[1] = h[0]+nt[i]*x[0], h[1]+nt[i]*x[1]
+		}
+		return a, b, d, h
+	}
+	for range sweeps {
+		a, b, d, h := prec()
+		det := a*d - b*b
+		s := [3]float64{d / det, -b / det, a / det}
+		m := [2]float64{s[0]*h[0] + s[1]*h[1], s[1]*h[0] + s[2]*h[1]}
+		newT, newN := make([]float64, n), make([]float64, n)
+		for i, x := range X {
+			vi := x[0]*x[0]*s[0] + 2*x[0]*x[1]*s[1] + x[1]*x[1]*s[2]
+			tc, nc := 1/vi-tau[i], (x[0]*m[0]+x[1]*m[1])/vi-nt[i]
+			mc, sd := nc/tc, 1/math.Sqrt(tc)
+			var z0, z1, z2 float64
+			for k := -20000; k <= 20000; k++ {
+				z := float64(k) * 12 / 20000
+				f := mc + sd*z
+				w := math.Exp(-0.5*z*z - (nu+1)/2*math.Log1p((y[i]-f)*(y[i]-f)/(nu*s2)))
+				z0, z1, z2 = z0+w, z1+w*f, z2+w*f*f
+			}
+			mu := z1 / z0
+			v := z2/z0 - mu*mu
+			newT[i], newN[i] = 1/v-tc, mu/v-nc
+		}
+		tau, nt = newT, newN
+	}
+	a, b, d, _ := prec()
+	return (a+d)/2 - math.Sqrt((a-d)*(a-d)/4+b*b)
 }

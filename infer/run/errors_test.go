@@ -20,8 +20,8 @@ func TestFillErrors(t *testing.T) {
 	}
 	e := ep.Errors
 	// By hand: |1.5−1|, |1−2| → 0.75; |0|, |0.75−0.25| → 0.25; |−2.5+2| = 0.5.
-	if e.Reference != "exact" || !e.HasMean || math.Abs(e.MeanMAE-0.75) > 1e-15 ||
-		math.Abs(e.VarMAE-0.25) > 1e-15 || !e.HasLogZ || math.Abs(e.LogZAbs-0.5) > 1e-15 || e.HasProb {
+	if e.Reference != "exact" || !e.HasMean || !(math.Abs(e.MeanMAE-0.75) <= 1e-15) ||
+		!(math.Abs(e.VarMAE-0.25) <= 1e-15) || !e.HasLogZ || !(math.Abs(e.LogZAbs-0.5) <= 1e-15) || e.HasProb {
 		t.Fatalf("errors = %+v", e)
 	}
 	if rep.Errors.HasLogZ || rep.Errors.MeanMAE != 0 {

@@ -84,12 +84,12 @@ infer ep as par { schedule = parallel }
 		if r.Status != infer.Converged || !r.HasEvidence {
 			t.Fatalf("%s: %v %s", r.Label, r.Status, r.Message)
 		}
-		if math.Abs(r.LogEvidence-logZ) > 1e-9 {
+		if !(math.Abs(r.LogEvidence-logZ) <= 1e-9) {
 			t.Errorf("%s: log Z %.12g, closed form %.12g", r.Label, r.LogEvidence, logZ)
 		}
 		v := r.Variables[0]
 		for i := 0; i < 6; i++ {
-			if math.Abs(v.Mean[i]-mu.At(i, 0)) > 1e-9 || math.Abs(v.Var[i]-(Kt.At(i, i)-S.At(i, i))) > 1e-9 {
+			if !(math.Abs(v.Mean[i]-mu.At(i, 0)) <= 1e-9) || !(math.Abs(v.Var[i]-(Kt.At(i, i)-S.At(i, i))) <= 1e-9) {
 				t.Errorf("%s: f[%d] = %g ± %g, closed form %g ± %g", r.Label, i, v.Mean[i], v.Var[i], mu.At(i, 0), Kt.At(i, i)-S.At(i, i))
 			}
 		}
@@ -97,7 +97,7 @@ infer ep as par { schedule = parallel }
 		for i := 0; i < 2; i++ {
 			x := Xs.RawRowView(i)
 			wantVar := k.Eval(x, x) - mat.Dot(Qsf.RowView(i), CiQ.ColView(i))
-			if math.Abs(p.Mean[i]-fmu.At(i, 0)) > 1e-9 || math.Abs(p.Var[i]-wantVar) > 1e-9 {
+			if !(math.Abs(p.Mean[i]-fmu.At(i, 0)) <= 1e-9) || !(math.Abs(p.Var[i]-wantVar) <= 1e-9) {
 				t.Errorf("%s: pf[%d] = %g, %g; closed form %g, %g", r.Label, i, p.Mean[i], p.Var[i], fmu.At(i, 0), wantVar)
 			}
 		}

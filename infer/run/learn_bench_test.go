@@ -42,11 +42,11 @@ func BenchmarkLearnPima(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if best := trace[len(trace)-1]; math.Abs(best-102.26417423299408) > 1e-5 {
+		if best := trace[len(trace)-1]; !(math.Abs(best-102.26417423299408) <= 1e-5) {
 			b.Fatalf("nlZ %.9f at %+v, GPML 102.264174233", best, learned)
 		}
 		for k, l := range learned {
-			if math.Abs(l.Value-want[k]) > 1e-6 {
+			if !(math.Abs(l.Value-want[k]) <= 1e-6) {
 				b.Fatalf("%s = %.12f, cold-start optimum %.12f", l.Name, l.Value, want[k])
 			}
 		}

@@ -57,7 +57,7 @@ func TestLearnToy2dMatchesGPML(t *testing.T) {
 	}
 	want := map[string]float64{"log_ell": 1.5245651980809514, "log_sf": 1.1972831963745378}
 	for _, l := range learned {
-		if l.Initial != 0 || math.Abs(l.Value-want[l.Name]) > 2e-3 {
+		if l.Initial != 0 || !(math.Abs(l.Value-want[l.Name]) <= 2e-3) {
 			t.Errorf("%s: %g → %g, GPML %g", l.Name, l.Initial, l.Value, want[l.Name])
 		}
 		if got := out.Params[l.Name].Num[0]; got != l.Value {
@@ -68,11 +68,11 @@ func TestLearnToy2dMatchesGPML(t *testing.T) {
 	for _, v := range trace {
 		best = math.Min(best, v)
 	}
-	if math.Abs(trace[0]-18.479878877658741) > 1e-6 || best > 14.775668054551385+1e-6 {
+	if !(math.Abs(trace[0]-18.479878877658741) <= 1e-6) || best > 14.775668054551385+1e-6 {
 		t.Errorf("trace starts at %.9f (GPML 18.479878878), best %.9f (GPML 14.775668055)", trace[0], best)
 	}
 	res, err := Run(context.Background(), out, Options{})
-	if err != nil || res[0].Status != infer.Converged || math.Abs(-res[0].LogEvidence-best) > 1e-5 {
+	if err != nil || res[0].Status != infer.Converged || !(math.Abs(-res[0].LogEvidence-best) <= 1e-5) {
 		t.Errorf("run of the learned model: err %v, %v, nlZ %.9f, learned %.9f", err, res[0].Status, -res[0].LogEvidence, best)
 	}
 }
@@ -174,7 +174,7 @@ func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward
 		} else {
 			fd = (at(h) - at(-h)) / (2 * h)
 		}
-		if math.Abs(grad[k]-fd) > 1e-5*math.Max(math.Abs(fd), 1e-3) {
+		if !(math.Abs(grad[k]-fd) <= 1e-5*math.Max(math.Abs(fd), 1e-3)) {
 			t.Errorf("∂/∂%s: adapter %.10g, finite difference %.10g", lb.params[k].Name, grad[k], fd)
 		}
 	}
@@ -327,7 +327,7 @@ func TestLearnExampleFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(learned) != 2 || math.Abs(learned[0].Value-1.52457) > 2e-3 || out.Learn != nil {
+	if len(learned) != 2 || !(math.Abs(learned[0].Value-1.52457) <= 2e-3) || out.Learn != nil {
 		t.Errorf("learned %+v", learned)
 	}
 }

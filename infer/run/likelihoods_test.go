@@ -29,11 +29,11 @@ func epVsExact(t *testing.T, name, src string, tolMean, tolVar, tolLogZ float64)
 		for i := range r.Variables[0].Mean {
 			m, v := r.Variables[0].Mean[i], r.Variables[0].Var[i]
 			em, ev := ref.Variables[0].Mean[i], ref.Variables[0].Var[i]
-			if math.Abs(m-em) > tolMean*math.Sqrt(ev) || math.Abs(v/ev-1) > tolVar {
+			if !(math.Abs(m-em) <= tolMean*math.Sqrt(ev)) || !(math.Abs(v/ev-1) <= tolVar) {
 				t.Errorf("%s %s: w[%d] = %.8g ± %.8g, exact %.8g ± %.8g", name, r.Label, i, m, v, em, ev)
 			}
 		}
-		if math.Abs(r.LogEvidence-ref.LogEvidence) > tolLogZ {
+		if !(math.Abs(r.LogEvidence-ref.LogEvidence) <= tolLogZ) {
 			t.Errorf("%s %s: log Z %.8g, exact %.8g", name, r.Label, r.LogEvidence, ref.LogEvidence)
 		}
 	}

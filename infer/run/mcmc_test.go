@@ -100,7 +100,7 @@ func checkWithinSE(t *testing.T, r *infer.Result, mean, vr, meanErr, varErr []fl
 	for i := range mean {
 		t.Logf("w[%d]: %.4f ± %.4f (ref %.4f), var %.4f ± %.4f (ref %.4f), bulk ESS %.0f, R-hat %.4f",
 			i, v.Mean[i], v.MeanSE[i], mean[i], v.Var[i], v.VarSE[i], vr[i], v.ESS[i], v.RHat[i])
-		if math.Abs(v.Mean[i]-mean[i]) > 4*v.MeanSE[i]+at(meanErr, i) || math.Abs(v.Var[i]-vr[i]) > 4*v.VarSE[i]+at(varErr, i) {
+		if !(math.Abs(v.Mean[i]-mean[i]) <= 4*v.MeanSE[i]+at(meanErr, i)) || !(math.Abs(v.Var[i]-vr[i]) <= 4*v.VarSE[i]+at(varErr, i)) {
 			t.Errorf("w[%d] = %.4f (var %.4f), reference %.4f (var %.4f): beyond 4 standard errors", i, v.Mean[i], v.Var[i], mean[i], vr[i])
 		}
 		if v.ESS[i] < 400 || v.RHat[i] > 1.01 {

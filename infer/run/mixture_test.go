@@ -130,7 +130,7 @@ func TestClutterEPEqualsHandWrittenEP(t *testing.T) {
 			t.Fatalf("pv = %g: %v, %d skipped (%s)", pv, r.Status, r.Skipped, r.Message)
 		}
 		gm, gv := r.Variables[0].Mean[0], r.Variables[0].Var[0]
-		if math.Abs(gm-m) > 1e-9 || math.Abs(gv-v) > 1e-9 || math.Abs(r.LogEvidence-lz) > 1e-9 {
+		if !(math.Abs(gm-m) <= 1e-9) || !(math.Abs(gv-v) <= 1e-9) || !(math.Abs(r.LogEvidence-lz) <= 1e-9) {
 			t.Errorf("pv = %g: fg %.12g ± %.12g, log Z %.12g; hand-written EP %.12g ± %.12g, log Z %.12g",
 				pv, gm, gv, r.LogEvidence, m, v, lz)
 		}
@@ -155,7 +155,7 @@ func TestClutterExactEqualsQuadrature(t *testing.T) {
 		t.Fatalf("exact: %v (%s)", r.Status, r.Message)
 	}
 	gm, gv := r.Variables[0].Mean[0], r.Variables[0].Var[0]
-	if math.Abs(gm-m) > 1e-6 || math.Abs(gv-v) > 1e-6 || math.Abs(r.LogEvidence-lz) > 1e-6 {
+	if !(math.Abs(gm-m) <= 1e-6) || !(math.Abs(gv-v) <= 1e-6) || !(math.Abs(r.LogEvidence-lz) <= 1e-6) {
 		t.Errorf("exact %.10g ± %.10g, log Z %.10g; quadrature %.10g ± %.10g, log Z %.10g", gm, gv, r.LogEvidence, m, v, lz)
 	}
 }
@@ -189,7 +189,7 @@ func TestClutterEPNotConverged(t *testing.T) {
 			t.Fatal(err)
 		}
 		m0, v0 := rs[0].Variables[0].Mean[0], rs[0].Variables[0].Var[0]
-		if tight[0].Status != infer.Converged || math.Abs(tight[0].Variables[0].Mean[0]-m0) > 1e-6 || math.Abs(tight[0].Variables[0].Var[0]-v0) > 1e-6 {
+		if tight[0].Status != infer.Converged || !(math.Abs(tight[0].Variables[0].Mean[0]-m0) <= 1e-6) || !(math.Abs(tight[0].Variables[0].Var[0]-v0) <= 1e-6) {
 			t.Errorf("%v: fg reports converged at %g ± %g, but run to tol 1e-12 it is %v at %g ± %g", y, m0, v0,
 				tight[0].Status, tight[0].Variables[0].Mean[0], tight[0].Variables[0].Var[0])
 		}
@@ -218,7 +218,7 @@ func TestParallelEPSymmetricNotConvergedAtOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(tight[0].Variables[0].Var[0]-r.Variables[0].Var[0]) > 1e-6 {
+		if !(math.Abs(tight[0].Variables[0].Var[0]-r.Variables[0].Var[0]) <= 1e-6) {
 			t.Errorf("converged at variance %g, but %g at tol 1e-12", r.Variables[0].Var[0], tight[0].Variables[0].Var[0])
 		}
 	}

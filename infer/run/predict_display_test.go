@@ -60,7 +60,7 @@ infer mcmc { samples = 20000, seed = 3 }
 		worst := 0.0
 		for i := range f {
 			worst = math.Max(worst, math.Abs(f[i]-d[i]))
-			if math.Abs(f[i]-d[i]) > 0.063 {
+			if !(math.Abs(f[i]-d[i]) <= 0.063) {
 				t.Errorf("%s: point %v: display p = %.4f, integrated %.4f", r.Label, xnew.RawRowView(i), d[i], f[i])
 			}
 		}

@@ -127,7 +127,7 @@ func runFirst(t *testing.T, src string) *infer.Result {
 
 func near(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
-	if math.IsNaN(got) || math.Abs(got-want) > tol {
+	if math.IsNaN(got) || !(math.Abs(got-want) <= tol) {
 		t.Errorf("%s = %.10g, reference %.10g (tolerance %g)", what, got, want, tol)
 	}
 }

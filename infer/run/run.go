@@ -132,7 +132,9 @@ func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progres
 	if err := ctx.Err(); err != nil {
 		// An engine error while the context is canceled is the cancellation
 		// (e.g. exact's quadrature returns ctx.Err()), not a failure.
-		r.Status, r.Message = infer.Canceled, "canceled: "+err.Error()
+		// The message is the context's error alone: presenters print
+		// "label: canceled: context canceled".
+		r.Status, r.Message = infer.Canceled, err.Error()
 	}
 	r.ClearNumbers()
 	j.warn()

@@ -50,11 +50,11 @@ infer exact
 		}
 		v := r.Variables[0]
 		for i := range mean {
-			if math.Abs(v.Mean[i]-mean[i]) > tol[r.Label] || math.Abs(v.Var[i]-vr[i]) > tol[r.Label] {
+			if !(math.Abs(v.Mean[i]-mean[i]) <= tol[r.Label]) || !(math.Abs(v.Var[i]-vr[i]) <= tol[r.Label]) {
 				t.Errorf("%s: w[%d] = %g ± %g, closed form %g ± %g", r.Label, i, v.Mean[i], v.Var[i], mean[i], vr[i])
 			}
 		}
-		if !r.HasEvidence || math.Abs(r.LogEvidence-logZ) > tol[r.Label] {
+		if !r.HasEvidence || !(math.Abs(r.LogEvidence-logZ) <= tol[r.Label]) {
 			t.Errorf("%s: log Z = %g (has %v), closed form %g", r.Label, r.LogEvidence, r.HasEvidence, logZ)
 		}
 	}
@@ -138,11 +138,11 @@ infer exact
 			t.Fatalf("%s: variable %+v", r.Label, v)
 		}
 		for i := range pplus {
-			if math.Abs(v.Probs[i][1]-pplus[i]/Z) > 1e-9 {
+			if !(math.Abs(v.Probs[i][1]-pplus[i]/Z) <= 1e-9) {
 				t.Errorf("%s: p(x[%d] = +1) = %g, enumeration %g", r.Label, i, v.Probs[i][1], pplus[i]/Z)
 			}
 		}
-		if !r.HasEvidence || math.Abs(r.LogEvidence-math.Log(Z)) > 1e-9 {
+		if !r.HasEvidence || !(math.Abs(r.LogEvidence-math.Log(Z)) <= 1e-9) {
 			t.Errorf("%s: log Z = %g, enumeration %g", r.Label, r.LogEvidence, math.Log(Z))
 		}
 	}
@@ -173,17 +173,17 @@ func TestSiteLogLikDerivatives(t *testing.T) {
 			v, g, hh := siteLogLik(s, f)
 			vp, gp, _ := siteLogLik(s, f+h)
 			vm, gm, _ := siteLogLik(s, f-h)
-			if math.Abs((vp-vm)/(2*h)-g) > 1e-6*math.Max(1, math.Abs(g)) || math.Abs((gp-gm)/(2*h)-hh) > 1e-6*math.Max(1, math.Abs(hh)) {
+			if !(math.Abs((vp-vm)/(2*h)-g) <= 1e-6*math.Max(1, math.Abs(g))) || !(math.Abs((gp-gm)/(2*h)-hh) <= 1e-6*math.Max(1, math.Abs(hh))) {
 				t.Errorf("%s y=%g f=%g: v=%g g=%g h=%g; differences give g=%g h=%g", s.Kind, s.Y, f, v, g, hh, (vp-vm)/(2*h), (gp-gm)/(2*h))
 			}
 		}
 	}
 	// Step: piecewise constant, with Θ(0) = ½ at the kink.
 	st := compile.Site{Kind: "step", Lik: factor.Step{Eps: 0.1}, Y: 1, Params: map[string]float64{"eps": 0.1}}
-	if v, _, _ := siteLogLik(st, 1); math.Abs(v-math.Log(0.9)) > 1e-15 {
+	if v, _, _ := siteLogLik(st, 1); !(math.Abs(v-math.Log(0.9)) <= 1e-15) {
 		t.Errorf("step correct side: %g", v)
 	}
-	if v, _, _ := siteLogLik(st, -1); math.Abs(v-math.Log(0.1)) > 1e-15 {
+	if v, _, _ := siteLogLik(st, -1); !(math.Abs(v-math.Log(0.1)) <= 1e-15) {
 		t.Errorf("step wrong side: %g", v)
 	}
 }
@@ -235,7 +235,7 @@ infer mcmc { samples = 4000, chains = 2 }
 			tol = 0.02 // Monte Carlo: ~4 standard errors at 8000 draws
 		}
 		for i, p := range r.Predictions[0].Prob {
-			if math.Abs(p-want[i]) > tol {
+			if !(math.Abs(p-want[i]) <= tol) {
 				t.Errorf("%s: p(y=+1 | x%d) = %g, quadrature %g", r.Label, i, p, want[i])
 			}
 		}

@@ -140,7 +140,7 @@ func TestStreamOneExample(t *testing.T) {
 	r := 2 / math.Sqrt(2*math.Pi)
 	for j, x := range []float64{2, -1} {
 		m, v := x*r/math.Sqrt(6), 1-x*x*r*r/6
-		if math.Abs(res.Mean[j]-m) > 1e-15 || math.Abs(res.Var[j]-v) > 1e-15 {
+		if !(math.Abs(res.Mean[j]-m) <= 1e-15) || !(math.Abs(res.Var[j]-v) <= 1e-15) {
 			t.Errorf("w[%d] = %g ± %g, want %g ± %g", j, res.Mean[j], res.Var[j], m, v)
 		}
 	}
@@ -229,7 +229,7 @@ func TestScore(t *testing.T) {
 		}
 		ll -= math.Log(p)
 	}
-	if sc.N != 200 || math.Abs(sc.Accuracy-acc/200) > 1e-15 || math.Abs(sc.LogLoss-ll/200) > 1e-12 {
+	if sc.N != 200 || !(math.Abs(sc.Accuracy-acc/200) <= 1e-15) || !(math.Abs(sc.LogLoss-ll/200) <= 1e-12) {
 		t.Errorf("scores %+v, want accuracy %g log loss %g", sc, acc/200, ll/200)
 	}
 }

@@ -1,6 +1,9 @@
 package tep
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // damped returns site j's relative scalars after the proposal pr with
 // damping δ: (1−δ)·old + δ·new in (cⱼ, dⱼ, eⱼ), new = (1 − 1/s, r/s, κ/s).
@@ -56,7 +59,7 @@ func (st *state) shift(j int, dc, dd, de, dg, lnC float64) bool {
 	if dd != 0 {
 		copy(st.x, g)
 		if !st.f.rankOne(dd, st.x) {
-			st.refresh() // f was partly updated: rebuild from the unchanged sites
+			st.refresh(context.Background()) // f was partly updated: rebuild from the unchanged sites
 			return false
 		}
 	}

@@ -34,6 +34,18 @@ func (c *upper) set(ch *mat.Cholesky, k int) {
 	}
 }
 
+// cholesky sets ch to the factor c holds.
+func (c *upper) cholesky(ch *mat.Cholesky) {
+	t := mat.NewTriDense(c.k, mat.Upper, nil)
+	for i := 0; i < c.k; i++ {
+		for j := i; j < c.k; j++ {
+			t.SetTri(i, j, c.u[i*c.k+j])
+		}
+	}
+	ch.Reset()
+	ch.SetFromU(t)
+}
+
 // solve sets x = A⁻¹b: Uᵀz = b by forward substitution (row j of U
 // eliminates z_j from the later equations), then Ux = z backwards.
 // x and b may be the same slice.

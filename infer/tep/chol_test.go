@@ -50,7 +50,7 @@ func TestUpperRankOne(t *testing.T) {
 	ch.UTo(&u)
 	for i := 0; i < k; i++ {
 		for j := i; j < k; j++ {
-			if d := math.Abs(f.u[i*k+j] - u.At(i, j)); d > 1e-12*math.Max(1, math.Abs(u.At(i, j))) {
+			if d := math.Abs(f.u[i*k+j] - u.At(i, j)); !(d <= 1e-12*math.Max(1, math.Abs(u.At(i, j)))) {
 				t.Fatalf("U[%d,%d] = %g, want %g", i, j, f.u[i*k+j], u.At(i, j))
 			}
 		}

@@ -51,7 +51,7 @@ func TestDirectFormulas(t *testing.T) {
 		{Prod{SE{1.5, 2}, Linear{2}}, 2 * math.Exp(-r2/(2*1.5*1.5)) * 2 * xy},
 	}
 	for _, c := range cases {
-		if got := c.k.Eval(x, y); math.Abs(got-c.want) > 1e-14*math.Max(1, math.Abs(c.want)) {
+		if got := c.k.Eval(x, y); !(math.Abs(got-c.want) <= 1e-14*math.Max(1, math.Abs(c.want))) {
 			t.Errorf("%v: Eval = %.16g, want %.16g", c.k, got, c.want)
 		}
 	}
@@ -70,12 +70,12 @@ func TestGPMLMapping(t *testing.T) {
 	}
 	ell, sf := math.Exp(-1.0), math.Exp(0.5)
 	want := sf * sf * math.Exp(-(1.5*1.5+1.75*1.75)/(2*ell*ell))
-	if got := se.Eval(x, y); math.Abs(got-want) > 1e-15 {
+	if got := se.Eval(x, y); !(math.Abs(got-want) <= 1e-15) {
 		t.Errorf("covSEiso: %g want %g", got, want)
 	}
 	lin, _ := FromGPML("covLINiso", []float64{0.7})
 	want = (1*-0.5 + 2*0.25) / math.Exp(1.4)
-	if got := lin.Eval(x, y); math.Abs(got-want) > 1e-15 {
+	if got := lin.Eval(x, y); !(math.Abs(got-want) <= 1e-15) {
 		t.Errorf("covLINiso: %g want %g", got, want)
 	}
 	if _, err := FromGPML("covPeriodic", []float64{1}); err == nil {
@@ -92,7 +92,7 @@ func TestMatrixCross(t *testing.T) {
 		for i := 0; i < 7; i++ {
 			for j := 0; j < 7; j++ {
 				want := k.Eval(X.RawRowView(i), X.RawRowView(j))
-				if math.Abs(K.At(i, j)-want) > 1e-13 {
+				if !(math.Abs(K.At(i, j)-want) <= 1e-13) {
 					t.Errorf("%v: K[%d,%d] = %g, want %g", k, i, j, K.At(i, j), want)
 				}
 			}
@@ -101,7 +101,7 @@ func TestMatrixCross(t *testing.T) {
 				if _, s := k.(Sum); s {
 					want -= (White{0.1}).Eval(X.RawRowView(i), Z.RawRowView(j))
 				}
-				if math.Abs(C.At(i, j)-want) > 1e-13 {
+				if !(math.Abs(C.At(i, j)-want) <= 1e-13) {
 					t.Errorf("%v: C[%d,%d] = %g, want %g", k, i, j, C.At(i, j), want)
 				}
 			}
@@ -146,7 +146,7 @@ func TestGradFiniteDifference(t *testing.T) {
 			for a := 0; a < 6; a++ {
 				for b := 0; b < 6; b++ {
 					fd := (Kp.At(a, b) - Km.At(a, b)) / (2 * step)
-					if math.Abs(fd-G[j].At(a, b)) > 1e-7*math.Max(1, math.Abs(fd)) {
+					if !(math.Abs(fd-G[j].At(a, b)) <= 1e-7*math.Max(1, math.Abs(fd))) {
 						t.Errorf("%v: dK/d%s[%d,%d] = %g, fd %g", k, k.HyperNames()[j], a, b, G[j].At(a, b), fd)
 					}
 				}
@@ -162,7 +162,7 @@ func TestWithHyperRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		x, y := []float64{0.1, 0.2, 0.3}, []float64{-0.3, 0.5, 0.9}
-		if a, b := k.Eval(x, y), k2.Eval(x, y); math.Abs(a-b) > 1e-14*math.Max(1, math.Abs(a)) {
+		if a, b := k.Eval(x, y), k2.Eval(x, y); !(math.Abs(a-b) <= 1e-14*math.Max(1, math.Abs(a))) {
 			t.Errorf("%v: round trip changed value %g → %g", k, a, b)
 		}
 		if _, err := k.WithHyper(append(k.Hyper(), 1)); err == nil {

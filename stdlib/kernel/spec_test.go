@@ -52,12 +52,12 @@ func TestFromSpec(t *testing.T) {
 		K, C := k.Matrix(X), k.Cross(X, Z)
 		for i := 0; i < 3; i++ {
 			for j := 0; j < 3; j++ {
-				if want := c.f(X.RawRowView(i), X.RawRowView(j), i == j); math.Abs(K.At(i, j)-want) > 1e-14 {
+				if want := c.f(X.RawRowView(i), X.RawRowView(j), i == j); !(math.Abs(K.At(i, j)-want) <= 1e-14) {
 					t.Errorf("%s%v: K[%d,%d] = %g, formula %g", c.kind, c.hyper, i, j, K.At(i, j), want)
 				}
 			}
 			for j := 0; j < 2; j++ {
-				if want := c.f(X.RawRowView(i), Z.RawRowView(j), false); math.Abs(C.At(i, j)-want) > 1e-14 {
+				if want := c.f(X.RawRowView(i), Z.RawRowView(j), false); !(math.Abs(C.At(i, j)-want) <= 1e-14) {
 					t.Errorf("%s%v: cross[%d,%d] = %g, formula %g", c.kind, c.hyper, i, j, C.At(i, j), want)
 				}
 			}
@@ -66,7 +66,7 @@ func TestFromSpec(t *testing.T) {
 	se, _ := FromSpec("se", []float64{1, 1})
 	wh, _ := FromSpec("white", []float64{0.5})
 	s, err := FromSpec("sum", nil, se, wh)
-	if err != nil || math.Abs(s.Matrix(X).At(1, 1)-1.5) > 1e-15 || s.Cross(X, Z).At(0, 0) != 1 {
+	if err != nil || !(math.Abs(s.Matrix(X).At(1, 1)-1.5) <= 1e-15) || s.Cross(X, Z).At(0, 0) != 1 {
 		t.Errorf("sum: %v", err)
 	}
 	p, err := FromSpec("prod", nil, se, wh)

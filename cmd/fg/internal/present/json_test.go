@@ -88,7 +88,7 @@ func TestJSONValues(t *testing.T) {
 	if w := rs[1].Variables["w"]; *w.Mean[0] != 0.75 || *w.Var[1] != 0.16 || w.Shape[0] != 2 {
 		t.Errorf("ep w = %+v", w)
 	}
-	if x := rs[4].Variables["x"]; len(x.Probs) != 12 || math.Abs(x.Probs[11][1]-12.0/13) > 1e-15 {
+	if x := rs[4].Variables["x"]; len(x.Probs) != 12 || !(math.Abs(x.Probs[11][1]-12.0/13) <= 1e-15) {
 		t.Errorf("mcmc x probs = %v", x.Probs)
 	}
 	if rs[2].Relaxation["step(y[4])"] != 1.9 {
