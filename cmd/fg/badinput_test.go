@@ -10,18 +10,23 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
 
 // The bad-input corpus (testdata/badinput/README.md): every case runs fg in
-// a subprocess under a 2 GiB data-memory limit and a 20 s timeout, and must
+// a subprocess under a 2 GiB data-memory limit and a limit of 20 s of CPU
+// time (ulimit -t: load-independent, so a case that needs 12 s of CPU on an
+// idle machine does not time out when other test binaries share the cores;
+// a wall-clock guard of badInputWall catches a case that blocks), and must
 // exit with the status its `want` file names, print the text it lists, and
 // never show a Go runtime fatal error, a panic or a goroutine stack.
 
 const (
-	badInputDir     = "testdata/badinput"
-	badInputTimeout = 20 * time.Second
+	badInputDir        = "testdata/badinput"
+	badInputCPUSeconds = 20
+	badInputWall       = 120 * time.Second
 	// badInputMemKiB is the RLIMIT_DATA of a case (ulimit -d, in KiB).
 	// RLIMIT_AS (ulimit -v) would count the ~1.2 GB of address space the Go
 	// runtime reserves at start-up; RLIMIT_DATA counts what is mapped.
@@ -102,9 +107,9 @@ func TestBadInputCorpus(t *testing.T) {
 // runBadCase runs one case with the fg command being this test binary
 // (FG_AS_MAIN=1, see TestMain).
 func runBadCase(t *testing.T, exe, dir string, c *badCase) {
-	ctx, cancel := context.WithTimeout(context.Background(), badInputTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), badInputWall)
 	defer cancel()
-	script := "ulimit -d " + strconv.Itoa(badInputMemKiB) + ` && exec "$0" "$@"`
+	script := "ulimit -d " + strconv.Itoa(badInputMemKiB) + " && ulimit -t " + strconv.Itoa(badInputCPUSeconds) + ` && exec "$0" "$@"`
 	cmd := exec.CommandContext(ctx, "/bin/sh", append([]string{"-c", script, exe}, c.args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "FG_AS_MAIN=1", "FG_DEBUG=", "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
@@ -115,7 +120,12 @@ func runBadCase(t *testing.T, exe, dir string, c *badCase) {
 	err := cmd.Run()
 	text := out.String()
 	if ctx.Err() != nil {
-		t.Fatalf("fg %s: no answer within %v\n%s", c.name, badInputTimeout, text)
+		t.Fatalf("fg %s: no answer within %v of wall time\n%s", c.name, badInputWall, text)
+	}
+	if ps := cmd.ProcessState; ps != nil {
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL) {
+			t.Fatalf("fg %s: used more than %d s of CPU time (%v wall)\n%s", c.name, badInputCPUSeconds, time.Since(start), text)
+		}
 	}
 	code := 0
 	var ee *exec.ExitError

@@ -26,7 +26,7 @@ func checkJoint(t *testing.T, r *infer.Result, mean, vr []float64, logZ, tol flo
 			if k >= len(mean) {
 				t.Fatalf("%s: more elements than the reference (%d)", r.Label, len(mean))
 			}
-			if math.Abs(v.Mean[i]-mean[k]) > tol || math.Abs(v.Var[i]-vr[k]) > tol {
+			if !(math.Abs(v.Mean[i]-mean[k]) <= tol) || !(math.Abs(v.Var[i]-vr[k]) <= tol) {
 				t.Errorf("%s: %s[%d] = (%.12g, %.12g), closed form (%.12g, %.12g)", r.Label, v.Name, i, v.Mean[i], v.Var[i], mean[k], vr[k])
 			}
 			k++
@@ -35,7 +35,7 @@ func checkJoint(t *testing.T, r *infer.Result, mean, vr []float64, logZ, tol flo
 	if k != len(mean) {
 		t.Errorf("%s: %d elements, the reference has %d", r.Label, k, len(mean))
 	}
-	if math.Abs(r.LogEvidence-logZ) > tol {
+	if !(math.Abs(r.LogEvidence-logZ) <= tol) {
 		t.Errorf("%s: log Z %.12g, closed form %.12g", r.Label, r.LogEvidence, logZ)
 	}
 }
@@ -167,11 +167,11 @@ func TestTrueSkillPerformances(t *testing.T) {
 		t.Fatalf("ep: variables %v", full.Variables)
 	}
 	for i := range want.Mean {
-		if math.Abs(got.Mean[i]-want.Mean[i]) > 1e-6 || math.Abs(got.Var[i]-want.Var[i]) > 1e-6 {
+		if !(math.Abs(got.Mean[i]-want.Mean[i]) <= 1e-6) || !(math.Abs(got.Var[i]-want.Var[i]) <= 1e-6) {
 			t.Errorf("skill[%d]: full (%.8f, %.8f), integrated EP (%.8f, %.8f)", i, got.Mean[i], got.Var[i], want.Mean[i], want.Var[i])
 		}
 	}
-	if math.Abs(full.LogEvidence-ref.LogEvidence) > 1e-6 {
+	if !(math.Abs(full.LogEvidence-ref.LogEvidence) <= 1e-6) {
 		t.Errorf("log Z: full %.8f, integrated EP %.8f", full.LogEvidence, ref.LogEvidence)
 	}
 	// No prior draw satisfies every game (0 beats 1 beats 2 beats 0):
@@ -228,7 +228,7 @@ func TestHierarchicalProbitMCMC(t *testing.T) {
 		ref := findVar(mc, v.Name)
 		for i := range v.Mean {
 			t.Logf("%s[%d]: ep (%.4f, %.4f), mcmc (%.4f ± %.4f, %.4f ± %.4f)", v.Name, i, v.Mean[i], v.Var[i], ref.Mean[i], ref.MeanSE[i], ref.Var[i], ref.VarSE[i])
-			if math.Abs(v.Mean[i]-ref.Mean[i]) > 4*ref.MeanSE[i] || math.Abs(v.Var[i]-ref.Var[i]) > 4*ref.VarSE[i] {
+			if !(math.Abs(v.Mean[i]-ref.Mean[i]) <= 4*ref.MeanSE[i]) || !(math.Abs(v.Var[i]-ref.Var[i]) <= 4*ref.VarSE[i]) {
 				t.Errorf("%s[%d]: ep beyond 4 standard errors of mcmc", v.Name, i)
 			}
 		}
@@ -257,11 +257,11 @@ infer ep { tol = 1e-10 }
 	}
 	f, b, g := findVar(biased, "f"), findVar(biased, "b"), findVar(folded, "f")
 	for i := range g.Mean {
-		if math.Abs(f.Mean[i]+b.Mean[0]-g.Mean[i]) > 1e-6 {
+		if !(math.Abs(f.Mean[i]+b.Mean[0]-g.Mean[i]) <= 1e-6) {
 			t.Errorf("f[%d] + b: %.8f, folded %.8f", i, f.Mean[i]+b.Mean[0], g.Mean[i])
 		}
 	}
-	if math.Abs(biased.LogEvidence-folded.LogEvidence) > 1e-6 {
+	if !(math.Abs(biased.LogEvidence-folded.LogEvidence) <= 1e-6) {
 		t.Errorf("log Z %.8f, folded %.8f", biased.LogEvidence, folded.LogEvidence)
 	}
 }
@@ -291,7 +291,7 @@ for i in 0..8 { y[i] ~ step(dot(Z[i], v), 0.1) }
 	w, c0, v := findVar(sep, "w"), findVar(sep, "c0"), findVar(folded, "v")
 	got := [][2]float64{{w.Mean[0], w.Var[0]}, {w.Mean[1], w.Var[1]}, {c0.Mean[0], c0.Var[0]}}
 	for i, x := range got {
-		if math.Abs(x[0]-v.Mean[i]) > 1e-6 || math.Abs(x[1]-v.Var[i]) > 1e-6 {
+		if !(math.Abs(x[0]-v.Mean[i]) <= 1e-6) || !(math.Abs(x[1]-v.Var[i]) <= 1e-6) {
 			t.Errorf("element %d: (%.8f, %.8f), folded (%.8f, %.8f)", i, x[0], x[1], v.Mean[i], v.Var[i])
 		}
 	}
@@ -300,7 +300,7 @@ for i in 0..8 { y[i] ~ step(dot(Z[i], v), 0.1) }
 	}
 	for k, x := range sep.Relaxation {
 		y := folded.Relaxation[k]
-		if x.Factor != y.Factor || x.Pos == "" || math.Abs(x.B-y.B) > 1e-6 {
+		if x.Factor != y.Factor || x.Pos == "" || !(math.Abs(x.B-y.B) <= 1e-6) {
 			t.Errorf("relaxation %+v, folded %+v", x, y)
 		}
 	}
