@@ -32,6 +32,17 @@ import (
 // replaces the whole computation.
 func MemoryBudget() int64 { return budget() }
 
+// CheckBudgetEnv reports an FG_MEMORY_BUDGET that is set but not a
+// positive size, which MemoryBudget would otherwise ignore: fg refuses to
+// start with it rather than fall back silently.
+func CheckBudgetEnv() error {
+	if s, ok := os.LookupEnv("FG_MEMORY_BUDGET"); ok {
+		_, err := parseBytes(s)
+		return err
+	}
+	return nil
+}
+
 // DefaultMemoryBudget is the budget when /proc/meminfo cannot be read.
 const DefaultMemoryBudget = 4 << 30
 

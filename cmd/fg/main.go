@@ -21,6 +21,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/fg-infer/fg/infer"
 )
 
 // Exit codes.
@@ -69,6 +71,10 @@ func (e *env) main(args []string) (code int) {
 	}()
 	if len(args) == 0 {
 		generalHelp(e.stderr)
+		return exitUsage
+	}
+	if err := infer.CheckBudgetEnv(); err != nil {
+		fmt.Fprintf(e.stderr, "fg: %v\n", err)
 		return exitUsage
 	}
 	name, rest := args[0], args[1:]
