@@ -34,7 +34,7 @@ func BenchmarkSequentialSweep100x100(b *testing.B) {
 
 func benchSweep(b *testing.B, p *Problem, sch infer.Schedule) {
 	s := Settings{infer.Settings{Schedule: sch}}
-	en, err := newEngine(p, &s)
+	en, err := newEngine(p, &s, true)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,6 +43,9 @@ func benchSweep(b *testing.B, p *Problem, sch infer.Schedule) {
 		b.Fatal(err)
 	}
 	state := 8 * (len(en.msg) + len(en.nmsg))
+	if en.sp != nil {
+		state = 8 * (len(en.sp.r) + len(en.sp.nr))
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		sc.pass()

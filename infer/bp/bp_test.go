@@ -280,7 +280,7 @@ func TestRelaxedFixedPoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Settings{infer.Settings{Divergence: infer.RelaxedKL{C: 0.1}, Tol: 1e-12, MaxIter: 5000}}
-	en, _ := newEngine(p, &s)
+	en, _ := newEngine(p, &s, true)
 	sc, _ := newScheduler(en, &s)
 	bel, old := make([]float64, len(p.prior)), make([]float64, len(p.prior))
 	for it := 0; it < 5000; it++ {

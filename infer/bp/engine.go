@@ -22,6 +22,9 @@ type engine struct {
 	// lin holds, for each binary pairwise factor, exp(f/c − max f/c): the
 	// linear-domain table of the fast path (nil entries elsewhere: NaN).
 	lin []float64
+	// sp is the one-number-per-message state of plain BP on binary
+	// pairwise models (spin.go); msg and nmsg are then nil until finish.
+	sp *spin
 }
 
 // current returns the messages beliefs are formed from: the newest computed
@@ -291,6 +294,9 @@ func (en *engine) update(e int32) {
 //
 // into dst (indexed like prior) and returns false if any is not finite.
 func (en *engine) beliefs(dst []float64) bool {
+	if en.sp != nil {
+		return en.sp.beliefs(dst)
+	}
 	p := en.p
 	cur := en.current()
 	ok := true
