@@ -42,9 +42,9 @@ func benchSweep(b *testing.B, p *Problem, sch infer.Schedule) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	state := 8 * (len(en.msg) + len(en.nmsg))
-	if en.sp != nil {
-		state = 8 * (len(en.sp.r) + len(en.sp.nr))
+	state, err := p.MessageBytes(s)
+	if err != nil {
+		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

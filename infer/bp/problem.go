@@ -55,9 +55,20 @@ func (p *Problem) NumFactors() int { return len(p.fstart) - 1 }
 // NumEdges is the number of factor–variable edges carrying messages.
 func (p *Problem) NumEdges() int { return len(p.evar) }
 
-// MessageBytes is the size of one message array (8 bytes per state per
-// edge); a run holds one or two such arrays (see Run).
-func (p *Problem) MessageBytes() int { return 8 * int(p.moff[len(p.moff)-1]) }
+// MessageBytes is the size of the message state a run with settings s
+// keeps: 8 bytes per message on binary pairwise models under plain
+// undamped BP (the spin state), else 8 bytes per state per edge; doubled
+// when the schedule or damping keeps the newly computed messages apart.
+func (p *Problem) MessageBytes(s Settings) (int, error) {
+	en, err := newEngine(p, &s, true)
+	if err != nil {
+		return 0, err
+	}
+	if en.sp != nil {
+		return 8 * (len(en.sp.r) + len(en.sp.nr)), nil
+	}
+	return 8 * (len(en.msg) + len(en.nmsg)), nil
+}
 
 // NewProblem converts a discrete graph. Every variable must be discrete with
 // Card ≥ 1, every factor must have a table of Π card entries, finite and
