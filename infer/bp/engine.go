@@ -143,7 +143,7 @@ func (en *engine) addSelf(a int32, w float64) {
 // keeps one exponential per table entry.
 func (en *engine) marginal(a int32, pos int, dst []float64) {
 	p := en.p
-	t := p.tab[p.toff[a]:p.toff[a+1]]
+	t := p.table(a)
 	r := int(p.fstart[a+1] - p.fstart[a])
 	if r == 2 {
 		en.marginal2(a, pos, t, dst)
@@ -380,7 +380,7 @@ func (en *engine) calcBinaryPair(a int32, pos int, w float64, dst []float64) {
 		}
 		return
 	}
-	t := p.tab[p.toff[a] : p.toff[a]+4]
+	t := p.table(a)
 	ic := en.invc
 	var l0, l1 float64
 	if pos == 0 { // table index x0 + 2·x1, i = x0
@@ -419,7 +419,8 @@ func (en *engine) linearPair(a int32, pos int, c0, c1 float64) (float64, bool) {
 	if en.lin == nil {
 		return 0, false
 	}
-	t := en.lin[4*a : 4*a+4]
+	o := en.p.toff[a]
+	t := en.lin[o : o+4]
 	if math.IsNaN(t[0]) {
 		return 0, false
 	}
@@ -442,20 +443,20 @@ func (en *engine) linearPair(a int32, pos int, c0, c1 float64) (float64, bool) {
 	return d, true
 }
 
-// initLinear fills en.lin for the binary pairwise factors (4 entries per
-// factor, NaN for the others); tables whose exponentials under- or overflow
-// are left to the log-domain path.
+// initLinear fills en.lin, laid out as p.tab, for the binary pairwise
+// factors' tables (NaN first entries for the tables whose exponentials
+// under- or overflow: they are left to the log-domain path; the entries of
+// other factors' tables are not used).
 func (en *engine) initLinear() {
 	p := en.p
-	en.lin = make([]float64, 4*p.NumFactors())
-	for a := 0; a < p.NumFactors(); a++ {
-		l := en.lin[4*a : 4*a+4]
-		l[0] = math.NaN()
+	en.lin = make([]float64, len(p.tab))
+	for a := range int32(p.NumFactors()) {
 		f0 := p.fstart[a]
 		if p.fstart[a+1]-f0 != 2 || p.card[p.evar[f0]] != 2 || p.card[p.evar[f0+1]] != 2 {
 			continue
 		}
-		t := p.tab[p.toff[a] : p.toff[a]+4]
+		l := en.lin[p.toff[a] : p.toff[a]+4]
+		t := p.table(a)
 		mx := math.Inf(-1)
 		for _, v := range t {
 			mx = math.Max(mx, en.invc*v)

@@ -50,7 +50,7 @@ func (en *engine) factorTerm(a int32, w float64) float64 {
 	en.msg = en.current() // beliefs read the newest messages, as libDAI's calcBeliefF
 	r := en.cavities(a, w)
 	en.msg = msg
-	t := p.tab[p.toff[a]:p.toff[a+1]]
+	t := p.table(a)
 	if cap(en.tilt) < len(t) {
 		en.tilt = make([]float64, len(t))
 	}

@@ -34,12 +34,12 @@ type spin struct {
 	r     []float64 // message ratios by slot
 	nr    []float64 // new ratios of a parallel pass (nil otherwise)
 	rev   []int32   // per slot: the slot of the factor's message to the other variable
-	fpos  []uint32  // per slot: factor<<1 | position of the receiving variable in it
+	fpos  []uint32  // per slot: offset of the factor's table in lin <<1 | position of the receiving variable
 	other []int32   // per slot: the other variable j of the factor
 	start []int32   // p.vstart: slots of variable i are start[i]..start[i+1]
 	pr    []float64 // per variable: prior ratio π_i (may be 0 or +Inf)
 	lpr   []float64 // per variable: log π_i
-	lin   []float64 // engine.lin: per factor T(x0, x1) at x0 + 2·x1
+	lin   []float64 // engine.lin: T(x0, x1) at toff[a] + x0 + 2·x1
 }
 
 // spinRange bounds the cavity products the fast path accepts.
@@ -60,7 +60,7 @@ func (en *engine) useSpin(kind int) bool {
 		}
 	}
 	for a := 0; a < p.NumFactors(); a++ {
-		if p.fstart[a+1]-p.fstart[a] != 2 || math.IsNaN(en.lin[4*a]) {
+		if p.fstart[a+1]-p.fstart[a] != 2 || math.IsNaN(en.lin[p.toff[a]]) {
 			return false
 		}
 	}
@@ -90,7 +90,7 @@ func newSpin(en *engine, parallel bool) *spin {
 		o := p.fstart[a] + 1 - pos
 		sp.r[s] = 1
 		sp.rev[s] = slotOf[o]
-		sp.fpos[s] = uint32(a)<<1 | uint32(pos)
+		sp.fpos[s] = uint32(p.toff[a])<<1 | uint32(pos)
 		sp.other[s] = p.evar[o]
 	}
 	for i := range sp.pr {
@@ -116,7 +116,8 @@ func (sp *spin) calc(s int32, r []float64) float64 {
 	}
 	fp := sp.fpos[s]
 	pos := fp & 1
-	t := sp.lin[4*(fp>>1) : 4*(fp>>1)+4 : 4*(fp>>1)+4]
+	o := fp >> 1
+	t := sp.lin[o : o+4 : o+4]
 	// Seen from i: T[0][0] = t[0], T[1][1] = t[3]; T[1][0] = t[1+pos],
 	// T[0][1] = t[2−pos].
 	a, b := t[1+pos], t[2-pos]
