@@ -19,12 +19,23 @@ func (en *engine) logZ(bel []float64) float64 {
 	p := en.p
 	sum := p.logc
 	deg := make([]float64, p.nv)
+	pairs, ok := 0.0, false
+	if en.sp != nil {
+		pairs, ok = en.sp.factorTerms()
+	}
+	if ok {
+		sum += pairs
+	} else if en.sp != nil {
+		en.sp.export(en)
+	}
 	for a := 0; a < p.NumFactors(); a++ {
-		w := en.selfW[a]
-		if en.relax {
-			w = 0
+		if !ok {
+			w := en.selfW[a]
+			if en.relax {
+				w = 0
+			}
+			sum += en.factorTerm(int32(a), w)
 		}
-		sum += en.factorTerm(int32(a), w)
 		for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
 			deg[p.evar[e]] += en.c
 		}

@@ -205,9 +205,6 @@ func maxDiff(a, b []float64) float64 {
 // finish fills marginals, log Z and relaxation weights from beliefs bel.
 func (en *engine) finish(res *Result, bel []float64) {
 	p := en.p
-	if en.sp != nil {
-		en.sp.export(en)
-	}
 	res.Marginals = make([][]float64, p.nv)
 	all := append([]float64(nil), bel...) // one backing array for all marginals
 	for i := range res.Marginals {

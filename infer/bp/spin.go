@@ -40,6 +40,7 @@ type spin struct {
 	pr    []float64 // per variable: prior ratio π_i (may be 0 or +Inf)
 	lpr   []float64 // per variable: log π_i
 	lin   []float64 // engine.lin: T(x0, x1) at toff[a] + x0 + 2·x1
+	tab   []float64 // p.tab: log f(x0, x1), laid out as lin
 }
 
 // spinRange bounds the cavity products the fast path accepts.
@@ -79,7 +80,7 @@ func newSpin(en *engine, parallel bool) *spin {
 	p := en.p
 	n := len(p.vedge)
 	sp := &spin{r: make([]float64, n), rev: make([]int32, n), fpos: make([]uint32, n), other: make([]int32, n),
-		start: p.vstart, pr: make([]float64, p.nv), lpr: make([]float64, p.nv), lin: en.lin}
+		start: p.vstart, pr: make([]float64, p.nv), lpr: make([]float64, p.nv), lin: en.lin, tab: p.tab}
 	slotOf := make([]int32, n) // edge → slot
 	for s, e := range p.vedge {
 		slotOf[e] = int32(s)
@@ -214,6 +215,59 @@ func (sp *spin) beliefs(dst []float64) bool {
 		ok = toProbs(b) && ok
 	}
 	return ok
+}
+
+// factorTerms is engine.logZ's sum over the pairwise factors of
+// Σ_x b_a log f_a + H(b_a) on the spin state, without the log messages:
+// with h_i, h_j the log cavity ratios of the factor's variables x0, x1 and
+// L its log table, the factor belief has log weights
+//
+//	u = (L00, L10 + h_i, L01 + h_j, L11 + h_i + h_j)   (index x0 + 2·x1),
+//
+// and the term is  log Σ e^u − b(x0 = 1)·h_i − b(x1 = 1)·h_j. A cavity
+// ratio is the variable's whole log ratio S minus the factor's own message.
+// It reports false (the caller then uses the log messages) when a cavity
+// is infinite (an observed variable).
+func (sp *spin) factorTerms() (float64, bool) {
+	S := make([]float64, len(sp.pr))
+	for i := range S {
+		S[i] = sp.lpr[i]
+		for _, x := range sp.r[sp.start[i]:sp.start[i+1]] {
+			S[i] += math.Log(x)
+		}
+		if math.IsInf(S[i], 0) || math.IsNaN(S[i]) {
+			return 0, false
+		}
+	}
+	sum := 0.0
+	for i := range S {
+		for s := sp.start[i]; s < sp.start[i+1]; s++ {
+			if sp.fpos[s]&1 != 0 {
+				continue // each factor once: from its first variable's slot
+			}
+			rv := sp.rev[s]
+			hi := S[i] - math.Log(sp.r[s])
+			hj := S[sp.other[s]] - math.Log(sp.r[rv])
+			o := sp.fpos[s] >> 1
+			sum += pairTerm(sp.tab[o:o+4:o+4], hi, hj)
+		}
+	}
+	return sum, true
+}
+
+// pairTerm is Σ_x b log f + H(b) for a binary pairwise factor with log
+// table L and log cavity ratios hi (first variable), hj.
+func pairTerm(L []float64, hi, hj float64) float64 {
+	u := [4]float64{L[0], L[1] + hi, L[2] + hj, L[3] + hi + hj}
+	m := max(u[0], u[1], u[2], u[3])
+	var w [4]float64
+	z := 0.0
+	for k := range u {
+		w[k] = math.Exp(u[k] - m)
+		z += w[k]
+	}
+	bi, bj := (w[1]+w[3])/z, (w[2]+w[3])/z
+	return m + math.Log(z) - bi*hi - bj*hj
 }
 
 // export writes the ratios into en.msg as normalised log messages
