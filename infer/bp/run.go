@@ -18,6 +18,8 @@
 //
 // Messages are kept in the log domain, normalised (natural parameters of the
 // categorical family); single-variable factors are absorbed into priors.
+// Plain undamped BP on binary pairwise models keeps instead one ratio per
+// message in the linear domain (spin.go), with the same numbers to rounding.
 package bp
 
 import (
