@@ -39,3 +39,22 @@ func TestParallelPassSplitIdentical(t *testing.T) {
 		}
 	}
 }
+
+// TestSpinParallelSplitIdentical: undamped parallel BP on the spin state
+// gives bit-identical results on one goroutine and on four.
+func TestSpinParallelSplitIdentical(t *testing.T) {
+	p := isingGrid(100, 100, 5)
+	s := Settings{infer.Settings{Schedule: infer.Parallel, MaxIter: 30}}
+	if en, _ := newEngine(p, &s, true); en.sp == nil {
+		t.Fatal("the spin state was not used")
+	}
+	run := func(procs int) *Result {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		res, err := p.Run(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	compareResults(t, infer.Parallel, run(4), run(1), 0)
+}
