@@ -94,6 +94,7 @@ func BenchmarkParallelSweep300x300(b *testing.B) {
 func BenchmarkNewProblemIsingGrid(b *testing.B) {
 	g := gridGraph(300)
 	var live float64
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var before, after runtime.MemStats
 		runtime.GC()

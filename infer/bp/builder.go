@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // builder assembles a Problem factor by factor.
@@ -15,6 +16,17 @@ type builder struct {
 func newBuilder(nv int) *builder {
 	p := &Problem{nv: nv, card: make([]int32, 0, nv), voff: make([]int32, 1, nv+1), fstart: []int32{0}, moff: []int32{0}, uoff: []int32{0}}
 	return &builder{p: p}
+}
+
+// reserve sizes the factor arrays for nfac message-passing factors with
+// nedge edges in all and nunary single-variable factors, so that building
+// a large problem does not copy them as they grow.
+func (b *builder) reserve(nfac, nedge, nunary int) {
+	p := b.p
+	p.evar, p.efac = slices.Grow(p.evar, nedge), slices.Grow(p.efac, nedge)
+	p.moff = slices.Grow(p.moff, nedge)
+	p.fstart, p.toff, p.orig = slices.Grow(p.fstart, nfac), slices.Grow(p.toff, nfac), slices.Grow(p.orig, nfac)
+	p.uvar, p.uoff, p.uorig = slices.Grow(p.uvar, nunary), slices.Grow(p.uoff, nunary), slices.Grow(p.uorig, nunary)
 }
 
 func (b *builder) addVar(card int) {

@@ -455,6 +455,9 @@ func (en *engine) initLinear() {
 		if p.fstart[a+1]-f0 != 2 || p.card[p.evar[f0]] != 2 || p.card[p.evar[f0+1]] != 2 {
 			continue
 		}
+		if a > 0 && p.toff[a] == p.toff[a-1] && p.fstart[a]-p.fstart[a-1] == 2 {
+			continue // a table shared with the previous (binary pairwise) factor: done
+		}
 		l := en.lin[p.toff[a] : p.toff[a]+4]
 		t := p.table(a)
 		mx := math.Inf(-1)

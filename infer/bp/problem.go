@@ -94,6 +94,16 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 		b.addVar(v.Card)
 	}
 	b.p.prior = make([]float64, b.p.voff[len(g.Vars)])
+	nfac, nedge, nunary := 0, 0, 0
+	for a := range g.Factors {
+		switch n := len(g.Factors[a].Vars); {
+		case n == 1:
+			nunary++
+		case n > 1:
+			nfac, nedge = nfac+1, nedge+n
+		}
+	}
+	b.reserve(nfac, nedge, nunary)
 	var buf canonBuf
 	var last []float64 // the previous factor's source table
 	for a := range g.Factors {
