@@ -450,14 +450,16 @@ func (en *engine) linearPair(a int32, pos int, c0, c1 float64) (float64, bool) {
 func (en *engine) initLinear() {
 	p := en.p
 	en.lin = make([]float64, len(p.tab))
+	done := int32(-1) // the table last filled
 	for a := range int32(p.NumFactors()) {
 		f0 := p.fstart[a]
 		if p.fstart[a+1]-f0 != 2 || p.card[p.evar[f0]] != 2 || p.card[p.evar[f0+1]] != 2 {
 			continue
 		}
-		if a > 0 && p.toff[a] == p.toff[a-1] && p.fstart[a]-p.fstart[a-1] == 2 {
-			continue // a table shared with the previous (binary pairwise) factor: done
+		if p.toff[a] == done {
+			continue // shared with the previous binary pairwise factor
 		}
+		done = p.toff[a]
 		l := en.lin[p.toff[a] : p.toff[a]+4]
 		t := p.table(a)
 		mx := math.Inf(-1)
