@@ -84,6 +84,7 @@ type compiler struct {
 	dataUsed   map[string]bool               // Options.Data entries that matched
 	lf         *learnRec                     // nil without a learn statement
 	fg         fgState                       // factor-graph constructs (conditional.go)
+	lastTable  map[string]sharedTable        // potential kind → its last table (potentials.go)
 }
 
 // abort unwinds the current statement after an error was recorded.

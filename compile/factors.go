@@ -48,6 +48,9 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	if c.nIter > maxIterations {
 		c.fail(s, "plates run more than %d iterations in total", maxIterations)
 	}
+	if n <= maxFactors-c.nUnroll { // within the factor budget: room for a factor per iteration
+		c.m.Graph.Reserve(n)
+	}
 	scope := map[string]*binding{}
 	for _, v := range s.Vars {
 		scope[v.Name] = &binding{kind: bLoop, pos: v.Pos()}
@@ -139,7 +142,7 @@ func (c *compiler) checkUnroll(at ast.Node, n float64) {
 func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
 	c.nUnroll++
 	if c.nUnroll > maxFactors {
-		c.fail(at, "the model unrolls to more than %d factors", maxFactors)
+		c.fail(at, "the model unrolls to more than %d factors (a budget of %d MiB at %d bytes a factor)", maxFactors, factorBudget>>20, factorBytes)
 	}
 	return c.m.Graph.AddFactor(f)
 }

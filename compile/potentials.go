@@ -99,10 +99,8 @@ func (c *compiler) isingFactor(s *ast.FactorStmt, a *args) {
 		c.fail(s.Call, "%s: both arguments are `%s`", name, c.m.Graph.VarName(i))
 	}
 	f := factor.Ising{J: a.num(2, 0)}
-	t := f.Table()
-	c.checkTable(s, t)
-	label := fmt.Sprintf("%s(%s, %s)", name, c.m.Graph.VarName(i), c.m.Graph.VarName(j))
-	c.addFactor(s, graph.Factor{Kind: name, Vars: []int{i, j}, Table: t, Params: map[string]float64{"J": f.J}, Label: label, Pos: s.Pos()})
+	t := c.sharedTable(s, name, f.J, f.Table)
+	c.addFactor(s, graph.Factor{Kind: name, Vars: []int{i, j}, Table: t, ScalarName: "J", Scalar: f.J, Pos: s.Pos()})
 }
 
 // fieldFactor is exp(h·x) on a spin: [e^−h, e^h].
@@ -111,10 +109,31 @@ func (c *compiler) fieldFactor(s *ast.FactorStmt, a *args) {
 	name := a.b.Name
 	i := c.discreteVar(a.at(0), xv, name, true)
 	f := factor.Field{H: a.num(1, 0)}
-	t := f.Table()
+	t := c.sharedTable(s, name, f.H, f.Table)
+	c.addFactor(s, graph.Factor{Kind: name, Vars: []int{i}, Table: t, ScalarName: "h", Scalar: f.H, Pos: s.Pos()})
+}
+
+// sharedTable is a one-parameter potential's table: the previous factor's
+// table when the kind and parameter are the same (a coupling constant over
+// every edge of a grid: one table for all), else a new checked one. The
+// label is left to graph.FactorLabel.
+func (c *compiler) sharedTable(s *ast.FactorStmt, kind string, theta float64, table func() []float64) []float64 {
+	if last, ok := c.lastTable[kind]; ok && last.theta == theta {
+		return last.t
+	}
+	t := table()
 	c.checkTable(s, t)
-	c.addFactor(s, graph.Factor{Kind: name, Vars: []int{i}, Table: t, Params: map[string]float64{"h": f.H},
-		Label: fmt.Sprintf("%s(%s)", name, c.m.Graph.VarName(i)), Pos: s.Pos()})
+	if c.lastTable == nil {
+		c.lastTable = map[string]sharedTable{}
+	}
+	c.lastTable[kind] = sharedTable{theta, t}
+	return t
+}
+
+// sharedTable is the last table made for a potential kind.
+type sharedTable struct {
+	theta float64
+	t     []float64
 }
 
 // tableFactor is table(x1, ..., xk, T) with T in libDAI order.

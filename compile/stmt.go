@@ -11,14 +11,20 @@ import (
 	"github.com/fg-infer/fg/stdlib"
 )
 
-// maxFactors bounds the factors a model may unroll to, maxLatent the
-// elements of one latent (each is a graph variable).
+// The size limits are a memory budget, not a ceiling on useful models:
+// maxFactors is factorBudget spent at factorBytes a factor (an upper bound
+// of the compact compiled form of a factor of a few variables: the
+// graph.Factor, its variables, a table shared with identical potentials),
+// enough for a 1000×1000 Ising grid (3·10⁶ factors) and 2.7 times more;
+// maxIterations bounds the plate iterations of a model (nested plates
+// multiply), which cost time even when they add no factor; maxLatent
+// bounds the elements of one latent (each is a graph variable).
 const (
-	maxFactors = 1_000_000
-	maxLatent  = 10_000_000
-	// maxIterations bounds the plate iterations of a model (nested
-	// plates multiply).
-	maxIterations = 2_000_000
+	factorBudget  = 2 << 30 // bytes
+	factorBytes   = 256
+	maxFactors    = factorBudget / factorBytes
+	maxLatent     = 10_000_000
+	maxIterations = 2 * maxFactors
 )
 
 // modelStmt compiles one data, param, latent, ~, factor or for statement.

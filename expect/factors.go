@@ -53,8 +53,8 @@ func (ev *evaluator) factorLabel(e ast.Expr) string {
 func (ev *evaluator) factorLabels() []string {
 	var out []string
 	if g := ev.model.Graph; g != nil {
-		for _, f := range g.Factors {
-			out = append(out, f.Label)
+		for i := range g.Factors {
+			out = append(out, g.FactorLabel(i))
 		}
 	}
 	return out

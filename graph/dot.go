@@ -28,9 +28,8 @@ func DOT(w io.Writer, g *Graph) error {
 		fmt.Fprintf(bw, "  v%d [shape=circle, label=%s];\n", i, strconv.Quote(g.VarName(i)))
 	}
 	for i := range g.Factors {
-		f := &g.Factors[i]
 		fmt.Fprintf(bw, "  f%d [shape=box, style=filled, fillcolor=gray85, height=0.25, width=0.25, label=%s, tooltip=%s];\n",
-			i, strconv.Quote(factorText(g, f)), strconv.Quote(f.Label))
+			i, strconv.Quote(factorText(g, i)), strconv.Quote(g.FactorLabel(i)))
 	}
 	for i := range g.Factors {
 		for _, v := range g.Factors[i].Vars {
@@ -107,8 +106,9 @@ func (g *Graph) loopy() bool {
 // factorText is a factor node's label: the factor's Label when it names
 // something besides the factor's own latents (an observation such as
 // step(y[4])), else its kind.
-func factorText(g *Graph, f *Factor) string {
-	open, end := strings.IndexByte(f.Label, '('), strings.LastIndexByte(f.Label, ')')
+func factorText(g *Graph, i int) string {
+	f, label := &g.Factors[i], g.FactorLabel(i)
+	open, end := strings.IndexByte(label, '('), strings.LastIndexByte(label, ')')
 	if open < 0 || end <= open {
 		return f.Kind
 	}
@@ -119,9 +119,9 @@ func factorText(g *Graph, f *Factor) string {
 		}
 	}
 	ident := func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') }
-	for _, tok := range strings.FieldsFunc(f.Label[open+1:end], ident) {
+	for _, tok := range strings.FieldsFunc(label[open+1:end], ident) {
 		if !own[tok] && !unicode.IsDigit(rune(tok[0])) {
-			return f.Label
+			return label
 		}
 	}
 	return f.Kind

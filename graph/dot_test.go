@@ -71,8 +71,10 @@ func TestFactorText(t *testing.T) {
 		{Factor{Kind: "ising", Vars: []int{2, 3}, Label: "ising(x[0], x[1])"}, "ising"},
 		{Factor{Kind: "table", Vars: []int{2}, Label: "table"}, "table"},
 		{Factor{Kind: "probit", Vars: []int{0}, Label: "probit(labels[3])"}, "probit(labels[3])"},
+		{Factor{Kind: "ising", Vars: []int{2, 3}}, "ising"}, // label made on demand
 	} {
-		if got := factorText(g, &c.f); got != c.want {
+		g.Factors = append(g.Factors[:0], c.f)
+		if got := factorText(g, 0); got != c.want {
 			t.Errorf("factorText(%q) = %q, want %q", c.f.Label, got, c.want)
 		}
 	}

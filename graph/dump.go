@@ -49,7 +49,7 @@ func dumpFactor(bw *bufio.Writer, g *Graph, i int) {
 			names[j] = g.VarName(v)
 		}
 	}
-	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind, f.Label,
+	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind, g.FactorLabel(i),
 		strings.Join(ids, " "), strings.Join(names, ", "), paramString(f))
 	if f.Table != nil {
 		bw.WriteString("  table")
@@ -87,6 +87,9 @@ func paramString(f *Factor) string {
 	}
 	if _, ok := f.Params["y"]; f.Observed && !ok {
 		keys = append(keys, "y")
+	}
+	if _, ok := f.Params[f.ScalarName]; f.ScalarName != "" && !ok {
+		keys = append(keys, f.ScalarName)
 	}
 	sort.Strings(keys)
 	s := make([]string, len(keys))

@@ -6,6 +6,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/lang/ast"
@@ -73,23 +74,32 @@ type Var struct {
 // A likelihood site (Observed) carries its observation in Y rather than in
 // Params, so that the sites of one statement can share one Params map: a
 // model with 10⁶ sites then holds one map, not 10⁶ (issue 15). Param
-// reports it as the parameter "y" alongside Params.
+// reports it as the parameter "y" alongside Params. Likewise a potential
+// of one scalar parameter (ising's J, field's h) keeps it in Scalar, named
+// ScalarName, with no map at all; identical potentials share one Table,
+// and the compiler may leave Label empty (FactorLabel makes it on demand):
+// a 10⁶-factor grid then costs about the Factor itself per factor.
 type Factor struct {
-	Kind     string
-	Vars     []int
-	Table    []float64
-	Params   map[string]float64
-	Label    string
-	Pos      ast.Pos
-	Y        float64
-	Observed bool
+	Kind       string
+	Vars       []int
+	Table      []float64
+	Params     map[string]float64
+	Label      string
+	Pos        ast.Pos
+	Y          float64
+	Observed   bool
+	ScalarName string
+	Scalar     float64
 }
 
 // Param is the factor's named scalar parameter: Y for "y" on an observed
-// likelihood site, else Params[name].
+// likelihood site, Scalar for ScalarName, else Params[name].
 func (f *Factor) Param(name string) (float64, bool) {
 	if f.Observed && name == "y" {
 		return f.Y, true
+	}
+	if f.ScalarName != "" && name == f.ScalarName {
+		return f.Scalar, true
 	}
 	v, ok := f.Params[name]
 	return v, ok
@@ -115,11 +125,45 @@ func (g *Graph) AddLatent(name string, d Domain, card int, shape []int, pos ast.
 	return li
 }
 
+// Reserve makes room for n more factors, so that a plate known to add
+// about n of them fills the factor slice in place instead of copying it
+// as append grows it (a quarter at a time: dozens of copies for 10⁶
+// factors).
+func (g *Graph) Reserve(n int) {
+	g.Factors = slices.Grow(g.Factors, n)
+}
+
 // AddFactor appends a factor and returns its index.
 func (g *Graph) AddFactor(f Factor) int {
 	g.Factors = append(g.Factors, f)
 	g.adj = nil
 	return len(g.Factors) - 1
+}
+
+// FactorLabel is factor i's readable name: its Label, or, when the
+// compiler left Label empty (the compact form of large models: a label per
+// factor would cost more than the factor), KIND(VAR, ...) made on demand —
+// the text the compiler would have stored, e.g. ising(x[0], x[1]).
+func (g *Graph) FactorLabel(i int) string {
+	f := &g.Factors[i]
+	if f.Label != "" {
+		return f.Label
+	}
+	var b strings.Builder
+	b.WriteString(f.Kind)
+	b.WriteByte('(')
+	for k, v := range f.Vars {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		if v >= 0 && v < len(g.Vars) {
+			b.WriteString(g.VarName(v))
+		} else {
+			b.WriteByte('?')
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
 }
 
 // VarName renders variable id as NAME or NAME[i, j].

@@ -165,15 +165,23 @@ func Grid(R, C int, periodic bool) (*Graph, error) {
 	if float64(R)*float64(C) > MaxGraphNodes {
 		return nil, fmt.Errorf("grid(%d, %d): %g vertices exceed the limit %g", R, C, float64(R)*float64(C), float64(MaxGraphNodes))
 	}
-	g := &Graph{N: R * C}
-	seen := map[[2]int]bool{}
+	g := &Graph{N: R * C, Edges: make([][2]int, 0, 2*R*C)}
+	// Only a periodic side of 1 or 2 links a vertex to itself or twice to
+	// the same neighbour; other grids need no set of the edges seen (which
+	// for 10⁶ vertices costs more than the grid).
+	var seen map[[2]int]bool
+	if periodic && (R <= 2 || C <= 2) {
+		seen = map[[2]int]bool{}
+	}
 	link := func(a, b int) {
 		if a == b {
 			return
 		}
 		k := [2]int{min(a, b), max(a, b)}
-		if !seen[k] {
-			seen[k] = true
+		if seen == nil || !seen[k] {
+			if seen != nil {
+				seen[k] = true
+			}
 			g.Edges = append(g.Edges, k)
 		}
 	}

@@ -3,6 +3,7 @@ package stdlib
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -159,6 +160,44 @@ func TestGrid(t *testing.T) {
 	}
 	if _, err := Grid(100000, 100000, false); err == nil {
 		t.Error("huge grid accepted")
+	}
+}
+
+// TestGridEdgesDistinct: on every small grid the edges are distinct
+// unordered pairs of distinct vertices, in the order of a reference that
+// drops repeats with a set.
+func TestGridEdgesDistinct(t *testing.T) {
+	for r := 1; r <= 5; r++ {
+		for c := 1; c <= 5; c++ {
+			for _, periodic := range []bool{false, true} {
+				g, err := Grid(r, c, periodic)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want [][2]int
+				seen := map[[2]int]bool{}
+				add := func(a, b int) {
+					k := [2]int{min(a, b), max(a, b)}
+					if a != b && !seen[k] {
+						seen[k] = true
+						want = append(want, k)
+					}
+				}
+				for i := 0; i < r; i++ {
+					for j := 0; j < c; j++ {
+						if j+1 < c || periodic {
+							add(i*c+j, i*c+(j+1)%c)
+						}
+						if i+1 < r || periodic {
+							add(i*c+j, ((i+1)%r)*c+j)
+						}
+					}
+				}
+				if !slices.Equal(g.Edges, want) {
+					t.Errorf("grid(%d, %d, %v): edges %v, want %v", r, c, periodic, g.Edges, want)
+				}
+			}
+		}
 	}
 }
 

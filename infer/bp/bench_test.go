@@ -2,9 +2,13 @@ package bp
 
 import (
 	"context"
+	"math"
+	"runtime"
 	"testing"
 
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 // isingGrid is RandomIsingGrid, which cannot fail for valid sizes.
@@ -34,7 +38,7 @@ func BenchmarkSequentialSweep100x100(b *testing.B) {
 
 func benchSweep(b *testing.B, p *Problem, sch infer.Schedule) {
 	s := Settings{infer.Settings{Schedule: sch}}
-	en, err := newEngine(p, &s)
+	en, err := newEngine(p, &s, true)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +46,10 @@ func benchSweep(b *testing.B, p *Problem, sch infer.Schedule) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	state := 8 * (len(en.msg) + len(en.nmsg))
+	state, err := p.MessageBytes(s)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		sc.pass()
@@ -78,4 +85,49 @@ func BenchmarkParallelSweep1000x1000(b *testing.B) {
 // BenchmarkParallelSweep300x300 is the same on a 300×300 grid.
 func BenchmarkParallelSweep300x300(b *testing.B) {
 	benchSweep(b, isingGrid(300, 300, 1), infer.Parallel)
+}
+
+// BenchmarkNewProblemIsingGrid converts a 300×300 Ising grid written as a
+// graph (field and ising factors, one shared coupling table, as the
+// compiler makes it) into engine form. Reported: live-B/factor = the
+// engine problem's heap per graph factor.
+func BenchmarkNewProblemIsingGrid(b *testing.B) {
+	g := gridGraph(300)
+	var live float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		p, err := NewProblem(g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		live += float64(after.HeapAlloc-before.HeapAlloc) / float64(len(g.Factors))
+		runtime.KeepAlive(p)
+	}
+	b.ReportMetric(live/float64(b.N), "live-B/factor")
+}
+
+// gridGraph is the r×r spin grid with fields 0.1 and couplings 0.25 as a
+// graph.Graph, the coupling table shared by every edge.
+func gridGraph(r int) *graph.Graph {
+	g := &graph.Graph{}
+	g.AddLatent("x", graph.Spin, 2, []int{r, r}, ast.Pos{})
+	field := []float64{math.Exp(-0.1), math.Exp(0.1)}
+	ising := []float64{math.Exp(0.25), math.Exp(-0.25), math.Exp(-0.25), math.Exp(0.25)}
+	for v := range r * r {
+		g.AddFactor(graph.Factor{Kind: "field", Vars: []int{v}, Table: field})
+	}
+	for v := range r * r {
+		if (v+1)%r != 0 {
+			g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{v, v + 1}, Table: ising})
+		}
+		if v+r < r*r {
+			g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{v, v + r}, Table: ising})
+		}
+	}
+	return g
 }

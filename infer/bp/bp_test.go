@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -280,7 +281,7 @@ func TestRelaxedFixedPoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Settings{infer.Settings{Divergence: infer.RelaxedKL{C: 0.1}, Tol: 1e-12, MaxIter: 5000}}
-	en, _ := newEngine(p, &s)
+	en, _ := newEngine(p, &s, true)
 	sc, _ := newScheduler(en, &s)
 	bel, old := make([]float64, len(p.prior)), make([]float64, len(p.prior))
 	for it := 0; it < 5000; it++ {
@@ -310,7 +311,7 @@ func TestRelaxedFixedPoint(t *testing.T) {
 func tilted(en *engine, a int32, b float64) [4]float64 {
 	p := en.p
 	en.cavities(a, 0)
-	t := p.tab[p.toff[a]:p.toff[a+1]]
+	t := p.table(a)
 	var q [4]float64
 	z := 0.0
 	for x1 := 0; x1 < 2; x1++ {
@@ -365,5 +366,38 @@ func checkMinimiser(t *testing.T, en *engine, a int32, b float64) {
 			t.Errorf("factor %d: Q(%.4f) = %.12g < Q(b = %.6f) = %.12g", a, c, Q(c), b, qb)
 			return
 		}
+	}
+}
+
+// TestSharedTables: factors whose graph tables are one slice (the
+// compiler's identical potentials) share one engine table, and the run is
+// bit-identical to the one on private copies.
+func TestSharedTables(t *testing.T) {
+	shared, copied := loopyGraph(rand.New(rand.NewPCG(4, 1)), 4, 0), loopyGraph(rand.New(rand.NewPCG(4, 1)), 4, 0)
+	tab := []float64{math.Exp(0.7), math.Exp(-0.7), math.Exp(-0.7), math.Exp(0.7)}
+	for a := range shared.Factors {
+		if len(shared.Factors[a].Vars) == 2 {
+			shared.Factors[a].Table = tab
+			copied.Factors[a].Table = slices.Clone(tab)
+		}
+	}
+	ps, err := NewProblem(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := NewProblem(copied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps.tab) != 4 || len(pc.tab) != 4*pc.NumFactors() {
+		t.Fatalf("%d and %d table entries for %d factors", len(ps.tab), len(pc.tab), pc.NumFactors())
+	}
+	for _, s := range []infer.Settings{{}, {Schedule: infer.Residual}, {Divergence: infer.Alpha{A: 0.8}}} {
+		rs, err1 := ps.Run(context.Background(), Settings{s})
+		rc, err2 := pc.Run(context.Background(), Settings{s})
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		compareResults(t, s.Schedule, rs, rc, 0)
 	}
 }

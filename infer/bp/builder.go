@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // builder assembles a Problem factor by factor.
@@ -13,8 +14,19 @@ type builder struct {
 }
 
 func newBuilder(nv int) *builder {
-	p := &Problem{nv: nv, card: make([]int32, 0, nv), voff: make([]int32, 1, nv+1), fstart: []int32{0}, toff: []int32{0}, moff: []int32{0}, uoff: []int32{0}}
+	p := &Problem{nv: nv, card: make([]int32, 0, nv), voff: make([]int32, 1, nv+1), fstart: []int32{0}, moff: []int32{0}, uoff: []int32{0}}
 	return &builder{p: p}
+}
+
+// reserve sizes the factor arrays for nfac message-passing factors with
+// nedge edges in all and nunary single-variable factors, so that building
+// a large problem does not copy them as they grow.
+func (b *builder) reserve(nfac, nedge, nunary int) {
+	p := b.p
+	p.evar, p.efac = slices.Grow(p.evar, nedge), slices.Grow(p.efac, nedge)
+	p.moff = slices.Grow(p.moff, nedge)
+	p.fstart, p.toff, p.orig = slices.Grow(p.fstart, nfac), slices.Grow(p.toff, nfac), slices.Grow(p.orig, nfac)
+	p.uvar, p.uoff, p.uorig = slices.Grow(p.uvar, nunary), slices.Grow(p.uoff, nunary), slices.Grow(p.uorig, nunary)
 }
 
 func (b *builder) addVar(card int) {
@@ -24,8 +36,9 @@ func (b *builder) addVar(card int) {
 }
 
 // addFactor adds a factor over distinct vars with log table logt; orig is
-// its index in the source graph (or −1).
-func (b *builder) addFactor(vars []int32, logt []float64, orig int32) {
+// its index in the source graph (or −1). With share, the factor uses the
+// previous factor's table (equal to logt) instead of a copy.
+func (b *builder) addFactor(vars []int32, logt []float64, orig int32, share bool) {
 	p := b.p
 	switch len(vars) {
 	case 0:
@@ -47,8 +60,12 @@ func (b *builder) addFactor(vars []int32, logt []float64, orig int32) {
 		p.moff = append(p.moff, p.moff[len(p.moff)-1]+p.card[v])
 	}
 	p.fstart = append(p.fstart, int32(len(p.evar)))
-	p.tab = append(p.tab, logt...)
-	p.toff = append(p.toff, int32(len(p.tab)))
+	if share && len(p.toff) > 0 {
+		p.toff = append(p.toff, p.toff[len(p.toff)-1])
+	} else {
+		p.toff = append(p.toff, int32(len(p.tab)))
+		p.tab = append(p.tab, logt...)
+	}
 	p.orig = append(p.orig, orig)
 }
 
@@ -95,20 +112,20 @@ func NewSpinPairwise(n int, h []float64, edges [][2]int32, J []float64) (*Proble
 	}
 	ne := len(edges)
 	p.evar, p.efac, p.moff = make([]int32, 0, 2*ne), make([]int32, 0, 2*ne), make([]int32, 1, 2*ne+1)
-	p.fstart, p.toff, p.tab = make([]int32, 1, ne+1), make([]int32, 1, ne+1), make([]float64, 0, 4*ne)
+	p.fstart, p.toff, p.tab = make([]int32, 1, ne+1), make([]int32, 0, ne), make([]float64, 0, 4*ne)
 	p.orig = make([]int32, 0, ne)
 	for k, e := range edges {
 		if e[0] < 0 || e[1] < 0 || int(e[0]) >= n || int(e[1]) >= n || e[0] == e[1] || math.IsNaN(J[k]) || math.IsInf(J[k], 0) {
 			return nil, fmt.Errorf("bp: edge %d (%d, %d) with coupling %v is invalid", k, e[0], e[1], J[k])
 		}
 		j := J[k]
-		b.addFactor(e[:], []float64{j, -j, -j, j}, int32(k))
+		b.addFactor(e[:], []float64{j, -j, -j, j}, int32(k), false)
 	}
 	for i := 0; h != nil && i < n; i++ {
 		if math.IsNaN(h[i]) || math.IsInf(h[i], 0) {
 			return nil, fmt.Errorf("bp: field %d is %v", i, h[i])
 		}
-		b.addFactor([]int32{int32(i)}, []float64{-h[i], h[i]}, int32(-1))
+		b.addFactor([]int32{int32(i)}, []float64{-h[i], h[i]}, int32(-1), false)
 	}
 	p.nfac = ne
 	return b.finish(), nil

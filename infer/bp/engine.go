@@ -22,6 +22,9 @@ type engine struct {
 	// lin holds, for each binary pairwise factor, exp(f/c − max f/c): the
 	// linear-domain table of the fast path (nil entries elsewhere: NaN).
 	lin []float64
+	// sp is the one-number-per-message state of plain BP on binary
+	// pairwise models (spin.go); msg and nmsg are then nil until finish.
+	sp *spin
 }
 
 // current returns the messages beliefs are formed from: the newest computed
@@ -140,7 +143,7 @@ func (en *engine) addSelf(a int32, w float64) {
 // keeps one exponential per table entry.
 func (en *engine) marginal(a int32, pos int, dst []float64) {
 	p := en.p
-	t := p.tab[p.toff[a]:p.toff[a+1]]
+	t := p.table(a)
 	r := int(p.fstart[a+1] - p.fstart[a])
 	if r == 2 {
 		en.marginal2(a, pos, t, dst)
@@ -291,6 +294,9 @@ func (en *engine) update(e int32) {
 //
 // into dst (indexed like prior) and returns false if any is not finite.
 func (en *engine) beliefs(dst []float64) bool {
+	if en.sp != nil {
+		return en.sp.beliefs(dst)
+	}
 	p := en.p
 	cur := en.current()
 	ok := true
@@ -374,7 +380,7 @@ func (en *engine) calcBinaryPair(a int32, pos int, w float64, dst []float64) {
 		}
 		return
 	}
-	t := p.tab[p.toff[a] : p.toff[a]+4]
+	t := p.table(a)
 	ic := en.invc
 	var l0, l1 float64
 	if pos == 0 { // table index x0 + 2·x1, i = x0
@@ -413,7 +419,8 @@ func (en *engine) linearPair(a int32, pos int, c0, c1 float64) (float64, bool) {
 	if en.lin == nil {
 		return 0, false
 	}
-	t := en.lin[4*a : 4*a+4]
+	o := en.p.toff[a]
+	t := en.lin[o : o+4]
 	if math.IsNaN(t[0]) {
 		return 0, false
 	}
@@ -436,20 +443,25 @@ func (en *engine) linearPair(a int32, pos int, c0, c1 float64) (float64, bool) {
 	return d, true
 }
 
-// initLinear fills en.lin for the binary pairwise factors (4 entries per
-// factor, NaN for the others); tables whose exponentials under- or overflow
-// are left to the log-domain path.
+// initLinear fills en.lin, laid out as p.tab, for the binary pairwise
+// factors' tables (NaN first entries for the tables whose exponentials
+// under- or overflow: they are left to the log-domain path; the entries of
+// other factors' tables are not used).
 func (en *engine) initLinear() {
 	p := en.p
-	en.lin = make([]float64, 4*p.NumFactors())
-	for a := 0; a < p.NumFactors(); a++ {
-		l := en.lin[4*a : 4*a+4]
-		l[0] = math.NaN()
+	en.lin = make([]float64, len(p.tab))
+	done := int32(-1) // the table last filled
+	for a := range int32(p.NumFactors()) {
 		f0 := p.fstart[a]
 		if p.fstart[a+1]-f0 != 2 || p.card[p.evar[f0]] != 2 || p.card[p.evar[f0+1]] != 2 {
 			continue
 		}
-		t := p.tab[p.toff[a] : p.toff[a]+4]
+		if p.toff[a] == done {
+			continue // shared with the previous binary pairwise factor
+		}
+		done = p.toff[a]
+		l := en.lin[p.toff[a] : p.toff[a]+4]
+		t := p.table(a)
 		mx := math.Inf(-1)
 		for _, v := range t {
 			mx = math.Max(mx, en.invc*v)

@@ -19,12 +19,23 @@ func (en *engine) logZ(bel []float64) float64 {
 	p := en.p
 	sum := p.logc
 	deg := make([]float64, p.nv)
+	pairs, ok := 0.0, false
+	if en.sp != nil {
+		pairs, ok = en.sp.factorTerms()
+	}
+	if ok {
+		sum += pairs
+	} else if en.sp != nil {
+		en.sp.export(en)
+	}
 	for a := 0; a < p.NumFactors(); a++ {
-		w := en.selfW[a]
-		if en.relax {
-			w = 0
+		if !ok {
+			w := en.selfW[a]
+			if en.relax {
+				w = 0
+			}
+			sum += en.factorTerm(int32(a), w)
 		}
-		sum += en.factorTerm(int32(a), w)
 		for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
 			deg[p.evar[e]] += en.c
 		}
@@ -50,7 +61,7 @@ func (en *engine) factorTerm(a int32, w float64) float64 {
 	en.msg = en.current() // beliefs read the newest messages, as libDAI's calcBeliefF
 	r := en.cavities(a, w)
 	en.msg = msg
-	t := p.tab[p.toff[a]:p.toff[a+1]]
+	t := p.table(a)
 	if cap(en.tilt) < len(t) {
 		en.tilt = make([]float64, len(t))
 	}

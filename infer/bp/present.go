@@ -52,12 +52,7 @@ func Relaxations(g *graph.Graph, b []float64) []infer.Relaxation {
 		if w == 0 || a >= len(g.Factors) {
 			continue
 		}
-		f := &g.Factors[a]
-		name := f.Label
-		if name == "" {
-			name = f.Kind + "#" + strconv.Itoa(a)
-		}
-		out = append(out, infer.Relaxation{Factor: name, Pos: f.Pos.String(), B: w})
+		out = append(out, infer.Relaxation{Factor: g.FactorLabel(a), Pos: g.Factors[a].Pos.String(), B: w})
 	}
 	return out
 }

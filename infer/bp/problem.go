@@ -3,6 +3,7 @@ package bp
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fg-infer/fg/graph"
 )
@@ -18,7 +19,8 @@ import (
 //
 //	card[i], voff[i]        states of variable i, offset of its states in prior/belief arrays
 //	fstart[a]..fstart[a+1]  edges of factor a; evar[e] its variable, efac[e] = a
-//	toff[a]                 offset of factor a's log table in tab (first variable fastest)
+//	toff[a]                 offset of factor a's log table in tab (first variable fastest);
+//	                        factors with one source table share it (table)
 //	moff[e]                 offset of edge e's log message in the message arrays
 //	vstart[i]..vstart[i+1]  vedge[...] = edges of variable i, by factor index
 type Problem struct {
@@ -43,7 +45,15 @@ type Problem struct {
 	uorig []int32
 	nfac  int     // factors of the source graph (for per-factor results)
 	logc  float64 // log of the constant factors (over no variable)
-	names []string
+}
+
+// table is factor a's log table: Π card entries from toff[a].
+func (p *Problem) table(a int32) []float64 {
+	n := int32(1)
+	for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
+		n *= p.card[p.evar[e]]
+	}
+	return p.tab[p.toff[a] : p.toff[a]+n : p.toff[a]+n]
 }
 
 // NumVars is the number of variables.
@@ -55,9 +65,20 @@ func (p *Problem) NumFactors() int { return len(p.fstart) - 1 }
 // NumEdges is the number of factor–variable edges carrying messages.
 func (p *Problem) NumEdges() int { return len(p.evar) }
 
-// MessageBytes is the size of one message array (8 bytes per state per
-// edge); a run holds one or two such arrays (see Run).
-func (p *Problem) MessageBytes() int { return 8 * int(p.moff[len(p.moff)-1]) }
+// MessageBytes is the size of the message state a run with settings s
+// keeps: 8 bytes per message on binary pairwise models under plain
+// undamped BP (the spin state), else 8 bytes per state per edge; doubled
+// when the schedule or damping keeps the newly computed messages apart.
+func (p *Problem) MessageBytes(s Settings) (int, error) {
+	en, err := newEngine(p, &s, true)
+	if err != nil {
+		return 0, err
+	}
+	if en.sp != nil {
+		return 8 * (len(en.sp.r) + len(en.sp.nr)), nil
+	}
+	return 8 * (len(en.msg) + len(en.nmsg)), nil
+}
 
 // NewProblem converts a discrete graph. Every variable must be discrete with
 // Card ≥ 1, every factor must have a table of Π card entries, finite and
@@ -73,12 +94,20 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 		b.addVar(v.Card)
 	}
 	b.p.prior = make([]float64, b.p.voff[len(g.Vars)])
-	b.p.names = make([]string, len(g.Vars))
-	for i := range g.Vars {
-		b.p.names[i] = g.VarName(i)
-	}
+	nfac, nedge, nunary := 0, 0, 0
 	for a := range g.Factors {
-		vars, logt, err := canonical(g, a)
+		switch n := len(g.Factors[a].Vars); {
+		case n == 1:
+			nunary++
+		case n > 1:
+			nfac, nedge = nfac+1, nedge+n
+		}
+	}
+	b.reserve(nfac, nedge, nunary)
+	var buf canonBuf
+	var last []float64 // the previous factor's source table
+	for a := range g.Factors {
+		vars, logt, err := canonical(g, a, &buf)
 		if err != nil {
 			return nil, err
 		}
@@ -86,25 +115,47 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 			b.p.logc += logt[0]
 			continue
 		}
-		b.addFactor(vars, logt, int32(a))
+		t := g.Factors[a].Table
+		share := len(vars) > 1 && len(vars) == len(g.Factors[a].Vars) && sameSlice(t, last)
+		b.addFactor(vars, logt, int32(a), share)
+		if len(vars) > 1 {
+			last = t
+		}
 	}
 	b.p.nfac = len(g.Factors)
 	return b.finish(), nil
 }
 
+// sameSlice reports whether a and b are the same non-empty slice (one
+// table shared by several factors, as the compiler makes for identical
+// potentials).
+func sameSlice(a, b []float64) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
+}
+
+// canonBuf is canonical's scratch space, reused from factor to factor.
+type canonBuf struct {
+	vars []int32
+	logt []float64
+}
+
 // canonical returns factor a's distinct variables and its log table over
-// them (the diagonal when a variable is repeated).
-func canonical(g *graph.Graph, a int) ([]int32, []float64, error) {
+// them (the diagonal when a variable is repeated). Without repeated
+// variables (the usual case) the results live in buf until the next call.
+func canonical(g *graph.Graph, a int, buf *canonBuf) ([]int32, []float64, error) {
 	f := &g.Factors[a]
+	if vars, logt, ok, err := canonicalDistinct(g, a, buf); ok || err != nil {
+		return vars, logt, err
+	}
 	size := 1
 	for _, v := range f.Vars {
 		if v < 0 || v >= len(g.Vars) {
-			return nil, nil, fmt.Errorf("bp: factor %d (%s) refers to variable %d of %d", a, f.Label, v, len(g.Vars))
+			return nil, nil, fmt.Errorf("bp: factor %d (%s) refers to variable %d of %d", a, g.FactorLabel(a), v, len(g.Vars))
 		}
 		size *= g.Vars[v].Card
 	}
 	if len(f.Table) != size {
-		return nil, nil, fmt.Errorf("bp: factor %d (%s) has a table of %d entries, want %d", a, f.Label, len(f.Table), size)
+		return nil, nil, fmt.Errorf("bp: factor %d (%s) has a table of %d entries, want %d", a, g.FactorLabel(a), len(f.Table), size)
 	}
 	var vars []int32
 	pos := make([]int, len(f.Vars)) // position of each listed variable among the distinct ones
@@ -131,7 +182,7 @@ func canonical(g *graph.Graph, a int) ([]int32, []float64, error) {
 	state := make([]int, len(f.Vars))
 	for _, x := range f.Table {
 		if !(x >= 0) || math.IsInf(x, 1) {
-			return nil, nil, fmt.Errorf("bp: factor %d (%s) has table entry %v; entries must be finite and non-negative", a, f.Label, x)
+			return nil, nil, fmt.Errorf("bp: factor %d (%s) has table entry %v; entries must be finite and non-negative", a, g.FactorLabel(a), x)
 		}
 		if j, ok := diagIndex(state, pos, vars, g); ok {
 			logt[j] = math.Log(x)
@@ -144,6 +195,33 @@ func canonical(g *graph.Graph, a int) ([]int32, []float64, error) {
 		}
 	}
 	return vars, logt, nil
+}
+
+// canonicalDistinct is canonical for a factor whose variables are
+// distinct: the log of its table, with no allocation. It reports false
+// when a variable repeats (or is out of range: canonical then says so).
+func canonicalDistinct(g *graph.Graph, a int, buf *canonBuf) ([]int32, []float64, bool, error) {
+	f := &g.Factors[a]
+	buf.vars = buf.vars[:0]
+	size := 1
+	for k, v := range f.Vars {
+		if v < 0 || v >= len(g.Vars) || slices.Contains(f.Vars[:k], v) {
+			return nil, nil, false, nil
+		}
+		buf.vars = append(buf.vars, int32(v))
+		size *= g.Vars[v].Card
+	}
+	if len(f.Table) != size {
+		return nil, nil, false, nil
+	}
+	buf.logt = slices.Grow(buf.logt[:0], size)[:size]
+	for k, x := range f.Table {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			return nil, nil, false, fmt.Errorf("bp: factor %d (%s) has table entry %v; entries must be finite and non-negative", a, g.FactorLabel(a), x)
+		}
+		buf.logt[k] = math.Log(x)
+	}
+	return buf.vars, buf.logt, true, nil
 }
 
 // diagIndex maps a state of the listed variables to the index over the

@@ -97,7 +97,7 @@ func (w *relaxedWork) bisect(lo, hi, pen float64) float64 {
 // relaxedSetup tabulates base and s for factor a.
 func (en *engine) relaxedSetup(a int32) *relaxedWork {
 	p := en.p
-	t := p.tab[p.toff[a]:p.toff[a+1]]
+	t := p.table(a)
 	r := int(p.fstart[a+1] - p.fstart[a])
 	cur := en.current()
 	w := &relaxedWork{base: make([]float64, len(t)), s: make([]float64, len(t)), lq: make([]float64, len(t)), coff: en.coff, r: r}

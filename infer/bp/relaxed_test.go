@@ -89,7 +89,7 @@ func stationaryRun(t *testing.T, seed uint64, w float64) int {
 	}
 	const pen = 0.1
 	s := Settings{infer.Settings{Divergence: infer.RelaxedKL{C: pen}, Tol: 1e-12, MaxIter: 5000}}
-	en, _ := newEngine(p, &s)
+	en, _ := newEngine(p, &s, true)
 	sc, _ := newScheduler(en, &s)
 	interior := 0
 	for it := 0; it < 30; it++ {

@@ -18,6 +18,8 @@
 //
 // Messages are kept in the log domain, normalised (natural parameters of the
 // categorical family); single-variable factors are absorbed into priors.
+// Plain undamped BP on binary pairwise models keeps instead one ratio per
+// message in the linear domain (spin.go), with the same numbers to rounding.
 package bp
 
 import (
@@ -69,7 +71,9 @@ func Run(ctx context.Context, g *graph.Graph, s Settings) (*Result, error) {
 	return p.Run(ctx, s)
 }
 
-func newEngine(p *Problem, s *Settings) (*engine, error) {
+// newEngine sets up the message state; spinOK lets plain BP on binary
+// pairwise models use the spin state (tests turn it off to compare).
+func newEngine(p *Problem, s *Settings, spinOK bool) (*engine, error) {
 	en := &engine{p: p, invc: 1, c: 1, step: s.Damping}
 	if en.step == 0 {
 		en.step = 1
@@ -98,6 +102,13 @@ func newEngine(p *Problem, s *Settings) (*engine, error) {
 			en.selfW[a] = 1 - 1/en.c
 		}
 	}
+	if !en.relax {
+		en.initLinear()
+	}
+	if kind := scheduleClass(s.Schedule); spinOK && en.useSpin(kind) {
+		en.sp = newSpin(en, kind == schedParallel)
+		return en, nil
+	}
 	en.msg = make([]float64, p.moff[len(p.moff)-1])
 	for e := 0; e < p.NumEdges(); e++ {
 		u := -math.Log(float64(p.card[p.evar[e]]))
@@ -105,13 +116,21 @@ func newEngine(p *Problem, s *Settings) (*engine, error) {
 			en.msg[k] = u
 		}
 	}
-	if !en.relax {
-		en.initLinear()
-	}
 	if s.Schedule != infer.Sequential && s.Schedule != infer.Random || en.step != 1 {
 		en.nmsg = append([]float64(nil), en.msg...)
 	}
 	return en, nil
+}
+
+// scheduleClass groups schedules for useSpin.
+func scheduleClass(s infer.Schedule) int {
+	switch s {
+	case infer.Sequential, infer.Random:
+		return schedSequential
+	case infer.Parallel:
+		return schedParallel
+	}
+	return schedOther
 }
 
 // Run performs message passing until convergence, the pass limit, numerical
@@ -120,6 +139,10 @@ func newEngine(p *Problem, s *Settings) (*engine, error) {
 // normalised log messages (8 bytes per state per edge), and a second one for
 // the parallel and residual schedules and for damping.
 func (p *Problem) Run(ctx context.Context, s Settings) (*Result, error) {
+	return p.run(ctx, s, true)
+}
+
+func (p *Problem) run(ctx context.Context, s Settings, spinOK bool) (*Result, error) {
 	start := time.Now()
 	if s.Tol == 0 {
 		s.Tol = 1e-9
@@ -127,7 +150,7 @@ func (p *Problem) Run(ctx context.Context, s Settings) (*Result, error) {
 	if s.MaxIter == 0 {
 		s.MaxIter = 10000
 	}
-	en, err := newEngine(p, &s)
+	en, err := newEngine(p, &s, spinOK)
 	if err != nil {
 		return nil, err
 	}
@@ -210,9 +233,18 @@ type scheduler struct {
 }
 
 func newScheduler(en *engine, s *Settings) (*scheduler, error) {
-	sc := &scheduler{en: en, kind: s.Schedule, seq: append([]int32(nil), en.p.vedge...)}
 	if err := infer.CheckSchedule("bp", s.Schedule, infer.BPSchedules); err != nil {
 		return nil, fmt.Errorf("bp: %w", err)
+	}
+	sc := &scheduler{en: en, kind: s.Schedule}
+	switch {
+	case en.sp == nil:
+		sc.seq = append([]int32(nil), en.p.vedge...)
+	case s.Schedule == infer.Random: // slots in vedge order, shuffled as the edges would be
+		sc.seq = make([]int32, len(en.p.vedge))
+		for k := range sc.seq {
+			sc.seq[k] = int32(k)
+		}
 	}
 	switch s.Schedule {
 	case infer.Random:
@@ -225,6 +257,9 @@ func newScheduler(en *engine, s *Settings) (*scheduler, error) {
 
 func (sc *scheduler) pass() int {
 	en := sc.en
+	if en.sp != nil {
+		return sc.spinPass()
+	}
 	switch sc.kind {
 	case infer.Parallel:
 		en.calcAll(sc.seq)
@@ -242,4 +277,19 @@ func (sc *scheduler) pass() int {
 		}
 	}
 	return len(sc.seq)
+}
+
+// spinPass is pass on the spin state.
+func (sc *scheduler) spinPass() int {
+	sp := sc.en.sp
+	switch {
+	case sc.kind == infer.Parallel:
+		sp.parallel()
+	case sc.rng != nil:
+		sc.rng.Shuffle(len(sc.seq), func(i, j int) { sc.seq[i], sc.seq[j] = sc.seq[j], sc.seq[i] })
+		sp.sequential(sc.seq)
+	default:
+		sp.sequential(nil)
+	}
+	return len(sp.r)
 }

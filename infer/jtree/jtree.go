@@ -105,16 +105,16 @@ func validate(g *graph.Graph) error {
 		n := 1
 		for _, v := range f.Vars {
 			if v < 0 || v >= len(g.Vars) {
-				return fmt.Errorf("jtree: factor %d (%s) refers to variable %d of %d", i, f.Label, v, len(g.Vars))
+				return fmt.Errorf("jtree: factor %d (%s) refers to variable %d of %d", i, g.FactorLabel(i), v, len(g.Vars))
 			}
 			n *= g.Vars[v].Card
 		}
 		if len(f.Table) != n {
-			return fmt.Errorf("jtree: factor %d (%s) has a table of %d entries, want %d", i, f.Label, len(f.Table), n)
+			return fmt.Errorf("jtree: factor %d (%s) has a table of %d entries, want %d", i, g.FactorLabel(i), len(f.Table), n)
 		}
 		for _, x := range f.Table {
 			if !(x >= 0) || math.IsInf(x, 1) {
-				return fmt.Errorf("jtree: factor %d (%s) has table entry %v; entries must be finite and non-negative", i, f.Label, x)
+				return fmt.Errorf("jtree: factor %d (%s) has table entry %v; entries must be finite and non-negative", i, g.FactorLabel(i), x)
 			}
 		}
 	}
@@ -203,7 +203,7 @@ func assignFactors(ctx context.Context, g *graph.Graph, cl []clique, pos []int, 
 		}
 		if len(f.Vars) == 0 {
 			if len(cl) == 0 {
-				return fmt.Errorf("jtree: factor %d (%s) has no variables and the graph has none", i, f.Label)
+				return fmt.Errorf("jtree: factor %d (%s) has no variables and the graph has none", i, g.FactorLabel(i))
 			}
 			for j := range cl[0].psi.log {
 				cl[0].psi.log[j] += logf[0]

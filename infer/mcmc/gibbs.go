@@ -91,22 +91,22 @@ func (m *gibbsModel) addFactor(g *graph.Graph, fi int, f *graph.Factor) error {
 	strides := make([]int, len(f.Vars))
 	for j, v := range f.Vars {
 		if v < 0 || v >= len(m.card) {
-			return fmt.Errorf("mcmc: factor %d (%s) refers to variable %d of %d", fi, f.Label, v, len(m.card))
+			return fmt.Errorf("mcmc: factor %d (%s) refers to variable %d of %d", fi, g.FactorLabel(fi), v, len(m.card))
 		}
 		if seen[v] {
-			return fmt.Errorf("mcmc: factor %d (%s) lists %s twice", fi, f.Label, g.VarName(v))
+			return fmt.Errorf("mcmc: factor %d (%s) lists %s twice", fi, g.FactorLabel(fi), g.VarName(v))
 		}
 		seen[v] = true
 		strides[j] = size
 		size *= m.card[v]
 	}
 	if len(f.Table) != size {
-		return fmt.Errorf("mcmc: factor %d (%s) has %d table entries, want %d", fi, f.Label, len(f.Table), size)
+		return fmt.Errorf("mcmc: factor %d (%s) has %d table entries, want %d", fi, g.FactorLabel(fi), len(f.Table), size)
 	}
 	lt := make([]float64, size)
 	for i, t := range f.Table {
 		if t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
-			return fmt.Errorf("mcmc: factor %d (%s) has table entry %v", fi, f.Label, t)
+			return fmt.Errorf("mcmc: factor %d (%s) has table entry %v", fi, g.FactorLabel(fi), t)
 		}
 		lt[i] = math.Log(t)
 	}

@@ -27,26 +27,10 @@ func (j *job) runBP() error {
 	for fi, b := range res.B {
 		if b != 0 {
 			f := &j.m.Graph.Factors[fi]
-			r.Relaxation = append(r.Relaxation, infer.Relaxation{Factor: factorName(j.m.Graph, fi), Pos: f.Pos.String(), B: b})
+			r.Relaxation = append(r.Relaxation, infer.Relaxation{Factor: j.m.Graph.FactorLabel(fi), Pos: f.Pos.String(), B: b})
 		}
 	}
 	return nil
-}
-
-// factorName is the factor's label, or kind(vars) when it has none.
-func factorName(g *graph.Graph, fi int) string {
-	f := &g.Factors[fi]
-	if f.Label != "" {
-		return f.Label
-	}
-	s := f.Kind + "("
-	for k, v := range f.Vars {
-		if k > 0 {
-			s += ", "
-		}
-		s += g.VarName(v)
-	}
-	return s + ")"
 }
 
 // runJTree computes exact marginals and log Z by the junction tree.

@@ -1,11 +1,16 @@
 package present
 
-import "bytes"
+// jsonWriter is where indentJSON writes: a bytes.Buffer or a bufio.Writer.
+type jsonWriter interface {
+	Write([]byte) (int, error)
+	WriteByte(byte) error
+	WriteString(string) (int, error)
+}
 
 // indentJSON re-indents compact JSON with two spaces per level like
 // json.Indent, except that arrays of scalars stay on one line
 // ("mean": [0.1, 0.2, ...]) so long vectors do not take a line per number.
-func indentJSON(dst *bytes.Buffer, src []byte) {
+func indentJSON(dst jsonWriter, src []byte) {
 	depth := 0
 	newline := func(d int) {
 		dst.WriteByte('\n')
@@ -85,7 +90,7 @@ func flatArray(src []byte, i int) (int, bool) {
 }
 
 // writeFlat copies a flat array, with a space after each comma.
-func writeFlat(dst *bytes.Buffer, a []byte) {
+func writeFlat(dst jsonWriter, a []byte) {
 	for i := 0; i < len(a); i++ {
 		if a[i] == '"' {
 			j := stringEnd(a, i)

@@ -1,7 +1,7 @@
 package present
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"io"
 	"math"
@@ -143,17 +143,16 @@ type JSONErrors struct {
 }
 
 // WriteJSON writes the results as one indented JSON document (arrays of
-// numbers on one line each).
+// numbers on one line each). The indented text is streamed to w as it is
+// made, not built whole beside the compact encoding.
 func WriteJSON(w io.Writer, model string, rs []*infer.Result) error {
 	compact, err := json.Marshal(NewDocument(model, rs))
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	b.Grow(len(compact) + len(compact)/4)
-	indentJSON(&b, compact)
-	_, err = w.Write(b.Bytes())
-	return err
+	bw := bufio.NewWriterSize(w, 1<<16)
+	indentJSON(bw, compact)
+	return bw.Flush()
 }
 
 // NewDocument converts results to the JSON document.
