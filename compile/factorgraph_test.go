@@ -354,8 +354,12 @@ data y = [1]
 y ~ normal(w[0] + b, 1)
 factor exp(-w[0]^2)`, "cannot be combined with a factor-graph model yet; this model is a factor graph because of the normal argument `w[0] + b` at test.fg:4:12"},
 	} {
-		if got := compileErr(t, c.src, Options{}); !strings.Contains(got, c.want) {
+		got := compileErr(t, c.src, Options{})
+		if !strings.Contains(got, c.want) {
 			t.Errorf("error %q, want %q", got, c.want)
+		}
+		if strings.Contains(got, "no prior") {
+			t.Errorf("a refused prior cascades: %q", got)
 		}
 	}
 }
