@@ -12,9 +12,27 @@ import (
 // expandProjections gives the old-path sites of a block model whose
 // projection is not a single element their dense Proj, from the forms
 // recorded while they compiled (the coefficients the jet path gives).
+// Dense projections cost 8·N bytes a site: past the covariance limit the
+// model is refused at the first such site instead of allocating.
 func (c *compiler) expandProjections() {
+	limit := float64(maxCovBytes)
+	if c.opt.maxCovBytes > 0 {
+		limit = c.opt.maxCovBytes
+	}
 	for lat, forms := range c.fg.proj {
 		l := &c.m.Graph.Latents[lat]
+		if bytes := float64(len(forms)) * float64(l.Size()) * 8; bytes > limit {
+			first := -1
+			for i := range forms {
+				if first < 0 || i < first {
+					first = i
+				}
+			}
+			pos := c.sites[lat][first].Pos
+			c.errs.Add(pos, pos, "the %d projections of `%s` that are not single elements need %d dense entries each (%.3g GB in all); the limit is %g GB: index the latent directly (%s[i]) where you can",
+				len(forms), l.Name, l.Size(), bytes/(1<<30), limit/(1<<30), l.Name)
+			continue
+		}
 		for i, f := range forms {
 			p := make([]float64, l.Size())
 			for k, id := range f.ids {

@@ -463,3 +463,26 @@ y ~ normal(theta + 1, [4, 9])
 		t.Errorf("sites: %+v, %+v", g.Sites[0].Site, g.Sites[1].Site)
 	}
 }
+
+// TestDenseProjectionBound: a block model's projections that are not single
+// elements are dense; past the covariance limit they are refused, not
+// allocated.
+func TestDenseProjectionBound(t *testing.T) {
+	src := `
+data y = random_normal(1, 1000)
+latent x: real[250] ~ normal(0, 1)
+for j in 0..4 {
+  for i in 0..250 {
+    y[250 * j + i] ~ normal(2 * x[i], 1)
+  }
+}
+`
+	got := compileErr(t, src, Options{maxCovBytes: 1 << 20})
+	if !strings.Contains(got, "the 1000 projections of `x` that are not single elements need 250 dense entries each") || !strings.Contains(got, "test.fg:6:5") {
+		t.Errorf("error %q", got)
+	}
+	m := mustCompile(t, src, Options{maxCovBytes: 4 << 20})
+	if p := m.Blocks[0].Sites[257].Proj; len(p) != 250 || p[7] != 2 || p[8] != 0 {
+		t.Errorf("site 257: Proj %v", p)
+	}
+}
