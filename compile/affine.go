@@ -13,7 +13,7 @@ import (
 // distinct, in order of first appearance, and the coefficients non-zero.
 //
 // Every sym built by selection, negation, + and −, scaling by numbers,
-// dot/@ with numbers and sum carries its elements as lins (sym.aff), lazily:
+// dot/@ with numbers and sum carries its elements as lins (sym.forms), lazily:
 // element k costs the size of its own form, never the size of a latent,
 // which is what lets a chain of 10⁵ conditionals compile in linear time
 // (issue 13). The coefficients are accumulated in the order and with the

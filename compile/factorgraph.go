@@ -54,7 +54,7 @@ type LinearGaussian struct {
 	Aff    Affine
 	Var    float64
 	Target int    // the variable this factor is the prior / conditional of
-	Factor int    // index into Graph.Factors
+	Factor int    // index into Graph.Factors (shared by the elements of one whole-latent normal prior)
 	Label  string // e.g. "normal(x[3])"
 	Pos    ast.Pos
 }

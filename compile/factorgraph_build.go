@@ -12,9 +12,27 @@ import (
 // expandProjections gives the old-path sites of a block model whose
 // projection is not a single element their dense Proj, from the forms
 // recorded while they compiled (the coefficients the jet path gives).
+// Dense projections cost 8·N bytes a site: past the covariance limit the
+// model is refused at the first such site instead of allocating.
 func (c *compiler) expandProjections() {
+	limit := float64(maxCovBytes)
+	if c.opt.maxCovBytes > 0 {
+		limit = c.opt.maxCovBytes
+	}
 	for lat, forms := range c.fg.proj {
 		l := &c.m.Graph.Latents[lat]
+		if bytes := float64(len(forms)) * float64(l.Size()) * 8; bytes > limit {
+			first := -1
+			for i := range forms {
+				if first < 0 || i < first {
+					first = i
+				}
+			}
+			pos := c.sites[lat][first].Pos
+			c.errs.Add(pos, pos, "the %d projections of `%s` that are not single elements need %d dense entries each (%.3g GB in all); the limit is %g GB: index the latent directly (%s[i]) where you can",
+				len(forms), l.Name, l.Size(), bytes/(1<<30), limit/(1<<30), l.Name)
+			continue
+		}
 		for i, f := range forms {
 			p := make([]float64, l.Size())
 			for k, id := range f.ids {
@@ -122,7 +140,7 @@ func (b *fgBuilder) own(v int, at ast.Pos, what string) bool {
 func (b *fgBuilder) latent(li int) {
 	c, l, fg := b.c, &b.g.Latents[li], b.fg
 	for _, bf := range c.batches[li] {
-		c.refuse(bf.Pos, fmt.Sprintf("the potential %s on `%s` (a mini-batch factor)", bf.Label, l.Name))
+		c.refuse(bf.Pos, fmt.Sprintf("`factor exp(...)` on `%s` (a mini-batch potential)", l.Name))
 		break
 	}
 	for _, st := range c.streams[li] {
@@ -160,6 +178,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 	switch {
 	case p.prior.FITC != nil:
 		c.refuse(p.pos, fmt.Sprintf("the sparse (FITC) gp prior of `%s`", l.Name))
+		b.ownAll(li, p.pos)
 	case p.prior.Kind == PriorNormal:
 		for e := 0; e < l.Size(); e++ {
 			v := first + e
@@ -175,11 +194,21 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 		d := DenseBlock{Latent: li, Name: l.Name, Vars: make([]int, l.Size()), Prior: p.prior, Factor: p.factor, Pos: p.pos}
 		for e := range d.Vars {
 			d.Vars[e] = first + e
-			b.own(first+e, p.pos, b.g.VarName(l.First+e))
 		}
+		b.ownAll(li, p.pos)
 		fg.Dense = append(fg.Dense, d)
 	default:
 		c.refuse(p.pos, fmt.Sprintf("the %s prior of `%s`", p.prior.Kind, l.Name))
+		b.ownAll(li, p.pos)
+	}
+}
+
+// ownAll marks the elements of latent li as covered by the refused prior
+// at pos, so that its error is not followed by a "no prior" one.
+func (b *fgBuilder) ownAll(li int, pos ast.Pos) {
+	l := &b.g.Latents[li]
+	for e := 0; e < l.Size(); e++ {
+		b.own(b.fg.First[li]+e, pos, b.g.VarName(l.First+e))
 	}
 }
 

@@ -354,8 +354,12 @@ data y = [1]
 y ~ normal(w[0] + b, 1)
 factor exp(-w[0]^2)`, "cannot be combined with a factor-graph model yet; this model is a factor graph because of the normal argument `w[0] + b` at test.fg:4:12"},
 	} {
-		if got := compileErr(t, c.src, Options{}); !strings.Contains(got, c.want) {
+		got := compileErr(t, c.src, Options{})
+		if !strings.Contains(got, c.want) {
 			t.Errorf("error %q, want %q", got, c.want)
+		}
+		if strings.Contains(got, "no prior") {
+			t.Errorf("a refused prior cascades: %q", got)
 		}
 	}
 }
@@ -457,5 +461,28 @@ y ~ normal(theta + 1, [4, 9])
 `)
 	if g.Sites[1].Params["var"] != 9 || g.Sites[0].Params["var"] != 4 {
 		t.Errorf("sites: %+v, %+v", g.Sites[0].Site, g.Sites[1].Site)
+	}
+}
+
+// TestDenseProjectionBound: a block model's projections that are not single
+// elements are dense; past the covariance limit they are refused, not
+// allocated.
+func TestDenseProjectionBound(t *testing.T) {
+	src := `
+data y = random_normal(1, 1000)
+latent x: real[250] ~ normal(0, 1)
+for j in 0..4 {
+  for i in 0..250 {
+    y[250 * j + i] ~ normal(2 * x[i], 1)
+  }
+}
+`
+	got := compileErr(t, src, Options{maxCovBytes: 1 << 20})
+	if !strings.Contains(got, "the 1000 projections of `x` that are not single elements need 250 dense entries each") || !strings.Contains(got, "test.fg:6:5") {
+		t.Errorf("error %q", got)
+	}
+	m := mustCompile(t, src, Options{maxCovBytes: 4 << 20})
+	if p := m.Blocks[0].Sites[257].Proj; len(p) != 250 || p[7] != 2 || p[8] != 0 {
+		t.Errorf("site 257: Proj %v", p)
 	}
 }

@@ -328,13 +328,22 @@ func sortedIDs(f lin) []int {
 // the kind's validating constructor; a complaint about one parameter is
 // reported at its argument.
 func (c *compiler) newSite(a *args, k factor.LikelihoodKind, pi int) factor.Site {
+	lik, params := c.makeSite(a, k, pi, a.num, "")
+	c.notePositiveParams(a, k, pi, params)
+	return lik
+}
+
+// makeSite builds a site of kind k from the values of the parameters other
+// than pi (value(i, default)); a complaint about one parameter is reported
+// at its argument, after prefix.
+func (c *compiler) makeSite(a *args, k factor.LikelihoodKind, pi int, value func(i int, def float64) float64, prefix string) (factor.Site, map[string]float64) {
 	params := map[string]float64{}
 	for i, p := range a.b.Params {
 		if i == pi {
 			continue
 		}
 		def, _ := strconv.ParseFloat(p.Default, 64)
-		params[p.Name] = a.num(i, def)
+		params[p.Name] = value(i, def)
 	}
 	lik, err := k.New(params)
 	if err != nil {
@@ -343,10 +352,9 @@ func (c *compiler) newSite(a *args, k factor.LikelihoodKind, pi int) factor.Site
 		if errors.As(err, &pe) {
 			at = a.at(paramIndex(a.b, pe.Param))
 		}
-		c.fail(at, "%v", err)
+		c.fail(at, "%s%v", prefix, err)
 	}
-	c.notePositiveParams(a, k, pi, params)
-	return lik
+	return lik, params
 }
 
 // newSites is newSite for a likelihood whose parameters may be vectors of
@@ -372,30 +380,21 @@ func (c *compiler) newSites(a *args, k factor.LikelihoodKind, pi, n int, elem fu
 	if !per {
 		return []factor.Site{c.newSite(a, k, pi)}
 	}
+	scalars := map[int]float64{} // the scalar parameters, evaluated once
 	out := make([]factor.Site, n)
 	for e := range out {
-		params := map[string]float64{}
-		for i, p := range a.b.Params {
-			switch {
-			case i == pi:
-				continue
-			case vals[i] != nil:
-				params[p.Name] = vals[i].num[e]
-			default:
-				def, _ := strconv.ParseFloat(p.Default, 64)
-				params[p.Name] = a.num(i, def)
+		value := func(i int, def float64) float64 {
+			if vals[i] != nil {
+				return vals[i].num[e]
 			}
-		}
-		lik, err := k.New(params)
-		if err != nil {
-			at := ast.Node(a.call)
-			var pe *factor.ParamError
-			if errors.As(err, &pe) {
-				at = a.at(paramIndex(a.b, pe.Param))
+			x, ok := scalars[i]
+			if !ok {
+				x = a.num(i, def)
+				scalars[i] = x
 			}
-			c.fail(at, "%s: %v", elem(e), err)
+			return x
 		}
-		out[e] = lik
+		out[e], _ = c.makeSite(a, k, pi, value, elem(e)+": ")
 	}
 	return out
 }
