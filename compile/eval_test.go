@@ -40,7 +40,7 @@ data ex = exp(log(2)) + sqrt(abs(-9))
 			continue
 		}
 		for i := range w {
-			if math.Abs(got[i]-w[i]) > 1e-12 {
+			if !(math.Abs(got[i]-w[i]) <= 1e-12) {
 				t.Errorf("%s = %v, want %v", k, got, w)
 			}
 		}
@@ -74,7 +74,7 @@ latent kd: real[2] ~ gp(se(1, 2) * white(0.5), X)
 		{3, 0, 1, 0},
 	}
 	for _, tc := range cases {
-		if got := m.Blocks[tc.blk].Prior.Cov.At(tc.i, tc.j); math.Abs(got-tc.want) > 1e-14 {
+		if got := m.Blocks[tc.blk].Prior.Cov.At(tc.i, tc.j); !(math.Abs(got-tc.want) <= 1e-14) {
 			t.Errorf("block %d K[%d,%d] = %.17g, want %.17g", tc.blk, tc.i, tc.j, got, tc.want)
 		}
 	}
