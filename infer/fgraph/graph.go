@@ -37,7 +37,11 @@ type Graph struct {
 	liks  []ep.Likelihood // one per site (no pointers in the per-factor arrays)
 	// blocks are dense Gaussian factors (GP, mvnormal) over several variables.
 	blocks []*block
-	err    error
+	// disc are the discrete variables and gates the gated factors whose
+	// branch they select (discrete.go).
+	disc  []discrete
+	gates []gate
+	err   error
 }
 
 // NewGraph returns an empty graph over n variables.

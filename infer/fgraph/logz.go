@@ -25,11 +25,12 @@ import "math"
 // at u = 1 this is the term above.
 func bethe(g *Graph, ad *adjacency, st *state, u float64) (float64, bool) {
 	z := 0.0
+	gdeg := gateDegree(g)
 	for v, b := range st.belief {
 		if !(b.Tau > 0) {
 			return 0, false
 		}
-		z += float64(1-ad.degree(v)) * logNorm(b)
+		z += float64(1-ad.degree(v)-int(gdeg[v])) * logNorm(b)
 	}
 	for k := 0; k < g.NumFactors(); k++ {
 		var lz float64

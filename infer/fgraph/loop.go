@@ -10,12 +10,15 @@ import (
 
 // passer runs message passing on a graph with a factorised family.
 type passer struct {
-	g     *Graph
-	ad    *adjacency
-	st    *state
-	s     Settings
-	u     float64
-	buf   []nat
+	g   *Graph
+	ad  *adjacency
+	st  *state
+	s   Settings
+	u   float64
+	buf []nat
+	gs  *gateScratch // nil without gates
+	// zprev are the discrete marginals of the previous sweep.
+	zprev [][]float64
 	stats infer.Stats
 	// skippedSweep counts the updates skipped in the current sweep.
 	skippedSweep int
@@ -32,8 +35,11 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 		return nil, err
 	}
 	p := &passer{g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]nat, maxDegree(g))}
+	if len(g.gates) > 0 {
+		p.gs, p.zprev = newGateScratch(g), make([][]float64, len(g.disc))
+	}
 	var tr *tree
-	if isForest(g, ad) {
+	if isForest(g, ad) && p.gs == nil {
 		tr = newTree(g, ad)
 	}
 	exact := tr != nil && !hasSites(g)
@@ -115,6 +121,9 @@ func (p *passer) sequentialSweep() {
 	for k := 0; k < p.g.NumFactors(); k++ {
 		p.update(k, -1, false)
 	}
+	if p.gs != nil {
+		p.gateSweep()
+	}
 }
 
 // parallelSweep computes every factor's messages from the same beliefs,
@@ -122,6 +131,12 @@ func (p *passer) sequentialSweep() {
 func (p *passer) parallelSweep() {
 	next := make([]nat, len(p.st.msg))
 	copy(next, p.st.msg)
+	var gout [][]nat
+	var zout [][]float64
+	var gok []bool
+	if p.gs != nil {
+		gout, zout, gok = p.gateProposals()
+	}
 	for k := 0; k < p.g.NumFactors(); k++ {
 		lo, hi := p.g.edges(k)
 		if m, ok := p.messages(k, -1, false); ok {
@@ -132,6 +147,11 @@ func (p *passer) parallelSweep() {
 	}
 	for e, m := range next {
 		p.st.set(p.g, e, m)
+	}
+	for j, ok := range gok {
+		if ok {
+			setGate(p.g, p.st, j, gout[j], zout[j], p.s.Damping)
+		}
 	}
 }
 
@@ -223,6 +243,9 @@ func (p *passer) residual(prev []nat) (float64, bool) {
 		r = math.Max(r, d)
 		prev[v] = nat{m, sd}
 	}
+	if p.gs != nil {
+		r = math.Max(r, discreteResidual(p.st, p.zprev))
+	}
 	return r / p.s.Damping, true
 }
 
@@ -246,8 +269,15 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 		res.Mean[v], res.Var[v] = b.Nu/b.Tau, 1/b.Tau
 	}
 	p.projections(res)
+	if p.gs != nil {
+		res.Prob = discreteMarginals(p.st)
+	}
 	if res.Status == infer.Converged {
 		res.LogZ, res.HasLogZ = bethe(p.g, p.ad, p.st, p.u)
+		if p.gs != nil && res.HasLogZ {
+			lz, ok := gatesLogZ(p.g, p.st, p.gs, p.u)
+			res.LogZ, res.HasLogZ = res.LogZ+lz, ok
+		}
 	}
 	return res
 }

@@ -12,10 +12,11 @@ type nat struct{ Tau, Nu float64 }
 type state struct {
 	msg    []nat // per edge
 	belief []nat // per variable
+	gates  gateState
 }
 
 func newState(g *Graph) *state {
-	return &state{msg: make([]nat, len(g.evar)), belief: make([]nat, g.n)}
+	return &state{msg: make([]nat, len(g.evar)), belief: make([]nat, g.n), gates: newGateState(g)}
 }
 
 // cavity returns the message variable → factor on edge e with power u:
@@ -151,21 +152,31 @@ func siteMessages(g *Graph, s *state, k int, u float64, out []nat) bool {
 		return false
 	}
 	for e := lo; e < hi; e++ {
-		n := s.cavity(g, e, u)
 		a := g.ecoef[e]
-		m, v := n.Nu/n.Tau, 1/n.Tau
-		d1k, d2k := a*d1, a*a*d2
-		den := 1 + v*d2k
-		if !(den > 0) {
-			return false
-		}
-		t := nat{-d2k / (u * den), (d1k - m*d2k) / (u * den)}
-		if !finite(t.Tau, t.Nu) {
+		t, ok := tiltedMessage(s.cavity(g, e, u), a*d1, a*a*d2, u)
+		if !ok {
 			return false
 		}
 		out[e-lo] = t
 	}
 	return true
+}
+
+// tiltedMessage is the EP message (q̂ / n)^{1/u} to a variable with cavity
+// n = N(m, v) whose tilted moments are m + v d1 and v + v² d2:
+//
+//	τ̃ = −d2 / (u (1 + v d2)),   ν̃ = (d1 − m d2) / (u (1 + v d2)).
+//
+// It reports false when the tilted variance is not positive or the message
+// is not finite.
+func tiltedMessage(n nat, d1, d2, u float64) (nat, bool) {
+	m, v := n.Nu/n.Tau, 1/n.Tau
+	den := 1 + v*d2
+	if !(den > 0) {
+		return nat{}, false
+	}
+	t := nat{-d2 / (u * den), (d1 - m*d2) / (u * den)}
+	return t, finite(t.Tau, t.Nu)
 }
 
 // damp mixes old and new messages in natural parameters: old + δ (new − old).

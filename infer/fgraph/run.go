@@ -74,6 +74,9 @@ type Result struct {
 	// a belief's mean or standard deviation, in units of the new standard
 	// deviation, divided by the damping.
 	Trace []float64
+	// Prob are the marginals p(z_d = k) of the discrete variables (graphs
+	// with gates), in the order they were added.
+	Prob [][]float64
 	// B are the relaxation weights of the sites (relaxed KL under Full), in
 	// the order the sites were added; nil otherwise.
 	B []float64
@@ -113,6 +116,9 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 	ad := newAdjacency(g)
 	if v := unconstrained(g, ad); v >= 0 {
 		return nil, fmt.Errorf("fgraph: variable %d has no linear-Gaussian factor (every variable needs a prior or a conditional)", v)
+	}
+	if err := gatedSettings(g, s); err != nil {
+		return nil, err
 	}
 	if len(g.blocks) > 0 && s.Family == Factorized {
 		return nil, fmt.Errorf("fgraph: a Gaussian block over several variables (gp, mvnormal) needs family = full")

@@ -1,0 +1,305 @@
+package fgraph
+
+import (
+	"math"
+
+	"github.com/fg-infer/fg/internal/mathx"
+)
+
+// gateState holds the messages of the gated factors and the beliefs of the
+// discrete variables, in the log domain: zmsg[j][k] = log m_{j→z}(k) and
+// zbel[d][k] = log p_d(k) + Σ_{j∋d} zmsg[j][k]. The messages of gate j to
+// its continuous variables, gmsg[j][i] for variable gates[j].vars[i], enter
+// the beliefs of state.belief like any factor's.
+type gateState struct {
+	gmsg [][]nat
+	zmsg [][]float64
+	zbel [][]float64
+}
+
+func newGateState(g *Graph) gateState {
+	s := gateState{gmsg: make([][]nat, len(g.gates)), zmsg: make([][]float64, len(g.gates)), zbel: make([][]float64, len(g.disc))}
+	for j, gt := range g.gates {
+		s.gmsg[j] = make([]nat, len(gt.vars))
+		s.zmsg[j] = make([]float64, len(gt.branches))
+	}
+	for d, z := range g.disc {
+		s.zbel[d] = append([]float64(nil), z.logPrior...)
+	}
+	return s
+}
+
+// logFloor is the smallest log message to a discrete variable relative to
+// its largest state: exp(−10⁴) is zero in floating point, yet a finite log
+// keeps belief − message well defined when a branch has zero evidence.
+const logFloor = -1e4
+
+// gateScratch holds one gate update: the cavities and the new messages.
+type gateScratch struct {
+	cav       []nat     // Gaussian cavities per union variable
+	lc        []float64 // log discrete cavity per state
+	lz, d1    []float64 // per branch: log Z_k and the first derivative of its tilted log normaliser
+	d2        []float64
+	out       []nat     // new Gaussian messages per union variable
+	zout      []float64 // new log messages to the selector
+	mf, vf, r []float64 // per branch: projection cavity and responsibility
+}
+
+func newGateScratch(g *Graph) *gateScratch {
+	nv, nk := 0, 0
+	for _, gt := range g.gates {
+		nv, nk = max(nv, len(gt.vars)), max(nk, len(gt.branches))
+	}
+	f := func() []float64 { return make([]float64, nk) }
+	return &gateScratch{cav: make([]nat, nv), out: make([]nat, nv), lc: f(), lz: f(), d1: f(), d2: f(),
+		zout: f(), mf: f(), vf: f(), r: f()}
+}
+
+// cavities fills the scratch with gate j's cavities under power u:
+// Gaussian b_v / m_{j→v}^u per union variable and the discrete
+// log b_z − u log m_{j→z}, and the projection cavity N(f_k; mf_k, vf_k) of
+// each branch. It reports false when a Gaussian cavity is improper.
+func (sc *gateScratch) cavities(g *Graph, st *state, j int, u float64) bool {
+	gt := &g.gates[j]
+	for i, v := range gt.vars {
+		b, m := st.belief[v], st.gates.gmsg[j][i]
+		c := nat{b.Tau - u*m.Tau, b.Nu - u*m.Nu}
+		if !(c.Tau > 0) || !finite(c.Nu) {
+			return false
+		}
+		sc.cav[i] = c
+	}
+	bel, msg := st.gates.zbel[gt.z], st.gates.zmsg[j]
+	for k, br := range gt.branches {
+		sc.lc[k] = bel[k] - u*msg[k]
+		mf, vf := br.C, 0.0
+		for i, p := range gt.pos[k] {
+			a, c := br.Coefs[i], sc.cav[p]
+			mf += a * c.Nu / c.Tau
+			vf += a * a / c.Tau
+		}
+		sc.mf[k], sc.vf[k] = mf, vf
+	}
+	return true
+}
+
+// gateMessages computes gate j's new messages into sc.out and sc.zout
+// (Minka & Winn 2008, the EP messages of a gate under a factorised family).
+// Under the cavities q\(x) Π N(x_v; m_v, v_v) and c(z), the tilted
+// distribution of f^u is the mixture Σ_k c(k) Z_k q̂_k(x) of the branches'
+// tilted distributions, with Z_k = ∫ f_k^u q\ the evidence of branch k
+// (Likelihood.Tilted on its projection). The message to the selector is
+// each branch's evidence, m_{j→z}(k) = Z_k^{1/u}; the message to x_v is the
+// moment-matched mixture divided by the cavity. With responsibilities
+// r_k ∝ c(k) Z_k and δ_k = a_{kv} d1_k, ε_k = a_{kv}² d2_k (zero when
+// branch k does not touch x_v), the mixture's moments are m_v + v_v D1 and
+// v_v + v_v² D2 with
+//
+//	D1 = Σ_k r_k δ_k,   D2 = Σ_k r_k ε_k + Σ_k r_k (δ_k − D1)²
+//
+// (the law of total variance), and the message follows as for a site
+// (tiltedMessage). It reports false when a cavity is improper, every branch
+// has zero evidence or a result is not finite.
+func (sc *gateScratch) gateMessages(g *Graph, st *state, j int, u float64) bool {
+	if !sc.cavities(g, st, j, u) {
+		return false
+	}
+	gt := &g.gates[j]
+	K := len(gt.branches)
+	for k, br := range gt.branches {
+		sc.lz[k], sc.d1[k], sc.d2[k] = br.Lik.Tilted(gt.y, sc.mf[k], sc.vf[k], u)
+		if math.IsNaN(sc.lz[k]) || math.IsInf(sc.lz[k], 1) || !finite(sc.d1[k], sc.d2[k]) {
+			return false
+		}
+		sc.r[k] = sc.lc[k] + sc.lz[k]
+	}
+	if !normalize(sc.r[:K]) {
+		return false
+	}
+	for i := range gt.vars {
+		if !sc.variableMessage(gt, i, u) {
+			return false
+		}
+	}
+	top := math.Inf(-1)
+	for k := range K {
+		top = math.Max(top, sc.lz[k])
+	}
+	for k := range K {
+		sc.zout[k] = math.Max((sc.lz[k]-top)/u, logFloor)
+	}
+	return true
+}
+
+// variableMessage sets sc.out[i], the message to union variable i (see
+// gateMessages).
+func (sc *gateScratch) variableMessage(gt *gate, i int, u float64) bool {
+	var D1 float64
+	for k := range gt.branches {
+		D1 += sc.r[k] * sc.slope(gt, k, i) * sc.d1[k]
+	}
+	var D2 float64
+	for k := range gt.branches {
+		a := sc.slope(gt, k, i)
+		d := a*sc.d1[k] - D1
+		D2 += sc.r[k] * (a*a*sc.d2[k] + d*d)
+	}
+	m, ok := tiltedMessage(sc.cav[i], D1, D2, u)
+	sc.out[i] = m
+	return ok
+}
+
+// slope returns the coefficient of union variable i in branch k (0 when the
+// branch does not touch it).
+func (sc *gateScratch) slope(gt *gate, k, i int) float64 {
+	for e, p := range gt.pos[k] {
+		if p == i {
+			return gt.branches[k].Coefs[e]
+		}
+	}
+	return 0
+}
+
+// normalize turns log weights into probabilities in place (false when all
+// are −∞ or one is NaN).
+func normalize(lp []float64) bool {
+	l := mathx.LogSumExp(lp)
+	if math.IsInf(l, 0) || math.IsNaN(l) {
+		return false
+	}
+	for k, v := range lp {
+		lp[k] = math.Exp(v - l)
+	}
+	return true
+}
+
+// setGate replaces gate j's messages by the damped new ones in sc, updating
+// the beliefs. Discrete messages are damped geometrically (in the log
+// domain, their natural parameters).
+func setGate(g *Graph, st *state, j int, out []nat, zout []float64, d float64) {
+	gt := &g.gates[j]
+	for i, v := range gt.vars {
+		old := st.gates.gmsg[j][i]
+		m := damp(old, out[i], d)
+		st.belief[v].Tau += m.Tau - old.Tau
+		st.belief[v].Nu += m.Nu - old.Nu
+		st.gates.gmsg[j][i] = m
+	}
+	bel, msg := st.gates.zbel[gt.z], st.gates.zmsg[j]
+	for k, old := range msg {
+		m := old + d*(zout[k]-old)
+		bel[k] += m - old
+		msg[k] = m
+	}
+}
+
+// gateSweep updates every gate in turn (sequential schedule).
+func (p *passer) gateSweep() {
+	for j := range p.g.gates {
+		if p.gateUpdate(j) {
+			setGate(p.g, p.st, j, p.gs.out, p.gs.zout, p.s.Damping)
+		}
+	}
+}
+
+// gateUpdate computes gate j's messages into p.gs, counting the update or
+// the skip.
+func (p *passer) gateUpdate(j int) bool {
+	if !p.gs.gateMessages(p.g, p.st, j, p.u) {
+		p.stats.Skipped++
+		p.skippedSweep++
+		return false
+	}
+	p.stats.Updates++
+	return true
+}
+
+// gateProposals computes every gate's messages from the same beliefs
+// (parallel schedule); ok[j] is false for a skipped gate.
+func (p *passer) gateProposals() (out [][]nat, zout [][]float64, ok []bool) {
+	n := len(p.g.gates)
+	out, zout, ok = make([][]nat, n), make([][]float64, n), make([]bool, n)
+	for j, gt := range p.g.gates {
+		if ok[j] = p.gateUpdate(j); ok[j] {
+			out[j] = append([]nat(nil), p.gs.out[:len(gt.vars)]...)
+			zout[j] = append([]float64(nil), p.gs.zout[:len(gt.branches)]...)
+		}
+	}
+	return out, zout, ok
+}
+
+// discreteResidual returns the largest change of a discrete marginal
+// probability since prev (and records the new marginals in prev).
+func discreteResidual(st *state, prev [][]float64) float64 {
+	r := 0.0
+	for d, lb := range st.gates.zbel {
+		p := append([]float64(nil), lb...)
+		if !normalize(p) {
+			return math.Inf(1)
+		}
+		if prev[d] == nil {
+			prev[d] = p
+			r = math.Inf(1)
+			continue
+		}
+		for k := range p {
+			r = math.Max(r, math.Abs(p[k]-prev[d][k]))
+		}
+		prev[d] = p
+	}
+	return r
+}
+
+// discreteMarginals returns p(z_d = k) from the beliefs.
+func discreteMarginals(st *state) [][]float64 {
+	out := make([][]float64, len(st.gates.zbel))
+	for d, lb := range st.gates.zbel {
+		out[d] = append([]float64(nil), lb...)
+		normalize(out[d])
+	}
+	return out
+}
+
+// gatesLogZ returns the gates' and discrete variables' terms of the Bethe
+// energy (see bethe): per gate, with cavities c_v, c(z) and tilted
+// evidences Z_k of the branches (normalised cavities),
+//
+//	log Z_j = Σ_v logNorm(c_v) + log Σ_k c(k) Z_k                     (u = 1),
+//	log Z_j = B_j + (1/u)[log Σ_k c(k) Z_k + Σ_v logNorm(c_v) − B_j]  (power EP),
+//
+// B_j = Σ_v logNorm(b_v) + log Σ_k b_z(k), and per discrete variable
+// (1 − d_z) log Σ_k b_z(k), d_z its number of gates (its prior is a
+// factor with one neighbour whose term cancels one of the variable's).
+func gatesLogZ(g *Graph, st *state, sc *gateScratch, u float64) (float64, bool) {
+	z := 0.0
+	for d, lb := range st.gates.zbel {
+		z += float64(1-len(g.disc[d].gates)) * mathx.LogSumExp(lb)
+	}
+	for j := range g.gates {
+		if !sc.cavities(g, st, j, u) {
+			return 0, false
+		}
+		gt := &g.gates[j]
+		cav := 0.0
+		for i := range gt.vars {
+			cav += logNorm(sc.cav[i])
+		}
+		for k, br := range gt.branches {
+			lz, _, _ := br.Lik.Tilted(gt.y, sc.mf[k], sc.vf[k], u)
+			sc.r[k] = sc.lc[k] + lz
+		}
+		lzg := mathx.LogSumExp(sc.r[:len(gt.branches)]) + cav
+		if u != 1 {
+			b := mathx.LogSumExp(st.gates.zbel[gt.z])
+			for _, v := range gt.vars {
+				b += logNorm(st.belief[v])
+			}
+			lzg = b + (lzg-b)/u
+		}
+		if !finite(lzg) {
+			return 0, false
+		}
+		z += lzg
+	}
+	return z, true
+}
