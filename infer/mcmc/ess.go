@@ -86,7 +86,8 @@ type essChain struct {
 	ll       float64      // ℓ_q(f): the log-likelihood plus the ellipse's correction
 	evals    int
 	iters    int
-	tk       *ticker // progress over all chains (nil: none)
+	tk       *ticker    // progress over all chains (nil: none)
+	gibbs    *gibbsPart // the discrete half of a mixed chain (RunMixed), nil for RunESS
 }
 
 func newESSChain(p *Problem, l0 *mat.TriDense, rng *rand.Rand) *essChain {
@@ -147,6 +148,14 @@ func (ch *essChain) prepare() correction {
 // step is one elliptical slice sampling update (Murray et al. 2010, Fig. 2)
 // on the ellipses of ch.q: w(θ) = μ + (f − μ) cos θ + ν sin θ.
 func (ch *essChain) step() error {
+	if ch.gibbs != nil {
+		if err := ch.gibbs.sweep(ch.rng, ch.f); err != nil {
+			return err
+		}
+		if err := ch.follow(ch.q); err != nil { // ℓ changed with z
+			return err
+		}
+	}
 	q := ch.q
 	k := ch.prepare()
 	logY := ch.ll + math.Log(1-ch.rng.Float64()) // log(u), u ∈ (0, 1]
@@ -215,6 +224,9 @@ func (ch *essChain) start(s *Settings, c int) error {
 	}
 	for try := 0; try < 1000; try++ {
 		ch.priorDraw(ch.f, scale)
+		if ch.gibbs != nil && ch.gibbs.sweep(ch.rng, ch.f) != nil {
+			continue // no discrete state fits this draw
+		}
 		v, err := ch.loglik(ch.f)
 		if err != nil {
 			return err
@@ -276,6 +288,12 @@ func priorFactor(cov *mat.SymDense) (*mat.TriDense, float64, error) {
 // adaptBurnin). A canceled context returns a Result with Status
 // infer.Canceled (and no summaries) together with the context's error.
 func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
+	return runESS(ctx, p, s, nil)
+}
+
+// runESS is RunESS with setup(chain, c) called on each new chain before it
+// starts (RunMixed attaches its Gibbs half there).
+func runESS(ctx context.Context, p Problem, s Settings, setup func(ch *essChain, c int)) (*Result, error) {
 	start := time.Now()
 	r := lengths(s.Samples, s.Burnin, s.Thin, s.Chains)
 	l, jitter, err := validate(&p, &s, r)
@@ -289,6 +307,9 @@ func RunESS(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	err = runChains(ctx, r.chains, s.Workers, func(ctx context.Context, c int) error {
 		chains[c] = newESSChain(&p, l, chainRand(s.Seed, c))
 		chains[c].tk = tk
+		if setup != nil {
+			setup(chains[c], c)
+		}
 		return chains[c].start(&s, c)
 	})
 	if err == nil {
@@ -345,6 +366,9 @@ func (ch *essChain) run(ctx context.Context, n, thin int, out [][]float64) error
 		if out != nil && (it+1)%thin == 0 {
 			for j, v := range ch.f {
 				out[j] = append(out[j], v)
+			}
+			if ch.gibbs != nil {
+				ch.gibbs.record()
 			}
 		}
 	}

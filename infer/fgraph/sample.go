@@ -1,0 +1,86 @@
+package fgraph
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fg-infer/fg/factor"
+)
+
+// LogLikelihood returns the likelihood of the graph for a sampler whose
+// prior is Gaussian() and the discrete variables' priors (Priors): loglik
+// is log p(y | x, z), the sum of every site's log p(y | aᵀx + c) and every
+// gate's selected branch, and local(x, d, k) the sum over the gates that
+// discrete variable d selects of their branch k (the part of loglik that
+// depends on z_d). Every likelihood needs a log-density (factor.LogDensity).
+func (g *Graph) LogLikelihood() (loglik func(x []float64, z []int) float64, local func(x []float64, d, k int) float64, err error) {
+	if err := g.Err(); err != nil {
+		return nil, nil, err
+	}
+	for _, l := range g.liks {
+		if _, ok := l.(factor.LogDensity); !ok {
+			return nil, nil, fmt.Errorf("fgraph: likelihood %s has no log-density", l.Name())
+		}
+	}
+	for _, gt := range g.gates {
+		for _, b := range gt.branches {
+			if _, ok := b.Lik.(factor.LogDensity); !ok {
+				return nil, nil, fmt.Errorf("fgraph: likelihood %s has no log-density", b.Lik.Name())
+			}
+		}
+	}
+	loglik = func(x []float64, z []int) float64 {
+		s := 0.0
+		for k := 0; k < g.NumFactors(); k++ {
+			if !g.gaussian(k) {
+				lo, hi := g.edges(k)
+				s += logDensity(g.lik(k), g.y[k], g.evar[lo:hi], g.ecoef[lo:hi], g.c[k], x)
+			}
+		}
+		for _, gt := range g.gates {
+			s += gt.branchLogLik(z[gt.z], x)
+		}
+		return s
+	}
+	local = func(x []float64, d, k int) float64 {
+		s := 0.0
+		for _, j := range g.disc[d].gates {
+			s += g.gates[j].branchLogLik(k, x)
+		}
+		return s
+	}
+	return loglik, local, nil
+}
+
+// Priors returns the discrete variables' prior probabilities.
+func (g *Graph) Priors() [][]float64 {
+	out := make([][]float64, len(g.disc))
+	for d, z := range g.disc {
+		out[d] = make([]float64, len(z.logPrior))
+		for k, lp := range z.logPrior {
+			out[d][k] = math.Exp(lp)
+		}
+	}
+	return out
+}
+
+// branchLogLik is log f_k(y | a_kᵀx + c_k).
+func (gt *gate) branchLogLik(k int, x []float64) float64 {
+	b := gt.branches[k]
+	f := b.C
+	for i, v := range b.Vars {
+		f += b.Coefs[i] * x[v]
+	}
+	v, _, _ := b.Lik.(factor.LogDensity).LogLik(gt.y, f)
+	return v
+}
+
+// logDensity is log p(y | Σ a_e x[v_e] + c).
+func logDensity(l any, y float64, vars []int32, coefs []float64, c float64, x []float64) float64 {
+	f := c
+	for i, v := range vars {
+		f += coefs[i] * x[v]
+	}
+	lv, _, _ := l.(factor.LogDensity).LogLik(y, f)
+	return lv
+}
