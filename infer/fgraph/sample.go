@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/internal/mathx"
 )
 
 // LogLikelihood returns the likelihood of the graph for a sampler whose
@@ -30,13 +31,7 @@ func (g *Graph) LogLikelihood() (loglik func(x []float64, z []int) float64, loca
 		}
 	}
 	loglik = func(x []float64, z []int) float64 {
-		s := 0.0
-		for k := 0; k < g.NumFactors(); k++ {
-			if !g.gaussian(k) {
-				lo, hi := g.edges(k)
-				s += logDensity(g.lik(k), g.y[k], g.evar[lo:hi], g.ecoef[lo:hi], g.c[k], x)
-			}
-		}
+		s := g.sitesLogLik(x)
 		for _, gt := range g.gates {
 			s += gt.branchLogLik(z[gt.z], x)
 		}
@@ -50,6 +45,18 @@ func (g *Graph) LogLikelihood() (loglik func(x []float64, z []int) float64, loca
 		return s
 	}
 	return loglik, local, nil
+}
+
+// sitesLogLik is Σ_sites log p(y | aᵀx + c) (not the gates).
+func (g *Graph) sitesLogLik(x []float64) float64 {
+	s := 0.0
+	for k := 0; k < g.NumFactors(); k++ {
+		if !g.gaussian(k) {
+			lo, hi := g.edges(k)
+			s += logDensity(g.lik(k), g.y[k], g.evar[lo:hi], g.ecoef[lo:hi], g.c[k], x)
+		}
+	}
+	return s
 }
 
 // Priors returns the discrete variables' prior probabilities.
@@ -83,4 +90,48 @@ func logDensity(l any, y float64, vars []int32, coefs []float64, c float64, x []
 	}
 	lv, _, _ := l.(factor.LogDensity).LogLik(y, f)
 	return lv
+}
+
+// MarginalLogLikelihood returns log p(y | x) with the discrete variables
+// summed out, for quadrature over x (infer/exact) when the branches have
+// no closed-form evidence given x's posterior:
+//
+//	log p(y | x) = Σ_sites log p(y | aᵀx + c) + Σ_d log Σ_k p_d(k) exp(local(x, d, k)),
+//
+// exact because a discrete variable enters only the gates it selects, so
+// the z_d are independent given x. posterior(x, d, out) fills out with
+// p(z_d = k | x, y), whose expectation over p(x | y) is p(z_d = k | y).
+func (g *Graph) MarginalLogLikelihood() (loglik func(x []float64) float64, posterior func(x []float64, d int, out []float64), err error) {
+	_, local, err := g.LogLikelihood()
+	if err != nil {
+		return nil, nil, err
+	}
+	lp := g.discreteLogPriors()
+	posterior = func(x []float64, d int, out []float64) {
+		for k, l := range lp[d] {
+			out[k] = l + local(x, d, k)
+		}
+		normalize(out)
+	}
+	loglik = func(x []float64) float64 {
+		s := g.sitesLogLik(x)
+		buf := make([]float64, 0, 8)
+		for d, l := range lp {
+			buf = buf[:0]
+			for k, p := range l {
+				buf = append(buf, p+local(x, d, k))
+			}
+			s += mathx.LogSumExp(buf)
+		}
+		return s
+	}
+	return loglik, posterior, nil
+}
+
+func (g *Graph) discreteLogPriors() [][]float64 {
+	out := make([][]float64, len(g.disc))
+	for d, z := range g.disc {
+		out[d] = z.logPrior
+	}
+	return out
 }
