@@ -78,6 +78,10 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 		c.prior[lat] = &priorDecl{factor: -1, pos: call.Pos()}
 		return
 	}
+	if _, ok := k.(factor.Categorical); ok {
+		c.categoricalPrior(lat, a)
+		return
+	}
 	var p Prior
 	if c.lf.inSlot(func() { p = c.gaussianPrior(a, l, k) }) {
 		c.lf.priors = append(c.lf.priors, priorSlot{lat: lat, call: call, b: b, k: k})

@@ -84,7 +84,7 @@ func KeyOf(k Kind) Key { return Key{k.Name(), k.Role()} }
 
 // kinds is every factor kind, in the order of the rule table.
 var kinds = []Kind{
-	NormalPrior{}, MVNormal{}, GP{}, StudentTPrior{}, TP{}, UniformSpin{},
+	NormalPrior{}, MVNormal{}, GP{}, StudentTPrior{}, TP{}, UniformSpin{}, Categorical{},
 	Probit{}, Step{}, Logistic{}, Normal{}, StudentT{}, PoissonLog{}, Mixture{},
 	Ising{}, Field{}, Table{}, Factors{}, Exp{},
 	LogisticLoss{}, Hinge{}, Quasi01{},

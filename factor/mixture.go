@@ -180,17 +180,43 @@ func (Mixture) Prob(m, v float64) (float64, bool) { return 0, false }
 // CheckWeights validates mixing weights: finite, non-negative and summing
 // to one within WeightTol.
 func CheckWeights(w []float64) error {
-	sum := 0.0
+	k, sum := checkSimplex(w)
+	switch {
+	case k >= 0:
+		return fmt.Errorf("mixture weight %d is %g; weights must be non-negative and finite", k, w[k])
+	case !math.IsNaN(sum):
+		return fmt.Errorf("mixture weights sum to %.12g; they must sum to 1 (within %g)", sum, WeightTol)
+	}
+	return nil
+}
+
+// CheckProbabilities validates a probability vector: finite, non-negative
+// and summing to one within WeightTol.
+func CheckProbabilities(p []float64) error {
+	k, sum := checkSimplex(p)
+	switch {
+	case k >= 0:
+		return fmt.Errorf("probability %d is %g; probabilities must be non-negative and finite", k, p[k])
+	case !math.IsNaN(sum):
+		return fmt.Errorf("the probabilities sum to %.12g; they must sum to 1 (within %g)", sum, WeightTol)
+	}
+	return nil
+}
+
+// checkSimplex returns the index of the first entry of w that is negative
+// or not finite (sum unused), or −1 and the sum of w when it is not one
+// within WeightTol, or −1 and NaN when w is a probability vector.
+func checkSimplex(w []float64) (k int, sum float64) {
 	for k, x := range w {
 		if !(x >= 0) || math.IsInf(x, 1) {
-			return fmt.Errorf("mixture weight %d is %g; weights must be non-negative and finite", k, x)
+			return k, 0
 		}
 		sum += x
 	}
 	if math.Abs(sum-1) > WeightTol {
-		return fmt.Errorf("mixture weights sum to %.12g; they must sum to 1 (within %g)", sum, WeightTol)
+		return -1, sum
 	}
-	return nil
+	return -1, math.NaN()
 }
 
 // WeightTol is the tolerance on the sum of mixing weights.

@@ -115,6 +115,8 @@ func priorSupport(k Kind, c Column) (string, bool) {
 		return "GaussianLimit", false
 	case has[DiscretePrior](k) && (c.Method == "bp" && c.Div != "t" || c.Method == "exact" || c.Method == "mcmc"):
 		return "DiscretePrior", false
+	case has[Tabler](k) && (c.Method == "bp" && c.Div != "t" || c.Method == "exact" || c.Method == "mcmc"):
+		return "Tabler", false
 	}
 	return "", false
 }

@@ -62,16 +62,8 @@ func (g *Graph) AddDiscrete(prior []float64) int {
 		g.err = fmt.Errorf("fgraph: discrete variable %d has %d states, want 1 … %d", d, len(prior), MaxStates)
 		return d
 	}
-	sum := 0.0
-	for _, p := range prior {
-		if !(p >= 0) || math.IsInf(p, 1) {
-			g.err = fmt.Errorf("fgraph: discrete variable %d: prior %v, want non-negative and finite", d, prior)
-			return d
-		}
-		sum += p
-	}
-	if math.Abs(sum-1) > factor.WeightTol {
-		g.err = fmt.Errorf("fgraph: discrete variable %d: prior sums to %.12g, want 1", d, sum)
+	if err := factor.CheckProbabilities(prior); err != nil {
+		g.err = fmt.Errorf("fgraph: discrete variable %d: %w", d, err)
 		return d
 	}
 	lp := make([]float64, len(prior))

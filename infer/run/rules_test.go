@@ -290,7 +290,7 @@ func checkPriorRule(t *testing.T, r factor.Rule) {
 	case factor.StudentTPrior, factor.TP:
 		checkTPriorRule(t, r)
 		return
-	case factor.UniformSpin:
+	case factor.UniformSpin, factor.Categorical:
 		checkDiscrete(t, r.Column)
 		return
 	}
@@ -401,6 +401,11 @@ var discreteFixtures = []struct {
 		func(x []float64) float64 {
 			return tableAt([]float64{2, 0.5, 1, 3}, x[0], x[1]) * tableAt([]float64{1.5, 0.25, 0.75, 2}, x[1], x[2])
 		}, 3},
+	{"latent x: cat(2)[2] ~ categorical([0.3, 0.7])\nfactor table(x[0], x[1], [2, 0.5, 1, 3])\n",
+		func(x []float64) float64 {
+			p := map[bool]float64{false: 0.3, true: 0.7}
+			return p[x[0] > 0] * p[x[1] > 0] * tableAt([]float64{2, 0.5, 1, 3}, x[0], x[1])
+		}, 2},
 	{"data G = libdai(\"testdata/chain.fg\")\nlatent x: spin[3]\nfactor factors(G, x)\n",
 		func(x []float64) float64 {
 			return tableAt([]float64{2, 0.5, 1, 3}, x[0], x[1]) * tableAt([]float64{1.5, 0.25, 0.75, 2}, x[1], x[2])
