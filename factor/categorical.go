@@ -9,7 +9,7 @@ import (
 
 var categoricalBuiltin = stdlib.Builtin{Name: "categorical", Kind: stdlib.Distribution, Domains: []graph.Domain{graph.Cat}, Prior: true,
 	Params: []stdlib.Param{stdlib.Required("p", stdlib.VectorT, "state probabilities p_0 … p_{K−1} of a cat(K) latent: non-negative, summing to one")},
-	Doc: "categorical prior p(z = k) = p_k on each element of a cat(K) latent: a unary table on discrete models; the selector of gated factors such as y[i] ~ normal(mu[z[i]], 1)"}
+	Doc:    "categorical prior p(z = k) = p_k on each element of a cat(K) latent: a unary table on discrete models; the selector of gated factors such as y[i] ~ normal(mu[z[i]], 1)"}
 
 // Categorical is the prior p(z = k) = P[k] on every element of a cat(K)
 // latent. On a discrete model it is a unary table per element (Tabler); a
