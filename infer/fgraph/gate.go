@@ -7,27 +7,42 @@ import (
 )
 
 // gateState holds the messages of the gated factors and the beliefs of the
-// discrete variables, in the log domain: zmsg[j][k] = log m_{j→z}(k) and
-// zbel[d][k] = log p_d(k) + Σ_{j∋d} zmsg[j][k]. The messages of gate j to
-// its continuous variables, gmsg[j][i] for variable gates[j].vars[i], enter
-// the beliefs of state.belief like any factor's.
+// discrete variables, flat (one allocation each, however many gates): the
+// messages of gate j to its continuous variables, msgs(j)[i] for variable
+// gates[j].vars[i], enter the beliefs of state.belief like any factor's;
+// in the log domain, zm(j)[k] = log m_{j→z}(k) and
+// bel(d)[k] = log p_d(k) + Σ_{j∋d} zm(j)[k].
 type gateState struct {
-	gmsg [][]nat
-	zmsg [][]float64
-	zbel [][]float64
+	gmsg       []nat
+	zmsg, zbel []float64
+	goff, koff []int32 // per gate: offset in gmsg and zmsg (one past the last: the total)
+	doff       []int32 // per discrete variable: offset in zbel
 }
 
 func newGateState(g *Graph) gateState {
-	s := gateState{gmsg: make([][]nat, len(g.gates)), zmsg: make([][]float64, len(g.gates)), zbel: make([][]float64, len(g.disc))}
+	s := gateState{goff: make([]int32, len(g.gates)+1), koff: make([]int32, len(g.gates)+1), doff: make([]int32, len(g.disc)+1)}
 	for j, gt := range g.gates {
-		s.gmsg[j] = make([]nat, len(gt.vars))
-		s.zmsg[j] = make([]float64, len(gt.branches))
+		s.goff[j+1] = s.goff[j] + int32(len(gt.vars))
+		s.koff[j+1] = s.koff[j] + int32(len(gt.branches))
 	}
 	for d, z := range g.disc {
-		s.zbel[d] = append([]float64(nil), z.logPrior...)
+		s.doff[d+1] = s.doff[d] + int32(len(z.logPrior))
+	}
+	s.gmsg, s.zmsg, s.zbel = make([]nat, s.goff[len(g.gates)]), make([]float64, s.koff[len(g.gates)]), make([]float64, 0, s.doff[len(g.disc)])
+	for _, z := range g.disc {
+		s.zbel = append(s.zbel, z.logPrior...)
 	}
 	return s
 }
+
+// msgs returns gate j's messages to its continuous variables.
+func (s *gateState) msgs(j int) []nat { return s.gmsg[s.goff[j]:s.goff[j+1]] }
+
+// zm returns gate j's log message to its selector.
+func (s *gateState) zm(j int) []float64 { return s.zmsg[s.koff[j]:s.koff[j+1]] }
+
+// bel returns discrete variable d's log belief.
+func (s *gateState) bel(d int) []float64 { return s.zbel[s.doff[d]:s.doff[d+1]] }
 
 // logFloor is the smallest log message to a discrete variable relative to
 // its largest state: exp(−10⁴) is zero in floating point, yet a finite log
@@ -62,14 +77,14 @@ func newGateScratch(g *Graph) *gateScratch {
 func (sc *gateScratch) cavities(g *Graph, st *state, j int, u float64) bool {
 	gt := &g.gates[j]
 	for i, v := range gt.vars {
-		b, m := st.belief[v], st.gates.gmsg[j][i]
+		b, m := st.belief[v], st.gates.msgs(j)[i]
 		c := nat{b.Tau - u*m.Tau, b.Nu - u*m.Nu}
 		if !(c.Tau > 0) || !finite(c.Nu) {
 			return false
 		}
 		sc.cav[i] = c
 	}
-	bel, msg := st.gates.zbel[gt.z], st.gates.zmsg[j]
+	bel, msg := st.gates.bel(gt.z), st.gates.zm(j)
 	for k, br := range gt.branches {
 		sc.lc[k] = bel[k] - u*msg[k]
 		mf, vf := br.C, 0.0
@@ -178,14 +193,15 @@ func normalize(lp []float64) bool {
 // domain, their natural parameters).
 func setGate(g *Graph, st *state, j int, out []nat, zout []float64, d float64) {
 	gt := &g.gates[j]
+	gm := st.gates.msgs(j)
 	for i, v := range gt.vars {
-		old := st.gates.gmsg[j][i]
+		old := gm[i]
 		m := damp(old, out[i], d)
 		st.belief[v].Tau += m.Tau - old.Tau
 		st.belief[v].Nu += m.Nu - old.Nu
-		st.gates.gmsg[j][i] = m
+		gm[i] = m
 	}
-	bel, msg := st.gates.zbel[gt.z], st.gates.zmsg[j]
+	bel, msg := st.gates.bel(gt.z), st.gates.zm(j)
 	for k, old := range msg {
 		m := old + d*(zout[k]-old)
 		bel[k] += m - old
@@ -229,32 +245,34 @@ func (p *passer) gateProposals() (out [][]nat, zout [][]float64, ok []bool) {
 }
 
 // discreteResidual returns the largest change of a discrete marginal
-// probability since prev (and records the new marginals in prev).
-func discreteResidual(st *state, prev [][]float64) float64 {
+// probability since prev (flat, as zbel; NaN before the first sweep) and
+// records the new marginals in prev.
+func discreteResidual(st *state, prev []float64) float64 {
 	r := 0.0
-	for d, lb := range st.gates.zbel {
-		p := append([]float64(nil), lb...)
-		if !normalize(p) {
+	for d := range len(st.gates.doff) - 1 {
+		lb := st.gates.bel(d)
+		l := mathx.LogSumExp(lb)
+		if math.IsInf(l, 0) || math.IsNaN(l) {
 			return math.Inf(1)
 		}
-		if prev[d] == nil {
-			prev[d] = p
-			r = math.Inf(1)
-			continue
+		pv := prev[st.gates.doff[d]:st.gates.doff[d+1]]
+		for k, v := range lb {
+			p := math.Exp(v - l)
+			r = math.Max(r, math.Abs(p-pv[k]))
+			if math.IsNaN(pv[k]) {
+				r = math.Inf(1)
+			}
+			pv[k] = p
 		}
-		for k := range p {
-			r = math.Max(r, math.Abs(p[k]-prev[d][k]))
-		}
-		prev[d] = p
 	}
 	return r
 }
 
 // discreteMarginals returns p(z_d = k) from the beliefs.
 func discreteMarginals(st *state) [][]float64 {
-	out := make([][]float64, len(st.gates.zbel))
-	for d, lb := range st.gates.zbel {
-		out[d] = append([]float64(nil), lb...)
+	out := make([][]float64, len(st.gates.doff)-1)
+	for d := range out {
+		out[d] = append([]float64(nil), st.gates.bel(d)...)
 		normalize(out[d])
 	}
 	return out
@@ -272,8 +290,8 @@ func discreteMarginals(st *state) [][]float64 {
 // factor with one neighbour whose term cancels one of the variable's).
 func gatesLogZ(g *Graph, st *state, sc *gateScratch, u float64) (float64, bool) {
 	z := 0.0
-	for d, lb := range st.gates.zbel {
-		z += float64(1-len(g.disc[d].gates)) * mathx.LogSumExp(lb)
+	for d, z0 := range g.disc {
+		z += float64(1-len(z0.gates)) * mathx.LogSumExp(st.gates.bel(d))
 	}
 	for j := range g.gates {
 		if !sc.cavities(g, st, j, u) {
@@ -290,7 +308,7 @@ func gatesLogZ(g *Graph, st *state, sc *gateScratch, u float64) (float64, bool) 
 		}
 		lzg := mathx.LogSumExp(sc.r[:len(gt.branches)]) + cav
 		if u != 1 {
-			b := mathx.LogSumExp(st.gates.zbel[gt.z])
+			b := mathx.LogSumExp(st.gates.bel(gt.z))
 			for _, v := range gt.vars {
 				b += logNorm(st.belief[v])
 			}

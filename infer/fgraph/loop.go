@@ -17,8 +17,8 @@ type passer struct {
 	u   float64
 	buf []nat
 	gs  *gateScratch // nil without gates
-	// zprev are the discrete marginals of the previous sweep.
-	zprev [][]float64
+	// zprev are the discrete marginals of the previous sweep (flat).
+	zprev []float64
 	stats infer.Stats
 	// skippedSweep counts the updates skipped in the current sweep.
 	skippedSweep int
@@ -36,7 +36,10 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	}
 	p := &passer{g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]nat, maxDegree(g))}
 	if len(g.gates) > 0 {
-		p.gs, p.zprev = newGateScratch(g), make([][]float64, len(g.disc))
+		p.gs, p.zprev = newGateScratch(g), make([]float64, len(p.st.gates.zbel))
+		for i := range p.zprev {
+			p.zprev[i] = math.NaN()
+		}
 	}
 	var tr *tree
 	if isForest(g, ad) && p.gs == nil {
