@@ -85,6 +85,7 @@ type compiler struct {
 	lf         *learnRec                     // nil without a learn statement
 	fg         fgState                       // factor-graph constructs (conditional.go)
 	lastTable  map[string]sharedTable        // potential kind → its last table (potentials.go)
+	gate       gateRec                       // gated likelihoods (gate.go)
 }
 
 // abort unwinds the current statement after an error was recorded.

@@ -15,6 +15,9 @@ import (
 // Hessian), which is how `factor exp(EXPR)` potentials and site projections
 // are built.
 func (c *compiler) eval(e ast.Expr) val {
+	if v, ok := c.gateSubst(e); ok {
+		return v
+	}
 	switch e := e.(type) {
 	case *ast.NumberLit:
 		return numVal(e.Value)

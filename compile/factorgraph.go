@@ -38,6 +38,30 @@ type FactorGraph struct {
 	// Dense are GP / mvnormal / iid-normal priors over a whole latent
 	// (constant mean) kept as one dense Gaussian block.
 	Dense []DenseBlock
+	// Discrete are the elements of the cat(K) latents with a categorical
+	// prior in a model with Gates (issue 14), in graph order.
+	Discrete []DiscreteVar
+	// Gates are likelihoods whose parameters a discrete latent selects
+	// (y[i] ~ normal(mu[z[i]], s2), probit(dot(X[i], w[z[i]]))).
+	Gates []Gate
+}
+
+// DiscreteVar is an element of a cat(K) latent with prior p(z = k) = Prior[k].
+type DiscreteVar struct {
+	Var   int // graph variable (Graph.Vars)
+	Prior []float64
+}
+
+// Gate is the gated factor (Minka & Winn 2008) p(y | Branches[z]) whose
+// branch the discrete variable Discrete[Selector] selects: Branches[k] is
+// the likelihood site with z = k, on its own affine expression (no
+// variables for a branch whose projection is a number).
+type Gate struct {
+	Selector int
+	Branches []AffineSite
+	Factor   int    // index into Graph.Factors
+	Label    string // e.g. "normal(y[3] | z[3])"
+	Pos      ast.Pos
 }
 
 // Affine is Σ_k Coefs[k]·x[Vars[k]] + Const over FactorGraph variables;

@@ -172,6 +172,9 @@ func (c *compiler) tildeStmt(s *ast.TildeStmt) {
 		c.fail(call.Fun, "`%s` is a prior; the left side `%s` is data — use a likelihood: %s", b.Name, c.text(s.LHS),
 			strings.Join(factor.Names(factor.Likelihood), ", "))
 	}
+	if c.gatedLikelihood(s, lhs, call, k) {
+		return
+	}
 	if _, ok := k.(factor.Mixture); ok {
 		c.mixture(s, lhs, call, b.Name)
 		return

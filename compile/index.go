@@ -85,8 +85,9 @@ func (c *compiler) dimSelection(e *ast.IndexExpr, d, n int) dimSel {
 		return dimSel{idxs: seq(lo, hi)}
 	}
 	v := c.eval(ix)
+	c.checkGateIndex(e, ix, n)
 	if v.k != kNum {
-		c.fail(ix, "an index must be a number or an index vector, got %s", v.describe())
+		c.badIndex(ix, v)
 	}
 	if len(v.shape) > 1 {
 		c.fail(ix, "an index must be a number or an index vector, got %s", v.describe())

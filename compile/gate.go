@@ -1,0 +1,283 @@
+package compile
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// gateRec is the compile state of gated likelihoods (issue 14): while a
+// branch is evaluated, subst maps each occurrence of the selector (the
+// index expression z[i]) to the branch's state k, and card holds its
+// number of states for the length check of the indexed dimension.
+type gateRec struct {
+	subst map[ast.Expr]val
+	card  map[ast.Expr]int
+	decls []gateDecl
+}
+
+// gateDecl is one gated likelihood y ~ LIK(... p[z] ...), compiled: branch
+// k is the likelihood with the selector z = k.
+type gateDecl struct {
+	sel      int // graph variable of the selector element
+	y        float64
+	branches []gateBranch
+	label    string
+	factor   int
+	pos      ast.Pos
+}
+
+// gateBranch is one branch: the likelihood with its parameters and its
+// projection, a real-latent expression or a number.
+type gateBranch struct {
+	site Site
+	proj val
+	at   ast.Node // the projection argument
+}
+
+// selectorUse is an occurrence of a discrete latent element as an index.
+type selectorUse struct {
+	at ast.Expr
+	id int
+}
+
+// selectors returns the index expressions of call's arguments that are one
+// element of a discrete latent (z[i] in mu[z[i]]), evaluating each index
+// without reporting errors (the statement's own evaluation reports them).
+func (c *compiler) selectors(call *ast.CallExpr) []selectorUse {
+	var out []selectorUse
+	for _, arg := range call.Args {
+		ast.Inspect(arg, func(n ast.Node) bool {
+			ix, ok := n.(*ast.IndexExpr)
+			if !ok {
+				return true
+			}
+			for _, e := range ix.Indices {
+				if _, slice := e.(*ast.SliceExpr); slice {
+					continue
+				}
+				if id, ok := c.discreteElement(e); ok {
+					out = append(out, selectorUse{e, id})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// discreteElement reports whether e evaluates to one element of a discrete
+// latent, and which.
+func (c *compiler) discreteElement(e ast.Expr) (int, bool) {
+	n := len(c.errs)
+	v := c.evalSafe(e)
+	c.errs = c.errs[:n]
+	if v == nil || v.k != kSym || v.sym.exprs || len(v.sym.ids) != 1 {
+		return 0, false
+	}
+	id := v.sym.ids[0]
+	return id, c.m.Graph.Vars[id].Domain.Discrete()
+}
+
+// gatedLikelihood compiles y ~ LIK(...) whose arguments are indexed by one
+// element z of a cat(K) latent with a categorical prior: a gated factor
+// (Minka & Winn 2008) with one branch per state, branch k being the
+// likelihood with z replaced by k — y[i] ~ normal(mu[z[i]], 1),
+// probit(dot(X[i], w[z[i]])), normal(dot(X[i], w), s2[z[i]]). It reports
+// false when no argument is indexed by a discrete latent.
+func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, k factor.Kind) bool {
+	uses := c.selectors(call)
+	if len(uses) == 0 {
+		return false
+	}
+	sel := uses[0].id
+	for _, u := range uses[1:] {
+		if u.id != sel {
+			c.fail(u.at, "one discrete latent element may select a likelihood's parameters; `%s` and `%s` both index here",
+				c.text(uses[0].at), c.text(u.at))
+		}
+	}
+	c.checkSelector(uses[0].at, sel)
+	lk, ok := k.(factor.LikelihoodKind)
+	if !ok {
+		c.fail(call.Fun, "`%s` cannot be selected by a discrete latent; a gated likelihood is one of probit, step, normal, ...", call.FunName())
+	}
+	if y.size() != 1 {
+		c.fail(s.LHS, "a likelihood selected by `%s` observes one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1)", c.text(uses[0].at))
+	}
+	K := c.m.Graph.Vars[sel].Card
+	d := gateDecl{sel: sel, y: y.num[0], pos: s.Pos(), branches: make([]gateBranch, K)}
+	for st := 0; st < K; st++ {
+		d.branches[st] = c.gateBranch(s, y, call, lk, uses, st, K)
+	}
+	d.label = fmt.Sprintf("%s(%s | %s)", call.FunName(), c.render(s.LHS), c.m.Graph.VarName(sel))
+	d.factor = c.addFactor(s, graph.Factor{Kind: call.FunName(), Vars: append([]int{sel}, c.gateVars(d)...), Y: d.y, Observed: true,
+		Label: d.label, Pos: s.Pos()})
+	c.gate.decls = append(c.gate.decls, d)
+	return true
+}
+
+// checkSelector checks that graph variable id can select branches: an
+// element of a cat(K) latent.
+func (c *compiler) checkSelector(at ast.Expr, id int) {
+	v := c.m.Graph.Vars[id]
+	if v.Domain != graph.Cat {
+		c.fail(at, "`%s` is %s; a discrete latent that selects a likelihood's parameters is cat(K) with a categorical prior", c.text(at), v.Domain)
+	}
+}
+
+// gateBranch evaluates the likelihood with every use of the selector
+// replaced by state st.
+func (c *compiler) gateBranch(s *ast.TildeStmt, y val, call *ast.CallExpr, lk factor.LikelihoodKind, uses []selectorUse, st, K int) gateBranch {
+	c.gate.subst, c.gate.card = map[ast.Expr]val{}, map[ast.Expr]int{}
+	defer func() { c.gate.subst, c.gate.card = nil, nil }()
+	for _, u := range uses {
+		c.gate.subst[u.at], c.gate.card[u.at] = numVal(float64(st)), K
+	}
+	b := c.distribution(call)
+	a := c.bind(call, b)
+	pi := paramIndex(b, lk.Projection())
+	proj, _ := a.val(pi)
+	lik := c.newSite(a, lk, pi)
+	if err := lik.CheckY(y.num[0]); err != nil {
+		c.fail(s.LHS, "%s", c.badElement(c.render(s.LHS), y, 0, lik.Support()))
+	}
+	switch {
+	case proj.size() != 1:
+		c.fail(a.at(pi), "the %s argument of %s must be one element when `%s` = %d, got %s", ordinal(pi), b.Name, c.text(uses[0].at), st, proj.describe())
+	case proj.k == kSym && c.m.Graph.Latents[proj.sym.lat].Domain != graph.Real:
+		c.fail(a.at(pi), "%s needs a real latent projection; `%s` is %s", b.Name, c.text(a.at(pi)), c.m.Graph.Latents[proj.sym.lat].Domain)
+	case proj.k != kSym && proj.k != kNum:
+		c.fail(a.at(pi), "the %s argument of %s must be a real latent projection or a number, got %s", ordinal(pi), b.Name, proj.describe())
+	}
+	site := Site{Kind: b.Name, Lik: lik, Y: y.num[0], Params: lik.Params(), Pos: s.Pos(), Index: -1,
+		Label: fmt.Sprintf("%s(%s | %s = %d)", b.Name, c.render(s.LHS), c.text(uses[0].at), st)}
+	return gateBranch{site: site, proj: proj, at: a.at(pi)}
+}
+
+// gateSubst returns the value that a selector occurrence takes in the
+// branch being evaluated.
+func (c *compiler) gateSubst(e ast.Expr) (val, bool) {
+	if c.gate.subst == nil {
+		return val{}, false
+	}
+	v, ok := c.gate.subst[e]
+	return v, ok
+}
+
+// checkGateIndex fails when selector occurrence ix (cat(K)) indexes a
+// dimension of n ≠ K elements of e.X.
+func (c *compiler) checkGateIndex(e *ast.IndexExpr, ix ast.Expr, n int) {
+	if K, ok := c.gate.card[ix]; ok && K != n {
+		c.fail(ix, "`%s` has %d states but indexes a dimension of %d elements of `%s`; they must be equal", c.text(ix), K, n, c.text(e.X))
+	}
+}
+
+// gateVars returns the graph variables of a gate's branches (the union of
+// their projections' latent elements), for the graph factor.
+func (c *compiler) gateVars(d gateDecl) []int {
+	var out []int
+	for _, b := range d.branches {
+		for _, id := range c.projIDs(b) {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// projIDs returns the graph variables of a branch's projection.
+func (c *compiler) projIDs(b gateBranch) []int {
+	if b.proj.k != kSym {
+		return nil
+	}
+	if b.proj.sym.ids != nil && !b.proj.sym.exprs {
+		return b.proj.sym.ids
+	}
+	return c.siteVars(b.proj.sym.lat, c.affine(b.at, b.proj)[0])
+}
+
+// badIndex fails on an index that is not a number or an index vector,
+// saying where a discrete latent may index.
+func (c *compiler) badIndex(ix ast.Expr, v val) {
+	if v.k == kSym && !v.sym.exprs && len(v.sym.ids) == 1 && c.m.Graph.Vars[v.sym.ids[0]].Domain.Discrete() {
+		c.fail(ix, "`%s` is a discrete latent: it may select the parameters of a likelihood, as in y[i] ~ normal(mu[z[i]], 1) with z ~ categorical(p), but cannot index here", c.text(ix))
+	}
+	c.fail(ix, "an index must be a number or an index vector, got %s", v.describe())
+}
+
+// gateGraph adds the discrete variables and the gates to fg: every element
+// of a cat latent with a categorical prior becomes a DiscreteVar, and each
+// gate's branches AffineSites (affine maps a branch's projection to
+// FactorGraph variables). A selector without a categorical prior, or with
+// other discrete factors, is an error at the gated statement.
+func (c *compiler) gateGraph(fg *FactorGraph, affine func(gateBranch) Affine) {
+	g := c.m.Graph
+	index := map[int]int{} // graph variable → index in fg.Discrete
+	for li := range g.Latents {
+		l := &g.Latents[li]
+		p, ok := c.prior[li]
+		if l.Domain != graph.Cat || !ok || p.factor < 0 || g.Factors[p.factor].Kind != (factor.Categorical{}).Name() {
+			continue
+		}
+		for e := 0; e < l.Size(); e++ {
+			index[l.First+e] = len(fg.Discrete)
+			fg.Discrete = append(fg.Discrete, DiscreteVar{Var: l.First + e, Prior: g.Factors[p.factor].Table})
+		}
+	}
+	for _, d := range c.gate.decls {
+		z, ok := index[d.sel]
+		if !ok {
+			c.errs.Add(d.pos, d.pos, "`%s` selects the parameters of %s but has no categorical prior; add one, e.g. latent %s: cat(K)[n] ~ categorical(p)",
+				g.VarName(d.sel), d.label, g.Latents[g.Vars[d.sel].Latent].Name)
+			continue
+		}
+		gt := Gate{Selector: z, Factor: d.factor, Label: d.label, Pos: d.pos}
+		for _, b := range d.branches {
+			s := b.site
+			s.Factor = d.factor
+			gt.Branches = append(gt.Branches, AffineSite{Site: s, Aff: affine(b)})
+		}
+		fg.Gates = append(fg.Gates, gt)
+	}
+	c.otherDiscreteFactors(fg)
+}
+
+// otherDiscreteFactors refuses factors other than the categorical priors
+// and the gates on the selectors: the gate engines keep the discrete
+// variables independent given the continuous ones.
+func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
+	g := c.m.Graph
+	sel := map[int]bool{}
+	for _, d := range fg.Discrete {
+		sel[d.Var] = true
+	}
+	gates := map[int]bool{}
+	for _, gt := range fg.Gates {
+		gates[gt.Factor] = true
+	}
+	for fi, f := range g.Factors {
+		if gates[fi] || f.Kind == (factor.Categorical{}).Name() {
+			continue
+		}
+		for _, v := range f.Vars {
+			if sel[v] {
+				c.errs.Add(f.Pos, f.Pos, "%s is on `%s`, which selects the parameters of likelihoods; such a latent may have only its categorical prior and the likelihoods it selects",
+					f.Label, g.VarName(v))
+				return
+			}
+		}
+	}
+}
+
+// gatesUnbuilt refuses gated likelihoods until the factor-graph builder
+// (issue 13) assembles them (gateGraph).
+func (c *compiler) gatesUnbuilt() {
+	for _, d := range c.gate.decls {
+		c.errs.Add(d.pos, d.pos, "%s: gated likelihoods need the factor-graph compiler (issue 13), not in this build", d.label)
+	}
+}
