@@ -281,3 +281,26 @@ func (c *compiler) gatesUnbuilt() {
 		c.errs.Add(d.pos, d.pos, "%s: gated likelihoods need the factor-graph compiler (issue 13), not in this build", d.label)
 	}
 }
+
+// ConditionallyGaussian reports whether every site and every branch of g's
+// gates is a Gaussian observation (factor.Normal): given the discrete
+// latents the posterior is then Gaussian, and exact enumerates them.
+func (g *FactorGraph) ConditionallyGaussian() bool {
+	normal := func(s Site) bool {
+		_, ok := s.Lik.(factor.Normal)
+		return ok
+	}
+	for _, s := range g.Sites {
+		if !normal(s.Site) {
+			return false
+		}
+	}
+	for _, gt := range g.Gates {
+		for _, b := range gt.Branches {
+			if !normal(b.Site) {
+				return false
+			}
+		}
+	}
+	return true
+}
