@@ -168,6 +168,20 @@ func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
 	for _, s := range g.Sites {
 		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", s.Label, s.Kind, num(s.Y), affineString(s.Aff), s.Params, s.Factor)
 	}
+	dumpGates(bw, g)
+}
+
+// dumpGates writes the discrete variables and the gates of a factor graph.
+func dumpGates(bw *bufio.Writer, g *FactorGraph) {
+	for d, v := range g.Discrete {
+		fmt.Fprintf(bw, "  discrete %d var=%d prior=%s\n", d, v.Var, floats(v.Prior, 6))
+	}
+	for _, gt := range g.Gates {
+		fmt.Fprintf(bw, "  gate %s selector=%d factor=%d\n", gt.Label, gt.Selector, gt.Factor)
+		for k, s := range gt.Branches {
+			fmt.Fprintf(bw, "    branch %d %s y=%s aff=%s params=%v\n", k, s.Kind, num(s.Y), affineString(s.Aff), s.Params)
+		}
+	}
 }
 
 // affineString renders an Affine as 1*v3 -0.9*v2 +0.1.

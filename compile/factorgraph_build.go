@@ -96,6 +96,7 @@ func (c *compiler) buildFactorGraph() {
 	for _, s := range c.fg.sites {
 		fg.Sites = append(fg.Sites, AffineSite{Site: s.site, Aff: b.affine(s.aff)})
 	}
+	c.gateGraph(fg, b.affine)
 	sort.SliceStable(fg.Gaussians, func(i, j int) bool { return fg.Gaussians[i].Factor < fg.Gaussians[j].Factor })
 	sort.SliceStable(fg.Sites, func(i, j int) bool { return fg.Sites[i].Factor < fg.Sites[j].Factor })
 	c.m.FactorGraph = fg

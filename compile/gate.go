@@ -6,6 +6,9 @@ import (
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/exact"
+	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -17,6 +20,10 @@ type gateRec struct {
 	subst map[ast.Expr]val
 	card  map[ast.Expr]int
 	decls []gateDecl
+	// plain marks the likelihood calls found without a selector: whether an
+	// index is a latent element does not change between plate iterations,
+	// so a plate of 10⁶ observations looks once.
+	plain map[*ast.CallExpr]bool
 }
 
 // gateDecl is one gated likelihood y ~ LIK(... p[z] ...), compiled: branch
@@ -31,11 +38,11 @@ type gateDecl struct {
 }
 
 // gateBranch is one branch: the likelihood with its parameters and its
-// projection, a real-latent expression or a number.
+// projection as an affine form over graph variables (no variables when it
+// is a number).
 type gateBranch struct {
 	site Site
-	proj val
-	at   ast.Node // the projection argument
+	form lin
 }
 
 // selectorUse is an occurrence of a discrete latent element as an index.
@@ -89,8 +96,15 @@ func (c *compiler) discreteElement(e ast.Expr) (int, bool) {
 // probit(dot(X[i], w[z[i]])), normal(dot(X[i], w), s2[z[i]]). It reports
 // false when no argument is indexed by a discrete latent.
 func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, k factor.Kind) bool {
+	if c.gate.plain[call] {
+		return false
+	}
 	uses := c.selectors(call)
 	if len(uses) == 0 {
+		if c.gate.plain == nil {
+			c.gate.plain = map[*ast.CallExpr]bool{}
+		}
+		c.gate.plain[call] = true
 		return false
 	}
 	sel := uses[0].id
@@ -117,6 +131,7 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 	d.factor = c.addFactor(s, graph.Factor{Kind: call.FunName(), Vars: append([]int{sel}, c.gateVars(d)...), Y: d.y, Observed: true,
 		Label: d.label, Pos: s.Pos()})
 	c.gate.decls = append(c.gate.decls, d)
+	c.useFG(s, func() string { return "gated likelihood " + d.label })
 	return true
 }
 
@@ -145,17 +160,37 @@ func (c *compiler) gateBranch(s *ast.TildeStmt, y val, call *ast.CallExpr, lk fa
 	if err := lik.CheckY(y.num[0]); err != nil {
 		c.fail(s.LHS, "%s", c.badElement(c.render(s.LHS), y, 0, lik.Support()))
 	}
-	switch {
-	case proj.size() != 1:
+	if proj.size() != 1 {
 		c.fail(a.at(pi), "the %s argument of %s must be one element when `%s` = %d, got %s", ordinal(pi), b.Name, c.text(uses[0].at), st, proj.describe())
-	case proj.k == kSym && c.m.Graph.Latents[proj.sym.lat].Domain != graph.Real:
-		c.fail(a.at(pi), "%s needs a real latent projection; `%s` is %s", b.Name, c.text(a.at(pi)), c.m.Graph.Latents[proj.sym.lat].Domain)
-	case proj.k != kSym && proj.k != kNum:
-		c.fail(a.at(pi), "the %s argument of %s must be a real latent projection or a number, got %s", ordinal(pi), b.Name, proj.describe())
 	}
 	site := Site{Kind: b.Name, Lik: lik, Y: y.num[0], Params: lik.Params(), Pos: s.Pos(), Index: -1,
 		Label: fmt.Sprintf("%s(%s | %s = %d)", b.Name, c.render(s.LHS), c.text(uses[0].at), st)}
-	return gateBranch{site: site, proj: proj, at: a.at(pi)}
+	return gateBranch{site: site, form: c.branchForm(a.at(pi), b.Name, proj)}
+}
+
+// branchForm is a branch's projection as an affine form: a number, or an
+// affine expression of real latents.
+func (c *compiler) branchForm(at ast.Node, name string, proj val) lin {
+	switch proj.k {
+	case kNum:
+		return constLin(proj.num[0])
+	case kSym:
+		if proj.sym.lat >= 0 {
+			if l := &c.m.Graph.Latents[proj.sym.lat]; l.Domain != graph.Real {
+				c.fail(at, "%s needs a real latent projection; `%s` is %s", name, c.text(at), l.Domain)
+			}
+		}
+		if f := proj.sym.forms(); f != nil {
+			return f(0)
+		}
+		if proj.sym.lat < 0 {
+			c.nonlinear(at, proj)
+		}
+		c.affine(at, proj) // one latent, not affine: the jet path explains why
+		c.fail(at, "`%s` is not affine in the latents", c.text(at))
+	}
+	c.fail(at, "the projection of %s must be a real latent expression or a number, got %s", name, proj.describe())
+	return lin{}
 }
 
 // gateSubst returns the value that a selector occurrence takes in the
@@ -181,24 +216,13 @@ func (c *compiler) checkGateIndex(e *ast.IndexExpr, ix ast.Expr, n int) {
 func (c *compiler) gateVars(d gateDecl) []int {
 	var out []int
 	for _, b := range d.branches {
-		for _, id := range c.projIDs(b) {
+		for _, id := range b.form.ids {
 			if !slices.Contains(out, id) {
 				out = append(out, id)
 			}
 		}
 	}
 	return out
-}
-
-// projIDs returns the graph variables of a branch's projection.
-func (c *compiler) projIDs(b gateBranch) []int {
-	if b.proj.k != kSym {
-		return nil
-	}
-	if b.proj.sym.ids != nil && !b.proj.sym.exprs {
-		return b.proj.sym.ids
-	}
-	return c.siteVars(b.proj.sym.lat, c.affine(b.at, b.proj)[0])
 }
 
 // badIndex fails on an index that is not a number or an index vector,
@@ -215,13 +239,19 @@ func (c *compiler) badIndex(ix ast.Expr, v val) {
 // gate's branches AffineSites (affine maps a branch's projection to
 // FactorGraph variables). A selector without a categorical prior, or with
 // other discrete factors, is an error at the gated statement.
-func (c *compiler) gateGraph(fg *FactorGraph, affine func(gateBranch) Affine) {
+func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 	g := c.m.Graph
 	index := map[int]int{} // graph variable → index in fg.Discrete
 	for li := range g.Latents {
 		l := &g.Latents[li]
+		if !l.Domain.Discrete() {
+			continue
+		}
 		p, ok := c.prior[li]
 		if l.Domain != graph.Cat || !ok || p.factor < 0 || g.Factors[p.factor].Kind != (factor.Categorical{}).Name() {
+			if len(c.gate.decls) > 0 {
+				c.errs.Add(l.Pos, l.Pos, "`%s` is a discrete latent without a categorical prior in a model with gated likelihoods, whose engines take discrete latents only as selectors (cat(K) with a categorical prior)", l.Name)
+			}
 			continue
 		}
 		for e := 0; e < l.Size(); e++ {
@@ -240,7 +270,7 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(gateBranch) Affine) {
 		for _, b := range d.branches {
 			s := b.site
 			s.Factor = d.factor
-			gt.Branches = append(gt.Branches, AffineSite{Site: s, Aff: affine(b)})
+			gt.Branches = append(gt.Branches, AffineSite{Site: s, Aff: affine(b.form)})
 		}
 		fg.Gates = append(fg.Gates, gt)
 	}
@@ -274,14 +304,6 @@ func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
 	}
 }
 
-// gatesUnbuilt refuses gated likelihoods until the factor-graph builder
-// (issue 13) assembles them (gateGraph).
-func (c *compiler) gatesUnbuilt() {
-	for _, d := range c.gate.decls {
-		c.errs.Add(d.pos, d.pos, "%s: gated likelihoods need the factor-graph compiler (issue 13), not in this build", d.label)
-	}
-}
-
 // ConditionallyGaussian reports whether every site and every branch of g's
 // gates is a Gaussian observation (factor.Normal): given the discrete
 // latents the posterior is then Gaussian, and exact enumerates them.
@@ -303,4 +325,67 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 		}
 	}
 	return true
+}
+
+// gateSchedules are the schedules of ep on gated likelihoods.
+var gateSchedules = []infer.Schedule{infer.Sequential, infer.Parallel}
+
+// checkGates checks an infer line against a factor graph with gated
+// likelihoods (infer/run's runGated serves it): ep runs infer/fgraph under
+// family = factorized with kl or alpha; exact enumerates the selectors'
+// configurations (at most fgraph.MaxConfigurations) when the model is
+// conditionally Gaussian and integrates at most exact.MaxQuadDim real
+// elements otherwise; mcmc samples a dense joint of at most fgraph.MaxJoint.
+func (c *compiler) checkGates(s *ast.InferStmt, spec *InferSpec) {
+	fg := c.m.FactorGraph
+	switch spec.Method {
+	case infer.MethodEP:
+		c.checkGatesEP(s, spec)
+	case infer.MethodExact:
+		switch n := fg.configurations(); {
+		case !fg.ConditionallyGaussian() && fg.NumVars > exact.MaxQuadDim:
+			c.errorf(s.Method, "exact integrates a model with gated non-Gaussian likelihoods by quadrature over at most %d real latent elements, the selectors summed out; this one has %d: use infer mcmc as the gold standard",
+				exact.MaxQuadDim, fg.NumVars)
+		case fg.ConditionallyGaussian() && n > fgraph.MaxConfigurations:
+			c.errorf(s.Method, "exact enumerates the configurations of the %d selectors, at most %d (2^20); this model has %.4g: use infer mcmc as the gold standard",
+				len(fg.Discrete), fgraph.MaxConfigurations, n)
+		case fg.NumVars > fgraph.MaxJoint:
+			c.errorf(s.Method, "exact needs a dense Gaussian over at most %d real latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		}
+	case infer.MethodMCMC:
+		if fg.NumVars > fgraph.MaxJoint {
+			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		}
+	default:
+		c.errorf(s.Method, "%s does not run on gated likelihoods (discrete latents selecting the parameters of likelihoods on real latents): use ep, exact or mcmc", spec.Method)
+	}
+}
+
+// checkGatesEP checks the options of ep on gated likelihoods and sets the
+// family to factorized.
+func (c *compiler) checkGatesEP(s *ast.InferStmt, spec *InferSpec) {
+	fg := c.m.FactorGraph
+	c.blockOnlyOptions(s)
+	if at := optionValue(s, "family"); at != ast.Node(s) && spec.Family == infer.FamilyFull {
+		c.errorf(at, "gated likelihoods run under family = factorized (belief propagation on the selectors, EP on the real latents): a gate's tilted distribution is a mixture over several projections, which one joint Gaussian has no site for")
+	}
+	spec.Family = infer.FamilyFactorized
+	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on gated likelihoods", spec.Settings.Schedule, gateSchedules))
+	if _, relaxed := spec.Settings.Divergence.(infer.RelaxedKL); relaxed {
+		c.errorf(optionValue(s, "divergence"), "relaxed_kl acts on the projections of one joint Gaussian, which gated likelihoods do not have (they run under family = factorized): use kl or alpha")
+	}
+	if len(fg.Dense) > 0 {
+		c.errorf(s.Method, "gated likelihoods run under family = factorized, which keeps one belief per element; the %s prior of `%s` is a dense Gaussian over several elements",
+			fg.Dense[0].Prior.Kind, fg.Dense[0].Name)
+	}
+}
+
+// configurations is the number of joint configurations of g's discrete
+// variables (as a float: it may overflow an int).
+func (g *FactorGraph) configurations() float64 {
+	n := 1.0
+	for _, d := range g.Discrete {
+		n *= float64(len(d.Prior))
+	}
+	return n
 }

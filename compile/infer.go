@@ -184,6 +184,12 @@ func (c *compiler) modelKinds() []kindUse {
 		for _, s := range g.Sites {
 			use(s.Lik, s.Pos)
 		}
+		for _, gt := range g.Gates {
+			use(factor.Categorical{}, gt.Pos)
+			for _, b := range gt.Branches {
+				use(b.Lik, b.Pos)
+			}
+		}
 	}
 	for _, f := range c.m.Graph.Factors {
 		if f.Table != nil {

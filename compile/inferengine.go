@@ -11,6 +11,13 @@ import (
 // the schedule against that engine's schedules, family = factorized
 // against the priors, the scheme and the divergence, the mcmc run lengths.
 func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
+	if fg := c.m.FactorGraph; fg != nil && len(fg.Gates) > 0 {
+		c.checkGates(s, spec)
+		if spec.Method == infer.MethodMCMC {
+			c.checkMCMC(s, spec)
+		}
+		return
+	}
 	if c.m.FactorGraph != nil && !c.hasDiscrete() {
 		c.checkFactorGraph(s, spec)
 	}

@@ -50,11 +50,7 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
 	div := optionValue(s, "divergence")
 	_, relaxed := spec.Settings.Divergence.(infer.RelaxedKL)
-	for _, k := range []string{"shards", "passes", "nonnegative_sites"} {
-		if at := optionValue(s, k); at != ast.Node(s) {
-			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
-		}
-	}
+	c.blockOnlyOptions(s)
 	sch := spec.Settings.Schedule
 	if spec.Family == infer.FamilyFactorized {
 		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, factorizedSchedules))
@@ -70,6 +66,15 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 	if fg.NumVars > fgraph.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) {
 		c.errorf(optionValue(s, "family"), "family = full here (a graph with a cycle, a dense gp or mvnormal prior, or relaxed_kl) is one dense Gaussian over at most %d latent elements; this one has %d: use family = factorized",
 			fgraph.MaxJoint, fg.NumVars)
+	}
+}
+
+// blockOnlyOptions refuses the options of the Gaussian-block engines.
+func (c *compiler) blockOnlyOptions(s *ast.InferStmt) {
+	for _, k := range []string{"shards", "passes", "nonnegative_sites"} {
+		if at := optionValue(s, k); at != ast.Node(s) {
+			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
+		}
 	}
 }
 

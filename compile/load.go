@@ -82,7 +82,6 @@ func (c *compiler) run(filename string, src []byte) {
 	c.modelStmts(f, true)
 	c.checkSetUsed(f)
 	c.buildBlocks()
-	c.gatesUnbuilt()
 	c.lf.close()
 	c.resultStmts(f)
 }

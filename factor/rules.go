@@ -114,6 +114,13 @@ type GaussianLimit interface {
 	gaussianLimit()
 }
 
+// Selector marks a prior over discrete latents whose elements may select
+// the branches of gated factors (y ~ normal(mu[z], 1)): ep runs belief
+// propagation on them (infer/fgraph).
+type Selector interface {
+	selector()
+}
+
 // DiscretePrior marks a prior over discrete latents that adds no factor
 // (uniform_spin): every discrete engine handles it.
 type DiscretePrior interface {

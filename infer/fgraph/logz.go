@@ -1,6 +1,10 @@
 package fgraph
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // bethe returns the Bethe / EP energy of the messages,
 //
@@ -66,6 +70,9 @@ func factorLogZ(g *Graph, st *state, k int) (float64, bool) {
 			flat = e
 			continue
 		}
+		if !(n.Tau > 0) && g.gaussian(k) {
+			return gaussianLogZImproper(g, st, k)
+		}
 		if !(n.Tau > 0) {
 			return 0, false
 		}
@@ -104,5 +111,42 @@ func powerSiteLogZ(g *Graph, st *state, k int, u float64) (float64, bool) {
 	}
 	lz, _, _ := g.lik(k).Tilted(g.y[k], mf+g.c[k], vf, u)
 	z := beliefs + (lz+cavities-beliefs)/u
+	return z, finite(z)
+}
+
+// gaussianLogZImproper is log Z_k of a linear-Gaussian factor when an
+// incoming message is improper (a gate's or mixture site's message of
+// negative precision, whose product with the factor is still integrable):
+// with n_j = exp(−½ τ_j x_j² + ν_j x_j) and d = y − c,
+//
+//	Λ = diag(τ) + a aᵀ/σ²,   h = ν + a d/σ²,
+//	log Z_k = ½ hᵀΛ⁻¹h − ½ log det Λ + (m/2) log 2π − ½ d²/σ² − ½ log 2πσ²,
+//
+// over the factor's m variables. It reports false when Λ is not positive
+// definite (the integral diverges).
+func gaussianLogZImproper(g *Graph, st *state, k int) (float64, bool) {
+	lo, hi := g.edges(k)
+	m := hi - lo
+	lam := mat.NewSymDense(m, nil)
+	h := mat.NewVecDense(m, nil)
+	s2, d := g.v[k], g.y[k]-g.c[k]
+	for i := 0; i < m; i++ {
+		n := st.cavity(g, lo+i, 1)
+		ai := g.ecoef[lo+i]
+		h.SetVec(i, n.Nu+ai*d/s2)
+		for j := i; j < m; j++ {
+			lam.SetSym(i, j, ai*g.ecoef[lo+j]/s2)
+		}
+		lam.SetSym(i, i, lam.At(i, i)+n.Tau)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(lam) {
+		return 0, false
+	}
+	x := mat.NewVecDense(m, nil)
+	if err := ch.SolveVecTo(x, h); err != nil {
+		return 0, false
+	}
+	z := 0.5*mat.Dot(h, x) - 0.5*ch.LogDet() + 0.5*float64(m)*math.Log(2*math.Pi) - 0.5*d*d/s2 - 0.5*math.Log(2*math.Pi*s2)
 	return z, finite(z)
 }

@@ -290,7 +290,14 @@ func checkPriorRule(t *testing.T, r factor.Rule) {
 	case factor.StudentTPrior, factor.TP:
 		checkTPriorRule(t, r)
 		return
-	case factor.UniformSpin, factor.Categorical:
+	case factor.Categorical:
+		if r.Column.Method == "ep" {
+			checkGateRule(t, r.Column)
+		} else {
+			checkDiscrete(t, r.Column)
+		}
+		return
+	case factor.UniformSpin:
 		checkDiscrete(t, r.Column)
 		return
 	}
@@ -501,4 +508,39 @@ func checkSchemeRule(t *testing.T, name, src string, m, v float64) {
 	res := runFirst(t, src+"infer ep { approx = laplace }\n")
 	near(t, "laplace mean", res.Variables[0].Mean[0], w, 1e-6)
 	near(t, "laplace var", res.Variables[0].Var[0], -1/d2, 1e-5)
+}
+
+// checkGateRule: the categorical prior as the selector of one gated
+// likelihood, y ~ normal(mu[z], 0.5) with mu_k ~ N(m_k, 1), under ep kl.
+// With one non-Gaussian factor EP's moment matching is exact: the marginals
+// of mu and z and log Z equal the closed form
+//
+//	p(z = k | y) ∝ p_k N(y; m_k, 1 + 0.5),   log Z = log Σ_k p_k N(y; m_k, 1.5),
+//
+// mu_k's posterior being the mixture of its conjugate update (z = k) and
+// its prior (z ≠ k).
+func checkGateRule(t *testing.T, c factor.Column) {
+	if c != (factor.Column{Method: "ep", Div: "kl"}) {
+		t.Fatalf("no check for %s", c)
+	}
+	const y, s2 = 0.4, 0.5
+	m, p := []float64{-1, 1}, []float64{0.3, 0.7}
+	res := runFirst(t, "latent mu: real[2] ~ normal([-1, 1], 1)\nlatent z: cat(2) ~ categorical([0.3, 0.7])\n"+
+		"data y: real[1] = [0.4]\ny[0] ~ normal(mu[z], 0.5)\ninfer ep { tol = 1e-12 }\n")
+	var w [2]float64
+	for k := range w {
+		w[k] = p[k] * math.Exp(-0.5*(y-m[k])*(y-m[k])/(1+s2)) / math.Sqrt(2*math.Pi*(1+s2))
+	}
+	z := w[0] + w[1]
+	near(t, "gated ep log Z", res.LogEvidence, math.Log(z), 1e-9)
+	near(t, "gated ep p(z = 1)", res.Variables[1].Probs[0][1], w[1]/z, 1e-9)
+	for k := range m {
+		r := w[k] / z
+		v1 := 1 / (1 + 1/s2)
+		m1 := v1 * (m[k] + y/s2)
+		mean := r*m1 + (1-r)*m[k]
+		second := r*(v1+m1*m1) + (1-r)*(1+m[k]*m[k])
+		near(t, fmt.Sprintf("gated ep mean(mu[%d])", k), res.Variables[0].Mean[k], mean, 1e-9)
+		near(t, fmt.Sprintf("gated ep var(mu[%d])", k), res.Variables[0].Var[k], second-mean*mean, 1e-9)
+	}
 }

@@ -172,6 +172,9 @@ func (j *job) drawProgress() func(done, total int) {
 // dispatch chooses the engine by the method and the kind of model.
 func (j *job) dispatch() error {
 	disc, cont := modelKinds(j.m.Graph)
+	if fg := j.m.FactorGraph; fg != nil && len(fg.Gates) > 0 {
+		return j.runGated(fg)
+	}
 	if disc && cont {
 		return fmt.Errorf("the model mixes discrete and real latents; no engine of fg handles both in one graph yet")
 	}

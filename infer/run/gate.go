@@ -1,0 +1,240 @@
+package run
+
+import (
+	"fmt"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/infer/exact"
+	"github.com/fg-infer/fg/infer/fgraph"
+	"github.com/fg-infer/fg/infer/mcmc"
+	"github.com/fg-infer/fg/infer/quad"
+)
+
+// runGated runs the infer line on a factor-graph model with gated
+// likelihoods (compile.FactorGraph.Gates, issue 14: discrete latents that
+// select a likelihood's parameters):
+//
+//   - ep runs infer/fgraph under family = factorized: BP on the selectors,
+//     EP on the Gaussian side, in one schedule (kl or alpha);
+//   - exact sums the closed-form Gaussian posterior of every configuration
+//     of the selectors (fgraph.Enumerate, at most 2²⁰) when every branch
+//     and site is a Gaussian observation, and otherwise integrates the
+//     continuous elements (at most 3) by quadrature with the selectors
+//     summed out (fgraph.MarginalLogLikelihood), p(z) as a posterior
+//     expectation;
+//   - mcmc runs Gibbs on the selectors with elliptical slice sampling on
+//     the continuous elements (mcmc.RunMixed).
+//
+// compile refuses what these cannot serve (checkGates), with positions.
+func (j *job) runGated(fg *compile.FactorGraph) error {
+	switch j.spec.Method {
+	case "ep":
+		return j.gatedEP(fg)
+	case "exact":
+		return j.gatedExact(fg)
+	case "mcmc":
+		return j.gatedMCMC(fg)
+	}
+	return fmt.Errorf("%s does not run on gated likelihoods; use ep, exact or mcmc", j.spec.Method)
+}
+
+// gatedGraph is fg as an infer/fgraph graph with its discrete variables
+// and gates; lik maps a site to the engine's likelihood.
+func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
+	g := priorGraph(fg)
+	for _, s := range fg.Sites {
+		l, err := lik(s.Site)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Label, err)
+		}
+		g.AddSite(l, s.Y, s.Aff.Vars, s.Aff.Coefs, s.Aff.Const)
+	}
+	for _, d := range fg.Discrete {
+		g.AddDiscrete(d.Prior)
+	}
+	for _, gt := range fg.Gates {
+		br := make([]fgraph.Branch, len(gt.Branches))
+		for k, b := range gt.Branches {
+			l, err := lik(b.Site)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", b.Label, err)
+			}
+			br[k] = fgraph.Branch{Lik: l, Vars: b.Aff.Vars, Coefs: b.Aff.Coefs, C: b.Aff.Const}
+		}
+		g.AddGate(gt.Selector, gt.Branches[0].Y, br)
+	}
+	return g, g.Err()
+}
+
+// goldLik is a site's likelihood for the gold standards, which read its
+// log-density (fgraph.LogLikelihood).
+type goldLik struct {
+	ep.Likelihood
+	d factor.LogDensity
+}
+
+func (l goldLik) LogLik(y, f float64) (float64, float64, float64) { return l.d.LogLik(y, f) }
+
+// goldLikelihood wraps a site for Enumerate, quadrature and sampling.
+func (j *job) goldLikelihood(s compile.Site) (ep.Likelihood, error) {
+	d, ok := s.Lik.(factor.LogDensity)
+	if !ok {
+		return nil, fmt.Errorf("%s has no log-density", s.Kind)
+	}
+	if l, ok := s.Lik.(ep.Likelihood); ok {
+		return l, nil // a closed-form kind: a log-density too (factor.Normal for Enumerate)
+	}
+	l, err := numericLik(s.Lik, quad.Scheme{Kind: infer.SchemeGH, N: 32}) // its Tilted is not used
+	if err != nil {
+		return nil, err
+	}
+	return goldLik{l, d}, nil
+}
+
+// gatedEP runs infer/fgraph's gated EP.
+func (j *job) gatedEP(fg *compile.FactorGraph) error {
+	g, err := j.gatedGraph(fg, j.epLikelihood)
+	if err != nil {
+		return err
+	}
+	res, err := fgraph.Run(j.ctx, g, fgraph.Settings{Settings: j.st, Family: fgraph.Factorized})
+	if res == nil {
+		return err
+	}
+	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ, hasLogZ: res.HasLogZ, trace: res.Trace}
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
+	j.mergeFG(o)
+	if res.Status.HasNumbers() && res.Prob != nil {
+		j.res.Variables = append(j.res.Variables, j.selectorVars(fg, res.Prob, nil)...)
+	}
+	return err
+}
+
+// gatedExact is the exact posterior: enumeration when conditionally
+// linear-Gaussian, quadrature otherwise.
+func (j *job) gatedExact(fg *compile.FactorGraph) error {
+	g, err := j.gatedGraph(fg, j.goldLikelihood)
+	if err != nil {
+		return err
+	}
+	if fg.ConditionallyGaussian() {
+		res, err := fgraph.Enumerate(j.ctx, g)
+		if res == nil {
+			return err
+		}
+		o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ, hasLogZ: res.HasLogZ}
+		o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
+		j.mergeFG(o)
+		if res.Status == infer.Done {
+			j.res.Variables = append(j.res.Variables, j.selectorVars(fg, res.Prob, nil)...)
+		}
+		return err
+	}
+	return j.gatedQuadrature(fg, g)
+}
+
+// gatedQuadrature integrates the continuous elements by adaptive cubature
+// with the selectors summed out; p(z_d = k) = E[p(z_d = k | x, y)].
+func (j *job) gatedQuadrature(fg *compile.FactorGraph, g *fgraph.Graph) error {
+	mean, cov, err := g.Gaussian()
+	if err != nil {
+		return err
+	}
+	ll, post, err := g.MarginalLogLikelihood()
+	if err != nil {
+		return err
+	}
+	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{Tol: 1e-6, Progress: j.evalProgress()})
+	if res == nil {
+		return err
+	}
+	o := &blockOut{status: res.Status, message: res.Message, logZ: res.LogZ, hasLogZ: res.Status == infer.Done}
+	o.stats.Updates = res.Evaluations
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanErr, VarSE: res.VarErr}
+	j.mergeFG(o)
+	if err != nil || res.Status != infer.Done {
+		return err
+	}
+	var gs []func([]float64) float64
+	for d, p := range g.Priors() {
+		buf := make([]float64, len(p))
+		for k := range p {
+			gs = append(gs, func(x []float64) float64 { post(x, d, buf); return buf[k] })
+		}
+	}
+	vals, _, err := res.Expect(j.ctx, gs)
+	if err != nil {
+		return err
+	}
+	prob := make([][]float64, len(fg.Discrete))
+	for d, p := range g.Priors() {
+		prob[d], vals = vals[:len(p)], vals[len(p):]
+	}
+	j.res.Variables = append(j.res.Variables, j.selectorVars(fg, prob, nil)...)
+	return nil
+}
+
+// gatedMCMC runs Gibbs on the selectors with elliptical slice sampling on
+// the continuous elements.
+func (j *job) gatedMCMC(fg *compile.FactorGraph) error {
+	g, err := j.gatedGraph(fg, j.goldLikelihood)
+	if err != nil {
+		return err
+	}
+	mean, cov, err := g.Gaussian()
+	if err != nil {
+		return err
+	}
+	ll, local, err := g.LogLikelihood()
+	if err != nil {
+		return err
+	}
+	s := mcmc.Settings{Samples: j.spec.Samples, Burnin: burnin(j.spec.MCMCSpec), Chains: j.spec.Chains, Seed: j.st.Seed, Progress: j.drawProgress()}
+	res, err := mcmc.RunMixed(j.ctx, mcmc.MixedProblem{Mean: mean, Cov: cov, Prior: g.Priors(), LogLik: ll, Local: local}, s)
+	if res == nil || res.Result == nil {
+		return err
+	}
+	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats}
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanSE, VarSE: res.VarSE, ESS: res.ESS, RHat: res.RHat}
+	j.mergeFG(o)
+	if res.Status == infer.Done {
+		j.res.Variables = append(j.res.Variables, j.selectorVars(fg, res.Prob, res.ProbSE)...)
+	}
+	return err
+}
+
+// selectorVars maps the selectors' marginals (in fg.Discrete order) to the
+// model's discrete latents.
+func (j *job) selectorVars(fg *compile.FactorGraph, prob, se [][]float64) []infer.Variable {
+	g := j.m.Graph
+	marg := make([][]float64, len(g.Vars))
+	var margSE [][]float64
+	if se != nil {
+		margSE = make([][]float64, len(g.Vars))
+	}
+	for d, dv := range fg.Discrete {
+		marg[dv.Var] = prob[d]
+		if se != nil {
+			margSE[dv.Var] = se[d]
+		}
+	}
+	var out []infer.Variable
+	for li := range g.Latents {
+		l := &g.Latents[li]
+		if !l.Domain.Discrete() {
+			continue
+		}
+		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: stateLabels(l)}
+		for i := 0; i < l.Size(); i++ {
+			v.Probs = append(v.Probs, marg[l.First+i])
+			if se != nil {
+				v.ProbsSE = append(v.ProbsSE, margSE[l.First+i])
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
