@@ -160,7 +160,9 @@ func (c *compiler) tildeStmt(s *ast.TildeStmt) {
 			c.setPrior(sy.lat, s.LHS, call)
 			return
 		}
-		c.conditional(s.LHS, lhs, call, s.Pos())
+		if !c.elementCategorical(s.LHS, lhs, call) {
+			c.conditional(s.LHS, lhs, call, s.Pos())
+		}
 		return
 	}
 	if lhs.k != kNum && lhs.k != kBool {

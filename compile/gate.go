@@ -20,6 +20,7 @@ type gateRec struct {
 	subst map[ast.Expr]val
 	card  map[ast.Expr]int
 	decls []gateDecl
+	prior map[int]catPrior // graph variable → its categorical prior (categorical.go)
 	// plain marks the likelihood calls found without a selector: whether an
 	// index is a latent element does not change between plate iterations,
 	// so a plate of 10⁶ observations looks once.
@@ -240,6 +241,9 @@ func (c *compiler) badIndex(ix ast.Expr, v val) {
 // FactorGraph variables). A selector without a categorical prior, or with
 // other discrete factors, is an error at the gated statement.
 func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
+	if len(c.gate.decls) == 0 {
+		return
+	}
 	g := c.m.Graph
 	index := map[int]int{} // graph variable → index in fg.Discrete
 	for li := range g.Latents {
@@ -247,16 +251,15 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 		if !l.Domain.Discrete() {
 			continue
 		}
-		p, ok := c.prior[li]
-		if l.Domain != graph.Cat || !ok || p.factor < 0 || g.Factors[p.factor].Kind != (factor.Categorical{}).Name() {
-			if len(c.gate.decls) > 0 {
-				c.errs.Add(l.Pos, l.Pos, "`%s` is a discrete latent without a categorical prior in a model with gated likelihoods, whose engines take discrete latents only as selectors (cat(K) with a categorical prior)", l.Name)
-			}
-			continue
-		}
 		for e := 0; e < l.Size(); e++ {
+			p, ok := c.gate.prior[l.First+e]
+			if !ok {
+				c.errs.Add(l.Pos, l.Pos, "`%s` is a discrete latent without a categorical prior in a model with gated likelihoods, whose engines take discrete latents only as selectors (cat(K) with a categorical prior on every element)",
+					g.VarName(l.First+e))
+				break
+			}
 			index[l.First+e] = len(fg.Discrete)
-			fg.Discrete = append(fg.Discrete, DiscreteVar{Var: l.First + e, Prior: g.Factors[p.factor].Table})
+			fg.Discrete = append(fg.Discrete, DiscreteVar{Var: l.First + e, Prior: p.p})
 		}
 	}
 	for _, d := range c.gate.decls {
