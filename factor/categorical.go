@@ -25,16 +25,6 @@ func (Categorical) Builtin() *stdlib.Builtin { return &categoricalBuiltin }
 func (c Categorical) Table() []float64       { return c.P }
 func (Categorical) selector()                {}
 
-// Quality: power EP on gates is checked against a power EP written in
-// (x, z) space on the clutter problem (infer/fgraph), not on every gated
-// likelihood.
-func (Categorical) Quality(c Column) Quality {
-	if c == (Column{"ep", "alpha"}) {
-		return Experimental
-	}
-	return Stable
-}
-
 // NewCategorical validates the probabilities of a cat(K) prior: K entries,
 // non-negative, summing to one within WeightTol.
 func NewCategorical(p []float64, K int) (Categorical, error) {

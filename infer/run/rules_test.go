@@ -520,6 +520,10 @@ func checkSchemeRule(t *testing.T, name, src string, m, v float64) {
 // mu_k's posterior being the mixture of its conjugate update (z = k) and
 // its prior (z ≠ k).
 func checkGateRule(t *testing.T, c factor.Column) {
+	if c == (factor.Column{Method: "ep", Div: "alpha"}) {
+		checkGatePowerRule(t)
+		return
+	}
 	if c != (factor.Column{Method: "ep", Div: "kl"}) {
 		t.Fatalf("no check for %s", c)
 	}
@@ -543,4 +547,42 @@ func checkGateRule(t *testing.T, c factor.Column) {
 		near(t, fmt.Sprintf("gated ep mean(mu[%d])", k), res.Variables[0].Mean[k], mean, 1e-9)
 		near(t, fmt.Sprintf("gated ep var(mu[%d])", k), res.Variables[0].Var[k], second-mean*mean, 1e-9)
 	}
+}
+
+// checkGatePowerRule: one gate under alpha(0.5) — x ~ N(0, 4), z ~
+// Categorical(0.6, 0.4) selecting N(y; x, 1) or the clutter density
+// N(y; 0, 10) (the branch a[z]·x with a[1] = 0 has no latent) — against
+// power EP on the one site written out in (x, z) space: with the site
+// t̃(x) μ(z), the cavity N(m, v) = p₀ t̃^{1−u} and c(k) ∝ p_k μ(k)^{1−u},
+// branch evidences Z_0 = (2π)^{(1−u)/2} u^{−½} N(y; m, v + 1/u) and
+// Z_1 = N(y; 0, 10)^u, the tilted x is the mixture (r ∝ c Z) of
+// N(·; (m/v + u y)/(1/v + u), 1/(1/v + u)) and the cavity; the new site is
+// (q̂ / cavity)^{1/u} and μ(k) = Z_k^{1/u}, iterated to a fixed point.
+func checkGatePowerRule(t *testing.T) {
+	const y, pv, u = 2.5, 4.0, 0.5
+	p := [2]float64{0.6, 0.4}
+	res := runFirst(t, "latent x: real ~ normal(0, 4)\nlatent z: cat(2) ~ categorical([0.6, 0.4])\n"+
+		"data y: real[1] = [2.5]\ndata a = [1, 0]\ndata v = [1, 10]\ny[0] ~ normal(a[z] * x, v[z])\n"+
+		"infer ep { divergence = alpha(0.5), tol = 1e-12, max_iter = 1000 }\n")
+	logN := func(y, m, v float64) float64 { return -0.5*math.Log(2*math.Pi*v) - 0.5*(y-m)*(y-m)/v }
+	var tau, nu float64
+	var lmu [2]float64
+	for it := 0; it < 1000; it++ {
+		cp, cl := 1/pv+(1-u)*tau, (1-u)*nu
+		m, v := cl/cp, 1/cp
+		lz := [2]float64{0.5*(1-u)*math.Log(2*math.Pi) - 0.5*math.Log(u) + logN(y, m, v+1/u), u * logN(y, 0, 10)}
+		w := [2]float64{math.Log(p[0]) + (1-u)*lmu[0] + lz[0], math.Log(p[1]) + (1-u)*lmu[1] + lz[1]}
+		r0 := 1 / (1 + math.Exp(w[1]-w[0]))
+		v0 := 1 / (1/v + u)
+		m0 := v0 * (m/v + u*y)
+		M := r0*m0 + (1-r0)*m
+		V := r0*(v0+(m0-M)*(m0-M)) + (1-r0)*(v+(m-M)*(m-M))
+		tau, nu = (1/V-1/v)/u, (M/V-m/v)/u
+		lmu = [2]float64{lz[0] / u, lz[1] / u}
+	}
+	P, L := 1/pv+tau, nu
+	near(t, "gated power ep mean", res.Variables[0].Mean[0], L/P, 1e-9)
+	near(t, "gated power ep var", res.Variables[0].Var[0], 1/P, 1e-9)
+	pz := p[1] * math.Exp(lmu[1]) / (p[0]*math.Exp(lmu[0]) + p[1]*math.Exp(lmu[1]))
+	near(t, "gated power ep p(z = 1)", res.Variables[1].Probs[0][1], pz, 1e-9)
 }
