@@ -206,35 +206,27 @@ func (j *job) gatedMCMC(fg *compile.FactorGraph) error {
 	return err
 }
 
-// selectorVars maps the selectors' marginals (in fg.Discrete order) to the
-// model's discrete latents.
+// selectorVars maps the selectors' marginals (in fg.Discrete order), and
+// their standard errors when se is non-nil, to the model's discrete latents.
 func (j *job) selectorVars(fg *compile.FactorGraph, prob, se [][]float64) []infer.Variable {
 	g := j.m.Graph
-	marg := make([][]float64, len(g.Vars))
-	var margSE [][]float64
-	if se != nil {
-		margSE = make([][]float64, len(g.Vars))
-	}
+	marg, margSE := make([][]float64, len(g.Vars)), make([][]float64, len(g.Vars))
 	for d, dv := range fg.Discrete {
 		marg[dv.Var] = prob[d]
 		if se != nil {
 			margSE[dv.Var] = se[d]
 		}
 	}
-	var out []infer.Variable
+	out := discreteVars(g, marg, nil)
+	if se == nil {
+		return out
+	}
+	i := 0 // discreteVars lists the discrete latents in order
 	for li := range g.Latents {
-		l := &g.Latents[li]
-		if !l.Domain.Discrete() {
-			continue
+		if l := &g.Latents[li]; l.Domain.Discrete() {
+			out[i].ProbsSE = margSE[l.First : l.First+l.Size()]
+			i++
 		}
-		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: stateLabels(l)}
-		for i := 0; i < l.Size(); i++ {
-			v.Probs = append(v.Probs, marg[l.First+i])
-			if se != nil {
-				v.ProbsSE = append(v.ProbsSE, margSE[l.First+i])
-			}
-		}
-		out = append(out, v)
 	}
 	return out
 }
