@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/fg-infer/fg/factor"
@@ -124,6 +125,13 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 		c.fail(s.LHS, "a likelihood selected by `%s` observes one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1)", c.text(uses[0].at))
 	}
 	K := c.m.Graph.Vars[sel].Card
+	if K > fgraph.MaxStates {
+		c.fail(uses[0].at, "`%s` has %d states; a selector of gated likelihoods has at most %d (one branch per state)", c.text(uses[0].at), K, fgraph.MaxStates)
+	}
+	c.nUnroll += K - 1 // the branches count against the model's factor limit
+	if c.nUnroll > maxFactors {
+		c.fail(s, "the model unrolls to more than %d factors (a gated likelihood counts one per branch)", maxFactors)
+	}
 	d := gateDecl{sel: sel, y: y.num[0], pos: s.Pos(), branches: make([]gateBranch, K)}
 	for st := 0; st < K; st++ {
 		d.branches[st] = c.gateBranch(s, y, call, lk, uses, st, K)
@@ -330,6 +338,10 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 	return true
 }
 
+// maxEnumerationWork bounds configurations × (real elements)³ of exact's
+// enumeration (about an hour on one core).
+const maxEnumerationWork = 1e13
+
 // gateSchedules are the schedules of ep on gated likelihoods.
 var gateSchedules = []infer.Schedule{infer.Sequential, infer.Parallel}
 
@@ -352,6 +364,9 @@ func (c *compiler) checkGates(s *ast.InferStmt, spec *InferSpec) {
 		case fg.ConditionallyGaussian() && n > fgraph.MaxConfigurations:
 			c.errorf(s.Method, "exact enumerates the configurations of the %d selectors, at most %d (2^20); this model has %.4g: use infer mcmc as the gold standard",
 				len(fg.Discrete), fgraph.MaxConfigurations, n)
+		case fg.ConditionallyGaussian() && n*math.Pow(float64(fg.NumVars), 3) > maxEnumerationWork:
+			c.errorf(s.Method, "exact would factor a %d×%d Gaussian for each of %.4g selector configurations (more than %.0e flops): use infer mcmc as the gold standard",
+				fg.NumVars, fg.NumVars, n, maxEnumerationWork)
 		case fg.NumVars > fgraph.MaxJoint:
 			c.errorf(s.Method, "exact needs a dense Gaussian over at most %d real latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
 		}
