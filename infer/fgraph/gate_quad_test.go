@@ -112,14 +112,5 @@ func TestProbitExpertsMCMC(t *testing.T) {
 	g := expertsGraph()
 	mean, vr, prob, _ := quadrature(t, g)
 	res := mixedSampler(t, g, mcmc.Settings{Samples: 4000, Seed: 3})
-	for k := range mean {
-		if math.Abs(res.Mean[k]-mean[k]) > 4*res.MeanSE[k] || math.Abs(res.Var[k]-vr[k]) > 4*res.VarSE[k] {
-			t.Errorf("w_%d: mcmc %.5g ± %.5g (se %.2g, %.2g), exact %.5g ± %.5g", k, res.Mean[k], res.Var[k], res.MeanSE[k], res.VarSE[k], mean[k], vr[k])
-		}
-	}
-	for i := range prob {
-		if math.Abs(res.Prob[i][1]-prob[i][1]) > 4*res.ProbSE[i][1] {
-			t.Errorf("p(z_%d = 1): mcmc %.5g (se %.2g), exact %.5g", i, res.Prob[i][1], res.ProbSE[i][1], prob[i][1])
-		}
-	}
+	checkWithinSE(t, "w", res, mean, vr, prob)
 }
