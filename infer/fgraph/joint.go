@@ -36,7 +36,11 @@ func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
 		return &Result{Status: infer.Failed, Message: err.Error()}, nil
 	}
 	if !hasSites(g) {
-		return gaussianResult(g, mu, cov, logZG), nil
+		res := gaussianResult(g, mu, cov, logZG)
+		if s.Cov {
+			res.post = gaussianPost{mean: mu, cov: cov}
+		}
+		return res, nil
 	}
 	p := siteProblem(g, mu, cov)
 	er, err := ep.Run(ctx, p, ep.Settings{Settings: s.Settings})
@@ -50,6 +54,9 @@ func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
 		res.LogZ, res.HasLogZ = logZG+er.LogZ, er.HasLogZ
 		if _, ok := s.Divergence.(infer.RelaxedKL); ok {
 			res.B = er.B
+		}
+		if s.Cov {
+			res.post = epPost{r: er, n: len(p.Mean)}
 		}
 	}
 	return res, err

@@ -46,6 +46,12 @@ func (f Family) String() string {
 type Settings struct {
 	infer.Settings
 	Family Family
+	// Cov keeps the joint posterior in the Result so that Result.Project
+	// can answer covariances between variables (predictions through a GP
+	// block and a latent bias). Under Full it runs the dense joint even on a
+	// forest (at most MaxJoint variables); under Factorized Project reads
+	// the product of the beliefs. Off, a run keeps no O(n²) state.
+	Cov bool
 
 	// dense forces family = full onto the dense joint on a forest (tests).
 	dense bool
@@ -80,6 +86,9 @@ type Result struct {
 	// B are the relaxation weights of the sites (relaxed KL under Full), in
 	// the order the sites were added; nil otherwise.
 	B []float64
+
+	// post is the joint posterior Project reads (Settings.Cov), nil otherwise.
+	post posterior
 }
 
 // Run solves g. Invalid graphs and settings return an error; numerical
@@ -123,10 +132,13 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 	if len(g.blocks) > 0 && s.Family == Factorized {
 		return nil, fmt.Errorf("fgraph: a Gaussian block over several variables (gp, mvnormal) needs family = full")
 	}
-	if s.Family == Full && (s.dense || len(g.blocks) > 0 || !isForest(g, ad) || relaxed(s.Divergence)) {
+	if s.Family == Full && (s.dense || s.Cov || len(g.blocks) > 0 || !isForest(g, ad) || relaxed(s.Divergence)) {
 		res, err = runJoint(ctx, g, s)
 	} else {
 		res, err = runMessages(ctx, g, ad, s)
+		if res != nil && s.Cov && res.Status.HasNumbers() {
+			res.post = beliefs{mean: res.Mean, vr: res.Var}
+		}
 	}
 	if res != nil {
 		res.Runtime = time.Since(start)
