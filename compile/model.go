@@ -186,7 +186,25 @@ type PredictSpec struct {
 	// boundary): the gold-standard methods may answer it with a cheaper
 	// predictive (infer/run's displayPrediction) instead of an integral per input.
 	Display bool
-	Pos     ast.Pos
+	// FG is set for a predict on a factor-graph model (Block is then −1).
+	FG  *FGPredict
+	Pos ast.Pos
+}
+
+// FGPredict is a predict statement on a real latent of a factor-graph
+// model (infer/run/predict_factorgraph.go). Per row t of Xnew, g*_t is a
+// new value of the latent's gp prior at input Xnew[t] (Dense ≥ 0, a gp
+// block), or the projection Xnew[t]·x[Vars] (Dense = −1). The predict
+// reports Scale·g* + Rest (predictive(f + b, Xnew): Scale 1, Rest b), and
+// Lik (PredictSpec.Lik) applies to the sites' common argument
+// SiteScale·g* + SiteRest (y[i] ~ probit(f[i] + b): 1 and b).
+type FGPredict struct {
+	Vars      []int // the FactorGraph variables of the latent, in element order
+	Dense     int   // index into FactorGraph.Dense of its gp prior, −1 for projections
+	Scale     float64
+	Rest      Affine
+	SiteScale float64
+	SiteRest  Affine
 }
 
 // ExpectSpec is one expect statement.

@@ -12,7 +12,8 @@ import (
 	"github.com/fg-infer/fg/stdlib"
 )
 
-// predictStmt compiles `predict NAME = predictive(LATENT, Xnew)`.
+// predictStmt compiles `predict NAME = predictive(LATENT, Xnew)` (on a
+// factor-graph model: fgPredict).
 func (c *compiler) predictStmt(s *ast.PredictStmt) {
 	call, ok := s.Value.(*ast.CallExpr)
 	if !ok || call.FunName() != "predictive" {
@@ -22,7 +23,8 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 	a := c.bind(call, b)
 	lv, _ := a.val(0)
 	if c.m.FactorGraph != nil {
-		c.fail(s, "predict reads a Gaussian block; this model is a factor graph over several latents (because of the %s at %s), which predict does not serve yet", c.fg.what, c.fg.at)
+		c.fgPredict(s, a, lv)
+		return
 	}
 	if lv.k != kSym || lv.sym.exprs || len(lv.sym.ids) != c.m.Graph.Latents[lv.sym.lat].Size() {
 		c.fail(a.at(0), "predictive needs a whole Gaussian-block latent, e.g. predictive(f, Xtest)")

@@ -58,6 +58,7 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 	if exact {
 		s = fgraph.Settings{Settings: infer.Settings{Progress: j.st.Progress}}
 	}
+	s.Cov = len(j.m.Predicts) > 0
 	res, err := fgraph.Run(j.ctx, g, s)
 	if res == nil {
 		return err
@@ -71,6 +72,11 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 		}
 		if res.Status == infer.Converged {
 			o.status = infer.Done
+		}
+	}
+	if err == nil && res.Status.HasNumbers() {
+		if o.predictions, err = j.fgPredictions(res); err != nil {
+			return err
 		}
 	}
 	j.mergeFG(o)
@@ -170,6 +176,7 @@ func (j *job) mergeFG(o *blockOut) {
 		r.LogEvidence = o.logZ
 	}
 	r.Trace, r.Relaxation = o.trace, o.relax
+	r.Predictions = append(r.Predictions, o.predictions...)
 	if len(o.v.Mean) > 0 {
 		r.Variables = j.perLatent(o.v)
 	}

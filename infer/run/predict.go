@@ -14,9 +14,15 @@ import (
 )
 
 // predictsOf returns the predict statements on block b.
+// On a factor-graph model these are the predicts of its joint block (the
+// gold standards' block, jointBlock): every predict of the model.
 func (j *job) predictsOf(b *compile.Block) []*compile.PredictSpec {
 	var out []*compile.PredictSpec
 	for _, p := range j.m.Predicts {
+		if p.FG != nil && b.Latent < 0 && j.m.FactorGraph != nil {
+			out = append(out, p)
+			continue
+		}
 		if p.Block >= 0 && p.Block < len(j.m.Blocks) && j.m.Blocks[p.Block] == b {
 			out = append(out, p)
 		}
@@ -24,11 +30,11 @@ func (j *job) predictsOf(b *compile.Block) []*compile.PredictSpec {
 	return out
 }
 
-// kernelInputs returns, for a GP/TP block, the cross covariance k(X*, X)
+// kernelInputs returns, for a GP/TP prior, the cross covariance k(X*, X)
 // and the prior variances k(x*, x*) of the new inputs.
-func kernelInputs(b *compile.Block, xnew *mat.Dense) (*mat.Dense, []float64) {
-	k := &b.Prior.Kernel
-	ks := k.Cross(xnew, b.Prior.X)
+func kernelInputs(pr *compile.Prior, xnew *mat.Dense) (*mat.Dense, []float64) {
+	k := &pr.Kernel
+	ks := k.Cross(xnew, pr.X)
 	t, _ := xnew.Dims()
 	kss := make([]float64, t)
 	for i := range kss {
@@ -49,7 +55,7 @@ func (j *job) epPredictions(b *compile.Block, res *ep.Result) ([]infer.Predictio
 		var mean, vr []float64
 		var err error
 		if hasKernel(b) {
-			ks, kss := kernelInputs(b, p.Xnew)
+			ks, kss := kernelInputs(&b.Prior, p.Xnew)
 			mean, vr, err = res.Predict(ks, kss, nil)
 		} else {
 			mean, vr, err = res.PredictLinear(p.Xnew)
@@ -118,7 +124,7 @@ func (j *job) tepPredictions(b *compile.Block, res *tep.Result) ([]infer.Predict
 		var ks *mat.Dense
 		var kss []float64
 		if hasKernel(b) {
-			ks, kss = kernelInputs(b, p.Xnew)
+			ks, kss = kernelInputs(&b.Prior, p.Xnew)
 		}
 		for i := 0; i < t; i++ {
 			var q tep.Prediction

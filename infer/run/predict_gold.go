@@ -25,18 +25,35 @@ import (
 //	E f* = E μ(w),  Var f* = E μ(w)² − (E μ(w))² + v,  p(y* = +1) = E P(μ(w), v),
 //
 // where P(m, v) = ∫ p(+1 | f) N(f; m, v) df is the likelihood's predictive.
+//
+// On a factor-graph model μ(w) = aᵀw + c over the joint vector, and lik
+// and obs apply to the sites' argument arg (predict_factorgraph.go), which
+// may differ from the predicted quantity (f* against f* + b).
 type goldPredictor struct {
 	a   []float64
+	c   float64
 	v   float64
 	lik ep.Likelihood
 	obs factor.MeanObs // E[y | f] for count likelihoods, nil otherwise
+	arg *goldPredictor // the likelihood's argument, nil: this one
+}
+
+// argument is the predictor the likelihood applies to.
+func (g goldPredictor) argument() goldPredictor {
+	if g.arg != nil {
+		return *g.arg
+	}
+	return g
 }
 
 // meanY is E[y* | w] = MeanObs(μ(w), v).
-func (g goldPredictor) meanY(w []float64) float64 { return g.obs.MeanObs(g.mu(w), g.v) }
+func (g goldPredictor) meanY(w []float64) float64 {
+	q := g.argument()
+	return g.obs.MeanObs(q.mu(w), q.v)
+}
 
 func (g goldPredictor) mu(w []float64) float64 {
-	s := 0.0
+	s := g.c
 	for i, ai := range g.a {
 		s += ai * w[i]
 	}
@@ -45,8 +62,9 @@ func (g goldPredictor) mu(w []float64) float64 {
 
 // prob is P(μ(w), v), with the step's Θ at v = 0 (½ on the boundary).
 func (g goldPredictor) prob(w []float64) float64 {
-	m := g.mu(w)
-	if g.v <= 0 {
+	q := g.argument()
+	m := q.mu(w)
+	if q.v <= 0 {
 		if st, ok := g.lik.(ep.Step); ok {
 			switch {
 			case m > 0:
@@ -57,8 +75,17 @@ func (g goldPredictor) prob(w []float64) float64 {
 			return 0.5
 		}
 	}
-	p, _ := g.lik.Prob(m, math.Max(g.v, 0))
+	p, _ := g.lik.Prob(m, math.Max(q.v, 0))
 	return p
+}
+
+// predictorsOf builds one predictor per new input of p: goldPredictors,
+// or fgGoldPredictors on a factor-graph model's joint block.
+func (j *job) predictorsOf(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, error) {
+	if p.FG != nil {
+		return j.fgGoldPredictors(b, p)
+	}
+	return goldPredictors(b, p)
 }
 
 // goldPredictors builds one predictor per new input of p.
@@ -77,7 +104,7 @@ func goldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, 
 	if !ch.Factorize(b.Prior.Cov) {
 		return nil, fmt.Errorf("predict %s: the prior covariance is not positive definite", p.Name)
 	}
-	ks, kss := kernelInputs(b, p.Xnew)
+	ks, kss := kernelInputs(&b.Prior, p.Xnew)
 	for i := range out {
 		var a mat.VecDense
 		kstar := mat.NewVecDense(b.N, ks.RawRowView(i))
@@ -136,7 +163,7 @@ func (j *job) exactPredictions(b *compile.Block, res *exact.Result) ([]infer.Pre
 				continue
 			} // an "is" result has no draws: integrate as for any predict
 		}
-		ps, err := goldPredictors(b, p)
+		ps, err := j.predictorsOf(b, p)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +188,7 @@ func (j *job) mcmcPredictions(b *compile.Block, res *mcmc.Result) ([]infer.Predi
 			out = append(out, pr)
 			continue
 		}
-		ps, err := goldPredictors(b, p)
+		ps, err := j.predictorsOf(b, p)
 		if err != nil {
 			return nil, err
 		}
