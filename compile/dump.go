@@ -55,6 +55,9 @@ func Dump(w io.Writer, m *Model) error {
 			lik, params = p.Lik.Name(), p.Lik.Params()
 		}
 		fmt.Fprintf(bw, "predict %s block=%d xnew=%dx%d sum=%s lik=%s %v\n", p.Name, p.Block, r, c, num(mat.Sum(p.Xnew)), lik, params)
+		if f := p.FG; f != nil {
+			fmt.Fprintf(bw, "  fg vars=%d+%d dense=%d out=%s*g+%v site=%s*g+%v\n", f.Vars[0], len(f.Vars), f.Dense, num(f.Scale), f.Rest, num(f.SiteScale), f.SiteRest)
+		}
 	}
 	for _, e := range m.Expects {
 		fmt.Fprintf(bw, "expect %T for=%q at %d:%d\n", e.Expr, e.For, e.Pos.Line, e.Pos.Column)

@@ -213,3 +213,57 @@ infer exact
 		}
 	}
 }
+
+// TestFGPredictInterceptProjection: probit regression with an intercept
+// latent, y_i ~ probit(x_iᵀw + b), predicts x*ᵀw (Xnew rows are
+// projections of w) and p(y* = +1) with the sites' argument x*ᵀw + b.
+// The reference folds b into w as a last coordinate with its prior
+// (a Gaussian block, infer/ep): predictive(v, [x*, 0]) gives x*ᵀw and the
+// rows [x*, 1] give p(y* = +1); both equal to 1e-6. Under family =
+// factorized the prediction is the product of the beliefs: Σ x_k m_k and
+// Σ x_k² v_k from the result's own marginals.
+func TestFGPredictInterceptProjection(t *testing.T) {
+	head := `
+data X: real[8, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2], [2, 0.1], [-1, -0.4], [0.2, 0.3], [-1.5, 0.8], [0.4, -0.6]]
+data y: spin[8] = [1, 1, -1, 1, -1, 1, -1, 1]
+`
+	src := head + `
+data Xs: real[3, 2] = [[0.5, 0.5], [-1, 2], [1.5, -1]]
+latent w: real[2] ~ normal(0, 2)
+latent b: real ~ normal(0, 3)
+for i in 0..8 { y[i] ~ probit(dot(X[i], w) + b) }
+predict p = predictive(w, Xs)
+infer ep { tol = 1e-11, max_iter = 1000 }
+infer ep as fact { family = factorized, tol = 1e-11, max_iter = 1000 }
+`
+	folded := head + `
+data X1: real[8, 3] = [[1, 0.5, 1], [-0.3, 1, 1], [0.7, -1.2, 1], [2, 0.1, 1], [-1, -0.4, 1], [0.2, 0.3, 1], [-1.5, 0.8, 1], [0.4, -0.6, 1]]
+data Xw: real[3, 3] = [[0.5, 0.5, 0], [-1, 2, 0], [1.5, -1, 0]]
+data Xb: real[3, 3] = [[0.5, 0.5, 1], [-1, 2, 1], [1.5, -1, 1]]
+latent v: real[3] ~ mvnormal([0, 0, 0], [[2, 0, 0], [0, 2, 0], [0, 0, 3]])
+for i in 0..8 { y[i] ~ probit(dot(X1[i], v)) }
+predict pw = predictive(v, Xw)
+predict pb = predictive(v, Xb)
+infer ep { tol = 1e-11, max_iter = 1000 }
+`
+	rs := runSrc(t, src)
+	ref := runSrc(t, folded)["ep"]
+	got, pw, pb := prediction(t, rs["ep"], "p"), prediction(t, ref, "pw"), prediction(t, ref, "pb")
+	closeTo(t, "x*ᵀw mean", got.Mean, pw.Mean, 1e-6)
+	closeTo(t, "x*ᵀw var", got.Var, pw.Var, 1e-6)
+	closeTo(t, "p(y* = +1)", got.Prob, pb.Prob, 1e-6)
+	fr := rs["fact"]
+	if fr.Status != infer.Converged {
+		t.Fatalf("factorized: %v (%s)", fr.Status, fr.Message)
+	}
+	xs := [][2]float64{{0.5, 0.5}, {-1, 2}, {1.5, -1}}
+	w := fr.Variables[0]
+	fm, fv := make([]float64, 3), make([]float64, 3)
+	for i, x := range xs {
+		fm[i] = x[0]*w.Mean[0] + x[1]*w.Mean[1]
+		fv[i] = x[0]*x[0]*w.Var[0] + x[1]*x[1]*w.Var[1]
+	}
+	fp := prediction(t, fr, "p")
+	closeTo(t, "factorized mean", fp.Mean, fm, 1e-12)
+	closeTo(t, "factorized var", fp.Var, fv, 1e-12)
+}
