@@ -75,6 +75,10 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		if !b.Prior {
 			c.fail(call.Fun, "`%s` is a likelihood and cannot be the prior of `%s`; a conditional on latent elements is normal(mean, var)", b.Name, c.text(lhsAt))
 		}
+		if b.Name == (factor.MVNormal{}).Name() && len(s.ids) == l.Size() {
+			c.fail(call.Fun, "mvnormal with a latent mean is not supported yet; the same model: `%s ~ mvnormal(0, K)` with the mean added where `%s` is used, e.g. probit(%s[i] + mu) (a prior with latent parameters is normal(mean, var))",
+				l.Name, l.Name, l.Name)
+		}
 		c.fail(call.Fun, "a prior or conditional on latent elements (or with latent parameters) is normal(mean, var); %s is a prior over a whole latent with numeric parameters", b.Name)
 	}
 	a := c.bind(call, b)
