@@ -8,7 +8,6 @@ import (
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"gonum.org/v1/gonum/floats/scalar"
-	"gonum.org/v1/gonum/mat"
 )
 
 // GP classification with a latent bias: f ~ GP(0, K) (a block), b ~ N(0,
@@ -20,33 +19,17 @@ import (
 // every divergence.
 func TestGPWithLatentBias(t *testing.T) {
 	const n, sb2 = 12, 0.7
-	K := mat.NewSymDense(n, nil)
-	folded := mat.NewSymDense(n, nil)
 	x := func(i int) float64 { return -3 + 6*float64(i)/(n-1) }
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			d := x(i) - x(j)
-			k := 20 * math.Exp(-0.5*d*d/0.8)
-			if i == j {
-				k += 1e-6
-			}
-			K.SetSym(i, j, k)
-			folded.SetSym(i, j, k+sb2)
+	kern := func(a, b float64) float64 {
+		d := a - b
+		k := 20 * math.Exp(-0.5*d*d/0.8)
+		if a == b {
+			k += 1e-6
 		}
+		return k
 	}
 	y := []float64{1, 1, 1, 1, 1, 1, -1, -1, -1, 1, -1, -1} // y[9] is an outlier
-	g := NewGraph(n + 1)
-	vars := make([]int, n)
-	for i := range vars {
-		vars[i] = i
-	}
-	g.AddBlock(vars, nil, K)
-	g.AddGaussian([]int{n}, []float64{1}, 0, 0, sb2)
-	ref := &ep.Problem{Cov: folded}
-	for i := 0; i < n; i++ {
-		g.AddSite(ep.Probit{}, y[i], []int{i, n}, []float64{1, 1}, 0)
-		ref.Sites = append(ref.Sites, ep.Site{Lik: ep.Probit{}, Y: y[i], Index: i})
-	}
+	g, ref, _ := biasGP(n, sb2, x, kern, y)
 	for _, div := range []infer.Divergence{infer.KL{}, infer.Alpha{A: 0.7}, infer.RelaxedKL{C: 0.05}} {
 		set := infer.Settings{Tol: 1e-10, MaxIter: 500, Divergence: div}
 		res, err := Run(context.Background(), g, Settings{Settings: set})

@@ -64,20 +64,31 @@ func (j *job) epPredictions(b *compile.Block, res *ep.Result) ([]infer.Predictio
 			return nil, fmt.Errorf("predict %s: %w", p.Name, err)
 		}
 		pr := infer.Prediction{Name: p.Name, Shape: []int{len(mean)}, Mean: mean, Var: vr}
-		if mo, ok := p.Lik.(factor.MeanObs); ok {
-			pr.MeanY = make([]float64, len(mean))
-			for i := range mean {
-				pr.MeanY[i] = mo.MeanObs(mean[i], vr[i])
-			}
-		}
-		if lik := predictLik(p); lik != nil {
-			if pr.Prob, err = ep.Prob(lik, mean, vr); err != nil {
-				return nil, fmt.Errorf("predict %s: %w", p.Name, err)
-			}
+		if err := observe(&pr, p, mean, vr); err != nil {
+			return nil, err
 		}
 		out = append(out, pr)
 	}
 	return out, nil
+}
+
+// observe sets pr's expected observation (counts) and p(y* = +1)
+// (classifiers) from the Gaussian predictive N(mean, vr) of the
+// likelihood's argument.
+func observe(pr *infer.Prediction, p *compile.PredictSpec, mean, vr []float64) error {
+	if mo, ok := p.Lik.(factor.MeanObs); ok {
+		pr.MeanY = make([]float64, len(mean))
+		for i := range mean {
+			pr.MeanY[i] = mo.MeanObs(mean[i], vr[i])
+		}
+	}
+	if lik := predictLik(p); lik != nil {
+		var err error
+		if pr.Prob, err = ep.Prob(lik, mean, vr); err != nil {
+			return fmt.Errorf("predict %s: %w", p.Name, err)
+		}
+	}
+	return nil
 }
 
 // predictLik is the likelihood that turns a predictive latent into

@@ -8,7 +8,6 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/fgraph"
 )
 
@@ -126,16 +125,8 @@ func (j *job) fgPredictions(res *fgraph.Result) ([]infer.Prediction, error) {
 			if err != nil {
 				return nil, fmt.Errorf("predict %s: %w", p.Name, err)
 			}
-			if mo, ok := p.Lik.(factor.MeanObs); ok {
-				pr.MeanY = make([]float64, len(am))
-				for i := range am {
-					pr.MeanY[i] = mo.MeanObs(am[i], av[i])
-				}
-			}
-			if lik := predictLik(p); lik != nil {
-				if pr.Prob, err = ep.Prob(lik, am, av); err != nil {
-					return nil, fmt.Errorf("predict %s: %w", p.Name, err)
-				}
+			if err := observe(&pr, p, am, av); err != nil {
+				return nil, err
 			}
 		}
 		preds = append(preds, pr)
