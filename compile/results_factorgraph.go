@@ -182,7 +182,11 @@ func sortedAffine(a Affine) Affine {
 		idx[i] = i
 	}
 	slices.SortFunc(idx, func(i, j int) int { return a.Vars[i] - a.Vars[j] })
-	out := Affine{Vars: make([]int, len(idx)), Coefs: make([]float64, len(idx)), Const: a.Const}
+	out := Affine{Const: a.Const}
+	if len(idx) == 0 {
+		return out
+	}
+	out.Vars, out.Coefs = make([]int, len(idx)), make([]float64, len(idx))
 	for k, i := range idx {
 		out.Vars[k], out.Coefs[k] = a.Vars[i], a.Coefs[i]
 	}
