@@ -62,9 +62,10 @@ func (c *compiler) fgPredict(s *ast.PredictStmt, a *args, lv val) {
 		}
 	}
 	for _, in := range c.m.Infers {
-		if in.Method == infer.MethodEP && in.Family != infer.FamilyFactorized && fg.NumVars > fgraph.MaxJoint {
-			c.fail(s, "predict on a factor-graph model reads the joint posterior covariance, which ep under family = full keeps for at most %d latent elements; this model has %d: use family = factorized (the infer line at %s)",
-				fgraph.MaxJoint, fg.NumVars, in.Pos)
+		full := in.Method == infer.MethodEP && in.Family != infer.FamilyFactorized
+		if (full || in.Method == infer.MethodExact) && fg.NumVars > fgraph.MaxJoint {
+			c.fail(s, "predict on a factor-graph model reads the joint posterior covariance, which %s keeps for at most %d latent elements; this model has %d: use ep with family = factorized (the infer line at %s)",
+				map[bool]string{true: "ep under family = full", false: "exact"}[full], fgraph.MaxJoint, fg.NumVars, in.Pos)
 		}
 	}
 	spec.Xnew = mat.NewDense(rows, cols, append([]float64(nil), xv.num...))

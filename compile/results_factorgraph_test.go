@@ -65,7 +65,8 @@ latent b: real ~ normal(0, 1)
 
 // TestFGPredictJointBound: ep under family = full keeps a dense joint of
 // at most fgraph.MaxJoint elements; a predict on a longer chain is refused
-// at its position, and runs under family = factorized.
+// at its position, as under exact (the linear-Gaussian chain is then
+// solved as a dense joint too), and runs under family = factorized.
 func TestFGPredictJointBound(t *testing.T) {
 	src := `
 latent x: real[4000]
@@ -79,8 +80,12 @@ predict p = predictive(w, [[1]])
 infer ep %s
 `
 	_, err := CompileSource("chain.fg", []byte(fmt.Sprintf(src, "")), Options{})
-	if err == nil || !strings.Contains(err.Error(), "chain.fg:10:1") || !strings.Contains(err.Error(), "at most 4000 latent elements; this model has 4001: use family = factorized") {
+	if err == nil || !strings.Contains(err.Error(), "chain.fg:9:1") || !strings.Contains(err.Error(), "at most 4000 latent elements; this model has 4001: use ep with family = factorized") {
 		t.Errorf("error %v", err)
+	}
+	_, err = CompileSource("chain.fg", []byte(strings.Replace(fmt.Sprintf(src, ""), "infer ep \n", "infer exact\n", 1)), Options{})
+	if err == nil || !strings.Contains(err.Error(), "which exact keeps for at most 4000") {
+		t.Errorf("exact: error %v", err)
 	}
 	mustCompile(t, fmt.Sprintf(src, "{ family = factorized }"), Options{})
 }
