@@ -2,6 +2,7 @@ package fgraph
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -187,5 +188,60 @@ func TestProjectLinearGaussian(t *testing.T) {
 	}
 	if _, _, err := res.Project([]int{0, 0}, mat.NewDense(1, 2, nil)); err == nil {
 		t.Error("a repeated variable: no error")
+	}
+}
+
+// BenchmarkProjectGPBias runs joint EP on a GP with a latent bias (n
+// inputs) with Settings.Cov and then projects 100 new inputs (the rows a
+// predict reads), so the cost of keeping and reading the joint posterior
+// shows beside the run:
+//
+//	go test -run '^$' -bench ProjectGPBias -benchtime 3x ./infer/fgraph
+func BenchmarkProjectGPBias(b *testing.B) {
+	for _, n := range []int{100, 400} {
+		x := func(i int) float64 { return -3 + 6*float64(i)/float64(n-1) }
+		kern := func(a, c float64) float64 {
+			d := a - c
+			k := 2 * math.Exp(-0.5*d*d/0.3)
+			if a == c {
+				k += 1e-4
+			}
+			return k
+		}
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = 1
+			if math.Sin(3*x(i)) < -0.3 {
+				y[i] = -1
+			}
+		}
+		g, _, _ := biasGP(n, 1.5, x, kern, y)
+		vars := make([]int, n+1)
+		for i := range vars {
+			vars[i] = i
+		}
+		P := mat.NewDense(100, n+1, nil)
+		for r := 0; r < 100; r++ {
+			P.Set(r, r*n/100, 1)
+			P.Set(r, n, 1)
+		}
+		b.Run(fmt.Sprintf("n=%d/run", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := Run(context.Background(), g, Settings{Cov: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		res, err := Run(context.Background(), g, Settings{Cov: true})
+		if err != nil || !res.Status.HasNumbers() {
+			b.Fatal(err, res.Status)
+		}
+		b.Run(fmt.Sprintf("n=%d/project100", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, _, err := res.Project(vars, P); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
