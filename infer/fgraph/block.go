@@ -10,10 +10,12 @@ import (
 
 // block is a dense Gaussian factor N(x_F; Mean, Cov) over several
 // variables: an mvnormal or GP prior (Cov the kernel matrix) inside a larger
-// graph.
+// graph. The joint prior reads Cov directly (covariance form, prior.go);
+// chol checks it and serves the information form of undirected graphs.
 type block struct {
 	vars []int
 	mean []float64
+	cov  *mat.SymDense
 	chol mat.Cholesky
 }
 
@@ -44,11 +46,16 @@ func (g *Graph) AddBlock(vars []int, mean []float64, cov *mat.SymDense) {
 		b.mean = make([]float64, len(vars))
 	}
 	if g.err == nil {
+		b.cov = mat.NewSymDense(len(vars), nil)
+		b.cov.CopySym(cov)
+	}
+	if g.err == nil {
 		g.blocks = append(g.blocks, b)
 	}
 }
 
-// addTo adds the block to the information form of the joint:
+// addTo adds the block to the information form of the joint (only for
+// graphs that are not directed, see gaussianJoint):
 //
 //	Λ_FF += K⁻¹,  h_F += K⁻¹ m,  r −= ½ mᵀK⁻¹m + ½ log det(2πK),
 //

@@ -16,33 +16,31 @@ import (
 // linear-Gaussian graph): the joint costs O(n²) memory and O(n³) time.
 const MaxJoint = 4000
 
-// runJoint solves g under family = full: the linear-Gaussian factors define
-// the joint Gaussian N(x; μ, Σ) with precision Λ = Σ_k a_k a_kᵀ/σ_k² and
-// Λ μ = Σ_k a_k (y_k − c_k)/σ_k², and the likelihood factors become EP sites
-// on the projections f_k = a_kᵀx + c_k of that block (infer/ep, the engine
-// of GP and linear classification), so the result is joint-Gaussian EP. A
-// constant c_k ≠ 0 is carried by one extra coordinate with prior mean 1 and
-// variance 0. log Z is the Gaussian factors' normaliser
-//
-//	log Z_G = ½ hᵀΛ⁻¹h − ½ log det Λ + (n/2) log 2π − ½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²]
-//
-// plus log Z_EP of the sites.
+// runJoint solves g under family = full: the linear-Gaussian factors and
+// the blocks define the joint Gaussian N(x; μ, Σ) (gaussianJoint: the
+// directed prior in covariance form conditioned on the observations), and
+// the likelihood factors become EP sites on the projections
+// f_k = a_kᵀx + c_k of that block (infer/ep, the engine of GP and linear
+// classification), so the result is joint-Gaussian EP. A constant
+// c_k ≠ 0 is carried by one extra coordinate with prior mean 1 and
+// variance 0. log Z is the Gaussian factors' normaliser log Z_G plus
+// log Z_EP of the sites.
 func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
 	if g.n > MaxJoint {
 		return nil, fmt.Errorf("fgraph: family = full needs a dense joint Gaussian over %d variables (at most %d); use family = factorized", g.n, MaxJoint)
 	}
-	mu, cov, logZG, err := gaussianJoint(g)
+	jt, err := gaussianJoint(g, s.Cov || hasSites(g))
 	if err != nil {
 		return &Result{Status: infer.Failed, Message: err.Error()}, nil
 	}
 	if !hasSites(g) {
-		res := gaussianResult(g, mu, cov, logZG)
+		res := gaussianResult(g, jt)
 		if s.Cov {
-			res.post = gaussianPost{mean: mu, cov: cov}
+			res.post = gaussianPost{mean: jt.mean, cov: jt.cov}
 		}
 		return res, nil
 	}
-	p := siteProblem(g, mu, cov)
+	p := siteProblem(g, jt.mean, jt.cov)
 	er, err := ep.Run(ctx, p, ep.Settings{Settings: s.Settings})
 	if er == nil {
 		return nil, err
@@ -51,7 +49,7 @@ func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
 	if er.Status.HasNumbers() && len(er.Mean) >= g.n {
 		res.Mean, res.Var = er.Mean[:g.n], er.Var[:g.n]
 		res.FMean, res.FVar = er.FMean, er.FVar
-		res.LogZ, res.HasLogZ = logZG+er.LogZ, er.HasLogZ
+		res.LogZ, res.HasLogZ = jt.logZ+er.LogZ, er.HasLogZ
 		if _, ok := s.Divergence.(infer.RelaxedKL); ok {
 			res.B = er.B
 		}
@@ -74,28 +72,77 @@ func (g *Graph) Gaussian() (mean []float64, cov *mat.SymDense, err error) {
 	if g.n > MaxJoint {
 		return nil, nil, fmt.Errorf("fgraph: a dense joint over %d variables (at most %d)", g.n, MaxJoint)
 	}
-	mean, cov, _, err = gaussianJoint(g)
-	return mean, cov, err
+	jt, err := gaussianJoint(g, true)
+	return jt.mean, jt.cov, err
 }
 
-// gaussianJoint returns the mean, covariance and log normaliser of the
-// linear-Gaussian factors (see runJoint).
-func gaussianJoint(g *Graph) ([]float64, *mat.SymDense, float64, error) {
+// gaussJoint is the Gaussian the linear-Gaussian factors and blocks define:
+// its mean, marginal variances, covariance (nil unless asked for) and the
+// log of the factors' integral log Z_G.
+type gaussJoint struct {
+	mean, vr []float64
+	cov      *mat.SymDense
+	logZ     float64
+}
+
+// gaussianJoint returns the Gaussian of the linear-Gaussian factors and
+// blocks, with its covariance when full. A directed graph (every variable
+// defined by one prior, conditional or block with no cycle: direct) is
+// solved in covariance form with no inverse: the prior moments propagated
+// in topological order (priorMoments), then conditioned on the remaining
+// factors by Cholesky updates (condition), so the prior covariance is
+// exact up to rounding and log Z_G = log N(y; Aμ₀ + c, AΣ₀Aᵀ + R) −
+// Σ_v log|a_v|. Other graphs (undirected loops, overlapping blocks) take
+// the information form (informationJoint).
+func gaussianJoint(g *Graph, full bool) (gaussJoint, error) {
+	d, ok := direct(g)
+	if !ok {
+		return informationJoint(g)
+	}
+	mu, sigma, logZ := priorMoments(g, d)
+	lz, err := condition(g, d.obs, mu, sigma, full)
+	if err != nil {
+		return gaussJoint{}, fmt.Errorf("the linear-Gaussian factors do not define a proper joint Gaussian: %w", err)
+	}
+	jt := gaussJoint{mean: mu, vr: make([]float64, g.n), logZ: logZ + lz}
+	for i := range jt.vr {
+		jt.vr[i] = max(sigma[i*g.n+i], 0)
+	}
+	if full {
+		jt.cov = mat.NewSymDense(g.n, sigma)
+	}
+	return jt, nil
+}
+
+// informationJoint solves the linear-Gaussian factors in information form,
+// for graphs that are not directed: precision Λ = Σ_k a_k a_kᵀ/σ_k² (plus
+// each block's K⁻¹), Λ μ = h = Σ_k a_k (y_k − c_k)/σ_k² (plus K⁻¹m), by one
+// Cholesky factorisation Λ = LLᵀ, and
+//
+//	log Z_G = ½ hᵀΛ⁻¹h − ½ log det Λ + (n/2) log 2π − ½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²].
+//
+// The covariance Λ⁻¹ is read from the factor (the marginal variances need
+// its diagonal, EP its whole).
+func informationJoint(g *Graph) (gaussJoint, error) {
 	lam, h, r := gaussianPart(g)
 	var ch mat.Cholesky
 	if !ch.Factorize(lam) {
-		return nil, nil, 0, errors.New("the linear-Gaussian factors do not define a proper joint Gaussian")
+		return gaussJoint{}, errors.New("the linear-Gaussian factors do not define a proper joint Gaussian")
 	}
 	mu := mat.NewVecDense(g.n, nil)
 	if err := ch.SolveVecTo(mu, h); err != nil {
-		return nil, nil, 0, fmt.Errorf("the joint Gaussian is singular: %w", err)
+		return gaussJoint{}, fmt.Errorf("the joint Gaussian is singular: %w", err)
 	}
 	logZ := 0.5*mat.Dot(h, mu) - 0.5*ch.LogDet() + 0.5*float64(g.n)*math.Log(2*math.Pi) + r
 	cov := mat.NewSymDense(g.n, nil)
 	if err := ch.InverseTo(cov); err != nil {
-		return nil, nil, 0, fmt.Errorf("the joint Gaussian is singular: %w", err)
+		return gaussJoint{}, fmt.Errorf("the joint Gaussian is singular: %w", err)
 	}
-	return mu.RawVector().Data, cov, logZ, nil
+	jt := gaussJoint{mean: mu.RawVector().Data, vr: make([]float64, g.n), cov: cov, logZ: logZ}
+	for i := range jt.vr {
+		jt.vr[i] = cov.At(i, i)
+	}
+	return jt, nil
 }
 
 // gaussianPart returns Λ, h and the constant −½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²]
@@ -159,12 +206,8 @@ func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
 	return p
 }
 
-func gaussianResult(g *Graph, mu []float64, cov *mat.SymDense, logZ float64) *Result {
-	res := &Result{Status: infer.Converged, Exact: true, LogZ: logZ, HasLogZ: true,
-		Mean: make([]float64, g.n), Var: make([]float64, g.n)}
-	for i := range res.Mean {
-		res.Mean[i], res.Var[i] = mu[i], cov.At(i, i)
-	}
+func gaussianResult(g *Graph, jt gaussJoint) *Result {
+	res := &Result{Status: infer.Converged, Exact: true, LogZ: jt.logZ, HasLogZ: true, Mean: jt.mean, Var: jt.vr}
 	res.Iterations = 1
 	return res
 }

@@ -1,0 +1,92 @@
+package fgraph
+
+import (
+	"errors"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// condition conditions the Gaussian N(μ, Σ) (sigma: the full n×n row-major
+// covariance, both triangles) on the observation factors
+// N(y_k; a_kᵀx + c_k, σ_k²), k ∈ obs, in place, and returns their log
+// evidence log N(y; Aμ + c, AΣAᵀ + R). It is the Cholesky form of the
+// Gaussian conditional (the GP regression update, GPML Algorithm 2.1): in
+// chunks of at most n observations,
+//
+//	P = AΣ,  S = PAᵀ + R = UᵀU,  V = U⁻ᵀP,  z = U⁻ᵀ(y − c − Aμ),
+//	μ += Vᵀz,  Σ −= VᵀV,  log Z += −½ zᵀz − Σ_i log U_ii − (b/2) log 2π,
+//
+// with no inverse formed (the chunks apply the chain rule
+// p(y) = Π p(y_chunk | earlier chunks)). S is the covariance of the
+// observations, so its Cholesky factor exists whenever the noise
+// variances are positive. With full false only the diagonal of Σ is
+// updated by the last chunk (O(b·n) instead of O(b·n²)): the caller then
+// reads the variances only.
+func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (float64, error) {
+	n := g.n
+	logZ := 0.0
+	for len(obs) > 0 {
+		b := min(len(obs), n)
+		chunk := obs[:b]
+		obs = obs[b:]
+		P := make([]float64, b*n)
+		r := make([]float64, b)
+		for i, k := range chunk {
+			lo, hi := g.edges(int(k))
+			pi := P[i*n : (i+1)*n]
+			r[i] = g.y[k] - g.c[k]
+			for e := lo; e < hi; e++ {
+				v, a := int(g.evar[e]), g.ecoef[e]
+				blas64.Axpy(a, vec(sigma[v*n:(v+1)*n]), vec(pi))
+				r[i] -= a * mu[v]
+			}
+		}
+		S := mat.NewSymDense(b, nil)
+		for i := range chunk {
+			pi := P[i*n : (i+1)*n]
+			for l := i; l < b; l++ {
+				lo, hi := g.edges(int(chunk[l]))
+				s := 0.0
+				for e := lo; e < hi; e++ {
+					s += g.ecoef[e] * pi[g.evar[e]]
+				}
+				if l == i {
+					s += g.v[chunk[i]]
+				}
+				S.SetSym(i, l, s)
+			}
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(S) {
+			return 0, errors.New("the observations' covariance is not positive definite")
+		}
+		var U mat.TriDense
+		ch.UTo(&U)
+		u := U.RawTriangular()
+		V := blas64.General{Rows: b, Cols: n, Stride: n, Data: P}
+		blas64.Trsm(blas.Left, blas.Trans, 1, u, V)
+		blas64.Trsv(blas.Trans, u, vec(r))
+		logZ += -0.5*blas64.Dot(vec(r), vec(r)) - 0.5*ch.LogDet() - 0.5*float64(b)*math.Log(2*math.Pi)
+		blas64.Gemv(blas.Trans, 1, V, vec(r), 1, vec(mu))
+		if full || len(obs) > 0 {
+			blas64.Syrk(blas.Trans, -1, V, 1, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: sigma})
+			for i := 0; i < n; i++ {
+				for j := i + 1; j < n; j++ {
+					sigma[j*n+i] = sigma[i*n+j]
+				}
+			}
+			continue
+		}
+		for k := 0; k < b; k++ {
+			for i, x := range P[k*n : (k+1)*n] {
+				sigma[i*n+i] -= x * x
+			}
+		}
+	}
+	return logZ, nil
+}
+
+func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Data: x} }

@@ -1,0 +1,117 @@
+package fgraph
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/fg-infer/fg/infer"
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+// TestGPWithLatentBiasIllConditioned is the GP with a latent bias on an
+// ill-conditioned kernel, with no jitter: 20 inputs 0.32 apart under an se
+// kernel of variance 2 and lengthscale 1 (cond K ≈ 1e11). The joint prior
+// in covariance form holds K as given, so the projections' marginals,
+// log Z and the predictions through Result.Project equal EP on the folded
+// kernel K + σ_b²11ᵀ (infer/ep) to 1e-8 (an information form, K⁻¹ added to
+// a precision and inverted back, was 1e-4 off in means, variances, log Z
+// and predictions). The prediction points lie within the inputs: beyond
+// them a = K⁻¹k* grows to |a| ≈ 1e5 (x* = 4), and the projection aᵀΣa itself
+// rounds at |a|²ε‖Σ‖ ≈ 1e-6, whatever the engine.
+func TestGPWithLatentBiasIllConditioned(t *testing.T) {
+	const n, sb2 = 20, 0.7
+	x := func(i int) float64 { return -3.04 + 0.32*float64(i) }
+	kern := func(a, b float64) float64 { d := a - b; return 2 * math.Exp(-0.5*d*d) }
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = 1
+		if math.Sin(1.3*x(i)) < -0.2 || i == 7 {
+			y[i] = -1
+		}
+	}
+	res, want := checkBiasGPPredictions(t, n, sb2, x, kern, y, []float64{-2.9, -1.17, 0.05, 1.3, 2.95}, 1e-8)
+	for i := 0; i < n; i++ {
+		if !scalar.EqualWithinAbs(res.FMean[i], want.Mean[i], 1e-8) || !scalar.EqualWithinAbs(res.FVar[i], want.Var[i], 1e-8) {
+			t.Errorf("f[%d] + b: %.12g ± %.12g, folded kernel %.12g ± %.12g", i, res.FMean[i], res.FVar[i], want.Mean[i], want.Var[i])
+		}
+	}
+	if !res.HasLogZ || !want.HasLogZ || !scalar.EqualWithinAbs(res.LogZ, want.LogZ, 1e-8) {
+		t.Errorf("log Z %.12g (%v), folded kernel %.12g (%v)", res.LogZ, res.HasLogZ, want.LogZ, want.HasLogZ)
+	}
+	// Without Settings.Cov the same joint runs (the sites need it).
+	g, _, _ := biasGP(n, sb2, x, kern, y)
+	plain, err := Run(context.Background(), g, Settings{Settings: infer.Settings{Tol: 1e-11, MaxIter: 500}})
+	if err != nil || plain.Status != infer.Converged {
+		t.Fatal(err, plain)
+	}
+	for i := range plain.Mean {
+		if plain.Mean[i] != res.Mean[i] || plain.Var[i] != res.Var[i] {
+			t.Errorf("x[%d]: %g ± %g without Cov, %g ± %g with", i, plain.Mean[i], plain.Var[i], res.Mean[i], res.Var[i])
+		}
+	}
+}
+
+// TestJointForms checks the covariance form of a directed linear-Gaussian
+// graph (conditional before prior, a defining coefficient ≠ 1, more
+// observations than variables so that condition runs in chunks) against
+// the information form of the same factors, and an undirected graph
+// (which takes the information form) against its closed form.
+func TestJointForms(t *testing.T) {
+	g := NewGraph(3)
+	g.AddGaussian([]int{1, 0}, []float64{2, -3}, -1, 0, 0.5) // x1 = (3x0 + 1)/2 + ε, Var ε = 0.125
+	g.AddGaussian([]int{2, 1}, []float64{-0.5, 1}, 0.2, 0.4, 0.7)
+	g.AddGaussian([]int{0}, []float64{1}, 0, 0.5, 2)
+	for i, y := range []float64{1.2, -0.3, 2.5, 0.8, 1.1} {
+		g.AddGaussian([]int{i % 3, (i + 1) % 3}, []float64{1, 0.5 * float64(i+1)}, 0.1, y, 0.3)
+	}
+	if _, ok := direct(g); !ok {
+		t.Fatal("a directed graph was not peeled")
+	}
+	want, err := informationJoint(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), g, Settings{dense: true})
+	if err != nil || !res.Exact {
+		t.Fatal(err, res)
+	}
+	mean, cov, err := g.Gaussian()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if !scalar.EqualWithinAbs(res.Mean[i], want.mean[i], 1e-12) || !scalar.EqualWithinAbs(res.Var[i], want.vr[i], 1e-12) || mean[i] != res.Mean[i] {
+			t.Errorf("x[%d]: %.15g ± %.15g (Gaussian %.15g), information form %.15g ± %.15g", i, res.Mean[i], res.Var[i], mean[i], want.mean[i], want.vr[i])
+		}
+		for j := 0; j < 3; j++ {
+			if !scalar.EqualWithinAbs(cov.At(i, j), want.cov.At(i, j), 1e-12) {
+				t.Errorf("cov[%d, %d]: %.15g, information form %.15g", i, j, cov.At(i, j), want.cov.At(i, j))
+			}
+		}
+	}
+	if !scalar.EqualWithinAbs(res.LogZ, want.logZ, 1e-12) {
+		t.Errorf("log Z %.15g, information form %.15g", res.LogZ, want.logZ)
+	}
+
+	// ∫ N(0; x0 + x1, 1) N(1; x0 − x1, 2) dx = ½ (u = x0 + x1, w = x0 − x1,
+	// dx = du dw / 2): mean (½, −½), variances ¾.
+	u := NewGraph(2)
+	u.AddGaussian([]int{0, 1}, []float64{1, 1}, 0, 0, 1)
+	u.AddGaussian([]int{0, 1}, []float64{1, -1}, 0, 1, 2)
+	if _, ok := direct(u); ok {
+		t.Fatal("an undirected graph was peeled")
+	}
+	ur, err := Run(context.Background(), u, Settings{})
+	if err != nil || !ur.Exact {
+		t.Fatal(err, ur)
+	}
+	for i, m := range []float64{0.5, -0.5} {
+		if !scalar.EqualWithinAbs(ur.Mean[i], m, 1e-14) || !scalar.EqualWithinAbs(ur.Var[i], 0.75, 1e-14) {
+			t.Errorf("undirected x[%d]: %g ± %g, want %g ± 0.75", i, ur.Mean[i], ur.Var[i], m)
+		}
+	}
+	if !scalar.EqualWithinAbs(ur.LogZ, -math.Ln2, 1e-14) {
+		t.Errorf("undirected log Z %g, want −log 2", ur.LogZ)
+	}
+}
