@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/internal/openblas"
 )
 
 // condition conditions the Gaussian N(μ, Σ) (sigma: the full n×n row-major
@@ -22,12 +24,12 @@ import (
 // with no inverse formed (the chunks apply the chain rule
 // p(y) = Π p(y_chunk | earlier chunks)). S is the covariance of the
 // observations, so its Cholesky factor exists whenever the noise
-// variances are positive. With full false only the diagonal of Σ is
-// updated by the last chunk (O(b·n) instead of O(b·n²)): the caller then
-// reads the variances only.
-func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (float64, error) {
+// variances are positive. With full false the last chunk leaves Σ as it
+// is and returns its V (saving the O(b·n²) update): the posterior
+// covariance is then Σ − VᵀV, whose diagonal is O(b·n) and whose
+// projections read uᵀΣu − |Vu|² (gaussianPost) without forming it.
+func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (logZ float64, last *mat.Dense, err error) {
 	n := g.n
-	logZ := 0.0
 	for len(obs) > 0 {
 		b := min(len(obs), n)
 		chunk := obs[:b]
@@ -61,18 +63,18 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (float64, 
 		}
 		var ch mat.Cholesky
 		if !ch.Factorize(S) {
-			return 0, errors.New("the observations' covariance is not positive definite")
+			return 0, nil, errors.New("the observations' covariance is not positive definite")
 		}
 		var U mat.TriDense
 		ch.UTo(&U)
 		u := U.RawTriangular()
 		V := blas64.General{Rows: b, Cols: n, Stride: n, Data: P}
-		blas64.Trsm(blas.Left, blas.Trans, 1, u, V)
+		openblas.TrsmLeftTrans(u, V)
 		blas64.Trsv(blas.Trans, u, vec(r))
 		logZ += -0.5*blas64.Dot(vec(r), vec(r)) - 0.5*ch.LogDet() - 0.5*float64(b)*math.Log(2*math.Pi)
 		blas64.Gemv(blas.Trans, 1, V, vec(r), 1, vec(mu))
 		if full || len(obs) > 0 {
-			blas64.Syrk(blas.Trans, -1, V, 1, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: sigma})
+			openblas.SyrkTrans(-1, V, 1, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: sigma})
 			for i := 0; i < n; i++ {
 				for j := i + 1; j < n; j++ {
 					sigma[j*n+i] = sigma[i*n+j]
@@ -80,13 +82,9 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (float64, 
 			}
 			continue
 		}
-		for k := 0; k < b; k++ {
-			for i, x := range P[k*n : (k+1)*n] {
-				sigma[i*n+i] -= x * x
-			}
-		}
+		last = mat.NewDense(b, n, P)
 	}
-	return logZ, nil
+	return logZ, last, nil
 }
 
 func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Data: x} }

@@ -29,14 +29,14 @@ func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
 	if g.n > MaxJoint {
 		return nil, fmt.Errorf("fgraph: family = full needs a dense joint Gaussian over %d variables (at most %d); use family = factorized", g.n, MaxJoint)
 	}
-	jt, err := gaussianJoint(g, s.Cov || hasSites(g))
+	jt, err := gaussianJoint(g, hasSites(g))
 	if err != nil {
 		return &Result{Status: infer.Failed, Message: err.Error()}, nil
 	}
 	if !hasSites(g) {
 		res := gaussianResult(g, jt)
 		if s.Cov {
-			res.post = gaussianPost{mean: jt.mean, cov: jt.cov}
+			res.post = gaussianPost{mean: jt.mean, cov: jt.cov, v: jt.v}
 		}
 		return res, nil
 	}
@@ -77,16 +77,19 @@ func (g *Graph) Gaussian() (mean []float64, cov *mat.SymDense, err error) {
 }
 
 // gaussJoint is the Gaussian the linear-Gaussian factors and blocks define:
-// its mean, marginal variances, covariance (nil unless asked for) and the
-// log of the factors' integral log Z_G.
+// its mean, marginal variances, covariance cov − vᵀv (v nil when the
+// covariance was asked for in full) and the log of the factors' integral
+// log Z_G.
 type gaussJoint struct {
 	mean, vr []float64
 	cov      *mat.SymDense
+	v        *mat.Dense
 	logZ     float64
 }
 
 // gaussianJoint returns the Gaussian of the linear-Gaussian factors and
-// blocks, with its covariance when full. A directed graph (every variable
+// blocks, with its covariance formed when full (otherwise as cov − vᵀv,
+// see condition). A directed graph (every variable
 // defined by one prior, conditional or block with no cycle: direct) is
 // solved in covariance form with no inverse: the prior moments propagated
 // in topological order (priorMoments), then conditioned on the remaining
@@ -100,16 +103,24 @@ func gaussianJoint(g *Graph, full bool) (gaussJoint, error) {
 		return informationJoint(g)
 	}
 	mu, sigma, logZ := priorMoments(g, d)
-	lz, err := condition(g, d.obs, mu, sigma, full)
+	lz, v, err := condition(g, d.obs, mu, sigma, full)
 	if err != nil {
 		return gaussJoint{}, fmt.Errorf("the linear-Gaussian factors do not define a proper joint Gaussian: %w", err)
 	}
-	jt := gaussJoint{mean: mu, vr: make([]float64, g.n), logZ: logZ + lz}
+	jt := gaussJoint{mean: mu, vr: make([]float64, g.n), cov: mat.NewSymDense(g.n, sigma), v: v, logZ: logZ + lz}
 	for i := range jt.vr {
-		jt.vr[i] = max(sigma[i*g.n+i], 0)
+		jt.vr[i] = sigma[i*g.n+i]
 	}
-	if full {
-		jt.cov = mat.NewSymDense(g.n, sigma)
+	if v != nil {
+		m, _ := v.Dims()
+		for k := 0; k < m; k++ {
+			for i, x := range v.RawRowView(k) {
+				jt.vr[i] -= x * x
+			}
+		}
+	}
+	for i, x := range jt.vr {
+		jt.vr[i] = max(x, 0)
 	}
 	return jt, nil
 }

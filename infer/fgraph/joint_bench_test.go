@@ -40,7 +40,9 @@ func biasGPRegression(n int, ell, r float64) *Graph {
 // BenchmarkDenseJoint solves linear-Gaussian graphs on the dense joint:
 // GP regression with a latent bias (a block, a scalar prior and n Gaussian
 // observations) and a random walk of n steps observed at every step (forced
-// onto the dense joint), with and without the joint covariance kept:
+// onto the dense joint), with and without the joint covariance kept. It
+// reports the process CPU time per run (cpu-ns/op, see BenchmarkRandomWalk)
+// beside the wall time:
 //
 //	go test -run '^$' -bench DenseJoint -benchtime 3x ./infer/fgraph
 func BenchmarkDenseJoint(b *testing.B) {
@@ -57,12 +59,14 @@ func BenchmarkDenseJoint(b *testing.B) {
 			{"walk", walk, Settings{dense: true}},
 		} {
 			b.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(b *testing.B) {
+				cpu0 := cpuTime()
 				for i := 0; i < b.N; i++ {
 					res, err := Run(context.Background(), c.g, c.s)
 					if err != nil || res.Status != infer.Converged || !res.Exact {
 						b.Fatal(err, res)
 					}
 				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/infer/ep"
@@ -51,10 +52,12 @@ func (r *Result) Project(vars []int, X *mat.Dense) (mean, vr []float64, err erro
 	return r.post.project(vars, X)
 }
 
-// gaussianPost is the exact posterior of a linear-Gaussian graph.
+// gaussianPost is the exact posterior of a linear-Gaussian graph, with
+// covariance cov − vᵀv (v nil: cov; see condition).
 type gaussianPost struct {
 	mean []float64
 	cov  *mat.SymDense
+	v    *mat.Dense
 }
 
 func (p gaussianPost) project(vars []int, X *mat.Dense) ([]float64, []float64, error) {
@@ -65,15 +68,28 @@ func (p gaussianPost) project(vars []int, X *mat.Dense) ([]float64, []float64, e
 			sub.SetSym(i, j, p.cov.At(vi, vars[j]))
 		}
 	}
-	var XS mat.Dense
+	var XS, XV mat.Dense
 	XS.Mul(X, sub)
+	if p.v != nil {
+		m, _ := p.v.Dims()
+		vsub := mat.NewDense(m, k, nil)
+		for i, vi := range vars {
+			vsub.SetCol(i, mat.Col(nil, vi, p.v))
+		}
+		XV.Mul(X, vsub.T())
+	}
 	mean, vr := make([]float64, t), make([]float64, t)
 	for r := 0; r < t; r++ {
 		x := X.RawRowView(r)
 		for i, vi := range vars {
 			mean[r] += x[i] * p.mean[vi]
 		}
-		vr[r] = max(mat.Dot(mat.NewVecDense(k, x), mat.NewVecDense(k, XS.RawRowView(r))), 0)
+		vr[r] = mat.Dot(mat.NewVecDense(k, x), mat.NewVecDense(k, XS.RawRowView(r)))
+		if p.v != nil {
+			w := XV.RawRowView(r)
+			vr[r] -= floats.Dot(w, w)
+		}
+		vr[r] = max(vr[r], 0)
 	}
 	return mean, vr, nil
 }

@@ -1,0 +1,61 @@
+package openblas
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// Gonum's pure-Go Dtrsm and Dsyrk are unblocked and single-threaded,
+// several times slower than its Dgemm (cache-blocked, on GOMAXPROCS
+// goroutines) and Cholesky at the same size. On that backend TrsmLeftTrans
+// and SyrkTrans cast most of their work as Dgemm on blocks of
+// blockSize rows or columns; on OpenBLAS, whose Dtrsm and Dsyrk are
+// blocked and threaded already, they call them directly.
+const blockSize = 128
+
+// TrsmLeftTrans solves Uᵀ X = B in place (B ← U⁻ᵀ B) for the upper
+// triangular U: forward substitution by row blocks, each block of X solved
+// by Dtrsm on its diagonal block of U after subtracting the contribution of
+// the blocks above with one Dgemm.
+func TrsmLeftTrans(u blas64.Triangular, b blas64.General) {
+	n := u.N
+	if Backend != "gonum" || n <= blockSize {
+		blas64.Trsm(blas.Left, blas.Trans, 1, u, b)
+		return
+	}
+	for k0 := 0; k0 < n; k0 += blockSize {
+		k1 := min(k0+blockSize, n)
+		bk := blas64.General{Rows: k1 - k0, Cols: b.Cols, Stride: b.Stride, Data: b.Data[k0*b.Stride:]}
+		if k0 > 0 {
+			// B_k ← B_k − U[0:k0, k0:k1]ᵀ X[0:k0, :]
+			uk := blas64.General{Rows: k0, Cols: k1 - k0, Stride: u.Stride, Data: u.Data[k0:]}
+			x := blas64.General{Rows: k0, Cols: b.Cols, Stride: b.Stride, Data: b.Data}
+			blas64.Gemm(blas.Trans, blas.NoTrans, -1, uk, x, 1, bk)
+		}
+		ukk := blas64.Triangular{Uplo: blas.Upper, Diag: u.Diag, N: k1 - k0, Stride: u.Stride, Data: u.Data[k0*u.Stride+k0:]}
+		blas64.Trsm(blas.Left, blas.Trans, 1, ukk, bk)
+	}
+}
+
+// SyrkTrans sets the upper triangle of C to alpha·AᵀA + beta·C (A k×n,
+// C n×n upper): by column blocks of C, the diagonal block by Dsyrk and the
+// block above it by one Dgemm.
+func SyrkTrans(alpha float64, a blas64.General, beta float64, c blas64.Symmetric) {
+	n := c.N
+	if Backend != "gonum" || n <= blockSize || c.Uplo != blas.Upper {
+		blas64.Syrk(blas.Trans, alpha, a, beta, c)
+		return
+	}
+	for j0 := 0; j0 < n; j0 += blockSize {
+		j1 := min(j0+blockSize, n)
+		aj := blas64.General{Rows: a.Rows, Cols: j1 - j0, Stride: a.Stride, Data: a.Data[j0:]}
+		if j0 > 0 {
+			// C[0:j0, j0:j1] ← alpha A[:, 0:j0]ᵀ A[:, j0:j1] + beta C[0:j0, j0:j1]
+			a0 := blas64.General{Rows: a.Rows, Cols: j0, Stride: a.Stride, Data: a.Data}
+			cj := blas64.General{Rows: j0, Cols: j1 - j0, Stride: c.Stride, Data: c.Data[j0:]}
+			blas64.Gemm(blas.Trans, blas.NoTrans, alpha, a0, aj, beta, cj)
+		}
+		cjj := blas64.Symmetric{Uplo: blas.Upper, N: j1 - j0, Stride: c.Stride, Data: c.Data[j0*c.Stride+j0:]}
+		blas64.Syrk(blas.Trans, alpha, aj, beta, cjj)
+	}
+}
