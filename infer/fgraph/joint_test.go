@@ -115,3 +115,42 @@ func TestJointForms(t *testing.T) {
 		t.Errorf("undirected log Z %g, want −log 2", ur.LogZ)
 	}
 }
+
+// TestGaussianPriorExact checks Graph.Gaussian, the prior of the gold
+// standards (infer/run's joint block for exact and mcmc), on the
+// ill-conditioned GP with a latent bias: with no observation it is the
+// blocks' N(0, K) and the bias's N(0, σ_b²) exactly, bit for bit.
+func TestGaussianPriorExact(t *testing.T) {
+	const n, sb2 = 20, 0.7
+	x := func(i int) float64 { return -3.04 + 0.32*float64(i) }
+	kern := func(a, b float64) float64 { d := a - b; return 2 * math.Exp(-0.5*d*d) }
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = 1
+	}
+	g, _, K := biasGP(n, sb2, x, kern, y)
+	prior := NewGraph(n + 1)
+	prior.blocks = g.blocks
+	prior.AddGaussian([]int{n}, []float64{1}, 0, 0, sb2)
+	mean, cov, err := prior.Gaussian()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i <= n; i++ {
+		for j := 0; j <= n; j++ {
+			want := 0.0
+			switch {
+			case i < n && j < n:
+				want = K.At(i, j)
+			case i == n && j == n:
+				want = sb2
+			}
+			if cov.At(i, j) != want {
+				t.Errorf("cov[%d, %d] = %g, want %g", i, j, cov.At(i, j), want)
+			}
+		}
+		if mean[i] != 0 {
+			t.Errorf("mean[%d] = %g, want 0", i, mean[i])
+		}
+	}
+}

@@ -137,9 +137,11 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOu
 }
 
 // jointBlock is fg as one Gaussian block over all its variables: the prior
-// N(μ, Σ) of its Gaussian factors and dense blocks (fgraph.Graph.Gaussian,
-// by a Cholesky factorisation of the precision) and every site as the
-// sparse projection aᵀx + c of the joint vector.
+// N(μ, Σ) of its Gaussian factors and dense blocks (fgraph.Graph.Gaussian:
+// compile's priors and conditionals are directed, so the mean and
+// covariance are propagated in topological order with no inverse, the
+// blocks' covariances copied as given) and every site as the sparse
+// projection aᵀx + c of the joint vector.
 func (j *job) jointBlock(fg *compile.FactorGraph) (*compile.Block, error) {
 	mean, cov, err := priorGraph(fg).Gaussian()
 	if err != nil {
