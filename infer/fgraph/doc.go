@@ -124,17 +124,23 @@
 // the forward–backward schedule, tol 1e-6): T = 10⁴ in 67 ms (36 passes),
 // T = 10⁵ in 0.73 s (38 passes).
 //
-// The dense joint of a linear-Gaussian graph (BenchmarkDenseJoint, CPU time
-// per run under load ≈ 7.5; GP regression with a latent bias, n Gaussian
-// observations, with and without Settings.Cov; a random walk observed at
-// every step forced onto the dense joint), against the information form it
-// replaced (K⁻¹ and the precision's inverse):
+// The dense joint of a linear-Gaussian graph (go test -run '^$' -bench
+// DenseJoint -benchtime 3x ./infer/fgraph; CPU time per run under load ≈ 7.5
+// on 2 cores; GP regression with a latent bias and n Gaussian observations,
+// with and without Settings.Cov; a random walk observed at every step
+// forced onto the dense joint; a regression with 6 weights and 10⁵ rows),
+// against the information form it replaced (K⁻¹, then the precision's
+// inverse):
 //
-//	                 covariance form    information form
-//	gp     n = 400   14–16 ms           17 ms
-//	gp-cov n = 400   14 ms              17–20 ms
-//	walk   n = 400   4–5 ms             8–10 ms
-//	gp     n = 1000  0.18–0.21 s        0.23 s
-//	gp-cov n = 1000  0.19 s             0.23–0.25 s
-//	walk   n = 1000  34 ms              0.21 s
+//	                       covariance form    information form
+//	gp         n = 400     14 ms              18–21 ms
+//	gp-cov     n = 400     13–16 ms           19–21 ms
+//	walk       n = 400     4.3–4.7 ms         8.2–8.7 ms
+//	gp         n = 1000    0.19 s             0.23 s
+//	gp-cov     n = 1000    0.18–0.19 s        0.22–0.23 s
+//	walk       n = 1000    34–37 ms           0.20–0.21 s
+//	regression d=6, m=10⁵  14 ms              11 ms
+//
+// (the regression pays the O(n²) Kalman update per row where the precision
+// adds O(d²); the others gain from copying K and never inverting it).
 package fgraph

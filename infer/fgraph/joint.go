@@ -25,11 +25,11 @@ const MaxJoint = 4000
 // c_k ≠ 0 is carried by one extra coordinate with prior mean 1 and
 // variance 0. log Z is the Gaussian factors' normaliser log Z_G plus
 // log Z_EP of the sites.
-func runJoint(ctx context.Context, g *Graph, s Settings) (*Result, error) {
+func runJoint(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result, error) {
 	if g.n > MaxJoint {
 		return nil, fmt.Errorf("fgraph: family = full needs a dense joint Gaussian over %d variables (at most %d); use family = factorized", g.n, MaxJoint)
 	}
-	jt, err := gaussianJoint(g, hasSites(g))
+	jt, err := gaussianJoint(g, ad, hasSites(g))
 	if err != nil {
 		return &Result{Status: infer.Failed, Message: err.Error()}, nil
 	}
@@ -72,7 +72,7 @@ func (g *Graph) Gaussian() (mean []float64, cov *mat.SymDense, err error) {
 	if g.n > MaxJoint {
 		return nil, nil, fmt.Errorf("fgraph: a dense joint over %d variables (at most %d)", g.n, MaxJoint)
 	}
-	jt, err := gaussianJoint(g, true)
+	jt, err := gaussianJoint(g, newAdjacency(g), true)
 	return jt.mean, jt.cov, err
 }
 
@@ -97,8 +97,8 @@ type gaussJoint struct {
 // exact up to rounding and log Z_G = log N(y; Aμ₀ + c, AΣ₀Aᵀ + R) −
 // Σ_v log|a_v|. Other graphs (undirected loops, overlapping blocks) take
 // the information form (informationJoint).
-func gaussianJoint(g *Graph, full bool) (gaussJoint, error) {
-	d, ok := direct(g)
+func gaussianJoint(g *Graph, ad *adjacency, full bool) (gaussJoint, error) {
+	d, ok := direct(g, ad)
 	if !ok {
 		return informationJoint(g)
 	}

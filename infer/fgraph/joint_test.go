@@ -7,6 +7,7 @@ import (
 
 	"github.com/fg-infer/fg/infer"
 	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestGPWithLatentBiasIllConditioned is the GP with a latent bias on an
@@ -65,7 +66,7 @@ func TestJointForms(t *testing.T) {
 	for i, y := range []float64{1.2, -0.3, 2.5, 0.8, 1.1} {
 		g.AddGaussian([]int{i % 3, (i + 1) % 3}, []float64{1, 0.5 * float64(i+1)}, 0.1, y, 0.3)
 	}
-	if _, ok := direct(g); !ok {
+	if _, ok := direct(g, newAdjacency(g)); !ok {
 		t.Fatal("a directed graph was not peeled")
 	}
 	want, err := informationJoint(g)
@@ -99,7 +100,7 @@ func TestJointForms(t *testing.T) {
 	u := NewGraph(2)
 	u.AddGaussian([]int{0, 1}, []float64{1, 1}, 0, 0, 1)
 	u.AddGaussian([]int{0, 1}, []float64{1, -1}, 0, 1, 2)
-	if _, ok := direct(u); ok {
+	if _, ok := direct(u, newAdjacency(u)); ok {
 		t.Fatal("an undirected graph was peeled")
 	}
 	ur, err := Run(context.Background(), u, Settings{})
@@ -151,6 +152,57 @@ func TestGaussianPriorExact(t *testing.T) {
 		}
 		if mean[i] != 0 {
 			t.Errorf("mean[%d] = %g, want 0", i, mean[i])
+		}
+	}
+}
+
+// TestJointChunks checks the chunked Cholesky conditioning (more than
+// smallJoint variables, more observations than variables: two chunks, the
+// last kept as Σ − VᵀV) on a random walk of 150 steps observed at every
+// step and at 100 sums x_t + x_{t+1}: marginals, log Z and the projections
+// of Result.Project against the information form of the same factors.
+func TestJointChunks(t *testing.T) {
+	const T = 150
+	g := newChain(T, 0.95, 0.1, 1, 5).graph()
+	for i := 0; i < 100; i++ {
+		g.AddGaussian([]int{i, i + 1}, []float64{1, 1}, 0.3, math.Sin(float64(i)), 0.4)
+	}
+	d, ok := direct(g, newAdjacency(g))
+	if !ok || len(d.obs) <= T || T <= smallJoint {
+		t.Fatalf("directed %v with %d observations over %d variables", ok, len(d.obs), T)
+	}
+	want, err := informationJoint(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), g, Settings{dense: true, Cov: true})
+	if err != nil || !res.Exact {
+		t.Fatal(err, res)
+	}
+	for i := 0; i < T; i++ {
+		if !scalar.EqualWithinAbs(res.Mean[i], want.mean[i], 1e-9) || !scalar.EqualWithinAbs(res.Var[i], want.vr[i], 1e-9) {
+			t.Errorf("x[%d]: %.12g ± %.12g, information form %.12g ± %.12g", i, res.Mean[i], res.Var[i], want.mean[i], want.vr[i])
+		}
+	}
+	if !scalar.EqualWithinAbs(res.LogZ, want.logZ, 1e-9) {
+		t.Errorf("log Z %.12g, information form %.12g", res.LogZ, want.logZ)
+	}
+	vars := []int{3, 70, 149}
+	X := mat.NewDense(2, 3, []float64{1, -2, 0.5, 0, 1, 1})
+	mean, vr, err := res.Project(vars, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := 0; r < 2; r++ {
+		m, v := 0.0, 0.0
+		for i, vi := range vars {
+			m += X.At(r, i) * want.mean[vi]
+			for j, vj := range vars {
+				v += X.At(r, i) * want.cov.At(vi, vj) * X.At(r, j)
+			}
+		}
+		if !scalar.EqualWithinAbs(mean[r], m, 1e-9) || !scalar.EqualWithinAbs(vr[r], v, 1e-9) {
+			t.Errorf("projection %d: %.12g ± %.12g, information form %.12g ± %.12g", r, mean[r], vr[r], m, v)
 		}
 	}
 }

@@ -29,8 +29,8 @@ type directed struct {
 // first undefined variable of a topological order always has its own
 // conditional ready. It fails (ok false) on an undirected loop (no factor
 // with a single undefined variable while some are undefined) or when
-// blocks overlap.
-func direct(g *Graph) (d directed, ok bool) {
+// blocks overlap. ad is g's adjacency.
+func direct(g *Graph, ad *adjacency) (d directed, ok bool) {
 	d.def = make([]int32, g.n)
 	defined := make([]bool, g.n)
 	for _, b := range g.blocks {
@@ -43,7 +43,6 @@ func direct(g *Graph) (d directed, ok bool) {
 			d.order = append(d.order, int32(v))
 		}
 	}
-	ad := newAdjacency(g)
 	undef := make([]int32, g.NumFactors())
 	var queue []int32
 	for k := range undef {

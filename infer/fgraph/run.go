@@ -133,7 +133,7 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 		return nil, fmt.Errorf("fgraph: a Gaussian block over several variables (gp, mvnormal) needs family = full")
 	}
 	if s.Family == Full && (s.dense || s.Cov || len(g.blocks) > 0 || !isForest(g, ad) || relaxed(s.Divergence)) {
-		res, err = runJoint(ctx, g, s)
+		res, err = runJoint(ctx, g, ad, s)
 	} else {
 		res, err = runMessages(ctx, g, ad, s)
 		if res != nil && s.Cov && res.Status.HasNumbers() {
