@@ -10,6 +10,25 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// illN is the number of inputs of illConditioned.
+const illN = 20
+
+// illConditioned returns the inputs, kernel and labels of an
+// ill-conditioned GP classification: illN inputs 0.32 apart under an se
+// kernel of variance 2 and lengthscale 1 (cond K ≈ 1e11, no jitter).
+func illConditioned() (x func(int) float64, kern func(a, b float64) float64, y []float64) {
+	x = func(i int) float64 { return -3.04 + 0.32*float64(i) }
+	kern = func(a, b float64) float64 { d := a - b; return 2 * math.Exp(-0.5*d*d) }
+	y = make([]float64, illN)
+	for i := range y {
+		y[i] = 1
+		if math.Sin(1.3*x(i)) < -0.2 || i == 7 {
+			y[i] = -1
+		}
+	}
+	return x, kern, y
+}
+
 // TestGPWithLatentBiasIllConditioned is the GP with a latent bias on an
 // ill-conditioned kernel, with no jitter: 20 inputs 0.32 apart under an se
 // kernel of variance 2 and lengthscale 1 (cond K ≈ 1e11). The joint prior
@@ -21,16 +40,8 @@ import (
 // them a = K⁻¹k* grows to |a| ≈ 1e5 (x* = 4), and the projection aᵀΣa itself
 // rounds at |a|²ε‖Σ‖ ≈ 1e-6, whatever the engine.
 func TestGPWithLatentBiasIllConditioned(t *testing.T) {
-	const n, sb2 = 20, 0.7
-	x := func(i int) float64 { return -3.04 + 0.32*float64(i) }
-	kern := func(a, b float64) float64 { d := a - b; return 2 * math.Exp(-0.5*d*d) }
-	y := make([]float64, n)
-	for i := range y {
-		y[i] = 1
-		if math.Sin(1.3*x(i)) < -0.2 || i == 7 {
-			y[i] = -1
-		}
-	}
+	const n, sb2 = illN, 0.7
+	x, kern, y := illConditioned()
 	res, want := checkBiasGPPredictions(t, n, sb2, x, kern, y, []float64{-2.9, -1.17, 0.05, 1.3, 2.95}, 1e-8)
 	for i := 0; i < n; i++ {
 		if !scalar.EqualWithinAbs(res.FMean[i], want.Mean[i], 1e-8) || !scalar.EqualWithinAbs(res.FVar[i], want.Var[i], 1e-8) {
@@ -122,13 +133,8 @@ func TestJointForms(t *testing.T) {
 // ill-conditioned GP with a latent bias: with no observation it is the
 // blocks' N(0, K) and the bias's N(0, σ_b²) exactly, bit for bit.
 func TestGaussianPriorExact(t *testing.T) {
-	const n, sb2 = 20, 0.7
-	x := func(i int) float64 { return -3.04 + 0.32*float64(i) }
-	kern := func(a, b float64) float64 { d := a - b; return 2 * math.Exp(-0.5*d*d) }
-	y := make([]float64, n)
-	for i := range y {
-		y[i] = 1
-	}
+	const n, sb2 = illN, 0.7
+	x, kern, y := illConditioned()
 	g, _, K := biasGP(n, sb2, x, kern, y)
 	prior := NewGraph(n + 1)
 	prior.blocks = g.blocks
