@@ -152,8 +152,9 @@ func gateDegree(g *Graph) []int32 {
 
 // gatedSettings refuses what a graph with gates does not support: family =
 // full (a gate's tilted distribution is a mixture over several
-// projections, which the joint-Gaussian EP of infer/ep has no site for),
-// relaxed KL (which needs family = full) and the residual schedule.
+// projections, which the joint-Gaussian EP of infer/ep has no site for)
+// and the residual schedule. Relaxed KL runs under family = factorized
+// (relaxed.go; messagePower checks the rest).
 func gatedSettings(g *Graph, s Settings) error {
 	switch {
 	case len(g.gates) == 0:
@@ -162,8 +163,6 @@ func gatedSettings(g *Graph, s Settings) error {
 		return fmt.Errorf("fgraph: a graph with gated factors (discrete latents that select parameters) needs family = factorized")
 	case s.Schedule == infer.Residual:
 		return fmt.Errorf("fgraph: the residual schedule does not support gated factors (sequential, parallel)")
-	case relaxed(s.Divergence):
-		return fmt.Errorf("fgraph: %v needs family = full, which gated factors do not support (kl, alpha)", s.Divergence)
 	}
 	return nil
 }

@@ -51,7 +51,11 @@ const logFloor = -1e4
 
 // gateScratch holds one gate update: the cavities and the new messages.
 type gateScratch struct {
-	cav       []nat     // Gaussian cavities per union variable
+	cav       []nat     // Gaussian cavities per union variable (relaxed under relaxed KL)
+	base      []nat     // the unrelaxed cavities (relaxed KL)
+	mold      []float64 // the means of the gate's current messages (relaxed KL)
+	ell       []float64 // per branch: E[log f_k] under its tilted distribution (relaxed KL)
+	rx        *relaxation
 	lc        []float64 // log discrete cavity per state
 	lz, d1    []float64 // per branch: log Z_k and the first derivative of its tilted log normaliser
 	d2        []float64
@@ -66,8 +70,8 @@ func newGateScratch(g *Graph) *gateScratch {
 		nv, nk = max(nv, len(gt.vars)), max(nk, len(gt.branches))
 	}
 	f := func() []float64 { return make([]float64, nk) }
-	return &gateScratch{cav: make([]nat, nv), out: make([]nat, nv), lc: f(), lz: f(), d1: f(), d2: f(),
-		zout: f(), mf: f(), vf: f(), r: f()}
+	return &gateScratch{cav: make([]nat, nv), base: make([]nat, nv), mold: make([]float64, nv), out: make([]nat, nv),
+		lc: f(), lz: f(), d1: f(), d2: f(), zout: f(), mf: f(), vf: f(), r: f(), ell: f()}
 }
 
 // cavities fills the scratch with gate j's cavities under power u:
@@ -82,11 +86,23 @@ func (sc *gateScratch) cavities(g *Graph, st *state, j int, u float64) bool {
 		if !(c.Tau > 0) || !finite(c.Nu) {
 			return false
 		}
-		sc.cav[i] = c
+		sc.cav[i], sc.base[i], sc.mold[i] = c, c, 0
+		if m.Tau != 0 {
+			sc.mold[i] = m.Nu / m.Tau
+		}
 	}
 	bel, msg := st.gates.bel(gt.z), st.gates.zm(j)
-	for k, br := range gt.branches {
+	for k := range gt.branches {
 		sc.lc[k] = bel[k] - u*msg[k]
+	}
+	sc.projections(gt)
+	return true
+}
+
+// projections sets each branch's projection cavity N(f_k; mf_k, vf_k),
+// f_k = a_kᵀx + c_k, from the Gaussian cavities sc.cav.
+func (sc *gateScratch) projections(gt *gate) {
+	for k, br := range gt.branches {
 		mf, vf := br.C, 0.0
 		for i, p := range gt.pos[k] {
 			a, c := br.Coefs[i], sc.cav[p]
@@ -95,7 +111,6 @@ func (sc *gateScratch) cavities(g *Graph, st *state, j int, u float64) bool {
 		}
 		sc.mf[k], sc.vf[k] = mf, vf
 	}
-	return true
 }
 
 // gateMessages computes gate j's new messages into sc.out and sc.zout
@@ -120,6 +135,11 @@ func (sc *gateScratch) gateMessages(g *Graph, st *state, j int, u float64) bool 
 		return false
 	}
 	gt := &g.gates[j]
+	if sc.rx != nil {
+		b := sc.relaxWeight(gt, sc.rx.c)
+		sc.rx.b[j] = b
+		sc.relaxTo(gt, b)
+	}
 	K := len(gt.branches)
 	for k, br := range gt.branches {
 		sc.lz[k], sc.d1[k], sc.d2[k] = br.Lik.Tilted(gt.y, sc.mf[k], sc.vf[k], u)
@@ -149,19 +169,25 @@ func (sc *gateScratch) gateMessages(g *Graph, st *state, j int, u float64) bool 
 // variableMessage sets sc.out[i], the message to union variable i (see
 // gateMessages).
 func (sc *gateScratch) variableMessage(gt *gate, i int, u float64) bool {
-	var D1 float64
+	D1, D2 := sc.mixtureMoments(gt, i)
+	m, ok := tiltedMessage(sc.cav[i], D1, D2, u)
+	sc.out[i] = m
+	return ok
+}
+
+// mixtureMoments returns D1 and D2 of union variable i: the tilted mixture's
+// mean and variance of x_i are m_i + v_i D1 and v_i + v_i² D2 (see
+// gateMessages), from the responsibilities sc.r and the branches' d1, d2.
+func (sc *gateScratch) mixtureMoments(gt *gate, i int) (D1, D2 float64) {
 	for k := range gt.branches {
 		D1 += sc.r[k] * sc.slope(gt, k, i) * sc.d1[k]
 	}
-	var D2 float64
 	for k := range gt.branches {
 		a := sc.slope(gt, k, i)
 		d := a*sc.d1[k] - D1
 		D2 += sc.r[k] * (a*a*sc.d2[k] + d*d)
 	}
-	m, ok := tiltedMessage(sc.cav[i], D1, D2, u)
-	sc.out[i] = m
-	return ok
+	return D1, D2
 }
 
 // slope returns the coefficient of union variable i in branch k (0 when the

@@ -301,7 +301,7 @@ func TestGateErrors(t *testing.T) {
 	for _, s := range []Settings{
 		{Family: Full},
 		{Family: Factorized, Settings: infer.Settings{Schedule: infer.Residual}},
-		{Family: Factorized, Settings: infer.Settings{Divergence: infer.RelaxedKL{C: 1}}},
+		{Family: Full, Settings: infer.Settings{Divergence: infer.RelaxedKL{C: 1}}},
 	} {
 		if _, err := Run(context.Background(), g, s); err == nil {
 			t.Errorf("%+v accepted on a gated graph", s)

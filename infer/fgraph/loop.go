@@ -30,13 +30,14 @@ type passer struct {
 // sequentially (beliefs change after each factor) or in parallel (every
 // factor from the same beliefs).
 func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result, error) {
-	u, err := power(s.Divergence)
+	u, rx, err := messagePower(g, s)
 	if err != nil {
 		return nil, err
 	}
 	p := &passer{g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]nat, maxDegree(g))}
 	if len(g.gates) > 0 {
 		p.gs, p.zprev = newGateScratch(g), make([]float64, len(p.st.gates.zbel))
+		p.gs.rx = rx
 		for i := range p.zprev {
 			p.zprev[i] = math.NaN()
 		}
@@ -274,6 +275,10 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 	p.projections(res)
 	if p.gs != nil {
 		res.Prob = discreteMarginals(p.st)
+	}
+	if p.gs != nil && p.gs.rx != nil {
+		res.B = append([]float64(nil), p.gs.rx.b...)
+		return res // relaxed KL has no log Z (as under family = full)
 	}
 	if res.Status == infer.Converged {
 		res.LogZ, res.HasLogZ = bethe(p.g, p.ad, p.st, p.u)
