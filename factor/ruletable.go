@@ -117,7 +117,7 @@ func priorSupport(k Kind, c Column) (string, bool) {
 		return "DiscretePrior", false
 	case has[Tabler](k) && (c.Method == "bp" && c.Div != "t" || c.Method == "exact" || c.Method == "mcmc"):
 		return "Tabler", false
-	case has[Selector](k) && c.Method == "ep" && (c.Div == "kl" || c.Div == "alpha"):
+	case has[Selector](k) && c.Method == "ep" && (c.Div == "kl" || c.Div == "alpha" || c.Div == "relaxed_kl"):
 		return "Selector", false
 	}
 	return "", false

@@ -18,7 +18,8 @@ import (
 // select a likelihood's parameters):
 //
 //   - ep runs infer/fgraph under family = factorized: BP on the selectors,
-//     EP on the Gaussian side, in one schedule (kl or alpha);
+//     EP on the Gaussian side, in one schedule (kl, alpha, or relaxed_kl
+//     with one relaxation weight per gate, reported by gate label);
 //   - exact sums the closed-form Gaussian posterior of every configuration
 //     of the selectors (fgraph.Enumerate, at most 2²⁰) when every branch
 //     and site is a Gaussian observation, and otherwise integrates the
@@ -104,13 +105,27 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 	if res == nil {
 		return err
 	}
-	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ, hasLogZ: res.HasLogZ, trace: res.Trace}
+	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ, hasLogZ: res.HasLogZ, trace: res.Trace,
+		relax: gateRelaxations(fg.Gates, res.B)}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
 	j.mergeFG(o)
 	if res.Status.HasNumbers() && res.Prob != nil {
 		j.res.Variables = append(j.res.Variables, j.selectorVars(fg, res.Prob, nil)...)
 	}
 	return err
+}
+
+// gateRelaxations labels the gates' relaxation weights under relaxed_kl
+// (fgraph.Result.B, one per gate in fg.Gates order), leaving out the gates
+// whose relaxation was pruned (b = 0), as relaxations does for sites.
+func gateRelaxations(gates []compile.Gate, b []float64) []infer.Relaxation {
+	var out []infer.Relaxation
+	for i, v := range b {
+		if v != 0 && i < len(gates) {
+			out = append(out, infer.Relaxation{Factor: gates[i].Label, Pos: gates[i].Pos.String(), B: v})
+		}
+	}
+	return out
 }
 
 // gatedExact is the exact posterior: enumeration when conditionally

@@ -524,6 +524,10 @@ func checkGateRule(t *testing.T, c factor.Column) {
 		checkGatePowerRule(t)
 		return
 	}
+	if c == (factor.Column{Method: "ep", Div: "relaxed_kl"}) {
+		checkGateRelaxedRule(t)
+		return
+	}
 	if c != (factor.Column{Method: "ep", Div: "kl"}) {
 		t.Fatalf("no check for %s", c)
 	}
@@ -585,4 +589,83 @@ func checkGatePowerRule(t *testing.T) {
 	near(t, "gated power ep var", res.Variables[0].Var[0], 1/P, 1e-9)
 	pz := p[1] * math.Exp(lmu[1]) / (p[0]*math.Exp(lmu[0]) + p[1]*math.Exp(lmu[1]))
 	near(t, "gated power ep p(z = 1)", res.Variables[1].Probs[0][1], pz, 1e-9)
+}
+
+// checkGateRelaxedRule: one gate under relaxed_kl(c = 0.05) — x ~ N(0, 4),
+// z ~ Categorical(0.6, 0.4) selecting N(y; x, 1) or the clutter density
+// N(y; 0, 10) — against relaxed EP written out by another route. The
+// cavity is the prior; with the relaxation N(x; m, 1/b) at the message
+// mean m the relaxed cavity is N(h, λ), 1/λ = 1/4 + b, h/λ = b m, and the
+// branches' tilted distributions are Gaussian: N(m_0, v_0) = the conjugate
+// update of the relaxed cavity by y (evidence N(y; h, λ + 1)) and the
+// relaxed cavity itself (evidence N(y; 0, 10)). The relaxed KL over (x, z)
+// is Σ_k r_k KL(N(m_k, v_k) ‖ N(M, V)) (P(x, k) = r_k P_k(x) against
+// N(M, V) r_k), a sum of Gaussian KLs, where the engine sums E[log f_k],
+// log Z_k and the moment corrections; b minimises KL + c b (a log-grid
+// scan, then bisection on its central-difference slope), the message is
+// N(M, V) / N(h, λ), and m its mean, iterated to a fixed point.
+func checkGateRelaxedRule(t *testing.T) {
+	const y, pv, c = 2.5, 4.0, 0.05
+	p := [2]float64{0.6, 0.4}
+	res := runFirst(t, "latent x: real ~ normal(0, 4)\nlatent z: cat(2) ~ categorical([0.6, 0.4])\n"+
+		"data y: real[1] = [2.5]\ndata a = [1, 0]\ndata v = [1, 10]\ny[0] ~ normal(a[z] * x, v[z])\n"+
+		"infer ep { divergence = relaxed_kl(c = 0.05), tol = 1e-13, max_iter = 1000 }\n")
+	logN := func(y, m, v float64) float64 { return -0.5*math.Log(2*math.Pi*v) - 0.5*(y-m)*(y-m)/v }
+	// tilted returns the moments of x and the responsibilities under weight b.
+	tilted := func(b, m float64) (M, V, kl, r0 float64) {
+		P, L := 1/pv+b, b*m
+		h, lam := L/P, 1/P
+		v0 := 1 / (P + 1)
+		mk, vk := [2]float64{v0 * (L + y), h}, [2]float64{v0, lam}
+		r0 = 1 / (1 + p[1]/p[0]*math.Exp(logN(y, 0, 10)-logN(y, h, lam+1)))
+		r := [2]float64{r0, 1 - r0}
+		M = r[0]*mk[0] + r[1]*mk[1]
+		V = r[0]*(vk[0]+(mk[0]-M)*(mk[0]-M)) + r[1]*(vk[1]+(mk[1]-M)*(mk[1]-M))
+		for k := range r {
+			kl += r[k] * 0.5 * (math.Log(V/vk[k]) + (vk[k]+(mk[k]-M)*(mk[k]-M))/V - 1)
+		}
+		return M, V, kl, r0
+	}
+	weight := func(m float64) float64 {
+		q := func(b float64) float64 { _, _, kl, _ := tilted(b, m); return kl + c*b }
+		best, bq := 0.0, q(0)
+		for e := -4.0; e <= 4; e += 1.0 / 16 {
+			if b := math.Pow(10, e); q(b) < bq {
+				best, bq = b, q(b)
+			}
+		}
+		if best == 0 {
+			return 0
+		}
+		slope := func(b float64) float64 { h := 1e-5 * b; return (q(b+h) - q(b-h)) / (2 * h) }
+		lo, hi := best/math.Pow(10, 1.0/16), best*math.Pow(10, 1.0/16)
+		for range 200 {
+			if mid := (lo + hi) / 2; slope(mid) < 0 {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return (lo + hi) / 2
+	}
+	var m, b, tau, nu, r0 float64
+	for it := 0; it < 1000; it++ {
+		b = weight(m)
+		var M, V float64
+		M, V, _, r0 = tilted(b, m)
+		tau, nu = 1/V-(1/pv+b), M/V-b*m
+		next := nu / tau
+		if math.Abs(next-m) < 1e-13 {
+			break
+		}
+		m = next
+	}
+	P := 1/pv + tau
+	near(t, "gated relaxed ep mean", res.Variables[0].Mean[0], nu/P, 1e-7)
+	near(t, "gated relaxed ep var", res.Variables[0].Var[0], 1/P, 1e-7)
+	near(t, "gated relaxed ep p(z = 1)", res.Variables[1].Probs[0][1], 1-r0, 1e-7)
+	if len(res.Relaxation) != 1 {
+		t.Fatalf("relaxations %+v", res.Relaxation)
+	}
+	near(t, "gated relaxed ep b", res.Relaxation[0].B, b, 1e-7)
 }

@@ -1,0 +1,63 @@
+package run
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/infer/fgraph"
+)
+
+// TestGatedRelaxedModel: relaxed_kl on the gated mixture (mixtureSrc's
+// model) through compile and run equals infer/fgraph's relaxed EP on the
+// same graph built by hand (to 1e-12: the same engine, so this checks the
+// plumbing, the labels and the positions; the engine's numbers are pinned
+// against quadrature in infer/fgraph's TestRelaxedGateAgainstQuadrature).
+// With c = 0.01 only the ambiguous point y[5] = 0.1 is relaxed; with
+// c = 1 no gate is and the result is ep with kl.
+func TestGatedRelaxedModel(t *testing.T) {
+	y := []float64{-2.5, -1.8, -2.2, 1.9, 2.4, 0.1, 2.8, -1.1, 1.5, 3.0}
+	src := strings.Replace(mixtureSrc, "infer exact\ninfer ep { tol = 1e-10 }\ninfer mcmc { samples = 4000, seed = 14 }\n",
+		"infer ep as r { divergence = relaxed_kl(c = 0.01), tol = 1e-10 }\ninfer ep as pruned { divergence = relaxed_kl(c = 1), tol = 1e-10 }\ninfer ep { tol = 1e-10 }\n", 1)
+	rs, err := Run(context.Background(), compileSrc(t, src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := fgraph.NewGraph(2)
+	g.AddGaussian([]int{0}, []float64{1}, 0, -2, 1)
+	g.AddGaussian([]int{1}, []float64{1}, 0, 2, 1)
+	for _, yi := range y {
+		z := g.AddDiscrete([]float64{0.4, 0.6})
+		g.AddGate(z, yi, []fgraph.Branch{{Lik: ep.Gaussian{Var: 1}, Vars: []int{0}, Coefs: []float64{1}}, {Lik: ep.Gaussian{Var: 1}, Vars: []int{1}, Coefs: []float64{1}}})
+	}
+	want, err := fgraph.Run(context.Background(), g, fgraph.Settings{Family: fgraph.Factorized,
+		Settings: infer.Settings{Divergence: infer.RelaxedKL{C: 0.01}, Tol: 1e-10}})
+	if err != nil || want.Status != infer.Converged {
+		t.Fatalf("fgraph: %v %v", err, want.Status)
+	}
+	r := rs[0]
+	if r.Status != infer.Converged || r.HasEvidence {
+		t.Fatalf("relaxed: %v (%s), evidence %v", r.Status, r.Message, r.HasEvidence)
+	}
+	for k := range 2 {
+		if math.Abs(r.Variables[0].Mean[k]-want.Mean[k]) > 1e-12 || math.Abs(r.Variables[0].Var[k]-want.Var[k]) > 1e-12 {
+			t.Errorf("mu[%d]: %v ± %v, fgraph %v ± %v", k, r.Variables[0].Mean[k], r.Variables[0].Var[k], want.Mean[k], want.Var[k])
+		}
+	}
+	if len(r.Relaxation) != 1 || r.Relaxation[0].Factor != "normal(y[5] | z[5])" || r.Relaxation[0].Pos != "test.fg:5:18" ||
+		math.Abs(r.Relaxation[0].B-want.B[5]) > 1e-12 || !(want.B[5] > 0) {
+		t.Errorf("relaxations %+v, fgraph's weights %v", r.Relaxation, want.B)
+	}
+	pruned, kl := rs[1], rs[2]
+	if len(pruned.Relaxation) != 0 || pruned.Status != infer.Converged {
+		t.Errorf("c = 1: %v, relaxations %+v", pruned.Status, pruned.Relaxation)
+	}
+	for k := range 2 {
+		if math.Abs(pruned.Variables[0].Mean[k]-kl.Variables[0].Mean[k]) > 1e-9 {
+			t.Errorf("c = 1: mu[%d] = %v, kl %v", k, pruned.Variables[0].Mean[k], kl.Variables[0].Mean[k])
+		}
+	}
+}
