@@ -68,8 +68,11 @@
 // 1e-9), and under alpha a power EP written in (x, z) space. Gated graphs
 // need family = factorized (a gate's tilted distribution is a mixture over
 // several projections, which joint-Gaussian EP has no site for), and run
-// sequential or parallel sweeps; relaxed KL and the residual schedule are
-// refused.
+// sequential or parallel sweeps; the residual schedule is refused. Relaxed
+// KL runs on gates (relaxed.go): one relaxation weight per gate, the
+// factor N(x_v; m_v, 1/b) on each of its Gaussian variables, b chosen by a
+// line search on the KL over (x, z) from the relaxed tilted distribution
+// to its factorised projection plus c·b, in Result.B per gate.
 //
 // Gold standards: Enumerate sums the closed-form Gaussian posterior and
 // evidence of every configuration of the discrete variables (at most

@@ -41,8 +41,9 @@ func (f Family) String() string {
 // Defaults: Divergence nil = KL; Damping 0 = 1; Tol 0 = 1e-6; MaxIter 0 =
 // 200; Schedule Sequential (Parallel also runs; Residual under Factorized,
 // on loopy graphs — a forest always runs forward–backward). Factorized supports KL and
-// Alpha; RelaxedKL needs Full (its relaxation acts on one projection of a
-// joint posterior).
+// Alpha, and RelaxedKL on graphs with gates (relaxed.go); otherwise
+// RelaxedKL needs Full (its relaxation acts on one projection of a joint
+// posterior).
 type Settings struct {
 	infer.Settings
 	Family Family
@@ -84,7 +85,9 @@ type Result struct {
 	// with gates), in the order they were added.
 	Prob [][]float64
 	// B are the relaxation weights of the sites (relaxed KL under Full), in
-	// the order the sites were added; nil otherwise.
+	// the order the sites were added, or of the gates (relaxed KL on a
+	// gated graph under Factorized), in the order the gates were added;
+	// nil otherwise.
 	B []float64
 
 	// post is the joint posterior Project reads (Settings.Cov), nil otherwise.

@@ -61,3 +61,31 @@ func TestGatedRelaxedModel(t *testing.T) {
 		}
 	}
 }
+
+// TestGatedRelaxedClutterOscillation: Minka's clutter problem with explicit
+// indicators on data where EP oscillates (±2 alternating, prior variance
+// 100; see TestClutterEPNotConverged): kl reaches the iteration limit,
+// relaxed_kl(c = 1) converges, and with every weight pruned to 0 at the
+// end, so that its answer is a fixed point of EP itself.
+func TestGatedRelaxedClutterOscillation(t *testing.T) {
+	src := `
+data y: real[8] = [2, -2, 2, -2, 2, -2, 2, -2]
+data v = [1, 10]
+data a = [1, 0]
+latent x: real ~ normal(0, 100)
+latent c: cat(2)[8] ~ categorical([0.5, 0.5])
+for i in 0..8 { y[i] ~ normal(a[c[i]] * x, v[c[i]]) }
+infer ep { max_iter = 300 }
+infer ep as relaxed { divergence = relaxed_kl(c = 1), max_iter = 300 }
+`
+	rs, err := Run(context.Background(), compileSrc(t, src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Status == infer.Converged {
+		t.Errorf("kl converged: pick data where EP oscillates")
+	}
+	if rs[1].Status != infer.Converged || len(rs[1].Relaxation) != 0 {
+		t.Errorf("relaxed_kl(c = 1): %v (%s), relaxations %+v", rs[1].Status, rs[1].Message, rs[1].Relaxation)
+	}
+}
