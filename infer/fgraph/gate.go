@@ -235,9 +235,13 @@ func setGate(g *Graph, st *state, j int, out []nat, zout []float64, d float64) {
 	}
 }
 
-// gateSweep updates every gate in turn (sequential schedule).
+// gateSweep updates every gate in turn (sequential schedule), stopping
+// early when the context is canceled (the caller then discards the sweep).
 func (p *passer) gateSweep() {
 	for j := range p.g.gates {
+		if p.canceled(j) {
+			return
+		}
 		if p.gateUpdate(j) {
 			setGate(p.g, p.st, j, p.gs.out, p.gs.zout, p.s.Damping)
 		}
@@ -256,12 +260,21 @@ func (p *passer) gateUpdate(j int) bool {
 	return true
 }
 
+// canceled reports, every 256 gates, whether the run's context is done: a
+// relaxed gate update costs a line search of several hundred evaluations.
+func (p *passer) canceled(j int) bool {
+	return j&0xff == 0 && p.ctx.Err() != nil
+}
+
 // gateProposals computes every gate's messages from the same beliefs
 // (parallel schedule); ok[j] is false for a skipped gate.
 func (p *passer) gateProposals() (out [][]nat, zout [][]float64, ok []bool) {
 	n := len(p.g.gates)
 	out, zout, ok = make([][]nat, n), make([][]float64, n), make([]bool, n)
 	for j, gt := range p.g.gates {
+		if p.canceled(j) {
+			return out, zout, ok
+		}
 		if ok[j] = p.gateUpdate(j); ok[j] {
 			out[j] = append([]nat(nil), p.gs.out[:len(gt.vars)]...)
 			zout[j] = append([]float64(nil), p.gs.zout[:len(gt.branches)]...)

@@ -17,7 +17,40 @@ import (
 //
 //	go test -run '^$' -bench GateSweep -benchtime 5x ./infer/fgraph
 func BenchmarkGateSweep(b *testing.B) {
-	const n = 100000
+	benchGateSweep(b, 100000)
+}
+
+// BenchmarkRelaxedGateUpdate: one relaxed_kl(c = 0.01) update of a gate
+// with two branches on one variable (oneGate: Gaussian branches; probit:
+// the same gate with probit branches, whose E[log Φ] is a Gauss–Hermite
+// sum): the line search over b (a log grid of ~300 evaluations of the
+// relaxed KL, then Brent on its slope) and the messages:
+//
+//	go test -run '^$' -bench RelaxedGateUpdate ./infer/fgraph
+func BenchmarkRelaxedGateUpdate(b *testing.B) {
+	probit := NewGraph(1)
+	probit.AddGaussian([]int{0}, []float64{1}, 0, 0.5, 4)
+	z := probit.AddDiscrete([]float64{0.5, 0.5})
+	probit.AddGate(z, 1, []Branch{{Lik: ep.Probit{}, Vars: []int{0}, Coefs: []float64{1}}, {Lik: ep.Probit{}, Vars: []int{0}, Coefs: []float64{-0.5}, C: 1}})
+	for _, tc := range []struct {
+		name string
+		g    *Graph
+	}{{"gaussian", oneGateGraph()}, {"probit", probit}} {
+		b.Run(tc.name, func(b *testing.B) {
+			st := newState(tc.g)
+			st.set(tc.g, 0, nat{1 / oneGate.s0, oneGate.mu0 / oneGate.s0}) // the prior's message
+			sc := newGateScratch(tc.g)
+			sc.rx = &relaxation{c: 0.01, b: make([]float64, 1)}
+			for i := 0; i < b.N; i++ {
+				if !sc.gateMessages(tc.g, st, 0, 1) || !(sc.rx.b[0] > 0) {
+					b.Fatalf("update skipped or not relaxed (b = %g)", sc.rx.b[0])
+				}
+			}
+		})
+	}
+}
+
+func benchGateSweep(b *testing.B, n int) {
 	r := rand.New(rand.NewPCG(7, 8))
 	g := NewGraph(1)
 	g.AddGaussian([]int{0}, []float64{1}, 0, 0, 100)

@@ -10,6 +10,7 @@ import (
 
 // passer runs message passing on a graph with a factorised family.
 type passer struct {
+	ctx context.Context // gate sweeps stop early when it is canceled
 	g   *Graph
 	ad  *adjacency
 	st  *state
@@ -34,7 +35,7 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	if err != nil {
 		return nil, err
 	}
-	p := &passer{g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]nat, maxDegree(g))}
+	p := &passer{ctx: ctx, g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]nat, maxDegree(g))}
 	if len(g.gates) > 0 {
 		p.gs, p.zprev = newGateScratch(g), make([]float64, len(p.st.gates.zbel))
 		p.gs.rx = rx
@@ -68,6 +69,9 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 			p.parallelSweep()
 		default:
 			p.sequentialSweep()
+		}
+		if err == nil {
+			err = ctx.Err() // a gate sweep may have stopped early
 		}
 		if err != nil {
 			return p.finish(res, infer.Canceled, "canceled"), err
