@@ -116,16 +116,14 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 }
 
 // gateRelaxations labels the gates' relaxation weights under relaxed_kl
-// (fgraph.Result.B, one per gate in fg.Gates order), leaving out the gates
-// whose relaxation was pruned (b = 0), as relaxations does for sites.
+// (fgraph.Result.B, one per gate in fg.Gates order) by the gates' labels
+// and positions, leaving out pruned gates (b = 0), as for sites.
 func gateRelaxations(gates []compile.Gate, b []float64) []infer.Relaxation {
-	var out []infer.Relaxation
-	for i, v := range b {
-		if v != 0 && i < len(gates) {
-			out = append(out, infer.Relaxation{Factor: gates[i].Label, Pos: gates[i].Pos.String(), B: v})
-		}
+	sites := make([]compile.Site, len(gates))
+	for i, g := range gates {
+		sites[i] = compile.Site{Label: g.Label, Pos: g.Pos}
 	}
-	return out
+	return relaxations(sites, b)
 }
 
 // gatedExact is the exact posterior: enumeration when conditionally
