@@ -173,8 +173,8 @@ func TestRelaxedGateAgainstQuadrature(t *testing.T) {
 			if err != nil || res.Status != infer.Converged {
 				t.Fatalf("c = %g, %v: %v %v %s", c, sched, err, res.Status, res.Message)
 			}
-			if len(res.B) != 1 || math.Abs(res.B[0]-b) > 1e-6 || math.Abs(res.Mean[0]-mean) > 1e-6 ||
-				math.Abs(res.Var[0]-vr) > 1e-6 || math.Abs(res.Prob[0][0]-pz[0]) > 1e-6 || res.HasLogZ {
+			if len(res.B) != 1 || !(math.Abs(res.B[0]-b) <= 1e-6) || !(math.Abs(res.Mean[0]-mean) <= 1e-6) ||
+				!(math.Abs(res.Var[0]-vr) <= 1e-6) || !(math.Abs(res.Prob[0][0]-pz[0]) <= 1e-6) || res.HasLogZ {
 				t.Errorf("c = %g, %v: fg %v %v %v b %v, quadrature %v %v %v b %v", c, sched, res.Mean[0], res.Var[0], res.Prob[0], res.B, mean, vr, pz, b)
 			}
 		}
@@ -214,13 +214,13 @@ func TestRelaxedGateLimits(t *testing.T) {
 		}
 		kl, rx := run(infer.KL{}), run(infer.RelaxedKL{C: tc.c})
 		for v := range kl.Mean {
-			if math.Abs(kl.Mean[v]-rx.Mean[v]) > 1e-9 || math.Abs(kl.Var[v]-rx.Var[v]) > 1e-9 {
+			if !(math.Abs(kl.Mean[v]-rx.Mean[v]) <= 1e-9) || !(math.Abs(kl.Var[v]-rx.Var[v]) <= 1e-9) {
 				t.Errorf("%s: variable %d: kl %v %v, relaxed %v %v", tc.name, v, kl.Mean[v], kl.Var[v], rx.Mean[v], rx.Var[v])
 			}
 		}
 		for d := range kl.Prob {
 			for k := range kl.Prob[d] {
-				if math.Abs(kl.Prob[d][k]-rx.Prob[d][k]) > 1e-9 {
+				if !(math.Abs(kl.Prob[d][k]-rx.Prob[d][k]) <= 1e-9) {
 					t.Errorf("%s: p(z_%d = %d): kl %v, relaxed %v", tc.name, d, k, kl.Prob[d][k], rx.Prob[d][k])
 				}
 			}

@@ -43,12 +43,12 @@ func TestGatedRelaxedModel(t *testing.T) {
 		t.Fatalf("relaxed: %v (%s), evidence %v", r.Status, r.Message, r.HasEvidence)
 	}
 	for k := range 2 {
-		if math.Abs(r.Variables[0].Mean[k]-want.Mean[k]) > 1e-12 || math.Abs(r.Variables[0].Var[k]-want.Var[k]) > 1e-12 {
+		if !(math.Abs(r.Variables[0].Mean[k]-want.Mean[k]) <= 1e-12) || !(math.Abs(r.Variables[0].Var[k]-want.Var[k]) <= 1e-12) {
 			t.Errorf("mu[%d]: %v ± %v, fgraph %v ± %v", k, r.Variables[0].Mean[k], r.Variables[0].Var[k], want.Mean[k], want.Var[k])
 		}
 	}
 	if len(r.Relaxation) != 1 || r.Relaxation[0].Factor != "normal(y[5] | z[5])" || r.Relaxation[0].Pos != "test.fg:5:18" ||
-		math.Abs(r.Relaxation[0].B-want.B[5]) > 1e-12 || !(want.B[5] > 0) {
+		!(math.Abs(r.Relaxation[0].B-want.B[5]) <= 1e-12) || !(want.B[5] > 0) {
 		t.Errorf("relaxations %+v, fgraph's weights %v", r.Relaxation, want.B)
 	}
 	pruned, kl := rs[1], rs[2]
@@ -56,7 +56,7 @@ func TestGatedRelaxedModel(t *testing.T) {
 		t.Errorf("c = 1: %v, relaxations %+v", pruned.Status, pruned.Relaxation)
 	}
 	for k := range 2 {
-		if math.Abs(pruned.Variables[0].Mean[k]-kl.Variables[0].Mean[k]) > 1e-9 {
+		if !(math.Abs(pruned.Variables[0].Mean[k]-kl.Variables[0].Mean[k]) <= 1e-9) {
 			t.Errorf("c = 1: mu[%d] = %v, kl %v", k, pruned.Variables[0].Mean[k], kl.Variables[0].Mean[k])
 		}
 	}
