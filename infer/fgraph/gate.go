@@ -135,9 +135,9 @@ func (sc *gateScratch) gateMessages(g *Graph, st *state, j int, u float64) bool 
 		return false
 	}
 	gt := &g.gates[j]
+	b := 0.0
 	if sc.rx != nil {
-		b := sc.relaxWeight(gt, sc.rx.c)
-		sc.rx.b[j] = b
+		b = sc.relaxWeight(gt, sc.rx.c)
 		sc.relaxTo(gt, b)
 	}
 	K := len(gt.branches)
@@ -162,6 +162,9 @@ func (sc *gateScratch) gateMessages(g *Graph, st *state, j int, u float64) bool 
 	}
 	for k := range K {
 		sc.zout[k] = math.Max((sc.lz[k]-top)/u, logFloor)
+	}
+	if sc.rx != nil {
+		sc.rx.b[j] = b // the weight of the last update that went through
 	}
 	return true
 }
