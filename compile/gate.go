@@ -389,26 +389,9 @@ func (c *compiler) checkGatesEP(s *ast.InferStmt, spec *InferSpec) {
 	}
 	spec.Family = infer.FamilyFactorized
 	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on gated likelihoods", spec.Settings.Schedule, gateSchedules))
-	if _, relaxed := spec.Settings.Divergence.(infer.RelaxedKL); relaxed {
-		c.checkGatesRelaxed(optionValue(s, "divergence"))
-	}
 	if len(fg.Dense) > 0 {
 		c.errorf(s.Method, "gated likelihoods run under family = factorized, which keeps one belief per element; the %s prior of `%s` is a dense Gaussian over several elements",
 			fg.Dense[0].Prior.Kind, fg.Dense[0].Name)
-	}
-}
-
-// checkGatesRelaxed refuses relaxed_kl on a gated model with a
-// non-Gaussian likelihood outside the gates: under family = factorized the
-// relaxation acts on the gated factors (infer/fgraph, relaxed.go), and a
-// Gaussian observation has nothing to relax (its tilted distribution is
-// Gaussian), but an ordinary probit or step site would run unrelaxed.
-func (c *compiler) checkGatesRelaxed(div ast.Node) {
-	for _, st := range c.m.FactorGraph.Sites {
-		if _, gaussian := st.Lik.(factor.Normal); !gaussian {
-			c.errorf(div, "relaxed_kl on gated likelihoods relaxes the gated factors (family = factorized); the %s likelihood %s at %s is not gated and would run unrelaxed: use kl or alpha", st.Kind, st.Label, st.Pos)
-			return
-		}
 	}
 }
 

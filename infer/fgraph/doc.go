@@ -72,7 +72,9 @@
 // KL runs on gates (relaxed.go): one relaxation weight per gate, the
 // factor N(x_v; m_v, 1/b) on each of its Gaussian variables, b chosen by a
 // line search on the KL over (x, z) from the relaxed tilted distribution
-// to its factorised projection plus c·b, in Result.B per gate.
+// to its factorised projection plus c·b; non-Gaussian sites on the same
+// graph are relaxed as one-branch gates. Result.B holds the sites'
+// weights, then the gates'.
 //
 // Gold standards: Enumerate sums the closed-form Gaussian posterior and
 // evidence of every configuration of the discrete variables (at most

@@ -65,7 +65,7 @@ type gateScratch struct {
 }
 
 func newGateScratch(g *Graph) *gateScratch {
-	nv, nk := 0, 0
+	nv, nk := maxDegree(g), 1 // relaxed sites run as one-branch gates
 	for _, gt := range g.gates {
 		nv, nk = max(nv, len(gt.vars)), max(nk, len(gt.branches))
 	}

@@ -199,6 +199,8 @@ func (p *passer) messages(k, edge int, only bool) ([]nat, bool) {
 		}
 	} else if p.uninformed(k) {
 		return nil, false // nothing to project yet: neither an update nor a skip
+	} else if p.gs != nil && p.gs.rx.relaxes(p.g, k) {
+		ok = p.gs.relaxedSite(p.g, p.st, k, out)
 	} else {
 		ok = siteMessages(p.g, p.st, k, p.u, out)
 	}
@@ -281,7 +283,7 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 		res.Prob = discreteMarginals(p.st)
 	}
 	if p.gs != nil && p.gs.rx != nil {
-		res.B = append([]float64(nil), p.gs.rx.b...)
+		res.B = append(append([]float64(nil), p.gs.rx.sb...), p.gs.rx.b...)
 		return res // relaxed KL has no log Z (as under family = full)
 	}
 	if res.Status == infer.Converged {

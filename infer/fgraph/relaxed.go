@@ -55,16 +55,89 @@ import (
 // TestRelaxedGateAgainstQuadrature checks the fixed point against a
 // quadrature of the definition minimised by a solver in the test.
 
+// An ordinary site p(y | aᵀx + c) on a gated graph is relaxed the same way:
+// it is a gate with one branch and no selector (P(k) = 1), so its update
+// is the site's against the relaxed cavities and KL(b) has the same closed
+// form (with several variables it is the KL to the product of the relaxed
+// tilted marginals, as for RBP's pairwise factors). On one variable this
+// is exactly infer/ep's relaxed update of that site (TestRelaxedSiteAsEP).
+// Gaussian sites are not relaxed: like the linear-Gaussian factors they
+// are in the family already (the paper absorbs such factors into q, §3.2).
+
 // relaxation is the relaxed-KL state of the factorised scheduler.
 type relaxation struct {
-	c float64   // the penalty weight
-	b []float64 // per gate: the last relaxation weight
+	c     float64   // the penalty weight
+	b     []float64 // per gate: the weight of its last update
+	sites []gate    // per site (g.liks order): the site as a one-branch gate
+	sb    []float64 // per site: the weight of its last update (0 for a Gaussian site)
+}
+
+// siteGates returns every site of g as a gate with one branch and no
+// selector (z = −1), the form relaxedKL and relaxWeight work on.
+func siteGates(g *Graph) []gate {
+	out := make([]gate, len(g.liks))
+	for k := range g.NumFactors() {
+		if g.gaussian(k) {
+			continue
+		}
+		lo, hi := g.edges(k)
+		vars, coefs, pos := make([]int, hi-lo), g.ecoef[lo:hi:hi], make([]int, hi-lo)
+		for e := lo; e < hi; e++ {
+			vars[e-lo], pos[e-lo] = int(g.evar[e]), e-lo
+		}
+		out[g.site[k]] = gate{z: -1, y: g.y[k], vars: vars, pos: [][]int{pos},
+			branches: []Branch{{Lik: g.lik(k), Vars: vars, Coefs: coefs, C: g.c[k]}}}
+	}
+	return out
+}
+
+// relaxes reports whether factor k is a site that relaxed KL relaxes.
+func (r *relaxation) relaxes(g *Graph, k int) bool {
+	if r == nil || g.gaussian(k) {
+		return false
+	}
+	_, gaussian := g.lik(k).(ep.Gaussian)
+	return !gaussian
+}
+
+// relaxedSite computes the relaxed messages of site k (a one-branch gate,
+// see above) into out; false when a cavity or the tilted distribution is
+// improper or a result is not finite.
+func (sc *gateScratch) relaxedSite(g *Graph, st *state, k int, out []nat) bool {
+	si := g.site[k]
+	gt := &sc.rx.sites[si]
+	lo, hi := g.edges(k)
+	for e := lo; e < hi; e++ {
+		c, m, i := st.cavity(g, e, 1), st.msg[e], e-lo
+		if !(c.Tau > 0) || !finite(c.Nu) {
+			return false
+		}
+		sc.cav[i], sc.base[i], sc.mold[i] = c, c, 0
+		if m.Tau != 0 {
+			sc.mold[i] = m.Nu / m.Tau
+		}
+	}
+	sc.lc[0] = 0
+	b := sc.relaxWeight(gt, sc.rx.c)
+	sc.relaxTo(gt, b)
+	_, d1, d2 := gt.branches[0].Lik.Tilted(gt.y, sc.mf[0], sc.vf[0], 1)
+	if !finite(d1, d2) {
+		return false
+	}
+	sc.d1[0], sc.d2[0], sc.r[0] = d1, d2, 1
+	for i := range gt.vars {
+		if !sc.variableMessage(gt, i, 1) {
+			return false
+		}
+		out[i] = sc.out[i]
+	}
+	sc.rx.sb[si] = b
+	return true
 }
 
 // messagePower returns the power u of the factorised scheduler and, under
 // relaxed KL, its relaxation state. Relaxed KL runs under Factorized only
-// on graphs with gates, whose other sites must be Gaussian (the relaxation
-// acts on the gates; a Gaussian site has KL ≡ 0 and b = 0).
+// on graphs with gates (it relaxes the gates and the non-Gaussian sites).
 func messagePower(g *Graph, s Settings) (float64, *relaxation, error) {
 	d, ok := s.Divergence.(infer.RelaxedKL)
 	if !ok {
@@ -77,12 +150,7 @@ func messagePower(g *Graph, s Settings) (float64, *relaxation, error) {
 	if !(d.C >= 0) || math.IsInf(d.C, 1) {
 		return 0, nil, fmt.Errorf("fgraph: %v, want 0 ≤ c < ∞", d)
 	}
-	for _, l := range g.liks {
-		if _, ok := l.(ep.Gaussian); !ok {
-			return 0, nil, fmt.Errorf("fgraph: %v on a graph with gated factors relaxes the gates; the %s likelihood outside a gate is not relaxed under family = factorized (use kl or alpha)", d, l.Name())
-		}
-	}
-	return 1, &relaxation{c: d.C, b: make([]float64, len(g.gates))}, nil
+	return 1, &relaxation{c: d.C, b: make([]float64, len(g.gates)), sites: siteGates(g), sb: make([]float64, len(g.liks))}, nil
 }
 
 // relaxTo sets the cavities to the relaxed ones for weight b,

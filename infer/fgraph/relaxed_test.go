@@ -7,6 +7,7 @@ import (
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
+	"gonum.org/v1/gonum/mat"
 )
 
 // oneGate is x ~ N(mu0, s0), z ~ Categorical(p), y | x, z = k ~ N(a_k x, s_k):
@@ -236,19 +237,16 @@ func TestRelaxedGateLimits(t *testing.T) {
 	}
 }
 
-// TestRelaxedRefusals: relaxed KL under family = factorized needs gates,
-// and relaxes only them: a probit site outside a gate is refused, as are
-// c < 0 and c = ∞.
+// TestRelaxedRefusals: relaxed KL under family = factorized needs gates;
+// c < 0 and c = ∞ are refused.
 func TestRelaxedRefusals(t *testing.T) {
-	probit := oneGateGraph()
-	probit.AddSite(ep.Probit{}, 1, []int{0}, []float64{1}, 0)
 	noGate := NewGraph(1)
 	noGate.AddGaussian([]int{0}, []float64{1}, 0, 0, 1)
 	noGate.AddSite(ep.Probit{}, 1, []int{0}, []float64{1}, 0)
 	for _, tc := range []struct {
 		g *Graph
 		c float64
-	}{{probit, 0.1}, {noGate, 0.1}, {oneGateGraph(), -1}, {oneGateGraph(), math.Inf(1)}} {
+	}{{noGate, 0.1}, {oneGateGraph(), -1}, {oneGateGraph(), math.Inf(1)}} {
 		if _, err := Run(context.Background(), tc.g, Settings{Family: Factorized, Settings: infer.Settings{Divergence: infer.RelaxedKL{C: tc.c}}}); err == nil {
 			t.Errorf("c = %g: no error", tc.c)
 		} else {
@@ -271,5 +269,39 @@ func TestRelaxedGateCancel(t *testing.T) {
 	res, err := Run(ctx, g, Settings{Family: Factorized, Settings: infer.Settings{Divergence: infer.RelaxedKL{C: 0.01}}})
 	if err == nil || res == nil || res.Status != infer.Canceled || res.Mean != nil || res.Updates > 256 {
 		t.Fatalf("err %v, result %+v", err, res)
+	}
+}
+
+// TestRelaxedSiteAsEP: an ordinary site on a gated graph is relaxed as a
+// one-branch gate; on one variable with a Gaussian prior that is infer/ep's
+// relaxed EP on the same site. A mislabelled step site (ε = 0.05, y = −1,
+// x ~ N(1.5, 1)) next to oneGate's component: x's marginal and the site's
+// weight equal infer/ep's relaxed_kl(c) run to tol 1e-12, to 1e-7
+// (measured 1e-10), for c where the site is relaxed (b = 6.5, 1.2); B lists the site's weight first, then the
+// gate's.
+func TestRelaxedSiteAsEP(t *testing.T) {
+	lik := ep.Step{Eps: 0.05}
+	for _, c := range []float64{0.01, 0.1} {
+		g := oneGateGraph()
+		g2 := NewGraph(2)
+		g2.AddGaussian([]int{0}, []float64{1}, 0, oneGate.mu0, oneGate.s0)
+		g2.AddGaussian([]int{1}, []float64{1}, 0, 1.5, 1)
+		g2.AddSite(lik, -1, []int{1}, []float64{1}, 0)
+		z := g2.AddDiscrete(oneGate.p)
+		g2.AddGate(z, oneGate.y, g.gates[0].branches)
+		res, err := Run(context.Background(), g2, Settings{Family: Factorized,
+			Settings: infer.Settings{Divergence: infer.RelaxedKL{C: c}, Tol: 1e-12, MaxIter: 1000}})
+		if err != nil || res.Status != infer.Converged {
+			t.Fatalf("c = %g: %v %v", c, err, res)
+		}
+		want, err := ep.Run(context.Background(), &ep.Problem{Mean: []float64{1.5}, Cov: mat.NewSymDense(1, []float64{1}),
+			Sites: []ep.Site{{Lik: lik, Y: -1, Proj: []float64{1}}}}, ep.Settings{Settings: infer.Settings{Divergence: infer.RelaxedKL{C: c}, Tol: 1e-12, MaxIter: 1000}})
+		if err != nil || want.Status != infer.Converged {
+			t.Fatalf("c = %g: ep %v %v", c, err, want)
+		}
+		if len(res.B) != 2 || !(want.B[0] > 0) || !(math.Abs(res.B[0]-want.B[0]) <= 1e-7) ||
+			!(math.Abs(res.Mean[1]-want.Mean[0]) <= 1e-7) || !(math.Abs(res.Var[1]-want.Var[0]) <= 1e-7) {
+			t.Errorf("c = %g: fgraph %v ± %v, B %v; ep %v ± %v, B %v", c, res.Mean[1], res.Var[1], res.B, want.Mean[0], want.Var[0], want.B)
+		}
 	}
 }

@@ -85,9 +85,9 @@ type Result struct {
 	// with gates), in the order they were added.
 	Prob [][]float64
 	// B are the relaxation weights of the sites (relaxed KL under Full), in
-	// the order the sites were added, or of the gates (relaxed KL on a
-	// gated graph under Factorized), in the order the gates were added;
-	// nil otherwise.
+	// the order the sites were added; on a gated graph under Factorized,
+	// those of the sites followed by those of the gates, each in the order
+	// added (0 for a Gaussian site); nil otherwise.
 	B []float64
 
 	// post is the joint posterior Project reads (Settings.Cov), nil otherwise.

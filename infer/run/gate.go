@@ -106,7 +106,7 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 		return err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ, hasLogZ: res.HasLogZ, trace: res.Trace,
-		relax: gateRelaxations(fg.Gates, res.B)}
+		relax: gateRelaxations(fg, res.B)}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
 	j.mergeFG(o)
 	if res.Status.HasNumbers() && res.Prob != nil {
@@ -115,13 +115,17 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 	return err
 }
 
-// gateRelaxations labels the gates' relaxation weights under relaxed_kl
-// (fgraph.Result.B, one per gate in fg.Gates order) by the gates' labels
-// and positions, leaving out pruned gates (b = 0), as for sites.
-func gateRelaxations(gates []compile.Gate, b []float64) []infer.Relaxation {
-	sites := make([]compile.Site, len(gates))
-	for i, g := range gates {
-		sites[i] = compile.Site{Label: g.Label, Pos: g.Pos}
+// gateRelaxations labels the relaxation weights of a gated graph under
+// relaxed_kl (fgraph.Result.B: the sites' in fg.Sites order, then the
+// gates' in fg.Gates order) by factor label and position, leaving out the
+// factors whose relaxation was pruned (b = 0), as for sites elsewhere.
+func gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
+	sites := make([]compile.Site, 0, len(fg.Sites)+len(fg.Gates))
+	for _, s := range fg.Sites {
+		sites = append(sites, s.Site)
+	}
+	for _, g := range fg.Gates {
+		sites = append(sites, compile.Site{Label: g.Label, Pos: g.Pos})
 	}
 	return relaxations(sites, b)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/fgraph"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestGatedRelaxedModel: relaxed_kl on the gated mixture (mixtureSrc's
@@ -87,5 +88,46 @@ infer ep as relaxed { divergence = relaxed_kl(c = 1), max_iter = 300 }
 	}
 	if rs[1].Status != infer.Converged || len(rs[1].Relaxation) != 0 {
 		t.Errorf("relaxed_kl(c = 1): %v (%s), relaxations %+v", rs[1].Status, rs[1].Message, rs[1].Relaxation)
+	}
+}
+
+// TestGatedRelaxedWithSite: relaxed_kl on a gated model that also has an
+// ordinary (ungated) step site on a separate latent u ~ N(1.5, 1),
+// mislabelled (y = −1): the site is relaxed as infer/ep relaxes it (u's
+// marginal and its weight equal ep.Run on the one-site problem, to 1e-7),
+// the mixture's gate y[5] keeps its weight from TestGatedRelaxedModel's
+// model (the components are disconnected), and both are reported by label.
+func TestGatedRelaxedWithSite(t *testing.T) {
+	src := `
+data y: real[10] = [-2.5, -1.8, -2.2, 1.9, 2.4, 0.1, 2.8, -1.1, 1.5, 3.0]
+data s: spin[1] = [-1]
+latent mu: real[2] ~ normal([-2, 2], 1)
+latent u: real ~ normal(1.5, 1)
+latent z: cat(2)[10] ~ categorical([0.4, 0.6])
+for i in 0..10 { y[i] ~ normal(mu[z[i]], 1) }
+s[0] ~ step(u, 0.05)
+infer ep { divergence = relaxed_kl(c = 0.01), tol = 1e-12, max_iter = 1000 }
+`
+	rs, err := Run(context.Background(), compileSrc(t, src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	lik := ep.Step{Eps: 0.05}
+	want, err := ep.Run(context.Background(), &ep.Problem{Mean: []float64{1.5}, Cov: mat.NewSymDense(1, []float64{1}),
+		Sites: []ep.Site{{Lik: lik, Y: -1, Proj: []float64{1}}}}, ep.Settings{Settings: infer.Settings{Divergence: infer.RelaxedKL{C: 0.01}, Tol: 1e-12, MaxIter: 1000}})
+	if err != nil || want.Status != infer.Converged || r.Status != infer.Converged {
+		t.Fatalf("ep %v %v; fg %v (%s)", err, want, r.Status, r.Message)
+	}
+	u := r.Variables[1]
+	if u.Name != "u" || !(math.Abs(u.Mean[0]-want.Mean[0]) <= 1e-7) || !(math.Abs(u.Var[0]-want.Var[0]) <= 1e-7) {
+		t.Errorf("u: %+v, ep %v ± %v", u, want.Mean[0], want.Var[0])
+	}
+	got := map[string]float64{}
+	for _, x := range r.Relaxation {
+		got[x.Factor] = x.B
+	}
+	if len(got) != 2 || !(math.Abs(got["step(s[0])"]-want.B[0]) <= 1e-7) || !(got["normal(y[5] | z[5])"] > 0) {
+		t.Errorf("relaxations %+v, ep's site weight %v", r.Relaxation, want.B)
 	}
 }
