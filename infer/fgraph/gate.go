@@ -3,6 +3,7 @@ package fgraph
 import (
 	"math"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/internal/mathx"
 )
 
@@ -142,7 +143,7 @@ func (sc *gateScratch) gateMessages(g *Graph, st *state, j int, u float64) bool 
 	}
 	K := len(gt.branches)
 	for k, br := range gt.branches {
-		sc.lz[k], sc.d1[k], sc.d2[k] = br.Lik.Tilted(gt.y, sc.mf[k], sc.vf[k], u)
+		sc.lz[k], sc.d1[k], sc.d2[k] = branchTilted(br, gt.y, sc.mf[k], sc.vf[k], u)
 		if math.IsNaN(sc.lz[k]) || math.IsInf(sc.lz[k], 1) || !finite(sc.d1[k], sc.d2[k]) {
 			return false
 		}
@@ -202,6 +203,19 @@ func (sc *gateScratch) slope(gt *gate, k, i int) float64 {
 		}
 	}
 	return 0
+}
+
+// branchTilted is the branch's Likelihood.Tilted on its projection
+// cavity N(mf, vf). A branch on no variable (vf = 0) is the constant
+// f(y | c)^u: its log Z is u log f(y | c) from the log-density (the closed
+// forms of some likelihoods, such as step's, divide by √vf), and its
+// derivatives multiply no variable.
+func branchTilted(br Branch, y, mf, vf, u float64) (logZ, d1, d2 float64) {
+	if d, ok := br.Lik.(factor.LogDensity); ok && vf == 0 {
+		l, _, _ := d.LogLik(y, mf)
+		return u * l, 0, 0
+	}
+	return br.Lik.Tilted(y, mf, vf, u)
 }
 
 // normalize turns log weights into probabilities in place (false when all
@@ -345,7 +359,7 @@ func gatesLogZ(g *Graph, st *state, sc *gateScratch, u float64) (float64, bool) 
 			cav += logNorm(sc.cav[i])
 		}
 		for k, br := range gt.branches {
-			lz, _, _ := br.Lik.Tilted(gt.y, sc.mf[k], sc.vf[k], u)
+			lz, _, _ := branchTilted(br, gt.y, sc.mf[k], sc.vf[k], u)
 			sc.r[k] = sc.lc[k] + lz
 		}
 		lzg := mathx.LogSumExp(sc.r[:len(gt.branches)]) + cav

@@ -120,7 +120,7 @@ func (sc *gateScratch) relaxedSite(g *Graph, st *state, k int, out []nat) bool {
 	sc.lc[0] = 0
 	b := sc.relaxWeight(gt, sc.rx.c)
 	sc.relaxTo(gt, b)
-	_, d1, d2 := gt.branches[0].Lik.Tilted(gt.y, sc.mf[0], sc.vf[0], 1)
+	_, d1, d2 := branchTilted(gt.branches[0], gt.y, sc.mf[0], sc.vf[0], 1)
 	if !finite(d1, d2) {
 		return false
 	}
@@ -170,7 +170,7 @@ func (sc *gateScratch) relaxedKL(gt *gate, b float64) float64 {
 	sc.relaxTo(gt, b)
 	K := len(gt.branches)
 	for k, br := range gt.branches {
-		lz, d1, d2 := br.Lik.Tilted(gt.y, sc.mf[k], sc.vf[k], 1)
+		lz, d1, d2 := branchTilted(br, gt.y, sc.mf[k], sc.vf[k], 1)
 		if math.IsNaN(lz) || math.IsInf(lz, 1) || !finite(d1, d2) {
 			return math.Inf(1)
 		}
@@ -181,7 +181,10 @@ func (sc *gateScratch) relaxedKL(gt *gate, b float64) float64 {
 	}
 	kl := 0.0
 	for k, br := range gt.branches {
-		if sc.r[k] > 0 {
+		// A branch on no variable (vf = 0) is a constant density: its
+		// E[log f_k] = log Z_k, a zero term that is not evaluated (the
+		// closed forms of some likelihoods divide by √vf).
+		if sc.r[k] > 0 && sc.vf[k] > 0 {
 			kl += sc.r[k] * (br.Lik.ExpLogLik(gt.y, sc.mf[k], sc.vf[k]) - sc.lz[k])
 		}
 	}
