@@ -32,7 +32,7 @@ func benchEngine(b *testing.B, n int, sched infer.Schedule) *engine {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if e.st, err = recompute(e.pr, e.sites, e.sequential()); err != nil {
+	if e.st, err = recompute(e.pr, e.sites, e.sequential(), scratch{}); err != nil {
 		b.Fatal(err)
 	}
 	return e

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 
-	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -25,7 +24,7 @@ import (
 type bform struct {
 	s          []float64
 	indefinite bool
-	chol       mat.Cholesky
+	u          blas64.Triangular // B = Uᵀ U in B's own storage (Cholesky case)
 	lu         mat.LU
 	logDet     float64 // log |det B| = log det(I + T Kf)
 }
@@ -35,7 +34,12 @@ type bform struct {
 // ≤ 0): the posterior is not a Gaussian.
 var errImproper = errors.New("ep: the posterior precision Kf⁻¹ + diag τ̃ is not positive definite")
 
-func newBform(Kf *mat.SymDense, tau []float64) (*bform, error) {
+// newBform forms B and factors it. buf, when it holds at least M² floats,
+// is B's storage (a spare from an earlier factorisation; see
+// engine.release), so that a run's refactorisations allocate no new M×M
+// matrix; the Cholesky factor overwrites B in place. done interrupts the
+// factorisation (errCanceled); nil never does.
+func newBform(Kf *mat.SymDense, tau []float64, buf []float64, done <-chan struct{}) (*bform, error) {
 	m := len(tau)
 	bf := &bform{s: make([]float64, m)}
 	d := make([]float64, m)
@@ -49,8 +53,10 @@ func newBform(Kf *mat.SymDense, tau []float64) (*bform, error) {
 			bf.indefinite = true
 		}
 	}
-	B := mat.NewSymDense(m, nil)
-	raw := B.RawSymmetric()
+	if len(buf) < m*m {
+		buf = make([]float64, m*m)
+	}
+	raw := blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: m, Data: buf[:m*m]}
 	kraw := Kf.RawSymmetric()
 	for i := 0; i < m; i++ {
 		si := bf.s[i]
@@ -62,13 +68,17 @@ func newBform(Kf *mat.SymDense, tau []float64) (*bform, error) {
 		row[i] += d[i]
 	}
 	if !bf.indefinite {
-		if !bf.chol.Factorize(B) {
-			return nil, errImproper
+		u, err := cholUpper(raw, done)
+		if err != nil {
+			return nil, err
 		}
-		bf.logDet = bf.chol.LogDet()
+		bf.u = u
+		for i := 0; i < m; i++ {
+			bf.logDet += 2 * math.Log(u.Data[i*u.Stride+i])
+		}
 		return bf, nil
 	}
-	bf.lu.Factorize(B)
+	bf.lu.Factorize(mat.NewSymDense(m, raw.Data))
 	if c := bf.lu.Cond(); math.IsInf(c, 1) || c > 1e16 {
 		return nil, errImproper
 	}
@@ -79,6 +89,15 @@ func newBform(Kf *mat.SymDense, tau []float64) (*bform, error) {
 	}
 	bf.logDet = ld
 	return bf, nil
+}
+
+// storage returns the M×M storage of the Cholesky factor for reuse (nil in
+// the LU case, whose factors mat.LU owns).
+func (bf *bform) storage() []float64 {
+	if bf == nil || bf.indefinite {
+		return nil
+	}
+	return bf.u.Data
 }
 
 // quadForm returns P, Q (M×T) with Cᵀ S B⁻¹ S C = Pᵀ Q for C (M×T):
@@ -96,7 +115,9 @@ func (bf *bform) quadForm(C mat.Matrix) (P, Q *mat.Dense) {
 		}
 	}
 	if !bf.indefinite {
-		trsmLeftTrans(bf.chol.RawU().(*mat.TriDense).RawTriangular(), P.RawMatrix())
+		if err := solveUpperTrans(bf.u, P.RawMatrix(), nil); err != nil {
+			panic(err) // unreachable: no done channel
+		}
 		return P, P
 	}
 	Q = mat.NewDense(m, t, nil)
@@ -111,41 +132,13 @@ func (bf *bform) quadForm(C mat.Matrix) (P, Q *mat.Dense) {
 // solveVec overwrites x with B⁻¹ x.
 func (bf *bform) solveVec(x *mat.VecDense) error {
 	if !bf.indefinite {
-		return bf.chol.SolveVecTo(x, x)
+		v := blas64.Vector{N: x.Len(), Inc: 1, Data: x.RawVector().Data}
+		blas64.Trsv(blas.Trans, bf.u, v)
+		blas64.Trsv(blas.NoTrans, bf.u, v)
+		return nil
 	}
 	return bf.lu.SolveVecTo(x, false, x)
 }
-
-// trsmLeftTrans solves Uᵀ X = B in place (B ← U⁻ᵀ B) for upper triangular
-// U. Gonum's pure-Go Dtrsm is unblocked and single-threaded, several times
-// slower than its Cholesky on the same n; on that backend the solve is
-// blocked (forward substitution by row blocks of trsmBlock): each block of
-// X is solved by Dtrsm on its diagonal block of U after subtracting the
-// contribution of the blocks above with one Dgemm, which gonum runs
-// cache-blocked on GOMAXPROCS goroutines. OpenBLAS's Dtrsm is blocked and
-// threaded already.
-func trsmLeftTrans(u blas64.Triangular, b blas64.General) {
-	n := u.N
-	if openblas.Backend != "gonum" || n <= trsmBlock {
-		blas64.Trsm(blas.Left, blas.Trans, 1, u, b)
-		return
-	}
-	for k0 := 0; k0 < n; k0 += trsmBlock {
-		k1 := min(k0+trsmBlock, n)
-		bk := blas64.General{Rows: k1 - k0, Cols: b.Cols, Stride: b.Stride, Data: b.Data[k0*b.Stride:]}
-		if k0 > 0 {
-			// B_k ← B_k − U[0:k0, k0:k1]ᵀ X[0:k0, :]
-			uk := blas64.General{Rows: k0, Cols: k1 - k0, Stride: u.Stride, Data: u.Data[k0:]}
-			x := blas64.General{Rows: k0, Cols: b.Cols, Stride: b.Stride, Data: b.Data}
-			blas64.Gemm(blas.Trans, blas.NoTrans, -1, uk, x, 1, bk)
-		}
-		ukk := blas64.Triangular{Uplo: blas.Upper, Diag: u.Diag, N: k1 - k0, Stride: u.Stride, Data: u.Data[k0*u.Stride+k0:]}
-		blas64.Trsm(blas.Left, blas.Trans, 1, ukk, bk)
-	}
-}
-
-// trsmBlock is the row-block size of the blocked triangular solve.
-const trsmBlock = 128
 
 // colDot returns Σ_i P_ij Q_ij for every column j.
 func colDot(P, Q *mat.Dense) []float64 {

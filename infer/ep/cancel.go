@@ -44,13 +44,14 @@ func (e *engine) finishCanceled(res *Result, msg string) *Result {
 // is done.
 var errCanceled = errors.New("ep: canceled during a refactorisation")
 
-// refactor is recompute that a canceled context interrupts: the O(M³)
-// factorisation (one Cholesky and a triangular solve, seconds for a few
-// thousand sites) cannot check the context itself, so it runs on its own
+// refactor is recompute that a canceled context interrupts. The site-space
+// factorisations check the run's done channel between their blocks
+// (chol.go) and return errCanceled; the weight-space recomputation (one
+// Cholesky of an N×N matrix, N < M) cannot, so it runs on its own
 // goroutine and, when the context is done first, is abandoned (it finishes
-// in the background and its result is dropped) and errCanceled returned.
+// in the background and its result is dropped).
 func (e *engine) refactor(sites []SiteParam, full bool) (*state, error) {
-	if e.done == nil {
+	if e.done == nil || !e.pr.weight {
 		return e.recompute(sites, full)
 	}
 	type out struct {

@@ -57,8 +57,17 @@ type sigmaUpdates interface {
 }
 
 // newSigmaUpdates returns the delayed form for M ≥ delayMin, else direct
-// rank-one updates.
-func newSigmaUpdates(s *state) sigmaUpdates {
+// rank-one updates. prev, the previous sweep's (nil for the first), lends
+// its buffers: a run allocates them once.
+func newSigmaUpdates(s *state, prev sigmaUpdates) sigmaUpdates {
+	switch p := prev.(type) {
+	case *delayed:
+		p.s, p.k = s, 0
+		return p
+	case *direct:
+		p.s = s
+		return p
+	}
 	if len(s.mu) >= delayMin {
 		return newDelayed(s)
 	}

@@ -351,7 +351,7 @@ func TestBformMixedSigns(t *testing.T) {
 	const n = 6
 	K := kernel.SE{Lengthscale: 1, Var: 1.5}.Matrix(randInputs(n, 2, 21))
 	tau := []float64{0.8, -0.05, 1.3, 0, -0.1, 2}
-	bf, err := newBform(K, tau)
+	bf, err := newBform(K, tau, nil, nil)
 	if err != nil || !bf.indefinite {
 		t.Fatalf("newBform: %v (indefinite %v)", err, bf != nil && bf.indefinite)
 	}
@@ -372,7 +372,7 @@ func TestBformMixedSigns(t *testing.T) {
 	if err := lu.SolveTo(want, false, K); err != nil {
 		t.Fatal(err)
 	}
-	st, err := recompute(&projection{identity: true, K: K, Kf: K, m0: make([]float64, n), f0: make([]float64, n)}, sitesOf(tau), true)
+	st, err := recompute(&projection{identity: true, K: K, Kf: K, m0: make([]float64, n), f0: make([]float64, n)}, sitesOf(tau), true, scratch{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,9 +26,13 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	switch {
 	case e.fresh:
 	case e.st != nil && e.st.sigma != nil && (len(e.sites) >= delayMin || e.s.KeepCov):
-		st, err = settle(e.pr, e.sites, e.st.sigma)
+		e.release()
+		st, err = settle(e.pr, e.sites, e.st.sigma, scratch{done: e.done, b: e.spare})
 	default:
 		st, err = e.recompute(e.sites, false)
+	}
+	if errors.Is(err, errCanceled) {
+		return e.finishCanceled(res, "canceled during the final factorisation")
 	}
 	if err != nil {
 		if status == infer.Converged {

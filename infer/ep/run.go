@@ -141,6 +141,11 @@ type engine struct {
 	rng   *rand.Rand
 	stats infer.Stats
 	done  <-chan struct{} // the run's ctx.Done(): sweeps stop between sites
+	// spare is M×M storage for the next factorisation of B: the factor of
+	// a state that no longer needs it (see release), so that refreshes and
+	// parallel sweeps reuse two buffers instead of allocating one each.
+	spare []float64
+	upd   sigmaUpdates // the sequential sweeps' update buffers
 }
 
 // canceled reports whether the run's context is done (a non-blocking
@@ -177,12 +182,39 @@ func newEngine(p *Problem, s Settings, r rule) (*engine, error) {
 func (e *engine) sequential() bool { return e.s.Schedule != infer.Parallel }
 
 // recompute rebuilds the posterior from sites on the engine's path; full
-// (site space only) asks for the whole M×M Σ_f.
+// (site space only) asks for the whole M×M Σ_f, written over the current
+// state's running Σ_f when there is one (see refactor).
 func (e *engine) recompute(sites []SiteParam, full bool) (*state, error) {
 	if e.pr.weight {
 		return recomputeW(e.pr, sites)
 	}
-	return recompute(e.pr, sites, full)
+	sc := scratch{done: e.done, b: e.spare}
+	e.spare = nil
+	if full && e.st != nil {
+		sc.sigma = e.st.sigma
+	}
+	st, err := recompute(e.pr, sites, full, sc)
+	if err != nil {
+		e.spare = sc.b
+		if sc.sigma != nil {
+			// Σ's storage now holds a partial result: keep only the means.
+			e.st = &state{mu: e.st.mu}
+			e.fresh = false
+		}
+		return nil, err
+	}
+	e.release()
+	return st, nil
+}
+
+// release hands the factor storage of the current state to the next
+// factorisation: the state's sites changed (or it is being replaced), so its
+// factorisation is no longer the final one.
+func (e *engine) release() {
+	if e.st != nil && e.st.bf != nil && e.spare == nil {
+		e.spare = e.st.bf.storage()
+		e.st.bf = nil
+	}
 }
 
 // start is the posterior before the first sweep: the prior itself (μ = f0,
@@ -264,11 +296,15 @@ func (e *engine) sweepSequential(it int) error {
 	}
 	if e.stats.Updates != n {
 		e.fresh = false
+		e.release()
 	}
 	if e.canceled() {
 		return nil // no O(M³) refresh: the run ends with the rank-one state
 	}
-	if e.s.Refresh >= 0 && it%max(1, e.s.Refresh) == 0 {
+	// A refresh on the last sweep would only be followed by the final
+	// factorisation (finish), which settles the running state for a third
+	// of a refresh's flops.
+	if e.s.Refresh >= 0 && it%max(1, e.s.Refresh) == 0 && it < e.s.MaxIter {
 		st, err := e.refactor(e.sites, true)
 		if errors.Is(err, errCanceled) {
 			return nil // the loop reports the cancellation
@@ -296,7 +332,8 @@ func (e *engine) sweepSequential(it int) error {
 // For M ≥ delayMin the rank-1 updates are delayed and applied in blocks
 // (delayed.go); Σ is exact again at the end of the sweep.
 func (e *engine) sweepSequentialF() {
-	d := newSigmaUpdates(e.st)
+	d := newSigmaUpdates(e.st, e.upd)
+	e.upd = d
 	defer d.flush()
 	for _, i := range e.order() {
 		if e.canceled() {

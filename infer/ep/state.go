@@ -34,59 +34,178 @@ func (s *state) variance(i int) float64 {
 	return s.sdiag[i]
 }
 
+// scratch is what a refactorisation may reuse and what interrupts it: the
+// done channel of the run (nil: never), spare storage for B (M² floats, see
+// newBform) and, for a full recomputation, the M×M matrix to overwrite with
+// the new Σ (the running Σ it replaces). A recomputation that fails or is
+// canceled leaves sigma's contents undefined.
+type scratch struct {
+	done  <-chan struct{}
+	b     []float64
+	sigma *mat.SymDense
+}
+
 // recompute rebuilds the posterior from the site parameters:
 //
 //	Σ = Kf − Kf S B⁻¹ S Kf,   μ = f0 + Σ (ν̃ − T f0)
 //
 // (rodrigues eqs 4–5 with a prior mean), with one factorisation of B
-// (see bform). full selects the whole Σ (a symmetric rank-M update,
-// Syrk) rather than only its diagonal.
-func recompute(pr *projection, sites []SiteParam, full bool) (*state, error) {
+// (see bform). full selects the whole Σ rather than only its diagonal.
+// In the Cholesky case, V = U⁻ᵀ S Kf (one triangular solve with M
+// right-hand sides), μ = f0 + Kf b − Vᵀ(V b) and Σ = Kf − Vᵀ V; a full
+// recomputation forms V in Σ's own storage and overwrites it with Σ
+// (sigmaFromV), so that it needs no M×M matrix beyond Kf, B and Σ.
+func recompute(pr *projection, sites []SiteParam, full bool, sc scratch) (*state, error) {
 	m := len(sites)
 	tau, b := siteVectors(pr, sites)
-	bf, err := newBform(pr.Kf, tau)
+	bf, err := newBform(pr.Kf, tau, sc.b, sc.done)
 	if err != nil {
 		return nil, err
 	}
+	if bf.indefinite {
+		return recomputeLU(pr, bf, b, full, sc)
+	}
+	st := &state{bf: bf, sdiag: make([]float64, m)}
+	kb := mat.NewVecDense(m, nil)
+	kb.MulVec(pr.Kf, mat.NewVecDense(m, b))
+	var V *mat.Dense
+	switch {
+	case !full:
+		V = mat.NewDense(m, m, nil)
+	case sc.sigma != nil && sc.sigma.RawSymmetric().Stride == m:
+		st.sigma = sc.sigma
+		V = mat.NewDense(m, m, sc.sigma.RawSymmetric().Data[:m*m])
+	default:
+		st.sigma = mat.NewSymDense(m, nil)
+		V = mat.NewDense(m, m, st.sigma.RawSymmetric().Data)
+	}
+	scaledKf(pr.Kf, bf.s, V)
+	if err := solveUpperTrans(bf.u, V.RawMatrix(), sc.done); err != nil {
+		return nil, err
+	}
+	st.mu = reduce(V, V, b, kb.RawVector().Data)
+	for i := range st.mu {
+		st.mu[i] += pr.f0[i]
+	}
+	if full {
+		if err := sigmaFromV(pr.Kf, V, sc.done); err != nil {
+			return nil, err
+		}
+		for i := range st.sdiag {
+			st.sdiag[i] = st.sigma.At(i, i)
+		}
+	} else {
+		red := colDot(V, V)
+		for i := range st.sdiag {
+			st.sdiag[i] = pr.Kf.At(i, i) - red[i]
+		}
+	}
+	return st.checked()
+}
+
+// proper checks the marginal variances and means of a recomputed state.
+func (s *state) proper() error {
+	for i, v := range s.sdiag {
+		if !(v > 0) || !finite(s.mu[i]) {
+			return errImproper
+		}
+	}
+	return nil
+}
+
+// checked returns s, or nil and errImproper when s is not proper.
+func (s *state) checked() (*state, error) {
+	if err := s.proper(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// scaledKf fills the M×M matrix V with S Kf (both triangles; Kf holds
+// its upper one).
+func scaledKf(Kf *mat.SymDense, s []float64, V *mat.Dense) {
+	kr, vr := Kf.RawSymmetric(), V.RawMatrix()
+	m := kr.N
+	for i := 0; i < m; i++ {
+		krow, vrow := kr.Data[i*kr.Stride:i*kr.Stride+m], vr.Data[i*vr.Stride:i*vr.Stride+m]
+		for j := i; j < m; j++ {
+			vrow[j] = s[i] * krow[j]
+			vr.Data[j*vr.Stride+i] = s[j] * krow[j]
+		}
+	}
+}
+
+// sigmaFromV overwrites V (M×M) with the upper triangle of Σ = Kf − Vᵀ V,
+// by block columns J = [j0, j1) from the last to the first:
+// Σ[0:j1, J] = Kf[0:j1, J] − V[:, 0:j1]ᵀ V[:, J] (Gemm into an M×cholBlock
+// buffer, row chunks of at most chunkFlops with a check of done between
+// them), then written over V[0:j1, J]. The blocks still to come read only
+// V's columns left of j0, which are not yet overwritten. The flops are
+// those of one Syrk (M³).
+func sigmaFromV(Kf *mat.SymDense, V *mat.Dense, done <-chan struct{}) error {
+	vr, kr := V.RawMatrix(), Kf.RawSymmetric()
+	m := vr.Rows
+	t := make([]float64, m*cholBlock)
+	last := (m - 1) / cholBlock * cholBlock
+	step := chunkCols(cholBlock, m)
+	for j0 := last; j0 >= 0; j0 -= cholBlock {
+		j1 := min(j0+cholBlock, m)
+		w := j1 - j0
+		for r0 := 0; r0 < j1; r0 += step {
+			if isDone(done) {
+				return errCanceled
+			}
+			r1 := min(r0+step, j1)
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1,
+				blas64.General{Rows: m, Cols: r1 - r0, Stride: vr.Stride, Data: vr.Data[r0:]},
+				blas64.General{Rows: m, Cols: w, Stride: vr.Stride, Data: vr.Data[j0:]}, 0,
+				blas64.General{Rows: r1 - r0, Cols: w, Stride: w, Data: t[r0*w:]})
+		}
+		for i := 0; i < j1; i++ {
+			trow, krow, vrow := t[i*w:(i+1)*w], kr.Data[i*kr.Stride:], vr.Data[i*vr.Stride:]
+			for j := max(j0, i); j < j1; j++ {
+				vrow[j] = krow[j] - trow[j-j0]
+			}
+		}
+	}
+	return nil
+}
+
+// recomputeLU is recompute when some site precision is negative (B
+// factored by LU): Σ = Kf − ½(Pᵀ Q + Qᵀ P) with P = S Kf, Q = B⁻¹ S Kf.
+func recomputeLU(pr *projection, bf *bform, b []float64, full bool, sc scratch) (*state, error) {
+	m := len(b)
 	P, Q := bf.quadForm(pr.Kf)
-	st := &state{bf: bf}
+	st := &state{bf: bf, sdiag: make([]float64, m)}
 	kb := mat.NewVecDense(m, nil)
 	kb.MulVec(pr.Kf, mat.NewVecDense(m, b))
 	st.mu = reduce(P, Q, b, kb.RawVector().Data)
 	for i := range st.mu {
 		st.mu[i] += pr.f0[i]
 	}
-	if full {
-		st.sigma = mat.NewSymDense(m, nil)
-		st.sigma.CopySym(pr.Kf)
-		if !bf.indefinite {
-			blas64.Syrk(blas.Trans, -1, P.RawMatrix(), 1, st.sigma.RawSymmetric())
-		} else {
-			R := mat.NewDense(m, m, nil)
-			R.Mul(P.T(), Q)
-			for i := 0; i < m; i++ {
-				for j := i; j < m; j++ {
-					st.sigma.SetSym(i, j, st.sigma.At(i, j)-0.5*(R.At(i, j)+R.At(j, i)))
-				}
-			}
-		}
-		st.sdiag = make([]float64, m)
-		for i := range st.sdiag {
-			st.sdiag[i] = st.sigma.At(i, i)
-		}
-	} else {
+	if !full {
 		red := colDot(P, Q)
-		st.sdiag = make([]float64, m)
 		for i := range st.sdiag {
 			st.sdiag[i] = pr.Kf.At(i, i) - red[i]
 		}
+		return st.checked()
 	}
-	for i, v := range st.sdiag {
-		if !(v > 0) || !finite(st.mu[i]) {
-			return nil, errImproper
+	st.sigma = sc.sigma
+	if st.sigma == nil {
+		st.sigma = mat.NewSymDense(m, nil)
+	}
+	st.sigma.CopySym(pr.Kf)
+	R := mat.NewDense(m, m, nil)
+	R.Mul(P.T(), Q)
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			st.sigma.SetSym(i, j, st.sigma.At(i, j)-0.5*(R.At(i, j)+R.At(j, i)))
 		}
 	}
-	return st, nil
+	for i := range st.sdiag {
+		st.sdiag[i] = st.sigma.At(i, i)
+	}
+	return st.checked()
 }
 
 // settle is recompute for the end of a sequential site-space run, whose
@@ -96,10 +215,10 @@ func recompute(pr *projection, sites []SiteParam, full bool) (*state, error) {
 // from it with O(M²) matrix-vector products and solves, and takes the
 // variances from the diagonal of the running Σ — instead of the M³
 // triangular solve recompute spends on diag Σ.
-func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense) (*state, error) {
+func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense, sc scratch) (*state, error) {
 	m := len(sites)
 	tau, b := siteVectors(pr, sites)
-	bf, err := newBform(pr.Kf, tau)
+	bf, err := newBform(pr.Kf, tau, sc.b, sc.done)
 	if err != nil {
 		return nil, err
 	}

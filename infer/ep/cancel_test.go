@@ -1,0 +1,83 @@
+package ep
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/stdlib/kernel"
+)
+
+// cancelLatency is how soon after a cancellation a factorisation must
+// return: one library call of at most chunkFlops (a tenth of a second at a
+// few GFLOP/s), with room for a loaded machine.
+const cancelLatency = 1500 * time.Millisecond
+
+// probitGP1500 is a probit GP of 1500 sites: a full recomputation of its
+// posterior (2.3 M³ flops) takes about a second.
+func probitGP1500() *Problem {
+	const n = 1500
+	X := randInputs(n, 2, 7)
+	p := &Problem{Cov: kernel.SE{Lengthscale: 0.5, Var: 1}.Matrix(X)}
+	for i := 0; i < n; i++ {
+		p.Sites = append(p.Sites, Site{Lik: Probit{}, Y: 1, Index: i})
+	}
+	return p
+}
+
+// TestRecomputeCancels: a recomputation of the posterior (Cholesky,
+// triangular solve, Σ) canceled 30 ms after its start returns errCanceled
+// within cancelLatency, instead of running to its end.
+func TestRecomputeCancels(t *testing.T) {
+	p := probitGP1500()
+	pr, err := newProjection(p, autoPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sites := make([]SiteParam, len(p.Sites))
+	for i := range sites {
+		sites[i] = SiteParam{Tau: 0.5, Nu: 0.3}
+	}
+	for _, full := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		out := make(chan error, 1)
+		go func() {
+			_, err := recompute(pr, sites, full, scratch{done: ctx.Done()})
+			out <- err
+		}()
+		time.Sleep(30 * time.Millisecond)
+		cancel()
+		at := time.Now()
+		err := <-out
+		if d := time.Since(at); d > cancelLatency {
+			t.Errorf("full %v: returned %v after the cancellation", full, d)
+		}
+		if !errors.Is(err, errCanceled) {
+			t.Errorf("full %v: err = %v, want errCanceled", full, err)
+		}
+	}
+}
+
+// TestRunCancelsDuringFactorisation: a parallel run (one factorisation per
+// sweep, most of its time) canceled after 300 ms ends within cancelLatency
+// as Canceled with the means of its last posterior.
+func TestRunCancelsDuringFactorisation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a second of factorisations")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var at time.Time
+	time.AfterFunc(300*time.Millisecond, func() { at = time.Now(); cancel() })
+	res, err := Run(ctx, probitGP1500(), Settings{Settings: infer.Settings{Schedule: infer.Parallel, MaxIter: 100}})
+	if d := time.Since(at); d > cancelLatency {
+		t.Errorf("returned %v after the cancellation", d)
+	}
+	if !errors.Is(err, context.Canceled) || res == nil || res.Status != infer.Canceled {
+		t.Fatalf("got %v, %v", res, err)
+	}
+	if len(res.FMean) != 1500 || !finite(res.FMean...) {
+		t.Errorf("partial means: %d, finite %v", len(res.FMean), finite(res.FMean...))
+	}
+}
