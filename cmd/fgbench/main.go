@@ -66,7 +66,7 @@ func main() {
 	fmt.Printf("memory bandwidth (streaming copy of 256 MiB, read + write): %.1f GB/s\n\n", bw/1e9)
 	fmt.Fprintln(b.w, "what\tsize\tfg\tmachine limit\tlimit\tfg/limit\t")
 	for _, n := range ns {
-		b.ep(n)
+		b.wholeRun(n, b.ep(n))
 	}
 	for _, r := range rs {
 		b.bp(r, bw)
@@ -124,7 +124,9 @@ func (b *bench) bandwidth() float64 {
 	return 2 * size / t.Seconds()
 }
 
-func (b *bench) ep(n int) {
+// ep prints the EP rows of size n and returns the unavoidable algebra of a
+// run of 5 sequential sweeps: 5 marginal sweeps and one Cholesky.
+func (b *bench) ep(n int) time.Duration {
 	p := benchdata.ProbitGP(n, uint64(n))
 	A := mat.NewSymDense(n, nil)
 	A.CopySym(p.Cov)
@@ -161,6 +163,7 @@ func (b *bench) ep(n int) {
 	b.row("EP parallel sweep", size, psweep, "4/3 n³ flops at Dgemm speed", at(4*n3/3))
 	b.row("EP parallel sweep", size, psweep, "one Cholesky", chol)
 	b.row("EP run, 5 parallel sweeps", size, par5, "5 parallel sweeps", 5*psweep)
+	return 5*sweep + chol
 }
 
 // bpPasses is the number of passes a BP pass time is the average of.
