@@ -121,4 +121,3 @@ func samplePeakHeap(peak *atomic.Uint64, stop <-chan struct{}) {
 		}
 	}
 }
-
