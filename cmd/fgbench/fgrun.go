@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	fg "github.com/fg-infer/fg"
@@ -57,9 +54,9 @@ func (b *bench) wholeRun(n int, algebra time.Duration) {
 
 // fgRun times the whole run of the model through the Go API (what `fg run`
 // does before printing: reading the csv, compiling the model with its n×n
-// kernel matrix, EP, log Z and the marginals) and samples the heap in use
-// every millisecond meanwhile. It returns the minimum time over b.repeat
-// runs and the largest heap seen.
+// kernel matrix, EP, log Z and the marginals). It returns the minimum time
+// over b.repeat runs and the peak heap above the heap before them
+// (benchdata.PeakHeap).
 func (b *bench) fgRun(n int) (time.Duration, uint64) {
 	dir, err := os.MkdirTemp("", "fgbench")
 	if err == nil {
@@ -74,50 +71,21 @@ func (b *bench) fgRun(n int) (time.Duration, uint64) {
 		os.Exit(1)
 	}
 	src := []byte(fmt.Sprintf(gpModel, path, runSweeps))
-	runtime.GC()
-	base := heapInUse()
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	go samplePeakHeap(&peak, stop)
-	t := b.time(func() {
-		m, err := fg.LoadSource(filepath.Join(dir, "gp.fg"), src, fg.Overrides{})
-		if err == nil {
-			var res *fg.Results
-			if res, err = m.Run(context.Background()); err == nil && res.All()[0].Iterations() != runSweeps {
-				err = fmt.Errorf("EP stopped after %d sweeps: %s", res.All()[0].Iterations(), res.All()[0].Message())
+	var t time.Duration
+	heap := benchdata.PeakHeap(func() {
+		t = b.time(func() {
+			m, err := fg.LoadSource(filepath.Join(dir, "gp.fg"), src, fg.Overrides{})
+			if err == nil {
+				var res *fg.Results
+				if res, err = m.Run(context.Background()); err == nil && res.All()[0].Iterations() != runSweeps {
+					err = fmt.Errorf("EP stopped after %d sweeps: %s", res.All()[0].Iterations(), res.All()[0].Message())
+				}
 			}
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "fgbench:", err)
-			os.Exit(1)
-		}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "fgbench:", err)
+				os.Exit(1)
+			}
+		})
 	})
-	close(stop)
-	return t, peak.Load() - min(base, peak.Load())
-}
-
-var heapSamples = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
-
-// heapInUse returns the heap in use: live objects, garbage not yet
-// collected and free space in in-use spans (what the process holds of the
-// heap). Not safe for concurrent use.
-func heapInUse() uint64 {
-	metrics.Read(heapSamples)
-	return heapSamples[0].Value.Uint64() + heapSamples[1].Value.Uint64()
-}
-
-// samplePeakHeap records in peak the largest heapInUse until stop closes.
-func samplePeakHeap(peak *atomic.Uint64, stop <-chan struct{}) {
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	for {
-		if v := heapInUse(); v > peak.Load() {
-			peak.Store(v)
-		}
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-		}
-	}
+	return t, heap
 }
