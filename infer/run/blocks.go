@@ -54,6 +54,11 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 		return nil, err
 	}
 	p := &ep.Problem{Mean: b.Prior.Mean, Cov: b.Prior.Cov, Sites: sites}
+	if _, named := j.spec.Options["schedule"]; !named {
+		// The default is the cheaper schedule at every size measured
+		// (docs/performance.md): say which one ran.
+		j.res.Options = withOption(j.res.Options, "schedule", j.st.Schedule.String())
+	}
 	res, err := ep.Run(j.ctx, p, ep.Settings{Settings: j.st, NonNegativeSites: j.spec.NonNegativeSites})
 	if res == nil {
 		return nil, err
