@@ -8,11 +8,12 @@ import (
 )
 
 // siteSpaceMatrices is how many M×M float64 matrices site-space EP is
-// charged for against the memory budget (infer.MemoryBudget): Kf, Σ, B and
-// its factor, and the M×M product and solves while Kf and the posterior are
-// recomputed. (Measured: the peak resident size of 1500 GP sites,
-// testdata/slow/ep.fg, is 78 MB ≈ 4.3 such matrices; 6 leaves room for
-// the collector and temporaries.)
+// charged for against the memory budget (infer.MemoryBudget). A run holds
+// three: Kf, Σ and B's Cholesky factor (a refresh writes the new Σ over the
+// old one and B's storage is reused, state.go); the collector's slack
+// brings the measured peak heap to 3.3–4.2 such matrices
+// (BenchmarkRunPeakHeap, cmd/fgbench), and learning adds the gradient's
+// M×M solves (GradLogZ). 6 leaves room for both.
 const siteSpaceMatrices = 6
 
 // weightSpaceMatrices is the same count for the M×N matrices of the

@@ -65,13 +65,14 @@ func recompute(pr *projection, sites []SiteParam, full bool, sc scratch) (*state
 	if bf.indefinite {
 		return recomputeLU(pr, bf, b, full, sc)
 	}
+	if !full {
+		return recomputeDiag(pr, bf, b, sc.done)
+	}
 	st := &state{bf: bf, sdiag: make([]float64, m)}
 	kb := mat.NewVecDense(m, nil)
 	kb.MulVec(pr.Kf, mat.NewVecDense(m, b))
 	var V *mat.Dense
 	switch {
-	case !full:
-		V = mat.NewDense(m, m, nil)
 	case sc.sigma != nil && sc.sigma.RawSymmetric().Stride == m:
 		st.sigma = sc.sigma
 		V = mat.NewDense(m, m, sc.sigma.RawSymmetric().Data[:m*m])
@@ -87,20 +88,84 @@ func recompute(pr *projection, sites []SiteParam, full bool, sc scratch) (*state
 	for i := range st.mu {
 		st.mu[i] += pr.f0[i]
 	}
-	if full {
-		if err := sigmaFromV(pr.Kf, V, sc.done); err != nil {
-			return nil, err
-		}
-		for i := range st.sdiag {
-			st.sdiag[i] = st.sigma.At(i, i)
-		}
-	} else {
-		red := colDot(V, V)
-		for i := range st.sdiag {
-			st.sdiag[i] = pr.Kf.At(i, i) - red[i]
-		}
+	if err := sigmaFromV(pr.Kf, V, sc.done); err != nil {
+		return nil, err
+	}
+	for i := range st.sdiag {
+		st.sdiag[i] = st.sigma.At(i, i)
 	}
 	return st.checked()
+}
+
+// diagChunk is the column-chunk width of recomputeDiag.
+const diagChunk = 256
+
+// recomputeDiag is recompute without the full Σ (parallel sweeps, the end
+// of a small sequential run): μ by O(M²) solves (posteriorMean) and
+// diag Σ = diag Kf − Σ_i V_ij² with V = U⁻ᵀ S Kf formed by column chunks
+// of diagChunk (the M³ flops of one triangular solve with M right-hand
+// sides, in M×diagChunk of memory instead of M×M).
+func recomputeDiag(pr *projection, bf *bform, b []float64, done <-chan struct{}) (*state, error) {
+	m := len(b)
+	mu, err := posteriorMean(pr, bf, b)
+	if err != nil {
+		return nil, err
+	}
+	st := &state{bf: bf, mu: mu, sdiag: make([]float64, m)}
+	kr := pr.Kf.RawSymmetric()
+	buf := make([]float64, m*min(m, diagChunk))
+	for c0 := 0; c0 < m; c0 += diagChunk {
+		c1 := min(c0+diagChunk, m)
+		w := c1 - c0
+		v := blas64.General{Rows: m, Cols: w, Stride: w, Data: buf[:m*w]}
+		for i := 0; i < m; i++ {
+			row := v.Data[i*w : (i+1)*w]
+			for j := c0; j < c1; j++ {
+				row[j-c0] = bf.s[i] * kr.Data[min(i, j)*kr.Stride+max(i, j)]
+			}
+		}
+		if err := solveUpperTrans(bf.u, v, done); err != nil {
+			return nil, err
+		}
+		for j := c0; j < c1; j++ {
+			st.sdiag[j] = kr.Data[j*kr.Stride+j]
+		}
+		for i := 0; i < m; i++ {
+			for j, x := range v.Data[i*w : (i+1)*w] {
+				st.sdiag[c0+j] -= x * x
+			}
+		}
+	}
+	for i := range st.mu {
+		st.mu[i] += pr.f0[i]
+	}
+	return st.checked()
+}
+
+// posteriorMean returns μ − f0 = Kf b − Kf S B⁻¹ S Kf b (b = ν̃ − T f0)
+// with O(M²) matrix-vector products and solves (errImproper when B is too
+// ill-conditioned to solve with).
+func posteriorMean(pr *projection, bf *bform, b []float64) ([]float64, error) {
+	m := len(b)
+	kb := mat.NewVecDense(m, nil)
+	kb.MulVec(pr.Kf, mat.NewVecDense(m, b))
+	x := mat.NewVecDense(m, nil)
+	for i := range m {
+		x.SetVec(i, bf.s[i]*kb.AtVec(i))
+	}
+	if err := bf.solveVec(x); err != nil {
+		return nil, errImproper
+	}
+	for i := range m {
+		x.SetVec(i, bf.s[i]*x.AtVec(i))
+	}
+	corr := mat.NewVecDense(m, nil)
+	corr.MulVec(pr.Kf, x)
+	mu := make([]float64, m)
+	for i := range mu {
+		mu[i] = kb.AtVec(i) - corr.AtVec(i)
+	}
+	return mu, nil
 }
 
 // proper checks the marginal variances and means of a recomputed state.
@@ -222,29 +287,16 @@ func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense, sc scratch) 
 	if err != nil {
 		return nil, err
 	}
-	kb := mat.NewVecDense(m, nil)
-	kb.MulVec(pr.Kf, mat.NewVecDense(m, b))
-	x := mat.NewVecDense(m, nil)
-	for i := range m {
-		x.SetVec(i, bf.s[i]*kb.AtVec(i))
+	mu, err := posteriorMean(pr, bf, b)
+	if err != nil {
+		return nil, err
 	}
-	if err := bf.solveVec(x); err != nil {
-		return nil, errImproper
-	}
+	st := &state{bf: bf, mu: mu, sdiag: make([]float64, m)}
 	for i := range m {
-		x.SetVec(i, bf.s[i]*x.AtVec(i))
-	}
-	corr := mat.NewVecDense(m, nil)
-	corr.MulVec(pr.Kf, x)
-	st := &state{bf: bf, mu: make([]float64, m), sdiag: make([]float64, m)}
-	for i := range m {
-		st.mu[i] = pr.f0[i] + kb.AtVec(i) - corr.AtVec(i)
+		st.mu[i] += pr.f0[i]
 		st.sdiag[i] = sigma.At(i, i)
-		if !(st.sdiag[i] > 0) || !finite(st.mu[i]) {
-			return nil, errImproper
-		}
 	}
-	return st, nil
+	return st.checked()
 }
 
 // siteVectors returns the site precisions τ̃ and b = ν̃ − T f0.
