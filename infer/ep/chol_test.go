@@ -3,6 +3,7 @@ package ep
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -113,5 +114,34 @@ func TestSolveUpperTrans(t *testing.T) {
 	closed := canceledDone()
 	if err := solveUpperTrans(u, B.RawMatrix(), closed); !errors.Is(err, errCanceled) {
 		t.Errorf("canceled solve: err = %v", err)
+	}
+}
+
+// BenchmarkCholesky: the interruptible blocked Cholesky (cholUpper, with a
+// live done channel) against mat.Cholesky's single LAPACK call, n³/3 flops.
+func BenchmarkCholesky(b *testing.B) {
+	for _, n := range benchSizes {
+		K := spdKernel(n)
+		a := mat.NewSymDense(n, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		b.Run(fmt.Sprintf("blocked/%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				a.CopySym(K)
+				if _, err := cholUpper(a.RawSymmetric(), ctx.Done()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			gflops(b, float64(n)*float64(n)*float64(n)/3)
+		})
+		cancel()
+		b.Run(fmt.Sprintf("mat.Cholesky/%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				var ch mat.Cholesky
+				if !ch.Factorize(K) {
+					b.Fatal("not positive definite")
+				}
+			}
+			gflops(b, float64(n)*float64(n)*float64(n)/3)
+		})
 	}
 }
