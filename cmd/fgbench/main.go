@@ -20,6 +20,10 @@
 //     solve (4/3 n³ flops) against Dgemm speed, and against one Cholesky;
 //   - EP whole run of 5 sequential sweeps against 5 marginal sweeps (issue
 //     17: ≤ 1.3);
+//   - fg's whole run (csv, compile with the kernel matrix, EP, log Z,
+//     marginals; through the Go API) of 5 sequential sweeps against 5
+//     marginal sweeps and one Cholesky, and its peak heap in n×n matrices
+//     (issue 17: ≤ 4);
 //   - BP pass on an r×r Ising grid (sequential and parallel schedule):
 //     against reading and writing its message state once at the copy
 //     bandwidth — the ratio is the fraction of bandwidth reached.
