@@ -11,7 +11,7 @@ import (
 )
 
 // cancelLatency is how soon after a cancellation a factorisation must
-// return: one library call of at most chunkFlops (a tenth of a second at a
+// return: one library call of at most openblas.ChunkFlops (a tenth of a second at a
 // few GFLOP/s), with room for a loaded machine.
 const cancelLatency = 1500 * time.Millisecond
 

@@ -1,6 +1,9 @@
 package ep
 
 import (
+	"errors"
+
+	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -14,39 +17,18 @@ import (
 // call cannot look at a context. They are composed here of library calls
 // on blocks (lapack64.Potrf on diagonal blocks, blas64 Syrk, Gemm and Trsm
 // on panels, so that an OpenBLAS build still runs every flop on OpenBLAS),
-// each of at most about chunkFlops flops, with a check of the run's done
+// each of at most about openblas.ChunkFlops flops, with a check of the run's done
 // channel between two calls: a Ctrl-C waits for one call, not for the whole
 // factorisation.
 
 // cholBlock is the block-column width of the blocked Cholesky (and the
-// row-block height of the blocked triangular solve).
+// row-block height of the blocked triangular solve, openblas's blocks).
 const cholBlock = 128
 
 // cholMin is the smallest order factored by blocks: smaller matrices take
-// one Potrf call (well under chunkFlops), with the rounding of LAPACK's own
+// one Potrf call (well under openblas.ChunkFlops), with the rounding of LAPACK's own
 // blocking that the small reproductions were made with.
 const cholMin = 4 * cholBlock
-
-// chunkFlops bounds the work of one library call between two checks of the
-// done channel: about a tenth of a second at the pure-Go matrix-product
-// speed of a few GFLOP/s.
-const chunkFlops = 5e8
-
-// isDone reports whether done is closed (false for a nil channel).
-func isDone(done <-chan struct{}) bool {
-	select {
-	case <-done:
-		return true
-	default:
-		return false
-	}
-}
-
-// chunkCols is the number of columns of an r×? panel updated with inner
-// dimension k in one call of at most chunkFlops flops (at least cholBlock).
-func chunkCols(r, k int) int {
-	return max(cholBlock, int(chunkFlops/float64(2*max(1, r)*max(1, k))))
-}
 
 // cholUpper factors the symmetric positive definite matrix whose upper
 // triangle a holds in place, a = Uᵀ U, and returns U (a's storage). It is
@@ -63,7 +45,7 @@ func cholUpper(a blas64.Symmetric, done <-chan struct{}) (blas64.Triangular, err
 	n, ld, d := a.N, a.Stride, a.Data
 	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: ld, Data: d}
 	if n < cholMin {
-		if isDone(done) {
+		if openblas.Done(done) {
 			return u, errCanceled
 		}
 		if _, ok := lapack64.Potrf(a); !ok {
@@ -72,7 +54,7 @@ func cholUpper(a blas64.Symmetric, done <-chan struct{}) (blas64.Triangular, err
 		return u, nil
 	}
 	for j := 0; j < n; j += cholBlock {
-		if isDone(done) {
+		if openblas.Done(done) {
 			return u, errCanceled
 		}
 		jb := min(cholBlock, n-j)
@@ -84,9 +66,9 @@ func cholUpper(a blas64.Symmetric, done <-chan struct{}) (blas64.Triangular, err
 			return u, errImproper
 		}
 		ujj := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: jb, Stride: ld, Data: d[j*ld+j:]}
-		step := chunkCols(jb, j+jb)
+		step := openblas.ChunkCols(jb, j+jb)
 		for c0 := j + jb; c0 < n; c0 += step {
-			if isDone(done) {
+			if openblas.Done(done) {
 				return u, errCanceled
 			}
 			c1 := min(c0+step, n)
@@ -102,33 +84,13 @@ func cholUpper(a blas64.Symmetric, done <-chan struct{}) (blas64.Triangular, err
 	return u, nil
 }
 
-// solveUpperTrans overwrites b with U⁻ᵀ b for upper triangular U: forward
-// substitution by row blocks of cholBlock (each block solved by Trsm on its
-// diagonal block of U after subtracting the blocks above with one Gemm),
-// on column chunks of b, checking done between two calls. The blocks
-// matter for speed too: gonum's pure-Go Dtrsm is unblocked and
-// single-threaded, several times slower than its Gemm, which runs
-// cache-blocked on GOMAXPROCS goroutines.
+// solveUpperTrans overwrites b with U⁻ᵀ b for upper triangular U by
+// blocks (openblas.TrsmLeftTransDone), checking done between two calls.
+// The blocks matter for speed too: gonum's pure-Go Dtrsm is unblocked and
+// single-threaded, several times slower than its Gemm.
 func solveUpperTrans(u blas64.Triangular, b blas64.General, done <-chan struct{}) error {
-	n := u.N
-	step := chunkCols(cholBlock, n)
-	for c0 := 0; c0 < b.Cols; c0 += step {
-		c1 := min(c0+step, b.Cols)
-		for k0 := 0; k0 < n; k0 += cholBlock {
-			if isDone(done) {
-				return errCanceled
-			}
-			k1 := min(k0+cholBlock, n)
-			bk := blas64.General{Rows: k1 - k0, Cols: c1 - c0, Stride: b.Stride, Data: b.Data[k0*b.Stride+c0:]}
-			if k0 > 0 {
-				// B_k ← B_k − U[0:k0, k0:k1]ᵀ X[0:k0, :]
-				uk := blas64.General{Rows: k0, Cols: k1 - k0, Stride: u.Stride, Data: u.Data[k0:]}
-				x := blas64.General{Rows: k0, Cols: c1 - c0, Stride: b.Stride, Data: b.Data[c0:]}
-				blas64.Gemm(blas.Trans, blas.NoTrans, -1, uk, x, 1, bk)
-			}
-			ukk := blas64.Triangular{Uplo: blas.Upper, Diag: u.Diag, N: k1 - k0, Stride: u.Stride, Data: u.Data[k0*u.Stride+k0:]}
-			blas64.Trsm(blas.Left, blas.Trans, 1, ukk, bk)
-		}
+	if errors.Is(openblas.TrsmLeftTransDone(u, b, done), openblas.ErrCanceled) {
+		return errCanceled
 	}
 	return nil
 }

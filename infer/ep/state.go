@@ -1,6 +1,7 @@
 package ep
 
 import (
+	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -203,7 +204,7 @@ func scaledKf(Kf *mat.SymDense, s []float64, V *mat.Dense) {
 // sigmaFromV overwrites V (M×M) with the upper triangle of Σ = Kf − Vᵀ V,
 // by block columns J = [j0, j1) from the last to the first:
 // Σ[0:j1, J] = Kf[0:j1, J] − V[:, 0:j1]ᵀ V[:, J] (Gemm into an M×cholBlock
-// buffer, row chunks of at most chunkFlops with a check of done between
+// buffer, row chunks of at most openblas.ChunkFlops with a check of done between
 // them), then written over V[0:j1, J]. The blocks still to come read only
 // V's columns left of j0, which are not yet overwritten. The flops are
 // those of one Syrk (M³).
@@ -212,12 +213,12 @@ func sigmaFromV(Kf *mat.SymDense, V *mat.Dense, done <-chan struct{}) error {
 	m := vr.Rows
 	t := make([]float64, m*cholBlock)
 	last := (m - 1) / cholBlock * cholBlock
-	step := chunkCols(cholBlock, m)
+	step := openblas.ChunkCols(cholBlock, m)
 	for j0 := last; j0 >= 0; j0 -= cholBlock {
 		j1 := min(j0+cholBlock, m)
 		w := j1 - j0
 		for r0 := 0; r0 < j1; r0 += step {
-			if isDone(done) {
+			if openblas.Done(done) {
 				return errCanceled
 			}
 			r1 := min(r0+step, j1)

@@ -1,6 +1,8 @@
 package openblas
 
 import (
+	"errors"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -16,25 +18,69 @@ const blockSize = 128
 // TrsmLeftTrans solves Uᵀ X = B in place (B ← U⁻ᵀ B) for the upper
 // triangular U: forward substitution by row blocks, each block of X solved
 // by Dtrsm on its diagonal block of U after subtracting the contribution of
-// the blocks above with one Dgemm.
+// the blocks above with one Dgemm (TrsmLeftTransDone without a done
+// channel).
 func TrsmLeftTrans(u blas64.Triangular, b blas64.General) {
-	n := u.N
-	if Backend != "gonum" || n <= blockSize {
+	if Backend != "gonum" || u.N <= blockSize {
 		blas64.Trsm(blas.Left, blas.Trans, 1, u, b)
 		return
 	}
-	for k0 := 0; k0 < n; k0 += blockSize {
-		k1 := min(k0+blockSize, n)
-		bk := blas64.General{Rows: k1 - k0, Cols: b.Cols, Stride: b.Stride, Data: b.Data[k0*b.Stride:]}
-		if k0 > 0 {
-			// B_k ← B_k − U[0:k0, k0:k1]ᵀ X[0:k0, :]
-			uk := blas64.General{Rows: k0, Cols: k1 - k0, Stride: u.Stride, Data: u.Data[k0:]}
-			x := blas64.General{Rows: k0, Cols: b.Cols, Stride: b.Stride, Data: b.Data}
-			blas64.Gemm(blas.Trans, blas.NoTrans, -1, uk, x, 1, bk)
-		}
-		ukk := blas64.Triangular{Uplo: blas.Upper, Diag: u.Diag, N: k1 - k0, Stride: u.Stride, Data: u.Data[k0*u.Stride+k0:]}
-		blas64.Trsm(blas.Left, blas.Trans, 1, ukk, bk)
+	_ = TrsmLeftTransDone(u, b, nil) // fails only when done closes
+}
+
+// ErrCanceled reports a computation abandoned because its done channel
+// closed.
+var ErrCanceled = errors.New("openblas: canceled")
+
+// ChunkFlops bounds the work of one library call of the interruptible
+// kernels between two checks of their done channel: about a tenth of a
+// second at the pure-Go matrix-product speed of a few GFLOP/s.
+const ChunkFlops = 5e8
+
+// ChunkCols is the number of columns of an r×? panel updated with inner
+// dimension k in one call of at most ChunkFlops flops (at least
+// blockSize).
+func ChunkCols(r, k int) int {
+	return max(blockSize, int(ChunkFlops/float64(2*max(1, r)*max(1, k))))
+}
+
+// Done reports whether done is closed (false for a nil channel).
+func Done(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
 	}
+}
+
+// TrsmLeftTransDone is TrsmLeftTrans by blocks on every backend, on column
+// chunks of B cut so that no call exceeds ChunkFlops, with a check of done
+// between two calls: it returns ErrCanceled (B partly solved) when done
+// closes first, so that a solve with thousands of right-hand sides can be
+// interrupted.
+func TrsmLeftTransDone(u blas64.Triangular, b blas64.General, done <-chan struct{}) error {
+	n := u.N
+	step := ChunkCols(blockSize, n)
+	for c0 := 0; c0 < b.Cols; c0 += step {
+		c1 := min(c0+step, b.Cols)
+		for k0 := 0; k0 < n; k0 += blockSize {
+			if Done(done) {
+				return ErrCanceled
+			}
+			k1 := min(k0+blockSize, n)
+			bk := blas64.General{Rows: k1 - k0, Cols: c1 - c0, Stride: b.Stride, Data: b.Data[k0*b.Stride+c0:]}
+			if k0 > 0 {
+				// B_k ← B_k − U[0:k0, k0:k1]ᵀ X[0:k0, :]
+				uk := blas64.General{Rows: k0, Cols: k1 - k0, Stride: u.Stride, Data: u.Data[k0:]}
+				x := blas64.General{Rows: k0, Cols: c1 - c0, Stride: b.Stride, Data: b.Data[c0:]}
+				blas64.Gemm(blas.Trans, blas.NoTrans, -1, uk, x, 1, bk)
+			}
+			ukk := blas64.Triangular{Uplo: blas.Upper, Diag: u.Diag, N: k1 - k0, Stride: u.Stride, Data: u.Data[k0*u.Stride+k0:]}
+			blas64.Trsm(blas.Left, blas.Trans, 1, ukk, bk)
+		}
+	}
+	return nil
 }
 
 // SyrkTrans sets the upper triangle of C to alpha·AᵀA + beta·C (A k×n,
