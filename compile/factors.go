@@ -57,9 +57,13 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	}
 	c.locals = append(c.locals, scope)
 	defer func() { c.locals = c.locals[:len(c.locals)-1] }()
+	vars := make([]*binding, len(s.Vars))
+	for k, v := range s.Vars {
+		vars[k] = scope[v.Name]
+	}
 	for it := 0; it < n; it++ {
 		for k, v := range at(it) {
-			scope[s.Vars[k].Name].v = v
+			vars[k].v = v
 		}
 		for _, b := range s.Body {
 			c.plateStmt(b)
@@ -76,7 +80,13 @@ func (c *compiler) plateRange(s *ast.ForStmt) (int, func(k int) []val) {
 		lo := c.intOf(it.Lo, c.eval(it.Lo), "range start")
 		hi := c.intOf(it.Hi, c.eval(it.Hi), "range end")
 		c.checkUnroll(s, float64(hi-lo))
-		return max(hi-lo, 0), func(k int) []val { return []val{numVal(float64(lo + k))} }
+		n := max(hi-lo, 0)
+		c.growInts(lo + n)
+		vs := make([]val, 1)
+		return n, func(k int) []val {
+			vs[0] = c.intVal(lo + k)
+			return vs
+		}
 	case *ast.CallExpr:
 		switch it.FunName() {
 		case "batches":
@@ -92,11 +102,13 @@ func (c *compiler) plateRange(s *ast.ForStmt) (int, func(k int) []val) {
 				c.fail(s, "edges(G) binds (i, j) or (k, i, j), got %d variables", len(s.Vars))
 			}
 			edges := g.g.edges
+			c.growInts(max(g.g.n, len(edges)))
+			vs := make([]val, len(s.Vars))
 			return len(edges), func(k int) []val {
-				vs := []val{numVal(float64(edges[k][0])), numVal(float64(edges[k][1]))}
-				if len(s.Vars) == 3 {
-					vs = append([]val{numVal(float64(k))}, vs...)
+				if len(vs) == 3 {
+					vs[0] = c.intVal(k)
 				}
+				vs[len(vs)-2], vs[len(vs)-1] = c.intVal(edges[k][0]), c.intVal(edges[k][1])
 				return vs
 			}
 		}

@@ -105,6 +105,20 @@ func (f *Factor) Param(name string) (float64, bool) {
 	return v, ok
 }
 
+// The factor budget bounds the number of factors of one graph as memory,
+// not as a ceiling on useful models: MaxFactors is FactorBudget spent at
+// FactorBytes a factor, an upper bound of the compact form of a factor of
+// a few variables (the Factor, its variables, a table shared with
+// identical potentials, or a small table of its own). That is 8 388 608
+// factors, enough for a 1000×1000 Ising grid (3·10⁶ factors, or 2·10⁶ in
+// libDAI form) and 2.7 times more. The compiler (plates) and the libDAI
+// reader refuse a model past it before allocating.
+const (
+	FactorBudget = 2 << 30 // bytes
+	FactorBytes  = 256
+	MaxFactors   = FactorBudget / FactorBytes
+)
+
 // Graph is a factor graph. Build it with AddLatent and AddFactor.
 type Graph struct {
 	Latents []Latent

@@ -17,7 +17,7 @@ import (
 // ReadLibDAI reads a factor graph in libDAI's plain-text .fg format from the
 // file at path. See ParseLibDAI for the mapping onto Graph.
 func ReadLibDAI(path string) (*Graph, error) {
-	f, err := safefile.Open(nil, path, safefile.MaxSource)
+	f, err := safefile.Open(nil, path, safefile.MaxLibDAI)
 	if err != nil {
 		return nil, err
 	}
@@ -54,12 +54,13 @@ func ParseLibDAI(r io.Reader, name string) (*Graph, error) {
 }
 
 // Limits of the libDAI reader, checked before anything they size is
-// allocated: a file may announce at most MaxLibDAIFactors factors, one
+// allocated: a file may announce at most MaxLibDAIFactors factors (the
+// factor budget of a graph, MaxFactors, the same as the compiler's), one
 // table may hold at most MaxTableEntries entries (2²⁴ float64s, 128 MiB:
 // 24 binary variables, or one variable with 16 777 216 states) and all the
 // tables of a graph together at most MaxGraphEntries (512 MiB).
 const (
-	MaxLibDAIFactors = 1_000_000
+	MaxLibDAIFactors = MaxFactors
 	MaxTableEntries  = 1 << 24
 	MaxGraphEntries  = 1 << 26
 )
@@ -198,7 +199,7 @@ func (p *fgParser) parse() (*Graph, error) {
 		return nil, err
 	}
 	if nf > MaxLibDAIFactors {
-		return nil, p.errorf(pos, "the file announces %d factors; fg reads at most %d", nf, MaxLibDAIFactors)
+		return nil, p.errorf(pos, "the file announces %d factors; fg reads at most %d (a budget of %d MiB at %d bytes a factor)", nf, MaxLibDAIFactors, FactorBudget>>20, FactorBytes)
 	}
 	g := &Graph{Factors: make([]Factor, 0, nf)}
 	for k := 0; k < nf; k++ {

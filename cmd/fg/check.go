@@ -32,7 +32,7 @@ func (e *env) check(args []string) int {
 }
 
 func (e *env) checkFile(path string) bool {
-	src, err := safefile.ReadFile(nil, path, safefile.MaxSource)
+	src, err := safefile.ReadModel(nil, path, compile.IsLibDAI)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "fg: %s: cannot read: %v\n", path, notExistMsg(err))
 		return false
