@@ -234,7 +234,10 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	// One params map for all the statement's sites and factors (read only):
 	// per-site maps cost ~0.5 KB a site (issue 15); only per-element
 	// (vector) parameters give each site its own.
-	lik, params := liks[0], liks[0].Params()
+	lik, params := liks[0], map[string]float64(nil)
+	if len(liks) == 1 {
+		params = c.likParams(call, lik)
+	}
 	forms, block := c.siteForms(a.at(pi), proj)
 	var sites []Site
 	if forms == nil {
@@ -354,13 +357,28 @@ func (c *compiler) newSite(a *args, k factor.LikelihoodKind, pi int) factor.Site
 // than pi (value(i, default)); a complaint about one parameter is reported
 // at its argument, after prefix.
 func (c *compiler) makeSite(a *args, k factor.LikelihoodKind, pi int, value func(i int, def float64) float64, prefix string) (factor.Site, map[string]float64) {
-	params := map[string]float64{}
+	vals := c.siteVals[:0]
 	for i, p := range a.b.Params {
 		if i == pi {
 			continue
 		}
-		def, _ := strconv.ParseFloat(p.Default, 64)
-		params[p.Name] = value(i, def)
+		def := 0.0
+		if p.Default != "" {
+			def, _ = strconv.ParseFloat(p.Default, 64)
+		}
+		vals = append(vals, value(i, def))
+	}
+	c.siteVals = vals
+	if e := c.sitesMade[a.call]; e != nil && sameBits(e.vals, vals) {
+		return e.lik, e.params
+	}
+	params := map[string]float64{}
+	j := 0
+	for i, p := range a.b.Params {
+		if i != pi {
+			params[p.Name] = vals[j]
+			j++
+		}
 	}
 	lik, err := k.New(params)
 	if err != nil {
@@ -371,6 +389,7 @@ func (c *compiler) makeSite(a *args, k factor.LikelihoodKind, pi int, value func
 		}
 		c.fail(at, "%s%v", prefix, err)
 	}
+	c.rememberSite(a.call, vals, lik, params)
 	return lik, params
 }
 
