@@ -152,11 +152,17 @@ func (c *compiler) checkUnroll(at ast.Node, n float64) {
 
 // addFactor appends a graph factor, enforcing the model's factor limit.
 func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
+	c.countFactor(at)
+	return c.m.Graph.AddFactor(f)
+}
+
+// countFactor counts a factor about to be added against the model's
+// factor limit.
+func (c *compiler) countFactor(at ast.Node) {
 	c.nUnroll++
 	if c.nUnroll > maxFactors {
 		c.fail(at, "the model unrolls to more than %d factors (a budget of %d MiB at %d bytes a factor)", maxFactors, factorBudget>>20, factorBytes)
 	}
-	return c.m.Graph.AddFactor(f)
 }
 
 // tildeStmt is `LHS ~ DIST(args)`: a prior when LHS is a whole latent, a

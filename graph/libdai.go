@@ -201,7 +201,8 @@ func (p *fgParser) parse() (*Graph, error) {
 	if nf > MaxLibDAIFactors {
 		return nil, p.errorf(pos, "the file announces %d factors; fg reads at most %d (a budget of %d MiB at %d bytes a factor)", nf, MaxLibDAIFactors, FactorBudget>>20, FactorBytes)
 	}
-	g := &Graph{Factors: make([]Factor, 0, nf)}
+	g := &Graph{}
+	g.Reserve(min(nf, 1<<16)) // a file may announce more factors than it holds
 	for k := 0; k < nf; k++ {
 		f, err := p.factor(k)
 		if err != nil {
@@ -328,8 +329,8 @@ func (p *fgParser) addLatents(g *Graph) {
 		li := g.AddLatent(strconv.Itoa(l), Cat, info.card, nil, info.first)
 		id[l] = g.Latents[li].First
 	}
-	for i := range g.Factors {
-		f := &g.Factors[i]
+	for i := range g.NumFactors() {
+		f := g.ref(i)
 		names := make([]string, len(f.Vars))
 		for j, l := range f.Vars {
 			f.Vars[j], names[j] = id[l], strconv.Itoa(l)
@@ -347,8 +348,8 @@ func (p *fgParser) addLatents(g *Graph) {
 // factor without a table or whose table size does not match its variables.
 func WriteLibDAI(w io.Writer, g *Graph) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%d\n", len(g.Factors))
-	for fi := range g.Factors {
+	fmt.Fprintf(bw, "%d\n", g.NumFactors())
+	for fi := range g.Factors() {
 		if err := writeFactor(bw, g, fi); err != nil {
 			return err
 		}
@@ -357,7 +358,7 @@ func WriteLibDAI(w io.Writer, g *Graph) error {
 }
 
 func writeFactor(bw *bufio.Writer, g *Graph, fi int) error {
-	f := &g.Factors[fi]
+	f := g.Factor(fi)
 	size := 1
 	for _, v := range f.Vars {
 		if v < 0 || v >= len(g.Vars) || g.Vars[v].Card < 1 {
