@@ -99,11 +99,18 @@ func (g *Graph) Factors() iter.Seq2[int, Factor] {
 	}
 }
 
-// Reserve makes room for about n more factors in the next run started, so
-// that a plate known to add n of them fills its run in place instead of
-// copying it as append grows it (a quarter at a time: dozens of copies for
-// 10⁶ factors).
-func (g *Graph) Reserve(n int) { g.factors.hint = n }
+// Reserve makes room for about n more factors, so that a plate known to
+// add n of them fills its run in place instead of copying it as append
+// grows it (a quarter at a time: dozens of copies for 10⁶ factors): in the
+// last run when it is a list, else in the next run started.
+func (g *Graph) Reserve(n int) {
+	s := &g.factors
+	if k := len(s.runs) - 1; k >= 0 && s.runs[k].c == nil {
+		s.runs[k].list = slices.Grow(s.runs[k].list, n)
+		return
+	}
+	s.hint = n
+}
 
 // AddFactor appends a factor and returns its index.
 func (g *Graph) AddFactor(f Factor) int {
