@@ -36,11 +36,12 @@ func (c *compiler) intVal(k int) val {
 // latent: the one element, without the general selection machinery (for
 // data it shares NAME's storage; for a latent it is a one-element
 // selection sharing the latent's id list). It reports false in every other
-// case (slices, index vectors, expressions as NAME, a bad index), which the
-// general path then evaluates and reports.
+// case (slices, index vectors, expressions as NAME, a bad index, a gated
+// likelihood's branches), which the general path then evaluates and
+// reports.
 func (c *compiler) indexElement(e *ast.IndexExpr) (val, bool) {
 	id, ok := e.X.(*ast.Ident)
-	if !ok {
+	if !ok || c.gate.subst != nil { // a gate's branch checks its selectors' dimensions (dimSelection)
 		return val{}, false
 	}
 	b, ok := c.lookup(id.Name)
