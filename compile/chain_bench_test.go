@@ -2,7 +2,6 @@ package compile
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 )
 
@@ -20,17 +19,8 @@ func BenchmarkCompileRandomWalkLive(b *testing.B) {
 		b.Run(fmt.Sprint("T=", T), func(b *testing.B) {
 			var live float64
 			for i := 0; i < b.N; i++ {
-				var before, after runtime.MemStats
-				runtime.GC()
-				runtime.ReadMemStats(&before)
-				m, err := CompileSource("rw.fg", src, Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				runtime.GC()
-				runtime.ReadMemStats(&after)
-				live += float64(after.HeapAlloc-before.HeapAlloc) / float64(T)
-				runtime.KeepAlive(m)
+				_, bytes := compileLive(b, "rw.fg", src)
+				live += bytes / float64(T)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(T), "ns/step")
 			b.ReportMetric(live/float64(b.N), "live-B/step")
