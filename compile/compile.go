@@ -86,6 +86,10 @@ type compiler struct {
 	fg         fgState                       // factor-graph constructs (conditional.go)
 	lastTable  map[string]sharedTable        // potential kind → its last table (potentials.go)
 	gate       gateRec                       // gated likelihoods (gate.go)
+	ints       []float64                     // 0, 1, 2, ...: shared backing of plate index values (plate_values.go)
+	sitesMade  map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)
+	siteVals   []float64                     // makeSite's scratch space
+	varMaps    map[*ast.CallExpr]map[string]float64
 }
 
 // abort unwinds the current statement after an error was recorded.

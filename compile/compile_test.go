@@ -126,7 +126,7 @@ factor field(x[1], -0.4)
 factor table(x[0], x[1], [1, 2, 3, 4])
 `, Options{})
 	spin := []float64{-1, 1}
-	f := m.Graph.Factors[0]
+	f := m.Graph.Factor(0)
 	if f.Vars[0] != 2 || f.Vars[1] != 0 {
 		t.Fatalf("vars %v", f.Vars)
 	}
@@ -137,11 +137,11 @@ factor table(x[0], x[1], [1, 2, 3, 4])
 			}
 		}
 	}
-	h := m.Graph.Factors[1]
+	h := m.Graph.Factor(1)
 	if !(math.Abs(h.Table[0]-math.Exp(0.4)) <= 1e-15) || !(math.Abs(h.Table[1]-math.Exp(-0.4)) <= 1e-15) {
 		t.Errorf("field table %v", h.Table)
 	}
-	if tb := m.Graph.Factors[2]; tb.Label != "table(x[0], x[1])" || tb.Table[3] != 4 {
+	if tb := m.Graph.Factor(2); tb.Label != "table(x[0], x[1])" || tb.Table[3] != 4 {
 		t.Errorf("table factor %+v", tb)
 	}
 }
@@ -239,7 +239,7 @@ y[2] ~ normal(dot(w, X[2]), 0.5)
 	if s := f.Sites[1]; s.Index != -1 || s.Proj[0] != -0.5 || s.Proj[1] != 2 || s.Proj[2] != 0 {
 		t.Errorf("2 f[1] - f[0]/2 site %+v", s)
 	}
-	if got := m.Graph.Factors[f.Sites[1].Factor].Vars; len(got) != 2 {
+	if got := m.Graph.Factor(f.Sites[1].Factor).Vars; len(got) != 2 {
 		t.Errorf("site vars %v", got)
 	}
 	if f.Prior.Kind != PriorMVNormal || f.Prior.Cov.At(0, 1) != 1 {
@@ -366,8 +366,8 @@ func TestMethodSpec(t *testing.T) {
 	if _, err := MethodSpec(dome, "bp { divergence = t(nu = 3) }"); err == nil || !strings.Contains(err.Error(), "no rule for ising with divergence t in bp") {
 		t.Errorf("t in bp: %v", err)
 	}
-	if len(dome.Graph.Factors) != 90 {
-		t.Errorf("dome factors %d", len(dome.Graph.Factors))
+	if dome.Graph.NumFactors() != 90 {
+		t.Errorf("dome factors %d", dome.Graph.NumFactors())
 	}
 }
 
@@ -380,7 +380,7 @@ func TestLibDAIFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m2, err := CompileLibDAI(p, Options{}); err != nil || len(m2.Graph.Factors) != len(m.Graph.Factors) {
+	if m2, err := CompileLibDAI(p, Options{}); err != nil || m2.Graph.NumFactors() != m.Graph.NumFactors() {
 		t.Errorf("CompileLibDAI: %v", err)
 	}
 	if _, err := CompileLibDAI(p+".missing", Options{}); err == nil {
@@ -390,19 +390,19 @@ func TestLibDAIFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Graph.Latents) != 10 || m.Graph.Latents[3].Name != "x3" || len(m.Graph.Factors) != len(g.Factors) {
-		t.Fatalf("latents %d factors %d", len(m.Graph.Latents), len(m.Graph.Factors))
+	if len(m.Graph.Latents) != 10 || m.Graph.Latents[3].Name != "x3" || m.Graph.NumFactors() != g.NumFactors() {
+		t.Fatalf("latents %d factors %d", len(m.Graph.Latents), m.Graph.NumFactors())
 	}
-	for i, f := range g.Factors {
-		mf := m.Graph.Factors[i]
+	for i, f := range g.Factors() {
+		mf := m.Graph.Factor(i)
 		for k := range f.Table {
 			if mf.Table[k] != f.Table[k] {
 				t.Fatalf("factor %d table differs", i)
 			}
 		}
 	}
-	if m.Graph.Factors[0].Label != "table(x0, x1)" || len(m.Infers) != 2 || m.Infers[0].Label != "bp" {
-		t.Errorf("label %q infers %d", m.Graph.Factors[0].Label, len(m.Infers))
+	if m.Graph.Factor(0).Label != "table(x0, x1)" || len(m.Infers) != 2 || m.Infers[0].Label != "bp" {
+		t.Errorf("label %q infers %d", m.Graph.Factor(0).Label, len(m.Infers))
 	}
 	if !IsLibDAI([]byte("# c\n\n 12 \n")) || IsLibDAI([]byte("model x\n")) || IsLibDAI([]byte("// 3\ndata x = 3\n")) {
 		t.Error("IsLibDAI")

@@ -94,7 +94,7 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	c.useFG(call, func() string { return fmt.Sprintf("conditional `%s ~ %s`", c.text(lhsAt), c.text(call)) })
 	// One params map per distinct variance (shared by the statement's
 	// factors when it is a scalar, as for likelihood sites: issue 15).
-	shared := map[string]float64{"var": vars[0]}
+	shared := c.sharedVar(call, vars[0])
 	for k, id := range s.ids {
 		params := shared
 		if len(vars) > 1 {

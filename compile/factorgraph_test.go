@@ -44,13 +44,13 @@ func gaussianOf(t *testing.T, g *FactorGraph, v int) LinearGaussian {
 func checkFactors(t *testing.T, m *Model) {
 	t.Helper()
 	for _, lg := range m.FactorGraph.Gaussians {
-		f := m.Graph.Factors[lg.Factor]
+		f := m.Graph.Factor(lg.Factor)
 		if f.Kind != "normal" || !lg.Pos.IsValid() {
 			t.Errorf("%s: graph factor %d is %s %q, pos %v", lg.Label, lg.Factor, f.Kind, f.Label, lg.Pos)
 		}
 	}
 	for _, s := range m.FactorGraph.Sites {
-		if f := m.Graph.Factors[s.Factor]; f.Label != s.Label || f.Kind != s.Kind {
+		if f := m.Graph.Factor(s.Factor); f.Label != s.Label || f.Kind != s.Kind {
 			t.Errorf("site %s: graph factor %d is %s %q", s.Label, s.Factor, f.Kind, f.Label)
 		}
 	}
@@ -90,7 +90,7 @@ func TestFactorGraphRandomWalk(t *testing.T) {
 	if s.Kind != "normal" || s.Y != 0.9 || s.Params["var"] != 0.2 || s.Label != "normal(y[3])" {
 		t.Errorf("site: %+v", s.Site)
 	}
-	if f := m.Graph.Factors[x3.Factor]; !reflect.DeepEqual(f.Vars, []int{3, 2}) {
+	if f := m.Graph.Factor(x3.Factor); !reflect.DeepEqual(f.Vars, []int{3, 2}) {
 		t.Errorf("graph factor of x[3] touches %v", f.Vars)
 	}
 	checkFactors(t, m)

@@ -57,9 +57,13 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	}
 	c.locals = append(c.locals, scope)
 	defer func() { c.locals = c.locals[:len(c.locals)-1] }()
+	vars := make([]*binding, len(s.Vars))
+	for k, v := range s.Vars {
+		vars[k] = scope[v.Name]
+	}
 	for it := 0; it < n; it++ {
 		for k, v := range at(it) {
-			scope[s.Vars[k].Name].v = v
+			vars[k].v = v
 		}
 		for _, b := range s.Body {
 			c.plateStmt(b)
@@ -76,7 +80,13 @@ func (c *compiler) plateRange(s *ast.ForStmt) (int, func(k int) []val) {
 		lo := c.intOf(it.Lo, c.eval(it.Lo), "range start")
 		hi := c.intOf(it.Hi, c.eval(it.Hi), "range end")
 		c.checkUnroll(s, float64(hi-lo))
-		return max(hi-lo, 0), func(k int) []val { return []val{numVal(float64(lo + k))} }
+		n := max(hi-lo, 0)
+		c.growInts(lo + n)
+		vs := make([]val, 1)
+		return n, func(k int) []val {
+			vs[0] = c.intVal(lo + k)
+			return vs
+		}
 	case *ast.CallExpr:
 		switch it.FunName() {
 		case "batches":
@@ -92,11 +102,13 @@ func (c *compiler) plateRange(s *ast.ForStmt) (int, func(k int) []val) {
 				c.fail(s, "edges(G) binds (i, j) or (k, i, j), got %d variables", len(s.Vars))
 			}
 			edges := g.g.edges
+			c.growInts(max(g.g.n, len(edges)))
+			vs := make([]val, len(s.Vars))
 			return len(edges), func(k int) []val {
-				vs := []val{numVal(float64(edges[k][0])), numVal(float64(edges[k][1]))}
-				if len(s.Vars) == 3 {
-					vs = append([]val{numVal(float64(k))}, vs...)
+				if len(vs) == 3 {
+					vs[0] = c.intVal(k)
 				}
+				vs[len(vs)-2], vs[len(vs)-1] = c.intVal(edges[k][0]), c.intVal(edges[k][1])
 				return vs
 			}
 		}
@@ -140,11 +152,17 @@ func (c *compiler) checkUnroll(at ast.Node, n float64) {
 
 // addFactor appends a graph factor, enforcing the model's factor limit.
 func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
+	c.countFactor(at)
+	return c.m.Graph.AddFactor(f)
+}
+
+// countFactor counts a factor about to be added against the model's
+// factor limit.
+func (c *compiler) countFactor(at ast.Node) {
 	c.nUnroll++
 	if c.nUnroll > maxFactors {
 		c.fail(at, "the model unrolls to more than %d factors (a budget of %d MiB at %d bytes a factor)", maxFactors, factorBudget>>20, factorBytes)
 	}
-	return c.m.Graph.AddFactor(f)
 }
 
 // tildeStmt is `LHS ~ DIST(args)`: a prior when LHS is a whole latent, a
@@ -222,7 +240,10 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	// One params map for all the statement's sites and factors (read only):
 	// per-site maps cost ~0.5 KB a site (issue 15); only per-element
 	// (vector) parameters give each site its own.
-	lik, params := liks[0], liks[0].Params()
+	lik, params := liks[0], map[string]float64(nil)
+	if len(liks) == 1 {
+		params = c.likParams(call, lik)
+	}
 	forms, block := c.siteForms(a.at(pi), proj)
 	var sites []Site
 	if forms == nil {
@@ -342,13 +363,28 @@ func (c *compiler) newSite(a *args, k factor.LikelihoodKind, pi int) factor.Site
 // than pi (value(i, default)); a complaint about one parameter is reported
 // at its argument, after prefix.
 func (c *compiler) makeSite(a *args, k factor.LikelihoodKind, pi int, value func(i int, def float64) float64, prefix string) (factor.Site, map[string]float64) {
-	params := map[string]float64{}
+	vals := c.siteVals[:0]
 	for i, p := range a.b.Params {
 		if i == pi {
 			continue
 		}
-		def, _ := strconv.ParseFloat(p.Default, 64)
-		params[p.Name] = value(i, def)
+		def := 0.0
+		if p.Default != "" {
+			def, _ = strconv.ParseFloat(p.Default, 64)
+		}
+		vals = append(vals, value(i, def))
+	}
+	c.siteVals = vals
+	if e := c.sitesMade[a.call]; e != nil && sameBits(e.vals, vals) {
+		return e.lik, e.params
+	}
+	params := map[string]float64{}
+	j := 0
+	for i, p := range a.b.Params {
+		if i != pi {
+			params[p.Name] = vals[j]
+			j++
+		}
 	}
 	lik, err := k.New(params)
 	if err != nil {
@@ -359,6 +395,7 @@ func (c *compiler) makeSite(a *args, k factor.LikelihoodKind, pi int, value func
 		}
 		c.fail(at, "%s%v", prefix, err)
 	}
+	c.rememberSite(a.call, vals, lik, params)
 	return lik, params
 }
 

@@ -301,14 +301,14 @@ func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
 	for _, gt := range fg.Gates {
 		gates[gt.Factor] = true
 	}
-	for fi, f := range g.Factors {
+	for fi, f := range g.Factors() {
 		if gates[fi] || f.Kind == (factor.Categorical{}).Name() {
 			continue
 		}
 		for _, v := range f.Vars {
 			if sel[v] {
 				c.errs.Add(f.Pos, f.Pos, "%s is on `%s`, which selects the parameters of likelihoods; such a latent may have only its categorical prior and the likelihoods it selects",
-					f.Label, g.VarName(v))
+					g.FactorLabel(fi), g.VarName(v))
 				return
 			}
 		}

@@ -191,7 +191,7 @@ func (c *compiler) modelKinds() []kindUse {
 			}
 		}
 	}
-	for _, f := range c.m.Graph.Factors {
+	for _, f := range c.m.Graph.Factors() {
 		if f.Table != nil {
 			k, _ := factor.Lookup(f.Kind, factor.Potential)
 			use(k, f.Pos)

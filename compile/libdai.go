@@ -57,12 +57,12 @@ func renameLibDAI(g *graph.Graph) {
 	for i := range g.Latents {
 		g.Latents[i].Name = "x" + g.Latents[i].Name
 	}
-	for i := range g.Factors {
-		f := &g.Factors[i]
+	for i, f := range g.Factors() {
 		names := make([]string, len(f.Vars))
 		for j, v := range f.Vars {
 			names[j] = g.VarName(v)
 		}
 		f.Label = "table(" + strings.Join(names, ", ") + ")"
+		g.SetFactor(i, f)
 	}
 }

@@ -229,9 +229,9 @@ func (c *compiler) canonical(p string) string {
 }
 
 // readFile reads a model, import or libDAI file, refusing special files
-// and files over safefile.MaxSource.
+// and files over safefile.MaxSource (safefile.MaxLibDAI for libDAI text).
 func readFile(fsys fs.FS, p string) ([]byte, error) {
-	return safefile.ReadFile(fsys, p, safefile.MaxSource)
+	return safefile.ReadModel(fsys, p, IsLibDAI)
 }
 
 func notExist(err error) error {

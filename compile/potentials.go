@@ -58,7 +58,7 @@ func (c *compiler) libdaiFactors(s *ast.FactorStmt, a *args) {
 				c.m.Graph.VarName(id), v.Card, fg.Latents[fg.Vars[k].Latent].Name, fg.Vars[k].Card)
 		}
 	}
-	for _, f := range fg.Factors {
+	for _, f := range fg.Factors() {
 		vars := make([]int, len(f.Vars))
 		names := make([]string, len(f.Vars))
 		for j, v := range f.Vars {
@@ -100,7 +100,8 @@ func (c *compiler) isingFactor(s *ast.FactorStmt, a *args) {
 	}
 	f := factor.Ising{J: a.num(2, 0)}
 	t := c.sharedTable(s, name, f.J, f.Table)
-	c.addFactor(s, graph.Factor{Kind: name, Vars: []int{i, j}, Table: t, ScalarName: "J", Scalar: f.J, Pos: s.Pos()})
+	c.countFactor(s)
+	c.m.Graph.AddCompact(name, s.Pos(), "J", f.J, t, i, j)
 }
 
 // fieldFactor is exp(h·x) on a spin: [e^−h, e^h].
@@ -110,7 +111,8 @@ func (c *compiler) fieldFactor(s *ast.FactorStmt, a *args) {
 	i := c.discreteVar(a.at(0), xv, name, true)
 	f := factor.Field{H: a.num(1, 0)}
 	t := c.sharedTable(s, name, f.H, f.Table)
-	c.addFactor(s, graph.Factor{Kind: name, Vars: []int{i}, Table: t, ScalarName: "h", Scalar: f.H, Pos: s.Pos()})
+	c.countFactor(s)
+	c.m.Graph.AddCompact(name, s.Pos(), "h", f.H, t, i)
 }
 
 // sharedTable is a one-parameter potential's table: the previous factor's

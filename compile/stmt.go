@@ -12,17 +12,17 @@ import (
 )
 
 // The size limits are a memory budget, not a ceiling on useful models:
-// maxFactors is factorBudget spent at factorBytes a factor (an upper bound
-// of the compact compiled form of a factor of a few variables: the
-// graph.Factor, its variables, a table shared with identical potentials),
-// enough for a 1000×1000 Ising grid (3·10⁶ factors) and 2.7 times more;
-// maxIterations bounds the plate iterations of a model (nested plates
-// multiply), which cost time even when they add no factor; maxLatent
-// bounds the elements of one latent (each is a graph variable).
+// maxFactors is the graph's factor budget (graph.MaxFactors:
+// graph.FactorBudget spent at graph.FactorBytes a factor, the same budget
+// the libDAI reader applies), enough for a 1000×1000 Ising grid (3·10⁶
+// factors) and 2.7 times more; maxIterations bounds the plate iterations
+// of a model (nested plates multiply), which cost time even when they add
+// no factor; maxLatent bounds the elements of one latent (each is a graph
+// variable).
 const (
-	factorBudget  = 2 << 30 // bytes
-	factorBytes   = 256
-	maxFactors    = factorBudget / factorBytes
+	factorBudget  = graph.FactorBudget
+	factorBytes   = graph.FactorBytes
+	maxFactors    = graph.MaxFactors
 	maxLatent     = 10_000_000
 	maxIterations = 2 * maxFactors
 )

@@ -172,7 +172,7 @@ func graphFromStdlib(g *stdlib.Graph) *graphVal {
 func graphFromFactorGraph(fg *graph.Graph) *graphVal {
 	gv := &graphVal{n: len(fg.Vars), fg: fg}
 	seen := map[[2]int]bool{}
-	for _, f := range fg.Factors {
+	for _, f := range fg.Factors() {
 		if len(f.Vars) != 2 || f.Vars[0] == f.Vars[1] {
 			continue
 		}

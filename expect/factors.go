@@ -53,7 +53,7 @@ func (ev *evaluator) factorLabel(e ast.Expr) string {
 func (ev *evaluator) factorLabels() []string {
 	var out []string
 	if g := ev.model.Graph; g != nil {
-		for i := range g.Factors {
+		for i := range g.Factors() {
 			out = append(out, g.FactorLabel(i))
 		}
 	}

@@ -27,12 +27,12 @@ func DOT(w io.Writer, g *Graph) error {
 	for i := range g.Vars {
 		fmt.Fprintf(bw, "  v%d [shape=circle, label=%s];\n", i, strconv.Quote(g.VarName(i)))
 	}
-	for i := range g.Factors {
+	for i := range g.Factors() {
 		fmt.Fprintf(bw, "  f%d [shape=box, style=filled, fillcolor=gray85, height=0.25, width=0.25, label=%s, tooltip=%s];\n",
 			i, strconv.Quote(factorText(g, i)), strconv.Quote(g.FactorLabel(i)))
 	}
-	for i := range g.Factors {
-		for _, v := range g.Factors[i].Vars {
+	for i := range g.Factors() {
+		for _, v := range g.Factor(i).Vars {
 			fmt.Fprintf(bw, "  f%d -- v%d;\n", i, v)
 		}
 	}
@@ -61,8 +61,8 @@ const (
 // ones, "sfdp" beyond largeGraph nodes (variables plus factors) or
 // denseGraph edges (factor–variable incidences).
 func Layout(g *Graph) string {
-	n, e := len(g.Vars)+len(g.Factors), 0
-	for _, f := range g.Factors {
+	n, e := len(g.Vars)+g.NumFactors(), 0
+	for _, f := range g.Factors() {
 		e += len(f.Vars)
 	}
 	switch {
@@ -79,7 +79,7 @@ func Layout(g *Graph) string {
 // connected closes one.
 func (g *Graph) loopy() bool {
 	nv := len(g.Vars)
-	parent := make([]int, nv+len(g.Factors))
+	parent := make([]int, nv+g.NumFactors())
 	for i := range parent {
 		parent[i] = i
 	}
@@ -91,7 +91,7 @@ func (g *Graph) loopy() bool {
 		}
 		return i
 	}
-	for fi, f := range g.Factors {
+	for fi, f := range g.Factors() {
 		for _, v := range f.Vars {
 			a, b := find(nv+fi), find(v)
 			if a == b {
@@ -107,7 +107,7 @@ func (g *Graph) loopy() bool {
 // something besides the factor's own latents (an observation such as
 // step(y[4])), else its kind.
 func factorText(g *Graph, i int) string {
-	f, label := &g.Factors[i], g.FactorLabel(i)
+	f, label := g.Factor(i), g.FactorLabel(i)
 	open, end := strings.IndexByte(label, '('), strings.LastIndexByte(label, ')')
 	if open < 0 || end <= open {
 		return f.Kind

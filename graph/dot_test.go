@@ -73,7 +73,10 @@ func TestFactorText(t *testing.T) {
 		{Factor{Kind: "probit", Vars: []int{0}, Label: "probit(labels[3])"}, "probit(labels[3])"},
 		{Factor{Kind: "ising", Vars: []int{2, 3}}, "ising"}, // label made on demand
 	} {
-		g.Factors = append(g.Factors[:0], c.f)
+		if g.NumFactors() == 0 {
+			g.AddFactor(c.f)
+		}
+		g.SetFactor(0, c.f)
 		if got := factorText(g, 0); got != c.want {
 			t.Errorf("factorText(%q) = %q, want %q", c.f.Label, got, c.want)
 		}

@@ -21,7 +21,7 @@ import (
 //	  table 0.6065306597126334 1.6487212707001282 1.6487212707001282 0.6065306597126334
 func Dump(w io.Writer, g *Graph) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "graph latents=%d vars=%d factors=%d\n", len(g.Latents), len(g.Vars), len(g.Factors))
+	fmt.Fprintf(bw, "graph latents=%d vars=%d factors=%d\n", len(g.Latents), len(g.Vars), g.NumFactors())
 	for i := range g.Latents {
 		l := &g.Latents[i]
 		fmt.Fprintf(bw, "latent %d %s: %s%s first=%d\n", i, l.Name, typeName(l.Domain, l.Card), shapeString(l.Shape), l.First)
@@ -29,7 +29,7 @@ func Dump(w io.Writer, g *Graph) error {
 	for i, v := range g.Vars {
 		fmt.Fprintf(bw, "var %d %s %s card=%d\n", i, g.VarName(i), v.Domain, v.Card)
 	}
-	for i := range g.Factors {
+	for i := range g.Factors() {
 		dumpFactor(bw, g, i)
 	}
 	return bw.Flush()
@@ -39,7 +39,7 @@ func Dump(w io.Writer, g *Graph) error {
 func (g *Graph) Dump(w io.Writer) error { return Dump(w, g) }
 
 func dumpFactor(bw *bufio.Writer, g *Graph, i int) {
-	f := &g.Factors[i]
+	f := g.Factor(i)
 	ids := make([]string, len(f.Vars))
 	names := make([]string, len(f.Vars))
 	for j, v := range f.Vars {
@@ -50,7 +50,7 @@ func dumpFactor(bw *bufio.Writer, g *Graph, i int) {
 		}
 	}
 	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind, g.FactorLabel(i),
-		strings.Join(ids, " "), strings.Join(names, ", "), paramString(f))
+		strings.Join(ids, " "), strings.Join(names, ", "), paramString(&f))
 	if f.Table != nil {
 		bw.WriteString("  table")
 		for _, t := range f.Table {

@@ -85,13 +85,13 @@ func TestObservedSiteParams(t *testing.T) {
 			t.Errorf("dump lacks %q:\n%s", want, buf.String())
 		}
 	}
-	if y, ok := g.Factors[0].Param("y"); !ok || y != -1 {
+	if y, ok := g.Factor(0).Param("y"); !ok || y != -1 {
 		t.Errorf("Param(y) = %g, %v; want -1, true", y, ok)
 	}
-	if eps, ok := g.Factors[1].Param("eps"); !ok || eps != 0.1 {
+	if eps, ok := g.Factor(1).Param("eps"); !ok || eps != 0.1 {
 		t.Errorf("Param(eps) = %g, %v; want 0.1, true", eps, ok)
 	}
-	if _, ok := g.Factors[2].Param("eps"); ok {
+	if _, ok := g.Factor(2).Param("eps"); ok {
 		t.Error("probit site has no eps")
 	}
 }

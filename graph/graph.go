@@ -6,7 +6,6 @@ package graph
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/lang/ast"
@@ -94,7 +93,7 @@ type Factor struct {
 
 // Param is the factor's named scalar parameter: Y for "y" on an observed
 // likelihood site, Scalar for ScalarName, else Params[name].
-func (f *Factor) Param(name string) (float64, bool) {
+func (f Factor) Param(name string) (float64, bool) {
 	if f.Observed && name == "y" {
 		return f.Y, true
 	}
@@ -105,11 +104,27 @@ func (f *Factor) Param(name string) (float64, bool) {
 	return v, ok
 }
 
-// Graph is a factor graph. Build it with AddLatent and AddFactor.
+// The factor budget bounds the number of factors of one graph as memory,
+// not as a ceiling on useful models: MaxFactors is FactorBudget spent at
+// FactorBytes a factor, an upper bound of the compact form of a factor of
+// a few variables (the Factor, its variables, a table shared with
+// identical potentials, or a small table of its own). That is 8 388 608
+// factors, enough for a 1000×1000 Ising grid (3·10⁶ factors, or 2·10⁶ in
+// libDAI form) and 2.7 times more. The compiler (plates) and the libDAI
+// reader refuse a model past it before allocating.
+const (
+	FactorBudget = 2 << 30 // bytes
+	FactorBytes  = 256
+	MaxFactors   = FactorBudget / FactorBytes
+)
+
+// Graph is a factor graph. Build it with AddLatent, AddFactor and
+// AddCompact; read its factors with NumFactors, Factor and Factors
+// (factors.go holds their storage).
 type Graph struct {
 	Latents []Latent
 	Vars    []Var
-	Factors []Factor
+	factors factorStore
 	adj     [][]int // variable -> factors, built lazily
 }
 
@@ -125,27 +140,12 @@ func (g *Graph) AddLatent(name string, d Domain, card int, shape []int, pos ast.
 	return li
 }
 
-// Reserve makes room for n more factors, so that a plate known to add
-// about n of them fills the factor slice in place instead of copying it
-// as append grows it (a quarter at a time: dozens of copies for 10⁶
-// factors).
-func (g *Graph) Reserve(n int) {
-	g.Factors = slices.Grow(g.Factors, n)
-}
-
-// AddFactor appends a factor and returns its index.
-func (g *Graph) AddFactor(f Factor) int {
-	g.Factors = append(g.Factors, f)
-	g.adj = nil
-	return len(g.Factors) - 1
-}
-
 // FactorLabel is factor i's readable name: its Label, or, when the
 // compiler left Label empty (the compact form of large models: a label per
 // factor would cost more than the factor), KIND(VAR, ...) made on demand —
 // the text the compiler would have stored, e.g. ising(x[0], x[1]).
 func (g *Graph) FactorLabel(i int) string {
-	f := &g.Factors[i]
+	f := g.Factor(i)
 	if f.Label != "" {
 		return f.Label
 	}
@@ -186,7 +186,7 @@ func (g *Graph) VarName(id int) string {
 func (g *Graph) FactorsOf(v int) []int {
 	if g.adj == nil {
 		g.adj = make([][]int, len(g.Vars))
-		for fi, f := range g.Factors {
+		for fi, f := range g.Factors() {
 			for _, u := range f.Vars {
 				g.adj[u] = append(g.adj[u], fi)
 			}

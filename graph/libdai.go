@@ -17,7 +17,7 @@ import (
 // ReadLibDAI reads a factor graph in libDAI's plain-text .fg format from the
 // file at path. See ParseLibDAI for the mapping onto Graph.
 func ReadLibDAI(path string) (*Graph, error) {
-	f, err := safefile.Open(nil, path, safefile.MaxSource)
+	f, err := safefile.Open(nil, path, safefile.MaxLibDAI)
 	if err != nil {
 		return nil, err
 	}
@@ -54,12 +54,13 @@ func ParseLibDAI(r io.Reader, name string) (*Graph, error) {
 }
 
 // Limits of the libDAI reader, checked before anything they size is
-// allocated: a file may announce at most MaxLibDAIFactors factors, one
+// allocated: a file may announce at most MaxLibDAIFactors factors (the
+// factor budget of a graph, MaxFactors, the same as the compiler's), one
 // table may hold at most MaxTableEntries entries (2²⁴ float64s, 128 MiB:
 // 24 binary variables, or one variable with 16 777 216 states) and all the
 // tables of a graph together at most MaxGraphEntries (512 MiB).
 const (
-	MaxLibDAIFactors = 1_000_000
+	MaxLibDAIFactors = MaxFactors
 	MaxTableEntries  = 1 << 24
 	MaxGraphEntries  = 1 << 26
 )
@@ -198,9 +199,10 @@ func (p *fgParser) parse() (*Graph, error) {
 		return nil, err
 	}
 	if nf > MaxLibDAIFactors {
-		return nil, p.errorf(pos, "the file announces %d factors; fg reads at most %d", nf, MaxLibDAIFactors)
+		return nil, p.errorf(pos, "the file announces %d factors; fg reads at most %d (a budget of %d MiB at %d bytes a factor)", nf, MaxLibDAIFactors, FactorBudget>>20, FactorBytes)
 	}
-	g := &Graph{Factors: make([]Factor, 0, nf)}
+	g := &Graph{}
+	g.Reserve(min(nf, 1<<16)) // a file may announce more factors than it holds
 	for k := 0; k < nf; k++ {
 		f, err := p.factor(k)
 		if err != nil {
@@ -327,8 +329,8 @@ func (p *fgParser) addLatents(g *Graph) {
 		li := g.AddLatent(strconv.Itoa(l), Cat, info.card, nil, info.first)
 		id[l] = g.Latents[li].First
 	}
-	for i := range g.Factors {
-		f := &g.Factors[i]
+	for i := range g.NumFactors() {
+		f := g.ref(i)
 		names := make([]string, len(f.Vars))
 		for j, l := range f.Vars {
 			f.Vars[j], names[j] = id[l], strconv.Itoa(l)
@@ -346,8 +348,8 @@ func (p *fgParser) addLatents(g *Graph) {
 // factor without a table or whose table size does not match its variables.
 func WriteLibDAI(w io.Writer, g *Graph) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%d\n", len(g.Factors))
-	for fi := range g.Factors {
+	fmt.Fprintf(bw, "%d\n", g.NumFactors())
+	for fi := range g.Factors() {
 		if err := writeFactor(bw, g, fi); err != nil {
 			return err
 		}
@@ -356,7 +358,7 @@ func WriteLibDAI(w io.Writer, g *Graph) error {
 }
 
 func writeFactor(bw *bufio.Writer, g *Graph, fi int) error {
-	f := &g.Factors[fi]
+	f := g.Factor(fi)
 	size := 1
 	for _, v := range f.Vars {
 		if v < 0 || v >= len(g.Vars) || g.Vars[v].Card < 1 {

@@ -40,10 +40,11 @@ func (u *unionFind) union(a, b int) bool {
 	return true
 }
 
-// distinctVars returns f's variables without repetitions, in first-seen order.
-func distinctVars(f *Factor) []int {
-	out := make([]int, 0, len(f.Vars))
-	for _, v := range f.Vars {
+// distinctVars returns a factor's variables without repetitions, in
+// first-seen order.
+func distinctVars(vars []int) []int {
+	out := make([]int, 0, len(vars))
+	for _, v := range vars {
 		dup := false
 		for _, w := range out {
 			dup = dup || w == v
@@ -62,8 +63,8 @@ func distinctVars(f *Factor) []int {
 // its own.
 func (g *Graph) Components() [][]int {
 	u := newUnionFind(len(g.Vars))
-	for i := range g.Factors {
-		vs := g.Factors[i].Vars
+	for i := range g.Factors() {
+		vs := g.Factor(i).Vars
 		for _, v := range vs[min(1, len(vs)):] {
 			u.union(vs[0], v)
 		}
@@ -90,9 +91,9 @@ func (g *Graph) Components() [][]int {
 // cycle, and union–find detects the first one.
 func (g *Graph) HasCycle() bool {
 	nv := len(g.Vars)
-	u := newUnionFind(nv + len(g.Factors))
-	for i := range g.Factors {
-		for _, v := range distinctVars(&g.Factors[i]) {
+	u := newUnionFind(nv + g.NumFactors())
+	for i := range g.Factors() {
+		for _, v := range distinctVars(g.Factor(i).Vars) {
 			if !u.union(nv+i, v) {
 				return true
 			}
@@ -185,8 +186,8 @@ func newEliminator(g *Graph) *eliminator {
 		}
 		e.alive[v] = true
 	}
-	for i := range g.Factors {
-		vs := distinctVars(&g.Factors[i])
+	for i := range g.Factors() {
+		vs := distinctVars(g.Factor(i).Vars)
 		for a := range vs {
 			for b := a + 1; b < len(vs); b++ {
 				e.nb[vs[a]][vs[b]] = struct{}{}

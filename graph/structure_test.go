@@ -84,7 +84,7 @@ func inducedWidth(g *Graph, order []int) (int, float64) {
 	for i := range adj {
 		adj[i] = make([]bool, n)
 	}
-	for _, f := range g.Factors {
+	for _, f := range g.Factors() {
 		for _, a := range f.Vars {
 			for _, b := range f.Vars {
 				adj[a][b] = a != b

@@ -32,7 +32,7 @@ func (e *env) check(args []string) int {
 }
 
 func (e *env) checkFile(path string) bool {
-	src, err := safefile.ReadFile(nil, path, safefile.MaxSource)
+	src, err := safefile.ReadModel(nil, path, compile.IsLibDAI)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "fg: %s: cannot read: %v\n", path, notExistMsg(err))
 		return false
@@ -45,7 +45,7 @@ func (e *env) checkFile(path string) bool {
 	}
 	e.printWarnings(m.Warnings)
 	fmt.Fprintf(e.stdout, "%s: ok (%d latent(s), %d variable(s), %d factor(s), %d infer line(s), %d expect(s))\n",
-		path, len(m.Graph.Latents), len(m.Graph.Vars), len(m.Graph.Factors), len(m.Infers), len(m.Expects))
+		path, len(m.Graph.Latents), len(m.Graph.Vars), m.Graph.NumFactors(), len(m.Infers), len(m.Expects))
 	return true
 }
 

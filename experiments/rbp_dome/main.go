@@ -206,7 +206,7 @@ func outcome(cond, name string, rep int, ex *jtree.Result, res *bp.Result, g *gr
 	if res.B != nil {
 		n := 0
 		for a, b := range res.B {
-			if len(g.Factors[a].Vars) == 2 {
+			if len(g.Factor(a).Vars) == 2 {
 				n++
 				r.meanB += b
 				if b > 0 {

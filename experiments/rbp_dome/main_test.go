@@ -41,10 +41,10 @@ func TestExperimentSmoke(t *testing.T) {
 func TestDomeModelTables(t *testing.T) {
 	dome := stdlib.GeodesicDome()
 	g := domeModel(dome, rand.New(rand.NewPCG(1, 1)), condition{"strong", 5, 5}, "variance")
-	if len(g.Vars) != 60 || len(g.Factors) != 150 {
-		t.Fatalf("%d vars, %d factors", len(g.Vars), len(g.Factors))
+	if len(g.Vars) != 60 || g.NumFactors() != 150 {
+		t.Fatalf("%d vars, %d factors", len(g.Vars), g.NumFactors())
 	}
-	for _, f := range g.Factors {
+	for _, f := range g.Factors() {
 		switch f.Kind {
 		case "field":
 			h := f.Params["h"]

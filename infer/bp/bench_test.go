@@ -105,7 +105,7 @@ func BenchmarkNewProblemIsingGrid(b *testing.B) {
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		live += float64(after.HeapAlloc-before.HeapAlloc) / float64(len(g.Factors))
+		live += float64(after.HeapAlloc-before.HeapAlloc) / float64(g.NumFactors())
 		runtime.KeepAlive(p)
 	}
 	b.ReportMetric(live/float64(b.N), "live-B/factor")

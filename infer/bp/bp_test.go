@@ -137,12 +137,12 @@ func TestRelaxedReportsWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.B) != len(g.Factors) {
-		t.Fatalf("%d weights for %d factors", len(res.B), len(g.Factors))
+	if len(res.B) != g.NumFactors() {
+		t.Fatalf("%d weights for %d factors", len(res.B), g.NumFactors())
 	}
 	n := 0
 	for a, b := range res.B {
-		if b < 0 || b > 1 || (len(g.Factors[a].Vars) == 1 && b != 0) {
+		if b < 0 || b > 1 || (len(g.Factor(a).Vars) == 1 && b != 0) {
 			t.Errorf("factor %d: b = %v", a, b)
 		}
 		if b > 0 {
@@ -152,7 +152,7 @@ func TestRelaxedReportsWeights(t *testing.T) {
 	if n == 0 {
 		t.Error("no factor relaxed on strong couplings")
 	}
-	t.Logf("status %v after %d passes, %d of %d factors relaxed", res.Status, res.Iterations, n, len(g.Factors))
+	t.Logf("status %v after %d passes, %d of %d factors relaxed", res.Status, res.Iterations, n, g.NumFactors())
 }
 
 // The relaxed objective is the multi-information: zero for a product table,
@@ -375,10 +375,12 @@ func checkMinimiser(t *testing.T, en *engine, a int32, b float64) {
 func TestSharedTables(t *testing.T) {
 	shared, copied := loopyGraph(rand.New(rand.NewPCG(4, 1)), 4, 0), loopyGraph(rand.New(rand.NewPCG(4, 1)), 4, 0)
 	tab := []float64{math.Exp(0.7), math.Exp(-0.7), math.Exp(-0.7), math.Exp(0.7)}
-	for a := range shared.Factors {
-		if len(shared.Factors[a].Vars) == 2 {
-			shared.Factors[a].Table = tab
-			copied.Factors[a].Table = slices.Clone(tab)
+	for a := range shared.Factors() {
+		if len(shared.Factor(a).Vars) == 2 {
+			fs, fc := shared.Factor(a), copied.Factor(a)
+			fs.Table, fc.Table = tab, slices.Clone(tab)
+			shared.SetFactor(a, fs)
+			copied.SetFactor(a, fc)
 		}
 	}
 	ps, err := NewProblem(shared)

@@ -49,10 +49,10 @@ func StateLabels(d graph.Domain, card int) []string {
 func Relaxations(g *graph.Graph, b []float64) []infer.Relaxation {
 	var out []infer.Relaxation
 	for a, w := range b {
-		if w == 0 || a >= len(g.Factors) {
+		if w == 0 || a >= g.NumFactors() {
 			continue
 		}
-		out = append(out, infer.Relaxation{Factor: g.FactorLabel(a), Pos: g.Factors[a].Pos.String(), B: w})
+		out = append(out, infer.Relaxation{Factor: g.FactorLabel(a), Pos: g.Factor(a).Pos.String(), B: w})
 	}
 	return out
 }

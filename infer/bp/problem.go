@@ -95,8 +95,8 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 	}
 	b.p.prior = make([]float64, b.p.voff[len(g.Vars)])
 	nfac, nedge, nunary := 0, 0, 0
-	for a := range g.Factors {
-		switch n := len(g.Factors[a].Vars); {
+	for a := range g.Factors() {
+		switch n := len(g.Factor(a).Vars); {
 		case n == 1:
 			nunary++
 		case n > 1:
@@ -106,7 +106,7 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 	b.reserve(nfac, nedge, nunary)
 	var buf canonBuf
 	var last []float64 // the previous factor's source table
-	for a := range g.Factors {
+	for a := range g.Factors() {
 		vars, logt, err := canonical(g, a, &buf)
 		if err != nil {
 			return nil, err
@@ -115,14 +115,14 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 			b.p.logc += logt[0]
 			continue
 		}
-		t := g.Factors[a].Table
-		share := len(vars) > 1 && len(vars) == len(g.Factors[a].Vars) && sameSlice(t, last)
+		t := g.Factor(a).Table
+		share := len(vars) > 1 && len(vars) == len(g.Factor(a).Vars) && sameSlice(t, last)
 		b.addFactor(vars, logt, int32(a), share)
 		if len(vars) > 1 {
 			last = t
 		}
 	}
-	b.p.nfac = len(g.Factors)
+	b.p.nfac = g.NumFactors()
 	return b.finish(), nil
 }
 
@@ -143,7 +143,7 @@ type canonBuf struct {
 // them (the diagonal when a variable is repeated). Without repeated
 // variables (the usual case) the results live in buf until the next call.
 func canonical(g *graph.Graph, a int, buf *canonBuf) ([]int32, []float64, error) {
-	f := &g.Factors[a]
+	f := g.Factor(a)
 	if vars, logt, ok, err := canonicalDistinct(g, a, buf); ok || err != nil {
 		return vars, logt, err
 	}
@@ -201,7 +201,7 @@ func canonical(g *graph.Graph, a int, buf *canonBuf) ([]int32, []float64, error)
 // distinct: the log of its table, with no allocation. It reports false
 // when a variable repeats (or is out of range: canonical then says so).
 func canonicalDistinct(g *graph.Graph, a int, buf *canonBuf) ([]int32, []float64, bool, error) {
-	f := &g.Factors[a]
+	f := g.Factor(a)
 	buf.vars = buf.vars[:0]
 	size := 1
 	for k, v := range f.Vars {

@@ -100,8 +100,8 @@ func validate(g *graph.Graph) error {
 			return fmt.Errorf("jtree: variable %s is %s; the junction tree needs discrete variables", g.VarName(i), v.Domain)
 		}
 	}
-	for i := range g.Factors {
-		f := &g.Factors[i]
+	for i := range g.Factors() {
+		f := g.Factor(i)
 		n := 1
 		for _, v := range f.Vars {
 			if v < 0 || v >= len(g.Vars) {
@@ -136,7 +136,7 @@ func buildCliques(g *graph.Graph, order []int) ([]clique, []int) {
 	for v := range nb {
 		nb[v] = map[int]bool{}
 	}
-	for _, f := range g.Factors {
+	for _, f := range g.Factors() {
 		for _, a := range f.Vars {
 			for _, b := range f.Vars {
 				if a != b {
@@ -192,11 +192,11 @@ func assignFactors(ctx context.Context, g *graph.Graph, cl []clique, pos []int, 
 	for k := range cl {
 		cl[k].psi = newTable(cl[k].vars, card)
 	}
-	for i := range g.Factors {
+	for i := range g.Factors() {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		f := &g.Factors[i]
+		f := g.Factor(i)
 		logf := make([]float64, len(f.Table))
 		for j, x := range f.Table {
 			logf[j] = math.Log(x)

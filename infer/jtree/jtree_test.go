@@ -97,7 +97,7 @@ func bruteForce(g *graph.Graph) (float64, [][]float64) {
 	z := 0.0
 	for {
 		p := 1.0
-		for _, f := range g.Factors {
+		for _, f := range g.Factors() {
 			idx, s := 0, 1
 			for _, v := range f.Vars {
 				idx += x[v] * s
@@ -187,13 +187,13 @@ func TestRejectsBadInput(t *testing.T) {
 	if _, err := Run(context.Background(), g, Settings{}); err == nil {
 		t.Error("short table accepted")
 	}
-	g.Factors[0].Table = []float64{1, math.NaN()}
+	g.SetFactor(0, graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{1, math.NaN()}})
 	if _, err := Run(context.Background(), g, Settings{}); err == nil {
 		t.Error("NaN entry accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	g.Factors[0].Table = []float64{1, 2}
+	g.SetFactor(0, graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{1, 2}})
 	if _, err := Run(ctx, g, Settings{}); err == nil {
 		t.Error("canceled context ignored")
 	}

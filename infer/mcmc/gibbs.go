@@ -78,7 +78,7 @@ func compileGibbs(g *graph.Graph) (*gibbsModel, error) {
 		}
 		m.card[v] = x.Card
 	}
-	for fi, f := range g.Factors {
+	for fi, f := range g.Factors() {
 		if err := m.addFactor(g, fi, &f); err != nil {
 			return nil, err
 		}

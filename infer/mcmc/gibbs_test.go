@@ -44,7 +44,7 @@ func smallGraphScale(scale float64) *graph.Graph {
 	add(2, 3)
 	add(3, 0)
 	add(0, 1, 3)
-	g.Factors[2].Table[4] = 0 // x1 = 1 (stride 1) · ... rules out (x1=1, x2=1)
+	g.Factor(2).Table[4] = 0 // x1 = 1 (stride 1) · ... rules out (x1=1, x2=1)
 	return g
 }
 
@@ -60,7 +60,7 @@ func enumerate(g *graph.Graph) [][]float64 {
 	z := 0.0
 	for {
 		p := 1.0
-		for _, f := range g.Factors {
+		for _, f := range g.Factors() {
 			idx, stride := 0, 1
 			for _, v := range f.Vars {
 				idx += x[v] * stride
@@ -220,7 +220,9 @@ func TestGibbsReproducibleAndErrors(t *testing.T) {
 		t.Error("real variable accepted")
 	}
 	bad := isingPair(1)
-	bad.Factors[0].Table = bad.Factors[0].Table[:3]
+	short := bad.Factor(0)
+	short.Table = short.Table[:3]
+	bad.SetFactor(0, short)
 	if _, err := RunGibbs(context.Background(), bad, GibbsSettings{}); err == nil {
 		t.Error("short table accepted")
 	}

@@ -26,7 +26,7 @@ func (j *job) runBP() error {
 	r.Variables = discreteVars(j.m.Graph, res.Marginals, nil)
 	for fi, b := range res.B {
 		if b != 0 {
-			f := &j.m.Graph.Factors[fi]
+			f := j.m.Graph.Factor(fi)
 			r.Relaxation = append(r.Relaxation, infer.Relaxation{Factor: j.m.Graph.FactorLabel(fi), Pos: f.Pos.String(), B: b})
 		}
 	}

@@ -7,6 +7,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,12 @@ const (
 	MaxModel = 4 << 20
 	// MaxData bounds a csv file.
 	MaxData = 512 << 20
+	// MaxLibDAI bounds a libDAI factor-graph file. Its reader streams the
+	// tokens and bounds what they size itself (the factor budget of a
+	// graph: graph.MaxFactors, and the table entries), so the text may be
+	// larger than a model: a 1000×1000 Ising grid of 3·10⁶ factors is about
+	// 250 MB of text.
+	MaxLibDAI = 1 << 30
 )
 
 // ErrTooLarge is wrapped by the error returned for a file over the limit.
@@ -39,6 +46,28 @@ func ReadFile(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	}
 	defer r.Close()
 	return io.ReadAll(r)
+}
+
+// ReadModel reads a model file: at most MaxSource bytes, or MaxLibDAI when
+// the text is a libDAI factor-graph file (isLibDAI of its first MaxSource
+// bytes), with the checks of ReadFile.
+func ReadModel(fsys fs.FS, name string, isLibDAI func(head []byte) bool) ([]byte, error) {
+	r, err := Open(fsys, name, MaxLibDAI)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	src, err := io.ReadAll(io.LimitReader(r, MaxSource+1))
+	if err != nil || len(src) <= MaxSource {
+		return src, err
+	}
+	if !isLibDAI(src) {
+		return nil, tooLarge(MaxSource)
+	}
+	var b bytes.Buffer
+	b.Write(src)
+	_, err = b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 // Open opens the file at name for reading with the checks of ReadFile; the

@@ -40,7 +40,7 @@ type Overrides struct {
 // applied (Load followed by Set calls would compile once per call, and fail
 // if a default csv path only exists after --data).
 func LoadWith(path string, o Overrides) (*Model, error) {
-	src, err := safefile.ReadFile(nil, path, safefile.MaxSource)
+	src, err := safefile.ReadModel(nil, path, compile.IsLibDAI)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
@@ -74,7 +74,7 @@ func copyMap(in map[string]string) map[string]string {
 // factor-graph file). Errors are an ast.ErrorList with positions; render
 // them with lang/diag.
 func Load(path string) (*Model, error) {
-	src, err := safefile.ReadFile(nil, path, safefile.MaxSource)
+	src, err := safefile.ReadModel(nil, path, compile.IsLibDAI)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
@@ -84,7 +84,7 @@ func Load(path string) (*Model, error) {
 // LoadFS reads and compiles the model at path in fsys; imports, csv and
 // libDAI files are read from fsys too.
 func LoadFS(fsys fs.FS, name string) (*Model, error) {
-	src, err := safefile.ReadFile(fsys, name, safefile.MaxSource)
+	src, err := safefile.ReadModel(fsys, name, compile.IsLibDAI)
 	if err != nil {
 		return nil, fileError(name, err)
 	}

@@ -295,6 +295,23 @@ func findVar(r *infer.Result, name string) *infer.Variable {
 	return nil
 }
 
+// indexVars maps each result's variables by name (the first of a name, as
+// findVar), so that a table of many variables (a libDAI file has one per
+// graph variable) is written in linear time.
+func indexVars(rs []*infer.Result) map[*infer.Result]map[string]*infer.Variable {
+	out := make(map[*infer.Result]map[string]*infer.Variable, len(rs))
+	for _, r := range rs {
+		m := make(map[string]*infer.Variable, len(r.Variables))
+		for i := range r.Variables {
+			if _, dup := m[r.Variables[i].Name]; !dup {
+				m[r.Variables[i].Name] = &r.Variables[i]
+			}
+		}
+		out[r] = m
+	}
+	return out
+}
+
 func writeVariables(w io.Writer, rs []*infer.Result, opt TableOptions) {
 	names := varNames(rs)
 	if len(names) == 0 {
@@ -303,13 +320,14 @@ func writeVariables(w io.Writer, rs []*infer.Result, opt TableOptions) {
 	fmt.Fprintln(w)
 	g := &grid{}
 	g.add(row("variable", rs, func(r *infer.Result) string { return r.Label })...)
+	byName := indexVars(rs)
 	var notes []string
 	for _, name := range names {
-		shape, n, discrete := varShape(rs, name)
+		shape, n, discrete := varShape(rs, byName, name)
 		k := opt.limit(n)
 		for i := 0; i < k; i++ {
 			g.add(row(elementName(name, shape, i), rs, func(r *infer.Result) string {
-				return varCell(findVar(r, name), i)
+				return varCell(byName[r][name], i)
 			})...)
 		}
 		if k < n {
@@ -338,10 +356,10 @@ func appendOnce(list []string, s string) []string {
 // variable from the first result that has it.
 // varShape returns the shape, element count and kind of a variable from the
 // result that reports the most elements of it (a failed run may report none).
-func varShape(rs []*infer.Result, name string) ([]int, int, bool) {
+func varShape(rs []*infer.Result, byName map[*infer.Result]map[string]*infer.Variable, name string) ([]int, int, bool) {
 	var best *infer.Variable
 	for _, r := range rs {
-		if v := findVar(r, name); v != nil && (best == nil || varLen(v) > varLen(best)) {
+		if v := byName[r][name]; v != nil && (best == nil || varLen(v) > varLen(best)) {
 			best = v
 		}
 	}

@@ -1,0 +1,74 @@
+package compile
+
+import (
+	"math"
+
+	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// A statement inside a plate is compiled once per iteration. Its
+// likelihood parameters and a conditional's variance are usually the same
+// at every iteration (y[t] ~ normal(x[t], r)), so the site, its parameter
+// map and the conditional's map made at one iteration serve the next ones
+// while the values stay the same, bit for bit: one map per statement
+// rather than one per element (a map costs a few hundred bytes; the
+// values are read only).
+
+// madeSite is the last likelihood site made by one call: the values of its
+// parameters (the projection left out), the site, the map it was made from
+// and the site's own Params().
+type madeSite struct {
+	vals      []float64
+	lik       factor.Site
+	params    map[string]float64
+	likParams map[string]float64
+}
+
+// rememberSite records the site a call made from vals.
+func (c *compiler) rememberSite(call *ast.CallExpr, vals []float64, lik factor.Site, params map[string]float64) {
+	if c.sitesMade == nil {
+		c.sitesMade = map[*ast.CallExpr]*madeSite{}
+	}
+	c.sitesMade[call] = &madeSite{vals: append([]float64(nil), vals...), lik: lik, params: params}
+}
+
+// likParams is lik.Params() for the site call made last (which lik is),
+// computed once per distinct site.
+func (c *compiler) likParams(call *ast.CallExpr, lik factor.Site) map[string]float64 {
+	e := c.sitesMade[call]
+	if e == nil {
+		return lik.Params()
+	}
+	if e.likParams == nil {
+		e.likParams = lik.Params()
+	}
+	return e.likParams
+}
+
+// sharedVar is the params map {"var": v} of a conditional, the one made
+// at an earlier iteration of the same call when v is the same.
+func (c *compiler) sharedVar(call *ast.CallExpr, v float64) map[string]float64 {
+	if m, ok := c.varMaps[call]; ok && math.Float64bits(m["var"]) == math.Float64bits(v) {
+		return m
+	}
+	if c.varMaps == nil {
+		c.varMaps = map[*ast.CallExpr]map[string]float64{}
+	}
+	m := map[string]float64{"var": v}
+	c.varMaps[call] = m
+	return m
+}
+
+// sameBits reports whether a and b hold the same float64s bit for bit.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
