@@ -9,7 +9,8 @@ type engine struct {
 	p     *Problem
 	msg   []float64 // current messages
 	nmsg  []float64 // newly computed messages (nil when sequential and undamped)
-	selfW []float64 // per factor: weight of the factor's own message in its cavities
+	selfW []float64 // relaxed BP: per factor, the weight of the factor's own message in its cavities (nil otherwise)
+	w0    float64   // that weight for every factor when not relaxed: 1 − 1/c (0 for BP)
 	invc  float64   // factor power 1/c (fractional BP); 1 otherwise
 	c     float64   // message power c
 	step  float64   // damping step s ∈ (0, 1]: log m ← (1−s) log m_old + s log m_new
@@ -25,6 +26,16 @@ type engine struct {
 	// sp is the one-number-per-message state of plain BP on binary
 	// pairwise models (spin.go); msg and nmsg are then nil until finish.
 	sp *spin
+}
+
+// selfWeight is the weight of factor a's own message in its cavities:
+// relaxed BP's line-searched b_a, else the constant 1 − 1/c (fractional BP;
+// 0 for BP), which needs no per-factor array.
+func (en *engine) selfWeight(a int32) float64 {
+	if en.selfW != nil {
+		return en.selfW[a]
+	}
+	return en.w0
 }
 
 // current returns the messages beliefs are formed from: the newest computed
@@ -98,7 +109,7 @@ func (en *engine) cavities(a int32, w float64) int {
 func (en *engine) calc(e int32, dst []float64) {
 	p := en.p
 	a := p.efac[e]
-	w := en.selfW[a]
+	w := en.selfWeight(a)
 	if !en.relax && p.fstart[a+1]-p.fstart[a] == 2 && len(dst) == 2 && p.card[p.evar[p.fstart[a]]] == 2 && p.card[p.evar[p.fstart[a]+1]] == 2 {
 		en.calcBinaryPair(a, int(e-p.fstart[a]), w, dst)
 		return

@@ -30,7 +30,7 @@ func (en *engine) logZ(bel []float64) float64 {
 	}
 	for a := 0; a < p.NumFactors(); a++ {
 		if !ok {
-			w := en.selfW[a]
+			w := en.selfWeight(int32(a))
 			if en.relax {
 				w = 0
 			}

@@ -96,11 +96,10 @@ func newEngine(p *Problem, s *Settings, spinOK bool) (*engine, error) {
 	default:
 		return nil, fmt.Errorf("bp: divergence %v is not available for discrete BP (kl, alpha, relaxed_kl)", d)
 	}
-	en.selfW = make([]float64, p.NumFactors())
-	if !en.relax && en.c != 1 {
-		for a := range en.selfW {
-			en.selfW[a] = 1 - 1/en.c
-		}
+	if en.relax {
+		en.selfW = make([]float64, p.NumFactors())
+	} else {
+		en.w0 = 1 - 1/en.c
 	}
 	if !en.relax {
 		en.initLinear()
@@ -204,13 +203,13 @@ func maxDiff(a, b []float64) float64 {
 	return d
 }
 
-// finish fills marginals, log Z and relaxation weights from beliefs bel.
+// finish fills marginals, log Z and relaxation weights from beliefs bel,
+// which it keeps as the marginals' storage.
 func (en *engine) finish(res *Result, bel []float64) {
 	p := en.p
 	res.Marginals = make([][]float64, p.nv)
-	all := append([]float64(nil), bel...) // one backing array for all marginals
-	for i := range res.Marginals {
-		res.Marginals[i] = all[p.voff[i]:p.voff[i+1]:p.voff[i+1]]
+	for i := range res.Marginals { // views of bel: the run's last use of it
+		res.Marginals[i] = bel[p.voff[i]:p.voff[i+1]:p.voff[i+1]]
 	}
 	res.LogZ = en.logZ(bel)
 	if en.relax {

@@ -81,18 +81,19 @@ func newSpin(en *engine, parallel bool) *spin {
 	n := len(p.vedge)
 	sp := &spin{r: make([]float64, n), rev: make([]int32, n), fpos: make([]uint32, n), other: make([]int32, n),
 		start: p.vstart, pr: make([]float64, p.nv), lpr: make([]float64, p.nv), lin: en.lin, tab: p.tab}
-	slotOf := make([]int32, n) // edge → slot
+	// fpos first holds each edge's slot (no separate edge → slot array),
+	// read to fill rev, then its own values.
 	for s, e := range p.vedge {
-		slotOf[e] = int32(s)
+		sp.fpos[e] = uint32(s)
+	}
+	for s, e := range p.vedge {
+		sp.rev[s] = int32(sp.fpos[opposite(p, e)])
 	}
 	for s, e := range p.vedge {
 		a := p.efac[e]
-		pos := e - p.fstart[a]
-		o := p.fstart[a] + 1 - pos
 		sp.r[s] = 1
-		sp.rev[s] = slotOf[o]
-		sp.fpos[s] = uint32(p.toff[a])<<1 | uint32(pos)
-		sp.other[s] = p.evar[o]
+		sp.fpos[s] = uint32(p.toff[a])<<1 | uint32(e-p.fstart[a])
+		sp.other[s] = p.evar[opposite(p, e)]
 	}
 	for i := range sp.pr {
 		sp.lpr[i] = p.prior[2*i+1] - p.prior[2*i]
@@ -102,6 +103,12 @@ func newSpin(en *engine, parallel bool) *spin {
 		sp.nr = make([]float64, n)
 	}
 	return sp
+}
+
+// opposite is the other edge of edge e's pairwise factor.
+func opposite(p *Problem, e int32) int32 {
+	a := p.efac[e]
+	return 2*p.fstart[a] + 1 - e
 }
 
 // calc returns the new ratio of slot s computed from the ratios r.

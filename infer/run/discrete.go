@@ -80,7 +80,7 @@ func discreteVars(g *graph.Graph, marg [][]float64, ex *gibbsExtras) []infer.Var
 		if !l.Domain.Discrete() {
 			continue
 		}
-		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: stateLabels(l)}
+		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: stateLabels(l), Probs: make([][]float64, 0, l.Size())}
 		for i := 0; i < l.Size(); i++ {
 			id := l.First + i
 			v.Probs = append(v.Probs, marg[id])
