@@ -14,15 +14,17 @@ import "math"
 //
 // with the cavities of engine.cavity (fractional BP: including
 // m_{a→j}^{1−1/c}); for an absorbed single-variable factor it equals the
-// variable's belief b_i. bel holds the variable beliefs (probabilities).
-func (en *engine) logZ(bel []float64) float64 {
+// variable's belief b_i. bel holds the variable beliefs (probabilities);
+// scratch (at least one entry per variable) is overwritten.
+func (en *engine) logZ(bel, scratch []float64) float64 {
 	p := en.p
 	sum := p.logc
-	deg := make([]float64, p.nv)
 	pairs, ok := 0.0, false
 	if en.sp != nil {
-		pairs, ok = en.sp.factorTerms()
+		pairs, ok = en.sp.factorTerms(scratch[:p.nv])
 	}
+	deg := scratch[:p.nv]
+	clear(deg)
 	if ok {
 		sum += pairs
 	} else if en.sp != nil {

@@ -187,7 +187,7 @@ func (p *Problem) run(ctx context.Context, s Settings, spinOK bool) (*Result, er
 	if res.Status == infer.IterationLimit {
 		res.Message = fmt.Sprintf("largest belief change %.3g > tol %g after %d passes", res.MaxDiff, s.Tol, res.Iterations)
 	}
-	en.finish(res, old)
+	en.finish(res, old, cur)
 	res.Runtime = time.Since(start)
 	return res, ctxErr
 }
@@ -204,14 +204,15 @@ func maxDiff(a, b []float64) float64 {
 }
 
 // finish fills marginals, log Z and relaxation weights from beliefs bel,
-// which it keeps as the marginals' storage.
-func (en *engine) finish(res *Result, bel []float64) {
+// which it keeps as the marginals' storage; scratch (the previous beliefs,
+// one entry per state) serves log Z.
+func (en *engine) finish(res *Result, bel, scratch []float64) {
 	p := en.p
 	res.Marginals = make([][]float64, p.nv)
 	for i := range res.Marginals { // views of bel: the run's last use of it
 		res.Marginals[i] = bel[p.voff[i]:p.voff[i+1]:p.voff[i+1]]
 	}
-	res.LogZ = en.logZ(bel)
+	res.LogZ = en.logZ(bel, scratch)
 	if en.relax {
 		res.B = make([]float64, max(p.nfac, 0))
 		for a, o := range p.orig {

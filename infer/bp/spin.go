@@ -234,9 +234,9 @@ func (sp *spin) beliefs(dst []float64) bool {
 // and the term is  log Σ e^u − b(x0 = 1)·h_i − b(x1 = 1)·h_j. A cavity
 // ratio is the variable's whole log ratio S minus the factor's own message.
 // It reports false (the caller then uses the log messages) when a cavity
-// is infinite (an observed variable).
-func (sp *spin) factorTerms() (float64, bool) {
-	S := make([]float64, len(sp.pr))
+// is infinite (an observed variable). S (one entry per variable) is
+// scratch space for the variables' log ratios.
+func (sp *spin) factorTerms(S []float64) (float64, bool) {
 	for i := range S {
 		S[i] = sp.lpr[i]
 		for _, x := range sp.r[sp.start[i]:sp.start[i+1]] {

@@ -80,15 +80,17 @@ func discreteVars(g *graph.Graph, marg [][]float64, ex *gibbsExtras) []infer.Var
 		if !l.Domain.Discrete() {
 			continue
 		}
-		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: stateLabels(l), Probs: make([][]float64, 0, l.Size())}
-		for i := 0; i < l.Size(); i++ {
+		// The latent's variables are First, First+1, ...: its marginals are
+		// a sub-slice of marg (no second list of 10⁶ slice headers).
+		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: stateLabels(l)}
+		if n := l.Size(); n > 0 {
+			v.Probs = marg[l.First : l.First+n : l.First+n]
+		}
+		for i := 0; ex != nil && i < l.Size(); i++ {
 			id := l.First + i
-			v.Probs = append(v.Probs, marg[id])
-			if ex != nil {
-				v.ProbsSE = append(v.ProbsSE, ex.r.ProbsSE[id])
-				v.ESS = append(v.ESS, minOf(ex.r.ESS[id]))
-				v.RHat = append(v.RHat, maxOf(ex.r.RHat[id]))
-			}
+			v.ProbsSE = append(v.ProbsSE, ex.r.ProbsSE[id])
+			v.ESS = append(v.ESS, minOf(ex.r.ESS[id]))
+			v.RHat = append(v.RHat, maxOf(ex.r.RHat[id]))
 		}
 		out = append(out, v)
 	}
