@@ -317,7 +317,7 @@ func tilted(en *engine, a int32, b float64) [4]float64 {
 	for x1 := 0; x1 < 2; x1++ {
 		for x0 := 0; x0 < 2; x0++ {
 			e0, e1 := p.fstart[a], p.fstart[a]+1
-			l := t[x0+2*x1] + en.cav[x0] + en.cav[2+x1] + b*(en.msg[p.moff[e0]+int32(x0)]+en.msg[p.moff[e1]+int32(x1)])
+			l := t[x0+2*x1] + en.cav[x0] + en.cav[2+x1] + b*(en.msg[p.msgStart(e0)+int32(x0)]+en.msg[p.msgStart(e1)+int32(x1)])
 			q[x0+2*x1] = math.Exp(l)
 			z += q[x0+2*x1]
 		}
@@ -335,7 +335,7 @@ func checkEq26(t *testing.T, en *engine, bel []float64, a int32, b float64) {
 	for k := 0; k < 2; k++ {
 		e := p.fstart[a] + int32(k)
 		i := p.evar[e]
-		m := en.msg[p.moff[e] : p.moff[e]+2]
+		m := p.msgOf(en.msg, e)
 		r0 := marg[k][0] / math.Exp(b*m[0])
 		r1 := marg[k][1] / math.Exp(b*m[1])
 		want := r1 / (r0 + r1)

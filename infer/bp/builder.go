@@ -14,7 +14,7 @@ type builder struct {
 }
 
 func newBuilder(nv int) *builder {
-	p := &Problem{nv: nv, card: make([]int32, 0, nv), voff: make([]int32, 1, nv+1), fstart: []int32{0}, moff: []int32{0}, uoff: []int32{0}}
+	p := &Problem{nv: nv, card: make([]int32, 0, nv), voff: make([]int32, 1, nv+1), fstart: []int32{0}, uoff: []int32{0}}
 	return &builder{p: p}
 }
 
@@ -23,8 +23,7 @@ func newBuilder(nv int) *builder {
 // a large problem does not copy them as they grow.
 func (b *builder) reserve(nfac, nedge, nunary int) {
 	p := b.p
-	p.evar, p.efac = slices.Grow(p.evar, nedge), slices.Grow(p.efac, nedge)
-	p.moff = slices.Grow(p.moff, nedge)
+	p.evar = slices.Grow(p.evar, nedge)
 	p.fstart, p.toff, p.orig = slices.Grow(p.fstart, nfac), slices.Grow(p.toff, nfac), slices.Grow(p.orig, nfac)
 	p.uvar, p.uoff, p.uorig = slices.Grow(p.uvar, nunary), slices.Grow(p.uoff, nunary), slices.Grow(p.uorig, nunary)
 }
@@ -55,9 +54,7 @@ func (b *builder) addFactor(vars []int32, logt []float64, orig int32, share bool
 		return
 	}
 	for _, v := range vars {
-		p.efac = append(p.efac, int32(len(p.fstart)-1))
 		p.evar = append(p.evar, v)
-		p.moff = append(p.moff, p.moff[len(p.moff)-1]+p.card[v])
 	}
 	p.fstart = append(p.fstart, int32(len(p.evar)))
 	if share && len(p.toff) > 0 {
@@ -69,9 +66,25 @@ func (b *builder) addFactor(vars []int32, logt []float64, orig int32, share bool
 	p.orig = append(p.orig, orig)
 }
 
-// finish builds the variable-to-edge index.
+// finish builds the edge-to-factor index (unless every factor is
+// pairwise), the message offsets (unless every variable is binary) and the
+// variable-to-edge index.
 func (b *builder) finish() *Problem {
 	p := b.p
+	if p.voff[p.nv] != int32(2*p.nv) {
+		p.moff = make([]int32, len(p.evar)+1)
+		for e, v := range p.evar {
+			p.moff[e+1] = p.moff[e] + p.card[v]
+		}
+	}
+	if nf := p.NumFactors(); p.fstart[nf] != int32(2*nf) {
+		p.efac = make([]int32, len(p.evar))
+		for a := range int32(nf) {
+			for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
+				p.efac[e] = a
+			}
+		}
+	}
 	p.vstart = make([]int32, p.nv+1)
 	for _, v := range p.evar {
 		p.vstart[v+1]++
@@ -111,7 +124,7 @@ func NewSpinPairwise(n int, h []float64, edges [][2]int32, J []float64) (*Proble
 		p.card[i], p.voff[i+1] = 2, int32(2*i+2)
 	}
 	ne := len(edges)
-	p.evar, p.efac, p.moff = make([]int32, 0, 2*ne), make([]int32, 0, 2*ne), make([]int32, 1, 2*ne+1)
+	p.evar = make([]int32, 0, 2*ne)
 	p.fstart, p.toff, p.tab = make([]int32, 1, ne+1), make([]int32, 0, ne), make([]float64, 0, 4*ne)
 	p.orig = make([]int32, 0, ne)
 	for k, e := range edges {

@@ -62,13 +62,13 @@ func (en *engine) cavity(dst []float64, e int32, w float64) {
 		if f == e {
 			continue
 		}
-		m := en.msg[p.moff[f]:p.moff[f+1]]
+		m := p.msgOf(en.msg, f)
 		for k := range dst {
 			dst[k] += m[k]
 		}
 	}
 	if w != 0 {
-		m := en.current()[p.moff[e]:p.moff[e+1]]
+		m := p.msgOf(en.current(), e)
 		for k := range dst {
 			dst[k] += w * m[k]
 		}
@@ -108,7 +108,7 @@ func (en *engine) cavities(a int32, w float64) int {
 // the weight b_a is first re-chosen by the line search of relaxed.go.
 func (en *engine) calc(e int32, dst []float64) {
 	p := en.p
-	a := p.efac[e]
+	a := p.factorOf(e)
 	w := en.selfWeight(a)
 	if !en.relax && p.fstart[a+1]-p.fstart[a] == 2 && len(dst) == 2 && p.card[p.evar[p.fstart[a]]] == 2 && p.card[p.evar[p.fstart[a]+1]] == 2 {
 		en.calcBinaryPair(a, int(e-p.fstart[a]), w, dst)
@@ -141,7 +141,7 @@ func (en *engine) addSelf(a int32, w float64) {
 	cur := en.current()
 	for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
 		k := e - p.fstart[a]
-		m := cur[p.moff[e]:p.moff[e+1]]
+		m := p.msgOf(cur, e)
 		c := en.cav[en.coff[k]:en.coff[k+1]]
 		for s := range c {
 			c[s] += w * m[s]
@@ -273,7 +273,7 @@ func (en *engine) apply(e int32) {
 	if en.nmsg == nil {
 		return
 	}
-	m, n := en.msg[p.moff[e]:p.moff[e+1]], en.nmsg[p.moff[e]:p.moff[e+1]]
+	m, n := p.msgOf(en.msg, e), p.msgOf(en.nmsg, e)
 	if en.step == 1 {
 		copy(m, n)
 		return
@@ -292,10 +292,10 @@ func (en *engine) apply(e int32) {
 func (en *engine) update(e int32) {
 	p := en.p
 	if en.nmsg == nil {
-		en.calc(e, en.msg[p.moff[e]:p.moff[e+1]])
+		en.calc(e, p.msgOf(en.msg, e))
 		return
 	}
-	en.calc(e, en.nmsg[p.moff[e]:p.moff[e+1]])
+	en.calc(e, p.msgOf(en.nmsg, e))
 	en.apply(e)
 }
 
@@ -315,7 +315,7 @@ func (en *engine) beliefs(dst []float64) bool {
 		b := dst[p.voff[i]:p.voff[i+1]]
 		copy(b, p.prior[p.voff[i]:p.voff[i+1]])
 		for _, e := range p.vedge[p.vstart[i]:p.vstart[i+1]] {
-			m := cur[p.moff[e]:p.moff[e+1]]
+			m := p.msgOf(cur, e)
 			for k := range b {
 				b[k] += m[k]
 			}
@@ -373,13 +373,13 @@ func (en *engine) calcBinaryPair(a int32, pos int, w float64, dst []float64) {
 	c0, c1 := pj[0], pj[1]
 	for _, f := range p.vedge[p.vstart[j]:p.vstart[j+1]] {
 		if f != o {
-			m := en.msg[p.moff[f] : p.moff[f]+2]
+			m := p.msgOf(en.msg, f)
 			c0 += m[0]
 			c1 += m[1]
 		}
 	}
 	if w != 0 {
-		m := en.current()[p.moff[o] : p.moff[o]+2]
+		m := p.msgOf(en.current(), o)
 		c0 += w * m[0]
 		c1 += w * m[1]
 	}

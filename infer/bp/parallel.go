@@ -22,7 +22,7 @@ func (en *engine) calcAll(seq []int32) {
 	workers := min(runtime.GOMAXPROCS(0), len(seq)/parallelMinEdges)
 	if workers < 2 || en.relax || en.c != 1 {
 		for _, e := range seq {
-			en.calc(e, en.nmsg[p.moff[e]:p.moff[e+1]])
+			en.calc(e, p.msgOf(en.nmsg, e))
 		}
 		return
 	}
@@ -33,7 +33,7 @@ func (en *engine) calcAll(seq []int32) {
 		wk.cav, wk.coff, wk.out, wk.tilt = nil, nil, nil, nil
 		wg.Go(func() {
 			for _, e := range chunk {
-				wk.calc(e, wk.nmsg[p.moff[e]:p.moff[e+1]])
+				wk.calc(e, p.msgOf(wk.nmsg, e))
 			}
 		})
 	}

@@ -19,9 +19,11 @@ import (
 //
 //	card[i], voff[i]        states of variable i, offset of its states in prior/belief arrays
 //	fstart[a]..fstart[a+1]  edges of factor a; evar[e] its variable, efac[e] = a
+//	                        (efac nil when every factor is pairwise: a = e/2)
 //	toff[a]                 offset of factor a's log table in tab (first variable fastest);
 //	                        factors with one source table share it (table)
 //	moff[e]                 offset of edge e's log message in the message arrays
+//	                        (moff nil when every variable is binary: 2e)
 //	vstart[i]..vstart[i+1]  vedge[...] = edges of variable i, by factor index
 type Problem struct {
 	nv     int
@@ -30,10 +32,10 @@ type Problem struct {
 	prior  []float64
 	fstart []int32
 	evar   []int32
-	efac   []int32 // factor of each edge
+	efac   []int32 // factor of each edge (nil when every factor is pairwise)
 	toff   []int32
 	tab    []float64
-	moff   []int32
+	moff   []int32 // nil when every variable is binary (msgStart)
 	vstart []int32
 	vedge  []int32
 	orig   []int32 // graph factor index of each engine factor (-1 if built directly)
@@ -54,6 +56,38 @@ func (p *Problem) table(a int32) []float64 {
 		n *= p.card[p.evar[e]]
 	}
 	return p.tab[p.toff[a] : p.toff[a]+n : p.toff[a]+n]
+}
+
+// factorOf is the factor of edge e.
+func (p *Problem) factorOf(e int32) int32 {
+	if p.efac == nil {
+		return e >> 1
+	}
+	return p.efac[e]
+}
+
+// msgStart is the offset of edge e's message in the message arrays.
+func (p *Problem) msgStart(e int32) int32 {
+	if p.moff == nil {
+		return 2 * e
+	}
+	return p.moff[e]
+}
+
+// msgOf is edge e's message in the message array m.
+func (p *Problem) msgOf(m []float64, e int32) []float64 {
+	if p.moff == nil {
+		return m[2*e : 2*e+2 : 2*e+2]
+	}
+	return m[p.moff[e]:p.moff[e+1]:p.moff[e+1]]
+}
+
+// numMsg is the length of a message array: Σ_e card of e's variable.
+func (p *Problem) numMsg() int {
+	if p.moff == nil {
+		return 2 * len(p.evar)
+	}
+	return int(p.moff[len(p.evar)])
 }
 
 // NumVars is the number of variables.

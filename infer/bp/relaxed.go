@@ -108,7 +108,7 @@ func (en *engine) relaxedSetup(a int32) *relaxedWork {
 		for k := 0; k < r; k++ {
 			e := p.fstart[a] + int32(k)
 			v += en.cav[en.coff[k]+state[k]]
-			sv += cur[int(p.moff[e])+state[k]]
+			sv += cur[int(p.msgStart(e))+state[k]]
 		}
 		w.base[idx], w.s[idx] = v, sv
 		odometer(state, en.coff)

@@ -36,9 +36,9 @@ func newResidualHeap(en *engine) *residualHeap {
 // recompute refreshes edge e's pending message and residual.
 func (h *residualHeap) recompute(e int32) {
 	p := h.en.p
-	n := h.en.nmsg[p.moff[e]:p.moff[e+1]]
+	n := p.msgOf(h.en.nmsg, e)
 	h.en.calc(e, n)
-	h.set(e, linf(n, h.en.msg[p.moff[e]:p.moff[e+1]]))
+	h.set(e, linf(n, p.msgOf(h.en.msg, e)))
 }
 
 // linf is max_k |p_k − q_k| between the normalised exponentials of a and b.
@@ -60,10 +60,10 @@ func (h *residualHeap) pass() {
 	for t := 0; t < len(h.heap); t++ {
 		e := h.heap[0]
 		en.apply(e)
-		h.set(e, linf(en.nmsg[p.moff[e]:p.moff[e+1]], en.msg[p.moff[e]:p.moff[e+1]]))
-		a, i := p.efac[e], p.evar[e]
+		h.set(e, linf(p.msgOf(en.nmsg, e), p.msgOf(en.msg, e)))
+		a, i := p.factorOf(e), p.evar[e]
 		for _, f := range p.vedge[p.vstart[i]:p.vstart[i+1]] {
-			b := p.efac[f]
+			b := p.factorOf(f)
 			if b == a {
 				continue
 			}

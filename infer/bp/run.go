@@ -108,11 +108,12 @@ func newEngine(p *Problem, s *Settings, spinOK bool) (*engine, error) {
 		en.sp = newSpin(en, kind == schedParallel)
 		return en, nil
 	}
-	en.msg = make([]float64, p.moff[len(p.moff)-1])
+	en.msg = make([]float64, p.numMsg())
 	for e := 0; e < p.NumEdges(); e++ {
 		u := -math.Log(float64(p.card[p.evar[e]]))
-		for k := p.moff[e]; k < p.moff[e+1]; k++ {
-			en.msg[k] = u
+		m := p.msgOf(en.msg, int32(e))
+		for k := range m {
+			m[k] = u
 		}
 	}
 	if s.Schedule != infer.Sequential && s.Schedule != infer.Random || en.step != 1 {

@@ -90,7 +90,7 @@ func newSpin(en *engine, parallel bool) *spin {
 		sp.rev[s] = int32(sp.fpos[opposite(p, e)])
 	}
 	for s, e := range p.vedge {
-		a := p.efac[e]
+		a := p.factorOf(e)
 		sp.r[s] = 1
 		sp.fpos[s] = uint32(p.toff[a])<<1 | uint32(e-p.fstart[a])
 		sp.other[s] = p.evar[opposite(p, e)]
@@ -107,7 +107,7 @@ func newSpin(en *engine, parallel bool) *spin {
 
 // opposite is the other edge of edge e's pairwise factor.
 func opposite(p *Problem, e int32) int32 {
-	a := p.efac[e]
+	a := p.factorOf(e)
 	return 2*p.fstart[a] + 1 - e
 }
 
@@ -282,11 +282,11 @@ func pairTerm(L []float64, hi, hj float64) float64 {
 func (sp *spin) export(en *engine) {
 	p := en.p
 	if en.msg == nil {
-		en.msg = make([]float64, p.moff[len(p.moff)-1])
+		en.msg = make([]float64, p.numMsg())
 	}
 	for s, e := range p.vedge {
 		d := math.Log(sp.r[s])
-		m := en.msg[p.moff[e] : p.moff[e]+2]
+		m := p.msgOf(en.msg, e)
 		if d > 0 {
 			m[0], m[1] = -d, 0
 		} else {
