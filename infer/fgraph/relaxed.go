@@ -208,14 +208,12 @@ func (sc *gateScratch) relaxedKL(gt *gate, b float64) float64 {
 const klRounding = 1e-13
 
 // relaxWeight minimises Q(b) = KL(b) + c b over b ≥ 0 as infer/ep's line
-// search does (Q need not be unimodal: b = 0 is often a local minimum next
-// to a narrow valley): Q at b = 0 and on a log-spaced grid of 24 points per
-// decade over [τ_min·10⁻⁶, b_max], τ the cavity precisions of the gate's
-// variables, b_max = min(τ_max·10⁶, Q(0)/c) (KL ≥ 0, so no b > Q(0)/c beats
-// b = 0); then the root of Q' in the bracket of the best grid point's
-// neighbours by Brent's method (b to rounding, where minimising Q's value
-// reaches only ~√ε), golden section when Q' does not change sign there.
-// It returns 0 when no b > 0 beats b = 0, or KL(0) ≤ klRounding.
+// search does, by mathx.PenalisedMin (Q need not be unimodal: b = 0 is often
+// a local minimum next to a narrow valley): a log-spaced grid over
+// [τ_min·10⁻⁶, b_max], τ the cavity precisions of the gate's variables,
+// b_max = min(τ_max·10⁶, Q(0)/c), then the root of Q' by Brent's method
+// around the best grid point. It returns 0 when no b > 0 beats b = 0, or
+// KL(0) ≤ klRounding.
 func (sc *gateScratch) relaxWeight(gt *gate, c float64) float64 {
 	q := func(b float64) float64 { return math.Max(sc.relaxedKL(gt, b), 0) + c*b }
 	q0 := q(0)
@@ -226,44 +224,8 @@ func (sc *gateScratch) relaxWeight(gt *gate, c float64) float64 {
 	for i := range gt.vars {
 		tmin, tmax = math.Min(tmin, sc.base[i].Tau), math.Max(tmax, sc.base[i].Tau)
 	}
-	lo, hi := tmin*1e-6, tmax*1e6
-	if c > 0 {
-		hi = math.Min(hi, q0/c)
-	}
-	if !(hi > lo) {
-		return 0
-	}
-	const perDecade = 24
-	n := 1 + int(math.Ceil(perDecade*math.Log10(hi/lo)))
-	step := math.Log(hi/lo) / float64(n-1)
-	at := func(k int) float64 { return lo * math.Exp(step*float64(k)) }
-	best, bestQ := -1, q0
-	for k := 0; k < n; k++ {
-		if v := q(at(k)); v < bestQ {
-			best, bestQ = k, v
-		}
-	}
-	if best < 0 {
-		return 0
-	}
-	if best+1 == n {
-		return at(best) // the grid's end (c = 0): Q still falls there
-	}
-	a, e := 0.0, at(best+1)
-	if best > 0 {
-		a = at(best - 1)
-	}
 	dq := func(b float64) float64 { return sc.relaxedSlope(gt, b) + c }
-	b := 0.0
-	if da, de := dq(a), dq(e); da < 0 && de > 0 {
-		b = mathx.BrentRoot(dq, a, e, da, de, 0)
-	} else {
-		b = mathx.GoldenMin(q, a, e, 80)
-	}
-	if qb := q(b); qb < bestQ || (qb == bestQ && b > 0) {
-		return b
-	}
-	return at(best)
+	return mathx.PenalisedMin(q, dq, q0, c, tmin*1e-6, tmax*1e6)
 }
 
 // relaxedSlope is dKL/db by central differences with one Richardson step,

@@ -21,3 +21,33 @@ func TestGoldenMin(t *testing.T) {
 		t.Errorf("minimiser %.17g", x)
 	}
 }
+
+// TestPenalisedMin: Q(b) = K(b) + c b with K(b) = 1 − 0.9 exp(−(log b − log 7)²/0.02)
+// (K ≥ 0, flat near b = 0 then a narrow valley at b ≈ 7): the minimiser
+// equals a brute-force search over 10⁶ log-spaced points plus b = 0, to the
+// grid's spacing; a penalty c that makes the valley worse than b = 0 gives 0.
+func TestPenalisedMin(t *testing.T) {
+	k := func(b float64) float64 { l := math.Log(b / 7); return 1 - 0.9*math.Exp(-l*l/0.02) }
+	dk := func(b float64) float64 { l := math.Log(b / 7); return 0.9 * math.Exp(-l*l/0.02) * 2 * l / (0.02 * b) }
+	for _, tc := range []struct{ c, want float64 }{{0.01, -1}, {0.2, 0}} {
+		q := func(b float64) float64 {
+			if b == 0 {
+				return 1
+			}
+			return k(b) + tc.c*b
+		}
+		dq := func(b float64) float64 { return dk(b) + tc.c }
+		want, best := 0.0, q(0)
+		if tc.want < 0 {
+			for i := 0; i <= 1000000; i++ {
+				if b := 1e-3 * math.Pow(10, 6*float64(i)/1e6); q(b) < best {
+					want, best = b, q(b)
+				}
+			}
+		}
+		got := PenalisedMin(q, dq, q(0), tc.c, 1e-3, 1e3)
+		if !(math.Abs(got-want) <= 2e-5*want) || q(got) > best {
+			t.Errorf("c = %g: b = %.12g (Q %.15g), brute force %.12g (Q %.15g)", tc.c, got, q(got), want, best)
+		}
+	}
+}
