@@ -85,23 +85,40 @@ func TrsmLeftTransDone(u blas64.Triangular, b blas64.General, done <-chan struct
 
 // SyrkTrans sets the upper triangle of C to alpha·AᵀA + beta·C (A k×n,
 // C n×n upper): by column blocks of C, the diagonal block by Dsyrk and the
-// block above it by one Dgemm.
+// block above it by Dgemm (SyrkTransDone without a done channel).
 func SyrkTrans(alpha float64, a blas64.General, beta float64, c blas64.Symmetric) {
-	n := c.N
-	if Backend != "gonum" || n <= blockSize || c.Uplo != blas.Upper {
+	if Backend != "gonum" || c.N <= blockSize || c.Uplo != blas.Upper {
 		blas64.Syrk(blas.Trans, alpha, a, beta, c)
 		return
 	}
+	_ = SyrkTransDone(alpha, a, beta, c, nil) // fails only when done closes
+}
+
+// SyrkTransDone is SyrkTrans by blocks on every backend (C's upper
+// triangle only), the Dgemm above each diagonal block cut into row chunks
+// of at most ChunkFlops flops, with a check of done between two calls: it
+// returns ErrCanceled (C partly updated) when done closes first.
+func SyrkTransDone(alpha float64, a blas64.General, beta float64, c blas64.Symmetric, done <-chan struct{}) error {
+	n := c.N
+	step := ChunkCols(blockSize, a.Rows)
 	for j0 := 0; j0 < n; j0 += blockSize {
 		j1 := min(j0+blockSize, n)
 		aj := blas64.General{Rows: a.Rows, Cols: j1 - j0, Stride: a.Stride, Data: a.Data[j0:]}
-		if j0 > 0 {
-			// C[0:j0, j0:j1] ← alpha A[:, 0:j0]ᵀ A[:, j0:j1] + beta C[0:j0, j0:j1]
-			a0 := blas64.General{Rows: a.Rows, Cols: j0, Stride: a.Stride, Data: a.Data}
-			cj := blas64.General{Rows: j0, Cols: j1 - j0, Stride: c.Stride, Data: c.Data[j0:]}
-			blas64.Gemm(blas.Trans, blas.NoTrans, alpha, a0, aj, beta, cj)
+		for r0 := 0; r0 < j0; r0 += step {
+			if Done(done) {
+				return ErrCanceled
+			}
+			// C[r0:r1, j0:j1] ← alpha A[:, r0:r1]ᵀ A[:, j0:j1] + beta C[r0:r1, j0:j1]
+			r1 := min(r0+step, j0)
+			ar := blas64.General{Rows: a.Rows, Cols: r1 - r0, Stride: a.Stride, Data: a.Data[r0:]}
+			cr := blas64.General{Rows: r1 - r0, Cols: j1 - j0, Stride: c.Stride, Data: c.Data[r0*c.Stride+j0:]}
+			blas64.Gemm(blas.Trans, blas.NoTrans, alpha, ar, aj, beta, cr)
+		}
+		if Done(done) {
+			return ErrCanceled
 		}
 		cjj := blas64.Symmetric{Uplo: blas.Upper, N: j1 - j0, Stride: c.Stride, Data: c.Data[j0*c.Stride+j0:]}
 		blas64.Syrk(blas.Trans, alpha, aj, beta, cjj)
 	}
+	return nil
 }

@@ -55,12 +55,5 @@ func TestBlocked(t *testing.T) {
 
 func check(t *testing.T, name string, got, want []float64, keep func(int) bool) {
 	t.Helper()
-	for i := range want {
-		if keep != nil && !keep(i) {
-			continue
-		}
-		if d := math.Abs(got[i] - want[i]); d > 1e-12*max(1, math.Abs(want[i])) {
-			t.Fatalf("%s: element %d: %g, unblocked %g", name, i, got[i], want[i])
-		}
-	}
+	checkTol(t, name, got, want, keep, 1e-12)
 }
