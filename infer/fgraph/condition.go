@@ -34,10 +34,15 @@ import (
 // allocation): Σ then sits in cache and the O(n²) per observation beats
 // the chunks' per-chunk overhead when observations far outnumber the
 // variables (a regression with many rows).
-func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (logZ float64, last *mat.Dense, err error) {
+//
+// The O(n³) steps (Cholesky of S, the solve for V, the update of Σ) are
+// openblas's blocked kernels that check done between blocks of at most
+// openblas.ChunkFlops flops, and the loops over observations check it per
+// observation: condition returns openblas.ErrCanceled when done closes.
+func condition(g *Graph, obs []int32, mu, sigma []float64, full bool, done <-chan struct{}) (logZ float64, last *mat.Dense, err error) {
 	n := g.n
 	if n <= smallJoint {
-		logZ, err = conditionEach(g, obs, mu, sigma)
+		logZ, err = conditionEach(g, obs, mu, sigma, done)
 		return logZ, nil, err
 	}
 	for len(obs) > 0 {
@@ -47,6 +52,9 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (logZ floa
 		P := make([]float64, b*n)
 		r := make([]float64, b)
 		for i, k := range chunk {
+			if openblas.Done(done) {
+				return 0, nil, openblas.ErrCanceled
+			}
 			lo, hi := g.edges(int(k))
 			pi := P[i*n : (i+1)*n]
 			r[i] = g.y[k] - g.c[k]
@@ -58,6 +66,9 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (logZ floa
 		}
 		S := mat.NewSymDense(b, nil)
 		for i := range chunk {
+			if openblas.Done(done) {
+				return 0, nil, openblas.ErrCanceled
+			}
 			pi := P[i*n : (i+1)*n]
 			for l := i; l < b; l++ {
 				lo, hi := g.edges(int(chunk[l]))
@@ -71,20 +82,27 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (logZ floa
 				S.SetSym(i, l, s)
 			}
 		}
-		var ch mat.Cholesky
-		if !ch.Factorize(S) {
+		u, err := openblas.CholUpperDone(S.RawSymmetric(), done)
+		if errors.Is(err, openblas.ErrNotPositiveDefinite) {
 			return 0, nil, errors.New("the observations' covariance is not positive definite")
+		} else if err != nil {
+			return 0, nil, err
 		}
-		var U mat.TriDense
-		ch.UTo(&U)
-		u := U.RawTriangular()
 		V := blas64.General{Rows: b, Cols: n, Stride: n, Data: P}
-		openblas.TrsmLeftTrans(u, V)
+		if err := openblas.TrsmLeftTransDone(u, V, done); err != nil {
+			return 0, nil, err
+		}
 		blas64.Trsv(blas.Trans, u, vec(r))
-		logZ += -0.5*blas64.Dot(vec(r), vec(r)) - 0.5*ch.LogDet() - 0.5*float64(b)*math.Log(2*math.Pi)
+		logDet := 0.0
+		for i := 0; i < b; i++ {
+			logDet += 2 * math.Log(u.Data[i*u.Stride+i])
+		}
+		logZ += -0.5*blas64.Dot(vec(r), vec(r)) - 0.5*logDet - 0.5*float64(b)*math.Log(2*math.Pi)
 		blas64.Gemv(blas.Trans, 1, V, vec(r), 1, vec(mu))
 		if full || len(obs) > 0 {
-			openblas.SyrkTrans(-1, V, 1, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: sigma})
+			if err := openblas.SyrkTransDone(-1, V, 1, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: sigma}, done); err != nil {
+				return 0, nil, err
+			}
 			for i := 0; i < n; i++ {
 				for j := i + 1; j < n; j++ {
 					sigma[j*n+i] = sigma[i*n+j]
@@ -102,12 +120,16 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool) (logZ floa
 const smallJoint = 64
 
 // conditionEach conditions N(μ, Σ) on the observations one at a time
-// (condition with chunks of one).
-func conditionEach(g *Graph, obs []int32, mu, sigma []float64) (float64, error) {
+// (condition with chunks of one), checking done every 64 observations
+// (O(n²) ≤ 4096 flops each).
+func conditionEach(g *Graph, obs []int32, mu, sigma []float64, done <-chan struct{}) (float64, error) {
 	n := g.n
 	quad, det, exp := 0.0, 1.0, 0 // Π s = det·2^exp (one Log at the end)
 	gv := make([]float64, n)
-	for _, k := range obs {
+	for i, k := range obs {
+		if i%64 == 0 && openblas.Done(done) {
+			return 0, openblas.ErrCanceled
+		}
 		lo, hi := g.edges(int(k))
 		clear(gv)
 		r := g.y[k] - g.c[k]

@@ -2,12 +2,14 @@ package fgraph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -40,7 +42,9 @@ func (g *Graph) Configurations() int {
 //
 // summed over every configuration (at most MaxConfigurations) with
 // log-sum-exp weights. The result has Status Done, Exact set, the mixture's
-// means and variances, p(z_d = k) in Prob, and log p(y).
+// means and variances, p(z_d = k) in Prob, and log p(y). ctx is checked
+// before every configuration and between the blocks of each configuration's
+// O(n³) factorisation (solveInformation).
 func Enumerate(ctx context.Context, g *Graph) (*Result, error) {
 	start := time.Now()
 	if err := enumerable(g); err != nil {
@@ -49,11 +53,15 @@ func Enumerate(ctx context.Context, g *Graph) (*Result, error) {
 	base := baseJoint(g)
 	acc := newMixtureAcc(g)
 	z := make([]int, len(g.disc))
-	for it := 0; ; it++ {
-		if it&1023 == 0 && ctx.Err() != nil {
+	for {
+		if ctx.Err() != nil {
 			return &Result{Status: infer.Canceled, Message: "canceled"}, ctx.Err()
 		}
-		if err := acc.add(g, base, z); err != nil {
+		err := acc.add(g, base, z, ctx.Done())
+		if errors.Is(err, openblas.ErrCanceled) {
+			return &Result{Status: infer.Canceled, Message: "canceled"}, ctx.Err()
+		}
+		if err != nil {
 			return &Result{Status: infer.Failed, Message: err.Error()}, nil
 		}
 		if !nextConfig(g, z) {
@@ -158,25 +166,23 @@ func newMixtureAcc(g *Graph) *mixtureAcc {
 	return a
 }
 
-// add adds configuration z: log weight log p(z) + log p(y | z).
-func (a *mixtureAcc) add(g *Graph, base joint, z []int) error {
+// add adds configuration z: log weight log p(z) + log p(y | z). It returns
+// openblas.ErrCanceled when done closes during the factorisation.
+func (a *mixtureAcc) add(g *Graph, base joint, z []int, done <-chan struct{}) error {
 	j := withBranches(g, base, z)
 	if math.IsInf(j.r, -1) {
 		return nil // a configuration of prior probability zero
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(j.lam) {
+	mu, cov, logDet, err := solveInformation(j.lam, j.h, done)
+	switch {
+	case errors.Is(err, openblas.ErrCanceled):
+		return err
+	case errors.Is(err, openblas.ErrNotPositiveDefinite):
 		return fmt.Errorf("configuration %v: the Gaussian factors do not define a proper joint", z)
-	}
-	mu := mat.NewVecDense(g.n, nil)
-	if err := ch.SolveVecTo(mu, j.h); err != nil {
+	case err != nil:
 		return fmt.Errorf("configuration %v: %w", z, err)
 	}
-	cov := mat.NewSymDense(g.n, nil)
-	if err := ch.InverseTo(cov); err != nil {
-		return fmt.Errorf("configuration %v: %w", z, err)
-	}
-	lw := 0.5*mat.Dot(j.h, mu) - 0.5*ch.LogDet() + 0.5*float64(g.n)*math.Log(2*math.Pi) + j.r
+	lw := 0.5*mat.Dot(j.h, mu) - 0.5*logDet + 0.5*float64(g.n)*math.Log(2*math.Pi) + j.r
 	if lw > a.top {
 		a.rescale(math.Exp(a.top - lw))
 		a.top = lw

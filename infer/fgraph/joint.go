@@ -8,6 +8,9 @@ import (
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/internal/openblas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -29,7 +32,10 @@ func runJoint(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result
 	if g.n > MaxJoint {
 		return nil, fmt.Errorf("fgraph: family = full needs a dense joint Gaussian over %d variables (at most %d); use family = factorized", g.n, MaxJoint)
 	}
-	jt, err := gaussianJoint(g, ad, hasSites(g))
+	jt, err := gaussianJoint(g, ad, hasSites(g), ctx.Done())
+	if errors.Is(err, openblas.ErrCanceled) {
+		return &Result{Status: infer.Canceled, Message: "canceled"}, ctx.Err()
+	}
 	if err != nil {
 		return &Result{Status: infer.Failed, Message: err.Error()}, nil
 	}
@@ -72,7 +78,7 @@ func (g *Graph) Gaussian() (mean []float64, cov *mat.SymDense, err error) {
 	if g.n > MaxJoint {
 		return nil, nil, fmt.Errorf("fgraph: a dense joint over %d variables (at most %d)", g.n, MaxJoint)
 	}
-	jt, err := gaussianJoint(g, newAdjacency(g), true)
+	jt, err := gaussianJoint(g, newAdjacency(g), true, nil)
 	return jt.mean, jt.cov, err
 }
 
@@ -96,14 +102,23 @@ type gaussJoint struct {
 // factors by Cholesky updates (condition), so the prior covariance is
 // exact up to rounding and log Z_G = log N(y; Aμ₀ + c, AΣ₀Aᵀ + R) −
 // Σ_v log|a_v|. Other graphs (undirected loops, overlapping blocks) take
-// the information form (informationJoint).
-func gaussianJoint(g *Graph, ad *adjacency, full bool) (gaussJoint, error) {
+// the information form (informationJoint). The O(n³) steps check done
+// between blocks of at most openblas.ChunkFlops flops and return
+// openblas.ErrCanceled when it closes (Ctrl-C within a fraction of a second
+// at MaxJoint variables).
+func gaussianJoint(g *Graph, ad *adjacency, full bool, done <-chan struct{}) (gaussJoint, error) {
 	d, ok := direct(g, ad)
 	if !ok {
-		return informationJoint(g)
+		return informationJoint(g, done)
 	}
-	mu, sigma, logZ := priorMoments(g, d)
-	lz, v, err := condition(g, d.obs, mu, sigma, full)
+	mu, sigma, logZ, err := priorMoments(g, d, done)
+	if err != nil {
+		return gaussJoint{}, err
+	}
+	lz, v, err := condition(g, d.obs, mu, sigma, full, done)
+	if errors.Is(err, openblas.ErrCanceled) {
+		return gaussJoint{}, err
+	}
 	if err != nil {
 		return gaussJoint{}, fmt.Errorf("the linear-Gaussian factors do not define a proper joint Gaussian: %w", err)
 	}
@@ -128,32 +143,63 @@ func gaussianJoint(g *Graph, ad *adjacency, full bool) (gaussJoint, error) {
 // informationJoint solves the linear-Gaussian factors in information form,
 // for graphs that are not directed: precision Λ = Σ_k a_k a_kᵀ/σ_k² (plus
 // each block's K⁻¹), Λ μ = h = Σ_k a_k (y_k − c_k)/σ_k² (plus K⁻¹m), by one
-// Cholesky factorisation Λ = LLᵀ, and
+// Cholesky factorisation Λ = UᵀU (solveInformation), and
 //
 //	log Z_G = ½ hᵀΛ⁻¹h − ½ log det Λ + (n/2) log 2π − ½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²].
 //
 // The covariance Λ⁻¹ is read from the factor (the marginal variances need
 // its diagonal, EP its whole).
-func informationJoint(g *Graph) (gaussJoint, error) {
+func informationJoint(g *Graph, done <-chan struct{}) (gaussJoint, error) {
 	lam, h, r := gaussianPart(g)
-	var ch mat.Cholesky
-	if !ch.Factorize(lam) {
+	mu, cov, logDet, err := solveInformation(lam, h, done)
+	switch {
+	case errors.Is(err, openblas.ErrCanceled):
+		return gaussJoint{}, err
+	case errors.Is(err, openblas.ErrNotPositiveDefinite):
 		return gaussJoint{}, errors.New("the linear-Gaussian factors do not define a proper joint Gaussian")
-	}
-	mu := mat.NewVecDense(g.n, nil)
-	if err := ch.SolveVecTo(mu, h); err != nil {
+	case err != nil:
 		return gaussJoint{}, fmt.Errorf("the joint Gaussian is singular: %w", err)
 	}
-	logZ := 0.5*mat.Dot(h, mu) - 0.5*ch.LogDet() + 0.5*float64(g.n)*math.Log(2*math.Pi) + r
-	cov := mat.NewSymDense(g.n, nil)
-	if err := ch.InverseTo(cov); err != nil {
-		return gaussJoint{}, fmt.Errorf("the joint Gaussian is singular: %w", err)
-	}
+	logZ := 0.5*mat.Dot(h, mu) - 0.5*logDet + 0.5*float64(g.n)*math.Log(2*math.Pi) + r
 	jt := gaussJoint{mean: mu.RawVector().Data, vr: make([]float64, g.n), cov: cov, logZ: logZ}
 	for i := range jt.vr {
 		jt.vr[i] = cov.At(i, i)
 	}
 	return jt, nil
+}
+
+// solveInformation returns the mean μ = Λ⁻¹h, the covariance Λ⁻¹ and
+// log det Λ of the Gaussian in information form (Λ, h): one Cholesky
+// factorisation Λ = UᵀU in Λ's storage (openblas.CholUpperDone), μ by two
+// triangular solves, log det Λ = 2 Σ_i log U_ii and Λ⁻¹ = U⁻¹U⁻ᵀ
+// (openblas.CholInverseDone), checking done between blocks (it returns
+// openblas.ErrCanceled when done closes). It fails with
+// openblas.ErrNotPositiveDefinite when Λ is not positive definite and with
+// mat.Condition when Λ's condition number exceeds mat.ConditionTolerance
+// (as mat.Cholesky's solves do).
+func solveInformation(lam *mat.SymDense, h *mat.VecDense, done <-chan struct{}) (mu *mat.VecDense, cov *mat.SymDense, logDet float64, err error) {
+	n := h.Len()
+	a := lam.RawSymmetric()
+	work := make([]float64, 3*n)
+	norm := lapack64.Lansy(mat.CondNorm, a, work)
+	u, err := openblas.CholUpperDone(a, done)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if cond := 1 / lapack64.Pocon(a, norm, work, make([]int, n)); cond > mat.ConditionTolerance {
+		return nil, nil, 0, mat.Condition(cond)
+	}
+	mu = mat.NewVecDense(n, nil)
+	mu.CopyVec(h)
+	lapack64.Potrs(u, blas64.General{Rows: n, Cols: 1, Stride: 1, Data: mu.RawVector().Data})
+	for i := 0; i < n; i++ {
+		logDet += 2 * math.Log(u.Data[i*u.Stride+i])
+	}
+	cov = mat.NewSymDense(n, nil)
+	if err := openblas.CholInverseDone(u, cov.RawSymmetric(), done); err != nil {
+		return nil, nil, 0, err
+	}
+	return mu, cov, logDet, nil
 }
 
 // gaussianPart returns Λ, h and the constant −½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²]

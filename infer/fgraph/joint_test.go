@@ -80,7 +80,7 @@ func TestJointForms(t *testing.T) {
 	if _, ok := direct(g, newAdjacency(g)); !ok {
 		t.Fatal("a directed graph was not peeled")
 	}
-	want, err := informationJoint(g)
+	want, err := informationJoint(g, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestJointChunks(t *testing.T) {
 	if !ok || len(d.obs) <= T || T <= smallJoint {
 		t.Fatalf("directed %v with %d observations over %d variables", ok, len(d.obs), T)
 	}
-	want, err := informationJoint(g)
+	want, err := informationJoint(g, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/fg-infer/fg/internal/openblas"
 )
 
 // directed is a directed reading of the linear-Gaussian factors: each
@@ -104,8 +106,10 @@ func direct(g *Graph, ad *adjacency) (d directed, ok bool) {
 // in O(n · edges) time. The covariance is returned as the full n×n row-major
 // array (both triangles). logJac is −Σ_v log|a_v|: the defining factors'
 // product is that constant times the prior density, since
-// N(y; a_v x_v + r, σ²) = N(x_v; (y − r)/a_v, σ²/a_v²) / |a_v|.
-func priorMoments(g *Graph, d directed) (mu, sigma []float64, logJac float64) {
+// N(y; a_v x_v + r, σ²) = N(x_v; (y − r)/a_v, σ²/a_v²) / |a_v|. It checks
+// done before each variable (O(edges · n) work) and returns
+// openblas.ErrCanceled when it closes.
+func priorMoments(g *Graph, d directed, done <-chan struct{}) (mu, sigma []float64, logJac float64, err error) {
 	n := g.n
 	mu, sigma = make([]float64, n), make([]float64, n*n)
 	for _, b := range g.blocks {
@@ -117,6 +121,9 @@ func priorMoments(g *Graph, d directed) (mu, sigma []float64, logJac float64) {
 		}
 	}
 	for _, v32 := range d.order {
+		if openblas.Done(done) {
+			return nil, nil, 0, openblas.ErrCanceled
+		}
 		k := d.def[v32]
 		if k < 0 {
 			continue
@@ -151,5 +158,5 @@ func priorMoments(g *Graph, d directed) (mu, sigma []float64, logJac float64) {
 		sigma[v*n+v] = vv
 		logJac -= math.Log(math.Abs(av))
 	}
-	return mu, sigma, logJac
+	return mu, sigma, logJac, nil
 }
