@@ -112,7 +112,7 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 			}
 		}
 		label := fmt.Sprintf("%s(%s)", b.Name, c.m.Graph.VarName(id))
-		f := c.addFactor(call, graph.Factor{Kind: b.Name, Vars: gvars, Label: label, Pos: pos, Params: params})
+		f := c.addCompactFactor(call, graph.Factor{Kind: b.Name, Vars: gvars, Label: label, Pos: pos, Params: params})
 		c.fg.conds = append(c.fg.conds, condDecl{target: id, mean: m, v: vars[min(k, len(vars)-1)], factor: f, label: label, pos: pos})
 	}
 	c.fg.done[s.lat]++

@@ -156,6 +156,14 @@ func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
 	return c.m.Graph.AddFactor(f)
 }
 
+// addCompactFactor adds a factor without a table (a likelihood site, a
+// conditional) in the graph's compact form: the factors of one statement
+// share its kind, position and Params map (graph.AddCompactFactor).
+func (c *compiler) addCompactFactor(at ast.Node, f graph.Factor) int {
+	c.countFactor(at)
+	return c.m.Graph.AddCompactFactor(f)
+}
+
 // countFactor counts a factor about to be added against the model's
 // factor limit.
 func (c *compiler) countFactor(at ast.Node) {
@@ -274,7 +282,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		} else {
 			vars = c.siteVars(lat, site)
 		}
-		site.Factor = c.addFactor(s, graph.Factor{Kind: b.Name, Vars: vars, Params: params, Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()})
+		site.Factor = c.addCompactFactor(s, graph.Factor{Kind: b.Name, Vars: vars, Params: params, Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()})
 		switch {
 		case !block:
 			site.Index = -1

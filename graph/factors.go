@@ -2,6 +2,7 @@ package graph
 
 import (
 	"iter"
+	"reflect"
 	"slices"
 	"sort"
 
@@ -20,7 +21,10 @@ import (
 // 1000×1000 Ising grid written in the language (3·10⁶ factors) takes about
 // 100 MB rather than 550 MB. Factor(i) assembles a Factor value whose
 // Vars and Table are views of the columns (no allocation); Label stays
-// empty (FactorLabel makes it on demand).
+// empty (FactorLabel makes it on demand). AddCompactFactor stores the
+// likelihood sites and linear-Gaussian conditionals of a plate the same way:
+// their variables, observation (or scalar) and label, with the Params map
+// of the run.
 type factorStore struct {
 	runs []factorRun
 	n    int // factors in all
@@ -44,6 +48,11 @@ type compactRun struct {
 	toff             []int32   // per factor: offset of its table in tab
 	tab              []float64 // the tables, tsize entries each
 	last             []float64 // the table the previous factor was added with
+	// AddCompactFactor's runs: one Params map for the run, Y in scalar
+	// when observed, and a label per factor when labels is non-nil.
+	params   map[string]float64
+	observed bool
+	labels   []string
 }
 
 func (r *factorRun) len() int {
@@ -59,9 +68,20 @@ func (r *factorRun) factor(k int) Factor {
 		return r.list[k]
 	}
 	c := r.c
-	v, t := k*c.arity, int(c.toff[k])
-	return Factor{Kind: c.kind, Vars: c.vars[v : v+c.arity : v+c.arity], Table: c.tab[t : t+c.tsize : t+c.tsize],
-		Pos: c.pos, ScalarName: c.scalarName, Scalar: c.scalar[k]}
+	v := k * c.arity
+	f := Factor{Kind: c.kind, Vars: c.vars[v : v+c.arity : v+c.arity],
+		Pos: c.pos, ScalarName: c.scalarName, Scalar: c.scalar[k], Params: c.params}
+	if c.tsize > 0 { // runs of factors without tables keep no offsets
+		t := int(c.toff[k])
+		f.Table = c.tab[t : t+c.tsize : t+c.tsize]
+	}
+	if c.observed {
+		f.Y, f.Observed, f.Scalar = f.Scalar, true, 0
+	}
+	if c.labels != nil {
+		f.Label = c.labels[k]
+	}
+	return f
 }
 
 // NumFactors is the number of factors.
@@ -133,38 +153,89 @@ func (g *Graph) AddFactor(f Factor) int {
 // new compact run, and returns its index. The table is copied, once for
 // consecutive factors given the same table slice.
 func (g *Graph) AddCompact(kind string, pos ast.Pos, scalarName string, scalar float64, table []float64, vars ...int) int {
+	return g.addCompact(compactRun{kind: kind, pos: pos, scalarName: scalarName}, scalar, table, "", vars)
+}
+
+// AddCompactFactor appends f (no table) to a compact run as AddCompact
+// does, keeping what a likelihood site or a linear-Gaussian conditional
+// carries besides its variables: its Params map, shared by the run
+// (consecutive factors given the same map), its observation Y when
+// Observed (in the scalar column), and its Label when set (a column of
+// strings, which may share their text with the compiler's own labels).
+// Factor(i) returns the factor as given. A plate's conditionals or
+// Gaussian sites then cost their variables, one number and a label each
+// instead of a Factor (issue 13).
+func (g *Graph) AddCompactFactor(f Factor) int {
+	if f.Table != nil {
+		panic("graph: AddCompactFactor of a factor with a table")
+	}
+	c := compactRun{kind: f.Kind, pos: f.Pos, scalarName: f.ScalarName, params: f.Params, observed: f.Observed}
+	scalar := f.Scalar
+	if f.Observed {
+		if f.ScalarName != "" {
+			panic("graph: AddCompactFactor of an observed factor with a scalar parameter")
+		}
+		scalar = f.Y
+	}
+	return g.addCompact(c, scalar, nil, f.Label, f.Vars)
+}
+
+// addCompact appends a factor with the run fields of key to the last run
+// when it matches, else to a new run.
+func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, label string, vars []int) int {
 	s := &g.factors
 	var c *compactRun
 	if len(s.runs) > 0 {
 		c = s.runs[len(s.runs)-1].c
 	}
-	if c == nil || c.kind != kind || c.pos != pos || c.scalarName != scalarName || c.arity != len(vars) || c.tsize != len(table) {
-		c = &compactRun{kind: kind, pos: pos, scalarName: scalarName, arity: len(vars), tsize: len(table)}
+	labeled := label != ""
+	if c == nil || c.kind != key.kind || c.pos != key.pos || c.scalarName != key.scalarName || c.arity != len(vars) || c.tsize != len(table) ||
+		!sameMap(c.params, key.params) || c.observed != key.observed || (c.labels != nil) != labeled {
+		c = &key
+		c.arity, c.tsize = len(vars), len(table)
+		if labeled {
+			c.labels = make([]string, 0, s.hint)
+		}
 		if s.hint > 0 {
 			c.vars = make([]int, 0, s.hint*len(vars))
 			c.scalar = make([]float64, 0, s.hint)
-			c.toff = make([]int32, 0, s.hint)
+			if len(table) > 0 {
+				c.toff = make([]int32, 0, s.hint)
+			}
 			s.hint = 0
 		}
 		s.runs = append(s.runs, factorRun{first: s.n, c: c})
 	}
-	if len(c.toff) == 0 || !sameTable(table, c.last) {
+	switch {
+	case len(table) == 0:
+	case len(c.toff) == 0 || !sameTable(table, c.last):
 		if len(c.tab)+len(table) > 1<<31-1 {
 			// int32 offsets: start a new run rather than overflow.
 			c.tsize = -1
-			return g.AddCompact(kind, pos, scalarName, scalar, table, vars...)
+			return g.addCompact(key, scalar, table, label, vars)
 		}
 		c.toff = append(c.toff, int32(len(c.tab)))
 		c.tab = append(c.tab, table...)
 		c.last = table
-	} else {
+	default:
 		c.toff = append(c.toff, c.toff[len(c.toff)-1])
 	}
 	c.vars = append(c.vars, vars...)
 	c.scalar = append(c.scalar, scalar)
+	if labeled {
+		c.labels = append(c.labels, label)
+	}
 	g.adj = nil
 	s.n++
 	return s.n - 1
+}
+
+// sameMap reports whether a and b are the same map (or both nil).
+func sameMap(a, b map[string]float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // sameTable reports whether a and b are the same slice (not only equal).
