@@ -1,6 +1,9 @@
 package compile
 
 import (
+	"reflect"
+
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -83,12 +86,56 @@ type LinearGaussian struct {
 	Pos    ast.Pos
 }
 
-// AffineSite is a likelihood site on an affine expression: Site's Kind,
-// Lik, Y, Params, Factor, Label and Pos as for a block site (Index and
-// Proj unused), with the projection in Aff.
+// AffineSite is a likelihood site on an affine expression, with the
+// projection in Aff. The sites of one statement share one *Site for what
+// they have in common (Kind, Lik, Params, Pos; its Index is −1 and Proj
+// nil), so that a plate of 10⁶ sites keeps one Site, not 10⁶ (issue 13):
+// Y, Factor and Label are the site's own and shadow the shared Site's.
+// BlockSite assembles the whole Site.
 type AffineSite struct {
-	Site
-	Aff Affine
+	*Site
+	Y      float64
+	Factor int    // index into Graph.Factors
+	Label  string // e.g. "normal(y[3])"
+	Aff    Affine
+}
+
+// BlockSite is s as a Site with its own Y, Factor and Label (Index −1, no
+// Proj; the projection is Aff).
+func (s AffineSite) BlockSite() Site {
+	out := *s.Site
+	out.Y, out.Factor, out.Label, out.Index, out.Proj = s.Y, s.Factor, s.Label, -1, nil
+	return out
+}
+
+// siteSharer makes AffineSites that share their Site with the site made
+// before when it is of the same statement and likelihood.
+type siteSharer struct{ last *Site }
+
+// site is the AffineSite of s with projection a.
+func (sh *siteSharer) site(s Site, a Affine) AffineSite {
+	if l := sh.last; l == nil || l.Kind != s.Kind || l.Pos != s.Pos || !sameParams(l.Params, s.Params) || !sameLik(l.Lik, s.Lik) ||
+		l.Vars != nil || s.Vars != nil || l.Offset != s.Offset {
+		shared := s
+		shared.Y, shared.Factor, shared.Label, shared.Index, shared.Proj = 0, 0, "", -1, nil
+		sh.last = &shared
+	}
+	return AffineSite{Site: sh.last, Y: s.Y, Factor: s.Factor, Label: s.Label, Aff: a}
+}
+
+// sameParams reports whether a and b are the same map (or both nil).
+func sameParams(a, b map[string]float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// sameLik reports whether a and b are equal likelihoods of a comparable
+// type (a likelihood holding slices is never shared).
+func sameLik(a, b factor.Site) bool {
+	t := reflect.TypeOf(a)
+	return t == reflect.TypeOf(b) && t != nil && t.Comparable() && reflect.ValueOf(a).Equal(reflect.ValueOf(b))
 }
 
 // DenseBlock is a Gaussian prior N(x[Vars]; Prior.Mean, Prior.Cov) over

@@ -50,6 +50,7 @@ type fgBuilder struct {
 	fg    *FactorGraph
 	owner []int     // per variable: index into pos of its prior, −1 none
 	pos   []ast.Pos // the positions of the priors and conditionals
+	share siteSharer
 }
 
 // buildFactorGraph makes Model.FactorGraph of a model with a factor-graph
@@ -94,7 +95,7 @@ func (c *compiler) buildFactorGraph() {
 	}
 	b.cycles()
 	for _, s := range c.fg.sites {
-		fg.Sites = append(fg.Sites, AffineSite{Site: s.site, Aff: b.affine(s.aff)})
+		fg.Sites = append(fg.Sites, b.share.site(s.site, b.affine(s.aff)))
 	}
 	c.gateGraph(fg, b.affine)
 	sort.SliceStable(fg.Gaussians, func(i, j int) bool { return fg.Gaussians[i].Factor < fg.Gaussians[j].Factor })
@@ -168,7 +169,7 @@ func (b *fgBuilder) latent(li int) {
 			}
 		}
 		s.Index, s.Proj = -1, nil
-		fg.Sites = append(fg.Sites, AffineSite{Site: s, Aff: a})
+		fg.Sites = append(fg.Sites, b.share.site(s, a))
 	}
 }
 

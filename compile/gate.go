@@ -278,10 +278,11 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 			continue
 		}
 		gt := Gate{Selector: z, Factor: d.factor, Label: d.label, Pos: d.pos}
+		var share siteSharer
 		for _, b := range d.branches {
 			s := b.site
 			s.Factor = d.factor
-			gt.Branches = append(gt.Branches, AffineSite{Site: s, Aff: affine(b.form)})
+			gt.Branches = append(gt.Branches, share.site(s, affine(b.form)))
 		}
 		fg.Gates = append(fg.Gates, gt)
 	}
@@ -324,13 +325,13 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 		return ok
 	}
 	for _, s := range g.Sites {
-		if !normal(s.Site) {
+		if !normal(*s.Site) {
 			return false
 		}
 	}
 	for _, gt := range g.Gates {
 		for _, b := range gt.Branches {
-			if !normal(b.Site) {
+			if !normal(*b.Site) {
 				return false
 			}
 		}

@@ -138,7 +138,7 @@ func (c *compiler) defaultApprox() infer.Scheme {
 	}
 	if g := c.m.FactorGraph; g != nil {
 		for _, s := range g.Sites {
-			gh(s.Site)
+			gh(*s.Site)
 		}
 	}
 	return approx

@@ -242,7 +242,7 @@ func (c *compiler) checkMixtures(s *ast.InferStmt, spec *InferSpec) {
 	}
 	if g := c.m.FactorGraph; g != nil {
 		for _, a := range g.Sites {
-			sites = append(sites, a.Site)
+			sites = append(sites, a.BlockSite())
 		}
 	}
 	for _, site := range sites {

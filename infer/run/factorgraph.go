@@ -99,12 +99,12 @@ func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, 
 			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
 			continue
 		}
-		lik, err := j.epLikelihood(s.Site)
+		lik, err := j.epLikelihood(s.BlockSite())
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", s.Label, err)
 		}
 		g.AddSite(lik, s.Y, a.Vars, a.Coefs, a.Const)
-		liks = append(liks, s.Site)
+		liks = append(liks, s.BlockSite())
 	}
 	return g, liks, g.Err()
 }
@@ -150,7 +150,7 @@ func (j *job) jointBlock(fg *compile.FactorGraph) (*compile.Block, error) {
 	b := &compile.Block{Latent: -1, Name: j.jointName(fg), N: fg.NumVars,
 		Prior: compile.Prior{Kind: compile.PriorMVNormal, Mean: mean, Cov: cov}}
 	for _, s := range fg.Sites {
-		site := s.Site
+		site := s.BlockSite()
 		site.Vars, site.Proj, site.Offset = s.Aff.Vars, s.Aff.Coefs, s.Aff.Const
 		b.Sites = append(b.Sites, site)
 	}

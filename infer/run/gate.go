@@ -47,7 +47,7 @@ func (j *job) runGated(fg *compile.FactorGraph) error {
 func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
 	g := priorGraph(fg)
 	for _, s := range fg.Sites {
-		l, err := lik(s.Site)
+		l, err := lik(s.BlockSite())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Label, err)
 		}
@@ -59,7 +59,7 @@ func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Lik
 	for _, gt := range fg.Gates {
 		br := make([]fgraph.Branch, len(gt.Branches))
 		for k, b := range gt.Branches {
-			l, err := lik(b.Site)
+			l, err := lik(b.BlockSite())
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", b.Label, err)
 			}
@@ -122,7 +122,7 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 func gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
 	sites := make([]compile.Site, 0, len(fg.Sites)+len(fg.Gates))
 	for _, s := range fg.Sites {
-		sites = append(sites, s.Site)
+		sites = append(sites, s.BlockSite())
 	}
 	for _, g := range fg.Gates {
 		sites = append(sites, compile.Site{Label: g.Label, Pos: g.Pos})
