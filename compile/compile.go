@@ -80,6 +80,7 @@ type compiler struct {
 	allIDs     map[int][]int                 // latent → ids of all its elements
 	nUnroll    int                           // factors produced, against the limit
 	nIter      int                           // plate iterations run, against maxIterations
+	plates     []plateAt                     // the plates being unrolled, outermost first (plate_grow.go)
 	curData    string                        // the data item being defined (for Options.Data)
 	dataUsed   map[string]bool               // Options.Data entries that matched
 	lf         *learnRec                     // nil without a learn statement

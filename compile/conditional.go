@@ -95,6 +95,7 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	// One params map per distinct variance (shared by the statement's
 	// factors when it is a scalar, as for likelihood sites: issue 15).
 	shared := c.sharedVar(call, vars[0])
+	c.fg.conds = growFor(c, c.fg.conds, n)
 	for k, id := range s.ids {
 		params := shared
 		if len(vars) > 1 {

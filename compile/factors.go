@@ -61,7 +61,10 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	for k, v := range s.Vars {
 		vars[k] = scope[v.Name]
 	}
+	c.plates = append(c.plates, plateAt{n: n})
+	defer func() { c.plates = c.plates[:len(c.plates)-1] }()
 	for it := 0; it < n; it++ {
+		c.plates[len(c.plates)-1].it = it
 		for k, v := range at(it) {
 			vars[k].v = v
 		}
@@ -259,6 +262,11 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	}
 	if !block {
 		c.useFG(a.at(pi), func() string { return fmt.Sprintf("%s argument `%s`", b.Name, c.text(a.at(pi))) })
+	}
+	if !block {
+		c.fg.sites = growFor(c, c.fg.sites, n)
+	} else if lat >= 0 {
+		c.sites[lat] = growFor(c, c.sites[lat], n)
 	}
 	for k := 0; k < n; k++ {
 		if len(liks) > 1 {

@@ -191,7 +191,8 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 	labeled := label != ""
 	if c == nil || c.kind != key.kind || c.pos != key.pos || c.scalarName != key.scalarName || c.arity != len(vars) || c.tsize != len(table) ||
 		!sameMap(c.params, key.params) || c.observed != key.observed || (c.labels != nil) != labeled {
-		c = &key
+		c = new(compactRun)
+		*c = key
 		c.arity, c.tsize = len(vars), len(table)
 		if labeled {
 			c.labels = make([]string, 0, s.hint)
