@@ -257,7 +257,9 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	}
 	forms, block := c.siteForms(a.at(pi), proj)
 	var sites []Site
-	if forms == nil {
+	// A pure selection f[i] is an Index site (no jets, no Site per element).
+	sel := forms == nil && proj.sym.ids != nil && !proj.sym.exprs
+	if forms == nil && !sel {
 		sites = c.affine(a.at(pi), proj) // not affine: the jet path explains why
 	}
 	if !block {
@@ -277,9 +279,13 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		if forms != nil {
 			form = forms[min(k, len(forms)-1)]
 		}
-		if sites != nil {
+		switch {
+		case sel:
+			ids := proj.sym.ids
+			site.Index = ids[min(k, len(ids)-1)] - c.m.Graph.Latents[lat].First
+		case sites != nil:
 			site = sites[min(k, len(sites)-1)]
-		} else if block {
+		case block:
 			site = c.formSite(lat, form)
 		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = b.Name, lik, y.num[k], params, s.Pos()

@@ -6,6 +6,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/lang/ast"
@@ -133,6 +134,7 @@ func (g *Graph) AddLatent(name string, d Domain, card int, shape []int, pos ast.
 	li := len(g.Latents)
 	l := Latent{Name: name, Domain: d, Card: card, Shape: append([]int(nil), shape...), First: len(g.Vars), Pos: pos}
 	g.Latents = append(g.Latents, l)
+	g.Vars = slices.Grow(g.Vars, l.Size())
 	for i := 0; i < l.Size(); i++ {
 		g.Vars = append(g.Vars, Var{Latent: li, Index: i, Domain: d, Card: card})
 	}
