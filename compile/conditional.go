@@ -34,9 +34,7 @@ type condDecl struct {
 	target int
 	mean   lin
 	v      float64
-	factor int
-	label  string
-	pos    ast.Pos
+	factor int // its graph factor, which holds its label and position
 }
 
 // fgSite is a likelihood site on an affine form over graph variables.
@@ -114,7 +112,7 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		}
 		label := fmt.Sprintf("%s(%s)", b.Name, c.m.Graph.VarName(id))
 		f := c.addCompactFactor(call, graph.Factor{Kind: b.Name, Vars: gvars, Label: label, Pos: pos, Params: params})
-		c.fg.conds = append(c.fg.conds, condDecl{target: id, mean: m, v: vars[min(k, len(vars)-1)], factor: f, label: label, pos: pos})
+		c.fg.conds = append(c.fg.conds, condDecl{target: id, mean: m, v: vars[min(k, len(vars)-1)], factor: f})
 	}
 	c.fg.done[s.lat]++
 }

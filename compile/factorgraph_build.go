@@ -51,6 +51,10 @@ type fgBuilder struct {
 	owner []int     // per variable: index into pos of its prior, −1 none
 	pos   []ast.Pos // the positions of the priors and conditionals
 	share siteSharer
+	// vslab and cslab hold the variables and coefficients of the
+	// conditionals' affine forms, one allocation for all of them.
+	vslab []int
+	cslab []float64
 }
 
 // buildFactorGraph makes Model.FactorGraph of a model with a factor-graph
@@ -85,9 +89,15 @@ func (c *compiler) buildFactorGraph() {
 			b.latent(li)
 		}
 	}
+	nTerms := 0
+	for _, d := range c.fg.conds {
+		nTerms += 1 + len(d.mean.ids)
+	}
+	b.vslab, b.cslab = make([]int, 0, nTerms), make([]float64, 0, nTerms)
 	for _, d := range c.fg.conds {
 		b.conditional(d)
 	}
+	c.fg.conds = nil // converted: let the collector have them
 	for li := range g.Latents {
 		if g.Latents[li].Domain == graph.Real {
 			b.missing(li)
@@ -97,6 +107,7 @@ func (c *compiler) buildFactorGraph() {
 	for _, s := range c.fg.sites {
 		fg.Sites = append(fg.Sites, b.share.site(s.site, b.affine(s.aff)))
 	}
+	c.fg.sites = nil
 	c.gateGraph(fg, b.affine)
 	sort.SliceStable(fg.Gaussians, func(i, j int) bool { return fg.Gaussians[i].Factor < fg.Gaussians[j].Factor })
 	sort.SliceStable(fg.Sites, func(i, j int) bool { return fg.Sites[i].Factor < fg.Sites[j].Factor })
@@ -171,6 +182,9 @@ func (b *fgBuilder) latent(li int) {
 		s.Index, s.Proj = -1, nil
 		fg.Sites = append(fg.Sites, b.share.site(s, a))
 	}
+	if c.lf == nil || len(c.lf.sites) == 0 { // learn's slots index c.sites; otherwise converted
+		delete(c.sites, li)
+	}
 }
 
 // prior converts the whole-latent prior p of latent li.
@@ -217,19 +231,23 @@ func (b *fgBuilder) ownAll(li int, pos ast.Pos) {
 // conditional converts x_t ~ N(mean, v) into the factor N(0; x_t − mean, v).
 func (b *fgBuilder) conditional(d condDecl) {
 	t := b.varOf(d.target)
-	if !b.own(t, d.pos, b.g.VarName(d.target)) {
+	f := b.g.Factor(d.factor)
+	if !b.own(t, f.Pos, b.g.VarName(d.target)) {
 		return
 	}
-	a := Affine{Vars: []int{t}, Coefs: []float64{1}, Const: 0 - d.mean.c}
+	n := 1 + len(d.mean.ids)
+	at := len(b.vslab)
+	b.vslab, b.cslab = append(b.vslab, t), append(b.cslab, 1)
 	for k, id := range d.mean.ids {
 		if id == d.target {
-			b.c.errs.Add(d.pos, d.pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
+			b.c.errs.Add(f.Pos, f.Pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
+			b.vslab, b.cslab = b.vslab[:at], b.cslab[:at]
 			return
 		}
-		a.Vars = append(a.Vars, b.varOf(id))
-		a.Coefs = append(a.Coefs, -d.mean.coefs[k])
+		b.vslab, b.cslab = append(b.vslab, b.varOf(id)), append(b.cslab, -d.mean.coefs[k])
 	}
-	b.fg.Gaussians = append(b.fg.Gaussians, LinearGaussian{Aff: a, Var: d.v, Target: t, Factor: d.factor, Label: d.label, Pos: d.pos})
+	a := Affine{Vars: b.vslab[at : at+n : at+n], Coefs: b.cslab[at : at+n : at+n], Const: 0 - d.mean.c}
+	b.fg.Gaussians = append(b.fg.Gaussians, LinearGaussian{Aff: a, Var: d.v, Target: t, Factor: d.factor, Label: f.Label, Pos: f.Pos})
 }
 
 // missing reports the elements of latent li that have no prior or
