@@ -90,7 +90,7 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 // moment scheme, and the dense blocks. It returns the sites added as EP
 // sites, in order (fgraph.Result.B follows it).
 func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, error) {
-	g := priorGraph(fg)
+	g := priorGraph(fg, len(fg.Sites))
 	_, relax := j.st.Divergence.(infer.RelaxedKL)
 	var liks []compile.Site
 	for _, s := range fg.Sites {
@@ -110,9 +110,18 @@ func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, 
 }
 
 // priorGraph is the graph of fg's prior factors: its Gaussians and dense
-// blocks, whose product is the joint Gaussian prior of the variables.
-func priorGraph(fg *compile.FactorGraph) *fgraph.Graph {
+// blocks, whose product is the joint Gaussian prior of the variables, with
+// room for the first sites of fg.Sites.
+func priorGraph(fg *compile.FactorGraph, sites int) *fgraph.Graph {
 	g := fgraph.NewGraph(fg.NumVars)
+	edges := 0
+	for _, f := range fg.Gaussians {
+		edges += len(f.Aff.Vars)
+	}
+	for _, s := range fg.Sites[:sites] {
+		edges += len(s.Aff.Vars)
+	}
+	g.Grow(len(fg.Gaussians)+sites, edges)
 	for _, f := range fg.Gaussians {
 		g.AddGaussian(f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, 0, f.Var)
 	}
@@ -143,7 +152,7 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOu
 // blocks' covariances copied as given) and every site as the sparse
 // projection aᵀx + c of the joint vector.
 func (j *job) jointBlock(fg *compile.FactorGraph) (*compile.Block, error) {
-	mean, cov, err := priorGraph(fg).Gaussian()
+	mean, cov, err := priorGraph(fg, 0).Gaussian()
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func (j *job) runGated(fg *compile.FactorGraph) error {
 // gatedGraph is fg as an infer/fgraph graph with its discrete variables
 // and gates; lik maps a site to the engine's likelihood.
 func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
-	g := priorGraph(fg)
+	g := priorGraph(fg, len(fg.Sites))
 	for _, s := range fg.Sites {
 		l, err := lik(s.BlockSite())
 		if err != nil {
