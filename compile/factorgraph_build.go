@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -135,11 +136,11 @@ func (b *fgBuilder) affine(f lin) Affine {
 	return a
 }
 
-// own records that the prior or conditional at pos covers variable v; a
-// second one is an error naming both.
-func (b *fgBuilder) own(v int, at ast.Pos, what string) bool {
+// own records that the prior or conditional at pos covers variable v
+// (graph variable id); a second one is an error naming both.
+func (b *fgBuilder) own(v int, at ast.Pos, id int) bool {
 	if o := b.owner[v]; o >= 0 {
-		b.c.errs.Add(at, at, "%s already has a prior or conditional (at %s); every element of a real latent has exactly one", what, b.pos[o])
+		b.c.errs.Add(at, at, "%s already has a prior or conditional (at %s); every element of a real latent has exactly one", b.g.VarName(id), b.pos[o])
 		return false
 	}
 	if len(b.pos) == 0 || b.pos[len(b.pos)-1] != at {
@@ -199,7 +200,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 		for e := 0; e < l.Size(); e++ {
 			v := first + e
 			name := b.g.VarName(l.First + e)
-			if !b.own(v, p.pos, name) {
+			if !b.own(v, p.pos, l.First+e) {
 				continue
 			}
 			fg.Gaussians = append(fg.Gaussians, LinearGaussian{
@@ -224,7 +225,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 func (b *fgBuilder) ownAll(li int, pos ast.Pos) {
 	l := &b.g.Latents[li]
 	for e := 0; e < l.Size(); e++ {
-		b.own(b.fg.First[li]+e, pos, b.g.VarName(l.First+e))
+		b.own(b.fg.First[li]+e, pos, l.First+e)
 	}
 }
 
@@ -232,7 +233,7 @@ func (b *fgBuilder) ownAll(li int, pos ast.Pos) {
 func (b *fgBuilder) conditional(d condDecl) {
 	t := b.varOf(d.target)
 	f := b.g.Factor(d.factor)
-	if !b.own(t, f.Pos, b.g.VarName(d.target)) {
+	if !b.own(t, f.Pos, d.target) {
 		return
 	}
 	n := 1 + len(d.mean.ids)
@@ -292,21 +293,33 @@ func (b *fgBuilder) missing(li int) {
 // a variable left over to one of its parents left over until one repeats.
 func (b *fgBuilder) cycles() {
 	fg := b.fg
-	parents := make([][]int, fg.NumVars)
+	// The parents of t are the other variables of its conditional's form;
+	// the children of v are children[row[v]:row[v+1]] (compressed rows).
 	cond := make([]int, fg.NumVars) // the Gaussians index of a variable's conditional
 	for i := range cond {
 		cond[i] = -1
 	}
 	indeg := make([]int, fg.NumVars)
-	children := make([][]int, fg.NumVars)
+	row := make([]int, fg.NumVars+1)
 	for gi, lg := range fg.Gaussians {
 		t := lg.Target
 		cond[t] = gi
 		for _, v := range lg.Aff.Vars {
 			if v != t {
-				parents[t] = append(parents[t], v)
-				children[v] = append(children[v], t)
+				row[v+1]++
 				indeg[t]++
+			}
+		}
+	}
+	for v := range fg.NumVars {
+		row[v+1] += row[v]
+	}
+	children, fill := make([]int, row[fg.NumVars]), slices.Clone(row[:fg.NumVars])
+	for _, lg := range fg.Gaussians {
+		for _, v := range lg.Aff.Vars {
+			if v != lg.Target {
+				children[fill[v]] = lg.Target
+				fill[v]++
 			}
 		}
 	}
@@ -317,7 +330,8 @@ func (b *fgBuilder) cycles() {
 		}
 	}
 	for k := 0; k < len(queue); k++ {
-		for _, ch := range children[queue[k]] {
+		v := queue[k]
+		for _, ch := range children[row[v]:row[v+1]] {
 			if indeg[ch]--; indeg[ch] == 0 {
 				queue = append(queue, ch)
 			}
@@ -342,8 +356,8 @@ func (b *fgBuilder) cycles() {
 		}
 		step[v] = len(path)
 		path = append(path, v)
-		for _, p := range parents[v] {
-			if indeg[p] > 0 {
+		for _, p := range fg.Gaussians[cond[v]].Aff.Vars {
+			if p != v && indeg[p] > 0 {
 				v = p
 				break
 			}
