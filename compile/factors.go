@@ -514,6 +514,12 @@ func (c *compiler) render(e ast.Expr) string {
 		if _, isSlice := x.(*ast.SliceExpr); isSlice {
 			continue
 		}
+		if id, ok := x.(*ast.Ident); ok { // a plate variable, as eval gives it
+			if b, ok := c.lookup(id.Name); ok && b.kind == bLoop && b.v.isScalar() {
+				parts[i] = fmtNum(b.v.num[0])
+				continue
+			}
+		}
 		if v := c.evalSafe(x); v != nil && v.isScalar() {
 			parts[i] = fmtNum(v.num[0])
 		}
