@@ -20,8 +20,13 @@ type args struct {
 	extra []int
 }
 
-// bind matches call's arguments to builtin b.
+// bind matches call's arguments to builtin b. The binding of a call is
+// made once: a plate's statement binds the same call at every iteration
+// (args are read only).
 func (c *compiler) bind(call *ast.CallExpr, b *stdlib.Builtin) *args {
+	if a := c.bound[call]; a != nil && a.b == b {
+		return a
+	}
 	names := make([]string, len(call.Named))
 	for i, n := range call.Named {
 		names[i] = n.Name.Name
@@ -30,7 +35,12 @@ func (c *compiler) bind(call *ast.CallExpr, b *stdlib.Builtin) *args {
 	if err != nil {
 		c.fail(call, "%v", err)
 	}
-	return &args{c: c, call: call, b: b, idx: idx, extra: extra}
+	a := &args{c: c, call: call, b: b, idx: idx, extra: extra}
+	if c.bound == nil {
+		c.bound = map[*ast.CallExpr]*args{}
+	}
+	c.bound[call] = a
+	return a
 }
 
 // expr returns the expression bound to parameter i, or nil if omitted.

@@ -81,6 +81,7 @@ type compiler struct {
 	nUnroll    int                           // factors produced, against the limit
 	nIter      int                           // plate iterations run, against maxIterations
 	plates     []plateAt                     // the plates being unrolled, outermost first (plate_grow.go)
+	bound      map[*ast.CallExpr]*args       // the bindings of the calls compiled (bind)
 	curData    string                        // the data item being defined (for Options.Data)
 	dataUsed   map[string]bool               // Options.Data entries that matched
 	lf         *learnRec                     // nil without a learn statement

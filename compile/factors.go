@@ -438,7 +438,8 @@ func (c *compiler) newSites(a *args, k factor.LikelihoodKind, pi, n int, elem fu
 				c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d (one per observation), got %s", a.b.Name, a.b.Params[i].Name, n, v.describe())
 			}
 			c.finite(a.at(i), a.b.Name+" "+a.b.Params[i].Name, v)
-			vals[i], per = &v, true
+			vec := v // only vectors escape
+			vals[i], per = &vec, true
 		}
 	}
 	if !per {
