@@ -56,6 +56,8 @@ type fgBuilder struct {
 	// conditionals' affine forms, one allocation for all of them.
 	vslab []int
 	cslab []float64
+	// lastPos is the position the last conditional converted shares.
+	lastPos *ast.Pos
 }
 
 // buildFactorGraph makes Model.FactorGraph of a model with a factor-graph
@@ -205,7 +207,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 			}
 			fg.Gaussians = append(fg.Gaussians, LinearGaussian{
 				Aff: Affine{Vars: []int{v}, Coefs: []float64{1}, Const: 0 - p.prior.Mean[e]},
-				Var: p.prior.Cov.At(e, e), Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: p.pos})
+				Var: p.prior.Cov.At(e, e), Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: &p.pos})
 		}
 	case p.prior.Kind == PriorMVNormal || p.prior.Kind == PriorGP:
 		d := DenseBlock{Latent: li, Name: l.Name, Vars: make([]int, l.Size()), Prior: p.prior, Factor: p.factor, Pos: p.pos}
@@ -248,7 +250,11 @@ func (b *fgBuilder) conditional(d condDecl) {
 		b.vslab, b.cslab = append(b.vslab, b.varOf(id)), append(b.cslab, -d.mean.coefs[k])
 	}
 	a := Affine{Vars: b.vslab[at : at+n : at+n], Coefs: b.cslab[at : at+n : at+n], Const: 0 - d.mean.c}
-	b.fg.Gaussians = append(b.fg.Gaussians, LinearGaussian{Aff: a, Var: d.v, Target: t, Factor: d.factor, Label: f.Label, Pos: f.Pos})
+	if b.lastPos == nil || *b.lastPos != f.Pos {
+		pos := f.Pos
+		b.lastPos = &pos
+	}
+	b.fg.Gaussians = append(b.fg.Gaussians, LinearGaussian{Aff: a, Var: d.v, Target: t, Factor: d.factor, Label: f.Label, Pos: b.lastPos})
 }
 
 // missing reports the elements of latent li that have no prior or
@@ -376,10 +382,10 @@ func (b *fgBuilder) cycles() {
 	cyc = append(cyc[at:], cyc[:at]...)
 	var parts []string
 	for _, v := range cyc {
-		parts = append(parts, fmt.Sprintf("%s (at %s)", b.nameOf(v), fg.Gaussians[cond[v]].Pos))
+		parts = append(parts, fmt.Sprintf("%s (at %s)", b.nameOf(v), fg.Gaussians[cond[v]].At()))
 	}
 	first := fg.Gaussians[cond[cyc[0]]]
-	b.c.errs.Add(first.Pos, first.Pos, "the conditionals form a cycle: %s → %s; a directed model needs an order in which each element's mean uses earlier elements only",
+	b.c.errs.Add(first.At(), first.At(), "the conditionals form a cycle: %s → %s; a directed model needs an order in which each element's mean uses earlier elements only",
 		strings.Join(parts, " → "), b.nameOf(cyc[0]))
 }
 

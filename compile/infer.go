@@ -175,7 +175,7 @@ func (c *compiler) modelKinds() []kindUse {
 	}
 	if g := c.m.FactorGraph; g != nil {
 		for _, f := range g.Gaussians {
-			use(factor.NormalPrior{}, f.Pos)
+			use(factor.NormalPrior{}, f.At())
 		}
 		for _, d := range g.Dense {
 			k, _ := factor.Lookup(string(d.Prior.Kind), factor.Prior)
