@@ -68,7 +68,8 @@ type Gate struct {
 }
 
 // Affine is Σ_k Coefs[k]·x[Vars[k]] + Const over FactorGraph variables;
-// Vars are distinct and Coefs non-zero.
+// Vars are distinct and Coefs non-zero. Vars and Coefs may be views of
+// arrays shared by many factors: read them, never write.
 type Affine struct {
 	Vars  []int
 	Coefs []float64
@@ -80,8 +81,8 @@ type Affine struct {
 type LinearGaussian struct {
 	Aff    Affine
 	Var    float64
-	Target int    // the variable this factor is the prior / conditional of
-	Factor int    // index into Graph.Factors (shared by the elements of one whole-latent normal prior)
+	Target int      // the variable this factor is the prior / conditional of
+	Factor int      // index into Graph.Factors (shared by the elements of one whole-latent normal prior)
 	Label  string   // e.g. "normal(x[3])"
 	Pos    *ast.Pos // the statement's, shared by its factors (nil in graphs not compiled from source)
 }

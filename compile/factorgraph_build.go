@@ -56,6 +56,7 @@ type fgBuilder struct {
 	// conditionals' affine forms, one allocation for all of them.
 	vslab []int
 	cslab []float64
+	iota  []int // 0, 1, …, NumVars−1: the variables of the unit forms
 	// lastPos is the position the last conditional converted shares.
 	lastPos *ast.Pos
 }
@@ -171,7 +172,7 @@ func (b *fgBuilder) latent(li int) {
 		var a Affine
 		switch {
 		case s.Index >= 0:
-			a = Affine{Vars: []int{first + s.Index}, Coefs: []float64{1}}
+			a = b.unit(first+s.Index, 0)
 		case c.fg.proj[li] != nil && c.fg.proj[li][i].ids != nil:
 			a = b.affine(c.fg.proj[li][i])
 		default:
@@ -190,6 +191,23 @@ func (b *fgBuilder) latent(li int) {
 	}
 }
 
+// unit is the form x[v] + c. Its variable is a view of one identity
+// array of all the variables and its coefficient a view of one 1, shared
+// by every such form (read only, full capacity: an append copies), so that
+// 10⁶ single-element sites cost no allocation each.
+func (b *fgBuilder) unit(v int, c float64) Affine {
+	if b.iota == nil {
+		b.iota = make([]int, b.fg.NumVars)
+		for i := range b.iota {
+			b.iota[i] = i
+		}
+	}
+	return Affine{Vars: b.iota[v : v+1 : v+1], Coefs: unitCoef[:1:1], Const: c}
+}
+
+// unitCoef is the coefficient of the unit forms.
+var unitCoef = []float64{1}
+
 // prior converts the whole-latent prior p of latent li.
 func (b *fgBuilder) prior(li int, p *priorDecl) {
 	c, l, fg := b.c, &b.g.Latents[li], b.fg
@@ -206,7 +224,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 				continue
 			}
 			fg.Gaussians = append(fg.Gaussians, LinearGaussian{
-				Aff: Affine{Vars: []int{v}, Coefs: []float64{1}, Const: 0 - p.prior.Mean[e]},
+				Aff: b.unit(v, 0-p.prior.Mean[e]),
 				Var: p.prior.Cov.At(e, e), Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: &p.pos})
 		}
 	case p.prior.Kind == PriorMVNormal || p.prior.Kind == PriorGP:
