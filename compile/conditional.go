@@ -111,7 +111,13 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 			}
 		}
 		label := fmt.Sprintf("%s(%s)", b.Name, c.m.Graph.VarName(id))
-		f := c.addCompactFactor(call, graph.Factor{Kind: b.Name, Vars: gvars, Label: label, Pos: pos, Params: params})
+		gf := graph.Factor{Kind: b.Name, Vars: gvars, Label: label, Pos: pos, Params: params}
+		var f int
+		if len(vars) == 1 { // one Params map for the statement: a compact run
+			f = c.addCompactFactor(call, gf)
+		} else {
+			f = c.addFactor(call, gf)
+		}
 		c.fg.conds = append(c.fg.conds, condDecl{target: id, mean: m, v: vars[min(k, len(vars)-1)], factor: f})
 	}
 	c.fg.done[s.lat]++

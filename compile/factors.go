@@ -161,7 +161,9 @@ func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
 
 // addCompactFactor adds a factor without a table (a likelihood site, a
 // conditional) in the graph's compact form: the factors of one statement
-// share its kind, position and Params map (graph.AddCompactFactor).
+// share its kind, position and Params map (graph.AddCompactFactor). The
+// callers use it where consecutive factors share these and their number of
+// variables, so that runs are long.
 func (c *compiler) addCompactFactor(at ast.Node, f graph.Factor) int {
 	c.countFactor(at)
 	return c.m.Graph.AddCompactFactor(f)
@@ -296,7 +298,15 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		} else {
 			vars = c.siteVars(lat, site)
 		}
-		site.Factor = c.addCompactFactor(s, graph.Factor{Kind: b.Name, Vars: vars, Params: params, Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()})
+		gf := graph.Factor{Kind: b.Name, Vars: vars, Params: params, Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()}
+		if len(liks) == 1 && forms == nil {
+			// One Params map and one variable per site: a compact run.
+			site.Factor = c.addCompactFactor(s, gf)
+		} else {
+			// Per-element parameters or forms whose number of variables
+			// may vary would start a run per factor.
+			site.Factor = c.addFactor(s, gf)
+		}
 		switch {
 		case !block:
 			site.Index = -1

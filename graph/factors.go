@@ -122,24 +122,22 @@ func (g *Graph) Factors() iter.Seq2[int, Factor] {
 // Reserve makes room for about n more factors, so that a plate known to
 // add n of them fills its run in place instead of copying it as append
 // grows it (a quarter at a time: dozens of copies for 10⁶ factors): in the
-// last run when it is a list, else in the next run started.
-func (g *Graph) Reserve(n int) {
-	s := &g.factors
-	if k := len(s.runs) - 1; k >= 0 && s.runs[k].c == nil {
-		s.runs[k].list = slices.Grow(s.runs[k].list, n)
-		return
-	}
-	s.hint = n
-}
+// run that receives the next factor (the last list for AddFactor, a new
+// compact run for AddCompact), so that a list run before a plate of
+// compact factors is not grown for nothing.
+func (g *Graph) Reserve(n int) { g.factors.hint = n }
 
 // AddFactor appends a factor and returns its index.
 func (g *Graph) AddFactor(f Factor) int {
 	s := &g.factors
 	if len(s.runs) == 0 || s.runs[len(s.runs)-1].c != nil {
 		s.runs = append(s.runs, factorRun{first: s.n, list: make([]Factor, 0, max(s.hint, 1))})
-		s.hint = 0
 	}
 	r := &s.runs[len(s.runs)-1]
+	if s.hint > 0 {
+		r.list = slices.Grow(r.list, s.hint)
+		s.hint = 0
+	}
 	r.list = append(r.list, f)
 	g.adj = nil
 	s.n++
