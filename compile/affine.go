@@ -29,7 +29,7 @@ type lin struct {
 // nil when it is not affine: a pure selection of a real latent is its
 // variables (built on demand, so that selecting costs no closure).
 func (s *sym) forms() func(k int) lin {
-	if s.aff != nil || s.exprs || s.ids == nil || s.f == nil {
+	if s.aff != nil || s.exprs || s.ids == nil || (s.f == nil && !s.sel) {
 		return s.aff
 	}
 	ids := s.ids

@@ -94,14 +94,7 @@ func (c *compiler) selection(lat int, ids []int, shape []int) val {
 	l := &c.m.Graph.Latents[lat]
 	s := &sym{lat: lat, ids: ids}
 	if l.Domain == graph.Real {
-		first := l.First
-		s.f = func(w []ad.Jet) []ad.Jet {
-			out := make([]ad.Jet, len(ids))
-			for k, id := range ids {
-				out[k] = w[id-first]
-			}
-			return out
-		}
+		s.sel, s.first = true, l.First
 	}
 	return val{k: kSym, shape: append([]int(nil), shape...), sym: s}
 }
@@ -225,11 +218,12 @@ func (c *compiler) symFn(at ast.Node, x val) func([]ad.Jet) []ad.Jet {
 	if x.sym.lat < 0 {
 		c.nonlinear(at, x)
 	}
-	if x.sym.f == nil {
+	f := x.sym.jets()
+	if f == nil {
 		l := &c.m.Graph.Latents[x.sym.lat]
 		c.fail(at, "`%s` is a %s latent: arithmetic on discrete latents is not supported; use a potential (ising, field, table)", l.Name, l.Domain)
 	}
-	return x.sym.f
+	return f
 }
 
 // map2 applies f elementwise with scalar broadcasting; either operand may

@@ -566,7 +566,7 @@ func (c *compiler) affine(at ast.Node, v val) []Site {
 	}
 	var res [3][]ad.Jet
 	for p := range pts {
-		res[p] = s.f(ad.Vars(pts[p]))
+		res[p] = s.jets()(ad.Vars(pts[p]))
 	}
 	for k := 0; k < n; k++ {
 		g := res[0][k].G

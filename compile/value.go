@@ -69,12 +69,33 @@ type srcInfo struct {
 // over graph variables (affine.go; forms() covers selections too); an
 // expression over several latents (lat = −1) has aff and no f.
 type sym struct {
-	lat   int
-	ids   []int
-	f     func(w []ad.Jet) []ad.Jet
+	lat int
+	ids []int
+	f   func(w []ad.Jet) []ad.Jet // nil for a selection: see jets
+	// sel marks a selection of a real latent whose element 0 is graph
+	// variable first: its jets are w[ids[k] − first], made on demand (a
+	// plate selects x[t] at every step and rarely needs them).
+	sel   bool
+	first int
 	exprs bool // true when f is not a pure selection
 	aff   func(k int) lin
 	lats  []int // lat = −1: the latents involved
+}
+
+// jets is the jet closure of the sym: f, or a selection's; nil for a
+// discrete latent.
+func (s *sym) jets() func(w []ad.Jet) []ad.Jet {
+	if s.f != nil || !s.sel {
+		return s.f
+	}
+	ids, first := s.ids, s.first
+	return func(w []ad.Jet) []ad.Jet {
+		out := make([]ad.Jet, len(ids))
+		for k, id := range ids {
+			out[k] = w[id-first]
+		}
+		return out
+	}
 }
 
 func numVal(x float64) val { return val{k: kNum, num: []float64{x}} }
