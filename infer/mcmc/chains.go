@@ -63,6 +63,32 @@ func runChains(ctx context.Context, n, workers int, fn func(ctx context.Context,
 	return nil
 }
 
+// forEach calls fn(i) for i = 0..n−1 on GOMAXPROCS goroutines, each
+// taking the next index from a shared counter. Each call must write only
+// its own slots (the per-element diagnostics after sampling), so results
+// are bit-identical to a serial loop whatever the scheduling.
+func forEach(n int, fn func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // runLength holds the common sampling lengths after defaults.
 type runLength struct {
 	samples, burnin, thin, chains int

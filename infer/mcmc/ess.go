@@ -375,13 +375,14 @@ func (ch *essChain) run(ctx context.Context, n, thin int, out [][]float64) error
 	return nil
 }
 
-// summarise fills the per-coordinate summaries from draws[c][j][t].
+// summarise fills the per-coordinate summaries from draws[c][j][t], the
+// coordinates on GOMAXPROCS goroutines (forEach).
 func (res *Result) summarise(draws [][][]float64, d int) {
 	res.Mean, res.Var = make([]float64, d), make([]float64, d)
 	res.MeanSE, res.VarSE = make([]float64, d), make([]float64, d)
 	res.ESS, res.RHat = make([]float64, d), make([]float64, d)
-	per := make([][]float64, len(draws))
-	for j := 0; j < d; j++ {
+	forEach(d, func(j int) {
+		per := make([][]float64, len(draws))
 		for c := range draws {
 			per[c] = draws[c][j]
 		}
@@ -389,7 +390,7 @@ func (res *Result) summarise(draws [][][]float64, d int) {
 		res.Mean[j], res.Var[j] = sm.Mean, sm.Var
 		res.MeanSE[j], res.VarSE[j] = sm.MeanSE, sm.VarSE
 		res.ESS[j], res.RHat[j] = BulkESS(per), RankRHat(per)
-	}
+	})
 	if !allFinite(res.Mean) || !allFinite(res.Var) {
 		res.Status = infer.Failed
 		res.Message = "non-finite posterior summary"

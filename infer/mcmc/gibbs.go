@@ -271,13 +271,14 @@ func (s *GibbsSettings) validate(m *gibbsModel, r runLength) error {
 	return nil
 }
 
-// summarise fills the per-(variable, state) summaries.
+// summarise fills the per-(variable, state) summaries, the variables on
+// GOMAXPROCS goroutines (forEach).
 func (res *GibbsResult) summarise(draws [][][][]float64, card []int) {
 	n := len(card)
 	res.Probs, res.ProbsSE = make([][]float64, n), make([][]float64, n)
 	res.ESS, res.RHat = make([][]float64, n), make([][]float64, n)
-	per := make([][]float64, len(draws))
-	for v := 0; v < n; v++ {
+	forEach(n, func(v int) {
+		per := make([][]float64, len(draws))
 		for _, a := range []*[][]float64{&res.Probs, &res.ProbsSE, &res.ESS, &res.RHat} {
 			(*a)[v] = make([]float64, card[v])
 		}
@@ -296,7 +297,7 @@ func (res *GibbsResult) summarise(draws [][][][]float64, card []int) {
 			res.Probs[v][0], res.ProbsSE[v][0] = 1-res.Probs[v][1], res.ProbsSE[v][1]
 			res.ESS[v][0], res.RHat[v][0] = res.ESS[v][1], res.RHat[v][1]
 		}
-	}
+	})
 }
 
 // MinESS is the smallest effective sample size over the states of variable v

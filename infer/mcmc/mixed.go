@@ -148,12 +148,12 @@ func (p *MixedProblem) check() error {
 }
 
 // summariseDiscrete fills Prob and ProbSE from the chains' kept
-// conditionals.
+// conditionals, the discrete variables on GOMAXPROCS goroutines (forEach).
 func (res *MixedResult) summariseDiscrete(parts []*gibbsPart) {
 	nd := len(parts[0].draws)
 	res.Prob, res.ProbSE = make([][]float64, nd), make([][]float64, nd)
-	per := make([][]float64, len(parts))
-	for d := range nd {
+	forEach(nd, func(d int) {
+		per := make([][]float64, len(parts))
 		K := len(parts[0].draws[d])
 		res.Prob[d], res.ProbSE[d] = make([]float64, K), make([]float64, K)
 		for k := range K {
@@ -166,5 +166,5 @@ func (res *MixedResult) summariseDiscrete(parts []*gibbsPart) {
 				res.ProbSE[d][k] = 0
 			}
 		}
-	}
+	})
 }
