@@ -2,7 +2,6 @@ package ep
 
 import (
 	"github.com/fg-infer/fg/internal/openblas"
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -204,7 +203,8 @@ func scaledKf(Kf *mat.SymDense, s []float64, V *mat.Dense) {
 // sigmaFromV overwrites V (M×M) with the upper triangle of Σ = Kf − Vᵀ V,
 // by block columns J = [j0, j1) from the last to the first:
 // Σ[0:j1, J] = Kf[0:j1, J] − V[:, 0:j1]ᵀ V[:, J] (Gemm into an M×cholBlock
-// buffer, row chunks of at most openblas.ChunkFlops with a check of done between
+// buffer by openblas.GemmTN, on GOMAXPROCS goroutines in the pure-Go build,
+// row chunks of at most openblas.ChunkFlops with a check of done between
 // them), then written over V[0:j1, J]. The blocks still to come read only
 // V's columns left of j0, which are not yet overwritten. The flops are
 // those of one Syrk (M³).
@@ -222,7 +222,7 @@ func sigmaFromV(Kf *mat.SymDense, V *mat.Dense, done <-chan struct{}) error {
 				return errCanceled
 			}
 			r1 := min(r0+step, j1)
-			blas64.Gemm(blas.Trans, blas.NoTrans, 1,
+			openblas.GemmTN(1,
 				blas64.General{Rows: m, Cols: r1 - r0, Stride: vr.Stride, Data: vr.Data[r0:]},
 				blas64.General{Rows: m, Cols: w, Stride: vr.Stride, Data: vr.Data[j0:]}, 0,
 				blas64.General{Rows: r1 - r0, Cols: w, Stride: w, Data: t[r0*w:]})

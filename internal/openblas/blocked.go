@@ -58,12 +58,24 @@ func Done(done <-chan struct{}) bool {
 // chunks of B cut so that no call exceeds ChunkFlops, with a check of done
 // between two calls: it returns ErrCanceled (B partly solved) when done
 // closes first, so that a solve with thousands of right-hand sides can be
-// interrupted.
+// interrupted. On the gonum backend B's columns are split into GOMAXPROCS
+// contiguous ranges solved on their own goroutines (see par.go).
 func TrsmLeftTransDone(u blas64.Triangular, b blas64.General, done <-chan struct{}) error {
 	n := u.N
+	flops := float64(n) * float64(n) * float64(b.Cols)
+	return splitRange(b.Cols, workers(b.Cols, flops), func(lo, hi int) error {
+		return trsmLeftTransCols(u, b, lo, hi, done)
+	})
+}
+
+// trsmLeftTransCols is TrsmLeftTransDone on the columns [lo, hi) of B, on
+// the calling goroutine (one of the contiguous column ranges the
+// right-hand sides are split into: their solves are independent).
+func trsmLeftTransCols(u blas64.Triangular, b blas64.General, lo, hi int, done <-chan struct{}) error {
+	n := u.N
 	step := ChunkCols(blockSize, n)
-	for c0 := 0; c0 < b.Cols; c0 += step {
-		c1 := min(c0+step, b.Cols)
+	for c0 := lo; c0 < hi; c0 += step {
+		c1 := min(c0+step, hi)
 		for k0 := 0; k0 < n; k0 += blockSize {
 			if Done(done) {
 				return ErrCanceled
@@ -74,7 +86,7 @@ func TrsmLeftTransDone(u blas64.Triangular, b blas64.General, done <-chan struct
 				// B_k ← B_k − U[0:k0, k0:k1]ᵀ X[0:k0, :]
 				uk := blas64.General{Rows: k0, Cols: k1 - k0, Stride: u.Stride, Data: u.Data[k0:]}
 				x := blas64.General{Rows: k0, Cols: c1 - c0, Stride: b.Stride, Data: b.Data[c0:]}
-				blas64.Gemm(blas.Trans, blas.NoTrans, -1, uk, x, 1, bk)
+				gemmTN(-1, uk, x, 1, bk)
 			}
 			ukk := blas64.Triangular{Uplo: blas.Upper, Diag: u.Diag, N: k1 - k0, Stride: u.Stride, Data: u.Data[k0*u.Stride+k0:]}
 			blas64.Trsm(blas.Left, blas.Trans, 1, ukk, bk)
@@ -112,7 +124,7 @@ func SyrkTransDone(alpha float64, a blas64.General, beta float64, c blas64.Symme
 			r1 := min(r0+step, j0)
 			ar := blas64.General{Rows: a.Rows, Cols: r1 - r0, Stride: a.Stride, Data: a.Data[r0:]}
 			cr := blas64.General{Rows: r1 - r0, Cols: j1 - j0, Stride: c.Stride, Data: c.Data[r0*c.Stride+j0:]}
-			blas64.Gemm(blas.Trans, blas.NoTrans, alpha, ar, aj, beta, cr)
+			GemmTN(alpha, ar, aj, beta, cr)
 		}
 		if Done(done) {
 			return ErrCanceled

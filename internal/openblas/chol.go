@@ -57,22 +57,40 @@ func CholUpperDone(a blas64.Symmetric, done <-chan struct{}) (blas64.Triangular,
 			return u, ErrNotPositiveDefinite
 		}
 		ujj := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: jb, Stride: ld, Data: d[j*ld+j:]}
-		step := ChunkCols(jb, j+jb)
-		for c0 := j + jb; c0 < n; c0 += step {
-			if Done(done) {
-				return u, ErrCanceled
-			}
-			c1 := min(c0+step, n)
-			ajr := blas64.General{Rows: jb, Cols: c1 - c0, Stride: ld, Data: d[j*ld+c0:]}
-			if j > 0 {
-				blas64.Gemm(blas.Trans, blas.NoTrans, -1,
-					blas64.General{Rows: j, Cols: jb, Stride: ld, Data: d[j:]},
-					blas64.General{Rows: j, Cols: c1 - c0, Stride: ld, Data: d[c0:]}, 1, ajr)
-			}
-			blas64.Trsm(blas.Left, blas.Trans, 1, ujj, ajr)
+		r := n - j - jb
+		flops := float64(jb) * float64(r) * float64(2*j+jb)
+		err := splitRange(r, workers(r, flops), func(lo, hi int) error {
+			return cholPanel(d, ld, j, jb, j+jb+lo, j+jb+hi, ujj, done)
+		})
+		if err != nil {
+			return u, err
 		}
 	}
 	return u, nil
+}
+
+// cholPanel is the trailing panel update of CholUpperDone's block column
+// j (width jb) on the columns [lo, hi):
+// A_jr ← U_jj⁻ᵀ (A_jr − U_0jᵀ U_0r), by chunks of at most ChunkFlops flops
+// with a check of done before each. The columns are independent, so
+// CholUpperDone splits them into contiguous ranges on GOMAXPROCS
+// goroutines on the gonum backend (see par.go).
+func cholPanel(d []float64, ld, j, jb, lo, hi int, ujj blas64.Triangular, done <-chan struct{}) error {
+	step := ChunkCols(jb, j+jb)
+	for c0 := lo; c0 < hi; c0 += step {
+		if Done(done) {
+			return ErrCanceled
+		}
+		c1 := min(c0+step, hi)
+		ajr := blas64.General{Rows: jb, Cols: c1 - c0, Stride: ld, Data: d[j*ld+c0:]}
+		if j > 0 {
+			gemmTN(-1,
+				blas64.General{Rows: j, Cols: jb, Stride: ld, Data: d[j:]},
+				blas64.General{Rows: j, Cols: c1 - c0, Stride: ld, Data: d[c0:]}, 1, ajr)
+		}
+		blas64.Trsm(blas.Left, blas.Trans, 1, ujj, ajr)
+	}
+	return nil
 }
 
 // CholInverseDone sets the upper triangle of c (n×n, its own storage) to
