@@ -102,6 +102,37 @@ func BenchmarkCholTrsm(b *testing.B) {
 	}
 }
 
+// BenchmarkCholTrsmBlocked is BenchmarkCholTrsm by the kernels a parallel
+// sweep uses: the blocked, interruptible cholUpper and solveUpperTrans
+// (internal/openblas), whose independent panels and right-hand-side
+// columns run on GOMAXPROCS goroutines in the pure-Go build.
+func BenchmarkCholTrsmBlocked(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			X := randInputs(n, 2, 98)
+			K := kernel.SE{Lengthscale: 0.7, Var: 2}.Matrix(X)
+			for i := 0; i < n; i++ {
+				K.SetSym(i, i, K.At(i, i)+1)
+			}
+			A := mat.NewSymDense(n, nil)
+			R := mat.NewDense(n, n, nil)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				A.CopySym(K)
+				u, err := cholUpper(A.RawSymmetric(), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				R.Copy(K)
+				if err := solveUpperTrans(u, R.RawMatrix(), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			gflops(b, 4.0/3*float64(n)*float64(n)*float64(n))
+		})
+	}
+}
+
 // BenchmarkRankOne is the dense linear algebra a sequential sweep cannot
 // avoid: n symmetric rank-1 updates (BLAS Dsyr) of an n×n matrix.
 func BenchmarkRankOne(b *testing.B) {

@@ -11,20 +11,22 @@ import (
 // Threading of the pure-Go build.
 //
 // Gonum's Dgemm hands out 64×64 tiles of C to GOMAXPROCS goroutines in
-// turn, so the two cores write neighbouring tiles of the same rows; on the
-// 2-core machine fg is measured on, that gives no speedup at all (a
-// 1000×1000 product takes 0.19 s on 1 and on 2 cores, with twice the CPU
-// time). Handing each goroutine one contiguous range of C's columns (or
-// rows), computed by serial calls on tiles, halves the time. The kernels of
-// this package therefore split their independent work — the columns of a
-// triangular solve with many right-hand sides, the trailing panel of a
-// Cholesky block column, the rows or columns of a product — into
+// turn, each tile accumulated over k in blocks; on the 2-core machine fg is
+// measured on that gives no speedup at all (a 1000×1000 product takes
+// 0.19 s on 1 and on 2 cores, with twice the CPU time), and neither do
+// contiguous column ranges computed by 64×192 tiles, whose 96 KiB of C
+// stream through L2. What halves the time is one contiguous range of C's
+// columns (or rows) per goroutine, computed by serial Dgemm calls on 64×64
+// tiles of C (32 KiB, resident in L1 while the whole k is swept). The
+// kernels of this package therefore split their independent work — the
+// columns of a triangular solve with many right-hand sides, the trailing
+// panel of a Cholesky block column, the rows or columns of a product — into
 // GOMAXPROCS contiguous ranges on the gonum backend. Each element is
-// computed by the same sequence of floating-point operations as one serial
-// call (C ← βC, then C += (α a_li) b_lj for l ascending; the triangular
-// solve column by column), so results are bit-identical whatever
+// computed by the same sequence of floating-point operations as one
+// blas64.Gemm call (C ← βC, then C += (α a_li) b_lj for l ascending; the
+// triangular solve column by column), so results are bit-identical whatever
 // GOMAXPROCS. OpenBLAS threads itself (its pool is sized to GOMAXPROCS):
-// on that backend every call is one library call, as before.
+// on that backend every call stays one library call.
 
 // minParCols is the fewest columns (or rows) a goroutine is given.
 const minParCols = 64
@@ -32,9 +34,9 @@ const minParCols = 64
 // minParFlops is the least work of a call split across goroutines.
 const minParFlops = 4e6
 
-// serialTile is the shape of the C tiles gemmSerial hands to Dgemm: fewer
-// than gonum's minParBlock (4) tiles of 64×64, so that Dgemm runs them on
-// the calling goroutine.
+// serialTileRows×serialTileCols is the shape of the C tiles gemmTN hands
+// to Dgemm: one of gonum's 64×64 blocks (fewer than its minParBlock of 4),
+// so that Dgemm runs it on the calling goroutine, from L1.
 const serialTileRows, serialTileCols = 64, 64
 
 // workers is the number of contiguous ranges n items of work of flops
