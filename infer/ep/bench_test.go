@@ -76,17 +76,23 @@ func BenchmarkSweepParallel(b *testing.B) {
 	}
 }
 
+// benchSPD is the SPD matrix of the Cholesky benchmarks: an SE kernel
+// matrix on n random 2-D inputs plus the identity.
+func benchSPD(n int) *mat.SymDense {
+	K := kernel.SE{Lengthscale: 0.7, Var: 2}.Matrix(randInputs(n, 2, 98))
+	for i := 0; i < n; i++ {
+		K.SetSym(i, i, K.At(i, i)+1)
+	}
+	return K
+}
+
 // BenchmarkCholTrsm is the dense linear algebra a parallel sweep cannot
 // avoid: Cholesky of an n×n SPD matrix and a triangular solve with n
 // right-hand sides.
 func BenchmarkCholTrsm(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			X := randInputs(n, 2, 98)
-			K := kernel.SE{Lengthscale: 0.7, Var: 2}.Matrix(X)
-			for i := 0; i < n; i++ {
-				K.SetSym(i, i, K.At(i, i)+1)
-			}
+			K := benchSPD(n)
 			R := mat.NewDense(n, n, nil)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -109,11 +115,7 @@ func BenchmarkCholTrsm(b *testing.B) {
 func BenchmarkCholTrsmBlocked(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			X := randInputs(n, 2, 98)
-			K := kernel.SE{Lengthscale: 0.7, Var: 2}.Matrix(X)
-			for i := 0; i < n; i++ {
-				K.SetSym(i, i, K.At(i, i)+1)
-			}
+			K := benchSPD(n)
 			A := mat.NewSymDense(n, nil)
 			R := mat.NewDense(n, n, nil)
 			b.ResetTimer()

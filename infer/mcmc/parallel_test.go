@@ -4,20 +4,13 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"slices"
 	"testing"
 )
 
 // sameBits reports whether a and b hold the same float64 bit patterns.
 func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 }
 
 // withProcs runs f with GOMAXPROCS set to p.
