@@ -34,6 +34,10 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	if errors.Is(err, errCanceled) {
 		return e.finishCanceled(res, "canceled during the final factorisation")
 	}
+	var alpha []float64
+	if err == nil {
+		alpha, err = e.alpha(st)
+	}
 	if err != nil {
 		if status == infer.Converged {
 			res.Status = infer.Failed
@@ -49,17 +53,27 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	if e.s.KeepCov {
 		res.sigma = e.st.sigma
 	}
-	res.FMean, res.FVar = st.mu, st.sdiag
-	res.alpha = make([]float64, len(e.sites))
-	for i, sp := range e.sites {
-		res.alpha[i] = sp.Nu - sp.Tau*st.mu[i]
-	}
+	res.FMean, res.FVar, res.alpha = st.mu, st.sdiag, alpha
 	res.Mean, res.Var = e.weightMarginals(res)
 	if status == infer.Converged && !e.r.relaxed {
 		res.LogZ, res.HasLogZ = e.logZ(st)
 	}
 	res.Stats = e.stats
 	return res
+}
+
+// alpha returns α = ν̃ − T μ_f = Kf⁻¹(μ_f − f0) for the final state: on the
+// site-space path from B's factorisation (posteriorAlpha); on the weight-space
+// path, where μ_w is read directly and α only enters Predict, as ν̃ − T A μ_w.
+func (e *engine) alpha(st *state) ([]float64, error) {
+	if st.w == nil {
+		return posteriorAlpha(e.pr, st.bf, e.sites)
+	}
+	alpha := make([]float64, len(e.sites))
+	for i, sp := range e.sites {
+		alpha[i] = sp.Nu - sp.Tau*st.mu[i]
+	}
+	return alpha, nil
 }
 
 func joinMsg(a, b string) string {
@@ -73,7 +87,7 @@ func joinMsg(a, b string) string {
 //
 //	μ_w = m0 + K Aᵀ α,   diag Σ_w = diag K − diag(K Aᵀ S B⁻¹ S A K),
 //
-// with α = ν̃ − T μ_f = Kf⁻¹(μ_f − f0) (computed without Kf⁻¹).
+// with α = ν̃ − T μ_f = Kf⁻¹(μ_f − f0) (computed without Kf⁻¹, posteriorAlpha).
 func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 	pr := e.pr
 	if pr.identity {
