@@ -349,7 +349,7 @@ func spamProblem(t testing.TB) (*Problem, *mat.Dense, []float64) {
 
 // TestSpamWeightSpace: EP on spam (M = 3067, N = 58) runs on the weight-space
 // path, converges, and classifies the test split better than 88%; without
-// -short it also runs the site-space path (M×M, ~15 minutes on 2 cores) and
+// -short it also runs the site-space path (M×M, ~50 s on 2 cores) and
 // requires the same posterior and predictions to 1e-9.
 func TestSpamWeightSpace(t *testing.T) {
 	p, Xt, yt := spamProblem(t)
