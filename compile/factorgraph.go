@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -123,21 +124,13 @@ type siteSharer struct{ last *Site }
 
 // site is the AffineSite of s with projection a.
 func (sh *siteSharer) site(s Site, a Affine) AffineSite {
-	if l := sh.last; l == nil || l.Kind != s.Kind || l.Pos != s.Pos || !sameParams(l.Params, s.Params) || !sameLik(l.Lik, s.Lik) ||
+	if l := sh.last; l == nil || l.Kind != s.Kind || l.Pos != s.Pos || !graph.SameParams(l.Params, s.Params) || !sameLik(l.Lik, s.Lik) ||
 		l.Vars != nil || s.Vars != nil || l.Offset != s.Offset {
 		shared := s
 		shared.Y, shared.Factor, shared.Label, shared.Index, shared.Proj = 0, 0, "", -1, nil
 		sh.last = &shared
 	}
 	return AffineSite{Site: sh.last, Y: s.Y, Factor: s.Factor, Label: s.Label, Aff: a}
-}
-
-// sameParams reports whether a and b are the same map (or both nil).
-func sameParams(a, b map[string]float64) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // sameLik reports whether a and b are equal likelihoods of a comparable

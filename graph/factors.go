@@ -188,7 +188,7 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 	}
 	labeled := label != ""
 	if c == nil || c.kind != key.kind || c.pos != key.pos || c.scalarName != key.scalarName || c.arity != len(vars) || c.tsize != len(table) ||
-		!sameMap(c.params, key.params) || c.observed != key.observed || (c.labels != nil) != labeled {
+		!SameParams(c.params, key.params) || c.observed != key.observed || (c.labels != nil) != labeled {
 		c = new(compactRun)
 		*c = key
 		c.arity, c.tsize = len(vars), len(table)
@@ -229,8 +229,10 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 	return s.n - 1
 }
 
-// sameMap reports whether a and b are the same map (or both nil).
-func sameMap(a, b map[string]float64) bool {
+// SameParams reports whether a and b are the same parameter map (one
+// allocation, not only equal contents) or both nil: the factors of a
+// compact run share their statement's map, and compile shares a site's.
+func SameParams(a, b map[string]float64) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}

@@ -100,7 +100,7 @@ func TestCompactFactors(t *testing.T) {
 		got := g.Factor(i)
 		p, _ := got.Param("var")
 		if got.Kind != want.Kind || !slices.Equal(got.Vars, want.Vars) || got.Label != want.Label || got.Pos != want.Pos ||
-			got.Y != want.Y || got.Observed != want.Observed || !sameMap(got.Params, want.Params) || p != want.Params["var"] ||
+			got.Y != want.Y || got.Observed != want.Observed || !SameParams(got.Params, want.Params) || p != want.Params["var"] ||
 			got.ScalarName != want.ScalarName || got.Scalar != want.Scalar || got.Table != nil {
 			t.Errorf("factor %d = %+v, want %+v", i, got, want)
 		}
