@@ -348,7 +348,7 @@ var gateSchedules = []infer.Schedule{infer.Sequential, infer.Parallel}
 
 // checkGates checks an infer line against a factor graph with gated
 // likelihoods (infer/run's runGated serves it): ep runs infer/fgraph under
-// family = factorized with kl or alpha; exact enumerates the selectors'
+// family = factorized with kl, alpha or relaxed_kl; exact enumerates the selectors'
 // configurations (at most fgraph.MaxConfigurations) when the model is
 // conditionally Gaussian and integrates at most exact.MaxQuadDim real
 // elements otherwise; mcmc samples a dense joint of at most fgraph.MaxJoint.
