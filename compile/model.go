@@ -29,6 +29,13 @@ type Model struct {
 	// FactorGraph is the continuous part when the model is a factor graph
 	// over several latents (factorgraph.go); Blocks is then empty.
 	FactorGraph *FactorGraph
+	// Net is the whole model as a typed factor graph (graph/net.go) when
+	// it has a latent of a family other than the Gaussian (beta, gamma,
+	// inv_gamma, dirichlet), a likelihood whose parameter is such a
+	// latent, or a discrete chain; Graph still lists its latents, and
+	// Blocks and FactorGraph are then empty. infer/run runs it on
+	// infer/mp (ep, alpha(0) = VMP) and its gold standards.
+	Net *graph.Net
 	Infers      []*InferSpec
 	Predicts    []*PredictSpec
 	Expects     []*ExpectSpec
