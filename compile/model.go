@@ -35,11 +35,11 @@ type Model struct {
 	// latent, or a discrete chain; Graph still lists its latents, and
 	// Blocks and FactorGraph are then empty. infer/run runs it on
 	// infer/mp (ep, alpha(0) = VMP) and its gold standards.
-	Net *graph.Net
-	Infers      []*InferSpec
-	Predicts    []*PredictSpec
-	Expects     []*ExpectSpec
-	Learn       *LearnSpec // nil without a learn statement
+	Net      *graph.Net
+	Infers   []*InferSpec
+	Predicts []*PredictSpec
+	Expects  []*ExpectSpec
+	Learn    *LearnSpec // nil without a learn statement
 	// Warnings are diagnostics that do not stop compilation (an
 	// experimental message rule), with positions; fg check and fg run
 	// print them to stderr with the source line.
