@@ -82,6 +82,7 @@ func main() {
 		{filepath.Join(c.peers, "gpmlx", "infEPx.m"), "infEPx.m"},
 		{filepath.Join(c.peers, "dai_run"), "dai_run"},
 		{filepath.Join(c.peers, "src", "libDAI", "utils", "createfg"), "libDAI's createfg"},
+		{gnuTime, "GNU time (apt-get install time)"},
 	} {
 		if err := need(p.path, p.what); err != nil {
 			fatal(fmt.Errorf("%v: is %s a folder built by ../shared/peers/build.sh?", err, c.peers))
@@ -245,7 +246,7 @@ func newTable(path string, c *config) (*table, error) {
 	t.printf("Machine: %s, %d cores (GOMAXPROCS %d), %s; load average at start %.2f.\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), memTotal(), loadAvg())
 	t.printf("fg: %s (%s, pure-Go BLAS unless built otherwise). Peers: %s, %s; Octave's BLAS: OpenBLAS, threads = cores.\n",
 		c.fgBin, gitDescribe(c.repo), readTrim(filepath.Join(c.peers, "src", "gpml.version")), readTrim(filepath.Join(c.peers, "src", "libDAI.version")))
-	t.printf("Command: `%s`\n\n", strings.Join(os.Args, " "))
+	t.printf("Command: `go run ./bench/peers %s`\n\n", strings.Join(os.Args[1:], " "))
 	t.printf("Medians over the runs (each side run the same number of times, interleaved); CPU = user + system of the process and its children (wait4 rusage); RSS = peak resident set; ratio = peer / fg; engine = the seconds each side reports for the inference call itself (fg: `seconds` of --json; GPML: tic/toc around infEPx; libDAI: dai_run's init + run).\n\n")
 	t.printf("| case | runs | fg wall | fg CPU | fg RSS | peer wall | peer CPU | peer RSS | CPU ratio | wall ratio | RSS ratio | engine fg / peer | load | agreement |\n")
 	t.printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")

@@ -9,8 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -35,11 +35,23 @@ type measure struct {
 }
 
 // run starts c, waits for it (killing it after timeout) and measures it.
+// The command runs under GNU time, which reports its peak RSS: the rusage
+// of a child of this process would count this process's own resident set
+// at the fork (Linux keeps the high-water mark across exec), while GNU
+// time's is a megabyte or two.
 func run(c command, timeout time.Duration) measure {
 	m := measure{load: loadAvg()}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, c.args[0], c.args[1:]...)
+	rss, err := os.CreateTemp("", "fg-peers-rss")
+	if err != nil {
+		m.err = err
+		return m
+	}
+	rss.Close()
+	defer os.Remove(rss.Name())
+	args := append([]string{"-f", "%M", "-o", rss.Name()}, c.args...)
+	cmd := exec.CommandContext(ctx, gnuTime, args...)
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), c.env...)
 	var stderr bytes.Buffer
@@ -54,12 +66,16 @@ func run(c command, timeout time.Duration) measure {
 		cmd.Stdout = f
 	}
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	m.wall = time.Since(start)
 	if ps := cmd.ProcessState; ps != nil {
-		m.cpu = ps.UserTime() + ps.SystemTime()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			m.maxRSS = ru.Maxrss << 10 // kilobytes on Linux
+		m.cpu = ps.UserTime() + ps.SystemTime() // GNU time's and its child's
+	}
+	if b, rerr := os.ReadFile(rss.Name()); rerr == nil {
+		// the last line: GNU time writes "Command exited with non-zero status" before it
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if kb, perr := strconv.ParseInt(strings.TrimSpace(lines[len(lines)-1]), 10, 64); perr == nil {
+			m.maxRSS = kb << 10
 		}
 	}
 	switch {
@@ -96,6 +112,9 @@ func resultMessage(path string) string {
 	}
 	return ""
 }
+
+// gnuTime is GNU time, which build.sh installs (Debian's package time).
+const gnuTime = "/usr/bin/time"
 
 // loadAvg is the 1-minute load average (/proc/loadavg), NaN-free: 0 when
 // it cannot be read.
