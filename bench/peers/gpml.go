@@ -390,11 +390,15 @@ func writeCSV(train, xu string, names []string, rows [][]float64, y []float64, m
 func fitc(c *config) []*benchCase {
 	var out []*benchCase
 	for _, n := range c.fitcN {
-		dir := filepath.Join(c.work, "fitc", fmt.Sprint(n))
-		s := gpSpec{name: fmt.Sprint(n), train: filepath.Join(dir, "train.csv"), xu: filepath.Join(dir, "xu.csv"),
+		name := fmt.Sprint(n)
+		if n == 3067 {
+			name = "spam-3067"
+		}
+		dir := filepath.Join(c.work, "fitc", name)
+		s := gpSpec{name: name, train: filepath.Join(dir, "train.csv"), xu: filepath.Join(dir, "xu.csv"),
 			cov: "se", sweeps: 10}
 		if n == 3067 {
-			s.name, s.hyp = "spam-3067", []float64{2, 0}
+			s.hyp = []float64{2, 0}
 			s.writeData = func() error { return writeSpam(c.repo, s.train, s.xu, 50) }
 		} else {
 			s.hyp = []float64{math.Log(0.7), 0.5 * math.Log(2)}
