@@ -104,8 +104,9 @@ func gpCase(c *config, group string, s gpSpec) *benchCase {
 	dir := filepath.Join(c.work, group, s.name)
 	model, script := filepath.Join(dir, "model.fg"), filepath.Join(dir, "gpml.m")
 	fgOut, peerOut := filepath.Join(dir, "fg.json"), filepath.Join(dir, "gpml.out")
+	fgJSON := command{args: []string{c.fgBin, "run", model, "--json"}, dir: dir, stdout: fgOut}
 	bc := &benchCase{group: group, name: s.name, peerSkip: s.peerSkip, once: s.once,
-		fg:   command{args: []string{c.fgBin, "run", model, "--json"}, dir: dir, stdout: fgOut},
+		fg:   command{args: []string{c.fgBin, "run", model}, dir: dir, stdout: filepath.Join(dir, "fg.txt")},
 		peer: command{args: []string{"octave-cli", "-q", "-f", "--no-history", script}, dir: dir, stdout: filepath.Join(dir, "octave.log")},
 	}
 	bc.setup = func() error {
@@ -121,7 +122,10 @@ func gpCase(c *config, group string, s gpSpec) *benchCase {
 			return err
 		}
 		if s.peerSkip == "" {
-			if err := calibrate(&s, bc.fg, model, fgOut); err != nil {
+			if err := calibrate(&s, fgJSON, model, fgOut); err != nil {
+				return err
+			}
+			if err := agreementRun(fgJSON); err != nil {
 				return err
 			}
 		}
@@ -161,6 +165,16 @@ func gpCase(c *config, group string, s gpSpec) *benchCase {
 		return txt
 	}
 	return bc
+}
+
+// agreementRun is the untimed run of fg with --json whose output the
+// agreement and the engine time are read from; the timed runs print fg's
+// default table, as `fg run FILE` does.
+func agreementRun(fgJSON command) error {
+	if m := run(fgJSON, 24*time.Hour); m.err != nil {
+		return fmt.Errorf("fg --json: %v", m.err)
+	}
+	return nil
 }
 
 // calibrate sets fg's tolerance so that its own stopping rule (the change

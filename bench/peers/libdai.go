@@ -48,8 +48,9 @@ var jtreeMethod = daiMethod{"jtree", "JTREE[updates=HUGIN,verbose=0]", "exact", 
 func daiCase(c *config, group, name, fgFile string, make func() error, m daiMethod, once bool) *benchCase {
 	dir := filepath.Join(c.work, group, name, m.name)
 	fgOut, daiOut, daiMarg := filepath.Join(dir, "fg.json"), filepath.Join(dir, "dai.out"), filepath.Join(dir, "dai.marg")
+	fgJSON := command{args: []string{c.fgBin, "run", fgFile, "--method", m.fg, "--json"}, dir: dir, stdout: fgOut}
 	bc := &benchCase{group: group, name: name + " " + m.name, once: once,
-		fg:   command{args: []string{c.fgBin, "run", fgFile, "--method", m.fg, "--json"}, dir: dir, stdout: fgOut},
+		fg:   command{args: []string{c.fgBin, "run", fgFile, "--method", m.fg}, dir: dir, stdout: filepath.Join(dir, "fg.txt")},
 		peer: command{args: []string{filepath.Join(c.peers, "dai_run"), fgFile, m.dai, daiMarg}, dir: dir, stdout: daiOut},
 	}
 	bc.setup = func() error {
@@ -61,16 +62,18 @@ func daiCase(c *config, group, name, fgFile string, make func() error, m daiMeth
 				return err
 			}
 		}
-		if m.passes == 0 {
-			return nil
+		if m.passes > 0 {
+			fgJSON.args[4], bc.fg.args[4] = fmt.Sprintf(m.fg, "1e-300"), fmt.Sprintf(m.fg, "1e-300")
+			tol, err := calibratedTol(fgJSON, fgOut, m.passes)
+			if err != nil {
+				return err
+			}
+			if tol > 0 {
+				spec := fmt.Sprintf(m.fg, strconv.FormatFloat(tol, 'g', 17, 64))
+				fgJSON.args[4], bc.fg.args[4] = spec, spec
+			}
 		}
-		fgArgs := bc.fg.args
-		fgArgs[4] = fmt.Sprintf(m.fg, "1e-300")
-		tol, err := calibratedTol(bc.fg, fgOut, m.passes)
-		if err == nil && tol > 0 {
-			fgArgs[4] = fmt.Sprintf(m.fg, strconv.FormatFloat(tol, 'g', 17, 64))
-		}
-		return err
+		return agreementRun(fgJSON)
 	}
 	bc.engine = func() (float64, float64) {
 		var fs, ps float64
