@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"strings"
 	"time"
 )
@@ -52,6 +53,10 @@ func run(c command, timeout time.Duration) measure {
 	defer os.Remove(rss.Name())
 	args := append([]string{"-f", "%M", "-o", rss.Name()}, c.args...)
 	cmd := exec.CommandContext(ctx, gnuTime, args...)
+	// its own process group, killed whole at the timeout (GNU time and the
+	// command under it)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), c.env...)
 	var stderr bytes.Buffer
