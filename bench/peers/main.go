@@ -59,7 +59,7 @@ func main() {
 	flag.StringVar(&c.work, "work", filepath.Join(os.TempDir(), "fg-peers-bench"), "scratch folder for inputs and outputs")
 	flag.StringVar(&c.fgBin, "fg", "", "the fg binary to measure (default: go build ./cmd/fg into -work)")
 	flag.StringVar(&cases, "cases", "gpml,gpep,fitc,bp,jtree", "case groups to run, comma-separated")
-	flag.StringVar(&gpN, "gp", "1000,2000,4000", "GP EP sizes n")
+	flag.StringVar(&gpN, "ep", "1000,2000,4000", "GP EP sizes n")
 	flag.IntVar(&gpmlMax, "gpml-max", 2000, "largest GP EP n given to GPML (GPML's dense EP grows as n³: 766 s at n = 2000)")
 	flag.StringVar(&fitcN, "fitc", "3067,10000", "FITC sizes n (3067: spam, m = 50; others: 2-D synthetic, m = 100)")
 	flag.StringVar(&grids, "grid", "100,300,1000", "createfg grid sides r (r×r)")
