@@ -445,9 +445,9 @@ func (c *compiler) newSites(a *args, k factor.LikelihoodKind, pi, n int, elem fu
 		v, _ := a.val(i)
 		if v.k == kNum && len(v.shape) == 1 && n != 1 {
 			if v.size() != n {
-				c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d (one per observation), got %s", a.b.Name, a.b.Params[i].Name, n, v.describe())
+				c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d (one per observation), got %s", a.b.Name, a.name(i), n, v.describe())
 			}
-			c.finite(a.at(i), a.b.Name+" "+a.b.Params[i].Name, v)
+			c.finite(a.at(i), a.b.Name+" "+a.name(i), v)
 			vec := v // only vectors escape
 			vals[i], per = &vec, true
 		}

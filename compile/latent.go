@@ -174,9 +174,9 @@ func (c *compiler) gaussianPrior(a *args, l *graph.Latent, k factor.Kind) Prior 
 func (c *compiler) perElement(a *args, i, n int, positive bool) []float64 {
 	v, _ := a.val(i)
 	if v.k != kNum || (len(v.shape) != 0 && (len(v.shape) != 1 || v.shape[0] != n)) {
-		c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d, got %s", a.b.Name, a.b.Params[i].Name, n, v.describe())
+		c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d, got %s", a.b.Name, a.name(i), n, v.describe())
 	}
-	c.finite(a.at(i), a.b.Name+" "+a.b.Params[i].Name, v)
+	c.finite(a.at(i), a.b.Name+" "+a.name(i), v)
 	if positive {
 		c.notePositive(a.expr(i))
 	}
@@ -184,7 +184,7 @@ func (c *compiler) perElement(a *args, i, n int, positive bool) []float64 {
 	for k := range out {
 		out[k] = v.num[bi(v, k)]
 		if positive && !(out[k] > 0) {
-			c.fail(a.at(i), "%s: `%s` must be > 0, got %s", a.b.Name, a.b.Params[i].Name, fmtNum(out[k]))
+			c.fail(a.at(i), "%s: `%s` must be > 0, got %s", a.b.Name, a.name(i), fmtNum(out[k]))
 		}
 	}
 	return out
