@@ -38,7 +38,7 @@ func TestNamedScaleForms(t *testing.T) {
 		for _, r := range res.All() {
 			mean, _ := r.Mean("mu", 0)
 			v, _ := r.Variance("mu", 0)
-			if math.Abs(mean-wantMean) > 1e-12 || math.Abs(v-wantVar) > 1e-12 {
+			if !(math.Abs(mean-wantMean) <= 1e-12) || !(math.Abs(v-wantVar) <= 1e-12) {
 				t.Errorf("%s / %s, %s: mu = %.15g ± %.15g, want %.15g ± %.15g", c.prior, c.lik, r.Label(), mean, v, wantMean, wantVar)
 			}
 		}
@@ -84,14 +84,14 @@ func TestNamedScaleFormsAgree(t *testing.T) {
 				mb, _ := b.Mean(name, i)
 				va, _ := a.Variance(name, i)
 				vb, _ := b.Variance(name, i)
-				if math.Abs(ma-mb) > 1e-12 || math.Abs(va-vb) > 1e-12 {
+				if !(math.Abs(ma-mb) <= 1e-12) || !(math.Abs(va-vb) <= 1e-12) {
 					t.Errorf("%s[%d]: positional %g ± %g, named %g ± %g\n%s", name, i, ma, va, mb, vb, c.named)
 				}
 			}
 		}
 		za, _ := a.LogZ()
 		zb, _ := b.LogZ()
-		if math.Abs(za-zb) > 1e-12 {
+		if !(math.Abs(za-zb) <= 1e-12) {
 			t.Errorf("log Z: positional %g, named %g\n%s", za, zb, c.named)
 		}
 	}

@@ -187,6 +187,9 @@ func (c *compiler) tildeStmt(s *ast.TildeStmt) {
 	}
 	lhs := c.eval(s.LHS)
 	if lhs.k == kSym {
+		if lhs.sym.lat >= 0 && !lhs.sym.exprs {
+			defer c.poisonOnAbort(lhs.sym.lat)
+		}
 		if sy := lhs.sym; sy.lat >= 0 && !sy.exprs && len(sy.ids) == c.m.Graph.Latents[sy.lat].Size() && len(c.locals) == 0 {
 			c.setPrior(sy.lat, s.LHS, call)
 			return

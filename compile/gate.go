@@ -253,17 +253,22 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 		return
 	}
 	g := c.m.Graph
-	index := map[int]int{} // graph variable → index in fg.Discrete
+	index := map[int]int{}   // graph variable → index in fg.Discrete
+	failed := map[int]bool{} // latents reported (or poisoned): one message each
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		if !l.Domain.Discrete() {
 			continue
 		}
+		if c.poisoned(li) {
+			failed[li] = true
+			continue
+		}
 		for e := 0; e < l.Size(); e++ {
 			p, ok := c.gate.prior[l.First+e]
 			if !ok {
-				c.errs.Add(l.Pos, l.Pos, "`%s` is a discrete latent without a categorical prior in a model with gated likelihoods, whose engines take discrete latents only as selectors (cat(K) with a categorical prior on every element)",
-					g.VarName(l.First+e))
+				c.errs.Add(l.Pos, l.Pos, "%s", c.noSelectorPrior(li, l.First+e))
+				failed[li] = true
 				break
 			}
 			index[l.First+e] = len(fg.Discrete)
@@ -273,9 +278,7 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 	for _, d := range c.gate.decls {
 		z, ok := index[d.sel]
 		if !ok {
-			c.errs.Add(d.pos, d.pos, "`%s` selects the parameters of %s but has no categorical prior; add one, e.g. latent %s: cat(K)[n] ~ categorical(p)",
-				g.VarName(d.sel), d.label, g.Latents[g.Vars[d.sel].Latent].Name)
-			continue
+			continue // its latent's error above
 		}
 		gt := Gate{Selector: z, Factor: d.factor, Label: d.label, Pos: d.pos}
 		var share siteSharer
@@ -287,6 +290,27 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 		fg.Gates = append(fg.Gates, gt)
 	}
 	c.otherDiscreteFactors(fg)
+}
+
+// noSelectorPrior explains that element id of discrete latent li has no
+// categorical prior, naming a gated likelihood it selects when there is one.
+func (c *compiler) noSelectorPrior(li, id int) string {
+	g := c.m.Graph
+	l := &g.Latents[li]
+	typ := l.Domain.String()
+	if l.Domain == graph.Cat {
+		typ = fmt.Sprintf("cat(%d)", l.Card)
+	}
+	if len(l.Shape) > 0 {
+		typ += shapeStr(l.Shape)
+	}
+	fix := fmt.Sprintf("add one, e.g. latent %s: %s ~ categorical(p), or %s[i] ~ categorical(p) in a plate", l.Name, typ, l.Name)
+	for _, d := range c.gate.decls {
+		if g.Vars[d.sel].Latent == li {
+			return fmt.Sprintf("`%s` selects the parameters of %s but has no categorical prior; %s", g.VarName(d.sel), d.label, fix)
+		}
+	}
+	return fmt.Sprintf("`%s` is a discrete latent without a categorical prior in a model with gated likelihoods, whose engines take discrete latents only as selectors (cat(K) with a categorical prior on every element); %s", g.VarName(id), fix)
 }
 
 // otherDiscreteFactors refuses factors other than the categorical priors

@@ -66,6 +66,10 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 			b.Name, b.Domains[0], l.Name, l.Domain, l.Domain, priorNames(l.Domain))
 	}
 	if c.mentionsLatent(call) {
+		if l.Domain != graph.Real {
+			c.fail(call, "the prior of the %s latent `%s` depends on a latent: a discrete latent's prior takes numbers (e.g. %s(p) with p a vector of probabilities); a prior with latent parameters is normal(mean, var) on a real latent",
+				l.Domain, l.Name, factor.Categorical{}.Name())
+		}
 		c.conditional(lhs, c.selection(lat, c.latentIDs(lat), l.Shape), call, lhs.Pos())
 		return
 	}
