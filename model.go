@@ -18,6 +18,10 @@ type Overrides struct {
 	Set     map[string]string
 	Data    map[string]string
 	Methods []string
+	// Only compiles only the infer lines with these labels (`fg run
+	// --only`): a line the model refuses does not stop the others. Run
+	// then runs those lines (and the Methods).
+	Only []string
 }
 
 // wrap turns a session model (or its error) into a Model.
@@ -55,7 +59,7 @@ func LoadSource(name string, src []byte, o Overrides) (*Model, error) {
 }
 
 func (o Overrides) session() session.Overrides {
-	return session.Overrides{Set: o.Set, Data: o.Data, Methods: o.Methods}
+	return session.Overrides{Set: o.Set, Data: o.Data, Methods: o.Methods, Only: o.Only}
 }
 
 // Set overrides param name with value, an fg expression such as "0.1" or

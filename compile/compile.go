@@ -25,6 +25,11 @@ type Options struct {
 	// BaseDir is the folder relative paths in CompileSource resolve
 	// against; empty means the folder of the filename.
 	BaseDir string
+	// Only, when non-empty, lists the labels of the infer lines to compile
+	// (`fg run --only`): the others are labelled but not checked against
+	// the model (a method the model refuses does not stop the others) and
+	// land in Model.Skipped.
+	Only []string
 
 	maxCovBytes float64 // tests only: a smaller covariance limit
 

@@ -35,8 +35,12 @@ type Model struct {
 	// latent, or a discrete chain; Graph still lists its latents, and
 	// Blocks and FactorGraph are then empty. infer/run runs it on
 	// infer/mp (ep, alpha(0) = VMP) and its gold standards.
-	Net      *graph.Net
-	Infers   []*InferSpec
+	Net    *graph.Net
+	Infers []*InferSpec
+	// Skipped are the infer lines Options.Only leaves out: labelled (expect
+	// lines and labels of later lines see them) but neither checked
+	// against the model nor run.
+	Skipped  []*InferSpec
 	Predicts []*PredictSpec
 	Expects  []*ExpectSpec
 	Learn    *LearnSpec // nil without a learn statement

@@ -70,7 +70,7 @@ func (e *env) loadForRun(path string, f *runFlags) (*session.Model, int) {
 	if err != nil {
 		return nil, e.usageError(runUsage, "%v", err)
 	}
-	m, err := session.LoadWith(path, session.Overrides{Set: set, Data: data, Methods: f.methods})
+	m, err := session.LoadWith(path, session.Overrides{Set: set, Data: data, Methods: f.methods, Only: f.only})
 	if err == nil && f.test != "" {
 		err = useTestFile(m, f.test)
 	}
