@@ -20,3 +20,33 @@ func TestGHExpectPointMass(t *testing.T) {
 		}
 	}
 }
+
+// TestLogValueMatchesLogLik: a LogValue fast path gives LogLik's value at
+// every y and f (1e-14 relative; equal infinities).
+func TestLogValueMatchesLogLik(t *testing.T) {
+	sites := []Site{Probit{}, Step{Eps: 0.1}, Step{}, Logistic{}}
+	for _, k := range All() {
+		if _, ok := k.(LogValue); ok {
+			found := false
+			for _, s := range sites {
+				found = found || s.Name() == k.Name()
+			}
+			if !found {
+				t.Errorf("%s has a LogValue rule that this test does not check", KeyOf(k))
+			}
+		}
+	}
+	for _, s := range sites {
+		lv, d := s.(LogValue), s.(LogDensity)
+		for _, y := range []float64{-1, 1} {
+			f := lv.LogValueAt(y)
+			for _, x := range []float64{-40, -3, -0.5, 0, 1e-9, 0.8, 5, 40} {
+				want, _, _ := d.LogLik(y, x)
+				got := f(x)
+				if got != want && !(math.Abs(got-want) <= 1e-14*math.Max(1, math.Abs(want))) {
+					t.Errorf("%s: y = %g, f = %g: LogValueAt %g, LogLik %g", s.Name(), y, x, got, want)
+				}
+			}
+		}
+	}
+}

@@ -34,6 +34,11 @@ func (Logistic) LogLik(y, f float64) (v, g, h float64) {
 	return -v, -y * d1, -d2
 }
 
+// LogValueAt is LogLik's value alone, −log(1 + e^{−y f}).
+func (Logistic) LogValueAt(y float64) func(f float64) float64 {
+	return func(f float64) float64 { return -loss.Logistic{}.Value(y * f) }
+}
+
 // probNodes is the Gauss–Hermite rule of the logistic class probability.
 const probNodes = 64
 

@@ -36,6 +36,9 @@ type goldPredictor struct {
 	lik ep.Likelihood
 	obs factor.MeanObs // E[y | f] for count likelihoods, nil otherwise
 	arg *goldPredictor // the likelihood's argument, nil: this one
+	// point is p(+1 | f) from the site's LogValue rule, bound once: P(m, 0)
+	// without the likelihood's quadrature (nil without the rule).
+	point func(f float64) float64
 }
 
 // argument is the predictor the likelihood applies to.
@@ -74,6 +77,9 @@ func (g goldPredictor) prob(w []float64) float64 {
 			}
 			return 0.5
 		}
+		if g.point != nil {
+			return g.point(m)
+		}
 	}
 	p, _ := g.lik.Prob(m, math.Max(q.v, 0))
 	return p
@@ -95,8 +101,9 @@ func goldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, 
 	t, _ := p.Xnew.Dims()
 	out := make([]goldPredictor, t)
 	if !hasKernel(b) {
+		point := pointProb(p, lik)
 		for i := range out {
-			out[i] = goldPredictor{a: p.Xnew.RawRowView(i), lik: lik, obs: obs}
+			out[i] = goldPredictor{a: p.Xnew.RawRowView(i), lik: lik, obs: obs, point: point}
 		}
 		return out, nil
 	}
@@ -114,6 +121,19 @@ func goldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, 
 		out[i] = goldPredictor{a: a.RawVector().Data, v: kss[i] - mat.Dot(kstar, &a), lik: lik, obs: obs}
 	}
 	return out, nil
+}
+
+// pointProb is p(+1 | f) = exp(log p(+1 | f)) of a classifier whose site
+// has a LogValue rule, the predictive given one posterior draw of a linear
+// block (a display grid evaluates it per draw and grid point); nil without
+// the rule.
+func pointProb(p *compile.PredictSpec, lik ep.Likelihood) func(float64) float64 {
+	lv, ok := p.Lik.(factor.LogValue)
+	if lik == nil || !ok {
+		return nil
+	}
+	f := lv.LogValueAt(1)
+	return func(m float64) float64 { return math.Exp(f(m)) }
 }
 
 // goldFuncs lists, per predictor, μ, μ² and (with a likelihood) P.
