@@ -55,10 +55,10 @@ func (c *compiler) dataStmt(s *ast.DataStmt) {
 	case kNum:
 		c.finite(s.Value, "data "+s.Name.Name, v)
 	}
-	if s.Type != nil && v.k == kSparse {
-		c.fail(s.Type, "libsvm data takes no type annotation: libsvm(path) is real[rows, cols], libsvm_labels(path) spin[rows]")
-	}
-	if s.Type != nil {
+	switch {
+	case s.Type != nil && v.k == kSparse:
+		c.checkSparseType(s, v)
+	case s.Type != nil:
 		v = c.checkDataType(s, v)
 	}
 	if c.declare(s.Name, &binding{kind: bData, v: v}) {
@@ -85,6 +85,20 @@ func (c *compiler) checkDataType(s *ast.DataStmt, v val) val {
 	}
 	v.dom = dom
 	return v
+}
+
+// checkSparseType checks the annotation of libsvm data against what the
+// file holds: libsvm(path) is real[rows, cols], libsvm_labels(path)
+// spin[rows] (0/1 labels read as -1/+1).
+func (c *compiler) checkSparseType(s *ast.DataStmt, v val) {
+	dom, _, shape := c.typeOf(s.Type)
+	want, what := graph.Real, "libsvm(path) reads real"
+	if v.sparse.labels {
+		want, what = graph.Spin, "libsvm_labels(path) reads spin"
+	}
+	if dom != want || !sameShape(shape, v.shape) {
+		c.fail(s.Type, "data `%s`: declared %s but %s%s from %s", s.Name.Name, c.text(s.Type), what, shapeStr(v.shape), v.sparse.path)
+	}
 }
 
 // inDomain reports whether x is a value of the domain, and names the domain.
