@@ -81,3 +81,27 @@ func runSource(t *testing.T, src string) *fg.Results {
 	}
 	return res
 }
+
+// TestPlateOverIndexVector: `for k in tobs` runs over the values of a data
+// vector of integers; the posterior of each observed x[k] is the closed
+// form N(y·(1/r)/(1 + 1/r), 1/(1 + 1/r)) (1e-12), the others keep their
+// prior.
+func TestPlateOverIndexVector(t *testing.T) {
+	src := "model idx\ndata tobs: int[3] = [0, 3, 4]\ndata y: real[5] = [0.3, 9, 9, -0.4, 0.2]\n" +
+		"latent x: real[5] ~ normal(0, 1)\nfor k in tobs { y[k] ~ normal(x[k], 0.5) }\ninfer ep\n"
+	r := runSource(t, src).All()[0]
+	observed := map[int]bool{0: true, 3: true, 4: true}
+	y := []float64{0.3, 9, 9, -0.4, 0.2}
+	for k := range y {
+		wantM, wantV := 0.0, 1.0
+		if observed[k] {
+			wantV = 1 / (1 + 1/0.5)
+			wantM = y[k] / 0.5 * wantV
+		}
+		m, _ := r.Mean("x", k)
+		v, _ := r.Variance("x", k)
+		if !(math.Abs(m-wantM) <= 1e-12) || !(math.Abs(v-wantV) <= 1e-12) {
+			t.Errorf("x[%d] = %g ± %g, want %g ± %g", k, m, v, wantM, wantV)
+		}
+	}
+}

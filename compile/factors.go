@@ -116,8 +116,30 @@ func (c *compiler) plateRange(s *ast.ForStmt) (int, func(k int) []val) {
 			}
 		}
 	}
-	c.fail(s.Iter, "a plate ranges over A..B, batches(N, s) or edges(G)")
-	return 0, nil
+	return c.valuesRange(s)
+}
+
+// valuesRange is `for k in idx` over a vector of integers (data, a param,
+// a list): k takes its values in order, as i does over A..B.
+func (c *compiler) valuesRange(s *ast.ForStmt) (int, func(k int) []val) {
+	v := c.eval(s.Iter)
+	if v.k != kNum || len(v.shape) != 1 {
+		c.fail(s.Iter, "a plate ranges over A..B, a vector of integers, batches(N, s) or edges(G); `%s` is %s", c.text(s.Iter), v.describe())
+	}
+	c.wantVars(s, 1, "for k in idx")
+	top := 0
+	for i, x := range v.num {
+		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+			c.fail(s.Iter, "a plate over a vector takes integers; element %d of `%s` is %s", i, c.text(s.Iter), fmtNum(x))
+		}
+		top = max(top, int(x)+1)
+	}
+	c.growInts(top)
+	vs := make([]val, 1)
+	return len(v.num), func(k int) []val {
+		vs[0] = c.intVal(int(v.num[k]))
+		return vs
+	}
 }
 
 // batchRange is batches(N, s): index vectors [0..s), [s..2s), ...
