@@ -50,3 +50,22 @@ func TestLogValueMatchesLogLik(t *testing.T) {
 		}
 	}
 }
+
+// TestPointProbMatchesProb: a PointProb fast path is Prob(f, 0) and
+// exp(LogLik(+1, f)) (1e-15 absolute).
+func TestPointProbMatchesProb(t *testing.T) {
+	for _, k := range All() {
+		pp, ok := k.(PointProb)
+		if !ok {
+			continue
+		}
+		cp, d := k.(ClassProb), k.(LogDensity)
+		for _, f := range []float64{-40, -3, -0.5, 0, 0.8, 5, 40} {
+			p, _ := cp.Prob(f, 0)
+			l, _, _ := d.LogLik(1, f)
+			if got := pp.ProbAt(f); !(math.Abs(got-p) <= 1e-15) || !(math.Abs(got-math.Exp(l)) <= 1e-15) {
+				t.Errorf("%s: ProbAt(%g) = %g, Prob(f, 0) = %g, exp(LogLik) = %g", KeyOf(k), f, got, p, math.Exp(l))
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fg-infer/fg/stdlib"
+	"github.com/fg-infer/fg/stdlib/ad"
 	"github.com/fg-infer/fg/stdlib/loss"
 )
 
@@ -38,6 +39,9 @@ func (Logistic) LogLik(y, f float64) (v, g, h float64) {
 func (Logistic) LogValueAt(y float64) func(f float64) float64 {
 	return func(f float64) float64 { return -loss.Logistic{}.Value(y * f) }
 }
+
+// ProbAt is σ(f), the class probability given f.
+func (Logistic) ProbAt(f float64) float64 { return ad.Sigmoid(f) }
 
 // probNodes is the Gauss–Hermite rule of the logistic class probability.
 const probNodes = 64
