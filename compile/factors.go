@@ -262,7 +262,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), n, c.text(a.at(pi)), proj.size())
 	}
 	var liks []factor.Site
-	if c.lf.inSlot(func() { liks = c.newSites(a, k, pi, n, func(e int) string { return c.elemName(s.LHS, e, n) }) }) {
+	if c.lf.inSlot(func() { liks = c.newSites(a, k, pi, n, func(e int) string { return c.elemName(s.LHS, y, e) }) }) {
 		if len(liks) > 1 {
 			c.fail(call, "%s: learn does not tune per-element (vector) likelihood parameters; use a scalar param or a plate", b.Name)
 		}
@@ -316,7 +316,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 			site = c.formSite(lat, form)
 		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = b.Name, lik, y.num[k], params, s.Pos()
-		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, k, n))
+		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, y, k))
 		var vars []int
 		if forms != nil {
 			vars = sortedIDs(form)
@@ -528,14 +528,15 @@ func (c *compiler) siteVars(lat int, s Site) []int {
 	return vars
 }
 
-// elemName renders element k of n of an observation expression, with plate
-// variables substituted: y[4], y (a scalar), or y[k] for a vectorised ~.
-func (c *compiler) elemName(e ast.Expr, k, n int) string {
+// elemName renders element k of the observations y of expression e, with
+// plate variables substituted: y[4], y (a scalar), y[k] for a vectorised ~,
+// Y[r, c] for a matrix (the indices the table shows).
+func (c *compiler) elemName(e ast.Expr, y val, k int) string {
 	base := c.render(e)
-	if n == 1 {
+	if y.size() == 1 {
 		return base
 	}
-	return fmt.Sprintf("%s[%d]", base, k)
+	return fmt.Sprintf("%s[%s]", base, unflat(y.shape, k))
 }
 
 // render prints an index expression with its scalar indices evaluated.

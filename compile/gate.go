@@ -151,7 +151,7 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 		for st := range branches {
 			d.branches[st] = branches[st][i]
 		}
-		d.label = fmt.Sprintf("%s(%s | %s)", call.FunName(), c.elemName(s.LHS, i, n), c.m.Graph.VarName(sel))
+		d.label = fmt.Sprintf("%s(%s | %s)", call.FunName(), c.elemName(s.LHS, y, i), c.m.Graph.VarName(sel))
 		d.factor = c.addFactor(s, graph.Factor{Kind: call.FunName(), Vars: append([]int{sel}, c.gateVars(d)...), Y: d.y, Observed: true,
 			Label: d.label, Pos: s.Pos()})
 		c.gate.decls = append(c.gate.decls, d)
@@ -200,7 +200,7 @@ func (c *compiler) gateBranches(s *ast.TildeStmt, y val, call *ast.CallExpr, lk 
 	out := make([]gateBranch, n)
 	for i := range out {
 		site := Site{Kind: b.Name, Lik: lik, Y: y.num[i], Params: lik.Params(), Pos: s.Pos(), Index: -1,
-			Label: fmt.Sprintf("%s(%s | %s = %d)", b.Name, c.elemName(s.LHS, i, n), c.selectorName(uses[0], i), st)}
+			Label: fmt.Sprintf("%s(%s | %s = %d)", b.Name, c.elemName(s.LHS, y, i), c.selectorName(uses[0], i), st)}
 		out[i] = gateBranch{site: site, form: forms[min(i, len(forms)-1)]}
 	}
 	return out

@@ -104,7 +104,7 @@ func (c *compiler) mixture(s *ast.TildeStmt, y val, call *ast.CallExpr, name str
 			site = mc[first].sites[min(i, len(mc[first].sites)-1)]
 		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = name, m, y.num[i], m.Params(), s.Pos()
-		site.Label = fmt.Sprintf("%s(%s)", name, c.elemName(s.LHS, i, n))
+		site.Label = fmt.Sprintf("%s(%s)", name, c.elemName(s.LHS, y, i))
 		var vars []int
 		if forms != nil {
 			vars = sortedIDs(forms[min(i, len(forms)-1)])

@@ -3,6 +3,8 @@ package infer
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // Result is the engine-neutral outcome of one infer line: what the CLI, the
@@ -170,4 +172,23 @@ func (p *Prediction) Score(y []float64) *TestScore {
 	s.ErrorRate /= float64(len(y))
 	s.MeanLogProb /= float64(len(y))
 	return s
+}
+
+// ElementName renders element i (row-major) of an array with the given
+// shape as name[i, j], or name for a scalar: the names of the table, CSV,
+// plots and warnings.
+func ElementName(name string, shape []int, i int) string {
+	if len(shape) == 0 {
+		return name
+	}
+	idx := make([]string, len(shape))
+	for k := len(shape) - 1; k >= 0; k-- {
+		if shape[k] <= 0 {
+			idx[k] = "?"
+			continue
+		}
+		idx[k] = strconv.Itoa(i % shape[k])
+		i /= shape[k]
+	}
+	return name + "[" + strings.Join(idx, ", ") + "]"
 }

@@ -41,7 +41,7 @@ func variableRows(r *infer.Result, v infer.Variable) [][]string {
 	if !v.Discrete {
 		for i, m := range v.Mean {
 			vr := at(v.Var, i)
-			out = append(out, []string{r.Label, r.Method, "variable", v.Name, elementName(v.Name, v.Shape, i),
+			out = append(out, []string{r.Label, r.Method, "variable", v.Name, infer.ElementName(v.Name, v.Shape, i),
 				strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", ""})
 		}
 		return out
@@ -52,7 +52,7 @@ func variableRows(r *infer.Result, v infer.Variable) [][]string {
 			if s < len(v.States) {
 				st = v.States[s]
 			}
-			out = append(out, []string{r.Label, r.Method, "variable", v.Name, elementName(v.Name, v.Shape, i),
+			out = append(out, []string{r.Label, r.Method, "variable", v.Name, infer.ElementName(v.Name, v.Shape, i),
 				strconv.Itoa(i), "", "", "", st, cell(x)})
 		}
 	}
@@ -67,7 +67,7 @@ func predictionRows(r *infer.Result, p infer.Prediction) [][]string {
 		if p.Prob != nil {
 			prob = cell(at(p.Prob, i))
 		}
-		out = append(out, []string{r.Label, r.Method, "prediction", p.Name, elementName(p.Name, p.Shape, i),
+		out = append(out, []string{r.Label, r.Method, "prediction", p.Name, infer.ElementName(p.Name, p.Shape, i),
 			strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", prob})
 	}
 	return out

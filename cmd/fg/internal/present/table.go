@@ -326,7 +326,7 @@ func writeVariables(w io.Writer, rs []*infer.Result, opt TableOptions) {
 		shape, n, discrete := varShape(rs, byName, name)
 		k := opt.limit(n)
 		for i := 0; i < k; i++ {
-			g.add(row(elementName(name, shape, i), rs, func(r *infer.Result) string {
+			g.add(row(infer.ElementName(name, shape, i), rs, func(r *infer.Result) string {
 				return varCell(byName[r][name], i)
 			})...)
 		}
