@@ -29,6 +29,7 @@ func wrap(s *session.Model, err error) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.UseGoNames()
 	return &Model{s}, nil
 }
 
@@ -59,7 +60,7 @@ func LoadSource(name string, src []byte, o Overrides) (*Model, error) {
 }
 
 func (o Overrides) session() session.Overrides {
-	return session.Overrides{Set: o.Set, Data: o.Data, Methods: o.Methods, Only: o.Only}
+	return session.Overrides{Set: o.Set, Data: o.Data, Methods: o.Methods, Only: o.Only, API: true}
 }
 
 // Set overrides param name with value, an fg expression such as "0.1" or

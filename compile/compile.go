@@ -25,6 +25,10 @@ type Options struct {
 	// BaseDir is the folder relative paths in CompileSource resolve
 	// against; empty means the folder of the filename.
 	BaseDir string
+	// API says that Set, Data and extra infer lines come from the Go API
+	// (Model.Set, SetData, AddMethod): messages then name those calls
+	// instead of fg run's --set, --data and --method.
+	API bool
 	// Only, when non-empty, lists the labels of the infer lines to compile
 	// (`fg run --only`): the others are labelled but not checked against
 	// the model (a method the model refuses does not stop the others) and

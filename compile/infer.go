@@ -391,7 +391,10 @@ func shiftColumn(p *ast.Pos) {
 // compileMethodLine compiles "infer SPEC" against m and labels it with l.
 func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err error) {
 	src := []byte(methodKeyword + spec)
-	const name = "--method"
+	name := "--method" // the source's name in positions: what the user called
+	if m.opt.API {
+		name = "AddMethod"
+	}
 	start := ast.Pos{Filename: name, Line: 1, Column: 1}
 	c := newCompiler(Options{})
 	c.m = m
@@ -409,12 +412,12 @@ func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err erro
 		return nil, perr
 	}
 	if len(stmts) != 1 {
-		c.errs.Add(start, start, "--method takes one infer line, e.g. `ep { divergence = alpha(0.8) }`")
+		c.errs.Add(start, start, "%s takes one infer line, e.g. `ep { divergence = alpha(0.8) }`", name)
 		return nil, c.errs
 	}
 	is, ok := stmts[0].(*ast.InferStmt)
 	if !ok {
-		c.errs.Add(start, start, "--method: expected METHOD [as LABEL] [{ options }]")
+		c.errs.Add(start, start, "%s: expected METHOD [as LABEL] [{ options }]", name)
 		return nil, c.errs
 	}
 	for n, v := range m.Params {
