@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -126,7 +127,7 @@ func priorNames(d graph.Domain) string {
 	if len(out) == 0 {
 		return "none (add factors instead)"
 	}
-	return fmt.Sprint(out)
+	return strings.Join(out, ", ")
 }
 
 // distribution looks up the callee of a `~` right-hand side.

@@ -3,6 +3,7 @@ package infer
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -191,4 +192,19 @@ func ElementName(name string, shape []int, i int) string {
 		i /= shape[k]
 	}
 	return name + "[" + strings.Join(idx, ", ") + "]"
+}
+
+// SkipReasons renders counts of skipped updates by reason for a message,
+// sorted by reason: "cavity: 3, non-finite: 1".
+func SkipReasons(counts map[string]int) string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s: %d", k, counts[k])
+	}
+	return strings.Join(parts, ", ")
 }
