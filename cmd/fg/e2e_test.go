@@ -173,3 +173,24 @@ func TestRunFactorGraphOutputs(t *testing.T) {
 		t.Errorf("csv (%v):\n%s", err, out)
 	}
 }
+
+// TestFmtKeepsLiteralLines: fg fmt keeps the line breaks of a literal
+// written over several lines (lang/parser's golden file) and is idempotent.
+func TestFmtKeepsLiteralLines(t *testing.T) {
+	const src = "../../lang/parser/testdata/multiline_lists"
+	out, stderr, code := runFG("fmt", src+".fg")
+	want, err := os.ReadFile(src + ".golden")
+	if code != exitOK || err != nil || out != string(want) {
+		t.Fatalf("fmt: exit %d %s %v:\n%s", code, stderr, err, out)
+	}
+	p := filepath.Join(t.TempDir(), "m.fg")
+	os.WriteFile(p, []byte(out), 0o644)
+	if again, _, _ := runFG("fmt", p); again != out {
+		t.Errorf("fmt is not idempotent:\n%s", again)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) > 60 {
+			t.Errorf("a joined line: %q", line)
+		}
+	}
+}
