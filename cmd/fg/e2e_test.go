@@ -189,7 +189,7 @@ func TestFmtKeepsLiteralLines(t *testing.T) {
 		t.Errorf("fmt is not idempotent:\n%s", again)
 	}
 	for _, line := range strings.Split(out, "\n") {
-		if len(line) > 60 {
+		if len(line) > 60 && !strings.HasPrefix(line, "//") {
 			t.Errorf("a joined line: %q", line)
 		}
 	}
