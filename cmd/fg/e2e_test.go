@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -192,5 +195,74 @@ func TestFmtKeepsLiteralLines(t *testing.T) {
 		if len(line) > 60 && !strings.HasPrefix(line, "//") {
 			t.Errorf("a joined line: %q", line)
 		}
+	}
+}
+
+// TestCSVCarriesJSONPredictions: every number of JSON's predictions is in
+// the CSV too — the predictive mean and variance, and the expected count
+// mean_y of a poisson_log prediction — equal as printed (both exact).
+func TestCSVCarriesJSONPredictions(t *testing.T) {
+	const model = "../../examples/poisson_regression.fg"
+	js, stderr, code := runFG("run", model, "--json", "--only", "ep", "--only", "exact")
+	if code != exitOK {
+		t.Fatalf("json: exit %d: %s", code, stderr)
+	}
+	cs, stderr, code := runFG("run", model, "--csv", "--only", "ep", "--only", "exact")
+	if code != exitOK {
+		t.Fatalf("csv: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Results []struct {
+			Label       string `json:"label"`
+			Predictions map[string]struct {
+				Mean  []float64 `json:"mean"`
+				Var   []float64 `json:"var"`
+				MeanY []float64 `json:"mean_y"`
+			} `json:"predictions"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(cs)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	rows := map[string][]string{}
+	for _, r := range recs[1:] {
+		if r[col["kind"]] == "prediction" {
+			rows[r[col["label"]]+" "+r[col["element"]]] = r
+		}
+	}
+	n := 0
+	for _, res := range doc.Results {
+		for name, p := range res.Predictions {
+			if len(p.MeanY) == 0 {
+				t.Errorf("%s %s: JSON has no mean_y", res.Label, name)
+			}
+			for i := range p.Mean {
+				r := rows[fmt.Sprintf("%s %s[%d]", res.Label, name, i)]
+				if r == nil {
+					t.Errorf("%s %s[%d]: no CSV row", res.Label, name, i)
+					continue
+				}
+				for _, c := range []struct {
+					col string
+					v   float64
+				}{{"mean", p.Mean[i]}, {"var", p.Var[i]}, {"mean_y", p.MeanY[i]}} {
+					if got, err := strconv.ParseFloat(r[col[c.col]], 64); err != nil || got != c.v {
+						t.Errorf("%s %s[%d] %s: CSV %q, JSON %v", res.Label, name, i, c.col, r[col[c.col]], c.v)
+					}
+				}
+				n++
+			}
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d prediction elements compared, want 3 for each of ep and exact", n)
 	}
 }
