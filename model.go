@@ -93,6 +93,16 @@ func (m *Model) Overrides() []string { return m.s.Overrides() }
 // those added with AddMethod.
 func (m *Model) Labels() []string { return m.s.Labels() }
 
+// SummedStates names the discrete latents with elements that have no
+// categorical prior (uniform_spin() or none) and returns Σ log K over those
+// elements. When latents is not empty, a result's LogZ is log Σ_x Π_f f(x)
+// over their states, the log partition function of the factors, not a
+// normalised log p(y): under uniform priors on them, log p(y) = LogZ −
+// logStates.
+func (m *Model) SummedStates() (latents []string, logStates float64) {
+	return m.s.Compiled().SummedStates()
+}
+
 // NumExpects is the number of expect statements in the model.
 func (m *Model) NumExpects() int { return len(m.s.Compiled().Expects) }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -264,5 +265,41 @@ func TestCSVCarriesJSONPredictions(t *testing.T) {
 	}
 	if n != 6 {
 		t.Errorf("%d prediction elements compared, want 3 for each of ep and exact", n)
+	}
+}
+
+// TestSummedStatesNote: the log evidence of a model whose discrete latent
+// has no categorical prior is the log partition function; the table and
+// JSON say so and give Σ log K (a uniform_spin latent of 3 elements with a
+// zero field: log Z = 3 log 2 exactly, log p(y) = 0).
+func TestSummedStatesNote(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "z.fg")
+	os.WriteFile(p, []byte("model z\nlatent x: spin[3] ~ uniform_spin()\nfor i in 0..3 { factor field(x[i], 0) }\ninfer exact\n"), 0o644)
+	out, stderr, code := runFG("run", p)
+	if code != exitOK || !strings.Contains(out, "states of x, which have no categorical prior") ||
+		!strings.Contains(out, "log evidence − 2.079") || !strings.Contains(out, "log evidence  2.079") {
+		t.Errorf("table: exit %d %s\n%s", code, stderr, out)
+	}
+	js, _, _ := runFG("run", p, "--json")
+	var doc struct {
+		Results []struct {
+			LogEvidence float64 `json:"log_evidence"`
+		} `json:"results"`
+		SummedStates struct {
+			Latents   []string `json:"latents"`
+			LogStates float64  `json:"log_states"`
+		} `json:"summed_states"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := 3 * math.Log(2)
+	if len(doc.SummedStates.Latents) != 1 || !(math.Abs(doc.SummedStates.LogStates-want) <= 1e-15) ||
+		!(math.Abs(doc.Results[0].LogEvidence-want) <= 1e-12) {
+		t.Errorf("json: %+v", doc)
+	}
+	os.WriteFile(p, []byte("model z\nlatent x: cat(2)[3] ~ categorical([0.5, 0.5])\nfor i in 0..3 { factor table(x[i], [1, 1]) }\ninfer exact\n"), 0o644)
+	if out, _, _ := runFG("run", p); strings.Contains(out, "no categorical prior") {
+		t.Errorf("a categorical prior is normalised:\n%s", out)
 	}
 }
