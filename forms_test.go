@@ -49,18 +49,6 @@ func TestNamedScaleForms(t *testing.T) {
 // conditional's variance and of a mixture component's give the results of
 // the positional variance form (same model, 1e-12).
 func TestNamedScaleFormsAgree(t *testing.T) {
-	run := func(src string) *fg.Results {
-		t.Helper()
-		m, err := fg.LoadBytes("forms.fg", []byte(src))
-		if err != nil {
-			t.Fatalf("%v\n%s", err, src)
-		}
-		res, err := m.Run(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
 	const head = "model agree\ndata y: real[4] = [0.3, -1.2, 2.5, 0.9]\n"
 	for _, c := range []struct{ pos, named string }{
 		{head + "latent mu: real ~ student_t(4, 0, 2.25)\ny ~ student_t(3, mu, 0.64)\ninfer ep\n",
@@ -72,27 +60,6 @@ func TestNamedScaleFormsAgree(t *testing.T) {
 		{head + "latent mu: real ~ normal(0, 4)\nfor i in 0..4 { y[i] ~ mixture([0.7, 0.3], normal(mu, 0.25), normal(0, 100)) }\ninfer ep\n",
 			head + "latent mu: real ~ normal(0, 4)\nfor i in 0..4 { y[i] ~ mixture([0.7, 0.3], normal(mu, sd = 0.5), normal(0, precision = 0.01)) }\ninfer ep\n"},
 	} {
-		a, b := run(c.pos).All()[0], run(c.named).All()[0]
-		for _, name := range a.Variables() {
-			shape, _ := a.Shape(name)
-			n := 1
-			for _, d := range shape {
-				n *= d
-			}
-			for i := 0; i < n; i++ {
-				ma, _ := a.Mean(name, i)
-				mb, _ := b.Mean(name, i)
-				va, _ := a.Variance(name, i)
-				vb, _ := b.Variance(name, i)
-				if !(math.Abs(ma-mb) <= 1e-12) || !(math.Abs(va-vb) <= 1e-12) {
-					t.Errorf("%s[%d]: positional %g ± %g, named %g ± %g\n%s", name, i, ma, va, mb, vb, c.named)
-				}
-			}
-		}
-		za, _ := a.LogZ()
-		zb, _ := b.LogZ()
-		if !(math.Abs(za-zb) <= 1e-12) {
-			t.Errorf("log Z: positional %g, named %g\n%s", za, zb, c.named)
-		}
+		sameResults(t, c.named, runSource(t, c.pos).All()[0], runSource(t, c.named).All()[0])
 	}
 }
