@@ -175,3 +175,21 @@ infer mcmc { samples = 20000, seed = 1 }
 		}
 	}
 }
+
+// TestMVNormalLatentMean: a whole latent with an mvnormal prior whose mean
+// is a latent (f ~ mvnormal(mu, K)) is the model f = mu + g with
+// g ~ mvnormal(0, K): the same posterior of mu and log Z (1e-9, exact).
+func TestMVNormalLatentMean(t *testing.T) {
+	const head = "model mvmean\ndata y: real[3] = [0.4, 1.3, -0.2]\ndata K = [[1, 0.6, 0.2], [0.6, 1, 0.5], [0.2, 0.5, 1]]\nlatent mu: real ~ normal(0, 4)\n"
+	a := runSource(t, head+"latent f: real[3] ~ mvnormal(mu, K)\ny ~ normal(f, 0.5)\ninfer exact\n").All()[0]
+	b := runSource(t, head+"latent g: real[3] ~ mvnormal(0, K)\ny ~ normal(g + mu, 0.5)\ninfer exact\n").All()[0]
+	ma, _ := a.Mean("mu", 0)
+	mb, _ := b.Mean("mu", 0)
+	va, _ := a.Variance("mu", 0)
+	vb, _ := b.Variance("mu", 0)
+	za, _ := a.LogZ()
+	zb, _ := b.LogZ()
+	if !(math.Abs(ma-mb) <= 1e-9) || !(math.Abs(va-vb) <= 1e-9) || !(math.Abs(za-zb) <= 1e-9) {
+		t.Errorf("mu %g ± %g, log Z %g; reparametrised mu %g ± %g, log Z %g", ma, va, za, mb, vb, zb)
+	}
+}

@@ -128,6 +128,9 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	c.fg.done[s.lat]++
 }
 
+// maxMVConditional bounds the elements of one mvnormal conditional.
+const maxMVConditional = 2000
+
 // mvConditional turns LHS ~ mvnormal(m, Σ) over the d elements ids into d
 // scalar conditionals with the same joint density: with the Cholesky factor
 // Σ = C Cᵀ and e = x − m = C z, z ~ N(0, I),
@@ -141,6 +144,9 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 // means and the variances C_ii².
 func (c *compiler) mvConditional(a *args, mean func(k int) lin, ids []int) (func(k int) lin, []float64) {
 	d := len(ids)
+	if d > maxMVConditional {
+		c.fail(a.call, "mvnormal as a conditional on %d elements; the limit is %d (its scalar conditionals have d²/2 coefficients): use it on the rows of a state, x[t] ~ mvnormal(A @ x[t-1], Q)", d, maxMVConditional)
+	}
 	cov := c.covArg(a, 1, d)
 	var ch mat.Cholesky
 	if !ch.Factorize(cov) {
@@ -160,13 +166,16 @@ func (c *compiler) mvConditional(a *args, mean func(k int) lin, ids []int) (func
 			}
 			beta[k] = s / C.At(k, k)
 		}
-		m := mean(i)
-		for j := 0; j < i; j++ {
-			if beta[j] != 0 { // + β_ij (x_j − m_j)
-				m = combine(1, m, beta[j], combine(1, varLin(ids[j]), -1, mean(j)))
+		// m_i + Σ_{j<i} β_ij (x_j − m_j), merged once (weighted).
+		means[i] = weighted(2*i+1, nil, func(k int) lin {
+			switch {
+			case k == 2*i:
+				return mean(i)
+			case k%2 == 0:
+				return varLin(ids[k/2]).scale(beta[k/2])
 			}
-		}
-		means[i] = m
+			return mean(k / 2).scale(-beta[k/2])
+		})
 	}
 	return func(k int) lin { return means[k] }, vars
 }
