@@ -95,14 +95,14 @@ type Converger interface {
 // Below is the default Converger: converged when R < tol.
 type Below float64
 
-func (Below) Init()                       {}
+func (Below) Init()                        {}
 func (tol Below) Converged(r float64) bool { return r < float64(tol) }
 
 // Never is the Converger of a fixed number of passes (single-pass ADF,
 // passes without a tolerance): it never reports convergence.
 type Never struct{}
 
-func (Never) Init()                   {}
+func (Never) Init()                  {}
 func (Never) Converged(float64) bool { return false }
 
 // Loop configures Iterate. Tol, Damping and MaxIter are the infer line's
