@@ -27,9 +27,11 @@ func (Gamma) Role() Role               { return Prior }
 func (Gamma) Builtin() *stdlib.Builtin { return &gammaBuiltin }
 
 func (Gamma) NetEdges() []EdgeSpec {
-	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "the Gamma variable"},
+	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "the Gamma variable",
+		EP: "exact with a data rate; with a gamma rate, quadrature in log x", VMP: "closed form (E rate)"},
 		{Name: "shape", Required: true, Doc: "shape (data)"},
-		{Name: "rate", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "rate (data or a Gamma variable)"}}
+		{Name: "rate", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "rate (data or a Gamma variable)",
+			EP: "exact with data x; with a gamma x, quadrature in log x", VMP: "closed form (E x)"}}
 }
 
 func (k Gamma) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {

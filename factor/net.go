@@ -53,7 +53,15 @@ type EdgeSpec struct {
 	Families []graph.Family
 	Alt      string
 	Doc      string
+	// EP and VMP say how the kind's message to a variable on the edge is
+	// computed (the rows of NetMarkdown and `fg rules`).
+	EP, VMP string
 }
+
+const (
+	ruleConjugate = "exact: conjugate, closed form"
+	ruleVMPClosed = "closed form"
+)
 
 // EdgeError is a domain or family error of one edge of a factor: Edge is
 // its name ("" for the observation), Elem the element of a vector value
