@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -38,14 +39,12 @@ type netPrior struct {
 }
 
 // netDecl is one factor being lowered: its edges name graph variables
-// (buildNet maps them to Net variables); specs and at hold, per edge, its
-// parameter (the families it accepts) and the expression blamed when it
-// meets a family no rule connects.
+// (buildNet maps them to Net variables); at holds, per edge, the
+// expression blamed when the edge meets a family no rule connects.
 type netDecl struct {
-	f     graph.NetFactor
-	dist  string
-	specs []netParam
-	at    []ast.Node
+	f    graph.NetFactor
+	kind factor.NetKind
+	at   []ast.Node
 }
 
 func newNetState() *netState {
@@ -88,43 +87,33 @@ func (c *compiler) netPrior(lhsAt ast.Node, lat int, ids []int, call *ast.CallEx
 	}()
 	l := &c.m.Graph.Latents[lat]
 	b := c.distribution(call)
-	fd, ok := netPriors[b.Name]
+	k, fam, ok := netPriorKind(b.Name)
 	if !ok {
 		c.fail(call.Fun, "%s", netPriorList(b.Name, l))
 	}
-	if l.Domain != fd.domain {
-		c.fail(call.Fun, "%s is a prior for %s latents, but `%s` is %s; %s", b.Name, fd.domain, l.Name, l.Domain, netPriorList("", l))
+	if d := familyDomain(fam); l.Domain != d {
+		c.fail(call.Fun, "%s is a prior for %s latents, but `%s` is %s; %s", b.Name, d, l.Name, l.Domain, netPriorList("", l))
 	}
 	targets := ids
-	if fd.fam == graph.Dirichlet {
+	K := 0
+	switch fam {
+	case graph.Dirichlet:
 		targets = c.dirichletRows(lhsAt, l, ids)
+		K = c.lastDim(l)
+	case graph.Discrete:
+		K = l.Card
 	}
 	for _, id := range targets {
 		if old, dup := c.net.prior[id]; dup {
 			c.fail(lhsAt, "`%s` already has a prior (at %s)", c.m.Graph.VarName(id), old.pos)
 		}
 	}
-	K := 0
-	switch fd.fam {
-	case graph.Dirichlet:
-		K = c.lastDim(l)
-	case graph.Discrete:
-		K = l.Card
-	}
 	a := c.bind(call, b)
-	edges, params := c.netEdges(a, fd, len(targets), K)
-	k := c.netKind(b.Name, false)
-	x := netParam{name: "x", edge: "x", fams: []graph.Family{fd.fam}}
+	edges, args := c.netEdges(a, netParams(k, b), len(targets), K)
 	for e, id := range targets {
-		c.net.prior[id] = netPrior{fam: fd.fam, pos: call.Pos()}
-		if fd.fam == graph.Dirichlet {
-			for j := 0; j < c.lastDim(l); j++ {
-				c.net.row[id+j] = id
-			}
-		}
 		name := c.m.Graph.VarName(id)
-		if fd.fam == graph.Dirichlet {
-			name = rowName(l, (id-l.First)/c.lastDim(l))
+		if fam == graph.Dirichlet {
+			name = rowName(l, (id-l.First)/K)
 		}
 		es := edges(e)
 		for _, ed := range es {
@@ -134,7 +123,15 @@ func (c *compiler) netPrior(lhsAt ast.Node, lat int, ids []int, call *ast.CallEx
 		}
 		f := graph.NetFactor{Kind: k, Edges: append([]graph.Edge{graph.VarEdge("x", id)}, es...),
 			Label: fmt.Sprintf("%s(%s)", b.Name, name), Pos: call.Pos()}
-		c.addNetFactor(call, netDecl{f: f, dist: b.Name}, append([]netArg{{p: x, e: lhsExpr(lhsAt)}}, params...))
+		c.addNetFactor(call, netDecl{f: f, kind: k, at: append([]ast.Node{lhsAt}, argNodes(args)...)}, args, e, nil)
+	}
+	for _, id := range targets {
+		c.net.prior[id] = netPrior{fam: fam, pos: call.Pos()}
+		if fam == graph.Dirichlet {
+			for j := 0; j < K; j++ {
+				c.net.row[id+j] = id
+			}
+		}
 	}
 }
 
@@ -143,27 +140,28 @@ func (c *compiler) netPrior(lhsAt ast.Node, lat int, ids []int, call *ast.CallEx
 // scalars.
 func (c *compiler) netObserve(s *ast.TildeStmt, y val, call *ast.CallExpr) {
 	b := c.distribution(call)
-	fd, ok := netLikelihoods[b.Name]
+	k, ok := netLikelihoodKind(b.Name)
 	if !ok {
-		c.fail(call.Fun, "in a model with beta, gamma, inv_gamma or dirichlet latents, likelihoods with latent parameters or discrete chains, a likelihood is one of %s; `%s` is not",
-			strings.Join(netLikelihoodNames(), ", "), b.Name)
+		c.fail(call.Fun, "in %s, a likelihood is one of %s; `%s` is not", netModel, strings.Join(netNames(true, 0), ", "), b.Name)
 	}
 	n := y.size()
 	a := c.bind(call, b)
-	edges, params := c.netEdges(a, fd, n, 0)
+	edges, args := c.netEdges(a, netParams(k, b), n, 0)
 	if !c.netMentionsLatent(a) {
-		c.fail(call, "%s(...) depends on no latent: a likelihood in this model has a latent parameter, e.g. %s", b.Name, fd.example)
+		c.fail(call, "`%s` depends on no latent: a likelihood in this model has a latent parameter (p ~ beta(1, 1) with y ~ bernoulli(p))", c.text(call))
 	}
-	k := c.netKind(b.Name, true)
+	at := argNodes(args)
 	for e := 0; e < n; e++ {
-		edges := edges(e)
-		if err := fd.checkY(y.num[e], edges); err != "" {
-			c.fail(s.LHS, "%s", c.badElement(c.render(s.LHS), y, e, err))
-		}
-		f := graph.NetFactor{Kind: k, Edges: edges, Observed: true, Y: []float64{y.num[e]},
+		f := graph.NetFactor{Kind: k, Edges: edges(e), Observed: true, Y: []float64{y.num[e]},
 			Label: fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, e, n)), Pos: s.Pos()}
-		c.addNetFactor(s, netDecl{f: f, dist: b.Name}, params)
+		c.addNetFactor(s, netDecl{f: f, kind: k, at: at}, args, e, &netObs{lhs: s.LHS, y: y})
 	}
+}
+
+// netObs is the observation of a likelihood factor, for messages.
+type netObs struct {
+	lhs ast.Expr
+	y   val
 }
 
 // netMentionsLatent reports whether any argument of a names a latent.
@@ -176,24 +174,18 @@ func (c *compiler) netMentionsLatent(a *args) bool {
 	return false
 }
 
-// addNetFactor records a factor with the parameters its edges come from,
-// counting it against the model's limit.
-func (c *compiler) addNetFactor(at ast.Node, d netDecl, params []netArg) {
+// addNetFactor validates a factor's data — its data edges and its
+// observation, by its kind's CheckNet with each variable assumed of a
+// family its edge takes (buildNet checks the families) — and records it,
+// counting it against the model's limit. A bad value fails the statement
+// at the argument or observation it came from: element e of the
+// statement, args the arguments its edges came from.
+func (c *compiler) addNetFactor(at ast.Node, d netDecl, args []*netArg, e int, obs *netObs) {
 	c.countFactor(at)
-	d.specs = make([]netParam, len(params))
-	d.at = make([]ast.Node, len(params))
-	for j, p := range params {
-		d.specs[j], d.at[j] = p.p, p.e
+	if err := d.kind.CheckNet(&d.f, assumedFamilies(d.kind, &d.f)); err != nil {
+		c.netDataError(d, err, args, e, obs)
 	}
 	c.net.factors = append(c.net.factors, d)
-}
-
-// lhsExpr is the left side of a prior as an expression to blame.
-func lhsExpr(n ast.Node) ast.Expr {
-	if e, ok := n.(ast.Expr); ok {
-		return e
-	}
-	return nil
 }
 
 // lastDim is the length of the last dimension of a latent (its number of

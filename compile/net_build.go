@@ -3,7 +3,9 @@ package compile
 import (
 	"fmt"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 // buildNet makes the model's graph.Net once its statements have compiled:
@@ -60,25 +62,34 @@ func (c *compiler) buildNet() {
 			c.errs.Add(l.Pos, l.Pos, "`%s` has no prior; the priors on elements of `%s` must cover all of it", g.VarName(missing), l.Name)
 		}
 	}
-	if len(c.errs) > 0 {
-		return
-	}
+	fam := func(v int) graph.Family { return net.Vars[v].Family }
+	bad := map[ast.Pos]bool{} // statements with an error: one message each
 	for _, d := range c.net.factors {
+		if bad[d.f.Pos] {
+			continue
+		}
 		f := d.f
 		f.Edges = make([]graph.Edge, len(d.f.Edges))
-		ok := true
 		for j, e := range d.f.Edges {
 			f.Edges[j] = mapEdge(e, varOf)
-			if !c.checkEdge(net, d, j, f.Edges[j]) {
-				ok = false
-				break
-			}
 		}
-		if ok && c.checkObservedCategory(net, d, f) {
-			net.AddFactor(f)
+		if !mapped(f.Edges) {
+			continue // on a latent whose prior failed: that error explains it
 		}
+		if err := d.kind.CheckNet(&f, fam); err != nil {
+			c.familyError(net, d, &f, err)
+			bad[d.f.Pos] = true
+			continue
+		}
+		if !c.checkObservedCategory(net, f) {
+			bad[d.f.Pos] = true
+			continue
+		}
+		net.AddFactor(f)
 	}
-	c.m.Net = net
+	if len(c.errs) == 0 {
+		c.m.Net = net
+	}
 }
 
 // mapEdge maps an edge's graph variables to Net variables.
@@ -100,53 +111,76 @@ func mapEdge(e graph.Edge, varOf []int) graph.Edge {
 	return out
 }
 
-// checkEdge reports whether edge j of factor d meets families its
-// parameter has a rule for, recording the error when it does not.
-func (c *compiler) checkEdge(net *graph.Net, d netDecl, j int, e graph.Edge) bool {
-	p := d.specs[j]
-	if e.Selected {
-		sel := net.Vars[e.Sel]
-		if sel.Family != graph.Discrete || sel.Dim != len(e.Branches) {
-			c.netEdgeError(d, j, fmt.Sprintf("`%s` selects %d branches but is %s", sel.Name, len(e.Branches), describeVar(sel)))
-			return false
-		}
-		for _, b := range e.Branches {
-			if !c.checkEdge(net, d, j, b) {
+// mapped reports whether every variable of edges has a Net variable.
+func mapped(edges []graph.Edge) bool {
+	for _, e := range edges {
+		for _, v := range e.VarsOf() {
+			if v < 0 {
 				return false
 			}
-		}
-		return true
-	}
-	if _, isVar := e.IsVar(); !isVar && len(e.Vars) > 0 && !p.affine {
-		c.netEdgeError(d, j, fmt.Sprintf("the `%s` of %s is one latent, not an expression of several", p.name, d.dist))
-		return false
-	}
-	for _, v := range e.Vars {
-		fam := net.Vars[v].Family
-		if len(e.Vars) > 1 || e.Coefs[0] != 1 || e.Const != 0 {
-			if fam != graph.Gaussian {
-				c.netEdgeError(d, j, fmt.Sprintf("`%s` is %s; an affine expression is over Gaussian latents (normal priors); a %s latent fits %s",
-					net.Vars[v].Name, describeVar(net.Vars[v]), fam, fitsFamily(fam)))
-				return false
-			}
-			continue
-		}
-		if !hasFamily(p.fams, fam) {
-			c.netEdgeError(d, j, fmt.Sprintf("`%s` is %s, which the `%s` of %s does not take (it takes %s); a %s latent fits %s",
-				net.Vars[v].Name, describeVar(net.Vars[v]), p.name, d.dist, famList(p), fam, fitsFamily(fam)))
-			return false
 		}
 	}
 	return true
 }
 
+// familyError records the error of a factor whose edge meets a family its
+// kind has no rule for (CheckNet on the Net's families; the data were
+// checked when the statement compiled), at the argument's expression,
+// naming the latent, its family and where that family fits.
+func (c *compiler) familyError(net *graph.Net, d netDecl, f *graph.NetFactor, err error) {
+	msg := err.Error()
+	j := -1
+	if ee, ok := err.(*factor.EdgeError); ok {
+		for i, e := range f.Edges {
+			if e.Name == ee.Edge {
+				j = i
+			}
+		}
+	}
+	if j >= 0 {
+		spec, _ := edgeSpec(d.kind, f.Edges[j].Name)
+		if v, ok := offending(net, f.Edges[j], spec); ok {
+			nv := net.Vars[v]
+			msg = fmt.Sprintf("`%s` is %s, which the `%s` of %s does not take (it takes %s); a %s latent fits %s",
+				nv.Name, describeVar(nv), spec.Name, d.kind.Name(), famList(spec), nv.Family, fitsFamily(nv.Family))
+		}
+	}
+	at := d.f.Pos
+	end := at
+	if j >= 0 && d.at[j] != nil {
+		at, end = d.at[j].Pos(), d.at[j].End()
+	}
+	c.errs.Add(at, end, "%s: %s", d.f.Label, msg)
+}
+
+// offending finds a variable of edge e whose family the edge's spec does
+// not take (an affine expression takes Gaussian variables only).
+func offending(net *graph.Net, e graph.Edge, spec factor.EdgeSpec) (int, bool) {
+	if e.Selected {
+		for _, b := range e.Branches {
+			if v, ok := offending(net, b, spec); ok {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	_, single := e.IsVar()
+	for _, v := range e.Vars {
+		fam := net.Vars[v].Family
+		if !hasFamily(spec.Families, fam) || !single && fam != graph.Gaussian {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
 // checkObservedCategory checks an observed category against the number
-// of components of a Dirichlet row it is drawn from.
-func (c *compiler) checkObservedCategory(net *graph.Net, d netDecl, f graph.NetFactor) bool {
-	if !f.Observed || d.dist != "categorical" {
+// of components of the Dirichlet row it is drawn from.
+func (c *compiler) checkObservedCategory(net *graph.Net, f graph.NetFactor) bool {
+	if !f.Observed || f.Kind.Name() != (factor.Categorical{}).Name() {
 		return true
 	}
-	e := f.Edges[0]
+	e, _ := f.Edge("p")
 	if e.Selected {
 		e = e.Branches[0]
 	}
@@ -155,21 +189,11 @@ func (c *compiler) checkObservedCategory(net *graph.Net, d netDecl, f graph.NetF
 		return true
 	}
 	y, K := f.Y[0], net.Vars[v].Dim
-	if y < 0 || y >= float64(K) || y != float64(int(y)) {
+	if y >= float64(K) {
 		c.errs.Add(f.Pos, f.Pos, "%s: the observation %s is not a category 0..%d of `%s`", f.Label, fmtNum(y), K-1, net.Vars[v].Name)
 		return false
 	}
 	return true
-}
-
-// netEdgeError records an error of factor d's edge j at its expression.
-func (c *compiler) netEdgeError(d netDecl, j int, msg string) {
-	at := d.at[j]
-	if at == nil {
-		c.errs.Add(d.f.Pos, d.f.Pos, "%s: %s", d.f.Label, msg)
-		return
-	}
-	c.errs.Add(at.Pos(), at.End(), "%s: %s", d.f.Label, msg)
 }
 
 // describeVar says what a Net variable is: "a beta latent", "a discrete
@@ -181,26 +205,17 @@ func describeVar(v graph.NetVar) string {
 	return "a " + v.Family.String() + " latent"
 }
 
-func hasFamily(fs []graph.Family, f graph.Family) bool {
-	for _, g := range fs {
-		if g == f {
-			return true
-		}
-	}
-	return false
-}
-
 // famList renders what an edge takes: "a beta latent or a number".
-func famList(p netParam) string {
-	s := ""
-	for i, f := range p.fams {
+func famList(s factor.EdgeSpec) string {
+	out := ""
+	for i, f := range s.Families {
 		if i > 0 {
-			s += " or "
+			out += " or "
 		}
-		s += "a " + f.String() + " latent"
+		out += "a " + f.String() + " latent"
 	}
-	if p.affine {
-		s += " or an affine expression of them"
+	if hasFamily(s.Families, graph.Gaussian) {
+		out += " or an affine expression of them"
 	}
-	return s + " or a number"
+	return out + " or a number"
 }

@@ -9,32 +9,42 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// netArg is one parameter of a call as it lowers: its edge spec and the
-// expression bound to it.
+// netArg is one argument of a call as it lowers: its edge, the
+// expression bound to it and, once evaluated outside a selection, its
+// value (for messages that name a csv line).
 type netArg struct {
 	p netParam
 	e ast.Expr
+	v *val
 }
 
-// netArgs binds the parameters of a call to its netDist's edges. The
-// variance of normal becomes the precision edge when it is written
-// `1 / tau` with tau depending on a latent, or `precision = tau`.
-func (c *compiler) netArgs(a *args, fd netDist) []netArg {
-	out := make([]netArg, len(fd.params))
-	for j, p := range fd.params {
-		i := paramIndex(a.b, p.name)
-		e := a.expr(i)
-		if p.name == varParam.name && a.b.Name == "normal" {
+// netArgs binds the arguments of a call to its edges. The variance of
+// normal becomes the precision edge when it is written `1 / tau` with tau
+// depending on a latent, or `precision = tau`.
+func (c *compiler) netArgs(a *args, params []netParam) []*netArg {
+	out := make([]*netArg, len(params))
+	for j, p := range params {
+		e := a.expr(paramIndex(a.b, p.name))
+		if p.edge == varEdge {
 			if pi := paramLookup(a, "precision"); pi >= 0 && a.expr(pi) != nil {
-				p, e = precParam, a.expr(pi)
+				p.edge, e = precEdge, a.expr(pi)
 			} else if x, ok := reciprocal(e); ok && c.mentionsLatent(x) {
-				p, e = precParam, x
+				p.edge, e = precEdge, x
 			}
 		}
 		if e == nil {
 			c.fail(a.call, "%s: `%s` must be given", a.b.Name, p.name)
 		}
-		out[j] = netArg{p: p, e: e}
+		out[j] = &netArg{p: p, e: e}
+	}
+	return out
+}
+
+// argNodes are the expressions of args, in order.
+func argNodes(args []*netArg) []ast.Node {
+	out := make([]ast.Node, len(args))
+	for j, a := range args {
+		out[j] = a.e
 	}
 	return out
 }
@@ -68,8 +78,8 @@ func reciprocal(e ast.Expr) (ast.Expr, bool) {
 // argument is indexed by one element z of a cat(K) latent (mu[z[i]],
 // A[z[t-1]]), the edges that depend on z become selections with one
 // branch per state (the gate of Minka & Winn 2008).
-func (c *compiler) netEdges(a *args, fd netDist, n, K int) (func(e int) []graph.Edge, []netArg) {
-	params := c.netArgs(a, fd)
+func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []graph.Edge, []*netArg) {
+	params := c.netArgs(a, ps)
 	uses := c.selectors(a.call)
 	if len(uses) == 0 {
 		fns := make([]func(int) graph.Edge, len(params))
@@ -125,7 +135,7 @@ func (c *compiler) netEdges(a *args, fd netDist, n, K int) (func(e int) []graph.
 
 // netBranch evaluates the edges with every use of the selector replaced
 // by state st (of K states).
-func (c *compiler) netBranch(a *args, params []netArg, uses []selectorUse, st, states, K int) []graph.Edge {
+func (c *compiler) netBranch(a *args, params []*netArg, uses []selectorUse, st, states, K int) []graph.Edge {
 	c.gate.subst, c.gate.card = map[ast.Expr]val{}, map[ast.Expr]int{}
 	defer func() { c.gate.subst, c.gate.card = nil, nil }()
 	for _, u := range uses {
@@ -134,29 +144,28 @@ func (c *compiler) netBranch(a *args, params []netArg, uses []selectorUse, st, s
 	out := make([]graph.Edge, len(params))
 	for j, ar := range params {
 		out[j] = c.netParamEdge(a, ar, 1, K)(0)
+		ar.v = nil // a branch's value: messages name no csv line for it
 	}
 	return out
 }
 
-// netParamEdge evaluates one parameter as an edge per element.
-func (c *compiler) netParamEdge(a *args, ar netArg, n, K int) func(e int) graph.Edge {
+// netParamEdge evaluates one argument as an edge per element; its data
+// are checked by the kind (addNetFactor).
+func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph.Edge {
 	if ar.p.vector {
 		return c.netVectorEdge(a, ar, K)
 	}
 	v := c.eval(ar.e)
+	ar.v = &v
 	switch v.k {
 	case kNum, kBool:
 		if v.size() != 1 && v.size() != n {
 			c.fail(ar.e, "%s: `%s` must be a number or a vector of %d (one per element), got %s", a.b.Name, ar.p.name, n, v.describe())
 		}
-		for i, x := range v.num {
-			if want := ar.p.data(x); want != "" {
-				c.fail(ar.e, "%s", c.badParam(a.b.Name, ar.p.name, v, i, want))
-			}
-		}
+		c.finite(ar.e, a.b.Name+" "+ar.p.name, v)
 		return func(e int) graph.Edge { return graph.DataEdge(ar.p.edge, v.num[min(e, len(v.num)-1)]) }
 	case kSym:
-		if len(ar.p.fams) == 0 {
+		if !ar.p.latent {
 			c.fail(ar.e, "%s: `%s` must be a number (data or a param), not a latent expression", a.b.Name, ar.p.name)
 		}
 		if v.size() != 1 && v.size() != n {
@@ -168,27 +177,31 @@ func (c *compiler) netParamEdge(a *args, ar netArg, n, K int) func(e int) graph.
 			forms = func(k int) lin { return varLin(ids[k]) }
 		}
 		if forms == nil {
-			c.fail(ar.e, "%s: `%s` is not affine in the latents; a parameter is a latent (p, rate[j], tau) or, for a mean, an affine expression such as dot(X[i], w) + b", a.b.Name, ar.p.name)
+			c.fail(ar.e, "%s: `%s` is not affine in the latents; an argument is a latent (p, rate[j], tau) or, for a mean, an affine expression such as dot(X[i], w) + b", a.b.Name, ar.p.name)
 		}
 		size := v.size()
-		return func(e int) graph.Edge { return linEdge(ar.p.edge, forms(min(e, size-1))) }
+		return func(e int) graph.Edge {
+			f := forms(min(e, size-1))
+			if !f.finite() {
+				c.fail(ar.e, "%s: `%s` has an infinite or NaN coefficient or constant (a division by zero?)", a.b.Name, ar.p.name)
+			}
+			return linEdge(ar.p.edge, f)
+		}
 	}
 	c.fail(ar.e, "%s: `%s` must be a number or a latent, got %s", a.b.Name, ar.p.name, v.describe())
 	return nil
 }
 
-// netVectorEdge evaluates a vector parameter (dirichlet's alpha,
-// categorical's p): K numbers, the same for every element, or a row of a
-// Dirichlet latent (w, A[k]).
-func (c *compiler) netVectorEdge(a *args, ar netArg, K int) func(e int) graph.Edge {
+// netVectorEdge evaluates a vector argument (dirichlet's alpha,
+// categorical's p): K numbers, the same for every element (a dirichlet
+// concentration may be one number, the same for every component), or a
+// row of a Dirichlet latent (w, A[k]).
+func (c *compiler) netVectorEdge(a *args, ar *netArg, K int) func(e int) graph.Edge {
 	v := c.eval(ar.e)
+	ar.v = &v
 	var e graph.Edge
 	switch {
-	case v.k == kNum && len(v.shape) == 0 && a.b.Name == "dirichlet" && K > 0:
-		// a symmetric Dirichlet: one concentration for every component
-		if want := ar.p.data(v.num[0]); want != "" {
-			c.fail(ar.e, "%s", c.badParam(a.b.Name, ar.p.name, v, 0, want))
-		}
+	case v.k == kNum && len(v.shape) == 0 && !ar.p.latent && K > 0:
 		x := make([]float64, K)
 		for i := range x {
 			x[i] = v.num[0]
@@ -198,21 +211,9 @@ func (c *compiler) netVectorEdge(a *args, ar netArg, K int) func(e int) graph.Ed
 		if K > 0 && v.shape[0] != K {
 			c.fail(ar.e, "%s: `%s` has %d entries; it must have %d", a.b.Name, ar.p.name, v.shape[0], K)
 		}
-		if v.shape[0] < 2 && a.b.Name == "dirichlet" {
-			c.fail(ar.e, "dirichlet: `alpha` must have at least 2 entries, got %d", v.shape[0])
-		}
-		for i, x := range v.num {
-			if want := ar.p.data(x); want != "" {
-				c.fail(ar.e, "%s", c.badParam(a.b.Name, ar.p.name, v, i, want))
-			}
-		}
-		if a.b.Name == "categorical" {
-			if _, err := factor.NewCategorical(v.num, len(v.num)); err != nil {
-				c.fail(ar.e, "%v", err)
-			}
-		}
+		c.finite(ar.e, a.b.Name+" "+ar.p.name, v)
 		e = graph.DataEdge(ar.p.edge, v.num...)
-	case v.k == kSym && len(ar.p.fams) > 0:
+	case v.k == kSym && ar.p.latent:
 		e = graph.VarEdge(ar.p.edge, c.rowOf(a, ar, v, K))
 	default:
 		c.fail(ar.e, "%s: `%s` must be a vector of %s or a row of a dirichlet latent (w, A[k]), got %s", a.b.Name, ar.p.name, entries(K), v.describe())
@@ -230,7 +231,7 @@ func entries(K int) string {
 
 // rowOf checks that v selects one whole row (the last dimension) of a
 // latent and returns the row's first graph variable.
-func (c *compiler) rowOf(a *args, ar netArg, v val, K int) int {
+func (c *compiler) rowOf(a *args, ar *netArg, v val, K int) int {
 	s := v.sym
 	if s.lat < 0 || s.exprs || len(s.ids) == 0 {
 		c.fail(ar.e, "%s: `%s` must be a row of a dirichlet latent (w, A[k]), not the expression `%s`", a.b.Name, ar.p.name, c.text(ar.e))
@@ -251,22 +252,86 @@ func (c *compiler) rowOf(a *args, ar netArg, v val, K int) int {
 	return first
 }
 
-// badParam describes element i of a parameter's value v not being what
-// it must be, naming the csv file and line when v came from one.
-func (c *compiler) badParam(dist, name string, v val, i int, want string) string {
-	where := fmt.Sprintf("`%s`", name)
-	if len(v.shape) > 0 {
-		where = fmt.Sprintf("`%s`[%s]", name, unflat(v.shape, i))
+// assumedFamilies gives each variable of f the family its edge takes
+// first (Gaussian in an affine expression, Discrete for a selector), so
+// that CheckNet checks f's data before the families are known.
+func assumedFamilies(k factor.NetKind, f *graph.NetFactor) func(int) graph.Family {
+	fams := map[int]graph.Family{}
+	var walk func(e graph.Edge, spec factor.EdgeSpec)
+	walk = func(e graph.Edge, spec factor.EdgeSpec) {
+		if e.Selected {
+			fams[e.Sel] = graph.Discrete
+			for _, b := range e.Branches {
+				walk(b, spec)
+			}
+			return
+		}
+		for _, v := range e.Vars {
+			switch {
+			case len(e.Vars) > 1 || e.Coefs[0] != 1 || e.Const != 0:
+				fams[v] = graph.Gaussian
+			case len(spec.Families) > 0:
+				fams[v] = spec.Families[0]
+			}
+		}
 	}
-	msg := fmt.Sprintf("%s: %s is %s; it must be %s", dist, where, fmtNum(v.num[i]), want)
+	for _, e := range f.Edges {
+		if spec, ok := edgeSpec(k, e.Name); ok {
+			walk(e, spec)
+		}
+	}
+	return func(v int) graph.Family { return fams[v] }
+}
+
+// netDataError fails with a factor's data error (a *factor.EdgeError from
+// its kind's CheckNet) at the argument or observation it is about,
+// naming the element and, for csv data, the file and line.
+func (c *compiler) netDataError(d netDecl, err error, args []*netArg, e int, obs *netObs) {
+	ee, ok := err.(*factor.EdgeError)
+	if !ok {
+		c.fail(d.at[0], "%s: %v", d.f.Label, err)
+	}
+	if ee.Edge == "" && obs != nil {
+		c.fail(obs.lhs, "%s: %s", c.dataRef(c.render(obs.lhs), obs.y, e), ee.Msg)
+	}
+	j := 0
+	for i, ed := range d.f.Edges {
+		if ed.Name == ee.Edge {
+			j = i
+		}
+	}
+	msg := ee.Msg
+	off := len(d.f.Edges) - len(args) // a prior's x edge has no argument
+	if j >= off {
+		if ar := args[j-off]; ar.v != nil && len(ar.v.shape) > 0 {
+			i := min(e, ar.v.size()-1)
+			if ar.p.vector && ee.Elem >= 0 {
+				i = ee.Elem
+			}
+			msg += " (" + c.dataRef(c.text(ar.e), *ar.v, i) + ")"
+		}
+	}
+	if ee.Branch >= 0 {
+		msg += fmt.Sprintf(" in the branch of state %d", ee.Branch)
+	}
+	c.fail(d.at[j], "%s", msg)
+}
+
+// dataRef names element i of data v written as name: y[3], with the csv
+// file and line when v came from one.
+func (c *compiler) dataRef(name string, v val, i int) string {
+	where := name
+	if len(v.shape) > 0 {
+		where = fmt.Sprintf("%s[%s]", name, unflat(v.shape, i))
+	}
 	if v.src != nil {
 		row := i
 		if len(v.shape) == 2 {
 			row = i / v.shape[1]
 		}
-		msg += fmt.Sprintf(" (%s:%d)", v.src.path, v.src.firstRow+row)
+		where += fmt.Sprintf(" at %s:%d", v.src.path, v.src.firstRow+row)
 	}
-	return msg
+	return where
 }
 
 // linEdge is the edge of an affine form: a variable, an affine
