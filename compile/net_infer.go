@@ -58,3 +58,17 @@ func optionList(xs []string) string {
 	}
 	return joinQuoted(xs)
 }
+
+// vmpLimit reports whether d is alpha(0), the exclusive-KL limit of power
+// EP that is variational message passing (Minka 2005): a divergence of
+// its own on a Net model, whose kinds carry VMP rules; elsewhere it is
+// refused at at, since power EP needs a > 0 there.
+func (c *compiler) vmpLimit(at ast.Node, d infer.Divergence) bool {
+	if a, ok := d.(infer.Alpha); !ok || a.A != 0 {
+		return false
+	}
+	if !c.isNet() {
+		c.fail(at, "alpha(0) is variational message passing, which runs on models with beta, gamma, inv_gamma or dirichlet latents, likelihoods with latent parameters or discrete chains; on this model alpha needs 0 < a ≤ 1")
+	}
+	return true
+}
