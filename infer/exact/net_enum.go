@@ -64,7 +64,9 @@ func (a *mixture) add(p *NetPlan, x []float64, logZ float64, mean, mom, params [
 			a.m1[v][k] += w * mean[v][k]
 			a.m2[v][k] += w * mom[v][k]
 		}
-		a.lastParam[v] = params[v]
+		if params != nil {
+			a.lastParam[v] = params[v]
+		}
 	}
 }
 
