@@ -212,7 +212,11 @@ func (c *compiler) tildeStmt(s *ast.TildeStmt) {
 		c.mixture(s, lhs, call, b.Name)
 		return
 	}
-	c.likelihood(s, lhs, call, b, k.(factor.LikelihoodKind))
+	lk, ok := k.(factor.LikelihoodKind)
+	if !ok {
+		c.fail(call.Fun, "`%s` is a likelihood of the typed factor graph (docs/families.md): its parameter must be a latent of its family or data", b.Name)
+	}
+	c.likelihood(s, lhs, call, b, lk)
 }
 
 // likelihood compiles observations y ~ LIK(a, params...) (probit, step,

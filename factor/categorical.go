@@ -2,6 +2,7 @@ package factor
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/stdlib"
@@ -35,4 +36,60 @@ func NewCategorical(p []float64, K int) (Categorical, error) {
 		return Categorical{}, fmt.Errorf("categorical: %w", err)
 	}
 	return Categorical{P: append([]float64(nil), p...)}, nil
+}
+
+// In a graph.Net, categorical is the factor p(x = k | p) = p_k on a
+// discrete variable x (edge x), or on an observed state y (f.Y, no x
+// edge), with edge p: a probability vector (data), a Dirichlet variable,
+// or a selection of either by a discrete variable — A[z[t−1]], the
+// transition of a discrete chain (a hidden Markov model), whose branches
+// are the rows of A. The P field is unused there. With p a Dirichlet
+// variable the factor is conjugate: e_x in its natural parameters
+// (log p_1 … log p_K).
+
+func (Categorical) NetEdges() []EdgeSpec {
+	return []EdgeSpec{{Name: "x", Families: []graph.Family{graph.Discrete}, Doc: "the discrete variable (absent when observed)"},
+		{Name: "p", Required: true, Families: []graph.Family{graph.Dirichlet}, Doc: "state probabilities (data, a Dirichlet variable, or a selected row)"}}
+}
+
+func (k Categorical) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {
+	if _, ok := f.Edge("x"); ok == f.Observed {
+		return &EdgeError{Edge: "x", Elem: -1, Branch: -1, Msg: "categorical: a factor has either an x edge or an observation"}
+	}
+	if f.Observed {
+		if err := observation("categorical", f); err != nil {
+			return err
+		}
+		if y := f.Y[0]; !(y >= 0) || y != math.Floor(y) || y >= MaxDim {
+			return &EdgeError{Elem: -1, Branch: -1, Msg: fmt.Sprintf("categorical: observation %g, want a state 0, 1, …", y)}
+		}
+	}
+	return checkNetEdges(k, f, fam, func(name string, v []float64) error {
+		if len(v) > MaxDim {
+			return &EdgeError{Edge: name, Elem: -1, Branch: -1, Msg: fmt.Sprintf("categorical: `%s` has %d entries, more than %d", name, len(v), MaxDim)}
+		}
+		if err := CheckProbabilities(v); err != nil {
+			return &EdgeError{Edge: name, Elem: -1, Branch: -1, Msg: "categorical: " + err.Error()}
+		}
+		if f.Observed && int(f.Y[0]) >= len(v) {
+			return &EdgeError{Elem: -1, Branch: -1, Msg: fmt.Sprintf("categorical: observation %g, but p has %d states", f.Y[0], len(v))}
+		}
+		return nil
+	})
+}
+
+// LogDensityEdges is log p_x (x the state: the x edge's value or f.Y).
+func (Categorical) LogDensityEdges(f *graph.NetFactor, vals [][]float64) float64 {
+	p, _ := edgeValue(f, vals, "p")
+	x := 0.0
+	if f.Observed {
+		x = f.Y[0]
+	} else {
+		x = scalarEdge(f, vals, "x")
+	}
+	k := int(x)
+	if k < 0 || k >= len(p) {
+		return math.Inf(-1)
+	}
+	return math.Log(p[k])
 }

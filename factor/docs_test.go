@@ -70,6 +70,12 @@ func TestKindsDocumented(t *testing.T) {
 		if _, composite := k.(Mixture); composite {
 			continue // compile builds its components from their own kinds
 		}
+		if nk, ok := k.(NetKind); ok && k.Role() == Likelihood {
+			if _, old := k.(LikelihoodKind); !old {
+				checkNetKindDocs(t, nk)
+				continue
+			}
+		}
 		if k.Role() == Likelihood {
 			lk, ok := k.(LikelihoodKind)
 			if !ok {
@@ -82,6 +88,21 @@ func TestKindsDocumented(t *testing.T) {
 			if _, ok := b.Param(lk.Projection()); !ok {
 				t.Errorf("%s: projection parameter %s is not in the signature", KeyOf(k), lk.Projection())
 			}
+		}
+	}
+}
+
+// checkNetKindDocs checks a kind of the typed factor graph only: every
+// edge documented, and every parameter of its builtin an edge.
+func checkNetKindDocs(t *testing.T, k NetKind) {
+	for _, e := range k.NetEdges() {
+		if e.Doc == "" {
+			t.Errorf("%s: edge %s has no doc", KeyOf(k), e.Name)
+		}
+	}
+	for _, p := range k.Builtin().Params {
+		if _, ok := findSpec(k.NetEdges(), p.Name); !ok {
+			t.Errorf("%s: parameter %s is not an edge", KeyOf(k), p.Name)
 		}
 	}
 }

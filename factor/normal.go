@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fg-infer/fg/graph"
+
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -85,3 +87,81 @@ func (l Normal) ParamGrad(y, m, v float64) float64 {
 }
 
 func (Normal) Support() string { return "a finite number" }
+
+// In a graph.Net, normal is the Gaussian conditional N(x; mean, var) of a
+// Gaussian variable x (NormalPrior, edges x, mean and one of var or prec)
+// or the likelihood N(y; mean, var) of an observation y (Normal, edges mean
+// and var or prec; its Var field is unused). mean is data, a Gaussian
+// variable, an affine expression over Gaussian variables (dot(X[i], w) + b)
+// or a selection of those (mu[z[i]]); var is data > 0 or an inverse-Gamma
+// variable; prec is data > 0 or a Gamma variable (y ~ normal(mu, 1 / tau)
+// is lowered to the prec edge on tau). Both kinds share the rules of
+// normalNet: with a = x − mean (or y − mean) the factor is N(a; 0, 1/τ).
+
+func (NormalPrior) NetEdges() []EdgeSpec { return normalEdges(true) }
+func (Normal) NetEdges() []EdgeSpec      { return normalEdges(false) }
+
+func normalEdges(x bool) []EdgeSpec {
+	out := []EdgeSpec{{Name: "mean", Required: true, Families: []graph.Family{graph.Gaussian}, Doc: "mean (data, Gaussian variables, affine)"},
+		{Name: "var", Required: true, Alt: "prec", Families: []graph.Family{graph.InvGamma}, Doc: "variance (data or an inverse-Gamma variable)"},
+		{Name: "prec", Required: true, Alt: "var", Families: []graph.Family{graph.Gamma}, Doc: "precision (data or a Gamma variable)"}}
+	if x {
+		out = append([]EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Gaussian}, Doc: "the Gaussian variable"}}, out...)
+	}
+	return out
+}
+
+func (k NormalPrior) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {
+	return checkNormalNet(k, f, fam)
+}
+
+func (k Normal) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {
+	if err := observation("normal", f); err != nil {
+		return err
+	}
+	if err := finiteY(f.Y[0]); err != nil {
+		return &EdgeError{Elem: -1, Branch: -1, Msg: "normal: " + err.Error()}
+	}
+	return checkNormalNet(k, f, fam)
+}
+
+func checkNormalNet(k NetKind, f *graph.NetFactor, fam func(int) graph.Family) error {
+	_, hasVar := f.Edge("var")
+	_, hasPrec := f.Edge("prec")
+	if hasVar && hasPrec {
+		return &EdgeError{Edge: "prec", Elem: -1, Branch: -1, Msg: "normal: give var or prec, not both"}
+	}
+	return checkNetEdges(k, f, fam, func(name string, v []float64) error {
+		if err := scalarData("normal", name, v); err != nil {
+			return err
+		}
+		if name == "mean" || name == "x" {
+			if err := finiteY(v[0]); err != nil {
+				return &EdgeError{Edge: name, Elem: -1, Branch: -1, Msg: "normal: `" + name + "` " + err.Error()}
+			}
+			return nil
+		}
+		return positive("normal", name, v)
+	})
+}
+
+// LogDensityEdges is log N(x; mean, var) (x = y when observed).
+func (NormalPrior) LogDensityEdges(f *graph.NetFactor, vals [][]float64) float64 {
+	return normalLogDensity(scalarEdge(f, vals, "x"), f, vals)
+}
+
+// LogDensityEdges is log N(y; mean, var).
+func (Normal) LogDensityEdges(f *graph.NetFactor, vals [][]float64) float64 {
+	return normalLogDensity(f.Y[0], f, vals)
+}
+
+func normalLogDensity(x float64, f *graph.NetFactor, vals [][]float64) float64 {
+	prec := 0.0
+	if v, ok := edgeValue(f, vals, "prec"); ok {
+		prec = v[0]
+	} else {
+		prec = 1 / scalarEdge(f, vals, "var")
+	}
+	d := x - scalarEdge(f, vals, "mean")
+	return 0.5*math.Log(prec/(2*math.Pi)) - 0.5*prec*d*d
+}

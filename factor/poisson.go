@@ -1,0 +1,47 @@
+package factor
+
+import (
+	"math"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/stdlib"
+)
+
+var poissonBuiltin = stdlib.Builtin{Name: "poisson", Kind: stdlib.Distribution, Domains: []graph.Domain{graph.Int, graph.Real}, Observed: true,
+	Params: []stdlib.Param{stdlib.Required("rate", stdlib.LatentT, "rate λ: a gamma latent or a number > 0")},
+	Doc:    "Poisson likelihood p(y | λ) = λ^y e^(−λ) / y! of a count y ∈ {0, 1, 2, …} with rate λ (for a log-rate on a Gaussian latent use poisson_log)"}
+
+// Poisson is the count likelihood λʸ e^{−λ}/y! with rate λ. Edges: rate
+// (data > 0 or a Gamma variable). In the natural parameters (log λ, λ) of a
+// Gamma variable the factor is (y, −1): conjugate.
+type Poisson struct{}
+
+func (Poisson) Name() string             { return "poisson" }
+func (Poisson) Role() Role               { return Likelihood }
+func (Poisson) Builtin() *stdlib.Builtin { return &poissonBuiltin }
+
+func (Poisson) NetEdges() []EdgeSpec {
+	return []EdgeSpec{{Name: "rate", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "rate (data or a Gamma variable)"}}
+}
+
+func (k Poisson) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {
+	if err := observation("poisson", f); err != nil {
+		return err
+	}
+	if err := checkCount("poisson", f.Y[0], maxCount); err != nil {
+		return err
+	}
+	return checkNetEdges(k, f, fam, func(name string, v []float64) error {
+		if err := scalarData("poisson", name, v); err != nil {
+			return err
+		}
+		return positive("poisson", name, v)
+	})
+}
+
+// LogDensityEdges is y log λ − λ − log y!.
+func (Poisson) LogDensityEdges(f *graph.NetFactor, vals [][]float64) float64 {
+	y, r := f.Y[0], scalarEdge(f, vals, "rate")
+	ly, _ := math.Lgamma(y + 1)
+	return xlogy(y, r) - r - ly
+}
