@@ -40,10 +40,10 @@ func TestNetConjugatePairs(t *testing.T) {
 	t.Run("beta-bernoulli", func(t *testing.T) {
 		var n graph.Net
 		p := nt.Var(&n, "p", graph.Beta, 1)
-		nt.Prior(&n, nt.Beta, p, []float64{2}, []float64{3})
+		nt.Factor(&n, nt.Beta, p, nt.D("a", 2), nt.D("b", 3))
 		ys := []float64{1, 0, 1, 1, 0, 1, 1}
 		for _, y := range ys {
-			nt.Obs(&n, nt.Bernoulli, y, nt.V(p))
+			nt.Obs(&n, nt.Bernoulli, y, nt.V("p", p))
 		}
 		r := runNet(t, &n, "closed form")
 		near(t, "a", r.Vars[p].Params[0], 7, 1e-9)
@@ -55,10 +55,10 @@ func TestNetConjugatePairs(t *testing.T) {
 	t.Run("beta-binomial", func(t *testing.T) {
 		var n graph.Net
 		p := nt.Var(&n, "p", graph.Beta, 1)
-		nt.Prior(&n, nt.Beta, p, []float64{1.5}, []float64{2.5})
+		nt.Factor(&n, nt.Beta, p, nt.D("a", 1.5), nt.D("b", 2.5))
 		want, s, f := 0.0, 0.0, 0.0
 		for _, y := range []float64{3, 7, 4} {
-			nt.Obs(&n, nt.Binomial, y, nt.Data(10), nt.V(p))
+			nt.Obs(&n, nt.Binomial, y, nt.D("n", 10), nt.V("p", p))
 			want += lg(11) - lg(y+1) - lg(11-y)
 			s, f = s+y, f+10-y
 		}
@@ -72,11 +72,11 @@ func TestNetConjugatePairs(t *testing.T) {
 		var n graph.Net
 		l := nt.Var(&n, "rate", graph.Gamma, 1)
 		a, b := 2.0, 1.0
-		nt.Prior(&n, nt.Gamma, l, []float64{a}, []float64{b})
+		nt.Factor(&n, nt.Gamma, l, nt.D("shape", a), nt.D("rate", b))
 		ys := []float64{3, 1, 4, 1, 5}
 		S, want := 0.0, 0.0
 		for _, y := range ys {
-			nt.Obs(&n, nt.Poisson, y, nt.V(l))
+			nt.Obs(&n, nt.Poisson, y, nt.V("rate", l))
 			S += y
 			want -= lg(y + 1)
 		}
@@ -102,9 +102,9 @@ func TestNetConjugatePairs(t *testing.T) {
 	t.Run("gamma-normal precision", func(t *testing.T) {
 		var n graph.Net
 		tau := nt.Var(&n, "tau", graph.Gamma, 1)
-		nt.Prior(&n, nt.Gamma, tau, []float64{3}, []float64{2})
+		nt.Factor(&n, nt.Gamma, tau, nt.D("shape", 3), nt.D("rate", 2))
 		for _, y := range ys {
-			nt.Obs(&n, nt.NormalPrec, y, nt.Data(m), nt.V(tau))
+			nt.Obs(&n, nt.Normal, y, nt.D("mean", m), nt.V("prec", tau))
 		}
 		an, bn, want := normalGamma(3, 2)
 		r := runNet(t, &n, "closed form")
@@ -115,9 +115,9 @@ func TestNetConjugatePairs(t *testing.T) {
 	t.Run("inv_gamma-normal variance", func(t *testing.T) {
 		var n graph.Net
 		s2 := nt.Var(&n, "s2", graph.InvGamma, 1)
-		nt.Prior(&n, nt.InvGamma, s2, []float64{3}, []float64{2})
+		nt.Factor(&n, nt.InvGamma, s2, nt.D("shape", 3), nt.D("scale", 2))
 		for _, y := range ys {
-			nt.Obs(&n, nt.Normal, y, nt.Data(m), nt.V(s2))
+			nt.Obs(&n, nt.Normal, y, nt.D("mean", m), nt.V("var", s2))
 		}
 		an, bn, want := normalGamma(3, 2)
 		r := runNet(t, &n, "closed form")
@@ -130,10 +130,10 @@ func TestNetConjugatePairs(t *testing.T) {
 		var n graph.Net
 		alpha := []float64{1, 2, 3}
 		w := nt.Var(&n, "w", graph.Dirichlet, 3)
-		nt.Prior(&n, nt.Dirichlet, w, alpha)
+		nt.Factor(&n, nt.Dirichlet, w, nt.D("alpha", alpha...))
 		counts := make([]float64, 3)
 		for _, y := range []float64{0, 2, 2, 1, 2} {
-			nt.Obs(&n, nt.Categorical, y, nt.V(w))
+			nt.Obs(&n, nt.Categorical, y, nt.V("p", w))
 			counts[int(y)]++
 		}
 		want := lg(6) - lg(6+5)
@@ -157,10 +157,10 @@ func TestNetMeanPrecision(t *testing.T) {
 	var n graph.Net
 	mu := nt.Var(&n, "mu", graph.Gaussian, 1)
 	tau := nt.Var(&n, "tau", graph.Gamma, 1)
-	nt.Prior(&n, nt.Normal, mu, []float64{0}, []float64{4})
-	nt.Prior(&n, nt.Gamma, tau, []float64{2}, []float64{1})
+	nt.Factor(&n, nt.NormalPrior, mu, nt.D("mean", 0), nt.D("var", 4))
+	nt.Factor(&n, nt.Gamma, tau, nt.D("shape", 2), nt.D("rate", 1))
 	for _, y := range ys {
-		nt.Obs(&n, nt.NormalPrec, y, nt.V(mu), nt.V(tau))
+		nt.Obs(&n, nt.Normal, y, nt.V("mean", mu), nt.V("prec", tau))
 	}
 	r := runNet(t, &n, "quadrature")
 
@@ -265,19 +265,19 @@ func TestNetGaussianMixture(t *testing.T) {
 	const K, m0, v0, s2 = 3, 0.0, 9.0, 0.5
 	var n graph.Net
 	w := nt.Var(&n, "w", graph.Dirichlet, K)
-	nt.Prior(&n, nt.Dirichlet, w, alpha)
+	nt.Factor(&n, nt.Dirichlet, w, nt.D("alpha", alpha...))
 	mus := make([]graph.Edge, K)
 	var muv []int
 	for k := range mus {
 		v := nt.Var(&n, "mu", graph.Gaussian, 1)
-		nt.Prior(&n, nt.Normal, v, []float64{m0}, []float64{v0})
-		mus[k], muv = nt.V(v), append(muv, v)
+		nt.Factor(&n, nt.NormalPrior, v, nt.D("mean", m0), nt.D("var", v0))
+		mus[k], muv = nt.V("mean", v), append(muv, v)
 	}
 	var zs []int
 	for _, y := range ys {
 		z := nt.Var(&n, "z", graph.Discrete, K)
-		nt.Cond(&n, nt.Categorical, z, nt.V(w))
-		nt.Obs(&n, nt.Normal, y, nt.Select("mean", z, mus...), nt.Data(s2))
+		nt.Factor(&n, nt.Categorical, z, nt.V("p", w))
+		nt.Obs(&n, nt.Normal, y, nt.Select("mean", z, mus...), nt.D("var", s2))
 		zs = append(zs, z)
 	}
 	r := runNet(t, &n, "enumeration")
@@ -350,24 +350,24 @@ func TestNetGaussianMixture(t *testing.T) {
 func hmm(ys []float64, pi0 []float64, A [][]float64, means, vars []float64, learned bool) (*graph.Net, []int, []int) {
 	var n graph.Net
 	em := make([]graph.Edge, 2)
-	ev := []graph.Edge{nt.Data(vars[0]), nt.Data(vars[1])}
+	ev := []graph.Edge{nt.D("var", vars[0]), nt.D("var", vars[1])}
 	var muv []int
 	for k := range em {
 		if learned {
 			v := nt.Var(&n, "mu", graph.Gaussian, 1)
-			nt.Prior(&n, nt.Normal, v, []float64{0}, []float64{10})
-			em[k], muv = nt.V(v), append(muv, v)
+			nt.Factor(&n, nt.NormalPrior, v, nt.D("mean", 0), nt.D("var", 10))
+			em[k], muv = nt.V("mean", v), append(muv, v)
 		} else {
-			em[k] = nt.Data(means[k])
+			em[k] = nt.D("mean", means[k])
 		}
 	}
 	var zs []int
 	for t, y := range ys {
 		z := nt.Var(&n, "z", graph.Discrete, 2)
 		if t == 0 {
-			nt.Cond(&n, nt.Categorical, z, nt.Data(pi0...))
+			nt.Factor(&n, nt.Categorical, z, nt.D("p", pi0...))
 		} else {
-			nt.Cond(&n, nt.Categorical, z, nt.Select("w", zs[t-1], nt.Data(A[0]...), nt.Data(A[1]...)))
+			nt.Factor(&n, nt.Categorical, z, nt.Select("p", zs[t-1], nt.D("p", A[0]...), nt.D("p", A[1]...)))
 		}
 		nt.Obs(&n, nt.Normal, y, nt.Select("mean", z, em...), nt.Select("var", z, ev...))
 		zs = append(zs, z)

@@ -6,12 +6,12 @@ import (
 	"github.com/fg-infer/fg/graph"
 )
 
-// Density is what Joint needs of a factor kind: the log density of the
-// factor at the values of its edges, vals[i] the value of edge i (one
-// number, or a vector: a Dirichlet point, a probability vector), and y the
-// observation of a likelihood of data (nil for a prior or a conditional).
+// Density is what Joint needs of a factor kind (factor.NetKind's
+// LogDensityEdges): log f at the values of the factor's edges, vals[i] the
+// value of edge i (one number, or a vector: a Dirichlet point, a
+// probability vector, a discrete state's index), the observation f.Y.
 type Density interface {
-	LogDensity(y []float64, vals [][]float64) float64
+	LogDensityEdges(f *graph.NetFactor, vals [][]float64) float64
 }
 
 // Joint evaluates the joint log density of a Net at points. Its buffers
@@ -162,11 +162,7 @@ func (j *Joint) FactorLog(fi int, x []float64) float64 {
 	for k := range f.Edges {
 		vals[k] = j.edgeValue(&f.Edges[k], x, &j.aff[fi][k])
 	}
-	var y []float64
-	if f.Observed {
-		y = f.Y
-	}
-	return j.dens[fi].LogDensity(y, vals)
+	return j.dens[fi].LogDensityEdges(f, vals)
 }
 
 // Log is the joint log density at x.
