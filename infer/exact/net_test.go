@@ -168,7 +168,7 @@ func TestNetMeanPrecision(t *testing.T) {
 	// Gauss–Legendre grid over μ ∈ [−4, 6], s ∈ [−7, 4].
 	logJoint := func(m, s float64) float64 {
 		tv := math.Exp(s)
-		l := -0.5*m*m/4 - 0.5*math.Log(2*math.Pi*4) // N(μ; 0, 4)
+		l := -0.5*m*m/4 - 0.5*math.Log(2*math.Pi*4)   // N(μ; 0, 4)
 		l += 2*math.Log(1) - lg(2) + (2-1)*s - tv + s // Gamma(τ; 2, 1) dτ/ds
 		for _, y := range ys {
 			l += 0.5*s - 0.5*math.Log(2*math.Pi) - 0.5*tv*(y-m)*(y-m)
