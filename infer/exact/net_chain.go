@@ -96,7 +96,7 @@ func (c *chainPlan) run(ctx context.Context, j *netjoint.Joint, res *NetResult) 
 			infer.FormatBytes(bytes), infer.FormatBytes(infer.MemoryBudget()))
 	}
 	x := make([]float64, j.Len())
-	refPoint(j, x)
+	j.Reference(x)
 	res.LogZ = j.LogOf(c.consts, x)
 	res.Vars = make([]NetMarginal, len(j.Net.Vars))
 	for _, path := range c.paths {

@@ -20,30 +20,6 @@ const maxLocalConfigs = 4096
 // closed form (a dense n×n precision per configuration).
 const maxGaussComponent = 2000
 
-// refPoint sets x to the reference point of the plan: state 0 for discrete
-// variables, an interior point for the continuous ones (0.3 on the line,
-// 1.3 on (0, ∞), 0.4 on (0, 1), (1, 2, …, K)/Σ on the simplex).
-func refPoint(j *netjoint.Joint, x []float64) {
-	for v, nv := range j.Net.Vars {
-		th := j.Value(v, x)
-		switch nv.Family {
-		case graph.Discrete:
-			th[0] = 0
-		case graph.Gaussian:
-			th[0] = 0.3
-		case graph.Gamma, graph.InvGamma:
-			th[0] = 1.3
-		case graph.Beta:
-			th[0] = 0.4
-		case graph.Dirichlet:
-			s := float64(nv.Dim*(nv.Dim+1)) / 2
-			for k := range th {
-				th[k] = float64(k+1) / s
-			}
-		}
-	}
-}
-
 // local holds, per factor, its discrete variables, the strides of its
 // local configuration index and the cached fits by local configuration.
 type local struct {
@@ -159,7 +135,7 @@ func (p *NetPlan) tryQuad(cont, q []int) error {
 		p.free[v] = !slices.Contains(q, v)
 	}
 	x := make([]float64, p.j.Len())
-	refPoint(p.j, x)
+	p.j.Reference(x)
 	for fi, l := range p.locals() {
 		n := max(l.configs, 1)
 		for i := 0; i < n; i++ {

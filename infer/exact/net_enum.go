@@ -106,7 +106,7 @@ func (a *mixture) finish(p *NetPlan, res *NetResult) {
 // by quadrature in each.
 func (p *NetPlan) enumerate(ctx context.Context, s NetSettings, res *NetResult) error {
 	x := make([]float64, p.j.Len())
-	refPoint(p.j, x)
+	p.j.Reference(x)
 	st := p.newCondState()
 	acc := newMixture(p.j.Net)
 	every := 1024

@@ -143,7 +143,7 @@ func (p *NetPlan) momentFuncs(x []float64, at func(u []float64) (*cond, float64)
 // quadCentre is the reference point of the quadrature variables in u.
 func (p *NetPlan) quadCentre() []float64 {
 	x := make([]float64, p.j.Len())
-	refPoint(p.j, x)
+	p.j.Reference(x)
 	var m0 []float64
 	for _, v := range p.quad {
 		u := make([]float64, netjoint.UDim(p.j.Net.Vars[v]))

@@ -230,3 +230,27 @@ func contains(s []int, v int) bool {
 	}
 	return false
 }
+
+// Reference sets x to the reference point: state 0 for discrete
+// variables, an interior point of the support for the continuous ones (0.3 on the line,
+// 1.3 on (0, ∞), 0.4 on (0, 1), (1, 2, …, K)/Σ on the simplex).
+func (j *Joint) Reference(x []float64) {
+	for v, nv := range j.Net.Vars {
+		th := j.Value(v, x)
+		switch nv.Family {
+		case graph.Discrete:
+			th[0] = 0
+		case graph.Gaussian:
+			th[0] = 0.3
+		case graph.Gamma, graph.InvGamma:
+			th[0] = 1.3
+		case graph.Beta:
+			th[0] = 0.4
+		case graph.Dirichlet:
+			s := float64(nv.Dim*(nv.Dim+1)) / 2
+			for k := range th {
+				th[k] = float64(k+1) / s
+			}
+		}
+	}
+}
