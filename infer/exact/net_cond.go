@@ -242,7 +242,7 @@ func (p *NetPlan) newCondState() *condState {
 	st.out.params = make([][]float64, len(n.Vars))
 	for v, nv := range n.Vars {
 		if p.free[v] && nv.Family != graph.Gaussian {
-			st.eta[v] = make([]float64, netjoint.StatDim(nv.Family, nv.Dim))
+			st.eta[v] = make([]float64, netjoint.SpaceOf(nv.Family, nv.Dim).Len())
 		}
 	}
 	for _, c := range p.comps {
@@ -335,14 +335,14 @@ func (p *NetPlan) addGauss(st *condState, c *netjoint.Contrib) {
 // familyPosterior adds A(η) to the log evidence and sets v's moments.
 func (p *NetPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	nv := p.j.Net.Vars[v]
-	a, ok := netjoint.LogNormaliser(nv.Family, eta)
-	if !ok {
+	sp := netjoint.SpaceOf(nv.Family, nv.Dim)
+	if !sp.Proper(eta) {
 		return fmt.Errorf("%s: %w (%s with natural parameters %v)", nv.Name, errImproper, nv.Family, eta)
 	}
-	out.logZ += a
-	par, _ := netjoint.Params(nv.Family, eta)
-	m, vr := netjoint.Moments(nv.Family, par)
-	out.params[v], out.mean[v] = par, m
+	out.logZ += sp.LogNormalizer(eta)
+	m, vr := make([]float64, nv.Dim), make([]float64, nv.Dim)
+	sp.Moments(eta, m, vr)
+	out.params[v], out.mean[v] = sp.Params(eta), m
 	out.mom[v] = make([]float64, len(m))
 	for k := range m {
 		out.mom[v][k] = vr[k] + m[k]*m[k]

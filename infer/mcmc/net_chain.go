@@ -67,8 +67,7 @@ func newNetChain(j *netjoint.Joint, rng *rand.Rand) (*netChain, error) {
 	for v, nv := range n.Vars {
 		if nv.Family != graph.Discrete {
 			eta, _, err := j.FitFamily(n.FactorsOf(v), v, ch.x)
-			_, ok := netjoint.Params(nv.Family, eta)
-			ch.conj[v] = err == nil && ok
+			ch.conj[v] = err == nil && netjoint.SpaceOf(nv.Family, nv.Dim).Proper(eta)
 		}
 	}
 	return ch, nil
@@ -159,11 +158,10 @@ func (ch *netChain) update(v int, burnin bool) error {
 		return ch.discrete(v, fs)
 	}
 	if ch.conj[v] {
-		if eta, _, err := ch.j.FitFamily(fs, v, ch.x); err == nil {
-			if p, ok := netjoint.Params(nv.Family, eta); ok {
-				netjoint.Draw(nv.Family, p, ch.rng, ch.j.Value(v, ch.x))
-				return nil
-			}
+		sp := netjoint.SpaceOf(nv.Family, nv.Dim)
+		if eta, _, err := ch.j.FitFamily(fs, v, ch.x); err == nil && sp.Proper(eta) {
+			netjoint.Draw(nv.Family, sp.Params(eta), ch.rng, ch.j.Value(v, ch.x))
+			return nil
 		}
 	}
 	for k := range ch.width[v] {

@@ -4,19 +4,29 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 )
 
-// StatDim is the number of sufficient statistics of a continuous family
-// with dim components: 2 for the scalar families, K for a Dirichlet.
-func StatDim(fam graph.Family, dim int) int {
-	if fam == graph.Dirichlet {
-		return dim
+// SpaceOf is the exponential family of a variable of family fam with dim
+// components, in the natural parameters of package families, whose
+// sufficient statistics suffStats evaluates.
+func SpaceOf(fam graph.Family, dim int) families.Space {
+	switch fam {
+	case graph.Gaussian:
+		return families.GaussianSpace{}
+	case graph.Gamma:
+		return families.GammaSpace{}
+	case graph.InvGamma:
+		return families.InvGammaSpace{}
+	case graph.Beta:
+		return families.BetaSpace{}
+	case graph.Dirichlet:
+		return families.DirichletSpace{K: dim}
 	}
-	return 2
+	return families.DiscreteSpace{K: dim}
 }
 
 // suffStats writes T(θ) into t:
@@ -41,114 +51,9 @@ func suffStats(fam graph.Family, th, t []float64) {
 	}
 }
 
-// Params are the family's usual parameters for natural parameters η in
-// the coordinates of suffStats, and whether they are proper:
-//
-//	Gaussian (mean, var) = (−η₁/2η₂, −1/2η₂)   Gamma (shape, rate) = (η₁+1, −η₂)
-//	InvGamma (shape, scale) = (−η₁−1, −η₂)   Beta (a, b) = (η₁+1, η₂+1)
-//	Dirichlet α_k = η_k + 1.
-func Params(fam graph.Family, eta []float64) ([]float64, bool) {
-	var p []float64
-	switch fam {
-	case graph.Gaussian:
-		if !(eta[1] < 0) {
-			return nil, false
-		}
-		return []float64{-eta[0] / (2 * eta[1]), -1 / (2 * eta[1])}, finite(eta)
-	case graph.Gamma:
-		p = []float64{eta[0] + 1, -eta[1]}
-	case graph.InvGamma:
-		p = []float64{-eta[0] - 1, -eta[1]}
-	case graph.Beta:
-		p = []float64{eta[0] + 1, eta[1] + 1}
-	case graph.Dirichlet:
-		p = make([]float64, len(eta))
-		for k, e := range eta {
-			p[k] = e + 1
-		}
-	}
-	for _, v := range p {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return nil, false
-		}
-	}
-	return p, true
-}
-
-func finite(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// LogNormaliser is A(η) = log ∫ exp⟨η, T(θ)⟩ dθ (Lebesgue measure on the
-// support; on the simplex over its first K−1 coordinates), the log
-// evidence of a conjugate update. ok is false for an improper η.
-func LogNormaliser(fam graph.Family, eta []float64) (float64, bool) {
-	p, ok := Params(fam, eta)
-	if !ok {
-		return 0, false
-	}
-	switch fam {
-	case graph.Gaussian:
-		return p[0]*p[0]/(2*p[1]) + 0.5*math.Log(2*math.Pi*p[1]), true
-	case graph.Gamma, graph.InvGamma:
-		lg, _ := math.Lgamma(p[0])
-		return lg - p[0]*math.Log(p[1]), true
-	case graph.Beta:
-		return mathext.Lbeta(p[0], p[1]), true
-	}
-	s, sum := 0.0, 0.0
-	for _, a := range p {
-		lg, _ := math.Lgamma(a)
-		s += lg
-		sum += a
-	}
-	lg, _ := math.Lgamma(sum)
-	return s - lg, true
-}
-
-// Moments are the mean and variance of each coordinate of the family
-// with parameters p (Params).
-func Moments(fam graph.Family, p []float64) (mean, vr []float64) {
-	a, b := p[0], 0.0
-	if len(p) > 1 {
-		b = p[1]
-	}
-	switch fam {
-	case graph.Gaussian:
-		return []float64{a}, []float64{b}
-	case graph.Gamma:
-		return []float64{a / b}, []float64{a / (b * b)}
-	case graph.InvGamma:
-		if a <= 2 {
-			m := math.Inf(1)
-			if a > 1 {
-				m = b / (a - 1)
-			}
-			return []float64{m}, []float64{math.Inf(1)}
-		}
-		return []float64{b / (a - 1)}, []float64{b * b / ((a - 1) * (a - 1) * (a - 2))}
-	case graph.Beta:
-		s := a + b
-		return []float64{a / s}, []float64{a * b / (s * s * (s + 1))}
-	}
-	s := 0.0
-	for _, v := range p {
-		s += v
-	}
-	mean, vr = make([]float64, len(p)), make([]float64, len(p))
-	for k, v := range p {
-		mean[k] = v / s
-		vr[k] = mean[k] * (1 - mean[k]) / (s + 1)
-	}
-	return mean, vr
-}
-
-// Draw writes a draw of the family with parameters p into th.
+// Draw writes into th a draw of the family with parameters p (the
+// Space's Params: mean and variance, shape and rate, shape and scale, a
+// and b, α).
 func Draw(fam graph.Family, p []float64, rng *rand.Rand, th []float64) {
 	switch fam {
 	case graph.Gaussian:

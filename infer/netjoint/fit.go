@@ -83,13 +83,13 @@ func probe(i int) float64 {
 }
 
 // FitFamily fits Σ_{f ∈ fs} log f as ⟨η, T(θ_v)⟩ + c by least squares at
-// StatDim + 4 points θ = FromU(2·probe) of v's support and checks the misfit.
+// Len + 4 points θ = FromU(2·probe) of v's support and checks the misfit.
 func (j *Joint) FitFamily(fs []int, v int, x []float64) ([]float64, float64, error) {
 	nv := j.Net.Vars[v]
 	th := j.Value(v, x)
 	saved := append([]float64(nil), th...)
 	defer copy(th, saved)
-	m := StatDim(nv.Family, nv.Dim) + 1
+	m := SpaceOf(nv.Family, nv.Dim).Len() + 1
 	np := m + 3
 	a := mat.NewDense(np, m, nil)
 	g := mat.NewVecDense(np, nil)
