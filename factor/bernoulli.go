@@ -53,3 +53,24 @@ func xlogy(x, y float64) float64 {
 	}
 	return x * math.Log(y)
 }
+
+// expForm: in p the factor is exp((y, 1 − y)·(log p, log(1 − p))).
+func (Bernoulli) expForm(y []float64, in []In) (int, []float64, float64, error) {
+	e, err := latentEdge(in)
+	if e < 0 || err != nil {
+		p := dataOf(in, "p")[0]
+		return -1, nil, xlogy(y[0], p) + xlogy(1-y[0], 1-p), err
+	}
+	return e, []float64{y[0], 1 - y[0]}, 0, nil
+}
+
+// EP is exact on a Beta p: Beta(a, b) → Beta(a + uy, b + u(1 − y)), and
+// log Z = log B(a + uy, b + u(1−y)) − log B(a, b).
+func (k Bernoulli) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	return conjugateEP(k, y, in, u, out)
+}
+
+// VMP: the message to p is (y, 1 − y); E log f = y E log p + (1−y) E log(1−p).
+func (k Bernoulli) VMP(y []float64, in []In, out []Out) (float64, error) {
+	return conjugateVMP(k, y, in, out)
+}

@@ -62,3 +62,24 @@ func checkProb(kind, name string, v []float64) error {
 	}
 	return nil
 }
+
+// expForm: in x the factor is exp(−log B(a, b) + (a−1, b−1)·(log x, log(1−x))).
+func (Beta) expForm(y []float64, in []In) (int, []float64, float64, error) {
+	a, b := dataOf(in, "a")[0], dataOf(in, "b")[0]
+	e, err := latentEdge(in)
+	if e < 0 || err != nil {
+		x := dataOf(in, "x")[0]
+		return -1, nil, (a-1)*math.Log(x) + (b-1)*math.Log1p(-x) - lbeta(a, b), err
+	}
+	return e, []float64{a - 1, b - 1}, -lbeta(a, b), nil
+}
+
+// EP is exact: the message to x is Beta(a, b) itself (conjugateEP).
+func (k Beta) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	return conjugateEP(k, y, in, u, out)
+}
+
+// VMP: the message to x is (a − 1, b − 1).
+func (k Beta) VMP(y []float64, in []In, out []Out) (float64, error) {
+	return conjugateVMP(k, y, in, out)
+}

@@ -66,3 +66,28 @@ func logChoose(n, k float64) float64 {
 	c, _ := math.Lgamma(n - k + 1)
 	return a - b - c
 }
+
+// expForm: in p the factor is exp(log C(n, y) + (y, n − y)·(log p, log(1 − p))).
+func (Binomial) expForm(y []float64, in []In) (int, []float64, float64, error) {
+	n := dataOf(in, "n")
+	if n == nil {
+		return 0, nil, 0, fmt.Errorf("binomial: n must be data")
+	}
+	c := logChoose(n[0], y[0])
+	e, err := latentEdge(in)
+	if e < 0 || err != nil {
+		p := dataOf(in, "p")[0]
+		return -1, nil, c + xlogy(y[0], p) + xlogy(n[0]-y[0], 1-p), err
+	}
+	return e, []float64{y[0], n[0] - y[0]}, c, nil
+}
+
+// EP is exact on a Beta p: Beta(a, b) → Beta(a + uy, b + u(n − y)).
+func (k Binomial) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	return conjugateEP(k, y, in, u, out)
+}
+
+// VMP: the message to p is (y, n − y).
+func (k Binomial) VMP(y []float64, in []In, out []Out) (float64, error) {
+	return conjugateVMP(k, y, in, out)
+}

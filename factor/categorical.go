@@ -93,3 +93,40 @@ func (Categorical) LogDensityEdges(f *graph.NetFactor, vals [][]float64) float64
 	}
 	return math.Log(p[k])
 }
+
+// expForm: with the state k known (the x edge's value in a branch, or the
+// observation), in a Dirichlet p the factor is exp(e_k·log p).
+func (Categorical) expForm(y []float64, in []In) (int, []float64, float64, error) {
+	k := 0
+	if x := dataOf(in, "x"); x != nil {
+		k = int(x[0])
+	} else if y != nil {
+		k = int(y[0])
+	} else {
+		return 0, nil, 0, fmt.Errorf("categorical: the state is latent; infer/mp enumerates it")
+	}
+	i := edgeIndex(in, "p")
+	if in[i].IsData() {
+		if k >= len(in[i].Data) {
+			return -1, nil, math.Inf(-1), nil
+		}
+		return -1, nil, math.Log(in[i].Data[k]), nil
+	}
+	zeta := make([]float64, len(in[i].Nat))
+	if k >= len(zeta) {
+		return 0, nil, 0, fmt.Errorf("categorical: state %d, but p has %d components", k, len(zeta))
+	}
+	zeta[k] = 1
+	return i, zeta, 0, nil
+}
+
+// EP is exact on a Dirichlet p: Dir(α) → Dir(α + u e_k), log Z = u-th
+// moment log E[p_k^u]; on data p it is u log p_k (a table entry of BP).
+func (k Categorical) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	return conjugateEP(k, y, in, u, out)
+}
+
+// VMP: the message to p is e_k; E log f = E log p_k = ψ(α_k) − ψ(α₀).
+func (k Categorical) VMP(y []float64, in []In, out []Out) (float64, error) {
+	return conjugateVMP(k, y, in, out)
+}

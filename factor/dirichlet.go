@@ -58,3 +58,43 @@ func logDirichlet(x, alpha []float64) float64 {
 	l0, _ := math.Lgamma(a0)
 	return s + l0
 }
+
+// expForm: in x the factor is exp(log Γ(α₀) − Σ log Γ(αₖ) + (α − 1)·log x).
+func (Dirichlet) expForm(y []float64, in []In) (int, []float64, float64, error) {
+	alpha := dataOf(in, "alpha")
+	c := -logDirichletNorm(alpha)
+	e, err := latentEdge(in)
+	if e < 0 || err != nil {
+		return -1, nil, logDirichlet(dataOf(in, "x"), alpha), err
+	}
+	if len(in[e].Nat) != len(alpha) {
+		return 0, nil, 0, fmt.Errorf("dirichlet: alpha has %d entries, the variable %d components", len(alpha), len(in[e].Nat))
+	}
+	zeta := make([]float64, len(alpha))
+	for k, a := range alpha {
+		zeta[k] = a - 1
+	}
+	return e, zeta, c, nil
+}
+
+// logDirichletNorm is Σ log Γ(αₖ) − log Γ(α₀).
+func logDirichletNorm(alpha []float64) float64 {
+	var s, a0 float64
+	for _, a := range alpha {
+		la, _ := math.Lgamma(a)
+		s += la
+		a0 += a
+	}
+	l0, _ := math.Lgamma(a0)
+	return s - l0
+}
+
+// EP is exact: the message to x is Dir(alpha) itself.
+func (k Dirichlet) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	return conjugateEP(k, y, in, u, out)
+}
+
+// VMP: the message to x is alpha − 1.
+func (k Dirichlet) VMP(y []float64, in []In, out []Out) (float64, error) {
+	return conjugateVMP(k, y, in, out)
+}

@@ -42,3 +42,26 @@ func (InvGamma) LogDensityEdges(f *graph.NetFactor, vals [][]float64) float64 {
 	la, _ := math.Lgamma(a)
 	return a*math.Log(b) - (a+1)*math.Log(x) - b/x - la
 }
+
+// expForm: in x the factor is exp(a log b − log Γ(a) + (−a−1, −b)·(log x, 1/x)).
+func (InvGamma) expForm(y []float64, in []In) (int, []float64, float64, error) {
+	a, b := dataOf(in, "shape")[0], dataOf(in, "scale")[0]
+	la, _ := math.Lgamma(a)
+	c := a*math.Log(b) - la
+	e, err := latentEdge(in)
+	if e < 0 || err != nil {
+		x := dataOf(in, "x")[0]
+		return -1, nil, c - (a+1)*math.Log(x) - b/x, err
+	}
+	return e, []float64{-a - 1, -b}, c, nil
+}
+
+// EP is exact: the message to x is InvGamma(shape, scale) itself.
+func (k InvGamma) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	return conjugateEP(k, y, in, u, out)
+}
+
+// VMP: the message to x is (−shape − 1, −scale).
+func (k InvGamma) VMP(y []float64, in []In, out []Out) (float64, error) {
+	return conjugateVMP(k, y, in, out)
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 )
 
@@ -283,6 +284,81 @@ func checkCount(kind string, y, hi float64) error {
 func observation(kind string, f *graph.NetFactor) error {
 	if f.Observed && len(f.Y) != 1 {
 		return &EdgeError{Elem: -1, Branch: -1, Msg: fmt.Sprintf("%s: one observation per factor, got %d", kind, len(f.Y))}
+	}
+	return nil
+}
+
+// expFormer is a kind whose factor, with every edge but one data, is
+// exp(c + ζ·T(x)) in the natural parameters of that edge's family
+// (conjugate): expForm returns the edge's index (−1 when every edge is
+// data; c is then log f), ζ and c.
+type expFormer interface {
+	expForm(y []float64, in []In) (edge int, zeta []float64, c float64, err error)
+}
+
+// conjugateEP is the EP rule of an expFormer: the tilted distribution of
+// the latent edge is the cavity times exp(u ζ·T) — in the family, so the
+// update is exact — and log Z = A(η + uζ) − A(η) + u c.
+func conjugateEP(k expFormer, y []float64, in []In, u float64, out []Out) (float64, error) {
+	e, zeta, c, err := k.expForm(y, in)
+	if err != nil || e < 0 {
+		return u * c, err
+	}
+	sp := families.For(in[e].Fam, len(in[e].Nat))
+	nat := make([]float64, len(zeta))
+	for i := range nat {
+		nat[i] = in[e].Nat[i] + u*zeta[i]
+	}
+	if !sp.Proper(in[e].Nat) || !sp.Proper(nat) {
+		return 0, fmt.Errorf("%s: improper cavity or tilted on %s: %w", in[e].Name, sp.String(nat), families.ErrImproper)
+	}
+	out[e].Nat = nat
+	out[e].ESS = make([]float64, len(nat))
+	sp.ESS(nat, out[e].ESS)
+	return sp.LogNormalizer(nat) - sp.LogNormalizer(in[e].Nat) + u*c, nil
+}
+
+// conjugateVMP is the VMP rule of an expFormer: the message is ζ and
+// E[log f] = c + ζ·E[T].
+func conjugateVMP(k expFormer, y []float64, in []In, out []Out) (float64, error) {
+	e, zeta, c, err := k.expForm(y, in)
+	if err != nil || e < 0 {
+		return c, err
+	}
+	out[e].Nat = zeta
+	return c + dot(zeta, in[e].ESS), nil
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		if a[i] != 0 {
+			s += a[i] * b[i]
+		}
+	}
+	return s
+}
+
+// latentEdge returns the index of the only non-data edge among in (−1
+// when every edge is data), or an error when there are several.
+func latentEdge(in []In) (int, error) {
+	e := -1
+	for i := range in {
+		if !in[i].IsData() {
+			if e >= 0 {
+				return -1, fmt.Errorf("edges %s and %s are both latent; this rule takes one", in[e].Name, in[i].Name)
+			}
+			e = i
+		}
+	}
+	return e, nil
+}
+
+// dataOf returns the data value of the edge named name (nil when latent
+// or absent).
+func dataOf(in []In, name string) []float64 {
+	if i := edgeIndex(in, name); i >= 0 {
+		return in[i].Data
 	}
 	return nil
 }

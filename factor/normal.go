@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 
 	"github.com/fg-infer/fg/stdlib"
@@ -164,4 +165,219 @@ func normalLogDensity(x float64, f *graph.NetFactor, vals [][]float64) float64 {
 	}
 	d := x - scalarEdge(f, vals, "mean")
 	return 0.5*math.Log(prec/(2*math.Pi)) - 0.5*prec*d*d
+}
+
+// Rules of normal in a graph.Net (NormalPrior and Normal alike). With
+// a = x − mean (y − mean for an observation) the factor is N(a; 0, 1/τ),
+// τ the precision (1/var). a is Gaussian under the cavities or beliefs of
+// the Gaussian edges, with mean m_a and variance v_a (0 when both are
+// data); τ is data, a Gamma variable (prec) or 1/s² of an inverse-Gamma
+// variable s² (var).
+
+func (NormalPrior) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	return normalEP(nil, in, u, out)
+}
+
+func (Normal) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	return normalEP(y, in, u, out)
+}
+
+func (NormalPrior) VMP(y []float64, in []In, out []Out) (float64, error) {
+	return normalVMP(nil, in, out)
+}
+
+func (Normal) VMP(y []float64, in []In, out []Out) (float64, error) {
+	return normalVMP(y, in, out)
+}
+
+// normalParts is a normal factor split into a = Σ sign·edge and its scale.
+type normalParts struct {
+	ma, va float64   // mean and variance of a
+	edges  []int     // the Gaussian latent edges
+	sign   []float64 // +1 for x, −1 for mean
+	m, v   []float64 // their means and variances
+	scale  int       // the latent scale edge, −1 when the scale is data
+	prec   bool      // the scale edge is a precision (Gamma), else a variance (inverse Gamma)
+	tau    float64   // the data precision
+}
+
+func normalSplit(y []float64, in []In) (normalParts, error) {
+	p := normalParts{scale: -1}
+	if y != nil {
+		p.ma = y[0]
+	}
+	for i, e := range in {
+		switch e.Name {
+		case "x", "mean":
+			s := 1.0
+			if e.Name == "mean" {
+				s = -1
+			}
+			if e.IsData() {
+				p.ma += s * e.Data[0]
+				continue
+			}
+			g := families.GaussianOf(e.Nat)
+			if !g.Proper() {
+				return p, fmt.Errorf("normal: improper %s: %w", e.Name, families.ErrImproper)
+			}
+			p.edges, p.sign = append(p.edges, i), append(p.sign, s)
+			p.m, p.v = append(p.m, g.Mean()), append(p.v, g.Var())
+			p.ma += s * g.Mean()
+			p.va += g.Var()
+		case "prec", "var":
+			p.prec = e.Name == "prec"
+			switch {
+			case !e.IsData():
+				p.scale = i
+			case p.prec:
+				p.tau = e.Data[0]
+			default:
+				p.tau = 1 / e.Data[0]
+			}
+		}
+	}
+	return p, nil
+}
+
+// given is the tilted distribution of a at a known precision τ and
+// power u: log ∫ N(a; 0, 1/τ)^u N(a; m_a, v_a) da =
+// (u/2) log(τ/2π) + ½ log(2π/(uτ)) + log N(m_a; 0, v_a + 1/(uτ)), and
+// d1, d2, its derivatives in m_a (−m_a/s and −1/s, s = v_a + 1/(uτ)), from
+// which each Gaussian edge's tilted mean and variance follow:
+// m + sign·v·d1 and v + v²·d2 (Minka 2001, eqs 3.18–3.19).
+func (p *normalParts) given(tau, u float64) (logZ, d1, d2 float64) {
+	if p.va == 0 {
+		return u * (0.5*math.Log(tau/(2*math.Pi)) - 0.5*tau*p.ma*p.ma), 0, 0
+	}
+	s := p.va + 1/(u*tau)
+	logZ = 0.5*u*math.Log(tau/(2*math.Pi)) + 0.5*math.Log(2*math.Pi/(u*tau)) -
+		0.5*math.Log(2*math.Pi*s) - 0.5*p.ma*p.ma/s
+	return logZ, -p.ma / s, -1 / s
+}
+
+// normalEP: with a data precision the tilted distribution is Gaussian —
+// exact, closed form (given). With a latent precision or variance and no
+// Gaussian edge the factor is conjugate to it (exact): in (log τ, τ) it is
+// (u/2, −u m_a²/2), in (log s², 1/s²) it is (−u/2, −u m_a²/2). With both
+// latent the tilted distribution is a scale mixture: logQuad integrates
+// over t = log τ (or log s²) the cavity of the scale times the closed-form
+// integral over a (given), and averages the scale's sufficient statistics
+// and each Gaussian edge's conditional moments; infer/mp projects them
+// (the Gamma message from a Gaussian likelihood with unknown mean and
+// precision, which Infer.NET also computes by quadrature).
+func normalEP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	p, err := normalSplit(y, in)
+	if err != nil {
+		return 0, err
+	}
+	if p.scale < 0 {
+		logZ, d1, d2 := p.given(p.tau, u)
+		for k, e := range p.edges {
+			mean, variance := p.m[k]+p.sign[k]*p.v[k]*d1, p.v[k]+p.v[k]*p.v[k]*d2
+			g, err := families.NewGaussian(mean, variance)
+			if err != nil {
+				return 0, fmt.Errorf("normal: tilted %s: %w", in[e].Name, err)
+			}
+			out[e].Nat = g.Natural()
+			out[e].ESS = []float64{mean, mean*mean + variance}
+		}
+		return logZ, nil
+	}
+	sc := in[p.scale]
+	if p.va == 0 {
+		return conjugateEP(normalScale{p}, y, in, u, out)
+	}
+	sp := families.For(sc.Fam, 2)
+	if !sp.Proper(sc.Nat) {
+		return 0, fmt.Errorf("normal: improper cavity of %s: %w", sc.Name, families.ErrImproper)
+	}
+	a := sc.Nat[0] + 1 // Gamma shape
+	if !p.prec {
+		a = -sc.Nat[0] - 1 // inverse-Gamma shape
+	}
+	A := sp.LogNormalizer(sc.Nat)
+	tauOf := func(t float64) float64 {
+		if p.prec {
+			return math.Exp(t)
+		}
+		return math.Exp(-t)
+	}
+	lw := func(t float64) float64 {
+		th := math.Exp(t)
+		var T1 float64 = th
+		if !p.prec {
+			T1 = 1 / th
+		}
+		l, _, _ := p.given(tauOf(t), u)
+		return sc.Nat[0]*t + sc.Nat[1]*T1 - A + t + l
+	}
+	n := len(p.edges)
+	em, em2 := make([]float64, n), make([]float64, n)
+	var elog, e1 float64
+	logZ, err := logQuad(lw, sc.ESS[0], math.Sqrt(families.Trigamma(a)), func(t, w float64) {
+		tau := tauOf(t)
+		elog += w * t
+		if p.prec {
+			e1 += w * tau
+		} else {
+			e1 += w * math.Exp(-t)
+		}
+		_, d1, d2 := p.given(tau, u)
+		for k := range p.edges {
+			mean, variance := p.m[k]+p.sign[k]*p.v[k]*d1, p.v[k]+p.v[k]*p.v[k]*d2
+			em[k] += w * mean
+			em2[k] += w * (mean*mean + variance)
+		}
+	})
+	if err != nil {
+		return 0, fmt.Errorf("normal: %w", err)
+	}
+	out[p.scale].ESS = []float64{elog, e1}
+	for k, e := range p.edges {
+		out[e].ESS = []float64{em[k], em2[k]}
+	}
+	return logZ, nil
+}
+
+// normalScale is the normal factor as a conjugate factor of its latent
+// scale when a is data (m_a known, v_a = 0).
+type normalScale struct{ p normalParts }
+
+func (s normalScale) expForm(y []float64, in []In) (int, []float64, float64, error) {
+	q := s.p.ma * s.p.ma / 2
+	c := -0.5 * math.Log(2*math.Pi)
+	if s.p.prec {
+		return s.p.scale, []float64{0.5, -q}, c, nil
+	}
+	return s.p.scale, []float64{-0.5, -q}, c, nil
+}
+
+// normalVMP: with E[a²] = m_a² + v_a, E τ and E log τ under the beliefs,
+// E log f = −½ log 2π + ½ E log τ − ½ E τ E[a²]; the message to a Gamma
+// precision is (½, −E[a²]/2), to an inverse-Gamma variance (−½, −E[a²]/2),
+// and to a Gaussian edge e with a = sign·e + r it is, in (e, e²),
+// (−E τ · sign · E r, −E τ/2) (Winn & Bishop 2005, table 1).
+func normalVMP(y []float64, in []In, out []Out) (float64, error) {
+	p, err := normalSplit(y, in)
+	if err != nil {
+		return 0, err
+	}
+	ea2 := p.ma*p.ma + p.va
+	etau, elogtau := p.tau, math.Log(p.tau)
+	if p.scale >= 0 {
+		ess := in[p.scale].ESS
+		if p.prec {
+			etau, elogtau = ess[1], ess[0]
+			out[p.scale].Nat = []float64{0.5, -ea2 / 2}
+		} else {
+			etau, elogtau = ess[1], -ess[0]
+			out[p.scale].Nat = []float64{-0.5, -ea2 / 2}
+		}
+	}
+	for k, e := range p.edges {
+		r := p.ma - p.sign[k]*p.m[k]
+		out[e].Nat = []float64{-etau * p.sign[k] * r, -etau / 2}
+	}
+	return -0.5*math.Log(2*math.Pi) + 0.5*elogtau - 0.5*etau*ea2, nil
 }

@@ -45,3 +45,24 @@ func (Poisson) LogDensityEdges(f *graph.NetFactor, vals [][]float64) float64 {
 	ly, _ := math.Lgamma(y + 1)
 	return xlogy(y, r) - r - ly
 }
+
+// expForm: in the rate the factor is exp(−log y! + (y, −1)·(log λ, λ)).
+func (Poisson) expForm(y []float64, in []In) (int, []float64, float64, error) {
+	ly, _ := math.Lgamma(y[0] + 1)
+	e, err := latentEdge(in)
+	if e < 0 || err != nil {
+		r := dataOf(in, "rate")[0]
+		return -1, nil, xlogy(y[0], r) - r - ly, err
+	}
+	return e, []float64{y[0], -1}, -ly, nil
+}
+
+// EP is exact on a Gamma rate: Gamma(a, b) → Gamma(a + uy, b + u).
+func (k Poisson) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
+	return conjugateEP(k, y, in, u, out)
+}
+
+// VMP: the message to the rate is (y, −1).
+func (k Poisson) VMP(y []float64, in []In, out []Out) (float64, error) {
+	return conjugateVMP(k, y, in, out)
+}

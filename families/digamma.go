@@ -42,3 +42,9 @@ func trigamma(x float64) float64 {
 	s := 1/y + r/2 + r/y*(1.0/6-r*(1.0/30-r*(1.0/42-r*(1.0/30-r*5/66))))
 	return s + add
 }
+
+// Digamma is ψ(x) for x > 0, accurate to a few ulps.
+func Digamma(x float64) float64 { return digamma(x) }
+
+// Trigamma is ψ'(x) for x > 0, accurate to a few ulps.
+func Trigamma(x float64) float64 { return trigamma(x) }
