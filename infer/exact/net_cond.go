@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/netjoint"
 )
@@ -242,7 +243,7 @@ func (p *NetPlan) newCondState() *condState {
 	st.out.params = make([][]float64, len(n.Vars))
 	for v, nv := range n.Vars {
 		if p.free[v] && nv.Family != graph.Gaussian {
-			st.eta[v] = make([]float64, netjoint.SpaceOf(nv.Family, nv.Dim).Len())
+			st.eta[v] = make([]float64, families.For(nv.Family, nv.Dim).Len())
 		}
 	}
 	for _, c := range p.comps {
@@ -335,7 +336,7 @@ func (p *NetPlan) addGauss(st *condState, c *netjoint.Contrib) {
 // familyPosterior adds A(η) to the log evidence and sets v's moments.
 func (p *NetPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	nv := p.j.Net.Vars[v]
-	sp := netjoint.SpaceOf(nv.Family, nv.Dim)
+	sp := families.For(nv.Family, nv.Dim)
 	if !sp.Proper(eta) {
 		return fmt.Errorf("%s: %w (%s with natural parameters %v)", nv.Name, errImproper, nv.Family, eta)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/netjoint"
 )
@@ -67,7 +68,7 @@ func newNetChain(j *netjoint.Joint, rng *rand.Rand) (*netChain, error) {
 	for v, nv := range n.Vars {
 		if nv.Family != graph.Discrete {
 			eta, _, err := j.FitFamily(n.FactorsOf(v), v, ch.x)
-			ch.conj[v] = err == nil && netjoint.SpaceOf(nv.Family, nv.Dim).Proper(eta)
+			ch.conj[v] = err == nil && families.For(nv.Family, nv.Dim).Proper(eta)
 		}
 	}
 	return ch, nil
@@ -158,7 +159,7 @@ func (ch *netChain) update(v int, burnin bool) error {
 		return ch.discrete(v, fs)
 	}
 	if ch.conj[v] {
-		sp := netjoint.SpaceOf(nv.Family, nv.Dim)
+		sp := families.For(nv.Family, nv.Dim)
 		if eta, _, err := ch.j.FitFamily(fs, v, ch.x); err == nil && sp.Proper(eta) {
 			netjoint.Draw(nv.Family, sp.Params(eta), ch.rng, ch.j.Value(v, ch.x))
 			return nil

@@ -6,30 +6,11 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 )
 
-// SpaceOf is the exponential family of a variable of family fam with dim
-// components, in the natural parameters of package families, whose
-// sufficient statistics suffStats evaluates.
-func SpaceOf(fam graph.Family, dim int) families.Space {
-	switch fam {
-	case graph.Gaussian:
-		return families.GaussianSpace{}
-	case graph.Gamma:
-		return families.GammaSpace{}
-	case graph.InvGamma:
-		return families.InvGammaSpace{}
-	case graph.Beta:
-		return families.BetaSpace{}
-	case graph.Dirichlet:
-		return families.DirichletSpace{K: dim}
-	}
-	return families.DiscreteSpace{K: dim}
-}
-
-// suffStats writes T(θ) into t:
+// suffStats writes T(θ) into t, the sufficient statistics of the natural
+// parameters of families.For:
 //
 //	Gaussian (x, x²)   Gamma (log τ, τ)   InvGamma (log s, 1/s)
 //	Beta (log p, log(1−p))   Dirichlet (log w_1, …, log w_K).

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 )
 
@@ -89,7 +90,7 @@ func (j *Joint) FitFamily(fs []int, v int, x []float64) ([]float64, float64, err
 	th := j.Value(v, x)
 	saved := append([]float64(nil), th...)
 	defer copy(th, saved)
-	m := SpaceOf(nv.Family, nv.Dim).Len() + 1
+	m := families.For(nv.Family, nv.Dim).Len() + 1
 	np := m + 3
 	a := mat.NewDense(np, m, nil)
 	g := mat.NewVecDense(np, nil)
