@@ -17,6 +17,11 @@ import (
 // variables that planning probes and the fit cache holds.
 const maxLocalConfigs = 4096
 
+// maxProbes bounds the factor probes of planning (candidate sets of
+// quadrature variables × factors), so that a large model whose factors are
+// not conjugate is refused quickly rather than searched.
+const maxProbes = 1 << 20
+
 // maxGaussComponent bounds the Gaussian latents integrated jointly in
 // closed form (a dense n×n precision per configuration).
 const maxGaussComponent = 2000
@@ -85,17 +90,19 @@ func (p *NetPlan) chooseQuad(cont []int) error {
 		return 1
 	})
 	// by size: sets of one variable, then two, then three
+	sets := max(maxProbes/max(len(p.j.Net.Factors), 1), 1)
 	for size := 1; size <= MaxQuadDim; size++ {
-		if p.trySize(order, cont, size) {
+		if p.trySize(order, cont, size, sets) {
 			return p.gaussComponents()
 		}
 	}
 	return fmt.Errorf("exact: no closed form (%v) and no set of at most %d coordinates to integrate numerically that leaves the rest conjugate; use mcmc", first, MaxQuadDim)
 }
 
-// trySize tries every set of size variables of order with at most
-// MaxQuadDim coordinates; it sets p.quad to the first that works.
-func (p *NetPlan) trySize(order, cont []int, size int) bool {
+// trySize tries the sets of size variables of order with at most
+// MaxQuadDim coordinates (at most sets of them); it sets p.quad to the
+// first that works.
+func (p *NetPlan) trySize(order, cont []int, size, sets int) bool {
 	idx := make([]int, size)
 	var rec func(k, start, dim int) bool
 	tried := 0
@@ -112,7 +119,7 @@ func (p *NetPlan) trySize(order, cont []int, size int) bool {
 			}
 			return false
 		}
-		for i := start; i < len(order) && tried < 4096; i++ {
+		for i := start; i < len(order) && tried < sets; i++ {
 			d := dim + netjoint.UDim(p.j.Net.Vars[order[i]])
 			if d > MaxQuadDim {
 				continue

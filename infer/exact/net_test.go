@@ -3,6 +3,7 @@ package exact
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -465,5 +466,38 @@ func TestNetHMMLearnedMeans(t *testing.T) {
 			}
 		}
 		near(t, "p(z_t = 1)", r.Vars[z].Probs[1], p, 1e-9)
+	}
+}
+
+// TestNetRefusals: a non-conjugate model of more than three coordinates
+// and a non-chain discrete model above MaxNetConfigs are refused by
+// PlanNet, with what to do instead.
+func TestNetRefusals(t *testing.T) {
+	var n graph.Net
+	for i := 0; i < 4; i++ {
+		mu := nt.Var(&n, "mu", graph.Gaussian, 1)
+		tau := nt.Var(&n, "tau", graph.Gamma, 1)
+		nt.Factor(&n, nt.NormalPrior, mu, nt.D("mean", 0), nt.D("var", 4))
+		nt.Factor(&n, nt.Gamma, tau, nt.D("shape", 2), nt.D("rate", 1))
+		nt.Obs(&n, nt.Normal, 1, nt.V("mean", mu), nt.V("prec", tau))
+	}
+	_, err := PlanNet(&n)
+	t.Log(err)
+	if err == nil || !strings.Contains(err.Error(), "use mcmc") {
+		t.Errorf("4 mean–precision pairs: err = %v, want a refusal naming mcmc", err)
+	}
+	var d graph.Net
+	var zs []int
+	for i := 0; i < 21; i++ {
+		z := nt.Var(&d, "z", graph.Discrete, 2)
+		nt.Factor(&d, nt.Categorical, z, nt.D("p", 0.5, 0.5))
+		zs = append(zs, z)
+	}
+	// one likelihood selected by three states: not a chain
+	nt.Obs(&d, nt.Normal, 0.5, nt.Select("mean", zs[0], nt.D("mean", 0), nt.Select("mean", zs[1], nt.D("mean", 1), nt.Select("mean", zs[2], nt.D("mean", 2), nt.D("mean", 3)))), nt.D("var", 1))
+	_, err = PlanNet(&d)
+	t.Log(err)
+	if err == nil || !strings.Contains(err.Error(), "use mcmc") {
+		t.Errorf("2²¹ configurations: err = %v, want a refusal naming mcmc", err)
 	}
 }
