@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mathext"
 
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 	nt "github.com/fg-infer/fg/infer/netjoint/nettest"
 )
 
@@ -499,5 +500,78 @@ func TestNetRefusals(t *testing.T) {
 	t.Log(err)
 	if err == nil || !strings.Contains(err.Error(), "use mcmc") {
 		t.Errorf("2²¹ configurations: err = %v, want a refusal naming mcmc", err)
+	}
+}
+
+// TestNetEnumerationQuadrature: two points from a two-component mixture
+// with known weights, N(0, 4) means and a shared Gamma(2, 1) precision:
+// in each of the 2² assignments the precision is integrated by quadrature
+// and the means in closed form. Log Z, the means' and the precision's
+// posterior means and the assignment probabilities equal, to 1e-6, a sum
+// over assignments written here of a 2000-node Gauss–Legendre integral
+// over log τ ∈ [−12, 8] of the means' Gaussian marginals (gaussGroup).
+func TestNetEnumerationQuadrature(t *testing.T) {
+	ys := []float64{-0.8, 1.3}
+	pw := []float64{0.4, 0.6}
+	var n graph.Net
+	mu := []int{nt.Var(&n, "mu", graph.Gaussian, 1), nt.Var(&n, "mu", graph.Gaussian, 1)}
+	tau := nt.Var(&n, "tau", graph.Gamma, 1)
+	for _, v := range mu {
+		nt.Factor(&n, nt.NormalPrior, v, nt.D("mean", 0), nt.D("var", 4))
+	}
+	nt.Factor(&n, nt.Gamma, tau, nt.D("shape", 2), nt.D("rate", 1))
+	var zs []int
+	for _, y := range ys {
+		z := nt.Var(&n, "z", graph.Discrete, 2)
+		nt.Factor(&n, nt.Categorical, z, nt.D("p", pw...))
+		nt.Obs(&n, nt.Normal, y, nt.Select("mean", z, nt.V("mean", mu[0]), nt.V("mean", mu[1])), nt.V("prec", tau))
+		zs = append(zs, z)
+	}
+	r := runNet(t, &n, "enumeration × quadrature")
+
+	xs, ws := legendre(2000, -12, 8)
+	var z, e1, e2, et float64
+	pz := make([]float64, 4)
+	for c := 0; c < 4; c++ {
+		a := []int{c >> 1 & 1, c & 1}
+		for l, s := range xs {
+			tv := math.Exp(s)
+			lj := math.Log(pw[a[0]]) + math.Log(pw[a[1]]) - lg(2) + s - tv + s // Gamma(τ; 2, 1) dτ/ds
+			var pm [2]float64
+			for k := range pm {
+				var g []float64
+				for j, y := range ys {
+					if a[j] == k {
+						g = append(g, y)
+					}
+				}
+				ml, m, _ := gaussGroup(g, 0, 4, 1/tv)
+				lj += ml
+				pm[k] = m
+			}
+			f := ws[l] * math.Exp(lj)
+			z += f
+			pz[c] += f
+			e1, e2, et = e1+f*pm[0], e2+f*pm[1], et+f*tv
+		}
+	}
+	near(t, "log Z", r.LogZ, math.Log(z), 1e-6)
+	near(t, "E[mu1]", r.Vars[mu[0]].Mean[0], e1/z, 1e-6)
+	near(t, "E[mu2]", r.Vars[mu[1]].Mean[0], e2/z, 1e-6)
+	near(t, "E[tau]", r.Vars[tau].Mean[0], et/z, 1e-6)
+	near(t, "p(z_0 = 1)", r.Vars[zs[0]].Probs[1], (pz[2]+pz[3])/z, 1e-6)
+	near(t, "p(z_1 = 1)", r.Vars[zs[1]].Probs[1], (pz[1]+pz[3])/z, 1e-6)
+}
+
+// TestNetCanceled: a canceled context ends enumeration with
+// infer.Canceled and the context's error.
+func TestNetCanceled(t *testing.T) {
+	ys := []float64{0.1, 1.9, 2.2, -0.3, 0.4, 2.6, 1.8, 0.0, -0.5, 2.1}
+	n, _, _ := hmm(ys, []float64{0.5, 0.5}, [][]float64{{0.9, 0.1}, {0.2, 0.8}}, nil, []float64{0.5, 0.5}, true)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := RunNet(ctx, n, NetSettings{})
+	if err == nil || r == nil || r.Status != infer.Canceled {
+		t.Fatalf("result %+v, err %v; want canceled", r, err)
 	}
 }

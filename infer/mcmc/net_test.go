@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/exact"
 	nt "github.com/fg-infer/fg/infer/netjoint/nettest"
 )
@@ -107,4 +108,14 @@ func TestNetBetaBinomialSlice(t *testing.T) {
 		nt.Obs(&n, nt.Binomial, y, nt.D("n", 10), nt.V("p", p))
 	}
 	within4SE(t, &n, NetSettings{Samples: 2000, Seed: 4}, true)
+}
+
+// TestNetCanceled: a canceled context ends sampling with infer.Canceled.
+func TestNetCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := RunNet(ctx, meanPrecision(), NetSettings{Samples: 1000})
+	if err == nil || r == nil || r.Status != infer.Canceled {
+		t.Fatalf("result %+v, err %v; want canceled", r, err)
+	}
 }
