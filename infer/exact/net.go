@@ -90,6 +90,9 @@ type NetPlan struct {
 	// comp[v] is v's component (−1 for others), pos[v] its place in it
 	comps     []gaussComp
 	comp, pos []int
+	// probed are the fits of the planning probes when no variable needs
+	// quadrature: enumeration's cache, filled
+	probed []local
 }
 
 // PlanNet decides how to compute n's posterior exactly, or says why it

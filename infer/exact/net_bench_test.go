@@ -37,3 +37,27 @@ func BenchmarkNetForwardBackward(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNetPoissonGamma: the closed form of 10⁴ and 10⁵ independent
+// Poisson rates with Gamma(2, 1) priors and five counts each.
+func BenchmarkNetPoissonGamma(b *testing.B) {
+	for _, J := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("groups=%d", J), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			var n graph.Net
+			for j := 0; j < J; j++ {
+				r := nt.Var(&n, "rate", graph.Gamma, 1)
+				nt.Factor(&n, nt.Gamma, r, nt.D("shape", 2), nt.D("rate", 1))
+				for i := 0; i < 5; i++ {
+					nt.Obs(&n, nt.Poisson, float64(rng.IntN(6)), nt.V("rate", r))
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := RunNet(context.Background(), &n, NetSettings{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

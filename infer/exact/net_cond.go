@@ -134,7 +134,9 @@ func (p *NetPlan) trySize(order, cont []int, size, sets int) bool {
 	return rec(0, 0, 0)
 }
 
-// tryQuad probes every factor with the continuous variables outside q free.
+// tryQuad probes every factor with the continuous variables outside q
+// free. With q empty the probes are the fits enumeration needs (a fit
+// then depends on the factor's discrete states only): they are kept.
 func (p *NetPlan) tryQuad(cont, q []int) error {
 	for v := range p.free {
 		p.free[v] = false
@@ -144,19 +146,32 @@ func (p *NetPlan) tryQuad(cont, q []int) error {
 	}
 	x := make([]float64, p.j.Len())
 	p.j.Reference(x)
-	for fi, l := range p.locals() {
+	ls := p.locals()
+	keep := len(q) == 0
+	for fi := range ls {
+		l := &ls[fi]
 		n := max(l.configs, 1)
+		if keep && l.configs > 0 {
+			l.fits = make([]*netjoint.Contrib, l.configs)
+		}
 		for i := 0; i < n; i++ {
 			if l.configs > 0 {
 				l.setIndex(p.j, x, i)
 			}
-			if _, err := p.j.FitFactor(fi, p.free, x); err != nil {
+			c, err := p.j.FitFactor(fi, p.free, x)
+			if err != nil {
 				return err
+			}
+			if l.fits != nil {
+				l.fits[i] = &c
 			}
 		}
 		for _, v := range l.sel {
 			x[p.j.Off(v)] = 0
 		}
+	}
+	if keep {
+		p.probed = ls
 	}
 	return nil
 }
@@ -244,7 +259,10 @@ type condState struct {
 
 func (p *NetPlan) newCondState() *condState {
 	n := p.j.Net
-	st := &condState{locals: p.locals(), eta: make([][]float64, len(n.Vars))}
+	st := &condState{locals: p.probed, eta: make([][]float64, len(n.Vars))}
+	if st.locals == nil {
+		st.locals = p.locals()
+	}
 	st.out.mean = make([][]float64, len(n.Vars))
 	st.out.mom = make([][]float64, len(n.Vars))
 	st.out.params = make([][]float64, len(n.Vars))

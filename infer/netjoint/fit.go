@@ -83,52 +83,87 @@ func probe(i int) float64 {
 	return 2*(f-math.Floor(f)) - 1
 }
 
+// design is the least-squares problem of FitFamily for one family and
+// dimension: the points θ_i of the support, the rows [T(θ_i), 1] and
+// their QR factorisation, computed once per Joint.
+type design struct {
+	points [][]float64
+	a      *mat.Dense
+	qr     mat.QR
+	g, r   *mat.VecDense
+	coef   mat.VecDense
+}
+
+type designKey struct {
+	fam graph.Family
+	dim int
+}
+
+// designFor returns (building it on first use) the design of v's family:
+// Len + 4 points θ = FromU(2·probe) of the support.
+func (j *Joint) designFor(nv graph.NetVar) *design {
+	key := designKey{nv.Family, nv.Dim}
+	if d, ok := j.designs[key]; ok {
+		return d
+	}
+	m := families.For(nv.Family, nv.Dim).Len() + 1
+	np := m + 3
+	d := &design{a: mat.NewDense(np, m, nil), g: mat.NewVecDense(np, nil), r: mat.NewVecDense(np, nil)}
+	u := make([]float64, UDim(nv))
+	t := make([]float64, m-1)
+	for i := 0; i < np; i++ {
+		for k := range u {
+			u[k] = 2 * probe(i*len(u)+k)
+		}
+		th := make([]float64, width(nv))
+		FromU(nv.Family, u, th)
+		suffStats(nv.Family, th, t)
+		for k, tk := range t {
+			d.a.Set(i, k, tk)
+		}
+		d.a.Set(i, m-1, 1)
+		d.points = append(d.points, th)
+	}
+	d.qr.Factorize(d.a)
+	if j.designs == nil {
+		j.designs = map[designKey]*design{}
+	}
+	j.designs[key] = d
+	return d
+}
+
 // FitFamily fits Σ_{f ∈ fs} log f as ⟨η, T(θ_v)⟩ + c by least squares at
-// Len + 4 points θ = FromU(2·probe) of v's support and checks the misfit.
+// the points of v's design and checks the misfit.
 func (j *Joint) FitFamily(fs []int, v int, x []float64) ([]float64, float64, error) {
 	nv := j.Net.Vars[v]
 	th := j.Value(v, x)
 	saved := append([]float64(nil), th...)
 	defer copy(th, saved)
-	m := families.For(nv.Family, nv.Dim).Len() + 1
-	np := m + 3
-	a := mat.NewDense(np, m, nil)
-	g := mat.NewVecDense(np, nil)
-	u := make([]float64, UDim(nv))
-	t := make([]float64, m-1)
+	d := j.designFor(nv)
 	scale := 1.0
-	for i := 0; i < np; i++ {
-		for k := range u {
-			u[k] = 2 * probe(i*len(u)+k)
-		}
-		FromU(nv.Family, u, th)
-		suffStats(nv.Family, th, t)
+	for i, pt := range d.points {
+		copy(th, pt)
 		gi := j.LogOf(fs, x)
 		if math.IsNaN(gi) || math.IsInf(gi, 0) {
 			return nil, 0, fmt.Errorf("%s: log density %v at %v: %w", nv.Name, gi, th, ErrNotConjugate)
 		}
-		for k, tk := range t {
-			a.Set(i, k, tk)
-		}
-		a.Set(i, m-1, 1)
-		g.SetVec(i, gi)
+		d.g.SetVec(i, gi)
 		scale = math.Max(scale, 1+math.Abs(gi))
 	}
-	var coef mat.VecDense
-	if err := coef.SolveVec(a, g); err != nil {
+	if err := d.qr.SolveVecTo(&d.coef, false, d.g); err != nil {
 		return nil, 0, fmt.Errorf("%s: %v: %w", nv.Name, err, ErrNotConjugate)
 	}
-	var r mat.VecDense
-	r.MulVec(a, &coef)
-	r.SubVec(&r, g)
-	if mat.Norm(&r, math.Inf(1)) > fitTol*scale {
+	d.r.MulVec(d.a, &d.coef)
+	d.r.SubVec(d.r, d.g)
+	if mat.Norm(d.r, math.Inf(1)) > fitTol*scale {
 		return nil, 0, fmt.Errorf("%s (%s): log density not linear in its sufficient statistics: %w", nv.Name, nv.Family, ErrNotConjugate)
 	}
+	m := d.coef.Len()
 	eta := make([]float64, m-1)
 	for k := range eta {
-		eta[k] = coef.AtVec(k)
+		eta[k] = d.coef.AtVec(k)
 	}
-	return eta, coef.AtVec(m - 1), nil
+	return eta, d.coef.AtVec(m - 1), nil
 }
 
 // FitQuadratic fits Σ_{f ∈ fs} log f as −½ xᵀPx + bᵀx + c in the Gaussian

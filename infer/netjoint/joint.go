@@ -23,6 +23,8 @@ type Joint struct {
 	dens []Density
 	vals [][][]float64 // per factor, per edge: the resolved values
 	aff  [][]float64   // per factor: one slot per edge for affine values
+	// designs are FitFamily's least-squares problems by family
+	designs map[designKey]*design
 }
 
 // New checks that every factor of n has a log density and that its edges
@@ -67,6 +69,7 @@ func (j *Joint) alloc() {
 // Clone returns a Joint on the same Net with its own buffers.
 func (j *Joint) Clone() *Joint {
 	c := *j
+	c.designs = nil
 	c.alloc()
 	return &c
 }
