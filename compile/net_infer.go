@@ -2,6 +2,8 @@ package compile
 
 import (
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/exact"
+	"github.com/fg-infer/fg/infer/mp"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -40,12 +42,26 @@ func (c *compiler) checkNet(s *ast.InferStmt, spec *InferSpec) {
 	}
 	switch spec.Method {
 	case infer.MethodEP:
+		alpha := 1.0
 		switch d := spec.Settings.Divergence.(type) {
-		case infer.KL, infer.Alpha:
+		case infer.KL:
+		case infer.Alpha:
+			alpha = d.A
 		default:
 			c.fail(optionValue(s, "divergence"), "divergence %v does not run on %s: use kl, alpha(a) or alpha(0) (variational message passing)", d, netModel)
 		}
 		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a typed factor graph", spec.Settings.Schedule, []infer.Schedule{infer.Sequential}))
+		if c.m.Net != nil {
+			if diags := mp.Supports(c.m.Net, mp.Options{Alpha: alpha}); len(diags) > 0 {
+				c.fail(s.Method, "ep with divergence %v cannot run this model: %s (at %s)", spec.Settings.Divergence, diags[0].Msg, diags[0].Pos)
+			}
+		}
+	case infer.MethodExact:
+		if c.m.Net != nil {
+			if _, err := exact.PlanNet(c.m.Net); err != nil {
+				c.fail(s.Method, "%v", err)
+			}
+		}
 	case infer.MethodMCMC:
 		c.checkMCMC(s, spec)
 	}
@@ -68,7 +84,7 @@ func (c *compiler) vmpLimit(at ast.Node, d infer.Divergence) bool {
 		return false
 	}
 	if !c.isNet() {
-		c.fail(at, "alpha(0) is variational message passing, which runs on models with beta, gamma, inv_gamma or dirichlet latents, likelihoods with latent parameters or discrete chains; on this model alpha needs 0 < a ≤ 1")
+		c.fail(at, "alpha needs 0 < a ≤ 1, got 0 on this model: alpha(0), variational message passing, runs on %s", netModel)
 	}
 	return true
 }
