@@ -153,6 +153,10 @@ func (s *replSession) graph() {
 		fmt.Fprintln(s.e.stderr, "fg: no model yet")
 		return
 	}
+	if net := s.model.Compiled().Net; net != nil { // a typed factor graph: variables with their families
+		graph.DumpNet(s.e.stdout, net)
+		return
+	}
 	graph.Dump(s.e.stdout, s.model.Compiled().Graph)
 }
 

@@ -10,11 +10,14 @@ import (
 
 // runNet runs an infer line on a model compiled to the typed factor graph
 // (compile.Model.Net): ep — with kl, alpha(a) (power EP) or alpha(0)
-// (variational message passing) — runs infer/mp.
+// (variational message passing) — runs infer/mp; exact and mcmc run the
+// gold standards (net_gold.go).
 func (j *job) runNet() error {
 	switch j.spec.Method {
-	case "ep":
+	case infer.MethodEP:
 		return j.runMP()
+	case infer.MethodExact, infer.MethodMCMC:
+		return j.runNetGold()
 	}
 	return fmt.Errorf("%s does not run on models with beta, gamma, inv_gamma or dirichlet latents or discrete chains; use ep (kl, alpha(a), or alpha(0) for VMP)", j.spec.Method)
 }
@@ -40,52 +43,35 @@ func (j *job) runMP() error {
 		return nil
 	}
 	r.LogEvidence, r.HasEvidence, r.ELBO = res.LogEvidence, true, res.ELBO
-	r.Variables = netVariables(j.m.Graph, j.m.Net, res.Beliefs)
+	defer j.netDists(res.Beliefs)
+	r.Variables = netVariables(j.m.Graph, j.m.Net, func(v int, out *netElem) {
+		nv, sp := j.m.Net.Vars[v], mp.Space(j.m.Net, v)
+		if nv.Family == graph.Discrete {
+			out.probs = sp.Params(res.Beliefs[v])
+			return
+		}
+		out.mean, out.vr = make([]float64, nv.Dim), make([]float64, nv.Dim)
+		sp.Moments(res.Beliefs[v], out.mean, out.vr)
+	})
 	return nil
 }
 
-// netVariables summarises the beliefs latent by latent: a discrete
-// variable's state probabilities; a continuous one's mean, variance and
-// marginal with its parameters (a Dirichlet row fills its K elements).
-func netVariables(g *graph.Graph, net *graph.Net, beliefs [][]float64) []infer.Variable {
-	byLatent := map[int][]int{}
-	var order []int
+// netDists sets the family and each element's marginal with its
+// parameters ("Beta(6, 5)") of the latents of a non-Gaussian family.
+func (j *job) netDists(beliefs [][]float64) {
+	net := j.m.Net
 	for v, nv := range net.Vars {
-		if _, seen := byLatent[nv.Latent]; !seen {
-			order = append(order, nv.Latent)
-		}
-		byLatent[nv.Latent] = append(byLatent[nv.Latent], v)
-	}
-	var out []infer.Variable
-	for _, li := range order {
-		l := &g.Latents[li]
-		size := l.Size()
-		iv := infer.Variable{Name: l.Name, Shape: l.Shape}
-		vars := byLatent[li]
-		fam := net.Vars[vars[0]].Family
-		if fam == graph.Discrete {
-			iv.Discrete, iv.States, iv.Probs = true, stateLabels(l), make([][]float64, size)
-			for _, v := range vars {
-				iv.Probs[net.Vars[v].Elem] = mp.Space(net, v).Params(beliefs[v])
-			}
-			out = append(out, iv)
+		if nv.Family == graph.Discrete || nv.Family == graph.Gaussian {
 			continue
 		}
-		if fam != graph.Gaussian {
-			iv.Family = fam.String()
+		iv := &j.res.Variables[nv.Latent]
+		iv.Family = nv.Family.String()
+		if iv.Dist == nil {
+			iv.Dist = make([]string, len(iv.Mean))
 		}
-		iv.Mean, iv.Var, iv.Dist = make([]float64, size), make([]float64, size), make([]string, size)
-		for _, v := range vars {
-			nv := net.Vars[v]
-			sp := mp.Space(net, v)
-			mean, variance := make([]float64, nv.Dim), make([]float64, nv.Dim)
-			sp.Moments(beliefs[v], mean, variance)
-			for k := range nv.Dim {
-				i := nv.Elem*nv.Dim + k
-				iv.Mean[i], iv.Var[i], iv.Dist[i] = mean[k], variance[k], sp.String(beliefs[v])
-			}
+		s := mp.Space(net, v).String(beliefs[v])
+		for k := range nv.Dim {
+			iv.Dist[nv.Elem*nv.Dim+k] = s
 		}
-		out = append(out, iv)
 	}
-	return out
 }

@@ -1,0 +1,404 @@
+package exact
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/families"
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer/netjoint"
+)
+
+// maxLocalConfigs bounds the configurations of one factor's discrete
+// variables that planning probes and the fit cache holds.
+const maxLocalConfigs = 4096
+
+// maxProbes bounds the factor probes of planning (candidate sets of
+// quadrature variables × factors), so that a large model whose factors are
+// not conjugate is refused quickly rather than searched.
+const maxProbes = 1 << 20
+
+// maxGaussComponent bounds the Gaussian latents integrated jointly in
+// closed form (a dense n×n precision per configuration).
+const maxGaussComponent = 2000
+
+// local holds, per factor, its discrete variables, the strides of its
+// local configuration index and the cached fits by local configuration.
+type local struct {
+	sel     []int
+	configs int // 0 when above maxLocalConfigs
+	fits    []*netjoint.Contrib
+}
+
+func (p *NetPlan) locals() []local {
+	ls := make([]local, len(p.j.Net.Factors))
+	for fi := range ls {
+		ls[fi].sel = p.j.Selectors(fi)
+		n := 1
+		for _, v := range ls[fi].sel {
+			n *= p.j.Net.Vars[v].Dim
+			if n > maxLocalConfigs {
+				n = 0
+				break
+			}
+		}
+		ls[fi].configs = n
+	}
+	return ls
+}
+
+// index is the factor's local configuration at x.
+func (l *local) index(j *netjoint.Joint, x []float64) int {
+	i := 0
+	for _, v := range l.sel {
+		i = i*j.Net.Vars[v].Dim + j.State(v, x)
+	}
+	return i
+}
+
+// setIndex sets the factor's discrete variables in x to local configuration i.
+func (l *local) setIndex(j *netjoint.Joint, x []float64, i int) {
+	for k := len(l.sel) - 1; k >= 0; k-- {
+		d := j.Net.Vars[l.sel[k]].Dim
+		x[j.Off(l.sel[k])] = float64(i % d)
+		i /= d
+	}
+}
+
+// chooseQuad finds the smallest set of continuous variables (at most
+// MaxQuadDim unconstrained coordinates, non-Gaussian ones first) given
+// which every factor is conjugate in the rest, probing each factor at the
+// reference point in each of its local configurations.
+func (p *NetPlan) chooseQuad(cont []int) error {
+	first := p.tryQuad(cont, nil)
+	if first == nil {
+		return p.gaussComponents()
+	}
+	order := slices.Clone(cont)
+	slices.SortStableFunc(order, func(a, b int) int {
+		ga, gb := p.j.Net.Vars[a].Family == graph.Gaussian, p.j.Net.Vars[b].Family == graph.Gaussian
+		switch {
+		case ga == gb:
+			return 0
+		case gb:
+			return -1
+		}
+		return 1
+	})
+	// by size: sets of one variable, then two, then three
+	sets := max(maxProbes/max(len(p.j.Net.Factors), 1), 1)
+	for size := 1; size <= MaxQuadDim; size++ {
+		if p.trySize(order, cont, size, sets) {
+			return p.gaussComponents()
+		}
+	}
+	return fmt.Errorf("exact: no closed form (%v) and no set of at most %d coordinates to integrate numerically that leaves the rest conjugate; use mcmc", first, MaxQuadDim)
+}
+
+// trySize tries the sets of size variables of order with at most
+// MaxQuadDim coordinates (at most sets of them); it sets p.quad to the
+// first that works.
+func (p *NetPlan) trySize(order, cont []int, size, sets int) bool {
+	idx := make([]int, size)
+	var rec func(k, start, dim int) bool
+	tried := 0
+	rec = func(k, start, dim int) bool {
+		if k == size {
+			q := make([]int, size)
+			for i, t := range idx {
+				q[i] = order[t]
+			}
+			tried++
+			if p.tryQuad(cont, q) == nil {
+				p.quad = q
+				return true
+			}
+			return false
+		}
+		for i := start; i < len(order) && tried < sets; i++ {
+			d := dim + netjoint.UDim(p.j.Net.Vars[order[i]])
+			if d > MaxQuadDim {
+				continue
+			}
+			idx[k] = i
+			if rec(k+1, i+1, d) {
+				return true
+			}
+		}
+		return false
+	}
+	return rec(0, 0, 0)
+}
+
+// tryQuad probes every factor with the continuous variables outside q
+// free. With q empty the probes are the fits enumeration needs (a fit
+// then depends on the factor's discrete states only): they are kept.
+func (p *NetPlan) tryQuad(cont, q []int) error {
+	for v := range p.free {
+		p.free[v] = false
+	}
+	for _, v := range cont {
+		p.free[v] = !slices.Contains(q, v)
+	}
+	x := make([]float64, p.j.Len())
+	p.j.Reference(x)
+	ls := p.locals()
+	keep := len(q) == 0
+	for fi := range ls {
+		l := &ls[fi]
+		n := max(l.configs, 1)
+		if keep && l.configs > 0 {
+			l.fits = make([]*netjoint.Contrib, l.configs)
+		}
+		for i := 0; i < n; i++ {
+			if l.configs > 0 {
+				l.setIndex(p.j, x, i)
+			}
+			c, err := p.j.FitFactor(fi, p.free, x)
+			if err != nil {
+				return err
+			}
+			if l.fits != nil {
+				l.fits[i] = &c
+			}
+		}
+		for _, v := range l.sel {
+			x[p.j.Off(v)] = 0
+		}
+	}
+	if keep {
+		p.probed = ls
+	}
+	return nil
+}
+
+// gaussComp is a set of free Gaussian variables that factors couple (over
+// every branch), integrated jointly.
+type gaussComp struct {
+	vars []int
+}
+
+// gaussComponents groups the free Gaussian variables (union–find over the
+// factors' variables in every branch) and checks their sizes.
+func (p *NetPlan) gaussComponents() error {
+	n := p.j.Net
+	parent := make([]int, len(n.Vars))
+	for v := range parent {
+		parent[v] = v
+	}
+	var find func(v int) int
+	find = func(v int) int {
+		for parent[v] != v {
+			parent[v] = parent[parent[v]]
+			v = parent[v]
+		}
+		return v
+	}
+	isG := func(v int) bool { return p.free[v] && n.Vars[v].Family == graph.Gaussian }
+	for _, f := range n.Factors {
+		first := -1
+		for _, e := range f.Edges {
+			for _, v := range e.VarsOf() {
+				if !isG(v) {
+					continue
+				}
+				if first < 0 {
+					first = v
+				} else {
+					parent[find(v)] = find(first)
+				}
+			}
+		}
+	}
+	p.comp = make([]int, len(n.Vars))
+	p.pos = make([]int, len(n.Vars))
+	root := map[int]int{}
+	for v := range n.Vars {
+		p.comp[v] = -1
+		if !isG(v) {
+			continue
+		}
+		r := find(v)
+		c, ok := root[r]
+		if !ok {
+			c = len(p.comps)
+			root[r] = c
+			p.comps = append(p.comps, gaussComp{})
+		}
+		p.comp[v], p.pos[v] = c, len(p.comps[c].vars)
+		p.comps[c].vars = append(p.comps[c].vars, v)
+		if len(p.comps[c].vars) > maxGaussComponent {
+			return fmt.Errorf("exact: more than %d Gaussian latents coupled in one closed-form block", maxGaussComponent)
+		}
+	}
+	return nil
+}
+
+// cond is the posterior of the continuous latents given the discrete
+// states and the quadrature variables at x: the log of the integral of
+// Π_f f over the free variables, and per variable the conditional mean,
+// second moment and (for non-Gaussian free variables) family parameters.
+type cond struct {
+	logZ      float64
+	mean, mom [][]float64
+	params    [][]float64
+}
+
+// condState is the working storage of conditional, one per goroutine.
+type condState struct {
+	locals []local
+	eta    [][]float64
+	prec   []*mat.SymDense
+	b      [][]float64
+	out    cond
+}
+
+func (p *NetPlan) newCondState() *condState {
+	n := p.j.Net
+	st := &condState{locals: p.probed, eta: make([][]float64, len(n.Vars))}
+	if st.locals == nil {
+		st.locals = p.locals()
+	}
+	st.out.mean = make([][]float64, len(n.Vars))
+	st.out.mom = make([][]float64, len(n.Vars))
+	st.out.params = make([][]float64, len(n.Vars))
+	for v, nv := range n.Vars {
+		if p.free[v] && nv.Family != graph.Gaussian {
+			st.eta[v] = make([]float64, families.For(nv.Family, nv.Dim).Len())
+		}
+	}
+	for _, c := range p.comps {
+		st.prec = append(st.prec, mat.NewSymDense(len(c.vars), nil))
+		st.b = append(st.b, make([]float64, len(c.vars)))
+	}
+	return st
+}
+
+// errImproper reports a conditional posterior that does not normalise.
+var errImproper = errors.New("improper posterior")
+
+// fit returns factor fi's contribution at x, from the cache when the
+// factor's fit depends on its discrete states only.
+func (p *NetPlan) fit(st *condState, fi int, x []float64) (*netjoint.Contrib, error) {
+	l := &st.locals[fi]
+	cacheable := len(p.quad) == 0 && l.configs > 0
+	if cacheable {
+		if l.fits == nil {
+			l.fits = make([]*netjoint.Contrib, l.configs)
+		}
+		if c := l.fits[l.index(p.j, x)]; c != nil {
+			return c, nil
+		}
+	}
+	c, err := p.j.FitFactor(fi, p.free, x)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.j.Net.Factors[fi].Pos, err)
+	}
+	if cacheable {
+		l.fits[l.index(p.j, x)] = &c
+	}
+	return &c, nil
+}
+
+// conditional integrates the free variables at x in closed form.
+func (p *NetPlan) conditional(st *condState, x []float64) (*cond, error) {
+	for _, e := range st.eta {
+		clear(e)
+	}
+	for c := range st.prec {
+		st.prec[c].Zero()
+		clear(st.b[c])
+	}
+	out := &st.out
+	out.logZ = 0
+	for fi := range p.j.Net.Factors {
+		c, err := p.fit(st, fi, x)
+		if err != nil {
+			return nil, err
+		}
+		out.logZ += c.C
+		if c.Var >= 0 {
+			for k, e := range c.Eta {
+				st.eta[c.Var][k] += e
+			}
+		}
+		p.addGauss(st, c)
+	}
+	for v, eta := range st.eta {
+		if eta == nil {
+			continue
+		}
+		if err := p.familyPosterior(v, eta, out); err != nil {
+			return nil, err
+		}
+	}
+	for ci := range p.comps {
+		if err := p.gaussPosterior(st, ci, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// addGauss adds a quadratic contribution to its component.
+func (p *NetPlan) addGauss(st *condState, c *netjoint.Contrib) {
+	n := len(c.Gauss)
+	for i, v := range c.Gauss {
+		ci, pi := p.comp[v], p.pos[v]
+		st.b[ci][pi] += c.B[i]
+		for k, u := range c.Gauss {
+			if pk := p.pos[u]; pk >= pi {
+				st.prec[ci].SetSym(pi, pk, st.prec[ci].At(pi, pk)+c.P[i*n+k])
+			}
+		}
+	}
+}
+
+// familyPosterior adds A(η) to the log evidence and sets v's moments.
+func (p *NetPlan) familyPosterior(v int, eta []float64, out *cond) error {
+	nv := p.j.Net.Vars[v]
+	sp := families.For(nv.Family, nv.Dim)
+	if !sp.Proper(eta) {
+		return fmt.Errorf("%s: %w (%s with natural parameters %v)", nv.Name, errImproper, nv.Family, eta)
+	}
+	out.logZ += sp.LogNormalizer(eta)
+	m, vr := make([]float64, nv.Dim), make([]float64, nv.Dim)
+	sp.Moments(eta, m, vr)
+	out.params[v], out.mean[v] = sp.Params(eta), m
+	out.mom[v] = make([]float64, len(m))
+	for k := range m {
+		out.mom[v][k] = vr[k] + m[k]*m[k]
+	}
+	return nil
+}
+
+// gaussPosterior integrates component ci: with precision P and linear
+// term b, ∫ exp(−½xᵀPx + bᵀx) dx = exp(½ bᵀP⁻¹b) (2π)^{n/2} |P|^{−1/2},
+// the posterior N(P⁻¹b, P⁻¹), by the Cholesky factor of P.
+func (p *NetPlan) gaussPosterior(st *condState, ci int, out *cond) error {
+	vars := p.comps[ci].vars
+	var ch mat.Cholesky
+	if !ch.Factorize(st.prec[ci]) {
+		return fmt.Errorf("%s: %w (the Gaussian latents' precision is not positive definite)", p.j.Net.Vars[vars[0]].Name, errImproper)
+	}
+	n := len(vars)
+	var mean mat.VecDense
+	if err := ch.SolveVecTo(&mean, mat.NewVecDense(n, slices.Clone(st.b[ci]))); err != nil {
+		return fmt.Errorf("%s: %w", p.j.Net.Vars[vars[0]].Name, errImproper)
+	}
+	out.logZ += 0.5*mat.Dot(&mean, mat.NewVecDense(n, st.b[ci])) + 0.5*float64(n)*math.Log(2*math.Pi) - 0.5*ch.LogDet()
+	var cov mat.SymDense
+	if err := ch.InverseTo(&cov); err != nil {
+		return fmt.Errorf("%s: %w", p.j.Net.Vars[vars[0]].Name, errImproper)
+	}
+	for i, v := range vars {
+		m, vr := mean.AtVec(i), cov.At(i, i)
+		out.mean[v], out.mom[v] = []float64{m}, []float64{vr + m*m}
+		out.params[v] = []float64{m, vr}
+	}
+	return nil
+}

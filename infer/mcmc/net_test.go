@@ -1,0 +1,121 @@
+package mcmc
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/exact"
+	nt "github.com/fg-infer/fg/infer/netjoint/nettest"
+)
+
+// within4SE checks that every posterior mean and state probability of the
+// sampler is within 4 Monte Carlo standard errors of exact's.
+func within4SE(t *testing.T, n *graph.Net, s NetSettings, slice bool) {
+	t.Helper()
+	ex, err := exact.RunNet(context.Background(), n, exact.NetSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := runNet(context.Background(), n, s, slice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, nv := range n.Vars {
+		got, want, se := r.Vars[v].Mean, ex.Vars[v].Mean, r.Vars[v].MeanSE
+		if nv.Family == graph.Discrete {
+			got, want, se = r.Vars[v].Probs, ex.Vars[v].Probs, r.Vars[v].ProbsSE
+		}
+		for k := range want {
+			if d := math.Abs(got[k] - want[k]); !(d <= 4*se[k]) && !(d < 1e-12) {
+				t.Errorf("%s[%d]: mcmc %.6g ± %.2g, exact %.6g: %.1f standard errors", nv.Name, k, got[k], se[k], want[k], d/se[k])
+			}
+		}
+	}
+}
+
+func meanPrecision() *graph.Net {
+	var n graph.Net
+	mu := nt.Var(&n, "mu", graph.Gaussian, 1)
+	tau := nt.Var(&n, "tau", graph.Gamma, 1)
+	nt.Factor(&n, nt.NormalPrior, mu, nt.D("mean", 0), nt.D("var", 4))
+	nt.Factor(&n, nt.Gamma, tau, nt.D("shape", 2), nt.D("rate", 1))
+	for _, y := range []float64{1.2, 0.4, 2.1, 1.6, 0.9, 1.4} {
+		nt.Obs(&n, nt.Normal, y, nt.V("mean", mu), nt.V("prec", tau))
+	}
+	return &n
+}
+
+// TestNetMeanPrecision: Gibbs on the two conjugate conditionals (μ | τ
+// Gaussian, τ | μ Gamma) and, separately, slice sampling of both agree
+// with exact's quadrature within 4 standard errors.
+func TestNetMeanPrecision(t *testing.T) {
+	s := NetSettings{Samples: 2000, Seed: 1}
+	t.Run("gibbs", func(t *testing.T) { within4SE(t, meanPrecision(), s, false) })
+	t.Run("slice", func(t *testing.T) { within4SE(t, meanPrecision(), s, true) })
+}
+
+// TestNetHMM: Gibbs on the states of a two-state HMM with known
+// parameters (T = 8) agrees with forward–backward within 4 standard errors.
+func TestNetHMM(t *testing.T) {
+	ys := []float64{0.1, 1.9, 2.2, -0.3, 0.4, 2.6, 1.8, 0.0}
+	A := [][]float64{{0.8, 0.2}, {0.3, 0.7}}
+	var n graph.Net
+	var prev int
+	for i, y := range ys {
+		z := nt.Var(&n, "z", graph.Discrete, 2)
+		if i == 0 {
+			nt.Factor(&n, nt.Categorical, z, nt.D("p", 0.6, 0.4))
+		} else {
+			nt.Factor(&n, nt.Categorical, z, nt.Select("p", prev, nt.D("p", A[0]...), nt.D("p", A[1]...)))
+		}
+		nt.Obs(&n, nt.Normal, y, nt.Select("mean", z, nt.D("mean", 0), nt.D("mean", 2)), nt.D("var", 0.6))
+		prev = z
+	}
+	within4SE(t, &n, NetSettings{Samples: 2000, Seed: 2}, false)
+}
+
+// TestNetMixtureWeights: a mixture with Dirichlet weights and known
+// component means (Gibbs on the assignments and the weights; slice
+// sampling of the weights on the additive logistic coordinates) agrees
+// with exact's enumeration within 4 standard errors.
+func TestNetMixtureWeights(t *testing.T) {
+	build := func() *graph.Net {
+		var n graph.Net
+		w := nt.Var(&n, "w", graph.Dirichlet, 3)
+		nt.Factor(&n, nt.Dirichlet, w, nt.D("alpha", 1, 2, 1.5))
+		for _, y := range []float64{-2.1, -1.7, 0.2, 0.5, -0.1, 2.8} {
+			z := nt.Var(&n, "z", graph.Discrete, 3)
+			nt.Factor(&n, nt.Categorical, z, nt.V("p", w))
+			nt.Obs(&n, nt.Normal, y, nt.Select("mean", z, nt.D("mean", -2), nt.D("mean", 0), nt.D("mean", 2.5)), nt.D("var", 1))
+		}
+		return &n
+	}
+	s := NetSettings{Samples: 2000, Seed: 3}
+	t.Run("gibbs", func(t *testing.T) { within4SE(t, build(), s, false) })
+	t.Run("slice", func(t *testing.T) { within4SE(t, build(), s, true) })
+}
+
+// TestNetBetaBinomialSlice: slice sampling on the logit of a Beta
+// variable agrees with the closed-form posterior within 4 standard errors.
+func TestNetBetaBinomialSlice(t *testing.T) {
+	var n graph.Net
+	p := nt.Var(&n, "p", graph.Beta, 1)
+	nt.Factor(&n, nt.Beta, p, nt.D("a", 1.5), nt.D("b", 2.5))
+	for _, y := range []float64{3, 7, 4} {
+		nt.Obs(&n, nt.Binomial, y, nt.D("n", 10), nt.V("p", p))
+	}
+	within4SE(t, &n, NetSettings{Samples: 2000, Seed: 4}, true)
+}
+
+// TestNetCanceled: a canceled context ends sampling with infer.Canceled.
+func TestNetCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := RunNet(ctx, meanPrecision(), NetSettings{Samples: 1000})
+	if err == nil || r == nil || r.Status != infer.Canceled {
+		t.Fatalf("result %+v, err %v; want canceled", r, err)
+	}
+}
