@@ -130,6 +130,9 @@ func (k Gamma) VMP(y []float64, in []In, out []Out) (float64, error) {
 	if in[ix].IsData() || in[ir].IsData() {
 		return conjugateVMP(k, y, in, out)
 	}
+	if in[ix].ESS == nil || in[ir].ESS == nil {
+		return 0, fmt.Errorf("gamma: the message to x needs E rate and the message to the rate E x: %w", families.ErrImproper)
+	}
 	a := dataOf(in, "shape")[0]
 	la, _ := math.Lgamma(a)
 	elx, ex := in[ix].ESS[0], in[ix].ESS[1]
