@@ -16,10 +16,10 @@ import (
 // the posterior mean R = ‖m_new − m_old‖₂ per sweep; BP's to the largest
 // change of a single-variable belief (libDAI's convergence test).
 const (
-	EPTol       = 1e-6
-	EPMaxIter   = 200
-	BPTol       = 1e-9
-	BPMaxIter   = 10000
+	EPTol       = infer.DefaultMomentTol
+	EPMaxIter   = infer.DefaultMaxIter
+	BPTol       = infer.DefaultBeliefTol
+	BPMaxIter   = infer.DefaultBPMaxIter
 	MCMCSamples = 10000
 	MCMCBurnin  = 1000
 	MCMCChains  = 4

@@ -77,7 +77,7 @@ func (Gamma) expForm(y []float64, in []In) (int, []float64, float64, error) {
 // the tilted distribution is not Gamma in x: integrating the rate out of
 // Gamma(x; a, r)^u Gamma(r; a_r, b_r) leaves
 //
-//	q(x) x^{u(a−1)} Γ(a)^{−u} b_r^{a_r} Γ(a_r + ua) / (Γ(a_r) (b_r + ux)^{a_r+ua}),
+//	q(x) x^{u(a−1)} Γ(a)^{−u} Γ(a_r + ua) / (b_r + ux)^{a_r+ua}
 //
 // which logQuad integrates in log x; given x the rate is
 // Gamma(a_r + ua, b_r + ux), whose E r and E log r the same nodes average.
@@ -95,11 +95,10 @@ func (k Gamma) EP(y []float64, in []In, u float64, out []Out) (float64, error) {
 		return 0, fmt.Errorf("gamma: improper cavity: %w", families.ErrImproper)
 	}
 	la, _ := math.Lgamma(a)
-	lar, _ := math.Lgamma(qr.Shape)
 	sh := qr.Shape + u*a
 	lsh, _ := math.Lgamma(sh)
 	psh := families.Digamma(sh)
-	c := -u*la + qr.Shape*math.Log(qr.Rate) + lsh - lar - qx.LogNormalizer()
+	c := -u*la + lsh
 	lw := func(t float64) float64 {
 		x := math.Exp(t)
 		return c + (qx.Shape-1+u*(a-1))*t - qx.Rate*x + t - sh*math.Log(qr.Rate+u*x)

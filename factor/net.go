@@ -70,7 +70,10 @@ func (e *EdgeError) Error() string { return e.Msg }
 
 // EP is the expectation-propagation rule of a Net kind (divergences kl
 // and alpha(u)): for cavities on the non-data edges, the log normaliser of
-// the tilted distribution f^u Π cavities, and per non-data edge the
+// the tilted distribution, log ∫ f^u Π exp(η_e·T(e)) — against the
+// cavities as unnormalised densities exp(η·T), so that a flat or improper
+// cavity (a prior's, before any other message reached its variable) is
+// allowed where the tilted distribution is proper — and per non-data edge the
 // tilted distribution's expected sufficient statistics in the edge's
 // family (out[i].ESS; for a Gaussian edge (E a, E a²) of the expression),
 // and, when the tilted marginal is exactly in the family (a conjugate
@@ -298,7 +301,7 @@ type expFormer interface {
 
 // conjugateEP is the EP rule of an expFormer: the tilted distribution of
 // the latent edge is the cavity times exp(u ζ·T) — in the family, so the
-// update is exact — and log Z = A(η + uζ) − A(η) + u c.
+// update is exact — and log Z = A(η + uζ) + u c.
 func conjugateEP(k expFormer, y []float64, in []In, u float64, out []Out) (float64, error) {
 	e, zeta, c, err := k.expForm(y, in)
 	if err != nil || e < 0 {
@@ -309,13 +312,13 @@ func conjugateEP(k expFormer, y []float64, in []In, u float64, out []Out) (float
 	for i := range nat {
 		nat[i] = in[e].Nat[i] + u*zeta[i]
 	}
-	if !sp.Proper(in[e].Nat) || !sp.Proper(nat) {
-		return 0, fmt.Errorf("%s: improper cavity or tilted on %s: %w", in[e].Name, sp.String(nat), families.ErrImproper)
+	if !sp.Proper(nat) {
+		return 0, fmt.Errorf("%s: improper tilted distribution: %w", in[e].Name, families.ErrImproper)
 	}
 	out[e].Nat = nat
 	out[e].ESS = make([]float64, len(nat))
 	sp.ESS(nat, out[e].ESS)
-	return sp.LogNormalizer(nat) - sp.LogNormalizer(in[e].Nat) + u*c, nil
+	return sp.LogNormalizer(nat) + u*c, nil
 }
 
 // conjugateVMP is the VMP rule of an expFormer: the message is ζ and
@@ -326,6 +329,9 @@ func conjugateVMP(k expFormer, y []float64, in []In, out []Out) (float64, error)
 		return c, err
 	}
 	out[e].Nat = zeta
+	if in[e].ESS == nil { // an improper belief: the message needs no expectation of its own edge
+		return math.NaN(), nil
+	}
 	return c + dot(zeta, in[e].ESS), nil
 }
 

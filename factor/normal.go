@@ -192,16 +192,17 @@ func (Normal) VMP(y []float64, in []In, out []Out) (float64, error) {
 
 // normalParts is a normal factor split into a = Σ sign·edge and its scale.
 type normalParts struct {
-	ma, va float64   // mean and variance of a
-	edges  []int     // the Gaussian latent edges
-	sign   []float64 // +1 for x, −1 for mean
-	m, v   []float64 // their means and variances
-	scale  int       // the latent scale edge, −1 when the scale is data
-	prec   bool      // the scale edge is a precision (Gamma), else a variance (inverse Gamma)
-	tau    float64   // the data precision
+	ma, va   float64   // mean and variance of a over the proper edges and the data
+	edges    []int     // the Gaussian latent edges
+	sign     []float64 // +1 for x, −1 for mean
+	m, v     []float64 // their means and variances (proper edges)
+	improper []int     // positions in edges of edges with an improper distribution
+	scale    int       // the latent scale edge, −1 when the scale is data
+	prec     bool      // the scale edge is a precision (Gamma), else a variance (inverse Gamma)
+	tau      float64   // the data precision
 }
 
-func normalSplit(y []float64, in []In) (normalParts, error) {
+func normalSplit(y []float64, in []In) normalParts {
 	p := normalParts{scale: -1}
 	if y != nil {
 		p.ma = y[0]
@@ -218,10 +219,12 @@ func normalSplit(y []float64, in []In) (normalParts, error) {
 				continue
 			}
 			g := families.GaussianOf(e.Nat)
-			if !g.Proper() {
-				return p, fmt.Errorf("normal: improper %s: %w", e.Name, families.ErrImproper)
-			}
 			p.edges, p.sign = append(p.edges, i), append(p.sign, s)
+			if !g.Proper() {
+				p.improper = append(p.improper, len(p.edges)-1)
+				p.m, p.v = append(p.m, math.NaN()), append(p.v, math.Inf(1))
+				continue
+			}
 			p.m, p.v = append(p.m, g.Mean()), append(p.v, g.Var())
 			p.ma += s * g.Mean()
 			p.va += g.Var()
@@ -237,7 +240,7 @@ func normalSplit(y []float64, in []In) (normalParts, error) {
 			}
 		}
 	}
-	return p, nil
+	return p
 }
 
 // given is the tilted distribution of a at a known precision τ and
@@ -256,20 +259,42 @@ func (p *normalParts) given(tau, u float64) (logZ, d1, d2 float64) {
 	return logZ, -p.ma / s, -1 / s
 }
 
+// gaussNorm is Σ A(η_e) over the proper Gaussian edges: the log
+// normalisers that turn an integral against their normalised densities
+// into one against exp(η·T) (factor.EP's convention).
+func (p *normalParts) gaussNorm(in []In) float64 {
+	var s float64
+	for k, e := range p.edges {
+		if !math.IsInf(p.v[k], 1) {
+			s += families.GaussianOf(in[e].Nat).LogNormalizer()
+		}
+	}
+	return s
+}
+
 // normalEP: with a data precision the tilted distribution is Gaussian —
-// exact, closed form (given). With a latent precision or variance and no
-// Gaussian edge the factor is conjugate to it (exact): in (log τ, τ) it is
-// (u/2, −u m_a²/2), in (log s², 1/s²) it is (−u/2, −u m_a²/2). With both
-// latent the tilted distribution is a scale mixture: logQuad integrates
-// over t = log τ (or log s²) the cavity of the scale times the closed-form
-// integral over a (given), and averages the scale's sufficient statistics
-// and each Gaussian edge's conditional moments; infer/mp projects them
-// (the Gamma message from a Gaussian likelihood with unknown mean and
-// precision, which Infer.NET also computes by quadrature).
+// exact, closed form (given). One Gaussian edge e may have a flat or
+// improper cavity (a chain's next state before any message reached it):
+// integrating the others out, f^u is exp(K + c + ζ·(e, e²)) in e with
+// ζ = (−sign·m_r/s, −1/(2s)), s = v_r + 1/(uτ), r = a − sign·e, so its
+// tilted distribution is cavity + ζ (exact), and the other edges keep
+// their cavities (the factor sends them nothing while e is flat). With a
+// latent precision or variance and no Gaussian edge the factor is
+// conjugate to it (exact): in (log τ, τ) it is (u/2, −u m_a²/2), in
+// (log s², 1/s²) it is (−u/2, −u m_a²/2). With both latent the tilted
+// distribution is a scale mixture: logQuad integrates over t = log τ (or
+// log s²) the cavity of the scale times the closed-form integral over a
+// (given), and averages the scale's sufficient statistics and each
+// Gaussian edge's conditional moments; infer/mp projects them (the Gamma
+// message from a Gaussian likelihood with unknown mean and precision,
+// which Infer.NET also computes by quadrature).
 func normalEP(y []float64, in []In, u float64, out []Out) (float64, error) {
-	p, err := normalSplit(y, in)
-	if err != nil {
-		return 0, err
+	p := normalSplit(y, in)
+	if len(p.improper) > 1 || len(p.improper) == 1 && p.scale >= 0 {
+		return 0, fmt.Errorf("normal: improper cavities on %d of its Gaussian edges: %w", len(p.improper), families.ErrImproper)
+	}
+	if p.scale < 0 && len(p.improper) == 1 {
+		return normalFlatEdge(&p, in, u, out)
 	}
 	if p.scale < 0 {
 		logZ, d1, d2 := p.given(p.tau, u)
@@ -282,7 +307,7 @@ func normalEP(y []float64, in []In, u float64, out []Out) (float64, error) {
 			out[e].Nat = g.Natural()
 			out[e].ESS = []float64{mean, mean*mean + variance}
 		}
-		return logZ, nil
+		return logZ + p.gaussNorm(in), nil
 	}
 	sc := in[p.scale]
 	if p.va == 0 {
@@ -296,7 +321,6 @@ func normalEP(y []float64, in []In, u float64, out []Out) (float64, error) {
 	if !p.prec {
 		a = -sc.Nat[0] - 1 // inverse-Gamma shape
 	}
-	A := sp.LogNormalizer(sc.Nat)
 	tauOf := func(t float64) float64 {
 		if p.prec {
 			return math.Exp(t)
@@ -305,12 +329,12 @@ func normalEP(y []float64, in []In, u float64, out []Out) (float64, error) {
 	}
 	lw := func(t float64) float64 {
 		th := math.Exp(t)
-		var T1 float64 = th
+		T1 := th
 		if !p.prec {
 			T1 = 1 / th
 		}
 		l, _, _ := p.given(tauOf(t), u)
-		return sc.Nat[0]*t + sc.Nat[1]*T1 - A + t + l
+		return sc.Nat[0]*t + sc.Nat[1]*T1 + t + l
 	}
 	n := len(p.edges)
 	em, em2 := make([]float64, n), make([]float64, n)
@@ -337,7 +361,34 @@ func normalEP(y []float64, in []In, u float64, out []Out) (float64, error) {
 	for k, e := range p.edges {
 		out[e].ESS = []float64{em[k], em2[k]}
 	}
-	return logZ, nil
+	return logZ + p.gaussNorm(in), nil
+}
+
+// normalFlatEdge is normalEP's case of one Gaussian edge with a flat or
+// improper cavity and a data precision.
+func normalFlatEdge(p *normalParts, in []In, u float64, out []Out) (float64, error) {
+	k := p.improper[0]
+	e := p.edges[k]
+	s := p.va + 1/(p.tau*u)
+	mr := p.ma // the other edges and the data: a = sign·e + r
+	zeta := []float64{-p.sign[k] * mr / s, -1 / (2 * s)}
+	c := 0.5*u*math.Log(p.tau/(2*math.Pi)) + 0.5*math.Log(2*math.Pi/(u*p.tau)) -
+		0.5*math.Log(2*math.Pi*s) - mr*mr/(2*s)
+	nat := []float64{in[e].Nat[0] + zeta[0], in[e].Nat[1] + zeta[1]}
+	g := families.GaussianOf(nat)
+	if !g.Proper() {
+		return 0, fmt.Errorf("normal: improper tilted %s: %w", in[e].Name, families.ErrImproper)
+	}
+	out[e].Nat = nat
+	m, v := g.Mean(), g.Var()
+	out[e].ESS = []float64{m, m*m + v}
+	for j, o := range p.edges {
+		if j != k {
+			out[o].Nat = in[o].Nat
+			out[o].ESS = in[o].ESS
+		}
+	}
+	return c + g.LogNormalizer() + p.gaussNorm(in), nil
 }
 
 // normalScale is the normal factor as a conjugate factor of its latent
@@ -359,14 +410,17 @@ func (s normalScale) expForm(y []float64, in []In) (int, []float64, float64, err
 // and to a Gaussian edge e with a = sign·e + r it is, in (e, e²),
 // (−E τ · sign · E r, −E τ/2) (Winn & Bishop 2005, table 1).
 func normalVMP(y []float64, in []In, out []Out) (float64, error) {
-	p, err := normalSplit(y, in)
-	if err != nil {
-		return 0, err
+	p := normalSplit(y, in)
+	if len(p.improper) > 0 {
+		return 0, fmt.Errorf("normal: improper belief of %s: %w", in[p.edges[p.improper[0]]].Name, families.ErrImproper)
 	}
 	ea2 := p.ma*p.ma + p.va
 	etau, elogtau := p.tau, math.Log(p.tau)
 	if p.scale >= 0 {
 		ess := in[p.scale].ESS
+		if ess == nil {
+			return 0, fmt.Errorf("normal: improper belief of %s: %w", in[p.scale].Name, families.ErrImproper)
+		}
 		if p.prec {
 			etau, elogtau = ess[1], ess[0]
 			out[p.scale].Nat = []float64{0.5, -ea2 / 2}

@@ -48,10 +48,14 @@ const (
 	MaxGHNodes     = 1000          // approx = gh(n = N); the rule is computed for every site
 )
 
-// CheckDamping checks a damping step: 0 < d ≤ 1 (1 is undamped).
+// CheckDamping checks a damping step: MinDamping ≤ d ≤ 1 (1 is undamped;
+// iterate.go says why smaller steps are refused).
 func CheckDamping(d float64) error {
 	if !(d > 0 && d <= 1) {
-		return fmt.Errorf("damping is a step size in (0, 1], got %g", d)
+		return fmt.Errorf("damping is a step size in [%g, 1], got %g", MinDamping, d)
+	}
+	if d < MinDamping {
+		return fmt.Errorf("damping %g is below %g: so small a step moves the messages by less than their rounding and cannot be told from convergence; use a damping in [%g, 1]", d, MinDamping, MinDamping)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ func TestOptionRanges(t *testing.T) {
 		ok   bool
 	}{
 		{"damping 1", CheckDamping(1), true},
-		{"damping 1e-7", CheckDamping(1e-7), true},
+		{"damping 1e-7 (below MinDamping)", CheckDamping(1e-7), false},
 		{"damping 0", CheckDamping(0), false},
 		{"damping 1.0000001", CheckDamping(1.0000001), false},
 		{"tol 1e-300", CheckTol(1e-300), true},
