@@ -91,6 +91,10 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
 	}
+	if c.isNet() {
+		c.checkNet(s, spec)
+		return spec
+	}
 	if spec.Method == infer.MethodEP && !seen["approx"] {
 		spec.Approx = c.defaultApprox()
 	}

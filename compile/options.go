@@ -144,6 +144,9 @@ func (c *compiler) divergence(e ast.Expr) infer.Divergence {
 	case "t":
 		d = infer.T{Nu: a.num(0, 0)}
 	}
+	if c.vmpLimit(a.at(0), d) {
+		return d
+	}
 	c.check1(a.at(0), infer.CheckDivergence(d))
 	return d
 }
