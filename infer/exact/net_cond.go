@@ -30,6 +30,7 @@ const maxGaussComponent = 2000
 // local configuration index and the cached fits by local configuration.
 type local struct {
 	sel     []int
+	quad    bool // the factor touches a quadrature variable
 	configs int // 0 when above maxLocalConfigs
 	fits    []*netjoint.Contrib
 }
@@ -38,6 +39,11 @@ func (p *NetPlan) locals() []local {
 	ls := make([]local, len(p.j.Net.Factors))
 	for fi := range ls {
 		ls[fi].sel = p.j.Selectors(fi)
+		for _, e := range p.j.Net.Factors[fi].Edges {
+			for _, v := range e.VarsOf() {
+				ls[fi].quad = ls[fi].quad || slices.Contains(p.quad, v)
+			}
+		}
 		n := 1
 		for _, v := range ls[fi].sel {
 			n *= p.j.Net.Vars[v].Dim
@@ -282,10 +288,11 @@ func (p *NetPlan) newCondState() *condState {
 var errImproper = errors.New("improper posterior")
 
 // fit returns factor fi's contribution at x, from the cache when the
-// factor's fit depends on its discrete states only.
+// factor's fit depends on its discrete states only (it touches no
+// quadrature variable).
 func (p *NetPlan) fit(st *condState, fi int, x []float64) (*netjoint.Contrib, error) {
 	l := &st.locals[fi]
-	cacheable := len(p.quad) == 0 && l.configs > 0
+	cacheable := l.configs > 0 && !l.quad
 	if cacheable {
 		if l.fits == nil {
 			l.fits = make([]*netjoint.Contrib, l.configs)

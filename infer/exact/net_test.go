@@ -575,3 +575,56 @@ func TestNetCanceled(t *testing.T) {
 		t.Fatalf("result %+v, err %v; want canceled", r, err)
 	}
 }
+
+// TestNetHierarchicalPoisson: rates rate[j] ~ Gamma(3, β), β ~ Gamma(2, 1),
+// four counts per group: exact integrates β by quadrature and every rate
+// in closed form. Log Z, E[β] and E[rate[j]] equal a 2000-node
+// Gauss–Legendre integral over log β ∈ [−10, 6] written here of the
+// Gamma–Poisson marginals Π_j Γ(3 + S_j) β³ / (Γ(3) (β + 4)^{3+S_j} Π y!)
+// to 1e-6.
+func TestNetHierarchicalPoisson(t *testing.T) {
+	ys := [][]float64{{3, 1, 4, 1}, {5, 9, 2, 6}, {0, 1, 0, 2}, {7, 5, 6, 8}, {2, 2, 3, 1}}
+	var n graph.Net
+	beta := nt.Var(&n, "beta0", graph.Gamma, 1)
+	nt.Factor(&n, nt.Gamma, beta, nt.D("shape", 2), nt.D("rate", 1))
+	var rates []int
+	for _, g := range ys {
+		r := nt.Var(&n, "rate", graph.Gamma, 1)
+		nt.Factor(&n, nt.Gamma, r, nt.D("shape", 3), nt.V("rate", beta))
+		for _, y := range g {
+			nt.Obs(&n, nt.Poisson, y, nt.V("rate", r))
+		}
+		rates = append(rates, r)
+	}
+	res := runNet(t, &n, "quadrature")
+	xs, ws := legendre(2000, -10, 6)
+	var z, eb float64
+	er := make([]float64, len(ys))
+	for i, s := range xs {
+		b := math.Exp(s)
+		l := -lg(2) + s - b + s // Gamma(β; 2, 1) dβ/ds
+		for _, g := range ys {
+			S := 0.0
+			for _, y := range g {
+				S += y
+				l -= lg(y + 1)
+			}
+			l += lg(3+S) - lg(3) + 3*math.Log(b) - (3+S)*math.Log(b+4)
+		}
+		f := ws[i] * math.Exp(l)
+		z += f
+		eb += f * b
+		for j, g := range ys {
+			S := 0.0
+			for _, y := range g {
+				S += y
+			}
+			er[j] += f * (3 + S) / (b + 4)
+		}
+	}
+	near(t, "log Z", res.LogZ, math.Log(z), 1e-6)
+	near(t, "E[beta0]", res.Vars[beta].Mean[0], eb/z, 1e-6)
+	for j, r := range rates {
+		near(t, "E[rate_j]", res.Vars[r].Mean[0], er[j]/z, 1e-6)
+	}
+}
