@@ -31,7 +31,7 @@ const maxGaussComponent = 2000
 type local struct {
 	sel     []int
 	quad    bool // the factor touches a quadrature variable
-	configs int // 0 when above maxLocalConfigs
+	configs int  // 0 when above maxLocalConfigs
 	fits    []*netjoint.Contrib
 }
 
