@@ -107,10 +107,12 @@ func (a *mixture) finish(p *NetPlan, res *NetResult) {
 func (p *NetPlan) enumerate(ctx context.Context, s NetSettings, res *NetResult) error {
 	x := make([]float64, p.j.Len())
 	p.j.Reference(x)
-	st := p.newCondState()
+	st := p.newCondState(ctx)
 	acc := newMixture(p.j.Net)
-	every := 1024
-	if len(p.quad) > 0 {
+	// check the context about every 2²⁰ factor fits, and at every
+	// configuration when each needs a quadrature or a large Gaussian block
+	every := max(1, min(1024, (1<<20)/(len(p.j.Net.Factors)+1)))
+	if len(p.quad) > 0 || p.gaussSize() > 100 {
 		every = 1
 	}
 	for c := 0; c < p.configs; c++ {
@@ -133,6 +135,15 @@ func (p *NetPlan) enumerate(ctx context.Context, s NetSettings, res *NetResult) 
 	}
 	acc.finish(p, res)
 	return nil
+}
+
+// gaussSize is the number of Gaussian latents integrated jointly in closed form.
+func (p *NetPlan) gaussSize() int {
+	n := 0
+	for _, c := range p.comps {
+		n += len(c.vars)
+	}
+	return n
 }
 
 // setConfig sets the discrete states of configuration c (the last

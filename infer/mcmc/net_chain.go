@@ -30,11 +30,13 @@ type netChain struct {
 // maxSliceSteps bounds the stepping out (m of Neal 2003, Fig. 3) and
 // sliceShrinks the shrinkage steps of one slice update (after which the
 // coordinate stays put); widthWindow is the burn-in sweeps between two
-// width adaptations.
+// width adaptations; ctxEvery the updates between two context checks
+// within a sweep.
 const (
 	maxSliceSteps = 32
 	sliceShrinks  = 200
 	widthWindow   = 20
+	ctxEvery      = 4096
 )
 
 // newNetChain starts a chain at a dispersed point of positive density:
@@ -134,6 +136,11 @@ func (ch *netChain) run(ctx context.Context, r runLength, out [][]float64, tk *t
 		}
 		burnin := it < r.burnin
 		for v := range ch.j.Net.Vars {
+			if v%ctxEvery == ctxEvery-1 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
 			if err := ch.update(v, burnin); err != nil {
 				return err
 			}

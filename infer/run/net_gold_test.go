@@ -41,14 +41,14 @@ func TestNetGoldRun(t *testing.T) {
 		t.Fatalf("statuses %v (%s), %v (%s)", ex.Status, ex.Message, mc.Status, mc.Message)
 	}
 	want := 7.0 / 12
-	if got := ex.Variables[0].Mean[0]; math.Abs(got-want) > 1e-9 {
+	if got := ex.Variables[0].Mean[0]; !(math.Abs(got-want) <= 1e-9) {
 		t.Errorf("exact mean %v, want %v", got, want)
 	}
-	if got, want := ex.LogEvidence, mathext.Lbeta(7, 5)-mathext.Lbeta(2, 3); !ex.HasEvidence || math.Abs(got-want) > 1e-9 {
+	if got, want := ex.LogEvidence, mathext.Lbeta(7, 5)-mathext.Lbeta(2, 3); !ex.HasEvidence || !(math.Abs(got-want) <= 1e-9) {
 		t.Errorf("exact log Z %v (has %v), want %v", got, ex.HasEvidence, want)
 	}
 	v := mc.Variables[0]
-	if d := math.Abs(v.Mean[0] - want); d > 4*v.MeanSE[0] {
+	if d := math.Abs(v.Mean[0] - want); !(d <= 4*v.MeanSE[0]) {
 		t.Errorf("mcmc mean %v ± %v, exact %v", v.Mean[0], v.MeanSE[0], want)
 	}
 	if mc.Errors == nil || !mc.Errors.HasMean || mc.Errors.Reference != "exact" {
@@ -92,7 +92,7 @@ func TestNetGoldDiscreteLatent(t *testing.T) {
 	}
 	for i := range v.Probs {
 		for s := range v.Probs[i] {
-			if d := math.Abs(v.Probs[i][s] - ref.Vars[i].Probs[s]); d > 1e-12 {
+			if d := math.Abs(v.Probs[i][s] - ref.Vars[i].Probs[s]); !(d <= 1e-12) {
 				t.Errorf("p(z[%d] = %d) = %v, want %v", i, s, v.Probs[i][s], ref.Vars[i].Probs[s])
 			}
 		}
