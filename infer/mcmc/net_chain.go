@@ -58,11 +58,7 @@ func newNetChain(j *netjoint.Joint, rng *rand.Rand) (*netChain, error) {
 		}
 		ch.u = make([]float64, max(len(ch.u), d))
 	}
-	for try := 0; ; try++ {
-		ch.disperse()
-		if l := j.Log(ch.x); !math.IsNaN(l) && !math.IsInf(l, 0) {
-			break
-		}
+	for try := 0; !ch.repaired(); try++ {
 		if try == 100 {
 			return nil, fmt.Errorf("mcmc: found no starting point of positive density in 100 tries")
 		}
@@ -74,6 +70,26 @@ func newNetChain(j *netjoint.Joint, rng *rand.Rand) (*netChain, error) {
 		}
 	}
 	return ch, nil
+}
+
+// repaired disperses the chain's point and, while its density is zero,
+// redraws the discrete states one at a time from their conditionals
+// (where any state has positive probability): a chain with forbidden
+// transitions is then started on an allowed path. It reports whether the
+// point has positive density.
+func (ch *netChain) repaired() bool {
+	ch.disperse()
+	for sweep := 0; sweep < 10; sweep++ {
+		if l := ch.j.Log(ch.x); !math.IsNaN(l) && !math.IsInf(l, 0) {
+			return true
+		}
+		for v, nv := range ch.j.Net.Vars {
+			if nv.Family == graph.Discrete {
+				ch.discrete(v, ch.j.Net.FactorsOf(v)) // an error leaves the state as it is
+			}
+		}
+	}
+	return false
 }
 
 func (ch *netChain) disperse() {

@@ -119,3 +119,29 @@ func TestNetCanceled(t *testing.T) {
 		t.Fatalf("result %+v, err %v; want canceled", r, err)
 	}
 }
+
+// TestNetLeftToRightHMM: a chain whose state 1 is absorbing and which
+// starts in state 0 (T = 20): almost no uniform draw of the states has
+// positive probability, so the chains start from a repaired path; Gibbs
+// then agrees with forward–backward within 4 standard errors. (The
+// emissions are weak, var 4, so that no state probability is far below
+// 1/ESS, which no sampler's standard error can see: package doc.)
+func TestNetLeftToRightHMM(t *testing.T) {
+	var n graph.Net
+	prev := -1
+	for i := 0; i < 20; i++ {
+		y := -0.3
+		if i >= 9 {
+			y = 1.4
+		}
+		z := nt.Var(&n, "z", graph.Discrete, 2)
+		if prev < 0 {
+			nt.Factor(&n, nt.Categorical, z, nt.D("p", 1, 0))
+		} else {
+			nt.Factor(&n, nt.Categorical, z, nt.Select("p", prev, nt.D("p", 0.9, 0.1), nt.D("p", 0, 1)))
+		}
+		nt.Obs(&n, nt.Normal, y, nt.Select("mean", z, nt.D("mean", 0), nt.D("mean", 1)), nt.D("var", 4))
+		prev = z
+	}
+	within4SE(t, &n, NetSettings{Samples: 2000, Seed: 5}, false)
+}
