@@ -101,33 +101,29 @@ func TestNetConjugatePairs(t *testing.T) {
 		an, bn := a+nn/2, b+ss/2
 		return an, bn, -nn/2*math.Log(2*math.Pi) + a*math.Log(b) - lg(a) + lg(an) - an*math.Log(bn)
 	}
-	t.Run("gamma-normal precision", func(t *testing.T) {
-		var n graph.Net
-		tau := nt.Var(&n, "tau", graph.Gamma, 1)
-		nt.Factor(&n, nt.Gamma, tau, nt.D("shape", 3), nt.D("rate", 2))
-		for _, y := range ys {
-			nt.Obs(&n, nt.Normal, y, nt.D("mean", m), nt.V("prec", tau))
-		}
-		an, bn, want := normalGamma(3, 2)
-		r := runNet(t, &n, "closed form")
-		near(t, "shape", r.Vars[tau].Params[0], an, 1e-9)
-		near(t, "rate", r.Vars[tau].Params[1], bn, 1e-9)
-		near(t, "log Z", r.LogZ, want, 1e-9)
-	})
-	t.Run("inv_gamma-normal variance", func(t *testing.T) {
-		var n graph.Net
-		s2 := nt.Var(&n, "s2", graph.InvGamma, 1)
-		nt.Factor(&n, nt.InvGamma, s2, nt.D("shape", 3), nt.D("scale", 2))
-		for _, y := range ys {
-			nt.Obs(&n, nt.Normal, y, nt.D("mean", m), nt.V("var", s2))
-		}
-		an, bn, want := normalGamma(3, 2)
-		r := runNet(t, &n, "closed form")
-		near(t, "shape", r.Vars[s2].Params[0], an, 1e-9)
-		near(t, "scale", r.Vars[s2].Params[1], bn, 1e-9)
-		near(t, "log Z", r.LogZ, want, 1e-9)
-		near(t, "mean", r.Vars[s2].Mean[0], bn/(an-1), 1e-9)
-	})
+	// the same update in the precision (Gamma) and variance (inverse-Gamma) forms
+	for _, c := range []struct {
+		fam         graph.Family
+		prior       graph.Kind
+		scale, edge string
+		mean        func(a, b float64) float64
+	}{{graph.Gamma, nt.Gamma, "rate", "prec", func(a, b float64) float64 { return a / b }},
+		{graph.InvGamma, nt.InvGamma, "scale", "var", func(a, b float64) float64 { return b / (a - 1) }}} {
+		t.Run(c.fam.String()+"-normal "+c.edge, func(t *testing.T) {
+			var n graph.Net
+			v := nt.Var(&n, "v", c.fam, 1)
+			nt.Factor(&n, c.prior, v, nt.D("shape", 3), nt.D(c.scale, 2))
+			for _, y := range ys {
+				nt.Obs(&n, nt.Normal, y, nt.D("mean", m), nt.V(c.edge, v))
+			}
+			an, bn, want := normalGamma(3, 2)
+			r := runNet(t, &n, "closed form")
+			near(t, "shape", r.Vars[v].Params[0], an, 1e-9)
+			near(t, c.scale, r.Vars[v].Params[1], bn, 1e-9)
+			near(t, "log Z", r.LogZ, want, 1e-9)
+			near(t, "mean", r.Vars[v].Mean[0], c.mean(an, bn), 1e-9)
+		})
+	}
 	t.Run("dirichlet-categorical", func(t *testing.T) {
 		var n graph.Net
 		alpha := []float64{1, 2, 3}
