@@ -191,58 +191,23 @@ type gaussComp struct {
 	vars []int
 }
 
-// gaussComponents groups the free Gaussian variables (union–find over the
-// factors' variables in every branch) and checks their sizes.
+// gaussComponents groups the free Gaussian variables (netjoint's
+// GaussianBlocks) and checks their sizes.
 func (p *NetPlan) gaussComponents() error {
 	n := p.j.Net
-	parent := make([]int, len(n.Vars))
-	for v := range parent {
-		parent[v] = v
-	}
-	var find func(v int) int
-	find = func(v int) int {
-		for parent[v] != v {
-			parent[v] = parent[parent[v]]
-			v = parent[v]
-		}
-		return v
-	}
-	isG := func(v int) bool { return p.free[v] && n.Vars[v].Family == graph.Gaussian }
-	for _, f := range n.Factors {
-		first := -1
-		for _, e := range f.Edges {
-			for _, v := range e.VarsOf() {
-				if !isG(v) {
-					continue
-				}
-				if first < 0 {
-					first = v
-				} else {
-					parent[find(v)] = find(first)
-				}
-			}
-		}
-	}
 	p.comp = make([]int, len(n.Vars))
 	p.pos = make([]int, len(n.Vars))
-	root := map[int]int{}
-	for v := range n.Vars {
+	for v := range p.comp {
 		p.comp[v] = -1
-		if !isG(v) {
-			continue
+	}
+	for c, vars := range p.j.GaussianBlocks(func(v int) bool { return p.free[v] }) {
+		if len(vars) > maxGaussComponent {
+			return fmt.Errorf("exact: %d Gaussian latents coupled in one closed-form block (%s, …), more than %d", len(vars), n.Vars[vars[0]].Name, maxGaussComponent)
 		}
-		r := find(v)
-		c, ok := root[r]
-		if !ok {
-			c = len(p.comps)
-			root[r] = c
-			p.comps = append(p.comps, gaussComp{})
+		for i, v := range vars {
+			p.comp[v], p.pos[v] = c, i
 		}
-		p.comp[v], p.pos[v] = c, len(p.comps[c].vars)
-		p.comps[c].vars = append(p.comps[c].vars, v)
-		if len(p.comps[c].vars) > maxGaussComponent {
-			return fmt.Errorf("exact: more than %d Gaussian latents coupled in one closed-form block", maxGaussComponent)
-		}
+		p.comps = append(p.comps, gaussComp{vars: vars})
 	}
 	return nil
 }

@@ -22,9 +22,14 @@ type netChain struct {
 	width, moved [][]float64
 	window       int
 	probs        [][]float64 // discrete variables: the last conditional
-	u            []float64
-	sweeps       int
-	updates      int
+	// blocks are the sets of coupled Gaussian variables drawn jointly from
+	// their Gaussian conditional (found conjugate at the start), with the
+	// factors that touch them; blockOf[v] is v's block or −1
+	blocks, blockFs [][]int
+	blockOf         []int
+	u               []float64
+	sweeps          int
+	updates         int
 }
 
 // maxSliceSteps bounds the stepping out (m of Neal 2003, Fig. 3) and
@@ -69,6 +74,7 @@ func newNetChain(j *netjoint.Joint, rng *rand.Rand) (*netChain, error) {
 			ch.conj[v] = err == nil && families.For(nv.Family, nv.Dim).Proper(eta)
 		}
 	}
+	ch.findBlocks()
 	return ch, nil
 }
 
@@ -111,8 +117,8 @@ func (ch *netChain) disperse() {
 
 func (ch *netChain) conjugateCount() int {
 	c := 0
-	for _, b := range ch.conj {
-		if b {
+	for v, b := range ch.conj {
+		if b || ch.blockOf[v] >= 0 {
 			c++
 		}
 	}
@@ -157,7 +163,14 @@ func (ch *netChain) run(ctx context.Context, r runLength, out [][]float64, tk *t
 					return err
 				}
 			}
-			if err := ch.update(v, burnin); err != nil {
+			var err error
+			switch b := ch.blockOf[v]; {
+			case b < 0:
+				err = ch.update(v, burnin)
+			case ch.blocks[b][0] == v:
+				err = ch.drawBlock(b, burnin)
+			}
+			if err != nil {
 				return err
 			}
 		}
