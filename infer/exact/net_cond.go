@@ -215,11 +215,11 @@ func (p *NetPlan) gaussComponents() error {
 // cond is the posterior of the continuous latents given the discrete
 // states and the quadrature variables at x: the log of the integral of
 // Π_f f over the free variables, and per variable the conditional mean,
-// second moment and (for non-Gaussian free variables) family parameters.
+// second moment and natural parameters in its family.
 type cond struct {
 	logZ      float64
 	mean, mom [][]float64
-	params    [][]float64
+	nat       [][]float64
 }
 
 // condState is the working storage of conditional, one per goroutine.
@@ -240,7 +240,7 @@ func (p *NetPlan) newCondState(ctx context.Context) *condState {
 	}
 	st.out.mean = make([][]float64, len(n.Vars))
 	st.out.mom = make([][]float64, len(n.Vars))
-	st.out.params = make([][]float64, len(n.Vars))
+	st.out.nat = make([][]float64, len(n.Vars))
 	for v, nv := range n.Vars {
 		if p.free[v] && nv.Family != graph.Gaussian {
 			st.eta[v] = make([]float64, families.For(nv.Family, nv.Dim).Len())
@@ -349,7 +349,7 @@ func (p *NetPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	out.logZ += sp.LogNormalizer(eta)
 	m, vr := make([]float64, nv.Dim), make([]float64, nv.Dim)
 	sp.Moments(eta, m, vr)
-	out.params[v], out.mean[v] = sp.Params(eta), m
+	out.nat[v], out.mean[v] = slices.Clone(eta), m
 	out.mom[v] = make([]float64, len(m))
 	for k := range m {
 		out.mom[v][k] = vr[k] + m[k]*m[k]
@@ -379,7 +379,7 @@ func (p *NetPlan) gaussPosterior(st *condState, ci int, out *cond) error {
 	for i, v := range vars {
 		m, vr := mean.AtVec(i), cov.At(i, i)
 		out.mean[v], out.mom[v] = []float64{m}, []float64{vr + m*m}
-		out.params[v] = []float64{m, vr}
+		out.nat[v] = []float64{m / vr, -0.5 / vr}
 	}
 	return nil
 }

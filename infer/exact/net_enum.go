@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 )
@@ -13,16 +14,16 @@ import (
 // and the discrete states' probabilities. The sums are kept scaled by
 // exp(−shift), shift the largest log Z_c so far, so nothing overflows.
 type mixture struct {
-	shift, z  float64
-	m1, m2    [][]float64
-	probs     [][]float64
-	lastParam [][]float64
-	n         int
+	shift, z float64
+	m1, m2   [][]float64
+	probs    [][]float64
+	lastNat  [][]float64
+	n        int
 }
 
 func newMixture(n *graph.Net) *mixture {
 	a := &mixture{shift: math.Inf(-1), m1: make([][]float64, len(n.Vars)), m2: make([][]float64, len(n.Vars)),
-		probs: make([][]float64, len(n.Vars)), lastParam: make([][]float64, len(n.Vars))}
+		probs: make([][]float64, len(n.Vars)), lastNat: make([][]float64, len(n.Vars))}
 	for v, nv := range n.Vars {
 		switch nv.Family {
 		case graph.Discrete:
@@ -38,7 +39,7 @@ func newMixture(n *graph.Net) *mixture {
 
 // add adds configuration x (its discrete states) with log Z_c = logZ and
 // the conditional moments of the continuous variables.
-func (a *mixture) add(p *NetPlan, x []float64, logZ float64, mean, mom, params [][]float64) {
+func (a *mixture) add(p *NetPlan, x []float64, logZ float64, mean, mom, nat [][]float64) {
 	if math.IsInf(logZ, -1) {
 		return
 	}
@@ -64,8 +65,8 @@ func (a *mixture) add(p *NetPlan, x []float64, logZ float64, mean, mom, params [
 			a.m1[v][k] += w * mean[v][k]
 			a.m2[v][k] += w * mom[v][k]
 		}
-		if params != nil {
-			a.lastParam[v] = params[v]
+		if nat != nil {
+			a.lastNat[v] = nat[v]
 		}
 	}
 }
@@ -96,7 +97,8 @@ func (a *mixture) finish(p *NetPlan, res *NetResult) {
 			m.Var[k] = math.Max(a.m2[v][k]/a.z-m.Mean[k]*m.Mean[k], 0)
 		}
 		if p.configs == 1 && len(p.quad) == 0 {
-			m.Params = a.lastParam[v]
+			nv := p.j.Net.Vars[v]
+			m.Nat, m.Params = a.lastNat[v], families.For(nv.Family, nv.Dim).Params(a.lastNat[v])
 		}
 	}
 }
@@ -175,7 +177,7 @@ func (p *NetPlan) addConfig(ctx context.Context, s NetSettings, st *condState, x
 	if err != nil {
 		return err
 	}
-	acc.add(p, x, cd.logZ, cd.mean, cd.mom, cd.params)
+	acc.add(p, x, cd.logZ, cd.mean, cd.mom, cd.nat)
 	return nil
 }
 

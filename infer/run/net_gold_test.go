@@ -17,8 +17,8 @@ import (
 
 // TestNetGoldRun: a coin (p ~ beta(2, 3), seven Bernoulli flips) held as a
 // graph.Net reaches exact and mcmc through Run: exact gives the Beta(7, 5)
-// posterior and its log evidence (1e-9); mcmc lands within 4 standard
-// errors and gets error columns against exact.
+// posterior (its Dist) and its log evidence (1e-9); mcmc lands within 4
+// standard errors and gets error columns against exact.
 func TestNetGoldRun(t *testing.T) {
 	var g graph.Graph
 	lp := g.AddLatent("p", graph.Real, 0, nil, ast.Pos{})
@@ -53,6 +53,12 @@ func TestNetGoldRun(t *testing.T) {
 	}
 	if mc.Errors == nil || !mc.Errors.HasMean || mc.Errors.Reference != "exact" {
 		t.Errorf("mcmc has no error columns against exact: %+v", mc.Errors)
+	}
+	if v := ex.Variables[0]; v.Family != "beta" || len(v.Dist) != 1 || v.Dist[0] != "Beta(7, 5)" {
+		t.Errorf("exact: family %q, dist %v; want beta, Beta(7, 5)", v.Family, v.Dist)
+	}
+	if v := mc.Variables[0]; v.Family != "beta" || v.Dist != nil {
+		t.Errorf("mcmc: family %q, dist %v; want beta and no dist (its marginal is not a family member)", v.Family, v.Dist)
 	}
 	if ex.Options["algorithm"] != "closed form" {
 		t.Errorf("algorithm %q", ex.Options["algorithm"])
