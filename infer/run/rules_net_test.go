@@ -18,6 +18,7 @@ import (
 type netFixture struct {
 	src      string
 	mean, vr []float64
+	probs    []float64 // a discrete latent's state probabilities instead
 	logZ     float64
 }
 
@@ -34,8 +35,8 @@ func betaMoments(a, b float64) ([]float64, []float64) {
 var netFixtures = func() map[string]netFixture {
 	coin := func() netFixture {
 		m, v := betaMoments(6, 5) // Beta(2 + 4, 3 + 2)
-		return netFixture{"data y: bool[6] = [1, 0, 1, 1, 1, 0]\nlatent p: real ~ beta(2, 3)\nfor i in 0..6 {\n  y[i] ~ bernoulli(p)\n}\n",
-			m, v, lbeta(6, 5) - lbeta(2, 3)}
+		return netFixture{src: "data y: bool[6] = [1, 0, 1, 1, 1, 0]\nlatent p: real ~ beta(2, 3)\nfor i in 0..6 {\n  y[i] ~ bernoulli(p)\n}\n",
+			mean: m, vr: v, logZ: lbeta(6, 5) - lbeta(2, 3)}
 	}()
 	binom := func() netFixture {
 		m, v := betaMoments(12, 13) // Beta(2 + 10, 3 + 10): 10 successes in 20 trials
@@ -43,15 +44,15 @@ var netFixtures = func() map[string]netFixture {
 		for _, y := range []float64{3, 7} {
 			lz += lgam(11) - lgam(y+1) - lgam(11-y)
 		}
-		return netFixture{"data y = [3, 7]\nlatent p: real ~ beta(2, 3)\nfor i in 0..2 {\n  y[i] ~ binomial(10, p)\n}\n", m, v, lz}
+		return netFixture{src: "data y = [3, 7]\nlatent p: real ~ beta(2, 3)\nfor i in 0..2 {\n  y[i] ~ binomial(10, p)\n}\n", mean: m, vr: v, logZ: lz}
 	}()
 	counts := func() netFixture {
 		lz := -lgam(2) + lgam(10) - 10*math.Log(4) // Gamma(2, 1) → Gamma(2 + 8, 1 + 3)
 		for _, y := range []float64{3, 1, 4} {
 			lz -= lgam(y + 1)
 		}
-		return netFixture{"data y = [3, 1, 4]\nlatent r: real ~ gamma(2, 1)\nfor i in 0..3 {\n  y[i] ~ poisson(r)\n}\n",
-			[]float64{10.0 / 4}, []float64{10.0 / 16}, lz}
+		return netFixture{src: "data y = [3, 1, 4]\nlatent r: real ~ gamma(2, 1)\nfor i in 0..3 {\n  y[i] ~ poisson(r)\n}\n",
+			mean: []float64{10.0 / 4}, vr: []float64{10.0 / 16}, logZ: lz}
 	}()
 	variance := func() netFixture {
 		ys, ss := []float64{0.3, -1.2, 2.5, 1.1}, 0.0
@@ -59,9 +60,9 @@ var netFixtures = func() map[string]netFixture {
 			ss += (y - 0.5) * (y - 0.5)
 		}
 		a, b := 3+2.0, 2+ss/2 // InvGamma(3, 2) → InvGamma(3 + n/2, 2 + Σ(y − 0.5)²/2)
-		return netFixture{"data y = [0.3, -1.2, 2.5, 1.1]\nlatent s2: real ~ inv_gamma(3, 2)\nfor i in 0..4 {\n  y[i] ~ normal(0.5, s2)\n}\n",
-			[]float64{b / (a - 1)}, []float64{b * b / ((a - 1) * (a - 1) * (a - 2))},
-			-2*math.Log(2*math.Pi) + 3*math.Log(2) - lgam(3) + lgam(a) - a*math.Log(b)}
+		return netFixture{src: "data y = [0.3, -1.2, 2.5, 1.1]\nlatent s2: real ~ inv_gamma(3, 2)\nfor i in 0..4 {\n  y[i] ~ normal(0.5, s2)\n}\n",
+			mean: []float64{b / (a - 1)}, vr: []float64{b * b / ((a - 1) * (a - 1) * (a - 2))},
+			logZ: -2*math.Log(2*math.Pi) + 3*math.Log(2) - lgam(3) + lgam(a) - a*math.Log(b)}
 	}()
 	weights := func() netFixture {
 		alpha, post := []float64{1, 2, 3}, []float64{2, 3, 6} // counts 1, 1, 3
@@ -78,6 +79,34 @@ var netFixtures = func() map[string]netFixture {
 		"poisson": counts, "inv_gamma": variance, "dirichlet": weights}
 }()
 
+// vmpFixtures check alpha(0) (variational message passing, which runs on
+// typed factor graphs only) on the Gaussian and discrete kinds: the
+// conjugate Gaussian pair w ~ N(0, 2), 0.9 ~ N(w, 0.5) beside the coin
+// (whose Beta latent makes the model a typed factor graph; the evidence
+// is the product), and a categorical latent selecting a Bernoulli's
+// probability, p(z) ∝ (0.3, 0.7) · (0.2, 0.9).
+var vmpFixtures = func() map[string]netFixture {
+	m, v, lz := conjugate()
+	gauss := netFixture{src: "latent w: real ~ normal(0, 2)\ndata yw = [0.9]\nyw[0] ~ normal(w, 0.5)\n" + netFixtures["beta"].src,
+		mean: []float64{m}, vr: []float64{v}, logZ: lz + netFixtures["beta"].logZ}
+	sel := netFixture{src: "data q = [0.2, 0.9]\ndata y: bool[1] = [1]\nlatent z: cat(2)\nz ~ categorical([0.3, 0.7])\ny[0] ~ bernoulli(q[z])\n",
+		probs: []float64{0.06 / 0.69, 0.63 / 0.69}, logZ: math.Log(0.69)}
+	return map[string]netFixture{"normal": gauss, "categorical": sel}
+}()
+
+// netFixtureFor is the fixture of column c of kind k on a typed factor
+// graph, if it has one.
+func netFixtureFor(k factor.Kind, c factor.Column) (netFixture, bool) {
+	if fx, ok := netFixtures[k.Name()]; ok {
+		return fx, true
+	}
+	if c == (factor.Column{Method: "ep", Div: "alpha(0)"}) {
+		fx, ok := vmpFixtures[k.Name()]
+		return fx, ok
+	}
+	return netFixture{}, false
+}
+
 // checkNetRule runs column c of a Net kind on its fixture.
 func checkNetRule(t *testing.T, c factor.Column, fx netFixture) {
 	line := map[factor.Column]string{
@@ -92,6 +121,9 @@ func checkNetRule(t *testing.T, c factor.Column, fx netFixture) {
 	}
 	res := runFirst(t, fx.src+line)
 	v := res.Variables[0]
+	for k, p := range fx.probs {
+		near(t, res.Label+" probability", v.Probs[0][k], p, 1e-9)
+	}
 	for k := range fx.mean {
 		if c.Method == "mcmc" {
 			near(t, "mcmc mean", v.Mean[k], fx.mean[k], 5*v.MeanSE[k])

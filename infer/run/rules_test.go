@@ -31,7 +31,7 @@ func TestStableRules(t *testing.T) {
 		}
 		n++
 		t.Run(factor.KeyOf(r.Kind).String()+"/"+r.Column.String(), func(t *testing.T) {
-			if fx, ok := netFixtures[r.Kind.Name()]; ok {
+			if fx, ok := netFixtureFor(r.Kind, r.Column); ok {
 				checkNetRule(t, r.Column, fx)
 				return
 			}
