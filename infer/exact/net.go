@@ -58,9 +58,10 @@ type NetMarginal struct {
 	Mean, Var []float64
 	// Probs are the marginal probabilities of a discrete variable's states.
 	Probs []float64
-	// Params are the parameters of the variable's family (netjoint.Params)
-	// when the posterior is in the family (a single conjugate update), else nil.
-	Params []float64
+	// Nat and Params are the natural and the usual parameters of the
+	// variable's family (families.For) when the posterior is in the family
+	// (a single conjugate update), else nil.
+	Nat, Params []float64
 }
 
 // NetResult is the outcome of RunNet.

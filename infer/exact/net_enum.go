@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 )
@@ -13,16 +14,16 @@ import (
 // and the discrete states' probabilities. The sums are kept scaled by
 // exp(−shift), shift the largest log Z_c so far, so nothing overflows.
 type mixture struct {
-	shift, z  float64
-	m1, m2    [][]float64
-	probs     [][]float64
-	lastParam [][]float64
-	n         int
+	shift, z float64
+	m1, m2   [][]float64
+	probs    [][]float64
+	lastNat  [][]float64
+	n        int
 }
 
 func newMixture(n *graph.Net) *mixture {
 	a := &mixture{shift: math.Inf(-1), m1: make([][]float64, len(n.Vars)), m2: make([][]float64, len(n.Vars)),
-		probs: make([][]float64, len(n.Vars)), lastParam: make([][]float64, len(n.Vars))}
+		probs: make([][]float64, len(n.Vars)), lastNat: make([][]float64, len(n.Vars))}
 	for v, nv := range n.Vars {
 		switch nv.Family {
 		case graph.Discrete:
@@ -38,7 +39,7 @@ func newMixture(n *graph.Net) *mixture {
 
 // add adds configuration x (its discrete states) with log Z_c = logZ and
 // the conditional moments of the continuous variables.
-func (a *mixture) add(p *NetPlan, x []float64, logZ float64, mean, mom, params [][]float64) {
+func (a *mixture) add(p *NetPlan, x []float64, logZ float64, mean, mom, nat [][]float64) {
 	if math.IsInf(logZ, -1) {
 		return
 	}
@@ -64,8 +65,8 @@ func (a *mixture) add(p *NetPlan, x []float64, logZ float64, mean, mom, params [
 			a.m1[v][k] += w * mean[v][k]
 			a.m2[v][k] += w * mom[v][k]
 		}
-		if params != nil {
-			a.lastParam[v] = params[v]
+		if nat != nil {
+			a.lastNat[v] = nat[v]
 		}
 	}
 }
@@ -96,7 +97,8 @@ func (a *mixture) finish(p *NetPlan, res *NetResult) {
 			m.Var[k] = math.Max(a.m2[v][k]/a.z-m.Mean[k]*m.Mean[k], 0)
 		}
 		if p.configs == 1 && len(p.quad) == 0 {
-			m.Params = a.lastParam[v]
+			nv := p.j.Net.Vars[v]
+			m.Nat, m.Params = a.lastNat[v], families.For(nv.Family, nv.Dim).Params(a.lastNat[v])
 		}
 	}
 }
@@ -107,10 +109,12 @@ func (a *mixture) finish(p *NetPlan, res *NetResult) {
 func (p *NetPlan) enumerate(ctx context.Context, s NetSettings, res *NetResult) error {
 	x := make([]float64, p.j.Len())
 	p.j.Reference(x)
-	st := p.newCondState()
+	st := p.newCondState(ctx)
 	acc := newMixture(p.j.Net)
-	every := 1024
-	if len(p.quad) > 0 {
+	// check the context about every 2²⁰ factor fits, and at every
+	// configuration when each needs a quadrature or a large Gaussian block
+	every := max(1, min(1024, (1<<20)/(len(p.j.Net.Factors)+1)))
+	if len(p.quad) > 0 || p.gaussSize() > 100 {
 		every = 1
 	}
 	for c := 0; c < p.configs; c++ {
@@ -133,6 +137,15 @@ func (p *NetPlan) enumerate(ctx context.Context, s NetSettings, res *NetResult) 
 	}
 	acc.finish(p, res)
 	return nil
+}
+
+// gaussSize is the number of Gaussian latents integrated jointly in closed form.
+func (p *NetPlan) gaussSize() int {
+	n := 0
+	for _, c := range p.comps {
+		n += len(c.vars)
+	}
+	return n
 }
 
 // setConfig sets the discrete states of configuration c (the last
@@ -164,7 +177,7 @@ func (p *NetPlan) addConfig(ctx context.Context, s NetSettings, st *condState, x
 	if err != nil {
 		return err
 	}
-	acc.add(p, x, cd.logZ, cd.mean, cd.mom, cd.params)
+	acc.add(p, x, cd.logZ, cd.mean, cd.mom, cd.nat)
 	return nil
 }
 

@@ -101,33 +101,29 @@ func TestNetConjugatePairs(t *testing.T) {
 		an, bn := a+nn/2, b+ss/2
 		return an, bn, -nn/2*math.Log(2*math.Pi) + a*math.Log(b) - lg(a) + lg(an) - an*math.Log(bn)
 	}
-	t.Run("gamma-normal precision", func(t *testing.T) {
-		var n graph.Net
-		tau := nt.Var(&n, "tau", graph.Gamma, 1)
-		nt.Factor(&n, nt.Gamma, tau, nt.D("shape", 3), nt.D("rate", 2))
-		for _, y := range ys {
-			nt.Obs(&n, nt.Normal, y, nt.D("mean", m), nt.V("prec", tau))
-		}
-		an, bn, want := normalGamma(3, 2)
-		r := runNet(t, &n, "closed form")
-		near(t, "shape", r.Vars[tau].Params[0], an, 1e-9)
-		near(t, "rate", r.Vars[tau].Params[1], bn, 1e-9)
-		near(t, "log Z", r.LogZ, want, 1e-9)
-	})
-	t.Run("inv_gamma-normal variance", func(t *testing.T) {
-		var n graph.Net
-		s2 := nt.Var(&n, "s2", graph.InvGamma, 1)
-		nt.Factor(&n, nt.InvGamma, s2, nt.D("shape", 3), nt.D("scale", 2))
-		for _, y := range ys {
-			nt.Obs(&n, nt.Normal, y, nt.D("mean", m), nt.V("var", s2))
-		}
-		an, bn, want := normalGamma(3, 2)
-		r := runNet(t, &n, "closed form")
-		near(t, "shape", r.Vars[s2].Params[0], an, 1e-9)
-		near(t, "scale", r.Vars[s2].Params[1], bn, 1e-9)
-		near(t, "log Z", r.LogZ, want, 1e-9)
-		near(t, "mean", r.Vars[s2].Mean[0], bn/(an-1), 1e-9)
-	})
+	// the same update in the precision (Gamma) and variance (inverse-Gamma) forms
+	for _, c := range []struct {
+		fam         graph.Family
+		prior       graph.Kind
+		scale, edge string
+		mean        func(a, b float64) float64
+	}{{graph.Gamma, nt.Gamma, "rate", "prec", func(a, b float64) float64 { return a / b }},
+		{graph.InvGamma, nt.InvGamma, "scale", "var", func(a, b float64) float64 { return b / (a - 1) }}} {
+		t.Run(c.fam.String()+"-normal "+c.edge, func(t *testing.T) {
+			var n graph.Net
+			v := nt.Var(&n, "v", c.fam, 1)
+			nt.Factor(&n, c.prior, v, nt.D("shape", 3), nt.D(c.scale, 2))
+			for _, y := range ys {
+				nt.Obs(&n, nt.Normal, y, nt.D("mean", m), nt.V(c.edge, v))
+			}
+			an, bn, want := normalGamma(3, 2)
+			r := runNet(t, &n, "closed form")
+			near(t, "shape", r.Vars[v].Params[0], an, 1e-9)
+			near(t, c.scale, r.Vars[v].Params[1], bn, 1e-9)
+			near(t, "log Z", r.LogZ, want, 1e-9)
+			near(t, "mean", r.Vars[v].Mean[0], c.mean(an, bn), 1e-9)
+		})
+	}
 	t.Run("dirichlet-categorical", func(t *testing.T) {
 		var n graph.Net
 		alpha := []float64{1, 2, 3}
@@ -573,5 +569,58 @@ func TestNetCanceled(t *testing.T) {
 	r, err := RunNet(ctx, n, NetSettings{})
 	if err == nil || r == nil || r.Status != infer.Canceled {
 		t.Fatalf("result %+v, err %v; want canceled", r, err)
+	}
+}
+
+// TestNetHierarchicalPoisson: rates rate[j] ~ Gamma(3, β), β ~ Gamma(2, 1),
+// four counts per group: exact integrates β by quadrature and every rate
+// in closed form. Log Z, E[β] and E[rate[j]] equal a 2000-node
+// Gauss–Legendre integral over log β ∈ [−10, 6] written here of the
+// Gamma–Poisson marginals Π_j Γ(3 + S_j) β³ / (Γ(3) (β + 4)^{3+S_j} Π y!)
+// to 1e-6.
+func TestNetHierarchicalPoisson(t *testing.T) {
+	ys := [][]float64{{3, 1, 4, 1}, {5, 9, 2, 6}, {0, 1, 0, 2}, {7, 5, 6, 8}, {2, 2, 3, 1}}
+	var n graph.Net
+	beta := nt.Var(&n, "beta0", graph.Gamma, 1)
+	nt.Factor(&n, nt.Gamma, beta, nt.D("shape", 2), nt.D("rate", 1))
+	var rates []int
+	for _, g := range ys {
+		r := nt.Var(&n, "rate", graph.Gamma, 1)
+		nt.Factor(&n, nt.Gamma, r, nt.D("shape", 3), nt.V("rate", beta))
+		for _, y := range g {
+			nt.Obs(&n, nt.Poisson, y, nt.V("rate", r))
+		}
+		rates = append(rates, r)
+	}
+	res := runNet(t, &n, "quadrature")
+	xs, ws := legendre(2000, -10, 6)
+	var z, eb float64
+	er := make([]float64, len(ys))
+	for i, s := range xs {
+		b := math.Exp(s)
+		l := -lg(2) + s - b + s // Gamma(β; 2, 1) dβ/ds
+		for _, g := range ys {
+			S := 0.0
+			for _, y := range g {
+				S += y
+				l -= lg(y + 1)
+			}
+			l += lg(3+S) - lg(3) + 3*math.Log(b) - (3+S)*math.Log(b+4)
+		}
+		f := ws[i] * math.Exp(l)
+		z += f
+		eb += f * b
+		for j, g := range ys {
+			S := 0.0
+			for _, y := range g {
+				S += y
+			}
+			er[j] += f * (3 + S) / (b + 4)
+		}
+	}
+	near(t, "log Z", res.LogZ, math.Log(z), 1e-6)
+	near(t, "E[beta0]", res.Vars[beta].Mean[0], eb/z, 1e-6)
+	for j, r := range rates {
+		near(t, "E[rate_j]", res.Vars[r].Mean[0], er[j]/z, 1e-6)
 	}
 }

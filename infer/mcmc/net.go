@@ -18,7 +18,9 @@ import (
 //
 // exactly where the conditional is in v's family (netjoint.FitFamily finds
 // its natural parameters: Gibbs on conjugate conditionals, e.g. a Beta
-// given Bernoulli counts, a Gaussian mean given linear-Gaussian factors),
+// given Bernoulli counts, a Gaussian mean given linear-Gaussian factors;
+// coupled Gaussian variables, such as a regression's weights, are drawn
+// jointly from their Gaussian conditional: blocked Gibbs, net_block.go),
 // by the state probabilities for a discrete variable (recorded for
 // Rao–Blackwellised marginals, as RunGibbs does), and otherwise by slice
 // sampling with stepping out and shrinkage (Neal 2003, "Slice sampling",
@@ -66,8 +68,8 @@ func RunNet(ctx context.Context, n *graph.Net, s NetSettings) (*NetResult, error
 	return runNet(ctx, n, s, false)
 }
 
-// runNet is RunNet; slice makes it slice sample every continuous variable,
-// conjugate or not (the tests of the slice sampler).
+// runNet is RunNet; slice makes it slice sample every continuous variable
+// one at a time, conjugate or not (the tests of the slice sampler).
 func runNet(ctx context.Context, n *graph.Net, s NetSettings, slice bool) (res *NetResult, err error) {
 	start := time.Now()
 	defer func() {
@@ -100,6 +102,10 @@ func runNet(ctx context.Context, n *graph.Net, s NetSettings, slice bool) (res *
 		}
 		if slice {
 			clear(ch.conj)
+			ch.blocks, ch.blockFs = nil, nil
+			for v := range ch.blockOf {
+				ch.blockOf[v] = -1
+			}
 		}
 		chains[c] = ch
 		draws[c] = ch.alloc(q, r.samples)

@@ -22,19 +22,26 @@ type netChain struct {
 	width, moved [][]float64
 	window       int
 	probs        [][]float64 // discrete variables: the last conditional
-	u            []float64
-	sweeps       int
-	updates      int
+	// blocks are the sets of coupled Gaussian variables drawn jointly from
+	// their Gaussian conditional (found conjugate at the start), with the
+	// factors that touch them; blockOf[v] is v's block or −1
+	blocks, blockFs [][]int
+	blockOf         []int
+	u               []float64
+	sweeps          int
+	updates         int
 }
 
 // maxSliceSteps bounds the stepping out (m of Neal 2003, Fig. 3) and
 // sliceShrinks the shrinkage steps of one slice update (after which the
 // coordinate stays put); widthWindow is the burn-in sweeps between two
-// width adaptations.
+// width adaptations; ctxEvery the updates between two context checks
+// within a sweep.
 const (
 	maxSliceSteps = 32
 	sliceShrinks  = 200
 	widthWindow   = 20
+	ctxEvery      = 4096
 )
 
 // newNetChain starts a chain at a dispersed point of positive density:
@@ -56,11 +63,7 @@ func newNetChain(j *netjoint.Joint, rng *rand.Rand) (*netChain, error) {
 		}
 		ch.u = make([]float64, max(len(ch.u), d))
 	}
-	for try := 0; ; try++ {
-		ch.disperse()
-		if l := j.Log(ch.x); !math.IsNaN(l) && !math.IsInf(l, 0) {
-			break
-		}
+	for try := 0; !ch.repaired(); try++ {
 		if try == 100 {
 			return nil, fmt.Errorf("mcmc: found no starting point of positive density in 100 tries")
 		}
@@ -71,7 +74,28 @@ func newNetChain(j *netjoint.Joint, rng *rand.Rand) (*netChain, error) {
 			ch.conj[v] = err == nil && families.For(nv.Family, nv.Dim).Proper(eta)
 		}
 	}
+	ch.findBlocks()
 	return ch, nil
+}
+
+// repaired disperses the chain's point and, while its density is zero,
+// redraws the discrete states one at a time from their conditionals
+// (where any state has positive probability): a chain with forbidden
+// transitions is then started on an allowed path. It reports whether the
+// point has positive density.
+func (ch *netChain) repaired() bool {
+	ch.disperse()
+	for sweep := 0; sweep < 10; sweep++ {
+		if l := ch.j.Log(ch.x); !math.IsNaN(l) && !math.IsInf(l, 0) {
+			return true
+		}
+		for v, nv := range ch.j.Net.Vars {
+			if nv.Family == graph.Discrete {
+				ch.discrete(v, ch.j.Net.FactorsOf(v)) // an error leaves the state as it is
+			}
+		}
+	}
+	return false
 }
 
 func (ch *netChain) disperse() {
@@ -93,8 +117,8 @@ func (ch *netChain) disperse() {
 
 func (ch *netChain) conjugateCount() int {
 	c := 0
-	for _, b := range ch.conj {
-		if b {
+	for v, b := range ch.conj {
+		if b || ch.blockOf[v] >= 0 {
 			c++
 		}
 	}
@@ -134,7 +158,19 @@ func (ch *netChain) run(ctx context.Context, r runLength, out [][]float64, tk *t
 		}
 		burnin := it < r.burnin
 		for v := range ch.j.Net.Vars {
-			if err := ch.update(v, burnin); err != nil {
+			if v%ctxEvery == ctxEvery-1 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			var err error
+			switch b := ch.blockOf[v]; {
+			case b < 0:
+				err = ch.update(v, burnin)
+			case ch.blocks[b][0] == v:
+				err = ch.drawBlock(b, burnin)
+			}
+			if err != nil {
 				return err
 			}
 		}

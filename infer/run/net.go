@@ -43,35 +43,14 @@ func (j *job) runMP() error {
 		return nil
 	}
 	r.LogEvidence, r.HasEvidence, r.ELBO = res.LogEvidence, true, res.ELBO
-	defer j.netDists(res.Beliefs)
 	r.Variables = netVariables(j.m.Graph, j.m.Net, func(v int, out *netElem) {
 		nv, sp := j.m.Net.Vars[v], mp.Space(j.m.Net, v)
 		if nv.Family == graph.Discrete {
 			out.probs = sp.Params(res.Beliefs[v])
 			return
 		}
-		out.mean, out.vr = make([]float64, nv.Dim), make([]float64, nv.Dim)
+		out.mean, out.vr, out.nat = make([]float64, nv.Dim), make([]float64, nv.Dim), res.Beliefs[v]
 		sp.Moments(res.Beliefs[v], out.mean, out.vr)
 	})
 	return nil
-}
-
-// netDists sets the family and each element's marginal with its
-// parameters ("Beta(6, 5)") of the latents of a non-Gaussian family.
-func (j *job) netDists(beliefs [][]float64) {
-	net := j.m.Net
-	for v, nv := range net.Vars {
-		if nv.Family == graph.Discrete || nv.Family == graph.Gaussian {
-			continue
-		}
-		iv := &j.res.Variables[nv.Latent]
-		iv.Family = nv.Family.String()
-		if iv.Dist == nil {
-			iv.Dist = make([]string, len(iv.Mean))
-		}
-		s := mp.Space(net, v).String(beliefs[v])
-		for k := range nv.Dim {
-			iv.Dist[nv.Elem*nv.Dim+k] = s
-		}
-	}
 }

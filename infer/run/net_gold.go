@@ -1,8 +1,7 @@
 package run
 
 import (
-	"fmt"
-
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/exact"
@@ -13,13 +12,10 @@ import (
 // exact (forward–backward, enumeration × closed form, quadrature) and
 // mcmc (Gibbs on conjugate and discrete conditionals, slice sampling).
 func (j *job) runNetGold() error {
-	switch j.spec.Method {
-	case infer.MethodExact:
+	if j.spec.Method == infer.MethodExact {
 		return j.runNetExact()
-	case infer.MethodMCMC:
-		return j.runNetMCMC()
 	}
-	return fmt.Errorf("%s does not run on a typed factor graph", j.spec.Method)
+	return j.runNetMCMC()
 }
 
 // runNetExact maps exact.RunNet's result to the model's latents.
@@ -44,7 +40,7 @@ func (j *job) runNetExact() error {
 	}
 	r.Variables = netVariables(j.m.Graph, j.m.Net, func(v int, out *netElem) {
 		m := &res.Vars[v]
-		out.mean, out.vr, out.probs = m.Mean, m.Var, m.Probs
+		out.mean, out.vr, out.probs, out.nat = m.Mean, m.Var, m.Probs, m.Nat
 	})
 	return nil
 }
@@ -71,20 +67,25 @@ func (j *job) runNetMCMC() error {
 }
 
 // netElem is one Net variable's summary as an engine gives it: per
-// coordinate (continuous) or per state (discrete).
+// coordinate (continuous) or per state (discrete), and the natural
+// parameters of the marginal when it is in the variable's family.
 type netElem struct {
 	mean, vr, probs        []float64
 	meanSE, varSE, probsSE []float64
 	ess, rhat              []float64
+	nat                    []float64
 }
 
 // netVariables gathers the Net variables of each latent of g into one
 // infer.Variable, flattened row-major: element Elem of a scalar family, row
 // Elem (Dim components) of a Dirichlet latent, a discrete element's state
-// probabilities. A discrete element's ESS is the smallest over its states
-// and its R-hat the largest.
+// probabilities; Family names a non-Gaussian family and Dist each
+// element's marginal ("Beta(6, 5)") where the engine gives it in the
+// family. A discrete element's ESS is the smallest over its states and
+// its R-hat the largest.
 func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) []infer.Variable {
 	out := make([]infer.Variable, len(g.Latents))
+	has := make([]bool, len(g.Latents))
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		out[li] = infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: l.Domain.Discrete()}
@@ -96,7 +97,17 @@ func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) [
 	for v, nv := range n.Vars {
 		var e netElem
 		get(v, &e)
+		has[nv.Latent] = true
 		o := &out[nv.Latent]
+		if nv.Family != graph.Discrete && nv.Family != graph.Gaussian {
+			o.Family = nv.Family.String()
+		}
+		if e.nat != nil {
+			o.Dist = grows(o.Dist, g.Latents[nv.Latent].Size())
+			for k := range e.mean {
+				o.Dist[nv.Elem*len(e.mean)+k] = families.For(nv.Family, nv.Dim).String(e.nat)
+			}
+		}
 		if o.Discrete {
 			o.Probs[nv.Elem] = e.probs
 			if e.probsSE != nil {
@@ -119,7 +130,21 @@ func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) [
 			}
 		}
 	}
-	return out
+	kept := out[:0]
+	for li := range out {
+		if has[li] {
+			kept = append(kept, out[li])
+		}
+	}
+	return kept
+}
+
+// grows returns x, or a new slice of length n when x is nil.
+func grows(x []string, n int) []string {
+	if x == nil {
+		return make([]string, n)
+	}
+	return x
 }
 
 // growf returns x, or a new slice of length n when x is nil.

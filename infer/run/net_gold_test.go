@@ -17,8 +17,8 @@ import (
 
 // TestNetGoldRun: a coin (p ~ beta(2, 3), seven Bernoulli flips) held as a
 // graph.Net reaches exact and mcmc through Run: exact gives the Beta(7, 5)
-// posterior and its log evidence (1e-9); mcmc lands within 4 standard
-// errors and gets error columns against exact.
+// posterior (its Dist) and its log evidence (1e-9); mcmc lands within 4
+// standard errors and gets error columns against exact.
 func TestNetGoldRun(t *testing.T) {
 	var g graph.Graph
 	lp := g.AddLatent("p", graph.Real, 0, nil, ast.Pos{})
@@ -41,18 +41,24 @@ func TestNetGoldRun(t *testing.T) {
 		t.Fatalf("statuses %v (%s), %v (%s)", ex.Status, ex.Message, mc.Status, mc.Message)
 	}
 	want := 7.0 / 12
-	if got := ex.Variables[0].Mean[0]; math.Abs(got-want) > 1e-9 {
+	if got := ex.Variables[0].Mean[0]; !(math.Abs(got-want) <= 1e-9) {
 		t.Errorf("exact mean %v, want %v", got, want)
 	}
-	if got, want := ex.LogEvidence, mathext.Lbeta(7, 5)-mathext.Lbeta(2, 3); !ex.HasEvidence || math.Abs(got-want) > 1e-9 {
+	if got, want := ex.LogEvidence, mathext.Lbeta(7, 5)-mathext.Lbeta(2, 3); !ex.HasEvidence || !(math.Abs(got-want) <= 1e-9) {
 		t.Errorf("exact log Z %v (has %v), want %v", got, ex.HasEvidence, want)
 	}
 	v := mc.Variables[0]
-	if d := math.Abs(v.Mean[0] - want); d > 4*v.MeanSE[0] {
+	if d := math.Abs(v.Mean[0] - want); !(d <= 4*v.MeanSE[0]) {
 		t.Errorf("mcmc mean %v ± %v, exact %v", v.Mean[0], v.MeanSE[0], want)
 	}
 	if mc.Errors == nil || !mc.Errors.HasMean || mc.Errors.Reference != "exact" {
 		t.Errorf("mcmc has no error columns against exact: %+v", mc.Errors)
+	}
+	if v := ex.Variables[0]; v.Family != "beta" || len(v.Dist) != 1 || v.Dist[0] != "Beta(7, 5)" {
+		t.Errorf("exact: family %q, dist %v; want beta, Beta(7, 5)", v.Family, v.Dist)
+	}
+	if v := mc.Variables[0]; v.Family != "beta" || v.Dist != nil {
+		t.Errorf("mcmc: family %q, dist %v; want beta and no dist (its marginal is not a family member)", v.Family, v.Dist)
 	}
 	if ex.Options["algorithm"] != "closed form" {
 		t.Errorf("algorithm %q", ex.Options["algorithm"])
@@ -92,7 +98,7 @@ func TestNetGoldDiscreteLatent(t *testing.T) {
 	}
 	for i := range v.Probs {
 		for s := range v.Probs[i] {
-			if d := math.Abs(v.Probs[i][s] - ref.Vars[i].Probs[s]); d > 1e-12 {
+			if d := math.Abs(v.Probs[i][s] - ref.Vars[i].Probs[s]); !(d <= 1e-12) {
 				t.Errorf("p(z[%d] = %d) = %v, want %v", i, s, v.Probs[i][s], ref.Vars[i].Probs[s])
 			}
 		}
