@@ -204,7 +204,8 @@ func checkEdgeForm(k NetKind, sp EdgeSpec, e graph.Edge, branch int, fam func(in
 	for _, v := range e.Vars {
 		got := fam(v)
 		if !familyIn(got, sp.Families) {
-			return &EdgeError{Edge: e.Name, Elem: -1, Branch: branch, Msg: fmt.Sprintf("%s: argument %s is a %s latent; %s takes %s", k.Name(), e.Name, got, sp.Name, familiesText(sp.Families))}
+			return &EdgeError{Edge: e.Name, Elem: -1, Branch: branch, Msg: fmt.Sprintf("%s: argument %s is a %s latent; %s takes %s (a %s latent fits %s)",
+				k.Name(), e.Name, got, sp.Name, familiesText(sp.Families), got, strings.Join(KindsTaking(got), ", "))}
 		}
 	}
 	if _, single := e.IsVar(); !single {
@@ -375,4 +376,25 @@ func dataOf(in []In, name string) []float64 {
 		return in[i].Data
 	}
 	return nil
+}
+
+// KindsTaking lists the kinds and edges that take a latent of family f,
+// as "bernoulli(p)", for the error that refuses a latent on an edge of
+// another family.
+func KindsTaking(f graph.Family) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range kinds {
+		nk, ok := k.(NetKind)
+		if !ok {
+			continue
+		}
+		for _, e := range nk.NetEdges() {
+			if s := k.Name() + "(" + e.Name + ")"; familyIn(f, e.Families) && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }

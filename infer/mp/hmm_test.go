@@ -168,3 +168,34 @@ func BenchmarkPoissonGamma(b *testing.B) {
 		})
 	}
 }
+
+// TestCanceled: a canceled context ends the run as canceled, without numbers.
+func TestCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	net, _ := hmmNet(hmmData(1000))
+	res, err := Run(ctx, net, Options{Alpha: 1})
+	if err != nil || res.Status.String() != "canceled" || res.Beliefs != nil {
+		t.Fatalf("err %v, status %v, beliefs %v", err, res.Status, res.Beliefs != nil)
+	}
+}
+
+// TestSupports: a kind without the divergence's rule and a variable on two
+// edges of one factor are refused with the factor's position.
+func TestSupports(t *testing.T) {
+	net := &graph.Net{}
+	x := net.AddVar(graph.NetVar{Name: "x", Family: graph.Gaussian})
+	f := obs(factor.Normal{}, 1, graph.VarEdge("mean", x), graph.DataEdge("var", 1))
+	f.Pos.Line = 7
+	net.AddFactor(f)
+	g := prior(factor.NormalPrior{}, graph.VarEdge("x", x), graph.VarEdge("mean", x), graph.DataEdge("var", 1))
+	g.Pos.Line = 9
+	net.AddFactor(g)
+	d := Supports(net, Options{Alpha: 1})
+	if len(d) != 1 || d[0].Pos.Line != 9 {
+		t.Fatalf("diagnostics %v", d)
+	}
+	if d := Supports(net, Options{Alpha: 1.5}); len(d) != 1 {
+		t.Fatalf("alpha 1.5: %v", d)
+	}
+}
