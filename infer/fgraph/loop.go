@@ -167,7 +167,7 @@ func (p *passer) parallelSweep() {
 		lo, hi := p.g.edges(k)
 		if m, ok := p.messages(k, -1, false); ok {
 			for e := lo; e < hi; e++ {
-				next[e] = damp(p.st.msg[e], m[e-lo], p.s.Damping)
+				next[e] = p.damped(k, p.st.msg[e], m[e-lo])
 			}
 		}
 	}
@@ -191,9 +191,24 @@ func (p *passer) update(k, edge int, only bool) {
 	lo, hi := p.g.edges(k)
 	for e := lo; e < hi; e++ {
 		if wanted(e, edge, only) {
-			p.st.set(p.g, e, damp(p.st.msg[e], m[e-lo], p.s.Damping))
+			p.st.set(p.g, e, p.damped(k, p.st.msg[e], m[e-lo]))
 		}
 	}
+}
+
+// damped is the message factor k sends on an edge whose last message was
+// old: the damped step from old to new, except that a linear-Gaussian
+// factor's first message (old flat: none sent yet) enters undamped. Such a
+// message is exact, not an approximation to be approached; damping it from
+// the flat message would make a prior enter as a fraction of itself (at
+// damping δ a normal(0, 1) prior's first message has variance 1/δ) and
+// leave every belief far wider than the model says until ~1/δ sweeps have
+// passed.
+func (p *passer) damped(k int, old, new nat) nat {
+	if old == (nat{}) && p.g.gaussian(k) {
+		return new
+	}
+	return damp(old, new, p.s.Damping)
 }
 
 // wanted reports whether edge e is a target: e == edge when only, else

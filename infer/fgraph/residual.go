@@ -96,7 +96,7 @@ func (q *residualQueue) step() float64 {
 	lo, hi := p.g.edges(k)
 	if !q.failed[k] {
 		for e := lo; e < hi; e++ {
-			p.st.set(p.g, e, damp(p.st.msg[e], q.prop[e], p.s.Damping))
+			p.st.set(p.g, e, p.damped(k, p.st.msg[e], q.prop[e]))
 		}
 		p.stats.Updates++
 	}
