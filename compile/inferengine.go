@@ -27,6 +27,11 @@ func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
 		if spec.Method == infer.MethodEP && spec.Family == infer.FamilyFactorized {
 			c.checkFactorized(s, spec)
 		}
+		if spec.Method == infer.MethodEP && spec.Family != infer.FamilyFactorized {
+			if _, t := spec.Settings.Divergence.(infer.T); !t {
+				c.checkCoupledBatches(s)
+			}
+		}
 		if spec.Method == infer.MethodEP && spec.NonNegativeSites {
 			c.checkNonNegative(s, spec)
 		}

@@ -143,7 +143,7 @@ func TestFFEPSkippedIsNotConverged(t *testing.T) {
 latent w: real[50] ~ normal(0, 1)
 for i in 0..49 { factor exp(-2 * (w[i + 1] - w[i])^2) }
 factor exp(-(w[0] - 3)^2)
-infer ep as gq { approx = gq }
+infer ep as gq { approx = gq, family = factorized }
 `)
 	r := rs["gq"]
 	if r.Status != infer.Stalled || r.Skipped == 0 || !strings.Contains(r.Message, "skipped") {
