@@ -41,7 +41,7 @@ func (s *replSession) command(line string) bool {
 	case ":methods":
 		s.methods()
 	case ":rules":
-		fmt.Fprint(s.e.stdout, factor.Text())
+		fmt.Fprint(s.e.stdout, factor.Text()+"\n"+factor.NetText())
 	case ":source":
 		s.e.stdout.Write(s.src)
 	default:
