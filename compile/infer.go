@@ -64,6 +64,9 @@ func divFamily(d infer.Divergence) string {
 	case infer.RelaxedKL:
 		return "relaxed_kl"
 	case infer.Alpha:
+		if d.(infer.Alpha).VMP() {
+			return "alpha(0)"
+		}
 		return "alpha"
 	case infer.T:
 		return "t"

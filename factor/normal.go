@@ -411,7 +411,7 @@ func (s normalScale) expForm(y []float64, in []In) (int, []float64, float64, err
 // (−E τ · sign · E r, −E τ/2) (Winn & Bishop 2005, table 1).
 func normalVMP(y []float64, in []In, out []Out) (float64, error) {
 	p := normalSplit(y, in)
-	if len(p.improper) > 0 {
+	if len(p.improper) > 1 || len(p.improper) == 1 && (len(p.edges) > 1 || p.scale >= 0) {
 		return 0, fmt.Errorf("normal: improper belief of %s: %w", in[p.edges[p.improper[0]]].Name, families.ErrImproper)
 	}
 	ea2 := p.ma*p.ma + p.va
@@ -430,8 +430,14 @@ func normalVMP(y []float64, in []In, out []Out) (float64, error) {
 		}
 	}
 	for k, e := range p.edges {
-		r := p.ma - p.sign[k]*p.m[k]
+		r := p.ma // the improper edge is not in m_a
+		if !math.IsInf(p.v[k], 1) {
+			r -= p.sign[k] * p.m[k]
+		}
 		out[e].Nat = []float64{-etau * p.sign[k] * r, -etau / 2}
+	}
+	if len(p.improper) > 0 {
+		return math.NaN(), nil // E log f needs every belief; the message to the improper edge does not
 	}
 	return -0.5*math.Log(2*math.Pi) + 0.5*elogtau - 0.5*etau*ea2, nil
 }

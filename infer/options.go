@@ -88,8 +88,9 @@ func checkCount(name string, n, lo, hi int) error {
 }
 
 // CheckDivergence checks a divergence's parameter as the language allows
-// it: relaxed_kl(c) with c > 0, alpha(a) with 0 < a ≤ 1, t(nu) with nu > 0
-// (all finite).
+// it: relaxed_kl(c) with c > 0, alpha(a) with 0 ≤ a ≤ 1 (alpha(0) is the
+// exclusive-KL limit, variational message passing: Alpha.VMP), t(nu) with
+// nu > 0 (all finite).
 func CheckDivergence(d Divergence) error {
 	switch d := d.(type) {
 	case RelaxedKL:
@@ -97,8 +98,8 @@ func CheckDivergence(d Divergence) error {
 			return fmt.Errorf("relaxed_kl needs a finite penalty c > 0, got %g", d.C)
 		}
 	case Alpha:
-		if !(d.A > 0 && d.A <= 1) {
-			return fmt.Errorf("alpha needs 0 < a ≤ 1, got %g", d.A)
+		if !(d.A >= 0 && d.A <= 1) {
+			return fmt.Errorf("alpha needs 0 ≤ a ≤ 1 (0: variational message passing), got %g", d.A)
 		}
 	case T:
 		if !(d.Nu > 0) || math.IsInf(d.Nu, 1) {

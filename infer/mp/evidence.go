@@ -25,12 +25,13 @@ func (e *engine) evidence() (float64, error) {
 	}
 	var total float64
 	for i, fs := range e.fs {
+		e.arena.reset()
 		w := e.look(fs, u, vmp)
 		res, err := e.eval(fs, w, u, vmp)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", e.net.Factors[i].Label, err)
 		}
-		_, logZ := weights(res)
+		_, logZ := e.weights(res)
 		if vmp {
 			total += logZ // E log f, or the discrete part's log Σ_s exp(E log f_s) Π cavities
 			for _, k := range fs.disc {

@@ -54,6 +54,22 @@ func (fs *fstate) slotOf(v int) int {
 	return -1
 }
 
+// arena hands out float64 slices for one factor update, reused by the
+// next (the engine updates one factor at a time).
+type arena struct{ buf []float64 }
+
+func (a *arena) reset() { a.buf = a.buf[:0] }
+
+func (a *arena) get(n int) []float64 {
+	if len(a.buf)+n > cap(a.buf) {
+		a.buf = make([]float64, 0, max(2*cap(a.buf), 1024, n)) // slices handed out before stay valid
+	}
+	a.buf = a.buf[:len(a.buf)+n]
+	out := a.buf[len(a.buf)-n:]
+	clear(out)
+	return out
+}
+
 // view is what one update reads of the variables: per slot the cavity (EP)
 // or the belief (VMP; the cavity for discrete slots, as BP) in natural
 // parameters, with a continuous slot's expected sufficient statistics (nil
@@ -73,11 +89,14 @@ type view struct {
 // beliefs of continuous slots).
 func (e *engine) look(fs *fstate, u float64, vmp bool) *view {
 	n := len(fs.vars)
-	w := &view{nat: make([][]float64, n), ess: make([][]float64, n), mean: make([]float64, n), vari: make([]float64, n),
-		logp: make([][]float64, n), state: make([]int, n), proper: make([]bool, n)}
+	w := &e.view
+	w.nat, w.ess, w.logp = resize(w.nat, n), resize(w.ess, n), resize(w.logp, n)
+	w.mean, w.vari = resize(w.mean, n), resize(w.vari, n)
+	w.state, w.proper = resize(w.state, n), resize(w.proper, n)
 	for k, v := range fs.vars {
 		b, m := e.belief[v], fs.msg[k]
-		c := make([]float64, len(b))
+		c := e.arena.get(len(b))
+		w.ess[k], w.logp[k], w.proper[k] = nil, nil, false
 		disc := e.net.Vars[v].Family == graph.Discrete
 		for i := range c {
 			switch {
@@ -93,7 +112,7 @@ func (e *engine) look(fs *fstate, u float64, vmp bool) *view {
 		sp := e.spaces[v]
 		if disc {
 			l := sp.LogNormalizer(c)
-			w.logp[k] = make([]float64, len(c))
+			w.logp[k] = e.arena.get(len(c))
 			for i := range c {
 				w.logp[k][i] = c[i] - l
 			}
@@ -102,7 +121,7 @@ func (e *engine) look(fs *fstate, u float64, vmp bool) *view {
 		}
 		if sp.Proper(c) {
 			w.proper[k] = true
-			w.ess[k] = make([]float64, len(c))
+			w.ess[k] = e.arena.get(len(c))
 			sp.ESS(c, w.ess[k])
 			if e.net.Vars[v].Family == graph.Gaussian {
 				g := families.GaussianOf(c)
@@ -134,8 +153,8 @@ var stateValues = func() [][]float64 {
 }()
 
 // ins builds the rule's view of fs's edges in the current joint state.
-func (e *engine) ins(fs *fstate, w *view) ([]factor.In, error) {
-	in := make([]factor.In, len(fs.f.Edges))
+func (e *engine) ins(fs *fstate, w *view, in []factor.In) ([]factor.In, error) {
+	clear(in)
 	for i, ed := range fs.f.Edges {
 		br := fs.branch(ed, w)
 		in[i].Name = ed.Name
@@ -172,8 +191,9 @@ func (e *engine) ins(fs *fstate, w *view) ([]factor.In, error) {
 			in[i].Data = []float64{m} // every coefficient zero: a constant
 			continue
 		}
-		in[i].Nat = []float64{m / s, -0.5 / s}
-		in[i].ESS = []float64{m, m*m + s}
+		in[i].Nat, in[i].ESS = e.arena.get(2), e.arena.get(2)
+		in[i].Nat[0], in[i].Nat[1] = m/s, -0.5/s
+		in[i].ESS[0], in[i].ESS[1] = m, m*m+s
 	}
 	return in, nil
 }
@@ -188,7 +208,10 @@ type branchResult struct {
 
 // eval runs the rule on every joint state of fs's discrete slots.
 func (e *engine) eval(fs *fstate, w *view, u float64, vmp bool) ([]branchResult, error) {
-	res := make([]branchResult, fs.states)
+	if cap(e.res) < fs.states {
+		e.res = make([]branchResult, fs.states)
+	}
+	res := e.res[:fs.states]
 	for s := range res {
 		r := s
 		var lp, raw float64
@@ -199,11 +222,16 @@ func (e *engine) eval(fs *fstate, w *view, u float64, vmp bool) ([]branchResult,
 			lp += w.logp[k][w.state[k]]
 			raw += w.nat[k][w.state[k]]
 		}
-		in, err := e.ins(fs, w)
+		ne := len(fs.f.Edges)
+		if cap(res[s].in) < ne {
+			res[s].in, res[s].out = make([]factor.In, ne), make([]factor.Out, ne)
+		}
+		in, err := e.ins(fs, w, res[s].in[:ne])
 		if err != nil {
 			return nil, err
 		}
-		out := make([]factor.Out, len(in))
+		out := res[s].out[:ne]
+		clear(out)
 		var l float64
 		if vmp {
 			l, err = fs.vmp.VMP(fs.f.Y, in, out)
@@ -216,7 +244,7 @@ func (e *engine) eval(fs *fstate, w *view, u float64, vmp bool) ([]branchResult,
 		if math.IsNaN(l) && !vmp {
 			return nil, fmt.Errorf("log normaliser is NaN")
 		}
-		res[s] = branchResult{logw: l + lp, raw: l + raw, in: in, out: out}
+		res[s].logw, res[s].raw, res[s].in, res[s].out = l+lp, l+raw, in, out
 	}
 	return res, nil
 }
@@ -224,15 +252,16 @@ func (e *engine) eval(fs *fstate, w *view, u float64, vmp bool) ([]branchResult,
 // weights normalises the states' log weights; it returns the weights and
 // log Σ exp(raw) (the factor's log normaliser against unnormalised
 // cavities).
-func weights(res []branchResult) ([]float64, float64) {
+func (e *engine) weights(res []branchResult) ([]float64, float64) {
+	w := e.arena.get(len(res))
 	if len(res) == 1 { // one state: its weight is one whatever its log normaliser
-		return []float64{1}, res[0].raw
+		w[0] = 1
+		return w, res[0].raw
 	}
 	m, mr := math.Inf(-1), math.Inf(-1)
 	for _, r := range res {
 		m, mr = max(m, r.logw), max(mr, r.raw)
 	}
-	w := make([]float64, len(res))
 	var s, sr float64
 	for i, r := range res {
 		w[i] = math.Exp(r.logw - m)
@@ -252,30 +281,34 @@ func (e *engine) update(fs *fstate) error {
 	if vmp {
 		u = 1
 	}
+	e.arena.reset()
 	w := e.look(fs, u, vmp)
 	res, err := e.eval(fs, w, u, vmp)
 	if err != nil {
 		return err
 	}
-	wts, _ := weights(res)
+	wts, _ := e.weights(res)
 	if math.IsNaN(wts[0]) {
 		return fmt.Errorf("the factor's states have no weight")
 	}
-	next := make([][]float64, len(fs.vars))
+	next := e.next[:0]
 	for k, v := range fs.vars {
 		var err error
+		var m []float64
 		switch {
 		case e.net.Vars[v].Family == graph.Discrete:
-			next[k] = e.discreteMessage(fs, k, w, wts, u)
+			m = e.discreteMessage(fs, k, w, wts, u)
 		case vmp:
-			next[k], err = e.vmpMessage(fs, k, w, res, wts)
+			m, err = e.vmpMessage(fs, k, w, res, wts)
 		default:
-			next[k], err = e.epMessage(fs, k, w, res, wts, u)
+			m, err = e.epMessage(fs, k, w, res, wts, u)
 		}
+		next = append(next, m)
 		if err != nil {
 			return fmt.Errorf("%s: %w", e.net.Vars[v].Name, err)
 		}
 	}
+	e.next = next
 	return e.commit(fs, next)
 }
 
@@ -284,9 +317,9 @@ func (e *engine) update(fs *fstate) error {
 // improper or a message is not finite.
 func (e *engine) commit(fs *fstate, next [][]float64) error {
 	d := e.opt.Damping
-	nb := make([][]float64, len(fs.vars))
+	nb := e.nb[:0]
 	for k, v := range fs.vars {
-		b := make([]float64, len(e.belief[v]))
+		b := e.arena.get(len(e.belief[v]))
 		for i := range b {
 			m := (1-d)*fs.msg[k][i] + d*next[k][i]
 			if math.IsNaN(m) || math.IsInf(m, 0) {
@@ -298,11 +331,12 @@ func (e *engine) commit(fs *fstate, next [][]float64) error {
 		if e.net.Vars[v].Family != graph.Discrete && !e.spaces[v].Proper(b) && e.spaces[v].Proper(e.belief[v]) {
 			return fmt.Errorf("%s: the belief would become improper (%s): %w", e.net.Vars[v].Name, e.spaces[v].String(b), families.ErrImproper)
 		}
-		nb[k] = b
+		nb = append(nb, b)
 	}
+	e.nb = nb
 	for k, v := range fs.vars {
-		fs.msg[k] = next[k]
-		e.belief[v] = nb[k]
+		copy(fs.msg[k], next[k])
+		copy(e.belief[v], nb[k])
 	}
 	return nil
 }
@@ -311,11 +345,11 @@ func (e *engine) commit(fs *fstate, next [][]float64) error {
 // the cavity, (marginal / cavity)^{1/u} in log probabilities.
 func (e *engine) discreteMessage(fs *fstate, k int, w *view, wts []float64, u float64) []float64 {
 	d := e.net.Vars[fs.vars[k]].Dim
-	marg := make([]float64, d)
+	marg := e.arena.get(d)
 	for s, ws := range wts {
 		marg[fs.stateOf(e.net, s, k)] += ws
 	}
-	out := make([]float64, d)
+	out := e.arena.get(d)
 	for i := range out {
 		out[i] = (max(math.Log(marg[i]), families.LogFloor) - max(w.logp[k][i], families.LogFloor)) / u
 	}
@@ -468,4 +502,12 @@ func (e *engine) vmpMessage(fs *fstate, k int, w *view, res []branchResult, wts 
 		}
 	}
 	return out, nil
+}
+
+// resize returns s with length n, reallocated only when too short.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }

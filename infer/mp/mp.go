@@ -133,6 +133,11 @@ type engine struct {
 	fs     []*fstate
 	belief [][]float64
 	spaces []families.Space
+	// scratch of one factor update
+	arena    arena
+	view     view
+	res      []branchResult
+	next, nb [][]float64
 }
 
 func newEngine(net *graph.Net, opt Options) *engine {

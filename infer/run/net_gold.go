@@ -74,6 +74,7 @@ func (j *job) runNetMCMC() error {
 // coordinate (continuous) or per state (discrete).
 type netElem struct {
 	mean, vr, probs        []float64
+	dist                   string // the marginal with its parameters ("Beta(6, 5)"), "" when not known
 	meanSE, varSE, probsSE []float64
 	ess, rhat              []float64
 }
@@ -108,10 +109,19 @@ func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) [
 			continue
 		}
 		size := g.Latents[nv.Latent].Size()
+		if nv.Family != graph.Gaussian {
+			o.Family = nv.Family.String()
+		}
 		for k := range e.mean {
 			i := nv.Elem*len(e.mean) + k
 			o.Mean, o.Var = growf(o.Mean, size), growf(o.Var, size)
 			o.Mean[i], o.Var[i] = e.mean[k], e.vr[k]
+			if e.dist != "" {
+				if o.Dist == nil {
+					o.Dist = make([]string, size)
+				}
+				o.Dist[i] = e.dist
+			}
 			if e.meanSE != nil {
 				o.MeanSE, o.VarSE = growf(o.MeanSE, size), growf(o.VarSE, size)
 				o.ESS, o.RHat = growf(o.ESS, size), growf(o.RHat, size)

@@ -171,8 +171,14 @@ func (j *job) drawProgress() func(done, total int) {
 
 // dispatch chooses the engine by the method and the kind of model.
 func (j *job) dispatch() error {
-	if j.m.Net != nil && j.spec.Method != infer.MethodEP {
+	if j.m.Net != nil {
+		if j.spec.Method == infer.MethodEP {
+			return j.runNet()
+		}
 		return j.runNetGold()
+	}
+	if a, ok := j.st.Divergence.(infer.Alpha); ok && a.VMP() {
+		return fmt.Errorf("%s: alpha(0) is variational message passing, which runs on models with beta, gamma, inv_gamma or dirichlet latents or discrete chains; on this model use alpha(a) with 0 < a ≤ 1", j.spec.Pos)
 	}
 	disc, cont := modelKinds(j.m.Graph)
 	if fg := j.m.FactorGraph; fg != nil && len(fg.Gates) > 0 {

@@ -10,7 +10,7 @@ import (
 )
 
 // CSVHeader is the header row of `fg run --csv`.
-var CSVHeader = []string{"label", "method", "kind", "name", "element", "index", "mean", "var", "sd", "state", "prob"}
+var CSVHeader = []string{"label", "method", "kind", "name", "element", "index", "mean", "var", "sd", "state", "prob", "dist"}
 
 // WriteCSV writes one row per variable element and result (for discrete
 // variables one row per element and state), then one row per prediction
@@ -41,8 +41,12 @@ func variableRows(r *infer.Result, v infer.Variable) [][]string {
 	if !v.Discrete {
 		for i, m := range v.Mean {
 			vr := at(v.Var, i)
+			dist := ""
+			if i < len(v.Dist) {
+				dist = v.Dist[i]
+			}
 			out = append(out, []string{r.Label, r.Method, "variable", v.Name, elementName(v.Name, v.Shape, i),
-				strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", ""})
+				strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", "", dist})
 		}
 		return out
 	}
@@ -53,7 +57,7 @@ func variableRows(r *infer.Result, v infer.Variable) [][]string {
 				st = v.States[s]
 			}
 			out = append(out, []string{r.Label, r.Method, "variable", v.Name, elementName(v.Name, v.Shape, i),
-				strconv.Itoa(i), "", "", "", st, cell(x)})
+				strconv.Itoa(i), "", "", "", st, cell(x), ""})
 		}
 	}
 	return out
@@ -68,7 +72,7 @@ func predictionRows(r *infer.Result, p infer.Prediction) [][]string {
 			prob = cell(at(p.Prob, i))
 		}
 		out = append(out, []string{r.Label, r.Method, "prediction", p.Name, elementName(p.Name, p.Shape, i),
-			strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", prob})
+			strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", prob, ""})
 	}
 	return out
 }
