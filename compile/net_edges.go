@@ -94,14 +94,7 @@ func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []gra
 			return out
 		}, params
 	}
-	sel := uses[0].id
-	for _, u := range uses[1:] {
-		if u.id != sel {
-			c.fail(u.at, "one discrete latent element may select a distribution's parameters; `%s` and `%s` both index here",
-				c.text(uses[0].at), c.text(u.at))
-		}
-	}
-	c.checkSelector(uses[0].at, sel)
+	sel := c.oneSelector(uses, "distribution")
 	if n != 1 {
 		c.fail(a.call, "a distribution whose parameters `%s` selects is on one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1 / tau)", c.text(uses[0].at))
 	}
@@ -344,14 +337,7 @@ func (c *compiler) dataRef(name string, v val, i int) string {
 	if len(v.shape) > 0 {
 		where = fmt.Sprintf("%s[%s]", name, unflat(v.shape, i))
 	}
-	if v.src != nil {
-		row := i
-		if len(v.shape) == 2 {
-			row = i / v.shape[1]
-		}
-		where += fmt.Sprintf(" at %s:%d", v.src.path, v.src.firstRow+row)
-	}
-	return where
+	return where + csvLine(v, i)
 }
 
 // linEdge is the edge of an affine form: a variable, an affine
