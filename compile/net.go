@@ -7,6 +7,7 @@ import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
 )
 
 // netState is the compile state of a model lowered to the typed factor
@@ -26,6 +27,9 @@ type netState struct {
 	// variable of its row (the last dimension).
 	row     map[int]int
 	factors []netDecl
+	// params caches each call's arguments as edges (a plate's statement
+	// lowers the same call at every iteration).
+	params map[*ast.CallExpr][]netParam
 	// tried and failed mark the latents some prior statement was
 	// attempted on and failed on: a failed one explains a missing prior,
 	// which is then not reported.
@@ -48,7 +52,8 @@ type netDecl struct {
 }
 
 func newNetState() *netState {
-	return &netState{prior: map[int]netPrior{}, row: map[int]int{}, tried: map[int]bool{}, failed: map[int]bool{}}
+	return &netState{prior: map[int]netPrior{}, row: map[int]int{}, params: map[*ast.CallExpr][]netParam{},
+		tried: map[int]bool{}, failed: map[int]bool{}}
 }
 
 // netTilde compiles `LHS ~ DIST(args)` in a Net model: a prior or a
@@ -109,7 +114,7 @@ func (c *compiler) netPrior(lhsAt ast.Node, lat int, ids []int, call *ast.CallEx
 		}
 	}
 	a := c.bind(call, b)
-	edges, args := c.netEdges(a, netParams(k, b), len(targets), K)
+	edges, args := c.netEdges(a, c.netParamsOf(call, k, b), len(targets), K)
 	for e, id := range targets {
 		name := c.m.Graph.VarName(id)
 		if fam == graph.Dirichlet {
@@ -146,7 +151,7 @@ func (c *compiler) netObserve(s *ast.TildeStmt, y val, call *ast.CallExpr) {
 	}
 	n := y.size()
 	a := c.bind(call, b)
-	edges, args := c.netEdges(a, netParams(k, b), n, 0)
+	edges, args := c.netEdges(a, c.netParamsOf(call, k, b), n, 0)
 	if !c.netMentionsLatent(a) {
 		c.fail(call, "`%s` depends on no latent: a likelihood in this model has a latent parameter (p ~ beta(1, 1) with y ~ bernoulli(p))", c.text(call))
 	}
@@ -162,6 +167,16 @@ func (c *compiler) netObserve(s *ast.TildeStmt, y val, call *ast.CallExpr) {
 type netObs struct {
 	lhs ast.Expr
 	y   val
+}
+
+// netParamsOf returns the arguments of call (kind k, builtin b) as edges.
+func (c *compiler) netParamsOf(call *ast.CallExpr, k factor.NetKind, b *stdlib.Builtin) []netParam {
+	ps, ok := c.net.params[call]
+	if !ok {
+		ps = netParams(k, b)
+		c.net.params[call] = ps
+	}
+	return ps
 }
 
 // netMentionsLatent reports whether any argument of a names a latent.

@@ -269,11 +269,15 @@ func (c *compiler) rowOf(a *args, ar *netArg, v val, K int) int {
 // first (Gaussian in an affine expression, Discrete for a selector), so
 // that CheckNet checks f's data before the families are known.
 func assumedFamilies(k factor.NetKind, f *graph.NetFactor) func(int) graph.Family {
-	fams := map[int]graph.Family{}
+	type varFam struct {
+		v   int
+		fam graph.Family
+	}
+	var fams []varFam // a factor has few variables
 	var walk func(e graph.Edge, spec factor.EdgeSpec)
 	walk = func(e graph.Edge, spec factor.EdgeSpec) {
 		if e.Selected {
-			fams[e.Sel] = graph.Discrete
+			fams = append(fams, varFam{e.Sel, graph.Discrete})
 			for _, b := range e.Branches {
 				walk(b, spec)
 			}
@@ -282,9 +286,9 @@ func assumedFamilies(k factor.NetKind, f *graph.NetFactor) func(int) graph.Famil
 		for _, v := range e.Vars {
 			switch {
 			case len(e.Vars) > 1 || e.Coefs[0] != 1 || e.Const != 0:
-				fams[v] = graph.Gaussian
+				fams = append(fams, varFam{v, graph.Gaussian})
 			case len(spec.Families) > 0:
-				fams[v] = spec.Families[0]
+				fams = append(fams, varFam{v, spec.Families[0]})
 			}
 		}
 	}
@@ -293,7 +297,14 @@ func assumedFamilies(k factor.NetKind, f *graph.NetFactor) func(int) graph.Famil
 			walk(e, spec)
 		}
 	}
-	return func(v int) graph.Family { return fams[v] }
+	return func(v int) graph.Family {
+		for _, vf := range fams {
+			if vf.v == v {
+				return vf.fam
+			}
+		}
+		return graph.Gaussian
+	}
 }
 
 // netDataError fails with a factor's data error (a *factor.EdgeError from
