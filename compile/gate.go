@@ -109,7 +109,14 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 		c.gate.plain[call] = true
 		return false
 	}
-	sel := c.oneSelector(uses, "likelihood")
+	sel := uses[0].id
+	for _, u := range uses[1:] {
+		if u.id != sel {
+			c.fail(u.at, "one discrete latent element may select a likelihood's parameters; `%s` and `%s` both index here",
+				c.text(uses[0].at), c.text(u.at))
+		}
+	}
+	c.checkSelector(uses[0].at, sel)
 	lk, ok := k.(factor.LikelihoodKind)
 	if !ok {
 		c.fail(call.Fun, "`%s` cannot be selected by a discrete latent; a gated likelihood is one of probit, step, normal, ...", call.FunName())
@@ -135,21 +142,6 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 	c.gate.decls = append(c.gate.decls, d)
 	c.useFG(s, func() string { return "gated likelihood " + d.label })
 	return true
-}
-
-// oneSelector returns the one discrete latent element that uses index,
-// failing when there are several or it is not an element of a cat(K)
-// latent; what names the factor ("likelihood") in the message.
-func (c *compiler) oneSelector(uses []selectorUse, what string) int {
-	sel := uses[0].id
-	for _, u := range uses[1:] {
-		if u.id != sel {
-			c.fail(u.at, "one discrete latent element may select a %s's parameters; `%s` and `%s` both index here",
-				what, c.text(uses[0].at), c.text(u.at))
-		}
-	}
-	c.checkSelector(uses[0].at, sel)
-	return sel
 }
 
 // checkSelector checks that graph variable id can select branches: an

@@ -94,7 +94,16 @@ func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []gra
 			return out
 		}, params
 	}
-	sel := c.oneSelector(uses, "distribution")
+	// One selector per statement, as for gated likelihoods (gate.go,
+	// whose selectors and checkSelector this reuses).
+	sel := uses[0].id
+	for _, u := range uses[1:] {
+		if u.id != sel {
+			c.fail(u.at, "one discrete latent element may select a distribution's parameters; `%s` and `%s` both index here",
+				c.text(uses[0].at), c.text(u.at))
+		}
+	}
+	c.checkSelector(uses[0].at, sel)
 	if n != 1 {
 		c.fail(a.call, "a distribution whose parameters `%s` selects is on one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1 / tau)", c.text(uses[0].at))
 	}
