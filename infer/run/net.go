@@ -52,4 +52,3 @@ func (j *job) runMP() error {
 	})
 	return nil
 }
-
