@@ -22,12 +22,13 @@ type netArg struct {
 // normal becomes the precision edge when it is written `1 / tau` with tau
 // depending on a latent, or `precision = tau`.
 func (c *compiler) netArgs(a *args, params []netParam) []*netArg {
+	c.netForms(a, params)
 	out := make([]*netArg, len(params))
 	for j, p := range params {
 		e := a.expr(paramIndex(a.b, p.name))
 		if p.prec != nil {
-			if pi := paramLookup(a, "precision"); pi >= 0 && a.expr(pi) != nil {
-				p, e = *p.prec, a.expr(pi)
+			if x := namedArg(a.call, precisionForm); x != nil {
+				p, e = *p.prec, x
 			} else if x, ok := reciprocal(e); ok && c.mentionsLatent(x) {
 				p, e = *p.prec, x
 			}
@@ -49,14 +50,34 @@ func argNodes(args []*netArg) []ast.Node {
 	return out
 }
 
-// paramLookup is the index of a's builtin parameter called name, or −1.
-func paramLookup(a *args, name string) int {
-	for i, p := range a.b.Params {
-		if p.Name == name {
-			return i
+// precisionForm is the named form of normal's variance that gives its
+// precision, `normal(mu, precision = tau)`: the precision edge.
+const precisionForm = "precision"
+
+// netForms refuses a named argument that is not a parameter of the
+// builtin — a named form of one, such as `sd = 2` for a variance — other
+// than `precision =` on normal's variance: the edges take the canonical
+// parameter, and a form would otherwise be read as it.
+func (c *compiler) netForms(a *args, params []netParam) {
+	for _, n := range a.call.Named {
+		if _, ok := a.b.Param(n.Name.Name); ok {
+			continue
+		}
+		if n.Name.Name == precisionForm && slices.ContainsFunc(params, func(p netParam) bool { return p.prec != nil }) {
+			continue
+		}
+		c.fail(n.Name, "%s: `%s =` is not supported in %s; give the variance (var =) or the precision (1 / tau or precision = tau)", a.b.Name, n.Name.Name, netModel)
+	}
+}
+
+// namedArg is the value of call's argument named name, or nil.
+func namedArg(call *ast.CallExpr, name string) ast.Expr {
+	for _, n := range call.Named {
+		if n.Name.Name == name {
+			return n.Value
 		}
 	}
-	return -1
+	return nil
 }
 
 // reciprocal reports whether e is `1 / x` and returns x.
