@@ -1,21 +1,50 @@
 package compile
 
 import (
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// netFamilies are the distributions that exist only on the typed factor
-// graph (graph.Net): priors of the non-Gaussian families and likelihoods
-// whose parameter is such a latent.
-var netFamilies = map[string]bool{
-	"beta": true, "gamma": true, "inv_gamma": true, "dirichlet": true,
-	"bernoulli": true, "binomial": true, "poisson": true,
+// netOnly reports whether the distribution called name exists only on
+// the typed factor graph: every kind of that name is a factor.NetKind with
+// no Gaussian-block or discrete-engine form (not a Gaussian prior, a
+// selector's prior, a uniform discrete prior or a likelihood on a
+// projection) — beta, gamma, inv_gamma, dirichlet, bernoulli, binomial,
+// poisson.
+func netOnly(name string) bool {
+	found := false
+	for _, k := range factor.All() {
+		if k.Name() != name {
+			continue
+		}
+		if _, ok := k.(factor.NetKind); !ok {
+			return false
+		}
+		switch k.(type) {
+		case factor.GaussianPrior, factor.TPrior, factor.Selector, factor.DiscretePrior, factor.LikelihoodKind:
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// isSelectorPrior reports whether name is the prior of selectors
+// (categorical), whose probabilities may be latent only on the typed
+// factor graph.
+func isSelectorPrior(name string) bool {
+	k, ok := factor.Lookup(name, factor.Prior)
+	if !ok {
+		return false
+	}
+	_, sel := k.(factor.Selector)
+	return sel
 }
 
 // isNetModel reports whether the root file f describes a model that
 // lowers to the typed factor graph (net.go) rather than to Gaussian
-// blocks: it uses a distribution of netFamilies (which gives a latent a
-// non-Gaussian family or observes through one), or a categorical whose
+// blocks: it uses a distribution that exists only there (netOnly: it gives
+// a latent a non-Gaussian family or observes through one), or a categorical whose
 // probabilities depend on a latent (latent weights `categorical(w)`, the
 // rows of a discrete chain `categorical(A[z[t-1]])`). The decision is
 // syntactic, made once before the statements compile, so that every
@@ -54,10 +83,10 @@ func isNetModel(f *ast.File) bool {
 // (isNetModel).
 func netCall(call *ast.CallExpr, latents map[string]bool) bool {
 	name := call.FunName()
-	if netFamilies[name] {
+	if netOnly(name) {
 		return true
 	}
-	if name != "categorical" {
+	if !isSelectorPrior(name) {
 		return false
 	}
 	found := false

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 )
 
@@ -322,4 +323,29 @@ func usesNetFamily(m *Model) bool {
 		}
 	}
 	return false
+}
+
+// TestNetOnlyNames: the distributions that make a model a Net model by
+// themselves are exactly the non-Gaussian families and the likelihoods
+// observing through them; categorical does when its probabilities are
+// latent.
+func TestNetOnlyNames(t *testing.T) {
+	var got []string
+	for _, k := range factor.All() {
+		if netOnly(k.Name()) {
+			got = append(got, k.Name())
+		}
+	}
+	want := []string{"beta", "gamma", "inv_gamma", "dirichlet", "bernoulli", "binomial", "poisson"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("net-only distributions %v, want %v", got, want)
+	}
+	for _, name := range []string{"normal", "categorical", "probit", "poisson_log", "mvnormal"} {
+		if netOnly(name) {
+			t.Errorf("%s is not net-only", name)
+		}
+	}
+	if !isSelectorPrior("categorical") || isSelectorPrior("normal") {
+		t.Error("categorical is the selectors' prior, normal is not")
+	}
 }
