@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
@@ -347,5 +348,21 @@ func TestNetOnlyNames(t *testing.T) {
 	}
 	if !isSelectorPrior("categorical") || isSelectorPrior("normal") {
 		t.Error("categorical is the selectors' prior, normal is not")
+	}
+}
+
+// TestNetImports: a model whose families come from an imported file
+// lowers to the Net as a whole (the decision reads the imports).
+func TestNetImports(t *testing.T) {
+	fsys := fstest.MapFS{
+		"lib/coin.fg": {Data: []byte("data y: bool[2] = [1, 0]\nlatent p: real ~ beta(2, 2)\ny ~ bernoulli(p)\n")},
+		"main.fg":     {Data: []byte("model m\nimport \"lib/coin.fg\"\ninfer ep\n")},
+	}
+	m, err := CompileFile("main.fg", Options{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Net == nil || len(m.Net.Vars) != 1 || m.Net.Vars[0].Family != graph.Beta || len(m.Net.Factors) != 3 {
+		t.Fatalf("want a Net with p ~ beta and two bernoulli factors, got %+v", m.Net)
 	}
 }
