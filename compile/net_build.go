@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
@@ -141,8 +142,8 @@ func (c *compiler) familyError(net *graph.Net, d netDecl, f *graph.NetFactor, er
 		spec, _ := edgeSpec(d.kind, f.Edges[j].Name)
 		if v, ok := offending(net, f.Edges[j], spec); ok {
 			nv := net.Vars[v]
-			msg = fmt.Sprintf("`%s` is %s, which the `%s` of %s does not take (it takes %s); a %s latent fits %s",
-				nv.Name, describeVar(nv), spec.Name, d.kind.Name(), famList(spec), nv.Family, fitsFamily(nv.Family))
+			msg = fmt.Sprintf("`%s` is %s, which the `%s` of %s does not take (it takes %s); %s latent fits %s",
+				nv.Name, describeVar(nv), spec.Name, d.kind.Name(), famList(spec), article(nv.Family.String()), fitsFamily(nv.Family))
 		}
 	}
 	at := d.f.Pos
@@ -202,7 +203,15 @@ func describeVar(v graph.NetVar) string {
 	if v.Family == graph.Discrete {
 		return fmt.Sprintf("a discrete latent with %d states", v.Dim)
 	}
-	return "a " + v.Family.String() + " latent"
+	return article(v.Family.String()) + " latent"
+}
+
+// article prefixes a or an to a family's name.
+func article(name string) string {
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // famList renders what an edge takes: "a beta latent or a number".
@@ -212,7 +221,7 @@ func famList(s factor.EdgeSpec) string {
 		if i > 0 {
 			out += " or "
 		}
-		out += "a " + f.String() + " latent"
+		out += article(f.String()) + " latent"
 	}
 	if hasFamily(s.Families, graph.Gaussian) {
 		out += " or an affine expression of them"

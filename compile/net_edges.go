@@ -199,6 +199,9 @@ func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph
 			ids := v.sym.ids // a discrete selection: buildNet reports its family
 			forms = func(k int) lin { return varLin(ids[k]) }
 		}
+		if forms == nil && ar.p.prec != nil {
+			c.fail(ar.e, "%s: the variance `%s` is not one latent: write a latent precision as `1 / tau` (tau ~ gamma(...)) or a latent variance as `s2` (s2 ~ inv_gamma(...))", a.b.Name, c.text(ar.e))
+		}
 		if forms == nil {
 			c.fail(ar.e, "%s: `%s` is not affine in the latents; an argument is a latent (p, rate[j], tau) or, for a mean, an affine expression such as dot(X[i], w) + b", a.b.Name, ar.p.name)
 		}
