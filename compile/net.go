@@ -30,10 +30,21 @@ type netState struct {
 	// params caches each call's arguments as edges (a plate's statement
 	// lowers the same call at every iteration).
 	params map[*ast.CallExpr][]netParam
+	// branches holds the last branches of each selected argument, shared
+	// by the factors whose branches are the same (shareBranches).
+	branches map[netArgKey][]graph.Edge
+	// terms counts the variables on the factors' edges (netBudget).
+	terms int
 	// tried and failed mark the latents some prior statement was
 	// attempted on and failed on: a failed one explains a missing prior,
 	// which is then not reported.
 	tried, failed map[int]bool
+}
+
+// netArgKey is argument j of a call.
+type netArgKey struct {
+	call *ast.CallExpr
+	j    int
 }
 
 // netPrior is the family a prior or conditional gives a graph variable.
@@ -53,7 +64,8 @@ type netDecl struct {
 
 func newNetState() *netState {
 	return &netState{prior: map[int]netPrior{}, row: map[int]int{}, params: map[*ast.CallExpr][]netParam{},
-		tried: map[int]bool{}, failed: map[int]bool{}}
+		branches: map[netArgKey][]graph.Edge{},
+		tried:    map[int]bool{}, failed: map[int]bool{}}
 }
 
 // netTilde compiles `LHS ~ DIST(args)` in a Net model: a prior or a
@@ -197,10 +209,39 @@ func (c *compiler) netMentionsLatent(a *args) bool {
 // statement, args the arguments its edges came from.
 func (c *compiler) addNetFactor(at ast.Node, d netDecl, args []*netArg, e int, obs *netObs) {
 	c.countFactor(at)
+	c.netBudget(at, d.f.Edges)
 	if err := d.kind.CheckNet(&d.f, assumedFamilies(d.kind, &d.f)); err != nil {
 		c.netDataError(d, err, args, e, obs)
 	}
 	c.net.factors = append(c.net.factors, d)
+}
+
+// The memory of a Net is bounded like the graph's factors (the factor
+// budget, graph.FactorBudget): a factor with its edges holds about
+// netFactorBytes (measured on BenchmarkCompileHMM's chain: 600 bytes),
+// and every term of an affine edge (dot(X[i], w) over a thousand weights)
+// netTermBytes more.
+const (
+	netFactorBytes = 640
+	netTermBytes   = 16
+)
+
+// netBudget counts a factor with edges against the budget, failing at at
+// when the Net would exceed it.
+func (c *compiler) netBudget(at ast.Node, edges []graph.Edge) {
+	for _, e := range edges {
+		c.net.terms += len(e.Vars)
+		if e.Selected {
+			for _, b := range e.Branches {
+				c.net.terms += len(b.Vars)
+			}
+		}
+	}
+	bytes := float64(len(c.net.factors)+1)*netFactorBytes + float64(c.net.terms)*netTermBytes
+	if bytes > factorBudget {
+		c.fail(at, "the typed factor graph would hold more than %d MiB: %d factors with %d terms in their edges (about %d bytes a factor and %d a term)",
+			factorBudget>>20, len(c.net.factors)+1, c.net.terms, netFactorBytes, netTermBytes)
+	}
 }
 
 // lastDim is the length of the last dimension of a latent (its number of

@@ -64,6 +64,7 @@ func (c *compiler) buildNet() {
 		}
 	}
 	fam := func(v int) graph.Family { return net.Vars[v].Family }
+	shared := map[*graph.Edge][]graph.Edge{} // a shared slice of branches, mapped once
 	bad := map[ast.Pos]bool{} // statements with an error: one message each
 	for _, d := range c.net.factors {
 		if bad[d.f.Pos] {
@@ -72,7 +73,7 @@ func (c *compiler) buildNet() {
 		f := d.f
 		f.Edges = make([]graph.Edge, len(d.f.Edges))
 		for j, e := range d.f.Edges {
-			f.Edges[j] = mapEdge(e, varOf)
+			f.Edges[j] = mapEdge(e, varOf, shared)
 		}
 		if !mapped(f.Edges) {
 			continue // on a latent whose prior failed: that error explains it
@@ -93,8 +94,10 @@ func (c *compiler) buildNet() {
 	}
 }
 
-// mapEdge maps an edge's graph variables to Net variables.
-func mapEdge(e graph.Edge, varOf []int) graph.Edge {
+// mapEdge maps an edge's graph variables to Net variables; a slice of
+// branches shared by several factors (shareBranches) is mapped once and
+// stays shared.
+func mapEdge(e graph.Edge, varOf []int, shared map[*graph.Edge][]graph.Edge) graph.Edge {
 	out := e
 	if len(e.Vars) > 0 {
 		out.Vars = make([]int, len(e.Vars))
@@ -104,10 +107,15 @@ func mapEdge(e graph.Edge, varOf []int) graph.Edge {
 	}
 	if e.Selected {
 		out.Sel = varOf[e.Sel]
+		if bs, ok := shared[&e.Branches[0]]; ok {
+			out.Branches = bs
+			return out
+		}
 		out.Branches = make([]graph.Edge, len(e.Branches))
 		for k, b := range e.Branches {
-			out.Branches[k] = mapEdge(b, varOf)
+			out.Branches[k] = mapEdge(b, varOf, shared)
 		}
+		shared[&e.Branches[0]] = out.Branches
 	}
 	return out
 }

@@ -151,9 +151,30 @@ func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []gra
 		for st := range bs {
 			bs[st] = branches[st][j]
 		}
-		merged[j] = graph.Edge{Name: ar.p.edge, Selected: true, Sel: sel, Branches: bs}
+		merged[j] = graph.Edge{Name: ar.p.edge, Selected: true, Sel: sel, Branches: c.shareBranches(a.call, j, bs)}
 	}
 	return func(int) []graph.Edge { return merged }, params
+}
+
+// shareBranches returns the branches of argument j of call, reusing the
+// previous iteration's slice when it holds the same edges: a plate's
+// selected rows (A[z[t - 1]]) or means (mu[z[t]]) are the same at every
+// step, and the factors share one read-only slice of them.
+func (c *compiler) shareBranches(call *ast.CallExpr, j int, bs []graph.Edge) []graph.Edge {
+	key := netArgKey{call, j}
+	if prev, ok := c.net.branches[key]; ok && len(prev) == len(bs) {
+		same := true
+		for k := range bs {
+			if same = edgeEqual(prev[k], bs[k]); !same {
+				break
+			}
+		}
+		if same {
+			return prev
+		}
+	}
+	c.net.branches[key] = bs
+	return bs
 }
 
 // netBranch evaluates the edges with every use of the selector replaced

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 // compileNet compiles src and returns its Net, failing when the model
@@ -364,5 +365,24 @@ func TestNetImports(t *testing.T) {
 	}
 	if m.Net == nil || len(m.Net.Vars) != 1 || m.Net.Vars[0].Family != graph.Beta || len(m.Net.Factors) != 3 {
 		t.Fatalf("want a Net with p ~ beta and two bernoulli factors, got %+v", m.Net)
+	}
+}
+
+// TestNetBudget: a Net that would outgrow the factor budget (here through
+// the terms of its affine edges) is refused with its size, not allocated.
+func TestNetBudget(t *testing.T) {
+	c := newCompiler(Options{})
+	c.net = newNetState()
+	c.net.terms = factorBudget / netTermBytes
+	at := &ast.Ident{NamePos: ast.Pos{Filename: "m.fg", Line: 3, Column: 1}, Name: "y"}
+	c.guard(func() { c.netBudget(at, []graph.Edge{graph.VarEdge("p", 0)}) })
+	if len(c.errs) != 1 || !strings.Contains(c.errs[0].Msg, "the typed factor graph would hold more than 2048 MiB") {
+		t.Fatalf("errors %v", c.errs)
+	}
+	c = newCompiler(Options{})
+	c.net = newNetState()
+	c.guard(func() { c.netBudget(at, []graph.Edge{graph.VarEdge("p", 0)}) })
+	if len(c.errs) != 0 {
+		t.Fatalf("a small Net refused: %v", c.errs)
 	}
 }
