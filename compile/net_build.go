@@ -65,7 +65,7 @@ func (c *compiler) buildNet() {
 	}
 	fam := func(v int) graph.Family { return net.Vars[v].Family }
 	shared := map[*graph.Edge][]graph.Edge{} // a shared slice of branches, mapped once
-	bad := map[ast.Pos]bool{} // statements with an error: one message each
+	bad := map[ast.Pos]bool{}                // statements with an error: one message each
 	for _, d := range c.net.factors {
 		if bad[d.f.Pos] {
 			continue
