@@ -7,6 +7,7 @@ import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
 )
 
 // netState is the compile state of a model lowered to the typed factor
@@ -26,10 +27,24 @@ type netState struct {
 	// variable of its row (the last dimension).
 	row     map[int]int
 	factors []netDecl
+	// params caches each call's arguments as edges (a plate's statement
+	// lowers the same call at every iteration).
+	params map[*ast.CallExpr][]netParam
+	// branches holds the last branches of each selected argument, shared
+	// by the factors whose branches are the same (shareBranches).
+	branches map[netArgKey][]graph.Edge
+	// terms counts the variables on the factors' edges (netBudget).
+	terms int
 	// tried and failed mark the latents some prior statement was
 	// attempted on and failed on: a failed one explains a missing prior,
 	// which is then not reported.
 	tried, failed map[int]bool
+}
+
+// netArgKey is argument j of a call.
+type netArgKey struct {
+	call *ast.CallExpr
+	j    int
 }
 
 // netPrior is the family a prior or conditional gives a graph variable.
@@ -48,7 +63,9 @@ type netDecl struct {
 }
 
 func newNetState() *netState {
-	return &netState{prior: map[int]netPrior{}, row: map[int]int{}, tried: map[int]bool{}, failed: map[int]bool{}}
+	return &netState{prior: map[int]netPrior{}, row: map[int]int{}, params: map[*ast.CallExpr][]netParam{},
+		branches: map[netArgKey][]graph.Edge{},
+		tried:    map[int]bool{}, failed: map[int]bool{}}
 }
 
 // netTilde compiles `LHS ~ DIST(args)` in a Net model: a prior or a
@@ -109,7 +126,7 @@ func (c *compiler) netPrior(lhsAt ast.Node, lat int, ids []int, call *ast.CallEx
 		}
 	}
 	a := c.bind(call, b)
-	edges, args := c.netEdges(a, netParams(k, b), len(targets), K)
+	edges, args := c.netEdges(a, c.netParamsOf(call, k, b), len(targets), K)
 	for e, id := range targets {
 		name := c.m.Graph.VarName(id)
 		if fam == graph.Dirichlet {
@@ -146,7 +163,7 @@ func (c *compiler) netObserve(s *ast.TildeStmt, y val, call *ast.CallExpr) {
 	}
 	n := y.size()
 	a := c.bind(call, b)
-	edges, args := c.netEdges(a, netParams(k, b), n, 0)
+	edges, args := c.netEdges(a, c.netParamsOf(call, k, b), n, 0)
 	if !c.netMentionsLatent(a) {
 		c.fail(call, "`%s` depends on no latent: a likelihood in this model has a latent parameter (p ~ beta(1, 1) with y ~ bernoulli(p))", c.text(call))
 	}
@@ -162,6 +179,16 @@ func (c *compiler) netObserve(s *ast.TildeStmt, y val, call *ast.CallExpr) {
 type netObs struct {
 	lhs ast.Expr
 	y   val
+}
+
+// netParamsOf returns the arguments of call (kind k, builtin b) as edges.
+func (c *compiler) netParamsOf(call *ast.CallExpr, k factor.NetKind, b *stdlib.Builtin) []netParam {
+	ps, ok := c.net.params[call]
+	if !ok {
+		ps = netParams(k, b)
+		c.net.params[call] = ps
+	}
+	return ps
 }
 
 // netMentionsLatent reports whether any argument of a names a latent.
@@ -182,10 +209,39 @@ func (c *compiler) netMentionsLatent(a *args) bool {
 // statement, args the arguments its edges came from.
 func (c *compiler) addNetFactor(at ast.Node, d netDecl, args []*netArg, e int, obs *netObs) {
 	c.countFactor(at)
+	c.netBudget(at, d.f.Edges)
 	if err := d.kind.CheckNet(&d.f, assumedFamilies(d.kind, &d.f)); err != nil {
 		c.netDataError(d, err, args, e, obs)
 	}
 	c.net.factors = append(c.net.factors, d)
+}
+
+// The memory of a Net is bounded like the graph's factors (the factor
+// budget, graph.FactorBudget): a factor with its edges holds about
+// netFactorBytes (measured on BenchmarkCompileHMM's chain: 600 bytes),
+// and every term of an affine edge (dot(X[i], w) over a thousand weights)
+// netTermBytes more.
+const (
+	netFactorBytes = 640
+	netTermBytes   = 16
+)
+
+// netBudget counts a factor with edges against the budget, failing at at
+// when the Net would exceed it.
+func (c *compiler) netBudget(at ast.Node, edges []graph.Edge) {
+	for _, e := range edges {
+		c.net.terms += len(e.Vars)
+		if e.Selected {
+			for _, b := range e.Branches {
+				c.net.terms += len(b.Vars)
+			}
+		}
+	}
+	bytes := float64(len(c.net.factors)+1)*netFactorBytes + float64(c.net.terms)*netTermBytes
+	if bytes > factorBudget {
+		c.fail(at, "the typed factor graph would hold more than %d MiB: %d factors with %d terms in their edges (about %d bytes a factor and %d a term)",
+			factorBudget>>20, len(c.net.factors)+1, c.net.terms, netFactorBytes, netTermBytes)
+	}
 }
 
 // lastDim is the length of the last dimension of a latent (its number of

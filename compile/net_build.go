@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
@@ -63,7 +64,8 @@ func (c *compiler) buildNet() {
 		}
 	}
 	fam := func(v int) graph.Family { return net.Vars[v].Family }
-	bad := map[ast.Pos]bool{} // statements with an error: one message each
+	shared := map[*graph.Edge][]graph.Edge{} // a shared slice of branches, mapped once
+	bad := map[ast.Pos]bool{}                // statements with an error: one message each
 	for _, d := range c.net.factors {
 		if bad[d.f.Pos] {
 			continue
@@ -71,7 +73,7 @@ func (c *compiler) buildNet() {
 		f := d.f
 		f.Edges = make([]graph.Edge, len(d.f.Edges))
 		for j, e := range d.f.Edges {
-			f.Edges[j] = mapEdge(e, varOf)
+			f.Edges[j] = mapEdge(e, varOf, shared)
 		}
 		if !mapped(f.Edges) {
 			continue // on a latent whose prior failed: that error explains it
@@ -92,8 +94,10 @@ func (c *compiler) buildNet() {
 	}
 }
 
-// mapEdge maps an edge's graph variables to Net variables.
-func mapEdge(e graph.Edge, varOf []int) graph.Edge {
+// mapEdge maps an edge's graph variables to Net variables; a slice of
+// branches shared by several factors (shareBranches) is mapped once and
+// stays shared.
+func mapEdge(e graph.Edge, varOf []int, shared map[*graph.Edge][]graph.Edge) graph.Edge {
 	out := e
 	if len(e.Vars) > 0 {
 		out.Vars = make([]int, len(e.Vars))
@@ -103,10 +107,15 @@ func mapEdge(e graph.Edge, varOf []int) graph.Edge {
 	}
 	if e.Selected {
 		out.Sel = varOf[e.Sel]
+		if bs, ok := shared[&e.Branches[0]]; ok {
+			out.Branches = bs
+			return out
+		}
 		out.Branches = make([]graph.Edge, len(e.Branches))
 		for k, b := range e.Branches {
-			out.Branches[k] = mapEdge(b, varOf)
+			out.Branches[k] = mapEdge(b, varOf, shared)
 		}
+		shared[&e.Branches[0]] = out.Branches
 	}
 	return out
 }
@@ -141,8 +150,8 @@ func (c *compiler) familyError(net *graph.Net, d netDecl, f *graph.NetFactor, er
 		spec, _ := edgeSpec(d.kind, f.Edges[j].Name)
 		if v, ok := offending(net, f.Edges[j], spec); ok {
 			nv := net.Vars[v]
-			msg = fmt.Sprintf("`%s` is %s, which the `%s` of %s does not take (it takes %s); a %s latent fits %s",
-				nv.Name, describeVar(nv), spec.Name, d.kind.Name(), famList(spec), nv.Family, fitsFamily(nv.Family))
+			msg = fmt.Sprintf("`%s` is %s, which the `%s` of %s does not take (it takes %s); %s latent fits %s",
+				nv.Name, describeVar(nv), spec.Name, d.kind.Name(), famList(spec), article(nv.Family.String()), fitsFamily(nv.Family))
 		}
 	}
 	at := d.f.Pos
@@ -202,7 +211,15 @@ func describeVar(v graph.NetVar) string {
 	if v.Family == graph.Discrete {
 		return fmt.Sprintf("a discrete latent with %d states", v.Dim)
 	}
-	return "a " + v.Family.String() + " latent"
+	return article(v.Family.String()) + " latent"
+}
+
+// article prefixes a or an to a family's name.
+func article(name string) string {
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // famList renders what an edge takes: "a beta latent or a number".
@@ -212,7 +229,7 @@ func famList(s factor.EdgeSpec) string {
 		if i > 0 {
 			out += " or "
 		}
-		out += "a " + f.String() + " latent"
+		out += article(f.String()) + " latent"
 	}
 	if hasFamily(s.Families, graph.Gaussian) {
 		out += " or an affine expression of them"

@@ -22,12 +22,13 @@ type netArg struct {
 // normal becomes the precision edge when it is written `1 / tau` with tau
 // depending on a latent, or `precision = tau`.
 func (c *compiler) netArgs(a *args, params []netParam) []*netArg {
+	c.netForms(a, params)
 	out := make([]*netArg, len(params))
 	for j, p := range params {
 		e := a.expr(paramIndex(a.b, p.name))
 		if p.prec != nil {
-			if pi := paramLookup(a, "precision"); pi >= 0 && a.expr(pi) != nil {
-				p, e = *p.prec, a.expr(pi)
+			if x := namedArg(a.call, precisionForm); x != nil {
+				p, e = *p.prec, x
 			} else if x, ok := reciprocal(e); ok && c.mentionsLatent(x) {
 				p, e = *p.prec, x
 			}
@@ -49,14 +50,34 @@ func argNodes(args []*netArg) []ast.Node {
 	return out
 }
 
-// paramLookup is the index of a's builtin parameter called name, or −1.
-func paramLookup(a *args, name string) int {
-	for i, p := range a.b.Params {
-		if p.Name == name {
-			return i
+// precisionForm is the named form of normal's variance that gives its
+// precision, `normal(mu, precision = tau)`: the precision edge.
+const precisionForm = "precision"
+
+// netForms refuses a named argument that is not a parameter of the
+// builtin — a named form of one, such as `sd = 2` for a variance — other
+// than `precision =` on normal's variance: the edges take the canonical
+// parameter, and a form would otherwise be read as it.
+func (c *compiler) netForms(a *args, params []netParam) {
+	for _, n := range a.call.Named {
+		if _, ok := a.b.Param(n.Name.Name); ok {
+			continue
+		}
+		if n.Name.Name == precisionForm && slices.ContainsFunc(params, func(p netParam) bool { return p.prec != nil }) {
+			continue
+		}
+		c.fail(n.Name, "%s: `%s =` is not supported in %s; give the variance (var =) or the precision (1 / tau or precision = tau)", a.b.Name, n.Name.Name, netModel)
+	}
+}
+
+// namedArg is the value of call's argument named name, or nil.
+func namedArg(call *ast.CallExpr, name string) ast.Expr {
+	for _, n := range call.Named {
+		if n.Name.Name == name {
+			return n.Value
 		}
 	}
-	return -1
+	return nil
 }
 
 // reciprocal reports whether e is `1 / x` and returns x.
@@ -94,6 +115,8 @@ func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []gra
 			return out
 		}, params
 	}
+	// One selector per statement, as for gated likelihoods (gate.go,
+	// whose selectors and checkSelector this reuses).
 	sel := uses[0].id
 	for _, u := range uses[1:] {
 		if u.id != sel {
@@ -128,9 +151,30 @@ func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []gra
 		for st := range bs {
 			bs[st] = branches[st][j]
 		}
-		merged[j] = graph.Edge{Name: ar.p.edge, Selected: true, Sel: sel, Branches: bs}
+		merged[j] = graph.Edge{Name: ar.p.edge, Selected: true, Sel: sel, Branches: c.shareBranches(a.call, j, bs)}
 	}
 	return func(int) []graph.Edge { return merged }, params
+}
+
+// shareBranches returns the branches of argument j of call, reusing the
+// previous iteration's slice when it holds the same edges: a plate's
+// selected rows (A[z[t - 1]]) or means (mu[z[t]]) are the same at every
+// step, and the factors share one read-only slice of them.
+func (c *compiler) shareBranches(call *ast.CallExpr, j int, bs []graph.Edge) []graph.Edge {
+	key := netArgKey{call, j}
+	if prev, ok := c.net.branches[key]; ok && len(prev) == len(bs) {
+		same := true
+		for k := range bs {
+			if same = edgeEqual(prev[k], bs[k]); !same {
+				break
+			}
+		}
+		if same {
+			return prev
+		}
+	}
+	c.net.branches[key] = bs
+	return bs
 }
 
 // netBranch evaluates the edges with every use of the selector replaced
@@ -175,6 +219,9 @@ func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph
 		if forms == nil && v.sym.ids != nil && !v.sym.exprs {
 			ids := v.sym.ids // a discrete selection: buildNet reports its family
 			forms = func(k int) lin { return varLin(ids[k]) }
+		}
+		if forms == nil && ar.p.prec != nil {
+			c.fail(ar.e, "%s: the variance `%s` is not one latent: write a latent precision as `1 / tau` (tau ~ gamma(...)) or a latent variance as `s2` (s2 ~ inv_gamma(...))", a.b.Name, c.text(ar.e))
 		}
 		if forms == nil {
 			c.fail(ar.e, "%s: `%s` is not affine in the latents; an argument is a latent (p, rate[j], tau) or, for a mean, an affine expression such as dot(X[i], w) + b", a.b.Name, ar.p.name)
@@ -276,11 +323,15 @@ func (c *compiler) rowOf(a *args, ar *netArg, v val, K int) int {
 // first (Gaussian in an affine expression, Discrete for a selector), so
 // that CheckNet checks f's data before the families are known.
 func assumedFamilies(k factor.NetKind, f *graph.NetFactor) func(int) graph.Family {
-	fams := map[int]graph.Family{}
+	type varFam struct {
+		v   int
+		fam graph.Family
+	}
+	var fams []varFam // a factor has few variables
 	var walk func(e graph.Edge, spec factor.EdgeSpec)
 	walk = func(e graph.Edge, spec factor.EdgeSpec) {
 		if e.Selected {
-			fams[e.Sel] = graph.Discrete
+			fams = append(fams, varFam{e.Sel, graph.Discrete})
 			for _, b := range e.Branches {
 				walk(b, spec)
 			}
@@ -289,9 +340,9 @@ func assumedFamilies(k factor.NetKind, f *graph.NetFactor) func(int) graph.Famil
 		for _, v := range e.Vars {
 			switch {
 			case len(e.Vars) > 1 || e.Coefs[0] != 1 || e.Const != 0:
-				fams[v] = graph.Gaussian
+				fams = append(fams, varFam{v, graph.Gaussian})
 			case len(spec.Families) > 0:
-				fams[v] = spec.Families[0]
+				fams = append(fams, varFam{v, spec.Families[0]})
 			}
 		}
 	}
@@ -300,7 +351,14 @@ func assumedFamilies(k factor.NetKind, f *graph.NetFactor) func(int) graph.Famil
 			walk(e, spec)
 		}
 	}
-	return func(v int) graph.Family { return fams[v] }
+	return func(v int) graph.Family {
+		for _, vf := range fams {
+			if vf.v == v {
+				return vf.fam
+			}
+		}
+		return graph.Gaussian
+	}
 }
 
 // netDataError fails with a factor's data error (a *factor.EdgeError from
@@ -344,14 +402,7 @@ func (c *compiler) dataRef(name string, v val, i int) string {
 	if len(v.shape) > 0 {
 		where = fmt.Sprintf("%s[%s]", name, unflat(v.shape, i))
 	}
-	if v.src != nil {
-		row := i
-		if len(v.shape) == 2 {
-			row = i / v.shape[1]
-		}
-		where += fmt.Sprintf(" at %s:%d", v.src.path, v.src.firstRow+row)
-	}
-	return where
+	return where + csvLine(v, i)
 }
 
 // linEdge is the edge of an affine form: a variable, an affine

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
@@ -86,9 +87,24 @@ func familyDomain(f graph.Family) graph.Domain {
 	return graph.Real
 }
 
+// netEdgeSpecs caches each kind's edges (NetEdges builds them anew at
+// every call; a plate asks once per factor).
+var netEdgeSpecs sync.Map // factor.Key → []factor.EdgeSpec
+
+// edgeSpecs returns kind k's edges.
+func edgeSpecs(k factor.NetKind) []factor.EdgeSpec {
+	key := factor.KeyOf(k)
+	if s, ok := netEdgeSpecs.Load(key); ok {
+		return s.([]factor.EdgeSpec)
+	}
+	s := k.NetEdges()
+	netEdgeSpecs.Store(key, s)
+	return s
+}
+
 // edgeSpec returns kind k's edge called name.
 func edgeSpec(k factor.NetKind, name string) (factor.EdgeSpec, bool) {
-	for _, s := range k.NetEdges() {
+	for _, s := range edgeSpecs(k) {
 		if s.Name == name {
 			return s, true
 		}
@@ -101,7 +117,7 @@ func edgeSpec(k factor.NetKind, name string) (factor.EdgeSpec, bool) {
 // (its prec alternative is chosen per call: netArgs).
 func netParams(k factor.NetKind, b *stdlib.Builtin) []netParam {
 	var out []netParam
-	for _, s := range k.NetEdges() {
+	for _, s := range edgeSpecs(k) {
 		if s.Name == "x" || s.Name == precEdge {
 			continue
 		}

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 // compileNet compiles src and returns its Net, failing when the model
@@ -322,4 +325,64 @@ func usesNetFamily(m *Model) bool {
 		}
 	}
 	return false
+}
+
+// TestNetOnlyNames: the distributions that make a model a Net model by
+// themselves are exactly the non-Gaussian families and the likelihoods
+// observing through them; categorical does when its probabilities are
+// latent.
+func TestNetOnlyNames(t *testing.T) {
+	var got []string
+	for _, k := range factor.All() {
+		if netOnly(k.Name()) {
+			got = append(got, k.Name())
+		}
+	}
+	want := []string{"beta", "gamma", "inv_gamma", "dirichlet", "bernoulli", "binomial", "poisson"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("net-only distributions %v, want %v", got, want)
+	}
+	for _, name := range []string{"normal", "categorical", "probit", "poisson_log", "mvnormal"} {
+		if netOnly(name) {
+			t.Errorf("%s is not net-only", name)
+		}
+	}
+	if !isSelectorPrior("categorical") || isSelectorPrior("normal") {
+		t.Error("categorical is the selectors' prior, normal is not")
+	}
+}
+
+// TestNetImports: a model whose families come from an imported file
+// lowers to the Net as a whole (the decision reads the imports).
+func TestNetImports(t *testing.T) {
+	fsys := fstest.MapFS{
+		"lib/coin.fg": {Data: []byte("data y: bool[2] = [1, 0]\nlatent p: real ~ beta(2, 2)\ny ~ bernoulli(p)\n")},
+		"main.fg":     {Data: []byte("model m\nimport \"lib/coin.fg\"\ninfer ep\n")},
+	}
+	m, err := CompileFile("main.fg", Options{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Net == nil || len(m.Net.Vars) != 1 || m.Net.Vars[0].Family != graph.Beta || len(m.Net.Factors) != 3 {
+		t.Fatalf("want a Net with p ~ beta and two bernoulli factors, got %+v", m.Net)
+	}
+}
+
+// TestNetBudget: a Net that would outgrow the factor budget (here through
+// the terms of its affine edges) is refused with its size, not allocated.
+func TestNetBudget(t *testing.T) {
+	c := newCompiler(Options{})
+	c.net = newNetState()
+	c.net.terms = factorBudget / netTermBytes
+	at := &ast.Ident{NamePos: ast.Pos{Filename: "m.fg", Line: 3, Column: 1}, Name: "y"}
+	c.guard(func() { c.netBudget(at, []graph.Edge{graph.VarEdge("p", 0)}) })
+	if len(c.errs) != 1 || !strings.Contains(c.errs[0].Msg, "the typed factor graph would hold more than 2048 MiB") {
+		t.Fatalf("errors %v", c.errs)
+	}
+	c = newCompiler(Options{})
+	c.net = newNetState()
+	c.guard(func() { c.netBudget(at, []graph.Edge{graph.VarEdge("p", 0)}) })
+	if len(c.errs) != 0 {
+		t.Fatalf("a small Net refused: %v", c.errs)
+	}
 }

@@ -398,21 +398,3 @@ func KindsTaking(f graph.Family) []string {
 	}
 	return out
 }
-
-// NetOnly reports whether the builtin called name exists only on the typed
-// factor graph: every kind of that name is a NetKind and none serves the
-// Gaussian-block or discrete engines (beta, gamma, inv_gamma, dirichlet,
-// bernoulli, binomial, poisson; not normal or categorical).
-func NetOnly(name string) bool {
-	found := false
-	for _, k := range kinds {
-		if k.Name() != name {
-			continue
-		}
-		found = true
-		if !has[NetKind](k) || has[LikelihoodKind](k) || has[GaussianPrior](k) || has[Selector](k) || has[Tabler](k) {
-			return false
-		}
-	}
-	return found
-}
