@@ -96,10 +96,11 @@ type NetPlan struct {
 	probed []local
 }
 
-// PlanNet decides how to compute n's posterior exactly, or says why it
-// cannot: no closed form and more than MaxQuadDim coordinates to
-// integrate numerically, or too many discrete configurations.
-func PlanNet(n *graph.Net) (*NetPlan, error) {
+// planPart decides how to compute the posterior of n, one connected
+// component of a Net, or says why it cannot: no closed form and more than
+// MaxQuadDim coordinates to integrate numerically, or too many discrete
+// configurations.
+func planPart(n *graph.Net) (*NetPlan, error) {
 	j, err := netjoint.New(n)
 	if err != nil {
 		return nil, err
@@ -180,7 +181,7 @@ func RunNet(ctx context.Context, n *graph.Net, s NetSettings) (*NetResult, error
 	return p.Run(ctx, s)
 }
 
-// Run carries out the plan.
+// Run carries out the plan of one component.
 func (p *NetPlan) Run(ctx context.Context, s NetSettings) (res *NetResult, err error) {
 	start := time.Now()
 	defer func() {
