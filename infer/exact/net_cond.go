@@ -38,7 +38,7 @@ type local struct {
 	fits    []*netjoint.Contrib
 }
 
-func (p *NetPlan) locals() []local {
+func (p *partPlan) locals() []local {
 	ls := make([]local, len(p.j.Net.Factors))
 	for fi := range ls {
 		ls[fi].sel = p.j.Selectors(fi)
@@ -82,7 +82,7 @@ func (l *local) setIndex(j *netjoint.Joint, x []float64, i int) {
 // MaxQuadDim unconstrained coordinates, non-Gaussian ones first) given
 // which every factor is conjugate in the rest, probing each factor at the
 // reference point in each of its local configurations.
-func (p *NetPlan) chooseQuad(cont []int) error {
+func (p *partPlan) chooseQuad(cont []int) error {
 	first := p.tryQuad(cont, nil)
 	if first == nil {
 		return p.gaussComponents()
@@ -111,7 +111,7 @@ func (p *NetPlan) chooseQuad(cont []int) error {
 // trySize tries the sets of size variables of order with at most
 // MaxQuadDim coordinates (at most sets of them); it sets p.quad to the
 // first that works.
-func (p *NetPlan) trySize(order, cont []int, size, sets int) bool {
+func (p *partPlan) trySize(order, cont []int, size, sets int) bool {
 	idx := make([]int, size)
 	var rec func(k, start, dim int) bool
 	tried := 0
@@ -146,7 +146,7 @@ func (p *NetPlan) trySize(order, cont []int, size, sets int) bool {
 // tryQuad probes every factor with the continuous variables outside q
 // free. With q empty the probes are the fits enumeration needs (a fit
 // then depends on the factor's discrete states only): they are kept.
-func (p *NetPlan) tryQuad(cont, q []int) error {
+func (p *partPlan) tryQuad(cont, q []int) error {
 	for v := range p.free {
 		p.free[v] = false
 	}
@@ -193,7 +193,7 @@ type gaussComp struct {
 
 // gaussComponents groups the free Gaussian variables (netjoint's
 // GaussianBlocks) and checks their sizes.
-func (p *NetPlan) gaussComponents() error {
+func (p *partPlan) gaussComponents() error {
 	n := p.j.Net
 	p.comp = make([]int, len(n.Vars))
 	p.pos = make([]int, len(n.Vars))
@@ -232,7 +232,7 @@ type condState struct {
 	out    cond
 }
 
-func (p *NetPlan) newCondState(ctx context.Context) *condState {
+func (p *partPlan) newCondState(ctx context.Context) *condState {
 	n := p.j.Net
 	st := &condState{ctx: ctx, locals: p.probed, eta: make([][]float64, len(n.Vars))}
 	if st.locals == nil {
@@ -259,7 +259,7 @@ var errImproper = errors.New("improper posterior")
 // fit returns factor fi's contribution at x, from the cache when the
 // factor's fit depends on its discrete states only (it touches no
 // quadrature variable).
-func (p *NetPlan) fit(st *condState, fi int, x []float64) (*netjoint.Contrib, error) {
+func (p *partPlan) fit(st *condState, fi int, x []float64) (*netjoint.Contrib, error) {
 	l := &st.locals[fi]
 	cacheable := l.configs > 0 && !l.quad
 	if cacheable {
@@ -281,7 +281,7 @@ func (p *NetPlan) fit(st *condState, fi int, x []float64) (*netjoint.Contrib, er
 }
 
 // conditional integrates the free variables at x in closed form.
-func (p *NetPlan) conditional(st *condState, x []float64) (*cond, error) {
+func (p *partPlan) conditional(st *condState, x []float64) (*cond, error) {
 	for _, e := range st.eta {
 		clear(e)
 	}
@@ -326,7 +326,7 @@ func (p *NetPlan) conditional(st *condState, x []float64) (*cond, error) {
 }
 
 // addGauss adds a quadratic contribution to its component.
-func (p *NetPlan) addGauss(st *condState, c *netjoint.Contrib) {
+func (p *partPlan) addGauss(st *condState, c *netjoint.Contrib) {
 	n := len(c.Gauss)
 	for i, v := range c.Gauss {
 		ci, pi := p.comp[v], p.pos[v]
@@ -340,7 +340,7 @@ func (p *NetPlan) addGauss(st *condState, c *netjoint.Contrib) {
 }
 
 // familyPosterior adds A(η) to the log evidence and sets v's moments.
-func (p *NetPlan) familyPosterior(v int, eta []float64, out *cond) error {
+func (p *partPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	nv := p.j.Net.Vars[v]
 	sp := families.For(nv.Family, nv.Dim)
 	if !sp.Proper(eta) {
@@ -360,7 +360,7 @@ func (p *NetPlan) familyPosterior(v int, eta []float64, out *cond) error {
 // gaussPosterior integrates component ci: with precision P and linear
 // term b, ∫ exp(−½xᵀPx + bᵀx) dx = exp(½ bᵀP⁻¹b) (2π)^{n/2} |P|^{−1/2},
 // the posterior N(P⁻¹b, P⁻¹), by the Cholesky factor of P.
-func (p *NetPlan) gaussPosterior(st *condState, ci int, out *cond) error {
+func (p *partPlan) gaussPosterior(st *condState, ci int, out *cond) error {
 	vars := p.comps[ci].vars
 	var ch mat.Cholesky
 	if !ch.Factorize(st.prec[ci]) {

@@ -16,11 +16,11 @@ import (
 // components (variables joined by a factor, through any branch of a
 // selection) are independent a posteriori — the posterior factorises over
 // them and the evidence is the product of theirs — so each gets its own
-// NetPlan: J groups that each need a one-dimensional quadrature, or two
+// partPlan: J groups that each need a one-dimensional quadrature, or two
 // mixtures of 2¹² configurations each, are then within reach.
 type Plan struct {
 	net   *graph.Net
-	parts []*NetPlan
+	parts []*partPlan
 	vars  [][]int // per part: the Net indices of its variables
 }
 
