@@ -191,8 +191,8 @@ type gaussComp struct {
 	vars []int
 }
 
-// gaussComponents groups the free Gaussian variables (netjoint's
-// GaussianBlocks) and checks their sizes.
+// gaussComponents groups the free Gaussian variables that factors couple
+// (graph.Net's Components) and checks their sizes.
 func (p *partPlan) gaussComponents() error {
 	n := p.j.Net
 	p.comp = make([]int, len(n.Vars))
@@ -200,7 +200,7 @@ func (p *partPlan) gaussComponents() error {
 	for v := range p.comp {
 		p.comp[v] = -1
 	}
-	for c, vars := range p.j.GaussianBlocks(func(v int) bool { return p.free[v] }) {
+	for c, vars := range n.Components(func(v int) bool { return p.free[v] && n.Vars[v].Family == graph.Gaussian }) {
 		if len(vars) > maxGaussComponent {
 			return fmt.Errorf("exact: %d Gaussian latents coupled in one closed-form block (%s, …), more than %d", len(vars), n.Vars[vars[0]].Name, maxGaussComponent)
 		}

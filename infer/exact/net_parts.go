@@ -45,57 +45,24 @@ func PlanNet(n *graph.Net) (*Plan, error) {
 	return pl, nil
 }
 
-// components groups n's variables by union–find over the factors and
-// assigns each factor to its variables' group (a factor on no variable,
-// to the first).
+// components are n's connected components (graph.Net's Components) and
+// each one's factors (a factor on no variable goes to the first).
 func components(n *graph.Net) (vars, factors [][]int) {
-	parent := make([]int, len(n.Vars))
-	for v := range parent {
-		parent[v] = v
-	}
-	find := func(v int) int {
-		for parent[v] != v {
-			parent[v] = parent[parent[v]]
-			v = parent[v]
-		}
-		return v
-	}
-	first := func(f *graph.NetFactor) int {
-		for _, e := range f.Edges {
-			if vs := e.VarsOf(); len(vs) > 0 {
-				return vs[0]
-			}
-		}
-		return -1
-	}
-	for fi := range n.Factors {
-		f := &n.Factors[fi]
-		if a := first(f); a >= 0 {
-			for _, e := range f.Edges {
-				for _, v := range e.VarsOf() {
-					parent[find(v)] = find(a)
-				}
-			}
-		}
-	}
-	index := map[int]int{}
+	vars = n.Components(func(int) bool { return true })
 	comp := make([]int, len(n.Vars))
-	for v := range n.Vars {
-		r := find(v)
-		c, ok := index[r]
-		if !ok {
-			c = len(vars)
-			index[r] = c
-			vars = append(vars, nil)
+	for c, vs := range vars {
+		for _, v := range vs {
+			comp[v] = c
 		}
-		comp[v] = c
-		vars[c] = append(vars[c], v)
 	}
 	factors = make([][]int, len(vars))
 	for fi := range n.Factors {
 		c := 0
-		if a := first(&n.Factors[fi]); a >= 0 {
-			c = comp[a]
+		for _, e := range n.Factors[fi].Edges {
+			if vs := e.VarsOf(); len(vs) > 0 {
+				c = comp[vs[0]]
+				break
+			}
 		}
 		factors[c] = append(factors[c], fi)
 	}

@@ -373,6 +373,18 @@ func hmm(ys []float64, pi0 []float64, A [][]float64, means, vars []float64, lear
 	return &n, zs, muv
 }
 
+// stateOne is p(z_i = 1) from the log weights of the paths c (bit i of c
+// is z_i) and their log sum.
+func stateOne(logw []float64, logZ float64, i int) float64 {
+	p := 0.0
+	for c, l := range logw {
+		if c>>i&1 == 1 {
+			p += math.Exp(l - logZ)
+		}
+	}
+	return p
+}
+
 func logNorm(y, m, v float64) float64 { return -0.5*(y-m)*(y-m)/v - 0.5*math.Log(2*math.Pi*v) }
 
 // TestNetForwardBackward: a two-state HMM with known parameters at T = 8:
@@ -402,12 +414,7 @@ func TestNetForwardBackward(t *testing.T) {
 	logZ := logSumExp(logw)
 	near(t, "log Z", r.LogZ, logZ, 1e-10)
 	for i, z := range zs {
-		p := 0.0
-		for c, l := range logw {
-			if c>>i&1 == 1 {
-				p += math.Exp(l - logZ)
-			}
-		}
+		p := stateOne(logw, logZ, i)
 		near(t, "p(z_t = 1)", r.Vars[z].Probs[1], p, 1e-10)
 		near(t, "p(z_t = 0)", r.Vars[z].Probs[0], 1-p, 1e-10)
 	}
@@ -456,13 +463,7 @@ func TestNetHMMLearnedMeans(t *testing.T) {
 		near(t, "E[mu_k]", r.Vars[v].Mean[0], e, 1e-9)
 	}
 	for i, z := range zs {
-		p := 0.0
-		for c, l := range logw {
-			if c>>i&1 == 1 {
-				p += math.Exp(l - logZ)
-			}
-		}
-		near(t, "p(z_t = 1)", r.Vars[z].Probs[1], p, 1e-9)
+		near(t, "p(z_t = 1)", r.Vars[z].Probs[1], stateOne(logw, logZ, i), 1e-9)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/netjoint"
 )
 
@@ -23,7 +24,7 @@ func (ch *netChain) findBlocks() {
 	for v := range ch.blockOf {
 		ch.blockOf[v] = -1
 	}
-	for _, vars := range ch.j.GaussianBlocks(func(int) bool { return true }) {
+	for _, vars := range n.Components(func(v int) bool { return n.Vars[v].Family == graph.Gaussian }) {
 		if len(vars) < 2 || len(vars) > maxJointBlock {
 			continue
 		}
