@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
@@ -24,9 +21,9 @@ const maxLocalConfigs = 4096
 const maxProbes = 1 << 20
 
 // maxGaussComponent bounds the Gaussian latents integrated jointly in
-// closed form (a dense n×n precision and its Cholesky factor per
+// closed form with a dense precision (an n×n Cholesky factor per
 // configuration, about 0.3 s at n = 1000: the context is checked between
-// configurations).
+// configurations); a banded one (gaussBlock) has no bound.
 const maxGaussComponent = 1000
 
 // local holds, per factor, its discrete variables, the strides of its
@@ -189,6 +186,7 @@ func (p *partPlan) tryQuad(cont, q []int) error {
 // every branch), integrated jointly.
 type gaussComp struct {
 	vars []int
+	band int // the largest distance in vars of two latents a factor couples
 }
 
 // gaussComponents groups the free Gaussian variables that factors couple
@@ -201,13 +199,29 @@ func (p *partPlan) gaussComponents() error {
 		p.comp[v] = -1
 	}
 	for c, vars := range n.Components(func(v int) bool { return p.free[v] && n.Vars[v].Family == graph.Gaussian }) {
-		if len(vars) > maxGaussComponent {
-			return fmt.Errorf("exact: %d Gaussian latents coupled in one closed-form block (%s, …), more than %d", len(vars), n.Vars[vars[0]].Name, maxGaussComponent)
-		}
 		for i, v := range vars {
 			p.comp[v], p.pos[v] = c, i
 		}
 		p.comps = append(p.comps, gaussComp{vars: vars})
+	}
+	for _, f := range n.Factors {
+		lo, hi, c := len(n.Vars), -1, -1
+		for _, e := range f.Edges {
+			for _, v := range e.VarsOf() {
+				if p.comp[v] >= 0 {
+					lo, hi, c = min(lo, p.pos[v]), max(hi, p.pos[v]), p.comp[v]
+				}
+			}
+		}
+		if c >= 0 {
+			p.comps[c].band = max(p.comps[c].band, hi-lo)
+		}
+	}
+	for _, c := range p.comps {
+		if len(c.vars) > maxGaussComponent && newGaussBlock(len(c.vars), c.band).dense != nil {
+			return fmt.Errorf("exact: %d Gaussian latents coupled in one closed-form block (%s, …), more than %d (a chain or any band of half-width at most %d has no limit)",
+				len(c.vars), n.Vars[c.vars[0]].Name, maxGaussComponent, maxBand)
+		}
 	}
 	return nil
 }
@@ -227,8 +241,7 @@ type condState struct {
 	ctx    context.Context // checked every 2¹⁶ factors
 	locals []local
 	eta    [][]float64
-	prec   []*mat.SymDense
-	b      [][]float64
+	gauss  []*gaussBlock // per Gaussian component
 	out    cond
 }
 
@@ -247,8 +260,7 @@ func (p *partPlan) newCondState(ctx context.Context) *condState {
 		}
 	}
 	for _, c := range p.comps {
-		st.prec = append(st.prec, mat.NewSymDense(len(c.vars), nil))
-		st.b = append(st.b, make([]float64, len(c.vars)))
+		st.gauss = append(st.gauss, newGaussBlock(len(c.vars), c.band))
 	}
 	return st
 }
@@ -285,9 +297,8 @@ func (p *partPlan) conditional(st *condState, x []float64) (*cond, error) {
 	for _, e := range st.eta {
 		clear(e)
 	}
-	for c := range st.prec {
-		st.prec[c].Zero()
-		clear(st.b[c])
+	for _, g := range st.gauss {
+		g.zero()
 	}
 	out := &st.out
 	out.logZ = 0
@@ -330,10 +341,10 @@ func (p *partPlan) addGauss(st *condState, c *netjoint.Contrib) {
 	n := len(c.Gauss)
 	for i, v := range c.Gauss {
 		ci, pi := p.comp[v], p.pos[v]
-		st.b[ci][pi] += c.B[i]
+		st.gauss[ci].b[pi] += c.B[i]
 		for k, u := range c.Gauss {
 			if pk := p.pos[u]; pk >= pi {
-				st.prec[ci].SetSym(pi, pk, st.prec[ci].At(pi, pk)+c.P[i*n+k])
+				st.gauss[ci].add(pi, pk, c.P[i*n+k])
 			}
 		}
 	}
@@ -357,29 +368,19 @@ func (p *partPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	return nil
 }
 
-// gaussPosterior integrates component ci: with precision P and linear
-// term b, ∫ exp(−½xᵀPx + bᵀx) dx = exp(½ bᵀP⁻¹b) (2π)^{n/2} |P|^{−1/2},
-// the posterior N(P⁻¹b, P⁻¹), by the Cholesky factor of P.
+// gaussPosterior integrates component ci (gaussBlock) and sets its
+// latents' Gaussian posteriors.
 func (p *partPlan) gaussPosterior(st *condState, ci int, out *cond) error {
 	vars := p.comps[ci].vars
-	var ch mat.Cholesky
-	if !ch.Factorize(st.prec[ci]) {
-		return fmt.Errorf("%s: %w (the Gaussian latents' precision is not positive definite)", p.j.Net.Vars[vars[0]].Name, errImproper)
+	logZ, mean, vr, err := st.gauss[ci].integrate()
+	if err != nil {
+		return fmt.Errorf("%s: %w (%v)", p.j.Net.Vars[vars[0]].Name, errImproper, err)
 	}
-	n := len(vars)
-	var mean mat.VecDense
-	if err := ch.SolveVecTo(&mean, mat.NewVecDense(n, slices.Clone(st.b[ci]))); err != nil {
-		return fmt.Errorf("%s: %w", p.j.Net.Vars[vars[0]].Name, errImproper)
-	}
-	out.logZ += 0.5*mat.Dot(&mean, mat.NewVecDense(n, st.b[ci])) + 0.5*float64(n)*math.Log(2*math.Pi) - 0.5*ch.LogDet()
-	var cov mat.SymDense
-	if err := ch.InverseTo(&cov); err != nil {
-		return fmt.Errorf("%s: %w", p.j.Net.Vars[vars[0]].Name, errImproper)
-	}
+	out.logZ += logZ
 	for i, v := range vars {
-		m, vr := mean.AtVec(i), cov.At(i, i)
-		out.mean[v], out.mom[v] = []float64{m}, []float64{vr + m*m}
-		out.nat[v] = []float64{m / vr, -0.5 / vr}
+		m := mean[i]
+		out.mean[v], out.mom[v] = []float64{m}, []float64{vr[i] + m*m}
+		out.nat[v] = []float64{m / vr[i], -0.5 / vr[i]}
 	}
 	return nil
 }
