@@ -23,7 +23,7 @@ const maxProbes = 1 << 20
 // maxGaussComponent bounds the Gaussian latents integrated jointly in
 // closed form with a dense precision (an n×n Cholesky factor per
 // configuration, about 0.3 s at n = 1000: the context is checked between
-// configurations); a banded one (gaussBlock) has no bound.
+// configurations); a banded one (netjoint.GaussBlock) has no bound.
 const maxGaussComponent = 1000
 
 // local holds, per factor, its discrete variables, the strides of its
@@ -204,23 +204,17 @@ func (p *partPlan) gaussComponents() error {
 		}
 		p.comps = append(p.comps, gaussComp{vars: vars})
 	}
-	for _, f := range n.Factors {
-		lo, hi, c := len(n.Vars), -1, -1
-		for _, e := range f.Edges {
-			for _, v := range e.VarsOf() {
-				if p.comp[v] >= 0 {
-					lo, hi, c = min(lo, p.pos[v]), max(hi, p.pos[v]), p.comp[v]
-				}
-			}
-		}
-		if c >= 0 {
-			p.comps[c].band = max(p.comps[c].band, hi-lo)
-		}
+	var blocks [][]int
+	for _, c := range p.comps {
+		blocks = append(blocks, c.vars)
+	}
+	for c, k := range netjoint.Bandwidths(n, blocks) {
+		p.comps[c].band = k
 	}
 	for _, c := range p.comps {
-		if len(c.vars) > maxGaussComponent && newGaussBlock(len(c.vars), c.band).dense != nil {
+		if len(c.vars) > maxGaussComponent && netjoint.NewGaussBlock(len(c.vars), c.band).Dense() {
 			return fmt.Errorf("exact: %d Gaussian latents coupled in one closed-form block (%s, …), more than %d (a chain or any band of half-width at most %d has no limit)",
-				len(c.vars), n.Vars[c.vars[0]].Name, maxGaussComponent, maxBand)
+				len(c.vars), n.Vars[c.vars[0]].Name, maxGaussComponent, netjoint.MaxBand)
 		}
 	}
 	return nil
@@ -241,7 +235,7 @@ type condState struct {
 	ctx    context.Context // checked every 2¹⁶ factors
 	locals []local
 	eta    [][]float64
-	gauss  []*gaussBlock // per Gaussian component
+	gauss  []*netjoint.GaussBlock // per Gaussian component
 	out    cond
 }
 
@@ -260,7 +254,7 @@ func (p *partPlan) newCondState(ctx context.Context) *condState {
 		}
 	}
 	for _, c := range p.comps {
-		st.gauss = append(st.gauss, newGaussBlock(len(c.vars), c.band))
+		st.gauss = append(st.gauss, netjoint.NewGaussBlock(len(c.vars), c.band))
 	}
 	return st
 }
@@ -298,7 +292,7 @@ func (p *partPlan) conditional(st *condState, x []float64) (*cond, error) {
 		clear(e)
 	}
 	for _, g := range st.gauss {
-		g.zero()
+		g.Zero()
 	}
 	out := &st.out
 	out.logZ = 0
@@ -341,10 +335,10 @@ func (p *partPlan) addGauss(st *condState, c *netjoint.Contrib) {
 	n := len(c.Gauss)
 	for i, v := range c.Gauss {
 		ci, pi := p.comp[v], p.pos[v]
-		st.gauss[ci].b[pi] += c.B[i]
+		st.gauss[ci].B[pi] += c.B[i]
 		for k, u := range c.Gauss {
 			if pk := p.pos[u]; pk >= pi {
-				st.gauss[ci].add(pi, pk, c.P[i*n+k])
+				st.gauss[ci].Add(pi, pk, c.P[i*n+k])
 			}
 		}
 	}
@@ -368,11 +362,11 @@ func (p *partPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	return nil
 }
 
-// gaussPosterior integrates component ci (gaussBlock) and sets its
+// gaussPosterior integrates component ci (netjoint.GaussBlock) and sets its
 // latents' Gaussian posteriors.
 func (p *partPlan) gaussPosterior(st *condState, ci int, out *cond) error {
 	vars := p.comps[ci].vars
-	logZ, mean, vr, err := st.gauss[ci].integrate()
+	logZ, mean, vr, err := st.gauss[ci].Integrate()
 	if err != nil {
 		return fmt.Errorf("%s: %w (%v)", p.j.Net.Vars[vars[0]].Name, errImproper, err)
 	}

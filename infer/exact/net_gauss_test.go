@@ -9,48 +9,6 @@ import (
 	nt "github.com/fg-infer/fg/infer/netjoint/nettest"
 )
 
-// TestGaussBlockBand: a banded block (n = 40, half-width 3, random
-// diagonally dominant P) integrates to the dense block's log Z, means and
-// variances (gonum's Cholesky and inverse) to 1e-10.
-func TestGaussBlockBand(t *testing.T) {
-	const n, k = 40, 3
-	rng := rand.New(rand.NewPCG(3, 4))
-	band, dense := newGaussBlock(n, k), newGaussBlock(n, -1)
-	if band.dense != nil || dense.dense == nil {
-		t.Fatal("storage not as asked")
-	}
-	for i := 0; i < n; i++ {
-		b := rng.NormFloat64()
-		band.b[i], dense.b[i] = b, b
-		for j := i; j <= min(i+k, n-1); j++ {
-			v := rng.Float64() - 0.5
-			if j == i {
-				v = 3 + rng.Float64()
-			}
-			band.add(i, j, v)
-			dense.add(i, j, v)
-		}
-	}
-	lb, mb, vb, err := band.integrate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ld, md, vd, err := dense.integrate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	near(t, "log Z", lb, ld, 1e-10)
-	for i := range mb {
-		near(t, "mean", mb[i], md[i], 1e-10)
-		near(t, "var", vb[i], vd[i], 1e-10)
-	}
-	bad := newGaussBlock(n, k)
-	bad.add(0, 0, -1)
-	if _, _, _, err := bad.integrate(); err == nil {
-		t.Error("a precision that is not positive definite integrated")
-	}
-}
-
 // TestNetGaussianChain: x[0] ~ N(0, 1), x[t] ~ N(0.9 x[t−1], 0.5),
 // y[t] ~ N(x[t], 0.3) at T = 100 held as a Net: exact's closed form (a
 // band of half-width 1) equals a Kalman filter and Rauch–Tung–Striebel
