@@ -1,21 +1,15 @@
 package compile
 
 import (
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// netFamilies are the distributions that exist only on the typed factor
-// graph (graph.Net): priors of the non-Gaussian families and likelihoods
-// whose parameter is such a latent.
-var netFamilies = map[string]bool{
-	"beta": true, "gamma": true, "inv_gamma": true, "dirichlet": true,
-	"bernoulli": true, "binomial": true, "poisson": true,
-}
-
 // isNetModel reports whether the root file f describes a model that
 // lowers to the typed factor graph (net.go) rather than to Gaussian
-// blocks: it uses a distribution of netFamilies (which gives a latent a
-// non-Gaussian family or observes through one), or a categorical whose
+// blocks: it uses a distribution that exists only there (factor.NetOnly:
+// one that gives a latent a non-Gaussian family or observes through one),
+// or a categorical whose
 // probabilities depend on a latent (latent weights `categorical(w)`, the
 // rows of a discrete chain `categorical(A[z[t-1]])`). The decision is
 // syntactic, made once before the statements compile, so that every
@@ -54,10 +48,10 @@ func isNetModel(f *ast.File) bool {
 // (isNetModel).
 func netCall(call *ast.CallExpr, latents map[string]bool) bool {
 	name := call.FunName()
-	if netFamilies[name] {
+	if factor.NetOnly(name) {
 		return true
 	}
-	if name != "categorical" {
+	if k, ok := factor.Lookup(name, factor.Prior); !ok || !isCategorical(k) {
 		return false
 	}
 	found := false
@@ -68,4 +62,9 @@ func netCall(call *ast.CallExpr, latents map[string]bool) bool {
 		return !found
 	})
 	return found
+}
+
+func isCategorical(k factor.Kind) bool {
+	_, ok := k.(factor.Categorical)
+	return ok
 }

@@ -25,11 +25,11 @@ func (c *compiler) netArgs(a *args, params []netParam) []*netArg {
 	out := make([]*netArg, len(params))
 	for j, p := range params {
 		e := a.expr(paramIndex(a.b, p.name))
-		if p.edge == varEdge {
+		if p.prec != nil {
 			if pi := paramLookup(a, "precision"); pi >= 0 && a.expr(pi) != nil {
-				p.edge, e = precEdge, a.expr(pi)
+				p, e = *p.prec, a.expr(pi)
 			} else if x, ok := reciprocal(e); ok && c.mentionsLatent(x) {
-				p.edge, e = precEdge, x
+				p, e = *p.prec, x
 			}
 		}
 		if e == nil {
@@ -185,7 +185,11 @@ func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph
 			if !f.finite() {
 				c.fail(ar.e, "%s: `%s` has an infinite or NaN coefficient or constant (a division by zero?)", a.b.Name, ar.p.name)
 			}
-			return linEdge(ar.p.edge, f)
+			ed := linEdge(ar.p.edge, f)
+			if _, single := ed.IsVar(); !single && !ed.IsData() && !ar.p.affine {
+				c.fail(ar.e, "%s: the %s is a latent itself (%s), not an expression of latents such as `%s`", a.b.Name, edgeWords(ar.p), edgeExample(ar.p), c.text(ar.e))
+			}
+			return ed
 		}
 	}
 	c.fail(ar.e, "%s: `%s` must be a number or a latent, got %s", a.b.Name, ar.p.name, v.describe())
@@ -219,6 +223,22 @@ func (c *compiler) netVectorEdge(a *args, ar *netArg, K int) func(e int) graph.E
 		c.fail(ar.e, "%s: `%s` must be a vector of %s or a row of a dirichlet latent (w, A[k]), got %s", a.b.Name, ar.p.name, entries(K), v.describe())
 	}
 	return func(int) graph.Edge { return e }
+}
+
+// edgeWords names an argument in messages: "`rate`", "precision".
+func edgeWords(p netParam) string {
+	if p.edge == precEdge {
+		return "precision (1 / tau)"
+	}
+	return "`" + p.name + "`"
+}
+
+// edgeExample is a latent written as an argument.
+func edgeExample(p netParam) string {
+	if p.edge == precEdge {
+		return "tau"
+	}
+	return p.name + "[j]"
 }
 
 // entries renders "K numbers" or "numbers".

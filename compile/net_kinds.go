@@ -27,8 +27,12 @@ type netParam struct {
 	// or latent per element.
 	vector bool
 	// latent reports whether a latent may be on the edge (its spec has
-	// families).
-	latent bool
+	// families), affine whether an affine expression of Gaussian latents
+	// may (its spec takes Gaussian variables).
+	latent, affine bool
+	// prec is the precision form of normal's variance (the edge prec),
+	// nil for other parameters.
+	prec *netParam
 }
 
 // The edges of normal's variance in its two forms.
@@ -101,13 +105,22 @@ func netParams(k factor.NetKind, b *stdlib.Builtin) []netParam {
 		if s.Name == "x" || s.Name == precEdge {
 			continue
 		}
-		p := netParam{name: s.Name, edge: s.Name, latent: len(s.Families) > 0}
+		p := specParam(s.Name, s)
 		if bp, ok := b.Param(s.Name); ok && bp.Type == stdlib.VectorT {
 			p.vector = true
+		}
+		if prec, ok := edgeSpec(k, precEdge); ok && s.Name == varEdge {
+			pp := specParam(s.Name, prec)
+			p.prec = &pp
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// specParam is the argument name bound to the edge of spec s.
+func specParam(name string, s factor.EdgeSpec) netParam {
+	return netParam{name: name, edge: s.Name, latent: len(s.Families) > 0, affine: hasFamily(s.Families, graph.Gaussian)}
 }
 
 // netNames lists the names of the Net kinds that are priors on domain d
@@ -167,11 +180,10 @@ func fitsFamily(f graph.Family) string {
 	if f == graph.Gaussian {
 		out = append(out, "affine expressions in a mean (dot(X[i], w) + b)")
 	}
-	out = dedup(out)
-	if len(out) == 0 {
-		return "no distribution takes it as a parameter"
+	if f == graph.Discrete {
+		out = append(out, "an index that selects parameters (mu[z[i]], A[z[t - 1]])")
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(dedup(out), ", ")
 }
 
 func hasFamily(fs []graph.Family, f graph.Family) bool {

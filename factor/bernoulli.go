@@ -23,7 +23,7 @@ func (Bernoulli) Role() Role               { return Likelihood }
 func (Bernoulli) Builtin() *stdlib.Builtin { return &bernoulliBuiltin }
 
 func (Bernoulli) NetEdges() []EdgeSpec {
-	return []EdgeSpec{{Name: "p", Required: true, Families: []graph.Family{graph.Beta}, Doc: "probability of y = 1 (data or a Beta variable)"}}
+	return []EdgeSpec{{Name: "p", Required: true, Families: []graph.Family{graph.Beta}, Doc: "probability of y = 1 (data or a Beta variable)", EP: ruleConjugate, VMP: ruleConjugate}}
 }
 
 func (k Bernoulli) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {

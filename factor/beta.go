@@ -23,7 +23,7 @@ func (Beta) Role() Role               { return Prior }
 func (Beta) Builtin() *stdlib.Builtin { return &betaBuiltin }
 
 func (Beta) NetEdges() []EdgeSpec {
-	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Beta}, Doc: "the Beta variable"},
+	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Beta}, Doc: "the Beta variable", EP: ruleConjugate, VMP: ruleConjugate},
 		{Name: "a", Required: true, Doc: "first shape (data)"}, {Name: "b", Required: true, Doc: "second shape (data)"}}
 }
 

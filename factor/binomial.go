@@ -25,7 +25,7 @@ func (Binomial) Builtin() *stdlib.Builtin { return &binomialBuiltin }
 
 func (Binomial) NetEdges() []EdgeSpec {
 	return []EdgeSpec{{Name: "n", Required: true, Doc: "number of trials (data)"},
-		{Name: "p", Required: true, Families: []graph.Family{graph.Beta}, Doc: "success probability (data or a Beta variable)"}}
+		{Name: "p", Required: true, Families: []graph.Family{graph.Beta}, Doc: "success probability (data or a Beta variable)", EP: ruleConjugate, VMP: ruleConjugate}}
 }
 
 func (k Binomial) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {

@@ -48,8 +48,10 @@ func NewCategorical(p []float64, K int) (Categorical, error) {
 // (log p_1 … log p_K).
 
 func (Categorical) NetEdges() []EdgeSpec {
-	return []EdgeSpec{{Name: "x", Families: []graph.Family{graph.Discrete}, Doc: "the discrete variable (absent when observed)"},
-		{Name: "p", Required: true, Families: []graph.Family{graph.Dirichlet}, Doc: "state probabilities (data, a Dirichlet variable, or a selected row)"}}
+	return []EdgeSpec{{Name: "x", Families: []graph.Family{graph.Discrete}, Doc: "the discrete variable (absent when observed)",
+		EP: "sum-product over the enumerated states (exact)", VMP: "sum-product on exp(E log p)"},
+		{Name: "p", Required: true, Families: []graph.Family{graph.Dirichlet}, Doc: "state probabilities (data, a Dirichlet variable, or a selected row)",
+			EP: "exact with a known state; else the mixture over states projected (Dirichlet Newton solve)", VMP: "closed form (q of the states)"}}
 }
 
 func (k Categorical) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {

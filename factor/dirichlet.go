@@ -24,7 +24,7 @@ func (Dirichlet) Role() Role               { return Prior }
 func (Dirichlet) Builtin() *stdlib.Builtin { return &dirichletBuiltin }
 
 func (Dirichlet) NetEdges() []EdgeSpec {
-	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Dirichlet}, Doc: "the Dirichlet variable"},
+	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Dirichlet}, Doc: "the Dirichlet variable", EP: ruleConjugate, VMP: ruleConjugate},
 		{Name: "alpha", Required: true, Doc: "concentrations (data)"}}
 }
 

@@ -106,3 +106,27 @@ func checkNetKindDocs(t *testing.T, k NetKind) {
 		}
 	}
 }
+
+// TestNetRuleTableDocs keeps the message rules of the typed factor graph
+// in docs/families.md equal to NetMarkdown; -update rewrites it.
+func TestNetRuleTableDocs(t *testing.T) {
+	const path, begin, end = "../docs/families.md", "<!-- netrules:begin -->\n", "<!-- netrules:end -->"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	b, e := strings.Index(doc, begin), strings.Index(doc, end)
+	if b < 0 || e < b {
+		t.Fatalf("%s: netrules markers missing", path)
+	}
+	if got, want := doc[b+len(begin):e], NetMarkdown(); got != want {
+		if *update {
+			if err := os.WriteFile(path, []byte(doc[:b+len(begin)]+want+doc[e:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("the rule table in %s differs from NetMarkdown (go test ./factor -update rewrites it):\n%s", path, want)
+	}
+}

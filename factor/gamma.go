@@ -27,9 +27,11 @@ func (Gamma) Role() Role               { return Prior }
 func (Gamma) Builtin() *stdlib.Builtin { return &gammaBuiltin }
 
 func (Gamma) NetEdges() []EdgeSpec {
-	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "the Gamma variable"},
+	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "the Gamma variable",
+		EP: "exact with a data rate; with a gamma rate, quadrature in log x", VMP: "closed form (E rate)"},
 		{Name: "shape", Required: true, Doc: "shape (data)"},
-		{Name: "rate", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "rate (data or a Gamma variable)"}}
+		{Name: "rate", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "rate (data or a Gamma variable)",
+			EP: "exact with data x; with a gamma x, quadrature in log x", VMP: "closed form (E x)"}}
 }
 
 func (k Gamma) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {
@@ -127,6 +129,9 @@ func (k Gamma) VMP(y []float64, in []In, out []Out) (float64, error) {
 	ix, ir := edgeIndex(in, "x"), edgeIndex(in, "rate")
 	if in[ix].IsData() || in[ir].IsData() {
 		return conjugateVMP(k, y, in, out)
+	}
+	if in[ix].ESS == nil || in[ir].ESS == nil {
+		return 0, fmt.Errorf("gamma: the message to x needs E rate and the message to the rate E x: %w", families.ErrImproper)
 	}
 	a := dataOf(in, "shape")[0]
 	la, _ := math.Lgamma(a)

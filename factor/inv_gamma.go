@@ -23,7 +23,7 @@ func (InvGamma) Role() Role               { return Prior }
 func (InvGamma) Builtin() *stdlib.Builtin { return &invGammaBuiltin }
 
 func (InvGamma) NetEdges() []EdgeSpec {
-	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.InvGamma}, Doc: "the inverse-Gamma variable"},
+	return []EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.InvGamma}, Doc: "the inverse-Gamma variable", EP: ruleConjugate, VMP: ruleConjugate},
 		{Name: "shape", Required: true, Doc: "shape (data)"}, {Name: "scale", Required: true, Doc: "scale (data)"}}
 }
 

@@ -53,7 +53,15 @@ type EdgeSpec struct {
 	Families []graph.Family
 	Alt      string
 	Doc      string
+	// EP and VMP say how the kind's message to a variable on the edge is
+	// computed (the rows of NetMarkdown and `fg rules`).
+	EP, VMP string
 }
+
+const (
+	ruleConjugate = "exact: conjugate, closed form"
+	ruleVMPClosed = "closed form"
+)
 
 // EdgeError is a domain or family error of one edge of a factor: Edge is
 // its name ("" for the observation), Elem the element of a vector value
@@ -196,7 +204,8 @@ func checkEdgeForm(k NetKind, sp EdgeSpec, e graph.Edge, branch int, fam func(in
 	for _, v := range e.Vars {
 		got := fam(v)
 		if !familyIn(got, sp.Families) {
-			return &EdgeError{Edge: e.Name, Elem: -1, Branch: branch, Msg: fmt.Sprintf("%s: argument %s is a %s latent; %s takes %s", k.Name(), e.Name, got, sp.Name, familiesText(sp.Families))}
+			return &EdgeError{Edge: e.Name, Elem: -1, Branch: branch, Msg: fmt.Sprintf("%s: argument %s is a %s latent; %s takes %s (a %s latent fits %s)",
+				k.Name(), e.Name, got, sp.Name, familiesText(sp.Families), got, strings.Join(KindsTaking(got), ", "))}
 		}
 	}
 	if _, single := e.IsVar(); !single {
@@ -367,4 +376,43 @@ func dataOf(in []In, name string) []float64 {
 		return in[i].Data
 	}
 	return nil
+}
+
+// KindsTaking lists the kinds and edges that take a latent of family f,
+// as "bernoulli(p)", for the error that refuses a latent on an edge of
+// another family.
+func KindsTaking(f graph.Family) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range kinds {
+		nk, ok := k.(NetKind)
+		if !ok {
+			continue
+		}
+		for _, e := range nk.NetEdges() {
+			if s := k.Name() + "(" + e.Name + ")"; familyIn(f, e.Families) && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// NetOnly reports whether the builtin called name exists only on the typed
+// factor graph: every kind of that name is a NetKind and none serves the
+// Gaussian-block or discrete engines (beta, gamma, inv_gamma, dirichlet,
+// bernoulli, binomial, poisson; not normal or categorical).
+func NetOnly(name string) bool {
+	found := false
+	for _, k := range kinds {
+		if k.Name() != name {
+			continue
+		}
+		found = true
+		if !has[NetKind](k) || has[LikelihoodKind](k) || has[GaussianPrior](k) || has[Selector](k) || has[Tabler](k) {
+			return false
+		}
+	}
+	return found
 }

@@ -103,11 +103,14 @@ func (NormalPrior) NetEdges() []EdgeSpec { return normalEdges(true) }
 func (Normal) NetEdges() []EdgeSpec      { return normalEdges(false) }
 
 func normalEdges(x bool) []EdgeSpec {
-	out := []EdgeSpec{{Name: "mean", Required: true, Families: []graph.Family{graph.Gaussian}, Doc: "mean (data, Gaussian variables, affine)"},
-		{Name: "var", Required: true, Alt: "prec", Families: []graph.Family{graph.InvGamma}, Doc: "variance (data or an inverse-Gamma variable)"},
-		{Name: "prec", Required: true, Alt: "var", Families: []graph.Family{graph.Gamma}, Doc: "precision (data or a Gamma variable)"}}
+	const gaussEP = "exact with a data scale; with a latent scale, quadrature in log τ (log s²) of closed-form Gaussian integrals"
+	const gaussVMP = "closed form (E τ, E of the other edges)"
+	const scaleEP = "exact with a data mean (conjugate); with a Gaussian mean, quadrature in log τ (log s²)"
+	out := []EdgeSpec{{Name: "mean", Required: true, Families: []graph.Family{graph.Gaussian}, Doc: "mean (data, Gaussian variables, affine)", EP: gaussEP, VMP: gaussVMP},
+		{Name: "var", Required: true, Alt: "prec", Families: []graph.Family{graph.InvGamma}, Doc: "variance (data or an inverse-Gamma variable)", EP: scaleEP, VMP: "closed form (E (x − mean)²)"},
+		{Name: "prec", Required: true, Alt: "var", Families: []graph.Family{graph.Gamma}, Doc: "precision (data or a Gamma variable)", EP: scaleEP, VMP: "closed form (E (x − mean)²)"}}
 	if x {
-		out = append([]EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Gaussian}, Doc: "the Gaussian variable"}}, out...)
+		out = append([]EdgeSpec{{Name: "x", Required: true, Families: []graph.Family{graph.Gaussian}, Doc: "the Gaussian variable", EP: gaussEP, VMP: gaussVMP}}, out...)
 	}
 	return out
 }

@@ -21,7 +21,7 @@ func (Poisson) Role() Role               { return Likelihood }
 func (Poisson) Builtin() *stdlib.Builtin { return &poissonBuiltin }
 
 func (Poisson) NetEdges() []EdgeSpec {
-	return []EdgeSpec{{Name: "rate", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "rate (data or a Gamma variable)"}}
+	return []EdgeSpec{{Name: "rate", Required: true, Families: []graph.Family{graph.Gamma}, Doc: "rate (data or a Gamma variable)", EP: ruleConjugate, VMP: ruleConjugate}}
 }
 
 func (k Poisson) CheckNet(f *graph.NetFactor, fam func(int) graph.Family) error {

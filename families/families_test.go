@@ -169,7 +169,7 @@ func TestAlgebra(t *testing.T) {
 	Pow(out, g1.Natural(), 0.5)
 	close(t, "power variance", GaussianOf(out).Var(), 4, 1e-15)
 	Damp(out, Gamma{2, 1}.Natural(), Gamma{4, 3}.Natural(), 0.25)
-	if g := GammaOf(out); math.Abs(g.Shape-2.5) > 1e-15 || math.Abs(g.Rate-1.5) > 1e-15 {
+	if g := GammaOf(out); !(math.Abs(g.Shape-2.5) <= 1e-15 && math.Abs(g.Rate-1.5) <= 1e-15) {
 		t.Errorf("damped step = %v, want Gamma(2.5, 1.5)", g)
 	}
 	if _, err := NewGamma(-1, 1); err == nil {

@@ -204,10 +204,10 @@ func sweepError(ctx context.Context, it int, err error) (Status, string, bool) {
 func (o *Outcome) converged(l Loop, it int) (Status, string) {
 	switch {
 	case o.Updates == 0 && o.Skipped > 0:
-		return Failed, fmt.Sprintf("every %s update was skipped%s: the state is the initial one", l.unit(), why(o.Last))
+		return Failed, fmt.Sprintf("every update was skipped (%d %s updates%s): the state is the initial one", o.Skipped, l.unit(), why(o.Last))
 	case o.Last.Skipped > 0:
 		return Stalled, fmt.Sprintf("the state stopped changing at sweep %d but %d of %d %s updates in that sweep were skipped%s, so it is not a fixed point",
-			it, o.Last.Skipped, o.Last.Updates+o.Last.Skipped, l.unit(), why(o.Last))
+			it, o.Last.Skipped, o.Last.Updates+o.Last.Skipped, l.unit(), paren(o.Last.Why))
 	}
 	return Converged, ""
 }
@@ -215,7 +215,7 @@ func (o *Outcome) converged(l Loop, it int) (Status, string) {
 // limit decides the status when the sweep budget ran out.
 func (o *Outcome) limit(l Loop) (Status, string) {
 	if o.Updates == 0 && o.Skipped > 0 {
-		return Failed, fmt.Sprintf("every %s update was skipped%s: the state is the initial one", l.unit(), why(o.Last))
+		return Failed, fmt.Sprintf("every update was skipped (%d %s updates%s): the state is the initial one", o.Skipped, l.unit(), why(o.Last))
 	}
 	if l.Limit == Done {
 		return Done, ""
@@ -239,9 +239,18 @@ func (l Loop) unit() string {
 	return l.Unit
 }
 
+// paren is " (s)", or "" for an empty s.
+func paren(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+// why is the reason of a sweep's skipped updates, ", REASON" or "".
 func why(s Sweep) string {
 	if s.Why == "" {
 		return ""
 	}
-	return " (" + s.Why + ")"
+	return ", " + s.Why
 }

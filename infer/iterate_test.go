@@ -42,7 +42,7 @@ func TestIterateStatus(t *testing.T) {
 		{"limit", bg, Loop{Tol: 1e-3, MaxIter: 5}, geometric(1, none), IterationLimit, 5, "≥ tol"},
 		{"done", bg, Loop{Converger: Never{}, MaxIter: 1, Limit: Done}, geometric(1, none), Done, 1, ""},
 		{"stalled", bg, Loop{Tol: 1e-3, MaxIter: 50, Unit: "site"}, geometric(1, func(it int) int { return it / 11 }), Stalled, 11, "1 of 3 site updates"},
-		{"failed", bg, Loop{Tol: 1e-3, MaxIter: 50}, geometric(1, func(int) int { return 3 }), Failed, 11, "every factor update was skipped"},
+		{"failed", bg, Loop{Tol: 1e-3, MaxIter: 50}, geometric(1, func(int) int { return 3 }), Failed, 11, "every update was skipped (33 factor updates)"},
 		{"failed at the limit", bg, Loop{Tol: 1e-3, MaxIter: 2}, geometric(1, func(int) int { return 3 }), Failed, 2, "skipped"},
 		{"not finite", bg, Loop{Tol: 1e-3, MaxIter: 50}, func(context.Context, int) (Sweep, error) { return Sweep{Change: math.NaN()}, nil }, Diverged, 1, "not finite"},
 		{"pending", bg, Loop{Tol: 1e-3, MaxIter: 3}, func(context.Context, int) (Sweep, error) { return Sweep{Change: math.Inf(1)}, nil }, IterationLimit, 3, ""},

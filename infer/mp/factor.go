@@ -83,6 +83,8 @@ type view struct {
 	logp   [][]float64
 	state  []int // the state of each slot in the current joint state (discrete slots)
 	proper []bool
+	logA   []float64 // A(cavity) of each continuous slot (+Inf when improper)
+	touch  []bool    // scratch: the slots the current branch touches
 }
 
 // look fills the view of factor fs: EP's cavities b − u·m (VMP: the
@@ -93,6 +95,7 @@ func (e *engine) look(fs *fstate, u float64, vmp bool) *view {
 	w.nat, w.ess, w.logp = resize(w.nat, n), resize(w.ess, n), resize(w.logp, n)
 	w.mean, w.vari = resize(w.mean, n), resize(w.vari, n)
 	w.state, w.proper = resize(w.state, n), resize(w.proper, n)
+	w.logA, w.touch = resize(w.logA, n), resize(w.touch, n)
 	for k, v := range fs.vars {
 		b, m := e.belief[v], fs.msg[k]
 		c := e.arena.get(len(b))
@@ -110,6 +113,7 @@ func (e *engine) look(fs *fstate, u float64, vmp bool) *view {
 		}
 		w.nat[k] = c
 		sp := e.spaces[v]
+		w.logA[k] = sp.LogNormalizer(c)
 		if disc {
 			l := sp.LogNormalizer(c)
 			w.logp[k] = e.arena.get(len(c))
@@ -241,12 +245,54 @@ func (e *engine) eval(fs *fstate, w *view, u float64, vmp bool) ([]branchResult,
 		if err != nil {
 			return nil, err
 		}
-		if math.IsNaN(l) && !vmp {
-			return nil, fmt.Errorf("log normaliser is NaN")
+		if !vmp {
+			x, err := e.unnormalised(fs, w, in)
+			if err != nil {
+				return nil, err
+			}
+			l += x
+			if math.IsNaN(l) {
+				return nil, fmt.Errorf("log normaliser is NaN")
+			}
 		}
 		res[s].logw, res[s].raw, res[s].in, res[s].out = l+lp, l+raw, in, out
 	}
 	return res, nil
+}
+
+// unnormalised is what turns a branch's log normaliser (against the
+// unnormalised cavities of the edges it sees, an affine edge as the
+// normalised Gaussian of its expression) into log ∫ f_s^u Π_v exp(η_v·T)
+// over every continuous variable of the factor: Σ_j A(η_j) − A(η_e) for an
+// affine edge's members, and A(η_v) of each variable the branch does not
+// touch (another component's mean under a gate). Without it the states of
+// a gated factor would be weighted against cavities normalised in some
+// branches and not in others.
+func (e *engine) unnormalised(fs *fstate, w *view, in []factor.In) (float64, error) {
+	clear(w.touch)
+	var x float64
+	for i, ed := range fs.f.Edges {
+		br := fs.branch(ed, w)
+		for _, v := range br.Vars {
+			w.touch[fs.slotOf(v)] = true
+		}
+		if _, plain := br.IsVar(); plain || br.IsData() || in[i].Data != nil {
+			continue
+		}
+		for _, v := range br.Vars {
+			x += w.logA[fs.slotOf(v)]
+		}
+		x -= families.GaussianOf(in[i].Nat).LogNormalizer()
+	}
+	for k, v := range fs.vars {
+		if !w.touch[k] && e.net.Vars[v].Family != graph.Discrete {
+			x += w.logA[k]
+		}
+	}
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, fmt.Errorf("an improper cavity on a variable of a gated or affine argument: %w", families.ErrImproper)
+	}
+	return x, nil
 }
 
 // weights normalises the states' log weights; it returns the weights and

@@ -133,3 +133,69 @@ func BenchmarkHMM(b *testing.B) {
 		})
 	}
 }
+
+// poissonGammaNet is the hierarchical Poisson–gamma model with G groups of
+// three counts: beta0 ~ gamma(2, 1), rate[j] ~ gamma(3, beta0),
+// y ~ poisson(rate[j]).
+func poissonGammaNet(G int) *graph.Net {
+	r := rand.New(rand.NewPCG(3, 5))
+	net := &graph.Net{}
+	b := net.AddVar(graph.NetVar{Name: "beta0", Family: graph.Gamma})
+	net.AddFactor(prior(factor.Gamma{}, graph.VarEdge("x", b), graph.DataEdge("shape", 2), graph.DataEdge("rate", 1)))
+	for j := range G {
+		rate := net.AddVar(graph.NetVar{Name: "rate", Family: graph.Gamma, Elem: j})
+		net.AddFactor(prior(factor.Gamma{}, graph.VarEdge("x", rate), graph.DataEdge("shape", 3), graph.VarEdge("rate", b)))
+		for range 3 {
+			net.AddFactor(obs(factor.Poisson{}, float64(r.IntN(8)), graph.VarEdge("rate", rate)))
+		}
+	}
+	return net
+}
+
+// BenchmarkPoissonGamma: EP on the hierarchical Poisson–gamma model with
+// 10³ and 10⁴ groups (quadrature on every gamma–gamma factor); the time
+// per group is constant (O(groups)).
+func BenchmarkPoissonGamma(b *testing.B) {
+	for _, G := range []int{1000, 10_000} {
+		net := poissonGammaNet(G)
+		b.Run(map[int]string{1000: "G=1e3", 10_000: "G=1e4"}[G], func(b *testing.B) {
+			for b.Loop() {
+				res, err := Run(context.Background(), net, Options{Alpha: 1})
+				if err != nil || res.Status.String() != "converged" {
+					b.Fatal(err, res.Status, res.Message)
+				}
+			}
+		})
+	}
+}
+
+// TestCanceled: a canceled context ends the run as canceled, without numbers.
+func TestCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	net, _ := hmmNet(hmmData(1000))
+	res, err := Run(ctx, net, Options{Alpha: 1})
+	if err != nil || res.Status.String() != "canceled" || res.Beliefs != nil {
+		t.Fatalf("err %v, status %v, beliefs %v", err, res.Status, res.Beliefs != nil)
+	}
+}
+
+// TestSupports: a kind without the divergence's rule and a variable on two
+// edges of one factor are refused with the factor's position.
+func TestSupports(t *testing.T) {
+	net := &graph.Net{}
+	x := net.AddVar(graph.NetVar{Name: "x", Family: graph.Gaussian})
+	f := obs(factor.Normal{}, 1, graph.VarEdge("mean", x), graph.DataEdge("var", 1))
+	f.Pos.Line = 7
+	net.AddFactor(f)
+	g := prior(factor.NormalPrior{}, graph.VarEdge("x", x), graph.VarEdge("mean", x), graph.DataEdge("var", 1))
+	g.Pos.Line = 9
+	net.AddFactor(g)
+	d := Supports(net, Options{Alpha: 1})
+	if len(d) != 1 || d[0].Pos.Line != 9 {
+		t.Fatalf("diagnostics %v", d)
+	}
+	if d := Supports(net, Options{Alpha: 1.5}); len(d) != 1 {
+		t.Fatalf("alpha 1.5: %v", d)
+	}
+}

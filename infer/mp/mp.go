@@ -162,7 +162,7 @@ func (e *engine) sweep(ctx context.Context) (infer.Sweep, error) {
 	var s infer.Sweep
 	n := len(e.fs)
 	for k := 0; k < 2*n; k++ {
-		if k%1024 == 0 && ctx.Err() != nil {
+		if k%64 == 0 && ctx.Err() != nil { // a factor update may integrate numerically: check often
 			return s, ctx.Err()
 		}
 		i := k

@@ -76,12 +76,19 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 }
 
 // epLikelihood is the infer/ep likelihood of a site under the infer line's
-// moment scheme: the closed forms for approx = exact, quadrature otherwise.
+// moment scheme: the closed forms for approx = exact, quadrature for a
+// numerical approx written on the line. Without an approx option the
+// scheme is chosen per site — its closed form when it has one, the default
+// numerical scheme otherwise — so that one site without closed-form
+// moments (logistic) does not change how the others are computed.
 func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
-	if !j.spec.Approx.Numerical() {
+	_, written := j.spec.Options["approx"]
+	if !j.spec.Approx.Numerical() || !written {
 		if lik, ok := s.Lik.(ep.Likelihood); ok {
 			return lik, nil
 		}
+	}
+	if !j.spec.Approx.Numerical() {
 		return nil, fmt.Errorf("%s has no closed-form moments; choose approx = gh(n = 32), laplace, quick_laplace, gq or vq", s.Kind)
 	}
 	return j.numericLikelihood(s)

@@ -55,7 +55,7 @@ func TestNetResult(t *testing.T) {
 		if v.Name != "p" || v.Family != "beta" || v.Dist[0] != "Beta(6, 5)" {
 			t.Errorf("%s: %s %s %v", r.Label, v.Name, v.Family, v.Dist)
 		}
-		if math.Abs(v.Mean[0]-6.0/11) > 1e-12 || math.Abs(v.Var[0]-30.0/(121*12)) > 1e-12 {
+		if !(math.Abs(v.Mean[0]-6.0/11) <= 1e-12 && math.Abs(v.Var[0]-30.0/(121*12)) <= 1e-12) {
 			t.Errorf("%s: mean %g var %g", r.Label, v.Mean[0], v.Var[0])
 		}
 		if !r.HasEvidence || math.Abs(r.LogEvidence-(lb(6, 5)-lb(2, 3))) > 1e-9 || r.ELBO != (i == 1) {

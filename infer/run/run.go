@@ -174,9 +174,6 @@ func (j *job) dispatch() error {
 	if j.m.Net != nil {
 		return j.runNet()
 	}
-	if a, ok := j.st.Divergence.(infer.Alpha); ok && a.VMP() {
-		return fmt.Errorf("%s: alpha(0) is variational message passing, which runs on models with beta, gamma, inv_gamma or dirichlet latents or discrete chains; on this model use alpha(a) with 0 < a ≤ 1", j.spec.Pos)
-	}
 	disc, cont := modelKinds(j.m.Graph)
 	if fg := j.m.FactorGraph; fg != nil && len(fg.Gates) > 0 {
 		return j.runGated(fg)
