@@ -12,7 +12,7 @@ import (
 // exact integrates tau by quadrature with mu in closed form at every
 // node; mcmc is Gibbs on the two conjugate conditionals.
 func ExampleResult_Mean_families() {
-	m, err := fg.Load("examples/mean_precision.fg")
+	m, err := fg.Load("examples/families/mean_precision.fg")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -31,6 +31,6 @@ func ExampleResult_Mean_families() {
 	tau, _ = mc.Mean("tau", 0)
 	fmt.Printf("mcmc:  mu = %.2f, tau = %.2f\n", mu, tau)
 	// Output:
-	// exact: mu = 1.239561, tau = 2.427216, log Z = -7.640575
-	// mcmc:  mu = 1.24, tau = 2.43
+	// exact: mu = 1.323663, tau = 1.512164, log Z = -12.461111
+	// mcmc:  mu = 1.32, tau = 1.51
 }
