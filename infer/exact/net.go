@@ -17,7 +17,8 @@ import (
 //
 //	p(z, θ | D) = Π_f f(z, θ) / Z,   Z = Σ_z ∫ Π_f f(z, θ) dθ,
 //
-// computed by whichever of these applies, chosen by PlanNet:
+// computed on each connected component of the Net (net_parts.go) by
+// whichever of these applies, chosen by PlanNet:
 //
 //   - forward–backward, when every latent is discrete and the discrete
 //     variables form chains (each factor on at most two consecutive ones):
@@ -79,8 +80,9 @@ type NetResult struct {
 	Message     string
 }
 
-// NetPlan is how RunNet will compute a Net's posterior.
-type NetPlan struct {
+// partPlan is how RunNet computes the posterior of one connected
+// component of a Net.
+type partPlan struct {
 	j       *netjoint.Joint
 	disc    []int  // discrete variables
 	quad    []int  // continuous variables integrated numerically
@@ -96,15 +98,16 @@ type NetPlan struct {
 	probed []local
 }
 
-// PlanNet decides how to compute n's posterior exactly, or says why it
-// cannot: no closed form and more than MaxQuadDim coordinates to
-// integrate numerically, or too many discrete configurations.
-func PlanNet(n *graph.Net) (*NetPlan, error) {
+// planPart decides how to compute the posterior of n, one connected
+// component of a Net, or says why it cannot: no closed form and more than
+// MaxQuadDim coordinates to integrate numerically, or too many discrete
+// configurations.
+func planPart(n *graph.Net) (*partPlan, error) {
 	j, err := netjoint.New(n)
 	if err != nil {
 		return nil, err
 	}
-	p := &NetPlan{j: j, configs: 1, free: make([]bool, len(n.Vars))}
+	p := &partPlan{j: j, configs: 1, free: make([]bool, len(n.Vars))}
 	var cont []int
 	for v, nv := range n.Vars {
 		if nv.Family == graph.Discrete {
@@ -148,7 +151,7 @@ func configCount(n *graph.Net, disc []int) string {
 	return strings.Join(parts, "×")
 }
 
-func (p *NetPlan) names(vs []int) string {
+func (p *partPlan) names(vs []int) string {
 	var s []string
 	for _, v := range vs {
 		s = append(s, p.j.Net.Vars[v].Name)
@@ -157,7 +160,7 @@ func (p *NetPlan) names(vs []int) string {
 }
 
 // Algorithm names the computation the plan makes.
-func (p *NetPlan) Algorithm() string {
+func (p *partPlan) Algorithm() string {
 	switch {
 	case p.chain != nil:
 		return "forward-backward"
@@ -180,8 +183,8 @@ func RunNet(ctx context.Context, n *graph.Net, s NetSettings) (*NetResult, error
 	return p.Run(ctx, s)
 }
 
-// Run carries out the plan.
-func (p *NetPlan) Run(ctx context.Context, s NetSettings) (res *NetResult, err error) {
+// Run carries out the plan of one component.
+func (p *partPlan) Run(ctx context.Context, s NetSettings) (res *NetResult, err error) {
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {

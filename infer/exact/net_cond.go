@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
@@ -24,9 +21,9 @@ const maxLocalConfigs = 4096
 const maxProbes = 1 << 20
 
 // maxGaussComponent bounds the Gaussian latents integrated jointly in
-// closed form (a dense n×n precision and its Cholesky factor per
+// closed form with a dense precision (an n×n Cholesky factor per
 // configuration, about 0.3 s at n = 1000: the context is checked between
-// configurations).
+// configurations); a banded one (netjoint.GaussBlock) has no bound.
 const maxGaussComponent = 1000
 
 // local holds, per factor, its discrete variables, the strides of its
@@ -38,7 +35,7 @@ type local struct {
 	fits    []*netjoint.Contrib
 }
 
-func (p *NetPlan) locals() []local {
+func (p *partPlan) locals() []local {
 	ls := make([]local, len(p.j.Net.Factors))
 	for fi := range ls {
 		ls[fi].sel = p.j.Selectors(fi)
@@ -82,7 +79,7 @@ func (l *local) setIndex(j *netjoint.Joint, x []float64, i int) {
 // MaxQuadDim unconstrained coordinates, non-Gaussian ones first) given
 // which every factor is conjugate in the rest, probing each factor at the
 // reference point in each of its local configurations.
-func (p *NetPlan) chooseQuad(cont []int) error {
+func (p *partPlan) chooseQuad(cont []int) error {
 	first := p.tryQuad(cont, nil)
 	if first == nil {
 		return p.gaussComponents()
@@ -111,7 +108,7 @@ func (p *NetPlan) chooseQuad(cont []int) error {
 // trySize tries the sets of size variables of order with at most
 // MaxQuadDim coordinates (at most sets of them); it sets p.quad to the
 // first that works.
-func (p *NetPlan) trySize(order, cont []int, size, sets int) bool {
+func (p *partPlan) trySize(order, cont []int, size, sets int) bool {
 	idx := make([]int, size)
 	var rec func(k, start, dim int) bool
 	tried := 0
@@ -146,7 +143,7 @@ func (p *NetPlan) trySize(order, cont []int, size, sets int) bool {
 // tryQuad probes every factor with the continuous variables outside q
 // free. With q empty the probes are the fits enumeration needs (a fit
 // then depends on the factor's discrete states only): they are kept.
-func (p *NetPlan) tryQuad(cont, q []int) error {
+func (p *partPlan) tryQuad(cont, q []int) error {
 	for v := range p.free {
 		p.free[v] = false
 	}
@@ -189,25 +186,36 @@ func (p *NetPlan) tryQuad(cont, q []int) error {
 // every branch), integrated jointly.
 type gaussComp struct {
 	vars []int
+	band int // the largest distance in vars of two latents a factor couples
 }
 
-// gaussComponents groups the free Gaussian variables (netjoint's
-// GaussianBlocks) and checks their sizes.
-func (p *NetPlan) gaussComponents() error {
+// gaussComponents groups the free Gaussian variables that factors couple
+// (graph.Net's Components) and checks their sizes.
+func (p *partPlan) gaussComponents() error {
 	n := p.j.Net
 	p.comp = make([]int, len(n.Vars))
 	p.pos = make([]int, len(n.Vars))
 	for v := range p.comp {
 		p.comp[v] = -1
 	}
-	for c, vars := range p.j.GaussianBlocks(func(v int) bool { return p.free[v] }) {
-		if len(vars) > maxGaussComponent {
-			return fmt.Errorf("exact: %d Gaussian latents coupled in one closed-form block (%s, …), more than %d", len(vars), n.Vars[vars[0]].Name, maxGaussComponent)
-		}
+	for c, vars := range n.Components(func(v int) bool { return p.free[v] && n.Vars[v].Family == graph.Gaussian }) {
 		for i, v := range vars {
 			p.comp[v], p.pos[v] = c, i
 		}
 		p.comps = append(p.comps, gaussComp{vars: vars})
+	}
+	var blocks [][]int
+	for _, c := range p.comps {
+		blocks = append(blocks, c.vars)
+	}
+	for c, k := range netjoint.Bandwidths(n, blocks) {
+		p.comps[c].band = k
+	}
+	for _, c := range p.comps {
+		if len(c.vars) > maxGaussComponent && netjoint.NewGaussBlock(len(c.vars), c.band).Dense() {
+			return fmt.Errorf("exact: %d Gaussian latents coupled in one closed-form block (%s, …), more than %d (a chain or any band of half-width at most %d has no limit)",
+				len(c.vars), n.Vars[c.vars[0]].Name, maxGaussComponent, netjoint.MaxBand)
+		}
 	}
 	return nil
 }
@@ -227,12 +235,11 @@ type condState struct {
 	ctx    context.Context // checked every 2¹⁶ factors
 	locals []local
 	eta    [][]float64
-	prec   []*mat.SymDense
-	b      [][]float64
+	gauss  []*netjoint.GaussBlock // per Gaussian component
 	out    cond
 }
 
-func (p *NetPlan) newCondState(ctx context.Context) *condState {
+func (p *partPlan) newCondState(ctx context.Context) *condState {
 	n := p.j.Net
 	st := &condState{ctx: ctx, locals: p.probed, eta: make([][]float64, len(n.Vars))}
 	if st.locals == nil {
@@ -247,8 +254,7 @@ func (p *NetPlan) newCondState(ctx context.Context) *condState {
 		}
 	}
 	for _, c := range p.comps {
-		st.prec = append(st.prec, mat.NewSymDense(len(c.vars), nil))
-		st.b = append(st.b, make([]float64, len(c.vars)))
+		st.gauss = append(st.gauss, netjoint.NewGaussBlock(len(c.vars), c.band))
 	}
 	return st
 }
@@ -259,7 +265,7 @@ var errImproper = errors.New("improper posterior")
 // fit returns factor fi's contribution at x, from the cache when the
 // factor's fit depends on its discrete states only (it touches no
 // quadrature variable).
-func (p *NetPlan) fit(st *condState, fi int, x []float64) (*netjoint.Contrib, error) {
+func (p *partPlan) fit(st *condState, fi int, x []float64) (*netjoint.Contrib, error) {
 	l := &st.locals[fi]
 	cacheable := l.configs > 0 && !l.quad
 	if cacheable {
@@ -281,13 +287,12 @@ func (p *NetPlan) fit(st *condState, fi int, x []float64) (*netjoint.Contrib, er
 }
 
 // conditional integrates the free variables at x in closed form.
-func (p *NetPlan) conditional(st *condState, x []float64) (*cond, error) {
+func (p *partPlan) conditional(st *condState, x []float64) (*cond, error) {
 	for _, e := range st.eta {
 		clear(e)
 	}
-	for c := range st.prec {
-		st.prec[c].Zero()
-		clear(st.b[c])
+	for _, g := range st.gauss {
+		g.Zero()
 	}
 	out := &st.out
 	out.logZ = 0
@@ -326,21 +331,21 @@ func (p *NetPlan) conditional(st *condState, x []float64) (*cond, error) {
 }
 
 // addGauss adds a quadratic contribution to its component.
-func (p *NetPlan) addGauss(st *condState, c *netjoint.Contrib) {
+func (p *partPlan) addGauss(st *condState, c *netjoint.Contrib) {
 	n := len(c.Gauss)
 	for i, v := range c.Gauss {
 		ci, pi := p.comp[v], p.pos[v]
-		st.b[ci][pi] += c.B[i]
+		st.gauss[ci].B[pi] += c.B[i]
 		for k, u := range c.Gauss {
 			if pk := p.pos[u]; pk >= pi {
-				st.prec[ci].SetSym(pi, pk, st.prec[ci].At(pi, pk)+c.P[i*n+k])
+				st.gauss[ci].Add(pi, pk, c.P[i*n+k])
 			}
 		}
 	}
 }
 
 // familyPosterior adds A(η) to the log evidence and sets v's moments.
-func (p *NetPlan) familyPosterior(v int, eta []float64, out *cond) error {
+func (p *partPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	nv := p.j.Net.Vars[v]
 	sp := families.For(nv.Family, nv.Dim)
 	if !sp.Proper(eta) {
@@ -357,29 +362,19 @@ func (p *NetPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	return nil
 }
 
-// gaussPosterior integrates component ci: with precision P and linear
-// term b, ∫ exp(−½xᵀPx + bᵀx) dx = exp(½ bᵀP⁻¹b) (2π)^{n/2} |P|^{−1/2},
-// the posterior N(P⁻¹b, P⁻¹), by the Cholesky factor of P.
-func (p *NetPlan) gaussPosterior(st *condState, ci int, out *cond) error {
+// gaussPosterior integrates component ci (netjoint.GaussBlock) and sets its
+// latents' Gaussian posteriors.
+func (p *partPlan) gaussPosterior(st *condState, ci int, out *cond) error {
 	vars := p.comps[ci].vars
-	var ch mat.Cholesky
-	if !ch.Factorize(st.prec[ci]) {
-		return fmt.Errorf("%s: %w (the Gaussian latents' precision is not positive definite)", p.j.Net.Vars[vars[0]].Name, errImproper)
+	logZ, mean, vr, err := st.gauss[ci].Integrate()
+	if err != nil {
+		return fmt.Errorf("%s: %w (%v)", p.j.Net.Vars[vars[0]].Name, errImproper, err)
 	}
-	n := len(vars)
-	var mean mat.VecDense
-	if err := ch.SolveVecTo(&mean, mat.NewVecDense(n, slices.Clone(st.b[ci]))); err != nil {
-		return fmt.Errorf("%s: %w", p.j.Net.Vars[vars[0]].Name, errImproper)
-	}
-	out.logZ += 0.5*mat.Dot(&mean, mat.NewVecDense(n, st.b[ci])) + 0.5*float64(n)*math.Log(2*math.Pi) - 0.5*ch.LogDet()
-	var cov mat.SymDense
-	if err := ch.InverseTo(&cov); err != nil {
-		return fmt.Errorf("%s: %w", p.j.Net.Vars[vars[0]].Name, errImproper)
-	}
+	out.logZ += logZ
 	for i, v := range vars {
-		m, vr := mean.AtVec(i), cov.At(i, i)
-		out.mean[v], out.mom[v] = []float64{m}, []float64{vr + m*m}
-		out.nat[v] = []float64{m / vr, -0.5 / vr}
+		m := mean[i]
+		out.mean[v], out.mom[v] = []float64{m}, []float64{vr[i] + m*m}
+		out.nat[v] = []float64{m / vr[i], -0.5 / vr[i]}
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ func newMixture(n *graph.Net) *mixture {
 
 // add adds configuration x (its discrete states) with log Z_c = logZ and
 // the conditional moments of the continuous variables.
-func (a *mixture) add(p *NetPlan, x []float64, logZ float64, mean, mom, nat [][]float64) {
+func (a *mixture) add(p *partPlan, x []float64, logZ float64, mean, mom, nat [][]float64) {
 	if math.IsInf(logZ, -1) {
 		return
 	}
@@ -79,7 +79,7 @@ func scale(x []float64, s float64) {
 
 // finish writes log Z and the marginals; the family parameters only when
 // the posterior is one conjugate update (a single configuration, no quadrature).
-func (a *mixture) finish(p *NetPlan, res *NetResult) {
+func (a *mixture) finish(p *partPlan, res *NetResult) {
 	res.LogZ = a.shift + math.Log(a.z)
 	res.Vars = make([]NetMarginal, len(a.m1))
 	for v := range a.m1 {
@@ -106,7 +106,7 @@ func (a *mixture) finish(p *NetPlan, res *NetResult) {
 // enumerate visits every configuration of the discrete variables (mixed
 // radix over p.disc) and integrates the continuous ones in closed form or
 // by quadrature in each.
-func (p *NetPlan) enumerate(ctx context.Context, s NetSettings, res *NetResult) error {
+func (p *partPlan) enumerate(ctx context.Context, s NetSettings, res *NetResult) error {
 	x := make([]float64, p.j.Len())
 	p.j.Reference(x)
 	st := p.newCondState(ctx)
@@ -140,7 +140,7 @@ func (p *NetPlan) enumerate(ctx context.Context, s NetSettings, res *NetResult) 
 }
 
 // gaussSize is the number of Gaussian latents integrated jointly in closed form.
-func (p *NetPlan) gaussSize() int {
+func (p *partPlan) gaussSize() int {
 	n := 0
 	for _, c := range p.comps {
 		n += len(c.vars)
@@ -150,7 +150,7 @@ func (p *NetPlan) gaussSize() int {
 
 // setConfig sets the discrete states of configuration c (the last
 // variable varying fastest).
-func (p *NetPlan) setConfig(x []float64, c int) {
+func (p *partPlan) setConfig(x []float64, c int) {
 	for i := len(p.disc) - 1; i >= 0; i-- {
 		v := p.disc[i]
 		d := p.j.Net.Vars[v].Dim
@@ -160,7 +160,7 @@ func (p *NetPlan) setConfig(x []float64, c int) {
 }
 
 // addConfig adds one configuration to the mixture.
-func (p *NetPlan) addConfig(ctx context.Context, s NetSettings, st *condState, x []float64, acc *mixture, res *NetResult) error {
+func (p *partPlan) addConfig(ctx context.Context, s NetSettings, st *condState, x []float64, acc *mixture, res *NetResult) error {
 	if len(p.quad) > 0 {
 		q, err := p.quadrature(ctx, s, st, x)
 		if err != nil {

@@ -39,7 +39,7 @@ type quadOut struct {
 //
 // written for Run as a Gaussian N(u; u_ref, quadScale² I) times the
 // log-likelihood log Z_free + log |dθ/du| − log N(u; u_ref, quadScale² I).
-func (p *NetPlan) quadrature(ctx context.Context, s NetSettings, st *condState, x []float64) (*quadOut, error) {
+func (p *partPlan) quadrature(ctx context.Context, s NetSettings, st *condState, x []float64) (*quadOut, error) {
 	m0 := p.quadCentre()
 	d := len(m0)
 	cov := mat.NewSymDense(d, nil)
@@ -96,7 +96,7 @@ func (p *NetPlan) quadrature(ctx context.Context, s NetSettings, st *condState, 
 // functions of u (the quadrature variables' values, the free ones'
 // conditional moments), and place turns their expectations into per
 // variable means and second moments.
-func (p *NetPlan) momentFuncs(x []float64, at func(u []float64) (*cond, float64)) ([]func([]float64) float64, func([]float64) (mean, mom [][]float64)) {
+func (p *partPlan) momentFuncs(x []float64, at func(u []float64) (*cond, float64)) ([]func([]float64) float64, func([]float64) (mean, mom [][]float64)) {
 	var gs []func([]float64) float64
 	type slot struct{ v, k int }
 	var slots []slot
@@ -141,7 +141,7 @@ func (p *NetPlan) momentFuncs(x []float64, at func(u []float64) (*cond, float64)
 }
 
 // quadCentre is the reference point of the quadrature variables in u.
-func (p *NetPlan) quadCentre() []float64 {
+func (p *partPlan) quadCentre() []float64 {
 	x := make([]float64, p.j.Len())
 	p.j.Reference(x)
 	var m0 []float64
@@ -154,7 +154,7 @@ func (p *NetPlan) quadCentre() []float64 {
 }
 
 // setQuad sets the quadrature variables of x from u and returns log |dθ/du|.
-func (p *NetPlan) setQuad(x, u []float64) float64 {
+func (p *partPlan) setQuad(x, u []float64) float64 {
 	logJ := 0.0
 	for _, v := range p.quad {
 		nv := p.j.Net.Vars[v]

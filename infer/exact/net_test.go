@@ -373,6 +373,18 @@ func hmm(ys []float64, pi0 []float64, A [][]float64, means, vars []float64, lear
 	return &n, zs, muv
 }
 
+// stateOne is p(z_i = 1) from the log weights of the paths c (bit i of c
+// is z_i) and their log sum.
+func stateOne(logw []float64, logZ float64, i int) float64 {
+	p := 0.0
+	for c, l := range logw {
+		if c>>i&1 == 1 {
+			p += math.Exp(l - logZ)
+		}
+	}
+	return p
+}
+
 func logNorm(y, m, v float64) float64 { return -0.5*(y-m)*(y-m)/v - 0.5*math.Log(2*math.Pi*v) }
 
 // TestNetForwardBackward: a two-state HMM with known parameters at T = 8:
@@ -402,12 +414,7 @@ func TestNetForwardBackward(t *testing.T) {
 	logZ := logSumExp(logw)
 	near(t, "log Z", r.LogZ, logZ, 1e-10)
 	for i, z := range zs {
-		p := 0.0
-		for c, l := range logw {
-			if c>>i&1 == 1 {
-				p += math.Exp(l - logZ)
-			}
-		}
+		p := stateOne(logw, logZ, i)
 		near(t, "p(z_t = 1)", r.Vars[z].Probs[1], p, 1e-10)
 		near(t, "p(z_t = 0)", r.Vars[z].Probs[0], 1-p, 1e-10)
 	}
@@ -456,25 +463,22 @@ func TestNetHMMLearnedMeans(t *testing.T) {
 		near(t, "E[mu_k]", r.Vars[v].Mean[0], e, 1e-9)
 	}
 	for i, z := range zs {
-		p := 0.0
-		for c, l := range logw {
-			if c>>i&1 == 1 {
-				p += math.Exp(l - logZ)
-			}
-		}
-		near(t, "p(z_t = 1)", r.Vars[z].Probs[1], p, 1e-9)
+		near(t, "p(z_t = 1)", r.Vars[z].Probs[1], stateOne(logw, logZ, i), 1e-9)
 	}
 }
 
 // TestNetRefusals: a non-conjugate model of more than three coordinates
-// and a non-chain discrete model above MaxNetConfigs are refused by
-// PlanNet, with what to do instead.
+// (four mean–precision pairs sharing a latent prior mean) and a connected,
+// non-chain discrete model above MaxNetConfigs (a star of 21 binary
+// variables) are refused by PlanNet, with what to do instead.
 func TestNetRefusals(t *testing.T) {
 	var n graph.Net
+	m0 := nt.Var(&n, "m0", graph.Gaussian, 1)
+	nt.Factor(&n, nt.NormalPrior, m0, nt.D("mean", 0), nt.D("var", 10))
 	for i := 0; i < 4; i++ {
 		mu := nt.Var(&n, "mu", graph.Gaussian, 1)
 		tau := nt.Var(&n, "tau", graph.Gamma, 1)
-		nt.Factor(&n, nt.NormalPrior, mu, nt.D("mean", 0), nt.D("var", 4))
+		nt.Factor(&n, nt.NormalPrior, mu, nt.V("mean", m0), nt.D("var", 4))
 		nt.Factor(&n, nt.Gamma, tau, nt.D("shape", 2), nt.D("rate", 1))
 		nt.Obs(&n, nt.Normal, 1, nt.V("mean", mu), nt.V("prec", tau))
 	}
@@ -490,12 +494,56 @@ func TestNetRefusals(t *testing.T) {
 		nt.Factor(&d, nt.Categorical, z, nt.D("p", 0.5, 0.5))
 		zs = append(zs, z)
 	}
-	// one likelihood selected by three states: not a chain
-	nt.Obs(&d, nt.Normal, 0.5, nt.Select("mean", zs[0], nt.D("mean", 0), nt.Select("mean", zs[1], nt.D("mean", 1), nt.Select("mean", zs[2], nt.D("mean", 2), nt.D("mean", 3)))), nt.D("var", 1))
+	for _, z := range zs[1:] { // z[0] selects with every other: a star
+		nt.Obs(&d, nt.Normal, 0.5, nt.Select("mean", zs[0], nt.D("mean", 0), nt.Select("mean", z, nt.D("mean", 1), nt.D("mean", 2))), nt.D("var", 1))
+	}
 	_, err = PlanNet(&d)
 	t.Log(err)
 	if err == nil || !strings.Contains(err.Error(), "use mcmc") {
 		t.Errorf("2²¹ configurations: err = %v, want a refusal naming mcmc", err)
+	}
+}
+
+// TestNetIndependentParts: two mean–precision pairs with no factor in
+// common are planned and integrated separately (two one-dimensional
+// quadratures rather than one of two dimensions), and a coin beside them
+// in closed form: log Z is the sum of the three models run alone and each
+// variable's marginal is its model's (1e-12).
+func TestNetIndependentParts(t *testing.T) {
+	pair := func(n *graph.Net, ys []float64) (int, int) {
+		mu := nt.Var(n, "mu", graph.Gaussian, 1)
+		tau := nt.Var(n, "tau", graph.Gamma, 1)
+		nt.Factor(n, nt.NormalPrior, mu, nt.D("mean", 0), nt.D("var", 4))
+		nt.Factor(n, nt.Gamma, tau, nt.D("shape", 2), nt.D("rate", 1))
+		for _, y := range ys {
+			nt.Obs(n, nt.Normal, y, nt.V("mean", mu), nt.V("prec", tau))
+		}
+		return mu, tau
+	}
+	coin := func(n *graph.Net) int {
+		p := nt.Var(n, "p", graph.Beta, 1)
+		nt.Factor(n, nt.Beta, p, nt.D("a", 2), nt.D("b", 3))
+		nt.Obs(n, nt.Bernoulli, 1, nt.V("p", p))
+		return p
+	}
+	y1, y2 := []float64{1.2, 0.4, 2.1}, []float64{-0.5, 0.3, -1.1, 0.2}
+	var all graph.Net
+	mu1, _ := pair(&all, y1)
+	p := coin(&all)
+	mu2, tau2 := pair(&all, y2)
+	r := runNet(t, &all, "quadrature + closed form")
+	var a, b, c graph.Net
+	pair(&a, y1)
+	coin(&b)
+	pair(&c, y2)
+	ra, rb, rc := runNet(t, &a, "quadrature"), runNet(t, &b, "closed form"), runNet(t, &c, "quadrature")
+	near(t, "log Z", r.LogZ, ra.LogZ+rb.LogZ+rc.LogZ, 1e-12)
+	near(t, "E[mu1]", r.Vars[mu1].Mean[0], ra.Vars[0].Mean[0], 1e-12)
+	near(t, "E[p]", r.Vars[p].Mean[0], rb.Vars[0].Mean[0], 1e-12)
+	near(t, "E[mu2]", r.Vars[mu2].Mean[0], rc.Vars[0].Mean[0], 1e-12)
+	near(t, "Var[tau2]", r.Vars[tau2].Var[0], rc.Vars[1].Var[0], 1e-12)
+	if r.Vars[p].Params == nil {
+		t.Errorf("the coin's posterior is a Beta, but has no parameters")
 	}
 }
 

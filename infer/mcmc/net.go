@@ -102,7 +102,7 @@ func runNet(ctx context.Context, n *graph.Net, s NetSettings, slice bool) (res *
 		}
 		if slice {
 			clear(ch.conj)
-			ch.blocks, ch.blockFs = nil, nil
+			ch.blocks = nil
 			for v := range ch.blockOf {
 				ch.blockOf[v] = -1
 			}

@@ -1,99 +1,110 @@
 package mcmc
 
 import (
-	"fmt"
-
-	"gonum.org/v1/gonum/mat"
-
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/netjoint"
 )
 
-// maxJointBlock bounds the Gaussian variables drawn jointly (a dense
-// precision and its Cholesky factor per sweep); larger sets of coupled
-// Gaussian variables are drawn one at a time.
+// maxJointBlock bounds the Gaussian variables drawn jointly with a dense
+// precision (its Cholesky factor each sweep); larger sets that are not a
+// band are drawn one at a time.
 const maxJointBlock = 200
 
+// gaussBlock is a set of coupled Gaussian variables drawn jointly from
+// their Gaussian conditional: the factors that touch them, each fitted as
+// a quadratic in the block's variables with the others fixed
+// (netjoint.FitFactor), summed into a netjoint.GaussBlock (banded for a
+// chain), which gives the conditional mean and a draw.
+type gaussBlock struct {
+	vars, fs []int
+	pos      map[int]int // variable → place in vars
+	free     []bool      // the block's variables
+	g        *netjoint.GaussBlock
+}
+
 // findBlocks marks the sets of two or more coupled Gaussian variables whose
-// joint conditional is Gaussian at the starting point (netjoint's
-// FitQuadratic) for blocked Gibbs: a regression's correlated weights are
-// then drawn together instead of one at a time.
+// joint conditional is Gaussian at the starting point for blocked Gibbs:
+// a regression's correlated weights, or a chain's states, are then drawn
+// together instead of one at a time.
 func (ch *netChain) findBlocks() {
 	n := ch.j.Net
 	ch.blockOf = make([]int, len(n.Vars))
 	for v := range ch.blockOf {
 		ch.blockOf[v] = -1
 	}
-	for _, vars := range ch.j.GaussianBlocks(func(int) bool { return true }) {
-		if len(vars) < 2 || len(vars) > maxJointBlock {
+	sets := n.Components(func(v int) bool { return n.Vars[v].Family == graph.Gaussian })
+	bands := netjoint.Bandwidths(n, sets)
+	for s, vars := range sets {
+		if len(vars) < 2 {
 			continue
 		}
-		var fs []int
+		b := &gaussBlock{vars: vars, pos: map[int]int{}, free: make([]bool, len(n.Vars)), g: netjoint.NewGaussBlock(len(vars), bands[s])}
+		if b.g.Dense() && len(vars) > maxJointBlock {
+			continue
+		}
 		seen := map[int]bool{}
-		for _, v := range vars {
+		for i, v := range vars {
+			b.pos[v], b.free[v] = i, true
 			for _, f := range n.FactorsOf(v) {
 				if !seen[f] {
 					seen[f] = true
-					fs = append(fs, f)
+					b.fs = append(b.fs, f)
 				}
 			}
 		}
-		if _, _, err := ch.gaussConditional(vars, fs); err != nil {
+		if _, err := ch.conditional(b); err != nil {
 			continue
 		}
 		for _, v := range vars {
 			ch.blockOf[v] = len(ch.blocks)
 		}
-		ch.blocks, ch.blockFs = append(ch.blocks, vars), append(ch.blockFs, fs)
+		ch.blocks = append(ch.blocks, b)
 	}
 }
 
-// gaussConditional is the Gaussian conditional of vars given the rest,
-// from the quadratic fit −½ xᵀPx + bᵀx of Σ_{f ∈ fs} log f: the Cholesky
-// factor of P and the mean P⁻¹b.
-func (ch *netChain) gaussConditional(vars, fs []int) (*mat.Cholesky, *mat.VecDense, error) {
-	p, b, _, err := ch.j.FitQuadratic(fs, vars, ch.x)
-	if err != nil {
-		return nil, nil, err
+// conditional fits the block's factors at the current point and returns
+// the conditional mean (the block's GaussBlock is then factored for Draw).
+func (ch *netChain) conditional(b *gaussBlock) ([]float64, error) {
+	b.g.Zero()
+	for _, fi := range b.fs {
+		c, err := ch.j.FitFactor(fi, b.free, ch.x)
+		if err != nil {
+			return nil, err
+		}
+		n := len(c.Gauss)
+		for i, v := range c.Gauss {
+			pi := b.pos[v]
+			b.g.B[pi] += c.B[i]
+			for k, u := range c.Gauss {
+				if pk := b.pos[u]; pk >= pi {
+					b.g.Add(pi, pk, c.P[i*n+k])
+				}
+			}
+		}
 	}
-	n := len(vars)
-	var chol mat.Cholesky
-	if !chol.Factorize(mat.NewSymDense(n, p)) {
-		return nil, nil, fmt.Errorf("%w: the conditional precision is not positive definite", netjoint.ErrNotConjugate)
-	}
-	var mean mat.VecDense
-	if err := chol.SolveVecTo(&mean, mat.NewVecDense(n, b)); err != nil {
-		return nil, nil, err
-	}
-	return &chol, &mean, nil
+	_, mean, _, err := b.g.Integrate()
+	return mean, err
 }
 
-// drawBlock draws block b from its Gaussian conditional N(P⁻¹b, P⁻¹):
-// x = P⁻¹b + U⁻¹z with P = UᵀU and z ~ N(0, I). Should the fit fail at
-// this point, the block's variables are updated one at a time instead.
-func (ch *netChain) drawBlock(b int, burnin bool) error {
-	vars := ch.blocks[b]
-	chol, mean, err := ch.gaussConditional(vars, ch.blockFs[b])
+// drawBlock draws block b from its Gaussian conditional. Should the fit
+// fail at this point, the block's variables are updated one at a time.
+func (ch *netChain) drawBlock(bi int, burnin bool) error {
+	b := ch.blocks[bi]
+	mean, err := ch.conditional(b)
+	if err == nil {
+		err = b.g.Draw(ch.rng, mean)
+	}
 	if err != nil {
-		for _, v := range vars {
+		for _, v := range b.vars {
 			if err := ch.update(v, burnin); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	ch.updates += len(vars)
-	z := mat.NewVecDense(len(vars), nil)
-	for i := range vars {
-		z.SetVec(i, ch.rng.NormFloat64())
-	}
-	var u mat.TriDense
-	chol.UTo(&u)
-	var d mat.VecDense
-	if err := d.SolveVec(&u, z); err != nil {
-		return err
-	}
-	for i, v := range vars {
-		ch.x[ch.j.Off(v)] = mean.AtVec(i) + d.AtVec(i)
+	ch.updates += len(b.vars)
+	for i, v := range b.vars {
+		ch.x[ch.j.Off(v)] = mean[i]
 	}
 	return nil
 }

@@ -23,13 +23,13 @@ type netChain struct {
 	window       int
 	probs        [][]float64 // discrete variables: the last conditional
 	// blocks are the sets of coupled Gaussian variables drawn jointly from
-	// their Gaussian conditional (found conjugate at the start), with the
-	// factors that touch them; blockOf[v] is v's block or −1
-	blocks, blockFs [][]int
-	blockOf         []int
-	u               []float64
-	sweeps          int
-	updates         int
+	// their Gaussian conditional (found conjugate at the start); blockOf[v]
+	// is v's block or −1
+	blocks  []*gaussBlock
+	blockOf []int
+	u       []float64
+	sweeps  int
+	updates int
 }
 
 // maxSliceSteps bounds the stepping out (m of Neal 2003, Fig. 3) and
@@ -167,7 +167,7 @@ func (ch *netChain) run(ctx context.Context, r runLength, out [][]float64, tk *t
 			switch b := ch.blockOf[v]; {
 			case b < 0:
 				err = ch.update(v, burnin)
-			case ch.blocks[b][0] == v:
+			case ch.blocks[b].vars[0] == v:
 				err = ch.drawBlock(b, burnin)
 			}
 			if err != nil {

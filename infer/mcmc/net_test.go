@@ -184,3 +184,27 @@ func TestNetRegression(t *testing.T) {
 		}
 	}
 }
+
+// TestNetRandomWalk: a random walk x[t] ~ N(0.9 x[t−1], 1/q) with a
+// Gamma(2, 1) process precision q, seen through N(x[t], 0.3) at T = 40:
+// the states drawn as one banded block and q from its Gamma conditional
+// agree with exact (q by quadrature, the states in closed form as a band)
+// within 4 standard errors.
+func TestNetRandomWalk(t *testing.T) {
+	var n graph.Net
+	q := nt.Var(&n, "q", graph.Gamma, 1)
+	nt.Factor(&n, nt.Gamma, q, nt.D("shape", 2), nt.D("rate", 1))
+	prev := -1
+	for i := 0; i < 40; i++ {
+		x := nt.Var(&n, "x", graph.Gaussian, 1)
+		if prev < 0 {
+			nt.Factor(&n, nt.NormalPrior, x, nt.D("mean", 0), nt.D("var", 1))
+		} else {
+			mean := graph.Edge{Name: "mean", Vars: []int{prev}, Coefs: []float64{0.9}}
+			nt.Factor(&n, nt.NormalPrior, x, mean, nt.V("prec", q))
+		}
+		nt.Obs(&n, nt.Normal, math.Sin(float64(i)/4), nt.V("mean", x), nt.D("var", 0.3))
+		prev = x
+	}
+	within4SE(t, &n, NetSettings{Samples: 1000, Seed: 7}, false)
+}

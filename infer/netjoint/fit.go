@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/families"
@@ -84,15 +86,19 @@ func probe(i int) float64 {
 }
 
 // design is the least-squares problem of FitFamily for one family and
-// dimension: the points θ_i of the support, the rows [T(θ_i), 1] and
-// their QR factorisation, computed once per Joint.
+// dimension: the points θ_i of the support, the rows a_i = [T(θ_i), 1], and
+// the least-squares solution operator L = (AᵀA)⁻¹Aᵀ from the QR
+// factorisation of A (a solve per column, no inverse of AᵀA is formed),
+// so that a fit is two small products. Designs are built once per process
+// and never modified (designs).
 type design struct {
 	points [][]float64
-	a      *mat.Dense
-	qr     mat.QR
-	g, r   *mat.VecDense
-	coef   mat.VecDense
+	a, l   *mat.Dense
 }
+
+// designs holds the design of each (family, dimension), shared by every
+// Joint and goroutine.
+var designs sync.Map
 
 type designKey struct {
 	fam graph.Family
@@ -101,14 +107,14 @@ type designKey struct {
 
 // designFor returns (building it on first use) the design of v's family:
 // Len + 4 points θ = FromU(2·probe) of the support.
-func (j *Joint) designFor(nv graph.NetVar) *design {
+func designFor(nv graph.NetVar) *design {
 	key := designKey{nv.Family, nv.Dim}
-	if d, ok := j.designs[key]; ok {
-		return d
+	if d, ok := designs.Load(key); ok {
+		return d.(*design)
 	}
 	m := families.For(nv.Family, nv.Dim).Len() + 1
 	np := m + 3
-	d := &design{a: mat.NewDense(np, m, nil), g: mat.NewVecDense(np, nil), r: mat.NewVecDense(np, nil)}
+	d := &design{a: mat.NewDense(np, m, nil)}
 	u := make([]float64, UDim(nv))
 	t := make([]float64, m-1)
 	for i := 0; i < np; i++ {
@@ -124,12 +130,25 @@ func (j *Joint) designFor(nv graph.NetVar) *design {
 		d.a.Set(i, m-1, 1)
 		d.points = append(d.points, th)
 	}
-	d.qr.Factorize(d.a)
-	if j.designs == nil {
-		j.designs = map[designKey]*design{}
+	var qr mat.QR
+	qr.Factorize(d.a)
+	var id mat.Dense
+	id.CloneFrom(eye(np))
+	d.l = &mat.Dense{}
+	if err := qr.SolveTo(d.l, false, &id); err != nil {
+		panic(fmt.Sprintf("netjoint: the %s design is singular: %v", nv.Family, err))
 	}
-	j.designs[key] = d
-	return d
+	got, _ := designs.LoadOrStore(key, d)
+	return got.(*design)
+}
+
+// eye is the n×n identity.
+func eye(n int) *mat.Dense {
+	m := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		m.Set(i, i, 1)
+	}
+	return m
 }
 
 // FitFamily fits Σ_{f ∈ fs} log f as ⟨η, T(θ_v)⟩ + c by least squares at
@@ -139,7 +158,12 @@ func (j *Joint) FitFamily(fs []int, v int, x []float64) ([]float64, float64, err
 	th := j.Value(v, x)
 	saved := append([]float64(nil), th...)
 	defer copy(th, saved)
-	d := j.designFor(nv)
+	d := designFor(nv)
+	m, np := d.l.Dims()
+	if cap(j.fitBuf) < np {
+		j.fitBuf = make([]float64, np)
+	}
+	g := j.fitBuf[:np]
 	scale := 1.0
 	for i, pt := range d.points {
 		copy(th, pt)
@@ -147,23 +171,19 @@ func (j *Joint) FitFamily(fs []int, v int, x []float64) ([]float64, float64, err
 		if math.IsNaN(gi) || math.IsInf(gi, 0) {
 			return nil, 0, fmt.Errorf("%s: log density %v at %v: %w", nv.Name, gi, th, ErrNotConjugate)
 		}
-		d.g.SetVec(i, gi)
+		g[i] = gi
 		scale = math.Max(scale, 1+math.Abs(gi))
 	}
-	if err := d.qr.SolveVecTo(&d.coef, false, d.g); err != nil {
-		return nil, 0, fmt.Errorf("%s: %v: %w", nv.Name, err, ErrNotConjugate)
+	coef := make([]float64, m)
+	for k := range coef {
+		coef[k] = floats.Dot(d.l.RawRowView(k), g)
 	}
-	d.r.MulVec(d.a, &d.coef)
-	d.r.SubVec(d.r, d.g)
-	if mat.Norm(d.r, math.Inf(1)) > fitTol*scale {
-		return nil, 0, fmt.Errorf("%s (%s): log density not linear in its sufficient statistics: %w", nv.Name, nv.Family, ErrNotConjugate)
+	for i := 0; i < np; i++ {
+		if r := floats.Dot(d.a.RawRowView(i), coef) - g[i]; !(math.Abs(r) <= fitTol*scale) {
+			return nil, 0, fmt.Errorf("%s (%s): log density not linear in its sufficient statistics: %w", nv.Name, nv.Family, ErrNotConjugate)
+		}
 	}
-	m := d.coef.Len()
-	eta := make([]float64, m-1)
-	for k := range eta {
-		eta[k] = d.coef.AtVec(k)
-	}
-	return eta, d.coef.AtVec(m - 1), nil
+	return coef[:m-1], coef[m-1], nil
 }
 
 // FitQuadratic fits Σ_{f ∈ fs} log f as −½ xᵀPx + bᵀx + c in the Gaussian

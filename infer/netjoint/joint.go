@@ -17,14 +17,13 @@ type Density interface {
 // Joint evaluates the joint log density of a Net at points. Its buffers
 // make it unsafe for concurrent use: each goroutine takes a Clone.
 type Joint struct {
-	Net  *graph.Net
-	off  []int // offset of variable v in a point
-	n    int
-	dens []Density
-	vals [][][]float64 // per factor, per edge: the resolved values
-	aff  [][]float64   // per factor: one slot per edge for affine values
-	// designs are FitFamily's least-squares problems by family
-	designs map[designKey]*design
+	Net    *graph.Net
+	off    []int // offset of variable v in a point
+	n      int
+	dens   []Density
+	vals   [][][]float64 // per factor, per edge: the resolved values
+	aff    [][]float64   // per factor: one slot per edge for affine values
+	fitBuf []float64     // FitFamily's values at the design points
 }
 
 // New checks that every factor of n has a log density and that its edges
@@ -69,7 +68,7 @@ func (j *Joint) alloc() {
 // Clone returns a Joint on the same Net with its own buffers.
 func (j *Joint) Clone() *Joint {
 	c := *j
-	c.designs = nil
+	c.fitBuf = nil
 	c.alloc()
 	return &c
 }

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"math"
+
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
@@ -22,7 +24,7 @@ func (j *job) runNetGold() error {
 func (j *job) runNetExact() error {
 	var progress func(done, total int)
 	if j.report != nil {
-		progress = func(done, total int) { j.report("configuration", done, total, "", 0) }
+		progress = func(done, total int) { j.report("configuration", done, total, "", math.NaN()) }
 	}
 	res, err := exact.RunNet(j.ctx, j.m.Net, exact.NetSettings{Progress: progress})
 	if res == nil {
