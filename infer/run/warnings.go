@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -101,8 +102,7 @@ func (j *job) multimodalWarning() {
 // argument, with its position.
 func nonLogConcave(m *compile.Model) (string, bool) {
 	site := func(s compile.Site) (string, bool) {
-		switch {
-		case s.Kind == "mixture" || s.Kind == "student_t" || s.Kind == "step" && s.Params["eps"] > 0:
+		if m, ok := s.Lik.(factor.Multimodal); ok && m.Multimodal() {
 			return fmt.Sprintf("factor %s at %s", s.Label, s.Pos), true
 		}
 		return "", false
