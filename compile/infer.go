@@ -28,7 +28,7 @@ const (
 
 // inferOptions are the keys an infer line accepts.
 var inferOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter", "seed",
-	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains"}
+	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains", "method"}
 
 // resultStmts compiles the root file's infer, predict, expect and learn lines.
 func (c *compiler) resultStmts(f *ast.File) {
