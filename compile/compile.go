@@ -101,6 +101,7 @@ type compiler struct {
 	sitesMade  map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)
 	siteVals   []float64                     // makeSite's scratch space
 	varMaps    map[*ast.CallExpr]map[string]float64
+	net        *netState // non-nil when the model lowers to a graph.Net (net.go)
 }
 
 // abort unwinds the current statement after an error was recorded.

@@ -17,10 +17,10 @@ import (
 // the posterior mean R = ‖m_new − m_old‖₂ per sweep; BP's to the largest
 // change of a single-variable belief (libDAI's convergence test).
 const (
-	EPTol       = 1e-6
-	EPMaxIter   = 200
-	BPTol       = 1e-9
-	BPMaxIter   = 10000
+	EPTol       = infer.DefaultMomentTol
+	EPMaxIter   = infer.DefaultMaxIter
+	BPTol       = infer.DefaultBeliefTol
+	BPMaxIter   = infer.DefaultBPMaxIter
 	MCMCSamples = 10000
 	MCMCBurnin  = 1000
 	MCMCChains  = 4
@@ -29,7 +29,7 @@ const (
 
 // inferOptions are the keys an infer line accepts.
 var inferOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter", "seed",
-	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains"}
+	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains", "method"}
 
 // resultStmts compiles the root file's infer, predict, expect and learn
 // lines. Every infer line is parsed and labelled; those Options.Only
@@ -73,6 +73,9 @@ func divFamily(d infer.Divergence) string {
 	case infer.RelaxedKL:
 		return "relaxed_kl"
 	case infer.Alpha:
+		if d.(infer.Alpha).VMP() {
+			return "alpha(0)"
+		}
 		return "alpha"
 	case infer.T:
 		return "t"
@@ -115,6 +118,9 @@ func (c *compiler) inferLine(s *ast.InferStmt) inferLine {
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
 	}
+	if c.isNet() {
+		return inferLine{stmt: s, spec: spec, given: given}
+	}
 	if spec.Method == infer.MethodEP && !seen["approx"] {
 		spec.Approx = c.defaultApprox()
 	}
@@ -124,6 +130,10 @@ func (c *compiler) inferLine(s *ast.InferStmt) inferLine {
 // checkInfer refuses an infer line the model cannot run, at its position.
 func (c *compiler) checkInfer(ln inferLine) {
 	s, spec := ln.stmt, ln.spec
+	if c.isNet() {
+		c.checkNet(s, spec)
+		return
+	}
 	c.checkRules(s, spec)
 	c.checkDraws(s, spec)
 	c.checkFITC(s, spec)
@@ -149,7 +159,9 @@ func (c *compiler) defaults(spec *InferSpec) {
 // defaultApprox is exact when every site has its own Tilted rule
 // (closed-form or fixed-quadrature moments: probit, step, normal, ...),
 // gh(n = 32) when some site has none (logistic) but there are no
-// mini-batch factors, and vq when there are exp(...) factors.
+// mini-batch factors, and vq when there are exp(...) factors. It is the
+// scheme of the sites without a rule: without an approx option a site
+// with its own rule keeps it (infer/run's epLikelihood).
 func (c *compiler) defaultApprox() infer.Scheme {
 	approx := infer.Scheme{Kind: infer.SchemeExact}
 	gh := func(s Site) {

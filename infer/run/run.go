@@ -171,6 +171,9 @@ func (j *job) drawProgress() func(done, total int) {
 
 // dispatch chooses the engine by the method and the kind of model.
 func (j *job) dispatch() error {
+	if j.m.Net != nil {
+		return j.runNet()
+	}
 	disc, cont := modelKinds(j.m.Graph)
 	if fg := j.m.FactorGraph; fg != nil && len(fg.Gates) > 0 {
 		return j.runGated(fg)
