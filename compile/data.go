@@ -1,8 +1,6 @@
 package compile
 
 import (
-	"fmt"
-
 	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/stdlib"
 )
@@ -77,7 +75,7 @@ func (c *compiler) csvCall(a *args) val {
 		if o, ok := c.opt.Data[c.curData]; ok {
 			p, full = o, o
 			c.dataUsed[c.curData] = true
-			override = fmt.Sprintf("--data %s=%s: ", c.curData, o)
+			override = c.override("data", c.curData, o) + ": "
 		}
 	}
 	opt := stdlib.CSVOptions{Column: a.str(1, ""), Columns: a.strs(2), Exclude: a.strs(3),
