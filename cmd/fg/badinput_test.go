@@ -40,9 +40,9 @@ var crashRx = regexp.MustCompile(`(?m)^(fatal error:|panic:|goroutine \d+ \[|run
 type badCase struct {
 	args  []string
 	stdin []byte // the case's stdin file, empty without one
-	name string // the args, shortened for messages
-	exit int
-	want []*regexp.Regexp
+	name  string // the args, shortened for messages
+	exit  int
+	want  []*regexp.Regexp
 }
 
 func readBadCase(dir string) (*badCase, error) {

@@ -69,4 +69,4 @@ func (p *plainLines) Readline() (string, error) {
 }
 
 func (p *plainLines) SetPrompt(string) {}
-func (p *plainLines) Close() error    { return nil }
+func (p *plainLines) Close() error     { return nil }
