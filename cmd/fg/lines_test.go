@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -86,5 +88,46 @@ func TestREPLPipedInput(t *testing.T) {
 				t.Errorf("used %v of CPU time", cpu)
 			}
 		})
+	}
+}
+
+// TestFIFORefused: a FIFO with no writer, named as a model, an import, a
+// csv or libsvm file or a --data override, is refused at once with
+// "not a regular file" (opening it would block forever).
+func TestFIFORefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := dir + "/p"
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	write := func(name, src string) string {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	csvModel := write("csv.fg", "data x = csv(\"p\")\n")
+	cases := [][]string{
+		{"check", fifo}, {"run", fifo}, {"fmt", fifo},
+		{"check", write("import.fg", "import \"p\"\n")},
+		{"check", csvModel},
+		{"check", write("libsvm.fg", "data X = libsvm(\"p\")\n")},
+		{"run", write("data.fg", "data x = csv(\"d.csv\")\n"), "--data", "x=" + fifo},
+	}
+	for _, args := range cases {
+		done := make(chan string, 1)
+		go func() {
+			_, errb, code := runFG(args...)
+			done <- fmt.Sprintf("exit %d: %s", code, errb)
+		}()
+		select {
+		case out := <-done:
+			if !strings.HasPrefix(out, "exit 1") || !strings.Contains(out, "not a regular file (a FIFO or pipe)") {
+				t.Errorf("fg %s: %s", strings.Join(args, " "), out)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("fg %s blocked on the FIFO", strings.Join(args, " "))
+		}
 	}
 }
