@@ -7,8 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 	"testing/fstest"
+	"time"
 )
 
 func TestRefusesSpecialFiles(t *testing.T) {
