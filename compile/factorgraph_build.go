@@ -225,7 +225,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 			}
 			fg.Gaussians = append(fg.Gaussians, LinearGaussian{
 				Aff: b.unit(v, 0-p.prior.Mean[e]),
-				Var: p.prior.Cov.At(e, e), Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: &p.pos})
+				Var: p.prior.Var[e], Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: &p.pos})
 		}
 	case p.prior.Kind == PriorMVNormal || p.prior.Kind == PriorGP:
 		d := DenseBlock{Latent: li, Name: l.Name, Vars: make([]int, l.Size()), Prior: p.prior, Factor: p.factor, Pos: p.pos}

@@ -102,6 +102,11 @@ type Prior struct {
 	Kind PriorKind
 	Mean []float64
 	Cov  *mat.SymDense
+	// Var, for a normal prior, are the per-element variances (Cov's
+	// diagonal). A block of streamed libsvm sites has Cov nil and reads Var
+	// only, so that its memory stays O(d) (the dense diag(Var) is formed,
+	// and charged against the covariance budget, for other blocks only).
+	Var []float64
 	Nu   float64 // student_t / tp degrees of freedom
 	// GP/TP only: the kernel expression and the training inputs (rows).
 	Kernel KernelSpec
