@@ -24,8 +24,12 @@ type Model struct {
 	Files  []*ast.File // the root file first, then imports in load order
 	Params map[string]Value
 	Data   map[string]Value
-	Graph  *graph.Graph // every latent and factor, discrete and continuous
-	Blocks []*Block     // continuous latents with a Gaussian-type prior and their factors
+	// CSVFiles maps each data item defined with a csv() call to the file
+	// it read (after an Options.Data override), as opened through
+	// Options.FS.
+	CSVFiles map[string]string
+	Graph    *graph.Graph // every latent and factor, discrete and continuous
+	Blocks   []*Block     // continuous latents with a Gaussian-type prior and their factors
 	// FactorGraph is the continuous part when the model is a factor graph
 	// over several latents (factorgraph.go); Blocks is then empty.
 	FactorGraph *FactorGraph
