@@ -18,7 +18,7 @@ import (
 )
 
 // TestRunInterrupt sends SIGINT and SIGTERM to runs of every long method
-// (testdata/slow/METHOD.fg: ep, t-EP, bp, exact, mcmc and learn, each running for
+// (testdata/slow/METHOD.fg: ep, t-EP (at 1500 and 2500 sites), bp, exact, mcmc and learn, each running for
 // many seconds): fg must stop within a second of the signal — measured as
 // the CPU time it uses after the signal, at most testkit.StopCPU with
 // GOMAXPROCS = testkit.StopProcs, so that load on the machine cannot fail
@@ -28,7 +28,7 @@ import (
 // (SIGINT and SIGTERM alternating), otherwise both.
 func TestRunInterrupt(t *testing.T) {
 	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
-	for k, method := range []string{"ep", "tep", "bp", "exact", "mcmc", "learn"} {
+	for k, method := range []string{"ep", "tep", "bp", "exact", "mcmc", "learn", "tep2500"} {
 		for j, sig := range sigs {
 			if testing.Short() && j != k%2 {
 				continue
