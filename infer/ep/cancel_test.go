@@ -86,3 +86,47 @@ func TestRunCancelsDuringFactorisation(t *testing.T) {
 		t.Errorf("partial means: %d, finite %v", len(res.FMean), finite(res.FMean...))
 	}
 }
+
+// projected2000 is a probit problem of 3000 sites on dense projections of
+// a 2000-dimensional Gaussian: its site-space set-up, K Aᵀ and A K Aᵀ,
+// costs n²m + m²n = 3·10¹⁰ flops (5–10 s of CPU time).
+func projected2000() *Problem {
+	const n, m = 2000, 3000
+	A := randInputs(m, n, 9)
+	p := &Problem{Cov: kernel.SE{Lengthscale: 0.5, Var: 1}.Matrix(randInputs(n, 2, 8))}
+	for i := 0; i < m; i++ {
+		p.Sites = append(p.Sites, Site{Lik: Probit{}, Y: 1, Proj: A.RawRowView(i)})
+	}
+	return p
+}
+
+// TestProjectionSetUpCancels: the set-up products check the context
+// between chunks. With done already closed none is computed (the chunk
+// check comes first); canceled 100 ms into a run, Run returns Canceled
+// within testkit.StopCPU of CPU time instead of finishing the products.
+func TestProjectionSetUpCancels(t *testing.T) {
+	p := projected2000()
+	ctx0, cancel0 := context.WithCancel(context.Background())
+	cancel0()
+	if pr, err := newProjectionDone(p, sitePath, ctx0.Done()); pr != nil || !errors.Is(err, errCanceled) {
+		t.Fatalf("closed done: %v, %v", pr != nil, err)
+	}
+	if testing.Short() {
+		return
+	}
+	testkit.LimitProcs(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	at := make(chan time.Duration, 1)
+	timer := time.AfterFunc(100*time.Millisecond, func() { at <- testkit.ProcessCPU(t); cancel() })
+	res, err := Run(ctx, p, Settings{space: sitePath})
+	end := testkit.ProcessCPU(t)
+	if timer.Stop() {
+		t.Fatal("finished before the cancellation")
+	}
+	if d := end - <-at; d > testkit.StopCPU {
+		t.Errorf("returned after %v of CPU time after the cancellation", d)
+	}
+	if !errors.Is(err, context.Canceled) || res == nil || res.Status != infer.Canceled {
+		t.Fatalf("got %v, %v", res, err)
+	}
+}
