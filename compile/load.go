@@ -79,6 +79,9 @@ func (c *compiler) run(filename string, src []byte) {
 	c.m.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
 	c.loading = append(c.loading, c.canonical(filename))
 	c.lf = newLearnRec(f)
+	if c.isNetModel(f) {
+		c.net = newNetState()
+	}
 	c.modelStmts(f, true)
 	c.checkSetUsed(f)
 	c.buildBlocks()
@@ -153,9 +156,7 @@ func (c *compiler) modelStmts(f *ast.File, root bool) {
 		case *ast.InferStmt, *ast.PredictStmt, *ast.ExpectStmt, *ast.LearnStmt:
 			// result statements: the root file's are handled after the blocks.
 		default:
-			n := len(c.errs)
-			c.guard(func() { c.modelStmt(s) })
-			if len(c.errs) > n {
+			if c.guard(func() { c.modelStmt(s) }) {
 				c.poison(s)
 			}
 		}

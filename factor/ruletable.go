@@ -21,7 +21,7 @@ func (c Column) String() string {
 }
 
 // Columns are the columns of the rule table.
-var Columns = []Column{{"ep", "kl"}, {"ep", "alpha"}, {"ep", "relaxed_kl"}, {"ep", "t"},
+var Columns = []Column{{"ep", "kl"}, {"ep", "alpha"}, {"ep", "alpha(0)"}, {"ep", "relaxed_kl"}, {"ep", "t"},
 	{"bp", "kl"}, {"bp", "alpha"}, {"bp", "relaxed_kl"}, {"exact", ""}, {"mcmc", ""},
 	{"predict", ""}, {"learn", ""}}
 
@@ -57,6 +57,12 @@ func support(k Kind, c Column) (via string, approx bool) {
 	if e, ok := k.(Expander); ok {
 		k = e.Expands()
 	}
+	if via := netSupport(k, c); via != "" {
+		return via, false
+	}
+	if c.Div == "alpha(0)" {
+		return "", false // the VMP limit runs on the typed factor graph only
+	}
 	switch k.Role() {
 	case Likelihood:
 		return likelihoodSupport(k, c)
@@ -64,6 +70,24 @@ func support(k Kind, c Column) (via string, approx bool) {
 		return priorSupport(k, c)
 	}
 	return potentialSupport(k, c)
+}
+
+// netSupport is the rule of a kind of the typed factor graph (graph.Net,
+// infer/mp): EP and power EP from its EP rule, the alpha → 0 limit (VMP)
+// from its VMP rule, exact and mcmc from its log density on edge values.
+func netSupport(k Kind, c Column) string {
+	if !has[NetKind](k) {
+		return ""
+	}
+	switch {
+	case c == Column{"ep", "kl"} && has[EP](k), c == Column{"ep", "alpha"} && has[EP](k):
+		return "EP"
+	case c == Column{"ep", "alpha(0)"} && has[VMP](k):
+		return "VMP"
+	case (c.Method == "exact" || c.Method == "mcmc") && !has[LogDensity](k) && !has[Tabler](k) && !has[GaussianPrior](k):
+		return "LogDensityEdges"
+	}
+	return ""
 }
 
 func has[T any](k Kind) bool {

@@ -3,6 +3,9 @@ package infer
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strconv"
+	"strings"
 )
 
 // Result is the engine-neutral outcome of one infer line: what the CLI, the
@@ -20,6 +23,9 @@ type Result struct {
 	// none; LogEvidence is then 0 and must not be reported.
 	LogEvidence float64
 	HasEvidence bool
+	// ELBO marks LogEvidence as an evidence lower bound (variational
+	// message passing, divergence alpha(0)), not log Z.
+	ELBO bool
 	// Trace is the convergence measure after each sweep, e.g.
 	// R(iter) = ‖m_iter − m_iter−1‖₂ for EP, the largest belief change for BP.
 	Trace       []float64
@@ -77,6 +83,12 @@ type Variable struct {
 	Discrete bool
 	// Continuous variables: marginal means and variances per element.
 	Mean, Var []float64
+	// Family is the exponential family of the elements' marginals when it
+	// is not the Gaussian ("gamma", "inv_gamma", "beta", "dirichlet"; empty
+	// otherwise), and Dist each element's marginal with its parameters,
+	// e.g. "Beta(10, 6)" (a Dirichlet row's for each of its components).
+	Family string
+	Dist   []string
 	// Discrete variables: state labels (e.g. "-1", "+1") and per element the
 	// marginal probability of each state.
 	States []string
@@ -175,4 +187,38 @@ func (p *Prediction) Score(y []float64) *TestScore {
 	s.ErrorRate /= float64(len(y))
 	s.MeanLogProb /= float64(len(y))
 	return s
+}
+
+// ElementName renders element i (row-major) of an array with the given
+// shape as name[i, j], or name for a scalar: the names of the table, CSV,
+// plots and warnings.
+func ElementName(name string, shape []int, i int) string {
+	if len(shape) == 0 {
+		return name
+	}
+	idx := make([]string, len(shape))
+	for k := len(shape) - 1; k >= 0; k-- {
+		if shape[k] <= 0 {
+			idx[k] = "?"
+			continue
+		}
+		idx[k] = strconv.Itoa(i % shape[k])
+		i /= shape[k]
+	}
+	return name + "[" + strings.Join(idx, ", ") + "]"
+}
+
+// SkipReasons renders counts of skipped updates by reason for a message,
+// sorted by reason: "cavity: 3, non-finite: 1".
+func SkipReasons(counts map[string]int) string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s: %d", k, counts[k])
+	}
+	return strings.Join(parts, ", ")
 }

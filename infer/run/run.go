@@ -83,7 +83,7 @@ func selectSpecs(m *compile.Model, opt Options) ([]*compile.InferSpec, error) {
 	for _, l := range opt.Labels {
 		s := findSpec(all, l)
 		if s == nil {
-			return nil, fmt.Errorf("no infer line labelled %q; labels are %s", l, labelList(all))
+			return nil, fmt.Errorf("no infer line labelled %q; labels are %s", l, labelList(append(m.AllInfers(), opt.Extra...)))
 		}
 		out = append(out, s)
 	}
@@ -171,6 +171,9 @@ func (j *job) drawProgress() func(done, total int) {
 
 // dispatch chooses the engine by the method and the kind of model.
 func (j *job) dispatch() error {
+	if j.m.Net != nil {
+		return j.runNet()
+	}
 	disc, cont := modelKinds(j.m.Graph)
 	if fg := j.m.FactorGraph; fg != nil && len(fg.Gates) > 0 {
 		return j.runGated(fg)

@@ -59,6 +59,18 @@ type Document struct {
 	Version int          `json:"version"`
 	Model   string       `json:"model"`
 	Results []JSONResult `json:"results"`
+	// SummedStates, when the model has discrete latents without a
+	// categorical prior, says that log_evidence sums over their states
+	// (docs/json.md).
+	SummedStates *JSONSummedStates `json:"summed_states,omitempty"`
+}
+
+// JSONSummedStates names the discrete latents whose states log_evidence
+// sums over without a normalised prior (compile.Model.SummedStates):
+// log p(y) under uniform priors on them is log_evidence − log_states.
+type JSONSummedStates struct {
+	Latents   []string `json:"latents"`
+	LogStates Float    `json:"log_states"`
 }
 
 // JSONResult is one infer line's outcome; docs/json.md documents every field.
@@ -74,6 +86,7 @@ type JSONResult struct {
 	Skipped     int                       `json:"skipped"`
 	Seconds     Float                     `json:"seconds"`
 	LogEvidence *Float                    `json:"log_evidence"`
+	ELBO        bool                      `json:"elbo,omitempty"`
 	Trace       Floats                    `json:"trace"`
 	Variables   map[string]JSONVariable   `json:"variables"`
 	Relaxation  map[string]Float          `json:"relaxation"`
@@ -97,6 +110,8 @@ type JSONVariable struct {
 	Shape   []int    `json:"shape"`
 	Mean    Floats   `json:"mean,omitempty"`
 	Var     Floats   `json:"var,omitempty"`
+	Family  string   `json:"family,omitempty"`
+	Dist    []string `json:"dist,omitempty"`
 	States  []string `json:"states,omitempty"`
 	Probs   []Floats `json:"probs,omitempty"`
 	MeanSE  Floats   `json:"mean_se,omitempty"`
@@ -146,7 +161,13 @@ type JSONErrors struct {
 // numbers on one line each). The indented text is streamed to w as it is
 // made, not built whole beside the compact encoding.
 func WriteJSON(w io.Writer, model string, rs []*infer.Result) error {
-	compact, err := json.Marshal(NewDocument(model, rs))
+	return WriteDocument(w, NewDocument(model, rs))
+}
+
+// WriteDocument writes a JSON document (NewDocument, with any model-level
+// fields set) in fg's layout.
+func WriteDocument(w io.Writer, d Document) error {
+	compact, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}
@@ -188,6 +209,7 @@ func jsonResult(r *infer.Result) JSONResult {
 	}
 	if r.HasEvidence {
 		j.LogEvidence = optFloat(true, r.LogEvidence)
+		j.ELBO = r.ELBO
 	}
 	for _, v := range r.Variables {
 		j.Variables[v.Name] = jsonVariable(v)
@@ -245,6 +267,7 @@ func jsonVariable(v infer.Variable) JSONVariable {
 		ESS: floats(v.ESS), RHat: floats(v.RHat)}
 	if !v.Discrete {
 		j.Mean, j.Var = nonNil(floats(v.Mean)), nonNil(floats(v.Var))
+		j.Family, j.Dist = v.Family, v.Dist
 		return j
 	}
 	j.States = v.States
