@@ -30,7 +30,7 @@ func TestBadMemoryBudgetEnv(t *testing.T) {
 // 2·10⁵ steps: 4·10⁵ factors and variables at 256 bytes), the branches
 // of gated likelihoods (64 × 2000 at 768 bytes) and a libDAI graph (10⁵
 // factors and variables at 640 bytes) are charged against the
-// memory budget before they are built: under FG_MEMORY_BUDGET=64M both are
+// memory budget before they are built: under FG_MEMORY_BUDGET=64M all are
 // refused with the budget named, at a position; under 512M all compile.
 // (The budget is read once per process, so fg runs as a subprocess.)
 func TestModelsChargedToBudget(t *testing.T) {
