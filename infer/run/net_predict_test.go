@@ -42,7 +42,9 @@ func variable(t *testing.T, r *infer.Result, name string) infer.Variable {
 	return infer.Variable{}
 }
 
-func relNear(got, want, tol float64) bool { return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want)) }
+func relNear(got, want, tol float64) bool {
+	return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
+}
 
 // TestNetPredictBetaBernoulli: p ~ beta(2.5, 1.5) with k = 9 heads in
 // n = 13 flips has the Beta(a', b') posterior, a' = 11.5, b' = 5.5. The
