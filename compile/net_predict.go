@@ -31,10 +31,6 @@ const netPredictUsage = "predict takes the likelihood of a new observation: pred
 // factor observing 0. The engines answer it from their posteriors; a
 // predictive an engine of the file cannot answer is refused here.
 func (c *compiler) netPredict(s *ast.PredictStmt) {
-	net := c.m.Net
-	if net == nil {
-		return // the model's errors explain it
-	}
 	call, ok := s.Value.(*ast.CallExpr)
 	if !ok || call.FunName() != "predictive" || len(call.Args) != 1 || len(call.Named) != 0 {
 		c.fail(s.Value, "%s", netPredictUsage)
@@ -63,6 +59,10 @@ func (c *compiler) netPredict(s *ast.PredictStmt) {
 	edges, args := c.netEdges(a, ps, n, 0)
 	if !c.netMentionsLatent(a) {
 		c.fail(inner, "`%s` depends on no latent: its predictive is the likelihood itself", c.text(inner))
+	}
+	net := c.m.Net
+	if net == nil {
+		return // the model's errors explain it
 	}
 	varOf := netVarOf(c.m.Graph, net)
 	shared := map[*graph.Edge][]graph.Edge{}
