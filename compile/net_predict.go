@@ -37,7 +37,8 @@ func (c *compiler) netPredict(s *ast.PredictStmt) {
 	}
 	inner, ok := call.Args[0].(*ast.CallExpr)
 	if !ok {
-		c.fail(call.Args[0], "on %s, %s", netModel, netPredictUsage)
+		c.netPredictLatent(s, call.Args[0])
+		return
 	}
 	b := c.distribution(inner)
 	k, ok := netLikelihoodKind(b.Name)
@@ -45,11 +46,7 @@ func (c *compiler) netPredict(s *ast.PredictStmt) {
 	if !ok || !hasRule {
 		c.fail(inner.Fun, "predictive of `%s`: the posterior predictive is defined for bernoulli, binomial, poisson and normal on %s", b.Name, netModel)
 	}
-	for _, p := range c.m.Predicts {
-		if p.Name == s.Name.Name {
-			c.fail(s.Name, "predict `%s` declared twice", s.Name.Name)
-		}
-	}
+	c.netPredictName(s)
 	if uses := c.selectors(inner); len(uses) > 0 {
 		c.fail(uses[0].at, "predictive: a parameter selected by a discrete latent (`%s`) is not supported; predict one branch, e.g. predictive(normal(mu[0], 1 / tau))", c.text(uses[0].at))
 	}
@@ -86,6 +83,96 @@ func (c *compiler) netPredict(s *ast.PredictStmt) {
 	}
 	c.netPredictEngines(s, spec.Net)
 	c.m.Predicts = append(c.m.Predicts, spec)
+}
+
+// netPredictName fails on a predict name declared before.
+func (c *compiler) netPredictName(s *ast.PredictStmt) {
+	for _, p := range c.m.Predicts {
+		if p.Name == s.Name.Name {
+			c.fail(s.Name, "predict `%s` declared twice", s.Name.Name)
+		}
+	}
+}
+
+// netPredictLatent compiles the short form `predict NAME =
+// predictive(LATENT)`: per element x of the latent (a scalar, an
+// element, or a vector of them), the new observation of the likelihood
+// its observations share — every observed factor with x as a whole edge
+// (bernoulli(p), poisson(rate[g[i]]), normal(mu, 1 / tau)) must have the
+// same kind and the same edges, or the statement is refused, naming two
+// that differ, with the explicit form predictive(DIST(args)) to write.
+func (c *compiler) netPredictLatent(s *ast.PredictStmt, at ast.Expr) {
+	c.netPredictName(s)
+	v := c.eval(at)
+	if v.k != kSym || v.sym.lat < 0 || v.sym.exprs || v.sym.ids == nil {
+		c.fail(at, "on %s, %s; predictive(LATENT) takes a latent or elements of one, whose observations share a likelihood", netModel, netPredictUsage)
+	}
+	net := c.m.Net
+	if net == nil {
+		return // the model's errors explain it
+	}
+	varOf := netVarOf(c.m.Graph, net)
+	spec := &PredictSpec{Name: s.Name.Name, Block: -1, Pos: s.Pos(), Net: &NetPredict{Factors: make([]graph.NetFactor, len(v.sym.ids))}}
+	for e, id := range v.sym.ids {
+		nv := varOf[id]
+		name := c.m.Graph.VarName(id)
+		var first *graph.NetFactor
+		for fi := range net.Factors {
+			f := &net.Factors[fi]
+			if nv < 0 || !f.Observed || !onEdge(f, nv) {
+				continue
+			}
+			if first == nil {
+				first = f
+				continue
+			}
+			if f.Kind.Name() != first.Kind.Name() || !sameEdges(f.Edges, first.Edges) {
+				c.fail(at, "predictive(%s): the observations of `%s` have different likelihoods (%s at %s, %s at %s); write the new observation's likelihood, predictive(DIST(args))",
+					c.text(at), name, first.Label, first.Pos, f.Label, f.Pos)
+			}
+		}
+		if first == nil {
+			c.fail(at, "predictive(%s): no observation has `%s` as a parameter of its likelihood; write the new observation's likelihood, e.g. predictive(bernoulli(p)) or predictive(normal(dot(x, w) + b, 1 / tau))", c.text(at), name)
+		}
+		pk, ok := first.Kind.(factor.NetPredictive)
+		if !ok {
+			c.fail(at, "predictive(%s): the observations of `%s` are %s, which has no posterior predictive here (bernoulli, binomial, poisson and normal have)", c.text(at), name, first.Kind.Name())
+		}
+		f := *first
+		f.Observed, f.Y = false, nil
+		f.Label = fmt.Sprintf("predictive(%s)", name)
+		spec.Net.Kind, spec.Net.Factors[e] = pk, f
+	}
+	for _, f := range spec.Net.Factors[1:] {
+		if f.Kind.Name() != spec.Net.Kind.Name() {
+			c.fail(at, "predictive(%s): its elements' observations have different likelihoods (%s and %s); predict them one by one", c.text(at), spec.Net.Kind.Name(), f.Kind.Name())
+		}
+	}
+	c.netPredictEngines(s, spec.Net)
+	c.m.Predicts = append(c.m.Predicts, spec)
+}
+
+// onEdge reports whether Net variable v is a whole edge of f.
+func onEdge(f *graph.NetFactor, v int) bool {
+	for _, e := range f.Edges {
+		if u, ok := e.IsVar(); ok && u == v {
+			return true
+		}
+	}
+	return false
+}
+
+// sameEdges reports whether two factors' edges are equal.
+func sameEdges(a, b []graph.Edge) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !edgeEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // netPredictSize is the number of predictions: the common length of the

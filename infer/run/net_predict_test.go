@@ -53,7 +53,8 @@ func relNear(got, want, tol float64) bool {
 // variance 12 a'b'(a' + b' + 12)/((a' + b')²(a' + b' + 1)). ep (exact on
 // the conjugate factors), alpha(0) (VMP on one latent is exact here) and
 // exact agree with them to 1e-12; mcmc's p(y = 1) = E[p] lies within 4 of
-// its Monte Carlo standard errors.
+// its Monte Carlo standard errors. The short form predictive(p) is the
+// same predictive.
 func TestNetPredictBetaBernoulli(t *testing.T) {
 	ys := []int{1, 1, 0, 1, 1, 1, 0, 1, 1, 0, 1, 0, 1}
 	k, n := 0, len(ys)
@@ -68,6 +69,7 @@ for i in 0..%d {
   y[i] ~ bernoulli(p)
 }
 predict heads = predictive(bernoulli(p))
+predict short = predictive(p)
 predict flips = predictive(binomial(12, p))
 infer ep
 infer ep as vmp { divergence = alpha(0) }
@@ -81,6 +83,9 @@ infer mcmc { samples = 4000, seed = 3 }
 	bbVar := 12 * a1 * b1 * (s + 12) / (s * s * (s + 1))
 	for _, r := range rs[:3] {
 		h, f := prediction(t, r, "heads"), prediction(t, r, "flips")
+		if sh := prediction(t, r, "short"); len(sh.Prob) != 1 || sh.Prob[0] != h.Prob[0] || sh.Var[0] != h.Var[0] {
+			t.Errorf("%s: predictive(p) %v, predictive(bernoulli(p)) %v", r.Label, sh.Prob, h.Prob)
+		}
 		if len(h.Prob) != 1 || !relNear(h.Prob[0], prob, 1e-12) || !relNear(h.Mean[0], prob, 1e-12) || !relNear(h.Var[0], prob*(1-prob), 1e-12) {
 			t.Errorf("%s: heads prob %v mean %v var %v, want %v, %v", r.Label, h.Prob, h.Mean, h.Var, prob, prob*(1-prob))
 		}
@@ -176,7 +181,9 @@ infer ep as vmp { divergence = alpha(0) }
 
 // TestNetPredictVector: a vector argument gives one prediction per
 // element, scalars broadcasting: rate[j] ~ gamma(2, 1) with counts per
-// group, predictive(poisson(rate)) is (2 + Σ_j y)/(1 + n_j) for each group.
+// group, predictive(poisson(rate)) is (2 + Σ_j y)/(1 + n_j) for each group,
+// and so is the short form predictive(rate) (the groups' observations are
+// poisson(rate[j])).
 func TestNetPredictVector(t *testing.T) {
 	rs := runNetSource(t, `model groups
 data g = [0, 0, 1, 2, 2, 2]
@@ -186,6 +193,7 @@ for i in 0..6 {
   y[i] ~ poisson(rate[g[i]])
 }
 predict cnt = predictive(poisson(rate))
+predict short = predictive(rate)
 infer exact
 `)
 	want := []float64{(2 + 8) / 3.0, 2 / 2.0, (2 + 21) / 4.0}
@@ -193,9 +201,10 @@ infer exact
 	if len(c.MeanY) != 3 || c.Shape[0] != 3 {
 		t.Fatalf("shape %v, mean_y %v", c.Shape, c.MeanY)
 	}
+	sh := prediction(t, rs[0], "short")
 	for j := range want {
-		if !relNear(c.MeanY[j], want[j], 1e-12) {
-			t.Errorf("cnt[%d] = %v, want %v", j, c.MeanY[j], want[j])
+		if !relNear(c.MeanY[j], want[j], 1e-12) || len(sh.MeanY) != 3 || sh.MeanY[j] != c.MeanY[j] {
+			t.Errorf("cnt[%d] = %v (short form %v), want %v", j, c.MeanY[j], sh.MeanY, want[j])
 		}
 	}
 }
