@@ -48,7 +48,7 @@ func TestNetPredictErrors(t *testing.T) {
 			t.Errorf("%s with %s: got %v, want %q", tc.stmt, tc.infer, err, tc.want)
 		}
 	}
-	for _, ok := range []string{"predict q = predictive(tau)\ninfer ep","predict q = predictive(normal(mu + w[1], 2))\ninfer ep", "predict q = predictive(normal(mu, 1 / tau))\ninfer ep { divergence = alpha(0) }",
+	for _, ok := range []string{"predict q = predictive(tau)\ninfer ep", "predict q = predictive(normal(mu + w[1], 2))\ninfer ep", "predict q = predictive(normal(mu, 1 / tau))\ninfer ep { divergence = alpha(0) }",
 		"predict q = predictive(poisson(rate))\ninfer exact", "predict q = predictive(normal(2 * mu + 1, 0.5))\ninfer mcmc"} {
 		if _, err := CompileSource("m.fg", []byte(netPredictModel+ok+"\n"), Options{}); err != nil {
 			t.Errorf("%s: %v", ok, err)
