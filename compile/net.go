@@ -170,7 +170,7 @@ func (c *compiler) netObserve(s *ast.TildeStmt, y val, call *ast.CallExpr) {
 	at := argNodes(args)
 	for e := 0; e < n; e++ {
 		f := graph.NetFactor{Kind: k, Edges: edges(e), Observed: true, Y: []float64{y.num[e]},
-			Label: fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, e, n)), Pos: s.Pos()}
+			Label: fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, y, e)), Pos: s.Pos()}
 		c.addNetFactor(s, netDecl{f: f, kind: k, at: at}, args, e, &netObs{lhs: s.LHS, y: y})
 	}
 }

@@ -117,17 +117,17 @@ func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []gra
 	}
 	// One selector per statement, as for gated likelihoods (gate.go,
 	// whose selectors and checkSelector this reuses).
-	sel := uses[0].id
+	if len(uses[0].ids) != 1 || n != 1 {
+		c.fail(a.call, "a distribution whose parameters `%s` selects is on one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1 / tau)", c.text(uses[0].at))
+	}
+	sel := uses[0].ids[0]
 	for _, u := range uses[1:] {
-		if u.id != sel {
+		if len(u.ids) != 1 || u.ids[0] != sel {
 			c.fail(u.at, "one discrete latent element may select a distribution's parameters; `%s` and `%s` both index here",
 				c.text(uses[0].at), c.text(u.at))
 		}
 	}
 	c.checkSelector(uses[0].at, sel)
-	if n != 1 {
-		c.fail(a.call, "a distribution whose parameters `%s` selects is on one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1 / tau)", c.text(uses[0].at))
-	}
 	states := c.m.Graph.Vars[sel].Card
 	c.nUnroll += states - 1 // the branches count against the model's factor limit
 	if c.nUnroll > maxFactors {

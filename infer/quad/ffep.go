@@ -227,7 +227,7 @@ func (e *engine) sweeps(ctx context.Context) *Result {
 		e.meanInto(e.mean)
 		sw := infer.Sweep{Change: dist(e.mean, prev), Updates: res.Updates - u, Skipped: res.Skipped - k}
 		if sw.Skipped > 0 {
-			sw.Why = fmt.Sprint(res.Errors)
+			sw.Why = infer.SkipReasons(res.Errors)
 		}
 		copy(prev, e.mean)
 		if !finite(sw.Change) {

@@ -232,7 +232,7 @@ func (e *engine) sweep(ctx context.Context, pass int, prev []float64) (infer.Swe
 	sw.Change = math.Sqrt(sw.Change)
 	copy(prev, m)
 	if sw.Skipped > 0 {
-		sw.Why = fmt.Sprint(e.res.Errors)
+		sw.Why = infer.SkipReasons(e.res.Errors)
 	}
 	if math.IsInf(sw.Change, 0) || math.IsNaN(sw.Change) {
 		return sw, errors.New("non-finite posterior mean")
