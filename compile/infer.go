@@ -29,7 +29,7 @@ const (
 
 // inferOptions are the keys an infer line accepts.
 var inferOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter", "seed",
-	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains"}
+	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains", "method"}
 
 // resultStmts compiles the root file's infer, predict, expect and learn
 // lines. Every infer line is parsed and labelled; those Options.Only
@@ -117,6 +117,9 @@ func (c *compiler) inferLine(s *ast.InferStmt) inferLine {
 		given[o.Key.Name] = o.Value
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
+	}
+	if c.isNet() {
+		return inferLine{stmt: s, spec: spec, given: given}
 	}
 	if spec.Method == infer.MethodEP && !seen["approx"] {
 		spec.Approx = c.defaultApprox()

@@ -37,6 +37,14 @@ func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
 		}
 	case infer.MethodMCMC:
 		c.checkMCMC(s, spec)
+	case infer.MethodExact:
+		if spec.ExactMethod == "quad" {
+			for _, b := range c.m.Blocks {
+				if b.N > infer.MaxQuadDim {
+					c.fail(optionValue(s, "method"), "method quad integrates at most %d dimensions; `%s` has %d (method is samples any dimension)", infer.MaxQuadDim, b.Name, b.N)
+				}
+			}
+		}
 	}
 }
 

@@ -104,12 +104,14 @@ func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []gra
 	}
 	// One selector per statement, as for gated likelihoods (gate.go,
 	// whose selectors and checkSelector this reuses).
-	if len(uses[0].ids) != 1 || n != 1 {
-		c.fail(a.call, "a distribution whose parameters `%s` selects is on one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1 / tau)", c.text(uses[0].at))
+	for _, u := range uses {
+		if len(u.ids) != 1 || n != 1 {
+			c.fail(u.at, "a distribution whose parameters `%s` selects is on one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1 / tau)", c.text(u.at))
+		}
 	}
 	sel := uses[0].ids[0]
 	for _, u := range uses[1:] {
-		if len(u.ids) != 1 || u.ids[0] != sel {
+		if u.ids[0] != sel {
 			c.fail(u.at, "one discrete latent element may select a distribution's parameters; `%s` and `%s` both index here",
 				c.text(uses[0].at), c.text(u.at))
 		}

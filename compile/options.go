@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -47,6 +48,7 @@ var optionMethods = map[string][]infer.Method{
 	"max_iter": {infer.MethodEP, infer.MethodBP}, "approx": {infer.MethodEP}, "family": {infer.MethodEP},
 	"passes": {infer.MethodEP}, "nonnegative_sites": {infer.MethodEP}, "shards": {infer.MethodEP},
 	"samples": {infer.MethodMCMC}, "burnin": {infer.MethodMCMC}, "chains": {infer.MethodMCMC},
+	"method": {infer.MethodExact},
 }
 
 // inferOption applies one `key = value` of an infer line; each value is
@@ -104,6 +106,9 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 		spec.Burnin = c.optInt(o, math.MinInt)
 	case "chains":
 		spec.Chains = c.optInt(o, math.MinInt)
+	case "method":
+		spec.ExactMethod = c.optIdent(o, strings.Join(infer.ExactMethods, ", "))
+		c.check1(o.Value, infer.CheckExactMethod(spec.ExactMethod))
 	default:
 		msg := fmt.Sprintf("unknown infer option `%s`", o.Key.Name)
 		if dym := didYouMean(o.Key.Name, inferOptions); dym != "" {

@@ -198,6 +198,24 @@ func (s Scheme) String() string {
 	return s.Kind.String()
 }
 
+// ExactMethods are the integrators of infer exact on a continuous block
+// that is not linear-Gaussian (infer/exact): "quad", adaptive cubature
+// (dimension ≤ MaxQuadDim, the default), and "is", importance sampling
+// (any dimension, asked for by name). Linear-Gaussian blocks have a closed
+// form.
+var ExactMethods = []string{"quad", "is"}
+
+// MaxQuadDim is the largest block dimension exact's "quad" integrates.
+const MaxQuadDim = 3
+
+// CheckExactMethod checks an exact method name.
+func CheckExactMethod(name string) error {
+	if slices.Contains(ExactMethods, name) {
+		return nil
+	}
+	return fmt.Errorf("unknown exact method `%s`; methods are %s", name, strings.Join(ExactMethods, ", "))
+}
+
 // Family is the approximating family of EP with a numerical scheme.
 type Family int
 

@@ -13,7 +13,7 @@ import (
 )
 
 // MaxQuadDim is the largest block dimension the "quad" method accepts.
-const MaxQuadDim = 3
+const MaxQuadDim = infer.MaxQuadDim
 
 // Problem is a continuous block with a Gaussian prior N(Mean, Cov) and a
 // log-likelihood LogLik(w) = Σ_i log t_i(w). LogLik may return −Inf (a zero
@@ -97,6 +97,9 @@ type Result struct {
 	Proposal string
 	// Message explains a status other than infer.Done.
 	Message string
+	// Seed seeds the posterior draws with which a closed-form ("gaussian")
+	// result answers Expect.
+	Seed uint64
 
 	quad          *integrator // final "quad" stage, for Expect
 	is            *isState    // "is" run, for Expect

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/infer"
 )
 
 const poissonLogistic = `
@@ -57,5 +59,36 @@ func TestApproxPerSite(t *testing.T) {
 	}
 	if gh := mixed["gh"].Variables[0].Mean[0]; math.Abs(gh-wRef.Mean[0]) <= 1e-3 || math.IsNaN(gh) {
 		t.Errorf("approx = gh(n = 32) written: w[0] = %g, the closed form's %g: the option was not applied", gh, wRef.Mean[0])
+	}
+}
+
+// TestMultimodalWarning: a converged EP result on a model with a factor
+// that is not log-concave names it (here Minka's clutter mixture, whose
+// posterior has a second mode), since convergence does not say which mode
+// EP settled in; a probit model (log-concave) carries no such warning, nor
+// does exact.
+func TestMultimodalWarning(t *testing.T) {
+	rs := runSrc(t, `
+data y: real[6] = [2.1, 1.7, -3.5, 2.4, 6.1, 1.9]
+latent x: real ~ normal(0, 100)
+for i in 0..6 { y[i] ~ mixture([0.5, 0.5], normal(x, 1), normal(0, 10)) }
+infer ep
+infer exact
+`)
+	if r := rs["ep"]; r.Status != infer.Converged || !hasWarning(r, "mixture(y[0]) at test.fg:4:17 is not log-concave") {
+		t.Errorf("ep on a mixture: %v, warnings %v", r.Status, r.Warnings)
+	}
+	if hasWarning(rs["exact"], "log-concave") {
+		t.Errorf("exact warned: %v", rs["exact"].Warnings)
+	}
+	rs = runSrc(t, `
+data X: real[4, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2], [2, 0.1]]
+data y: spin[4] = [1, 1, -1, 1]
+latent w: real[2] ~ normal(0, 2)
+for i in 0..4 { y[i] ~ probit(dot(X[i], w)) }
+infer ep
+`)
+	if r := rs["ep"]; r.Status != infer.Converged || hasWarning(r, "log-concave") {
+		t.Errorf("ep on probit: %v, warnings %v", r.Status, r.Warnings)
 	}
 }

@@ -10,47 +10,38 @@ import (
 	"github.com/fg-infer/fg/infer"
 )
 
+// probitRegression is a Gaussian block with probit sites; probitChain a
+// random walk seen through probit labels (a factor graph, a tree).
+const (
+	probitRegression = `
+data X: real[4, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2], [2, 0.1]]
+data y: spin[4] = [1, 1, -1, 1]
+latent w: real[2] ~ normal(0, 2)
+for i in 0..4 { y[i] ~ probit(dot(X[i], w)) }
+`
+	probitChain = `
+data y: spin[6] = [1, 1, -1, 1, -1, -1]
+latent x: real[6]
+x[0] ~ normal(0, 1)
+for t in 1..6 { x[t] ~ normal(x[t - 1], 0.5) }
+for t in 0..6 { y[t] ~ probit(x[t]) }
+`
+)
+
 // The models of TestDampingReachesEveryEngine, one per iterating engine,
 // each with a {OPTS} placeholder for the infer line's options.
 var dampingModels = []struct{ engine, src, line string }{
-	{"infer/ep", `
-data X: real[4, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2], [2, 0.1]]
-data y: spin[4] = [1, 1, -1, 1]
-latent w: real[2] ~ normal(0, 2)
-for i in 0..4 { y[i] ~ probit(dot(X[i], w)) }
-`, "infer ep { {OPTS} }"},
-	{"infer/quad (fully factorised EP)", `
-data X: real[4, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2], [2, 0.1]]
-data y: spin[4] = [1, 1, -1, 1]
-latent w: real[2] ~ normal(0, 2)
-for i in 0..4 { y[i] ~ probit(dot(X[i], w)) }
-`, "infer ep { family = factorized, approx = exact, {OPTS} }"},
-	{"infer/shard", `
-data X: real[4, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2], [2, 0.1]]
-data y: spin[4] = [1, 1, -1, 1]
-latent w: real[2] ~ normal(0, 2)
-for i in 0..4 { y[i] ~ probit(dot(X[i], w)) }
-`, "infer ep { shards = 2, {OPTS} }"},
+	{"infer/ep", probitRegression, "infer ep { {OPTS} }"},
+	{"infer/quad (fully factorised EP)", probitRegression, "infer ep { family = factorized, approx = exact, {OPTS} }"},
+	{"infer/shard", probitRegression, "infer ep { shards = 2, {OPTS} }"},
 	{"infer/tep", `
 data X: real[5, 2] = [[-2, 1], [-1, 2], [1, -1], [2, -2], [3, 1]]
 data y: spin[5] = [-1, -1, 1, 1, -1]
 latent w: real[2] ~ student_t(5, 0, 1)
 for i in 0..5 { y[i] ~ step(dot(X[i], w), 0.2) }
 `, "infer ep { divergence = t(nu = 5), {OPTS} }"},
-	{"infer/fgraph (joint family on a chain)", `
-data y: spin[6] = [1, 1, -1, 1, -1, -1]
-latent x: real[6]
-x[0] ~ normal(0, 1)
-for t in 1..6 { x[t] ~ normal(x[t - 1], 0.5) }
-for t in 0..6 { y[t] ~ probit(x[t]) }
-`, "infer ep { {OPTS} }"},
-	{"infer/fgraph (factorised family)", `
-data y: spin[6] = [1, 1, -1, 1, -1, -1]
-latent x: real[6]
-x[0] ~ normal(0, 1)
-for t in 1..6 { x[t] ~ normal(x[t - 1], 0.5) }
-for t in 0..6 { y[t] ~ probit(x[t]) }
-`, "infer ep { family = factorized, {OPTS} }"},
+	{"infer/fgraph (joint family on a chain)", probitChain, "infer ep { {OPTS} }"},
+	{"infer/fgraph (factorised family)", probitChain, "infer ep { family = factorized, {OPTS} }"},
 	{"infer/stream", `
 data X = libsvm("../../data/sparse/sparse_train.svm")
 data y = libsvm_labels("../../data/sparse/sparse_train.svm")
