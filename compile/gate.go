@@ -8,8 +8,6 @@ import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/exact"
-	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -125,8 +123,8 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 		c.fail(s.LHS, "a likelihood selected by `%s` observes one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1)", c.text(uses[0].at))
 	}
 	K := c.m.Graph.Vars[sel].Card
-	if K > fgraph.MaxStates {
-		c.fail(uses[0].at, "`%s` has %d states; a selector of gated likelihoods has at most %d (one branch per state)", c.text(uses[0].at), K, fgraph.MaxStates)
+	if K > infer.MaxStates {
+		c.fail(uses[0].at, "`%s` has %d states; a selector of gated likelihoods has at most %d (one branch per state)", c.text(uses[0].at), K, infer.MaxStates)
 	}
 	c.nUnroll += K - 1 // the branches count against the model's factor limit
 	if c.nUnroll > maxFactors {
@@ -349,9 +347,9 @@ var gateSchedules = []infer.Schedule{infer.Sequential, infer.Parallel}
 // checkGates checks an infer line against a factor graph with gated
 // likelihoods (infer/run's runGated serves it): ep runs infer/fgraph under
 // family = factorized with kl, alpha or relaxed_kl; exact enumerates the selectors'
-// configurations (at most fgraph.MaxConfigurations) when the model is
-// conditionally Gaussian and integrates at most exact.MaxQuadDim real
-// elements otherwise; mcmc samples a dense joint of at most fgraph.MaxJoint.
+// configurations (at most infer.MaxConfigurations) when the model is
+// conditionally Gaussian and integrates at most infer.MaxQuadDim real
+// elements otherwise; mcmc samples a dense joint of at most infer.MaxJoint.
 func (c *compiler) checkGates(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
 	switch spec.Method {
@@ -359,24 +357,22 @@ func (c *compiler) checkGates(s *ast.InferStmt, spec *InferSpec) {
 		c.checkGatesEP(s, spec)
 	case infer.MethodExact:
 		switch n := fg.configurations(); {
-		case !fg.ConditionallyGaussian() && fg.NumVars > exact.MaxQuadDim:
+		case !fg.ConditionallyGaussian() && fg.NumVars > infer.MaxQuadDim:
 			c.errorf(s.Method, "exact integrates a model with gated non-Gaussian likelihoods by quadrature over at most %d real latent elements, the selectors summed out; this one has %d: use infer mcmc as the gold standard",
-				exact.MaxQuadDim, fg.NumVars)
-		case fg.ConditionallyGaussian() && n > fgraph.MaxConfigurations:
+				infer.MaxQuadDim, fg.NumVars)
+		case fg.ConditionallyGaussian() && n > infer.MaxConfigurations:
 			c.errorf(s.Method, "exact enumerates the configurations of the %d selectors, at most %d (2^20); this model has %.4g: use infer mcmc as the gold standard",
-				len(fg.Discrete), fgraph.MaxConfigurations, n)
+				len(fg.Discrete), infer.MaxConfigurations, n)
 		case fg.ConditionallyGaussian() && n*math.Pow(float64(fg.NumVars), 3) > maxEnumerationWork:
 			c.errorf(s.Method, "exact would factor a %d×%d Gaussian for each of %.4g selector configurations (more than %.0e flops): use infer mcmc as the gold standard",
 				fg.NumVars, fg.NumVars, n, maxEnumerationWork)
-		case fg.NumVars > fgraph.MaxJoint:
-			c.errorf(s.Method, "exact needs a dense Gaussian over at most %d real latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		case fg.NumVars > infer.MaxJoint:
+			c.errorf(s.Method, "exact needs a dense Gaussian over at most %d real latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
 		}
 	case infer.MethodMCMC:
-		if fg.NumVars > fgraph.MaxJoint {
-			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		if fg.NumVars > infer.MaxJoint {
+			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
 		}
-	default:
-		c.errorf(s.Method, "%s does not run on gated likelihoods (discrete latents selecting the parameters of likelihoods on real latents): use ep, exact or mcmc", spec.Method)
 	}
 }
 

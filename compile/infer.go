@@ -12,23 +12,9 @@ import (
 	"github.com/fg-infer/fg/stdlib"
 )
 
-// Defaults of the infer options. EP's tolerance applies to the change of
-// the posterior mean R = ‖m_new − m_old‖₂ per sweep; BP's to the largest
-// change of a single-variable belief (libDAI's convergence test).
-const (
-	EPTol       = 1e-6
-	EPMaxIter   = 200
-	BPTol       = 1e-9
-	BPMaxIter   = 10000
-	MCMCSamples = 10000
-	MCMCBurnin  = 1000
-	MCMCChains  = 4
-	DefaultSeed = 1
-)
-
-// inferOptions are the keys an infer line accepts.
-var inferOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter", "seed",
-	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains"}
+// inferOptions are the keys an infer line accepts (package infer's method
+// registry says which method takes which).
+var inferOptions = infer.OptionKeys
 
 // resultStmts compiles the root file's infer, predict, expect and learn lines.
 func (c *compiler) resultStmts(f *ast.File) {
@@ -54,21 +40,6 @@ func (c *compiler) resultStmts(f *ast.File) {
 			c.guard(func() { c.learnStmt(s) })
 		}
 	}
-}
-
-// divFamily is a divergence's family name in the rule table.
-func divFamily(d infer.Divergence) string {
-	switch d.(type) {
-	case infer.KL:
-		return "kl"
-	case infer.RelaxedKL:
-		return "relaxed_kl"
-	case infer.Alpha:
-		return "alpha"
-	case infer.T:
-		return "t"
-	}
-	return ""
 }
 
 // inferSpec compiles one infer line; the label is assigned afterwards.
@@ -103,18 +74,13 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 	return spec
 }
 
-// defaults fills the method's default settings.
+// defaults fills the method's default settings from its registry entry.
 func (c *compiler) defaults(spec *InferSpec) {
-	st := &spec.Settings
-	st.Damping, st.Seed, st.Schedule = 1, DefaultSeed, infer.Sequential
-	switch spec.Method {
-	case "ep":
-		st.Divergence, st.Tol, st.MaxIter = infer.KL{}, EPTol, EPMaxIter
-	case "bp":
-		st.Divergence, st.Tol, st.MaxIter = infer.KL{}, BPTol, BPMaxIter
-	case "mcmc":
-		spec.MCMCSpec = infer.MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains}
+	e, err := infer.Lookup(spec.Method)
+	if err != nil {
+		return // ParseMethod's error is already reported
 	}
+	spec.Settings, spec.MCMCSpec = e.Settings, e.MCMC
 }
 
 // defaultApprox is exact when every site has its own Tilted rule
@@ -204,16 +170,16 @@ func (c *compiler) modelKinds() []kindUse {
 // model under its divergence (package factor's rule table, derived from
 // the kinds' types), and warns about experimental rules.
 func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
-	col := factor.Column{Method: string(spec.Method)}
-	if spec.Method == "ep" || spec.Method == "bp" {
-		col.Div = divFamily(spec.Settings.Divergence)
+	col := factor.Column{Method: spec.Method}
+	if spec.Method.HasDivergence() {
+		col.Div = infer.FamilyOf(spec.Settings.Divergence)
 	}
 	for _, u := range c.modelKinds() {
 		r, err := factor.FindRule(u.kind, col)
 		if err != nil {
 			c.fail(s, "%v", err)
 		}
-		if spec.Method == "ep" && r.Approx && !spec.Approx.Numerical() {
+		if spec.Method == infer.MethodEP && r.Approx && !spec.Approx.Numerical() {
 			c.fail(s, "%s factors have no closed-form moments: set approx = gh(n = 32), laplace, quick_laplace, gq or vq", u.kind.Name())
 		}
 		if r.Quality == factor.Experimental {
@@ -222,7 +188,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 		}
 	}
 	c.checkMixtures(s, spec)
-	if t, ok := spec.Settings.Divergence.(infer.T); ok && spec.Method == "ep" {
+	if t, ok := spec.Settings.Divergence.(infer.T); ok && spec.Method == infer.MethodEP {
 		for _, b := range c.m.Blocks {
 			if b.Prior.Nu != t.Nu {
 				c.fail(s, "divergence %v needs the prior of `%s` to have the same degrees of freedom; it is %s with nu = %s",
@@ -230,7 +196,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 			}
 		}
 	}
-	if spec.Method == "ep" && spec.Approx.Kind == infer.SchemeGH {
+	if spec.Method == infer.MethodEP && spec.Approx.Kind == infer.SchemeGH {
 		for _, b := range c.m.Blocks {
 			if len(b.Batches) > 0 {
 				c.fail(s, "approx = gh integrates one-dimensional projections; the exp(...) factors of `%s` need laplace, quick_laplace, gq or vq", b.Name)
@@ -282,11 +248,11 @@ func (l labeler) assign(c *compiler, s *ast.InferStmt, spec *InferSpec) string {
 // its default divergence (kl) or a method without one (exact, mcmc), else
 // METHOD_DIVNAME (ep_alpha, ep_relaxed_kl, ep_t, bp_alpha, ...).
 func derivedLabel(spec *InferSpec) string {
-	switch d := divFamily(spec.Settings.Divergence); d {
-	case "", "kl":
+	switch d := infer.FamilyOf(spec.Settings.Divergence); d {
+	case infer.DivNone, infer.DivKL:
 		return string(spec.Method)
 	default:
-		return string(spec.Method) + "_" + d
+		return string(spec.Method) + "_" + d.String()
 	}
 }
 

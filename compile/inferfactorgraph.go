@@ -3,8 +3,6 @@ package compile
 import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/exact"
-	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -19,9 +17,9 @@ var (
 // FactorGraph (infer/run's runFactorGraph serves it): ep runs infer/fgraph
 // (kl, alpha, relaxed_kl under family = full; the schedules it has); exact
 // solves linear-Gaussian graphs at any size and integrates the joint by
-// quadrature up to exact.MaxQuadDim elements otherwise; mcmc samples the
+// quadrature up to infer.MaxQuadDim elements otherwise; mcmc samples the
 // joint Gaussian prior. Whatever needs a dense joint is bounded by
-// fgraph.MaxJoint. The options of the block engines (shards, passes,
+// infer.MaxJoint. The options of the block engines (shards, passes,
 // nonnegative_sites) are refused; bp and t(nu) have no rule for the
 // normal priors and conditionals (checkRules).
 func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
@@ -32,15 +30,15 @@ func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
 	case infer.MethodExact:
 		switch {
 		case !fg.LinearGaussian():
-			if fg.NumVars > exact.MaxQuadDim {
-				c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", exact.MaxQuadDim, fg.NumVars)
+			if fg.NumVars > infer.MaxQuadDim {
+				c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", infer.MaxQuadDim, fg.NumVars)
 			}
-		case fg.NumVars > fgraph.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()):
-			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain or a tree) as one dense Gaussian over at most %d latent elements; it has %d", fgraph.MaxJoint, fg.NumVars)
+		case fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()):
+			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain or a tree) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
 		}
 	case infer.MethodMCMC:
-		if fg.NumVars > fgraph.MaxJoint {
-			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		if fg.NumVars > infer.MaxJoint {
+			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
 		}
 	}
 }
@@ -63,9 +61,9 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 		return
 	}
 	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, fullSchedules))
-	if fg.NumVars > fgraph.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) {
+	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) {
 		c.errorf(optionValue(s, "family"), "family = full here (a graph with a cycle, a dense gp or mvnormal prior, or relaxed_kl) is one dense Gaussian over at most %d latent elements; this one has %d: use family = factorized",
-			fgraph.MaxJoint, fg.NumVars)
+			infer.MaxJoint, fg.NumVars)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 // MaxQuadDim is the largest block dimension the "quad" method accepts.
-const MaxQuadDim = 3
+const MaxQuadDim = infer.MaxQuadDim
 
 // Problem is a continuous block with a Gaussian prior N(Mean, Cov) and a
 // log-likelihood LogLik(w) = Σ_i log t_i(w). LogLik may return −Inf (a zero

@@ -1,0 +1,227 @@
+package infer
+
+import "fmt"
+
+// This file is the method registry: one entry per method of an infer line
+// (ep, bp, exact, mcmc) with the options it accepts, their defaults, and
+// which of the internal engines serves a model of each structure. compile
+// asks it which options apply and which engine a line will run on (and
+// refuses, with a position, a line no engine serves); infer/run dispatches
+// on the engine it names. The names themselves are in names.go.
+
+// Defaults of the infer options. EP's tolerance applies to the change of
+// the posterior mean R = ‖m_new − m_old‖₂ per sweep; BP's to the largest
+// change of a single-variable belief (libDAI's convergence test).
+const (
+	EPTol       = 1e-6
+	EPMaxIter   = 200
+	BPTol       = 1e-9
+	BPMaxIter   = 10000
+	MCMCSamples = 10000
+	MCMCBurnin  = 1000
+	MCMCChains  = 4
+	DefaultSeed = 1
+)
+
+// Size limits of the internal engines, checked by compile before anything
+// is allocated and by the engines themselves.
+const (
+	// MaxJoint bounds the dense joint Gaussian of a factor graph
+	// (infer/fgraph under family = full on a loopy graph, exact on a
+	// linear-Gaussian graph that is not a forest, the joint prior that
+	// exact quadrature and elliptical slice sampling work on).
+	MaxJoint = 4000
+	// MaxQuadDim bounds the real latent elements exact integrates by
+	// quadrature (infer/exact).
+	MaxQuadDim = 3
+	// MaxConfigurations bounds the selector configurations exact
+	// enumerates on a conditionally Gaussian gated graph (infer/fgraph).
+	MaxConfigurations = 1 << 20
+	// MaxStates bounds the states of a selector of gated likelihoods
+	// (one branch per state).
+	MaxStates = 1 << 12
+)
+
+// Structure is the shape of a compiled model as the engines see it;
+// compile decides it once (compile.Model.Structure) and every method
+// chooses its engine by it.
+type Structure int
+
+// The model structures.
+const (
+	// Blocks: independent Gaussian blocks, each a real latent vector with
+	// its sites on projections aᵀw (and mini-batch or streamed factors).
+	Blocks Structure = iota
+	// FactorGraph: a factor graph over several real latents
+	// (compile.FactorGraph).
+	FactorGraph
+	// Gated: a factor graph whose discrete latents select the parameters
+	// of likelihoods (compile.FactorGraph.Gates).
+	Gated
+	// Discrete: discrete latents only (table factors).
+	Discrete
+	// Mixed: discrete and real latents in one graph without gates.
+	Mixed
+)
+
+// Engine is the internal engine a method runs on a model structure.
+type Engine int
+
+// The internal engines.
+const (
+	NoEngine Engine = iota
+	// BlockEP: EP on each Gaussian block (infer/ep, infer/tep for t(nu),
+	// infer/quad for numerical schemes and family = factorized,
+	// infer/stream for libsvm sites, infer/shard for shards, FITC).
+	BlockEP
+	// BlockQuadrature: quadrature / importance sampling on each block (infer/exact).
+	BlockQuadrature
+	// BlockESS: elliptical slice sampling on each block (infer/mcmc).
+	BlockESS
+	// GraphEP: message passing on a factor graph of real latents (infer/fgraph).
+	GraphEP
+	// GraphExact: the exact posterior of a linear-Gaussian factor graph
+	// (infer/fgraph), else quadrature on its joint Gaussian prior (infer/exact).
+	GraphExact
+	// GraphESS: elliptical slice sampling on the joint Gaussian prior of a
+	// factor graph (infer/mcmc).
+	GraphESS
+	// GatedEP: BP on the selectors, EP on the Gaussian side (infer/fgraph).
+	GatedEP
+	// GatedExact: enumeration of the selectors, or quadrature with the
+	// selectors summed out (infer/fgraph, infer/exact).
+	GatedExact
+	// GatedMCMC: Gibbs on the selectors within elliptical slice sampling
+	// (infer/mcmc.RunMixed).
+	GatedMCMC
+	// BP: belief propagation on discrete factors (infer/bp).
+	BP
+	// JunctionTree: the exact marginals of discrete factors (infer/jtree).
+	JunctionTree
+	// Gibbs: Gibbs sampling of discrete latents (infer/mcmc).
+	Gibbs
+)
+
+// Schedules returns the schedules engine e runs for an infer line with
+// divergence d and family f (nil when the engine takes no schedule).
+func (e Engine) Schedules(d Divergence, f Family) []Schedule {
+	switch e {
+	case BP:
+		return BPSchedules
+	case BlockEP:
+		if _, ok := d.(T); ok || f != FamilyFactorized {
+			return EPSchedules
+		}
+		return FactorizedSchedules
+	case Gibbs, GatedMCMC:
+		return GibbsSchedules
+	}
+	return nil
+}
+
+// Entry is one method of the registry.
+type Entry struct {
+	Method Method
+	// Options are the keys of the options an infer line with the method
+	// accepts besides seed, which every method accepts.
+	Options []string
+	// Settings and MCMC are the defaults of a line that sets no option.
+	Settings Settings
+	MCMC     MCMCSpec
+	// engines is the engine serving each structure; a missing structure
+	// is refused with refuse.
+	engines map[Structure]Engine
+	refuse  func(Structure) error
+}
+
+// The options of the methods.
+var (
+	iterOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter"}
+	epOptions   = append(append([]string(nil), iterOptions...), "approx", "family", "passes", "nonnegative_sites", "shards")
+	mcmcOptions = []string{"samples", "burnin", "chains"}
+)
+
+// OptionKeys are the keys an infer line accepts, in the order error
+// messages list them.
+var OptionKeys = append(append(append(append([]string(nil), iterOptions...), "seed"), epOptions[len(iterOptions):]...), mcmcOptions...)
+
+// Registry holds the entries of the methods.
+var Registry = map[Method]*Entry{
+	MethodEP: {
+		Method: MethodEP, Options: epOptions,
+		Settings: Settings{Divergence: KL{}, Tol: EPTol, MaxIter: EPMaxIter, Damping: 1, Seed: DefaultSeed},
+		engines:  map[Structure]Engine{Blocks: BlockEP, FactorGraph: GraphEP, Gated: GatedEP, Discrete: BP},
+	},
+	MethodBP: {
+		Method: MethodBP, Options: iterOptions,
+		Settings: Settings{Divergence: KL{}, Tol: BPTol, MaxIter: BPMaxIter, Damping: 1, Seed: DefaultSeed},
+		engines:  map[Structure]Engine{Discrete: BP},
+		refuse: func(s Structure) error {
+			switch s {
+			case Gated:
+				return fmt.Errorf("%s does not run on gated likelihoods (discrete latents selecting the parameters of likelihoods on real latents): use %s, %s or %s", MethodBP, MethodEP, MethodExact, MethodMCMC)
+			case FactorGraph:
+				return fmt.Errorf("%s does not run on real latents; use %s, %s or %s", MethodBP, MethodEP, MethodExact, MethodMCMC)
+			}
+			return fmt.Errorf("%s needs discrete latents; use %s for the real latents of this model", MethodBP, MethodEP)
+		},
+	},
+	MethodExact: {
+		Method: MethodExact, Settings: Settings{Damping: 1, Seed: DefaultSeed},
+		engines: map[Structure]Engine{Blocks: BlockQuadrature, FactorGraph: GraphExact, Gated: GatedExact, Discrete: JunctionTree},
+	},
+	MethodMCMC: {
+		Method: MethodMCMC, Options: mcmcOptions, Settings: Settings{Damping: 1, Seed: DefaultSeed},
+		MCMC:    MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains},
+		engines: map[Structure]Engine{Blocks: BlockESS, FactorGraph: GraphESS, Gated: GatedMCMC, Discrete: Gibbs},
+	},
+}
+
+// Lookup returns the entry of method m.
+func Lookup(m Method) (*Entry, error) {
+	if e, ok := Registry[m]; ok {
+		return e, nil
+	}
+	_, err := ParseMethod(string(m))
+	return nil, err
+}
+
+// Accepts reports whether an infer line with the method takes option key.
+func (e *Entry) Accepts(key string) bool {
+	if key == "seed" {
+		return true
+	}
+	for _, k := range e.Options {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// MethodsAccepting lists the methods that take option key.
+func MethodsAccepting(key string) []Method {
+	var out []Method
+	for _, m := range Methods {
+		if Registry[m].Accepts(key) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Engine returns the engine that serves a model of structure s, or an
+// error saying why none does.
+func (e *Entry) Engine(s Structure) (Engine, error) {
+	switch s {
+	case Mixed:
+		return NoEngine, fmt.Errorf("the model mixes discrete and real latents; no engine of fg handles both in one graph yet")
+	}
+	if eng, ok := e.engines[s]; ok {
+		return eng, nil
+	}
+	if e.refuse != nil {
+		return NoEngine, e.refuse(s)
+	}
+	return NoEngine, fmt.Errorf("%s does not run on this model", e.Method)
+}
