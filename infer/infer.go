@@ -47,7 +47,6 @@ func (RelaxedKL) divergence() {}
 func (Alpha) divergence()     {}
 func (T) divergence()         {}
 
-
 // Schedule is the order in which an engine visits factors.
 type Schedule int
 

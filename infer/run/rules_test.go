@@ -434,11 +434,11 @@ func tableAt(tab []float64, a, b float64) float64 {
 
 func checkDiscrete(t *testing.T, c factor.Column) {
 	line := map[factor.Column]string{
-		{Method: "bp", Div: infer.DivKL}:         "infer bp",
-		{Method: "bp", Div: infer.DivAlpha}:      "infer bp { divergence = alpha(1) }",
+		{Method: "bp", Div: infer.DivKL}:        "infer bp",
+		{Method: "bp", Div: infer.DivAlpha}:     "infer bp { divergence = alpha(1) }",
 		{Method: "bp", Div: infer.DivRelaxedKL}: "infer bp { divergence = relaxed_kl(c = 1e6) }",
-		{Method: "exact"}:                 "infer exact",
-		{Method: "mcmc"}:                  "infer mcmc { samples = 20000, seed = 2 }",
+		{Method: "exact"}:                       "infer exact",
+		{Method: "mcmc"}:                        "infer mcmc { samples = 20000, seed = 2 }",
 	}[c]
 	if line == "" {
 		t.Fatalf("no check for %s", c)
