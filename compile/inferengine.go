@@ -59,7 +59,7 @@ func (c *compiler) checkSchedule(s *ast.InferStmt, spec *InferSpec) {
 	sch := spec.Settings.Schedule
 	at := optionValue(s, "schedule")
 	if c.hasDiscrete() {
-		c.check1(at, infer.CheckSchedule("bp", sch, infer.BPSchedules))
+		c.check1(at, infer.CheckSchedule(string(infer.MethodBP), sch, infer.BPSchedules))
 		return
 	}
 	if _, ok := spec.Settings.Divergence.(infer.T); ok {

@@ -64,7 +64,7 @@ func (c *compiler) fgPredict(s *ast.PredictStmt, a *args, lv val) {
 		full := in.Method == infer.MethodEP && in.Family != infer.FamilyFactorized
 		if (full || in.Method == infer.MethodExact) && fg.NumVars > infer.MaxJoint {
 			c.fail(s, "predict on a factor-graph model reads the joint posterior covariance, which %s keeps for at most %d latent elements; this model has %d: use ep with family = factorized (the infer line at %s)",
-				map[bool]string{true: "ep under family = full", false: "exact"}[full], infer.MaxJoint, fg.NumVars, in.Pos)
+				map[bool]string{true: "ep under family = full", false: string(infer.MethodExact)}[full], infer.MaxJoint, fg.NumVars, in.Pos)
 		}
 	}
 	spec.Xnew = mat.NewDense(rows, cols, append([]float64(nil), xv.num...))

@@ -9,8 +9,9 @@ import (
 	"github.com/fg-infer/fg/infer"
 )
 
-// Family is the approximating family of a run.
-type Family int
+// Family is the approximating family of a run: infer's Family (the
+// family option of an infer line).
+type Family = infer.Family
 
 const (
 	// Full treats the Gaussian part of the graph as one joint Gaussian:
@@ -22,19 +23,12 @@ const (
 	// marginals and joint EP's fixed point is the factorised one, found in
 	// O(T). Otherwise, and for relaxed KL, the dense joint with infer/ep
 	// (runJoint). The default.
-	Full Family = iota
+	Full = infer.FamilyFull
 	// Factorized keeps one Gaussian belief per variable and passes messages
 	// on the factor graph (Gaussian BP and EP with a factorised family,
 	// as Infer.NET and RxInfer do).
-	Factorized
+	Factorized = infer.FamilyFactorized
 )
-
-func (f Family) String() string {
-	if f == Factorized {
-		return "factorized"
-	}
-	return "full"
-}
 
 // Settings are infer.Settings plus the family.
 //

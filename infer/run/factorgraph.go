@@ -45,10 +45,7 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 	if err != nil {
 		return err
 	}
-	s := fgraph.Settings{Settings: j.st, Family: fgraph.Full}
-	if j.spec.Family == infer.FamilyFactorized {
-		s.Family = fgraph.Factorized
-	}
+	s := fgraph.Settings{Settings: j.st, Family: j.spec.Family}
 	if exact {
 		s = fgraph.Settings{Settings: infer.Settings{Progress: j.st.Progress}}
 	}
