@@ -11,7 +11,7 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// gateRec is the compile state of gated likelihoods (issue 14): while a
+// gateRec is the compile state of gated likelihoods: while a
 // branch is evaluated, subst maps each occurrence of the selector (the
 // index expression z[i]) to the branch's state k, and card holds its
 // number of states for the length check of the indexed dimension.
@@ -323,13 +323,13 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 		return ok
 	}
 	for _, s := range g.Sites {
-		if !normal(*s.Site) {
+		if !normal(*s.Shared) {
 			return false
 		}
 	}
 	for _, gt := range g.Gates {
 		for _, b := range gt.Branches {
-			if !normal(*b.Site) {
+			if !normal(*b.Shared) {
 				return false
 			}
 		}

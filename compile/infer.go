@@ -104,7 +104,7 @@ func (c *compiler) defaultApprox() infer.Scheme {
 	}
 	if g := c.m.FactorGraph; g != nil {
 		for _, s := range g.Sites {
-			gh(*s.Site)
+			gh(*s.Shared)
 		}
 	}
 	return approx
@@ -148,12 +148,12 @@ func (c *compiler) modelKinds() []kindUse {
 			use(k, d.Pos)
 		}
 		for _, s := range g.Sites {
-			use(s.Lik, s.Pos)
+			use(s.Shared.Lik, s.Shared.Pos)
 		}
 		for _, gt := range g.Gates {
 			use(factor.Categorical{}, gt.Pos)
 			for _, b := range gt.Branches {
-				use(b.Lik, b.Pos)
+				use(b.Shared.Lik, b.Shared.Pos)
 			}
 		}
 	}

@@ -80,7 +80,7 @@ func (c *compiler) blockOnlyOptions(s *ast.InferStmt) {
 // (factor.Normal): the posterior is then Gaussian and exact.
 func (g *FactorGraph) LinearGaussian() bool {
 	for _, s := range g.Sites {
-		if _, ok := s.Lik.(factor.Normal); !ok {
+		if _, ok := s.Shared.Lik.(factor.Normal); !ok {
 			return false
 		}
 	}

@@ -167,8 +167,8 @@ func fgSiteArgument(fg *FactorGraph, lo, hi int, gp bool) (factor.Site, float64,
 		case gp && in != 1:
 			return nil, 0, Affine{}
 		case lik == nil:
-			lik, s, rest = st.Lik, coef, r
-		case factor.KeyOf(st.Lik) != factor.KeyOf(lik) || !maps.Equal(st.Lik.Params(), lik.Params()) || coef != s || !sameAffine(r, rest):
+			lik, s, rest = st.Shared.Lik, coef, r
+		case factor.KeyOf(st.Shared.Lik) != factor.KeyOf(lik) || !maps.Equal(st.Shared.Lik.Params(), lik.Params()) || coef != s || !sameAffine(r, rest):
 			return nil, 0, Affine{}
 		}
 	}

@@ -86,7 +86,7 @@ func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, 
 	var liks []compile.Site
 	for _, s := range fg.Sites {
 		a := s.Aff
-		if n, ok := s.Lik.(factor.Normal); ok && !relax {
+		if n, ok := s.Shared.Lik.(factor.Normal); ok && !relax {
 			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
 			continue
 		}
