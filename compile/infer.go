@@ -52,25 +52,19 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 	spec := &InferSpec{Method: method, Options: map[string]string{}, Pos: s.Pos(), Approx: infer.Scheme{Kind: infer.SchemeExact}}
 	c.defaults(spec)
 	seen := map[string]bool{}
-	given := map[string]ast.Node{}
 	for _, o := range s.Options {
 		if seen[o.Key.Name] {
 			c.fail(o.Key, "option `%s` given twice", o.Key.Name)
 		}
 		seen[o.Key.Name] = true
-		given[o.Key.Name] = o.Value
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
 	}
 	if spec.Method == infer.MethodEP && !seen["approx"] {
 		spec.Approx = c.defaultApprox()
 	}
-	c.checkRules(s, spec)
-	c.checkDraws(s, spec)
-	c.checkFITC(s, spec)
-	c.checkEngineOptions(s, spec)
-	c.checkStreamInfer(s, spec, given)
-	c.checkShards(s, spec)
+	spec.stmt = s
+	c.supports(s, spec)
 	return spec
 }
 

@@ -178,6 +178,7 @@ type InferSpec struct {
 	infer.MCMCSpec
 	Options map[string]string // the options as written, for reports
 	Pos     ast.Pos
+	stmt    *ast.InferStmt // the line, for the positions of Model.Supports
 }
 
 // PredictSpec is one predict statement: predictive quantities of a block at
