@@ -141,19 +141,14 @@ func (c *compiler) divergence(e ast.Expr) infer.Divergence {
 // (checkSchedule).
 func (c *compiler) schedule(e ast.Expr, st *infer.Settings) infer.Schedule {
 	a := c.specCall(e, stdlib.ScheduleName)
-	for _, s := range infer.BPSchedules {
-		if s.String() != a.b.Name {
-			continue
-		}
-		if s == infer.Random {
-			n := a.integer(0, infer.DefaultSeed)
-			c.check1(a.at(0), infer.CheckSeed(n))
-			st.Seed = uint64(n)
-		}
-		return s
+	s, err := infer.ParseSchedule(a.b.Name)
+	c.check1(e, err)
+	if s == infer.Random {
+		n := a.integer(0, infer.DefaultSeed)
+		c.check1(a.at(0), infer.CheckSeed(n))
+		st.Seed = uint64(n)
 	}
-	c.fail(e, "unknown schedule `%s`", a.b.Name)
-	return 0
+	return s
 }
 
 func (c *compiler) optNum(o *ast.Option) float64 {

@@ -107,10 +107,8 @@ func NewDivergence(f DivFamily, p float64) (Divergence, error) {
 
 // ParseDivFamily returns the divergence family called name.
 func ParseDivFamily(name string) (DivFamily, error) {
-	for k, s := range divNames {
-		if k > 0 && s == name {
-			return DivFamily(k), nil
-		}
+	if k := slices.Index(divNames[1:], name); k >= 0 {
+		return DivFamily(k + 1), nil
 	}
 	return DivNone, fmt.Errorf("unknown divergence `%s`; divergences are %s", name, strings.Join(divNames[1:], ", "))
 }
@@ -131,10 +129,8 @@ func (s Schedule) String() string {
 
 // ParseSchedule returns the schedule called name.
 func ParseSchedule(name string) (Schedule, error) {
-	for k, s := range scheduleNames {
-		if s == name {
-			return Schedule(k), nil
-		}
+	if k := slices.Index(scheduleNames[:], name); k >= 0 {
+		return Schedule(k), nil
 	}
 	return 0, fmt.Errorf("unknown schedule `%s`", name)
 }
@@ -152,14 +148,12 @@ func (k SchemeKind) String() string {
 // "quick_laplace", "gq", "vq") with n Gauss–Hermite nodes for gh (ignored
 // otherwise), checked by Check.
 func ParseScheme(name string, n int) (Scheme, error) {
-	for k, s := range schemeNames {
-		if s == name {
-			sc := Scheme{Kind: SchemeKind(k)}
-			if sc.Kind == SchemeGH {
-				sc.N = n
-			}
-			return sc, sc.Check()
+	if k := slices.Index(schemeNames[:], name); k >= 0 {
+		sc := Scheme{Kind: SchemeKind(k)}
+		if sc.Kind == SchemeGH {
+			sc.N = n
 		}
+		return sc, sc.Check()
 	}
 	return Scheme{}, fmt.Errorf("unknown approx `%s`; schemes are %s", name, strings.Join(schemeNames[:], ", "))
 }
@@ -175,10 +169,8 @@ func (f Family) String() string {
 
 // ParseFamily returns the family called name.
 func ParseFamily(name string) (Family, error) {
-	for k, s := range familyNames {
-		if s == name {
-			return Family(k), nil
-		}
+	if k := slices.Index(familyNames[:], name); k >= 0 {
+		return Family(k), nil
 	}
 	return 0, fmt.Errorf("family is %s, got `%s`", strings.Join(familyNames[:], " or "), name)
 }
