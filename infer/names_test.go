@@ -67,6 +67,76 @@ func TestNamesOnlyInRegistry(t *testing.T) {
 	}
 }
 
+// strictNames are the names no Go file outside names.go and tests may
+// spell at all (methods and divergences), with the exceptions in allowed.
+func strictNames() map[string]bool {
+	names := map[string]bool{}
+	for _, m := range Methods {
+		names[string(m)] = true
+	}
+	for _, n := range divNames[1:] {
+		names[n] = true
+	}
+	return names
+}
+
+// allowed are string literals that coincide with a method name but mean
+// something else.
+var allowed = map[string]string{
+	"cmd/fgbench/main.go:ep": "the -ep flag (EP problem sizes)",
+}
+
+// TestMethodNamesOnlyInRegistry fails when Go code outside names.go and
+// tests spells a method or divergence name as a string literal (a message
+// builds it from the typed value, a builtin takes it from infer).
+func TestMethodNamesOnlyInRegistry(t *testing.T) {
+	names := strictNames()
+	root := ".."
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(mustRel(t, root, path))
+		if d.IsDir() {
+			if rel != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || isKeywordDir(rel)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || rel == registryFile {
+			return nil
+		}
+		for _, l := range literals(t, path) {
+			if names[l.text] && allowed[rel+":"+l.text] == "" {
+				t.Errorf("%s:%d: string %q: use the typed value of package infer (names.go)", rel, l.line, l.text)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// literals returns the string literals of a Go file (comments excluded).
+func literals(t *testing.T, path string) []comparison {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []comparison
+	ast.Inspect(f, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BasicLit); ok && b.Kind == token.STRING {
+			if s, err := strconv.Unquote(b.Value); err == nil {
+				out = append(out, comparison{s, fset.Position(b.Pos()).Line})
+			}
+		}
+		return true
+	})
+	return out
+}
+
 // TestNameComparisonsFound checks the scanner on a file with every form
 // it must find, and with forms it must leave alone.
 func TestNameComparisonsFound(t *testing.T) {
