@@ -380,7 +380,7 @@ func (c *compiler) checkGates(s *ast.InferStmt, spec *InferSpec) {
 // family to factorized.
 func (c *compiler) checkGatesEP(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
-	c.blockOnlyOptions(s)
+	c.blockOnlyOptions(s, spec, infer.GatedEP)
 	if at := optionValue(s, "family"); at != ast.Node(s) && spec.Family == infer.FamilyFull {
 		c.errorf(at, "gated likelihoods run under family = factorized (belief propagation on the selectors, EP on the real latents): a gate's tilted distribution is a mixture over several projections, which one joint Gaussian has no site for")
 	}

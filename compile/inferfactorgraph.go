@@ -48,7 +48,7 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
 	div := optionValue(s, "divergence")
 	_, relaxed := spec.Settings.Divergence.(infer.RelaxedKL)
-	c.blockOnlyOptions(s)
+	c.blockOnlyOptions(s, spec, infer.GraphEP)
 	sch := spec.Settings.Schedule
 	if spec.Family == infer.FamilyFactorized {
 		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, factorizedSchedules))
@@ -67,10 +67,16 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 	}
 }
 
-// blockOnlyOptions refuses the options of the Gaussian-block engines.
-func (c *compiler) blockOnlyOptions(s *ast.InferStmt) {
-	for _, k := range []string{"shards", "passes", "nonnegative_sites"} {
-		if at := optionValue(s, k); at != ast.Node(s) {
+// blockOnlyOptions refuses the options of ep that engine eng (message
+// passing on a factor graph) does not take: those of the Gaussian-block
+// engines (the method registry's engine options).
+func (c *compiler) blockOnlyOptions(s *ast.InferStmt, spec *InferSpec, eng infer.Engine) {
+	e, err := infer.Lookup(spec.Method)
+	if err != nil {
+		return
+	}
+	for _, k := range infer.OptionKeys {
+		if at := optionValue(s, k); at != ast.Node(s) && e.Accepts(k) && !eng.Accepts(e, k) {
 			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
 		}
 	}

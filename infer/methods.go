@@ -1,6 +1,9 @@
 package infer
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // This file is the method registry: one entry per method of an infer line
 // (ep, bp, exact, mcmc) with the options it accepts, their defaults, and
@@ -141,6 +144,25 @@ var (
 	mcmcOptions = []string{"samples", "burnin", "chains"}
 )
 
+// engineOptions are the options of the engines that take fewer than their
+// method: message passing on a factor graph (with or without gates) has
+// no shards, passes or nonnegative_sites, which act on Gaussian blocks.
+var engineOptions = map[Engine][]string{
+	GraphEP: graphEPOptions,
+	GatedEP: graphEPOptions,
+}
+
+var graphEPOptions = append(append([]string(nil), iterOptions...), "seed", "approx", "family")
+
+// Accepts reports whether engine e, run by method entry m, takes option
+// key: every option of the method unless the engine takes fewer.
+func (e Engine) Accepts(m *Entry, key string) bool {
+	if opts, ok := engineOptions[e]; ok {
+		return slices.Contains(opts, key)
+	}
+	return m.Accepts(key)
+}
+
 // OptionKeys are the keys an infer line accepts, in the order error
 // messages list them.
 var OptionKeys = append(append(append(append([]string(nil), iterOptions...), "seed"), epOptions[len(iterOptions):]...), mcmcOptions...)
@@ -188,15 +210,7 @@ func Lookup(m Method) (*Entry, error) {
 
 // Accepts reports whether an infer line with the method takes option key.
 func (e *Entry) Accepts(key string) bool {
-	if key == "seed" {
-		return true
-	}
-	for _, k := range e.Options {
-		if k == key {
-			return true
-		}
-	}
-	return false
+	return key == "seed" || slices.Contains(e.Options, key)
 }
 
 // MethodsAccepting lists the methods that take option key.
