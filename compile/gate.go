@@ -341,9 +341,6 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 // enumeration (about an hour on one core).
 const maxEnumerationWork = 1e13
 
-// gateSchedules are the schedules of ep on gated likelihoods.
-var gateSchedules = []infer.Schedule{infer.Sequential, infer.Parallel}
-
 // checkGates checks an infer line against a factor graph with gated
 // likelihoods (infer/run's runGated serves it): ep runs infer/fgraph under
 // family = factorized with kl, alpha or relaxed_kl; exact enumerates the selectors'
@@ -385,7 +382,7 @@ func (c *compiler) checkGatesEP(s *ast.InferStmt, spec *InferSpec) {
 		c.errorf(at, "gated likelihoods run under family = factorized (belief propagation on the selectors, EP on the real latents): a gate's tilted distribution is a mixture over several projections, which one joint Gaussian has no site for")
 	}
 	spec.Family = infer.FamilyFactorized
-	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on gated likelihoods", spec.Settings.Schedule, gateSchedules))
+	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on gated likelihoods", spec.Settings.Schedule, infer.GatedSchedules))
 	if len(fg.Dense) > 0 {
 		c.errorf(s.Method, "gated likelihoods run under family = factorized, which keeps one belief per element; the %s prior of `%s` is a dense Gaussian over several elements",
 			fg.Dense[0].Prior.Kind, fg.Dense[0].Name)

@@ -6,13 +6,6 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// fullSchedules and factorizedSchedules are the schedules of ep on a factor graph under
-// each family (infer/fgraph: a forest always runs forward–backward).
-var (
-	fullSchedules       = []infer.Schedule{infer.Sequential, infer.Parallel}
-	factorizedSchedules = []infer.Schedule{infer.Sequential, infer.Parallel, infer.Residual}
-)
-
 // checkFactorGraph checks an infer line against a model compiled to a
 // FactorGraph (infer/run's runFactorGraph serves it): ep runs infer/fgraph
 // (kl, alpha, relaxed_kl under family = full; the schedules it has); exact
@@ -51,7 +44,7 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 	c.blockOnlyOptions(s, spec, infer.GraphEP)
 	sch := spec.Settings.Schedule
 	if spec.Family == infer.FamilyFactorized {
-		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, factorizedSchedules))
+		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, infer.GraphFactorizedSchedules))
 		if relaxed {
 			c.errorf(div, "relaxed_kl acts on the projections of one joint Gaussian: it needs family = full")
 		}
@@ -60,7 +53,7 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 		}
 		return
 	}
-	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, fullSchedules))
+	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, infer.GraphFullSchedules))
 	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) {
 		c.errorf(optionValue(s, "family"), "family = full here (a graph with a cycle, a dense gp or mvnormal prior, or relaxed_kl) is one dense Gaussian over at most %d latent elements; this one has %d: use family = factorized",
 			infer.MaxJoint, fg.NumVars)

@@ -105,23 +105,6 @@ const (
 	Gibbs
 )
 
-// Schedules returns the schedules engine e runs for an infer line with
-// divergence d and family f (nil when the engine takes no schedule).
-func (e Engine) Schedules(d Divergence, f Family) []Schedule {
-	switch e {
-	case BP:
-		return BPSchedules
-	case BlockEP:
-		if _, ok := d.(T); ok || f != FamilyFactorized {
-			return EPSchedules
-		}
-		return FactorizedSchedules
-	case Gibbs, GatedMCMC:
-		return GibbsSchedules
-	}
-	return nil
-}
-
 // Entry is one method of the registry.
 type Entry struct {
 	Method Method

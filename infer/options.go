@@ -94,6 +94,13 @@ var (
 	BPSchedules = []Schedule{Sequential, Parallel, Random, Residual}
 	// GibbsSchedules: the Gibbs sampler (infer/mcmc).
 	GibbsSchedules = []Schedule{Sequential, Random}
+	// GraphFullSchedules and GraphFactorizedSchedules: ep on a factor
+	// graph (infer/fgraph) under each family; a forest always runs
+	// forward–backward.
+	GraphFullSchedules       = []Schedule{Sequential, Parallel}
+	GraphFactorizedSchedules = []Schedule{Sequential, Parallel, Residual}
+	// GatedSchedules: ep on gated likelihoods (infer/fgraph).
+	GatedSchedules = []Schedule{Sequential, Parallel}
 )
 
 // CheckSchedule checks that s is one of the schedules of engine.

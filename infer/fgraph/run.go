@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/fg-infer/fg/infer"
@@ -116,7 +117,7 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 	if !(s.Damping > 0 && s.Damping <= 1) || !(s.Tol > 0) || s.MaxIter < 0 {
 		return nil, fmt.Errorf("fgraph: damping %g, tol %g, max_iter %d: want 0 < damping ≤ 1, tol > 0, max_iter > 0", s.Damping, s.Tol, s.MaxIter)
 	}
-	if s.Schedule < infer.Sequential || s.Schedule > infer.Residual || s.Schedule == infer.Random || (s.Schedule == infer.Residual && s.Family == Full) {
+	if !slices.Contains(schedules(s.Family), s.Schedule) {
 		return nil, fmt.Errorf("fgraph: schedule %v not supported under family = %v (sequential, parallel; residual under factorized)", s.Schedule, s.Family)
 	}
 	ad := newAdjacency(g)
@@ -188,4 +189,13 @@ func power(d infer.Divergence) (float64, error) {
 		return 0, fmt.Errorf("fgraph: %v needs family = full", d)
 	}
 	return 0, fmt.Errorf("fgraph: divergence %v not supported (kl, alpha, relaxed_kl under family = full)", d)
+}
+
+// schedules are the schedules of a run under family f (the method
+// registry's lists, which compile checks an infer line against).
+func schedules(f Family) []infer.Schedule {
+	if f == Factorized {
+		return infer.GraphFactorizedSchedules
+	}
+	return infer.GraphFullSchedules
 }
