@@ -42,6 +42,16 @@ func registryNames() map[string]bool {
 // the method registry instead.
 func TestNamesOnlyInRegistry(t *testing.T) {
 	names := registryNames()
+	walkGo(t, func(rel, path string) {
+		for _, c := range nameComparisons(t, path, names) {
+			t.Errorf("%s:%d: %s: compare the typed values of package infer (names.go) instead", rel, c.line, c.text)
+		}
+	})
+}
+
+// walkGo calls f on every Go file of the module outside tests, testdata,
+// the keyword folders and names.go, with its path relative to the root.
+func walkGo(t *testing.T, f func(rel, path string)) {
 	root := ".."
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -54,11 +64,8 @@ func TestNamesOnlyInRegistry(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || rel == registryFile {
-			return nil
-		}
-		for _, c := range nameComparisons(t, path, names) {
-			t.Errorf("%s:%d: %s: compare the typed values of package infer (names.go) instead", rel, c.line, c.text)
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && rel != registryFile {
+			f(rel, path)
 		}
 		return nil
 	})
@@ -95,31 +102,13 @@ var allowed = map[string]string{
 // builds it from the typed value, a builtin takes it from infer).
 func TestMethodNamesOnlyInRegistry(t *testing.T) {
 	names := strictNames()
-	root := ".."
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel := filepath.ToSlash(mustRel(t, root, path))
-		if d.IsDir() {
-			if rel != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || isKeywordDir(rel)) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || rel == registryFile {
-			return nil
-		}
+	walkGo(t, func(rel, path string) {
 		for _, l := range literals(t, path) {
 			if names[l.text] && allowed[rel+":"+l.text] == "" {
 				t.Errorf("%s:%d: string %q: use the typed value of package infer (names.go)", rel, l.line, l.text)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // literals returns the string literals of a Go file (comments excluded).
