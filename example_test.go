@@ -30,7 +30,7 @@ func ExampleLoadBytes() {
 	// Output:
 	// gpc_toy [ep ep_relaxed_kl mcmc] [eps=0.1]
 	// 2 expect statements
-	// testdata/toy.fg: --set epsilon: the model has no param `epsilon` (params: `eps`)
+	// testdata/toy.fg: Set("epsilon", …): the model has no param `epsilon` (params: `eps`)
 }
 
 // Run a conjugate model and read the posterior of each infer line by name

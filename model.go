@@ -18,6 +18,10 @@ type Overrides struct {
 	Set     map[string]string
 	Data    map[string]string
 	Methods []string
+	// Only compiles only the infer lines with these labels (`fg run
+	// --only`): a line the model refuses does not stop the others. Run
+	// then runs those lines (and the Methods).
+	Only []string
 }
 
 // wrap turns a session model (or its error) into a Model.
@@ -25,6 +29,7 @@ func wrap(s *session.Model, err error) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.UseGoNames()
 	return &Model{s}, nil
 }
 
@@ -55,7 +60,7 @@ func LoadSource(name string, src []byte, o Overrides) (*Model, error) {
 }
 
 func (o Overrides) session() session.Overrides {
-	return session.Overrides{Set: o.Set, Data: o.Data, Methods: o.Methods}
+	return session.Overrides{Set: o.Set, Data: o.Data, Methods: o.Methods, Only: o.Only, API: true}
 }
 
 // Set overrides param name with value, an fg expression such as "0.1" or
@@ -87,6 +92,16 @@ func (m *Model) Overrides() []string { return m.s.Overrides() }
 // Labels lists the labels of the model's infer lines in file order, then
 // those added with AddMethod.
 func (m *Model) Labels() []string { return m.s.Labels() }
+
+// SummedStates names the discrete latents with elements that have no
+// categorical prior (uniform_spin() or none) and returns Σ log K over those
+// elements. When latents is not empty, a result's LogZ is log Σ_x Π_f f(x)
+// over their states, the log partition function of the factors, not a
+// normalised log p(y): under uniform priors on them, log p(y) = LogZ −
+// logStates.
+func (m *Model) SummedStates() (latents []string, logStates float64) {
+	return m.s.Compiled().SummedStates()
+}
 
 // NumExpects is the number of expect statements in the model.
 func (m *Model) NumExpects() int { return len(m.s.Compiled().Expects) }

@@ -18,6 +18,7 @@ type args struct {
 	b     *stdlib.Builtin
 	idx   []int
 	extra []int
+	forms []*stdlib.Form // per parameter: the named form it was given in, or nil
 }
 
 // bind matches call's arguments to builtin b. The binding of a call is
@@ -35,7 +36,12 @@ func (c *compiler) bind(call *ast.CallExpr, b *stdlib.Builtin) *args {
 	if err != nil {
 		c.fail(call, "%v", err)
 	}
-	a := &args{c: c, call: call, b: b, idx: idx, extra: extra}
+	a := &args{c: c, call: call, b: b, idx: idx, extra: extra, forms: make([]*stdlib.Form, len(idx))}
+	for i, k := range idx {
+		if k >= len(call.Args) {
+			a.forms[i] = b.Params[i].Form(names[k-len(call.Args)])
+		}
+	}
 	if c.bound == nil {
 		c.bound = map[*ast.CallExpr]*args{}
 	}
@@ -63,12 +69,54 @@ func (a *args) at(i int) ast.Node {
 	return a.call
 }
 
+// form is the named form parameter i was given in (`sd =` for normal's
+// `var`), or nil for the canonical form.
+func (a *args) form(i int) *stdlib.Form {
+	if a.idx[i] < 0 {
+		return nil
+	}
+	return a.forms[i]
+}
+
+// name is parameter i's name as the call gave it (`sd` for normal's `var`
+// given as `sd = 2`), for messages.
+func (a *args) name(i int) string {
+	if f := a.form(i); f != nil {
+		return f.Name
+	}
+	return a.b.Params[i].Name
+}
+
+// val evaluates parameter i in its canonical form: a value given in a
+// named form (`sd = 2`) is converted elementwise (to the variance 4).
 func (a *args) val(i int) (val, bool) {
 	e := a.expr(i)
 	if e == nil {
 		return val{}, false
 	}
-	return a.c.eval(e), true
+	v := a.c.eval(e)
+	if f := a.form(i); f != nil {
+		v = a.canonical(i, f, v)
+	}
+	return v, true
+}
+
+// canonical converts v, parameter i given in form f, by stdlib's
+// Form.Canonical: numbers only, each finite and > 0.
+func (a *args) canonical(i int, f *stdlib.Form, v val) val {
+	if v.k != kNum {
+		a.c.fail(a.at(i), "%s: `%s =` takes a number or a vector of numbers, got %s", a.b.Name, f.Name, v.describe())
+	}
+	out := v
+	out.num = make([]float64, len(v.num))
+	for k, x := range v.num {
+		y, err := f.Canonical(x)
+		if err != nil {
+			a.c.fail(a.at(i), "%s: %v", a.b.Name, err)
+		}
+		out.num[k] = y
+	}
+	return out
 }
 
 // num returns parameter i as a finite scalar, or def when omitted.
@@ -78,10 +126,10 @@ func (a *args) num(i int, def float64) float64 {
 		return def
 	}
 	if !v.isScalar() || v.k != kNum {
-		a.c.fail(a.at(i), "%s: `%s` must be a number, got %s", a.b.Name, a.b.Params[i].Name, v.describe())
+		a.c.fail(a.at(i), "%s: `%s` must be a number, got %s", a.b.Name, a.name(i), v.describe())
 	}
 	if math.IsNaN(v.num[0]) || math.IsInf(v.num[0], 0) {
-		a.c.fail(a.at(i), "%s: `%s` is %v", a.b.Name, a.b.Params[i].Name, v.num[0])
+		a.c.fail(a.at(i), "%s: `%s` is %v", a.b.Name, a.name(i), v.num[0])
 	}
 	return v.num[0]
 }
@@ -91,7 +139,7 @@ func (a *args) positive(i int, def float64) float64 {
 	x := a.num(i, def)
 	a.c.notePositive(a.expr(i))
 	if !(x > 0) {
-		a.c.fail(a.at(i), "%s: `%s` must be > 0, got %s", a.b.Name, a.b.Params[i].Name, fmtNum(x))
+		a.c.fail(a.at(i), "%s: `%s` must be > 0, got %s", a.b.Name, a.name(i), fmtNum(x))
 	}
 	return x
 }
@@ -101,7 +149,7 @@ func (a *args) integer(i int, def int) int {
 	if !ok {
 		return def
 	}
-	return a.c.intOf(a.at(i), v, a.b.Name+": `"+a.b.Params[i].Name+"`")
+	return a.c.intOf(a.at(i), v, a.b.Name+": `"+a.name(i)+"`")
 }
 
 func (a *args) boolean(i int, def bool) bool {
@@ -110,7 +158,7 @@ func (a *args) boolean(i int, def bool) bool {
 		return def
 	}
 	if v.k != kBool {
-		a.c.fail(a.at(i), "%s: `%s` must be true or false, got %s", a.b.Name, a.b.Params[i].Name, v.describe())
+		a.c.fail(a.at(i), "%s: `%s` must be true or false, got %s", a.b.Name, a.name(i), v.describe())
 	}
 	return v.num[0] != 0
 }
@@ -121,7 +169,7 @@ func (a *args) str(i int, def string) string {
 		return def
 	}
 	if v.k != kStr {
-		a.c.fail(a.at(i), "%s: `%s` must be a string, got %s", a.b.Name, a.b.Params[i].Name, v.describe())
+		a.c.fail(a.at(i), "%s: `%s` must be a string, got %s", a.b.Name, a.name(i), v.describe())
 	}
 	return v.str
 }
@@ -139,7 +187,7 @@ func (a *args) strs(i int) []string {
 	case v.k == kNum && len(v.num) == 0:
 		return nil
 	}
-	a.c.fail(a.at(i), "%s: `%s` must be a list of strings, got %s", a.b.Name, a.b.Params[i].Name, v.describe())
+	a.c.fail(a.at(i), "%s: `%s` must be a list of strings, got %s", a.b.Name, a.name(i), v.describe())
 	return nil
 }
 

@@ -25,6 +25,15 @@ type Options struct {
 	// BaseDir is the folder relative paths in CompileSource resolve
 	// against; empty means the folder of the filename.
 	BaseDir string
+	// API says that Set, Data and extra infer lines come from the Go API
+	// (Model.Set, SetData, AddMethod): messages then name those calls
+	// instead of fg run's --set, --data and --method.
+	API bool
+	// Only, when non-empty, lists the labels of the infer lines to compile
+	// (`fg run --only`): the others are labelled but not checked against
+	// the model (a method the model refuses does not stop the others) and
+	// land in Model.Skipped.
+	Only []string
 
 	maxCovBytes float64 // tests only: a smaller covariance limit
 
@@ -61,37 +70,42 @@ type binding struct {
 
 // compiler holds the state of one compilation.
 type compiler struct {
-	opt        Options
-	check      bool // Check mode: skip Gram matrices
-	m          *Model
-	errs       ast.ErrorList
-	global     map[string]*binding
-	order      []string // global names in declaration order
-	locals     []map[string]*binding
-	sources    map[string][]byte // file name → source, for labels and options
-	loading    []string          // import stack (cycle detection)
-	setUsed    map[string]bool
-	prior      map[int]*priorDecl // latent index → its prior
-	priorTried map[int]bool       // latents whose prior was attempted
-	sites      map[int][]Site     // latent index → likelihood sites
-	batches    map[int][]BatchFactor
-	streams    map[int][]StreamSites         // latent index → libsvm plates
-	libsvm     map[string]*stdlib.LibSVMInfo // libsvm files read, by path
-	allIDs     map[int][]int                 // latent → ids of all its elements
-	nUnroll    int                           // factors produced, against the limit
-	nIter      int                           // plate iterations run, against maxIterations
-	plates     []plateAt                     // the plates being unrolled, outermost first (plate_grow.go)
-	bound      map[*ast.CallExpr]*args       // the bindings of the calls compiled (bind)
-	curData    string                        // the data item being defined (for Options.Data)
-	dataUsed   map[string]bool               // Options.Data entries that matched
-	lf         *learnRec                     // nil without a learn statement
-	fg         fgState                       // factor-graph constructs (conditional.go)
-	lastTable  map[string]sharedTable        // potential kind → its last table (potentials.go)
-	gate       gateRec                       // gated likelihoods (gate.go)
-	ints       []float64                     // 0, 1, 2, ...: shared backing of plate index values (plate_values.go)
-	sitesMade  map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)
-	siteVals   []float64                     // makeSite's scratch space
-	varMaps    map[*ast.CallExpr]map[string]float64
+	opt   Options
+	check bool // Check mode: skip Gram matrices
+	m     *Model
+	errs  ast.ErrorList
+	// modelFailed is set when the model's statements had errors before
+	// its infer lines are checked: its structure is then not the one
+	// written, and no infer line is refused for it (one mistake, one
+	// message).
+	modelFailed bool
+	global      map[string]*binding
+	order       []string // global names in declaration order
+	locals      []map[string]*binding
+	sources     map[string][]byte // file name → source, for labels and options
+	loading     []string          // import stack (cycle detection)
+	setUsed     map[string]bool
+	prior       map[int]*priorDecl // latent index → its prior
+	priorTried  map[int]bool       // latents whose prior was attempted
+	sites       map[int][]Site     // latent index → likelihood sites
+	batches     map[int][]BatchFactor
+	streams     map[int][]StreamSites         // latent index → libsvm plates
+	libsvm      map[string]*stdlib.LibSVMInfo // libsvm files read, by path
+	allIDs      map[int][]int                 // latent → ids of all its elements
+	nUnroll     int                           // factors produced, against the limit
+	nIter       int                           // plate iterations run, against maxIterations
+	plates      []plateAt                     // the plates being unrolled, outermost first (plate_grow.go)
+	bound       map[*ast.CallExpr]*args       // the bindings of the calls compiled (bind)
+	curData     string                        // the data item being defined (for Options.Data)
+	dataUsed    map[string]bool               // Options.Data entries that matched
+	lf          *learnRec                     // nil without a learn statement
+	fg          fgState                       // factor-graph constructs (conditional.go)
+	lastTable   map[string]sharedTable        // potential kind → its last table (potentials.go)
+	gate        gateRec                       // gated likelihoods (gate.go)
+	ints        []float64                     // 0, 1, 2, ...: shared backing of plate index values (plate_values.go)
+	sitesMade   map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)
+	siteVals    []float64                     // makeSite's scratch space
+	varMaps     map[*ast.CallExpr]map[string]float64
 }
 
 // abort unwinds the current statement after an error was recorded.
@@ -115,20 +129,22 @@ func (c *compiler) fail(n ast.Node, format string, args ...any) {
 }
 
 // guard runs f, turning an abort into a return so that compilation goes on
-// with the next statement.
-// Past ast.MaxErrors errors, f is skipped.
-func (c *compiler) guard(f func()) {
+// with the next statement; it reports whether f was abandoned (an error, or
+// a use of a poisoned name). Past ast.MaxErrors errors, f is skipped.
+func (c *compiler) guard(f func()) (aborted bool) {
 	if len(c.errs) > ast.MaxErrors {
-		return
+		return true
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(abort); !ok {
 				panic(r)
 			}
+			aborted = true
 		}
 	}()
 	f()
+	return false
 }
 
 func newCompiler(opt Options) *compiler {
@@ -189,8 +205,10 @@ func (c *compiler) undefined(id *ast.Ident) {
 	c.fail(id, "%s", msg)
 }
 
-// poison binds the name of a failed data, param or latent declaration, if
-// nothing else holds it, so that its uses raise no further errors.
+// poison marks the name of a failed data, param or latent declaration (a
+// latent whose prior failed, or a declaration that read a poisoned name),
+// binding it if nothing else holds it, so that its uses raise no further
+// errors: one mistake, one message.
 func (c *compiler) poison(s ast.Stmt) {
 	var id *ast.Ident
 	kind := bData
@@ -204,9 +222,33 @@ func (c *compiler) poison(s ast.Stmt) {
 	default:
 		return
 	}
-	if _, ok := c.global[id.Name]; !ok {
+	switch b, ok := c.global[id.Name]; {
+	case !ok:
 		c.global[id.Name] = &binding{kind: kind, pos: id.Pos(), poisoned: true}
+	case b.pos == id.Pos(): // declared by s before it failed
+		b.poisoned = true
 	}
+}
+
+// poisonOnAbort, deferred by a statement that gives latent lat a prior or
+// conditionals, poisons lat when the statement is abandoned: the later
+// uses of lat, and the checks that it has a prior, would only repeat its
+// error.
+func (c *compiler) poisonOnAbort(lat int) {
+	if r := recover(); r != nil {
+		if _, ok := r.(abort); ok {
+			if b, ok := c.global[c.m.Graph.Latents[lat].Name]; ok && b.kind == bLatent && b.lat == lat {
+				b.poisoned = true
+			}
+		}
+		panic(r)
+	}
+}
+
+// poisoned reports whether latent lat's name is poisoned (poisonOnAbort).
+func (c *compiler) poisoned(lat int) bool {
+	b, ok := c.global[c.m.Graph.Latents[lat].Name]
+	return ok && b.kind == bLatent && b.lat == lat && b.poisoned
 }
 
 // declare binds a global name, rejecting redeclarations.

@@ -3,6 +3,8 @@ package compile
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
@@ -69,22 +71,24 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	}
 	c.fg.tried[s.lat]++
 	b := c.distribution(call)
-	if b.Name != (factor.NormalPrior{}).Name() {
+	mvn := b.Name == (factor.MVNormal{}).Name()
+	if b.Name != (factor.NormalPrior{}).Name() && !mvn {
 		if !b.Prior {
-			c.fail(call.Fun, "`%s` is a likelihood and cannot be the prior of `%s`; a conditional on latent elements is normal(mean, var)", b.Name, c.text(lhsAt))
+			c.fail(call.Fun, "`%s` is a likelihood and cannot be the prior of `%s`; a conditional on latent elements is normal(mean, var) or mvnormal(mean, cov)", b.Name, c.text(lhsAt))
 		}
-		if b.Name == (factor.MVNormal{}).Name() && len(s.ids) == l.Size() {
-			c.fail(call.Fun, "mvnormal with a latent mean is not supported yet; the same model: `%s ~ mvnormal(0, K)` with the mean added where `%s` is used, e.g. probit(%s[i] + mu) (a prior with latent parameters is normal(mean, var))",
-				l.Name, l.Name, l.Name)
-		}
-		c.fail(call.Fun, "a prior or conditional on latent elements (or with latent parameters) is normal(mean, var); %s is a prior over a whole latent with numeric parameters", b.Name)
+		c.fail(call.Fun, "a prior or conditional on latent elements (or with latent parameters) is normal(mean, var) or mvnormal(mean, cov); %s is a prior over a whole latent with numeric parameters", b.Name)
 	}
 	a := c.bind(call, b)
 	mv, _ := a.val(0)
-	vv, _ := a.val(1)
 	n := len(s.ids)
 	mean := c.condMean(a, mv, n)
-	vars := c.condVar(a, vv, s.ids)
+	var vars []float64
+	if mvn {
+		mean, vars = c.mvConditional(a, mean, s.ids)
+	} else {
+		vv, _ := a.val(1)
+		vars = c.condVar(a, vv, s.ids)
+	}
 	if n == 0 {
 		c.fg.done[s.lat]++
 		return
@@ -112,7 +116,8 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 			}
 		}
 		label := fmt.Sprintf("%s(%s)", b.Name, c.m.Graph.VarName(id))
-		gf := graph.Factor{Kind: b.Name, Vars: gvars, Label: label, Pos: pos, Params: params}
+		// mvnormal's factors are its scalar conditionals (mvConditional).
+		gf := graph.Factor{Kind: (factor.NormalPrior{}).Name(), Vars: gvars, Label: label, Pos: pos, Params: params}
 		var f int
 		if len(vars) == 1 { // one Params map for the statement: a compact run
 			f = c.addCompactFactor(call, gf)
@@ -122,6 +127,58 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		c.fg.conds = append(c.fg.conds, condDecl{target: id, mean: m, v: vars[min(k, len(vars)-1)], factor: f})
 	}
 	c.fg.done[s.lat]++
+}
+
+// maxMVConditional bounds the elements of one mvnormal conditional.
+const maxMVConditional = 2000
+
+// mvConditional turns LHS ~ mvnormal(m, Σ) over the d elements ids into d
+// scalar conditionals with the same joint density: with the Cholesky factor
+// Σ = C Cᵀ and e = x − m = C z, z ~ N(0, I),
+//
+//	x_i | x_{<i} ~ N(m_i + Σ_{j<i} β_ij (x_j − m_j), C_ii²),  C_{<i}ᵀ β_i = C[i, <i],
+//
+// (β_i by back substitution against the leading block of C), an affine mean
+// in the latents as any conditional. A chain of vector states
+// x[t] ~ mvnormal(A @ x[t-1] + B @ u[t], Q) is then a linear-Gaussian factor
+// graph that ep, exact and mcmc solve as scalar chains. It returns the
+// means and the variances C_ii².
+func (c *compiler) mvConditional(a *args, mean func(k int) lin, ids []int) (func(k int) lin, []float64) {
+	d := len(ids)
+	if d > maxMVConditional {
+		c.fail(a.call, "mvnormal as a conditional on %d elements; the limit is %d (its scalar conditionals have d²/2 coefficients): use it on the rows of a state, x[t] ~ mvnormal(A @ x[t-1], Q)", d, maxMVConditional)
+	}
+	cov := c.covArg(a, 1, d)
+	var ch mat.Cholesky
+	if !ch.Factorize(cov) {
+		c.fail(a.at(1), "mvnormal: cov is not positive definite")
+	}
+	var C mat.TriDense
+	ch.LTo(&C)
+	vars := make([]float64, d)
+	means := make([]lin, d)
+	beta := make([]float64, d)
+	for i := 0; i < d; i++ {
+		vars[i] = C.At(i, i) * C.At(i, i)
+		for k := i - 1; k >= 0; k-- { // C_{<i}ᵀ β = C[i, <i], upper triangular
+			s := C.At(i, k)
+			for m := k + 1; m < i; m++ {
+				s -= C.At(m, k) * beta[m]
+			}
+			beta[k] = s / C.At(k, k)
+		}
+		// m_i + Σ_{j<i} β_ij (x_j − m_j), merged once (weighted).
+		means[i] = weighted(2*i+1, nil, func(k int) lin {
+			switch {
+			case k == 2*i:
+				return mean(i)
+			case k%2 == 0:
+				return varLin(ids[k/2]).scale(beta[k/2])
+			}
+			return mean(k / 2).scale(-beta[k/2])
+		})
+	}
+	return func(k int) lin { return means[k] }, vars
 }
 
 // condMean is the mean of a conditional as affine forms, per element of

@@ -3,7 +3,6 @@ package compile
 import (
 	"bytes"
 	"errors"
-	"fmt"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
@@ -80,7 +79,7 @@ func (c *compiler) csvCall(a *args) val {
 		if o, ok := c.opt.Data[c.curData]; ok {
 			p, full = o, o
 			c.dataUsed[c.curData] = true
-			override = fmt.Sprintf("--data %s=%s: ", c.curData, o)
+			override = c.override("data", c.curData, o) + ": "
 		}
 	}
 	opt := stdlib.CSVOptions{Column: a.str(1, ""), Columns: a.strs(2), Exclude: a.strs(3),

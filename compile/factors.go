@@ -116,8 +116,30 @@ func (c *compiler) plateRange(s *ast.ForStmt) (int, func(k int) []val) {
 			}
 		}
 	}
-	c.fail(s.Iter, "a plate ranges over A..B, batches(N, s) or edges(G)")
-	return 0, nil
+	return c.valuesRange(s)
+}
+
+// valuesRange is `for k in idx` over a vector of integers (data, a param,
+// a list): k takes its values in order, as i does over A..B.
+func (c *compiler) valuesRange(s *ast.ForStmt) (int, func(k int) []val) {
+	v := c.eval(s.Iter)
+	if v.k != kNum || len(v.shape) != 1 {
+		c.fail(s.Iter, "a plate ranges over A..B, a vector of integers, batches(N, s) or edges(G); `%s` is %s", c.text(s.Iter), v.describe())
+	}
+	c.wantVars(s, 1, "for k in idx")
+	top := 0
+	for i, x := range v.num {
+		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+			c.fail(s.Iter, "a plate over a vector takes integers; element %d of `%s` is %s", i, c.text(s.Iter), fmtNum(x))
+		}
+		top = max(top, int(x)+1)
+	}
+	c.growInts(top)
+	vs := make([]val, 1)
+	return len(v.num), func(k int) []val {
+		vs[0] = c.intVal(int(v.num[k]))
+		return vs
+	}
 }
 
 // batchRange is batches(N, s): index vectors [0..s), [s..2s), ...
@@ -187,6 +209,9 @@ func (c *compiler) tildeStmt(s *ast.TildeStmt) {
 	}
 	lhs := c.eval(s.LHS)
 	if lhs.k == kSym {
+		if lhs.sym.lat >= 0 && !lhs.sym.exprs {
+			defer c.poisonOnAbort(lhs.sym.lat)
+		}
 		if sy := lhs.sym; sy.lat >= 0 && !sy.exprs && len(sy.ids) == c.m.Graph.Latents[sy.lat].Size() && len(c.locals) == 0 {
 			c.setPrior(sy.lat, s.LHS, call)
 			return
@@ -237,7 +262,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), n, c.text(a.at(pi)), proj.size())
 	}
 	var liks []factor.Site
-	if c.lf.inSlot(func() { liks = c.newSites(a, k, pi, n, func(e int) string { return c.elemName(s.LHS, e, n) }) }) {
+	if c.lf.inSlot(func() { liks = c.newSites(a, k, pi, n, func(e int) string { return c.elemName(s.LHS, y, e) }) }) {
 		if len(liks) > 1 {
 			c.fail(call, "%s: learn does not tune per-element (vector) likelihood parameters; use a scalar param or a plate", b.Name)
 		}
@@ -291,7 +316,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 			site = c.formSite(lat, form)
 		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = b.Name, lik, y.num[k], params, s.Pos()
-		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, k, n))
+		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, y, k))
 		var vars []int
 		if forms != nil {
 			vars = sortedIDs(form)
@@ -445,9 +470,9 @@ func (c *compiler) newSites(a *args, k factor.LikelihoodKind, pi, n int, elem fu
 		v, _ := a.val(i)
 		if v.k == kNum && len(v.shape) == 1 && n != 1 {
 			if v.size() != n {
-				c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d (one per observation), got %s", a.b.Name, a.b.Params[i].Name, n, v.describe())
+				c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d (one per observation), got %s", a.b.Name, a.name(i), n, v.describe())
 			}
-			c.finite(a.at(i), a.b.Name+" "+a.b.Params[i].Name, v)
+			c.finite(a.at(i), a.b.Name+" "+a.name(i), v)
 			vec := v // only vectors escape
 			vals[i], per = &vec, true
 		}
@@ -503,14 +528,15 @@ func (c *compiler) siteVars(lat int, s Site) []int {
 	return vars
 }
 
-// elemName renders element k of n of an observation expression, with plate
-// variables substituted: y[4], y (a scalar), or y[k] for a vectorised ~.
-func (c *compiler) elemName(e ast.Expr, k, n int) string {
+// elemName renders element k of the observations y of expression e, with
+// plate variables substituted: y[4], y (a scalar), y[k] for a vectorised ~,
+// Y[r, c] for a matrix (the indices the table shows).
+func (c *compiler) elemName(e ast.Expr, y val, k int) string {
 	base := c.render(e)
-	if n == 1 {
+	if y.size() == 1 {
 		return base
 	}
-	return fmt.Sprintf("%s[%d]", base, k)
+	return fmt.Sprintf("%s[%s]", base, unflat(y.shape, k))
 }
 
 // render prints an index expression with its scalar indices evaluated.

@@ -45,15 +45,18 @@ type gateBranch struct {
 	form lin
 }
 
-// selectorUse is an occurrence of a discrete latent element as an index.
+// selectorUse is an occurrence of discrete latent elements as an index:
+// one element (z[i] in mu[z[i]]) or, for vector observations, one per
+// observation (z in y ~ normal(mu[z], 1)).
 type selectorUse struct {
-	at ast.Expr
-	id int
+	at  ast.Expr
+	ids []int
 }
 
-// selectors returns the index expressions of call's arguments that are one
-// element of a discrete latent (z[i] in mu[z[i]]), evaluating each index
-// without reporting errors (the statement's own evaluation reports them).
+// selectors returns the index expressions of call's arguments that are
+// elements of a discrete latent (z[i] in mu[z[i]], z in mu[z]), evaluating
+// each index without reporting errors (the statement's own evaluation
+// reports them).
 func (c *compiler) selectors(call *ast.CallExpr) []selectorUse {
 	var out []selectorUse
 	for _, arg := range call.Args {
@@ -66,8 +69,8 @@ func (c *compiler) selectors(call *ast.CallExpr) []selectorUse {
 				if _, slice := e.(*ast.SliceExpr); slice {
 					continue
 				}
-				if id, ok := c.discreteElement(e); ok {
-					out = append(out, selectorUse{e, id})
+				if ids, ok := c.discreteElements(e); ok {
+					out = append(out, selectorUse{e, ids})
 				}
 			}
 			return true
@@ -76,25 +79,28 @@ func (c *compiler) selectors(call *ast.CallExpr) []selectorUse {
 	return out
 }
 
-// discreteElement reports whether e evaluates to one element of a discrete
-// latent, and which.
-func (c *compiler) discreteElement(e ast.Expr) (int, bool) {
+// discreteElements reports whether e evaluates to elements of a discrete
+// latent (a scalar or vector selection), and which.
+func (c *compiler) discreteElements(e ast.Expr) ([]int, bool) {
 	n := len(c.errs)
 	v := c.evalSafe(e)
 	c.errs = c.errs[:n]
-	if v == nil || v.k != kSym || v.sym.exprs || len(v.sym.ids) != 1 {
-		return 0, false
+	if v == nil || v.k != kSym || v.sym.exprs || len(v.sym.ids) == 0 || len(v.shape) > 1 {
+		return nil, false
 	}
-	id := v.sym.ids[0]
-	return id, c.m.Graph.Vars[id].Domain.Discrete()
+	return v.sym.ids, c.m.Graph.Vars[v.sym.ids[0]].Domain.Discrete()
 }
 
 // gatedLikelihood compiles y ~ LIK(...) whose arguments are indexed by one
 // element z of a cat(K) latent with a categorical prior: a gated factor
 // (Minka & Winn 2008) with one branch per state, branch k being the
 // likelihood with z replaced by k — y[i] ~ normal(mu[z[i]], 1),
-// probit(dot(X[i], w[z[i]])), normal(dot(X[i], w), s2[z[i]]). It reports
-// false when no argument is indexed by a discrete latent.
+// probit(dot(X[i], w[z[i]])), normal(dot(X[i], w), s2[z[i]]). Vector
+// observations take a vector of selectors, one per element, as a plate
+// would: y ~ normal(mu[z], 1) is y[i] ~ normal(mu[z[i]], 1) for every i
+// (each branch is evaluated once for all elements; a scalar latent
+// broadcasts). It reports false when no argument is indexed by a discrete
+// latent.
 func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, k factor.Kind) bool {
 	if c.gate.plain[call] {
 		return false
@@ -107,38 +113,48 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 		c.gate.plain[call] = true
 		return false
 	}
-	sel := uses[0].id
+	sels := uses[0].ids
 	for _, u := range uses[1:] {
-		if u.id != sel {
+		if !slices.Equal(u.ids, sels) {
 			c.fail(u.at, "one discrete latent element may select a likelihood's parameters; `%s` and `%s` both index here",
 				c.text(uses[0].at), c.text(u.at))
 		}
 	}
-	c.checkSelector(uses[0].at, sel)
+	c.checkSelector(uses[0].at, sels[0])
 	lk, ok := k.(factor.LikelihoodKind)
 	if !ok {
 		c.fail(call.Fun, "`%s` cannot be selected by a discrete latent; a gated likelihood is one of probit, step, normal, ...", call.FunName())
 	}
-	if y.size() != 1 {
-		c.fail(s.LHS, "a likelihood selected by `%s` observes one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1)", c.text(uses[0].at))
+	n := y.size()
+	if len(sels) != n {
+		if len(sels) == 1 {
+			c.fail(s.LHS, "a likelihood selected by `%s` observes one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1)", c.text(uses[0].at))
+		}
+		c.fail(uses[0].at, "`%s` selects %d observations but %s has %d elements; one selector per observation", c.text(uses[0].at), len(sels), c.text(s.LHS), n)
 	}
-	K := c.m.Graph.Vars[sel].Card
+	K := c.m.Graph.Vars[sels[0]].Card
 	if K > infer.MaxStates {
 		c.fail(uses[0].at, "`%s` has %d states; a selector of gated likelihoods has at most %d (one branch per state)", c.text(uses[0].at), K, infer.MaxStates)
 	}
-	c.nUnroll += K - 1 // the branches count against the model's factor limit
+	c.nUnroll += n*K - 1 // the branches count against the model's factor limit
 	if c.nUnroll > maxFactors {
 		c.fail(s, "the model unrolls to more than %d factors (a gated likelihood counts one per branch)", maxFactors)
 	}
-	d := gateDecl{sel: sel, y: y.num[0], pos: s.Pos(), branches: make([]gateBranch, K)}
-	for st := 0; st < K; st++ {
-		d.branches[st] = c.gateBranch(s, y, call, lk, uses, st, K)
+	branches := make([][]gateBranch, K) // [state][element]
+	for st := range branches {
+		branches[st] = c.gateBranches(s, y, call, lk, uses, st, K)
 	}
-	d.label = fmt.Sprintf("%s(%s | %s)", call.FunName(), c.render(s.LHS), c.m.Graph.VarName(sel))
-	d.factor = c.addFactor(s, graph.Factor{Kind: call.FunName(), Vars: append([]int{sel}, c.gateVars(d)...), Y: d.y, Observed: true,
-		Label: d.label, Pos: s.Pos()})
-	c.gate.decls = append(c.gate.decls, d)
-	c.useFG(s, func() string { return "gated likelihood " + d.label })
+	for i, sel := range sels {
+		d := gateDecl{sel: sel, y: y.num[i], pos: s.Pos(), branches: make([]gateBranch, K)}
+		for st := range branches {
+			d.branches[st] = branches[st][i]
+		}
+		d.label = fmt.Sprintf("%s(%s | %s)", call.FunName(), c.elemName(s.LHS, y, i), c.m.Graph.VarName(sel))
+		d.factor = c.addFactor(s, graph.Factor{Kind: call.FunName(), Vars: append([]int{sel}, c.gateVars(d)...), Y: d.y, Observed: true,
+			Label: d.label, Pos: s.Pos()})
+		c.gate.decls = append(c.gate.decls, d)
+		c.useFG(s, func() string { return "gated likelihood " + d.label })
+	}
 	return true
 }
 
@@ -151,9 +167,10 @@ func (c *compiler) checkSelector(at ast.Expr, id int) {
 	}
 }
 
-// gateBranch evaluates the likelihood with every use of the selector
-// replaced by state st.
-func (c *compiler) gateBranch(s *ast.TildeStmt, y val, call *ast.CallExpr, lk factor.LikelihoodKind, uses []selectorUse, st, K int) gateBranch {
+// gateBranches evaluates the likelihood with every use of the selectors
+// replaced by state st: branch st of each observation (the projection is
+// one element, broadcast, or one per observation).
+func (c *compiler) gateBranches(s *ast.TildeStmt, y val, call *ast.CallExpr, lk factor.LikelihoodKind, uses []selectorUse, st, K int) []gateBranch {
 	c.gate.subst, c.gate.card = map[ast.Expr]val{}, map[ast.Expr]int{}
 	defer func() { c.gate.subst, c.gate.card = nil, nil }()
 	for _, u := range uses {
@@ -164,23 +181,48 @@ func (c *compiler) gateBranch(s *ast.TildeStmt, y val, call *ast.CallExpr, lk fa
 	pi := paramIndex(b, lk.Projection())
 	proj, _ := a.val(pi)
 	lik := c.newSite(a, lk, pi)
-	if err := lik.CheckY(y.num[0]); err != nil {
-		c.fail(s.LHS, "%s", c.badElement(c.render(s.LHS), y, 0, lik.Support()))
+	n := y.size()
+	for i, x := range y.num {
+		if lik.CheckY(x) != nil {
+			c.fail(s.LHS, "%s", c.badElement(c.render(s.LHS), y, i, lik.Support()))
+		}
 	}
-	if proj.size() != 1 {
-		c.fail(a.at(pi), "the %s argument of %s must be one element when `%s` = %d, got %s", ordinal(pi), b.Name, c.text(uses[0].at), st, proj.describe())
+	if proj.size() != 1 && proj.size() != n {
+		want := "one element"
+		if n > 1 {
+			want = fmt.Sprintf("one element or %d", n)
+		}
+		c.fail(a.at(pi), "the %s argument of %s must be %s when `%s` = %d, got %s", ordinal(pi), b.Name, want, c.text(uses[0].at), st, proj.describe())
 	}
-	site := Site{Kind: b.Name, Lik: lik, Y: y.num[0], Params: lik.Params(), Pos: s.Pos(), Index: -1,
-		Label: fmt.Sprintf("%s(%s | %s = %d)", b.Name, c.render(s.LHS), c.text(uses[0].at), st)}
-	return gateBranch{site: site, form: c.branchForm(a.at(pi), b.Name, proj)}
+	forms := c.branchForms(a.at(pi), b.Name, proj)
+	out := make([]gateBranch, n)
+	for i := range out {
+		site := Site{Kind: b.Name, Lik: lik, Y: y.num[i], Params: lik.Params(), Pos: s.Pos(), Index: -1,
+			Label: fmt.Sprintf("%s(%s | %s = %d)", b.Name, c.elemName(s.LHS, y, i), c.selectorName(uses[0], i), st)}
+		out[i] = gateBranch{site: site, form: forms[min(i, len(forms)-1)]}
+	}
+	return out
 }
 
-// branchForm is a branch's projection as an affine form: a number, or an
-// affine expression of real latents.
-func (c *compiler) branchForm(at ast.Node, name string, proj val) lin {
+// selectorName names observation i's selector: the index as written, or
+// the element of a selector vector.
+func (c *compiler) selectorName(u selectorUse, i int) string {
+	if len(u.ids) == 1 {
+		return c.text(u.at)
+	}
+	return c.m.Graph.VarName(u.ids[i])
+}
+
+// branchForms is a branch's projection as affine forms, one per element:
+// numbers, or affine expressions of real latents.
+func (c *compiler) branchForms(at ast.Node, name string, proj val) []lin {
+	out := make([]lin, proj.size())
 	switch proj.k {
 	case kNum:
-		return constLin(proj.num[0])
+		for i := range out {
+			out[i] = constLin(proj.num[i])
+		}
+		return out
 	case kSym:
 		if proj.sym.lat >= 0 {
 			if l := &c.m.Graph.Latents[proj.sym.lat]; l.Domain != graph.Real {
@@ -188,7 +230,10 @@ func (c *compiler) branchForm(at ast.Node, name string, proj val) lin {
 			}
 		}
 		if f := proj.sym.forms(); f != nil {
-			return f(0)
+			for i := range out {
+				out[i] = f(i)
+			}
+			return out
 		}
 		if proj.sym.lat < 0 {
 			c.nonlinear(at, proj)
@@ -197,7 +242,7 @@ func (c *compiler) branchForm(at ast.Node, name string, proj val) lin {
 		c.fail(at, "`%s` is not affine in the latents", c.text(at))
 	}
 	c.fail(at, "the projection of %s must be a real latent expression or a number, got %s", name, proj.describe())
-	return lin{}
+	return nil
 }
 
 // gateSubst returns the value that a selector occurrence takes in the
@@ -238,6 +283,10 @@ func (c *compiler) badIndex(ix ast.Expr, v val) {
 	if v.k == kSym && !v.sym.exprs && len(v.sym.ids) == 1 && c.m.Graph.Vars[v.sym.ids[0]].Domain.Discrete() {
 		c.fail(ix, "`%s` is a discrete latent: it may select the parameters of a likelihood, as in y[i] ~ normal(mu[z[i]], 1) with z ~ categorical(p), but cannot index here", c.text(ix))
 	}
+	if v.k == kSym && !v.sym.exprs && len(v.sym.ids) > 1 && c.m.Graph.Vars[v.sym.ids[0]].Domain.Discrete() {
+		c.fail(ix, "`%s` is a vector of %d discrete latents; one element selects the parameters of one observation: write the likelihood in a plate, e.g. for i in 0..%d { y[i] ~ normal(mu[%s[i]], 1) }",
+			c.text(ix), len(v.sym.ids), len(v.sym.ids), c.text(ix))
+	}
 	c.fail(ix, "an index must be a number or an index vector, got %s", v.describe())
 }
 
@@ -251,17 +300,22 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 		return
 	}
 	g := c.m.Graph
-	index := map[int]int{} // graph variable → index in fg.Discrete
+	index := map[int]int{}   // graph variable → index in fg.Discrete
+	failed := map[int]bool{} // latents reported (or poisoned): one message each
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		if !l.Domain.Discrete() {
 			continue
 		}
+		if c.poisoned(li) {
+			failed[li] = true
+			continue
+		}
 		for e := 0; e < l.Size(); e++ {
 			p, ok := c.gate.prior[l.First+e]
 			if !ok {
-				c.errs.Add(l.Pos, l.Pos, "`%s` is a discrete latent without a categorical prior in a model with gated likelihoods, whose engines take discrete latents only as selectors (cat(K) with a categorical prior on every element)",
-					g.VarName(l.First+e))
+				c.errs.Add(l.Pos, l.Pos, "%s", c.noSelectorPrior(li, l.First+e))
+				failed[li] = true
 				break
 			}
 			index[l.First+e] = len(fg.Discrete)
@@ -271,9 +325,7 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 	for _, d := range c.gate.decls {
 		z, ok := index[d.sel]
 		if !ok {
-			c.errs.Add(d.pos, d.pos, "`%s` selects the parameters of %s but has no categorical prior; add one, e.g. latent %s: cat(K)[n] ~ categorical(p)",
-				g.VarName(d.sel), d.label, g.Latents[g.Vars[d.sel].Latent].Name)
-			continue
+			continue // its latent's error above
 		}
 		gt := Gate{Selector: z, Factor: d.factor, Label: d.label, Pos: d.pos}
 		var share siteSharer
@@ -285,6 +337,27 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 		fg.Gates = append(fg.Gates, gt)
 	}
 	c.otherDiscreteFactors(fg)
+}
+
+// noSelectorPrior explains that element id of discrete latent li has no
+// categorical prior, naming a gated likelihood it selects when there is one.
+func (c *compiler) noSelectorPrior(li, id int) string {
+	g := c.m.Graph
+	l := &g.Latents[li]
+	typ := l.Domain.String()
+	if l.Domain == graph.Cat {
+		typ = fmt.Sprintf("cat(%d)", l.Card)
+	}
+	if len(l.Shape) > 0 {
+		typ += shapeStr(l.Shape)
+	}
+	fix := fmt.Sprintf("add one, e.g. latent %s: %s ~ categorical(p), or %s[i] ~ categorical(p) in a plate", l.Name, typ, l.Name)
+	for _, d := range c.gate.decls {
+		if g.Vars[d.sel].Latent == li {
+			return fmt.Sprintf("`%s` selects the parameters of %s but has no categorical prior; %s", g.VarName(d.sel), d.label, fix)
+		}
+	}
+	return fmt.Sprintf("`%s` is a discrete latent without a categorical prior in a model with gated likelihoods, whose engines take discrete latents only as selectors (cat(K) with a categorical prior on every element); %s", g.VarName(id), fix)
 }
 
 // otherDiscreteFactors refuses factors other than the categorical priors

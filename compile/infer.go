@@ -3,6 +3,7 @@ package compile
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,20 +17,29 @@ import (
 // registry says which method takes which).
 var inferOptions = infer.OptionKeys
 
-// resultStmts compiles the root file's infer, predict, expect and learn lines.
+// resultStmts compiles the root file's infer, predict, expect and learn
+// lines. Every infer line is parsed and labelled; those Options.Only
+// selects (all by default) are then checked against the model.
 func (c *compiler) resultStmts(f *ast.File) {
-	var infers []*ast.InferStmt
+	c.modelFailed = len(c.errs) > 0
+	var lines []inferLine
 	for _, s := range f.Stmts {
 		if s, ok := s.(*ast.InferStmt); ok {
-			c.guard(func() {
-				if spec := c.inferSpec(s); spec != nil {
-					c.m.Infers = append(c.m.Infers, spec)
-					infers = append(infers, s)
-				}
-			})
+			c.guard(func() { lines = append(lines, c.inferLine(s)) })
 		}
 	}
-	c.assignLabels(infers)
+	l := labeler{}
+	for _, ln := range lines {
+		ln.spec.Label = l.assign(c, ln.stmt, ln.spec)
+	}
+	for _, ln := range lines {
+		if len(c.opt.Only) > 0 && !slices.Contains(c.opt.Only, ln.spec.Label) {
+			c.m.Skipped = append(c.m.Skipped, ln.spec)
+			continue
+		}
+		c.guard(func() { c.checkInfer(ln) })
+		c.m.Infers = append(c.m.Infers, ln.spec) // a refused line keeps its label for expect lines
+	}
 	for _, s := range f.Stmts {
 		switch s := s.(type) {
 		case *ast.PredictStmt:
@@ -42,8 +52,22 @@ func (c *compiler) resultStmts(f *ast.File) {
 	}
 }
 
+// inferLine is an infer line parsed into its spec, before the checks
+// against the model.
+type inferLine struct {
+	stmt *ast.InferStmt
+	spec *InferSpec
+}
+
 // inferSpec compiles one infer line; the label is assigned afterwards.
 func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
+	ln := c.inferLine(s)
+	c.checkInfer(ln)
+	return ln.spec
+}
+
+// inferLine parses an infer line's method and options into its spec.
+func (c *compiler) inferLine(s *ast.InferStmt) inferLine {
 	if _, err := stdlib.Find(stdlib.Method, s.Method.Name); err != nil {
 		c.fail(s.Method, "%v", err)
 	}
@@ -64,8 +88,13 @@ func (c *compiler) inferSpec(s *ast.InferStmt) *InferSpec {
 		spec.Approx = c.defaultApprox()
 	}
 	spec.stmt = s
-	c.supports(s, spec)
-	return spec
+	return inferLine{stmt: s, spec: spec}
+}
+
+// checkInfer refuses an infer line the model cannot run, at its position:
+// the checks of the engine that would run it (Model.Supports).
+func (c *compiler) checkInfer(ln inferLine) {
+	c.supports(ln.stmt, ln.spec)
 }
 
 // defaults fills the method's default settings from its registry entry.
@@ -199,21 +228,12 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 	}
 }
 
-// assignLabels gives the model's infer lines their labels in file order
-// (docs/language.md, "Labels"): `as LABEL`, else derivedLabel of the line,
-// with _2, _3, ... when an earlier line already holds that name. A label
-// depends only on its own line and the lines above it, so adding an infer
-// line below never renames one; an `as` label that an earlier line holds
-// is an error, never a silent rename.
-func (c *compiler) assignLabels(stmts []*ast.InferStmt) {
-	l := labeler{}
-	for i, s := range stmts {
-		c.m.Infers[i].Label = l.assign(c, s, c.m.Infers[i])
-	}
-}
-
-// labeler hands out infer labels in order, remembering where each one was
-// given.
+// labeler hands out infer labels in file order, remembering where each
+// one was given (docs/language.md, "Labels"): `as LABEL`, else
+// derivedLabel of the line, with _2, _3, ... when an earlier line already
+// holds that name. A label depends only on its own line and the lines
+// above it, so adding an infer line below never renames one; an `as`
+// label that an earlier line holds is an error, never a silent rename.
 type labeler map[string]ast.Pos
 
 // assign labels one infer line; a clash of an `as` label is reported on c.
@@ -250,13 +270,25 @@ func derivedLabel(spec *InferSpec) string {
 	}
 }
 
-// labels lists the infer labels.
-func (c *compiler) labels() []string {
-	out := make([]string, len(c.m.Infers))
-	for i, s := range c.m.Infers {
-		out[i] = s.Label
+// labels lists the infer labels, the skipped lines' too.
+func (c *compiler) labels() []string { return c.m.InferLabels() }
+
+// InferLabels lists the labels of the infer lines in file order, those
+// Options.Only skipped included.
+func (m *Model) InferLabels() []string {
+	var out []string
+	for _, s := range m.AllInfers() {
+		out = append(out, s.Label)
 	}
 	return out
+}
+
+// AllInfers lists the infer lines in file order, those Options.Only
+// skipped (Model.Skipped) included.
+func (m *Model) AllInfers() []*InferSpec {
+	all := slices.Concat(m.Infers, m.Skipped)
+	slices.SortStableFunc(all, func(a, b *InferSpec) int { return a.Pos.Offset - b.Pos.Offset })
+	return all
 }
 
 // MethodSpec parses a --method string: the text of an infer line without
@@ -277,7 +309,7 @@ func MethodSpec(m *Model, spec string) (*InferSpec, error) {
 // _2, _3, ...; an `as` label that is taken is an error.
 func MethodSpecs(m *Model, specs []string) ([]*InferSpec, error) {
 	l := labeler{}
-	for _, s := range m.Infers {
+	for _, s := range m.AllInfers() {
 		l[s.Label] = s.Pos
 	}
 	var out []*InferSpec
@@ -319,7 +351,10 @@ func shiftColumn(p *ast.Pos) {
 // compileMethodLine compiles "infer SPEC" against m and labels it with l.
 func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err error) {
 	src := []byte(methodKeyword + spec)
-	const name = "--method"
+	name := "--method" // the source's name in positions: what the user called
+	if m.opt.API {
+		name = "AddMethod"
+	}
 	start := ast.Pos{Filename: name, Line: 1, Column: 1}
 	c := newCompiler(Options{})
 	c.m = m
@@ -337,12 +372,12 @@ func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err erro
 		return nil, perr
 	}
 	if len(stmts) != 1 {
-		c.errs.Add(start, start, "--method takes one infer line, e.g. `ep { divergence = alpha(0.8) }`")
+		c.errs.Add(start, start, "%s takes one infer line, e.g. `ep { divergence = alpha(0.8) }`", name)
 		return nil, c.errs
 	}
 	is, ok := stmts[0].(*ast.InferStmt)
 	if !ok {
-		c.errs.Add(start, start, "--method: expected METHOD [as LABEL] [{ options }]")
+		c.errs.Add(start, start, "%s: expected METHOD [as LABEL] [{ options }]", name)
 		return nil, c.errs
 	}
 	for n, v := range m.Params {

@@ -14,6 +14,9 @@ import (
 func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
 	eng, err := c.m.Engine(spec)
 	if err != nil {
+		if c.modelFailed {
+			panic(abort{}) // the model's own error explains it
+		}
 		c.fail(s.Method, "%v", err)
 	}
 	switch eng {

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -66,6 +67,10 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 			b.Name, b.Domains[0], l.Name, l.Domain, l.Domain, priorNames(l.Domain))
 	}
 	if c.mentionsLatent(call) {
+		if l.Domain != graph.Real {
+			c.fail(call, "the prior of the %s latent `%s` depends on a latent: a discrete latent's prior takes numbers (e.g. %s(p) with p a vector of probabilities); a prior with latent parameters is normal(mean, var) on a real latent",
+				l.Domain, l.Name, factor.Categorical{}.Name())
+		}
 		c.conditional(lhs, c.selection(lat, c.latentIDs(lat), l.Shape), call, lhs.Pos())
 		return
 	}
@@ -122,7 +127,7 @@ func priorNames(d graph.Domain) string {
 	if len(out) == 0 {
 		return "none (add factors instead)"
 	}
-	return fmt.Sprint(out)
+	return strings.Join(out, ", ")
 }
 
 // distribution looks up the callee of a `~` right-hand side.
@@ -174,9 +179,9 @@ func (c *compiler) gaussianPrior(a *args, l *graph.Latent, k factor.Kind) Prior 
 func (c *compiler) perElement(a *args, i, n int, positive bool) []float64 {
 	v, _ := a.val(i)
 	if v.k != kNum || (len(v.shape) != 0 && (len(v.shape) != 1 || v.shape[0] != n)) {
-		c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d, got %s", a.b.Name, a.b.Params[i].Name, n, v.describe())
+		c.fail(a.at(i), "%s: `%s` must be a number or a vector of %d, got %s", a.b.Name, a.name(i), n, v.describe())
 	}
-	c.finite(a.at(i), a.b.Name+" "+a.b.Params[i].Name, v)
+	c.finite(a.at(i), a.b.Name+" "+a.name(i), v)
 	if positive {
 		c.notePositive(a.expr(i))
 	}
@@ -184,7 +189,7 @@ func (c *compiler) perElement(a *args, i, n int, positive bool) []float64 {
 	for k := range out {
 		out[k] = v.num[bi(v, k)]
 		if positive && !(out[k] > 0) {
-			c.fail(a.at(i), "%s: `%s` must be > 0, got %s", a.b.Name, a.b.Params[i].Name, fmtNum(out[k]))
+			c.fail(a.at(i), "%s: `%s` must be > 0, got %s", a.b.Name, a.name(i), fmtNum(out[k]))
 		}
 	}
 	return out

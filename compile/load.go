@@ -153,9 +153,7 @@ func (c *compiler) modelStmts(f *ast.File, root bool) {
 		case *ast.InferStmt, *ast.PredictStmt, *ast.ExpectStmt, *ast.LearnStmt:
 			// result statements: the root file's are handled after the blocks.
 		default:
-			n := len(c.errs)
-			c.guard(func() { c.modelStmt(s) })
-			if len(c.errs) > n {
+			if c.guard(func() { c.modelStmt(s) }) {
 				c.poison(s)
 			}
 		}

@@ -101,20 +101,20 @@ func (c *compiler) mixture(s *ast.TildeStmt, y val, call *ast.CallExpr, name str
 		}
 		site := Site{Index: -1}
 		if forms == nil {
-			site = mc[first].sites[i]
+			site = mc[first].sites[min(i, len(mc[first].sites)-1)]
 		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = name, m, y.num[i], m.Params(), s.Pos()
-		site.Label = fmt.Sprintf("%s(%s)", name, c.elemName(s.LHS, i, n))
+		site.Label = fmt.Sprintf("%s(%s)", name, c.elemName(s.LHS, y, i))
 		var vars []int
 		if forms != nil {
-			vars = sortedIDs(forms[i])
+			vars = sortedIDs(forms[min(i, len(forms)-1)])
 		} else {
 			vars = c.siteVars(lat, site)
 		}
 		site.Factor = c.addFactor(s, graph.Factor{Kind: name, Vars: vars,
 			Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()})
 		if forms != nil {
-			c.fg.sites = append(c.fg.sites, fgSite{site: site, aff: forms[i]})
+			c.fg.sites = append(c.fg.sites, fgSite{site: site, aff: forms[min(i, len(forms)-1)]})
 			continue
 		}
 		c.sites[lat] = append(c.sites[lat], site)
@@ -174,7 +174,7 @@ func (c *compiler) mixComponent(s *ast.TildeStmt, y val, e ast.Expr) mixComp {
 				c.fail(a.at(pi), "%s needs a real latent projection; `%s` is %s", b.Name, l.Name, l.Domain)
 			}
 		}
-		if proj.size() != n {
+		if proj.size() != n && proj.size() != 1 { // a scalar broadcasts, as in a likelihood
 			c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), n, c.text(a.at(pi)), proj.size())
 		}
 		if forms, block := c.siteForms(a.at(pi), proj); !block {

@@ -10,6 +10,8 @@
 package compile
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/factor"
@@ -35,8 +37,12 @@ type Model struct {
 	// latent, or a discrete chain; Graph still lists its latents, and
 	// Blocks and FactorGraph are then empty. infer/run runs it on
 	// infer/mp (ep, alpha(0) = VMP) and its gold standards.
-	Net      *graph.Net
-	Infers   []*InferSpec
+	Net    *graph.Net
+	Infers []*InferSpec
+	// Skipped are the infer lines Options.Only leaves out: labelled (expect
+	// lines and labels of later lines see them) but neither checked
+	// against the model nor run.
+	Skipped  []*InferSpec
 	Predicts []*PredictSpec
 	Expects  []*ExpectSpec
 	Learn    *LearnSpec // nil without a learn statement
@@ -237,4 +243,36 @@ type LearnParam struct {
 	Lo, Hi  float64
 	Bounded bool
 	Pos     ast.Pos
+}
+
+// SummedStates lists the discrete latents with elements that have no
+// categorical prior (uniform_spin() or no prior statement: no factor of
+// their own) and returns Σ log K over those elements. The log evidence of
+// such a model is log Σ_x Π_f f(x) over their states, the log partition
+// function of its factors (libDAI's log Z), not a normalised log p(y):
+// under uniform priors on those elements log p(y) = log Z − logStates.
+func (m *Model) SummedStates() (latents []string, logStates float64) {
+	prior := map[int]bool{}
+	for _, f := range m.Graph.Factors() {
+		if f.Kind == (factor.Categorical{}).Name() && len(f.Vars) == 1 {
+			prior[f.Vars[0]] = true
+		}
+	}
+	for li := range m.Graph.Latents {
+		l := &m.Graph.Latents[li]
+		if !l.Domain.Discrete() {
+			continue
+		}
+		summed := false
+		for e := 0; e < l.Size(); e++ {
+			if !prior[l.First+e] {
+				summed = true
+				logStates += math.Log(float64(m.Graph.Vars[l.First+e].Card))
+			}
+		}
+		if summed {
+			latents = append(latents, l.Name)
+		}
+	}
+	return latents, logStates
 }

@@ -55,10 +55,10 @@ func (c *compiler) dataStmt(s *ast.DataStmt) {
 	case kNum:
 		c.finite(s.Value, "data "+s.Name.Name, v)
 	}
-	if s.Type != nil && v.k == kSparse {
-		c.fail(s.Type, "libsvm data takes no type annotation: libsvm(path) is real[rows, cols], libsvm_labels(path) spin[rows]")
-	}
-	if s.Type != nil {
+	switch {
+	case s.Type != nil && v.k == kSparse:
+		c.checkSparseType(s, v)
+	case s.Type != nil:
 		v = c.checkDataType(s, v)
 	}
 	if c.declare(s.Name, &binding{kind: bData, v: v}) {
@@ -85,6 +85,20 @@ func (c *compiler) checkDataType(s *ast.DataStmt, v val) val {
 	}
 	v.dom = dom
 	return v
+}
+
+// checkSparseType checks the annotation of libsvm data against what the
+// file holds: libsvm(path) is real[rows, cols], libsvm_labels(path)
+// spin[rows] (0/1 labels read as -1/+1).
+func (c *compiler) checkSparseType(s *ast.DataStmt, v val) {
+	dom, _, shape := c.typeOf(s.Type)
+	want, what := graph.Real, "libsvm(path) reads real"
+	if v.sparse.labels {
+		want, what = graph.Spin, "libsvm_labels(path) reads spin"
+	}
+	if dom != want || !sameShape(shape, v.shape) {
+		c.fail(s.Type, "data `%s`: declared %s but %s%s from %s", s.Name.Name, c.text(s.Type), what, shapeStr(v.shape), v.sparse.path)
+	}
 }
 
 // inDomain reports whether x is a value of the domain, and names the domain.
@@ -204,7 +218,7 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 		}
 		x, err := parser.ParseExpr(txt)
 		if err != nil {
-			c.fail(s.Name, "--set %s=%s: %v", s.Name.Name, shorten(txt), err)
+			c.fail(s.Name, "%s: %v", c.override("set", s.Name.Name, txt), err)
 		}
 		c.sources[""] = []byte(txt)
 		e = x
@@ -215,7 +229,7 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 	if len(c.errs) > n || v == nil {
 		if e != s.Value {
 			last := c.errs[len(c.errs)-1]
-			last.Msg = fmt.Sprintf("--set %s=%s: %s", s.Name.Name, shorten(c.opt.Set[s.Name.Name]), last.Msg)
+			last.Msg = fmt.Sprintf("%s: %s", c.override("set", s.Name.Name, c.opt.Set[s.Name.Name]), last.Msg)
 			last.Pos, last.End = s.Name.Pos(), s.Name.End()
 		}
 		panic(abort{})
@@ -271,21 +285,39 @@ func (c *compiler) checkSetUsed(f *ast.File) {
 	file := ast.Pos{Filename: f.Pos().Filename}
 	for name := range c.opt.Set {
 		if !c.setUsed[name] {
-			c.errs.Add(file, file, "%s", unknownOverride("--set", name, "param", params))
+			c.errs.Add(file, file, "%s", unknownOverride(c.override("set", name, ""), name, "param", params))
 		}
 	}
 	for name := range c.opt.Data {
 		if !c.dataUsed[name] {
-			c.errs.Add(file, file, "%s", unknownOverride("--data", name, "csv data item", csvs))
+			c.errs.Add(file, file, "%s", unknownOverride(c.override("data", name, ""), name, "csv data item", csvs))
 		}
 	}
 }
 
-// unknownOverride says that --flag name matches no declaration of kind and
-// lists those that exist.
-func unknownOverride(flag, name, kind string, have []string) string {
+// override renders an override as the user gave it, for messages: fg
+// run's flag (--set eps=0.1, --data X=x.csv) or, under Options.API, the Go
+// call (Set("eps", "0.1"), SetData("X", "x.csv")); an empty value names
+// the override alone (--set eps, Set("eps", …)).
+func (c *compiler) override(kind, name, value string) string {
+	if c.opt.API {
+		call := map[string]string{"set": "Set", "data": "SetData"}[kind]
+		if value == "" {
+			return fmt.Sprintf("%s(%q, …)", call, name)
+		}
+		return fmt.Sprintf("%s(%q, %q)", call, name, shorten(value))
+	}
+	if value == "" {
+		return fmt.Sprintf("--%s %s", kind, name)
+	}
+	return fmt.Sprintf("--%s %s=%s", kind, name, shorten(value))
+}
+
+// unknownOverride says that the override (as override renders it) of name
+// matches no declaration of kind and lists those that exist.
+func unknownOverride(override, name, kind string, have []string) string {
 	sortStrings(have) // sorted first, so that ties in the suggestion are deterministic
-	msg := fmt.Sprintf("%s %s: the model has no %s `%s`", flag, name, kind, name)
+	msg := fmt.Sprintf("%s: the model has no %s `%s`", override, kind, name)
 	msg += didYouMean(name, have)
 	if len(have) == 0 {
 		return msg + " (it has none)"

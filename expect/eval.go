@@ -3,6 +3,7 @@ package expect
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/fg-infer/fg/compile"
@@ -308,12 +309,8 @@ type errNotRun struct{ e *ast.Error }
 
 func (e errNotRun) Error() string { return e.e.Error() }
 
-// isInferLabel reports whether label names one of the model's infer lines.
+// isInferLabel reports whether label names one of the model's infer lines
+// (those compile.Options.Only skipped included).
 func isInferLabel(m *compile.Model, label string) bool {
-	for _, s := range m.Infers {
-		if s.Label == label {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(m.InferLabels(), label)
 }

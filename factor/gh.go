@@ -64,8 +64,13 @@ func ghExpLog(logp func(float64) float64, m, v float64) float64 {
 }
 
 // GHExpect returns E[g(f)] for f ~ N(m, v) by n-point Gauss–Hermite
-// quadrature: Σ_k w_k g(m + √(2v) x_k) / √π.
+// quadrature: Σ_k w_k g(m + √(2v) x_k) / √π; at v = 0 (a point mass, as
+// for a prediction given one posterior draw) it is g(m), which the rule
+// gives up to rounding at n times the cost.
 func GHExpect(n int, m, v float64, g func(f float64) float64) float64 {
+	if v == 0 {
+		return g(m)
+	}
 	x, w := mathx.Hermite(n)
 	s := 0.0
 	for k := range x {

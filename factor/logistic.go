@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fg-infer/fg/stdlib"
+	"github.com/fg-infer/fg/stdlib/ad"
 	"github.com/fg-infer/fg/stdlib/loss"
 )
 
@@ -33,6 +34,14 @@ func (Logistic) LogLik(y, f float64) (v, g, h float64) {
 	v, d1, d2 := loss.Logistic{}.Eval(y * f) // y² = 1
 	return -v, -y * d1, -d2
 }
+
+// LogValueAt is LogLik's value alone, −log(1 + e^{−y f}).
+func (Logistic) LogValueAt(y float64) func(f float64) float64 {
+	return func(f float64) float64 { return -loss.Logistic{}.Value(y * f) }
+}
+
+// ProbAt is σ(f), the class probability given f.
+func (Logistic) ProbAt(f float64) float64 { return ad.Sigmoid(f) }
 
 // probNodes is the Gauss–Hermite rule of the logistic class probability.
 const probNodes = 64

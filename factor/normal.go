@@ -9,7 +9,7 @@ import (
 
 var normalBuiltin = stdlib.Builtin{Name: "normal", Kind: stdlib.Distribution, Domains: realDomain, Prior: true, Observed: true,
 	Params: []stdlib.Param{stdlib.Required("mean", stdlib.NumericT, "mean (scalar: the same for every element; or a vector); as a likelihood the latent projection a"),
-		stdlib.Required("var", stdlib.NumericT, "variance (scalar or per-element vector)")},
+		stdlib.RequiredVariance("var", stdlib.NumericT, "variance (scalar or per-element vector); or by name `sd =` a standard deviation, `precision =` a precision")},
 	Doc: "iid Gaussian prior N(mean, var) over a real latent; as a likelihood y ~ normal(a, var): p(y|a) = N(y; a, var)"}
 
 // NormalPrior is the iid Gaussian prior N(mean, var) over the elements of a

@@ -54,6 +54,13 @@ type LogValue interface {
 	LogValueAt(y float64) func(f float64) float64
 }
 
+// PointProb is an optional fast path of ClassProb at v = 0 for the gold
+// standards' display grids, which evaluate it per posterior draw and grid
+// point: ProbAt(f) = p(y = +1 | f) = Prob(f, 0).
+type PointProb interface {
+	ProbAt(f float64) float64
+}
+
 // EscortShape names a likelihood shape whose escort moments under a
 // Student-t cavity infer/tep computes (futami eq. 43 for the step; a
 // quadrature for the probit).

@@ -10,7 +10,7 @@ import (
 var studentTBuiltin = stdlib.Builtin{Name: "student_t", Kind: stdlib.Distribution, Domains: realDomain, Prior: true, Observed: true,
 	Params: []stdlib.Param{stdlib.Required("nu", stdlib.NumberT, "degrees of freedom (> 0)"),
 		stdlib.Required("mean", stdlib.NumericT, "location; as a likelihood the latent projection a"),
-		stdlib.Required("scale", stdlib.NumericT, "scale: Σ = diag(scale) (variance-like, scalar or vector)")},
+		stdlib.RequiredVariance("scale", stdlib.NumericT, "scale: Σ = diag(scale) (variance-like σ², scalar or vector); or by name `sd =` σ, `var =` σ², `precision =` 1/σ²")},
 	Doc: "multivariate Student-t prior St(nu, mean, Σ = scale·I) on a real vector latent; as a likelihood y ~ student_t(nu, a, scale): p(y|a) = St(y; nu, a, scale), robust regression"}
 
 // StudentTPrior is the prior St(ν, mean, Σ = diag(scale)) on a real vector

@@ -3,6 +3,9 @@ package infer
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strconv"
+	"strings"
 )
 
 // Result is the engine-neutral outcome of one infer line: what the CLI, the
@@ -170,4 +173,38 @@ func (p *Prediction) Score(y []float64) *TestScore {
 	s.ErrorRate /= float64(len(y))
 	s.MeanLogProb /= float64(len(y))
 	return s
+}
+
+// ElementName renders element i (row-major) of an array with the given
+// shape as name[i, j], or name for a scalar: the names of the table, CSV,
+// plots and warnings.
+func ElementName(name string, shape []int, i int) string {
+	if len(shape) == 0 {
+		return name
+	}
+	idx := make([]string, len(shape))
+	for k := len(shape) - 1; k >= 0; k-- {
+		if shape[k] <= 0 {
+			idx[k] = "?"
+			continue
+		}
+		idx[k] = strconv.Itoa(i % shape[k])
+		i /= shape[k]
+	}
+	return name + "[" + strings.Join(idx, ", ") + "]"
+}
+
+// SkipReasons renders counts of skipped updates by reason for a message,
+// sorted by reason: "cavity: 3, non-finite: 1".
+func SkipReasons(counts map[string]int) string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s: %d", k, counts[k])
+	}
+	return strings.Join(parts, ", ")
 }

@@ -123,3 +123,13 @@ var table = []Builtin{
 	{Name: string(infer.MethodExact), Kind: Method, Doc: "junction tree (discrete) or quadrature / importance sampling (continuous)"},
 	{Name: string(infer.MethodMCMC), Kind: Method, Doc: "elliptical slice sampling (Gaussian priors), Gibbs (discrete)"},
 }
+
+// RequiredVariance is a required variance-like parameter: positional and
+// `name =` arguments are variances, and the named forms `sd =` (standard
+// deviation) and `precision =` (and `var =` when name is another word,
+// student_t's `scale`) convert to it (VarianceForms).
+func RequiredVariance(name string, t ArgType, doc string) Param {
+	p := Required(name, t, doc)
+	p.Forms = VarianceForms(name)
+	return p
+}

@@ -98,6 +98,9 @@ type Param struct {
 	Required bool
 	Default  string
 	Doc      string
+	// Forms are other ways to give the parameter by name (VarianceForms:
+	// `sd =`, `precision =`); positional arguments are in the canonical form.
+	Forms []Form
 }
 
 // Builtin is one entry of the registry.
@@ -124,6 +127,9 @@ func (b *Builtin) Signature() string {
 	parts := make([]string, len(b.Params))
 	for i, p := range b.Params {
 		parts[i] = p.Name
+		if len(p.Forms) > 0 {
+			parts[i] = p.formNames()
+		}
 		if !p.Required {
 			parts[i] += " = " + p.Default
 		}
@@ -134,7 +140,7 @@ func (b *Builtin) Signature() string {
 	return b.Name + "(" + strings.Join(parts, ", ") + ")"
 }
 
-// Param returns the parameter called name.
+// Param returns the parameter called name (its own name, not a form's).
 func (b *Builtin) Param(name string) (Param, bool) {
 	for _, p := range b.Params {
 		if p.Name == name {

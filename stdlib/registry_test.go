@@ -62,3 +62,38 @@ func TestBind(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestBindForms: a named form binds its parameter and converts to the
+// canonical value; positional arguments stay canonical.
+func TestBindForms(t *testing.T) {
+	b := &Builtin{Name: "d", Params: []Param{Required("mean", NumericT, "m"), RequiredVariance("var", NumericT, "v")}}
+	idx, _, err := Bind(b, 1, []string{"sd"})
+	if err != nil || idx[1] != 1 {
+		t.Fatalf("idx %v err %v", idx, err)
+	}
+	for _, c := range []struct {
+		form string
+		x    float64
+		want float64
+	}{{"sd", 2, 4}, {"precision", 4, 0.25}} {
+		f := b.Params[1].Form(c.form)
+		if got, err := f.Canonical(c.x); err != nil || got != c.want {
+			t.Errorf("%s = %g: %g, %v; want %g", c.form, c.x, got, err, c.want)
+		}
+	}
+	if b.Params[1].Form("var") != nil || b.Params[1].Form("nope") != nil {
+		t.Error("the canonical name is not a form")
+	}
+	if _, err := b.Params[1].Form("sd").Canonical(-2); err == nil {
+		t.Error("sd = -2 accepted")
+	}
+	if _, err := b.Params[1].Form("precision").Canonical(1e-320); err == nil {
+		t.Error("precision = 1e-320 gives an infinite variance, accepted")
+	}
+	if _, _, err := Bind(b, 2, []string{"precision"}); err == nil || !strings.Contains(err.Error(), "given twice (`precision =` is another form of it)") {
+		t.Errorf("err = %v", err)
+	}
+	if s := b.Signature(); s != "d(mean, var | sd = | precision =)" {
+		t.Errorf("signature %s", s)
+	}
+}

@@ -23,7 +23,9 @@ func Suggest(name string, candidates []string) string {
 // argument (positional i → i, the k-th named → npos + k), or −1 when it is
 // omitted and takes its default. For a variadic builtin the positional
 // arguments beyond the fixed ones are returned in extra (their indices), and
-// the last parameter takes the last positional argument.
+// the last parameter takes the last positional argument. A named argument
+// binds to the parameter of that name or to the one with a Form of that
+// name (`sd = 2` binds normal's `var`); Param.Form tells which.
 func Bind(b *Builtin, npos int, named []string) (idx []int, extra []int, err error) {
 	idx = make([]int, len(b.Params))
 	for i := range idx {
@@ -49,14 +51,17 @@ func Bind(b *Builtin, npos int, named []string) (idx []int, extra []int, err err
 	for k, n := range named {
 		pi := -1
 		for i, p := range b.Params {
-			if p.Name == n {
+			if p.accepts(n) {
 				pi = i
 			}
 		}
 		if pi < 0 {
-			names := make([]string, len(b.Params))
-			for i, p := range b.Params {
-				names[i] = p.Name
+			var names []string
+			for _, p := range b.Params {
+				names = append(names, p.Name)
+				for _, f := range p.Forms {
+					names = append(names, f.Name)
+				}
 			}
 			msg := fmt.Sprintf("%s has no parameter `%s`", b.Name, n)
 			if s := Suggest(n, names); s != "" {
@@ -65,7 +70,11 @@ func Bind(b *Builtin, npos int, named []string) (idx []int, extra []int, err err
 			return nil, nil, fmt.Errorf("%s: %s", msg, b.Signature())
 		}
 		if idx[pi] >= 0 {
-			return nil, nil, fmt.Errorf("%s: parameter `%s` given twice", b.Name, n)
+			p := b.Params[pi]
+			if p.Name == n {
+				return nil, nil, fmt.Errorf("%s: parameter `%s` given twice", b.Name, n)
+			}
+			return nil, nil, fmt.Errorf("%s: parameter `%s` given twice (`%s =` is another form of it): %s", b.Name, p.Name, n, b.Signature())
 		}
 		idx[pi] = npos + k
 	}

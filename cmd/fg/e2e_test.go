@@ -2,9 +2,13 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -171,5 +175,131 @@ func TestRunFactorGraphOutputs(t *testing.T) {
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if err != nil || len(recs) != 10 || recs[1][3] != "mu" || recs[1][4] != "mu" || recs[2][4] != "theta[0]" {
 		t.Errorf("csv (%v):\n%s", err, out)
+	}
+}
+
+// TestFmtKeepsLiteralLines: fg fmt keeps the line breaks of a literal
+// written over several lines (lang/parser's golden file) and is idempotent.
+func TestFmtKeepsLiteralLines(t *testing.T) {
+	const src = "../../lang/parser/testdata/multiline_lists"
+	out, stderr, code := runFG("fmt", src+".fg")
+	want, err := os.ReadFile(src + ".golden")
+	if code != exitOK || err != nil || out != string(want) {
+		t.Fatalf("fmt: exit %d %s %v:\n%s", code, stderr, err, out)
+	}
+	p := filepath.Join(t.TempDir(), "m.fg")
+	os.WriteFile(p, []byte(out), 0o644)
+	if again, _, _ := runFG("fmt", p); again != out {
+		t.Errorf("fmt is not idempotent:\n%s", again)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) > 60 && !strings.HasPrefix(line, "//") {
+			t.Errorf("a joined line: %q", line)
+		}
+	}
+}
+
+// TestCSVCarriesJSONPredictions: every number of JSON's predictions is in
+// the CSV too — the predictive mean and variance, and the expected count
+// mean_y of a poisson_log prediction — equal as printed (both exact).
+func TestCSVCarriesJSONPredictions(t *testing.T) {
+	const model = "../../examples/poisson_regression.fg"
+	js, stderr, code := runFG("run", model, "--json", "--only", "ep", "--only", "exact")
+	if code != exitOK {
+		t.Fatalf("json: exit %d: %s", code, stderr)
+	}
+	cs, stderr, code := runFG("run", model, "--csv", "--only", "ep", "--only", "exact")
+	if code != exitOK {
+		t.Fatalf("csv: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Results []struct {
+			Label       string `json:"label"`
+			Predictions map[string]struct {
+				Mean  []float64 `json:"mean"`
+				Var   []float64 `json:"var"`
+				MeanY []float64 `json:"mean_y"`
+			} `json:"predictions"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(cs)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	rows := map[string][]string{}
+	for _, r := range recs[1:] {
+		if r[col["kind"]] == "prediction" {
+			rows[r[col["label"]]+" "+r[col["element"]]] = r
+		}
+	}
+	n := 0
+	for _, res := range doc.Results {
+		for name, p := range res.Predictions {
+			if len(p.MeanY) == 0 {
+				t.Errorf("%s %s: JSON has no mean_y", res.Label, name)
+			}
+			for i := range p.Mean {
+				r := rows[fmt.Sprintf("%s %s[%d]", res.Label, name, i)]
+				if r == nil {
+					t.Errorf("%s %s[%d]: no CSV row", res.Label, name, i)
+					continue
+				}
+				for _, c := range []struct {
+					col string
+					v   float64
+				}{{"mean", p.Mean[i]}, {"var", p.Var[i]}, {"mean_y", p.MeanY[i]}} {
+					if got, err := strconv.ParseFloat(r[col[c.col]], 64); err != nil || got != c.v {
+						t.Errorf("%s %s[%d] %s: CSV %q, JSON %v", res.Label, name, i, c.col, r[col[c.col]], c.v)
+					}
+				}
+				n++
+			}
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d prediction elements compared, want 3 for each of ep and exact", n)
+	}
+}
+
+// TestSummedStatesNote: the log evidence of a model whose discrete latent
+// has no categorical prior is the log partition function; the table and
+// JSON say so and give Σ log K (a uniform_spin latent of 3 elements with a
+// zero field: log Z = 3 log 2 exactly, log p(y) = 0).
+func TestSummedStatesNote(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "z.fg")
+	os.WriteFile(p, []byte("model z\nlatent x: spin[3] ~ uniform_spin()\nfor i in 0..3 { factor field(x[i], 0) }\ninfer exact\n"), 0o644)
+	out, stderr, code := runFG("run", p)
+	if code != exitOK || !strings.Contains(out, "states of x, which have no categorical prior") ||
+		!strings.Contains(out, "log evidence − 2.079") || !strings.Contains(out, "log evidence  2.079") {
+		t.Errorf("table: exit %d %s\n%s", code, stderr, out)
+	}
+	js, _, _ := runFG("run", p, "--json")
+	var doc struct {
+		Results []struct {
+			LogEvidence float64 `json:"log_evidence"`
+		} `json:"results"`
+		SummedStates struct {
+			Latents   []string `json:"latents"`
+			LogStates float64  `json:"log_states"`
+		} `json:"summed_states"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := 3 * math.Log(2)
+	if len(doc.SummedStates.Latents) != 1 || !(math.Abs(doc.SummedStates.LogStates-want) <= 1e-15) ||
+		!(math.Abs(doc.Results[0].LogEvidence-want) <= 1e-12) {
+		t.Errorf("json: %+v", doc)
+	}
+	os.WriteFile(p, []byte("model z\nlatent x: cat(2)[3] ~ categorical([0.5, 0.5])\nfor i in 0..3 { factor table(x[i], [1, 1]) }\ninfer exact\n"), 0o644)
+	if out, _, _ := runFG("run", p); strings.Contains(out, "no categorical prior") {
+		t.Errorf("a categorical prior is normalised:\n%s", out)
 	}
 }

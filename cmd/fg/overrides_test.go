@@ -50,3 +50,29 @@ func TestOverrideErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyCompilesTheLinesThatRun: a model whose mcmc line is refused does
+// not compile as a whole, but runs with --only on its other line; an expect
+// on the skipped line is SKIP, and labels keep their file order.
+func TestOnlyCompilesTheLinesThatRun(t *testing.T) {
+	const model = "testdata/only_refused.fg"
+	_, stderr, code := runFG("run", model)
+	if code != exitError || !strings.Contains(stderr, "only_refused.fg:11:1: error: no rule for tp in mcmc") ||
+		strings.Count(stderr, "error:") != 1 {
+		t.Errorf("without --only: exit %d, want one error at the mcmc line:\n%s", code, stderr)
+	}
+	out, stderr, code := runFG("run", model, "--only", "ep_t", "--check")
+	if code != exitOK {
+		t.Fatalf("--only ep_t: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"ep_t", "status        converged", "PASS " + model + ":12:1: expect converged [ep_t]",
+		"SKIP " + model + ":13:1: expect converged [mcmc]: result mcmc was not run"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--only ep_t: output lacks %q:\n%s", want, out)
+		}
+	}
+	_, stderr, code = runFG("run", model, "--only", "nosuch")
+	if code != exitError || !strings.Contains(stderr, `no infer line labelled "nosuch"; labels are ep_t, mcmc`) {
+		t.Errorf("unknown --only: exit %d, %q", code, stderr)
+	}
+}

@@ -70,7 +70,7 @@ func (e *env) loadForRun(path string, f *runFlags) (*session.Model, int) {
 	if err != nil {
 		return nil, e.usageError(runUsage, "%v", err)
 	}
-	m, err := session.LoadWith(path, session.Overrides{Set: set, Data: data, Methods: f.methods})
+	m, err := session.LoadWith(path, session.Overrides{Set: set, Data: data, Methods: f.methods, Only: f.only})
 	if err == nil && f.test != "" {
 		err = useTestFile(m, f.test)
 	}
@@ -131,14 +131,19 @@ func (e *env) present(m *session.Model, res *session.Results, f *runFlags, b *pr
 		}
 	}
 	rs := withoutPrediction(res.List, boundaryPred)
+	summed, logStates := res.Model.SummedStates()
 	var err error
 	switch {
 	case f.json:
-		err = present.WriteJSON(e.stdout, m.Name(), rs)
+		d := present.NewDocument(m.Name(), rs)
+		if len(summed) > 0 {
+			d.SummedStates = &present.JSONSummedStates{Latents: summed, LogStates: present.Float(logStates)}
+		}
+		err = present.WriteDocument(e.stdout, d)
 	case f.csv:
 		err = present.WriteCSV(e.stdout, rs)
 	default:
-		err = present.WriteTable(e.stdout, m.Name(), rs, present.TableOptions{All: f.all})
+		err = present.WriteTable(e.stdout, m.Name(), rs, present.TableOptions{All: f.all, Summed: summed, LogStates: logStates})
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "fg: %v\n", err)

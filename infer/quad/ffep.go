@@ -232,7 +232,7 @@ func (e *engine) sweeps(ctx context.Context) *Result {
 		}
 	}
 	if len(e.p.Factors) > 0 && res.Updates == 0 {
-		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%v)", res.Errors))
+		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%s)", infer.SkipReasons(res.Errors)))
 	}
 	if e.s.passes() == 1 {
 		return e.finish(infer.Done, "")
@@ -247,10 +247,10 @@ func (e *engine) sweeps(ctx context.Context) *Result {
 func (e *engine) finishConverged(pass, skipped int) *Result {
 	switch {
 	case e.res.Updates == 0:
-		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%v): the posterior is the prior", e.res.Errors))
+		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%s): the posterior is the prior", infer.SkipReasons(e.res.Errors)))
 	case skipped > 0:
-		return e.finish(infer.Stalled, fmt.Sprintf("the posterior stopped changing in pass %d but %d of %d factor updates in that pass were skipped (%v)",
-			pass, skipped, len(e.p.Factors), e.res.Errors))
+		return e.finish(infer.Stalled, fmt.Sprintf("the posterior stopped changing in pass %d but %d of %d factor updates in that pass were skipped (%s)",
+			pass, skipped, len(e.p.Factors), infer.SkipReasons(e.res.Errors)))
 	}
 	return e.finish(infer.Converged, "")
 }

@@ -36,17 +36,18 @@ func mcmcDisplay(b *compile.Block, p *compile.PredictSpec, res *mcmc.Result) (in
 	return drawsPrediction(b, p, thinDraws(res.Draws, maxDisplayDraws))
 }
 
-// drawsPrediction averages goldFuncs over posterior draws.
+// drawsPrediction averages goldFuncs over posterior draws (by addTo, which
+// computes each predictor's mean once per draw).
 func drawsPrediction(b *compile.Block, p *compile.PredictSpec, draws [][]float64) (infer.Prediction, error) {
 	ps, err := goldPredictors(b, p)
 	if err != nil {
 		return infer.Prediction{}, err
 	}
-	fs := goldFuncs(ps)
-	vals := make([]float64, len(fs))
+	vals := make([]float64, len(goldFuncs(ps)))
 	for _, w := range draws {
-		for i, f := range fs {
-			vals[i] += f(w)
+		k := 0
+		for _, g := range ps {
+			k += g.addTo(vals[k:], w)
 		}
 	}
 	for i := range vals {

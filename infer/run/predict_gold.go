@@ -36,6 +36,9 @@ type goldPredictor struct {
 	lik ep.Likelihood
 	obs factor.MeanObs // E[y | f] for count likelihoods, nil otherwise
 	arg *goldPredictor // the likelihood's argument, nil: this one
+	// point is p(+1 | f) by the site's PointProb rule: P(m, 0) without the
+	// likelihood's quadrature (nil without the rule).
+	point func(f float64) float64
 }
 
 // argument is the predictor the likelihood applies to.
@@ -63,8 +66,39 @@ func (g goldPredictor) mu(w []float64) float64 {
 // prob is P(μ(w), v), with the step's Θ at v = 0 (½ on the boundary).
 func (g goldPredictor) prob(w []float64) float64 {
 	q := g.argument()
-	m := q.mu(w)
-	if q.v <= 0 {
+	return g.probAt(q.mu(w), q.v)
+}
+
+// addTo adds the values of goldFuncs' functions of this predictor at w to
+// vals (μ, μ², then P and E[y] when defined, in that order), computing
+// each mean once; it returns how many it added.
+func (g goldPredictor) addTo(vals []float64, w []float64) int {
+	m := g.mu(w)
+	vals[0] += m
+	vals[1] += m * m
+	k := 2
+	if g.lik == nil && g.obs == nil {
+		return k
+	}
+	am, av := m, g.v
+	if g.arg != nil {
+		am, av = g.arg.mu(w), g.arg.v
+	}
+	if g.lik != nil {
+		vals[k] += g.probAt(am, av)
+		k++
+	}
+	if g.obs != nil {
+		vals[k] += g.obs.MeanObs(am, av)
+		k++
+	}
+	return k
+}
+
+// probAt is P(m, v) of the likelihood's argument with mean m and
+// conditional variance v.
+func (g goldPredictor) probAt(m, v float64) float64 {
+	if v <= 0 {
 		if st, ok := g.lik.(ep.Step); ok {
 			switch {
 			case m > 0:
@@ -74,8 +108,11 @@ func (g goldPredictor) prob(w []float64) float64 {
 			}
 			return 0.5
 		}
+		if g.point != nil {
+			return g.point(m)
+		}
 	}
-	p, _ := g.lik.Prob(m, math.Max(q.v, 0))
+	p, _ := g.lik.Prob(m, math.Max(v, 0))
 	return p
 }
 
@@ -95,8 +132,9 @@ func goldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, 
 	t, _ := p.Xnew.Dims()
 	out := make([]goldPredictor, t)
 	if !hasKernel(b) {
+		point := pointProb(p, lik)
 		for i := range out {
-			out[i] = goldPredictor{a: p.Xnew.RawRowView(i), lik: lik, obs: obs}
+			out[i] = goldPredictor{a: p.Xnew.RawRowView(i), lik: lik, obs: obs, point: point}
 		}
 		return out, nil
 	}
@@ -114,6 +152,17 @@ func goldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, 
 		out[i] = goldPredictor{a: a.RawVector().Data, v: kss[i] - mat.Dot(kstar, &a), lik: lik, obs: obs}
 	}
 	return out, nil
+}
+
+// pointProb is p(+1 | f) of a classifier whose site has a PointProb rule,
+// the predictive given one posterior draw of a linear block (a display
+// grid evaluates it per draw and grid point); nil without the rule.
+func pointProb(p *compile.PredictSpec, lik ep.Likelihood) func(float64) float64 {
+	pp, ok := p.Lik.(factor.PointProb)
+	if lik == nil || !ok {
+		return nil
+	}
+	return pp.ProbAt
 }
 
 // goldFuncs lists, per predictor, μ, μ² and (with a likelihood) P.

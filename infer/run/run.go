@@ -80,7 +80,7 @@ func selectSpecs(m *compile.Model, opt Options) ([]*compile.InferSpec, error) {
 	for _, l := range opt.Labels {
 		s := findSpec(all, l)
 		if s == nil {
-			return nil, fmt.Errorf("no infer line labelled %q; labels are %s", l, labelList(all))
+			return nil, fmt.Errorf("no infer line labelled %q; labels are %s", l, labelList(append(m.AllInfers(), opt.Extra...)))
 		}
 		out = append(out, s)
 	}

@@ -56,12 +56,12 @@ func samplingWarnings(r *infer.Result, pos string) {
 	for _, v := range r.Variables {
 		for i, x := range v.RHat {
 			if x > worstR.v || math.IsNaN(x) && !math.IsNaN(worstR.v) {
-				worstR = extreme{v: x, at: fmt.Sprintf("%s[%d]", v.Name, i)}
+				worstR = extreme{v: x, at: infer.ElementName(v.Name, v.Shape, i)}
 			}
 		}
 		for i, x := range v.ESS {
 			if x < worstE.v || math.IsNaN(x) && !math.IsNaN(worstE.v) {
-				worstE = extreme{v: x, at: fmt.Sprintf("%s[%d]", v.Name, i)}
+				worstE = extreme{v: x, at: infer.ElementName(v.Name, v.Shape, i)}
 			}
 		}
 	}

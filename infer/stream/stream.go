@@ -200,7 +200,7 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		}
 	}
 	if e.res.Updates == 0 && e.res.Examples > 0 {
-		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%v): the posterior is the prior", e.res.Errors)), nil
+		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%s): the posterior is the prior", infer.SkipReasons(e.res.Errors))), nil
 	}
 	if e.s.passes() == 1 {
 		return e.finish(infer.Done, ""), nil
@@ -229,7 +229,7 @@ func (e *engine) endPass(pass int, prev []float64) (bool, infer.Status, string) 
 	case e.s.passes() > 1 && e.s.Tol > 0 && r < e.s.Tol && e.passSkips == 0:
 		return true, infer.Converged, ""
 	case e.s.passes() > 1 && e.s.Tol > 0 && r < e.s.Tol:
-		return true, infer.Stalled, fmt.Sprintf("the posterior stopped changing in pass %d but %d updates of that pass were skipped (%v)", pass, e.passSkips, e.res.Errors)
+		return true, infer.Stalled, fmt.Sprintf("the posterior stopped changing in pass %d but %d updates of that pass were skipped (%s)", pass, e.passSkips, infer.SkipReasons(e.res.Errors))
 	}
 	return false, 0, ""
 }

@@ -24,16 +24,23 @@ type Model struct {
 	set      map[string]string
 	data     map[string]string
 	methods  []string // extra infer lines (--method SPEC)
+	only     []string // the infer lines compiled (--only LABEL), nil for all
+	api      bool     // overrides come from the Go API (compile.Options.API)
 	compiled *compile.Model
 	extra    []*compile.InferSpec // the compiled --method lines
 }
 
 // Overrides are what `fg run` applies before the first compilation: param
-// values (--set), csv paths (--data) and extra infer lines (--method).
+// values (--set), csv paths (--data), extra infer lines (--method) and the
+// labels of the infer lines to compile (--only; compile.Options.Only).
 type Overrides struct {
 	Set     map[string]string
 	Data    map[string]string
 	Methods []string
+	Only    []string
+	// API: the overrides come from the Go API; messages name its calls
+	// (Set, SetData, AddMethod) instead of the flags.
+	API bool
 }
 
 // LoadWith reads the model at path and compiles it once with the overrides
@@ -44,7 +51,8 @@ func LoadWith(path string, o Overrides) (*Model, error) {
 	if err != nil {
 		return nil, fileError(path, err)
 	}
-	m := &Model{name: path, src: src, set: copyMap(o.Set), data: copyMap(o.Data), methods: append([]string(nil), o.Methods...)}
+	m := &Model{name: path, src: src, set: copyMap(o.Set), data: copyMap(o.Data), methods: append([]string(nil), o.Methods...),
+		only: append([]string(nil), o.Only...), api: o.API}
 	if err := m.recompile(); err != nil {
 		return nil, err
 	}
@@ -55,7 +63,7 @@ func LoadWith(path string, o Overrides) (*Model, error) {
 // is used in positions and relative paths resolve against its folder.
 func LoadSource(name string, src []byte, o Overrides) (*Model, error) {
 	m := &Model{name: name, src: append([]byte(nil), src...), set: copyMap(o.Set), data: copyMap(o.Data),
-		methods: append([]string(nil), o.Methods...)}
+		methods: append([]string(nil), o.Methods...), only: append([]string(nil), o.Only...), api: o.API}
 	if err := m.recompile(); err != nil {
 		return nil, err
 	}
@@ -116,7 +124,7 @@ func newModel(name string, src []byte, fsys fs.FS) (*Model, error) {
 
 // recompile compiles the source with the current overrides.
 func (m *Model) recompile() error {
-	opt := compile.Options{Set: m.set, Data: m.data, FS: m.fsys}
+	opt := compile.Options{Set: m.set, Data: m.data, FS: m.fsys, Only: m.only, API: m.api}
 	cm, err := compile.CompileSource(m.name, m.src, opt)
 	if err != nil {
 		return err
@@ -128,6 +136,10 @@ func (m *Model) recompile() error {
 	m.compiled, m.extra = cm, extra
 	return nil
 }
+
+// UseGoNames makes the messages of later overrides name the Go API's calls
+// (Set, SetData, AddMethod) instead of fg run's flags (Overrides.API).
+func (m *Model) UseGoNames() { m.api = true }
 
 // try applies an override change and recompiles; on error the change is
 // undone and the previous compiled model kept.

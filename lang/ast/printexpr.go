@@ -179,36 +179,22 @@ func (p *printer) exprList(xs []Expr) {
 	}
 }
 
-// list prints a list literal on one line, except a matrix written row by
-// row, which keeps one row per line.
+// list prints a list literal on one line, unless the source broke it over
+// several lines: then it keeps those breaks, each source line of elements
+// (a matrix row, or a run of a long vector) on a line of its own
+// (multiLineGroups).
 func (p *printer) list(x *ListLit) {
-	if p.flat || !isMatrix(x) {
+	elems := make([]Node, len(x.Elems))
+	for i, e := range x.Elems {
+		elems[i] = e
+	}
+	if p.flat || !spread(elems) {
 		p.write("[")
 		p.exprList(x.Elems)
 		p.write("]")
 		return
 	}
-	elems := make([]Node, len(x.Elems))
-	for i, e := range x.Elems {
-		elems[i] = e
-	}
-	p.multiLine("[", "]", elems, offsetOf(x.Lbrack), offsetOf(x.Rbrack), func(n Node) { p.expr(n.(Expr)) })
-}
-
-// isMatrix: a list of at least two lists whose rows the source put on
-// different lines.
-func isMatrix(x *ListLit) bool {
-	if len(x.Elems) < 2 {
-		return false
-	}
-	rows := make([]Node, len(x.Elems))
-	for i, e := range x.Elems {
-		if _, ok := e.(*ListLit); !ok {
-			return false
-		}
-		rows[i] = e
-	}
-	return spread(rows)
+	p.multiLineGroups("[", "]", lineGroups(elems), offsetOf(x.Lbrack), offsetOf(x.Rbrack), func(n Node) { p.expr(n.(Expr)) })
 }
 
 func numberText(x *NumberLit) string {

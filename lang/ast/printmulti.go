@@ -19,28 +19,60 @@ func spread(xs []Node) bool {
 // multiLine prints open, then each element on its own line, then close.
 // lo and hi are the offsets of the brackets, bounding the comments placed.
 func (p *printer) multiLine(open, close string, elems []Node, lo, hi int, print func(Node)) {
+	groups := make([][]Node, len(elems))
+	for i, e := range elems {
+		groups[i] = []Node{e}
+	}
+	p.multiLineGroups(open, close, groups, lo, hi, print)
+}
+
+// multiLineGroups prints open, then each group of elements on its own line
+// (separated by ", "), then close; every line ends with a comma and the
+// comment that was on its source line.
+func (p *printer) multiLineGroups(open, close string, groups [][]Node, lo, hi int, print func(Node)) {
 	p.write(open + "\n")
 	p.indent++
 	saved := p.lastLine
 	p.lastLine = 0
-	for i, e := range elems {
-		p.leading(lo, e.Pos().Offset)
+	for i, g := range groups {
+		p.leading(lo, g[0].Pos().Offset)
 		p.writeIndent()
-		print(e)
+		for k, e := range g {
+			if k > 0 {
+				p.write(", ")
+			}
+			print(e)
+		}
 		p.write(",")
 		limit := hi
-		if i+1 < len(elems) {
-			limit = elems[i+1].Pos().Offset
+		if i+1 < len(groups) {
+			limit = groups[i+1][0].Pos().Offset
 		}
-		p.trailing(e.End(), limit)
+		last := g[len(g)-1]
+		p.trailing(last.End(), limit)
 		p.write("\n")
-		p.lastLine = e.End().Line
+		p.lastLine = last.End().Line
 	}
 	p.leading(lo, hi)
 	p.indent--
 	p.lastLine = saved
 	p.writeIndent()
 	p.write(close)
+}
+
+// lineGroups splits elements into runs that the source put on one line: a
+// new run starts where an element starts on a later line than the previous
+// one ends.
+func lineGroups(xs []Node) [][]Node {
+	var out [][]Node
+	for i, x := range xs {
+		if i > 0 && !spread(xs[i-1:i+1]) {
+			out[len(out)-1] = append(out[len(out)-1], x)
+			continue
+		}
+		out = append(out, []Node{x})
+	}
+	return out
 }
 
 // callArgs lists positional then named arguments as nodes.

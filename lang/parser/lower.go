@@ -116,10 +116,7 @@ func (l *lowerer) iter(g *gIter) ast.Expr {
 	if g.Hi != nil {
 		return &ast.RangeExpr{Lo: lo, OpPos: tokPos(g.Range), Hi: l.expr(g.Hi)}
 	}
-	if _, ok := lo.(*ast.CallExpr); !ok {
-		l.errorf(lo, "a for plate iterates over a range `A..B` or a call such as `batches(N, s)`, not `%s`", ast.ExprString(lo))
-	}
-	return lo
+	return lo // a call (batches, edges) or a vector of indices, checked by compile
 }
 
 func (l *lowerer) infer(g *gInfer) *ast.InferStmt {

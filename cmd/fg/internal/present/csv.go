@@ -10,11 +10,13 @@ import (
 )
 
 // CSVHeader is the header row of `fg run --csv`.
-var CSVHeader = []string{"label", "method", "kind", "name", "element", "index", "mean", "var", "sd", "state", "prob"}
+var CSVHeader = []string{"label", "method", "kind", "name", "element", "index", "mean", "var", "sd", "state", "prob", "mean_y"}
 
 // WriteCSV writes one row per variable element and result (for discrete
 // variables one row per element and state), then one row per prediction
-// element. Unavailable and non-finite values are empty cells.
+// element (with E[y*] in mean_y for count likelihoods) and, for a
+// prediction scored against a test file, one `test` row per score — what
+// JSON carries. Unavailable and non-finite values are empty cells.
 func WriteCSV(w io.Writer, rs []*infer.Result) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVHeader); err != nil {
@@ -41,8 +43,8 @@ func variableRows(r *infer.Result, v infer.Variable) [][]string {
 	if !v.Discrete {
 		for i, m := range v.Mean {
 			vr := at(v.Var, i)
-			out = append(out, []string{r.Label, r.Method, "variable", v.Name, elementName(v.Name, v.Shape, i),
-				strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", ""})
+			out = append(out, []string{r.Label, r.Method, "variable", v.Name, infer.ElementName(v.Name, v.Shape, i),
+				strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", "", ""})
 		}
 		return out
 	}
@@ -52,8 +54,8 @@ func variableRows(r *infer.Result, v infer.Variable) [][]string {
 			if s < len(v.States) {
 				st = v.States[s]
 			}
-			out = append(out, []string{r.Label, r.Method, "variable", v.Name, elementName(v.Name, v.Shape, i),
-				strconv.Itoa(i), "", "", "", st, cell(x)})
+			out = append(out, []string{r.Label, r.Method, "variable", v.Name, infer.ElementName(v.Name, v.Shape, i),
+				strconv.Itoa(i), "", "", "", st, cell(x), ""})
 		}
 	}
 	return out
@@ -63,12 +65,23 @@ func predictionRows(r *infer.Result, p infer.Prediction) [][]string {
 	var out [][]string
 	for i, m := range p.Mean {
 		vr := at(p.Var, i)
-		prob := ""
+		prob, meanY := "", ""
 		if p.Prob != nil {
 			prob = cell(at(p.Prob, i))
 		}
-		out = append(out, []string{r.Label, r.Method, "prediction", p.Name, elementName(p.Name, p.Shape, i),
-			strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", prob})
+		if p.MeanY != nil {
+			meanY = cell(at(p.MeanY, i))
+		}
+		out = append(out, []string{r.Label, r.Method, "prediction", p.Name, infer.ElementName(p.Name, p.Shape, i),
+			strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", prob, meanY})
+	}
+	if t := p.Test; t != nil {
+		for _, s := range []struct {
+			name string
+			v    float64
+		}{{"n", float64(t.N)}, {"error_rate", t.ErrorRate}, {"mean_log_prob", t.MeanLogProb}} {
+			out = append(out, []string{r.Label, r.Method, "test", p.Name, s.name, "", cell(s.v), "", "", "", "", ""})
+		}
 	}
 	return out
 }

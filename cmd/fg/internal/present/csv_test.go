@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/infer"
 )
 
 func TestCSV(t *testing.T) {
@@ -44,5 +47,20 @@ func TestCSV(t *testing.T) {
 		if r[col["kind"]] == "prediction" && r[col["element"]] == "p[0]" && r[col["prob"]] != "0.8" {
 			t.Errorf("prediction row %v", r)
 		}
+	}
+}
+
+// TestCSVTestScores: a prediction scored against a test file adds one
+// `test` row per score, as JSON's `test` object.
+func TestCSVTestScores(t *testing.T) {
+	r := &infer.Result{Label: "ep", Method: "ep", Predictions: []infer.Prediction{{Name: "p", Shape: []int{2},
+		Mean: []float64{0.1, -0.2}, Var: []float64{1, 1}, Prob: []float64{0.6, 0.4}, Test: &infer.TestScore{N: 2, ErrorRate: 0.5, MeanLogProb: -0.7}}}}
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []*infer.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	want := "ep,ep,test,p,n,,2,,,,,\nep,ep,test,p,error_rate,,0.5,,,,,\nep,ep,test,p,mean_log_prob,,-0.7,,,,,\n"
+	if !strings.HasSuffix(b.String(), want) {
+		t.Errorf("CSV:\n%s\nwant it to end with\n%s", b.String(), want)
 	}
 }

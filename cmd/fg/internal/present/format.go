@@ -67,21 +67,3 @@ func seconds(d time.Duration) string {
 	}
 	return fmt.Sprintf("%.1fs", s)
 }
-
-// elementName renders element i of an array with the given shape as
-// name[i, j] (row-major), or name for scalars.
-func elementName(name string, shape []int, i int) string {
-	if len(shape) == 0 {
-		return name
-	}
-	idx := make([]string, len(shape))
-	for k := len(shape) - 1; k >= 0; k-- {
-		if shape[k] <= 0 {
-			idx[k] = "?"
-			continue
-		}
-		idx[k] = strconv.Itoa(i % shape[k])
-		i /= shape[k]
-	}
-	return name + "[" + strings.Join(idx, ", ") + "]"
-}

@@ -59,6 +59,18 @@ type Document struct {
 	Version int          `json:"version"`
 	Model   string       `json:"model"`
 	Results []JSONResult `json:"results"`
+	// SummedStates, when the model has discrete latents without a
+	// categorical prior, says that log_evidence sums over their states
+	// (docs/json.md).
+	SummedStates *JSONSummedStates `json:"summed_states,omitempty"`
+}
+
+// JSONSummedStates names the discrete latents whose states log_evidence
+// sums over without a normalised prior (compile.Model.SummedStates):
+// log p(y) under uniform priors on them is log_evidence − log_states.
+type JSONSummedStates struct {
+	Latents   []string `json:"latents"`
+	LogStates Float    `json:"log_states"`
 }
 
 // JSONResult is one infer line's outcome; docs/json.md documents every field.
@@ -146,7 +158,13 @@ type JSONErrors struct {
 // numbers on one line each). The indented text is streamed to w as it is
 // made, not built whole beside the compact encoding.
 func WriteJSON(w io.Writer, model string, rs []*infer.Result) error {
-	compact, err := json.Marshal(NewDocument(model, rs))
+	return WriteDocument(w, NewDocument(model, rs))
+}
+
+// WriteDocument writes a JSON document (NewDocument, with any model-level
+// fields set) in fg's layout.
+func WriteDocument(w io.Writer, d Document) error {
+	compact, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}

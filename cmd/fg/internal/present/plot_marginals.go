@@ -33,7 +33,7 @@ func plotElements(rs []*infer.Result, keep func(*infer.Variable) bool) ([]elemen
 				n := varLen(v)
 				total += n
 				for i := 0; i < n && len(els) < MaxPlotElements; i++ {
-					els = append(els, element{name, i, elementName(name, v.Shape, i)})
+					els = append(els, element{name, i, infer.ElementName(name, v.Shape, i)})
 				}
 			}
 			break

@@ -16,6 +16,12 @@ type TableOptions struct {
 	// per variable or prediction, with a note saying how many were left out.
 	All         bool
 	MaxElements int // 0 means DefaultMaxElements
+	// Summed names the discrete latents whose states the log evidence sums
+	// over without a normalised prior, and LogStates is Σ log K over their
+	// elements (compile.Model.SummedStates): the table then says what the
+	// log evidence is.
+	Summed    []string
+	LogStates float64
 }
 
 // DefaultMaxElements is how many elements of a vector the table shows
@@ -47,6 +53,7 @@ func WriteTable(w io.Writer, model string, rs []*infer.Result, opt TableOptions)
 		return ew.err
 	}
 	summaryGrid(rs).write(ew, "")
+	writeEvidenceNote(ew, rs, opt)
 	writeVariables(ew, rs, opt)
 	writeRelaxation(ew, rs, opt)
 	writePredictions(ew, rs, opt)
@@ -54,6 +61,18 @@ func WriteTable(w io.Writer, model string, rs []*infer.Result, opt TableOptions)
 	writeMessages(ew, rs)
 	WriteWarnings(ew, rs)
 	return ew.err
+}
+
+// writeEvidenceNote says, under the summary, that the log evidence is an
+// unnormalised sum over the states of discrete latents without a
+// categorical prior, and how to get log p(y) under uniform priors.
+func writeEvidenceNote(w io.Writer, rs []*infer.Result, opt TableOptions) {
+	if len(opt.Summed) == 0 || !anyResult(rs, func(r *infer.Result) bool { return r.HasEvidence }) {
+		return
+	}
+	fmt.Fprintf(w, "  (log evidence = log Σ Π factors over the states of %s, which have no categorical prior:\n"+
+		"   the log partition function; log p(y) under uniform priors on them is log evidence − %s)\n",
+		strings.Join(opt.Summed, ", "), num(opt.LogStates))
 }
 
 // WriteWarnings prints every result's warnings, one a line:
@@ -326,7 +345,7 @@ func writeVariables(w io.Writer, rs []*infer.Result, opt TableOptions) {
 		shape, n, discrete := varShape(rs, byName, name)
 		k := opt.limit(n)
 		for i := 0; i < k; i++ {
-			g.add(row(elementName(name, shape, i), rs, func(r *infer.Result) string {
+			g.add(row(infer.ElementName(name, shape, i), rs, func(r *infer.Result) string {
 				return varCell(byName[r][name], i)
 			})...)
 		}

@@ -55,7 +55,7 @@ func writePredictions(w io.Writer, rs []*infer.Result, opt TableOptions) {
 		}
 		k := opt.limit(n)
 		for i := 0; i < k; i++ {
-			g.add(row(elementName(name, shape, i), rs, func(r *infer.Result) string {
+			g.add(row(infer.ElementName(name, shape, i), rs, func(r *infer.Result) string {
 				return predCell(findPred(r, name), i)
 			})...)
 		}

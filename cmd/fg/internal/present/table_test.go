@@ -82,10 +82,10 @@ func TestNum(t *testing.T) {
 }
 
 func TestElementName(t *testing.T) {
-	if got := elementName("X", []int{2, 3}, 5); got != "X[1, 2]" {
+	if got := infer.ElementName("X", []int{2, 3}, 5); got != "X[1, 2]" {
 		t.Errorf("got %q", got)
 	}
-	if got := elementName("s", nil, 0); got != "s" {
+	if got := infer.ElementName("s", nil, 0); got != "s" {
 		t.Errorf("got %q", got)
 	}
 }
