@@ -102,3 +102,28 @@ func ExampleResults_Expects() {
 	// true testdata/linreg.fg:18:1 ep
 	// failed: false
 }
+
+// A latent of a non-Gaussian family: its marginal with the family's
+// parameters, and the evidence lower bound that variational message
+// passing (alpha(0)) reports in place of log Z.
+func ExampleResult_Dist() {
+	m, err := fg.Load("testdata/coin.fg")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := m.Run(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res.All() {
+		d, _ := r.Dist("p", 0)
+		logZ, _ := r.LogZ()
+		fmt.Printf("%-5s %s  log Z = %.4f  ELBO: %v\n", r.Label(), d, logZ, r.ELBO())
+	}
+	// Output:
+	// ep    Beta(9, 5)  log Z = -6.9777  ELBO: false
+	// vmp   Beta(9, 5)  log Z = -6.9777  ELBO: true
+	// exact Beta(9, 5)  log Z = -6.9777  ELBO: false
+}

@@ -143,6 +143,27 @@ func (r *Result) Runtime() time.Duration { return r.r.Runtime }
 // or did not finish.
 func (r *Result) LogZ() (logZ float64, ok bool) { return r.r.LogEvidence, r.r.HasEvidence }
 
+// ELBO reports whether LogZ is an evidence lower bound (variational
+// message passing, divergence alpha(0)) rather than log Z.
+func (r *Result) ELBO() bool { return r.r.ELBO }
+
+// Dist is the marginal of element i of the continuous latent name with its
+// family's parameters, e.g. "Beta(9, 5)" or "Gamma(6, 3.96789)"; "" for a
+// Gaussian latent (its Mean and Variance say everything).
+func (r *Result) Dist(name string, i int) (string, error) {
+	v, err := r.continuous(name)
+	if err != nil {
+		return "", err
+	}
+	if _, err := element(v, v.Mean, i); err != nil {
+		return "", err
+	}
+	if i >= len(v.Dist) {
+		return "", nil
+	}
+	return v.Dist[i], nil
+}
+
 // Variables lists the names of the latent variables the result summarises.
 func (r *Result) Variables() []string {
 	var out []string

@@ -224,7 +224,7 @@ infer ep as a { divergence = alpha(1e-20) }
 latent c: real[50] ~ normal(0, 1)
 for i in 0..49 { factor exp(-2 * (c[i + 1] - c[i])^2) }
 factor exp(-(c[0] - 3)^2)
-infer ep as gq { approx = gq }
+infer ep as gq { approx = gq, family = factorized }
 latent v: real[4] ~ normal(0, 1)
 factor exp(-sum(v^2))
 infer exact

@@ -70,42 +70,44 @@ type binding struct {
 
 // compiler holds the state of one compilation.
 type compiler struct {
-	opt   Options
-	check bool // Check mode: skip Gram matrices
-	m     *Model
-	errs  ast.ErrorList
+	opt        Options
+	check      bool // Check mode: skip Gram matrices
+	m          *Model
+	errs       ast.ErrorList
+	global     map[string]*binding
+	order      []string // global names in declaration order
+	locals     []map[string]*binding
+	sources    map[string][]byte // file name → source, for labels and options
+	loading    []string          // import stack (cycle detection)
+	setUsed    map[string]bool
+	prior      map[int]*priorDecl // latent index → its prior
+	priorTried map[int]bool       // latents whose prior was attempted
+	sites      map[int][]Site     // latent index → likelihood sites
+	batches    map[int][]BatchFactor
+	streams    map[int][]StreamSites         // latent index → libsvm plates
+	libsvm     map[string]*stdlib.LibSVMInfo // libsvm files read, by path
+	allIDs     map[int][]int                 // latent → ids of all its elements
+	nUnroll    int                           // factors produced, against the limit
+	nIter      int                           // plate iterations run, against maxIterations
+	plates     []plateAt                     // the plates being unrolled, outermost first (plate_grow.go)
+	bound      map[*ast.CallExpr]*args       // the bindings of the calls compiled (bind)
+	curData    string                        // the data item being defined (for Options.Data)
+	dataUsed   map[string]bool               // Options.Data entries that matched
+	lf         *learnRec                     // nil without a learn statement
+	fg         fgState                       // factor-graph constructs (conditional.go)
+	lastTable  map[string]sharedTable        // potential kind → its last table (potentials.go)
+	gate       gateRec                       // gated likelihoods (gate.go)
+	ints       []float64                     // 0, 1, 2, ...: shared backing of plate index values (plate_values.go)
+	sitesMade  map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)
+	siteVals   []float64                     // makeSite's scratch space
+	varMaps    map[*ast.CallExpr]map[string]float64
+	net        *netState // non-nil when the model lowers to a graph.Net (net.go)
+
 	// modelFailed is set when the model's statements had errors before
 	// its infer lines are checked: its structure is then not the one
 	// written, and no infer line is refused for it (one mistake, one
 	// message).
 	modelFailed bool
-	global      map[string]*binding
-	order       []string // global names in declaration order
-	locals      []map[string]*binding
-	sources     map[string][]byte // file name → source, for labels and options
-	loading     []string          // import stack (cycle detection)
-	setUsed     map[string]bool
-	prior       map[int]*priorDecl // latent index → its prior
-	priorTried  map[int]bool       // latents whose prior was attempted
-	sites       map[int][]Site     // latent index → likelihood sites
-	batches     map[int][]BatchFactor
-	streams     map[int][]StreamSites         // latent index → libsvm plates
-	libsvm      map[string]*stdlib.LibSVMInfo // libsvm files read, by path
-	allIDs      map[int][]int                 // latent → ids of all its elements
-	nUnroll     int                           // factors produced, against the limit
-	nIter       int                           // plate iterations run, against maxIterations
-	plates      []plateAt                     // the plates being unrolled, outermost first (plate_grow.go)
-	bound       map[*ast.CallExpr]*args       // the bindings of the calls compiled (bind)
-	curData     string                        // the data item being defined (for Options.Data)
-	dataUsed    map[string]bool               // Options.Data entries that matched
-	lf          *learnRec                     // nil without a learn statement
-	fg          fgState                       // factor-graph constructs (conditional.go)
-	lastTable   map[string]sharedTable        // potential kind → its last table (potentials.go)
-	gate        gateRec                       // gated likelihoods (gate.go)
-	ints        []float64                     // 0, 1, 2, ...: shared backing of plate index values (plate_values.go)
-	sitesMade   map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)
-	siteVals    []float64                     // makeSite's scratch space
-	varMaps     map[*ast.CallExpr]map[string]float64
 }
 
 // abort unwinds the current statement after an error was recorded.

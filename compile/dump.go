@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/graph"
 )
 
 // Dump writes a deterministic text rendering of a compiled model for golden
@@ -34,6 +36,14 @@ func Dump(w io.Writer, m *Model) error {
 	}
 	if m.FactorGraph != nil {
 		dumpFactorGraph(bw, m.FactorGraph)
+	}
+	if m.Net != nil {
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if err := graph.DumpNet(w, m.Net); err != nil {
+			return err
+		}
 	}
 	for _, s := range m.Infers {
 		clamp := ""

@@ -6,10 +6,14 @@ import (
 )
 
 // Structure is the shape of the model as the engines see it (package
-// infer's method registry maps it to the engine each method runs): gated
+// infer's method registry maps it to the engine each method runs): a typed
+// factor graph (Model.Net), gated
 // likelihoods, discrete and real latents mixed, a factor graph over real
 // latents, discrete latents only, or Gaussian blocks.
 func (m *Model) Structure() infer.Structure {
+	if m.Net != nil {
+		return infer.Net
+	}
 	if fg := m.FactorGraph; fg != nil && len(fg.Gates) > 0 {
 		return infer.Gated
 	}

@@ -40,7 +40,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 			c.fail(v, "plate variable `%s` shadows a name already in scope", v.Name)
 		}
 	}
-	if c.streamPlate(s) {
+	if c.net == nil && c.streamPlate(s) {
 		return
 	}
 	n, at := c.plateRange(s)
@@ -203,6 +203,10 @@ func (c *compiler) countFactor(at ast.Node) {
 // tildeStmt is `LHS ~ DIST(args)`: a prior when LHS is a whole latent, a
 // likelihood when LHS is data.
 func (c *compiler) tildeStmt(s *ast.TildeStmt) {
+	if c.net != nil {
+		c.netTilde(s)
+		return
+	}
 	call, ok := s.Dist.(*ast.CallExpr)
 	if !ok {
 		c.fail(s.Dist, "expected a distribution call after ~, e.g. probit(f[i])")
@@ -237,7 +241,11 @@ func (c *compiler) tildeStmt(s *ast.TildeStmt) {
 		c.mixture(s, lhs, call, b.Name)
 		return
 	}
-	c.likelihood(s, lhs, call, b, k.(factor.LikelihoodKind))
+	lk, ok := k.(factor.LikelihoodKind)
+	if !ok {
+		c.fail(call.Fun, "`%s` is a likelihood of the typed factor graph (docs/families.md): its parameter must be a latent of its family or data", b.Name)
+	}
+	c.likelihood(s, lhs, call, b, lk)
 }
 
 // likelihood compiles observations y ~ LIK(a, params...) (probit, step,

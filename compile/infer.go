@@ -84,7 +84,7 @@ func (c *compiler) inferLine(s *ast.InferStmt) inferLine {
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
 	}
-	if spec.Method == infer.MethodEP && !seen["approx"] {
+	if spec.Method == infer.MethodEP && !seen["approx"] && !c.isNet() {
 		spec.Approx = c.defaultApprox()
 	}
 	spec.stmt = s
@@ -109,7 +109,9 @@ func (c *compiler) defaults(spec *InferSpec) {
 // defaultApprox is exact when every site has its own Tilted rule
 // (closed-form or fixed-quadrature moments: probit, step, normal, ...),
 // gh(n = 32) when some site has none (logistic) but there are no
-// mini-batch factors, and vq when there are exp(...) factors.
+// mini-batch factors, and vq when there are exp(...) factors. It is the
+// scheme of the sites without a rule: without an approx option a site
+// with its own rule keeps it (infer/run's epLikelihood).
 func (c *compiler) defaultApprox() infer.Scheme {
 	approx := infer.Scheme{Kind: infer.SchemeExact}
 	gh := func(s Site) {

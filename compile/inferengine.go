@@ -31,8 +31,43 @@ func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
 		if spec.Method == infer.MethodEP && spec.Family == infer.FamilyFactorized {
 			c.checkFactorized(s, spec)
 		}
+		if spec.Method == infer.MethodEP && spec.Family != infer.FamilyFactorized {
+			if _, t := spec.Settings.Divergence.(infer.T); !t {
+				c.checkCoupledBatches(s)
+			}
+		}
+		if spec.Method == infer.MethodEP && spec.NonNegativeSites {
+			c.checkNonNegative(s, spec)
+		}
 	case infer.BlockESS, infer.GraphESS, infer.GatedMCMC, infer.Gibbs:
 		c.checkMCMC(s, spec)
+	case infer.BlockQuadrature, infer.GraphExact, infer.JunctionTree:
+		if spec.ExactMethod == string(infer.ExactQuad) {
+			for _, b := range c.m.Blocks {
+				if b.N > infer.MaxQuadDim {
+					c.fail(optionValue(s, "method"), "method quad integrates at most %d dimensions; `%s` has %d (method is samples any dimension)", infer.MaxQuadDim, b.Name, b.N)
+				}
+			}
+		}
+	}
+}
+
+// checkNonNegative refuses nonnegative_sites where no engine would apply
+// it: the clamp τ̃ ← max(τ̃, 0) acts on the Gaussian sites of block EP (dense,
+// FITC, sharded); fully factorised EP (family = factorized, mini-batch
+// factors, libsvm streams) and t-EP keep other sites.
+func (c *compiler) checkNonNegative(s *ast.InferStmt, spec *InferSpec) {
+	at := optionValue(s, "nonnegative_sites")
+	if _, ok := spec.Settings.Divergence.(infer.T); ok {
+		c.fail(at, "nonnegative_sites applies to Gaussian EP sites; t-EP (divergence %v) does not clamp its sites", spec.Settings.Divergence)
+	}
+	if spec.Family == infer.FamilyFactorized {
+		c.fail(at, "nonnegative_sites applies to the sites of family = full; fully factorised EP does not clamp its sites")
+	}
+	for _, b := range c.m.Blocks {
+		if len(b.Batches) > 0 || len(b.Streams) > 0 {
+			c.fail(at, "nonnegative_sites applies to Gaussian-block EP; `%s` runs fully factorised EP (mini-batch factors or libsvm data), which does not clamp its sites", b.Name)
+		}
 	}
 }
 

@@ -55,6 +55,10 @@ func (c *compiler) latentStmt(s *ast.LatentStmt) {
 // latent (lhs names it); parameters that depend on latents make it a
 // vectorised conditional (conditional.go).
 func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
+	if c.net != nil {
+		c.netPrior(lhs, lat, c.latentIDs(lat), call)
+		return
+	}
 	l := &c.m.Graph.Latents[lat]
 	c.priorTried[lat] = true
 	b := c.distribution(call)
@@ -273,6 +277,10 @@ func (c *compiler) processPrior(a *args, l *graph.Latent, kind PriorKind, k int,
 // parameters, a site over several latents or with a constant) builds a
 // FactorGraph instead (factorgraph_build.go).
 func (c *compiler) buildBlocks() {
+	if c.net != nil {
+		c.buildNet()
+		return
+	}
 	if c.fg.at.IsValid() {
 		c.buildFactorGraph()
 		return

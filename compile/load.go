@@ -79,6 +79,9 @@ func (c *compiler) run(filename string, src []byte) {
 	c.m.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
 	c.loading = append(c.loading, c.canonical(filename))
 	c.lf = newLearnRec(f)
+	if c.isNetModel(f) {
+		c.net = newNetState()
+	}
 	c.modelStmts(f, true)
 	c.checkSetUsed(f)
 	c.buildBlocks()

@@ -174,6 +174,9 @@ type InferSpec struct {
 	Approx   infer.Scheme // exact (closed form) or a numerical scheme (gh with its nodes)
 	Family   infer.Family
 	Passes   int // ADF / mini-batch passes; 1 = single-pass ADF
+	// ExactMethod is infer exact's integrator (infer.ExactMethods), ""
+	// when not written: chosen by the block's dimension.
+	ExactMethod string
 	// NonNegativeSites clamps new EP site precisions at zero, GPML infEP's
 	// convention (`nonnegative_sites = true`); it changes the fixed point
 	// only for likelihoods that are not log-concave, such as step.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -94,6 +95,9 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 		spec.Burnin = c.optInt(o, math.MinInt)
 	case "chains":
 		spec.Chains = c.optInt(o, math.MinInt)
+	case "method":
+		spec.ExactMethod = c.optIdent(o, strings.Join(infer.ExactMethods, ", "))
+		c.check1(o.Value, infer.CheckExactMethod(spec.ExactMethod))
 	default:
 		msg := fmt.Sprintf("unknown infer option `%s`", o.Key.Name)
 		if dym := didYouMean(o.Key.Name, inferOptions); dym != "" {
@@ -130,6 +134,9 @@ func (c *compiler) divergence(e ast.Expr) infer.Divergence {
 	p := 0.0
 	if len(a.b.Params) > 0 {
 		p = a.num(0, 0)
+	}
+	if f == infer.DivAlpha && c.vmpLimit(a.at(0), infer.Alpha{A: p}) {
+		return infer.Alpha{A: p}
 	}
 	d, err := infer.NewDivergence(f, p)
 	c.check1(a.at(0), err)

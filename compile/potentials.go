@@ -14,6 +14,9 @@ import (
 
 // factorStmt compiles `factor POTENTIAL(args)`.
 func (c *compiler) factorStmt(s *ast.FactorStmt) {
+	if c.net != nil {
+		c.netRefuse(s, "factor statements")
+	}
 	name := s.Call.FunName()
 	b, err := stdlib.Find(stdlib.Potential, name)
 	if err != nil {

@@ -15,6 +15,9 @@ import (
 // predictStmt compiles `predict NAME = predictive(LATENT, Xnew)` (on a
 // factor-graph model: fgPredict).
 func (c *compiler) predictStmt(s *ast.PredictStmt) {
+	if c.isNet() {
+		c.netRefuse(s, "predict statements")
+	}
 	call, ok := s.Value.(*ast.CallExpr)
 	if !ok || call.FunName() != "predictive" {
 		c.fail(s.Value, "predict takes predictive(latent, Xnew)")
@@ -173,6 +176,9 @@ func (c *compiler) expectIdent(id *ast.Ident) {
 
 // learnStmt compiles `learn ITEM {, ITEM} [by evidence] [{ options }]`.
 func (c *compiler) learnStmt(s *ast.LearnStmt) {
+	if c.isNet() {
+		c.netRefuse(s, "learn statements")
+	}
 	if c.m.Learn != nil {
 		c.fail(s, "only one learn statement is allowed (the first is at %s)", c.m.Learn.Pos)
 	}

@@ -123,15 +123,20 @@ func (c *compiler) badElement(name string, v val, i int, want string) string {
 	if len(v.shape) > 0 {
 		where = fmt.Sprintf("%s[%s]", name, unflat(v.shape, i))
 	}
-	msg := fmt.Sprintf("%s: label %s is not %s", where, fmtNum(v.num[i]), want)
-	if v.src != nil {
-		row := i
-		if len(v.shape) == 2 {
-			row = i / v.shape[1]
-		}
-		msg += fmt.Sprintf(" at %s:%d", v.src.path, v.src.firstRow+row)
+	return fmt.Sprintf("%s: label %s is not %s", where, fmtNum(v.num[i]), want) + csvLine(v, i)
+}
+
+// csvLine is " at FILE:LINE" for element i of v when v came from a csv
+// file, else "".
+func csvLine(v val, i int) string {
+	if v.src == nil {
+		return ""
 	}
-	return msg
+	row := i
+	if len(v.shape) == 2 {
+		row = i / v.shape[1]
+	}
+	return fmt.Sprintf(" at %s:%d", v.src.path, v.src.firstRow+row)
 }
 
 // unflat renders the multi-index of flat offset i as "r, c".

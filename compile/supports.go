@@ -54,6 +54,10 @@ func (c *compiler) supports(s *ast.InferStmt, spec *InferSpec) {
 	for _, o := range s.Options {
 		given[o.Key.Name] = o.Value
 	}
+	if c.isNet() {
+		c.checkNet(s, spec)
+		return
+	}
 	c.checkRules(s, spec)
 	c.checkDraws(s, spec)
 	c.checkFITC(s, spec)

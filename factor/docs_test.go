@@ -70,6 +70,12 @@ func TestKindsDocumented(t *testing.T) {
 		if _, composite := k.(Mixture); composite {
 			continue // compile builds its components from their own kinds
 		}
+		if nk, ok := k.(NetKind); ok && k.Role() == Likelihood {
+			if _, old := k.(LikelihoodKind); !old {
+				checkNetKindDocs(t, nk)
+				continue
+			}
+		}
 		if k.Role() == Likelihood {
 			lk, ok := k.(LikelihoodKind)
 			if !ok {
@@ -83,5 +89,44 @@ func TestKindsDocumented(t *testing.T) {
 				t.Errorf("%s: projection parameter %s is not in the signature", KeyOf(k), lk.Projection())
 			}
 		}
+	}
+}
+
+// checkNetKindDocs checks a kind of the typed factor graph only: every
+// edge documented, and every parameter of its builtin an edge.
+func checkNetKindDocs(t *testing.T, k NetKind) {
+	for _, e := range k.NetEdges() {
+		if e.Doc == "" {
+			t.Errorf("%s: edge %s has no doc", KeyOf(k), e.Name)
+		}
+	}
+	for _, p := range k.Builtin().Params {
+		if _, ok := findSpec(k.NetEdges(), p.Name); !ok {
+			t.Errorf("%s: parameter %s is not an edge", KeyOf(k), p.Name)
+		}
+	}
+}
+
+// TestNetRuleTableDocs keeps the message rules of the typed factor graph
+// in docs/families.md equal to NetMarkdown; -update rewrites it.
+func TestNetRuleTableDocs(t *testing.T) {
+	const path, begin, end = "../docs/families.md", "<!-- netrules:begin -->\n", "<!-- netrules:end -->"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	b, e := strings.Index(doc, begin), strings.Index(doc, end)
+	if b < 0 || e < b {
+		t.Fatalf("%s: netrules markers missing", path)
+	}
+	if got, want := doc[b+len(begin):e], NetMarkdown(); got != want {
+		if *update {
+			if err := os.WriteFile(path, []byte(doc[:b+len(begin)]+want+doc[e:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("the rule table in %s differs from NetMarkdown (go test ./factor -update rewrites it):\n%s", path, want)
 	}
 }

@@ -85,7 +85,8 @@ func KeyOf(k Kind) Key { return Key{k.Name(), k.Role()} }
 // kinds is every factor kind, in the order of the rule table.
 var kinds = []Kind{
 	NormalPrior{}, MVNormal{}, GP{}, StudentTPrior{}, TP{}, UniformSpin{}, Categorical{},
-	Probit{}, Step{}, Logistic{}, Normal{}, StudentT{}, PoissonLog{}, Mixture{},
+	Beta{}, Gamma{}, InvGamma{}, Dirichlet{},
+	Probit{}, Step{}, Logistic{}, Normal{}, StudentT{}, PoissonLog{}, Bernoulli{}, Binomial{}, Poisson{}, Mixture{},
 	Ising{}, Field{}, Table{}, Factors{}, Exp{},
 	LogisticLoss{}, Hinge{}, Quasi01{},
 }

@@ -221,3 +221,7 @@ func checkSimplex(w []float64) (k int, sum float64) {
 
 // WeightTol is the tolerance on the sum of mixing weights.
 const WeightTol = 1e-9
+
+// Multimodal: a mixture is not log-concave in general, even of
+// log-concave components (Multimodal).
+func (Mixture) Multimodal() bool { return true }

@@ -20,6 +20,7 @@ var belowFactor = []string{"graph", "stdlib", "lang", "families", "internal"}
 // something else: a command-line flag of an experiment.
 var allowed = map[string]string{
 	"experiments/learn_gpml/main.go:step": "the -step flag",
+	"experiments/roche/main.go:beta":      "the -beta flag (an inverse temperature)",
 }
 
 // TestNoKindNamesOutsideFactor fails when a quoted factor-kind name (a

@@ -27,6 +27,7 @@ func (c Column) String() string {
 var (
 	epKL        = Column{infer.MethodEP, infer.DivKL}
 	epAlpha     = Column{infer.MethodEP, infer.DivAlpha}
+	epVMP       = Column{infer.MethodEP, infer.DivVMP}
 	epRelaxedKL = Column{infer.MethodEP, infer.DivRelaxedKL}
 	epT         = Column{infer.MethodEP, infer.DivT}
 	bpKL        = Column{infer.MethodBP, infer.DivKL}
@@ -39,7 +40,7 @@ var (
 )
 
 // Columns are the columns of the rule table.
-var Columns = []Column{epKL, epAlpha, epRelaxedKL, epT, bpKL, bpAlpha, bpRelaxedKL, exact, mcmc, predict, learn}
+var Columns = []Column{epKL, epAlpha, epVMP, epRelaxedKL, epT, bpKL, bpAlpha, bpRelaxedKL, exact, mcmc, predict, learn}
 
 // ep reports whether c is an EP column under a divergence other than t
 // (the Gaussian family's EP: kl, alpha, relaxed_kl).
@@ -88,6 +89,12 @@ func support(k Kind, c Column) (via string, approx bool) {
 	if e, ok := k.(Expander); ok {
 		k = e.Expands()
 	}
+	if via := netSupport(k, c); via != "" {
+		return via, false
+	}
+	if c.Div == infer.DivVMP {
+		return "", false // the VMP limit runs on the typed factor graph only
+	}
 	switch k.Role() {
 	case Likelihood:
 		return likelihoodSupport(k, c)
@@ -95,6 +102,24 @@ func support(k Kind, c Column) (via string, approx bool) {
 		return priorSupport(k, c)
 	}
 	return potentialSupport(k, c)
+}
+
+// netSupport is the rule of a kind of the typed factor graph (graph.Net,
+// infer/mp): EP and power EP from its EP rule, the alpha → 0 limit (VMP)
+// from its VMP rule, exact and mcmc from its log density on edge values.
+func netSupport(k Kind, c Column) string {
+	if !has[NetKind](k) {
+		return ""
+	}
+	switch {
+	case (c == epKL || c == epAlpha) && has[EP](k):
+		return "EP"
+	case c == epVMP && has[VMP](k):
+		return "VMP"
+	case c.gold() && !has[LogDensity](k) && !has[Tabler](k) && !has[GaussianPrior](k):
+		return "LogDensityEdges"
+	}
+	return ""
 }
 
 func has[T any](k Kind) bool {

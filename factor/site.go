@@ -41,3 +41,11 @@ func finiteY(y float64) error {
 	}
 	return nil
 }
+
+// Multimodal is implemented by likelihoods that may not be log-concave in
+// their argument: Multimodal reports whether, with these parameters, the
+// likelihood is not log-concave, so that a posterior with it can have
+// several modes and EP's fixed point can sit at a minor one.
+type Multimodal interface {
+	Multimodal() bool
+}

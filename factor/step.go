@@ -127,3 +127,7 @@ func (l Step) ParamGrad(y, m, v float64) float64 {
 }
 
 func (Step) Support() string { return spinSupport }
+
+// Multimodal reports whether the step is not log-concave in f: with label
+// noise eps > 0, eps + (1 − 2eps)·Θ(y·f) is not (Multimodal).
+func (l Step) Multimodal() bool { return l.Eps > 0 }

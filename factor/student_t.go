@@ -100,3 +100,6 @@ func (l StudentT) ExpLogLik(y, m, v float64) float64 {
 func (StudentT) Prob(m, v float64) (float64, bool) { return 0, false }
 
 func (StudentT) Support() string { return "a finite number" }
+
+// Multimodal: the Student-t likelihood is not log-concave (Multimodal).
+func (StudentT) Multimodal() bool { return true }

@@ -38,6 +38,13 @@ type RelaxedKL struct{ C float64 }
 // Alpha is the α-divergence of power EP and fractional BP. A = 1 is KL.
 type Alpha struct{ A float64 }
 
+// VMP reports whether the divergence is alpha(0): the exclusive-KL limit
+// of power EP, which is variational message passing (mean field over the
+// continuous variables, sum-product on the discrete ones; Minka 2005). It
+// runs on typed factor graphs (infer/mp) and reports an evidence lower
+// bound instead of log Z.
+func (d Alpha) VMP() bool { return d.A == 0 }
+
 // T is the t-divergence of EP for the t-exponential family (Futami et al.):
 // Student-t approximating family with Nu degrees of freedom.
 type T struct{ Nu float64 }

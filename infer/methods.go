@@ -12,14 +12,10 @@ import (
 // refuses, with a position, a line no engine serves); infer/run dispatches
 // on the engine it names. The names themselves are in names.go.
 
-// Defaults of the infer options. EP's tolerance applies to the change of
-// the posterior mean R = ‖m_new − m_old‖₂ per sweep; BP's to the largest
-// change of a single-variable belief (libDAI's convergence test).
+// Defaults of the infer options besides the tolerances and sweep budgets
+// (iterate.go: DefaultMomentTol and DefaultMaxIter for ep, DefaultBeliefTol
+// and DefaultBPMaxIter for bp).
 const (
-	EPTol       = 1e-6
-	EPMaxIter   = 200
-	BPTol       = 1e-9
-	BPMaxIter   = 10000
 	MCMCSamples = 10000
 	MCMCBurnin  = 1000
 	MCMCChains  = 4
@@ -27,16 +23,13 @@ const (
 )
 
 // Size limits of the internal engines, checked by compile before anything
-// is allocated and by the engines themselves.
+// is allocated and by the engines themselves (and MaxQuadDim, options.go).
 const (
 	// MaxJoint bounds the dense joint Gaussian of a factor graph
 	// (infer/fgraph under family = full on a loopy graph, exact on a
 	// linear-Gaussian graph that is not a forest, the joint prior that
 	// exact quadrature and elliptical slice sampling work on).
 	MaxJoint = 4000
-	// MaxQuadDim bounds the real latent elements exact integrates by
-	// quadrature (infer/exact).
-	MaxQuadDim = 3
 	// MaxConfigurations bounds the selector configurations exact
 	// enumerates on a conditionally Gaussian gated graph (infer/fgraph).
 	MaxConfigurations = 1 << 20
@@ -65,6 +58,10 @@ const (
 	Discrete
 	// Mixed: discrete and real latents in one graph without gates.
 	Mixed
+	// Net: a typed factor graph (graph.Net, compile.Model.Net): latents of
+	// a family other than the Gaussian, likelihoods with latent
+	// parameters, or a discrete chain.
+	Net
 )
 
 // Engine is the internal engine a method runs on a model structure.
@@ -103,6 +100,13 @@ const (
 	JunctionTree
 	// Gibbs: Gibbs sampling of discrete latents (infer/mcmc).
 	Gibbs
+	// NetEP: EP, power EP and VMP (alpha(0)) on a typed factor graph (infer/mp).
+	NetEP
+	// NetExact: the exact posterior of a typed factor graph (infer/exact's
+	// RunNet: forward–backward, enumeration × closed form, quadrature).
+	NetExact
+	// NetMCMC: Gibbs and slice sampling on a typed factor graph (infer/mcmc).
+	NetMCMC
 )
 
 // Entry is one method of the registry.
@@ -125,14 +129,21 @@ var (
 	iterOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter"}
 	epOptions   = append(append([]string(nil), iterOptions...), "approx", "family", "passes", "nonnegative_sites", "shards")
 	mcmcOptions = []string{"samples", "burnin", "chains"}
+	// exactOptions: the integrator of exact on a continuous block.
+	exactOptions = []string{"method"}
 )
 
 // engineOptions are the options of the engines that take fewer than their
 // method: message passing on a factor graph (with or without gates) has
-// no shards, passes or nonnegative_sites, which act on Gaussian blocks.
+// no shards, passes or nonnegative_sites, which act on Gaussian blocks;
+// the engines of typed factor graphs take the options of their loop
+// (NetEP), none (NetExact), or the run lengths and seed (NetMCMC).
 var engineOptions = map[Engine][]string{
-	GraphEP: graphEPOptions,
-	GatedEP: graphEPOptions,
+	GraphEP:  graphEPOptions,
+	GatedEP:  graphEPOptions,
+	NetEP:    iterOptions,
+	NetExact: {},
+	NetMCMC:  append(append([]string(nil), mcmcOptions...), "seed"),
 }
 
 var graphEPOptions = append(append([]string(nil), iterOptions...), "seed", "approx", "family")
@@ -146,20 +157,28 @@ func (e Engine) Accepts(m *Entry, key string) bool {
 	return m.Accepts(key)
 }
 
+// Options lists the option keys engine e, run by method entry m, takes.
+func (e Engine) Options(m *Entry) []string {
+	if opts, ok := engineOptions[e]; ok {
+		return opts
+	}
+	return append(append([]string(nil), m.Options...), "seed")
+}
+
 // OptionKeys are the keys an infer line accepts, in the order error
 // messages list them.
-var OptionKeys = append(append(append(append([]string(nil), iterOptions...), "seed"), epOptions[len(iterOptions):]...), mcmcOptions...)
+var OptionKeys = slices.Concat(iterOptions, []string{"seed"}, epOptions[len(iterOptions):], mcmcOptions, exactOptions)
 
 // Registry holds the entries of the methods.
 var Registry = map[Method]*Entry{
 	MethodEP: {
 		Method: MethodEP, Options: epOptions,
-		Settings: Settings{Divergence: KL{}, Tol: EPTol, MaxIter: EPMaxIter, Damping: 1, Seed: DefaultSeed},
-		engines:  map[Structure]Engine{Blocks: BlockEP, FactorGraph: GraphEP, Gated: GatedEP, Discrete: BP},
+		Settings: Settings{Divergence: KL{}, Tol: DefaultMomentTol, MaxIter: DefaultMaxIter, Damping: 1, Seed: DefaultSeed},
+		engines:  map[Structure]Engine{Blocks: BlockEP, FactorGraph: GraphEP, Gated: GatedEP, Discrete: BP, Net: NetEP},
 	},
 	MethodBP: {
 		Method: MethodBP, Options: iterOptions,
-		Settings: Settings{Divergence: KL{}, Tol: BPTol, MaxIter: BPMaxIter, Damping: 1, Seed: DefaultSeed},
+		Settings: Settings{Divergence: KL{}, Tol: DefaultBeliefTol, MaxIter: DefaultBPMaxIter, Damping: 1, Seed: DefaultSeed},
 		engines:  map[Structure]Engine{Discrete: BP},
 		refuse: func(s Structure) error {
 			switch s {
@@ -167,18 +186,20 @@ var Registry = map[Method]*Entry{
 				return fmt.Errorf("%s does not run on gated likelihoods (discrete latents selecting the parameters of likelihoods on real latents): use %s, %s or %s", MethodBP, MethodEP, MethodExact, MethodMCMC)
 			case FactorGraph:
 				return fmt.Errorf("%s does not run on real latents; use %s, %s or %s", MethodBP, MethodEP, MethodExact, MethodMCMC)
+			case Net:
+				return fmt.Errorf("%s does not run on models with beta, gamma, inv_gamma or dirichlet latents or discrete chains; use %s (kl, alpha(a), or alpha(0) for VMP)", MethodBP, MethodEP)
 			}
 			return fmt.Errorf("%s needs discrete latents; use %s for the real latents of this model", MethodBP, MethodEP)
 		},
 	},
 	MethodExact: {
-		Method: MethodExact, Settings: Settings{Damping: 1, Seed: DefaultSeed},
-		engines: map[Structure]Engine{Blocks: BlockQuadrature, FactorGraph: GraphExact, Gated: GatedExact, Discrete: JunctionTree},
+		Method: MethodExact, Options: exactOptions, Settings: Settings{Damping: 1, Seed: DefaultSeed},
+		engines: map[Structure]Engine{Blocks: BlockQuadrature, FactorGraph: GraphExact, Gated: GatedExact, Discrete: JunctionTree, Net: NetExact},
 	},
 	MethodMCMC: {
 		Method: MethodMCMC, Options: mcmcOptions, Settings: Settings{Damping: 1, Seed: DefaultSeed},
 		MCMC:    MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains},
-		engines: map[Structure]Engine{Blocks: BlockESS, FactorGraph: GraphESS, Gated: GatedMCMC, Discrete: Gibbs},
+		engines: map[Structure]Engine{Blocks: BlockESS, FactorGraph: GraphESS, Gated: GatedMCMC, Discrete: Gibbs, Net: NetMCMC},
 	},
 }
 

@@ -10,17 +10,17 @@ import (
 // for, and refuses the others with a reason naming what to use.
 func TestRegistryEngines(t *testing.T) {
 	want := map[Method]map[Structure]Engine{
-		MethodEP:    {Blocks: BlockEP, FactorGraph: GraphEP, Gated: GatedEP, Discrete: BP},
+		MethodEP:    {Blocks: BlockEP, FactorGraph: GraphEP, Gated: GatedEP, Discrete: BP, Net: NetEP},
 		MethodBP:    {Discrete: BP},
-		MethodExact: {Blocks: BlockQuadrature, FactorGraph: GraphExact, Gated: GatedExact, Discrete: JunctionTree},
-		MethodMCMC:  {Blocks: BlockESS, FactorGraph: GraphESS, Gated: GatedMCMC, Discrete: Gibbs},
+		MethodExact: {Blocks: BlockQuadrature, FactorGraph: GraphExact, Gated: GatedExact, Discrete: JunctionTree, Net: NetExact},
+		MethodMCMC:  {Blocks: BlockESS, FactorGraph: GraphESS, Gated: GatedMCMC, Discrete: Gibbs, Net: NetMCMC},
 	}
 	for _, m := range Methods {
 		e, err := Lookup(m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for s := Blocks; s <= Mixed; s++ {
+		for s := Blocks; s <= Net; s++ {
 			got, err := e.Engine(s)
 			w, ok := want[m][s]
 			switch {
@@ -64,13 +64,31 @@ func TestRegistryOptions(t *testing.T) {
 			t.Errorf("%s: message passing on a factor graph takes it", k)
 		}
 	}
+	exact := Registry[MethodExact]
+	for _, c := range []struct {
+		eng  Engine
+		m    *Entry
+		want []string
+	}{
+		{NetEP, ep, []string{"divergence", "schedule", "damping", "tol", "max_iter"}},
+		{NetExact, exact, []string{}},
+		{NetMCMC, mcmc, []string{"samples", "burnin", "chains", "seed"}},
+		{BlockQuadrature, exact, []string{"method", "seed"}},
+	} {
+		if got := c.eng.Options(c.m); !slices.Equal(got, c.want) {
+			t.Errorf("engine %d takes %v, want %v", c.eng, got, c.want)
+		}
+	}
+	if NetExact.Accepts(exact, "seed") || NetExact.Accepts(exact, "method") || !BlockQuadrature.Accepts(exact, "method") {
+		t.Error("exact on a typed factor graph takes no option; on blocks it takes method and seed")
+	}
 	if ep.Settings.Tol != 1e-6 || ep.Settings.MaxIter != 200 || bp.Settings.Tol != 1e-9 || bp.Settings.MaxIter != 10000 {
 		t.Errorf("ep/bp defaults: %+v, %+v", ep.Settings, bp.Settings)
 	}
 	if mcmc.MCMC != (MCMCSpec{Samples: 10000, Burnin: 1000, Chains: 4}) || mcmc.MCMC.Check() != nil {
 		t.Errorf("mcmc defaults: %+v", mcmc.MCMC)
 	}
-	if len(OptionKeys) != 14 || OptionKeys[5] != "seed" {
+	if len(OptionKeys) != 15 || OptionKeys[5] != "seed" || OptionKeys[14] != "method" {
 		t.Errorf("OptionKeys: %v", OptionKeys)
 	}
 }
@@ -89,6 +107,12 @@ func TestNames(t *testing.T) {
 		if err != nil || got != f || derr != nil || FamilyOf(d) != f {
 			t.Errorf("divergence %v: %v, %v; %v, %v", f, got, err, d, derr)
 		}
+	}
+	if FamilyOf(Alpha{A: 0}) != DivVMP || DivVMP.String() != "alpha(0)" {
+		t.Errorf("alpha(0) is the VMP column, got %v", FamilyOf(Alpha{A: 0}))
+	}
+	if _, err := ParseDivFamily("alpha(0)"); err == nil {
+		t.Error("alpha(0) parsed as a divergence name; it is alpha with a = 0")
 	}
 	if FamilyOf(nil) != DivNone || DivNone.String() != "" {
 		t.Error("no divergence")

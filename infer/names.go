@@ -60,9 +60,13 @@ const (
 	DivAlpha                      // alpha(a)
 	DivRelaxedKL                  // relaxed_kl(c = C)
 	DivT                          // t(nu = NU)
+	// DivVMP is alpha(0), the exclusive-KL limit of power EP: variational
+	// message passing, a rule-table column of its own (typed factor
+	// graphs only).
+	DivVMP
 )
 
-var divNames = [...]string{"", "kl", "alpha", "relaxed_kl", "t"}
+var divNames = [...]string{"", "kl", "alpha", "relaxed_kl", "t", "alpha(0)"}
 
 func (f DivFamily) String() string {
 	if f < 0 || int(f) >= len(divNames) {
@@ -73,10 +77,13 @@ func (f DivFamily) String() string {
 
 // FamilyOf returns the family of a divergence (DivNone for nil).
 func FamilyOf(d Divergence) DivFamily {
-	switch d.(type) {
+	switch d := d.(type) {
 	case KL:
 		return DivKL
 	case Alpha:
+		if d.VMP() {
+			return DivVMP
+		}
 		return DivAlpha
 	case RelaxedKL:
 		return DivRelaxedKL
@@ -93,7 +100,7 @@ func NewDivergence(f DivFamily, p float64) (Divergence, error) {
 	switch f {
 	case DivKL:
 		d = KL{}
-	case DivAlpha:
+	case DivAlpha, DivVMP:
 		d = Alpha{A: p}
 	case DivRelaxedKL:
 		d = RelaxedKL{C: p}
@@ -107,10 +114,10 @@ func NewDivergence(f DivFamily, p float64) (Divergence, error) {
 
 // ParseDivFamily returns the divergence family called name.
 func ParseDivFamily(name string) (DivFamily, error) {
-	if k := slices.Index(divNames[1:], name); k >= 0 {
+	if k := slices.Index(divNames[1:DivVMP], name); k >= 0 {
 		return DivFamily(k + 1), nil
 	}
-	return DivNone, fmt.Errorf("unknown divergence `%s`; divergences are %s", name, strings.Join(divNames[1:], ", "))
+	return DivNone, fmt.Errorf("unknown divergence `%s`; divergences are %s", name, strings.Join(divNames[1:DivVMP], ", "))
 }
 
 func (KL) String() string          { return divNames[DivKL] }
@@ -173,4 +180,28 @@ func ParseFamily(name string) (Family, error) {
 		return Family(k), nil
 	}
 	return 0, fmt.Errorf("family is %s, got `%s`", strings.Join(familyNames[:], " or "), name)
+}
+
+// ExactIntegrator is the integrator of infer exact on a continuous block
+// that is not linear-Gaussian (infer/exact; the method option): ExactQuad,
+// adaptive cubature (dimension ≤ MaxQuadDim, the default), and ExactIS,
+// importance sampling (any dimension, asked for by name). Linear-Gaussian
+// blocks have a closed form.
+type ExactIntegrator string
+
+// The integrators of infer exact.
+const (
+	ExactQuad ExactIntegrator = "quad"
+	ExactIS   ExactIntegrator = "is"
+)
+
+// ExactMethods are the names of the integrators.
+var ExactMethods = []string{string(ExactQuad), string(ExactIS)}
+
+// CheckExactMethod checks an exact method name.
+func CheckExactMethod(name string) error {
+	if slices.Contains(ExactMethods, name) {
+		return nil
+	}
+	return fmt.Errorf("unknown exact method `%s`; methods are %s", name, strings.Join(ExactMethods, ", "))
 }

@@ -27,7 +27,7 @@ func registryNames() map[string]bool {
 	for _, m := range Methods {
 		names[string(m)] = true
 	}
-	for _, lists := range [][]string{divNames[1:], scheduleNames[:], schemeNames[:], familyNames[:]} {
+	for _, lists := range [][]string{divNames[1:], scheduleNames[:], schemeNames[:], familyNames[:], ExactMethods} {
 		for _, n := range lists {
 			names[n] = true
 		}

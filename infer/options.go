@@ -26,10 +26,14 @@ const (
 	MaxGHNodes     = 1000          // approx = gh(n = N); the rule is computed for every site
 )
 
-// CheckDamping checks a damping step: 0 < d ≤ 1 (1 is undamped).
+// CheckDamping checks a damping step: MinDamping ≤ d ≤ 1 (1 is undamped;
+// iterate.go says why smaller steps are refused).
 func CheckDamping(d float64) error {
 	if !(d > 0 && d <= 1) {
-		return fmt.Errorf("damping is a step size in (0, 1], got %g", d)
+		return fmt.Errorf("damping is a step size in [%g, 1], got %g", MinDamping, d)
+	}
+	if d < MinDamping {
+		return fmt.Errorf("damping %g is below %g: so small a step moves the messages by less than their rounding and cannot be told from convergence; use a damping in [%g, 1]", d, MinDamping, MinDamping)
 	}
 	return nil
 }
@@ -62,8 +66,9 @@ func checkCount(name string, n, lo, hi int) error {
 }
 
 // CheckDivergence checks a divergence's parameter as the language allows
-// it: relaxed_kl(c) with c > 0, alpha(a) with 0 < a ≤ 1, t(nu) with nu > 0
-// (all finite).
+// it: relaxed_kl(c) with c > 0, alpha(a) with 0 ≤ a ≤ 1 (alpha(0) is the
+// exclusive-KL limit, variational message passing: Alpha.VMP), t(nu) with
+// nu > 0 (all finite).
 func CheckDivergence(d Divergence) error {
 	switch d := d.(type) {
 	case RelaxedKL:
@@ -71,8 +76,8 @@ func CheckDivergence(d Divergence) error {
 			return fmt.Errorf("relaxed_kl needs a finite penalty c > 0, got %g", d.C)
 		}
 	case Alpha:
-		if !(d.A > 0 && d.A <= 1) {
-			return fmt.Errorf("alpha needs 0 < a ≤ 1, got %g", d.A)
+		if !(d.A >= 0 && d.A <= 1) {
+			return fmt.Errorf("alpha needs 0 ≤ a ≤ 1 (0: variational message passing), got %g", d.A)
 		}
 	case T:
 		if !(d.Nu > 0) || math.IsInf(d.Nu, 1) {
@@ -101,6 +106,8 @@ var (
 	GraphFactorizedSchedules = []Schedule{Sequential, Parallel, Residual}
 	// GatedSchedules: ep on gated likelihoods (infer/fgraph).
 	GatedSchedules = []Schedule{Sequential, Parallel}
+	// NetSchedules: ep on a typed factor graph (infer/mp).
+	NetSchedules = []Schedule{Sequential}
 )
 
 // CheckSchedule checks that s is one of the schedules of engine.
@@ -152,6 +159,9 @@ func (s Scheme) String() string {
 	}
 	return s.Kind.String()
 }
+
+// MaxQuadDim is the largest block dimension exact's "quad" integrates.
+const MaxQuadDim = 3
 
 // Family is the approximating family of EP with a numerical scheme.
 type Family int

@@ -15,7 +15,7 @@ func TestOptionRanges(t *testing.T) {
 		ok   bool
 	}{
 		{"damping 1", CheckDamping(1), true},
-		{"damping 1e-7", CheckDamping(1e-7), true},
+		{"damping 1e-7 (below MinDamping)", CheckDamping(1e-7), false},
 		{"damping 0", CheckDamping(0), false},
 		{"damping 1.0000001", CheckDamping(1.0000001), false},
 		{"tol 1e-300", CheckTol(1e-300), true},
@@ -29,7 +29,8 @@ func TestOptionRanges(t *testing.T) {
 		{"seed -1", CheckSeed(-1), false},
 		{"alpha 1", CheckDivergence(Alpha{A: 1}), true},
 		{"alpha 1e-20", CheckDivergence(Alpha{A: 1e-20}), true},
-		{"alpha 0", CheckDivergence(Alpha{A: 0}), false},
+		{"alpha 0 (VMP)", CheckDivergence(Alpha{A: 0}), true},
+		{"alpha -0.1", CheckDivergence(Alpha{A: -0.1}), false},
 		{"alpha 1.5", CheckDivergence(Alpha{A: 1.5}), false},
 		{"relaxed 0", CheckDivergence(RelaxedKL{C: 0}), false},
 		{"t 0", CheckDivergence(T{Nu: 0}), false},

@@ -23,6 +23,9 @@ type Result struct {
 	// none; LogEvidence is then 0 and must not be reported.
 	LogEvidence float64
 	HasEvidence bool
+	// ELBO marks LogEvidence as an evidence lower bound (variational
+	// message passing, divergence alpha(0)), not log Z.
+	ELBO bool
 	// Trace is the convergence measure after each sweep, e.g.
 	// R(iter) = ‖m_iter − m_iter−1‖₂ for EP, the largest belief change for BP.
 	Trace       []float64
@@ -80,6 +83,12 @@ type Variable struct {
 	Discrete bool
 	// Continuous variables: marginal means and variances per element.
 	Mean, Var []float64
+	// Family is the exponential family of the elements' marginals when it
+	// is not the Gaussian ("gamma", "inv_gamma", "beta", "dirichlet"; empty
+	// otherwise), and Dist each element's marginal with its parameters,
+	// e.g. "Beta(10, 6)" (a Dirichlet row's for each of its components).
+	Family string
+	Dist   []string
 	// Discrete variables: state labels (e.g. "-1", "+1") and per element the
 	// marginal probability of each state.
 	States []string

@@ -44,8 +44,12 @@ func (e *env) checkFile(path string) bool {
 		return false
 	}
 	e.printWarnings(m.Warnings)
+	vars, factors := len(m.Graph.Vars), m.Graph.NumFactors()
+	if m.Net != nil { // a typed factor graph: its variables (a Dirichlet row is one) and factors
+		vars, factors = len(m.Net.Vars), len(m.Net.Factors)
+	}
 	fmt.Fprintf(e.stdout, "%s: ok (%d latent(s), %d variable(s), %d factor(s), %d infer line(s), %d expect(s))\n",
-		path, len(m.Graph.Latents), len(m.Graph.Vars), m.Graph.NumFactors(), len(m.Infers), len(m.Expects))
+		path, len(m.Graph.Latents), vars, factors, len(m.Infers), len(m.Expects))
 	return true
 }
 

@@ -58,11 +58,11 @@ func TestExitStatus(t *testing.T) {
 		// d = 4 is above exact's quadrature limit: the method fails.
 		{"failed", "latent v: real[4] ~ normal(0, 1)\nfactor exp(-sum(v^2))\ninfer ep as gq { approx = gq }\ninfer exact\n", exitMethod,
 			[]string{"failed", "supports dimension d ≤ 3"}},
-		{"stalled", "latent c: real[50] ~ normal(0, 1)\nfor i in 0..49 { factor exp(-2 * (c[i + 1] - c[i])^2) }\nfactor exp(-(c[0] - 3)^2)\ninfer ep as gq { approx = gq }\n", exitMethod,
+		{"stalled", "latent c: real[50] ~ normal(0, 1)\nfor i in 0..49 { factor exp(-2 * (c[i + 1] - c[i])^2) }\nfactor exp(-(c[0] - 3)^2)\ninfer ep as gq { approx = gq, family = factorized }\n", exitMethod,
 			[]string{"stalled", "skipped"}},
 		// Every update skipped: the posterior would be the prior (a run
 		// once reported 196 skipped updates with status converged).
-		{"all skipped", "latent c: real[50] ~ normal(0, 1)\nfor i in 0..49 { factor exp(-2 * (c[i + 1] - c[i])^2) }\ninfer ep as gq { approx = gq }\n", exitMethod,
+		{"all skipped", "latent c: real[50] ~ normal(0, 1)\nfor i in 0..49 { factor exp(-2 * (c[i + 1] - c[i])^2) }\ninfer ep as gq { approx = gq, family = factorized }\n", exitMethod,
 			[]string{"failed", "every update was skipped"}},
 	}
 	for _, c := range cases {

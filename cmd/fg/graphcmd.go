@@ -30,7 +30,11 @@ func (e *env) graph(args []string) int {
 		return exitError
 	}
 	var dot bytes.Buffer
-	if err := graph.DOT(&dot, m.Compiled().Graph); err != nil {
+	draw := func() error { return graph.DOT(&dot, m.Compiled().Graph) }
+	if net := m.Compiled().Net; net != nil {
+		draw = func() error { return graph.NetDOT(&dot, net) }
+	}
+	if err := draw(); err != nil {
 		fmt.Fprintf(e.stderr, "fg: %v\n", err)
 		return exitError
 	}

@@ -41,7 +41,7 @@ func (s *replSession) command(line string) bool {
 	case ":methods":
 		s.methods()
 	case ":rules":
-		fmt.Fprint(s.e.stdout, factor.Text())
+		fmt.Fprint(s.e.stdout, factor.Text()+"\n"+factor.NetText())
 	case ":source":
 		s.e.stdout.Write(s.src)
 	default:
@@ -151,6 +151,10 @@ func valueString(shape []int, xs []float64, str string) string {
 func (s *replSession) graph() {
 	if s.model == nil {
 		fmt.Fprintln(s.e.stderr, "fg: no model yet")
+		return
+	}
+	if net := s.model.Compiled().Net; net != nil { // a typed factor graph: variables with their families
+		graph.DumpNet(s.e.stdout, net)
 		return
 	}
 	graph.Dump(s.e.stdout, s.model.Compiled().Graph)

@@ -13,7 +13,9 @@ const rulesUsage = "fg rules [--markdown]"
 // one row per factor kind and role, one column per method and divergence
 // (plus predict and learn); a cell is stable, exp. (experimental, a
 // compile-time warning), +approx when the moments come from the infer
-// line's numerical scheme, or — when no rule exists.
+// line's numerical scheme, or — when no rule exists. Then the rules of the
+// typed factor graph, one row per (kind, edge, family): how the message is
+// computed under ep and alpha(0).
 func (e *env) rules(args []string) int {
 	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
 	md := fs.Bool("markdown", false, "print the table as markdown (as in docs/language.md)")
@@ -25,9 +27,9 @@ func (e *env) rules(args []string) int {
 		return e.usageError(rulesUsage, "rules takes no arguments")
 	}
 	if *md {
-		fmt.Fprint(e.stdout, factor.Markdown())
+		fmt.Fprint(e.stdout, factor.Markdown()+"\n"+factor.NetMarkdown())
 		return exitOK
 	}
-	fmt.Fprint(e.stdout, factor.Text())
+	fmt.Fprint(e.stdout, factor.Text()+"\n"+factor.NetText())
 	return exitOK
 }

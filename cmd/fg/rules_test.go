@@ -8,15 +8,16 @@ import (
 	"github.com/fg-infer/fg/factor"
 )
 
-// TestRulesCommand: fg rules prints the derived table; --markdown the one
-// embedded in docs/language.md.
+// TestRulesCommand: fg rules prints the derived table and the typed factor
+// graph's per-edge rules; --markdown the ones embedded in docs/language.md
+// and docs/families.md.
 func TestRulesCommand(t *testing.T) {
 	out, _, code := runFG("rules")
-	if code != exitOK || out != factor.Text() || !strings.Contains(out, "poisson_log    likelihood  stable") {
+	if code != exitOK || out != factor.Text()+"\n"+factor.NetText() || !strings.Contains(out, "poisson_log    likelihood  stable") {
 		t.Errorf("fg rules: exit %d\n%s", code, out)
 	}
 	out, _, code = runFG("rules", "--markdown")
-	if code != exitOK || out != factor.Markdown() {
+	if code != exitOK || out != factor.Markdown()+"\n"+factor.NetMarkdown() {
 		t.Errorf("fg rules --markdown: exit %d\n%s", code, out)
 	}
 	if _, _, code := runFG("rules", "x"); code != exitUsage {

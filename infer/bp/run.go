@@ -14,7 +14,8 @@
 // the damping step s: a damped pass moves the messages s of the way, so
 // this is the undamped fixed-point residual to first order (libDAI's own
 // measure at s = 1; without the division a tiny step would stop after one
-// pass at the initial beliefs). The run converges when it is ≤ Tol.
+// pass at the initial beliefs). infer.Iterate decides the status: the run
+// converges when the measure is < Tol.
 //
 // Messages are kept in the log domain, normalised (natural parameters of the
 // categorical family); single-variable factors are absorbed into priors.
@@ -24,6 +25,7 @@ package bp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -37,9 +39,10 @@ import (
 //
 //   - Divergence: nil or infer.KL (BP), infer.Alpha{A} with A > 0 (fractional
 //     BP, c = 1/A), infer.RelaxedKL{C} with C ≥ 0 (relaxed BP).
-//   - Damping: the step s ∈ (0, 1] in log-message space, 0 meaning 1
+//   - Damping: the step s ∈ [infer.MinDamping, 1] in log-message space, 0 meaning 1
 //     (undamped); libDAI's damping d corresponds to s = 1 − d.
-//   - Tol: default 1e-9; MaxIter: default 10000 passes.
+//   - Tol: default infer.DefaultBeliefTol (1e-9); MaxIter: default
+//     infer.DefaultBPMaxIter (10000) passes.
 type Settings struct {
 	infer.Settings
 }
@@ -78,8 +81,8 @@ func newEngine(p *Problem, s *Settings, spinOK bool) (*engine, error) {
 	if en.step == 0 {
 		en.step = 1
 	}
-	if !(en.step > 0 && en.step <= 1) {
-		return nil, fmt.Errorf("bp: damping step %v outside (0, 1]", s.Damping)
+	if err := infer.CheckDamping(en.step); err != nil {
+		return nil, fmt.Errorf("bp: %w", err)
 	}
 	switch d := s.Divergence.(type) {
 	case nil, infer.KL:
@@ -145,10 +148,10 @@ func (p *Problem) Run(ctx context.Context, s Settings) (*Result, error) {
 func (p *Problem) run(ctx context.Context, s Settings, spinOK bool) (*Result, error) {
 	start := time.Now()
 	if s.Tol == 0 {
-		s.Tol = 1e-9
+		s.Tol = infer.DefaultBeliefTol
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 10000
+		s.MaxIter = infer.DefaultBPMaxIter
 	}
 	en, err := newEngine(p, &s, spinOK)
 	if err != nil {
@@ -158,39 +161,30 @@ func (p *Problem) run(ctx context.Context, s Settings, spinOK bool) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Status: infer.IterationLimit, MaxDiff: math.Inf(1)}
+	res := &Result{MaxDiff: math.Inf(1)}
 	old, cur := make([]float64, len(p.prior)), make([]float64, len(p.prior))
 	en.beliefs(old)
-	var ctxErr error
-	for res.Iterations < s.MaxIter {
-		if ctxErr = ctx.Err(); ctxErr != nil {
-			res.Status, res.Message = infer.Canceled, ctxErr.Error()
-			break
-		}
-		res.Updates += sch.pass()
-		res.Iterations++
-		ok := en.beliefs(cur)
-		res.MaxDiff = maxDiff(cur, old) / en.step
-		res.Trace = append(res.Trace, res.MaxDiff)
-		old, cur = cur, old
-		if s.Progress != nil {
-			s.Progress(res.Iterations, res.MaxDiff)
-		}
-		if !ok || math.IsNaN(res.MaxDiff) {
-			res.Status, res.Message = infer.Diverged, fmt.Sprintf("non-finite beliefs after pass %d", res.Iterations)
-			break
-		}
-		if res.MaxDiff <= s.Tol {
-			res.Status = infer.Converged
-			break
-		}
-	}
-	if res.Status == infer.IterationLimit {
-		res.Message = fmt.Sprintf("largest belief change %.3g > tol %g after %d passes", res.MaxDiff, s.Tol, res.Iterations)
-	}
+	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: en.step, MaxIter: s.MaxIter, Progress: s.Progress},
+		func(context.Context, int) (infer.Sweep, error) {
+			n := sch.pass()
+			res.Updates += n
+			res.Iterations++
+			ok := en.beliefs(cur)
+			d := maxDiff(cur, old)
+			res.MaxDiff = d / en.step
+			old, cur = cur, old
+			if !ok || math.IsNaN(d) {
+				return infer.Sweep{Updates: n}, errors.New("non-finite beliefs")
+			}
+			return infer.Sweep{Change: d, Updates: n}, nil
+		})
+	res.Status, res.Message, res.Trace = o.Status, o.Message, o.Trace
 	en.finish(res, old, cur)
 	res.Runtime = time.Since(start)
-	return res, ctxErr
+	if o.Status == infer.Canceled {
+		return res, ctx.Err()
+	}
+	return res, nil
 }
 
 func maxDiff(a, b []float64) float64 {

@@ -9,49 +9,33 @@ import (
 	"github.com/fg-infer/fg/infer"
 )
 
-// iterate is the sweep loop both Gaussian engines (dense and FITC) share:
-// it calls sweep(it) for it = 1, 2, ... and after each sweep measures the
-// undamped residual R(it) = ‖μ_it − μ_it−1‖₂ / δ on the posterior means
-// mu() (qi-guo §6.1; in the dense parallel schedule mu() appends the
-// marginal standard deviations, see engine.moments; δ the damping, see
-// Settings; sites is the number of site updates per sweep), appends it to *trace,
-// counts the sweep in stats.Iterations and reports it to s.Progress. It
-// returns Converged once R < s.Tol — Stalled instead when the last sweep
-// skipped updates (stats.Skipped grew) —, IterationLimit after s.MaxIter
-// sweeps, Diverged when a sweep fails or R is not finite, and Canceled when
-// ctx is done (checked before and after every sweep; sweeps may stop early).
-func iterate(ctx context.Context, s Settings, damping float64, sites int, mu func() []float64, sweep func(it int) error, stats *infer.Stats, trace *[]float64) (infer.Status, string) {
+// iterate runs the sweeps of both Gaussian engines (dense and FITC) under
+// infer.Iterate, which decides the status: sweep(it) is one sweep, and its
+// change is ‖μ_it − μ_it−1‖₂ over the posterior means mu() (qi-guo §6.1;
+// in the dense parallel schedule mu() appends the marginal standard
+// deviations, see engine.moments), which the driver divides by the damping.
+// The updates and skips of a sweep are read from stats, which the sweeps
+// count; sites is the number of site updates per sweep.
+func iterate(ctx context.Context, s Settings, damping float64, mu func() []float64, sweep func(it int) error, stats *infer.Stats, trace *[]float64) (infer.Status, string) {
 	prev := append([]float64(nil), mu()...)
-	for it := 1; it <= s.MaxIter; it++ {
-		if ctx.Err() != nil {
-			return infer.Canceled, "canceled"
-		}
-		skipped := stats.Skipped
-		err := sweep(it)
-		stats.Iterations = it
-		if ctx.Err() != nil {
-			return infer.Canceled, fmt.Sprintf("canceled during sweep %d", it)
-		}
-		if err != nil {
-			return infer.Diverged, fmt.Sprintf("sweep %d: %v%s", it, err, improperHint(err, s, damping))
-		}
-		rr := dist(mu(), prev) / damping
-		*trace = append(*trace, rr)
-		copy(prev, mu())
-		if s.Progress != nil {
-			s.Progress(it, rr)
-		}
-		if !finite(rr) {
-			return infer.Diverged, fmt.Sprintf("sweep %d: non-finite posterior mean", it)
-		}
-		if rr < s.Tol {
-			if n := stats.Skipped - skipped; n > 0 {
-				return infer.Stalled, stalledMsg(it, n, sites)
+	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: damping, MaxIter: s.MaxIter, Unit: "site", Progress: s.Progress},
+		func(ctx context.Context, it int) (infer.Sweep, error) {
+			u, k := stats.Updates, stats.Skipped
+			err := sweep(it)
+			stats.Iterations = it
+			sw := infer.Sweep{Updates: stats.Updates - u, Skipped: stats.Skipped - k, Why: "improper cavity or tilted distribution"}
+			if err != nil {
+				return sw, fmt.Errorf("%w%s", err, improperHint(err, s, damping))
 			}
-			return infer.Converged, ""
-		}
-	}
-	return infer.IterationLimit, fmt.Sprintf("R = %.3g ≥ tol %g after %d sweeps", (*trace)[len(*trace)-1], s.Tol, s.MaxIter)
+			sw.Change = dist(mu(), prev)
+			copy(prev, mu())
+			if !finite(sw.Change) {
+				return sw, errors.New("non-finite posterior mean")
+			}
+			return sw, nil
+		})
+	*trace = append(*trace, o.Trace...)
+	return o.Status, o.Message
 }
 
 // improperHint explains an improper posterior after an undamped parallel
@@ -87,10 +71,15 @@ func visitOrder(rng *rand.Rand, m int) []int {
 // settingsRule checks the settings both engines share and resolves the
 // divergence, damping and τ̃ ≥ 0 clamp into a rule.
 func settingsRule(s Settings) (rule, error) {
+	if s.Damping != 0 {
+		if err := infer.CheckDamping(s.Damping); err != nil {
+			return rule{}, fmt.Errorf("ep: %w", err)
+		}
+	}
 	r, ok := newRule(s.Divergence, s.Damping)
 	r.clamp = s.NonNegativeSites
 	if !ok {
-		return r, fmt.Errorf("ep: unsupported divergence %v or damping %g (want kl, alpha(a > 0), relaxed_kl(c ≥ 0); 0 < damping ≤ 1)", s.Divergence, s.Damping)
+		return r, fmt.Errorf("ep: unsupported divergence %v (want kl, alpha(a > 0), relaxed_kl(c ≥ 0))", s.Divergence)
 	}
 	if err := infer.CheckSchedule(string(infer.MethodEP), s.Schedule, infer.EPSchedules); err != nil {
 		return r, fmt.Errorf("ep: %w", err)
@@ -98,13 +87,14 @@ func settingsRule(s Settings) (rule, error) {
 	return r, nil
 }
 
-// withDefaults fills Tol (1e-6) and MaxIter (200) when zero.
+// withDefaults fills Tol (infer.DefaultMomentTol) and MaxIter
+// (infer.DefaultMaxIter) when zero.
 func (s Settings) withDefaults() Settings {
 	if s.Tol == 0 {
-		s.Tol = 1e-6
+		s.Tol = infer.DefaultMomentTol
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 200
+		s.MaxIter = infer.DefaultMaxIter
 	}
 	return s
 }

@@ -251,7 +251,7 @@ func (e *engine) loop(ctx context.Context) *Result {
 		}
 		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
 	}
-	status, msg := iterate(ctx, e.s, e.r.damping, len(e.sites), e.moments, func(it int) error {
+	status, msg := iterate(ctx, e.s, e.r.damping, e.moments, func(it int) error {
 		if e.sequential() {
 			return e.sweepSequential(it)
 		}
@@ -274,12 +274,6 @@ func (e *engine) moments() []float64 {
 		e.mom[len(e.st.mu)+i] = math.Sqrt(e.st.sdiag[i])
 	}
 	return e.mom
-}
-
-// stalledMsg explains a Stalled status: the state stopped moving while n
-// of m site updates of the last sweep were skipped.
-func stalledMsg(it, n, m int) string {
-	return fmt.Sprintf("the posterior stopped changing at sweep %d but %d of %d site updates in that sweep were skipped (improper cavity or tilted distribution), so it is not an EP fixed point", it, n, m)
 }
 
 func (e *engine) order() []int { return visitOrder(e.rng, len(e.sites)) }

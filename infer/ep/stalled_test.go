@@ -47,11 +47,15 @@ func TestStalledOnSkippedUpdates(t *testing.T) {
 }
 
 // TestTinyDampingNotConverged: damping 1e-7 used to stop after one sweep at
-// the prior (the damped step is below tol); the undamped residual is not.
+// the prior (the damped step is below tol). Below infer.MinDamping it is
+// refused; at the floor the undamped residual is far above tol.
 func TestTinyDampingNotConverged(t *testing.T) {
 	p := stallProblem()
 	p.Sites = p.Sites[:2]
-	res, err := Run(context.Background(), p, Settings{Settings: infer.Settings{Damping: 1e-7, MaxIter: 20}})
+	if _, err := Run(context.Background(), p, Settings{Settings: infer.Settings{Damping: 1e-7, MaxIter: 20}}); err == nil || !strings.Contains(err.Error(), "below") {
+		t.Errorf("damping 1e-7: error %v, want a refusal", err)
+	}
+	res, err := Run(context.Background(), p, Settings{Settings: infer.Settings{Damping: infer.MinDamping, MaxIter: 20}})
 	if err != nil {
 		t.Fatal(err)
 	}

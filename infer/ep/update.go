@@ -29,7 +29,7 @@ func newRule(d infer.Divergence, damping float64) (rule, bool) {
 	if r.damping == 0 {
 		r.damping = 1
 	}
-	if !(r.damping > 0 && r.damping <= 1) {
+	if infer.CheckDamping(r.damping) != nil {
 		return r, false
 	}
 	switch d := d.(type) {

@@ -60,4 +60,12 @@
 // (weights exp(ℓ)). It makes two passes over regenerated blocks of samples,
 // so memory does not grow with the number of samples (10^8, as qi-guo used
 // for the 2-D toy, is feasible).
+//
+// RunNet (net*.go) computes the exact posterior of a model held as a typed
+// factor graph (graph.Net: Beta, Gamma, inverse-Gamma, Dirichlet and
+// discrete latents, discrete chains) from its factors' log densities
+// (infer/netjoint): forward–backward on discrete chains, enumeration of
+// discrete latents with the continuous ones in closed form where they are
+// conjugate, and "quad" above over the few coordinates that are not,
+// component by component; PlanNet says beforehand which, or why not.
 package exact

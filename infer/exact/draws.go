@@ -22,6 +22,9 @@ import (
 // order sd(g)/√n. The draws are reproducible for a given seed. An "is"
 // result has no partition: Draws is an error there.
 func (r *Result) Draws(n int, seed uint64) ([][]float64, error) {
+	if r.Method == "gaussian" && r.Cov != nil && n > 0 {
+		return r.gaussianDraws(n, seed)
+	}
 	if r.quad == nil || n <= 0 {
 		return nil, errors.New("exact: Draws needs a successful quad result")
 	}

@@ -28,6 +28,8 @@ func (r *Result) Expect(ctx context.Context, gs []func(w []float64) float64) (va
 		}
 	}()
 	switch {
+	case r.Method == "gaussian" && r.Cov != nil:
+		return r.gaussianExpect(ctx, gs)
 	case r.quad != nil:
 		return r.quad.expect(ctx, gs)
 	case r.is != nil:

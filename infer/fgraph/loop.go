@@ -2,6 +2,7 @@ package fgraph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -56,46 +57,63 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	for i := range prev {
 		prev[i] = nat{math.NaN(), math.NaN()}
 	}
-	for it := 0; it < s.MaxIter || it == 0; it++ {
-		if err := ctx.Err(); err != nil {
-			return p.finish(res, infer.Canceled, "canceled"), err
-		}
-		p.skippedSweep = 0
-		var err error
-		switch {
-		case tr != nil:
-			err = p.treePass(ctx, tr)
-		case s.Schedule == infer.Parallel:
-			p.parallelSweep()
-		default:
-			p.sequentialSweep()
-		}
-		if err == nil {
-			err = ctx.Err() // a gate sweep may have stopped early
-		}
-		if err != nil {
-			return p.finish(res, infer.Canceled, "canceled"), err
-		}
-		p.stats.Iterations++
-		r, ok := p.residual(prev)
-		if !ok {
-			return p.finish(res, infer.Diverged, "a belief became improper or not finite"), nil
-		}
-		res.Trace = append(res.Trace, r)
-		if s.Progress != nil {
-			s.Progress(it+1, r)
-		}
-		if exact {
-			return p.finish(res, infer.Converged, ""), nil
-		}
-		if r < s.Tol {
-			if p.skippedSweep > 0 {
-				return p.finish(res, infer.Stalled, fmt.Sprintf("%d updates skipped in the last sweep", p.skippedSweep)), nil
-			}
-			return p.finish(res, infer.Converged, ""), nil
-		}
+	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, Progress: s.Progress}
+	if exact {
+		l.Converger = onePass{}
 	}
-	return p.finish(res, infer.IterationLimit, fmt.Sprintf("residual %.3g ≥ tol %g after %d sweeps", res.Trace[len(res.Trace)-1], s.Tol, s.MaxIter)), nil
+	o := infer.Iterate(ctx, l, func(ctx context.Context, _ int) (infer.Sweep, error) {
+		return p.sweep(ctx, tr, prev)
+	})
+	return p.finishOutcome(res, o)
+}
+
+// sweep is one sweep of runMessages: the forward–backward pass of a forest
+// (tr), or a parallel or sequential sweep over every factor. Its change is
+// the residual against the moments prev of the previous sweep.
+func (p *passer) sweep(ctx context.Context, tr *tree, prev []nat) (infer.Sweep, error) {
+	p.skippedSweep = 0
+	u := p.stats.Updates
+	var err error
+	switch {
+	case tr != nil:
+		err = p.treePass(ctx, tr)
+	case p.s.Schedule == infer.Parallel:
+		p.parallelSweep()
+	default:
+		p.sequentialSweep()
+	}
+	if err == nil {
+		err = ctx.Err() // a gate sweep may have stopped early
+	}
+	sw := infer.Sweep{Updates: p.stats.Updates - u, Skipped: p.skippedSweep}
+	if err != nil {
+		return sw, err
+	}
+	p.stats.Iterations++
+	r, ok := p.residual(prev)
+	if !ok {
+		return sw, errors.New("a belief became improper or not finite")
+	}
+	sw.Change = r
+	return sw, nil
+}
+
+// onePass is the Converger of a linear-Gaussian forest, solved exactly by
+// one forward–backward pass.
+type onePass struct{}
+
+func (onePass) Init()                  {}
+func (onePass) Converged(float64) bool { return true }
+
+// finishOutcome ends a run as the driver decided; a canceled run returns
+// the context's error with its partial result.
+func (p *passer) finishOutcome(res *Result, o infer.Outcome) (*Result, error) {
+	res.Trace = append(res.Trace, o.Trace...)
+	res = p.finish(res, o.Status, o.Message)
+	if o.Status == infer.Canceled {
+		return res, p.ctx.Err()
+	}
+	return res, nil
 }
 
 func maxDegree(g *Graph) int {
@@ -149,7 +167,7 @@ func (p *passer) parallelSweep() {
 		lo, hi := p.g.edges(k)
 		if m, ok := p.messages(k, -1, false); ok {
 			for e := lo; e < hi; e++ {
-				next[e] = damp(p.st.msg[e], m[e-lo], p.s.Damping)
+				next[e] = p.damped(k, p.st.msg[e], m[e-lo])
 			}
 		}
 	}
@@ -173,9 +191,24 @@ func (p *passer) update(k, edge int, only bool) {
 	lo, hi := p.g.edges(k)
 	for e := lo; e < hi; e++ {
 		if wanted(e, edge, only) {
-			p.st.set(p.g, e, damp(p.st.msg[e], m[e-lo], p.s.Damping))
+			p.st.set(p.g, e, p.damped(k, p.st.msg[e], m[e-lo]))
 		}
 	}
+}
+
+// damped is the message factor k sends on an edge whose last message was
+// old: the damped step from old to new, except that a linear-Gaussian
+// factor's first message (old flat: none sent yet) enters undamped. Such a
+// message is exact, not an approximation to be approached; damping it from
+// the flat message would make a prior enter as a fraction of itself (at
+// damping δ a normal(0, 1) prior's first message has variance 1/δ) and
+// leave every belief far wider than the model says until ~1/δ sweeps have
+// passed.
+func (p *passer) damped(k int, old, new nat) nat {
+	if old == (nat{}) && p.g.gaussian(k) {
+		return new
+	}
+	return damp(old, new, p.s.Damping)
 }
 
 // wanted reports whether edge e is a target: e == edge when only, else
@@ -230,8 +263,7 @@ func (p *passer) uninformed(k int) bool {
 
 // residual returns the largest change of a belief's mean or standard
 // deviation since the previous sweep, in units of the new standard
-// deviation, divided by the damping (the undamped residual to first order),
-// and records the new moments in prev. A belief that is not yet proper
+// deviation (the driver divides it by the damping), and records the new moments in prev. A belief that is not yet proper
 // (τ ≤ 0: no message has reached it, or negative site precisions
 // dominate) makes the residual infinite. It reports false when a belief is
 // not finite.
@@ -256,7 +288,7 @@ func (p *passer) residual(prev []nat) (float64, bool) {
 	if p.gs != nil {
 		r = math.Max(r, discreteResidual(p.st, p.zprev))
 	}
-	return r / p.s.Damping, true
+	return r, true
 }
 
 // finish fills the result's marginals and log Z from the state.

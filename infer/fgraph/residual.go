@@ -96,7 +96,7 @@ func (q *residualQueue) step() float64 {
 	lo, hi := p.g.edges(k)
 	if !q.failed[k] {
 		for e := lo; e < hi; e++ {
-			p.st.set(p.g, e, damp(p.st.msg[e], q.prop[e], p.s.Damping))
+			p.st.set(p.g, e, p.damped(k, p.st.msg[e], q.prop[e]))
 		}
 		p.stats.Updates++
 	}
@@ -120,7 +120,7 @@ func (q *residualQueue) sweep(ctx context.Context) (float64, error) {
 		}
 		q.step()
 	}
-	return q.res[q.heap[0]] / q.p.s.Damping, nil
+	return q.res[q.heap[0]], nil
 }
 
 // heap.Interface on factors by residual, largest first.
@@ -133,26 +133,21 @@ func (q *residualQueue) Swap(i, j int) {
 func (q *residualQueue) Push(any) { panic("fgraph: residual queue is fixed") }
 func (q *residualQueue) Pop() any { panic("fgraph: residual queue is fixed") }
 
-// runResidual is the residual schedule's loop (see residualQueue).
+// runResidual is the residual schedule's loop (see residualQueue): a
+// sweep is as many steps as there are factors, its change the largest
+// residual left, its skips the factors whose proposal fails.
 func runResidual(ctx context.Context, p *passer, res *Result) (*Result, error) {
 	q := newResidualQueue(p)
-	for it := 0; it < p.s.MaxIter; it++ {
-		r, err := q.sweep(ctx)
-		if err != nil {
-			return p.finish(res, infer.Canceled, "canceled"), err
-		}
-		p.stats.Iterations++
-		p.stats.Skipped += q.nfail // factors whose proposal failed in this sweep
-		res.Trace = append(res.Trace, r)
-		if p.s.Progress != nil {
-			p.s.Progress(it+1, r)
-		}
-		if r < p.s.Tol {
-			if q.nfail > 0 {
-				return p.finish(res, infer.Stalled, "updates skipped: a factor's proposal fails"), nil
+	o := infer.Iterate(ctx, infer.Loop{Tol: p.s.Tol, Damping: p.s.Damping, MaxIter: p.s.MaxIter, Progress: p.s.Progress},
+		func(ctx context.Context, _ int) (infer.Sweep, error) {
+			u := p.stats.Updates
+			r, err := q.sweep(ctx)
+			if err != nil {
+				return infer.Sweep{}, err
 			}
-			return p.finish(res, infer.Converged, ""), nil
-		}
-	}
-	return p.finish(res, infer.IterationLimit, "residual above tol"), nil
+			p.stats.Iterations++
+			p.stats.Skipped += q.nfail
+			return infer.Sweep{Change: r, Updates: p.stats.Updates - u, Skipped: q.nfail, Why: "a factor's proposal fails"}, nil
+		})
+	return p.finishOutcome(res, o)
 }

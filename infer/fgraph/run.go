@@ -33,7 +33,7 @@ const (
 
 // Settings are infer.Settings plus the family.
 //
-// Defaults: Divergence nil = KL; Damping 0 = 1; Tol 0 = 1e-6; MaxIter 0 =
+// Defaults: Divergence nil = KL; Damping 0 = 1; Tol 0 = infer.DefaultMomentTol; MaxIter 0 =
 // 200; Schedule Sequential (Parallel also runs; Residual under Factorized,
 // on loopy graphs — a forest always runs forward–backward). Factorized supports KL and
 // Alpha, and RelaxedKL on graphs with gates (relaxed.go); otherwise
@@ -106,16 +106,19 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 		return nil, fmt.Errorf("fgraph: graph has no factors")
 	}
 	if s.Tol == 0 {
-		s.Tol = 1e-6
+		s.Tol = infer.DefaultMomentTol
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 200
+		s.MaxIter = infer.DefaultMaxIter
 	}
 	if s.Damping == 0 {
 		s.Damping = 1
 	}
-	if !(s.Damping > 0 && s.Damping <= 1) || !(s.Tol > 0) || s.MaxIter < 0 {
-		return nil, fmt.Errorf("fgraph: damping %g, tol %g, max_iter %d: want 0 < damping ≤ 1, tol > 0, max_iter > 0", s.Damping, s.Tol, s.MaxIter)
+	if err := infer.CheckDamping(s.Damping); err != nil {
+		return nil, fmt.Errorf("fgraph: %w", err)
+	}
+	if !(s.Tol > 0) || s.MaxIter < 0 {
+		return nil, fmt.Errorf("fgraph: tol %g, max_iter %d: want tol > 0, max_iter > 0", s.Tol, s.MaxIter)
 	}
 	if !slices.Contains(schedules(s.Family), s.Schedule) {
 		return nil, fmt.Errorf("fgraph: schedule %v not supported under family = %v (sequential, parallel; residual under factorized)", s.Schedule, s.Family)

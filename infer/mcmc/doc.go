@@ -20,7 +20,13 @@
 // Rao–Blackwellised marginal estimates: at each kept sweep it averages the
 // full conditionals p(x_v = s | x_−v) rather than the indicators 1{x_v = s}.
 //
-// Both run several chains in parallel goroutines; chain c draws from its own
+// RunNet (net*.go) samples a model held as a typed factor graph
+// (graph.Net): Gibbs on every conditional that is in its variable's family
+// (found from the factors' log densities, infer/netjoint), blocked for
+// coupled Gaussian variables, Gibbs on discrete states, and slice sampling
+// on unconstrained coordinates for the rest.
+//
+// They run several chains in parallel goroutines; chain c draws from its own
 // PCG source (both state words hashed from seed and c), so a seed reproduces
 // the output exactly whatever the scheduling. Diagnostics (diag.go) are computed per scalar
 // quantity over the chains: the multi-chain effective sample size of Stan with

@@ -28,7 +28,7 @@ type Settings struct {
 	// Passes over all factors (default 1). Passes = 1 is assumed density
 	// filtering (ADF): no site is stored, memory O(d) (roche §3.4).
 	Passes int
-	// Damping δ ∈ (0, 1] on site natural parameters (0 means 1 = undamped):
+	// Damping δ ∈ [infer.MinDamping, 1] on site natural parameters (0 means 1 = undamped):
 	// new = (1 − δ)·old + δ·proposed.
 	Damping float64
 	// Tol > 0 stops after a pass whose mean change ‖m − m_prev‖₂ < Tol.
@@ -87,8 +87,8 @@ type Result struct {
 // λ_k ← (1 − δ) λ_k + δ λ_new (likewise η); q ← cavity × site, skipped
 // if any resulting precision is not positive. Passes = 1 keeps no site
 // (ADF). The context is checked before every update. The convergence
-// measure is the undamped residual ‖m − m_prev‖₂ / δ of a pass; a pass with
-// skipped updates is never Converged (finishConverged).
+// measure is the undamped residual ‖m − m_prev‖₂ / δ of a pass; infer.Iterate
+// decides the status (a pass with skipped updates is never Converged).
 func RunFF(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	start := time.Now()
 	if err := validate(p, s); err != nil {
@@ -108,8 +108,8 @@ func validate(p *Problem, s *Settings) error {
 	switch {
 	case d == 0 || len(p.PriorVar) != d:
 		return fmt.Errorf("quad: prior mean has length %d, prior variance %d", d, len(p.PriorVar))
-	case s.Damping < 0 || s.Damping > 1:
-		return fmt.Errorf("quad: damping %g not in (0, 1]", s.Damping)
+	case s.Damping != 0 && infer.CheckDamping(s.Damping) != nil:
+		return fmt.Errorf("quad: %w", infer.CheckDamping(s.Damping))
 	case s.Scheme.Kind == GH && d != 1:
 		return ErrMultivariateGH
 	}
@@ -190,7 +190,9 @@ func (e *engine) run(ctx context.Context) *Result {
 	return e.globalCheck(ctx)
 }
 
-// sweeps runs up to Passes passes after those already done.
+// sweeps runs up to Passes passes after those already done, under
+// infer.Iterate: a pass's change is ‖m − m_prev‖₂; without a Tol every
+// pass runs, and a single pass (ADF) ends Done.
 func (e *engine) sweeps(ctx context.Context) *Result {
 	res := e.res
 	e.meanInto(e.mean)
@@ -203,56 +205,38 @@ func (e *engine) sweeps(ctx context.Context) *Result {
 		order[k] = k
 	}
 	rng := rand.New(rand.NewPCG(e.s.Seed, 0x9e3779b97f4a7c15))
-	res.Status = infer.IterationLimit
-	done := res.Iterations
-	for pass := done + 1; pass <= done+e.s.passes(); pass++ {
+	l := infer.Loop{Tol: e.s.Tol, Damping: e.delta, MaxIter: e.s.passes(), Start: res.Iterations, Progress: e.s.Progress}
+	if !(e.s.Tol > 0) {
+		l.Converger = infer.Never{}
+	}
+	if e.s.passes() == 1 {
+		l.Limit = infer.Done
+	}
+	o := infer.Iterate(ctx, l, func(ctx context.Context, pass int) (infer.Sweep, error) {
 		if e.s.Schedule == infer.Random {
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
-		skipped := res.Skipped
-		for _, k := range order {
+		u, k := res.Updates, res.Skipped
+		for _, f := range order {
 			if ctx.Err() != nil {
-				return e.finish(infer.Canceled, "canceled: "+ctx.Err().Error())
+				return infer.Sweep{}, ctx.Err()
 			}
-			e.update(k)
+			e.update(f)
 		}
 		res.Iterations = pass
 		e.meanInto(e.mean)
-		r := dist(e.mean, prev) / e.delta
+		sw := infer.Sweep{Change: dist(e.mean, prev), Updates: res.Updates - u, Skipped: res.Skipped - k}
+		if sw.Skipped > 0 {
+			sw.Why = infer.SkipReasons(res.Errors)
+		}
 		copy(prev, e.mean)
-		res.Trace = append(res.Trace, r)
-		if e.s.Progress != nil {
-			e.s.Progress(pass, r)
+		if !finite(sw.Change) {
+			return sw, errors.New("non-finite posterior mean")
 		}
-		if !finite(r) {
-			return e.finish(infer.Diverged, "non-finite posterior mean")
-		}
-		if e.s.Tol > 0 && r < e.s.Tol {
-			return e.finishConverged(pass, res.Skipped-skipped)
-		}
-	}
-	if len(e.p.Factors) > 0 && res.Updates == 0 {
-		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%s)", infer.SkipReasons(res.Errors)))
-	}
-	if e.s.passes() == 1 {
-		return e.finish(infer.Done, "")
-	}
-	return e.finish(infer.IterationLimit, "")
-}
-
-// finishConverged ends a run whose mean change fell below Tol: Converged
-// when no update of the last pass was skipped, Failed when every update of
-// the run was, and Stalled otherwise (skipped factors are not
-// moment-matched, so the state is not an FF-EP fixed point).
-func (e *engine) finishConverged(pass, skipped int) *Result {
-	switch {
-	case e.res.Updates == 0:
-		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%s): the posterior is the prior", infer.SkipReasons(e.res.Errors)))
-	case skipped > 0:
-		return e.finish(infer.Stalled, fmt.Sprintf("the posterior stopped changing in pass %d but %d of %d factor updates in that pass were skipped (%s)",
-			pass, skipped, len(e.p.Factors), infer.SkipReasons(e.res.Errors)))
-	}
-	return e.finish(infer.Converged, "")
+		return sw, nil
+	})
+	res.Trace = append(res.Trace, o.Trace...)
+	return e.finish(o.Status, o.Message)
 }
 
 func (e *engine) finish(st infer.Status, msg string) *Result {

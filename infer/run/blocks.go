@@ -76,12 +76,19 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 }
 
 // epLikelihood is the infer/ep likelihood of a site under the infer line's
-// moment scheme: the closed forms for approx = exact, quadrature otherwise.
+// moment scheme: the closed forms for approx = exact, quadrature for a
+// numerical approx written on the line. Without an approx option the
+// scheme is chosen per site — its closed form when it has one, the default
+// numerical scheme otherwise — so that one site without closed-form
+// moments (logistic) does not change how the others are computed.
 func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
-	if !j.spec.Approx.Numerical() {
+	_, written := j.spec.Options["approx"]
+	if !j.spec.Approx.Numerical() || !written {
 		if lik, ok := s.Lik.(ep.Likelihood); ok {
 			return lik, nil
 		}
+	}
+	if !j.spec.Approx.Numerical() {
 		return nil, fmt.Errorf("%s has no closed-form moments; choose approx = gh(n = 32), laplace, quick_laplace, gq or vq", s.Kind)
 	}
 	return j.numericLikelihood(s)
@@ -212,20 +219,28 @@ func goldProblem(b *compile.Block) (mean []float64, cov *mat.SymDense, loglik fu
 	return b.Prior.Mean, b.Prior.Cov, loglik, nil
 }
 
-// exactBlock runs the quadrature gold standard (dimension ≤ 3).
+// exactBlock runs the gold standard of a block: the closed form when every
+// site is a Gaussian observation of a projection (any dimension, no jitter),
+// else quadrature (dimension ≤ 3).
 func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 	mean, cov, ll, err := goldProblem(b)
 	if err != nil {
 		return nil, err
 	}
-	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{Tol: j.exactTol(b), Progress: j.evalProgress()})
+	var res *exact.Result
+	if lin, ok := linearProblem(b); ok && j.spec.ExactMethod == "" {
+		res, err = exact.RunLinear(j.ctx, lin, exact.Settings{Seed: j.st.Seed})
+	} else {
+		res, err = exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll},
+			exact.Settings{Method: j.exactMethod(), Tol: j.exactTol(b), Seed: j.st.Seed, Progress: j.evalProgress()})
+	}
 	if res == nil {
 		return nil, err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, logZ: res.LogZ, hasLogZ: res.Status == infer.Done}
 	o.stats.Updates = res.Evaluations
 	j.goldWarnings(b, res.Jitter)
-	if tol := j.exactTol(b); res.ErrEstimate > tol {
+	if tol := j.exactTol(b); res.Method == string(infer.ExactQuad) && res.ErrEstimate > tol {
 		j.warnOnce("%s: quadrature error estimate %.3g is above tol %g (in posterior standard deviations)", b.Name, res.ErrEstimate, tol)
 	}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanErr, VarSE: res.VarErr}
@@ -236,6 +251,47 @@ func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 		o.predictions, err = j.exactPredictions(b, res)
 	}
 	return o, err
+}
+
+// linearProblem is the block as a linear-Gaussian problem when its every
+// site is a normal observation y ~ N(aᵀw + c, var) and it has no exp(...)
+// potential.
+func linearProblem(b *compile.Block) (exact.Linear, bool) {
+	n := len(b.Sites)
+	if len(b.Batches) > 0 || len(b.Streams) > 0 || n == 0 || b.Prior.Cov == nil || int64(n)*int64(b.N+n)*8*3 > infer.MemoryBudget() {
+		return exact.Linear{}, false // the design and S = A Σ0 Aᵀ + R, with their working copies, must fit
+	}
+	p := exact.Linear{Mean: b.Prior.Mean, Cov: b.Prior.Cov, A: mat.NewDense(n, b.N, nil),
+		Offset: make([]float64, n), Y: make([]float64, n), R: make([]float64, n)}
+	for i, s := range b.Sites {
+		l, ok := s.Lik.(factor.Normal)
+		if !ok {
+			return exact.Linear{}, false
+		}
+		p.Y[i], p.R[i], p.Offset[i] = s.Y, l.Var, s.Offset
+		switch {
+		case s.Vars != nil:
+			for k, a := range s.Proj {
+				p.A.Set(i, s.Vars[k], p.A.At(i, s.Vars[k])+a)
+			}
+		case s.Proj != nil:
+			p.A.SetRow(i, s.Proj)
+		default:
+			p.A.Set(i, s.Index, 1)
+		}
+	}
+	return p, true
+}
+
+// exactMethod is the integrator of a block that is not linear-Gaussian: the
+// line's method option, else quadrature (which refuses more than
+// exact.MaxQuadDim dimensions: importance sampling is asked for by name, its
+// weights degenerate as the dimension grows).
+func (j *job) exactMethod() string {
+	if j.spec.ExactMethod != "" {
+		return j.spec.ExactMethod
+	}
+	return string(infer.ExactQuad)
 }
 
 // exactTol is the quadrature tolerance (an error bound in posterior
@@ -287,8 +343,11 @@ func (j *job) ess(b *compile.Block, init [][]float64) (*blockOut, error) {
 // numerically singular prior covariance (duplicate GP inputs): both exact
 // and mcmc then use N(m0, Σ0 + δI) (gauss.CholeskyJitter).
 func (j *job) goldWarnings(b *compile.Block, jitter float64) {
-	if jitter > 0 {
+	switch {
+	case jitter > 0 && (b.Prior.Kind == compile.PriorGP || b.Prior.Kind == compile.PriorTP):
 		j.warnOnce("%s: the prior covariance is numerically singular (duplicate or very close GP inputs?); used N(m0, Σ0 + %.3g I)", b.Name, jitter)
+	case jitter > 0:
+		j.warnOnce("%s: the prior covariance is numerically singular (a near-deterministic relation between elements, or variances of very different scales); used N(m0, Σ0 + %.3g I), which changes the model", b.Name, jitter)
 	}
 }
 

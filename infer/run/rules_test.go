@@ -31,6 +31,10 @@ func TestStableRules(t *testing.T) {
 		}
 		n++
 		t.Run(factor.KeyOf(r.Kind).String()+"/"+r.Column.String(), func(t *testing.T) {
+			if fx, ok := netFixtureFor(r.Kind, r.Column); ok {
+				checkNetRule(t, r.Column, fx)
+				return
+			}
 			switch r.Kind.Role() {
 			case factor.Likelihood:
 				checkLikelihoodRule(t, r)

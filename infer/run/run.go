@@ -203,6 +203,9 @@ func (j *job) engines() map[infer.Engine]func() error {
 		infer.BP:              j.runBP,
 		infer.JunctionTree:    j.runJTree,
 		infer.Gibbs:           j.runGibbs,
+		infer.NetEP:           j.runMP,
+		infer.NetExact:        j.runNetExact,
+		infer.NetMCMC:         j.runNetMCMC,
 	}
 }
 

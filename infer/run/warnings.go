@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -30,6 +32,7 @@ func (j *job) warn() {
 			r.Skipped, r.Skipped+r.Updates)
 	}
 	samplingWarnings(r, j.pos())
+	j.multimodalWarning()
 }
 
 // warnOnce adds a warning at the infer line unless the result has it
@@ -77,4 +80,52 @@ func samplingWarnings(r *infer.Result, pos string) {
 type extreme struct {
 	v  float64
 	at string
+}
+
+// multimodalWarning warns on a converged EP result whose model has a factor
+// that is not log-concave in its argument (a mixture, a gate, a Student-t
+// likelihood or prior, a step with flip probability eps > 0): its posterior
+// can have several modes, EP's Gaussian settles on one of them (the one the
+// schedule reaches first, not necessarily the main one), and convergence
+// says nothing about which. It costs nothing to compute; exact and mcmc are
+// the check.
+func (j *job) multimodalWarning() {
+	if j.res.Status != infer.Converged || j.spec.Method != infer.MethodEP {
+		return
+	}
+	if what, ok := nonLogConcave(j.m); ok {
+		j.warnOnce("%s is not log-concave: the posterior can have several modes and a converged EP fixed point may sit at a minor one; compare with infer exact or infer mcmc", what)
+	}
+}
+
+// nonLogConcave names the first factor of m that is not log-concave in its
+// argument, with its position.
+func nonLogConcave(m *compile.Model) (string, bool) {
+	site := func(s compile.Site) (string, bool) {
+		if m, ok := s.Lik.(factor.Multimodal); ok && m.Multimodal() {
+			return fmt.Sprintf("factor %s at %s", s.Label, s.Pos), true
+		}
+		return "", false
+	}
+	for _, b := range m.Blocks {
+		if b.Prior.Kind == compile.PriorStudentT || b.Prior.Kind == compile.PriorTP {
+			return fmt.Sprintf("the %s prior of `%s` at %s", b.Prior.Kind, b.Name, b.Pos), true
+		}
+		for _, s := range b.Sites {
+			if w, ok := site(s); ok {
+				return w, true
+			}
+		}
+	}
+	if g := m.FactorGraph; g != nil {
+		for _, gt := range g.Gates {
+			return fmt.Sprintf("the gated factor %s at %s", gt.Label, gt.Pos), true
+		}
+		for _, s := range g.Sites {
+			if w, ok := site(*s.Shared); ok {
+				return w, true
+			}
+		}
+	}
+	return "", false
 }

@@ -62,14 +62,14 @@ func (s *Settings) Defaults() error {
 	if s.Damping == 0 {
 		s.Damping = 1
 	}
-	if !(s.Damping > 0 && s.Damping <= 1) {
-		return fmt.Errorf("shard: damping %g, want 0 < damping ≤ 1", s.Damping)
+	if err := infer.CheckDamping(s.Damping); err != nil {
+		return fmt.Errorf("shard: %w", err)
 	}
 	if s.Tol == 0 {
-		s.Tol = 1e-6
+		s.Tol = infer.DefaultMomentTol
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 200
+		s.MaxIter = infer.DefaultMaxIter
 	}
 	if s.Local.Tol == 0 {
 		s.Local.Tol = s.Tol / 100
@@ -143,41 +143,44 @@ type Step func(ctx context.Context, global Natural, sites []Natural) ([]*Update,
 // Iterate is the outer loop of sharded EP: from res.Sites (one per shard,
 // flat to start) it calls step until the change of the global posterior
 // prior + Σ sites falls below s.Tol, and fills res. s must have its
-// defaults filled (Run does; Defaults for other callers).
+// defaults filled (Run does; Defaults for other callers). infer.Iterate
+// decides the status; an iteration with a skipped shard is never converged.
+// A step's error ends the run (failed, or canceled when ctx ended) and is
+// returned.
 func Iterate(ctx context.Context, prior Natural, s Settings, step Step, res *Result) error {
 	global := prior.Clone()
 	mean, cov, _ := global.Moments()
-	for it := 1; it <= s.MaxIter; it++ {
-		ups, sum, err := step(ctx, global, res.Sites)
-		if err != nil {
-			res.Status, res.Message = infer.Canceled, err.Error()
-			if ctx.Err() == nil {
-				res.Status = infer.Failed
+	var ups []*Update
+	var stepErr error
+	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, Unit: "shard", Progress: s.Progress},
+		func(ctx context.Context, it int) (infer.Sweep, error) {
+			var sum Natural
+			ups, sum, stepErr = step(ctx, global, res.Sites)
+			if stepErr != nil {
+				return infer.Sweep{}, &infer.Halt{Status: infer.Failed, Message: stepErr.Error()}
 			}
-			return err
-		}
-		skipped := collect(res, ups)
-		global = prior.Add(sum)
-		m2, c2, ok := global.Moments()
-		res.Iterations = it
-		if !ok {
-			return finish(res, infer.Failed, fmt.Sprintf("iteration %d: global posterior is not positive definite", it), global, nil, nil)
-		}
-		r := Residual(mean, cov, m2, c2) / s.Damping
-		res.Trace = append(res.Trace, r)
-		if s.Progress != nil {
-			s.Progress(it, r)
-		}
-		mean, cov = m2, c2
-		if r < s.Tol {
-			if skipped != "" {
-				return finish(res, infer.Stalled, "R below tol with skipped shards: "+skipped, global, mean, cov)
+			why, skipped := collect(res, ups)
+			global = prior.Add(sum)
+			m2, c2, ok := global.Moments()
+			res.Iterations = it
+			if !ok {
+				mean, cov = nil, nil
+				return infer.Sweep{}, &infer.Halt{Status: infer.Failed, Message: fmt.Sprintf("iteration %d: global posterior is not positive definite", it)}
 			}
-			res.LogZ, res.HasLogZ = Evidence(prior, ups)
-			return finish(res, infer.Converged, "", global, mean, cov)
-		}
+			sw := infer.Sweep{Change: Residual(mean, cov, m2, c2), Updates: len(ups) - skipped, Skipped: skipped, Why: why}
+			mean, cov = m2, c2
+			return sw, nil
+		})
+	res.Trace = append(res.Trace, o.Trace...)
+	if o.Status == infer.Converged {
+		res.LogZ, res.HasLogZ = Evidence(prior, ups)
 	}
-	return finish(res, infer.IterationLimit, fmt.Sprintf("R = %.3g above tol after %d iterations", res.Trace[len(res.Trace)-1], s.MaxIter), global, mean, cov)
+	if o.Status == infer.Canceled { // a partial run carries no numbers
+		res.Status, res.Message = o.Status, o.Message
+		return ctx.Err()
+	}
+	finish(res, o.Status, o.Message, global, mean, cov)
+	return stepErr
 }
 
 func finish(res *Result, st infer.Status, msg string, global Natural, mean []float64, cov *mat.SymDense) error {
@@ -189,18 +192,23 @@ func finish(res *Result, st infer.Status, msg string, global Natural, mean []flo
 }
 
 // collect stores the new sites, adds the local statistics and returns the
-// reasons of skipped shards ("" when none was skipped).
-func collect(res *Result, ups []*Update) string {
+// reason of the first skipped shard ("" when none was skipped) and the
+// number of skipped shards.
+func collect(res *Result, ups []*Update) (string, int) {
 	var why string
+	n := 0
 	for k, u := range ups {
 		res.Sites[k] = u.Site
 		res.Updates += u.Updates
 		res.Skipped += u.skips()
-		if u.SkipReason != "" && why == "" {
-			why = fmt.Sprintf("shard %d: %s", k, u.SkipReason)
+		if u.SkipReason != "" {
+			n++
+			if why == "" {
+				why = fmt.Sprintf("shard %d: %s", k, u.SkipReason)
+			}
 		}
 	}
-	return why
+	return why, n
 }
 
 // skips is 1 when the shard's update was skipped, else the local EP's

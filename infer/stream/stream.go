@@ -57,7 +57,7 @@ type Problem struct {
 type Settings struct {
 	// Passes over the data (0 or 1: ADF; more: EP with sites on disk).
 	Passes int
-	// Damping δ ∈ (0, 1] on site natural parameters (0 means 1).
+	// Damping δ ∈ [infer.MinDamping, 1] on site natural parameters (0 means 1).
 	Damping float64
 	// Tol > 0 stops EP (Passes > 1) after a pass whose mean change
 	// ‖m − m_prev‖₂ / δ is below Tol, as infer/quad's FF-EP does.
@@ -121,8 +121,8 @@ func validate(p *Problem, s *Settings) error {
 		return errors.New("stream: nil problem, settings, likelihood or source")
 	case len(p.PriorMean) == 0 || len(p.PriorVar) != len(p.PriorMean):
 		return fmt.Errorf("stream: prior mean has length %d, prior variance %d", len(p.PriorMean), len(p.PriorVar))
-	case s.Damping < 0 || s.Damping > 1:
-		return fmt.Errorf("stream: damping %g not in (0, 1]", s.Damping)
+	case s.Damping != 0 && infer.CheckDamping(s.Damping) != nil:
+		return fmt.Errorf("stream: %w", infer.CheckDamping(s.Damping))
 	case s.Passes < 0:
 		return fmt.Errorf("stream: passes %d", s.Passes)
 	}
@@ -181,57 +181,63 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		defer st.close()
 	}
 	prev := e.mean()
-	e.res.Status = infer.IterationLimit
-	for pass := 1; pass <= e.s.passes(); pass++ {
-		e.passSkips = 0
-		n, err := e.pass(ctx, pass)
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return e.finish(infer.Canceled, "canceled: "+err.Error()), nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if pass > 1 && n != e.res.Examples {
-			return nil, fmt.Errorf("stream: pass %d read %d examples, pass 1 read %d: the data changed", pass, n, e.res.Examples)
-		}
-		e.res.Examples, e.res.Iterations = n, pass
-		if done, st, msg := e.endPass(pass, prev); done {
-			return e.finish(st, msg), nil
-		}
-	}
-	if e.res.Updates == 0 && e.res.Examples > 0 {
-		return e.finish(infer.Failed, fmt.Sprintf("every update was skipped (%s): the posterior is the prior", infer.SkipReasons(e.res.Errors))), nil
+	l := infer.Loop{Tol: e.s.Tol, Damping: e.delta, MaxIter: e.s.passes(), Unit: "example"}
+	if e.s.passes() == 1 || !(e.s.Tol > 0) {
+		l.Converger = infer.Never{}
 	}
 	if e.s.passes() == 1 {
-		return e.finish(infer.Done, ""), nil
+		l.Limit = infer.Done
 	}
-	return e.finish(infer.IterationLimit, ""), nil
+	if e.s.Progress != nil {
+		l.Progress = func(pass int, r float64) {
+			pr := e.progress(pass, e.res.Examples)
+			pr.EndOfPass, pr.Residual = true, r
+			e.s.Progress(pr)
+		}
+	}
+	var dataErr error // a data error ends the run with an error, not a status
+	o := infer.Iterate(ctx, l, func(ctx context.Context, pass int) (infer.Sweep, error) {
+		sw, err := e.sweep(ctx, pass, prev)
+		if err != nil && ctx.Err() == nil {
+			dataErr = err
+			return sw, &infer.Halt{Status: infer.Failed, Message: err.Error()}
+		}
+		return sw, err
+	})
+	if dataErr != nil {
+		return nil, dataErr
+	}
+	e.res.Trace = append(e.res.Trace, o.Trace...)
+	return e.finish(o.Status, o.Message), nil
 }
 
-// endPass records the pass's residual and decides whether to stop.
-func (e *engine) endPass(pass int, prev []float64) (bool, infer.Status, string) {
+// sweep is one pass over the data; its change is ‖m − m_prev‖₂ against the
+// means prev of the previous pass.
+func (e *engine) sweep(ctx context.Context, pass int, prev []float64) (infer.Sweep, error) {
+	e.passSkips = 0
+	u := e.res.Updates
+	n, err := e.pass(ctx, pass)
+	sw := infer.Sweep{Updates: e.res.Updates - u, Skipped: e.passSkips}
+	if err != nil {
+		return sw, err
+	}
+	if pass > 1 && n != e.res.Examples {
+		return sw, fmt.Errorf("stream: pass %d read %d examples, pass 1 read %d: the data changed", pass, n, e.res.Examples)
+	}
+	e.res.Examples, e.res.Iterations = n, pass
 	m := e.mean()
-	var r float64
 	for j := range m {
-		r += (m[j] - prev[j]) * (m[j] - prev[j])
+		sw.Change += (m[j] - prev[j]) * (m[j] - prev[j])
 	}
-	r = math.Sqrt(r) / e.delta
+	sw.Change = math.Sqrt(sw.Change)
 	copy(prev, m)
-	e.res.Trace = append(e.res.Trace, r)
-	if e.s.Progress != nil {
-		pr := e.progress(pass, e.res.Examples)
-		pr.EndOfPass, pr.Residual = true, r
-		e.s.Progress(pr)
+	if sw.Skipped > 0 {
+		sw.Why = infer.SkipReasons(e.res.Errors)
 	}
-	switch {
-	case math.IsNaN(r) || math.IsInf(r, 0):
-		return true, infer.Diverged, "non-finite posterior mean"
-	case e.s.passes() > 1 && e.s.Tol > 0 && r < e.s.Tol && e.passSkips == 0:
-		return true, infer.Converged, ""
-	case e.s.passes() > 1 && e.s.Tol > 0 && r < e.s.Tol:
-		return true, infer.Stalled, fmt.Sprintf("the posterior stopped changing in pass %d but %d updates of that pass were skipped (%s)", pass, e.passSkips, infer.SkipReasons(e.res.Errors))
+	if math.IsInf(sw.Change, 0) || math.IsNaN(sw.Change) {
+		return sw, errors.New("non-finite posterior mean")
 	}
-	return false, 0, ""
+	return sw, nil
 }
 
 // pass streams every example once and returns how many there were.

@@ -72,8 +72,9 @@ func (r *Result) Var() []float64 {
 // Run performs t-EP (or t-ADF with o.ADF) on p. s.Divergence must be nil or
 // infer.T{Nu: p.Nu}. Schedules: Sequential (o.Order), Random (fresh seeded
 // permutation each sweep), Parallel (all sites from the same θ, then θ
-// recombined). s.Damping ∈ (0, 1] (0 means 1), s.Tol (default 1e-8) bounds
-// ‖μ_iter − μ_iter−1‖₂, s.MaxIter defaults to 200. Updates whose cavity is
+// recombined). s.Damping ∈ [infer.MinDamping, 1] (0 means 1), s.Tol (default
+// infer.DefaultMomentTol) bounds ‖μ_iter − μ_iter−1‖₂, s.MaxIter defaults to
+// infer.DefaultMaxIter; infer.Iterate decides the status. Updates whose cavity is
 // not positive definite, whose moments are not finite or whose new
 // posterior precision would not be positive definite are skipped and
 // counted in Stats.Skipped; a sweep with skipped updates never counts as
@@ -140,10 +141,10 @@ func checkSettings(p *Problem, s *infer.Settings, o *Options) error {
 		return fmt.Errorf("tep: %w", err)
 	}
 	if s.Tol == 0 {
-		s.Tol = 1e-8
+		s.Tol = infer.DefaultMomentTol
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 200
+		s.MaxIter = infer.DefaultMaxIter
 	}
 	if o != nil && o.Order != nil && !isPermutation(o.Order, len(p.Sites)) {
 		return errors.New("tep: Order is not a permutation of the sites")
@@ -179,11 +180,12 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 	rng := rand.New(rand.NewPCG(s.Seed, 0x7e9))
 	prev := make([]float64, st.k)
 	copy(prev, st.m0)
-	for iter := 1; iter <= s.MaxIter; iter++ {
-		if err := ctx.Err(); err != nil {
-			return infer.Canceled, err.Error()
-		}
-		skipped := res.Skipped
+	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, Unit: "site", Progress: s.Progress}
+	if o.ADF {
+		l.Converger, l.MaxIter, l.Limit = infer.Never{}, 1, infer.Done
+	}
+	out := infer.Iterate(ctx, l, func(ctx context.Context, iter int) (infer.Sweep, error) {
+		u, k := res.Updates, res.Skipped
 		var ok bool
 		switch {
 		case s.Schedule == infer.Parallel && !o.ADF:
@@ -194,36 +196,21 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 		default:
 			ok = sequentialSweep(ctx, st, order, s.Damping, res)
 		}
+		sw := infer.Sweep{Updates: res.Updates - u, Skipped: res.Skipped - k}
 		if !ok && ctx.Err() != nil {
-			return infer.Canceled, ctx.Err().Error()
+			return sw, ctx.Err()
 		}
 		res.Iterations = iter
 		mu, ok := st.meanW()
 		if !ok {
-			return infer.Diverged, fmt.Sprintf("posterior precision not positive definite after sweep %d", iter)
+			return sw, errors.New("posterior precision not positive definite")
 		}
-		r := dist(mu, prev) / s.Damping // the undamped residual (infer/ep.Settings)
+		sw.Change = dist(mu, prev)
 		prev = mu
-		res.Trace = append(res.Trace, r)
-		if s.Progress != nil {
-			s.Progress(iter, r)
-		}
-		if o.ADF {
-			return infer.Done, ""
-		}
-		// A sweep with skipped sites is not a fixed point: those sites do
-		// not satisfy the moment-matching condition.
-		if r < s.Tol && res.Skipped == skipped {
-			return infer.Converged, ""
-		}
-		if r < s.Tol {
-			return infer.Stalled, fmt.Sprintf("the posterior stopped changing at sweep %d but %d of %d site updates in that sweep were skipped, so it is not a t-EP fixed point", iter, res.Skipped-skipped, n)
-		}
-	}
-	if res.Skipped > 0 {
-		return infer.IterationLimit, fmt.Sprintf("no convergence in %d sweeps (%d site updates skipped)", s.MaxIter, res.Skipped)
-	}
-	return infer.IterationLimit, fmt.Sprintf("no convergence in %d sweeps", s.MaxIter)
+		return sw, nil
+	})
+	res.Trace = append(res.Trace, out.Trace...)
+	return out.Status, out.Message
 }
 
 // sequentialSweep updates the sites one after another, each in O(k²)

@@ -10,7 +10,7 @@ import (
 )
 
 // CSVHeader is the header row of `fg run --csv`.
-var CSVHeader = []string{"label", "method", "kind", "name", "element", "index", "mean", "var", "sd", "state", "prob", "mean_y"}
+var CSVHeader = []string{"label", "method", "kind", "name", "element", "index", "mean", "var", "sd", "state", "prob", "mean_y", "dist"}
 
 // WriteCSV writes one row per variable element and result (for discrete
 // variables one row per element and state), then one row per prediction
@@ -43,8 +43,12 @@ func variableRows(r *infer.Result, v infer.Variable) [][]string {
 	if !v.Discrete {
 		for i, m := range v.Mean {
 			vr := at(v.Var, i)
+			dist := ""
+			if i < len(v.Dist) {
+				dist = v.Dist[i]
+			}
 			out = append(out, []string{r.Label, r.Method, "variable", v.Name, infer.ElementName(v.Name, v.Shape, i),
-				strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", "", ""})
+				strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", "", "", dist})
 		}
 		return out
 	}
@@ -55,7 +59,7 @@ func variableRows(r *infer.Result, v infer.Variable) [][]string {
 				st = v.States[s]
 			}
 			out = append(out, []string{r.Label, r.Method, "variable", v.Name, infer.ElementName(v.Name, v.Shape, i),
-				strconv.Itoa(i), "", "", "", st, cell(x), ""})
+				strconv.Itoa(i), "", "", "", st, cell(x), "", ""})
 		}
 	}
 	return out
@@ -73,14 +77,14 @@ func predictionRows(r *infer.Result, p infer.Prediction) [][]string {
 			meanY = cell(at(p.MeanY, i))
 		}
 		out = append(out, []string{r.Label, r.Method, "prediction", p.Name, infer.ElementName(p.Name, p.Shape, i),
-			strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", prob, meanY})
+			strconv.Itoa(i), cell(m), cell(vr), cell(math.Sqrt(vr)), "", prob, meanY, ""})
 	}
 	if t := p.Test; t != nil {
 		for _, s := range []struct {
 			name string
 			v    float64
 		}{{"n", float64(t.N)}, {"error_rate", t.ErrorRate}, {"mean_log_prob", t.MeanLogProb}} {
-			out = append(out, []string{r.Label, r.Method, "test", p.Name, s.name, "", cell(s.v), "", "", "", "", ""})
+			out = append(out, []string{r.Label, r.Method, "test", p.Name, s.name, "", cell(s.v), "", "", "", "", "", ""})
 		}
 	}
 	return out

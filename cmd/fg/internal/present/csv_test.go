@@ -59,7 +59,7 @@ func TestCSVTestScores(t *testing.T) {
 	if err := WriteCSV(&b, []*infer.Result{r}); err != nil {
 		t.Fatal(err)
 	}
-	want := "ep,ep,test,p,n,,2,,,,,\nep,ep,test,p,error_rate,,0.5,,,,,\nep,ep,test,p,mean_log_prob,,-0.7,,,,,\n"
+	want := "ep,ep,test,p,n,,2,,,,,,\nep,ep,test,p,error_rate,,0.5,,,,,,\nep,ep,test,p,mean_log_prob,,-0.7,,,,,,\n"
 	if !strings.HasSuffix(b.String(), want) {
 		t.Errorf("CSV:\n%s\nwant it to end with\n%s", b.String(), want)
 	}

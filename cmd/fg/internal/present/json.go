@@ -86,6 +86,7 @@ type JSONResult struct {
 	Skipped     int                       `json:"skipped"`
 	Seconds     Float                     `json:"seconds"`
 	LogEvidence *Float                    `json:"log_evidence"`
+	ELBO        bool                      `json:"elbo,omitempty"`
 	Trace       Floats                    `json:"trace"`
 	Variables   map[string]JSONVariable   `json:"variables"`
 	Relaxation  map[string]Float          `json:"relaxation"`
@@ -109,6 +110,8 @@ type JSONVariable struct {
 	Shape   []int    `json:"shape"`
 	Mean    Floats   `json:"mean,omitempty"`
 	Var     Floats   `json:"var,omitempty"`
+	Family  string   `json:"family,omitempty"`
+	Dist    []string `json:"dist,omitempty"`
 	States  []string `json:"states,omitempty"`
 	Probs   []Floats `json:"probs,omitempty"`
 	MeanSE  Floats   `json:"mean_se,omitempty"`
@@ -206,6 +209,7 @@ func jsonResult(r *infer.Result) JSONResult {
 	}
 	if r.HasEvidence {
 		j.LogEvidence = optFloat(true, r.LogEvidence)
+		j.ELBO = r.ELBO
 	}
 	for _, v := range r.Variables {
 		j.Variables[v.Name] = jsonVariable(v)
@@ -263,6 +267,7 @@ func jsonVariable(v infer.Variable) JSONVariable {
 		ESS: floats(v.ESS), RHat: floats(v.RHat)}
 	if !v.Discrete {
 		j.Mean, j.Var = nonNil(floats(v.Mean)), nonNil(floats(v.Var))
+		j.Family, j.Dist = v.Family, v.Dist
 		return j
 	}
 	j.States = v.States

@@ -244,6 +244,9 @@ func logEvidence(r *infer.Result) string {
 	if !r.HasEvidence {
 		return Dash
 	}
+	if r.ELBO {
+		return num(r.LogEvidence) + " (ELBO)"
+	}
 	return num(r.LogEvidence)
 }
 
@@ -395,7 +398,8 @@ func varLen(v *infer.Variable) int {
 	return len(v.Mean)
 }
 
-// varCell renders element i of a variable: mean ± sd, or P(last state) for
+// varCell renders element i of a variable: mean ± sd (and the marginal
+// with its parameters for a non-Gaussian family, "Beta(6, 5)"), or P(last state) for
 // two-state variables, or the state probabilities joined by "/" otherwise.
 func varCell(v *infer.Variable, i int) string {
 	if v == nil || i >= varLen(v) {
@@ -405,6 +409,9 @@ func varCell(v *infer.Variable, i int) string {
 		vr := 0.0
 		if i < len(v.Var) {
 			vr = v.Var[i]
+		}
+		if i < len(v.Dist) {
+			return meanSD(v.Mean[i], vr) + " " + v.Dist[i]
 		}
 		return meanSD(v.Mean[i], vr)
 	}

@@ -1,0 +1,138 @@
+package compile
+
+import (
+	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/lang/parser"
+)
+
+// netOnly reports whether the distribution called name exists only on
+// the typed factor graph: every kind of that name is a factor.NetKind with
+// no Gaussian-block or discrete-engine form (not a Gaussian prior, a
+// selector's prior, a uniform discrete prior or a likelihood on a
+// projection) — beta, gamma, inv_gamma, dirichlet, bernoulli, binomial,
+// poisson.
+func netOnly(name string) bool {
+	found := false
+	for _, k := range factor.All() {
+		if k.Name() != name {
+			continue
+		}
+		if _, ok := k.(factor.NetKind); !ok {
+			return false
+		}
+		switch k.(type) {
+		case factor.GaussianPrior, factor.TPrior, factor.Selector, factor.DiscretePrior, factor.LikelihoodKind:
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// isSelectorPrior reports whether name is the prior of selectors
+// (categorical), whose probabilities may be latent only on the typed
+// factor graph.
+func isSelectorPrior(name string) bool {
+	k, ok := factor.Lookup(name, factor.Prior)
+	if !ok {
+		return false
+	}
+	_, sel := k.(factor.Selector)
+	return sel
+}
+
+// isNetModel reports whether the root file f, with the files it imports,
+// describes a model that
+// lowers to the typed factor graph (net.go) rather than to Gaussian
+// blocks: it uses a distribution that exists only there (netOnly: it gives
+// a latent a non-Gaussian family or observes through one), or a categorical whose
+// probabilities depend on a latent (latent weights `categorical(w)`, the
+// rows of a discrete chain `categorical(A[z[t-1]])`). The decision is
+// syntactic, made once before the statements compile, so that every
+// statement of a model is lowered to one form; the other models compile
+// exactly as before.
+func (c *compiler) isNetModel(f *ast.File) bool {
+	latents := map[string]bool{}
+	var files []*ast.File
+	c.netFiles(f, map[string]bool{}, &files)
+	for _, f := range files {
+		for _, s := range f.Stmts {
+			if l, ok := s.(*ast.LatentStmt); ok {
+				latents[l.Name.Name] = true
+			}
+		}
+	}
+	found := false
+	var visit func(stmts []ast.Stmt)
+	visit = func(stmts []ast.Stmt) {
+		for _, s := range stmts {
+			var dist ast.Expr
+			switch s := s.(type) {
+			case *ast.LatentStmt:
+				dist = s.Prior
+			case *ast.TildeStmt:
+				dist = s.Dist
+			case *ast.ForStmt:
+				visit(s.Body)
+			}
+			if call, ok := dist.(*ast.CallExpr); ok && netCall(call, latents) {
+				found = true
+			}
+		}
+	}
+	for _, f := range files {
+		visit(f.Stmts)
+	}
+	return found
+}
+
+// netFiles lists f and the files it imports, transitively, each once. An
+// import that cannot be read or parsed is skipped: importing it reports
+// the error when the statements compile.
+func (c *compiler) netFiles(f *ast.File, seen map[string]bool, out *[]*ast.File) {
+	*out = append(*out, f)
+	seen[c.canonical(f.Filename)] = true
+	for _, s := range f.Stmts {
+		imp, ok := s.(*ast.ImportStmt)
+		if !ok {
+			continue
+		}
+		p := c.resolve(f.Filename, imp.Path.Value)
+		if seen[c.canonical(p)] {
+			continue
+		}
+		seen[c.canonical(p)] = true
+		g := c.opt.files[p]
+		if g == nil {
+			src, err := readFile(c.opt.FS, p)
+			if err != nil || IsLibDAI(src) {
+				continue
+			}
+			if g, err = parser.ParseFile(p, src); err != nil {
+				continue
+			}
+		}
+		c.netFiles(g, seen, out)
+	}
+}
+
+// netCall reports whether one distribution call makes a model a Net model
+// (isNetModel).
+func netCall(call *ast.CallExpr, latents map[string]bool) bool {
+	name := call.FunName()
+	if netOnly(name) {
+		return true
+	}
+	if !isSelectorPrior(name) {
+		return false
+	}
+	found := false
+	ast.Inspect(call, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && latents[id.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,80 @@
+package compile
+
+import (
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// netModel is the description of a Net model in messages.
+const netModel = "a model with beta, gamma, inv_gamma or dirichlet latents, likelihoods with latent parameters or discrete chains"
+
+// isNet reports whether the model lowers (or was lowered) to a graph.Net.
+func (c *compiler) isNet() bool { return c.net != nil || c.m.Net != nil }
+
+// netRefuse fails on a statement a Net model does not support.
+func (c *compiler) netRefuse(at ast.Node, what string) {
+	c.fail(at, "%s are not supported in %s", what, netModel)
+}
+
+// checkNet checks an infer line against a Net model: ep (message passing
+// in each variable's family: kl is EP, alpha(a) power EP, alpha(0) the
+// exclusive-KL limit, variational message passing), exact and mcmc run
+// on it; bp, relaxed_kl and t(nu) do not, and options of the Gaussian
+// engines are refused where they are written.
+func (c *compiler) checkNet(s *ast.InferStmt, spec *InferSpec) {
+	e, err := infer.Lookup(spec.Method)
+	c.check1(s.Method, err)
+	eng, err := e.Engine(infer.Net)
+	if err != nil {
+		c.fail(s.Method, "%s does not run on %s: use ep (divergence kl, alpha(a), or alpha(0) for variational message passing), exact or mcmc", spec.Method, netModel)
+	}
+	for _, o := range s.Options {
+		if !eng.Accepts(e, o.Key.Name) {
+			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, netModel, optionList(eng.Options(e)))
+		}
+	}
+	switch spec.Method {
+	case infer.MethodEP:
+		switch d := spec.Settings.Divergence.(type) {
+		case infer.KL, infer.Alpha:
+		default:
+			c.fail(optionValue(s, "divergence"), "divergence %v does not run on %s: use kl, alpha(a) or alpha(0) (variational message passing)", d, netModel)
+		}
+		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a typed factor graph", spec.Settings.Schedule, infer.NetSchedules))
+		if c.m.Net != nil {
+			if r := infer.CheckNet(eng, c.m.Net, spec.Settings); len(r) > 0 {
+				c.fail(s.Method, "ep with divergence %v cannot run this model: %s (at %s)", spec.Settings.Divergence, r[0].Msg, r[0].Pos)
+			}
+		}
+	case infer.MethodExact:
+		if c.m.Net != nil {
+			if r := infer.CheckNet(eng, c.m.Net, spec.Settings); len(r) > 0 {
+				c.fail(s.Method, "%s", r[0].Msg)
+			}
+		}
+	case infer.MethodMCMC:
+		c.checkMCMC(s, spec)
+	}
+}
+
+// optionList renders a list of options, or "none".
+func optionList(xs []string) string {
+	if len(xs) == 0 {
+		return "no options"
+	}
+	return joinQuoted(xs)
+}
+
+// vmpLimit reports whether d is alpha(0), the exclusive-KL limit of power
+// EP that is variational message passing (Minka 2005): a divergence of
+// its own on a Net model, whose kinds carry VMP rules; elsewhere it is
+// refused at at, since power EP needs a > 0 there.
+func (c *compiler) vmpLimit(at ast.Node, d infer.Divergence) bool {
+	if a, ok := d.(infer.Alpha); !ok || a.A != 0 {
+		return false
+	}
+	if !c.isNet() {
+		c.fail(at, "alpha needs 0 < a ≤ 1, got 0 on this model: alpha(0), variational message passing, runs on %s", netModel)
+	}
+	return true
+}

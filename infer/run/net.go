@@ -1,0 +1,47 @@
+package run
+
+import (
+	"fmt"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/mp"
+)
+
+// The engines of a model compiled to the typed factor graph
+// (compile.Model.Net): ep — with kl, alpha(a) (power EP) or alpha(0)
+// (variational message passing) — runs infer/mp (infer.NetEP); exact and
+// mcmc run the gold standards (net_gold.go: infer.NetExact, NetMCMC).
+
+// runMP is infer.NetEP: it runs infer/mp and maps its beliefs to the model's latents.
+func (j *job) runMP() error {
+	opt := mp.Options{Alpha: 1, Damping: j.st.Damping, Tol: j.st.Tol, MaxIter: j.st.MaxIter, Progress: j.st.Progress}
+	switch d := j.st.Divergence.(type) {
+	case infer.Alpha:
+		opt.Alpha = d.A
+	case infer.KL, nil:
+	default:
+		return fmt.Errorf("divergence %v does not run on this model; use kl, alpha(a) or alpha(0)", d)
+	}
+	res, err := mp.Run(j.ctx, j.m.Net, opt)
+	if err != nil {
+		return err
+	}
+	r := j.res
+	r.Status, r.Message, r.Trace = res.Status, res.Message, res.Trace
+	r.Iterations, r.Updates, r.Skipped = res.Iterations, res.Updates, res.Skipped
+	if res.Beliefs == nil {
+		return nil
+	}
+	r.LogEvidence, r.HasEvidence, r.ELBO = res.LogEvidence, true, res.ELBO
+	r.Variables = netVariables(j.m.Graph, j.m.Net, func(v int, out *netElem) {
+		nv, sp := j.m.Net.Vars[v], mp.Space(j.m.Net, v)
+		if nv.Family == graph.Discrete {
+			out.probs = sp.Params(res.Beliefs[v])
+			return
+		}
+		out.mean, out.vr, out.nat = make([]float64, nv.Dim), make([]float64, nv.Dim), res.Beliefs[v]
+		sp.Moments(res.Beliefs[v], out.mean, out.vr)
+	})
+	return nil
+}
