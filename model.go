@@ -83,7 +83,8 @@ func (m *Model) Name() string { return m.s.Name() }
 // Filename is the name the model was loaded under.
 func (m *Model) Filename() string { return m.s.Filename() }
 
-// Source is the model's source text.
+// Source is the model's source text (nil for a libDAI file: it is read as a
+// stream, not held).
 func (m *Model) Source() []byte { return m.s.Source() }
 
 // Overrides lists the current param overrides as "name=value", sorted.

@@ -401,8 +401,8 @@ func TestLibDAIFile(t *testing.T) {
 			}
 		}
 	}
-	if m.Graph.Factor(0).Label != "table(x0, x1)" || len(m.Infers) != 2 || m.Infers[0].Label != "bp" {
-		t.Errorf("label %q infers %d", m.Graph.Factor(0).Label, len(m.Infers))
+	if m.Graph.FactorLabel(0) != "table(x0, x1)" || len(m.Infers) != 2 || m.Infers[0].Label != "bp" {
+		t.Errorf("label %q infers %d", m.Graph.FactorLabel(0), len(m.Infers))
 	}
 	if !IsLibDAI([]byte("# c\n\n 12 \n")) || IsLibDAI([]byte("model x\n")) || IsLibDAI([]byte("// 3\ndata x = 3\n")) {
 		t.Error("IsLibDAI")

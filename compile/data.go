@@ -1,11 +1,7 @@
 package compile
 
 import (
-	"bytes"
-	"errors"
-
-	"github.com/fg-infer/fg/graph"
-	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -101,20 +97,16 @@ func (c *compiler) csvCall(a *args) val {
 // libdaiCall reads a libDAI factor graph relative to the model file.
 func (c *compiler) libdaiCall(a *args) val {
 	p := c.resolve(a.call.Pos().Filename, a.str(0, ""))
-	src, err := readFile(c.opt.FS, p)
+	r, err := safefile.Open(c.opt.FS, p, safefile.MaxLibDAI)
 	if err != nil {
 		c.fail(a.call, "libdai %s: %v", p, notExist(err))
 	}
-	fg, err := graph.ParseLibDAI(bytes.NewReader(src), p)
-	if err != nil {
-		var e *ast.Error
-		if errors.As(err, &e) {
-			c.errs = append(c.errs, e)
-			panic(abort{})
-		}
-		c.fail(a.call, "libdai %s: %v", p, err)
+	defer r.Close()
+	fg, perr := parseLibDAI(p, r)
+	if perr != nil {
+		c.errs = append(c.errs, perr)
+		panic(abort{})
 	}
-	renameLibDAI(fg)
 	return val{k: kGraph, g: graphFromFactorGraph(fg)}
 }
 

@@ -3,42 +3,46 @@ package compile
 import (
 	"bytes"
 	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
 // CompileLibDAI compiles a libDAI .fg factor-graph file into a Model. Every
 // variable becomes a scalar latent named x<label> (label 3 → `x3`, so
 // `expect prob(x3) > 0.5` works) of domain cat(k), whose states 0..k−1 are
-// libDAI's; each factor keeps its table in libDAI order. Such a file has no
-// infer lines, so the model gets two: `infer bp` and `infer exact`
-// (--method replaces them).
+// libDAI's; each factor keeps its table in libDAI order and is labelled
+// table(x3, x7) in results. Such a file has no infer lines, so the model
+// gets two: `infer bp` and `infer exact` (--method replaces them). The file
+// is read as a stream (graph.ParseLibDAINamed): its text is not held, and
+// Recompile reads it again.
 func CompileLibDAI(path string, opt Options) (*Model, error) {
-	src, err := readFile(opt.FS, path)
+	r, err := safefile.Open(opt.FS, path, safefile.MaxLibDAI)
 	if err != nil {
 		p := ast.Pos{Filename: path}
 		return nil, ast.ErrorList{{Pos: p, End: p, Msg: "cannot read libDAI file: " + notExist(err).Error()}}
 	}
-	return compileLibDAI(path, src, opt)
+	defer r.Close()
+	m, err := compileLibDAI(path, r, opt)
+	if m != nil {
+		m.libdaiFile = true
+	}
+	return m, err
 }
 
-func compileLibDAI(filename string, src []byte, opt Options) (*Model, error) {
-	g, err := graph.ParseLibDAI(bytes.NewReader(src), filename)
+// compileLibDAI compiles the libDAI text read from r.
+func compileLibDAI(filename string, r io.Reader, opt Options) (*Model, error) {
+	g, err := parseLibDAI(filename, r)
 	if err != nil {
-		var e *ast.Error
-		if errors.As(err, &e) {
-			return nil, ast.ErrorList{e}
-		}
-		p := ast.Pos{Filename: filename}
-		return nil, ast.ErrorList{{Pos: p, End: p, Msg: err.Error()}}
+		return nil, ast.ErrorList{err}
 	}
-	renameLibDAI(g)
 	m := &Model{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Graph: g,
-		Params: map[string]Value{}, Data: map[string]Value{}, opt: opt, src: src, filename: filename}
+		Params: map[string]Value{}, Data: map[string]Value{}, opt: opt, filename: filename}
 	start := ast.Pos{Filename: filename, Line: 1, Column: 1}
 	for _, method := range []infer.Method{infer.MethodBP, infer.MethodExact} {
 		s := &InferSpec{Label: string(method), Method: method, Options: map[string]string{}, Pos: start,
@@ -52,17 +56,27 @@ func compileLibDAI(filename string, src []byte, opt Options) (*Model, error) {
 	return m, nil
 }
 
-// renameLibDAI names latents x<label> and factors table(x<a>, x<b>, ...).
-func renameLibDAI(g *graph.Graph) {
-	for i := range g.Latents {
-		g.Latents[i].Name = "x" + g.Latents[i].Name
+// compileLibDAISource compiles libDAI text held in memory (a model given
+// as source); Recompile compiles src again.
+func compileLibDAISource(filename string, src []byte, opt Options) (*Model, error) {
+	m, err := compileLibDAI(filename, bytes.NewReader(src), opt)
+	if m != nil {
+		m.src = src
 	}
-	for i, f := range g.Factors() {
-		names := make([]string, len(f.Vars))
-		for j, v := range f.Vars {
-			names[j] = g.VarName(v)
+	return m, err
+}
+
+// parseLibDAI reads a libDAI graph whose latents are named x<label>; the
+// error is an *ast.Error with the file's position.
+func parseLibDAI(filename string, r io.Reader) (*graph.Graph, *ast.Error) {
+	g, err := graph.ParseLibDAINamed(r, filename, "x")
+	if err != nil {
+		var e *ast.Error
+		if errors.As(err, &e) {
+			return nil, e
 		}
-		f.Label = "table(" + strings.Join(names, ", ") + ")"
-		g.SetFactor(i, f)
+		p := ast.Pos{Filename: filename}
+		return nil, &ast.Error{Pos: p, End: p, Msg: err.Error()}
 	}
+	return g, nil
 }

@@ -21,7 +21,10 @@ import (
 // non-comment line is a single integer) is compiled by CompileLibDAI.
 // Errors are an ast.ErrorList.
 func CompileFile(path string, opt Options) (*Model, error) {
-	src, err := readFile(opt.FS, path)
+	src, libdai, err := safefile.ReadModelOrLibDAI(opt.FS, path, IsLibDAI)
+	if libdai {
+		return CompileLibDAI(path, opt)
+	}
 	if err != nil {
 		p := ast.Pos{Filename: path}
 		return nil, ast.ErrorList{{Pos: p, End: p, Msg: fmt.Sprintf("cannot read model: %v", notExist(err))}}
@@ -53,7 +56,7 @@ func compileSource(filename string, src []byte, opt Options, check bool) (m *Mod
 		}
 	}()
 	if IsLibDAI(src) {
-		return compileLibDAI(filename, src, opt)
+		return compileLibDAISource(filename, src, opt)
 	}
 	c := newCompiler(opt)
 	c.check = check
@@ -106,6 +109,9 @@ func (m *Model) at(set map[string]string, values map[string]float64) (*Model, er
 	}
 	maps.Copy(opt.Set, set)
 	opt.values = values
+	if m.libdaiFile {
+		return CompileLibDAI(m.filename, opt)
+	}
 	opt.files = map[string]*ast.File{}
 	for _, f := range m.Files {
 		opt.files[f.Filename] = f

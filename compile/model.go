@@ -52,10 +52,11 @@ type Model struct {
 	Warnings ast.ErrorList
 
 	// what Recompile needs
-	opt      Options
-	src      []byte
-	filename string
-	learn    *learnState // what LearnFunc needs; nil without a learn statement
+	opt        Options
+	src        []byte
+	filename   string
+	libdaiFile bool        // a libDAI file read as a stream (src is nil)
+	learn      *learnState // what LearnFunc needs; nil without a learn statement
 }
 
 // Value is an evaluated data or param value: a scalar, a vector, a matrix, a

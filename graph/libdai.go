@@ -2,13 +2,12 @@ package graph
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
@@ -39,17 +38,31 @@ func ReadLibDAI(path string) (*Graph, error) {
 //
 // Every distinct label becomes one scalar latent named after the label
 // (domain Cat, Card k); latents are ordered by ascending label, so variable
-// ids follow label order. Each block becomes a Factor of Kind "table" whose
-// Vars are in the order listed in the file and whose dense Table keeps the
+// ids follow label order. Each block becomes a factor of Kind "table" whose
+// Vars are in the order listed in the file and whose dense table keeps the
 // file's index order; entries not listed are zero. Errors are *ast.Error
 // values naming the file, line and column.
+//
+// The text is read in one pass through a 1 MiB buffer and the factors go
+// straight into compact runs (graph/factors.go): consecutive blocks with
+// the same number of variables and table size form one run, whose columns
+// hold their variables and tables, a table shared with the block before
+// when equal; there is no Go value per factor, and the run's position is
+// its first block's. A factor label, table(3, 7), is made on demand
+// (FactorLabel). A 1000×1000 createfg grid (3·10⁶ blocks) is two runs.
 func ParseLibDAI(r io.Reader, name string) (*Graph, error) {
-	p := &fgParser{toks: newTokenizer(r, name), name: name, vars: map[int]labelInfo{}}
+	return ParseLibDAINamed(r, name, "")
+}
+
+// ParseLibDAINamed is ParseLibDAI with the latents named prefix+label
+// (compile names them x3, x7, ...).
+func ParseLibDAINamed(r io.Reader, name, prefix string) (*Graph, error) {
+	p := &fgParser{s: newScanner(r, name), name: name, lpos: make([]ast.Pos, 64)}
 	g, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
-	p.addLatents(g)
+	p.addLatents(g, prefix)
 	return g, nil
 }
 
@@ -57,286 +70,311 @@ func ParseLibDAI(r io.Reader, name string) (*Graph, error) {
 // allocated: a file may announce at most MaxLibDAIFactors factors (the
 // factor budget of a graph, MaxFactors, the same as the compiler's), one
 // table may hold at most MaxTableEntries entries (2²⁴ float64s, 128 MiB:
-// 24 binary variables, or one variable with 16 777 216 states) and all the
-// tables of a graph together at most MaxGraphEntries (512 MiB).
+// 24 binary variables, or one variable with 16 777 216 states), all the
+// tables of a graph together at most MaxGraphEntries (512 MiB), and the
+// factors' variable lists together at most MaxGraphEntries slots (512 MiB).
 const (
 	MaxLibDAIFactors = MaxFactors
 	MaxTableEntries  = 1 << 24
 	MaxGraphEntries  = 1 << 26
 )
 
-type token struct {
-	text string
-	pos  ast.Pos
-}
-
-// tokenizer reads the whitespace-separated tokens of a libDAI file one at a
-// time, so that memory follows the graph being built, not the file's text.
-type tokenizer struct {
-	sc    *bufio.Scanner
-	name  string
-	line  int
-	text  string // the current line, comment removed
-	col   int    // next byte of text to look at
-	last  token  // the last token returned (for end-of-file positions)
-	ahead *token // a token peeked at
-	err   error
-}
-
-func newTokenizer(r io.Reader, name string) *tokenizer {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<26)
-	return &tokenizer{sc: sc, name: name}
-}
-
-// next returns the next token; ok is false at the end of the input or on a
-// read error (in t.err).
-func (t *tokenizer) next() (tok token, ok bool) {
-	if t.ahead != nil {
-		tok, t.ahead = *t.ahead, nil
-		return tok, true
-	}
-	for {
-		for t.col < len(t.text) && isSpace(t.text[t.col]) {
-			t.col++
-		}
-		if t.col < len(t.text) {
-			start := t.col
-			for t.col < len(t.text) && !isSpace(t.text[t.col]) {
-				t.col++
-			}
-			t.last = token{t.text[start:t.col], ast.Pos{Filename: t.name, Line: t.line, Column: start + 1}}
-			return t.last, true
-		}
-		if !t.sc.Scan() {
-			if err := t.sc.Err(); err != nil && t.err == nil {
-				t.err = &ast.Error{Pos: ast.Pos{Filename: t.name, Line: t.line + 1, Column: 1}, Msg: "libdai: " + err.Error()}
-			}
-			return token{}, false
-		}
-		t.line++
-		t.text, t.col = t.sc.Text(), 0
-		if t.line == 1 {
-			t.text = strings.TrimPrefix(t.text, "\uFEFF") // a byte order mark
-		}
-		if i := strings.IndexByte(t.text, '#'); i >= 0 {
-			t.text = t.text[:i]
-		}
-	}
-}
-
-// peek returns the next token without consuming it.
-func (t *tokenizer) peek() (token, bool) {
-	tok, ok := t.next()
-	if ok {
-		t.ahead = &tok
-	}
-	return tok, ok
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
-
 // labelInfo is what the reader knows of one variable label: its
 // cardinality and where it first appeared.
 type labelInfo struct {
-	card  int
-	first ast.Pos
+	label     int
+	card      int32
+	line, col int32
 }
 
 type fgParser struct {
-	toks      *tokenizer
-	name      string
-	vars      map[int]labelInfo
-	allocated int // table entries allocated so far
+	s    *scanner
+	name string
+	// the labels seen, in order of first appearance; a label's index is
+	// dense[label]-1 for labels below len(dense), else sparse[label]
+	labels []labelInfo
+	dense  []int32
+	sparse map[int]int32
+	// entries and variable slots allocated so far
+	entries, slots int
+	// the block being read; tables alternate between two buffers, so
+	// that a table equal to the previous one is passed as the same slice
+	// (AddCompact stores it once) and a different one as another slice
+	vars     []int
+	lpos     []ast.Pos
+	tabs     [2][]float64
+	cur      int
+	prevSize int
+	runPos   ast.Pos
+	runKey   [2]int
 }
 
 func (p *fgParser) errorf(pos ast.Pos, format string, args ...any) error {
 	return &ast.Error{Pos: pos, End: pos, Msg: "libdai: " + fmt.Sprintf(format, args...)}
 }
 
-// eofPos is the position just after the last token.
-func (p *fgParser) eofPos() ast.Pos {
-	t := p.toks.last
-	if t.text == "" {
-		return ast.Pos{Filename: p.name, Line: 1, Column: 1}
-	}
-	t.pos.Column += len(t.text)
-	return t.pos
-}
-
-func (p *fgParser) next(what string) (token, error) {
-	t, ok := p.toks.next()
-	if !ok {
-		if p.toks.err != nil {
-			return token{}, p.toks.err
+// next reads the next token, failing at the end of the input.
+func (p *fgParser) next(what string) error {
+	if !p.s.next() {
+		if p.s.err != nil {
+			return p.s.err
 		}
-		return token{}, p.errorf(p.eofPos(), "unexpected end of file, expected %s", what)
+		return p.errorf(p.s.eofPos(), "unexpected end of file, expected %s", what)
 	}
-	return t, nil
+	return nil
 }
 
 // int reads a non-negative integer no smaller than min.
-func (p *fgParser) int(what string, min int) (int, ast.Pos, error) {
-	t, err := p.next(what)
-	if err != nil {
-		return 0, t.pos, err
-	}
-	v, err := strconv.Atoi(t.text)
-	if err != nil {
-		return 0, t.pos, p.errorf(t.pos, "expected %s (an integer), found %q", what, t.text)
-	}
-	if v < min {
-		return 0, t.pos, p.errorf(t.pos, "%s must be at least %d, found %d", what, min, v)
-	}
-	return v, t.pos, nil
+func (p *fgParser) int(what string, min int) (int, error) {
+	return p.intK(what, -1, min)
 }
 
-// parse reads the factors into a graph whose factors' Vars still hold
-// labels (addLatents maps them to variable ids).
+// intK is int for what naming factor k (a %d in what, formatted only for
+// an error message) when k ≥ 0.
+func (p *fgParser) intK(what string, k, min int) (int, error) {
+	name := func() string {
+		if k >= 0 {
+			return fmt.Sprintf(what, k)
+		}
+		return what
+	}
+	if !p.s.next() {
+		if p.s.err != nil {
+			return 0, p.s.err
+		}
+		return 0, p.errorf(p.s.eofPos(), "unexpected end of file, expected %s", name())
+	}
+	v, ok := atoi(p.s.tok)
+	if !ok {
+		return 0, p.errorf(p.s.tokPos(), "expected %s (an integer), found %q", name(), p.s.tok)
+	}
+	if v < min {
+		return 0, p.errorf(p.s.tokPos(), "%s must be at least %d, found %d", name(), min, v)
+	}
+	return v, nil
+}
+
+// parse reads the factors into a graph whose factors' Vars hold label
+// indices (addLatents maps them to variable ids).
 func (p *fgParser) parse() (*Graph, error) {
-	nf, pos, err := p.int("number of factors", 0)
+	nf, err := p.int("number of factors", 0)
 	if err != nil {
 		return nil, err
 	}
 	if nf > MaxLibDAIFactors {
-		return nil, p.errorf(pos, "the file announces %d factors; fg reads at most %d (a budget of %d MiB at %d bytes a factor)", nf, MaxLibDAIFactors, FactorBudget>>20, FactorBytes)
+		return nil, p.errorf(p.s.tokPos(), "the file announces %d factors; fg reads at most %d (a budget of %d MiB at %d bytes a factor)", nf, MaxLibDAIFactors, FactorBudget>>20, FactorBytes)
 	}
 	g := &Graph{}
 	g.Reserve(min(nf, 1<<16)) // a file may announce more factors than it holds
+	p.runKey = [2]int{-1, -1}
 	for k := 0; k < nf; k++ {
-		f, err := p.factor(k)
-		if err != nil {
+		if err := p.factor(g, k); err != nil {
 			return nil, err
 		}
-		g.AddFactor(f)
 	}
-	if t, ok := p.toks.peek(); ok {
-		return nil, p.errorf(t.pos, "unexpected %q after the %d factors announced", t.text, nf)
+	if p.s.peek() {
+		return nil, p.errorf(p.s.tokPos(), "unexpected %q after the %d factors announced", p.s.tok, nf)
 	}
-	if p.toks.err != nil {
-		return nil, p.toks.err
+	if p.s.err != nil {
+		return nil, p.s.err
 	}
 	return g, nil
 }
 
-// factor reads factor k: its labels, cardinalities and table.
-func (p *fgParser) factor(k int) (Factor, error) {
-	f := Factor{Kind: "table"}
-	n, pos, err := p.int(fmt.Sprintf("number of variables of factor %d", k), 0)
+// factor reads factor k — its labels, cardinalities and table — and adds
+// it to g.
+func (p *fgParser) factor(g *Graph, k int) error {
+	n, err := p.intK("number of variables of factor %d", k, 0)
 	if err != nil {
-		return f, err
+		return err
 	}
-	f.Pos = pos
+	pos := p.s.tokPos()
 	if n > 64 {
-		return f, p.errorf(pos, "factor %d has %d variables; a dense table over more than 64 variables cannot be stored", k, n)
+		return p.errorf(pos, "factor %d has %d variables; a dense table over more than 64 variables cannot be stored", k, n)
 	}
-	f.Vars = make([]int, n)
-	lpos := make([]ast.Pos, n)
-	for j := range f.Vars {
-		if f.Vars[j], lpos[j], err = p.int("variable label", 0); err != nil {
-			return f, err
-		}
-		if slices.Contains(f.Vars[:j], f.Vars[j]) {
-			return f, p.errorf(lpos[j], "variable %d appears twice in factor %d", f.Vars[j], k)
-		}
+	if p.slots+n > MaxGraphEntries {
+		return p.errorf(pos, "the factors up to factor %d list more than %d variables in all, fg's limit for one graph", k, MaxGraphEntries)
 	}
-	cards, err := p.cards(k, f.Vars, lpos)
-	if err != nil {
-		return f, err
-	}
-	size, err := p.tableSize(k, cards, pos)
-	if err != nil {
-		return f, err
-	}
-	f.Table = make([]float64, size)
-	return f, p.entries(f.Table, k)
-}
-
-// cards reads the cardinalities of factor k's variables, checking each
-// against the variable's earlier appearances.
-func (p *fgParser) cards(k int, labels []int, lpos []ast.Pos) ([]int, error) {
-	cards := make([]int, len(labels))
-	for j, l := range labels {
-		c, cpos, err := p.int("cardinality", 1)
+	p.slots += n
+	vars, lpos := p.vars[:0], p.lpos[:n]
+	for j := 0; j < n; j++ {
+		l, err := p.int("variable label", 0)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		info, seen := p.vars[l]
-		if seen && info.card != c {
-			return nil, p.errorf(cpos, "variable %d has cardinality %d in factor %d but %d at %s", l, c, k, info.card, info.first)
+		lpos[j] = p.s.tokPos()
+		if slices.Contains(vars, l) {
+			return p.errorf(lpos[j], "variable %d appears twice in factor %d", l, k)
 		}
-		if !seen {
-			p.vars[l] = labelInfo{card: c, first: lpos[j]}
-		}
-		cards[j] = c
+		vars = append(vars, l)
 	}
-	return cards, nil
-}
-
-// tableSize is the product of the cardinalities, refused when it exceeds
-// MaxTableEntries or brings the graph over MaxGraphEntries.
-func (p *fgParser) tableSize(k int, cards []int, pos ast.Pos) (int, error) {
+	p.vars = vars
 	size := 1.0
-	for _, c := range cards {
+	for j, l := range vars {
+		c, err := p.int("cardinality", 1)
+		if err != nil {
+			return err
+		}
+		if vars[j], err = p.index(l, c, k, lpos[j]); err != nil {
+			return err
+		}
 		size *= float64(c)
 	}
 	if size > MaxTableEntries {
-		return 0, p.errorf(pos, "factor %d has %.0f table entries (the product of its cardinalities); fg's limit for one table is %d", k, size, MaxTableEntries)
+		return p.errorf(pos, "factor %d has %.0f table entries (the product of its cardinalities); fg's limit for one table is %d", k, size, MaxTableEntries)
 	}
-	if p.allocated+int(size) > MaxGraphEntries {
-		return 0, p.errorf(pos, "the tables up to factor %d hold more than %d entries in all, fg's limit for one graph", k, MaxGraphEntries)
+	if p.entries+int(size) > MaxGraphEntries {
+		return p.errorf(pos, "the tables up to factor %d hold more than %d entries in all, fg's limit for one graph", k, MaxGraphEntries)
 	}
-	p.allocated += int(size)
-	return int(size), nil
+	p.entries += int(size)
+	table := p.table(int(size))
+	if err := p.values(table, k); err != nil {
+		return err
+	}
+	prev := p.tabs[1-p.cur]
+	if p.prevSize == len(table) && slices.Equal(table, prev[:len(table)]) {
+		table = prev[:len(table)] // the previous factor's slice: shared
+	} else {
+		p.cur = 1 - p.cur
+	}
+	p.prevSize = len(table)
+	if key := [2]int{n, len(table)}; key != p.runKey {
+		p.runKey, p.runPos = key, pos
+	}
+	g.AddCompact("table", p.runPos, "", 0, table, vars...)
+	return nil
 }
 
-func (p *fgParser) entries(table []float64, k int) error {
-	nnz, _, err := p.int("number of non-zero entries", 0)
+// table is a zeroed buffer of size entries, not the one holding the
+// previous factor's table.
+func (p *fgParser) table(size int) []float64 {
+	t := p.tabs[p.cur]
+	if cap(t) < size {
+		t = make([]float64, size)
+	}
+	t = t[:size]
+	clear(t)
+	p.tabs[p.cur] = t
+	return t
+}
+
+// index is the index of label l of cardinality c, checked against the
+// label's earlier appearances or recorded as a new label.
+func (p *fgParser) index(l, c, k int, lpos ast.Pos) (int, error) {
+	i, seen := p.lookup(l)
+	if seen {
+		info := p.labels[i]
+		if int(info.card) != c {
+			first := ast.Pos{Filename: p.name, Line: int(info.line), Column: int(info.col)}
+			return 0, p.errorf(p.s.tokPos(), "variable %d has cardinality %d in factor %d but %d at %s", l, c, k, info.card, first)
+		}
+		return i, nil
+	}
+	if c > math.MaxInt32 {
+		return 0, p.errorf(p.s.tokPos(), "cardinality %d of variable %d: fg's limit is %d", c, l, math.MaxInt32)
+	}
+	i = len(p.labels)
+	p.labels = append(p.labels, labelInfo{label: l, card: int32(c), line: int32(min(lpos.Line, math.MaxInt32)), col: int32(min(lpos.Column, math.MaxInt32))})
+	// Labels index a dense array while it stays within a few times the
+	// labels seen (a file's labels are usually 0..N−1), else a map.
+	if l < len(p.dense) || l < max(1<<16, 4*len(p.labels)) {
+		if l >= len(p.dense) {
+			p.dense = slices.Grow(p.dense, l+1-len(p.dense))[:l+1]
+		}
+		p.dense[l] = int32(i + 1)
+	} else {
+		if p.sparse == nil {
+			p.sparse = map[int]int32{}
+		}
+		p.sparse[l] = int32(i)
+	}
+	return i, nil
+}
+
+func (p *fgParser) lookup(l int) (int, bool) {
+	if l < len(p.dense) {
+		i := p.dense[l]
+		return int(i) - 1, i > 0
+	}
+	i, ok := p.sparse[l]
+	return int(i), ok
+}
+
+// values reads the non-zero entries of factor k into table.
+func (p *fgParser) values(table []float64, k int) error {
+	nnz, err := p.int("number of non-zero entries", 0)
 	if err != nil {
 		return err
 	}
 	for e := 0; e < nnz; e++ {
-		idx, ipos, err := p.int("table index", 0)
+		idx, err := p.int("table index", 0)
 		if err != nil {
 			return err
 		}
 		if idx >= len(table) {
-			return p.errorf(ipos, "index %d out of range 0..%d of factor %d", idx, len(table)-1, k)
+			return p.errorf(p.s.tokPos(), "index %d out of range 0..%d of factor %d", idx, len(table)-1, k)
 		}
-		t, err := p.next("table value")
-		if err != nil {
+		if err := p.next("table value"); err != nil {
 			return err
 		}
-		v, err := strconv.ParseFloat(t.text, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return p.errorf(t.pos, "expected a finite table value, found %q", t.text)
+		v, ok := atof(p.s.tok)
+		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+			return p.errorf(p.s.tokPos(), "expected a finite table value, found %q", p.s.tok)
 		}
 		if v < 0 {
-			return p.errorf(t.pos, "negative table value %s in factor %d", t.text, k)
+			return p.errorf(p.s.tokPos(), "negative table value %s in factor %d", p.s.tok, k)
 		}
 		table[idx] = v
 	}
 	return nil
 }
 
-// addLatents adds one Cat latent per label, in ascending label order, and
-// maps the labels in the factors' Vars to variable ids.
-func (p *fgParser) addLatents(g *Graph) {
-	labels := slices.Sorted(maps.Keys(p.vars))
-	id := make(map[int]int, len(labels))
-	for _, l := range labels {
-		info := p.vars[l]
-		li := g.AddLatent(strconv.Itoa(l), Cat, info.card, nil, info.first)
-		id[l] = g.Latents[li].First
-	}
-	for i := range g.NumFactors() {
-		f := g.ref(i)
-		names := make([]string, len(f.Vars))
-		for j, l := range f.Vars {
-			f.Vars[j], names[j] = id[l], strconv.Itoa(l)
+// addLatents adds one Cat latent per label, named prefix+label, in
+// ascending label order, and maps the label indices in the factors'
+// variable columns to variable ids. The names share one string.
+func (p *fgParser) addLatents(g *Graph, prefix string) {
+	order := make([]int32, 0, len(p.labels))
+	for _, i := range p.dense {
+		if i > 0 {
+			order = append(order, i-1)
 		}
-		f.Label = "table(" + strings.Join(names, ", ") + ")"
 	}
+	if len(p.sparse) > 0 { // all above the dense labels
+		rest := make([]int32, 0, len(p.sparse))
+		for _, i := range p.sparse {
+			rest = append(rest, i)
+		}
+		slices.SortFunc(rest, func(a, b int32) int { return cmp.Compare(p.labels[a].label, p.labels[b].label) })
+		order = append(order, rest...)
+	}
+	p.dense, p.sparse = nil, nil
+	var names []byte
+	ends := make([]int, len(order))
+	for k, i := range order {
+		names = append(names, prefix...)
+		names = strconv.AppendInt(names, int64(p.labels[i].label), 10)
+		ends[k] = len(names)
+	}
+	all := string(names)
+	g.Latents = slices.Grow(g.Latents, len(order))
+	g.Vars = slices.Grow(g.Vars, len(order))
+	id := make([]int32, len(p.labels))
+	start := 0
+	for k, i := range order {
+		info := p.labels[i]
+		pos := ast.Pos{Filename: p.name, Line: int(info.line), Column: int(info.col)}
+		li := g.AddLatent(all[start:ends[k]], Cat, int(info.card), nil, pos)
+		id[i] = int32(g.Latents[li].First)
+		start = ends[k]
+	}
+	for ri := range g.factors.runs {
+		c := g.factors.runs[ri].c
+		for j, v := range c.vars {
+			c.vars[j] = int(id[v])
+		}
+		c.last = nil
+	}
+	g.adj = nil
 }
 
 // WriteLibDAI writes the discrete factors of g in libDAI's .fg format. Each

@@ -2,13 +2,16 @@ package graph
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/fg-infer/fg/internal/datadir"
 )
@@ -255,7 +258,126 @@ func TestLibDAIManyFactors(t *testing.T) {
 		t.Fatalf("%d factors, %d variables; want %d", g.NumFactors(), len(g.Vars), n)
 	}
 	last := g.Factor(n - 1)
-	if last.Vars[0] != n-1 || last.Table[1] != 2 || last.Label != fmt.Sprintf("table(%d)", n-1) {
+	if last.Vars[0] != n-1 || last.Table[1] != 2 || g.FactorLabel(n-1) != fmt.Sprintf("table(%d)", n-1) {
 		t.Errorf("last factor %+v", last)
+	}
+}
+
+// TestLibDAIBufferBoundaries: the scanner refills its 1 MiB buffer in the
+// middle of tokens and of a comment longer than the buffer; read in one go,
+// one byte at a time or in odd chunks, the graph is the independent
+// reading's (readRaw), factor for factor.
+func TestLibDAIBufferBoundaries(t *testing.T) {
+	var b strings.Builder
+	n := 30000
+	fmt.Fprintf(&b, "%d\n", n)
+	for k := range n {
+		if k == n/2 {
+			b.WriteString("# " + strings.Repeat("long comment ", (scanBuf+4096)/13) + "\n")
+		}
+		fmt.Fprintf(&b, "\n2\n%d %d\n2 3\n6\n", k, k+n)
+		for i := range 6 {
+			fmt.Fprintf(&b, "%d %.17g\n", i, 0.1+float64(k%7)+float64(i)/3)
+		}
+	}
+	src := b.String()
+	path := filepath.Join(t.TempDir(), "long.fg")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	raw := readRaw(t, path)
+	readers := map[string]func() io.Reader{
+		"whole":    func() io.Reader { return strings.NewReader(src) },
+		"one byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(src)) },
+		"chunks":   func() io.Reader { return &chunkReader{r: strings.NewReader(src), n: 4093} },
+	}
+	for name, r := range readers {
+		g, err := ParseLibDAI(r(), "long.fg")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if g.NumFactors() != n || len(g.Vars) != 2*n {
+			t.Fatalf("%s: %d factors %d vars", name, g.NumFactors(), len(g.Vars))
+		}
+		for k, r := range raw {
+			checkFactor(t, g, k, r)
+		}
+	}
+}
+
+// chunkReader returns at most n bytes a call.
+type chunkReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.n)]) }
+
+// TestLibDAIScannerErrors: a token longer than the buffer and a failing
+// reader are errors with positions, not panics or silent truncation.
+func TestLibDAIScannerErrors(t *testing.T) {
+	long := "1\n1\n0\n2\n1\n0 " + strings.Repeat("1", scanBuf+10) + "\n"
+	if _, err := ParseLibDAI(strings.NewReader(long), "long.fg"); err == nil || !strings.Contains(err.Error(), "long.fg:6:3: libdai: a token of more than 1 MiB") {
+		t.Errorf("long token: %v", err)
+	}
+	failing := io.MultiReader(strings.NewReader("2\n1\n0\n2\n1\n0 1\n"), iotest.ErrReader(errors.New("disk on fire")))
+	if _, err := ParseLibDAI(failing, "f.fg"); err == nil || !strings.Contains(err.Error(), "f.fg:7:1: libdai: disk on fire") {
+		t.Errorf("read error: %v", err)
+	}
+}
+
+// TestLibDAICompactStorage: factors are stored in compact runs — one per
+// stretch of blocks with the same number of variables and table size —
+// and a table equal to the previous block's is stored once.
+func TestLibDAICompactStorage(t *testing.T) {
+	src := "5\n" +
+		"1\n0\n2\n2\n0 1\n1 2\n" + // field
+		"2\n0 1\n2 2\n4\n0 2\n1 0.5\n2 0.5\n3 2\n" + // coupling A
+		"2\n1 2\n2 2\n4\n0 2\n1 0.5\n2 0.5\n3 2\n" + // A again: shared
+		"2\n2 3\n2 2\n4\n0 3\n1 0.5\n2 0.5\n3 2\n" + // B
+		"1\n3\n2\n2\n0 1\n1 2\n" // a field again: a new run
+	g, err := ParseLibDAI(strings.NewReader(src), "c.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.factors.runs) != 3 {
+		t.Fatalf("%d runs, want 3", len(g.factors.runs))
+	}
+	for _, r := range g.factors.runs {
+		if r.c == nil {
+			t.Fatal("a list run")
+		}
+	}
+	a, a2, b := g.Factor(1), g.Factor(2), g.Factor(3)
+	if &a.Table[0] != &a2.Table[0] || &a.Table[0] == &b.Table[0] || b.Table[0] != 3 || a2.Vars[0] != 1 || a2.Vars[1] != 2 {
+		t.Errorf("tables: %v %v %v", a, a2, b)
+	}
+	if got := len(g.factors.runs[1].c.tab); got != 8 {
+		t.Errorf("the coupling run holds %d table entries, want 8 (A once, B)", got)
+	}
+	if g.FactorLabel(2) != "table(1, 2)" || g.Factor(2).Pos.Line != 8 {
+		t.Errorf("label %q pos %v", g.FactorLabel(2), g.Factor(2).Pos)
+	}
+}
+
+// TestLibDAISparseLabels: labels far apart (up to 10¹⁵) are numbered in
+// ascending order without an array as long as the largest label.
+func TestLibDAISparseLabels(t *testing.T) {
+	src := "3\n1\n1000000000000000\n2\n1\n0 1\n2\n5 77777777777\n2 3\n1\n0 1\n1\n5\n2\n1\n1 1\n"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	g, err := ParseLibDAI(strings.NewReader(src), "s.fg")
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Vars) != 3 || g.VarName(0) != "5" || g.VarName(1) != "77777777777" || g.VarName(2) != "1000000000000000" || g.Vars[1].Card != 3 {
+		t.Fatalf("vars %v %s %s %s", g.Vars, g.VarName(0), g.VarName(1), g.VarName(2))
+	}
+	if f := g.Factor(1); f.Vars[0] != 0 || f.Vars[1] != 1 || len(f.Table) != 6 {
+		t.Errorf("factor 1: %+v", f)
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 8<<20 {
+		t.Errorf("allocated %d bytes for 3 labels", d)
 	}
 }

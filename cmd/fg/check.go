@@ -32,12 +32,17 @@ func (e *env) check(args []string) int {
 }
 
 func (e *env) checkFile(path string) bool {
-	src, err := safefile.ReadModel(nil, path, compile.IsLibDAI)
+	src, libdai, err := safefile.ReadModelOrLibDAI(nil, path, compile.IsLibDAI)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "fg: %s: cannot read: %v\n", path, notExistMsg(err))
 		return false
 	}
-	m, err := compile.Check(path, src, compile.Options{})
+	var m *compile.Model
+	if libdai {
+		m, err = compile.CompileLibDAI(path, compile.Options{})
+	} else {
+		m, err = compile.Check(path, src, compile.Options{})
+	}
 	if err != nil {
 		e.printErrors(err)
 		fmt.Fprintf(e.stderr, "%s: %d error(s)\n", path, diagnosticCount(err))

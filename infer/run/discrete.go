@@ -74,15 +74,25 @@ type gibbsExtras struct{ r *mcmc.GibbsResult }
 
 // discreteVars maps per-variable marginals back to the model's latents.
 func discreteVars(g *graph.Graph, marg [][]float64, ex *gibbsExtras) []infer.Variable {
-	var out []infer.Variable
+	n := 0
+	for li := range g.Latents {
+		if g.Latents[li].Domain.Discrete() {
+			n++
+		}
+	}
+	out := make([]infer.Variable, 0, n)
+	var states []string // the last latent's state labels, shared by the next of its domain and card
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		if !l.Domain.Discrete() {
 			continue
 		}
+		if len(out) == 0 || l.Domain != g.Latents[li-1].Domain || l.Card != g.Latents[li-1].Card || !g.Latents[li-1].Domain.Discrete() {
+			states = stateLabels(l)
+		}
 		// The latent's variables are First, First+1, ...: its marginals are
 		// a sub-slice of marg (no second list of 10⁶ slice headers).
-		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: stateLabels(l)}
+		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: states}
 		if n := l.Size(); n > 0 {
 			v.Probs = marg[l.First : l.First+n : l.First+n]
 		}

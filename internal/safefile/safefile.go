@@ -70,6 +70,39 @@ func ReadModel(fsys fs.FS, name string, isLibDAI func(head []byte) bool) ([]byte
 	return b.Bytes(), err
 }
 
+// ReadModelOrLibDAI is ReadModel for a caller that streams libDAI files:
+// when the file's first 64 KiB are a libDAI factor-graph file's start
+// (isLibDAI), nothing more is read and libdai is true (src nil); the
+// caller opens the file again and reads it as a stream (graph.ParseLibDAI),
+// so that its text, hundreds of MB for a large grid, is never held. A named
+// pipe, which cannot be read twice, is read whole as by ReadModel, and so
+// is a libDAI file whose first 64 KiB are comments.
+func ReadModelOrLibDAI(fsys fs.FS, name string, isLibDAI func(head []byte) bool) (src []byte, libdai bool, err error) {
+	var st fs.FileInfo
+	if fsys == nil {
+		st, err = os.Stat(name)
+	} else {
+		st, err = fs.Stat(fsys, name)
+	}
+	if err == nil && st.Mode().IsRegular() {
+		r, err := Open(fsys, name, MaxLibDAI)
+		if err != nil {
+			return nil, false, err
+		}
+		head := make([]byte, 64<<10)
+		n, err := io.ReadFull(r, head)
+		r.Close()
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return nil, false, err
+		}
+		if isLibDAI(head[:n]) {
+			return nil, true, nil
+		}
+	}
+	src, err = ReadModel(fsys, name, isLibDAI)
+	return src, false, err
+}
+
 // Open opens the file at name for reading with the checks of ReadFile; the
 // reader fails with an error wrapping ErrTooLarge once more than limit
 // bytes have been read.

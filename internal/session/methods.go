@@ -7,11 +7,11 @@ import (
 // compileMethods turns the --method specs into infer specs labelled as
 // infer lines appended to the model (compile.MethodSpecs). For a libDAI
 // file the specs replace the default infer lines (bp and exact).
-func compileMethods(cm *compile.Model, src []byte, methods []string) ([]*compile.InferSpec, error) {
+func compileMethods(cm *compile.Model, libdai bool, methods []string) ([]*compile.InferSpec, error) {
 	if len(methods) == 0 {
 		return nil, nil
 	}
-	if compile.IsLibDAI(src) {
+	if libdai {
 		cm.Infers = nil
 	}
 	return compile.MethodSpecs(cm, methods)

@@ -20,6 +20,7 @@ import (
 type Model struct {
 	name     string // file name used in positions
 	src      []byte
+	libdai   bool  // a libDAI file, read as a stream at each compile (src nil)
 	fsys     fs.FS // nil: the OS file system
 	set      map[string]string
 	data     map[string]string
@@ -47,11 +48,11 @@ type Overrides struct {
 // applied (Load followed by Set calls would compile once per call, and fail
 // if a default csv path only exists after --data).
 func LoadWith(path string, o Overrides) (*Model, error) {
-	src, err := safefile.ReadModel(nil, path, compile.IsLibDAI)
+	src, libdai, err := safefile.ReadModelOrLibDAI(nil, path, compile.IsLibDAI)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
-	m := &Model{name: path, src: src, set: copyMap(o.Set), data: copyMap(o.Data), methods: append([]string(nil), o.Methods...),
+	m := &Model{name: path, src: src, libdai: libdai, set: copyMap(o.Set), data: copyMap(o.Data), methods: append([]string(nil), o.Methods...),
 		only: append([]string(nil), o.Only...), api: o.API}
 	if err := m.recompile(); err != nil {
 		return nil, err
@@ -82,27 +83,27 @@ func copyMap(in map[string]string) map[string]string {
 // factor-graph file). Errors are an ast.ErrorList with positions; render
 // them with lang/diag.
 func Load(path string) (*Model, error) {
-	src, err := safefile.ReadModel(nil, path, compile.IsLibDAI)
+	src, libdai, err := safefile.ReadModelOrLibDAI(nil, path, compile.IsLibDAI)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
-	return newModel(path, src, nil)
+	return newModel(path, src, libdai, nil)
 }
 
 // LoadFS reads and compiles the model at path in fsys; imports, csv and
 // libDAI files are read from fsys too.
 func LoadFS(fsys fs.FS, name string) (*Model, error) {
-	src, err := safefile.ReadModel(fsys, name, compile.IsLibDAI)
+	src, libdai, err := safefile.ReadModelOrLibDAI(fsys, name, compile.IsLibDAI)
 	if err != nil {
 		return nil, fileError(name, err)
 	}
-	return newModel(name, src, fsys)
+	return newModel(name, src, libdai, fsys)
 }
 
 // LoadBytes compiles a model given as source; name is used in positions and
 // relative paths resolve against its folder in the OS file system.
 func LoadBytes(name string, src []byte) (*Model, error) {
-	return newModel(name, append([]byte(nil), src...), nil)
+	return newModel(name, append([]byte(nil), src...), false, nil)
 }
 
 func fileError(name string, err error) error {
@@ -114,8 +115,8 @@ func fileError(name string, err error) error {
 	return ast.ErrorList{{Pos: p, End: p, Msg: "cannot read model: " + msg}}
 }
 
-func newModel(name string, src []byte, fsys fs.FS) (*Model, error) {
-	m := &Model{name: name, src: src, fsys: fsys, set: map[string]string{}, data: map[string]string{}}
+func newModel(name string, src []byte, libdai bool, fsys fs.FS) (*Model, error) {
+	m := &Model{name: name, src: src, libdai: libdai, fsys: fsys, set: map[string]string{}, data: map[string]string{}}
 	if err := m.recompile(); err != nil {
 		return nil, err
 	}
@@ -125,11 +126,17 @@ func newModel(name string, src []byte, fsys fs.FS) (*Model, error) {
 // recompile compiles the source with the current overrides.
 func (m *Model) recompile() error {
 	opt := compile.Options{Set: m.set, Data: m.data, FS: m.fsys, Only: m.only, API: m.api}
-	cm, err := compile.CompileSource(m.name, m.src, opt)
+	var cm *compile.Model
+	var err error
+	if m.libdai {
+		cm, err = compile.CompileLibDAI(m.name, opt)
+	} else {
+		cm, err = compile.CompileSource(m.name, m.src, opt)
+	}
 	if err != nil {
 		return err
 	}
-	extra, err := compileMethods(cm, m.src, m.methods)
+	extra, err := compileMethods(cm, m.libdai || compile.IsLibDAI(m.src), m.methods)
 	if err != nil {
 		return err
 	}
@@ -192,7 +199,8 @@ func (m *Model) Name() string {
 // Filename is the name the model was loaded under.
 func (m *Model) Filename() string { return m.name }
 
-// Source is the model's source text.
+// Source is the model's source text (nil for a libDAI file, which is read
+// as a stream and not held).
 func (m *Model) Source() []byte { return m.src }
 
 // Compiled is the compiled model (graph, blocks, infer/predict/expect specs).
