@@ -78,6 +78,12 @@ func (c *compiler) csvCall(a *args) val {
 			override = c.override("data", c.curData, o) + ": "
 		}
 	}
+	if c.curData != "" {
+		if c.m.CSVFiles == nil {
+			c.m.CSVFiles = map[string]string{}
+		}
+		c.m.CSVFiles[c.curData] = full
+	}
 	opt := stdlib.CSVOptions{Column: a.str(1, ""), Columns: a.strs(2), Exclude: a.strs(3),
 		Standardize: a.boolean(4, false), Intercept: a.boolean(5, false), Normalize: a.boolean(6, false)}
 	m, err := stdlib.LoadCSV(c.opt.FS, full, opt)

@@ -85,6 +85,8 @@ func dumpBlock(bw *bufio.Writer, i int, b *Block) {
 	fmt.Fprintf(bw, "block %d %s latent=%d N=%d prior=%s nu=%s mean=%s\n", i, b.Name, b.Latent, b.N, p.Kind, num(p.Nu), floats(p.Mean, 6))
 	if p.Cov != nil {
 		fmt.Fprintf(bw, "  cov trace=%s sum=%s first=%s\n", num(mat.Trace(p.Cov)), num(mat.Sum(p.Cov)), floats(mat.Row(nil, 0, p.Cov), 4))
+	} else if p.Var != nil {
+		fmt.Fprintf(bw, "  var (diagonal, not formed densely) sum=%s first=%s\n", num(sum(p.Var)), floats(p.Var, 4))
 	}
 	if p.X != nil {
 		r, c := p.X.Dims()
@@ -123,6 +125,14 @@ func kernelString(k KernelSpec) string {
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // floats renders up to n numbers, then "... (len)".
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
 func floats(x []float64, n int) string {
 	if x == nil {
 		return "-"

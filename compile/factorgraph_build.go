@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -61,6 +62,36 @@ type fgBuilder struct {
 	lastPos *ast.Pos
 }
 
+// fgBytesPerElement is the memory one factor or one variable of a
+// factor-graph model costs from compile to the end of inference: its
+// LinearGaussian or AffineSite, the engine's columns (infer/fgraph's Grow)
+// and its messages and beliefs. Measured as 380–470 bytes of live heap per
+// step (one variable, one factor) of a Gaussian chain at T = 4·10⁵ … 8·10⁵;
+// the budget (infer.MemoryBudget) already leaves the garbage collector its
+// room, so the charge is the live size, rounded up.
+const fgBytesPerElement = 256
+
+// chargeFactorGraph refuses, before anything is built, a factor graph of
+// factors factors over vars variables whose memory would exceed the
+// memory budget; the error is at the largest real latent.
+func (c *compiler) chargeFactorGraph(factors, vars int) bool {
+	need := (int64(factors) + int64(vars)) * fgBytesPerElement
+	budget := infer.MemoryBudget()
+	if need <= budget {
+		return true
+	}
+	g := c.m.Graph
+	var at *graph.Latent
+	for li := range g.Latents {
+		if l := &g.Latents[li]; l.Domain == graph.Real && (at == nil || l.Size() > at.Size()) {
+			at = l
+		}
+	}
+	c.errs.Add(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
+	return false
+}
+
 // buildFactorGraph makes Model.FactorGraph of a model with a factor-graph
 // construct: whole-latent priors become per-element linear-Gaussian factors
 // (normal) or dense blocks (mvnormal, gp), conditionals linear-Gaussian
@@ -81,6 +112,9 @@ func (c *compiler) buildFactorGraph() {
 	nSites := len(c.fg.sites)
 	for _, ss := range c.sites {
 		nSites += len(ss)
+	}
+	if !c.chargeFactorGraph(g.NumFactors(), fg.NumVars) {
+		return
 	}
 	fg.Gaussians = make([]LinearGaussian, 0, fg.NumVars)
 	fg.Sites = make([]AffineSite, 0, nSites)
@@ -225,7 +259,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 			}
 			fg.Gaussians = append(fg.Gaussians, LinearGaussian{
 				Aff: b.unit(v, 0-p.prior.Mean[e]),
-				Var: p.prior.Cov.At(e, e), Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: &p.pos})
+				Var: p.prior.Var[e], Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: &p.pos})
 		}
 	case p.prior.Kind == PriorMVNormal || p.prior.Kind == PriorGP:
 		d := DenseBlock{Latent: li, Name: l.Name, Vars: make([]int, l.Size()), Prior: p.prior, Factor: p.factor, Pos: p.pos}

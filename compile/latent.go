@@ -154,17 +154,15 @@ func (c *compiler) distribution(call *ast.CallExpr) *stdlib.Builtin {
 // N elements of a real latent (row-major for arrays).
 func (c *compiler) gaussianPrior(a *args, l *graph.Latent, k factor.Kind) Prior {
 	n := l.Size()
-	limit := float64(maxCovBytes)
-	if c.opt.maxCovBytes > 0 {
-		limit = c.opt.maxCovBytes
+	if _, ok := k.(factor.NormalPrior); ok {
+		// Diagonal: the dense covariance is formed by densePrior once the
+		// block is known not to be streamed.
+		return Prior{Kind: PriorNormal, Mean: c.perElement(a, 0, n, false), Var: c.perElement(a, 1, n, true)}
 	}
-	if float64(n)*float64(n)*8 > limit && !isFITC(a) {
-		c.fail(a.call, "the prior of `%s` needs a %d×%d covariance (%.1f GB); the limit is 2 GB%s",
-			l.Name, n, n, float64(n)*float64(n)*8/(1<<30), fitcHint(a))
+	if msg := c.covTooLarge(l.Name, n, fitcHint(a)); msg != "" && !isFITC(a) {
+		c.fail(a.call, "%s", msg)
 	}
 	switch k.(type) {
-	case factor.NormalPrior:
-		return Prior{Kind: PriorNormal, Mean: c.perElement(a, 0, n, false), Cov: diag(c.perElement(a, 1, n, true))}
 	case factor.MVNormal:
 		return Prior{Kind: PriorMVNormal, Mean: c.perElement(a, 0, n, false), Cov: c.covArg(a, 1, n)}
 	case factor.StudentTPrior:
@@ -177,6 +175,35 @@ func (c *compiler) gaussianPrior(a *args, l *graph.Latent, k factor.Kind) Prior 
 	}
 	c.fail(a.call, "unsupported prior %s", a.b.Name)
 	return Prior{}
+}
+
+// covTooLarge is the message for a prior that needs an n×n covariance
+// over the budget, or "" when it fits.
+func (c *compiler) covTooLarge(name string, n int, hint string) string {
+	limit := float64(maxCovBytes)
+	if c.opt.maxCovBytes > 0 {
+		limit = c.opt.maxCovBytes
+	}
+	if float64(n)*float64(n)*8 <= limit {
+		return ""
+	}
+	return fmt.Sprintf("the prior of `%s` needs a %d×%d covariance (%.1f GB); the limit is 2 GB%s",
+		name, n, n, float64(n)*float64(n)*8/(1<<30), hint)
+}
+
+// densePrior forms the dense covariance diag(Var) of a normal prior for a
+// block that is not streamed (its engines read Cov), or reports at pos
+// that it is over the covariance budget.
+func (c *compiler) densePrior(p *Prior, name string, pos ast.Pos) bool {
+	if p.Kind != PriorNormal || p.Cov != nil {
+		return true
+	}
+	if msg := c.covTooLarge(name, len(p.Var), ""); msg != "" {
+		c.errs.Add(pos, pos, "%s", msg)
+		return false
+	}
+	p.Cov = diag(p.Var)
+	return true
 }
 
 // perElement evaluates parameter i as a scalar (repeated) or a length-n vector.
@@ -302,6 +329,9 @@ func (c *compiler) buildBlocks() {
 		}
 		if p.prior.FITC != nil {
 			c.checkFITCSites(&Block{Name: l.Name, Sites: c.sites[li]})
+		}
+		if len(c.streams[li]) == 0 && !c.densePrior(&p.prior, l.Name, p.pos) {
+			continue
 		}
 		c.m.Blocks = append(c.m.Blocks, &Block{Latent: li, Name: l.Name, N: l.Size(), Prior: p.prior,
 			Sites: c.sites[li], Batches: c.batches[li], Streams: c.streams[li], Pos: l.Pos})

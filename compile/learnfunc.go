@@ -296,6 +296,9 @@ func (f *LearnFunc) blocks(c *compiler) *Model {
 	for _, p := range f.st.rec.priors {
 		if b := byLat[p.lat]; b != nil {
 			b.Prior = c.gaussianPrior(c.bind(p.call, p.b), &f.m.Graph.Latents[p.lat], p.k)
+			if len(b.Streams) == 0 {
+				c.densePrior(&b.Prior, b.Name, b.Pos)
+			}
 		}
 	}
 	copied := map[int]bool{}

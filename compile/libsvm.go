@@ -191,6 +191,9 @@ func (c *compiler) sparseDot(call *ast.CallExpr, loopVar string) (*sparseVal, in
 		bad(we)
 	}
 	b, ok := c.lookup(wid.Name)
+	if ok && b.poisoned {
+		panic(abort{}) // its declaration failed, with an error there
+	}
 	if !ok || b.kind != bLatent {
 		bad(we)
 	}

@@ -26,8 +26,12 @@ type Model struct {
 	Files  []*ast.File // the root file first, then imports in load order
 	Params map[string]Value
 	Data   map[string]Value
-	Graph  *graph.Graph // every latent and factor, discrete and continuous
-	Blocks []*Block     // continuous latents with a Gaussian-type prior and their factors
+	// CSVFiles maps each data item defined with a csv() call to the file
+	// it read (after an Options.Data override), as opened through
+	// Options.FS.
+	CSVFiles map[string]string
+	Graph    *graph.Graph // every latent and factor, discrete and continuous
+	Blocks   []*Block     // continuous latents with a Gaussian-type prior and their factors
 	// FactorGraph is the continuous part when the model is a factor graph
 	// over several latents (factorgraph.go); Blocks is then empty.
 	FactorGraph *FactorGraph
@@ -109,7 +113,12 @@ type Prior struct {
 	Kind PriorKind
 	Mean []float64
 	Cov  *mat.SymDense
-	Nu   float64 // student_t / tp degrees of freedom
+	// Var, for a normal prior, are the per-element variances (Cov's
+	// diagonal). A block of streamed libsvm sites has Cov nil and reads Var
+	// only, so that its memory stays O(d) (the dense diag(Var) is formed,
+	// and charged against the covariance budget, for other blocks only).
+	Var []float64
+	Nu  float64 // student_t / tp degrees of freedom
 	// GP/TP only: the kernel expression and the training inputs (rows).
 	Kernel KernelSpec
 	X      *mat.Dense

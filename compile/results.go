@@ -200,6 +200,11 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 		if !b.v.isScalar() || b.v.k != kNum {
 			c.fail(it.Name, "learn: param `%s` is a %s; only scalar params can be learned", it.Name.Name, b.v.describe())
 		}
+		for _, q := range ls.Params {
+			if q.Name == it.Name.Name {
+				c.fail(it.Name, "learn: `%s` is listed twice (first at %s)", it.Name.Name, q.Pos)
+			}
+		}
 		p := LearnParam{Name: it.Name.Name, Pos: it.Pos()}
 		if it.Lo != nil {
 			p.Lo = c.optNum(&ast.Option{Key: it.Name, Value: it.Lo})

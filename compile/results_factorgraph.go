@@ -21,6 +21,10 @@ import (
 // class probability integrates over the latent bias too.
 func (c *compiler) fgPredict(s *ast.PredictStmt, a *args, lv val) {
 	fg := c.m.FactorGraph
+	if len(fg.Gates) > 0 {
+		gt := fg.Gates[0]
+		c.fail(s, "predict is not supported on a model with gated likelihoods (%s at %s: a mixture or a discrete selector); its methods report the latents' marginals only", gt.Label, gt.Pos)
+	}
 	lat, scale, rest := c.fgPredictTarget(a, lv)
 	first, size := fg.First[lat], c.m.Graph.Latents[lat].Size()
 	spec := &PredictSpec{Name: s.Name.Name, Block: -1, Pos: s.Pos(),

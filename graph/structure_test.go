@@ -228,3 +228,27 @@ func TestEliminationOrderHeapEqualsScan(t *testing.T) {
 		}
 	}
 }
+
+// TestEliminationOrderBudget: on a 60×60 grid (treewidth 60) the ordering
+// stops at the first clique table over the budget of 2¹² entries (a clique
+// of 13 binary variables), before it has eliminated every variable (min-fill
+// grows the cliques of a grid slowly: about 2300 of 3600 here),
+// and reports how far it got; the total budget stops it likewise; with
+// infinite budgets it is EliminationOrderContext.
+func TestEliminationOrderBudget(t *testing.T) {
+	g := gridGraph(60, 60)
+	_, _, _, err := g.EliminationOrderBudget(context.Background(), MinFill, 1<<12, math.Inf(1))
+	var over *OverBudgetError
+	if !errors.As(err, &over) || over.TableSize <= 1<<12 || over.Width < 12 || over.Eliminated >= 3600 {
+		t.Fatalf("table budget: %v (%+v)", err, over)
+	}
+	_, _, _, err = g.EliminationOrderBudget(context.Background(), MinFill, math.Inf(1), 1e5)
+	if !errors.As(err, &over) || over.Total <= 1e5 || over.Eliminated >= 3600 {
+		t.Fatalf("total budget: %v (%+v)", err, over)
+	}
+	o1, w1, s1, err1 := g.EliminationOrderBudget(context.Background(), MinWeight, math.Inf(1), math.Inf(1))
+	o2, w2, s2, err2 := g.EliminationOrderContext(context.Background(), MinWeight)
+	if err1 != nil || err2 != nil || w1 != w2 || s1 != s2 || len(o1) != len(o2) {
+		t.Errorf("unbounded: %d %g %v against %d %g %v", w1, s1, err1, w2, s2, err2)
+	}
+}

@@ -132,10 +132,15 @@ func (p *Prediction) Point() []float64 {
 }
 
 // Learned is a hyperparameter value found by evidence maximisation.
+// Warning, when not empty, says why Value is not a maximum of the
+// evidence (the optimiser made no progress or stopped away from a
+// stationary point); Pos is the param's place in the learn statement.
 type Learned struct {
 	Name    string
 	Initial float64
 	Value   float64
+	Pos     string
+	Warning string
 }
 
 // Errors measures a result against the gold standard of the same model

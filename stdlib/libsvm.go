@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"unsafe"
+
+	"github.com/fg-infer/fg/internal/safefile"
 )
 
 // The libsvm / svmlight sparse format, one example per line:
@@ -310,29 +311,22 @@ func ParseLibSVM(r io.Reader, name string) (*CSR, error) {
 }
 
 // OpenRegular opens path from fsys (the operating system's files when nil)
-// and refuses anything but a regular file (a directory, a FIFO or a device
-// could block or never end). what names the loader in messages.
+// and refuses anything but a regular file before opening it (a directory,
+// a FIFO or a device could block or never end: safefile.OpenRegular).
+// what names the loader in messages.
 func OpenRegular(fsys fs.FS, path, what string) (fs.File, error) {
-	f, err := openFS(fsys, path)
+	f, _, err := safefile.OpenRegular(fsys, path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s %s: file not found", what, path)
 		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return nil, fmt.Errorf("%s %s: %v", what, path, err)
 	}
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s %s: not a regular file", what, path)
-	}
 	return f, nil
-}
-
-func openFS(fsys fs.FS, path string) (fs.File, error) {
-	if fsys == nil {
-		return osFS{}.Open(path)
-	}
-	return fsys.Open(path)
 }
 
 // LabelSpins maps binary labels to spins for classification: labels in
@@ -414,9 +408,3 @@ func ScanLibSVM(fsys fs.FS, path string) (*LibSVMInfo, error) {
 		info.NonZeros += len(row.Idx)
 	}
 }
-
-// osFS opens operating-system paths as they are (absolute or relative to
-// the working directory), which os.DirFS does not.
-type osFS struct{}
-
-func (osFS) Open(name string) (fs.File, error) { return os.Open(name) }

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing/fstest"
 
@@ -44,11 +45,22 @@ type Model struct {
 	Path  string   `json:"path"`
 	Items []string `json:"items"`
 	Label string   `json:"label"`
+	// Shards is the --shards glob: a csv data item not in Items that reads
+	// a file it matches is an error (it would pair every shard with that
+	// one file's data).
+	Shards string `json:"shards"`
 }
 
 // Compile compiles the model with every item in m.Items reading csv
 // (nil: the model's own data) and returns its sharded-EP block.
 func (m Model) Compile(csv []byte) (*run.ShardBlock, error) {
+	return m.CompileShard("", csv)
+}
+
+// CompileShard is Compile for the shard at path: errors in the shard's
+// csv name path (and its lines) instead of the in-memory file it is
+// compiled from.
+func (m Model) CompileShard(path string, csv []byte) (*run.ShardBlock, error) {
 	abs, err := filepath.Abs(m.Path)
 	if err != nil {
 		return nil, err
@@ -62,8 +74,11 @@ func (m Model) Compile(csv []byte) (*run.ShardBlock, error) {
 		}
 	}
 	cm, err := compile.CompileSource(root, []byte(m.Src), opt)
+	if err == nil && csv != nil {
+		err = m.unlisted(cm)
+	}
 	if err != nil {
-		return nil, m.userPaths(err, root)
+		return nil, m.userPaths(err, root, path)
 	}
 	sb, err := run.ShardBlockOf(cm, m.Label)
 	if err != nil {
@@ -72,24 +87,68 @@ func (m Model) Compile(csv []byte) (*run.ShardBlock, error) {
 	return sb, sb.Settings.Defaults()
 }
 
-// userPaths names positions in the model as the user did (m.Path) and on
-// the other files by their absolute paths, instead of the compiler's paths
-// relative to the root of the overlay.
-func (m Model) userPaths(err error, root string) error {
+// unlisted refuses a csv data item that is not in m.Items but reads a
+// file the --shards glob matches: every shard would be compiled with
+// that one file's data for it (X from each shard, y from the first).
+func (m Model) unlisted(cm *compile.Model) error {
+	if m.Shards == "" || strings.Contains(m.Shards, "://") {
+		return nil // a remote glob: csv() reads local files only
+	}
+	glob, err := filepath.Abs(m.Shards)
+	if err != nil {
+		return nil
+	}
+	var list ast.ErrorList
+	for item, file := range cm.CSVFiles {
+		if slices.Contains(m.Items, item) || path.Clean(file) == shardName {
+			continue
+		}
+		if ok, _ := filepath.Match(glob, "/"+file); ok {
+			pos := cm.Data[item].Pos
+			list.Add(pos, pos, "data item `%s` reads %s, a shard (it matches --shards %s), but is not in --shard_items: every shard would be paired with that one file's %s; add it: --shard_items %s",
+				item, "/"+file, m.Shards, item, strings.Join(append(slices.Clone(m.Items), item), ","))
+		}
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	list.Sort()
+	return list
+}
+
+// userPaths names positions in the model as the user did (m.Path), in the
+// shard by its path (shard; left as it is when empty) and on the other
+// files by their absolute paths, instead of the compiler's paths relative
+// to the root of the overlay.
+func (m Model) userPaths(err error, root, shard string) error {
 	var list ast.ErrorList
 	if !errors.As(err, &list) {
 		return err
 	}
 	for _, e := range list {
+		for _, it := range m.Items { // the override is fg-beam's mechanism, not the user's flag
+			e.Msg = strings.ReplaceAll(e.Msg, "--data "+it+"="+shardName+": ", "")
+		}
+		e.Msg = strings.ReplaceAll(e.Msg, shardName, shardOr(shard))
 		for _, p := range []*ast.Pos{&e.Pos, &e.End} {
-			if p.Filename == root {
+			switch {
+			case p.Filename == root:
 				p.Filename = m.Path
-			} else if p.Filename != "" && !strings.HasPrefix(p.Filename, "fg-beam-shard/") {
+			case path.Clean(p.Filename) == shardName:
+				p.Filename = shardOr(shard)
+			case p.Filename != "" && !strings.HasPrefix(p.Filename, "fg-beam-shard/"):
 				p.Filename = "/" + p.Filename
 			}
 		}
 	}
 	return list
+}
+
+func shardOr(shard string) string {
+	if shard == "" {
+		return shardName
+	}
+	return shard
 }
 
 // overlay serves the shard from memory and every other path from the
@@ -125,17 +184,17 @@ func (f *localFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, 
 			return err
 		}
 	}
-	data, err := file.Read(ctx)
+	data, err := readShard(ctx, file)
 	if err != nil {
-		return fmt.Errorf("shard %s: %w", p, err)
+		return dataError(fmt.Errorf("shard %s: %w", p, err))
 	}
 	var s state
 	if err := json.Unmarshal([]byte(st), &s); err != nil {
 		return fmt.Errorf("fg-beam: side input: %w", err)
 	}
-	sb, err := f.Model.Compile(data)
+	sb, err := f.Model.CompileShard(p, data)
 	if err != nil {
-		return fmt.Errorf("shard %s: %w", p, err)
+		return dataError(err)
 	}
 	global, err := s.Global.natural()
 	if err != nil {

@@ -43,17 +43,18 @@ type Config struct {
 // order of Result.Sites.
 func Run(ctx context.Context, cfg Config) (*shard.Result, *run.ShardBlock, []string, error) {
 	start := time.Now()
+	cfg.Model.Shards = cfg.Shards
 	paths, err := listShards(ctx, cfg.Shards)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	first, err := readAll(ctx, paths[0])
+	first, err := readFile(ctx, paths[0], true)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sb, err := cfg.Model.Compile(first) // the prior and the infer line's settings
+	sb, err := cfg.Model.CompileShard(paths[0], first) // the prior and the infer line's settings
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", paths[0], err)
+		return nil, nil, nil, err
 	}
 	prior, err := shard.FromMoments(sb.Mean, sb.Cov)
 	if err != nil {
@@ -101,22 +102,9 @@ func listShards(ctx context.Context, glob string) ([]string, error) {
 	return paths, nil
 }
 
-func readAll(ctx context.Context, p string) ([]byte, error) {
-	fsys, err := filesystem.New(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	defer fsys.Close()
-	r, err := fsys.OpenRead(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return io.ReadAll(r)
-}
-
 // stepper is shard.Step on Beam: one job per iteration, resubmitted up to
-// cfg.Retries times when it fails.
+// cfg.Retries times when it fails — except for a data error (a *DataError,
+// see errors.go), which ends the run at once.
 func stepper(cfg Config, paths []string, delta float64) shard.Step {
 	iter := 0
 	return func(ctx context.Context, global shard.Natural, sites []shard.Natural) ([]*shard.Update, shard.Natural, error) {
@@ -138,6 +126,9 @@ func stepper(cfg Config, paths []string, delta float64) shard.Step {
 			}
 			if ctx.Err() != nil {
 				return nil, shard.Natural{}, ctx.Err()
+			}
+			if de := findDataError(err); de != nil {
+				return nil, shard.Natural{}, de // not retried: the data will not change
 			}
 			errs = append(errs, fmt.Errorf("attempt %d: %w", attempt+1, err))
 			if cfg.Log != nil {
@@ -200,7 +191,7 @@ func readOutputs(ctx context.Context, out string, paths []string) ([]*shard.Upda
 }
 
 func readLines(ctx context.Context, p string, f func([]byte) error) error {
-	data, err := readAll(ctx, p)
+	data, err := readFile(ctx, p, false)
 	if err != nil {
 		return err
 	}

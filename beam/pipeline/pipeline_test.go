@@ -179,3 +179,67 @@ func TestBeamRetry(t *testing.T) {
 		t.Errorf("%d iterations after a retry, %d clean", got.Iterations, clean.Iterations)
 	}
 }
+
+// TestBeamDataErrorNotRetried: shard 2 has a malformed cell on its line 5.
+// The job fails in its first iteration with the error in the user's terms
+// (the shard's path and line, no name of fg-beam's in-memory file, no
+// pipeline dump), and the driver does not resubmit it though retries are
+// allowed: the shard is read once.
+func TestBeamDataErrorNotRetried(t *testing.T) {
+	dir := t.TempDir()
+	m := writeShards(t, dir, 80, 4, 4)
+	bad := filepath.Join(dir, "part-002.csv")
+	data, _ := os.ReadFile(bad)
+	lines := strings.Split(string(data), "\n")
+	lines[4] = "0.5,oops,1,1"
+	if err := os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	reads := 0
+	failHook = func(p string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if strings.HasSuffix(p, "part-002.csv") {
+			reads++
+		}
+		return nil
+	}
+	defer func() { failHook = nil }()
+	cfg := Config{Model: m, Shards: filepath.Join(dir, "part-*.csv"), Out: t.TempDir(), Retries: 2, Execute: prism}
+	_, _, _, err := Run(context.Background(), cfg)
+	var de *DataError
+	if !errors.As(err, &de) || !strings.Contains(de.Msg, "model.fg:2:10: error: "+bad+":5:5: csv: non-numeric value") || strings.Contains(de.Msg, "fg-beam-shard") || strings.Contains(de.Msg, "--data") || strings.Contains(de.Msg, "goroutine") {
+		t.Fatalf("error %v", err)
+	}
+	if reads != 1 {
+		t.Errorf("the bad shard was read %d times: the job was resubmitted", reads)
+	}
+	t.Log(de.Msg)
+}
+
+// TestBeamUnlistedItem: y reads part-000.csv, which --shards matches, but
+// only X is a shard item: every shard's X would be paired with the first
+// shard's y. That is an error at y's data statement, before any job.
+func TestBeamUnlistedItem(t *testing.T) {
+	dir := t.TempDir()
+	m := writeShards(t, dir, 80, 2, 5)
+	m.Items = []string{"X"}
+	cfg := Config{Model: m, Shards: filepath.Join(dir, "part-*.csv"), Out: t.TempDir(), Execute: prism}
+	_, _, _, err := Run(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), m.Path+":3:1: data item `y` reads "+filepath.Join(dir, "part-000.csv")) || !strings.Contains(err.Error(), "--shard_items X,y") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// TestBeamShardNotRegular: --shards naming a device (/dev/zero, which
+// never ends) is refused before anything is read.
+func TestBeamShardNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	m := writeShards(t, dir, 10, 1, 6)
+	cfg := Config{Model: m, Shards: "/dev/zero", Out: t.TempDir(), Execute: prism}
+	_, _, _, err := Run(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -38,10 +38,11 @@ var crashRx = regexp.MustCompile(`(?m)^(fatal error:|panic:|goroutine \d+ \[|run
 
 // badCase is one case directory.
 type badCase struct {
-	args []string
-	name string // the args, shortened for messages
-	exit int
-	want []*regexp.Regexp
+	args  []string
+	stdin []byte // the case's stdin file, empty without one
+	name  string // the args, shortened for messages
+	exit  int
+	want  []*regexp.Regexp
 }
 
 func readBadCase(dir string) (*badCase, error) {
@@ -58,6 +59,9 @@ func readBadCase(dir string) (*badCase, error) {
 		return nil, errors.New("args: want one non-empty line")
 	}
 	c := &badCase{args: strings.Split(line, " "), name: line}
+	if c.stdin, err = os.ReadFile(filepath.Join(dir, "stdin")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
 	if len(c.name) > 80 {
 		c.name = c.name[:80] + "…"
 	}
@@ -113,7 +117,7 @@ func runBadCase(t *testing.T, exe, dir string, c *badCase) {
 	cmd := exec.CommandContext(ctx, "/bin/sh", append([]string{"-c", script, exe}, c.args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "FG_AS_MAIN=1", "FG_DEBUG=", "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
-	cmd.Stdin = strings.NewReader("")
+	cmd.Stdin = bytes.NewReader(c.stdin)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()

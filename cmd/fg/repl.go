@@ -42,7 +42,7 @@ Ctrl-C cancels a running inference or discards a half-typed statement.
 // the compiled model and the last results.
 type replSession struct {
 	e        *env
-	rl       *readline.Instance
+	rl       lineReader
 	name     string // file name of the source (positions, relative paths)
 	src      []byte
 	set      map[string]string
@@ -58,11 +58,7 @@ func (e *env) repl(args []string) int {
 	}
 	s := &replSession{e: e, name: "<repl>", set: map[string]string{}}
 	s.complete = &completer{s: s}
-	rl, err := readline.NewEx(&readline.Config{
-		Prompt: "fg> ", HistoryFile: historyFile(), AutoComplete: s.complete,
-		InterruptPrompt: "^C", EOFPrompt: "", Stdin: io.NopCloser(e.stdin), Stdout: e.stdout, Stderr: e.stderr,
-		FuncIsTerminal: func() bool { return e.stdinTTY },
-	})
+	rl, err := e.lineReader(s.complete)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "fg: %v\n", err)
 		return exitError
@@ -75,6 +71,20 @@ func (e *env) repl(args []string) int {
 	fmt.Fprintln(e.stdout, "fg repl — :help for commands, Ctrl-D to leave")
 	s.loop()
 	return exitOK
+}
+
+// lineReader is a line editor with history and completion when stdin is a
+// terminal, else plain lines (a line editor on a pipe would interpret Tab,
+// Ctrl-R, Ctrl-Z … typed nowhere, and re-render long lines).
+func (e *env) lineReader(complete readline.AutoCompleter) (lineReader, error) {
+	if !e.stdinTTY {
+		return newPlainLines(e.stdin), nil
+	}
+	return readline.NewEx(&readline.Config{
+		Prompt: "fg> ", HistoryFile: historyFile(), AutoComplete: complete,
+		InterruptPrompt: "^C", EOFPrompt: "", Stdin: io.NopCloser(e.stdin), Stdout: e.stdout, Stderr: e.stderr,
+		FuncIsTerminal: func() bool { return true },
+	})
 }
 
 // historyFile is os.UserConfigDir()/fg/history ("" disables history when
@@ -103,6 +113,10 @@ func (s *replSession) loop() {
 		line, err := s.rl.Readline()
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):
+			pending = nil
+			continue
+		case errors.Is(err, errLongLine):
+			fmt.Fprintf(s.e.stderr, "fg: %v\n", err)
 			pending = nil
 			continue
 		case err != nil: // io.EOF: Ctrl-D

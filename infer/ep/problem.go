@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/internal/openblas"
 )
 
 // Problem is a Gaussian block with non-Gaussian sites on scalar projections:
@@ -119,6 +121,31 @@ func finite(vs ...float64) bool {
 // needs only A and L = chol(K). Every matrix is checked against the size
 // bounds (bounds.go) before it is allocated.
 func newProjection(p *Problem, mode pathMode) (*projection, error) {
+	return newProjectionDone(p, mode, nil)
+}
+
+// mulColumns sets c = a·b one chunk of c's columns at a time: columns
+// [j0, j1) of c are a·cols(j0, j1), with a r×k (k inner) and as many
+// columns a chunk as keep its product under openblas.ChunkFlops; it
+// returns errCanceled when done closes between chunks.
+func mulColumns(c *mat.Dense, k int, cols func(j0, j1 int) mat.Matrix, a mat.Matrix, done <-chan struct{}) error {
+	r, nc := c.Dims()
+	step := max(1, min(nc, openblas.ChunkCols(r, k)))
+	for j0 := 0; j0 < nc; j0 += step {
+		if openblas.Done(done) {
+			return errCanceled
+		}
+		j1 := min(nc, j0+step)
+		c.Slice(0, r, j0, j1).(*mat.Dense).Mul(a, cols(j0, j1))
+	}
+	return nil
+}
+
+// newProjectionDone is newProjection that returns errCanceled when done
+// closes during the site-space products K Aᵀ and A K Aᵀ (O(N²M + M²N):
+// a minute at N = 4000, M = 5000), which it computes in column chunks of
+// at most openblas.ChunkFlops, checking done between them.
+func newProjectionDone(p *Problem, mode pathMode, done <-chan struct{}) (*projection, error) {
 	n := p.Cov.SymmetricDim()
 	m := len(p.Sites)
 	pr := &projection{K: p.Cov, m0: p.Mean}
@@ -154,7 +181,11 @@ func newProjection(p *Problem, mode pathMode) (*projection, error) {
 	if checkDense(n, n) != nil {
 		mode = sitePath // the weight space's N×N matrices would not fit either
 	}
-	if pr.L = weightFactor(p, mode); pr.L != nil {
+	var err error
+	if pr.L, err = weightFactor(p, mode, done); err != nil {
+		return nil, err
+	}
+	if pr.L != nil {
 		pr.weight = true
 		return pr, nil
 	}
@@ -162,9 +193,13 @@ func newProjection(p *Problem, mode pathMode) (*projection, error) {
 		return nil, err
 	}
 	pr.KAt = mat.NewDense(n, m, nil)
-	pr.KAt.Mul(p.Cov, pr.A.T())
+	if err := mulColumns(pr.KAt, n, func(j0, j1 int) mat.Matrix { return pr.A.Slice(j0, j1, 0, n).T() }, p.Cov, done); err != nil {
+		return nil, err
+	}
 	full := mat.NewDense(m, m, nil)
-	full.Mul(pr.A, pr.KAt)
+	if err := mulColumns(full, n, func(j0, j1 int) mat.Matrix { return pr.KAt.Slice(0, n, j0, j1) }, pr.A, done); err != nil {
+		return nil, err
+	}
 	pr.Kf = mat.NewSymDense(m, nil)
 	for i := 0; i < m; i++ {
 		for j := i; j < m; j++ {

@@ -113,7 +113,12 @@ func Run(ctx context.Context, p *Problem, s Settings) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := newEngine(p, s, r)
+	e, err := newEngineDone(p, s, r, ctx.Done())
+	if errors.Is(err, errCanceled) {
+		res = &Result{Status: infer.Canceled, Message: "canceled"}
+		res.Runtime = time.Since(start)
+		return res, ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -160,12 +165,18 @@ func (e *engine) canceled() bool {
 }
 
 func newEngine(p *Problem, s Settings, r rule) (*engine, error) {
+	return newEngineDone(p, s, r, nil)
+}
+
+// newEngineDone is newEngine whose set-up (the projection products) stops
+// with errCanceled when done closes.
+func newEngineDone(p *Problem, s Settings, r rule, done <-chan struct{}) (*engine, error) {
 	s = s.withDefaults()
 	if s.Refresh == 0 {
 		s.Refresh = DefaultRefresh
 	}
 	m := len(p.Sites)
-	pr, err := newProjection(p, s.space)
+	pr, err := newProjectionDone(p, s.space, done)
 	if err != nil {
 		return nil, err
 	}

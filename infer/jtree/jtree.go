@@ -21,6 +21,7 @@ package jtree
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -28,6 +29,12 @@ import (
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 )
+
+// tableBytes is the memory a clique table entry costs: ψ, the upward and
+// downward messages (over the separator, at most the clique) and the
+// belief, float64 each. The total of the clique tables is charged against
+// infer.MemoryBudget before any table is made.
+const tableBytes = 4 * 8
 
 // DefaultMaxTableSize is the default budget: 2^25 entries (256 MiB per table).
 const DefaultMaxTableSize = 1 << 25
@@ -73,12 +80,13 @@ func Run(ctx context.Context, g *graph.Graph, s Settings) (*Result, error) {
 	if s.MaxTableSize == 0 {
 		s.MaxTableSize = DefaultMaxTableSize
 	}
-	order, width, size, err := g.EliminationOrderContext(ctx, s.Heuristic)
+	order, width, size, err := g.EliminationOrderBudget(ctx, s.Heuristic, s.MaxTableSize, float64(infer.MemoryBudget())/tableBytes)
+	var over *graph.OverBudgetError
+	if errors.As(err, &over) {
+		return nil, fmt.Errorf("jtree: %v; use an approximate method (bp)", err)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if size > s.MaxTableSize {
-		return nil, fmt.Errorf("jtree: the %s elimination order has induced width %d and a largest clique table of %g entries, over the budget of %g entries; use an approximate method (bp)", s.Heuristic, width, size, s.MaxTableSize)
 	}
 	card := cards(g)
 	cl, of := buildCliques(g, order)

@@ -167,7 +167,7 @@ func TestBudgetRefusal(t *testing.T) {
 		}
 	}
 	_, err := Run(context.Background(), g, Settings{MaxTableSize: 1000})
-	if err == nil || !strings.Contains(err.Error(), "induced width 11") || !strings.Contains(err.Error(), "4096 entries") {
+	if err == nil || !strings.Contains(err.Error(), "induced width ≥ 11") || !strings.Contains(err.Error(), "4096 entries") {
 		t.Fatalf("error %v", err)
 	}
 	if _, err := Run(context.Background(), g, Settings{}); err != nil {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/learn"
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 // Learn optimises the params named in m.Learn by maximising the KL EP
@@ -56,10 +58,50 @@ import (
 // learn statement: max_iter (optimiser iterations, default 100), tol
 // (gradient tolerance in the transformed coordinates, default 1e-5),
 // method (lbfgs, bfgs, cg).
+//
+// Every error but the context's is an *ast.Error at the learn statement,
+// or at the param it is about.
 func Learn(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, []infer.Learned, []float64, error) {
 	if m.Learn == nil {
 		return m, nil, nil, nil
 	}
+	out, learned, trace, err := learnPositionless(ctx, m, opt)
+	if err != nil && ctx.Err() == nil {
+		err = learnErrorAt(m.Learn, err)
+	}
+	return out, learned, trace, err
+}
+
+// learnErrorAt places err at the learn statement, or at the param of it
+// that a *paramError names.
+func learnErrorAt(ls *compile.LearnSpec, err error) error {
+	var list ast.ErrorList
+	var one *ast.Error
+	if errors.As(err, &list) || errors.As(err, &one) {
+		return err
+	}
+	pos := ls.Pos
+	var pe *paramError
+	if errors.As(err, &pe) {
+		for _, p := range ls.Params {
+			if p.Name == pe.name {
+				pos = p.Pos
+			}
+		}
+	}
+	return &ast.Error{Pos: pos, Msg: err.Error()}
+}
+
+// paramError is a learn error about one learned param.
+type paramError struct {
+	name string
+	msg  string
+}
+
+func (e *paramError) Error() string { return e.msg }
+
+// learnPositionless is Learn without the errors' positions.
+func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, []infer.Learned, []float64, error) {
 	if tBlocks(m) {
 		return learnT(ctx, m, opt)
 	}
@@ -97,9 +139,42 @@ func Learn(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, 
 	}
 	var learned []infer.Learned
 	for i, p := range lb.params {
-		learned = append(learned, infer.Learned{Name: p.Name, Initial: lb.init[i], Value: res.X[i]})
+		l := infer.Learned{Name: p.Name, Initial: lb.init[i], Value: res.X[i], Pos: m.Learn.Params[i].Pos.String()}
+		l.Warning = notMaximum(res, i, l, m.Learn.Params[i])
+		learned = append(learned, l)
 	}
 	return out, learned, trace, nil
+}
+
+// stationaryTol bounds |∂ log Z_EP/∂x|·max(1, |x|) at a learned value x
+// that counts as a maximum of the evidence: converged runs end below 1e-5
+// (the optimiser's gradient tolerance, in its own coordinates).
+const stationaryTol = 1e-3
+
+// notMaximum is the warning for learned param k of res when its value is
+// not a stationary point of the evidence — the optimiser stopped (failed,
+// or at its iteration limit) with the gradient in that param still large,
+// e.g. when bounds so wide that the logit scale's resolution is coarser
+// than the optimum's width leave it where it started — or "".
+func notMaximum(res *learn.Result, k int, l infer.Learned, p compile.LearnParam) string {
+	if k >= len(res.Grad) {
+		return ""
+	}
+	g := res.Grad[k]
+	if math.Abs(g)*math.Max(1, math.Abs(l.Value)) <= stationaryTol {
+		return ""
+	}
+	why := "the optimiser stopped"
+	if res.Message != "" {
+		why += " (" + res.Message + ")"
+	}
+	if p.Bounded {
+		why += fmt.Sprintf("; the bounds [%g, %g] are optimised on a logit scale, whose steps may be too coarse when they are wide", p.Lo, p.Hi)
+	}
+	if math.Abs(l.Value-l.Initial) <= 1e-9*math.Max(1, math.Abs(l.Initial)) {
+		return fmt.Sprintf("learn made no progress on %s (%.4g → %.4g) though the evidence gradient there is %.3g: %s", l.Name, l.Initial, l.Value, g, why)
+	}
+	return fmt.Sprintf("learn: %s = %.6g is not a maximum of the evidence (gradient %.3g): %s", l.Name, l.Value, g, why)
 }
 
 // learnable reports why a block has no Gaussian EP evidence to maximise.
@@ -508,7 +583,7 @@ func (lb *learnBuilder) classify() error {
 			return err
 		}
 		if !d.any() {
-			return fmt.Errorf("learn: param %s changes no kernel hyperparameter, prior covariance or likelihood eps/var of the model, so the evidence does not depend on it", lb.params[k].Name)
+			return &paramError{name: lb.params[k].Name, msg: fmt.Sprintf("learn: param %s changes no kernel hyperparameter, prior covariance or likelihood eps/var of the model, so the evidence does not depend on it", lb.params[k].Name)}
 		}
 		p := &lb.params[k]
 		if p.Transform.Kind == learn.Identity {

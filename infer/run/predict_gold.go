@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -181,6 +182,41 @@ func goldFuncs(ps []goldPredictor) []func([]float64) float64 {
 	return fs
 }
 
+// finiteGuard marks the functions of an expectation that took a non-finite
+// value somewhere (an overflowing predictive, e.g. the expected count
+// E[exp(x*·w)] at a far input): such a function counts as 0 in the
+// integral or average, so that the quadrature and the other functions go
+// on, and apply reports its expectation as NaN — one missing element
+// (null in JSON, — in tables, a warning from warnNonFinite), not a failed
+// result without its posterior.
+type finiteGuard struct{ bad []atomic.Bool }
+
+// guardFinite wraps fs (which may be called concurrently) with a guard.
+func guardFinite(fs []func([]float64) float64) ([]func([]float64) float64, *finiteGuard) {
+	g := &finiteGuard{bad: make([]atomic.Bool, len(fs))}
+	out := make([]func([]float64) float64, len(fs))
+	for i, f := range fs {
+		out[i] = func(w []float64) float64 {
+			v := f(w)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				g.bad[i].Store(true)
+				return 0
+			}
+			return v
+		}
+	}
+	return out, g
+}
+
+// apply sets the expectations of the marked functions to NaN.
+func (g *finiteGuard) apply(vals []float64) {
+	for i := range vals {
+		if g.bad[i].Load() {
+			vals[i] = math.NaN()
+		}
+	}
+}
+
 // assemble turns the expectations of goldFuncs into a Prediction.
 func assemble(name string, ps []goldPredictor, vals []float64) infer.Prediction {
 	pr := infer.Prediction{Name: name, Shape: []int{len(ps)}}
@@ -216,10 +252,12 @@ func (j *job) exactPredictions(b *compile.Block, res *exact.Result) ([]infer.Pre
 		if err != nil {
 			return nil, err
 		}
-		vals, _, err := res.Expect(j.ctx, goldFuncs(ps))
+		fs, g := guardFinite(goldFuncs(ps))
+		vals, _, err := res.Expect(j.ctx, fs)
 		if err != nil {
 			return nil, fmt.Errorf("predict %s: %w", p.Name, err)
 		}
+		g.apply(vals)
 		out = append(out, assemble(p.Name, ps, vals))
 	}
 	return out, nil
@@ -241,7 +279,7 @@ func (j *job) mcmcPredictions(b *compile.Block, res *mcmc.Result) ([]infer.Predi
 		if err != nil {
 			return nil, err
 		}
-		fs := goldFuncs(ps)
+		fs, g := guardFinite(goldFuncs(ps))
 		vals := make([]float64, len(fs))
 		for i, f := range fs {
 			s, err := res.Expect(f)
@@ -250,6 +288,7 @@ func (j *job) mcmcPredictions(b *compile.Block, res *mcmc.Result) ([]infer.Predi
 			}
 			vals[i] = s.Mean
 		}
+		g.apply(vals)
 		out = append(out, assemble(p.Name, ps, vals))
 	}
 	return out, nil

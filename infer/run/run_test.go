@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -269,3 +270,56 @@ func probitPredictiveGH(t *testing.T, X [][]float64, y []float64, Xt [][]float64
 }
 
 func phi(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+
+// TestGoldPredictionNotFinite: a predict whose expected count overflows at
+// one input (E[exp(x*·w)] at x* = (1, 2000)) leaves exact and mcmc done,
+// with their posterior and the other inputs' predictions equal to those of
+// the same model without that input (1e-9 relative: the same quadrature
+// and the same draws), that element not finite (null/— when presented), and a
+// warning at the predict statement; ep does the same.
+func TestGoldPredictionNotFinite(t *testing.T) {
+	src := func(xnew string) string {
+		return `
+data X: real[4, 2] = [[1, -1], [1, 0], [1, 0.5], [1, 1.5]]
+data y: int[4] = [0, 1, 2, 4]
+latent w: real[2] ~ normal(0, 1)
+y ~ poisson_log(X @ w)
+predict rate = predictive(w, ` + xnew + `)
+infer ep
+infer exact
+infer mcmc { samples = 2000, seed = 3 }
+`
+	}
+	run := func(s string) []*infer.Result {
+		rs, err := Run(context.Background(), compileSrc(t, s), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
+	far, near := run(src("[[1, 0], [1, 1], [1, 2000]]")), run(src("[[1, 0], [1, 1]]"))
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+	for k, r := range far {
+		ref := near[k]
+		if !r.Status.Succeeded() || len(r.Variables) != 1 || len(r.Predictions) != 1 {
+			t.Fatalf("%s: status %v (%s), %d variables, %d predictions", r.Label, r.Status, r.Message, len(r.Variables), len(r.Predictions))
+		}
+		for i, m := range r.Variables[0].Mean {
+			if !close(m, ref.Variables[0].Mean[i]) || !close(r.Variables[0].Var[i], ref.Variables[0].Var[i]) {
+				t.Errorf("%s: w[%d] = %g ± %g, without the far input %g ± %g", r.Label, i, m, r.Variables[0].Var[i], ref.Variables[0].Mean[i], ref.Variables[0].Var[i])
+			}
+		}
+		got, want := r.Predictions[0].MeanY, ref.Predictions[0].MeanY
+		for i := range want {
+			if !close(got[i], want[i]) {
+				t.Errorf("%s: rate[%d] = %g, without the far input %g", r.Label, i, got[i], want[i])
+			}
+		}
+		if !math.IsNaN(got[2]) && !math.IsInf(got[2], 0) {
+			t.Errorf("%s: rate[2] = %g, want not finite (exp overflows)", r.Label, got[2])
+		}
+		if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0].Message, "rate[2] not finite") || r.Warnings[0].Pos != "test.fg:6:1" {
+			t.Errorf("%s: warnings %v", r.Label, r.Warnings)
+		}
+	}
+}

@@ -15,9 +15,12 @@ import (
 // infer line's max_iter), then scores every predict on libsvm data against
 // its file's labels. The block's prior is iid normal (compile checks it).
 func (j *job) streamBlock(b *compile.Block) (*blockOut, error) {
-	pv, err := diagonal(b.Prior.Cov)
-	if err != nil {
-		return nil, fmt.Errorf("streaming EP %w", err)
+	pv := b.Prior.Var // compile: an iid normal prior, kept diagonal (O(d))
+	if pv == nil {
+		var err error
+		if pv, err = diagonal(b.Prior.Cov); err != nil {
+			return nil, fmt.Errorf("streaming EP %w", err)
+		}
 	}
 	st := b.Streams[0]
 	lik, err := j.streamLik(st)

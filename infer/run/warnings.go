@@ -32,7 +32,47 @@ func (j *job) warn() {
 			r.Skipped, r.Skipped+r.Updates)
 	}
 	samplingWarnings(r, j.pos())
+	j.warnNonFinite()
 	j.multimodalWarning()
+}
+
+// warnNonFinite warns, at each predict statement, about the elements of
+// its prediction that are not finite (an overflowing predictive: the
+// expected count exp(m + v/2) at a far input); they are reported as
+// missing (null in JSON, — in tables) and the rest of the result stands.
+func (j *job) warnNonFinite() {
+	for _, pr := range j.res.Predictions {
+		var bad []int
+		for i := range pr.Mean {
+			if !finitePredicted(&pr, i) {
+				bad = append(bad, i)
+			}
+		}
+		if len(bad) == 0 {
+			continue
+		}
+		pos := j.pos()
+		for _, p := range j.m.Predicts {
+			if p.Name == pr.Name && p.Pos.IsValid() {
+				pos = p.Pos.String()
+			}
+		}
+		first := fmt.Sprintf("%s[%d]", pr.Name, bad[0])
+		if len(bad) > 1 {
+			first += fmt.Sprintf(" and %d more", len(bad)-1)
+		}
+		j.res.Warn(pos, "predict %s: %s not finite (the predictive overflows); shown as missing", pr.Name, first)
+	}
+}
+
+// finitePredicted reports whether element i of every quantity of pr is finite.
+func finitePredicted(pr *infer.Prediction, i int) bool {
+	for _, q := range [][]float64{pr.Mean, pr.Var, pr.Prob, pr.MeanY} {
+		if i < len(q) && (math.IsNaN(q[i]) || math.IsInf(q[i], 0)) {
+			return false
+		}
+	}
+	return true
 }
 
 // warnOnce adds a warning at the infer line unless the result has it

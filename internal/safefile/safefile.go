@@ -107,40 +107,65 @@ func ReadModelOrLibDAI(fsys fs.FS, name string, isLibDAI func(head []byte) bool)
 // reader fails with an error wrapping ErrTooLarge once more than limit
 // bytes have been read.
 func Open(fsys fs.FS, name string, limit int64) (io.ReadCloser, error) {
-	var f fs.File
+	f, st, err := OpenRegular(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > limit {
+		f.Close()
+		return nil, tooLarge(limit)
+	}
+	return &limited{f: f, left: limit, limit: limit}, nil
+}
+
+// OpenRegular opens the regular file at name in fsys (the operating
+// system's files when nil) and returns it with its FileInfo. Anything else
+// — a directory, a device, a socket, a FIFO — is refused from a stat of
+// the path before it is opened: opening a FIFO blocks until a writer
+// comes, and a device may never end. The opened file is checked again (the
+// path may have changed in between).
+func OpenRegular(fsys fs.FS, name string) (fs.File, fs.FileInfo, error) {
+	var st fs.FileInfo
 	var err error
+	if fsys == nil {
+		st, err = os.Stat(name)
+	} else {
+		st, err = fs.Stat(fsys, name)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := check(st); err != nil {
+		return nil, nil, err
+	}
+	var f fs.File
 	if fsys == nil {
 		f, err = os.Open(name)
 	} else {
 		f, err = fsys.Open(name)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	st, err := f.Stat()
+	if st, err = f.Stat(); err == nil {
+		err = check(st)
+	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	if err := check(st, limit); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &limited{f: f, left: limit, limit: limit}, nil
+	return f, st, nil
 }
 
-// check refuses what cannot be a model or data file.
-func check(st fs.FileInfo, limit int64) error {
+// check refuses what cannot be a model or data file: anything but a
+// regular file.
+func check(st fs.FileInfo) error {
 	mode := st.Mode()
 	switch {
 	case mode.IsDir():
-		return errors.New("is a directory")
-	case mode&os.ModeNamedPipe != 0:
-		return nil // a pipe (`<(...)`): read, up to the limit
+		return errors.New("is a directory, not a regular file")
 	case !mode.IsRegular():
 		return fmt.Errorf("not a regular file (%s); fg reads models and data from regular files", kind(mode))
-	case st.Size() > limit:
-		return tooLarge(limit)
 	}
 	return nil
 }
@@ -153,6 +178,8 @@ func kind(mode fs.FileMode) string {
 		return "a device"
 	case mode&os.ModeSocket != 0:
 		return "a socket"
+	case mode&os.ModeNamedPipe != 0:
+		return "a FIFO or pipe"
 	}
 	return "mode " + mode.String()
 }

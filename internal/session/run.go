@@ -100,8 +100,13 @@ func (m *Model) Run(ctx context.Context, opts ...RunOption) (*Results, error) {
 	}
 	rs, err := run.Run(ctx, cm, o)
 	for _, r := range rs {
-		if r.Learned == nil {
+		if r.Learned == nil && r.Status.HasNumbers() {
 			r.Learned = learned
+			for _, l := range learned {
+				if l.Warning != "" {
+					r.Warn(l.Pos, "%s", l.Warning)
+				}
+			}
 		}
 	}
 	return &Results{Model: cm, List: rs}, err

@@ -27,6 +27,7 @@ import (
 
 	"github.com/fg-infer/fg/beam/pipeline"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/lang/diag"
 )
@@ -89,7 +90,7 @@ func realMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return usage(stderr)
 	}
 	beam.Init() // a worker started by a portable runner takes over here
-	src, err := os.ReadFile(model)
+	src, err := safefile.ReadFile(nil, model, safefile.MaxModel)
 	if err != nil {
 		fmt.Fprintln(stderr, "fg-beam:", err)
 		return 1
@@ -107,7 +108,8 @@ func realMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Shards: *shards, Out: out, Retries: *retries, Execute: beamx.Run, Log: stderr,
 	}
 	res, sb, paths, err := pipeline.Run(ctx, cfg)
-	if res == nil {
+	var de *pipeline.DataError
+	if res == nil || errors.As(err, &de) {
 		report(stderr, err)
 		return 1
 	}
@@ -135,6 +137,11 @@ func realMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // report prints an error, with source snippets for the model's errors.
 func report(w io.Writer, err error) {
 	var list ast.ErrorList
+	var de *pipeline.DataError
+	if errors.As(err, &de) {
+		fmt.Fprintln(w, de.Msg)
+		return
+	}
 	if errors.As(err, &list) {
 		diag.Render(w, list, func(name string) ([]byte, bool) {
 			b, err := os.ReadFile(name)
