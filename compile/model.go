@@ -153,8 +153,8 @@ type Site struct {
 	Pos    ast.Pos
 	// Vars, when non-nil, makes Proj sparse: aᵀw = Σ_k Proj[k]·w[Vars[k]].
 	// Offset is a constant added to the projection, aᵀw + Offset: a
-	// factor-graph site on the joint vector of its latents (issue 13;
-	// infer/run's gold standards). Block sites leave both zero.
+	// factor-graph site on the joint vector of its latents (infer/run's
+	// gold standards). Block sites leave both zero.
 	Vars   []int
 	Offset float64
 }
@@ -197,6 +197,7 @@ type InferSpec struct {
 	infer.MCMCSpec
 	Options map[string]string // the options as written, for reports
 	Pos     ast.Pos
+	stmt    *ast.InferStmt // the line, for the positions of Model.Supports
 }
 
 // PredictSpec is one predict statement: predictive quantities of a block at
