@@ -134,6 +134,12 @@ func (c *compiler) netPredictLatent(s *ast.PredictStmt, at ast.Expr) {
 		if first == nil {
 			c.fail(at, "predictive(%s): no observation has `%s` as a parameter of its likelihood; write the new observation's likelihood, e.g. predictive(bernoulli(p)) or predictive(normal(dot(x, w) + b, 1 / tau))", c.text(at), name)
 		}
+		for _, ed := range first.Edges {
+			if ed.Selected {
+				c.fail(at, "predictive(%s): the observations of `%s` (%s at %s) have a parameter selected by a discrete latent, `%s`; a predictive over the selector's states is not supported",
+					c.text(at), name, first.Label, first.Pos, net.Vars[ed.Sel].Name)
+			}
+		}
 		pk, ok := first.Kind.(factor.NetPredictive)
 		if !ok {
 			c.fail(at, "predictive(%s): the observations of `%s` are %s, which has no posterior predictive here (bernoulli, binomial, poisson and normal have)", c.text(at), name, first.Kind.Name())
@@ -223,13 +229,14 @@ func netVarOf(g *graph.Graph, net *graph.Net) []int {
 // them from its posterior approximation, a product of its beliefs.
 func (c *compiler) netPredictEngines(s *ast.PredictStmt, np *NetPredict) {
 	var why string
-	f := np.Factors[0]
-	for _, e := range f.Edges {
-		switch {
-		case len(e.Vars) > 1:
-			why = fmt.Sprintf("its %s is an affine expression of several latents, whose variance needs their joint posterior", e.Name)
-		case e.Name == precEdge && len(e.Vars) == 1:
-			why = "its variance needs E[1/τ] of the latent precision, which these methods do not report (write the noise as a variance, normal(mu, s2) with s2 ~ inv_gamma(...), or use ep)"
+	for _, f := range np.Factors {
+		for _, e := range f.Edges {
+			switch {
+			case len(e.Vars) > 1:
+				why = fmt.Sprintf("its %s is an affine expression of several latents, whose variance needs their joint posterior", e.Name)
+			case e.Name == precEdge && len(e.Vars) == 1:
+				why = "its variance needs E[1/τ] of the latent precision, which these methods do not report (write the noise as a variance, normal(mu, s2) with s2 ~ inv_gamma(...), or use ep)"
+			}
 		}
 	}
 	if why == "" {

@@ -30,6 +30,8 @@ func TestNetPredictErrors(t *testing.T) {
 		{"predict q = predictive(mu + 1)", "infer ep", "m.fg:17:24: on a model with beta"},
 		{"predict q = predictive(w)", "infer ep", "m.fg:17:24: predictive(w): no observation has `w[0]` as a parameter of its likelihood"},
 		{"predict q = predictive(rate)", "infer ep", "m.fg:17:24: predictive(rate): no observation has `rate[0]` as a parameter"},
+		{"predict q = predictive(rate)", "infer ep", "m.fg:17:24: predictive(rate): no observation has `rate[0]`"},
+		{"predict q = predictive(z)", "infer ep", "m.fg:17:24: predictive(z): no observation has `z`"},
 		{"predict q = predictive(w[0])", "infer ep", "m.fg:17:24: predictive(w[0]): no observation has `w[0]` as a parameter"},
 		{"predict q = predictive(tau)", "infer exact", "m.fg:17:1: predict q: exact cannot answer this predictive: its variance needs E[1/τ]"},
 		{"predict q = predictive(p)", "infer ep", "m.fg:17:24: predictive(p): the observations of `p` have different likelihoods (binomial(c[0]) at m.fg:15:3, binomial(c[1]) at m.fg:15:3)"},
@@ -53,5 +55,26 @@ func TestNetPredictErrors(t *testing.T) {
 		if _, err := CompileSource("m.fg", []byte(netPredictModel+ok+"\n"), Options{}); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
+	}
+}
+
+// TestNetPredictSelected: the short form on a latent whose observations
+// have a selected parameter is refused (a predictive over the selector's
+// states is not computed), not answered from the selected edge.
+func TestNetPredictSelected(t *testing.T) {
+	src := `model s
+data y = [1.2, -0.4, 2.1]
+latent mu: real[2] ~ normal(0, 10)
+latent tau: real ~ gamma(2, 2)
+latent z: cat(2) ~ categorical([0.5, 0.5])
+for i in 0..3 {
+  y[i] ~ normal(mu[z], 1 / tau)
+}
+predict q = predictive(tau)
+infer ep
+`
+	want := "s.fg:9:24: predictive(tau): the observations of `tau` (normal(y[0]) at s.fg:7:3) have a parameter selected by a discrete latent, `z`"
+	if _, err := CompileSource("s.fg", []byte(src), Options{}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
 	}
 }
