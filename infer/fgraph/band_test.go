@@ -2,6 +2,7 @@ package fgraph
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -89,5 +90,29 @@ func TestBandJointImproper(t *testing.T) {
 	res, err := Run(context.Background(), g, Settings{})
 	if err != nil || res.Status.HasNumbers() || res.Message == "" {
 		t.Fatalf("%v %v %q; want a failure with a message", err, res.Status, res.Message)
+	}
+}
+
+// BenchmarkVectorChain solves a chain of 4-dimensional states (the
+// tracking model's shape: half-bandwidth 7, a reading per step) on the
+// band, O(T d³):
+//
+//	go test -run '^$' -bench VectorChain -benchtime 20x ./infer/fgraph
+//
+// with the process CPU time per run (cpu-ns/op, see BenchmarkRandomWalk).
+func BenchmarkVectorChain(b *testing.B) {
+	for _, T := range []int{1000, 10_000} {
+		b.Run(fmt.Sprintf("T=%d", T), func(b *testing.B) {
+			g := vectorChain(T, 4, false, 5)
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				res, err := Run(context.Background(), g, Settings{})
+				if err != nil || !res.Exact {
+					b.Fatal(err, res.Message)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+		})
 	}
 }
