@@ -56,11 +56,16 @@ func (g *Graph) Banded() bool { return netjoint.Banded(g.n, bandwidth(g)) }
 //
 // which avoids the cancellation of ½ hᵀΛ⁻¹h against Σ_k (y_k − c_k)²/σ_k²
 // (both grow as the squared states: 10¹⁰ on a long track, where the
-// difference would keep only four digits).
-func bandJoint(g *Graph, k int) (gaussJoint, error) {
+// difference would keep only four digits). It checks done between rows
+// (netjoint.GaussBlock.IntegrateDone) and returns netjoint.ErrCanceled
+// when it closes.
+func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 	gb := netjoint.NewGaussBlock(g.n, k)
 	addGaussians(g, gb.Add, gb.B)
-	_, mean, vr, err := gb.Integrate()
+	_, mean, vr, err := gb.IntegrateDone(done)
+	if errors.Is(err, netjoint.ErrCanceled) {
+		return gaussJoint{}, err
+	}
 	if err != nil {
 		return gaussJoint{}, errors.New("the linear-Gaussian factors do not define a proper joint Gaussian")
 	}

@@ -2,10 +2,13 @@ package fgraph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/fg-infer/fg/infer"
 )
 
 // vectorChain is a chain of d-dimensional states written as scalar
@@ -114,5 +117,16 @@ func BenchmarkVectorChain(b *testing.B) {
 			}
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
+	}
+}
+
+// TestBandJointCancels: a banded solve under a canceled context returns
+// Canceled with the context's error and no numbers.
+func TestBandJointCancels(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Run(ctx, vectorChain(5000, 4, false, 2), Settings{})
+	if !errors.Is(err, context.Canceled) || res == nil || res.Status != infer.Canceled || res.Mean != nil {
+		t.Fatalf("%v %+v; want Canceled", err, res)
 	}
 }

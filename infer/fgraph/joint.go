@@ -33,7 +33,10 @@ const MaxJoint = 4000
 // (bandJoint), in O(n k²) at any n, unless Cov asks for the dense joint.
 func runJoint(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result, error) {
 	if k := bandwidth(g); !s.dense && !s.Cov && netjoint.Banded(g.n, k) {
-		jt, err := bandJoint(g, k)
+		jt, err := bandJoint(g, k, ctx.Done())
+		if errors.Is(err, netjoint.ErrCanceled) {
+			return &Result{Status: infer.Canceled, Message: "canceled"}, ctx.Err()
+		}
 		if err != nil {
 			return &Result{Status: infer.Failed, Message: err.Error()}, nil
 		}

@@ -114,10 +114,22 @@ var errNotPD = errors.New("the Gaussian variables' precision is not positive def
 // Integrate returns log ∫, the posterior means and variances. It factors
 // P: Draw may follow, Add and Zero start a new block.
 func (g *GaussBlock) Integrate() (logZ float64, mean, vr []float64, err error) {
+	return g.IntegrateDone(nil)
+}
+
+// ErrCanceled is IntegrateDone's error when done closes.
+var ErrCanceled = errors.New("netjoint: canceled")
+
+// IntegrateDone is Integrate checking done every cancelRows rows of a
+// banded block's factorisation and inverse (a few milliseconds at the
+// widest band), returning ErrCanceled when it closes: a band is
+// unbounded in n, so a long chain stops on Ctrl-C within a fraction of
+// a second.
+func (g *GaussBlock) IntegrateDone(done <-chan struct{}) (logZ float64, mean, vr []float64, err error) {
 	if g.dense != nil {
 		return g.integrateDense()
 	}
-	return g.integrateBand()
+	return g.integrateBand(done)
 }
 
 func (g *GaussBlock) integrateDense() (float64, []float64, []float64, error) {
@@ -156,12 +168,15 @@ func (g *GaussBlock) logZ(mean []float64, logDet float64) float64 {
 // i ≤ j ≤ i + k, which needs only entries of Σ inside the band. A pivot
 // at the rounding level of its diagonal entry (pivotTol) fails as not
 // positive definite.
-func (g *GaussBlock) integrateBand() (float64, []float64, []float64, error) {
+func (g *GaussBlock) integrateBand(done <-chan struct{}) (float64, []float64, []float64, error) {
 	n, k, w := g.n, g.k, g.k+1
 	u := g.band
 	at := func(i, j int) float64 { return u[i*w+j-i] } // i ≤ j ≤ i + k
 	logU := make([]float64, n)                         // log U_ii, summed compensated: a long chain's n terms would lose digits
 	for i := 0; i < n; i++ {
+		if canceled(done, i) {
+			return 0, nil, nil, ErrCanceled
+		}
 		for j := i; j < min(i+w, n); j++ {
 			s := u[i*w+j-i]
 			for l := max(0, j-k); l < i; l++ {
@@ -203,6 +218,9 @@ func (g *GaussBlock) integrateBand() (float64, []float64, []float64, error) {
 		return sig[i*w+j-i]
 	}
 	for i := n - 1; i >= 0; i-- {
+		if canceled(done, i) {
+			return 0, nil, nil, ErrCanceled
+		}
 		for j := min(i+k, n-1); j >= i; j-- {
 			s := 0.0
 			if j == i {
@@ -219,6 +237,22 @@ func (g *GaussBlock) integrateBand() (float64, []float64, []float64, error) {
 		vr[i] = sig[i*w]
 	}
 	return g.logZ(mean, logDet), mean, vr, nil
+}
+
+// cancelRows is the number of rows between two checks of done.
+const cancelRows = 1 << 14
+
+// canceled reports, at every cancelRows-th row i, whether done has closed.
+func canceled(done <-chan struct{}, i int) bool {
+	if done == nil || i%cancelRows != 0 {
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
 // pivotTol is the smallest pivot of the band's factor taken as positive
