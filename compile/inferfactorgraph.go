@@ -5,26 +5,16 @@ import (
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/exact"
-	"github.com/fg-infer/fg/infer/fgraph"
-	"github.com/fg-infer/fg/infer/netjoint"
 	"github.com/fg-infer/fg/lang/ast"
-)
-
-// fullSchedules and factorizedSchedules are the schedules of ep on a factor graph under
-// each family (infer/fgraph: a forest always runs forward–backward).
-var (
-	fullSchedules       = []infer.Schedule{infer.Sequential, infer.Parallel}
-	factorizedSchedules = []infer.Schedule{infer.Sequential, infer.Parallel, infer.Residual}
 )
 
 // checkFactorGraph checks an infer line against a model compiled to a
 // FactorGraph (infer/run's runFactorGraph serves it): ep runs infer/fgraph
 // (kl, alpha, relaxed_kl under family = full; the schedules it has); exact
 // solves linear-Gaussian graphs at any size and integrates the joint by
-// quadrature up to exact.MaxQuadDim elements otherwise; mcmc samples the
+// quadrature up to infer.MaxQuadDim elements otherwise; mcmc samples the
 // joint Gaussian prior. Whatever needs a dense joint is bounded by
-// fgraph.MaxJoint; a linear-Gaussian graph with a banded precision (a
+// infer.MaxJoint; a linear-Gaussian graph with a banded precision (a
 // chain of vector states, banded) is solved on the band at any size
 // within the memory budget. The options of the block engines (shards, passes,
 // nonnegative_sites) are refused; bp and t(nu) have no rule for the
@@ -37,15 +27,15 @@ func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
 	case infer.MethodExact:
 		switch {
 		case !fg.LinearGaussian():
-			if fg.NumVars > exact.MaxQuadDim {
-				c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", exact.MaxQuadDim, fg.NumVars)
+			if fg.NumVars > infer.MaxQuadDim {
+				c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", infer.MaxQuadDim, fg.NumVars)
 			}
-		case fg.NumVars > fgraph.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) && !fg.banded():
-			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain, a tree or a chain of vector states) as one dense Gaussian over at most %d latent elements; it has %d", fgraph.MaxJoint, fg.NumVars)
+		case fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) && !fg.banded():
+			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain, a tree or a chain of vector states) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
 		}
 	case infer.MethodMCMC:
-		if fg.NumVars > fgraph.MaxJoint {
-			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		if fg.NumVars > infer.MaxJoint {
+			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
 		}
 	}
 }
@@ -55,10 +45,10 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
 	div := optionValue(s, "divergence")
 	_, relaxed := spec.Settings.Divergence.(infer.RelaxedKL)
-	c.blockOnlyOptions(s)
+	c.blockOnlyOptions(s, spec, infer.GraphEP)
 	sch := spec.Settings.Schedule
 	if spec.Family == infer.FamilyFactorized {
-		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, factorizedSchedules))
+		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, infer.GraphFactorizedSchedules))
 		if relaxed {
 			c.errorf(div, "relaxed_kl acts on the projections of one joint Gaussian: it needs family = full")
 		}
@@ -67,17 +57,23 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 		}
 		return
 	}
-	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, fullSchedules))
-	if fg.NumVars > fgraph.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) && !(fg.banded() && !relaxed) {
+	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, infer.GraphFullSchedules))
+	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) && !(fg.banded() && !relaxed) {
 		c.errorf(optionValue(s, "family"), "family = full here (a graph with a cycle, a dense gp or mvnormal prior, or relaxed_kl) is one dense Gaussian over at most %d latent elements; this one has %d: use family = factorized",
-			fgraph.MaxJoint, fg.NumVars)
+			infer.MaxJoint, fg.NumVars)
 	}
 }
 
-// blockOnlyOptions refuses the options of the Gaussian-block engines.
-func (c *compiler) blockOnlyOptions(s *ast.InferStmt) {
-	for _, k := range []string{"shards", "passes", "nonnegative_sites"} {
-		if at := optionValue(s, k); at != ast.Node(s) {
+// blockOnlyOptions refuses the options of ep that engine eng (message
+// passing on a factor graph) does not take: those of the Gaussian-block
+// engines (the method registry's engine options).
+func (c *compiler) blockOnlyOptions(s *ast.InferStmt, spec *InferSpec, eng infer.Engine) {
+	e, err := infer.Lookup(spec.Method)
+	if err != nil {
+		return
+	}
+	for _, k := range infer.OptionKeys {
+		if at := optionValue(s, k); at != ast.Node(s) && e.Accepts(k) && !eng.Accepts(e, k) {
 			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
 		}
 	}
@@ -87,7 +83,7 @@ func (c *compiler) blockOnlyOptions(s *ast.InferStmt) {
 // (factor.Normal): the posterior is then Gaussian and exact.
 func (g *FactorGraph) LinearGaussian() bool {
 	for _, s := range g.Sites {
-		if _, ok := s.Lik.(factor.Normal); !ok {
+		if _, ok := s.Shared.Lik.(factor.Normal); !ok {
 			return false
 		}
 	}
@@ -140,11 +136,11 @@ func (g *FactorGraph) forest() bool {
 }
 
 // banded reports whether g is linear-Gaussian with no dense block or gate
-// and its joint precision is banded in the variables' order, so that
-// infer/fgraph solves it on the band (fgraph.Graph.Banded, the same test
-// on the same factors): a factor on x_F couples the variables of F, and
-// the half-bandwidth is the largest max F − min F over the factors and
-// Gaussian observations.
+// and its joint precision is banded in the variables' order (infer.Banded),
+// so that infer/fgraph solves it on the band (its Graph.Banded makes the
+// same test on the same factors): a factor on x_F couples the variables of
+// F, and the half-bandwidth is the largest max F − min F over the factors
+// and Gaussian observations.
 func (g *FactorGraph) banded() bool {
 	if !g.LinearGaussian() || len(g.Dense) > 0 || len(g.Gates) > 0 {
 		return false
@@ -161,5 +157,5 @@ func (g *FactorGraph) banded() bool {
 	for _, s := range g.Sites {
 		span(s.Aff.Vars)
 	}
-	return netjoint.Banded(g.NumVars, k)
+	return infer.Banded(g.NumVars, k)
 }

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/netjoint"
 )
 
@@ -33,9 +34,9 @@ func bandwidth(g *Graph) int {
 }
 
 // Banded reports whether g is a linear-Gaussian graph whose joint
-// precision is banded in the variables' order (bandwidth, netjoint.Banded):
+// precision is banded in the variables' order (bandwidth, infer.Banded):
 // family = full and exact then solve it at O(n k²) with no bound on n.
-func (g *Graph) Banded() bool { return netjoint.Banded(g.n, bandwidth(g)) }
+func (g *Graph) Banded() bool { return infer.Banded(g.n, bandwidth(g)) }
 
 // bandJoint solves a linear-Gaussian graph of half-bandwidth k in
 // information form on the band (netjoint.GaussBlock): Λ and h from the

@@ -18,7 +18,7 @@ import (
 // MaxJoint bounds the number of variables of a graph solved as one dense
 // joint Gaussian (family = full with likelihood factors, or a loopy
 // linear-Gaussian graph): the joint costs O(n²) memory and O(n³) time.
-const MaxJoint = 4000
+const MaxJoint = infer.MaxJoint
 
 // runJoint solves g under family = full: the linear-Gaussian factors and
 // the blocks define the joint Gaussian N(x; μ, Σ) (gaussianJoint: the
@@ -32,7 +32,7 @@ const MaxJoint = 4000
 // (Graph.Banded: a chain of vector states) is solved on the band instead
 // (bandJoint), in O(n k²) at any n, unless Cov asks for the dense joint.
 func runJoint(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result, error) {
-	if k := bandwidth(g); !s.dense && !s.Cov && netjoint.Banded(g.n, k) {
+	if k := bandwidth(g); !s.dense && !s.Cov && infer.Banded(g.n, k) {
 		jt, err := bandJoint(g, k, ctx.Done())
 		if errors.Is(err, netjoint.ErrCanceled) {
 			return &Result{Status: infer.Canceled, Message: "canceled"}, ctx.Err()

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 )
 
 // GaussBlock accumulates −½ xᵀPx + Bᵀx over a set of Gaussian variables
@@ -37,19 +38,14 @@ type GaussBlock struct {
 func (g *GaussBlock) LogDet() float64 { return g.ldet }
 
 // MaxBand is the largest half-width stored as a band; a band is used when
-// it is at most a quarter of the block.
-const MaxBand = 16
-
-// Banded reports whether a block of n variables whose factors couple
-// variables at most k apart is stored as a band (0 ≤ k ≤ MaxBand and
-// 4(k+1) ≤ n), at O(n k) memory and O(n k²) time, rather than dense.
-func Banded(n, k int) bool { return k >= 0 && k <= MaxBand && 4*(k+1) <= n }
+// it is at most a quarter of the block (infer.Banded).
+const MaxBand = infer.MaxBand
 
 // NewGaussBlock is a block of n variables whose factors couple variables
 // at most k apart (k < 0: any).
 func NewGaussBlock(n, k int) *GaussBlock {
 	g := &GaussBlock{n: n, k: k, B: make([]float64, n)}
-	if !Banded(n, k) {
+	if !infer.Banded(n, k) {
 		g.k, g.dense = -1, mat.NewSymDense(n, nil)
 	} else {
 		g.band = make([]float64, n*(k+1))

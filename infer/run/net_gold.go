@@ -10,15 +10,10 @@ import (
 	"github.com/fg-infer/fg/infer/mcmc"
 )
 
-// runNetGold runs the gold standards on a model held as a graph.Net:
-// exact (forward–backward, enumeration × closed form, quadrature) and
-// mcmc (Gibbs on conjugate and discrete conditionals, slice sampling).
-func (j *job) runNetGold() error {
-	if j.spec.Method == infer.MethodExact {
-		return j.runNetExact()
-	}
-	return j.runNetMCMC()
-}
+// The gold standards on a model held as a graph.Net: exact
+// (forward–backward, enumeration × closed form, quadrature; infer.NetExact)
+// and mcmc (Gibbs on conjugate and discrete conditionals, slice sampling;
+// infer.NetMCMC).
 
 // runNetExact maps exact.RunNet's result to the model's latents.
 func (j *job) runNetExact() error {
