@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	fg "github.com/fg-infer/fg"
 )
 
@@ -69,12 +67,7 @@ func TestTrackingKalmanLong(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	A := mat.NewDense(4, 4, []float64{1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1})
-	Q := mat.NewDense(4, 4, []float64{1.0 / 3, 0, 0.5, 0, 0, 1.0 / 3, 0, 0.5, 0.5, 0, 1, 0, 0, 0.5, 0, 1})
-	Q.Scale(0.05, Q)
-	H := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 0, 1, 0, 0})
-	P0 := mat.NewDense(4, 4, []float64{10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1})
-	ms, Ps, logp := kalmanSmoother(A, Q, H, 0.25, []float64{0, 0, 1, 0.5}, P0, ys)
+	ms, Ps, logp := trackingKalman(ys)
 	for _, label := range []string{"ep", "exact"} {
 		rr := res.Get(label)
 		if !rr.Status().OK() {
