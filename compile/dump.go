@@ -59,6 +59,10 @@ func Dump(w io.Writer, m *Model) error {
 			fmt.Fprintf(bw, "predict %s block=%d libsvm=%s %dx%d lik=%s %v\n", p.Name, p.Block, filepath.ToSlash(p.Sparse.Path), p.Sparse.Rows, p.Sparse.Cols, p.Lik.Name(), p.Lik.Params())
 			continue
 		}
+		if p.Net != nil {
+			fmt.Fprintf(bw, "predict %s net %s n=%d\n", p.Name, p.Net.Kind.Name(), len(p.Net.Factors))
+			continue
+		}
 		r, c := p.Xnew.Dims()
 		lik, params := "", map[string]float64(nil)
 		if p.Lik != nil {

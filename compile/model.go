@@ -214,7 +214,10 @@ type PredictSpec struct {
 	// predictive (infer/run's displayPrediction) instead of an integral per input.
 	Display bool
 	// FG is set for a predict on a factor-graph model (Block is then −1).
-	FG  *FGPredict
+	FG *FGPredict
+	// Net is set for a predict on a typed-factor-graph model (Block −1,
+	// Xnew nil): the likelihood of a new observation (net_predict.go).
+	Net *NetPredict
 	Pos ast.Pos
 }
 

@@ -82,7 +82,7 @@ var table = []Builtin{
 		Doc: "max(x): largest element; max(a, b): elementwise maximum"},
 	// Predict.
 	{Name: "predictive", Kind: Predict, Params: []Param{req("latent", LatentT, "a Gaussian-block latent"), req("Xnew", MatrixT, "new inputs (GP/TP) or projection rows (linear)")},
-		Doc: "predictive latent mean/variance and p(y = +1) at new inputs"},
+		Doc: "predictive latent mean/variance and p(y = +1) at new inputs; on a model with beta, gamma, inv_gamma or dirichlet latents, predictive(DIST(args)): the posterior predictive of a new observation y* ~ DIST(args)"},
 	// Plates.
 	{Name: "batches", Kind: Plate, Params: []Param{req("N", NumberT, "number of items"), req("s", NumberT, "batch size")},
 		Doc: "consecutive index vectors [0..s), [s..2s), ...; the last may be shorter"},

@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/mp"
@@ -43,5 +44,10 @@ func (j *job) runMP() error {
 		out.mean, out.vr, out.nat = make([]float64, nv.Dim), make([]float64, nv.Dim), res.Beliefs[v]
 		sp.Moments(res.Beliefs[v], out.mean, out.vr)
 	})
-	return nil
+	r.Predictions, err = netPredictions(j.m, func(v int) factor.EdgeMoments {
+		var mean, vr [1]float64
+		mp.Space(j.m.Net, v).Moments(res.Beliefs[v], mean[:], vr[:])
+		return factor.EdgeMoments{Mean: mean[0], Var: vr[0], MeanInv: meanInv(j.m.Net.Vars[v].Family, res.Beliefs[v])}
+	})
+	return err
 }
