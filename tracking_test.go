@@ -83,6 +83,18 @@ func kalmanSmoother(A, Q, H *mat.Dense, r float64, m0 []float64, P0 *mat.Dense, 
 	return ms, Ps, logp
 }
 
+// trackingKalman is kalmanSmoother on examples/tracking.fg's model
+// (q = 0.05, r = 0.25, x[0] ~ N((0, 0, 1, 0.5), diag(10, 10, 1, 1))).
+func trackingKalman(ys [][]float64) ([]*mat.VecDense, []*mat.Dense, float64) {
+	const q, r = 0.05, 0.25
+	A := mat.NewDense(4, 4, []float64{1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1})
+	Q := mat.NewDense(4, 4, []float64{1.0 / 3, 0, 0.5, 0, 0, 1.0 / 3, 0, 0.5, 0.5, 0, 1, 0, 0, 0.5, 0, 1})
+	Q.Scale(q, Q)
+	H := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 0, 1, 0, 0})
+	P0 := mat.NewDense(4, 4, []float64{10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1})
+	return kalmanSmoother(A, Q, H, r, []float64{0, 0, 1, 0.5}, P0, ys)
+}
+
 func symmetrize(P *mat.Dense) []float64 {
 	d, _ := P.Dims()
 	out := make([]float64, d*d)
@@ -107,17 +119,11 @@ func TestTrackingKalman(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const q, r = 0.05, 0.25
-	A := mat.NewDense(4, 4, []float64{1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1})
-	Q := mat.NewDense(4, 4, []float64{1.0 / 3, 0, 0.5, 0, 0, 1.0 / 3, 0, 0.5, 0.5, 0, 1, 0, 0, 0.5, 0, 1})
-	Q.Scale(q, Q)
-	H := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 0, 1, 0, 0})
-	P0 := mat.NewDense(4, 4, []float64{10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1})
 	ys := [][]float64{{-0.128, 0.256}, {1.533, 0.681}, {1.062, 1.378}, {2.394, 1.261}, {3.578, 1.833},
 		{3.706, 1.455}, {4.529, 1.592}, {5.81, 1.754}, {6.284, 2.576}, {7.053, 3.743},
 		{7.21, 3.457}, {7.564, 2.817}, {5.694, 2.688}, {7.388, 4.158}, {7.056, 4.798},
 		{5.906, 4.861}, {6.765, 6.433}, {7.944, 7.021}, {7.849, 7.845}, {9.042, 8.149}}
-	ms, Ps, logp := kalmanSmoother(A, Q, H, r, []float64{0, 0, 1, 0.5}, P0, ys)
+	ms, Ps, logp := trackingKalman(ys)
 	for _, label := range []string{"ep", "exact"} {
 		rr := res.Get(label)
 		if !rr.Status().OK() {
@@ -159,12 +165,7 @@ for t in 0..3 { y[t] ~ normal(H @ x[t], 0.25) }
 infer mcmc { samples = 20000, seed = 1 }
 `
 	r := runSource(t, src).All()[0]
-	A := mat.NewDense(4, 4, []float64{1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1})
-	Q := mat.NewDense(4, 4, []float64{1.0 / 3, 0, 0.5, 0, 0, 1.0 / 3, 0, 0.5, 0.5, 0, 1, 0, 0, 0.5, 0, 1})
-	Q.Scale(0.05, Q)
-	H := mat.NewDense(2, 4, []float64{1, 0, 0, 0, 0, 1, 0, 0})
-	P0 := mat.NewDense(4, 4, []float64{10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1})
-	ms, Ps, _ := kalmanSmoother(A, Q, H, 0.25, []float64{0, 0, 1, 0.5}, P0, [][]float64{{-0.128, 0.256}, {1.533, 0.681}, {1.062, 1.378}})
+	ms, Ps, _ := trackingKalman([][]float64{{-0.128, 0.256}, {1.533, 0.681}, {1.062, 1.378}})
 	for ti := 0; ti < 3; ti++ {
 		for k := 0; k < 4; k++ {
 			mean, _ := r.Mean("x", 4*ti+k)

@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"slices"
+
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -12,7 +14,9 @@ import (
 // solves linear-Gaussian graphs at any size and integrates the joint by
 // quadrature up to infer.MaxQuadDim elements otherwise; mcmc samples the
 // joint Gaussian prior. Whatever needs a dense joint is bounded by
-// infer.MaxJoint. The options of the block engines (shards, passes,
+// infer.MaxJoint; a linear-Gaussian graph with a banded precision (a
+// chain of vector states, banded) is solved on the band at any size
+// within the memory budget. The options of the block engines (shards, passes,
 // nonnegative_sites) are refused; bp and t(nu) have no rule for the
 // normal priors and conditionals (checkRules).
 func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
@@ -26,8 +30,8 @@ func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
 			if fg.NumVars > infer.MaxQuadDim {
 				c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", infer.MaxQuadDim, fg.NumVars)
 			}
-		case fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()):
-			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain or a tree) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
+		case fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) && !fg.banded():
+			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain, a tree or a chain of vector states) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
 		}
 	case infer.MethodMCMC:
 		if fg.NumVars > infer.MaxJoint {
@@ -54,7 +58,7 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 		return
 	}
 	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, infer.GraphFullSchedules))
-	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) {
+	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) && !(fg.banded() && !relaxed) {
 		c.errorf(optionValue(s, "family"), "family = full here (a graph with a cycle, a dense gp or mvnormal prior, or relaxed_kl) is one dense Gaussian over at most %d latent elements; this one has %d: use family = factorized",
 			infer.MaxJoint, fg.NumVars)
 	}
@@ -129,4 +133,29 @@ func (g *FactorGraph) forest() bool {
 		}
 	}
 	return true
+}
+
+// banded reports whether g is linear-Gaussian with no dense block or gate
+// and its joint precision is banded in the variables' order (infer.Banded),
+// so that infer/fgraph solves it on the band (its Graph.Banded makes the
+// same test on the same factors): a factor on x_F couples the variables of
+// F, and the half-bandwidth is the largest max F − min F over the factors
+// and Gaussian observations.
+func (g *FactorGraph) banded() bool {
+	if !g.LinearGaussian() || len(g.Dense) > 0 || len(g.Gates) > 0 {
+		return false
+	}
+	k := 0
+	span := func(vars []int) {
+		if len(vars) > 0 {
+			k = max(k, slices.Max(vars)-slices.Min(vars))
+		}
+	}
+	for _, f := range g.Gaussians {
+		span(f.Aff.Vars)
+	}
+	for _, s := range g.Sites {
+		span(s.Aff.Vars)
+	}
+	return infer.Banded(g.NumVars, k)
 }

@@ -41,6 +41,16 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 	return &Model{Graph: g, FactorGraph: fg, Params: map[string]Value{}, Data: map[string]Value{}}
 }
 
+// bandModel is fgModel's chain with a second conditional on x_{t−2} at
+// every step: cycles, but a joint precision of half-bandwidth 2.
+func bandModel(n int, gaussian bool) *Model {
+	m := fgModel(n, false, gaussian, false)
+	for t := 2; t < n; t++ {
+		m.FactorGraph.Gaussians = append(m.FactorGraph.Gaussians, LinearGaussian{Aff: Affine{Vars: []int{t, t - 2}, Coefs: []float64{1, -1}}, Var: 4, Target: t})
+	}
+	return m
+}
+
 func posOf(line int) ast.Pos { return ast.Pos{Filename: "fg.fg", Line: line, Column: 1} }
 
 // TestFactorGraphInferChecks: infer lines that the factor-graph engines
@@ -74,6 +84,15 @@ func TestFactorGraphInferChecks(t *testing.T) {
 		{fgModel(big, true, false, false), "ep", `family = full here .* at most 4000 latent elements; this one has 4001`},
 		{fgModel(big, false, false, false), "ep { divergence = relaxed_kl(c = 2) }", `family = full here`},
 		{fgModel(big, false, false, false), "mcmc", `mcmc samples the joint Gaussian prior of at most 4000`},
+		// A linear-Gaussian graph with cycles whose precision is banded
+		// (factors on x_t, x_{t−2}: half-bandwidth 2) is solved on the band
+		// by ep and exact at any size; with a probit site ep needs the
+		// dense joint, and mcmc always does.
+		{bandModel(big, true), "exact", ""},
+		{bandModel(big, true), "ep", ""},
+		{bandModel(big, true), "ep { divergence = relaxed_kl(c = 2) }", `family = full here`},
+		{bandModel(big, false), "ep", `family = full here .* at most 4000 latent elements; this one has 4001`},
+		{bandModel(big, true), "mcmc", `mcmc samples the joint Gaussian prior of at most 4000`},
 	} {
 		_, err := MethodSpec(c.m, c.line)
 		switch {

@@ -36,7 +36,18 @@ const (
 	// MaxStates bounds the states of a selector of gated likelihoods
 	// (one branch per state).
 	MaxStates = 1 << 12
+	// MaxBand is the largest half-bandwidth of a Gaussian precision
+	// stored and factored as a band (Banded).
+	MaxBand = 16
 )
+
+// Banded reports whether a Gaussian over n variables whose factors couple
+// variables at most k apart in their order is solved as a band (0 ≤ k ≤
+// MaxBand and 4(k+1) ≤ n), at O(n k) memory and O(n k²) time with no bound
+// on n, rather than dense: infer/netjoint's GaussBlock, and through it
+// infer/fgraph on a chain of vector states, whose half-bandwidth compile
+// checks to lift MaxJoint.
+func Banded(n, k int) bool { return k >= 0 && k <= MaxBand && 4*(k+1) <= n }
 
 // Structure is the shape of a compiled model as the engines see it;
 // compile decides it once (compile.Model.Structure) and every method

@@ -111,6 +111,15 @@
 // information form, one Cholesky factorisation of the precision. The dense
 // joint holds at most MaxJoint variables.
 //
+// A linear-Gaussian graph (no sites, blocks or gates) whose precision is
+// banded in the variables' order — a chain of d-dimensional states stored
+// time-major, half-bandwidth k ≤ 2d − 1 (Graph.Banded) — is solved on the
+// band instead (band.go, with netjoint.GaussBlock): the banded Cholesky
+// factor, the means by two banded solves, the variances by the selected
+// inverse of Takahashi, Fagan & Chen (1973) (on a chain, the Rauch–Tung–
+// Striebel smoother's covariances), log Z from the factor's diagonal and
+// the residuals at the mean: O(n k²) time and O(n k) memory at any n.
+//
 // # Measured
 //
 // One forward–backward pass on a random walk observed at every step

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/infer/netjoint"
 	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -27,8 +28,20 @@ const MaxJoint = infer.MaxJoint
 // classification), so the result is joint-Gaussian EP. A constant
 // c_k ≠ 0 is carried by one extra coordinate with prior mean 1 and
 // variance 0. log Z is the Gaussian factors' normaliser log Z_G plus
-// log Z_EP of the sites.
+// log Z_EP of the sites. A linear-Gaussian graph whose precision is banded
+// (Graph.Banded: a chain of vector states) is solved on the band instead
+// (bandJoint), in O(n k²) at any n, unless Cov asks for the dense joint.
 func runJoint(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result, error) {
+	if k := bandwidth(g); !s.dense && !s.Cov && infer.Banded(g.n, k) {
+		jt, err := bandJoint(g, k, ctx.Done())
+		if errors.Is(err, netjoint.ErrCanceled) {
+			return &Result{Status: infer.Canceled, Message: "canceled"}, ctx.Err()
+		}
+		if err != nil {
+			return &Result{Status: infer.Failed, Message: err.Error()}, nil
+		}
+		return gaussianResult(g, jt), nil
+	}
 	if g.n > MaxJoint {
 		return nil, fmt.Errorf("fgraph: family = full needs a dense joint Gaussian over %d variables (at most %d); use family = factorized", g.n, MaxJoint)
 	}
@@ -211,6 +224,16 @@ func gaussianPart(g *Graph) (*mat.SymDense, *mat.VecDense, float64) {
 	for _, b := range g.blocks {
 		r += b.addTo(lam, h)
 	}
+	r += addGaussians(g, func(i, j int, x float64) { lam.SetSym(i, j, lam.At(i, j)+x) }, h.RawVector().Data)
+	return lam, h, r
+}
+
+// addGaussians adds the linear-Gaussian factors N(y_k; a_kᵀx + c_k, σ_k²)
+// to an information form: a_k a_kᵀ/σ_k² to Λ through add(i, j, x) (i ≤ j,
+// once per pair of edges), a_k (y_k − c_k)/σ_k² to h, and returns their
+// constant −½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²].
+func addGaussians(g *Graph, add func(i, j int, x float64), h []float64) float64 {
+	r := 0.0
 	for k := 0; k < g.NumFactors(); k++ {
 		if !g.gaussian(k) {
 			continue
@@ -220,15 +243,15 @@ func gaussianPart(g *Graph) (*mat.SymDense, *mat.VecDense, float64) {
 		r -= 0.5 * (d*d/g.v[k] + math.Log(2*math.Pi*g.v[k]))
 		for i := lo; i < hi; i++ {
 			vi := int(g.evar[i])
-			h.SetVec(vi, h.AtVec(vi)+g.ecoef[i]*d/g.v[k])
+			h[vi] += g.ecoef[i] * d / g.v[k]
 			for j := lo; j < hi; j++ {
 				if vj := int(g.evar[j]); vj >= vi {
-					lam.SetSym(vi, vj, lam.At(vi, vj)+g.ecoef[i]*g.ecoef[j]/g.v[k])
+					add(vi, vj, g.ecoef[i]*g.ecoef[j]/g.v[k])
 				}
 			}
 		}
 	}
-	return lam, h, r
+	return r
 }
 
 // siteProblem turns the likelihood factors into ep sites on the Gaussian

@@ -5,9 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 )
 
 // GaussBlock accumulates −½ xᵀPx + Bᵀx over a set of Gaussian variables
@@ -27,17 +29,23 @@ type GaussBlock struct {
 	dense *mat.SymDense
 	band  []float64 // row i holds P[i][i..i+k] (then the factor U's)
 	chol  mat.Cholesky
+	ldet  float64 // log det P, after Integrate
 }
 
+// LogDet returns log det P after Integrate (2 Σ_i log U_ii of the factor):
+// a caller that knows the integrand's minimum can form log ∫ without the
+// cancellation of ½ bᵀP⁻¹b against its constant.
+func (g *GaussBlock) LogDet() float64 { return g.ldet }
+
 // MaxBand is the largest half-width stored as a band; a band is used when
-// it is at most a quarter of the block.
-const MaxBand = 16
+// it is at most a quarter of the block (infer.Banded).
+const MaxBand = infer.MaxBand
 
 // NewGaussBlock is a block of n variables whose factors couple variables
 // at most k apart (k < 0: any).
 func NewGaussBlock(n, k int) *GaussBlock {
 	g := &GaussBlock{n: n, k: k, B: make([]float64, n)}
-	if k < 0 || k > MaxBand || 4*(k+1) > n {
+	if !infer.Banded(n, k) {
 		g.k, g.dense = -1, mat.NewSymDense(n, nil)
 	} else {
 		g.band = make([]float64, n*(k+1))
@@ -102,10 +110,22 @@ var errNotPD = errors.New("the Gaussian variables' precision is not positive def
 // Integrate returns log ∫, the posterior means and variances. It factors
 // P: Draw may follow, Add and Zero start a new block.
 func (g *GaussBlock) Integrate() (logZ float64, mean, vr []float64, err error) {
+	return g.IntegrateDone(nil)
+}
+
+// ErrCanceled is IntegrateDone's error when done closes.
+var ErrCanceled = errors.New("netjoint: canceled")
+
+// IntegrateDone is Integrate checking done every cancelRows rows of a
+// banded block's factorisation and inverse (a few milliseconds at the
+// widest band), returning ErrCanceled when it closes: a band is
+// unbounded in n, so a long chain stops on Ctrl-C within a fraction of
+// a second.
+func (g *GaussBlock) IntegrateDone(done <-chan struct{}) (logZ float64, mean, vr []float64, err error) {
 	if g.dense != nil {
 		return g.integrateDense()
 	}
-	return g.integrateBand()
+	return g.integrateBand(done)
 }
 
 func (g *GaussBlock) integrateDense() (float64, []float64, []float64, error) {
@@ -129,6 +149,7 @@ func (g *GaussBlock) integrateDense() (float64, []float64, []float64, error) {
 }
 
 func (g *GaussBlock) logZ(mean []float64, logDet float64) float64 {
+	g.ldet = logDet
 	q := 0.0
 	for i, m := range mean {
 		q += m * g.B[i]
@@ -140,30 +161,36 @@ func (g *GaussBlock) logZ(mean []float64, logDet float64) float64 {
 // solves Uᵀy = b, Um = y, and computes the band of Σ = P⁻¹ from
 // UΣ = U⁻ᵀ (lower triangular with diagonal 1/U_ii), row by row from the
 // last: Σ_ij = (δ_ij/U_ii − Σ_{l=i+1}^{i+k} U_il Σ_lj) / U_ii for
-// i ≤ j ≤ i + k, which needs only entries of Σ inside the band.
-func (g *GaussBlock) integrateBand() (float64, []float64, []float64, error) {
+// i ≤ j ≤ i + k, which needs only entries of Σ inside the band. A pivot
+// at the rounding level of its diagonal entry (pivotTol) fails as not
+// positive definite.
+func (g *GaussBlock) integrateBand(done <-chan struct{}) (float64, []float64, []float64, error) {
 	n, k, w := g.n, g.k, g.k+1
 	u := g.band
 	at := func(i, j int) float64 { return u[i*w+j-i] } // i ≤ j ≤ i + k
-	logDet := 0.0
+	logU := make([]float64, n)                         // log U_ii, summed compensated: a long chain's n terms would lose digits
 	for i := 0; i < n; i++ {
+		if canceled(done, i) {
+			return 0, nil, nil, ErrCanceled
+		}
 		for j := i; j < min(i+w, n); j++ {
 			s := u[i*w+j-i]
 			for l := max(0, j-k); l < i; l++ {
 				s -= at(l, i) * at(l, j)
 			}
 			if j == i {
-				if !(s > 0) {
+				if !(s > pivotTol(w, u[i*w])) {
 					return 0, nil, nil, errNotPD
 				}
 				s = math.Sqrt(s)
-				logDet += 2 * math.Log(s)
+				logU[i] = math.Log(s)
 			} else {
 				s /= at(i, i)
 			}
 			u[i*w+j-i] = s
 		}
 	}
+	logDet := 2 * floats.SumCompensated(logU)
 	mean := make([]float64, n)
 	for i := 0; i < n; i++ { // Uᵀ y = b
 		s := g.B[i]
@@ -187,6 +214,9 @@ func (g *GaussBlock) integrateBand() (float64, []float64, []float64, error) {
 		return sig[i*w+j-i]
 	}
 	for i := n - 1; i >= 0; i-- {
+		if canceled(done, i) {
+			return 0, nil, nil, ErrCanceled
+		}
 		for j := min(i+k, n-1); j >= i; j-- {
 			s := 0.0
 			if j == i {
@@ -204,6 +234,28 @@ func (g *GaussBlock) integrateBand() (float64, []float64, []float64, error) {
 	}
 	return g.logZ(mean, logDet), mean, vr, nil
 }
+
+// cancelRows is the number of rows between two checks of done.
+const cancelRows = 1 << 14
+
+// canceled reports, at every cancelRows-th row i, whether done has closed.
+func canceled(done <-chan struct{}, i int) bool {
+	if done == nil || i%cancelRows != 0 {
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// pivotTol is the smallest pivot of the band's factor taken as positive
+// for a diagonal entry P_ii summed over w terms: a pivot below w·4ε·P_ii
+// is rounding left of a zero one (P singular, a direction no factor
+// fixes), whose inverse would be a variance of 10¹⁶ rather than an error.
+func pivotTol(w int, pii float64) float64 { return float64(4*w) * 0x1p-52 * pii }
 
 // Draw adds to dst (the posterior mean) a draw of N(0, P⁻¹): U⁻¹z with
 // P = UᵀU and z ~ N(0, I), after Integrate.
