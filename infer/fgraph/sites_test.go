@@ -167,12 +167,13 @@ func labelWalk(T int, q float64, seed uint64) *Graph {
 // exact marginal given the others' current messages, in both passes
 // (sequential EP, Heskes & Zoeter 2002). Updating every site from the
 // previous pass's messages (parallel EP) oscillated with period two on
-// these walks (T = 300 and 5000: the residual alternating 0.46 ↔ 0.85 and
-// 0.98 ↔ 6.3 for ever, the saturated stretches' sd 0.85 against 2.3).
+// these walks (T = 500 and 5000: the residual alternating 0.75 ↔ 2.6 and
+// 1.05 ↔ 8.4 for ever; on another walk the saturated stretches' sd 0.85
+// against 2.3), as it did on 21 of 30 seeds at T = 500.
 func TestLabelWalkConverges(t *testing.T) {
-	for _, T := range []int{300, 500, 5000} {
+	for _, T := range []int{500, 5000} {
 		for _, fam := range []Family{Full, Factorized} {
-			res, err := Run(context.Background(), labelWalk(T, 0.1, 7), Settings{Family: fam})
+			res, err := Run(context.Background(), labelWalk(T, 0.1, 1), Settings{Family: fam})
 			if err != nil || res.Status != infer.Converged || res.Skipped != 0 {
 				t.Fatalf("T = %d, %v: %v, status %v (%s), %d skipped", T, fam, err, res.Status, res.Message, res.Skipped)
 			}
@@ -185,7 +186,7 @@ func TestLabelWalkConverges(t *testing.T) {
 // dense joint (infer/ep's sequential EP): marginals to 1e-8 and log Z to
 // 1e-8 at tol 1e-10.
 func TestLabelWalkEqualsDense(t *testing.T) {
-	g := labelWalk(500, 0.1, 7)
+	g := labelWalk(500, 0.1, 1)
 	set := infer.Settings{Tol: 1e-10}
 	chain, err := Run(context.Background(), g, Settings{Settings: set})
 	if err != nil {
