@@ -52,4 +52,13 @@ func TestAPISummedStates(t *testing.T) {
 	if l, s := m.SummedStates(); len(l) != 0 || s != 0 {
 		t.Errorf("toy5: %v %g", l, s)
 	}
+	// A hidden Markov model's states have a prior (z[0]) or a transition
+	// (z[t] given z[t-1]): nothing is summed.
+	m, err = fg.Load("examples/families/hmm.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, s := m.SummedStates(); len(l) != 0 || s != 0 {
+		t.Errorf("hmm: %v %g", l, s)
+	}
 }

@@ -15,7 +15,8 @@ import (
 var nanBlindRx = regexp.MustCompile(`^\s*(if|case) .*math\.Abs\([^()]*\) > `)
 
 // TestNoNaNBlindToleranceChecks keeps the repository's tests able to fail
-// on NaN (issue 15: 228 such checks were rewritten).
+// on NaN (a comparison like d > tol is false for NaN; 228 such checks were
+// rewritten).
 func TestNoNaNBlindToleranceChecks(t *testing.T) {
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

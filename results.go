@@ -229,8 +229,9 @@ func (r *Result) Prob(name string, i int, state string) (float64, error) {
 }
 
 // Prediction is element i of the `predict` statement name: p(y = +1) where
-// the likelihood defines it, else the expected count (poisson_log), else
-// the predictive latent mean.
+// the likelihood defines it, else the expected count (poisson_log; poisson
+// and binomial in predictive(DIST(args))), else the predictive mean (of the
+// latent, or of a new observation y* for predictive(DIST(args))).
 func (r *Result) Prediction(name string, i int) (float64, error) {
 	for _, p := range r.r.Predictions {
 		if p.Name != name {

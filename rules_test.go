@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/infer"
 )
 
 // TestRulesAndWarnings: the Go API reaches the rule table and a model's
@@ -12,7 +13,7 @@ import (
 func TestRulesAndWarnings(t *testing.T) {
 	found := false
 	for _, r := range Rules() {
-		if r.Kind.Name() == "poisson_log" && r.Column == (factor.Column{Method: "ep", Div: "kl"}) {
+		if r.Kind.Name() == "poisson_log" && r.Column == (factor.Column{Method: "ep", Div: infer.DivKL}) {
 			found = r.Quality == factor.Stable
 		}
 	}

@@ -15,8 +15,8 @@ import (
 // Every sym built by selection, negation, + and −, scaling by numbers,
 // dot/@ with numbers and sum carries its elements as lins (sym.forms), lazily:
 // element k costs the size of its own form, never the size of a latent,
-// which is what lets a chain of 10⁵ conditionals compile in linear time
-// (issue 13). The coefficients are accumulated in the order and with the
+// which is what lets a chain of 10⁵ conditionals compile in linear time.
+// The coefficients are accumulated in the order and with the
 // operations the jet path uses (stdlib/ad: Scale, lin, DotConst, Sum), so a
 // projection built from a lin is bit for bit the gradient the jets give.
 type lin struct {

@@ -11,7 +11,7 @@ import (
 // state of a binary one), would exceed infer.KeptDrawsLimit (the memory budget): the sampler
 // keeps them all to compute its diagnostics.
 func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
-	if spec.Method != "mcmc" || spec.Samples <= 0 || spec.Chains <= 0 {
+	if spec.Method != infer.MethodMCMC || spec.Samples <= 0 || spec.Chains <= 0 {
 		return
 	}
 	if spec.Chains > infer.MaxChains {

@@ -103,6 +103,12 @@ type compiler struct {
 	siteVals   []float64                     // makeSite's scratch space
 	varMaps    map[*ast.CallExpr]map[string]float64
 	net        *netState // non-nil when the model lowers to a graph.Net (net.go)
+
+	// modelFailed is set when the model's statements had errors before
+	// its infer lines are checked: its structure is then not the one
+	// written, and no infer line is refused for it (one mistake, one
+	// message).
+	modelFailed bool
 }
 
 // abort unwinds the current statement after an error was recorded.

@@ -331,10 +331,10 @@ infer mcmc { samples = 500, chains = 2 }
 			t.Errorf("label %d = %s, want %s", i, s.Label, want[i])
 		}
 	}
-	if s := m.Infers[5]; s.Samples != 500 || s.Chains != 2 || s.Burnin != MCMCBurnin {
+	if s := m.Infers[5]; s.Samples != 500 || s.Chains != 2 || s.Burnin != infer.MCMCBurnin {
 		t.Errorf("mcmc %+v", s)
 	}
-	if s := m.Infers[2]; s.Settings.Divergence != (infer.Alpha{A: 0.5}) || s.Settings.Tol != EPTol || s.Settings.MaxIter != EPMaxIter {
+	if s := m.Infers[2]; s.Settings.Divergence != (infer.Alpha{A: 0.5}) || s.Settings.Tol != infer.DefaultMomentTol || s.Settings.MaxIter != infer.DefaultMaxIter {
 		t.Errorf("ep alpha %+v", s.Settings)
 	}
 }
@@ -360,7 +360,7 @@ func TestMethodSpec(t *testing.T) {
 	}
 	dome := mustCompile(t, "data G = geodesic_dome()\nlatent x: spin[60]\nfor (i, j) in edges(G) { factor ising(x[i], x[j], 0.5) }\n", Options{})
 	s, err = MethodSpec(dome, "bp as fbp { divergence = alpha(0.8), damping = 0.5 }")
-	if err != nil || s.Label != "fbp" || s.Settings.Tol != BPTol || s.Settings.MaxIter != BPMaxIter {
+	if err != nil || s.Label != "fbp" || s.Settings.Tol != infer.DefaultBeliefTol || s.Settings.MaxIter != infer.DefaultBPMaxIter {
 		t.Errorf("%+v %v", s, err)
 	}
 	if _, err := MethodSpec(dome, "bp { divergence = t(nu = 3) }"); err == nil || !strings.Contains(err.Error(), "no rule for ising with divergence t in bp") {

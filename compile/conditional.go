@@ -11,7 +11,7 @@ import (
 )
 
 // fgState collects, while the statements compile, what makes a model a
-// factor graph over several latents (issue 13) and what buildFactorGraph
+// factor graph over several latents and what buildFactorGraph
 // needs: element conditionals, sites on affine forms with a constant or
 // over several latents, and the forms of old-path sites whose projection
 // is not a single element.
@@ -95,7 +95,8 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	}
 	c.useFG(call, func() string { return fmt.Sprintf("conditional `%s ~ %s`", c.text(lhsAt), c.text(call)) })
 	// One params map per distinct variance (shared by the statement's
-	// factors when it is a scalar, as for likelihood sites: issue 15).
+	// factors when it is a scalar, as for likelihood sites: a map per
+	// factor would cost ~0.5 KB each).
 	shared := c.sharedVar(call, vars[0])
 	c.fg.conds = growFor(c, c.fg.conds, n)
 	for k, id := range s.ids {

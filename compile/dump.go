@@ -59,6 +59,10 @@ func Dump(w io.Writer, m *Model) error {
 			fmt.Fprintf(bw, "predict %s block=%d libsvm=%s %dx%d lik=%s %v\n", p.Name, p.Block, filepath.ToSlash(p.Sparse.Path), p.Sparse.Rows, p.Sparse.Cols, p.Lik.Name(), p.Lik.Params())
 			continue
 		}
+		if p.Net != nil {
+			fmt.Fprintf(bw, "predict %s net %s n=%d\n", p.Name, p.Net.Kind.Name(), len(p.Net.Factors))
+			continue
+		}
 		r, c := p.Xnew.Dims()
 		lik, params := "", map[string]float64(nil)
 		if p.Lik != nil {
@@ -189,7 +193,7 @@ func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
 		fmt.Fprintf(bw, "  gaussian %s target=%d aff=%s var=%s factor=%d\n", f.Label, f.Target, affineString(f.Aff), num(f.Var), f.Factor)
 	}
 	for _, s := range g.Sites {
-		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", s.Label, s.Kind, num(s.Y), affineString(s.Aff), s.Params, s.Factor)
+		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", s.Label, s.Shared.Kind, num(s.Y), affineString(s.Aff), s.Shared.Params, s.Factor)
 	}
 	dumpGates(bw, g)
 }
@@ -202,7 +206,7 @@ func dumpGates(bw *bufio.Writer, g *FactorGraph) {
 	for _, gt := range g.Gates {
 		fmt.Fprintf(bw, "  gate %s selector=%d factor=%d\n", gt.Label, gt.Selector, gt.Factor)
 		for k, s := range gt.Branches {
-			fmt.Fprintf(bw, "    branch %d %s y=%s aff=%s params=%v\n", k, s.Kind, num(s.Y), affineString(s.Aff), s.Params)
+			fmt.Fprintf(bw, "    branch %d %s y=%s aff=%s params=%v\n", k, s.Shared.Kind, num(s.Y), affineString(s.Aff), s.Shared.Params)
 		}
 	}
 }

@@ -70,7 +70,7 @@ y ~ normal(x[1:3], 0.2)
 		fmt.Println(f.Label, f.Target, f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, f.Var)
 	}
 	s := g.Sites[1]
-	fmt.Println(s.Label, s.Y, s.Aff.Vars, s.Params["var"])
+	fmt.Println(s.Label, s.Y, s.Aff.Vars, s.Shared.Params["var"])
 	// Output:
 	// 0 3 3 2
 	// normal(x[0]) 0 [0] [1] 0 10

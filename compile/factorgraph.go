@@ -9,7 +9,7 @@ import (
 )
 
 // FactorGraph is the continuous part of a model that is not a set of
-// independent Gaussian blocks (issue 13): a factor graph over the scalar
+// independent Gaussian blocks: a factor graph over the scalar
 // elements of its real latents, with factors on affine expressions of any
 // number of them. compile builds it instead of Model.Blocks when the model
 // has an element-level conditional (x[t] ~ normal(a*x[t-1] + b, q)), a prior
@@ -43,7 +43,7 @@ type FactorGraph struct {
 	// (constant mean) kept as one dense Gaussian block.
 	Dense []DenseBlock
 	// Discrete are the elements of the cat(K) latents with a categorical
-	// prior in a model with Gates (issue 14), in graph order.
+	// prior in a model with Gates (gated likelihoods), in graph order.
 	Discrete []DiscreteVar
 	// Gates are likelihoods whose parameters a discrete latent selects
 	// (y[i] ~ normal(mu[z[i]], s2), probit(dot(X[i], w[z[i]]))).
@@ -97,13 +97,13 @@ func (f *LinearGaussian) At() ast.Pos {
 }
 
 // AffineSite is a likelihood site on an affine expression, with the
-// projection in Aff. The sites of one statement share one *Site for what
-// they have in common (Kind, Lik, Params, Pos; its Index is −1 and Proj
-// nil), so that a plate of 10⁶ sites keeps one Site, not 10⁶ (issue 13):
-// Y, Factor and Label are the site's own and shadow the shared Site's.
-// BlockSite assembles the whole Site.
+// projection in Aff. The sites of one statement share one *Site, Shared,
+// for what they have in common (Kind, Lik, Params, Pos; its Index is −1
+// and Proj nil), so that a plate of 10⁶ sites keeps one Site, not 10⁶:
+// Y, Factor and Label are the site's own (Shared's are not). BlockSite
+// assembles the whole Site.
 type AffineSite struct {
-	*Site
+	Shared *Site // Kind, Lik, Params and Pos of the statement; its Y, Factor, Label, Index and Proj are not this site's
 	Y      float64
 	Factor int    // index into Graph.Factors
 	Label  string // e.g. "normal(y[3])"
@@ -113,7 +113,7 @@ type AffineSite struct {
 // BlockSite is s as a Site with its own Y, Factor and Label (Index −1, no
 // Proj; the projection is Aff).
 func (s AffineSite) BlockSite() Site {
-	out := *s.Site
+	out := *s.Shared
 	out.Y, out.Factor, out.Label, out.Index, out.Proj = s.Y, s.Factor, s.Label, -1, nil
 	return out
 }
@@ -130,7 +130,7 @@ func (sh *siteSharer) site(s Site, a Affine) AffineSite {
 		shared.Y, shared.Factor, shared.Label, shared.Index, shared.Proj = 0, 0, "", -1, nil
 		sh.last = &shared
 	}
-	return AffineSite{Site: sh.last, Y: s.Y, Factor: s.Factor, Label: s.Label, Aff: a}
+	return AffineSite{Shared: sh.last, Y: s.Y, Factor: s.Factor, Label: s.Label, Aff: a}
 }
 
 // sameLik reports whether a and b are equal likelihoods of a comparable

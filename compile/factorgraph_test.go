@@ -50,7 +50,7 @@ func checkFactors(t *testing.T, m *Model) {
 		}
 	}
 	for _, s := range m.FactorGraph.Sites {
-		if f := m.Graph.Factor(s.Factor); f.Label != s.Label || f.Kind != s.Kind {
+		if f := m.Graph.Factor(s.Factor); f.Label != s.Label || f.Kind != s.Shared.Kind {
 			t.Errorf("site %s: graph factor %d is %s %q", s.Label, s.Factor, f.Kind, f.Label)
 		}
 	}
@@ -87,8 +87,8 @@ func TestFactorGraphRandomWalk(t *testing.T) {
 	}
 	s := g.Sites[2] // y[3] observes x[3]
 	wantAffine(t, "y[3]", s.Aff, []int{3}, []float64{1}, 0)
-	if s.Kind != "normal" || s.Y != 0.9 || s.Params["var"] != 0.2 || s.Label != "normal(y[3])" {
-		t.Errorf("site: %+v", s.Site)
+	if s.Shared.Kind != "normal" || s.Y != 0.9 || s.Shared.Params["var"] != 0.2 || s.Label != "normal(y[3])" {
+		t.Errorf("site: %+v", s.Shared)
 	}
 	if f := m.Graph.Factor(x3.Factor); !reflect.DeepEqual(f.Vars, []int{3, 2}) {
 		t.Errorf("graph factor of x[3] touches %v", f.Vars)
@@ -151,8 +151,8 @@ for j in 0..8 {
 		t.Errorf("theta[6]: %+v", th)
 	}
 	wantAffine(t, "y[6]", g.Sites[6].Aff, []int{7}, []float64{1}, 0)
-	if g.Sites[6].Y != 18 || g.Sites[6].Params["var"] != 100 {
-		t.Errorf("y[6]: %+v", g.Sites[6].Site)
+	if g.Sites[6].Y != 18 || g.Sites[6].Shared.Params["var"] != 100 {
+		t.Errorf("y[6]: %+v", g.Sites[6].Shared)
 	}
 	checkFactors(t, m)
 	// The same hierarchy declared in the latent statement.
@@ -181,8 +181,8 @@ expect mean(b) > -100
 	}
 	wantAffine(t, "w[1] prior", gaussianOf(t, g, 1).Aff, []int{1}, []float64{1}, 0)
 	wantAffine(t, "y[1]", g.Sites[1].Aff, []int{0, 1, 2}, []float64{3, -4, 1}, 0)
-	if g.Sites[1].Params["var"] != 0.25 || g.Sites[1].Y != 2 {
-		t.Errorf("y[1]: %+v", g.Sites[1].Site)
+	if g.Sites[1].Shared.Params["var"] != 0.25 || g.Sites[1].Y != 2 {
+		t.Errorf("y[1]: %+v", g.Sites[1].Shared)
 	}
 	checkFactors(t, m)
 }
@@ -213,8 +213,8 @@ for i in 0..4 {
 	}
 	s := g.Sites[2]
 	wantAffine(t, "won[2]", s.Aff, []int{7, 8}, []float64{1, -1}, 0)
-	if s.Kind != "step" || s.Y != 1 || s.Label != "step(won[2])" {
-		t.Errorf("won[2]: %+v", s.Site)
+	if s.Shared.Kind != "step" || s.Y != 1 || s.Label != "step(won[2])" {
+		t.Errorf("won[2]: %+v", s.Shared)
 	}
 	checkFactors(t, m)
 }
@@ -238,8 +238,8 @@ for i in 0..4 {
 	}
 	wantAffine(t, "a[1]", gaussianOf(t, g, 4).Aff, []int{4, 2}, []float64{1, -1}, 0)
 	wantAffine(t, "y[3]", g.Sites[3].Aff, []int{0, 1, 3}, []float64{-1, 2, 1}, 0)
-	if g.Sites[3].Y != -1 || g.Sites[3].Kind != "probit" {
-		t.Errorf("y[3]: %+v", g.Sites[3].Site)
+	if g.Sites[3].Y != -1 || g.Sites[3].Shared.Kind != "probit" {
+		t.Errorf("y[3]: %+v", g.Sites[3].Shared)
 	}
 	checkFactors(t, m)
 }
@@ -281,8 +281,8 @@ y[0] ~ probit(dot(X[0], w))
 y[1] ~ probit(w[1] + c)
 `)
 	wantAffine(t, "y[0]", g.Sites[0].Aff, []int{0, 1}, []float64{1, 2}, 0)
-	if g.Sites[0].Proj != nil || g.Sites[0].Index != -1 {
-		t.Errorf("converted site keeps Index %d Proj %v", g.Sites[0].Index, g.Sites[0].Proj)
+	if g.Sites[0].Shared.Proj != nil || g.Sites[0].Shared.Index != -1 {
+		t.Errorf("converted site keeps Index %d Proj %v", g.Sites[0].Shared.Index, g.Sites[0].Shared.Proj)
 	}
 	if len(g.Dense) != 1 || g.Dense[0].Prior.Kind != PriorMVNormal {
 		t.Errorf("dense: %+v", g.Dense)
@@ -430,8 +430,8 @@ r[1] ~ mixture([0.8, 0.2], normal(w[1] + c, 1), normal(0, 10))
 	}
 	for i, w := range want {
 		s := g.Sites[i]
-		if s.Kind != w.kind {
-			t.Errorf("site %d is %s, want %s", i, s.Kind, w.kind)
+		if s.Shared.Kind != w.kind {
+			t.Errorf("site %d is %s, want %s", i, s.Shared.Kind, w.kind)
 		}
 		wantAffine(t, s.Label, s.Aff, w.vars, w.coefs, w.c)
 	}
@@ -459,8 +459,8 @@ latent mu: real ~ normal(0, 100)
 latent theta: real[2] ~ normal(mu, 25)
 y ~ normal(theta + 1, [4, 9])
 `)
-	if g.Sites[1].Params["var"] != 9 || g.Sites[0].Params["var"] != 4 {
-		t.Errorf("sites: %+v, %+v", g.Sites[0].Site, g.Sites[1].Site)
+	if g.Sites[1].Shared.Params["var"] != 9 || g.Sites[0].Shared.Params["var"] != 4 {
+		t.Errorf("sites: %+v, %+v", g.Sites[0].Shared, g.Sites[1].Shared)
 	}
 }
 

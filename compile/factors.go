@@ -284,7 +284,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		}
 	}
 	// One params map for all the statement's sites and factors (read only):
-	// per-site maps cost ~0.5 KB a site (issue 15); only per-element
+	// per-site maps cost ~0.5 KB a site; only per-element
 	// (vector) parameters give each site its own.
 	lik, params := liks[0], map[string]float64(nil)
 	if len(liks) == 1 {

@@ -101,9 +101,9 @@ func (c *compiler) checkFITC(s *ast.InferStmt, spec *InferSpec) {
 		}
 		why := ""
 		switch {
-		case spec.Method != "ep":
+		case spec.Method != infer.MethodEP:
 			why = "infer " + string(spec.Method) + " needs the dense prior covariance"
-		case divFamily(spec.Settings.Divergence) == "t":
+		case infer.FamilyOf(spec.Settings.Divergence) == infer.DivT:
 			why = "divergence t(nu) has no FITC path"
 		case spec.Family == infer.FamilyFactorized || len(b.Batches) > 0:
 			why = "fully factorised EP (family = factorized, exp(...) factors) needs the dense prior"

@@ -10,7 +10,8 @@ import (
 	"time"
 )
 
-// frontEndInputs builds the front-end stress inputs of issue 15 with n
+// frontEndInputs builds the front-end stress inputs (inputs that once took
+// quadratic time or memory to check) with n
 // statements (or literal elements): they must check in time linear in n.
 var frontEndInputs = []struct {
 	name string

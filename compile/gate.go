@@ -8,12 +8,10 @@ import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/exact"
-	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// gateRec is the compile state of gated likelihoods (issue 14): while a
+// gateRec is the compile state of gated likelihoods: while a
 // branch is evaluated, subst maps each occurrence of the selector (the
 // index expression z[i]) to the branch's state k, and card holds its
 // number of states for the length check of the indexed dimension.
@@ -142,8 +140,8 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 		c.fail(uses[0].at, "`%s` selects %d observations but %s has %d elements; one selector per observation", c.text(uses[0].at), len(sels), c.text(s.LHS), n)
 	}
 	K := c.m.Graph.Vars[sels[0]].Card
-	if K > fgraph.MaxStates {
-		c.fail(uses[0].at, "`%s` has %d states; a selector of gated likelihoods has at most %d (one branch per state)", c.text(uses[0].at), K, fgraph.MaxStates)
+	if K > infer.MaxStates {
+		c.fail(uses[0].at, "`%s` has %d states; a selector of gated likelihoods has at most %d (one branch per state)", c.text(uses[0].at), K, infer.MaxStates)
 	}
 	c.nUnroll += n*K - 1 // the branches count against the model's factor limit
 	if c.nUnroll > maxFactors {
@@ -410,13 +408,13 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 		return ok
 	}
 	for _, s := range g.Sites {
-		if !normal(*s.Site) {
+		if !normal(*s.Shared) {
 			return false
 		}
 	}
 	for _, gt := range g.Gates {
 		for _, b := range gt.Branches {
-			if !normal(*b.Site) {
+			if !normal(*b.Shared) {
 				return false
 			}
 		}
@@ -428,15 +426,12 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 // enumeration (about an hour on one core).
 const maxEnumerationWork = 1e13
 
-// gateSchedules are the schedules of ep on gated likelihoods.
-var gateSchedules = []infer.Schedule{infer.Sequential, infer.Parallel}
-
 // checkGates checks an infer line against a factor graph with gated
 // likelihoods (infer/run's runGated serves it): ep runs infer/fgraph under
 // family = factorized with kl, alpha or relaxed_kl; exact enumerates the selectors'
-// configurations (at most fgraph.MaxConfigurations) when the model is
-// conditionally Gaussian and integrates at most exact.MaxQuadDim real
-// elements otherwise; mcmc samples a dense joint of at most fgraph.MaxJoint.
+// configurations (at most infer.MaxConfigurations) when the model is
+// conditionally Gaussian and integrates at most infer.MaxQuadDim real
+// elements otherwise; mcmc samples a dense joint of at most infer.MaxJoint.
 func (c *compiler) checkGates(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
 	switch spec.Method {
@@ -444,24 +439,22 @@ func (c *compiler) checkGates(s *ast.InferStmt, spec *InferSpec) {
 		c.checkGatesEP(s, spec)
 	case infer.MethodExact:
 		switch n := fg.configurations(); {
-		case !fg.ConditionallyGaussian() && fg.NumVars > exact.MaxQuadDim:
+		case !fg.ConditionallyGaussian() && fg.NumVars > infer.MaxQuadDim:
 			c.errorf(s.Method, "exact integrates a model with gated non-Gaussian likelihoods by quadrature over at most %d real latent elements, the selectors summed out; this one has %d: use infer mcmc as the gold standard",
-				exact.MaxQuadDim, fg.NumVars)
-		case fg.ConditionallyGaussian() && n > fgraph.MaxConfigurations:
+				infer.MaxQuadDim, fg.NumVars)
+		case fg.ConditionallyGaussian() && n > infer.MaxConfigurations:
 			c.errorf(s.Method, "exact enumerates the configurations of the %d selectors, at most %d (2^20); this model has %.4g: use infer mcmc as the gold standard",
-				len(fg.Discrete), fgraph.MaxConfigurations, n)
+				len(fg.Discrete), infer.MaxConfigurations, n)
 		case fg.ConditionallyGaussian() && n*math.Pow(float64(fg.NumVars), 3) > maxEnumerationWork:
 			c.errorf(s.Method, "exact would factor a %d×%d Gaussian for each of %.4g selector configurations (more than %.0e flops): use infer mcmc as the gold standard",
 				fg.NumVars, fg.NumVars, n, maxEnumerationWork)
-		case fg.NumVars > fgraph.MaxJoint:
-			c.errorf(s.Method, "exact needs a dense Gaussian over at most %d real latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		case fg.NumVars > infer.MaxJoint:
+			c.errorf(s.Method, "exact needs a dense Gaussian over at most %d real latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
 		}
 	case infer.MethodMCMC:
-		if fg.NumVars > fgraph.MaxJoint {
-			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		if fg.NumVars > infer.MaxJoint {
+			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
 		}
-	default:
-		c.errorf(s.Method, "%s does not run on gated likelihoods (discrete latents selecting the parameters of likelihoods on real latents): use ep, exact or mcmc", spec.Method)
 	}
 }
 
@@ -469,12 +462,12 @@ func (c *compiler) checkGates(s *ast.InferStmt, spec *InferSpec) {
 // family to factorized.
 func (c *compiler) checkGatesEP(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
-	c.blockOnlyOptions(s)
+	c.blockOnlyOptions(s, spec, infer.GatedEP)
 	if at := optionValue(s, "family"); at != ast.Node(s) && spec.Family == infer.FamilyFull {
 		c.errorf(at, "gated likelihoods run under family = factorized (belief propagation on the selectors, EP on the real latents): a gate's tilted distribution is a mixture over several projections, which one joint Gaussian has no site for")
 	}
 	spec.Family = infer.FamilyFactorized
-	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on gated likelihoods", spec.Settings.Schedule, gateSchedules))
+	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on gated likelihoods", spec.Settings.Schedule, infer.GatedSchedules))
 	if len(fg.Dense) > 0 {
 		c.errorf(s.Method, "gated likelihoods run under family = factorized, which keeps one belief per element; the %s prior of `%s` is a dense Gaussian over several elements",
 			fg.Dense[0].Prior.Kind, fg.Dense[0].Name)

@@ -7,8 +7,8 @@ import (
 )
 
 // isingGridSource is the r×r Ising grid written in the language: a plate
-// over nodes(G) with field and a plate over edges(G) with ising (issue 17:
-// r = 1000 is 10⁶ variables and 2 998 000 factors).
+// over nodes(G) with field and a plate over edges(G) with ising (at
+// r = 1000, the scale target: 10⁶ variables and 2 998 000 factors).
 func isingGridSource(r int) []byte {
 	return fmt.Appendf(nil, `model grid
 param J = 0.25

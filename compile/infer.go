@@ -13,28 +13,15 @@ import (
 	"github.com/fg-infer/fg/stdlib"
 )
 
-// Defaults of the infer options. EP's tolerance applies to the change of
-// the posterior mean R = ‖m_new − m_old‖₂ per sweep; BP's to the largest
-// change of a single-variable belief (libDAI's convergence test).
-const (
-	EPTol       = infer.DefaultMomentTol
-	EPMaxIter   = infer.DefaultMaxIter
-	BPTol       = infer.DefaultBeliefTol
-	BPMaxIter   = infer.DefaultBPMaxIter
-	MCMCSamples = 10000
-	MCMCBurnin  = 1000
-	MCMCChains  = 4
-	DefaultSeed = 1
-)
-
-// inferOptions are the keys an infer line accepts.
-var inferOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter", "seed",
-	"approx", "family", "passes", "nonnegative_sites", "shards", "samples", "burnin", "chains", "method"}
+// inferOptions are the keys an infer line accepts (package infer's method
+// registry says which method takes which).
+var inferOptions = infer.OptionKeys
 
 // resultStmts compiles the root file's infer, predict, expect and learn
 // lines. Every infer line is parsed and labelled; those Options.Only
 // selects (all by default) are then checked against the model.
 func (c *compiler) resultStmts(f *ast.File) {
+	c.modelFailed = len(c.errs) > 0
 	var lines []inferLine
 	for _, s := range f.Stmts {
 		if s, ok := s.(*ast.InferStmt); ok {
@@ -65,30 +52,11 @@ func (c *compiler) resultStmts(f *ast.File) {
 	}
 }
 
-// divFamily is a divergence's family name in the rule table.
-func divFamily(d infer.Divergence) string {
-	switch d.(type) {
-	case infer.KL:
-		return "kl"
-	case infer.RelaxedKL:
-		return "relaxed_kl"
-	case infer.Alpha:
-		if d.(infer.Alpha).VMP() {
-			return "alpha(0)"
-		}
-		return "alpha"
-	case infer.T:
-		return "t"
-	}
-	return ""
-}
-
 // inferLine is an infer line parsed into its spec, before the checks
 // against the model.
 type inferLine struct {
-	stmt  *ast.InferStmt
-	spec  *InferSpec
-	given map[string]ast.Node // the options written, by key
+	stmt *ast.InferStmt
+	spec *InferSpec
 }
 
 // inferSpec compiles one infer line; the label is assigned afterwards.
@@ -108,52 +76,34 @@ func (c *compiler) inferLine(s *ast.InferStmt) inferLine {
 	spec := &InferSpec{Method: method, Options: map[string]string{}, Pos: s.Pos(), Approx: infer.Scheme{Kind: infer.SchemeExact}}
 	c.defaults(spec)
 	seen := map[string]bool{}
-	given := map[string]ast.Node{}
 	for _, o := range s.Options {
 		if seen[o.Key.Name] {
 			c.fail(o.Key, "option `%s` given twice", o.Key.Name)
 		}
 		seen[o.Key.Name] = true
-		given[o.Key.Name] = o.Value
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
 	}
-	if c.isNet() {
-		return inferLine{stmt: s, spec: spec, given: given}
-	}
-	if spec.Method == infer.MethodEP && !seen["approx"] {
+	if spec.Method == infer.MethodEP && !seen["approx"] && !c.isNet() {
 		spec.Approx = c.defaultApprox()
 	}
-	return inferLine{stmt: s, spec: spec, given: given}
+	spec.stmt = s
+	return inferLine{stmt: s, spec: spec}
 }
 
-// checkInfer refuses an infer line the model cannot run, at its position.
+// checkInfer refuses an infer line the model cannot run, at its position:
+// the checks of the engine that would run it (Model.Supports).
 func (c *compiler) checkInfer(ln inferLine) {
-	s, spec := ln.stmt, ln.spec
-	if c.isNet() {
-		c.checkNet(s, spec)
-		return
-	}
-	c.checkRules(s, spec)
-	c.checkDraws(s, spec)
-	c.checkFITC(s, spec)
-	c.checkEngineOptions(s, spec)
-	c.checkStreamInfer(s, spec, ln.given)
-	c.checkShards(s, spec)
+	c.supports(ln.stmt, ln.spec)
 }
 
-// defaults fills the method's default settings.
+// defaults fills the method's default settings from its registry entry.
 func (c *compiler) defaults(spec *InferSpec) {
-	st := &spec.Settings
-	st.Damping, st.Seed, st.Schedule = 1, DefaultSeed, infer.Sequential
-	switch spec.Method {
-	case "ep":
-		st.Divergence, st.Tol, st.MaxIter = infer.KL{}, EPTol, EPMaxIter
-	case "bp":
-		st.Divergence, st.Tol, st.MaxIter = infer.KL{}, BPTol, BPMaxIter
-	case "mcmc":
-		spec.MCMCSpec = infer.MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains}
+	e, err := infer.Lookup(spec.Method)
+	if err != nil {
+		return // ParseMethod's error is already reported
 	}
+	spec.Settings, spec.MCMCSpec = e.Settings, e.MCMC
 }
 
 // defaultApprox is exact when every site has its own Tilted rule
@@ -179,7 +129,7 @@ func (c *compiler) defaultApprox() infer.Scheme {
 	}
 	if g := c.m.FactorGraph; g != nil {
 		for _, s := range g.Sites {
-			gh(*s.Site)
+			gh(*s.Shared)
 		}
 	}
 	return approx
@@ -223,12 +173,12 @@ func (c *compiler) modelKinds() []kindUse {
 			use(k, d.Pos)
 		}
 		for _, s := range g.Sites {
-			use(s.Lik, s.Pos)
+			use(s.Shared.Lik, s.Shared.Pos)
 		}
 		for _, gt := range g.Gates {
 			use(factor.Categorical{}, gt.Pos)
 			for _, b := range gt.Branches {
-				use(b.Lik, b.Pos)
+				use(b.Shared.Lik, b.Shared.Pos)
 			}
 		}
 	}
@@ -245,16 +195,16 @@ func (c *compiler) modelKinds() []kindUse {
 // model under its divergence (package factor's rule table, derived from
 // the kinds' types), and warns about experimental rules.
 func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
-	col := factor.Column{Method: string(spec.Method)}
-	if spec.Method == "ep" || spec.Method == "bp" {
-		col.Div = divFamily(spec.Settings.Divergence)
+	col := factor.Column{Method: spec.Method}
+	if spec.Method.HasDivergence() {
+		col.Div = infer.FamilyOf(spec.Settings.Divergence)
 	}
 	for _, u := range c.modelKinds() {
 		r, err := factor.FindRule(u.kind, col)
 		if err != nil {
 			c.fail(s, "%v", err)
 		}
-		if spec.Method == "ep" && r.Approx && !spec.Approx.Numerical() {
+		if spec.Method == infer.MethodEP && r.Approx && !spec.Approx.Numerical() {
 			c.fail(s, "%s factors have no closed-form moments: set approx = gh(n = 32), laplace, quick_laplace, gq or vq", u.kind.Name())
 		}
 		if r.Quality == factor.Experimental {
@@ -263,7 +213,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 		}
 	}
 	c.checkMixtures(s, spec)
-	if t, ok := spec.Settings.Divergence.(infer.T); ok && spec.Method == "ep" {
+	if t, ok := spec.Settings.Divergence.(infer.T); ok && spec.Method == infer.MethodEP {
 		for _, b := range c.m.Blocks {
 			if b.Prior.Nu != t.Nu {
 				c.fail(s, "divergence %v needs the prior of `%s` to have the same degrees of freedom; it is %s with nu = %s",
@@ -271,7 +221,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 			}
 		}
 	}
-	if spec.Method == "ep" && spec.Approx.Kind == infer.SchemeGH {
+	if spec.Method == infer.MethodEP && spec.Approx.Kind == infer.SchemeGH {
 		for _, b := range c.m.Blocks {
 			if len(b.Batches) > 0 {
 				c.fail(s, "approx = gh integrates one-dimensional projections; the exp(...) factors of `%s` need laplace, quick_laplace, gq or vq", b.Name)
@@ -314,11 +264,11 @@ func (l labeler) assign(c *compiler, s *ast.InferStmt, spec *InferSpec) string {
 // its default divergence (kl) or a method without one (exact, mcmc), else
 // METHOD_DIVNAME (ep_alpha, ep_relaxed_kl, ep_t, bp_alpha, ...).
 func derivedLabel(spec *InferSpec) string {
-	switch d := divFamily(spec.Settings.Divergence); d {
-	case "", "kl":
+	switch d := infer.FamilyOf(spec.Settings.Divergence); d {
+	case infer.DivNone, infer.DivKL:
 		return string(spec.Method)
 	default:
-		return string(spec.Method) + "_" + d
+		return string(spec.Method) + "_" + d.String()
 	}
 }
 

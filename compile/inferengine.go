@@ -5,24 +5,28 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// checkEngineOptions checks the options of an infer line that depend on
-// the engine serving it — which follows from the model (discrete latents,
-// mini-batch factors, priors) — so that no option value fails at run time:
-// the schedule against that engine's schedules, family = factorized
-// against the priors, the scheme and the divergence, the mcmc run lengths.
+// checkEngineOptions checks the options of an infer line against the
+// engine serving it — which the method registry (package infer) chooses by
+// the model's structure (Model.Engine) — so that no option value fails at
+// run time: the schedule against that engine's schedules, family =
+// factorized against the priors, the scheme and the divergence, the mcmc
+// run lengths. A line no engine serves is refused at its method.
 func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
-	if fg := c.m.FactorGraph; fg != nil && len(fg.Gates) > 0 {
-		c.checkGates(s, spec)
-		if spec.Method == infer.MethodMCMC {
-			c.checkMCMC(s, spec)
+	eng, err := c.m.Engine(spec)
+	if err != nil {
+		if c.modelFailed {
+			panic(abort{}) // the model's own error explains it
 		}
-		return
+		c.fail(s.Method, "%v", err)
 	}
-	if c.m.FactorGraph != nil && !c.hasDiscrete() {
+	switch eng {
+	case infer.GatedEP, infer.GatedExact, infer.GatedMCMC:
+		c.checkGates(s, spec)
+	case infer.GraphEP, infer.GraphExact, infer.GraphESS:
 		c.checkFactorGraph(s, spec)
 	}
-	switch spec.Method {
-	case infer.MethodEP, infer.MethodBP:
+	switch eng {
+	case infer.BlockEP, infer.GraphEP, infer.BP:
 		c.checkSchedule(s, spec)
 		if spec.Method == infer.MethodEP && spec.Family == infer.FamilyFactorized {
 			c.checkFactorized(s, spec)
@@ -35,10 +39,10 @@ func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
 		if spec.Method == infer.MethodEP && spec.NonNegativeSites {
 			c.checkNonNegative(s, spec)
 		}
-	case infer.MethodMCMC:
+	case infer.BlockESS, infer.GraphESS, infer.GatedMCMC, infer.Gibbs:
 		c.checkMCMC(s, spec)
-	case infer.MethodExact:
-		if spec.ExactMethod == "quad" {
+	case infer.BlockQuadrature, infer.GraphExact, infer.JunctionTree:
+		if spec.ExactMethod == string(infer.ExactQuad) {
 			for _, b := range c.m.Blocks {
 				if b.N > infer.MaxQuadDim {
 					c.fail(optionValue(s, "method"), "method quad integrates at most %d dimensions; `%s` has %d (method is samples any dimension)", infer.MaxQuadDim, b.Name, b.N)
@@ -93,7 +97,7 @@ func (c *compiler) checkSchedule(s *ast.InferStmt, spec *InferSpec) {
 	sch := spec.Settings.Schedule
 	at := optionValue(s, "schedule")
 	if c.hasDiscrete() {
-		c.check1(at, infer.CheckSchedule("bp", sch, infer.BPSchedules))
+		c.check1(at, infer.CheckSchedule(string(infer.MethodBP), sch, infer.BPSchedules))
 		return
 	}
 	if _, ok := spec.Settings.Divergence.(infer.T); ok {

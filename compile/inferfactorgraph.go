@@ -3,25 +3,16 @@ package compile
 import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/exact"
-	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/lang/ast"
-)
-
-// fullSchedules and factorizedSchedules are the schedules of ep on a factor graph under
-// each family (infer/fgraph: a forest always runs forward–backward).
-var (
-	fullSchedules       = []infer.Schedule{infer.Sequential, infer.Parallel}
-	factorizedSchedules = []infer.Schedule{infer.Sequential, infer.Parallel, infer.Residual}
 )
 
 // checkFactorGraph checks an infer line against a model compiled to a
 // FactorGraph (infer/run's runFactorGraph serves it): ep runs infer/fgraph
 // (kl, alpha, relaxed_kl under family = full; the schedules it has); exact
 // solves linear-Gaussian graphs at any size and integrates the joint by
-// quadrature up to exact.MaxQuadDim elements otherwise; mcmc samples the
+// quadrature up to infer.MaxQuadDim elements otherwise; mcmc samples the
 // joint Gaussian prior. Whatever needs a dense joint is bounded by
-// fgraph.MaxJoint. The options of the block engines (shards, passes,
+// infer.MaxJoint. The options of the block engines (shards, passes,
 // nonnegative_sites) are refused; bp and t(nu) have no rule for the
 // normal priors and conditionals (checkRules).
 func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
@@ -32,15 +23,15 @@ func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
 	case infer.MethodExact:
 		switch {
 		case !fg.LinearGaussian():
-			if fg.NumVars > exact.MaxQuadDim {
-				c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", exact.MaxQuadDim, fg.NumVars)
+			if fg.NumVars > infer.MaxQuadDim {
+				c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", infer.MaxQuadDim, fg.NumVars)
 			}
-		case fg.NumVars > fgraph.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()):
-			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain or a tree) as one dense Gaussian over at most %d latent elements; it has %d", fgraph.MaxJoint, fg.NumVars)
+		case fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()):
+			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain or a tree) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
 		}
 	case infer.MethodMCMC:
-		if fg.NumVars > fgraph.MaxJoint {
-			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", fgraph.MaxJoint, fg.NumVars)
+		if fg.NumVars > infer.MaxJoint {
+			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
 		}
 	}
 }
@@ -50,10 +41,10 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 	fg := c.m.FactorGraph
 	div := optionValue(s, "divergence")
 	_, relaxed := spec.Settings.Divergence.(infer.RelaxedKL)
-	c.blockOnlyOptions(s)
+	c.blockOnlyOptions(s, spec, infer.GraphEP)
 	sch := spec.Settings.Schedule
 	if spec.Family == infer.FamilyFactorized {
-		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, factorizedSchedules))
+		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, infer.GraphFactorizedSchedules))
 		if relaxed {
 			c.errorf(div, "relaxed_kl acts on the projections of one joint Gaussian: it needs family = full")
 		}
@@ -62,17 +53,23 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 		}
 		return
 	}
-	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, fullSchedules))
-	if fg.NumVars > fgraph.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) {
+	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, infer.GraphFullSchedules))
+	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) {
 		c.errorf(optionValue(s, "family"), "family = full here (a graph with a cycle, a dense gp or mvnormal prior, or relaxed_kl) is one dense Gaussian over at most %d latent elements; this one has %d: use family = factorized",
-			fgraph.MaxJoint, fg.NumVars)
+			infer.MaxJoint, fg.NumVars)
 	}
 }
 
-// blockOnlyOptions refuses the options of the Gaussian-block engines.
-func (c *compiler) blockOnlyOptions(s *ast.InferStmt) {
-	for _, k := range []string{"shards", "passes", "nonnegative_sites"} {
-		if at := optionValue(s, k); at != ast.Node(s) {
+// blockOnlyOptions refuses the options of ep that engine eng (message
+// passing on a factor graph) does not take: those of the Gaussian-block
+// engines (the method registry's engine options).
+func (c *compiler) blockOnlyOptions(s *ast.InferStmt, spec *InferSpec, eng infer.Engine) {
+	e, err := infer.Lookup(spec.Method)
+	if err != nil {
+		return
+	}
+	for _, k := range infer.OptionKeys {
+		if at := optionValue(s, k); at != ast.Node(s) && e.Accepts(k) && !eng.Accepts(e, k) {
 			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
 		}
 	}
@@ -82,7 +79,7 @@ func (c *compiler) blockOnlyOptions(s *ast.InferStmt) {
 // (factor.Normal): the posterior is then Gaussian and exact.
 func (g *FactorGraph) LinearGaussian() bool {
 	for _, s := range g.Sites {
-		if _, ok := s.Lik.(factor.Normal); !ok {
+		if _, ok := s.Shared.Lik.(factor.Normal); !ok {
 			return false
 		}
 	}

@@ -242,7 +242,7 @@ func (c *compiler) checkStreamInfer(s *ast.InferStmt, spec *InferSpec, given map
 		if len(b.Sites) > 0 || len(b.Batches) > 0 {
 			c.fail(s, "`%s` has libsvm sites and other likelihood factors; a latent with libsvm sites takes nothing else", b.Name)
 		}
-		if spec.Method != "ep" {
+		if spec.Method != infer.MethodEP {
 			c.fail(s.Method, "`%s` has libsvm sites, which are streamed from disk; only infer ep runs them (%s needs the data in memory)", b.Name, spec.Method)
 		}
 		if _, ok := spec.Settings.Divergence.(infer.KL); !ok {

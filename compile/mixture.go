@@ -230,7 +230,7 @@ func mixableNames() []string {
 // mixture's log-density by Gauss–Hermite quadrature) on mixtures with a
 // discontinuous component (step), where that quadrature does not converge.
 func (c *compiler) checkMixtures(s *ast.InferStmt, spec *InferSpec) {
-	if spec.Method != "ep" {
+	if spec.Method != infer.MethodEP {
 		return
 	}
 	if _, kl := spec.Settings.Divergence.(infer.KL); kl {

@@ -153,8 +153,8 @@ type Site struct {
 	Pos    ast.Pos
 	// Vars, when non-nil, makes Proj sparse: aᵀw = Σ_k Proj[k]·w[Vars[k]].
 	// Offset is a constant added to the projection, aᵀw + Offset: a
-	// factor-graph site on the joint vector of its latents (issue 13;
-	// infer/run's gold standards). Block sites leave both zero.
+	// factor-graph site on the joint vector of its latents (infer/run's
+	// gold standards). Block sites leave both zero.
 	Vars   []int
 	Offset float64
 }
@@ -197,6 +197,7 @@ type InferSpec struct {
 	infer.MCMCSpec
 	Options map[string]string // the options as written, for reports
 	Pos     ast.Pos
+	stmt    *ast.InferStmt // the line, for the positions of Model.Supports
 }
 
 // PredictSpec is one predict statement: predictive quantities of a block at
@@ -213,7 +214,10 @@ type PredictSpec struct {
 	// predictive (infer/run's displayPrediction) instead of an integral per input.
 	Display bool
 	// FG is set for a predict on a factor-graph model (Block is then −1).
-	FG  *FGPredict
+	FG *FGPredict
+	// Net is set for a predict on a typed-factor-graph model (Block −1,
+	// Xnew nil): the likelihood of a new observation (net_predict.go).
+	Net *NetPredict
 	Pos ast.Pos
 }
 
@@ -257,6 +261,34 @@ type LearnParam struct {
 	Pos     ast.Pos
 }
 
+// discretePriors marks the graph variables that have a categorical prior
+// or conditional: a factor of their own in Graph, or, in a Net model, a
+// factor whose edge x is the variable (z[0] ~ categorical(p), the
+// transition z[t] ~ categorical(A[z[t-1]])).
+func (m *Model) discretePriors() map[int]bool {
+	prior := map[int]bool{}
+	for _, f := range m.Graph.Factors() {
+		if f.Kind == (factor.Categorical{}).Name() && len(f.Vars) == 1 {
+			prior[f.Vars[0]] = true
+		}
+	}
+	if m.Net == nil {
+		return prior
+	}
+	for i := range m.Net.Factors {
+		f := &m.Net.Factors[i]
+		x, ok := f.Edge("x")
+		if f.Observed || !ok {
+			continue
+		}
+		if v, ok := x.IsVar(); ok && m.Net.Vars[v].Family == graph.Discrete {
+			nv := m.Net.Vars[v]
+			prior[m.Graph.Latents[nv.Latent].First+nv.Elem] = true
+		}
+	}
+	return prior
+}
+
 // SummedStates lists the discrete latents with elements that have no
 // categorical prior (uniform_spin() or no prior statement: no factor of
 // their own) and returns Σ log K over those elements. The log evidence of
@@ -264,12 +296,7 @@ type LearnParam struct {
 // function of its factors (libDAI's log Z), not a normalised log p(y):
 // under uniform priors on those elements log p(y) = log Z − logStates.
 func (m *Model) SummedStates() (latents []string, logStates float64) {
-	prior := map[int]bool{}
-	for _, f := range m.Graph.Factors() {
-		if f.Kind == (factor.Categorical{}).Name() && len(f.Vars) == 1 {
-			prior[f.Vars[0]] = true
-		}
-	}
+	prior := m.discretePriors()
 	for li := range m.Graph.Latents {
 		l := &m.Graph.Latents[li]
 		if !l.Domain.Discrete() {

@@ -150,8 +150,12 @@ func (c *compiler) familyError(net *graph.Net, d netDecl, f *graph.NetFactor, er
 		spec, _ := edgeSpec(d.kind, f.Edges[j].Name)
 		if v, ok := offending(net, f.Edges[j], spec); ok {
 			nv := net.Vars[v]
+			name := nv.Name
+			if hasFamily(spec.Families, graph.Dirichlet) {
+				name = c.m.Graph.Latents[nv.Latent].Name // the edge took a row: name the latent
+			}
 			msg = fmt.Sprintf("`%s` is %s, which the `%s` of %s does not take (it takes %s); %s latent fits %s",
-				nv.Name, describeVar(nv), spec.Name, d.kind.Name(), famList(spec), article(nv.Family.String()), fitsFamily(nv.Family))
+				name, describeVar(nv), spec.Name, d.kind.Name(), famList(spec), article(nv.Family.String()), fitsFamily(nv.Family))
 		}
 	}
 	at := d.f.Pos

@@ -15,6 +15,7 @@ import (
 type netArg struct {
 	p netParam
 	e ast.Expr
+	i int // the builtin's parameter index
 	v *val
 }
 
@@ -22,13 +23,13 @@ type netArg struct {
 // normal becomes the precision edge when it is written `1 / tau` with tau
 // depending on a latent, or `precision = tau`.
 func (c *compiler) netArgs(a *args, params []netParam) []*netArg {
-	c.netForms(a, params)
 	out := make([]*netArg, len(params))
 	for j, p := range params {
-		e := a.expr(paramIndex(a.b, p.name))
+		i := paramIndex(a.b, p.name)
+		e := a.expr(i)
 		if p.prec != nil {
-			if x := namedArg(a.call, precisionForm); x != nil {
-				p, e = *p.prec, x
+			if f := a.form(i); f != nil && f.Name == precisionForm {
+				p = *p.prec
 			} else if x, ok := reciprocal(e); ok && c.mentionsLatent(x) {
 				p, e = *p.prec, x
 			}
@@ -36,9 +37,21 @@ func (c *compiler) netArgs(a *args, params []netParam) []*netArg {
 		if e == nil {
 			c.fail(a.call, "%s: `%s` must be given", a.b.Name, p.name)
 		}
-		out[j] = &netArg{p: p, e: e}
+		out[j] = &netArg{p: p, e: e, i: i}
 	}
 	return out
+}
+
+// netVal evaluates argument ar; a number given in a named form (`sd = 2`
+// for a variance) is converted to the parameter's canonical value (the
+// variance 4) as args.val does, except `precision =`, which is the
+// precision edge itself.
+func (c *compiler) netVal(a *args, ar *netArg) val {
+	v := c.eval(ar.e)
+	if f := a.form(ar.i); f != nil && ar.p.edge != precEdge {
+		v = a.canonical(ar.i, f, v)
+	}
+	return v
 }
 
 // argNodes are the expressions of args, in order.
@@ -53,32 +66,6 @@ func argNodes(args []*netArg) []ast.Node {
 // precisionForm is the named form of normal's variance that gives its
 // precision, `normal(mu, precision = tau)`: the precision edge.
 const precisionForm = "precision"
-
-// netForms refuses a named argument that is not a parameter of the
-// builtin — a named form of one, such as `sd = 2` for a variance — other
-// than `precision =` on normal's variance: the edges take the canonical
-// parameter, and a form would otherwise be read as it.
-func (c *compiler) netForms(a *args, params []netParam) {
-	for _, n := range a.call.Named {
-		if _, ok := a.b.Param(n.Name.Name); ok {
-			continue
-		}
-		if n.Name.Name == precisionForm && slices.ContainsFunc(params, func(p netParam) bool { return p.prec != nil }) {
-			continue
-		}
-		c.fail(n.Name, "%s: `%s =` is not supported in %s; give the variance (var =) or the precision (1 / tau or precision = tau)", a.b.Name, n.Name.Name, netModel)
-	}
-}
-
-// namedArg is the value of call's argument named name, or nil.
-func namedArg(call *ast.CallExpr, name string) ast.Expr {
-	for _, n := range call.Named {
-		if n.Name.Name == name {
-			return n.Value
-		}
-	}
-	return nil
-}
 
 // reciprocal reports whether e is `1 / x` and returns x.
 func reciprocal(e ast.Expr) (ast.Expr, bool) {
@@ -118,7 +105,7 @@ func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []gra
 	// One selector per statement, as for gated likelihoods (gate.go,
 	// whose selectors and checkSelector this reuses).
 	for _, u := range uses {
-		if len(u.ids) != 1 {
+		if len(u.ids) != 1 || n != 1 {
 			c.fail(u.at, "a distribution whose parameters `%s` selects is on one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1 / tau)", c.text(u.at))
 		}
 	}
@@ -130,9 +117,6 @@ func (c *compiler) netEdges(a *args, ps []netParam, n, K int) (func(e int) []gra
 		}
 	}
 	c.checkSelector(uses[0].at, sel)
-	if n != 1 {
-		c.fail(a.call, "a distribution whose parameters `%s` selects is on one element; write it in a plate, e.g. y[i] ~ normal(mu[z[i]], 1 / tau)", c.text(uses[0].at))
-	}
 	states := c.m.Graph.Vars[sel].Card
 	c.nUnroll += states - 1 // the branches count against the model's factor limit
 	if c.nUnroll > maxFactors {
@@ -204,7 +188,7 @@ func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph
 	if ar.p.vector {
 		return c.netVectorEdge(a, ar, K)
 	}
-	v := c.eval(ar.e)
+	v := c.netVal(a, ar)
 	ar.v = &v
 	switch v.k {
 	case kNum, kBool:

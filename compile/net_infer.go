@@ -2,8 +2,6 @@ package compile
 
 import (
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/exact"
-	"github.com/fg-infer/fg/infer/mp"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -18,48 +16,40 @@ func (c *compiler) netRefuse(at ast.Node, what string) {
 	c.fail(at, "%s are not supported in %s", what, netModel)
 }
 
-// netOptions are the infer options each method takes on a Net model.
-var netOptions = map[infer.Method][]string{
-	infer.MethodEP:    {"divergence", "schedule", "damping", "tol", "max_iter"},
-	infer.MethodExact: {},
-	infer.MethodMCMC:  {"samples", "burnin", "chains", "seed"},
-}
-
 // checkNet checks an infer line against a Net model: ep (message passing
 // in each variable's family: kl is EP, alpha(a) power EP, alpha(0) the
 // exclusive-KL limit, variational message passing), exact and mcmc run
 // on it; bp, relaxed_kl and t(nu) do not, and options of the Gaussian
 // engines are refused where they are written.
 func (c *compiler) checkNet(s *ast.InferStmt, spec *InferSpec) {
-	allowed, ok := netOptions[spec.Method]
-	if !ok {
+	e, err := infer.Lookup(spec.Method)
+	c.check1(s.Method, err)
+	eng, err := e.Engine(infer.Net)
+	if err != nil {
 		c.fail(s.Method, "%s does not run on %s: use ep (divergence kl, alpha(a), or alpha(0) for variational message passing), exact or mcmc", spec.Method, netModel)
 	}
 	for _, o := range s.Options {
-		if !contains(allowed, o.Key.Name) {
-			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, netModel, optionList(allowed))
+		if !eng.Accepts(e, o.Key.Name) {
+			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, netModel, optionList(eng.Options(e)))
 		}
 	}
 	switch spec.Method {
 	case infer.MethodEP:
-		alpha := 1.0
 		switch d := spec.Settings.Divergence.(type) {
-		case infer.KL:
-		case infer.Alpha:
-			alpha = d.A
+		case infer.KL, infer.Alpha:
 		default:
 			c.fail(optionValue(s, "divergence"), "divergence %v does not run on %s: use kl, alpha(a) or alpha(0) (variational message passing)", d, netModel)
 		}
-		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a typed factor graph", spec.Settings.Schedule, []infer.Schedule{infer.Sequential}))
+		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a typed factor graph", spec.Settings.Schedule, infer.NetSchedules))
 		if c.m.Net != nil {
-			if diags := mp.Supports(c.m.Net, mp.Options{Alpha: alpha}); len(diags) > 0 {
-				c.fail(s.Method, "ep with divergence %v cannot run this model: %s (at %s)", spec.Settings.Divergence, diags[0].Msg, diags[0].Pos)
+			if r := infer.CheckNet(eng, c.m.Net, spec.Settings); len(r) > 0 {
+				c.fail(s.Method, "ep with divergence %v cannot run this model: %s (at %s)", spec.Settings.Divergence, r[0].Msg, r[0].Pos)
 			}
 		}
 	case infer.MethodExact:
 		if c.m.Net != nil {
-			if _, err := exact.PlanNet(c.m.Net); err != nil {
-				c.fail(s.Method, "%v", err)
+			if r := infer.CheckNet(eng, c.m.Net, spec.Settings); len(r) > 0 {
+				c.fail(s.Method, "%s", r[0].Msg)
 			}
 		}
 	case infer.MethodMCMC:

@@ -81,6 +81,21 @@ for i in 0..2 {
 			`factor 2 normal "normal(y[0])" at 6:3 y=1.2 mean=mu prec=tau`,
 			`factor 3 normal "normal(y[1])" at 6:3 y=0.8 mean=mu prec=tau`,
 		}},
+		{"named forms of the variance", `
+data y = [1.2, 0.8]
+latent mu: real ~ normal(0, sd = 10)
+latent tau: real ~ gamma(1, 2)
+for i in 0..2 {
+  y[i] ~ normal(mu, precision = tau)
+}
+y[0] ~ normal(mu, precision = 4)`, []string{
+			"var 0 mu gaussian dim=1 latent=0 elem=0",
+			"var 1 tau gamma dim=1 latent=1 elem=0",
+			`factor 0 normal "normal(mu)" at 3:19 x=mu mean=0 var=100`,
+			`factor 2 normal "normal(y[0])" at 6:3 y=1.2 mean=mu prec=tau`,
+			`factor 3 normal "normal(y[1])" at 6:3 y=0.8 mean=mu prec=tau`,
+			`factor 4 normal "normal(y[0])" at 8:1 y=1.2 mean=mu prec=4`,
+		}},
 		{"regression with inverse-gamma noise", `
 data X = [[1, 0.5], [0.2, -1]]
 data y = [1.1, -0.7]

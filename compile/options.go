@@ -40,22 +40,11 @@ func (c *compiler) specCall(e ast.Expr, k stdlib.Kind) *args {
 	return c.bind(call, b)
 }
 
-// optionMethods are the methods each infer option applies to (seed
-// applies to all).
-var optionMethods = map[string][]infer.Method{
-	"divergence": {infer.MethodEP, infer.MethodBP}, "schedule": {infer.MethodEP, infer.MethodBP},
-	"damping": {infer.MethodEP, infer.MethodBP}, "tol": {infer.MethodEP, infer.MethodBP},
-	"max_iter": {infer.MethodEP, infer.MethodBP}, "approx": {infer.MethodEP}, "family": {infer.MethodEP},
-	"passes": {infer.MethodEP}, "nonnegative_sites": {infer.MethodEP}, "shards": {infer.MethodEP},
-	"samples": {infer.MethodMCMC}, "burnin": {infer.MethodMCMC}, "chains": {infer.MethodMCMC},
-	"method": {infer.MethodExact},
-}
-
 // inferOption applies one `key = value` of an infer line; each value is
 // checked against its range in package infer.
 func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 	st := &spec.Settings
-	if ms, ok := optionMethods[o.Key.Name]; ok && !slices.Contains(ms, spec.Method) {
+	if ms := infer.MethodsAccepting(o.Key.Name); len(ms) > 0 && !slices.Contains(ms, spec.Method) {
 		c.fail(o.Key, "option `%s` does not apply to %s (only to %v)", o.Key.Name, spec.Method, ms)
 	}
 	switch o.Key.Name {
@@ -140,19 +129,17 @@ func (c *compiler) check1(n ast.Node, err error) {
 // divergence parses kl, relaxed_kl(c = C), alpha(A), t(nu = NU).
 func (c *compiler) divergence(e ast.Expr) infer.Divergence {
 	a := c.specCall(e, stdlib.DivergenceName)
-	var d infer.Divergence = infer.KL{}
-	switch a.b.Name {
-	case "relaxed_kl":
-		d = infer.RelaxedKL{C: a.num(0, 0)}
-	case "alpha":
-		d = infer.Alpha{A: a.num(0, 0)}
-	case "t":
-		d = infer.T{Nu: a.num(0, 0)}
+	f, err := infer.ParseDivFamily(a.b.Name)
+	c.check1(e, err)
+	p := 0.0
+	if len(a.b.Params) > 0 {
+		p = a.num(0, 0)
 	}
-	if c.vmpLimit(a.at(0), d) {
-		return d
+	if f == infer.DivAlpha && c.vmpLimit(a.at(0), infer.Alpha{A: p}) {
+		return infer.Alpha{A: p}
 	}
-	c.check1(a.at(0), infer.CheckDivergence(d))
+	d, err := infer.NewDivergence(f, p)
+	c.check1(a.at(0), err)
 	return d
 }
 
@@ -161,19 +148,14 @@ func (c *compiler) divergence(e ast.Expr) infer.Divergence {
 // (checkSchedule).
 func (c *compiler) schedule(e ast.Expr, st *infer.Settings) infer.Schedule {
 	a := c.specCall(e, stdlib.ScheduleName)
-	for _, s := range infer.BPSchedules {
-		if s.String() != a.b.Name {
-			continue
-		}
-		if s == infer.Random {
-			n := a.integer(0, DefaultSeed)
-			c.check1(a.at(0), infer.CheckSeed(n))
-			st.Seed = uint64(n)
-		}
-		return s
+	s, err := infer.ParseSchedule(a.b.Name)
+	c.check1(e, err)
+	if s == infer.Random {
+		n := a.integer(0, infer.DefaultSeed)
+		c.check1(a.at(0), infer.CheckSeed(n))
+		st.Seed = uint64(n)
 	}
-	c.fail(e, "unknown schedule `%s`", a.b.Name)
-	return 0
+	return s
 }
 
 func (c *compiler) optNum(o *ast.Option) float64 {

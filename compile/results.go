@@ -13,10 +13,12 @@ import (
 )
 
 // predictStmt compiles `predict NAME = predictive(LATENT, Xnew)` (on a
-// factor-graph model: fgPredict).
+// factor-graph model: fgPredict; on a typed factor graph,
+// predictive(DIST(args)): netPredict).
 func (c *compiler) predictStmt(s *ast.PredictStmt) {
 	if c.isNet() {
-		c.netRefuse(s, "predict statements")
+		c.netPredict(s)
+		return
 	}
 	call, ok := s.Value.(*ast.CallExpr)
 	if !ok || call.FunName() != "predictive" {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -67,9 +66,9 @@ func (c *compiler) fgPredict(s *ast.PredictStmt, a *args, lv val) {
 	}
 	for _, in := range c.m.Infers {
 		full := in.Method == infer.MethodEP && in.Family != infer.FamilyFactorized
-		if (full || in.Method == infer.MethodExact) && fg.NumVars > fgraph.MaxJoint {
+		if (full || in.Method == infer.MethodExact) && fg.NumVars > infer.MaxJoint {
 			c.fail(s, "predict on a factor-graph model reads the joint posterior covariance, which %s keeps for at most %d latent elements; this model has %d: use ep with family = factorized (the infer line at %s)",
-				map[bool]string{true: "ep under family = full", false: "exact"}[full], fgraph.MaxJoint, fg.NumVars, in.Pos)
+				map[bool]string{true: "ep under family = full", false: string(infer.MethodExact)}[full], infer.MaxJoint, fg.NumVars, in.Pos)
 		}
 	}
 	spec.Xnew = mat.NewDense(rows, cols, append([]float64(nil), xv.num...))
@@ -172,8 +171,8 @@ func fgSiteArgument(fg *FactorGraph, lo, hi int, gp bool) (factor.Site, float64,
 		case gp && in != 1:
 			return nil, 0, Affine{}
 		case lik == nil:
-			lik, s, rest = st.Lik, coef, r
-		case factor.KeyOf(st.Lik) != factor.KeyOf(lik) || !maps.Equal(st.Lik.Params(), lik.Params()) || coef != s || !sameAffine(r, rest):
+			lik, s, rest = st.Shared.Lik, coef, r
+		case factor.KeyOf(st.Shared.Lik) != factor.KeyOf(lik) || !maps.Equal(st.Shared.Lik.Params(), lik.Params()) || coef != s || !sameAffine(r, rest):
 			return nil, 0, Affine{}
 		}
 	}

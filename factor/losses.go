@@ -46,7 +46,7 @@ func (Quasi01) numerical()               {}
 
 // Quality: FF-EP with LA/QLA on the quasi 0–1 loss is unstable (roche §4).
 func (Quasi01) Quality(c Column) Quality {
-	if c == (Column{"ep", "kl"}) {
+	if c == epKL {
 		return Experimental
 	}
 	return Stable

@@ -50,7 +50,7 @@ func (Mixture) Support() string          { return "an observation every componen
 // Quality: power EP and relaxed EP integrate the mixture's log-density
 // numerically and have no independent reference yet.
 func (Mixture) Quality(c Column) Quality {
-	if c.Method == "ep" && c.Div != "kl" {
+	if c.PowerOrRelaxed() {
 		return Experimental
 	}
 	return Stable

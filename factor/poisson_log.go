@@ -36,7 +36,7 @@ func (PoissonLog) New(map[string]float64) (Site, error) { return PoissonLog{}, n
 // Quality: power and relaxed EP on quadrature moments, and evidence
 // maximisation with count sites, have no reference yet.
 func (PoissonLog) Quality(c Column) Quality {
-	if c.Method == "ep" && c.Div != "kl" || c.Method == "learn" {
+	if c.PowerOrRelaxed() || c == learn {
 		return Experimental
 	}
 	return Stable

@@ -36,7 +36,7 @@ func (Probit) Projection() string { return "a" }
 
 // Quality: power EP, relaxed EP and t-EP on Φ run but lack an external reference.
 func (Probit) Quality(c Column) Quality {
-	if c.Method == "ep" && c.Div != "kl" {
+	if c.PowerOrRelaxed() {
 		return Experimental
 	}
 	return Stable

@@ -4,26 +4,58 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/fg-infer/fg/infer"
 )
 
-// Column is one (method, divergence) pair of the rule table; Div is "" for
-// methods without a divergence (exact, mcmc) and for the predict and learn
-// columns.
+// Column is one (method, divergence) pair of the rule table; Div is
+// infer.DivNone for methods without a divergence (exact, mcmc) and for the
+// predict and learn columns.
 type Column struct {
-	Method, Div string
+	Method infer.Method
+	Div    infer.DivFamily
 }
 
 func (c Column) String() string {
-	if c.Div == "" {
-		return c.Method
+	if c.Div == infer.DivNone {
+		return string(c.Method)
 	}
-	return c.Method + " " + c.Div
+	return string(c.Method) + " " + c.Div.String()
 }
 
+// The columns of the rule table, as the rules below test them.
+var (
+	epKL        = Column{infer.MethodEP, infer.DivKL}
+	epAlpha     = Column{infer.MethodEP, infer.DivAlpha}
+	epVMP       = Column{infer.MethodEP, infer.DivVMP}
+	epRelaxedKL = Column{infer.MethodEP, infer.DivRelaxedKL}
+	epT         = Column{infer.MethodEP, infer.DivT}
+	bpKL        = Column{infer.MethodBP, infer.DivKL}
+	bpAlpha     = Column{infer.MethodBP, infer.DivAlpha}
+	bpRelaxedKL = Column{infer.MethodBP, infer.DivRelaxedKL}
+	exact       = Column{Method: infer.MethodExact}
+	mcmc        = Column{Method: infer.MethodMCMC}
+	predict     = Column{Method: infer.ColumnPredict}
+	learn       = Column{Method: infer.ColumnLearn}
+)
+
 // Columns are the columns of the rule table.
-var Columns = []Column{{"ep", "kl"}, {"ep", "alpha"}, {"ep", "alpha(0)"}, {"ep", "relaxed_kl"}, {"ep", "t"},
-	{"bp", "kl"}, {"bp", "alpha"}, {"bp", "relaxed_kl"}, {"exact", ""}, {"mcmc", ""},
-	{"predict", ""}, {"learn", ""}}
+var Columns = []Column{epKL, epAlpha, epVMP, epRelaxedKL, epT, bpKL, bpAlpha, bpRelaxedKL, exact, mcmc, predict, learn}
+
+// ep reports whether c is an EP column under a divergence other than t
+// (the Gaussian family's EP: kl, alpha, relaxed_kl).
+func (c Column) ep() bool { return c.Method == infer.MethodEP && c.Div != infer.DivT }
+
+// bp reports whether c is a BP column (bp has no t divergence).
+func (c Column) bp() bool { return c.Method == infer.MethodBP && c.Div != infer.DivT }
+
+// gold reports whether c is a gold-standard column (exact, mcmc).
+func (c Column) gold() bool { return c.Method.Gold() }
+
+// PowerOrRelaxed reports whether c is EP under a divergence other than kl
+// (power EP, relaxed EP, t-EP): the columns where most likelihoods' rules
+// have no independent reference.
+func (c Column) PowerOrRelaxed() bool { return c.Method == infer.MethodEP && c.Div != infer.DivKL }
 
 // Rule is one cell of the rule table: kind Kind is handled under Column,
 // with Quality; Approx is true when the moments come from the infer line's
@@ -60,7 +92,7 @@ func support(k Kind, c Column) (via string, approx bool) {
 	if via := netSupport(k, c); via != "" {
 		return via, false
 	}
-	if c.Div == "alpha(0)" {
+	if c.Div == infer.DivVMP {
 		return "", false // the VMP limit runs on the typed factor graph only
 	}
 	switch k.Role() {
@@ -80,11 +112,11 @@ func netSupport(k Kind, c Column) string {
 		return ""
 	}
 	switch {
-	case c == Column{"ep", "kl"} && has[EP](k), c == Column{"ep", "alpha"} && has[EP](k):
+	case (c == epKL || c == epAlpha) && has[EP](k):
 		return "EP"
-	case c == Column{"ep", "alpha(0)"} && has[VMP](k):
+	case c == epVMP && has[VMP](k):
 		return "VMP"
-	case (c.Method == "exact" || c.Method == "mcmc") && !has[LogDensity](k) && !has[Tabler](k) && !has[GaussianPrior](k):
+	case c.gold() && !has[LogDensity](k) && !has[Tabler](k) && !has[GaussianPrior](k):
 		return "LogDensityEdges"
 	}
 	return ""
@@ -97,19 +129,19 @@ func has[T any](k Kind) bool {
 
 func likelihoodSupport(k Kind, c Column) (string, bool) {
 	switch {
-	case c.Method == "ep" && c.Div == "t" && has[Escort](k):
+	case c == epT && has[Escort](k):
 		return "Escort", false
-	case c.Method == "ep" && c.Div != "t" && has[Tilted](k):
+	case c.ep() && has[Tilted](k):
 		return "Tilted", false
-	case c == Column{"ep", "kl"} && has[LogDensity](k):
+	case c == epKL && has[LogDensity](k):
 		return "LogDensity", true
-	case (c.Method == "exact" || c.Method == "mcmc") && has[LogDensity](k):
+	case c.gold() && has[LogDensity](k):
 		return "LogDensity", false
-	case c.Method == "predict" && has[ClassProb](k) && isClassifier(k):
+	case c == predict && has[ClassProb](k) && isClassifier(k):
 		return "ClassProb", false
-	case c.Method == "predict" && has[MeanObs](k):
+	case c == predict && has[MeanObs](k):
 		return "MeanObs", false
-	case c.Method == "learn" && has[Tilted](k) && (has[ParamGrad](k) || !hasParams(k)):
+	case c == learn && has[Tilted](k) && (has[ParamGrad](k) || !hasParams(k)):
 		return "Tilted+ParamGrad", false
 	}
 	return "", false
@@ -130,18 +162,17 @@ func hasParams(k Kind) bool {
 
 func priorSupport(k Kind, c Column) (string, bool) {
 	switch {
-	case has[GaussianPrior](k) && c.Method == "ep" && c.Div != "t",
-		has[GaussianPrior](k) && (c.Method == "exact" || c.Method == "mcmc" || c.Method == "learn"):
+	case has[GaussianPrior](k) && (c.ep() || c.gold() || c == learn):
 		return "GaussianPrior", false
-	case has[TPrior](k) && c == Column{"ep", "t"}:
+	case has[TPrior](k) && c == epT:
 		return "TPrior", false
-	case has[GaussianLimit](k) && c == Column{"ep", "kl"}:
+	case has[GaussianLimit](k) && c == epKL:
 		return "GaussianLimit", false
-	case has[DiscretePrior](k) && (c.Method == "bp" && c.Div != "t" || c.Method == "exact" || c.Method == "mcmc"):
+	case has[DiscretePrior](k) && (c.bp() || c.gold()):
 		return "DiscretePrior", false
-	case has[Tabler](k) && (c.Method == "bp" && c.Div != "t" || c.Method == "exact" || c.Method == "mcmc"):
+	case has[Tabler](k) && (c.bp() || c.gold()):
 		return "Tabler", false
-	case has[Selector](k) && c.Method == "ep" && (c.Div == "kl" || c.Div == "alpha" || c.Div == "relaxed_kl"):
+	case has[Selector](k) && c.ep():
 		return "Selector", false
 	}
 	return "", false
@@ -149,11 +180,11 @@ func priorSupport(k Kind, c Column) (string, bool) {
 
 func potentialSupport(k Kind, c Column) (string, bool) {
 	switch {
-	case has[Tabler](k) && (c.Method == "bp" && c.Div != "t" || c.Method == "exact" || c.Method == "mcmc"):
+	case has[Tabler](k) && (c.bp() || c.gold()):
 		return "Tabler", false
-	case has[Numerical](k) && c == Column{"ep", "kl"}:
+	case has[Numerical](k) && c == epKL:
 		return "Numerical", true
-	case has[Numerical](k) && (c.Method == "exact" || c.Method == "mcmc"):
+	case has[Numerical](k) && c.gold():
 		return "Numerical", false
 	}
 	return "", false
@@ -181,7 +212,7 @@ func FindRule(k Kind, c Column) (Rule, error) {
 		return r, nil
 	}
 	var b strings.Builder
-	if c.Div == "" {
+	if c.Div == infer.DivNone {
 		fmt.Fprintf(&b, "no rule for %s in %s", k.Name(), c.Method)
 	} else {
 		fmt.Fprintf(&b, "no rule for %s with divergence %s in %s", k.Name(), c.Div, c.Method)
@@ -193,18 +224,18 @@ func FindRule(k Kind, c Column) (Rule, error) {
 
 // available lists the methods and divergences that handle k, and the
 // kinds that method handles.
-func available(k Kind, method string) string {
-	byMethod := map[string][]string{}
-	var methods []string
+func available(k Kind, method infer.Method) string {
+	byMethod := map[infer.Method][]string{}
+	var methods []infer.Method
 	for _, c := range Columns {
-		if c.Method == "predict" || c.Method == "learn" {
+		if c == predict || c == learn {
 			continue
 		}
 		if _, ok := Support(k, c); ok {
 			if _, seen := byMethod[c.Method]; !seen {
 				methods = append(methods, c.Method)
 			}
-			byMethod[c.Method] = append(byMethod[c.Method], c.Div)
+			byMethod[c.Method] = append(byMethod[c.Method], c.Div.String())
 		}
 	}
 	var parts []string
@@ -225,7 +256,7 @@ func available(k Kind, method string) string {
 		}
 	}
 	if len(handled) > 0 {
-		parts = append(parts, method+" handles "+strings.Join(slices.Compact(handled), ", "))
+		parts = append(parts, string(method)+" handles "+strings.Join(slices.Compact(handled), ", "))
 	}
 	if len(parts) == 0 {
 		return "nothing"

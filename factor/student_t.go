@@ -62,7 +62,7 @@ func (StudentT) New(p map[string]float64) (Site, error) {
 // quadrature and EP against `infer exact`; power and relaxed EP on a
 // non-log-concave site have no reference.
 func (StudentT) Quality(c Column) Quality {
-	if c.Method == "ep" && c.Div != "kl" {
+	if c.PowerOrRelaxed() {
 		return Experimental
 	}
 	return Stable

@@ -21,7 +21,7 @@ func (TP) gaussianLimit()           {}
 func (TP) Quality(c Column) Quality { return limitQuality(c) }
 
 func limitQuality(c Column) Quality {
-	if c == (Column{"ep", "kl"}) {
+	if c == epKL {
 		return Experimental
 	}
 	return Stable

@@ -162,7 +162,7 @@ func (g *Graph) AddCompact(kind string, pos ast.Pos, scalarName string, scalar f
 // strings, which may share their text with the compiler's own labels).
 // Factor(i) returns the factor as given. A plate's conditionals or
 // Gaussian sites then cost their variables, one number and a label each
-// instead of a Factor (issue 13).
+// instead of a Factor.
 func (g *Graph) AddCompactFactor(f Factor) int {
 	if f.Table != nil {
 		panic("graph: AddCompactFactor of a factor with a table")

@@ -73,7 +73,7 @@ type Var struct {
 //
 // A likelihood site (Observed) carries its observation in Y rather than in
 // Params, so that the sites of one statement can share one Params map: a
-// model with 10⁶ sites then holds one map, not 10⁶ (issue 15). Param
+// model with 10⁶ sites then holds one map, not 10⁶. Param
 // reports it as the parameter "y" alongside Params. Likewise a potential
 // of one scalar parameter (ising's J, field's h) keeps it in Scalar, named
 // ScalarName, with no map at all; identical potentials share one Table,

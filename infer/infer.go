@@ -54,11 +54,6 @@ func (RelaxedKL) divergence() {}
 func (Alpha) divergence()     {}
 func (T) divergence()         {}
 
-func (KL) String() string          { return "kl" }
-func (d RelaxedKL) String() string { return fmt.Sprintf("relaxed_kl(c = %g)", d.C) }
-func (d Alpha) String() string     { return fmt.Sprintf("alpha(%g)", d.A) }
-func (d T) String() string         { return fmt.Sprintf("t(nu = %g)", d.Nu) }
-
 // Schedule is the order in which an engine visits factors.
 type Schedule int
 
@@ -73,15 +68,6 @@ const (
 	// (libDAI's SEQMAX).
 	Residual
 )
-
-var scheduleNames = [...]string{"sequential", "parallel", "random", "residual"}
-
-func (s Schedule) String() string {
-	if s < 0 || int(s) >= len(scheduleNames) {
-		return fmt.Sprintf("Schedule(%d)", int(s))
-	}
-	return scheduleNames[s]
-}
 
 // Status says how a run ended.
 type Status int

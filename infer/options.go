@@ -12,28 +12,6 @@ import (
 // error with a position in `fg check`), and the engines check the values
 // they receive against the same functions.
 
-// Method is the inference method of an infer line.
-type Method string
-
-// The methods of an infer line.
-const (
-	MethodEP    Method = "ep"    // expectation propagation (BP on discrete models)
-	MethodBP    Method = "bp"    // belief propagation
-	MethodExact Method = "exact" // junction tree / quadrature gold standard
-	MethodMCMC  Method = "mcmc"  // elliptical slice sampling / Gibbs gold standard
-)
-
-// Methods lists the methods in the order the documentation gives them.
-var Methods = []Method{MethodEP, MethodBP, MethodExact, MethodMCMC}
-
-// ParseMethod returns the method called name.
-func ParseMethod(name string) (Method, error) {
-	if m := Method(name); slices.Contains(Methods, m) {
-		return m, nil
-	}
-	return "", fmt.Errorf("unknown method `%s`; methods are %s", name, joinNames(Methods))
-}
-
 // Bounds of the iteration counts an option may ask for. They keep a typo
 // (max_iter = 1e12) from becoming a run that never ends or an allocation
 // that cannot succeed.
@@ -121,6 +99,15 @@ var (
 	BPSchedules = []Schedule{Sequential, Parallel, Random, Residual}
 	// GibbsSchedules: the Gibbs sampler (infer/mcmc).
 	GibbsSchedules = []Schedule{Sequential, Random}
+	// GraphFullSchedules and GraphFactorizedSchedules: ep on a factor
+	// graph (infer/fgraph) under each family; a forest always runs
+	// forward–backward.
+	GraphFullSchedules       = []Schedule{Sequential, Parallel}
+	GraphFactorizedSchedules = []Schedule{Sequential, Parallel, Residual}
+	// GatedSchedules: ep on gated likelihoods (infer/fgraph).
+	GatedSchedules = []Schedule{Sequential, Parallel}
+	// NetSchedules: ep on a typed factor graph (infer/mp).
+	NetSchedules = []Schedule{Sequential}
 )
 
 // CheckSchedule checks that s is one of the schedules of engine.
@@ -145,36 +132,11 @@ const (
 	SchemeExact                          // exact: closed-form tilted moments
 )
 
-var schemeNames = [...]string{"gh", "laplace", "quick_laplace", "gq", "vq", "exact"}
-
-func (k SchemeKind) String() string {
-	if k < 0 || int(k) >= len(schemeNames) {
-		return fmt.Sprintf("SchemeKind(%d)", int(k))
-	}
-	return schemeNames[k]
-}
-
 // Scheme is the approx option: a moment scheme and, for gh, its number of
 // nodes N.
 type Scheme struct {
 	Kind SchemeKind
 	N    int // gh only
-}
-
-// ParseScheme returns the scheme called name ("exact", "gh", "laplace",
-// "quick_laplace", "gq", "vq") with n Gauss–Hermite nodes for gh (ignored
-// otherwise), checked by Check.
-func ParseScheme(name string, n int) (Scheme, error) {
-	for k, s := range schemeNames {
-		if s == name {
-			sc := Scheme{Kind: SchemeKind(k)}
-			if sc.Kind == SchemeGH {
-				sc.N = n
-			}
-			return sc, sc.Check()
-		}
-	}
-	return Scheme{}, fmt.Errorf("unknown approx `%s`; schemes are %s", name, strings.Join(schemeNames[:], ", "))
 }
 
 // Check checks the number of Gauss–Hermite nodes: MinGHNodes ≤ N ≤ MaxGHNodes.
@@ -198,23 +160,8 @@ func (s Scheme) String() string {
 	return s.Kind.String()
 }
 
-// ExactMethods are the integrators of infer exact on a continuous block
-// that is not linear-Gaussian (infer/exact): "quad", adaptive cubature
-// (dimension ≤ MaxQuadDim, the default), and "is", importance sampling
-// (any dimension, asked for by name). Linear-Gaussian blocks have a closed
-// form.
-var ExactMethods = []string{"quad", "is"}
-
 // MaxQuadDim is the largest block dimension exact's "quad" integrates.
 const MaxQuadDim = 3
-
-// CheckExactMethod checks an exact method name.
-func CheckExactMethod(name string) error {
-	if slices.Contains(ExactMethods, name) {
-		return nil
-	}
-	return fmt.Errorf("unknown exact method `%s`; methods are %s", name, strings.Join(ExactMethods, ", "))
-}
 
 // Family is the approximating family of EP with a numerical scheme.
 type Family int
@@ -223,25 +170,6 @@ const (
 	FamilyFull       Family = iota // full: Gaussian-block EP
 	FamilyFactorized               // factorized: fully factorised EP (infer/quad)
 )
-
-var familyNames = [...]string{"full", "factorized"}
-
-func (f Family) String() string {
-	if f < 0 || int(f) >= len(familyNames) {
-		return fmt.Sprintf("Family(%d)", int(f))
-	}
-	return familyNames[f]
-}
-
-// ParseFamily returns the family called name.
-func ParseFamily(name string) (Family, error) {
-	for k, s := range familyNames {
-		if s == name {
-			return Family(k), nil
-		}
-	}
-	return 0, fmt.Errorf("family is %s, got `%s`", strings.Join(familyNames[:], " or "), name)
-}
 
 // MCMCSpec are the run lengths of infer mcmc: Samples kept draws and Burnin
 // discarded sweeps per chain, Chains independent chains.

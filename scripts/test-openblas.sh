@@ -7,7 +7,13 @@
 # infer/tep. Skips (exit 0, with a message) when the libraries cannot be had.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-have() { [ -e /usr/include/lapacke.h ] && ldconfig -p 2>/dev/null | grep -q libopenblas; }
+# have: the header and a library the linker finds (a runtime-only
+# libopenblas0 package, as Octave brings, registers libopenblas.so.0 with
+# ldconfig but has no libopenblas.so to link against).
+have() {
+  [ -e /usr/include/lapacke.h ] && command -v cc >/dev/null &&
+    echo 'int main(void) { return 0; }' | cc -x c - -o /dev/null -llapacke -lopenblas 2>/dev/null
+}
 if ! have && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   apt-get install -y -qq libopenblas-dev liblapacke-dev >/dev/null ||
     { apt-get update -qq >/dev/null && apt-get install -y -qq libopenblas-dev liblapacke-dev >/dev/null; } || true

@@ -1,5 +1,7 @@
 package stdlib
 
+import "github.com/fg-infer/fg/infer"
+
 // Required is a required parameter.
 func Required(name string, t ArgType, doc string) Param {
 	return Param{Name: name, Type: t, Required: true, Doc: doc}
@@ -80,7 +82,7 @@ var table = []Builtin{
 		Doc: "max(x): largest element; max(a, b): elementwise maximum"},
 	// Predict.
 	{Name: "predictive", Kind: Predict, Params: []Param{req("latent", LatentT, "a Gaussian-block latent"), req("Xnew", MatrixT, "new inputs (GP/TP) or projection rows (linear)")},
-		Doc: "predictive latent mean/variance and p(y = +1) at new inputs"},
+		Doc: "predictive latent mean/variance and p(y = +1) at new inputs; on a model with beta, gamma, inv_gamma or dirichlet latents, predictive(DIST(args)): the posterior predictive of a new observation y* ~ DIST(args)"},
 	// Plates.
 	{Name: "batches", Kind: Plate, Params: []Param{req("N", NumberT, "number of items"), req("s", NumberT, "batch size")},
 		Doc: "consecutive index vectors [0..s), [s..2s), ...; the last may be shorter"},
@@ -99,27 +101,27 @@ var table = []Builtin{
 	{Name: "b", Kind: Accessor, Params: []Param{req("factor", Any, "factor label string or index")}, Doc: "relaxation weight of a factor (0 if not relaxed)"},
 	{Name: "pred", Kind: Accessor, Params: []Param{req("x", Any, "NAME[i] of a predict statement")}, Doc: "predictive p(y = +1) (or mean without a likelihood)"},
 	// Divergences.
-	{Name: "kl", Kind: DivergenceName, Doc: "inclusive KL: EP, BP"},
-	{Name: "relaxed_kl", Kind: DivergenceName, Params: []Param{req("c", NumberT, "l1 penalty weight (> 0)")}, Doc: "relaxed EP / relaxed BP (Qi & Guo)"},
-	{Name: "alpha", Kind: DivergenceName, Params: []Param{req("a", NumberT, "power α in (0, 1]")}, Doc: "power EP / fractional BP"},
-	{Name: "t", Kind: DivergenceName, Params: []Param{req("nu", NumberT, "Student-t degrees of freedom (> 0)")}, Doc: "EP for the t-exponential family (Futami et al.)"},
+	{Name: infer.DivKL.String(), Kind: DivergenceName, Doc: "inclusive KL: EP, BP"},
+	{Name: infer.DivRelaxedKL.String(), Kind: DivergenceName, Params: []Param{req("c", NumberT, "l1 penalty weight (> 0)")}, Doc: "relaxed EP / relaxed BP (Qi & Guo)"},
+	{Name: infer.DivAlpha.String(), Kind: DivergenceName, Params: []Param{req("a", NumberT, "power α in (0, 1]")}, Doc: "power EP / fractional BP"},
+	{Name: infer.DivT.String(), Kind: DivergenceName, Params: []Param{req("nu", NumberT, "Student-t degrees of freedom (> 0)")}, Doc: "EP for the t-exponential family (Futami et al.)"},
 	// Schedules.
-	{Name: "sequential", Kind: ScheduleName, Doc: "one factor at a time in file order"},
-	{Name: "parallel", Kind: ScheduleName, Doc: "all factors from the same state, then recombine"},
-	{Name: "random", Kind: ScheduleName, Params: []Param{opt("seed", NumberT, "1", "seed of the permutation stream")}, Doc: "one factor at a time, fresh random order each sweep"},
-	{Name: "residual", Kind: ScheduleName, Doc: "largest pending change first (libDAI SEQMAX)"},
+	{Name: infer.Sequential.String(), Kind: ScheduleName, Doc: "one factor at a time in file order"},
+	{Name: infer.Parallel.String(), Kind: ScheduleName, Doc: "all factors from the same state, then recombine"},
+	{Name: infer.Random.String(), Kind: ScheduleName, Params: []Param{opt("seed", NumberT, "1", "seed of the permutation stream")}, Doc: "one factor at a time, fresh random order each sweep"},
+	{Name: infer.Residual.String(), Kind: ScheduleName, Doc: "largest pending change first (libDAI SEQMAX)"},
 	// Approximation schemes.
-	{Name: "exact", Kind: ApproxName, Doc: "closed-form tilted moments (probit, step, normal)"},
-	{Name: "gh", Kind: ApproxName, Params: []Param{opt("n", NumberT, "32", "Gauss–Hermite points")}, Doc: "Gauss–Hermite quadrature on the 1-D cavity of aᵀw"},
-	{Name: "laplace", Kind: ApproxName, Doc: "Laplace at the tilted mode (Roche LA)"},
-	{Name: "quick_laplace", Kind: ApproxName, Doc: "Laplace at the cavity mean (Roche QLA)"},
-	{Name: "gq", Kind: ApproxName, Doc: "precision-3 Gaussian quadrature, 2d+1 points (Roche GQ)"},
-	{Name: "vq", Kind: ApproxName, Doc: "variational quadrature (Roche VQ)"},
+	{Name: infer.SchemeExact.String(), Kind: ApproxName, Doc: "closed-form tilted moments (probit, step, normal)"},
+	{Name: infer.SchemeGH.String(), Kind: ApproxName, Params: []Param{opt("n", NumberT, "32", "Gauss–Hermite points")}, Doc: "Gauss–Hermite quadrature on the 1-D cavity of aᵀw"},
+	{Name: infer.SchemeLaplace.String(), Kind: ApproxName, Doc: "Laplace at the tilted mode (Roche LA)"},
+	{Name: infer.SchemeQuickLaplace.String(), Kind: ApproxName, Doc: "Laplace at the cavity mean (Roche QLA)"},
+	{Name: infer.SchemeGQ.String(), Kind: ApproxName, Doc: "precision-3 Gaussian quadrature, 2d+1 points (Roche GQ)"},
+	{Name: infer.SchemeVQ.String(), Kind: ApproxName, Doc: "variational quadrature (Roche VQ)"},
 	// Methods.
-	{Name: "ep", Kind: Method, Doc: "expectation propagation on Gaussian blocks (kl, alpha, relaxed_kl, t)"},
-	{Name: "bp", Kind: Method, Doc: "belief propagation on discrete factors (kl, alpha, relaxed_kl)"},
-	{Name: "exact", Kind: Method, Doc: "junction tree (discrete) or quadrature / importance sampling (continuous)"},
-	{Name: "mcmc", Kind: Method, Doc: "elliptical slice sampling (Gaussian priors), Gibbs (discrete)"},
+	{Name: string(infer.MethodEP), Kind: Method, Doc: "expectation propagation on Gaussian blocks (kl, alpha, relaxed_kl, t)"},
+	{Name: string(infer.MethodBP), Kind: Method, Doc: "belief propagation on discrete factors (kl, alpha, relaxed_kl)"},
+	{Name: string(infer.MethodExact), Kind: Method, Doc: "junction tree (discrete) or quadrature / importance sampling (continuous)"},
+	{Name: string(infer.MethodMCMC), Kind: Method, Doc: "elliptical slice sampling (Gaussian priors), Gibbs (discrete)"},
 }
 
 // RequiredVariance is a required variance-like parameter: positional and

@@ -59,19 +59,19 @@ type state struct {
 
 // update is one shard's output: its path and shard.Update on the wire.
 type update struct {
-	Path     string      `json:"path"`
-	Site     wireNat     `json:"site"`
-	Proposal wireNat     `json:"proposal"`
-	Cavity   wireNat     `json:"cavity"`
-	LogZ     float64     `json:"logz"`
-	HasLogZ  bool        `json:"has_logz"`
-	Skipped  string      `json:"skipped,omitempty"`
-	Stats    infer.Stats `json:"stats"`
+	Path       string      `json:"path"`
+	Site       wireNat     `json:"site"`
+	Proposal   wireNat     `json:"proposal"`
+	Cavity     wireNat     `json:"cavity"`
+	LogZ       float64     `json:"logz"`
+	HasLogZ    bool        `json:"has_logz"`
+	SkipReason string      `json:"skipped,omitempty"`
+	Stats      infer.Stats `json:"stats"`
 }
 
 func encodeUpdate(path string, u *shard.Update) (string, error) {
 	b, err := json.Marshal(update{Path: path, Site: toWire(u.Site), Proposal: toWire(u.Proposal),
-		Cavity: toWire(u.Cavity), LogZ: u.LogZ, HasLogZ: u.HasLogZ, Skipped: u.Skipped, Stats: u.Stats})
+		Cavity: toWire(u.Cavity), LogZ: u.LogZ, HasLogZ: u.HasLogZ, SkipReason: u.SkipReason, Stats: u.Stats})
 	return string(b), err
 }
 
@@ -86,6 +86,6 @@ func (w update) shardUpdate() (*shard.Update, error) {
 			return nil, err
 		}
 	}
-	u.LogZ, u.HasLogZ, u.Skipped, u.Stats = w.LogZ, w.HasLogZ, w.Skipped, w.Stats
+	u.LogZ, u.HasLogZ, u.SkipReason, u.Stats = w.LogZ, w.HasLogZ, w.SkipReason, w.Stats
 	return &u, nil
 }

@@ -27,7 +27,7 @@ func exampleFiles(t *testing.T) []string {
 
 // TestExamplesCheckFmtGraph: every example passes fg check, is already in
 // fg fmt's canonical form (fmt -l lists nothing), and fg graph draws it as
-// DOT — and as PNG through graphviz when `dot` is installed (issue 2).
+// DOT — and as PNG through graphviz when `dot` is installed.
 func TestExamplesCheckFmtGraph(t *testing.T) {
 	_, dotErr := exec.LookPath("dot")
 	if dotErr != nil {
@@ -66,7 +66,7 @@ func TestExamplesCheckFmtGraph(t *testing.T) {
 }
 
 // TestGraphGridPNG: the 4×4 Ising grid of examples/bp_divergences.fg is
-// drawn by neato as a mesh (issue 16: dot drew a 3091×179 strip), with
+// drawn by neato as a mesh (dot drew a 3091×179 strip), with
 // the factors labelled. Skipped when graphviz's dot is not installed.
 func TestGraphGridPNG(t *testing.T) {
 	if _, err := exec.LookPath("dot"); err != nil {

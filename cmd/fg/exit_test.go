@@ -60,8 +60,8 @@ func TestExitStatus(t *testing.T) {
 			[]string{"failed", "supports dimension d ≤ 3"}},
 		{"stalled", "latent c: real[50] ~ normal(0, 1)\nfor i in 0..49 { factor exp(-2 * (c[i + 1] - c[i])^2) }\nfactor exp(-(c[0] - 3)^2)\ninfer ep as gq { approx = gq, family = factorized }\n", exitMethod,
 			[]string{"stalled", "skipped"}},
-		// Every update skipped: the posterior would be the prior (issue 15's
-		// 196 skipped updates with status converged).
+		// Every update skipped: the posterior would be the prior (a run
+		// once reported 196 skipped updates with status converged).
 		{"all skipped", "latent c: real[50] ~ normal(0, 1)\nfor i in 0..49 { factor exp(-2 * (c[i + 1] - c[i])^2) }\ninfer ep as gq { approx = gq, family = factorized }\n", exitMethod,
 			[]string{"failed", "every update was skipped"}},
 	}

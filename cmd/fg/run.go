@@ -53,11 +53,16 @@ func (e *env) run(args []string) int {
 	if f.json && f.csv {
 		return e.usageError(runUsage, "--json and --csv exclude each other")
 	}
+	// Ctrl-C and SIGTERM are wired to cancellation before the model is
+	// compiled: a signal during compilation cancels the run that follows
+	// (its results print as canceled) instead of killing fg unannounced.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	m, code := e.loadForRun(pos[0], &f)
 	if m == nil {
 		return code
 	}
-	return e.runModel(m, &f)
+	return e.runModel(ctx, m, &f)
 }
 
 // loadForRun compiles the model with the overrides of the flags.
@@ -82,10 +87,8 @@ func (e *env) loadForRun(path string, f *runFlags) (*session.Model, int) {
 	return m, exitOK
 }
 
-// runModel runs with Ctrl-C wired to cancellation and presents the results.
-func (e *env) runModel(m *session.Model, f *runFlags) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+// runModel runs under ctx (Ctrl-C wired to its cancellation) and presents the results.
+func (e *env) runModel(ctx context.Context, m *session.Model, f *runFlags) int {
 	var boundary *present.Boundary
 	if f.plot != "" {
 		boundary = addBoundaryGrid(m.Compiled())

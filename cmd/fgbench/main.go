@@ -1,7 +1,7 @@
 // Command fgbench measures fg's engines against the machine's own limits
-// and prints one table: for each target of issue 17, fg's time, the time the
-// machine needs for the unavoidable work (measured here, on the same
-// backend and GOMAXPROCS), and their ratio.
+// and prints one table: for each performance target (docs/performance.md),
+// fg's time, the time the machine needs for the unavoidable work (measured
+// here, on the same backend and GOMAXPROCS), and their ratio.
 //
 //	go run ./cmd/fgbench                         # EP n = 1000, 2000; BP grids 100, 300, 1000
 //	go run ./cmd/fgbench -ep 4000 -grid 1000     # other sizes
@@ -18,12 +18,12 @@
 //     updates against Dgemm speed;
 //   - EP parallel sweep: its Cholesky and n-right-hand-side triangular
 //     solve (4/3 n³ flops) against Dgemm speed, and against one Cholesky;
-//   - EP whole run of 5 sequential sweeps against 5 marginal sweeps (issue
-//     17: ≤ 1.3);
+//   - EP whole run of 5 sequential sweeps against 5 marginal sweeps
+//     (target: ≤ 1.3);
 //   - fg's whole run (csv, compile with the kernel matrix, EP, log Z,
 //     marginals; through the Go API) of 5 sequential sweeps against 5
 //     marginal sweeps and one Cholesky, and its peak heap in n×n matrices
-//     (issue 17: ≤ 4);
+//     (target: ≤ 4);
 //   - BP pass on an r×r Ising grid (sequential and parallel schedule):
 //     against reading and writing its message state once at the copy
 //     bandwidth — the ratio is the fraction of bandwidth reached.

@@ -228,7 +228,7 @@ type scheduler struct {
 }
 
 func newScheduler(en *engine, s *Settings) (*scheduler, error) {
-	if err := infer.CheckSchedule("bp", s.Schedule, infer.BPSchedules); err != nil {
+	if err := infer.CheckSchedule(string(infer.MethodBP), s.Schedule, infer.BPSchedules); err != nil {
 		return nil, fmt.Errorf("bp: %w", err)
 	}
 	sc := &scheduler{en: en, kind: s.Schedule}

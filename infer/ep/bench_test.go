@@ -158,7 +158,7 @@ func BenchmarkRankOne(b *testing.B) {
 // BenchmarkRun is a whole EP run of exactly 5 sweeps (Tol below reach) with
 // the default settings: problem set-up, the sweeps, and the final
 // factorisation, log Z and marginals. Its ratio to 5× the sweep benchmarks
-// above is the run's overhead (issue 17: within 1.3×).
+// above is the run's overhead (target: within 1.3×, docs/performance.md).
 func BenchmarkRun(b *testing.B) {
 	for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel} {
 		for _, n := range benchSizes {

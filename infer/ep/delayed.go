@@ -166,7 +166,7 @@ func (d *delayed) flush() {
 // parallel Dgemm starts a goroutine (a heap-allocated closure) per 64×64
 // block of its result: M³/2¹⁸ allocations a sweep, a quarter of an M×M
 // matrix of garbage a sweep at M = 4000, which the collector lets grow to
-// the live heap's size before it runs (issue 17: a run's peak heap). On
+// the live heap's size before it runs (raising a run's peak heap). On
 // that backend the tiles are flushTileRows × flushTileCols, small enough
 // for gonum to multiply them serially, and GOMAXPROCS goroutines share the
 // row panels: the same arithmetic, no allocation per block.

@@ -81,7 +81,7 @@ func settingsRule(s Settings) (rule, error) {
 	if !ok {
 		return r, fmt.Errorf("ep: unsupported divergence %v (want kl, alpha(a > 0), relaxed_kl(c ≥ 0))", s.Divergence)
 	}
-	if err := infer.CheckSchedule("ep", s.Schedule, infer.EPSchedules); err != nil {
+	if err := infer.CheckSchedule(string(infer.MethodEP), s.Schedule, infer.EPSchedules); err != nil {
 		return r, fmt.Errorf("ep: %w", err)
 	}
 	return r, nil

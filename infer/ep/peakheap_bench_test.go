@@ -12,7 +12,7 @@ import (
 
 // BenchmarkRunPeakHeap: the peak heap of a whole sequential run of 11
 // sweeps (a refresh after the 10th, the final factorisation), problem
-// included, in M×M matrices of float64 (issue 17: at most 4).
+// included, in M×M matrices of float64 (target: at most 4, docs/performance.md).
 func BenchmarkRunPeakHeap(b *testing.B) {
 	for _, n := range []int{500, 1000, 2000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {

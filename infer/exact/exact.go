@@ -128,16 +128,16 @@ func Run(ctx context.Context, p Problem, s Settings) (res *Result, err error) {
 	if p.LogLik == nil {
 		return nil, errors.New("exact: Problem.LogLik is nil")
 	}
-	switch s.Method {
-	case "quad":
+	switch infer.ExactIntegrator(s.Method) {
+	case infer.ExactQuad:
 		if prior.d > MaxQuadDim {
-			return nil, fmt.Errorf("exact: method \"quad\" supports dimension d ≤ %d, the block has d = %d (use method \"is\" or mcmc)", MaxQuadDim, prior.d)
+			return nil, fmt.Errorf("exact: method %q supports dimension d ≤ %d, the block has d = %d (use method %q or mcmc)", infer.ExactQuad, MaxQuadDim, prior.d, infer.ExactIS)
 		}
 		res, err = runQuad(ctx, p, prior, s)
-	case "is":
+	case infer.ExactIS:
 		res, err = runIS(ctx, p, prior, s)
 	default:
-		return nil, fmt.Errorf("exact: unknown method %q (want \"quad\" or \"is\")", s.Method)
+		return nil, fmt.Errorf("exact: unknown method %q (want %q or %q)", s.Method, infer.ExactQuad, infer.ExactIS)
 	}
 	if res != nil {
 		res.Jitter = prior.jitter

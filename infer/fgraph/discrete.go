@@ -11,7 +11,7 @@ import (
 )
 
 // MaxStates bounds the number of states of one discrete variable.
-const MaxStates = 1 << 12
+const MaxStates = infer.MaxStates
 
 // discrete is a categorical variable z with a fixed prior p(z = k).
 type discrete struct {

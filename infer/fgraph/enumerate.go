@@ -16,7 +16,7 @@ import (
 // MaxConfigurations bounds the joint configurations of the discrete
 // variables that Enumerate visits (2²⁰, about a second per continuous
 // dimension on one core for small graphs).
-const MaxConfigurations = 1 << 20
+const MaxConfigurations = infer.MaxConfigurations
 
 // Configurations returns the number of joint configurations of the
 // discrete variables, or −1 when it exceeds MaxConfigurations.

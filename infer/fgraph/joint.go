@@ -17,7 +17,7 @@ import (
 // MaxJoint bounds the number of variables of a graph solved as one dense
 // joint Gaussian (family = full with likelihood factors, or a loopy
 // linear-Gaussian graph): the joint costs O(n²) memory and O(n³) time.
-const MaxJoint = 4000
+const MaxJoint = infer.MaxJoint
 
 // runJoint solves g under family = full: the linear-Gaussian factors and
 // the blocks define the joint Gaussian N(x; μ, Σ) (gaussianJoint: the

@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/fg-infer/fg/infer"
 )
 
-// Family is the approximating family of a run.
-type Family int
+// Family is the approximating family of a run: infer's Family (the
+// family option of an infer line).
+type Family = infer.Family
 
 const (
 	// Full treats the Gaussian part of the graph as one joint Gaussian:
@@ -22,19 +24,12 @@ const (
 	// marginals and joint EP's fixed point is the factorised one, found in
 	// O(T). Otherwise, and for relaxed KL, the dense joint with infer/ep
 	// (runJoint). The default.
-	Full Family = iota
+	Full = infer.FamilyFull
 	// Factorized keeps one Gaussian belief per variable and passes messages
 	// on the factor graph (Gaussian BP and EP with a factorised family,
 	// as Infer.NET and RxInfer do).
-	Factorized
+	Factorized = infer.FamilyFactorized
 )
-
-func (f Family) String() string {
-	if f == Factorized {
-		return "factorized"
-	}
-	return "full"
-}
 
 // Settings are infer.Settings plus the family.
 //
@@ -125,7 +120,7 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 	if !(s.Tol > 0) || s.MaxIter < 0 {
 		return nil, fmt.Errorf("fgraph: tol %g, max_iter %d: want tol > 0, max_iter > 0", s.Tol, s.MaxIter)
 	}
-	if s.Schedule < infer.Sequential || s.Schedule > infer.Residual || s.Schedule == infer.Random || (s.Schedule == infer.Residual && s.Family == Full) {
+	if !slices.Contains(schedules(s.Family), s.Schedule) {
 		return nil, fmt.Errorf("fgraph: schedule %v not supported under family = %v (sequential, parallel; residual under factorized)", s.Schedule, s.Family)
 	}
 	ad := newAdjacency(g)
@@ -197,4 +192,13 @@ func power(d infer.Divergence) (float64, error) {
 		return 0, fmt.Errorf("fgraph: %v needs family = full", d)
 	}
 	return 0, fmt.Errorf("fgraph: divergence %v not supported (kl, alpha, relaxed_kl under family = full)", d)
+}
+
+// schedules are the schedules of a run under family f (the method
+// registry's lists, which compile checks an infer line against).
+func schedules(f Family) []infer.Schedule {
+	if f == Factorized {
+		return infer.GraphFactorizedSchedules
+	}
+	return infer.GraphFullSchedules
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -71,7 +72,7 @@ func rulesOf(k graph.Kind) string {
 		have = append(have, "ep with kl and alpha(a)")
 	}
 	if _, ok := k.(factor.VMP); ok {
-		have = append(have, "alpha(0)")
+		have = append(have, infer.DivVMP.String())
 	}
 	if len(have) == 0 {
 		return "it runs with exact and mcmc only"

@@ -240,7 +240,7 @@ func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 	o := &blockOut{status: res.Status, message: res.Message, logZ: res.LogZ, hasLogZ: res.Status == infer.Done}
 	o.stats.Updates = res.Evaluations
 	j.goldWarnings(b, res.Jitter)
-	if tol := j.exactTol(b); res.Method == "quad" && res.ErrEstimate > tol {
+	if tol := j.exactTol(b); res.Method == string(infer.ExactQuad) && res.ErrEstimate > tol {
 		j.warnOnce("%s: quadrature error estimate %.3g is above tol %g (in posterior standard deviations)", b.Name, res.ErrEstimate, tol)
 	}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanErr, VarSE: res.VarErr}
@@ -291,7 +291,7 @@ func (j *job) exactMethod() string {
 	if j.spec.ExactMethod != "" {
 		return j.spec.ExactMethod
 	}
-	return "quad"
+	return string(infer.ExactQuad)
 }
 
 // exactTol is the quadrature tolerance (an error bound in posterior

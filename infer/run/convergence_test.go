@@ -13,7 +13,8 @@ import (
 	"github.com/fg-infer/fg/infer"
 )
 
-// The false-convergence cases of issue 15: for each, the status is not
+// The false-convergence cases (runs that once reported converged with a
+// wrong answer): for each, the status is not
 // converged (with its reason), or the answer matches an independent
 // reference (closed form, quadrature, or an independent engine).
 

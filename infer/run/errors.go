@@ -9,9 +9,9 @@ import (
 // goldIndex returns the index of the model's gold-standard result: the first
 // successful "exact" result, else the first successful "mcmc" one, else -1.
 func goldIndex(rs []*infer.Result) int {
-	for _, method := range []string{"exact", "mcmc"} {
+	for _, method := range []infer.Method{infer.MethodExact, infer.MethodMCMC} {
 		for i, r := range rs {
-			if r != nil && r.Method == method && (r.Status == infer.Done || r.Status == infer.Converged) {
+			if r != nil && r.Method == string(method) && (r.Status == infer.Done || r.Status == infer.Converged) {
 				return i
 			}
 		}

@@ -14,8 +14,8 @@ import (
 	"github.com/fg-infer/fg/infer/mcmc"
 )
 
-// runFactorGraph runs the infer line on a model compiled to a factor graph
-// over several latents (compile.FactorGraph, issue 13):
+// The engines of a model compiled to a factor graph over several latents
+// (compile.FactorGraph; infer.GraphEP, GraphExact and GraphESS):
 //
 //   - ep runs infer/fgraph: messages on the graph under family = full (the
 //     default: one joint Gaussian, forward–backward on a forest) or
@@ -28,20 +28,14 @@ import (
 //   - mcmc runs elliptical slice sampling on that joint Gaussian prior.
 //
 // compile refuses what these cannot serve (checkFactorGraph), with a position.
-func (j *job) runFactorGraph() error {
-	fg := j.m.FactorGraph
-	switch j.spec.Method {
-	case "ep":
-		return j.fgMessages(fg, false)
-	case "exact":
-		if fg.LinearGaussian() {
-			return j.fgMessages(fg, true)
-		}
-		return j.fgGold(fg, j.exactBlock)
-	case "mcmc":
-		return j.fgGold(fg, j.fgESS)
+
+// fgExact is infer.GraphExact: infer/fgraph's exact posterior of a
+// linear-Gaussian graph, else quadrature on the joint Gaussian prior.
+func (j *job) fgExact(fg *compile.FactorGraph) error {
+	if fg.LinearGaussian() {
+		return j.fgMessages(fg, true)
 	}
-	return fmt.Errorf("%s does not run on real latents; use ep, exact or mcmc", j.spec.Method)
+	return j.fgGold(fg, j.exactBlock)
 }
 
 // fgMessages runs infer/fgraph. exact runs a linear-Gaussian graph with the
@@ -51,10 +45,7 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 	if err != nil {
 		return err
 	}
-	s := fgraph.Settings{Settings: j.st, Family: fgraph.Full}
-	if j.spec.Family == infer.FamilyFactorized {
-		s.Family = fgraph.Factorized
-	}
+	s := fgraph.Settings{Settings: j.st, Family: j.spec.Family}
 	if exact {
 		s = fgraph.Settings{Settings: infer.Settings{Progress: j.st.Progress}}
 	}
@@ -95,7 +86,7 @@ func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, 
 	var liks []compile.Site
 	for _, s := range fg.Sites {
 		a := s.Aff
-		if n, ok := s.Lik.(factor.Normal); ok && !relax {
+		if n, ok := s.Shared.Lik.(factor.Normal); ok && !relax {
 			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
 			continue
 		}
@@ -257,7 +248,7 @@ func (j *job) epStarts(b *compile.Block) ([][]float64, error) {
 	rng := rand.New(rand.NewPCG(j.st.Seed, 0x13))
 	chains := j.spec.Chains
 	if chains <= 0 {
-		chains = compile.MCMCChains
+		chains = infer.MCMCChains
 	}
 	init := make([][]float64, chains)
 	for c := range init {

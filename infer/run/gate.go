@@ -13,9 +13,9 @@ import (
 	"github.com/fg-infer/fg/infer/quad"
 )
 
-// runGated runs the infer line on a factor-graph model with gated
-// likelihoods (compile.FactorGraph.Gates, issue 14: discrete latents that
-// select a likelihood's parameters):
+// The engines of a factor-graph model with gated likelihoods
+// (compile.FactorGraph.Gates: discrete latents that select a likelihood's
+// parameters; infer.GatedEP, GatedExact and GatedMCMC):
 //
 //   - ep runs infer/fgraph under family = factorized: BP on the selectors,
 //     EP on the Gaussian side, in one schedule (kl, alpha, or relaxed_kl
@@ -30,17 +30,6 @@ import (
 //     the continuous elements (mcmc.RunMixed).
 //
 // compile refuses what these cannot serve (checkGates), with positions.
-func (j *job) runGated(fg *compile.FactorGraph) error {
-	switch j.spec.Method {
-	case "ep":
-		return j.gatedEP(fg)
-	case "exact":
-		return j.gatedExact(fg)
-	case "mcmc":
-		return j.gatedMCMC(fg)
-	}
-	return fmt.Errorf("%s does not run on gated likelihoods; use ep, exact or mcmc", j.spec.Method)
-}
 
 // gatedGraph is fg as an infer/fgraph graph with its discrete variables
 // and gates; lik maps a site to the engine's likelihood.

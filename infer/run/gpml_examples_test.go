@@ -18,8 +18,8 @@ import (
 // the case with --set style overrides, under the sequential and the
 // parallel schedule: |nlZ − nlZ_ref| ≤ 1e-6·max(1, |nlZ_ref|), training
 // latent means and variances within 1e-5, test p(y = +1) within 1e-5
-// (issue 3). Step cases use GPML infEP's clamp (nonnegative_sites); probit
-// cases run with and without it.
+// (the reproduction tolerances). Step cases use GPML infEP's clamp
+// (nonnegative_sites); probit cases run with and without it.
 func TestGPMLExamples(t *testing.T) {
 	root := datadir.Dir()
 	cases, _ := filepath.Glob(filepath.Join(root, "reference", "gpml", "*"))

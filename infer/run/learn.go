@@ -204,7 +204,7 @@ func learnable(m *compile.Model) error {
 // rule (package factor's table, column learn).
 func siteLik(s compile.Site) (ep.Likelihood, error) {
 	lik, ok := s.Lik.(ep.Likelihood)
-	if _, learnable := factor.Support(s.Lik, factor.Column{Method: "learn"}); !ok || !learnable {
+	if _, learnable := factor.Support(s.Lik, factor.Column{Method: infer.ColumnLearn}); !ok || !learnable {
 		return nil, fmt.Errorf("%s sites have no closed-form EP evidence; learn needs %s sites", s.Kind, learnableSites())
 	}
 	return lik, nil
@@ -214,7 +214,7 @@ func siteLik(s compile.Site) (ep.Likelihood, error) {
 func learnableSites() string {
 	var names []string
 	for _, k := range factor.All() {
-		if _, ok := factor.Support(k, factor.Column{Method: "learn"}); ok && k.Role() == factor.Likelihood {
+		if _, ok := factor.Support(k, factor.Column{Method: infer.ColumnLearn}); ok && k.Role() == factor.Likelihood {
 			names = append(names, k.Name())
 		}
 	}

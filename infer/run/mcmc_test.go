@@ -14,7 +14,8 @@ import (
 	"github.com/fg-infer/fg/infer"
 )
 
-// regression3D40 is the 3-weight, 40-point classification model of issue 15
+// regression3D40 is the 3-weight, 40-point classification model of the
+// false-convergence cases
 // (the likelihood is "probit", "step(…, 0.1)" or, with the labels as real
 // responses, "normal(…, 0.25)"), with inputs and labels drawn from a seeded
 // PCG source: w_true = (1, −0.5, 0.8), y = sign(xᵀw + ε), ε ~ N(0, 0.25).

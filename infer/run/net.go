@@ -3,26 +3,18 @@ package run
 import (
 	"fmt"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/mp"
 )
 
-// runNet runs an infer line on a model compiled to the typed factor graph
+// The engines of a model compiled to the typed factor graph
 // (compile.Model.Net): ep — with kl, alpha(a) (power EP) or alpha(0)
-// (variational message passing) — runs infer/mp; exact and mcmc run the
-// gold standards (net_gold.go).
-func (j *job) runNet() error {
-	switch j.spec.Method {
-	case infer.MethodEP:
-		return j.runMP()
-	case infer.MethodExact, infer.MethodMCMC:
-		return j.runNetGold()
-	}
-	return fmt.Errorf("%s does not run on models with beta, gamma, inv_gamma or dirichlet latents or discrete chains; use ep (kl, alpha(a), or alpha(0) for VMP)", j.spec.Method)
-}
+// (variational message passing) — runs infer/mp (infer.NetEP); exact and
+// mcmc run the gold standards (net_gold.go: infer.NetExact, NetMCMC).
 
-// runMP runs infer/mp and maps its beliefs to the model's latents.
+// runMP is infer.NetEP: it runs infer/mp and maps its beliefs to the model's latents.
 func (j *job) runMP() error {
 	opt := mp.Options{Alpha: 1, Damping: j.st.Damping, Tol: j.st.Tol, MaxIter: j.st.MaxIter, Progress: j.st.Progress}
 	switch d := j.st.Divergence.(type) {
@@ -52,5 +44,10 @@ func (j *job) runMP() error {
 		out.mean, out.vr, out.nat = make([]float64, nv.Dim), make([]float64, nv.Dim), res.Beliefs[v]
 		sp.Moments(res.Beliefs[v], out.mean, out.vr)
 	})
-	return nil
+	r.Predictions, err = netPredictions(j.m, func(v int) factor.EdgeMoments {
+		var mean, vr [1]float64
+		mp.Space(j.m.Net, v).Moments(res.Beliefs[v], mean[:], vr[:])
+		return factor.EdgeMoments{Mean: mean[0], Var: vr[0], MeanInv: meanInv(j.m.Net.Vars[v].Family, res.Beliefs[v])}
+	})
+	return err
 }

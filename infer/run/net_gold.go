@@ -3,6 +3,7 @@ package run
 import (
 	"math"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
@@ -10,15 +11,10 @@ import (
 	"github.com/fg-infer/fg/infer/mcmc"
 )
 
-// runNetGold runs the gold standards on a model held as a graph.Net:
-// exact (forward–backward, enumeration × closed form, quadrature) and
-// mcmc (Gibbs on conjugate and discrete conditionals, slice sampling).
-func (j *job) runNetGold() error {
-	if j.spec.Method == infer.MethodExact {
-		return j.runNetExact()
-	}
-	return j.runNetMCMC()
-}
+// The gold standards on a model held as a graph.Net: exact
+// (forward–backward, enumeration × closed form, quadrature; infer.NetExact)
+// and mcmc (Gibbs on conjugate and discrete conditionals, slice sampling;
+// infer.NetMCMC).
 
 // runNetExact maps exact.RunNet's result to the model's latents.
 func (j *job) runNetExact() error {
@@ -44,7 +40,11 @@ func (j *job) runNetExact() error {
 		m := &res.Vars[v]
 		out.mean, out.vr, out.probs, out.nat = m.Mean, m.Var, m.Probs, m.Nat
 	})
-	return nil
+	r.Predictions, err = netPredictions(j.m, func(v int) factor.EdgeMoments {
+		m := &res.Vars[v]
+		return factor.EdgeMoments{Mean: m.Mean[0], Var: m.Var[0], MeanInv: meanInv(j.m.Net.Vars[v].Family, m.Nat)}
+	})
+	return err
 }
 
 // runNetMCMC maps mcmc.RunNet's result to the model's latents.
@@ -65,7 +65,11 @@ func (j *job) runNetMCMC() error {
 		out.mean, out.vr, out.probs = m.Mean, m.Var, m.Probs
 		out.meanSE, out.varSE, out.probsSE, out.ess, out.rhat = m.MeanSE, m.VarSE, m.ProbsSE, m.ESS, m.RHat
 	})
-	return nil
+	r.Predictions, err = netPredictions(j.m, func(v int) factor.EdgeMoments {
+		m := &res.Vars[v]
+		return factor.EdgeMoments{Mean: m.Mean[0], Var: m.Var[0], MeanInv: math.NaN()}
+	})
+	return err
 }
 
 // netElem is one Net variable's summary as an engine gives it: per

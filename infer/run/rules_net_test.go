@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/infer"
 )
 
 // netFixture is a conjugate model of one latent for a kind of the typed
@@ -100,7 +101,7 @@ func netFixtureFor(k factor.Kind, c factor.Column) (netFixture, bool) {
 	if fx, ok := netFixtures[k.Name()]; ok {
 		return fx, true
 	}
-	if c == (factor.Column{Method: "ep", Div: "alpha(0)"}) {
+	if c == (factor.Column{Method: "ep", Div: infer.DivVMP}) {
 		fx, ok := vmpFixtures[k.Name()]
 		return fx, ok
 	}
@@ -110,11 +111,11 @@ func netFixtureFor(k factor.Kind, c factor.Column) (netFixture, bool) {
 // checkNetRule runs column c of a Net kind on its fixture.
 func checkNetRule(t *testing.T, c factor.Column, fx netFixture) {
 	line := map[factor.Column]string{
-		{Method: "ep", Div: "kl"}:       "infer ep\n",
-		{Method: "ep", Div: "alpha"}:    "infer ep { divergence = alpha(0.5) }\n",
-		{Method: "ep", Div: "alpha(0)"}: "infer ep { divergence = alpha(0) }\n",
-		{Method: "exact"}:               "infer exact\n",
-		{Method: "mcmc"}:                "infer mcmc { samples = 5000, seed = 3 }\n",
+		{Method: "ep", Div: infer.DivKL}:    "infer ep\n",
+		{Method: "ep", Div: infer.DivAlpha}: "infer ep { divergence = alpha(0.5) }\n",
+		{Method: "ep", Div: infer.DivVMP}:   "infer ep { divergence = alpha(0) }\n",
+		{Method: "exact"}:                   "infer exact\n",
+		{Method: "mcmc"}:                    "infer mcmc { samples = 5000, seed = 3 }\n",
 	}[c]
 	if line == "" {
 		t.Fatalf("no check for %s", c)

@@ -147,22 +147,22 @@ func checkLikelihoodRule(t *testing.T, r factor.Rule) {
 	logp := func(f float64) float64 { return fx.logp(fx.y, f) }
 	lz, m, v := moments1D(logp, 0.3, 2)
 	switch r.Column {
-	case factor.Column{Method: "ep", Div: "kl"}, factor.Column{Method: "exact"}:
+	case factor.Column{Method: "ep", Div: infer.DivKL}, factor.Column{Method: "exact"}:
 		// one site: EP's single update is the exact posterior; infer exact
 		// bounds its error by 1e-3 sd on a discontinuous likelihood (step)
-		res := runFirst(t, prior1D+site+"infer "+r.Column.Method+"\n")
+		res := runFirst(t, prior1D+site+"infer "+string(r.Column.Method)+"\n")
 		tol := 1e-5
 		if _, ok := r.Kind.(factor.Discontinuous); ok && r.Column.Method == "exact" {
 			tol = 1e-3
 		}
 		checkPosterior(t, res, m, v, lz, tol)
-	case factor.Column{Method: "ep", Div: "relaxed_kl"}:
+	case factor.Column{Method: "ep", Div: infer.DivRelaxedKL}:
 		res := runFirst(t, prior1D+site+"infer ep { divergence = relaxed_kl(c = 1e6) }\n")
 		checkPosterior(t, res, m, v, lz, 1e-5)
-	case factor.Column{Method: "ep", Div: "alpha"}:
+	case factor.Column{Method: "ep", Div: infer.DivAlpha}:
 		res := runFirst(t, prior1D+site+"infer ep { divergence = alpha(0.5) }\n")
 		checkPowerFixedPoint(t, res, logp, 0.5)
-	case factor.Column{Method: "ep", Div: "t"}:
+	case factor.Column{Method: "ep", Div: infer.DivT}:
 		checkEscort(t, site, logp)
 	case factor.Column{Method: "mcmc"}:
 		res := runFirst(t, prior1D+site+"infer mcmc { samples = 20000, seed = 2 }\n")
@@ -312,11 +312,11 @@ func checkPriorRule(t *testing.T, r factor.Rule) {
 	src := "param s = 2\n" + pr + "data y: real[1] = [0.9]\ny[0] ~ normal(w[0], 0.5)\n"
 	m, v, lz := conjugate()
 	switch r.Column {
-	case factor.Column{Method: "ep", Div: "kl"}, factor.Column{Method: "exact"}:
-		checkPosterior(t, runFirst(t, src+"infer "+r.Column.Method+"\n"), m, v, lz, 1e-6)
-	case factor.Column{Method: "ep", Div: "alpha"}:
+	case factor.Column{Method: "ep", Div: infer.DivKL}, factor.Column{Method: "exact"}:
+		checkPosterior(t, runFirst(t, src+"infer "+string(r.Column.Method)+"\n"), m, v, lz, 1e-6)
+	case factor.Column{Method: "ep", Div: infer.DivAlpha}:
 		checkPosterior(t, runFirst(t, src+"infer ep { divergence = alpha(0.5) }\n"), m, v, lz, 1e-6)
-	case factor.Column{Method: "ep", Div: "relaxed_kl"}:
+	case factor.Column{Method: "ep", Div: infer.DivRelaxedKL}:
 		checkPosterior(t, runFirst(t, src+"infer ep { divergence = relaxed_kl(c = 1e6) }\n"), m, v, lz, 1e-6)
 	case factor.Column{Method: "mcmc"}:
 		checkSampled(t, runFirst(t, src+"infer mcmc { samples = 20000, seed = 2 }\n"), m, v)
@@ -334,7 +334,7 @@ func checkPriorRule(t *testing.T, r factor.Rule) {
 
 // checkTPriorRule: the Student-t priors under t-EP (the escort check).
 func checkTPriorRule(t *testing.T, r factor.Rule) {
-	if r.Column != (factor.Column{Method: "ep", Div: "t"}) {
+	if r.Column != (factor.Column{Method: "ep", Div: infer.DivT}) {
 		t.Fatalf("no check for %s", r.Column)
 	}
 	fx := oneDim["step"]
@@ -391,7 +391,7 @@ func checkPotentialRule(t *testing.T, r factor.Rule) {
 		checkPosterior(t, runFirst(t, src+"infer exact\n"), m, v, lz, 1e-5)
 	case factor.Column{Method: "mcmc"}:
 		checkSampled(t, runFirst(t, src+"infer mcmc { samples = 20000, seed = 2 }\n"), m, v)
-	case factor.Column{Method: "ep", Div: "kl"}:
+	case factor.Column{Method: "ep", Div: infer.DivKL}:
 		checkSchemeRule(t, r.Kind.Name(), src, m, v)
 	default:
 		t.Errorf("no check for %s", r.Column)
@@ -438,11 +438,11 @@ func tableAt(tab []float64, a, b float64) float64 {
 
 func checkDiscrete(t *testing.T, c factor.Column) {
 	line := map[factor.Column]string{
-		{Method: "bp", Div: "kl"}:         "infer bp",
-		{Method: "bp", Div: "alpha"}:      "infer bp { divergence = alpha(1) }",
-		{Method: "bp", Div: "relaxed_kl"}: "infer bp { divergence = relaxed_kl(c = 1e6) }",
-		{Method: "exact"}:                 "infer exact",
-		{Method: "mcmc"}:                  "infer mcmc { samples = 20000, seed = 2 }",
+		{Method: "bp", Div: infer.DivKL}:        "infer bp",
+		{Method: "bp", Div: infer.DivAlpha}:     "infer bp { divergence = alpha(1) }",
+		{Method: "bp", Div: infer.DivRelaxedKL}: "infer bp { divergence = relaxed_kl(c = 1e6) }",
+		{Method: "exact"}:                       "infer exact",
+		{Method: "mcmc"}:                        "infer mcmc { samples = 20000, seed = 2 }",
 	}[c]
 	if line == "" {
 		t.Fatalf("no check for %s", c)
@@ -524,15 +524,15 @@ func checkSchemeRule(t *testing.T, name, src string, m, v float64) {
 // mu_k's posterior being the mixture of its conjugate update (z = k) and
 // its prior (z ≠ k).
 func checkGateRule(t *testing.T, c factor.Column) {
-	if c == (factor.Column{Method: "ep", Div: "alpha"}) {
+	if c == (factor.Column{Method: "ep", Div: infer.DivAlpha}) {
 		checkGatePowerRule(t)
 		return
 	}
-	if c == (factor.Column{Method: "ep", Div: "relaxed_kl"}) {
+	if c == (factor.Column{Method: "ep", Div: infer.DivRelaxedKL}) {
 		checkGateRelaxedRule(t)
 		return
 	}
-	if c != (factor.Column{Method: "ep", Div: "kl"}) {
+	if c != (factor.Column{Method: "ep", Div: infer.DivKL}) {
 		t.Fatalf("no check for %s", c)
 	}
 	const y, s2 = 0.4, 0.5

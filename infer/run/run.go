@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/fg-infer/fg/compile"
-	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -64,10 +63,8 @@ func Canceled(m *compile.Model, opt Options, msg string) []*infer.Result {
 	}
 	out := make([]*infer.Result, len(specs))
 	for i, s := range specs {
-		out[i] = &infer.Result{Method: string(s.Method), Label: s.Label, Options: s.Options, Status: infer.Canceled, Message: msg}
-		if s.Method == "ep" || s.Method == "bp" {
-			out[i].Divergence = s.Settings.Divergence
-		}
+		out[i] = newResult(s)
+		out[i].Status, out[i].Message = infer.Canceled, msg
 	}
 	return out
 }
@@ -113,10 +110,7 @@ func labelList(specs []*compile.InferSpec) string {
 // runOne runs one infer line and never returns nil.
 func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(infer.Progress)) *infer.Result {
 	start := time.Now()
-	r := &infer.Result{Method: string(s.Method), Label: s.Label, Options: s.Options}
-	if s.Method == "ep" || s.Method == "bp" {
-		r.Divergence = s.Settings.Divergence
-	}
+	r := newResult(s)
 	st := s.Settings
 	j := &job{ctx: ctx, m: m, spec: s, st: st, res: r}
 	if progress != nil {
@@ -139,6 +133,16 @@ func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progres
 	r.ClearNumbers()
 	j.warn()
 	r.Runtime = time.Since(start)
+	return r
+}
+
+// newResult is the result of infer line s before it runs: its method,
+// label, options and divergence.
+func newResult(s *compile.InferSpec) *infer.Result {
+	r := &infer.Result{Method: string(s.Method), Label: s.Label, Options: s.Options}
+	if s.Method.HasDivergence() {
+		r.Divergence = s.Settings.Divergence
+	}
 	return r
 }
 
@@ -169,54 +173,40 @@ func (j *job) drawProgress() func(done, total int) {
 	return func(done, total int) { j.report("draw", done, total, "", math.NaN()) }
 }
 
-// dispatch chooses the engine by the method and the kind of model.
+// dispatch runs the engine that package infer's method registry chooses
+// for the method and the model's structure (compile.Model.Engine).
 func (j *job) dispatch() error {
-	if j.m.Net != nil {
-		return j.runNet()
+	eng, err := j.m.Engine(j.spec)
+	if err != nil {
+		return err
 	}
-	disc, cont := modelKinds(j.m.Graph)
-	if fg := j.m.FactorGraph; fg != nil && len(fg.Gates) > 0 {
-		return j.runGated(fg)
+	run, ok := j.engines()[eng]
+	if !ok {
+		return fmt.Errorf("internal error: no runner for engine %d of %s", eng, j.spec.Method)
 	}
-	if disc && cont {
-		return fmt.Errorf("the model mixes discrete and real latents; no engine of fg handles both in one graph yet")
-	}
-	if cont && j.m.FactorGraph != nil {
-		return j.runFactorGraph()
-	}
-	switch j.spec.Method {
-	case "ep", "bp":
-		if disc {
-			return j.runBP()
-		}
-		if j.spec.Method == "bp" {
-			return fmt.Errorf("bp needs discrete latents; use ep for the real latents of this model")
-		}
-		return j.runBlocks(j.epBlock)
-	case "exact":
-		if disc {
-			return j.runJTree()
-		}
-		return j.runBlocks(j.exactBlock)
-	case "mcmc":
-		if disc {
-			return j.runGibbs()
-		}
-		return j.runBlocks(j.essBlock)
-	}
-	return fmt.Errorf("unknown method %q; methods are ep, bp, exact, mcmc", j.spec.Method)
+	return run()
 }
 
-// modelKinds reports whether the graph has discrete and real latents.
-func modelKinds(g *graph.Graph) (disc, cont bool) {
-	for i := range g.Latents {
-		if g.Latents[i].Domain.Discrete() {
-			disc = true
-		} else if g.Latents[i].Domain == graph.Real {
-			cont = true
-		}
+// engines maps each engine of the method registry to its runner.
+func (j *job) engines() map[infer.Engine]func() error {
+	fg := j.m.FactorGraph
+	return map[infer.Engine]func() error{
+		infer.BlockEP:         func() error { return j.runBlocks(j.epBlock) },
+		infer.BlockQuadrature: func() error { return j.runBlocks(j.exactBlock) },
+		infer.BlockESS:        func() error { return j.runBlocks(j.essBlock) },
+		infer.GraphEP:         func() error { return j.fgMessages(fg, false) },
+		infer.GraphExact:      func() error { return j.fgExact(fg) },
+		infer.GraphESS:        func() error { return j.fgGold(fg, j.fgESS) },
+		infer.GatedEP:         func() error { return j.gatedEP(fg) },
+		infer.GatedExact:      func() error { return j.gatedExact(fg) },
+		infer.GatedMCMC:       func() error { return j.gatedMCMC(fg) },
+		infer.BP:              j.runBP,
+		infer.JunctionTree:    j.runJTree,
+		infer.Gibbs:           j.runGibbs,
+		infer.NetEP:           j.runMP,
+		infer.NetExact:        j.runNetExact,
+		infer.NetMCMC:         j.runNetMCMC,
 	}
-	return disc, cont
 }
 
 // runBlocks runs f on every Gaussian block. Blocks share no factor, so they

@@ -43,13 +43,13 @@ func ShardBlockOf(m *compile.Model, label string) (*ShardBlock, error) {
 	spec := findSpec(m.Infers, label)
 	if label == "" {
 		for _, s := range m.Infers {
-			if s.Method == "ep" {
+			if s.Method == infer.MethodEP {
 				spec = s
 				break
 			}
 		}
 	}
-	if spec == nil || spec.Method != "ep" {
+	if spec == nil || spec.Method != infer.MethodEP {
 		return nil, fmt.Errorf("no ep infer line %q; the model's lines are %s", label, labelList(m.Infers))
 	}
 	if len(m.Blocks) != 1 || m.Blocks[0].Prior.Cov == nil {

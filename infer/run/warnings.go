@@ -162,7 +162,7 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 			return fmt.Sprintf("the gated factor %s at %s", gt.Label, gt.Pos), true
 		}
 		for _, s := range g.Sites {
-			if w, ok := site(*s.Site); ok {
+			if w, ok := site(*s.Shared); ok {
 				return w, true
 			}
 		}

@@ -201,10 +201,10 @@ func collect(res *Result, ups []*Update) (string, int) {
 		res.Sites[k] = u.Site
 		res.Updates += u.Updates
 		res.Skipped += u.skips()
-		if u.Skipped != "" {
+		if u.SkipReason != "" {
 			n++
 			if why == "" {
-				why = fmt.Sprintf("shard %d: %s", k, u.Skipped)
+				why = fmt.Sprintf("shard %d: %s", k, u.SkipReason)
 			}
 		}
 	}
@@ -214,7 +214,7 @@ func collect(res *Result, ups []*Update) (string, int) {
 // skips is 1 when the shard's update was skipped, else the local EP's
 // skipped site updates.
 func (u *Update) skips() int {
-	if u.Skipped != "" {
+	if u.SkipReason != "" {
 		return 1
 	}
 	return u.Stats.Skipped
@@ -278,7 +278,7 @@ func Evidence(prior Natural, ups []*Update) (float64, bool) {
 	props := make([]Natural, len(ups))
 	var lz float64
 	for k, u := range ups {
-		if !u.HasLogZ || u.Skipped != "" {
+		if !u.HasLogZ || u.SkipReason != "" {
 			return 0, false
 		}
 		props[k] = u.Proposal

@@ -25,8 +25,9 @@ type Update struct {
 	// when the local divergence defines none).
 	LogZ    float64
 	HasLogZ bool
-	// Skipped says why the shard kept its old site ("" when updated).
-	Skipped string
+	// SkipReason says why the shard kept its old site ("" when updated);
+	// Stats.Skipped counts the local EP's skipped site updates.
+	SkipReason string
 	infer.Stats
 }
 
@@ -35,14 +36,14 @@ type Update struct {
 // replacement (1 − δ)·old + δ·g*. It is a pure function of its arguments,
 // so running it twice for the same iteration (a retry) gives the same site.
 // A local EP that does not converge, or an improper cavity, leaves the old
-// site in place and says why in Update.Skipped. Errors are reserved for
+// site in place and says why in Update.SkipReason. Errors are reserved for
 // invalid input and cancellation.
 func LocalUpdate(ctx context.Context, global, old Natural, sites []ep.Site, local ep.Settings, delta float64) (*Update, error) {
 	u := &Update{Site: old.Clone()}
 	cav := global.Sub(old)
 	mean, cov, ok := cav.Moments()
 	if !ok {
-		u.Skipped = "cavity is not positive definite"
+		u.SkipReason = "cavity is not positive definite"
 		return u, nil
 	}
 	u.Cavity = cav
@@ -52,7 +53,7 @@ func LocalUpdate(ctx context.Context, global, old Natural, sites []ep.Site, loca
 	}
 	u.Stats = res.Stats
 	if res.Status != infer.Converged {
-		u.Skipped = fmt.Sprintf("local EP %v: %s", res.Status, res.Message)
+		u.SkipReason = fmt.Sprintf("local EP %v: %s", res.Status, res.Message)
 		return u, nil
 	}
 	u.Proposal = siteSum(sites, res.Sites, global.Dim())

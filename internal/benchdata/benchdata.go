@@ -1,7 +1,7 @@
 // Package benchdata makes the synthetic problems that cmd/fgbench and the
 // backend comparison of internal/openblas run: a probit GP classification
-// problem of any size (the same kind as infer/ep's benchmarks and issue 17's
-// GPML comparison: 2-D inputs, labels by quadrant).
+// problem of any size (the same kind as infer/ep's benchmarks and the GPML
+// speed comparison of docs/performance.md: 2-D inputs, labels by quadrant).
 package benchdata
 
 import (

@@ -65,9 +65,9 @@ func writePredictions(w io.Writer, rs []*infer.Result, opt TableOptions) {
 	}
 	g.write(w, "")
 	if anyResult(rs, func(r *infer.Result) bool { return len(r.Predictions) > 0 && r.Predictions[0].MeanY != nil }) {
-		fmt.Fprintln(w, "  (expected count E[y] for poisson_log, p(y = +1) for classifiers, else predictive latent mean ± sd)")
+		fmt.Fprintln(w, "  (expected count E[y] for count likelihoods (poisson_log, poisson, binomial), p(y = +1) for classifiers, else the predictive mean ± sd: of the latent, or of a new observation y* for predictive(DIST(...)))")
 	} else {
-		fmt.Fprintln(w, "  (p(y = +1) where the likelihood defines it, else predictive latent mean ± sd)")
+		fmt.Fprintln(w, "  (p(y = +1) where the likelihood defines it, else the predictive mean ± sd: of the latent, or of a new observation y* for predictive(DIST(...)))")
 	}
 	for _, n := range notes {
 		fmt.Fprintf(w, "  (%s)\n", n)

@@ -1,0 +1,67 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// Diagnostic is a refusal of an infer line by the engine that would run
+// it, or with Warning a caution (an experimental rule), spanning the part
+// of the line it is about: the method, an option's value, or the line.
+type Diagnostic struct {
+	Pos, End ast.Pos
+	Msg      string
+	Warning  bool
+}
+
+func (d Diagnostic) String() string { return fmt.Sprintf("%s: %s", d.Pos, d.Msg) }
+
+// Supports checks infer line spec of m against the engine that package
+// infer's method registry chooses for it (Model.Engine): the rule of
+// every factor kind under the method and divergence, the engine's
+// schedules, families, schemes and size limits, the memory of kept draws,
+// and the options of FITC, libsvm and sharded models. It settles the
+// options the engine fixes (gated likelihoods and libsvm sites run under
+// family = factorized; libsvm sites without approx take gh). compile runs
+// it on every infer line and --method string, so a compiled line has no
+// error diagnostics; refusals after the first that makes the rest
+// meaningless are not reported. spec must come from compile (its
+// positions are those of its line).
+func (m *Model) Supports(spec *InferSpec) []Diagnostic {
+	if spec.stmt == nil {
+		return []Diagnostic{{Pos: spec.Pos, End: spec.Pos, Msg: "infer line without its source"}}
+	}
+	c := newCompiler(Options{})
+	cp := *m
+	cp.Warnings = nil
+	c.m = &cp
+	c.guard(func() { c.supports(spec.stmt, spec) })
+	var out []Diagnostic
+	for _, e := range c.errs {
+		out = append(out, Diagnostic{Pos: e.Pos, End: e.End, Msg: e.Msg})
+	}
+	for _, e := range cp.Warnings {
+		out = append(out, Diagnostic{Pos: e.Pos, End: e.End, Msg: e.Msg, Warning: true})
+	}
+	return out
+}
+
+// supports runs Supports' checks of infer line s on the compiler's model,
+// reporting on c.
+func (c *compiler) supports(s *ast.InferStmt, spec *InferSpec) {
+	given := map[string]ast.Node{}
+	for _, o := range s.Options {
+		given[o.Key.Name] = o.Value
+	}
+	if c.isNet() {
+		c.checkNet(s, spec)
+		return
+	}
+	c.checkRules(s, spec)
+	c.checkDraws(s, spec)
+	c.checkFITC(s, spec)
+	c.checkEngineOptions(s, spec)
+	c.checkStreamInfer(s, spec, given)
+	c.checkShards(s, spec)
+}
