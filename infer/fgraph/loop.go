@@ -125,7 +125,10 @@ func maxDegree(g *Graph) int {
 	return m
 }
 
-// treePass is one upward and one downward pass of the forest schedule.
+// treePass is one upward and one downward pass of the forest schedule
+// (schedule.go): leaf sites are updated in both passes, a leaf
+// linear-Gaussian factor only in the upward one (its message depends on
+// nothing).
 func (p *passer) treePass(ctx context.Context, t *tree) error {
 	for i := len(t.order) - 1; i >= 0; i-- {
 		if i&0xffff == 0 && ctx.Err() != nil {
@@ -138,7 +141,12 @@ func (p *passer) treePass(ctx context.Context, t *tree) error {
 		if i&0xffff == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		p.update(int(k), int(t.parent[k]), false)
+		switch {
+		case !t.leaf(p.g, int(k)):
+			p.update(int(k), int(t.parent[k]), false)
+		case !p.g.gaussian(int(k)):
+			p.update(int(k), int(t.parent[k]), true) // a leaf site, again
+		}
 	}
 	return nil
 }

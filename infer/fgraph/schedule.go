@@ -1,5 +1,7 @@
 package fgraph
 
+import "slices"
+
 // tree is the forward–backward schedule of a graph whose bipartite
 // variable–factor graph is a forest (a chain, a hierarchy, a regression with
 // one observation per factor). Each component is rooted at a variable and
@@ -8,10 +10,27 @@ package fgraph
 //
 //	upward:   factors in reverse order, each sends its message to its parent;
 //	downward: factors in order, each sends its messages to its children,
+//	          and a leaf site (its one edge leads to its parent) sends its
+//	          message to its variable again,
 //
 // after which every message is the exact sum-product message (Pearl; Kschischang,
 // Frey & Loeliger 2001), so for linear-Gaussian factors the beliefs are the
 // exact marginals (the RTS smoother on a chain) after one pass.
+//
+// The factors below a variable are listed leaf sites first, then the other
+// leaves (priors, observations), then the factors that lead further down.
+// A leaf site is therefore updated when its variable's belief holds every
+// other message of the current pass: in the upward pass after the messages
+// from below (fresh) and with the one from above of the previous downward
+// pass, in the downward pass after the fresh message from above. On a chain
+// this is sequential EP with each site's cavity the exact marginal given the
+// other sites' current approximations (Heskes & Zoeter 2002, "Expectation
+// propagation for approximate inference in dynamic Bayesian networks", §4:
+// forward and backward messages kept up to date as the pass goes), the
+// schedule of infer/ep's sequential EP on the joint. Updating the sites only
+// in the upward pass, before the message from below has arrived, would give
+// every site the cavity of the previous pass: parallel EP, which on long
+// chains with saturated labels oscillates with period two.
 type tree struct {
 	order  []int32 // factors, parents before children
 	parent []int32 // per factor: the edge to its parent variable
@@ -99,6 +118,7 @@ func newTree(g *Graph, ad *adjacency) *tree {
 		queue = append(queue[:0], int32(root))
 		for head := 0; head < len(queue); head++ {
 			v := queue[head]
+			first := len(t.order)
 			for _, e := range ad.vedge[ad.vstart[v]:ad.vstart[v+1]] {
 				k := ad.efactor[e]
 				if seenF[k] {
@@ -115,7 +135,28 @@ func newTree(g *Graph, ad *adjacency) *tree {
 					}
 				}
 			}
+			slices.SortStableFunc(t.order[first:], func(a, b int32) int { return leafRank(g, a) - leafRank(g, b) })
 		}
 	}
 	return t
+}
+
+// leafRank orders the factors below a variable: leaf sites (0), other
+// leaves (1), factors with variables further down (2).
+func leafRank(g *Graph, k int32) int {
+	lo, hi := g.edges(int(k))
+	switch {
+	case hi-lo > 1:
+		return 2
+	case g.gaussian(int(k)):
+		return 1
+	}
+	return 0
+}
+
+// leaf reports whether factor k of the forest has no edge but the one to
+// its parent.
+func (t *tree) leaf(g *Graph, k int) bool {
+	lo, hi := g.edges(k)
+	return hi-lo == 1
 }
