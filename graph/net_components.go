@@ -24,20 +24,5 @@ func (n *Net) Components(in func(v int) bool) [][]int {
 			}
 		}
 	}
-	index := map[int]int{}
-	var comps [][]int
-	for v := range n.Vars {
-		if !in(v) {
-			continue
-		}
-		r := u.find(v)
-		k, ok := index[r]
-		if !ok {
-			k = len(comps)
-			index[r] = k
-			comps = append(comps, nil)
-		}
-		comps[k] = append(comps[k], v)
-	}
-	return comps
+	return u.groups(len(n.Vars), in)
 }

@@ -26,6 +26,27 @@ func (u *unionFind) find(x int) int {
 	return x
 }
 
+// groups lists the sets of the elements v < n with in(v), each in element
+// order, the sets ordered by their first element.
+func (u *unionFind) groups(n int, in func(int) bool) [][]int {
+	index := map[int]int{}
+	var out [][]int
+	for v := range n {
+		if !in(v) {
+			continue
+		}
+		r := u.find(v)
+		k, ok := index[r]
+		if !ok {
+			k = len(out)
+			index[r] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], v)
+	}
+	return out
+}
+
 // union merges the sets of a and b and reports whether they were distinct.
 func (u *unionFind) union(a, b int) bool {
 	a, b = u.find(a), u.find(b)
@@ -69,19 +90,7 @@ func (g *Graph) Components() [][]int {
 			u.union(vs[0], v)
 		}
 	}
-	index := map[int]int{}
-	var comps [][]int
-	for v := range g.Vars {
-		r := u.find(v)
-		k, ok := index[r]
-		if !ok {
-			k = len(comps)
-			index[r] = k
-			comps = append(comps, nil)
-		}
-		comps[k] = append(comps[k], v)
-	}
-	return comps
+	return u.groups(len(g.Vars), func(int) bool { return true })
 }
 
 // HasCycle reports whether the factor graph (the bipartite graph of
