@@ -68,39 +68,10 @@ func Layout(g *Graph) string {
 	switch {
 	case n > largeGraph, e > denseGraph:
 		return "sfdp"
-	case n <= smallLoopy, n <= smallTree && !g.loopy():
+	case n <= smallLoopy, n <= smallTree && !g.HasCycle():
 		return "dot"
 	}
 	return "neato"
-}
-
-// loopy reports whether the bipartite factor graph has a cycle: with
-// union–find over the incidences, an edge joining two nodes already
-// connected closes one.
-func (g *Graph) loopy() bool {
-	nv := len(g.Vars)
-	parent := make([]int, nv+g.NumFactors())
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	for fi, f := range g.Factors() {
-		for _, v := range f.Vars {
-			a, b := find(nv+fi), find(v)
-			if a == b {
-				return true
-			}
-			parent[a] = b
-		}
-	}
-	return false
 }
 
 // factorText is a factor node's label: the factor's Label when it names

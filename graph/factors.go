@@ -260,13 +260,3 @@ func (g *Graph) SetFactor(i int, f Factor) {
 	r.list[i-r.first] = f
 	g.adj = nil
 }
-
-// ref points to factor i, which must belong to a list run (the libDAI
-// reader maps the labels of its factors' variables in place).
-func (g *Graph) ref(i int) *Factor {
-	r := g.run(i)
-	if r.c != nil {
-		panic("graph: ref of a compact factor")
-	}
-	return &r.list[i-r.first]
-}

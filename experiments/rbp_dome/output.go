@@ -19,7 +19,6 @@ type summary struct {
 	cond, method    string
 	n, notConverged int
 	meanErr, seErr  float64
-	medianIters     float64
 	relaxed, meanB  float64
 	errs            []float64
 }

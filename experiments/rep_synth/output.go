@@ -21,14 +21,14 @@ import (
 
 // cell summarises one (rate, method) over the repetitions.
 type cell struct {
-	Rate                float64
-	Method              string
-	Runs, Divergent     int
-	ItersMean           float64 // over converged runs
-	ErrConv, ErrConvSD  float64 // test error over converged runs
-	ErrAll              float64 // test error over all runs with a posterior
-	RelaxedMean         float64
-	nConv, nAll, nRelax int
+	Rate               float64
+	Method             string
+	Runs, Divergent    int
+	ItersMean          float64 // over converged runs
+	ErrConv, ErrConvSD float64 // test error over converged runs
+	ErrAll             float64 // test error over all runs with a posterior
+	RelaxedMean        float64
+	nConv, nAll        int
 }
 
 func summarize(rs []run) []cell {

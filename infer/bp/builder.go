@@ -9,8 +9,7 @@ import (
 
 // builder assembles a Problem factor by factor.
 type builder struct {
-	p      *Problem
-	vedges [][]int32 // per variable, its edges (only while building)
+	p *Problem
 }
 
 func newBuilder(nv int) *builder {
@@ -53,9 +52,7 @@ func (b *builder) addFactor(vars []int32, logt []float64, orig int32, share bool
 		p.uorig = append(p.uorig, orig)
 		return
 	}
-	for _, v := range vars {
-		p.evar = append(p.evar, v)
-	}
+	p.evar = append(p.evar, vars...)
 	p.fstart = append(p.fstart, int32(len(p.evar)))
 	if share && len(p.toff) > 0 {
 		p.toff = append(p.toff, p.toff[len(p.toff)-1])

@@ -8,8 +8,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-var allSchemes = []Scheme{{Kind: GH, N: 32}, {Kind: Laplace}, {Kind: QuickLaplace}, {Kind: GQ}, {Kind: VQ}}
-
 // gaussFactor is log f(x) = c − (x − a)²/(2b): a Gaussian factor when b > 0,
 // an "inverse" one (positive curvature) when b < 0.
 func gaussFactor(a, b, c float64) Func1 {

@@ -112,8 +112,6 @@ infer exact
 // TrueSkill (Herbrich, Minka & Graepel 2007): four players, eight games,
 // skill ~ N(0, 1), performances perf[g, k] ~ N(skill, β²), and the
 // winner's performance above the loser's.
-var tsGames = [][2]int{{0, 1}, {1, 2}, {2, 0}, {0, 3}, {3, 1}, {0, 1}, {2, 3}, {3, 0}}
-
 const tsData = `
 param beta2 = 0.5
 data winner: int[8] = [0, 1, 2, 0, 3, 0, 2, 3]

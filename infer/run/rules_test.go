@@ -247,8 +247,7 @@ func checkPrediction(t *testing.T, k factor.Kind, site string, logp func(y, f fl
 // kl check).
 func checkLearnRule(t *testing.T, k factor.Kind, y float64, logp func(y, f float64) float64) {
 	t.Helper()
-	g, ok := k.(factor.ParamGrad)
-	if !ok {
+	if _, ok := k.(factor.ParamGrad); !ok {
 		return
 	}
 	var lik factor.Site
@@ -270,7 +269,7 @@ func checkLearnRule(t *testing.T, k factor.Kind, y float64, logp func(y, f float
 		return z
 	}
 	_ = logp
-	g = lik.(factor.ParamGrad)
+	g := lik.(factor.ParamGrad)
 	h := 1e-5
 	near(t, "∂ log Ẑ/∂"+name, g.ParamGrad(y, 0.3, 2), (logZ(theta+h)-logZ(theta-h))/(2*h), 1e-6)
 }

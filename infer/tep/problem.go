@@ -168,13 +168,3 @@ func (s Site) validate(k int) error {
 	}
 	return nil
 }
-
-// proj returns the projection vector a of the site (length k).
-func (s Site) proj(k int) []float64 {
-	if s.Proj != nil {
-		return s.Proj
-	}
-	a := make([]float64, k)
-	a[s.Index] = 1
-	return a
-}

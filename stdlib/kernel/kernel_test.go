@@ -44,7 +44,7 @@ func TestDirectFormulas(t *testing.T) {
 		{Bias{3}, 3},
 		{White{3}, 0},
 		{SE{1.5, 2}, 2 * math.Exp(-r2/(2*1.5*1.5))},
-		{ARD{[]float64{1, 2, 0.5}, 1.5}, 1.5 * math.Exp(-0.5*(0.64/1+2.56/4+0.25/0.25))},
+		{ARD{[]float64{1, 2, 0.5}, 1.5}, 1.5 * math.Exp(-0.5*(0.64/1+2.56/4+0.25/(0.5*0.5)))},
 		{Matern32{1.3, 0.7}, 0.7 * (1 + math.Sqrt(3)*r/1.3) * math.Exp(-math.Sqrt(3)*r/1.3)},
 		{Matern52{1.3, 0.7}, 0.7 * (1 + math.Sqrt(5)*r/1.3 + 5*r2/(3*1.3*1.3)) * math.Exp(-math.Sqrt(5)*r/1.3)},
 		{Sum{SE{1.5, 2}, Linear{2}}, 2*math.Exp(-r2/(2*1.5*1.5)) + 2*xy},
