@@ -5,7 +5,7 @@
 //
 //	go run ./bench/peers -peers /path/to/peers-build [-cases gpml,gpep,fitc,bp,jtree] [-out DIR]
 //
-// The peers folder is the one ../shared/peers/build.sh builds (GPML, the
+// The peers folder is the one the peers' build.sh builds (bench/peers/README.md says where it lives) (GPML, the
 // patched infEPx, libDAI, createfg and dai_run); FG_PEERS names it when
 // -peers is not given. Without it the command says so and stops: it is
 // never part of the project's tests.
@@ -70,7 +70,7 @@ func main() {
 	flag.Parse()
 
 	if c.peers == "" {
-		fmt.Fprintln(os.Stderr, "bench/peers: no peers folder: pass -peers DIR or set FG_PEERS to the folder ../shared/peers/build.sh built (see bench/peers/README.md); nothing was run")
+		fmt.Fprintln(os.Stderr, "bench/peers: no peers folder: pass -peers DIR or set FG_PEERS to the folder the peers' build.sh built (see bench/peers/README.md); nothing was run")
 		os.Exit(2)
 	}
 	var err error
@@ -85,7 +85,7 @@ func main() {
 		{gnuTime, "GNU time (apt-get install time)"},
 	} {
 		if err := need(p.path, p.what); err != nil {
-			fatal(fmt.Errorf("%v: is %s a folder built by ../shared/peers/build.sh?", err, c.peers))
+			fatal(fmt.Errorf("%v: is %s a folder built by the peers' build.sh?", err, c.peers))
 		}
 	}
 	if c.gpN, err = ints(gpN); err == nil {
