@@ -5,8 +5,9 @@
 //
 //	go run ./bench/peers -peers /path/to/peers-build [-cases gpml,gpep,fitc,bp,jtree] [-out DIR]
 //
-// The peers folder is the one the peers' build.sh builds (bench/peers/README.md says where it lives) (GPML, the
-// patched infEPx, libDAI, createfg and dai_run); FG_PEERS names it when
+// The peers folder is the one the peers' build.sh builds (GPML, the
+// patched infEPx, libDAI, createfg and dai_run; bench/peers/README.md says
+// where the script lives); FG_PEERS names it when
 // -peers is not given. Without it the command says so and stops: it is
 // never part of the project's tests.
 package main
