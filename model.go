@@ -3,6 +3,7 @@ package fg
 import (
 	"io/fs"
 
+	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/internal/session"
 )
 
@@ -60,7 +61,7 @@ func LoadSource(name string, src []byte, o Overrides) (*Model, error) {
 }
 
 func (o Overrides) session() session.Overrides {
-	return session.Overrides{Set: o.Set, Data: o.Data, Methods: o.Methods, Only: o.Only, API: true}
+	return session.Overrides{Set: o.Set, Data: o.Data, Methods: o.Methods, Only: o.Only, Syntax: compile.GoSyntax}
 }
 
 // Set overrides param name with value, an fg expression such as "0.1" or

@@ -25,10 +25,11 @@ type Options struct {
 	// BaseDir is the folder relative paths in CompileSource resolve
 	// against; empty means the folder of the filename.
 	BaseDir string
-	// API says that Set, Data and extra infer lines come from the Go API
-	// (Model.Set, SetData, AddMethod): messages then name those calls
-	// instead of fg run's --set, --data and --method.
-	API bool
+	// Syntax is how the user wrote Set, Data and extra infer lines, so
+	// that messages name what the user typed: fg run's --set, --data and
+	// --method (the default), the Go API's Model.Set, SetData and
+	// AddMethod, or the REPL's :set.
+	Syntax OverrideSyntax
 	// Only, when non-empty, lists the labels of the infer lines to compile
 	// (`fg run --only`): the others are labelled but not checked against
 	// the model (a method the model refuses does not stop the others) and
@@ -43,6 +44,16 @@ type Options struct {
 	files  map[string]*ast.File
 	values map[string]float64
 }
+
+// OverrideSyntax is how overrides of params, data and infer lines were
+// written.
+type OverrideSyntax int
+
+const (
+	FlagSyntax OverrideSyntax = iota // fg run --set NAME=V, --data NAME=PATH, --method SPEC
+	GoSyntax                         // Model.Set, SetData, AddMethod
+	REPLSyntax                       // the REPL's :set NAME=V
+)
 
 // bindKind says what a name in scope denotes.
 type bindKind int

@@ -354,7 +354,7 @@ func shiftColumn(p *ast.Pos) {
 func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err error) {
 	src := []byte(methodKeyword + spec)
 	name := "--method" // the source's name in positions: what the user called
-	if m.opt.API {
+	if m.opt.Syntax == GoSyntax {
 		name = "AddMethod"
 	}
 	start := ast.Pos{Filename: name, Line: 1, Column: 1}

@@ -300,12 +300,19 @@ func (c *compiler) checkSetUsed(f *ast.File) {
 	}
 }
 
-// override renders an override as the user gave it, for messages: fg
-// run's flag (--set eps=0.1, --data X=x.csv) or, under Options.API, the Go
-// call (Set("eps", "0.1"), SetData("X", "x.csv")); an empty value names
-// the override alone (--set eps, Set("eps", …)).
+// override renders an override as the user gave it (Options.Syntax), for
+// messages: fg run's flag (--set eps=0.1, --data X=x.csv), the Go call
+// (Set("eps", "0.1"), SetData("X", "x.csv")) or the REPL command
+// (:set eps=0.1); an empty value names the override alone (--set eps,
+// Set("eps", …), :set eps).
 func (c *compiler) override(kind, name, value string) string {
-	if c.opt.API {
+	switch c.opt.Syntax {
+	case REPLSyntax:
+		if value == "" {
+			return fmt.Sprintf(":%s %s", kind, name)
+		}
+		return fmt.Sprintf(":%s %s=%s", kind, name, shorten(value))
+	case GoSyntax:
 		call := map[string]string{"set": "Set", "data": "SetData"}[kind]
 		if value == "" {
 			return fmt.Sprintf("%s(%q, …)", call, name)

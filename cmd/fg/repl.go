@@ -13,6 +13,7 @@ import (
 
 	"github.com/chzyer/readline"
 
+	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/internal/safefile"
 	"github.com/fg-infer/fg/internal/session"
 	"github.com/fg-infer/fg/lang/ast"
@@ -152,7 +153,7 @@ func (s *replSession) statements(text string) {
 	if s.evalExpr(text) {
 		return
 	}
-	m, err := session.LoadSource(s.name, src, session.Overrides{Set: s.set})
+	m, err := session.LoadSource(s.name, src, session.Overrides{Set: s.set, Syntax: compile.REPLSyntax})
 	if err != nil {
 		s.registerSource(src)
 		s.e.printErrors(err)
@@ -214,7 +215,7 @@ func (s *replSession) load(path string) {
 		fmt.Fprintf(s.e.stderr, "fg: %s: cannot read: %s\n", path, notExistMsg(err))
 		return
 	}
-	m, err := session.LoadSource(path, src, session.Overrides{Set: s.set})
+	m, err := session.LoadSource(path, src, session.Overrides{Set: s.set, Syntax: compile.REPLSyntax})
 	if err != nil {
 		s.e.printErrors(err)
 		return

@@ -105,6 +105,10 @@ func TestREPLSession(t *testing.T) {
 	c.expect("param eps = 0.2")
 	c.typeLine(":set eps=0.1")
 	c.expect("eps = 0.1")
+	// An override error names the REPL command the user typed, not fg
+	// run's flag.
+	c.typeLine(":set nope=1")
+	c.expect(":set nope: the model has no param `nope`")
 	c.typeLine(":run")
 	out := c.expect("w[1]")
 	if !strings.Contains(out, "w[0]") || !strings.Contains(out, "±") {

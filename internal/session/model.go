@@ -24,9 +24,9 @@ type Model struct {
 	fsys     fs.FS // nil: the OS file system
 	set      map[string]string
 	data     map[string]string
-	methods  []string // extra infer lines (--method SPEC)
-	only     []string // the infer lines compiled (--only LABEL), nil for all
-	api      bool     // overrides come from the Go API (compile.Options.API)
+	methods  []string               // extra infer lines (--method SPEC)
+	only     []string               // the infer lines compiled (--only LABEL), nil for all
+	syntax   compile.OverrideSyntax // how the overrides were written (compile.Options.Syntax)
 	compiled *compile.Model
 	extra    []*compile.InferSpec // the compiled --method lines
 }
@@ -39,9 +39,10 @@ type Overrides struct {
 	Data    map[string]string
 	Methods []string
 	Only    []string
-	// API: the overrides come from the Go API; messages name its calls
-	// (Set, SetData, AddMethod) instead of the flags.
-	API bool
+	// Syntax is how the overrides were written (fg run's flags, the Go
+	// API's calls or the REPL's commands): messages name what the user
+	// typed.
+	Syntax compile.OverrideSyntax
 }
 
 // LoadWith reads the model at path and compiles it once with the overrides
@@ -53,7 +54,7 @@ func LoadWith(path string, o Overrides) (*Model, error) {
 		return nil, fileError(path, err)
 	}
 	m := &Model{name: path, src: src, libdai: libdai, set: copyMap(o.Set), data: copyMap(o.Data), methods: append([]string(nil), o.Methods...),
-		only: append([]string(nil), o.Only...), api: o.API}
+		only: append([]string(nil), o.Only...), syntax: o.Syntax}
 	if err := m.recompile(); err != nil {
 		return nil, err
 	}
@@ -64,7 +65,7 @@ func LoadWith(path string, o Overrides) (*Model, error) {
 // is used in positions and relative paths resolve against its folder.
 func LoadSource(name string, src []byte, o Overrides) (*Model, error) {
 	m := &Model{name: name, src: append([]byte(nil), src...), set: copyMap(o.Set), data: copyMap(o.Data),
-		methods: append([]string(nil), o.Methods...), only: append([]string(nil), o.Only...), api: o.API}
+		methods: append([]string(nil), o.Methods...), only: append([]string(nil), o.Only...), syntax: o.Syntax}
 	if err := m.recompile(); err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func newModel(name string, src []byte, libdai bool, fsys fs.FS) (*Model, error) 
 
 // recompile compiles the source with the current overrides.
 func (m *Model) recompile() error {
-	opt := compile.Options{Set: m.set, Data: m.data, FS: m.fsys, Only: m.only, API: m.api}
+	opt := compile.Options{Set: m.set, Data: m.data, FS: m.fsys, Only: m.only, Syntax: m.syntax}
 	var cm *compile.Model
 	var err error
 	if m.libdai {
@@ -145,8 +146,8 @@ func (m *Model) recompile() error {
 }
 
 // UseGoNames makes the messages of later overrides name the Go API's calls
-// (Set, SetData, AddMethod) instead of fg run's flags (Overrides.API).
-func (m *Model) UseGoNames() { m.api = true }
+// (Set, SetData, AddMethod) instead of fg run's flags (Overrides.Syntax).
+func (m *Model) UseGoNames() { m.syntax = compile.GoSyntax }
 
 // try applies an override change and recompiles; on error the change is
 // undone and the previous compiled model kept.
