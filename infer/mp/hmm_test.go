@@ -57,21 +57,19 @@ func hmmNet(y []float64) (*graph.Net, []int) {
 
 // forwardBackward is the scaled forward–backward recursion (Rabiner 1989):
 // the marginals p(z[t] | y) and log p(y).
-func forwardBackward(y []float64) ([][2]float64, float64) {
-	T := len(y)
-	e := func(t, k int) float64 {
-		d := y[t] - hmmMu[k]
-		return math.Exp(-d*d/(2*hmmS2)) / math.Sqrt(2*math.Pi*hmmS2)
-	}
-	alpha, beta := make([][2]float64, T), make([][2]float64, T)
-	c := make([]float64, T)
-	var logZ float64
+// scaledForwardBackward is the scaled forward–backward recursion of a
+// 2-state chain with initial probabilities hmmPi0, transition (or
+// sub-normalised transition) matrix A and emission densities e(t, k):
+// α̂_t, β̂_t with α̂_t(k)β̂_t(k) ∝ p(z_t = k | y), the scale factors c_t and
+// log Z = Σ log c_t (Bishop 2006, §13.2.4).
+func scaledForwardBackward(T int, A [][]float64, e func(t, k int) float64) (alpha, beta [][2]float64, c []float64, logZ float64) {
+	alpha, beta, c = make([][2]float64, T), make([][2]float64, T), make([]float64, T)
 	for t := range T {
 		for k := range 2 {
 			if t == 0 {
 				alpha[t][k] = hmmPi0[k] * e(t, k)
 			} else {
-				alpha[t][k] = (alpha[t-1][0]*hmmA[0][k] + alpha[t-1][1]*hmmA[1][k]) * e(t, k)
+				alpha[t][k] = (alpha[t-1][0]*A[0][k] + alpha[t-1][1]*A[1][k]) * e(t, k)
 			}
 		}
 		c[t] = alpha[t][0] + alpha[t][1]
@@ -82,9 +80,19 @@ func forwardBackward(y []float64) ([][2]float64, float64) {
 	beta[T-1] = [2]float64{1, 1}
 	for t := T - 2; t >= 0; t-- {
 		for j := range 2 {
-			beta[t][j] = (hmmA[j][0]*e(t+1, 0)*beta[t+1][0] + hmmA[j][1]*e(t+1, 1)*beta[t+1][1]) / c[t+1]
+			beta[t][j] = (A[j][0]*e(t+1, 0)*beta[t+1][0] + A[j][1]*e(t+1, 1)*beta[t+1][1]) / c[t+1]
 		}
 	}
+	return alpha, beta, c, logZ
+}
+
+func forwardBackward(y []float64) ([][2]float64, float64) {
+	T := len(y)
+	e := func(t, k int) float64 {
+		d := y[t] - hmmMu[k]
+		return math.Exp(-d*d/(2*hmmS2)) / math.Sqrt(2*math.Pi*hmmS2)
+	}
+	alpha, beta, _, logZ := scaledForwardBackward(T, hmmA, e)
 	out := make([][2]float64, T)
 	for t := range T {
 		s := alpha[t][0]*beta[t][0] + alpha[t][1]*beta[t][1]

@@ -54,27 +54,10 @@ func structuredVB(y []float64) (a [][]float64, gamma [][2]float64, elbo float64)
 				At[j][k] = math.Exp(families.Digamma(a[j][k]) - families.Digamma(a[j][0]+a[j][1]))
 			}
 		}
-		alpha, beta, c := make([][2]float64, T), make([][2]float64, T), make([]float64, T)
-		logZ = 0
-		for t := range T {
-			for k := range 2 {
-				if t == 0 {
-					alpha[t][k] = hmmPi0[k] * e(t, k)
-				} else {
-					alpha[t][k] = (alpha[t-1][0]*At[0][k] + alpha[t-1][1]*At[1][k]) * e(t, k)
-				}
-			}
-			c[t] = alpha[t][0] + alpha[t][1]
-			alpha[t][0] /= c[t]
-			alpha[t][1] /= c[t]
-			logZ += math.Log(c[t])
-		}
-		beta[T-1] = [2]float64{1, 1}
-		for t := T - 2; t >= 0; t-- {
-			for j := range 2 {
-				beta[t][j] = (At[j][0]*e(t+1, 0)*beta[t+1][0] + At[j][1]*e(t+1, 1)*beta[t+1][1]) / c[t+1]
-			}
-		}
+		AtRows := [][]float64{At[0][:], At[1][:]}
+		var alpha, beta [][2]float64
+		var c []float64
+		alpha, beta, c, logZ = scaledForwardBackward(T, AtRows, e)
 		gamma = make([][2]float64, T)
 		next := [][]float64{append([]float64(nil), hlAlpha[0]...), append([]float64(nil), hlAlpha[1]...)}
 		for t := range T {
