@@ -1,9 +1,6 @@
 package ep
 
 import (
-	"runtime"
-	"sync"
-
 	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -42,9 +39,6 @@ type delayed struct {
 // corrections (M² k / 2 flops a sweep) stay a fraction of the
 // flushes' M³ flops a sweep.
 const delayBlock = 64
-
-// flushPanel is the row-panel height of the flush.
-const flushPanel = 256
 
 // delayMin is the smallest M whose sweeps delay their updates: below it Σ
 // (M² floats, 512 KiB at 256) stays in cache and one-by-one Dsyr updates
@@ -141,7 +135,9 @@ func (d *delayed) update(i int, dTau, dNu float64) bool {
 }
 
 // flush applies the pending updates to Σ0: Σ0 ← Σ0 − W Uᵀ (W = U diag(c))
-// on the upper triangle, by tiles (flushTiles).
+// on the upper triangle (openblas.UpperNT: on the pure-Go build the packed
+// fused multiply–add micro-kernel, GOMAXPROCS goroutines sharing its row
+// blocks).
 func (d *delayed) flush() {
 	if d.k == 0 {
 		return
@@ -156,59 +152,6 @@ func (d *delayed) flush() {
 	}
 	w := blas64.General{Rows: m, Cols: d.k, Stride: wr.Stride, Data: wr.Data}
 	u := blas64.General{Rows: m, Cols: d.k, Stride: ur.Stride, Data: ur.Data}
-	flushTiles(w, u, d.s.sigma.RawSymmetric())
+	openblas.UpperNT(-1, w, u, d.s.sigma.RawSymmetric())
 	d.k = 0
-}
-
-// flushTiles computes S ← S − W Uᵀ on the upper triangle of S with one
-// Dgemm per tile. On OpenBLAS, whose Dgemm is threaded and allocates no Go
-// memory, a tile is a row panel of flushPanel rows (columns r0:M). Gonum's
-// parallel Dgemm starts a goroutine (a heap-allocated closure) per 64×64
-// block of its result: M³/2¹⁸ allocations a sweep, a quarter of an M×M
-// matrix of garbage a sweep at M = 4000, which the collector lets grow to
-// the live heap's size before it runs (raising a run's peak heap). On
-// that backend the tiles are flushTileRows × flushTileCols, small enough
-// for gonum to multiply them serially, and GOMAXPROCS goroutines share the
-// row panels: the same arithmetic, no allocation per block.
-func flushTiles(w, u blas64.General, s blas64.Symmetric) {
-	m := s.N
-	if openblas.Backend != "gonum" {
-		for r0 := 0; r0 < m; r0 += flushPanel {
-			r1 := min(r0+flushPanel, m)
-			blas64.Gemm(blas.NoTrans, blas.Trans, -1, rowsOf(w, r0, r1), rowsOf(u, r0, m), 1,
-				blas64.General{Rows: r1 - r0, Cols: m - r0, Stride: s.Stride, Data: s.Data[r0*s.Stride+r0:]})
-		}
-		return
-	}
-	panels := (m + flushTileRows - 1) / flushTileRows
-	workers := min(runtime.GOMAXPROCS(0), panels)
-	var wg sync.WaitGroup
-	for g := 0; g < workers; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := g; p < panels; p += workers {
-				r0 := p * flushTileRows
-				r1 := min(r0+flushTileRows, m)
-				for c0 := r0; c0 < m; c0 += flushTileCols {
-					c1 := min(c0+flushTileCols, m)
-					blas64.Gemm(blas.NoTrans, blas.Trans, -1, rowsOf(w, r0, r1), rowsOf(u, c0, c1), 1,
-						blas64.General{Rows: r1 - r0, Cols: c1 - c0, Stride: s.Stride, Data: s.Data[r0*s.Stride+c0:]})
-				}
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// Tiles of the pure-Go flush: gonum multiplies a result of fewer than four
-// 64×64 blocks serially.
-const (
-	flushTileRows = 64
-	flushTileCols = 192
-)
-
-// rowsOf returns rows r0:r1 of g.
-func rowsOf(g blas64.General, r0, r1 int) blas64.General {
-	return blas64.General{Rows: r1 - r0, Cols: g.Cols, Stride: g.Stride, Data: g.Data[r0*g.Stride:]}
 }

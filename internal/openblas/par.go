@@ -21,11 +21,12 @@ import (
 // kernels of this package therefore split their independent work — the
 // columns of a triangular solve with many right-hand sides, the trailing
 // panel of a Cholesky block column, the rows or columns of a product — into
-// GOMAXPROCS contiguous ranges on the gonum backend. Each element is
-// computed by the same sequence of floating-point operations as one
-// blas64.Gemm call (C ← βC, then C += (α a_li) b_lj for l ascending; the
-// triangular solve column by column), so results are bit-identical whatever
-// GOMAXPROCS. OpenBLAS threads itself (its pool is sized to GOMAXPROCS):
+// GOMAXPROCS contiguous ranges on the gonum backend, each computed by
+// serial Gemm calls (the packed micro-kernel of gemm.go where the processor
+// has AVX2 and FMA, else gonum's Dgemm on 64×64 tiles). Each element is
+// computed by the same sequence of floating-point operations as one Gemm
+// call on the whole product (the triangular solve column by column), so
+// results are bit-identical whatever GOMAXPROCS. OpenBLAS threads itself (its pool is sized to GOMAXPROCS):
 // on that backend every call stays one library call.
 
 // minParCols is the fewest columns (or rows) a goroutine is given.
@@ -75,11 +76,12 @@ func splitRange(n, p int, fn func(lo, hi int) error) error {
 }
 
 // gemmTN sets C ← alpha AᵀB + beta C (A k×m, B k×n, C m×n) on the calling
-// goroutine: by tiles small enough that gonum's Dgemm does not spawn its
-// own workers (on OpenBLAS: one Dgemm call, threaded by the library).
+// goroutine: by the packed micro-kernel (Gemm) where the processor has it,
+// else by tiles small enough that gonum's Dgemm does not spawn its own
+// workers (on OpenBLAS: one Dgemm call, threaded by the library).
 func gemmTN(alpha float64, a, b blas64.General, beta float64, c blas64.General) {
-	if Backend != "gonum" {
-		blas64.Gemm(blas.Trans, blas.NoTrans, alpha, a, b, beta, c)
+	if Backend != "gonum" || fastGemm {
+		Gemm(blas.Trans, blas.NoTrans, alpha, a, b, beta, c)
 		return
 	}
 	for i0 := 0; i0 < c.Rows; i0 += serialTileRows {
@@ -97,7 +99,7 @@ func gemmTN(alpha float64, a, b blas64.General, beta float64, c blas64.General) 
 // GemmTN sets C ← alpha AᵀB + beta C (A k×m, B k×n, C m×n). On the gonum
 // backend C's rows (or columns, when it has more of them) are split into
 // GOMAXPROCS contiguous ranges computed on their own goroutines,
-// bit-identical to blas64.Gemm; on OpenBLAS it is one blas64.Gemm call.
+// bit-identical to one Gemm call; on OpenBLAS it is one blas64.Gemm call.
 func GemmTN(alpha float64, a, b blas64.General, beta float64, c blas64.General) {
 	flops := 2 * float64(c.Rows) * float64(c.Cols) * float64(a.Rows)
 	if c.Rows >= c.Cols {

@@ -31,15 +31,16 @@ func sameBits(t *testing.T, name string, got, want []float64) {
 }
 
 // TestGemmTNBitIdentical: GemmTN, split into contiguous row or column
-// ranges on GOMAXPROCS goroutines, gives blas64.Gemm's bits, for tall and
-// wide C and several GOMAXPROCS.
+// ranges on GOMAXPROCS goroutines, gives the bits of one Gemm call (the
+// packed micro-kernel where the processor has it, else blas64.Gemm), for
+// tall and wide C and several GOMAXPROCS.
 func TestGemmTNBitIdentical(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, sh := range [][3]int{{300, 500, 211}, {300, 211, 500}, {40, 70, 30}} {
 		k, m, n := sh[0], sh[1], sh[2]
 		a, b, c0 := randGeneral(rng, k, m), randGeneral(rng, k, n), randGeneral(rng, m, n)
 		want := blas64.General{Rows: m, Cols: n, Stride: n, Data: append([]float64(nil), c0.Data...)}
-		blas64.Gemm(blas.Trans, blas.NoTrans, -0.7, a, b, 1.3, want)
+		Gemm(blas.Trans, blas.NoTrans, -0.7, a, b, 1.3, want)
 		for _, p := range []int{1, 2, 3} {
 			got := blas64.General{Rows: m, Cols: n, Stride: n, Data: append([]float64(nil), c0.Data...)}
 			withProcs(p, func() { GemmTN(-0.7, a, b, 1.3, got) })
