@@ -56,6 +56,35 @@ func BenchmarkLearnPima(b *testing.B) {
 	b.ReportMetric(float64(evals), "evals")
 }
 
+// BenchmarkPlainPima is the plain run BenchmarkLearnPima is measured in:
+// the same file compiled and run at the learned values (compile.CompileFile
+// and Run: reading the csv files, the Gram matrix, EP to its default
+// tolerance from flat sites, log Z, the marginals and the test-set
+// predictions), i.e. `fg run` without the learn line. Learning costs
+// (LearnPima's cpu-ms/op) / (PlainPima's) plain runs.
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench 'LearnPima|PlainPima' -benchtime 10x ./infer/run/
+func BenchmarkPlainPima(b *testing.B) {
+	set := map[string]string{"dir": strconv.Quote(datadir.Path("reference", "gpml", "pima_ripley_se_probit")),
+		"log_ell": "1.8630322897825609", "log_sf": "0.6757361083825328"}
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for i := 0; i < b.N; i++ {
+		m, err := compile.CompileFile("../../examples/gpml/learn_se_probit.fg", compile.Options{Set: set})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := Run(context.Background(), m, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r := res[0]; !r.HasEvidence || !(math.Abs(r.LogEvidence+102.26417423299408) <= 1e-5) {
+			b.Fatalf("log Z %v (%v) at the learned values, GPML −102.264174233", r.LogEvidence, r.HasEvidence)
+		}
+	}
+	b.ReportMetric(float64(processCPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+}
+
 // processCPU is the CPU time (user + system) the process has used.
 func processCPU() time.Duration {
 	var ru syscall.Rusage
