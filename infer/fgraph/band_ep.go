@@ -110,7 +110,7 @@ type bandEP struct {
 	diag []float64 // q's diagonal before elimination (pivot tolerance)
 	ring []float64 // backward elimination's corrections of the last w rows (ring buffer)
 	hr   []float64
-	dr   []float64 // per group: the backward correction of rows lo+1 … lo+k (packed upper) and of h
+	dr   []float64        // per group: the backward correction of rows lo+1 … lo+k (packed upper) and of h
 	pw   blas64.Symmetric // the window's marginal precision P_W, then its Cholesky factor
 	pu   blas64.Symmetric // the factor of P_W
 	hw   []float64
