@@ -111,7 +111,7 @@ type bandEP struct {
 	ring []float64 // backward elimination's corrections of the last w rows (ring buffer)
 	hr   []float64
 	dr   []float64        // per group: the backward correction of rows lo+1 … lo+k (packed upper) and of h
-	pw   blas64.Symmetric // the window's marginal precision P_W, then its Cholesky factor
+	pw   blas64.Symmetric // the window's marginal precision P_W
 	pu   blas64.Symmetric // the factor of P_W
 	hw   []float64
 	xw   []float64
