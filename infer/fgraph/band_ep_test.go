@@ -335,6 +335,34 @@ func TestBandEPIllConditioned(t *testing.T) {
 	}
 }
 
+// TestBandEPSchedules: on cvProbit(2000, 10⁻³) (8000 variables; the
+// labels saturate as the target wanders off) sequential EP in time order
+// converges under the default line (52 sweeps when written), while
+// parallel EP — every site from one marginal pass — oscillates with
+// period 2 (R alternating 1.1 and 29 when written) and, damped by 0.5,
+// still moves by 0.3 standard deviations a sweep after 200 sweeps: why the
+// band runs the sequential schedule unless the line asks otherwise.
+func TestBandEPSchedules(t *testing.T) {
+	g := cvProbit(2000, 1e-3)
+	seq, err := Run(context.Background(), g, Settings{})
+	if err != nil || seq.Status != infer.Converged {
+		t.Fatalf("sequential: %v %v %s", err, seq.Status, seq.Message)
+	}
+	for _, d := range []float64{1, 0.5} {
+		par, err := Run(context.Background(), g, Settings{Settings: infer.Settings{Schedule: infer.Parallel, Damping: d}})
+		if err != nil || par.Status != infer.IterationLimit {
+			t.Errorf("parallel, damping %g: %v %v %s; want iteration_limit", d, err, par.Status, par.Message)
+		}
+		if par.Mean == nil {
+			t.Errorf("parallel, damping %g: iteration_limit carries the current marginals", d)
+		}
+		if par.HasLogZ {
+			t.Errorf("parallel, damping %g: a run that did not converge has a log Z", d)
+		}
+	}
+	t.Logf("sequential: %d sweeps", seq.Iterations)
+}
+
 // TestBandEPLong: T = 10⁴ steps of 2- and 4-dimensional states (2·10⁴
 // and 4·10⁴ variables, ten times the dense joint's bound) with a probit
 // label at every step and counts at every third converge (tol 1e-6) on
