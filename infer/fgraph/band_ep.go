@@ -410,9 +410,7 @@ func (b *bandEP) forward(update bool) error {
 				}
 			}
 		}
-		if err := b.window(gi, lo); err != nil {
-			return err
-		}
+		b.window(gi, lo)
 		for i := int(b.groups[gi]); i < int(b.groups[gi+1]); i++ {
 			if err := b.read(i); err != nil {
 				return err
@@ -433,7 +431,7 @@ func (b *bandEP) forward(update bool) error {
 // [lo, lo + k] of group gi: the forward Schur complement in the band's
 // rows lo … lo + k plus the recorded backward correction; entries beyond
 // n − 1 are the identity's, which the sites' projections do not touch.
-func (b *bandEP) window(gi, lo int) error {
+func (b *bandEP) window(gi, lo int) {
 	n, k, w := b.n, b.k, b.w
 	d := b.dr[gi*b.drSize() : (gi+1)*b.drSize()]
 	for r := 0; r < w; r++ {
@@ -460,7 +458,6 @@ func (b *bandEP) window(gi, lo int) error {
 			}
 		}
 	}
-	return nil
 }
 
 // read sets fm_i, fv_i to the marginal of site i's projection under
