@@ -27,7 +27,7 @@ func netPredictions(m *compile.Model, mom func(v int) factor.EdgeMoments) ([]inf
 			continue
 		}
 		n := len(p.Net.Factors)
-		pr := infer.Prediction{Name: p.Name, Shape: []int{n}, Mean: make([]float64, n), Var: make([]float64, n)}
+		pr := infer.Prediction{Name: p.Name, Shape: p.Net.Shape, Mean: make([]float64, n), Var: make([]float64, n)}
 		for e := range p.Net.Factors {
 			f := &p.Net.Factors[e]
 			q := p.Net.Kind.PredictNet(f, func(name string) factor.EdgeMoments {
