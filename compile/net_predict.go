@@ -229,20 +229,18 @@ func netVarOf(g *graph.Graph, net *graph.Net) []int {
 
 // netPredictEngines refuses a predictive that an infer line's engine
 // cannot answer: exact and mcmc report each variable's marginal mean and
-// variance, so they answer a predictive whose edges are data or one
-// variable each (Var[c·x + c₀] = c² Var[x]), but not the variance of an
-// affine mean over several latents (it needs their covariances) nor
-// E[1/τ] of a latent precision. ep (kl, alpha(a), alpha(0)) answers all of
-// them from its posterior approximation, a product of its beliefs.
+// variance (and E[1/τ] of a Gamma or inverse Gamma latent), so they
+// answer a predictive whose edges are data or one variable each
+// (Var[c·x + c₀] = c² Var[x]), but not the variance of an affine mean over
+// several latents (it needs their covariances). ep (kl, alpha(a),
+// alpha(0)) answers all of them from its posterior approximation, a
+// product of its beliefs.
 func (c *compiler) netPredictEngines(s *ast.PredictStmt, np *NetPredict) {
 	var why string
 	for _, f := range np.Factors {
 		for _, e := range f.Edges {
-			switch {
-			case len(e.Vars) > 1:
+			if len(e.Vars) > 1 {
 				why = fmt.Sprintf("its %s is an affine expression of several latents, whose variance needs their joint posterior", e.Name)
-			case e.Name == precEdge && len(e.Vars) == 1:
-				why = "its variance needs E[1/τ] of the latent precision, which these methods do not report (write the noise as a variance, normal(mu, s2) with s2 ~ inv_gamma(...), or use ep)"
 			}
 		}
 	}
