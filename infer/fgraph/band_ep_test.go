@@ -116,6 +116,54 @@ func TestBandEPEqualsDense(t *testing.T) {
 	}
 }
 
+// TestBandEPStudentT: student_t readings (ν = 3, scale² 0.3) of one
+// element a step with one outlier in ten — a likelihood that is not
+// log-concave, whose sites take negative precisions — on a chain of
+// 2-dimensional states: the band equals infer/ep on the dense joint to
+// 1e-8 as in TestBandEPEqualsDense.
+func TestBandEPStudentT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	g := gaussianFactors(siteChain(80, 2, 0, 5), func(int) bool { return false })
+	lik := factor.StudentT{Nu: 3, Scale: 0.3}
+	for step := 0; step < 80; step++ {
+		y := 0.5 * rng.NormFloat64()
+		if step%10 == 3 {
+			y += 8
+		}
+		g.AddSite(lik, y, []int{2 * step}, []float64{1}, 0)
+	}
+	s := Settings{Settings: infer.Settings{Tol: 1e-11, MaxIter: 500}}
+	band, err := Run(context.Background(), g, s)
+	if err != nil || band.Status != infer.Converged {
+		t.Fatalf("band: %v %v %s", err, band.Status, band.Message)
+	}
+	s.dense = true
+	dense, err := Run(context.Background(), g, s)
+	if err != nil || dense.Status != infer.Converged {
+		t.Fatalf("dense: %v %v %s", err, dense.Status, dense.Message)
+	}
+	b, err := newBandEP(context.Background(), g, siteBandwidth(g), Settings{Settings: infer.Settings{Damping: 1}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < band.Iterations; i++ { // the same sweeps, to read the sites
+		if _, err := b.sweep(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	neg := 0
+	for _, tau := range b.tau {
+		if tau < 0 {
+			neg++
+		}
+	}
+	if neg == 0 {
+		t.Errorf("no site has a negative precision: the test does not reach that case")
+	}
+	t.Logf("band %d sweeps, dense %d; %d of %d sites with negative precision", band.Iterations, dense.Iterations, neg, len(b.tau))
+	compareResults(t, "student_t", band, dense, 1e-8)
+}
+
 // compareResults checks that a and b agree to tol on every marginal, every
 // projection marginal and log Z.
 func compareResults(t *testing.T, label string, a, b *Result, tol float64) {
