@@ -436,7 +436,9 @@ func TestBandEPLong(t *testing.T) {
 }
 
 // TestBandEPCanceled: a canceled context ends the run as canceled with the
-// context's error and no numbers.
+// context's error and no numbers, whether it closed before the run or in
+// the middle of a sweep (a site's likelihood cancels at its 100th call; the
+// pass checks the context every 2¹⁴ rows).
 func TestBandEPCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -444,6 +446,35 @@ func TestBandEPCanceled(t *testing.T) {
 	if err == nil || res == nil || res.Status != infer.Canceled || res.Mean != nil {
 		t.Fatalf("%v %+v", err, res)
 	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	g := gaussianFactors(siteChain(20_000, 2, 0, 1), func(int) bool { return false })
+	lik := &cancelingProbit{after: 100, cancel: cancel}
+	for step := 0; step < 20_000; step++ {
+		g.AddSite(lik, 1, []int{2 * step, 2*step + 1}, []float64{1, -1}, 0)
+	}
+	res, err = Run(ctx, g, Settings{})
+	if err == nil || res == nil || res.Status != infer.Canceled || res.Mean != nil {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if lik.calls > 100+(1<<14) {
+		t.Errorf("%d site updates after the context closed", lik.calls-100)
+	}
+}
+
+// cancelingProbit is ep.Probit that calls cancel at its after-th tilted
+// moments.
+type cancelingProbit struct {
+	ep.Probit
+	calls, after int
+	cancel       func()
+}
+
+func (l *cancelingProbit) Tilted(y, m, v, u float64) (float64, float64, float64) {
+	if l.calls++; l.calls == l.after {
+		l.cancel()
+	}
+	return l.Probit.Tilted(y, m, v, u)
 }
 
 // BenchmarkBandEP runs EP to convergence (tol 1e-6) on siteChain's 4-state
