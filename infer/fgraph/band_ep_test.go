@@ -90,9 +90,15 @@ func poisson(rng *rand.Rand, lambda float64) float64 {
 // the band equals infer/ep on the dense joint (covariance form): every
 // variable's mean and variance, every projection's marginal and log Z to
 // 1e-8, both run to tol 1e-11 so that they stand at the same fixed point;
-// for sequential and parallel (damped) schedules and for power EP.
+// for sequential and parallel (damped) schedules and for power EP. Probit
+// labels of the change x_t,0 − x_{t−1},2 across two steps (a projection
+// of span 3 inside the band, sharing no window start with the others) are
+// added at every fourth step.
 func TestBandEPEqualsDense(t *testing.T) {
 	g := siteChain(60, 3, 3, 1)
+	for step := 1; step < 60; step += 4 {
+		g.AddSite(ep.Probit{}, float64(1-2*(step%3%2)), []int{3*step - 1, 3 * step}, []float64{-1, 1}, 0.2)
+	}
 	k := siteBandwidth(g)
 	if k != 5 || !infer.Banded(g.n, k) {
 		t.Fatalf("site bandwidth %d; want 5, banded", k)
@@ -412,13 +418,13 @@ func TestBandEPSchedules(t *testing.T) {
 	t.Logf("sequential: %d sweeps", seq.Iterations)
 }
 
-// TestBandEPLong: T = 10⁴ steps of 2- and 4-dimensional states (2·10⁴
-// and 4·10⁴ variables, ten times the dense joint's bound) with a probit
-// label at every step and counts at every third converge (tol 1e-6) on
+// TestBandEPLong: T = 10⁴ steps of 2-, 3- and 4-dimensional states (2·10⁴
+// to 4·10⁴ variables, five to ten times the dense joint's bound) with a probit
+// label at every step and counts at every tenth converge (tol 1e-6) on
 // the band, with proper marginals and a finite log Z.
 func TestBandEPLong(t *testing.T) {
-	for _, d := range []int{2, 4} {
-		g := siteChain(10_000, d, 3, uint64(d))
+	for _, d := range []int{2, 3, 4} {
+		g := siteChain(10_000, d, 10, uint64(d))
 		res, err := Run(context.Background(), g, Settings{})
 		if err != nil || res.Status != infer.Converged {
 			t.Fatalf("d = %d: %v %v %s", d, err, res.Status, res.Message)
