@@ -124,7 +124,7 @@ func priorGraph(fg *compile.FactorGraph, sites int) *fgraph.Graph {
 
 // fgGold runs a gold standard (exactBlock, essBlock) on the joint block of fg.
 func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOut, error)) error {
-	b, err := j.jointBlock(fg)
+	b, err := jointBlock(j.m, fg)
 	if err != nil {
 		return err
 	}
@@ -142,12 +142,12 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOu
 // covariance are propagated in topological order with no inverse, the
 // blocks' covariances copied as given) and every site as the sparse
 // projection aᵀx + c of the joint vector.
-func (j *job) jointBlock(fg *compile.FactorGraph) (*compile.Block, error) {
+func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, error) {
 	mean, cov, err := priorGraph(fg, 0).Gaussian()
 	if err != nil {
 		return nil, err
 	}
-	b := &compile.Block{Latent: -1, Name: j.jointName(fg), N: fg.NumVars,
+	b := &compile.Block{Latent: -1, Name: jointName(m, fg), N: fg.NumVars,
 		Prior: compile.Prior{Kind: compile.PriorMVNormal, Mean: mean, Cov: cov}}
 	for _, s := range fg.Sites {
 		site := s.BlockSite()
@@ -158,11 +158,11 @@ func (j *job) jointBlock(fg *compile.FactorGraph) (*compile.Block, error) {
 }
 
 // jointName names the joint of the real latents in messages, e.g. "x, mu".
-func (j *job) jointName(fg *compile.FactorGraph) string {
+func jointName(m *compile.Model, fg *compile.FactorGraph) string {
 	var names []string
 	for l, first := range fg.First {
 		if first >= 0 {
-			names = append(names, j.m.Graph.Latents[l].Name)
+			names = append(names, m.Graph.Latents[l].Name)
 		}
 	}
 	return strings.Join(names, ", ")

@@ -105,7 +105,11 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	if tBlocks(m) {
 		return learnT(ctx, m, opt)
 	}
-	if err := learnable(m); err != nil {
+	lm, err := learnView(m)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := learnable(lm); err != nil {
 		return nil, nil, nil, err
 	}
 	o := m.Learn.Settings
@@ -114,7 +118,7 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	lb := &learnBuilder{m: m, params: params}
+	lb := &learnBuilder{m: lm, params: params}
 	if err := lb.classify(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -299,6 +303,9 @@ func (lb *learnBuilder) set(x []float64) map[string]string {
 // matrix (the derivative evaluations need only the hyperparameters).
 func (lb *learnBuilder) compileAt(x []float64, gram bool) (*compile.Model, error) {
 	mx, err := lb.f.At(x, gram)
+	if err == nil {
+		mx, err = learnView(mx)
+	}
 	if err != nil {
 		return nil, err
 	}

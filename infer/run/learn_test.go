@@ -145,6 +145,30 @@ func checkAdapterGradient(t *testing.T, m *compile.Model, x []float64) {
 func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward bool) {
 	t.Helper()
 	lb := testBuilder(t, m)
+	grad := adapterGradient(t, lb, x)
+	for k := range x {
+		h := 1e-4 * math.Max(1, math.Abs(x[k]))
+		at := func(off float64) float64 {
+			xx := append([]float64(nil), x...)
+			xx[k] += off
+			return evidenceAt(t, lb, xx)
+		}
+		var fd float64
+		if forward {
+			fd = (-3*at(0) + 4*at(h) - at(2*h)) / (2 * h)
+		} else {
+			fd = (at(h) - at(-h)) / (2 * h)
+		}
+		if !(math.Abs(grad[k]-fd) <= 1e-5*math.Max(math.Abs(fd), 1e-3)) {
+			t.Errorf("∂/∂%s: adapter %.10g, finite difference %.10g", lb.params[k].Name, grad[k], fd)
+		}
+	}
+}
+
+// adapterGradient is the gradient of log Z_EP at x that learn computes:
+// lb's blocks run by infer/ep to 1e-12, infer/learn.Gradient.
+func adapterGradient(t *testing.T, lb *learnBuilder, x []float64) []float64 {
+	t.Helper()
 	blocks, err := lb.build(x)
 	if err != nil {
 		t.Fatal(err)
@@ -163,23 +187,7 @@ func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward
 			grad[k] += g[k]
 		}
 	}
-	for k := range x {
-		h := 1e-4 * math.Max(1, math.Abs(x[k]))
-		at := func(off float64) float64 {
-			xx := append([]float64(nil), x...)
-			xx[k] += off
-			return evidenceAt(t, lb, xx)
-		}
-		var fd float64
-		if forward {
-			fd = (-3*at(0) + 4*at(h) - at(2*h)) / (2 * h)
-		} else {
-			fd = (at(h) - at(-h)) / (2 * h)
-		}
-		if !(math.Abs(grad[k]-fd) <= 1e-5*math.Max(math.Abs(fd), 1e-3)) {
-			t.Errorf("∂/∂%s: adapter %.10g, finite difference %.10g", lb.params[k].Name, grad[k], fd)
-		}
-	}
+	return grad
 }
 
 var tightEP = ep.Settings{Settings: infer.Settings{Tol: 1e-12, MaxIter: 2000}}
