@@ -230,16 +230,18 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 }
 
 // learnFactorGraph refuses learn on the factor graphs whose evidence has
-// no gradient in infer/run: learning sees the graph as one joint Gaussian
-// block (at most infer.MaxJoint elements) with its likelihoods as EP
-// sites, which leaves out gated factors (their EP is factorised over the
-// Gaussian and the discrete selector).
+// no gradient in infer/run: learning runs forward–backward passes on a
+// forest without dense blocks (a chain, a hierarchy: any size), and
+// otherwise sees the graph as one joint Gaussian block (at most
+// infer.MaxJoint elements) with its likelihoods as EP sites; neither
+// covers gated factors (their EP is factorised over the Gaussian and the
+// discrete selector).
 func (c *compiler) learnFactorGraph(s *ast.LearnStmt, fg *FactorGraph) {
 	if len(fg.Gates) > 0 {
 		c.fail(s, "learn cannot be combined with gated factors yet (%s at %s, whose branch a discrete latent selects): learn maximises the evidence of joint-Gaussian EP, which has no site for a gate", fg.Gates[0].Label, fg.Gates[0].Pos)
 	}
-	if fg.NumVars > infer.MaxJoint {
-		c.fail(s, "learn on a factor graph works on the joint Gaussian of its real latents' elements, at most %d; this model has %d (a factor graph because of the %s at %s)", infer.MaxJoint, fg.NumVars, c.fg.what, c.fg.at)
+	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) {
+		c.fail(s, "learn on a factor graph that is not a chain or a tree works on the joint Gaussian of its real latents' elements, at most %d; this model has %d (a factor graph because of the %s at %s)", infer.MaxJoint, fg.NumVars, c.fg.what, c.fg.at)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/infer/mcmc"
 )
@@ -81,8 +82,16 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 // moment scheme, and the dense blocks. It returns the sites added as EP
 // sites, in order (fgraph.Result.B follows it).
 func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, error) {
-	g := priorGraph(fg, len(fg.Sites))
 	_, relax := j.st.Divergence.(infer.RelaxedKL)
+	return graphOf(fg, relax, j.epLikelihood)
+}
+
+// graphOf builds the infer/fgraph graph of fg with the likelihoods
+// epLik gives the sites: Gaussian observations as linear-Gaussian
+// factors unless relax, the other sites as EP sites; it returns the sites
+// added as EP sites, in order.
+func graphOf(fg *compile.FactorGraph, relax bool, epLik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, []compile.Site, error) {
+	g := priorGraph(fg, len(fg.Sites))
 	var liks []compile.Site
 	for _, s := range fg.Sites {
 		a := s.Aff
@@ -90,7 +99,7 @@ func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, 
 			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
 			continue
 		}
-		lik, err := j.epLikelihood(s.BlockSite())
+		lik, err := epLik(s.BlockSite())
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", s.Label, err)
 		}

@@ -109,8 +109,10 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := learnable(lm); err != nil {
-		return nil, nil, nil, err
+	if lm.FactorGraph == nil || len(lm.Blocks) > 0 { // a forest view checks its sites in graphOf
+		if err := learnable(lm); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	o := m.Learn.Settings
 	s := learn.Settings{Method: o.Method, MaxIter: o.MaxIter, GradTol: o.Tol}
@@ -289,6 +291,7 @@ type snapshot struct {
 	hyper [][]float64     // flattened kernel hyperparameters (gp priors)
 	lik   [][]float64     // each site's eps (step) or var (normal); 0 for probit
 	cov   []*mat.SymDense // prior covariance of normal/mvnormal priors (nil for gp)
+	gvar  []float64       // a forest view's linear-Gaussian variances (forestVars)
 }
 
 func (lb *learnBuilder) set(x []float64) map[string]string {
@@ -325,6 +328,9 @@ func describeSet(s map[string]string) string {
 
 // build returns the blocks at x with DCov[k] = ∂K/∂x_k and DLik[k] = ∂θ_site/∂x_k.
 func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
+	if lb.m.FactorGraph != nil && len(lb.m.Blocks) == 0 {
+		return lb.buildForest(x)
+	}
 	mx, err := lb.compileAt(x, true)
 	if err != nil {
 		return nil, err
@@ -431,6 +437,9 @@ func (lb *learnBuilder) deriv(x []float64, k int, mx *compile.Model) (snapshot, 
 
 func snapOf(m *compile.Model) snapshot {
 	var s snapshot
+	if m.FactorGraph != nil && len(m.Blocks) == 0 {
+		s.gvar = forestVars(m.FactorGraph)
+	}
 	for _, b := range m.Blocks {
 		var hy []float64
 		var cov *mat.SymDense
@@ -453,6 +462,12 @@ func snapOf(m *compile.Model) snapshot {
 // combine returns Σ_j c_j s_j, with a zero derivative rounded to exactly 0.
 func combine(ss []snapshot, c []float64) snapshot {
 	out := snapshot{}
+	if ss[0].gvar != nil {
+		out.gvar = make([]float64, len(ss[0].gvar))
+		for j, s := range ss {
+			axpy(out.gvar, c[j], s.gvar)
+		}
+	}
 	for bi := range ss[0].hyper {
 		hy := make([]float64, len(ss[0].hyper[bi]))
 		lik := make([]float64, len(ss[0].lik[bi]))
@@ -511,6 +526,9 @@ func kernelParams(k compile.KernelSpec) []string {
 // sameStructure reports what differs between two compilations of a model
 // beyond what learn may change.
 func sameStructure(a, b *compile.Model) error {
+	if a.FactorGraph != nil && len(a.Blocks) == 0 {
+		return sameGraph(a.FactorGraph, b.FactorGraph)
+	}
 	if len(a.Blocks) != len(b.Blocks) {
 		return fmt.Errorf("has %d blocks instead of %d", len(b.Blocks), len(a.Blocks))
 	}
@@ -604,6 +622,9 @@ func (lb *learnBuilder) classify() error {
 }
 
 func (s snapshot) any() bool {
+	if nonzero(s.gvar) {
+		return true
+	}
 	for bi := range s.hyper {
 		if nonzero(s.hyper[bi]) || nonzero(s.lik[bi]) || (s.cov[bi] != nil && mat.Norm(s.cov[bi], math.Inf(1)) != 0) {
 			return true

@@ -1,16 +1,25 @@
 package run
 
 import (
+	"context"
 	"fmt"
+	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/fgraph"
+	"github.com/fg-infer/fg/infer/learn"
 )
 
 // Learning on a factor graph (a GP with a latent bias, a random walk's
 // process variance, a hierarchy with a GP part) maximises the same
-// evidence as on Gaussian blocks, by viewing the graph as one block.
+// evidence as on Gaussian blocks, by viewing the graph as one block — or,
+// on a chain or tree, on the messages of ep's forward–backward passes
+// (forestView, below).
 //
 // Under family = full (ep's default on a factor graph) EP approximates the
 // posterior by one joint Gaussian: the prior factors (priors, conditionals
@@ -36,18 +45,21 @@ import (
 // term of log Z_EP the exact one.
 //
 // The cost is that of the dense joint: O(n²) memory and O(n³) time per
-// evaluation for n variables; compile refuses learn on a factor graph of
-// more than infer.MaxJoint variables, and on one with gated factors
-// (their EP is factorised over (x, z), outside this block), at the learn
-// statement.
+// evaluation for n variables. A forest without dense blocks (a random
+// walk, a hierarchy) is learned on its messages instead, in O(n) per
+// evaluation at any size (forestEvidence); compile refuses learn on
+// another factor graph of more than infer.MaxJoint variables, and on one
+// with gated factors (their EP is factorised over (x, z), outside both),
+// at the learn statement.
 
 // learnView is the model learn works on: m itself when it compiled to
-// Gaussian blocks; for a factor graph a shallow copy whose Blocks hold the
-// joint block (jointLearnBlock). Its other fields are m's, so that
-// LearnFunc compiles it again at other values.
+// Gaussian blocks or to a forest learned on its messages (forestView);
+// for another factor graph a shallow copy whose Blocks hold the joint
+// block (jointLearnBlock). Its other fields are m's, so that LearnFunc
+// compiles it again at other values.
 func learnView(m *compile.Model) (*compile.Model, error) {
 	fg := m.FactorGraph
-	if fg == nil {
+	if fg == nil || forestView(fg) {
 		return m, nil
 	}
 	if len(fg.Gates) > 0 {
@@ -98,4 +110,111 @@ func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block,
 	}
 	b.N = n
 	return b, nil
+}
+
+// forestView reports whether fg is learned on its messages: a forest
+// (ep's forward–backward schedule) with no dense block and no gate, whose
+// sites have no likelihood parameter but a Gaussian observation's
+// variance (fgraph's gradient is in the linear-Gaussian factors'
+// variances; a step's eps is learned on the joint block).
+func forestView(fg *compile.FactorGraph) bool {
+	if len(fg.Dense) > 0 || len(fg.Gates) > 0 || !fg.Forest() {
+		return false
+	}
+	for _, s := range fg.Sites {
+		_, normal := s.Shared.Lik.(factor.Normal)
+		if _, ok := s.Shared.Lik.(factor.ParamGrad); ok && !normal {
+			return false
+		}
+	}
+	return true
+}
+
+// forestVars are the variances of the linear-Gaussian factors of fg's
+// infer/fgraph graph (graphOf), in its order: the priors and
+// conditionals, then the Gaussian observations.
+func forestVars(fg *compile.FactorGraph) []float64 {
+	out := make([]float64, 0, len(fg.Gaussians)+len(fg.Sites))
+	for _, f := range fg.Gaussians {
+		out = append(out, f.Var)
+	}
+	for _, s := range fg.Sites {
+		if n, ok := s.Shared.Lik.(factor.Normal); ok {
+			out = append(out, n.Var)
+		}
+	}
+	return out
+}
+
+// buildForest is build on a forest view: one block whose Evidence runs
+// infer/fgraph at x, with the derivatives of the factors' variances.
+func (lb *learnBuilder) buildForest(x []float64) ([]*learn.Block, error) {
+	mx, err := lb.compileAt(x, false)
+	if err != nil {
+		return nil, err
+	}
+	g, _, err := graphOf(mx.FactorGraph, false, siteLik)
+	if err != nil {
+		return nil, err
+	}
+	ev := &forestEvidence{g: g, dvar: make([][]float64, len(x))}
+	for k := range x {
+		d, err := lb.deriv(x, k, mx)
+		if err != nil {
+			return nil, err
+		}
+		ev.dvar[k] = d.gvar
+	}
+	return []*learn.Block{{Evidence: ev}}, nil
+}
+
+// forestEvidence is learn.Evidence on a forest: ep's forward–backward
+// passes (family = full, kl) and ∂ log Z/∂x_k = Σ_f (∂σ²_f/∂x_k)
+// ∂ log Z/∂σ²_f over its linear-Gaussian factors f (fgraph.Result.VarGrad).
+type forestEvidence struct {
+	g    *fgraph.Graph
+	dvar [][]float64 // per learned param: ∂σ²_f/∂x_k, in forestVars' order
+}
+
+func (e *forestEvidence) Evaluate(ctx context.Context, tol, damping float64) (float64, []float64, int, error) {
+	s := fgraph.Settings{Settings: infer.Settings{Tol: tol, Damping: damping, MaxIter: 1000}, Family: fgraph.Full, VarGrad: true}
+	res, err := fgraph.Run(ctx, e.g, s)
+	if err != nil {
+		return 0, nil, 0, err
+	}
+	if res.Status != infer.Converged || !res.HasLogZ || res.VarGrad == nil {
+		return 0, nil, res.Iterations, fmt.Errorf("ep on the factor graph ended %v without an evidence gradient: %s", res.Status, res.Message)
+	}
+	grad := make([]float64, len(e.dvar))
+	for k, d := range e.dvar {
+		if len(d) != len(res.VarGrad) {
+			return 0, nil, 0, fmt.Errorf("learn: %d variance derivatives for %d linear-Gaussian factors", len(d), len(res.VarGrad))
+		}
+		grad[k] = floats.Dot(d, res.VarGrad)
+	}
+	return res.LogZ, grad, res.Iterations, nil
+}
+
+// sameGraph reports what differs between two compilations of a factor
+// graph beyond the variances of its linear-Gaussian factors and its
+// sites' likelihood parameters.
+func sameGraph(a, b *compile.FactorGraph) error {
+	if b == nil || a.NumVars != b.NumVars || len(a.Gaussians) != len(b.Gaussians) || len(a.Sites) != len(b.Sites) || len(a.Dense) != len(b.Dense) {
+		return fmt.Errorf("changes the variables or factors of the factor graph")
+	}
+	same := func(x, y compile.Affine) bool {
+		return slices.Equal(x.Vars, y.Vars) && equalFloats(x.Coefs, y.Coefs) && x.Const == y.Const
+	}
+	for i, f := range a.Gaussians {
+		if !same(f.Aff, b.Gaussians[i].Aff) {
+			return fmt.Errorf("changes the mean of %s", f.Label)
+		}
+	}
+	for i, s := range a.Sites {
+		t := b.Sites[i]
+		if s.Shared.Kind != t.Shared.Kind || s.Y != t.Y || !same(s.Aff, t.Aff) {
+			return fmt.Errorf("changes the data or projection of %s", s.Label)
+		}
+	}
+	return nil
 }

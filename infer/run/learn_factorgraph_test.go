@@ -12,18 +12,60 @@ import (
 
 // learnFGCases are the factor-graph models learn works on: the examples
 // (a GP classifier with a latent bias; a random walk's process variance
-// from probit labels; a GP trend plus a hierarchy of group effects) and a
-// random walk with Gaussian observations, learning q and the noise r.
-// x are the points of the gradient check.
+// from probit labels; a GP trend plus a hierarchy of group effects), a
+// random walk with Gaussian observations learning q and the noise r, one
+// of 5000 steps, and one with step labels learning their eps. x are the
+// points of the gradient check.
 var learnFGCases = []struct {
 	name, file, src string
 	x               []float64
+	forest          bool // learned on the forest's messages, not the joint block
+	noOptimum       bool // only the gradient is checked
 }{
 	{name: "gp_bias", file: "../../examples/learn_gp_bias.fg", x: []float64{0.8, 3}},
-	{name: "walk_probit", file: "../../examples/learn_random_walk.fg", x: []float64{0.2}},
+	{name: "walk_probit", file: "../../examples/learn_random_walk.fg", x: []float64{0.2}, forest: true},
 	{name: "gp_hierarchy", file: "../../examples/learn_gp_hierarchy.fg", x: []float64{0.7, 0.4}},
-	{name: "walk_normal", src: walkNormal, x: []float64{0.05, 0.08}},
+	{name: "walk_normal", src: walkNormal, x: []float64{0.05, 0.08}, forest: true},
+	{name: "walk_long", src: walkLong, x: []float64{0.02}, forest: true},
+	{name: "walk_step", src: walkStep, x: []float64{0.2, 0.1}, noOptimum: true},
 }
+
+// walkLong is a random walk of 5000 steps (more than the dense joint's
+// 4000) observed in Gaussian noise (testdata/walk5000.csv: drawn with
+// q = 0.01, r = 0.25): learned on the chain's messages.
+const walkLong = `
+param T = 5000
+param q = 0.1
+data y = csv("testdata/walk5000.csv", column = "y")
+latent x: real[T]
+x[0] ~ normal(0, 1)
+for t in 1..T {
+  x[t] ~ normal(x[t - 1], q)
+}
+for t in 0..T {
+  y[t] ~ normal(x[t], 0.5)
+}
+learn q
+infer ep { tol = 1e-12 }
+`
+
+// walkStep learns a random walk's variance and the eps of its step
+// labels: a site parameter, learned on the joint block.
+const walkStep = `
+param q = 0.3
+param eps = 0.1
+data y: spin[12] = [1, 1, -1, 1, 1, -1, -1, -1, 1, -1, 1, 1]
+latent x: real[12]
+x[0] ~ normal(0, 1)
+for t in 1..12 {
+  x[t] ~ normal(x[t - 1], q)
+}
+for t in 0..12 {
+  y[t] ~ step(x[t], eps)
+}
+learn q, eps
+infer ep { tol = 1e-12 }
+`
 
 // walkNormal is a linear-Gaussian random walk (data drawn with q = 0.04,
 // r = 0.09): its evidence (Run's, for the golden-section search) is the
@@ -94,6 +136,9 @@ func TestLearnFactorGraphGradient(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if forest := len(lm.Blocks) == 0; forest != c.forest {
+				t.Fatalf("learned on the forest's messages: %v, want %v", forest, c.forest)
+			}
 			lb := testBuilder(t, lm)
 			grad := adapterGradient(t, lb, c.x)
 			for k := range c.x {
@@ -119,6 +164,9 @@ func TestLearnFactorGraphGradient(t *testing.T) {
 // learned evidence (1e-6).
 func TestLearnFactorGraphOptimum(t *testing.T) {
 	for _, c := range learnFGCases {
+		if c.noOptimum {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			m := compileFGCase(t, c.file, c.src)
 			m.Learn.Settings.Tol = 1e-8

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
@@ -166,7 +168,8 @@ func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward
 }
 
 // adapterGradient is the gradient of log Z_EP at x that learn computes:
-// lb's blocks run by infer/ep to 1e-12, infer/learn.Gradient.
+// lb's blocks run by infer/ep to 1e-12, infer/learn.Gradient (or a
+// block's own Evidence, to 1e-12).
 func adapterGradient(t *testing.T, lb *learnBuilder, x []float64) []float64 {
 	t.Helper()
 	blocks, err := lb.build(x)
@@ -175,6 +178,14 @@ func adapterGradient(t *testing.T, lb *learnBuilder, x []float64) []float64 {
 	}
 	grad := make([]float64, len(x))
 	for _, b := range blocks {
+		if b.Evidence != nil {
+			_, g, _, err := b.Evidence.Evaluate(context.Background(), 1e-12, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			floats.Add(grad, g)
+			continue
+		}
 		res, err := ep.Run(context.Background(), b.Problem, tightEP)
 		if err != nil || !res.HasLogZ {
 			t.Fatalf("EP: %v %v", err, res.Status)
