@@ -50,7 +50,7 @@ type Settings struct {
 	Cov bool
 	// VarGrad asks a run on the forward–backward schedule (a forest under
 	// family = full or factorized, kl, no gates, no blocks) for
-	// Result.VarGrad (vargrad.go).
+	// Result.VarGrad and the sites' cavities (vargrad.go).
 	VarGrad bool
 
 	// dense forces family = full onto the dense joint on a forest (tests).
@@ -93,6 +93,11 @@ type Result struct {
 	// run converged with an evidence on a forest's messages (vargrad.go);
 	// nil otherwise.
 	VarGrad []float64
+	// CavMean and CavVar are the cavity of each site's projection
+	// f = aᵀx + c (the product of its incoming messages), in the order the
+	// sites were added, with VarGrad: a site parameter θ enters the
+	// gradient as ∂ log Ẑ(y; CavMean, CavVar)/∂θ.
+	CavMean, CavVar []float64
 
 	// post is the joint posterior Project reads (Settings.Cov), nil otherwise.
 	post posterior

@@ -41,23 +41,53 @@ func varGrads(g *Graph, st *state) []float64 {
 	return out
 }
 
+// siteCavities returns the cavity mean and variance of every site's
+// projection f = aᵀx + c under its incoming messages, in the order added
+// (nil when one is not proper). At the fixed point the evidence's
+// derivative in a site's likelihood parameter is that of its tilted
+// normaliser at this cavity, for the reason varGrads gives.
+func siteCavities(g *Graph, st *state) (mean, vr []float64) {
+	for k := 0; k < g.NumFactors(); k++ {
+		if g.gaussian(k) {
+			continue
+		}
+		m, v, flat, ok := projCavity(g, st, k)
+		if flat || !ok {
+			return nil, nil
+		}
+		mean, vr = append(mean, m), append(vr, v)
+	}
+	return mean, vr
+}
+
 // gaussianCavity returns d = y − c − Σ a_j m_j and s = σ² + Σ a_j² v_j of
 // linear-Gaussian factor k under its incoming messages, s = 0 when one of
 // them is flat, and false when one is improper.
 func gaussianCavity(g *Graph, st *state, k int) (d, s float64, ok bool) {
+	m, v, flat, ok := projCavity(g, st, k)
+	if flat || !ok {
+		return 0, 0, ok
+	}
+	return g.y[k] - m, g.v[k] + v, true
+}
+
+// projCavity returns the mean c + Σ a_j m_j and variance Σ a_j² v_j of
+// factor k's projection aᵀx + c under its incoming messages N(m_j, v_j);
+// flat when one of them is flat, false when one is improper.
+func projCavity(g *Graph, st *state, k int) (m, v float64, flat, ok bool) {
 	lo, hi := g.edges(k)
-	mf, vf := g.c[k], 0.0
+	m = g.c[k]
 	for e := lo; e < hi; e++ {
 		n := st.cavity(g, e, 1)
 		if n.Tau == 0 && n.Nu == 0 {
-			return 0, 0, true
+			return 0, 0, true, true
 		}
 		if !(n.Tau > 0) {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		a := g.ecoef[e]
-		mf += a * n.Nu / n.Tau
-		vf += a * a / n.Tau
+		m += a * n.Nu / n.Tau
+		v += a * a / n.Tau
 	}
-	return g.y[k] - mf, g.v[k] + vf, true
+	return m, v, false, true
 }

@@ -294,6 +294,7 @@ type snapshot struct {
 	lik   [][]float64     // each site's eps (step) or var (normal); 0 for probit
 	cov   []*mat.SymDense // prior covariance of normal/mvnormal priors (nil for gp)
 	gvar  []float64       // a forest view's linear-Gaussian variances (forestVars)
+	glik  []float64       // a forest view's EP sites' parameters (forestLiks)
 }
 
 func (lb *learnBuilder) set(x []float64) map[string]string {
@@ -440,7 +441,7 @@ func (lb *learnBuilder) deriv(x []float64, k int, mx *compile.Model) (snapshot, 
 func snapOf(m *compile.Model) snapshot {
 	var s snapshot
 	if m.FactorGraph != nil && len(m.Blocks) == 0 {
-		s.gvar = forestVars(m.FactorGraph)
+		s.gvar, s.glik = forestVars(m.FactorGraph), forestLiks(m.FactorGraph)
 	}
 	for _, b := range m.Blocks {
 		var hy []float64
@@ -465,9 +466,10 @@ func snapOf(m *compile.Model) snapshot {
 func combine(ss []snapshot, c []float64) snapshot {
 	out := snapshot{}
 	if ss[0].gvar != nil {
-		out.gvar = make([]float64, len(ss[0].gvar))
+		out.gvar, out.glik = make([]float64, len(ss[0].gvar)), make([]float64, len(ss[0].glik))
 		for j, s := range ss {
 			axpy(out.gvar, c[j], s.gvar)
+			axpy(out.glik, c[j], s.glik)
 		}
 	}
 	for bi := range ss[0].hyper {
@@ -624,7 +626,7 @@ func (lb *learnBuilder) classify() error {
 }
 
 func (s snapshot) any() bool {
-	if nonzero(s.gvar) {
+	if nonzero(s.gvar) || nonzero(s.glik) {
 		return true
 	}
 	for bi := range s.hyper {

@@ -11,6 +11,7 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/infer/learn"
 )
@@ -113,21 +114,9 @@ func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block,
 }
 
 // forestView reports whether fg is learned on its messages: a forest
-// (ep's forward–backward schedule) with no dense block and no gate, whose
-// sites have no likelihood parameter but a Gaussian observation's
-// variance (fgraph's gradient is in the linear-Gaussian factors'
-// variances; a step's eps is learned on the joint block).
+// (ep's forward–backward schedule) with no dense block and no gate.
 func forestView(fg *compile.FactorGraph) bool {
-	if len(fg.Dense) > 0 || len(fg.Gates) > 0 || !fg.Forest() {
-		return false
-	}
-	for _, s := range fg.Sites {
-		_, normal := s.Shared.Lik.(factor.Normal)
-		if _, ok := s.Shared.Lik.(factor.ParamGrad); ok && !normal {
-			return false
-		}
-	}
-	return true
+	return len(fg.Dense) == 0 && len(fg.Gates) == 0 && fg.Forest()
 }
 
 // forestVars are the variances of the linear-Gaussian factors of fg's
@@ -146,6 +135,24 @@ func forestVars(fg *compile.FactorGraph) []float64 {
 	return out
 }
 
+// forestLiks are the likelihood parameters of fg's EP sites (the sites
+// graphOf does not make linear-Gaussian factors), in its order: a step's
+// eps, 0 for a site without one.
+func forestLiks(fg *compile.FactorGraph) []float64 {
+	var out []float64
+	for _, s := range fg.Sites {
+		if _, ok := s.Shared.Lik.(factor.Normal); ok {
+			continue
+		}
+		var v float64
+		if g, ok := s.Shared.Lik.(factor.ParamGrad); ok {
+			_, v, _, _ = g.LearnParam()
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
 // buildForest is build on a forest view: one block whose Evidence runs
 // infer/fgraph at x, with the derivatives of the factors' variances.
 func (lb *learnBuilder) buildForest(x []float64) ([]*learn.Block, error) {
@@ -153,27 +160,45 @@ func (lb *learnBuilder) buildForest(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, _, err := graphOf(mx.FactorGraph, false, siteLik)
+	g, sites, err := graphOf(mx.FactorGraph, false, siteLik)
 	if err != nil {
 		return nil, err
 	}
-	ev := &forestEvidence{g: g, dvar: make([][]float64, len(x))}
+	ev := &forestEvidence{g: g, dvar: make([][]float64, len(x)), dlik: make([][]float64, len(x))}
 	for k := range x {
 		d, err := lb.deriv(x, k, mx)
 		if err != nil {
 			return nil, err
 		}
 		ev.dvar[k] = d.gvar
+		if nonzero(d.glik) {
+			ev.dlik[k] = d.glik
+		}
+	}
+	for _, s := range sites {
+		lik, err := siteLik(s)
+		if err != nil {
+			return nil, err
+		}
+		ev.liks, ev.y = append(ev.liks, lik), append(ev.y, s.Y)
 	}
 	return []*learn.Block{{Evidence: ev}}, nil
 }
 
 // forestEvidence is learn.Evidence on a forest: ep's forward–backward
-// passes (family = full, kl) and ∂ log Z/∂x_k = Σ_f (∂σ²_f/∂x_k)
-// ∂ log Z/∂σ²_f over its linear-Gaussian factors f (fgraph.Result.VarGrad).
+// passes (family = full, kl) and
+//
+//	∂ log Z/∂x_k = Σ_f (∂σ²_f/∂x_k) ∂ log Z/∂σ²_f + Σ_i (∂θ_i/∂x_k) ∂ log Ẑ_i/∂θ_i
+//
+// over its linear-Gaussian factors f (fgraph.Result.VarGrad) and its EP
+// sites i with a likelihood parameter θ_i, each at its cavity
+// (fgraph.Result.CavMean, CavVar; learn.LikParamGrad).
 type forestEvidence struct {
 	g    *fgraph.Graph
 	dvar [][]float64 // per learned param: ∂σ²_f/∂x_k, in forestVars' order
+	dlik [][]float64 // per learned param: ∂θ_i/∂x_k, in forestLiks' order (nil: none)
+	liks []ep.Likelihood
+	y    []float64
 }
 
 func (e *forestEvidence) Evaluate(ctx context.Context, tol, damping float64) (float64, []float64, int, error) {
@@ -191,6 +216,19 @@ func (e *forestEvidence) Evaluate(ctx context.Context, tol, damping float64) (fl
 			return 0, nil, 0, fmt.Errorf("learn: %d variance derivatives for %d linear-Gaussian factors", len(d), len(res.VarGrad))
 		}
 		grad[k] = floats.Dot(d, res.VarGrad)
+		for i, dt := range e.dlik[k] {
+			if dt == 0 {
+				continue
+			}
+			if len(res.CavMean) != len(e.liks) {
+				return 0, nil, 0, fmt.Errorf("learn: %d site cavities for %d sites", len(res.CavMean), len(e.liks))
+			}
+			g, err := learn.LikParamGrad(e.liks[i], e.y[i], res.CavMean[i], res.CavVar[i])
+			if err != nil {
+				return 0, nil, 0, err
+			}
+			grad[k] += dt * g
+		}
 	}
 	return res.LogZ, grad, res.Iterations, nil
 }
