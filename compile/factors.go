@@ -61,6 +61,9 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	for k, v := range s.Vars {
 		vars[k] = scope[v.Name]
 	}
+	if _, ok := s.Iter.(*ast.RangeExpr); ok && n > 0 && c.vectorPlate(s, vars[0], int(at(0)[0].num[0]), n) {
+		return
+	}
 	c.plates = append(c.plates, plateAt{n: n})
 	defer func() { c.plates = c.plates[:len(c.plates)-1] }()
 	for it := 0; it < n; it++ {
@@ -280,7 +283,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	}
 	for i, x := range y.num {
 		if lik := liks[min(i, len(liks)-1)]; lik.CheckY(x) != nil {
-			c.fail(s.LHS, "%s", c.badElement(c.render(s.LHS), y, i, lik.Support()))
+			c.fail(s.LHS, "%s", c.badObservation(s.LHS, y, i, lik.Support()))
 		}
 	}
 	// One params map for all the statement's sites and factors (read only):
@@ -540,6 +543,9 @@ func (c *compiler) siteVars(lat int, s Site) []int {
 // plate variables substituted: y[4], y (a scalar), y[k] for a vectorised ~,
 // Y[r, c] for a matrix (the indices the table shows).
 func (c *compiler) elemName(e ast.Expr, y val, k int) string {
+	if c.vec != nil && y.size() > 1 {
+		return c.vecElement(e, k)
+	}
 	base := c.render(e)
 	if y.size() == 1 {
 		return base
