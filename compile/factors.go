@@ -308,6 +308,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	} else if lat >= 0 {
 		c.sites[lat] = growFor(c, c.sites[lat], n)
 	}
+	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.appendElemName(buf, s.LHS, y, k) })
 	for k := 0; k < n; k++ {
 		if len(liks) > 1 {
 			lik, params = liks[k], liks[k].Params()
@@ -327,7 +328,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 			site = c.formSite(lat, form)
 		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = b.Name, lik, y.num[k], params, s.Pos()
-		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, y, k))
+		site.Label = label(k)
 		var vars []int
 		if forms != nil {
 			vars = sortedIDs(form)

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
@@ -27,6 +28,11 @@ import (
 type vecPlate struct {
 	b  *binding
 	lo int
+	// lhs is the statement's left side X[t + off]; its element k is
+	// prefix (X[) followed by lo + off + k and ].
+	lhs    *ast.IndexExpr
+	prefix string
+	off    int
 }
 
 // vectorPlate compiles range plate s (n iterations from lo, its variable
@@ -59,9 +65,10 @@ func (c *compiler) vectorPlate(s *ast.ForStmt, b *binding, lo, n int) bool {
 			return false
 		}
 	}
+	off, _ := v.offset(lhs.Indices[0])
 	ints := c.intsFrom(lo, n)
 	b.v = val{k: kNum, num: ints, shape: []int{n}}
-	c.vec = &vecPlate{b: b, lo: lo}
+	c.vec = &vecPlate{b: b, lo: lo, lhs: lhs, prefix: c.render(lhs.X) + "[", off: off}
 	defer func() { c.vec = nil }()
 	c.tildeStmt(st)
 	return true
@@ -89,6 +96,17 @@ func (c *compiler) vecElement(e ast.Expr, k int) string {
 	p.b.v = c.intVal(p.lo + k)
 	defer func() { p.b.v = all }()
 	return c.render(e)
+}
+
+// appendElemName appends elemName(e, y, k) to b; the left side of a
+// vector plate's statement without evaluating its index again.
+func (c *compiler) appendElemName(b []byte, e ast.Expr, y val, k int) []byte {
+	if p := c.vec; p != nil && e == ast.Expr(p.lhs) && y.size() > 1 {
+		b = append(b, p.prefix...)
+		b = strconv.AppendInt(b, int64(p.lo+p.off+k), 10)
+		return append(b, ']')
+	}
+	return append(b, c.elemName(e, y, k)...)
 }
 
 // vecCheck decides whether a plate body can compile as one vector
