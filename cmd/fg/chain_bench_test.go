@@ -36,6 +36,7 @@ func BenchmarkRunRandomWalk(b *testing.B) {
 	}
 	for _, T := range steps {
 		b.Run(fmt.Sprint("T=", T), func(b *testing.B) {
+			defer reportCPU(b)()
 			for b.Loop() {
 				if _, stderr, code := runFG("run", path, "--set", fmt.Sprint("T=", T)); code != exitOK {
 					b.Fatalf("exit %d: %s", code, stderr)
