@@ -43,7 +43,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	if c.net == nil && c.streamPlate(s) {
 		return
 	}
-	n, at := c.plateRange(s)
+	n, at := c.plateRangeOf(s)
 	c.nIter += n
 	if c.nIter > maxIterations {
 		c.fail(s, "plates run more than %d iterations in total", maxIterations)
@@ -75,6 +75,33 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 			c.plateStmt(b)
 		}
 	}
+}
+
+// plateRangeOf is plateRange; when the range is refused, the real latents
+// whose elements the plate's ~ statements would have given conditionals
+// count as tried (fgState), so that the range's error is not followed by
+// a "no prior or conditional" one for them.
+func (c *compiler) plateRangeOf(s *ast.ForStmt) (n int, at func(k int) []val) {
+	defer func() {
+		if r := recover(); r != nil {
+			for _, st := range s.Body {
+				ast.Inspect(st, func(nd ast.Node) bool {
+					if t, ok := nd.(*ast.TildeStmt); ok {
+						if ix, ok := t.LHS.(*ast.IndexExpr); ok {
+							if id, ok := ix.X.(*ast.Ident); ok {
+								if b, ok := c.lookup(id.Name); ok && b.kind == bLatent {
+									c.fg.tried[b.lat]++
+								}
+							}
+						}
+					}
+					return true
+				})
+			}
+			panic(r)
+		}
+	}()
+	return c.plateRange(s)
 }
 
 // plateRange evaluates a plate's range: the number of iterations and the

@@ -112,3 +112,18 @@ func clip(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// TestPlateRangeErrorAlone: a plate whose range is refused (here not an
+// integer; at 10⁷ steps, over the plate limit) reports that error alone,
+// not also "no prior or conditional" for the latent its body would have
+// covered.
+func TestPlateRangeErrorAlone(t *testing.T) {
+	got := compileErr(t, `param T = 4.5
+latent x: real[5]
+x[0] ~ normal(0, 1)
+for t in 1..T { x[t] ~ normal(x[t-1], 1) }
+infer ep`, Options{})
+	if !strings.Contains(got, "range end must be an integer, got 4.5") || strings.Contains(got, "no prior") {
+		t.Errorf("got %q", got)
+	}
+}
