@@ -17,6 +17,9 @@ type dimSel struct {
 // index evaluates X[i], X[i, j], X[:, j], X[a:b] and X[b] (b an index
 // vector, e.g. a batches() plate variable) on numbers and latents.
 func (c *compiler) index(e *ast.IndexExpr) val {
+	if v, ok := c.vecIndex(e); ok {
+		return v
+	}
 	if v, ok := c.indexElement(e); ok {
 		return v
 	}

@@ -1,6 +1,9 @@
 package compile
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // labelRun makes the labels kind(NAME) of the n elements of one statement
 // (name appends element k's NAME) as substrings of one string, so that a
@@ -10,6 +13,9 @@ func labelRun(n int, kind string, name func(b []byte, k int) []byte) (label func
 	var b []byte
 	ends := make([]int, n)
 	for k := range n {
+		if k == 1 { // room for n labels of about the first one's length
+			b = slices.Grow(b, (n-1)*(len(b)+2))
+		}
 		b = append(b, kind...)
 		b = append(b, '(')
 		b = name(b, k)

@@ -26,8 +26,9 @@ import (
 // vecPlate is the plate being compiled as one vector statement: its
 // variable's binding and its first value.
 type vecPlate struct {
-	b  *binding
-	lo int
+	name string
+	b    *binding
+	lo   int
 	// lhs is the statement's left side X[t + off]; its element k is
 	// prefix (X[) followed by lo + off + k and ].
 	lhs    *ast.IndexExpr
@@ -68,7 +69,7 @@ func (c *compiler) vectorPlate(s *ast.ForStmt, b *binding, lo, n int) bool {
 	off, _ := v.offset(lhs.Indices[0])
 	ints := c.intsFrom(lo, n)
 	b.v = val{k: kNum, num: ints, shape: []int{n}}
-	c.vec = &vecPlate{b: b, lo: lo, lhs: lhs, prefix: c.render(lhs.X) + "[", off: off}
+	c.vec = &vecPlate{name: s.Vars[0].Name, b: b, lo: lo, lhs: lhs, prefix: c.render(lhs.X) + "[", off: off}
 	defer func() { c.vec = nil }()
 	c.tildeStmt(st)
 	return true
@@ -107,6 +108,38 @@ func (c *compiler) appendElemName(b []byte, e ast.Expr, y val, k int) []byte {
 		return append(b, ']')
 	}
 	return append(b, c.elemName(e, y, k)...)
+}
+
+// vecIndex is index's fast path inside a vector plate for X[t + K]: the
+// elements lo+K, …, lo+K+n−1 of one-dimensional X as the general path
+// selects them, sharing X's storage (data) or its id list (a latent).
+func (c *compiler) vecIndex(e *ast.IndexExpr) (val, bool) {
+	p := c.vec
+	if p == nil || len(e.Indices) != 1 {
+		return val{}, false
+	}
+	id, ok := e.X.(*ast.Ident)
+	if !ok {
+		return val{}, false
+	}
+	k, ok := plateOffset(p.name, e.Indices[0])
+	b, found := c.lookup(id.Name)
+	if !ok || !found || b.poisoned {
+		return val{}, false
+	}
+	n := len(p.b.v.num)
+	first := p.lo + k
+	switch {
+	case b.kind == bLatent:
+		if l := &c.m.Graph.Latents[b.lat]; len(l.Shape) != 1 || first < 0 || first+n > l.Shape[0] {
+			return val{}, false
+		}
+		ids := c.latentIDs(b.lat)
+		return c.selection(b.lat, ids[first:first+n:first+n], []int{n}), true
+	case b.kind != bLoop && b.v.k == kNum && len(b.v.shape) == 1 && first >= 0 && first+n <= b.v.shape[0]:
+		return val{k: kNum, shape: []int{n}, num: b.v.num[first : first+n : first+n], dom: b.v.dom}, true
+	}
+	return val{}, false
 }
 
 // vecCheck decides whether a plate body can compile as one vector
@@ -197,8 +230,12 @@ func (v *vecCheck) size(name string) (int, bool) {
 
 // offset is K of an index t, t + K, t − K or K + t with K an integer
 // literal.
-func (v *vecCheck) offset(e ast.Expr) (int, bool) {
-	isVar := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == v.name }
+func (v *vecCheck) offset(e ast.Expr) (int, bool) { return plateOffset(v.name, e) }
+
+// plateOffset is K of an index t, t + K, t − K or K + t, t the plate
+// variable name and K an integer literal.
+func plateOffset(name string, e ast.Expr) (int, bool) {
+	isVar := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == name }
 	intLit := func(e ast.Expr) (int, bool) {
 		n, ok := e.(*ast.NumberLit)
 		if !ok || n.Value != math.Trunc(n.Value) || math.Abs(n.Value) > 1<<40 {
