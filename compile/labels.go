@@ -1,21 +1,19 @@
 package compile
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // labelRun makes the labels kind(NAME) of the n elements of one statement
 // (name appends element k's NAME) as substrings of one string, so that a
 // statement over 10⁶ elements allocates its labels once rather than once
 // each; label(k) is element k's.
 func labelRun(n int, kind string, name func(b []byte, k int) []byte) (label func(k int) string) {
-	var b []byte
+	if n == 0 {
+		return func(int) string { return "" }
+	}
+	// Room for n labels as long as the last (the longest index).
+	b := make([]byte, 0, n*(len(kind)+2+len(name(nil, n-1))))
 	ends := make([]int, n)
 	for k := range n {
-		if k == 1 { // room for n labels of about the first one's length
-			b = slices.Grow(b, (n-1)*(len(b)+2))
-		}
 		b = append(b, kind...)
 		b = append(b, '(')
 		b = name(b, k)
