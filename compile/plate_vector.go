@@ -4,8 +4,10 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
 )
 
 // A plate `for t in A..B { S }` whose body is one `~` statement that uses
@@ -56,13 +58,17 @@ func (c *compiler) vectorPlate(s *ast.ForStmt, b *binding, lo, n int) bool {
 	if !ok || !v.index(lhs) || !v.hasVar(lhs) {
 		return false // the left side is an element per iteration: y[t], x[t + 1]
 	}
-	for _, a := range call.Args {
-		if !v.expr(a) {
+	varies, ok := c.vecArgs(lhs, call)
+	if !ok {
+		return false
+	}
+	for i, a := range call.Args {
+		if !v.expr(a) || (!varies(i, "") && v.hasVar(a)) {
 			return false
 		}
 	}
 	for _, a := range call.Named {
-		if !v.expr(a.Value) {
+		if !v.expr(a.Value) || (!varies(-1, a.Name.Name) && v.hasVar(a.Value)) {
 			return false
 		}
 	}
@@ -73,6 +79,39 @@ func (c *compiler) vectorPlate(s *ast.ForStmt, b *binding, lo, n int) bool {
 	defer func() { c.vec = nil }()
 	c.tildeStmt(st)
 	return true
+}
+
+// vecArgs says which arguments of the distribution call of a vector
+// plate's statement may vary with the plate variable (by position, or by
+// name for a named argument), and ok false when the statement cannot be
+// one vector statement. A conditional on a latent (lhs names one) must be
+// normal, whose elements are independent (mvnormal over the plate's
+// elements would be one joint); every argument may vary: its per-element
+// checks name the element as the unrolled statement does. A likelihood's
+// projection may vary, its other parameters not (per-element parameters
+// name their element in messages, which the unrolled statement does not).
+func (c *compiler) vecArgs(lhs *ast.IndexExpr, call *ast.CallExpr) (varies func(pos int, name string) bool, ok bool) {
+	name := call.FunName()
+	if b, found := c.lookup(lhs.X.(*ast.Ident).Name); found && b.kind == bLatent {
+		return func(int, string) bool { return true }, name == (factor.NormalPrior{}).Name()
+	}
+	b, err := stdlib.Find(stdlib.Distribution, name)
+	if err != nil {
+		return nil, false
+	}
+	k, err := factor.Find(name, factor.Likelihood)
+	if err != nil {
+		return nil, false
+	}
+	lk, isLik := k.(factor.LikelihoodKind)
+	if !isLik {
+		return nil, false
+	}
+	pi := paramIndex(b, lk.Projection())
+	if pi < 0 || pi >= len(b.Params) {
+		return nil, false
+	}
+	return func(pos int, arg string) bool { return pos == pi || (pos < 0 && arg == b.Params[pi].Name) }, true
 }
 
 // intsFrom is lo, lo+1, …, lo+n−1, a view of c.ints when it holds them.

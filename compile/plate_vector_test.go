@@ -53,6 +53,19 @@ infer ep`,
 x[0] ~ normal(0, 1)
 for t in 1..5 { x[t] ~ normal(x[t-1], 1) }
 infer ep`,
+	// A projection that is not the first argument; a per-element
+	// likelihood parameter (unrolled: its errors name no element).
+	`data y = [1, 2, 3, 4]
+data nu = [3, -1, 4, 5]
+latent x: real[4] ~ normal(0, 1)
+for t in 0..4 { y[t] ~ student_t(4, x[t], 0.5) }
+for t in 0..4 { y[t] ~ student_t(nu[t], x[t], 0.5) }
+infer ep`,
+	// mvnormal per step is not a joint over the plate.
+	`latent x: real[4]
+x[0] ~ normal(0, 1)
+for t in 1..4 { x[t] ~ mvnormal(x[t-1], 1) }
+infer ep`,
 	// Not vectorised: t outside an index, a vector name, a call.
 	`data y = [1, 2, 3]
 latent x: real[3] ~ normal(0, 1)
