@@ -19,14 +19,14 @@ import (
 // the same labels (a site's label names its element, y[3], as the
 // unrolled statement did), but the evaluator runs once for the plate
 // rather than once per element — a plate of 10⁶ steps is one evaluation
-// of its statement, its elements made in one loop (issue: plates kept as
-// runs). Any other plate (several statements, nested plates, calls other
+// of its statement, its elements made in one loop (the plate kept as a
+// run of elements, not unrolled into statements). Any other plate (several statements, nested plates, calls other
 // than the distribution, t in arithmetic outside an index, an index that
 // may leave its range) unrolls as before, so that its meaning and its
 // messages stay those of the unrolled statements.
 
 // vecPlate is the plate being compiled as one vector statement: its
-// variable's binding and its first value.
+// variable's name, binding and first value.
 type vecPlate struct {
 	name string
 	b    *binding
