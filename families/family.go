@@ -96,10 +96,10 @@ func Pow(out, a []float64, u float64) {
 }
 
 // Damp writes (1 − d)·old + d·new to out: a damped step of size d in
-// natural parameters.
+// natural parameters, element by element by Damped (site.go).
 func Damp(out, old, new []float64, d float64) {
 	for i := range out {
-		out[i] = (1-d)*old[i] + d*new[i]
+		out[i] = Damped(old[i], new[i], d)
 	}
 }
 
