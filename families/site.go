@@ -5,7 +5,9 @@ package families
 // An EP site t̃(x) ∝ exp(−½ τ̃ x² + ν̃ x) approximates a factor f of a
 // Gaussian variable (or of a projection f = aᵀx + c of several). One
 // update (Minka 2001, §3.2; Minka 2004, "Power EP", MSR-TR-2004-149, for
-// the power u; Rasmussen & Williams 2006, §3.6, eqs 3.56–3.59, for u = 1):
+// the power u, written out for GP classification in qi-guo-relaxed-ep-long
+// Appendix C; Rasmussen & Williams 2006, §3.6, and
+// rodrigues-gpc-message-passing eqs 9–22 for u = 1):
 //
 //  1. cavity      q\ = q / t̃^u                      (natural parameters: subtract)
 //  2. tilted      p̂ ∝ f^u q\, through the derivatives d1, d2 in m of
@@ -28,10 +30,10 @@ package families
 // (MemberDerivs), which step 4 turns into each member's message.
 //
 // Damping is the convex combination of old and new natural parameters
-// (Minka 2004 §5; Heskes & Zoeter 2002, "Expectation propagation for
-// approximate inference in dynamic Bayesian networks", who damp in the
-// natural parameters so that a damped step stays an exponential-family
-// member): δ = 1 is the undamped update. Damped is the one scalar rule;
+// (the damped EP of Minka 2004, as qi-guo-relaxed-ep-long §5 cites it;
+// Heskes & Zoeter 2002, "Expectation propagation for approximate inference
+// in dynamic Bayesian networks", damp the canonical parameters): δ = 1 is
+// the undamped update, and a step between two proper sites is proper. Damped is the one scalar rule;
 // Gaussian.Damp (scalar messages), Damp (natural-parameter slices: diagonal
 // sites, discrete log-messages, the general families of infer/mp) and
 // infer/shard's dense Natural call it.
