@@ -64,17 +64,20 @@ func (g Gaussian) Damp(new Gaussian, delta float64) Gaussian {
 //
 //	τ̃ = −d2 / (u (1 + v d2)),   ν̃ = (d1 − m d2) / (u (1 + v d2)).
 //
-// ok is false (the update must be skipped) when 1 + v d2 ≤ 0 (the tilted
-// variance is not positive) or an input or the result is not finite.
+// ok is false (the update must be skipped, and site is meaningless) when
+// 1 + v d2 ≤ 0 (the tilted variance is not positive) or an input or the
+// result is not finite.
 func TiltedSite(cav Gaussian, d1, d2, u float64) (site Gaussian, ok bool) {
 	m, v := cav.Shift/cav.Prec, 1/cav.Prec
 	den := 1 + v*d2
-	if !(den > 0) || !finite(d1) || !finite(d2) {
-		return Gaussian{}, false
-	}
 	site = Gaussian{Shift: (d1 - m*d2) / (u * den), Prec: -d2 / (u * den)}
-	return site, finite(site.Prec) && finite(site.Shift)
+	// A non-finite d1 or d2 makes den ≤ 0, NaN, or the site non-finite.
+	return site, den > 0 && isFinite(site.Prec) && isFinite(site.Shift)
 }
+
+// isFinite is finite for the hot path: x − x is 0 exactly when x is
+// finite (NaN for ±Inf and NaN), and the test stays small enough to inline.
+func isFinite(x float64) bool { return x-x == 0 }
 
 // MemberDerivs returns the derivatives d1_k = a d1, d2_k = a² d2 of the
 // tilted log normaliser in the cavity mean of a member x_k with
@@ -114,7 +117,7 @@ func (r SiteUpdate) Step(old, cav Gaussian, d1, d2 float64) (Gaussian, bool) {
 		t.Prec = 0
 	}
 	t = old.Damp(t, r.Damping)
-	if !finite(t.Prec) || !finite(t.Shift) {
+	if !isFinite(t.Prec) || !isFinite(t.Shift) {
 		return old, false
 	}
 	return t, true
