@@ -126,7 +126,29 @@
 // Striebel smoother's covariances), log Z from the factor's diagonal and
 // the residuals at the mean: O(n k²) time and O(n k) memory at any n.
 //
-// The costs of forward–backward, EP on chains, gated sweeps and the dense
-// joint (BenchmarkRandomWalk, ProbitWalk, GateSweep, DenseJoint) are in
-// docs/performance.md.
+// Likelihood sites whose projections stay within that band (the elements
+// of one step: a probit label of H x_t, a count of x_t,1) keep it: the
+// precision of joint EP's approximation, Λ + Σ_s τ̃_s a_s a_sᵀ, has the same
+// half-bandwidth (siteBandwidth), and family = full runs on the band
+// (band_ep.go, bandEP) instead of the dense joint. A sweep eliminates the
+// variables from the last, recording for every site's window [lo, lo + k]
+// the backward Schur correction, then from the first, updating each site
+// when the elimination reaches its window from its exact marginal under
+// the current approximation (forward Schur complement + recorded
+// correction, a (k+1)×(k+1) Cholesky): sequential EP in time order, O(n k²)
+// a sweep, with the shared site update (families.TiltedSite, Damped);
+// schedule = parallel updates every site from one marginal pass. The
+// variables' marginals come from netjoint.GaussBlock's selected inverse
+// and log Z_EP from its log det. It equals infer/ep on the dense joint to
+// 1e-8 (band_ep_test.go). On a long chain whose labels saturate, parallel
+// EP oscillates where the sequential schedule converges (TestBandEPSchedules).
+// The information form resolves marginals only to the rounding of Λ's
+// entries relative to the marginal precision (~10⁻⁶ of a standard
+// deviation on a near-constant-velocity chain of 900 steps, as the
+// linear-Gaussian band solve there), and the residual discounts each
+// site's rounding level so that such a chain converges.
+//
+// The costs of forward–backward, EP on chains and on the band, gated
+// sweeps and the dense joint (BenchmarkRandomWalk, ProbitWalk, BandEP,
+// GateSweep, DenseJoint) are in docs/performance.md.
 package fgraph
