@@ -51,3 +51,32 @@ func TestSiteUpdateIsShared(t *testing.T) {
 		}
 	}
 }
+
+// TestBandSiteUpdateIsShared: joint EP on the band (bandEP.propose) sends a
+// site the shared update of its projection's marginal: with damping 1
+// families.TiltedSite of the cavity marginal / t̃, with damping δ
+// families.Damped(old, new) of it, bit for bit.
+func TestBandSiteUpdateIsShared(t *testing.T) {
+	g := NewGraph(2)
+	g.AddSite(ep.Probit{}, -1, []int{0, 1}, []float64{0.7, -1.3}, 0.2)
+	old := nat{0.4, -0.2}
+	fm, fv := 0.3, 0.9 // the projection's marginal under q
+	propose := func(d float64) nat {
+		b := &bandEP{g: g, u: 1, damp: d, sites: []int32{0}, tau: []float64{old.Tau}, nu: []float64{old.Nu}, fm: []float64{fm}, fv: []float64{fv}}
+		m, ok := b.propose(0)
+		if !ok {
+			t.Fatalf("δ = %g: update skipped", d)
+		}
+		return m
+	}
+	const delta = 0.3
+	nw, dp := propose(1), propose(delta)
+	cav := families.Gaussian{Shift: fm/fv - old.Nu, Prec: 1/fv - old.Tau}
+	_, d1, d2 := ep.Probit{}.Tilted(-1, cav.Shift/cav.Prec, 1/cav.Prec, 1)
+	if want, ok := families.TiltedSite(cav, d1, d2, 1); !ok || nw != natOf(want) {
+		t.Errorf("undamped message %+v, families.TiltedSite %+v", nw, natOf(want))
+	}
+	if dp.Tau != families.Damped(old.Tau, nw.Tau, delta) || dp.Nu != families.Damped(old.Nu, nw.Nu, delta) {
+		t.Errorf("damped message %+v, families.Damped of %+v", dp, nw)
+	}
+}
