@@ -216,7 +216,7 @@ func (p *passer) damped(k int, old, new nat) nat {
 	if old == (nat{}) && p.g.gaussian(k) {
 		return new
 	}
-	return damp(old, new, p.s.Damping)
+	return old.damp(new, p.s.Damping)
 }
 
 // wanted reports whether edge e is a target: e == edge when only, else
@@ -331,6 +331,10 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 		if p.gs != nil && res.HasLogZ {
 			lz, ok := gatesLogZ(p.g, p.st, p.gs, p.u)
 			res.LogZ, res.HasLogZ = res.LogZ+lz, ok
+		}
+		if p.s.VarGrad && res.HasLogZ && p.u == 1 && p.gs == nil && isForest(p.g, p.ad) {
+			res.VarGrad = varGrads(p.g, p.st)
+			res.CavMean, res.CavVar = siteCavities(p.g, p.st)
 		}
 	}
 	return res
