@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/factor"
@@ -213,7 +214,34 @@ func (c *compiler) addNetFactor(at ast.Node, d netDecl, args []*netArg, e int, o
 	if err := d.kind.CheckNet(&d.f, assumedFamilies(d.kind, &d.f)); err != nil {
 		c.netDataError(d, err, args, e, obs)
 	}
+	c.notePositiveEdges(d, args)
 	c.net.factors = append(c.net.factors, d)
+}
+
+// notePositiveEdges records the learned params passed bare as a data edge
+// that the kind requires positive: the ones its CheckNet rejects at 0 with
+// the other edges as given (a beta pseudo-count, a gamma shape or rate,
+// a known variance; not a mean). Learning optimises their logarithm.
+func (c *compiler) notePositiveEdges(d netDecl, args []*netArg) {
+	if c.lf == nil {
+		return
+	}
+	for _, ar := range args {
+		if id, ok := unparen(ar.e).(*ast.Ident); !ok || !c.lf.learned[id.Name] {
+			continue
+		}
+		for i, ed := range d.f.Edges {
+			if ed.Name != ar.p.edge || !ed.IsData() {
+				continue
+			}
+			probe := d.f
+			probe.Edges = slices.Clone(d.f.Edges)
+			probe.Edges[i].Value = make([]float64, len(ed.Value))
+			if d.kind.CheckNet(&probe, assumedFamilies(d.kind, &probe)) != nil {
+				c.notePositive(ar.e)
+			}
+		}
+	}
 }
 
 // The memory of a Net is bounded like the graph's factors (the factor
