@@ -25,7 +25,9 @@ import (
 // Learn optimises the params named in m.Learn by maximising the KL EP
 // evidence log Z_EP summed over the model's Gaussian blocks (infer/learn),
 // or of its factor graph (learn_factorgraph.go: the joint Gaussian block,
-// or a chain's or tree's messages),
+// or a chain's or tree's messages) — on a typed factor graph (m.Net) the
+// evidence of its first ep line, log Z_EP, power EP's or the ELBO
+// (learn_net.go) —
 // and returns the model compiled with the learned values (its Learn set
 // to nil, so that running it does not learn again), the learned values, and
 // the trace of −log Z_EP over the successful evaluations. Without a learn
