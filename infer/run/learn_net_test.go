@@ -238,13 +238,7 @@ func TestLearnNetBetaBernoulli(t *testing.T) {
 	want := (lo + hi) / 2
 	for _, div := range []string{"kl", "alpha(0)"} {
 		src := netCoin[:len(netCoin)-len("infer ep { tol = 1e-12 }\n")] + "infer ep { divergence = " + div + " }\n"
-		m := compileNetCase(t, src)
-		m.Learn.Settings.Tol = 1e-9
-		_, learned, _, err := Learn(context.Background(), m, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := learned[0].Value; !(math.Abs(got-want) <= 1e-6*want) {
+		if got := learnNet(t, src)[0]; !(math.Abs(got-want) <= 1e-6*want) {
 			t.Errorf("%s: learned a = %.10g, closed-form maximiser %.10g", div, got, want)
 		}
 	}
@@ -275,15 +269,10 @@ func TestLearnNetGroupsClosedForm(t *testing.T) {
 		a -= (hbb*ga - hab*gb) / det
 		b -= (haa*gb - hab*ga) / det
 	}
-	m := compileNetCase(t, netGroups("kl"))
-	m.Learn.Settings.Tol = 1e-9
-	_, learned, _, err := Learn(context.Background(), m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	learned := learnNet(t, netGroups("kl"))
 	for i, want := range []float64{a, b} {
-		if got := learned[i].Value; !(math.Abs(got-want) <= 1e-6*want) {
-			t.Errorf("%s = %.10g, the beta-binomial maximiser %.10g", learned[i].Name, got, want)
+		if got := learned[i]; !(math.Abs(got-want) <= 1e-6*want) {
+			t.Errorf("param %d = %.10g, the beta-binomial maximiser %.10g", i, got, want)
 		}
 	}
 }
@@ -304,14 +293,25 @@ for i in 0..6 { y[i] ~ poisson(lam) }
 learn beta
 infer ep { divergence = ` + div + ` }
 `
-		m := compileNetCase(t, src)
-		m.Learn.Settings.Tol = 1e-9
-		_, learned, _, err := Learn(context.Background(), m, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := learned[0].Value; !(math.Abs(got-want) <= 1e-6*want) {
+		if got := learnNet(t, src)[0]; !(math.Abs(got-want) <= 1e-6*want) {
 			t.Errorf("%s: learned beta = %.10g, closed form αN/S = %.10g", div, got, want)
 		}
 	}
+}
+
+// learnNet returns the values learn finds on src at gradient tolerance
+// 10⁻⁹.
+func learnNet(t *testing.T, src string) []float64 {
+	t.Helper()
+	m := compileNetCase(t, src)
+	m.Learn.Settings.Tol = 1e-9
+	_, learned, _, err := Learn(context.Background(), m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, len(learned))
+	for i, l := range learned {
+		out[i] = l.Value
+	}
+	return out
 }
