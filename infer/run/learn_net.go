@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/graph"
@@ -144,7 +145,7 @@ func sameNet(a, b *graph.Net) error {
 	}
 	for i := range a.Factors {
 		x, y := &a.Factors[i], &b.Factors[i]
-		if x.Kind.Name() != y.Kind.Name() || len(x.Edges) != len(y.Edges) || len(x.Data()) != len(y.Data()) {
+		if !reflect.DeepEqual(x.Kind, y.Kind) || len(x.Edges) != len(y.Edges) || len(x.Data()) != len(y.Data()) {
 			return fmt.Errorf("changes the factor %s", x.Label)
 		}
 		if !equalFloats(x.Y, y.Y) {
