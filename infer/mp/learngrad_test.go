@@ -51,7 +51,7 @@ func TestRunGradMeanPrec(t *testing.T) {
 			for _, tg := range ts {
 				fd += (evidenceAt(t, net, d.alpha, tg.Factor, tg.D, h) - evidenceAt(t, net, d.alpha, tg.Factor, tg.D, -h)) / (2 * h)
 			}
-			if math.Abs(grad[k]-fd) > 1e-5*math.Max(1e-3, math.Abs(fd)) {
+			if !(math.Abs(grad[k]-fd) <= 1e-5*math.Max(1e-3, math.Abs(fd))) {
 				t.Errorf("%s: ∂/∂θ%d = %.10g, central differences of the converged evidence %.10g", d.name, k, grad[k], fd)
 			}
 		}
