@@ -77,7 +77,7 @@ func settingsRule(s Settings) (rule, error) {
 		}
 	}
 	r, ok := newRule(s.Divergence, s.Damping)
-	r.clamp = s.NonNegativeSites
+	r.Clamp = s.NonNegativeSites
 	if !ok {
 		return r, fmt.Errorf("ep: unsupported divergence %v (want kl, alpha(a > 0), relaxed_kl(c ≥ 0))", s.Divergence)
 	}

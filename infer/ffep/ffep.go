@@ -102,34 +102,34 @@ func RunFF(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 
 func validate(p *Problem, s *Settings) error {
 	if p == nil || s == nil {
-		return errors.New("quad: nil problem or settings")
+		return errors.New("ffep: nil problem or settings")
 	}
 	d := len(p.PriorMean)
 	switch {
 	case d == 0 || len(p.PriorVar) != d:
-		return fmt.Errorf("quad: prior mean has length %d, prior variance %d", d, len(p.PriorVar))
+		return fmt.Errorf("ffep: prior mean has length %d, prior variance %d", d, len(p.PriorVar))
 	case s.Damping != 0 && infer.CheckDamping(s.Damping) != nil:
-		return fmt.Errorf("quad: %w", infer.CheckDamping(s.Damping))
+		return fmt.Errorf("ffep: %w", infer.CheckDamping(s.Damping))
 	case s.Scheme.Kind == GH && d != 1:
 		return ErrMultivariateGH
 	}
 	if err := infer.CheckSchedule("fully factorised EP", s.Schedule, infer.FactorizedSchedules); err != nil {
-		return fmt.Errorf("quad: %w", err)
+		return fmt.Errorf("ffep: %w", err)
 	}
 	if err := s.Scheme.check(); err != nil {
 		return err
 	}
 	for i, v := range p.PriorVar {
 		if !(v > 0) || !finite(v) || !finite(p.PriorMean[i]) {
-			return fmt.Errorf("quad: prior %d: mean %g, variance %g (need a finite positive variance)", i, p.PriorMean[i], v)
+			return fmt.Errorf("ffep: prior %d: mean %g, variance %g (need a finite positive variance)", i, p.PriorMean[i], v)
 		}
 	}
 	for k, f := range p.Factors {
 		if f == nil {
-			return fmt.Errorf("quad: factor %d is nil", k)
+			return fmt.Errorf("ffep: factor %d is nil", k)
 		}
 		if _, ok := f.(Projected); s.Scheme.Kind == Exact && !ok {
-			return fmt.Errorf("quad: factor %d is not on one projection aᵀw: %w", k, ErrNotProjected)
+			return fmt.Errorf("ffep: factor %d is not on one projection aᵀw: %w", k, ErrNotProjected)
 		}
 	}
 	return nil

@@ -216,7 +216,7 @@ func (p *passer) damped(k int, old, new nat) nat {
 	if old == (nat{}) && p.g.gaussian(k) {
 		return new
 	}
-	return damp(old, new, p.s.Damping)
+	return old.damp(new, p.s.Damping)
 }
 
 // wanted reports whether edge e is a target: e == edge when only, else
