@@ -21,11 +21,15 @@ const (
 )
 
 // warn adds the run-time warnings that every engine's result can carry:
-// skipped updates and sampling diagnostics outside Stan's thresholds.
-// Engine-specific warnings (quadrature error, a degenerate setting replaced
-// by its limit) are added where the engine runs.
+// the damping steps the iteration driver adapted, skipped updates and
+// sampling diagnostics outside Stan's thresholds. Engine-specific warnings
+// (quadrature error, a degenerate setting replaced by its limit) are added
+// where the engine runs.
 func (j *job) warn() {
 	r := j.res
+	if s := infer.AdaptationSummary(r.Adapted); s != "" {
+		r.Warn(j.pos(), "%s", s)
+	}
 	if !r.Status.HasNumbers() {
 		return
 	}
