@@ -136,7 +136,7 @@ func (c *contractor) Less(i, j int) bool {
 	return a.c < b.c || a.c == b.c && a.v < b.v
 }
 func (c *contractor) Swap(i, j int) { c.items[i], c.items[j] = c.items[j], c.items[i] }
-func (c *contractor) Push(x any)   { c.items = append(c.items, x.(heapItem)) }
+func (c *contractor) Push(x any)    { c.items = append(c.items, x.(heapItem)) }
 func (c *contractor) Pop() any {
 	it := c.items[len(c.items)-1]
 	c.items = c.items[:len(c.items)-1]

@@ -9,8 +9,8 @@ import (
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/infer/jtree"
+	"github.com/fg-infer/fg/internal/datadir"
 )
 
 // TestDampingJudgedUndamped: with a damping step of 1e-7 every pass moves
