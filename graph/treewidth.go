@@ -22,8 +22,13 @@ import (
 // The bound is strong on dense and expander-like graphs (K_n: n − 1, the
 // treewidth) and weak on planar ones: every minor of a planar graph is
 // planar and has a vertex of degree at most 5, so on grids it is at most 5
-// whatever the treewidth (a k×k grid has treewidth k); such graphs are
-// left to the budget checks of the ordering (EliminationOrderBudget).
+// whatever the treewidth. The interaction graph of an R×C grid model (R,
+// C ≥ 3, every vertex and edge of the grid and nothing else: grid(R, C),
+// libDAI's createfg grids) is therefore recognised first, and its
+// treewidth min(R, C) returned (the R×C grid has treewidth min(R, C);
+// Bodlaender, "A partial k-arboretum of graphs with bounded treewidth",
+// 1998, §13). Other planar graphs are left to the budget checks of the
+// ordering (EliminationOrderBudget).
 //
 // The contractions stop as soon as the bound reaches stop (pass a value
 // ≤ 0 for no early stop), so refusing a graph costs no more than needed.
@@ -34,19 +39,30 @@ import (
 // up to its first clique over 2²⁵ entries). It returns ctx.Err() when ctx
 // ends (checked every 4096 contractions).
 func (g *Graph) TreewidthLowerBound(ctx context.Context, stop int) (int, error) {
+	lb, _, err := g.treewidthLowerBound(ctx, stop)
+	return lb, err
+}
+
+// treewidthLowerBound is TreewidthLowerBound with the name of the bound
+// that gave it.
+func (g *Graph) treewidthLowerBound(ctx context.Context, stop int) (int, string, error) {
 	c := newContractor(g)
+	if r, cols, ok := c.grid(); ok {
+		return min(r, cols), fmt.Sprintf("a %d×%d grid", r, cols), nil
+	}
+	const why = "minor-min-width bound"
 	lb := 0
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
-			return 0, ctx.Err()
+			return 0, "", ctx.Err()
 		}
 		v, ok := c.pop()
 		if !ok {
-			return lb, nil
+			return lb, why, nil
 		}
 		lb = max(lb, len(c.nb[v]))
 		if stop > 0 && lb >= stop {
-			return lb, nil
+			return lb, why, nil
 		}
 		c.contract(v)
 	}
@@ -143,18 +159,125 @@ func (c *contractor) Pop() any {
 	return it
 }
 
+// grid recognises an R×C grid (R, C ≥ 3), of treewidth min(R, C), and
+// returns R and C. It walks the first row and column from the corner of
+// least id (the grid's four vertices of degree 2), places every other
+// vertex (i, j) as the one common neighbour of (i−1, j) and (i, j−1)
+// besides (i−1, j−1), and accepts only when every vertex is placed once
+// and every vertex's neighbours are exactly its grid neighbours. O(n).
+func (c *contractor) grid() (rows, cols int, ok bool) {
+	n := len(c.nb)
+	corner, corners := -1, 0
+	for v := range n {
+		switch d := len(c.nb[v]); {
+		case d == 2:
+			corners++
+			if corner < 0 {
+				corner = v
+			}
+		case d < 2 || d > 4:
+			return 0, 0, false
+		}
+	}
+	if corners != 4 || n < 9 {
+		return 0, 0, false
+	}
+	row, okr := c.boundary(corner, int(c.nb[corner][0]))
+	col, okc := c.boundary(corner, int(c.nb[corner][1]))
+	R, C := len(col), len(row)
+	if !okr || !okc || R < 3 || C < 3 || R*C != n {
+		return 0, 0, false
+	}
+	at := make([]int32, n) // at[i·C + j] is the vertex at (i, j)
+	placed := make([]bool, n)
+	for j, v := range row {
+		at[j], placed[v] = int32(v), true
+	}
+	for i, v := range col[1:] {
+		if placed[v] {
+			return 0, 0, false
+		}
+		at[(i+1)*C], placed[v] = int32(v), true
+	}
+	for i := 1; i < R; i++ {
+		for j := 1; j < C; j++ {
+			up, left, diag := at[(i-1)*C+j], at[i*C+j-1], at[(i-1)*C+j-1]
+			w := int32(-1)
+			for _, x := range c.nb[up] {
+				if x != diag && slices.Contains(c.nb[left], x) {
+					if w >= 0 {
+						return 0, 0, false
+					}
+					w = x
+				}
+			}
+			if w < 0 || placed[w] {
+				return 0, 0, false
+			}
+			at[i*C+j], placed[w] = w, true
+		}
+	}
+	for i := range R {
+		for j := range C {
+			want := 0
+			for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				a, b := i+d[0], j+d[1]
+				if a < 0 || a >= R || b < 0 || b >= C {
+					continue
+				}
+				want++
+				if !slices.Contains(c.nb[at[i*C+j]], at[a*C+b]) {
+					return 0, 0, false
+				}
+			}
+			if len(c.nb[at[i*C+j]]) != want {
+				return 0, 0, false
+			}
+		}
+	}
+	return R, C, true
+}
+
+// boundary walks the grid's boundary from corner through its neighbour
+// next to the following corner (a vertex of degree 2) and returns the
+// vertices in order; each step takes the one neighbour of degree ≤ 3 that
+// is not the previous vertex (interior vertices have degree 4 when both
+// sides are at least 3).
+func (c *contractor) boundary(corner, next int) ([]int, bool) {
+	line := []int{corner, next}
+	prev, cur := corner, next
+	for len(c.nb[cur]) == 3 {
+		nx := -1
+		for _, x := range c.nb[cur] {
+			if int(x) != prev && len(c.nb[x]) <= 3 {
+				if nx >= 0 {
+					return nil, false
+				}
+				nx = int(x)
+			}
+		}
+		if nx < 0 || len(line) > len(c.nb) {
+			return nil, false
+		}
+		prev, cur = cur, nx
+		line = append(line, cur)
+	}
+	return line, len(c.nb[cur]) == 2
+}
+
 // CliqueBoundError is returned by CheckCliqueBudget: the treewidth lower
 // bound proves that every elimination order has a clique table over the
 // budget.
 type CliqueBoundError struct {
 	Bound    int     // treewidth ≥ Bound
+	Why      string  // the bound that proves it
 	Table    float64 // entries of the smallest possible table of Bound + 1 variables
 	MaxTable float64
 }
 
 func (e *CliqueBoundError) Error() string {
-	return fmt.Sprintf("the interaction graph has treewidth ≥ %d (minor-min-width bound), so every elimination order has a clique of at least %d variables: a table of ≥ %g entries, over the budget of %g entries",
-		e.Bound, e.Bound+1, e.Table, e.MaxTable)
+	return fmt.Sprintf("the interaction graph has treewidth ≥ %d (%s), so every elimination order has a clique of at least %d variables: a table of ≥ %g entries, over the budget of %g entries",
+		e.Bound, e.Why, e.Bound+1, e.Table, e.MaxTable)
 }
 
 // CheckCliqueBudget returns a *CliqueBoundError when TreewidthLowerBound
@@ -183,7 +306,7 @@ func (g *Graph) CheckCliqueBudget(ctx context.Context, maxTable float64) error {
 	if stop < 0 {
 		return nil // no clique of the graph can exceed the budget
 	}
-	lb, err := g.TreewidthLowerBound(ctx, stop)
+	lb, why, err := g.treewidthLowerBound(ctx, stop)
 	if err != nil {
 		return err
 	}
@@ -193,5 +316,5 @@ func (g *Graph) CheckCliqueBudget(ctx context.Context, maxTable float64) error {
 	for _, c := range cards[stop+1 : lb+1] {
 		table *= c
 	}
-	return &CliqueBoundError{Bound: lb, Table: table, MaxTable: maxTable}
+	return &CliqueBoundError{Bound: lb, Why: why, Table: table, MaxTable: maxTable}
 }
