@@ -72,9 +72,9 @@ func (g *Graph) treewidthLowerBound(ctx context.Context, stop int) (int, string,
 // lists without repetitions, and the (degree, id) heap of the live
 // vertices.
 type contractor struct {
-	nb    [][]int32
-	alive []bool
-	items []heapItem // heapItem.c is the degree when pushed
+	nb       [][]int32
+	alive    []bool
+	itemHeap // heapItem.c is the degree when pushed
 }
 
 func newContractor(g *Graph) *contractor {
@@ -88,10 +88,10 @@ func newContractor(g *Graph) *contractor {
 			}
 		}
 	}
-	c.items = make([]heapItem, n)
+	c.itemHeap = make(itemHeap, n)
 	for v := range n {
 		c.alive[v] = true
-		c.items[v] = heapItem{float64(len(c.nb[v])), v}
+		c.itemHeap[v] = heapItem{float64(len(c.nb[v])), v}
 	}
 	heap.Init(c)
 	return c
@@ -144,19 +144,6 @@ func (c *contractor) contract(v int) {
 	for _, w := range ns {
 		heap.Push(c, heapItem{float64(len(c.nb[w])), int(w)})
 	}
-}
-
-func (c *contractor) Len() int { return len(c.items) }
-func (c *contractor) Less(i, j int) bool {
-	a, b := c.items[i], c.items[j]
-	return a.c < b.c || a.c == b.c && a.v < b.v
-}
-func (c *contractor) Swap(i, j int) { c.items[i], c.items[j] = c.items[j], c.items[i] }
-func (c *contractor) Push(x any)    { c.items = append(c.items, x.(heapItem)) }
-func (c *contractor) Pop() any {
-	it := c.items[len(c.items)-1]
-	c.items = c.items[:len(c.items)-1]
-	return it
 }
 
 // grid recognises an R×C grid (R, C ≥ 3), of treewidth min(R, C), and

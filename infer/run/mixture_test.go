@@ -290,19 +290,11 @@ func TestAdaptiveDampingEngines(t *testing.T) {
 	if !ok {
 		t.Fatal("hand-written damped EP did not converge")
 	}
-	gated := `
-data y: real[8] = [2, -2, 2, -2, 2, -2, 2, -2]
-data v = [1, 10]
-data a = [1, 0]
-latent x: real ~ normal(0, 100)
-latent c: cat(2)[8] ~ categorical([0.5, 0.5])
-for i in 0..8 { y[i] ~ normal(a[c[i]] * x, v[c[i]]) }
-`
 	for _, c := range []struct{ name, src, opts string }{
 		{"block", clutterSrc(y, 100, ""), ""},
 		{"factorized", clutterSrc(y, 100, ""), "family = factorized, "},
-		{"gated", gated, ""},
-		{"gated factorized", gated, "family = factorized, "},
+		{"gated", gatedClutter, ""},
+		{"gated factorized", gatedClutter, "family = factorized, "},
 	} {
 		rs, err := Run(context.Background(), compileSrc(t, c.src+"infer ep as fixed { "+c.opts+"max_iter = 300, adapt_damping = false }\ninfer ep as adaptive { "+c.opts+"max_iter = 300 }\n"), Options{})
 		if err != nil {
