@@ -310,3 +310,64 @@ func TestAdaptiveDampingEngines(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptiveDampingReachesTEP: t-EP (infer/tep) on step sites with
+// label noise and contradicting labels cycles with the full step (R ≈ 0.9
+// after 300 sweeps); the adapted step brings R below tol, but updates of
+// the last sweep are skipped (improper cavities), so the status is
+// stalled — a smaller step never turns skipped updates into convergence.
+func TestAdaptiveDampingReachesTEP(t *testing.T) {
+	src := `
+data X: real[8, 1] = [[1], [1], [1], [1], [-1], [-1], [-1], [-1]]
+data y: spin[8] = [1, 1, 1, -1, 1, -1, -1, -1]
+latent w: real[1] ~ student_t(3, 0, 100)
+for i in 0..8 { y[i] ~ step(dot(X[i], w), 0.05) }
+infer ep as fixed { divergence = t(nu = 3), max_iter = 300, adapt_damping = false }
+infer ep as adaptive { divergence = t(nu = 3), max_iter = 300 }
+`
+	rs, err := Run(context.Background(), compileSrc(t, src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed, adaptive := rs[0], rs[1]
+	if fixed.Status != infer.IterationLimit || len(fixed.Adapted) != 0 {
+		t.Errorf("fixed step: %v, adapted %v", fixed.Status, fixed.Adapted)
+	}
+	last := adaptive.Trace[len(adaptive.Trace)-1]
+	if adaptive.Status != infer.Stalled || len(adaptive.Adapted) == 0 || !(last < 1e-6) {
+		t.Errorf("adaptive: %v (%s), adapted %v, last R %g", adaptive.Status, adaptive.Message, adaptive.Adapted, last)
+	}
+}
+
+// TestAdaptiveDampingReachesNet: the typed-factor-graph engine (infer/mp)
+// takes the driver's step too. On a two-component mixture with Dirichlet
+// weights and three clusters of data, EP with the full step fails (an
+// improper cavity in the evidence after 300 sweeps); with adaptation the
+// step is halved down to 1/64 and the run ends at the sweep budget with
+// its residual reported — neither ends converged, and the adapted run
+// carries the warning naming the steps.
+func TestAdaptiveDampingReachesNet(t *testing.T) {
+	src := `
+data y = [0.1, -0.2, 3.1, -2.9, 0.05, 2.8, -3.2, 0.0]
+latent w: real[2] ~ dirichlet([1, 1])
+latent mu: real[2] ~ normal(0, 100)
+latent z: cat(2)[len(y)]
+for i in 0..len(y) {
+  z[i] ~ categorical(w)
+  y[i] ~ normal(mu[z[i]], 1)
+}
+infer ep as fixed { max_iter = 300, adapt_damping = false }
+infer ep as adaptive { max_iter = 300 }
+`
+	rs, err := Run(context.Background(), compileSrc(t, src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed, adaptive := rs[0], rs[1]
+	if fixed.Status == infer.Converged || len(fixed.Adapted) != 0 {
+		t.Errorf("fixed step: %v, adapted %v", fixed.Status, fixed.Adapted)
+	}
+	if adaptive.Status != infer.IterationLimit || len(adaptive.Adapted) < 2 || !hasWarning(adaptive, "the step was adapted") {
+		t.Errorf("adaptive: %v (%s), adapted %v", adaptive.Status, adaptive.Message, adaptive.Adapted)
+	}
+}
