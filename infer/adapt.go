@@ -125,5 +125,8 @@ func AdaptationSummary(log []Adaptation) string {
 	case len(log) > 2:
 		s += fmt.Sprintf(", …, %s; %d changes", last, len(log))
 	}
+	if last.To == first.From {
+		return s + "); the run ended at the line's step, after a transient"
+	}
 	return s + fmt.Sprintf("); write damping = %g to start there, or adapt_damping = false to keep the step", last.To)
 }

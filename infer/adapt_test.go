@@ -87,7 +87,7 @@ func TestAdaptRecovers(t *testing.T) {
 	if o.Status != Converged || len(o.Adapted) != 2 || o.Adapted[1].To != 1 || o.Damping != 1 {
 		t.Errorf("%v, adapted %v, last step %g", o.Status, o.Adapted, o.Damping)
 	}
-	if s := AdaptationSummary(o.Adapted); !strings.Contains(s, "(1 → 0.5 after sweep 40, 0.5 → 1 after sweep 100)") {
+	if s := AdaptationSummary(o.Adapted); !strings.Contains(s, "(1 → 0.5 after sweep 40, 0.5 → 1 after sweep 100); the run ended at the line's step") {
 		t.Errorf("summary %q", s)
 	}
 }
