@@ -6,6 +6,40 @@ import (
 	"testing"
 )
 
+// Models on which the full step does not settle: a two-component mixture
+// with Dirichlet weights on three clusters (the typed factor graph,
+// infer/mp), and step sites with label noise on contradicting labels under
+// a Student-t prior (t-EP).
+const (
+	netMixture = `
+data y = [0.1, -0.2, 3.1, -2.9, 0.05, 2.8, -3.2, 0.0]
+latent w: real[2] ~ dirichlet([1, 1])
+latent mu: real[2] ~ normal(0, 100)
+latent z: cat(2)[len(y)]
+for i in 0..len(y) {
+  z[i] ~ categorical(w)
+  y[i] ~ normal(mu[z[i]], 1)
+}
+`
+	tepSteps = `
+data X: real[8, 1] = [[1], [1], [1], [1], [-1], [-1], [-1], [-1]]
+data y: spin[8] = [1, 1, 1, -1, 1, -1, -1, -1]
+latent w: real[1] ~ student_t(3, 0, 100)
+for i in 0..8 { y[i] ~ step(dot(X[i], w), 0.05) }
+`
+)
+
+// sparseTrain is a model streamed from data/sparse/sparse_train.svm (a
+// libsvm block, infer/stream) with the site written y[i] ~ site.
+func sparseTrain(site string) string {
+	return `
+data X = libsvm("../../data/sparse/sparse_train.svm")
+data y = libsvm_labels("../../data/sparse/sparse_train.svm")
+latent w: real[cols(X)] ~ normal(0, 1)
+for i in 0..len(y) { y[i] ~ ` + site + ` }
+`
+}
+
 // TestAdaptedStepReachesEngines: for each iterating engine, a model on
 // which the full step does not settle is run twice, with adapt_damping =
 // false and with the default. Until the first adaptation the two runs are
@@ -24,28 +58,9 @@ func TestAdaptedStepReachesEngines(t *testing.T) {
 		{"infer/ffep", clutter, "family = factorized, max_iter = 100"},
 		{"infer/fgraph (gated, joint family)", gatedClutter, "max_iter = 100"},
 		{"infer/fgraph (gated, factorised family)", gatedClutter, "family = factorized, max_iter = 100"},
-		{"infer/tep", `
-data X: real[8, 1] = [[1], [1], [1], [1], [-1], [-1], [-1], [-1]]
-data y: spin[8] = [1, 1, 1, -1, 1, -1, -1, -1]
-latent w: real[1] ~ student_t(3, 0, 100)
-for i in 0..8 { y[i] ~ step(dot(X[i], w), 0.05) }
-`, "divergence = t(nu = 3), max_iter = 100"},
-		{"infer/mp", `
-data y = [0.1, -0.2, 3.1, -2.9, 0.05, 2.8, -3.2, 0.0]
-latent w: real[2] ~ dirichlet([1, 1])
-latent mu: real[2] ~ normal(0, 100)
-latent z: cat(2)[len(y)]
-for i in 0..len(y) {
-  z[i] ~ categorical(w)
-  y[i] ~ normal(mu[z[i]], 1)
-}
-`, "max_iter = 100"},
-		{"infer/stream", `
-data X = libsvm("../../data/sparse/sparse_train.svm")
-data y = libsvm_labels("../../data/sparse/sparse_train.svm")
-latent w: real[cols(X)] ~ normal(0, 1)
-for i in 0..len(y) { y[i] ~ step(dot(X[i], w), 0.1) }
-`, "passes = 60"},
+		{"infer/tep", tepSteps, "divergence = t(nu = 3), max_iter = 100"},
+		{"infer/mp", netMixture, "max_iter = 100"},
+		{"infer/stream", sparseTrain("step(dot(X[i], w), 0.1)"), "passes = 60"},
 		{"infer/bp", `
 data G = libdai("../../data/reference/libdai/ising_grid10x10_w1_seed2.fg")
 latent x: spin[nodes(G)]

@@ -317,12 +317,7 @@ func TestAdaptiveDampingEngines(t *testing.T) {
 // the last sweep are skipped (improper cavities), so the status is
 // stalled — a smaller step never turns skipped updates into convergence.
 func TestAdaptiveDampingReachesTEP(t *testing.T) {
-	src := `
-data X: real[8, 1] = [[1], [1], [1], [1], [-1], [-1], [-1], [-1]]
-data y: spin[8] = [1, 1, 1, -1, 1, -1, -1, -1]
-latent w: real[1] ~ student_t(3, 0, 100)
-for i in 0..8 { y[i] ~ step(dot(X[i], w), 0.05) }
-infer ep as fixed { divergence = t(nu = 3), max_iter = 300, adapt_damping = false }
+	src := tepSteps + `infer ep as fixed { divergence = t(nu = 3), max_iter = 300, adapt_damping = false }
 infer ep as adaptive { divergence = t(nu = 3), max_iter = 300 }
 `
 	rs, err := Run(context.Background(), compileSrc(t, src), Options{})
@@ -347,16 +342,7 @@ infer ep as adaptive { divergence = t(nu = 3), max_iter = 300 }
 // its residual reported — neither ends converged, and the adapted run
 // carries the warning naming the steps.
 func TestAdaptiveDampingReachesNet(t *testing.T) {
-	src := `
-data y = [0.1, -0.2, 3.1, -2.9, 0.05, 2.8, -3.2, 0.0]
-latent w: real[2] ~ dirichlet([1, 1])
-latent mu: real[2] ~ normal(0, 100)
-latent z: cat(2)[len(y)]
-for i in 0..len(y) {
-  z[i] ~ categorical(w)
-  y[i] ~ normal(mu[z[i]], 1)
-}
-infer ep as fixed { max_iter = 300, adapt_damping = false }
+	src := netMixture + `infer ep as fixed { max_iter = 300, adapt_damping = false }
 infer ep as adaptive { max_iter = 300 }
 `
 	rs, err := Run(context.Background(), compileSrc(t, src), Options{})
