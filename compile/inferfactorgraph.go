@@ -91,6 +91,10 @@ func (g *FactorGraph) LinearGaussian() bool {
 	return true
 }
 
+// Forest reports whether the bipartite graph of g's factors and variables
+// is a forest (see forest): ep then runs forward–backward passes on it.
+func (g *FactorGraph) Forest() bool { return g.forest() }
+
 // forest reports whether the bipartite graph of g's factors and
 // variables is a forest (no cycle), by union–find over the variables: a
 // factor closes a cycle when two of its variables are already connected.
