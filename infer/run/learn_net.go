@@ -44,7 +44,7 @@ func netLearnOptions(m *compile.Model) mp.Options {
 		if a, ok := s.Settings.Divergence.(infer.Alpha); ok {
 			opt.Alpha = a.A
 		}
-		opt.Damping, opt.MaxIter = s.Settings.Damping, s.Settings.MaxIter
+		opt.Damping, opt.FixedDamping, opt.MaxIter = s.Settings.Damping, s.Settings.FixedDamping, s.Settings.MaxIter
 		break
 	}
 	return opt
