@@ -34,8 +34,8 @@ func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
 			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain, a tree or a chain of vector states) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
 		}
 	case infer.MethodMCMC:
-		if fg.NumVars > infer.MaxJoint {
-			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
+		if fg.NumVars > infer.MaxJoint && !fg.Chain() {
+			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements unless the model is a chain (factors and sites within a band of the elements' order); this model has %d", infer.MaxJoint, fg.NumVars)
 		}
 	}
 }
@@ -135,14 +135,19 @@ func (g *FactorGraph) forest() bool {
 	return true
 }
 
-// banded reports whether g is linear-Gaussian with no dense block or gate
-// and its joint precision is banded in the variables' order (infer.Banded),
-// so that infer/fgraph solves it on the band (its Graph.Banded makes the
-// same test on the same factors): a factor on x_F couples the variables of
-// F, and the half-bandwidth is the largest max F − min F over the factors
-// and Gaussian observations.
-func (g *FactorGraph) banded() bool {
-	if !g.LinearGaussian() || len(g.Dense) > 0 || len(g.Gates) > 0 {
+// banded reports whether g is linear-Gaussian and a Chain, so that
+// infer/fgraph solves it on the band (its Graph.Banded makes the same test
+// on the same factors).
+func (g *FactorGraph) banded() bool { return g.LinearGaussian() && g.Chain() }
+
+// Chain reports whether g has no dense block or gate and its factors and
+// sites each span at most a band of the variables' order (infer.Banded):
+// a factor on x_F couples the variables of F, and the half-bandwidth is
+// the largest max F − min F over the factors and sites. The Gaussian part
+// then has a banded precision, and every site lies within the band: mcmc
+// samples it by particle Gibbs (infer/mcmc.RunChain) at any length.
+func (g *FactorGraph) Chain() bool {
+	if len(g.Dense) > 0 || len(g.Gates) > 0 {
 		return false
 	}
 	k := 0

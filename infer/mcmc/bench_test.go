@@ -2,6 +2,7 @@ package mcmc
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/fg-infer/fg/graph"
@@ -41,4 +42,26 @@ func BenchmarkGibbsGrid10x10(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkChainProbitWalk500: particle Gibbs (RunChain, default
+// particles) on the 500-step probit walk, 4 chains × (200 burn-in + 1000
+// kept) sweeps; reports the smallest bulk ESS per CPU second.
+func BenchmarkChainProbitWalk500(b *testing.B) { benchChainWalk(b, 500, 1000) }
+
+// BenchmarkChainProbitWalk5000: the same on a 5000-step walk, 4 × (100 +
+// 500) sweeps.
+func BenchmarkChainProbitWalk5000(b *testing.B) { benchChainWalk(b, 5000, 500) }
+
+func benchChainWalk(b *testing.B, T, samples int) {
+	p := probitWalkProblem(T, 0.1)
+	minESS := 0.0
+	for b.Loop() {
+		res, err := RunChain(context.Background(), p, ChainSettings{Samples: samples, Burnin: samples / 5, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		minESS = slices.Min(res.ESS)
+	}
+	b.ReportMetric(minESS, "minESS")
 }

@@ -98,18 +98,42 @@ func (c *csmc) run(ctx context.Context, n, thin int, tk *ticker, out [][]float64
 	return nil
 }
 
-// sweep draws a new reference path: forward, then backward.
+// sweep draws a new reference path: forward, then backward; without
+// sites, an exact draw of the Gaussian.
 func (c *csmc) sweep(ctx context.Context) error {
-	if err := c.forward(ctx); err != nil {
-		return err
-	}
-	if err := c.backward(ctx); err != nil {
-		return err
+	if len(c.m.sites) == 0 {
+		if err := c.draw(ctx); err != nil {
+			return err
+		}
+	} else {
+		if err := c.forward(ctx); err != nil {
+			return err
+		}
+		if err := c.backward(ctx); err != nil {
+			return err
+		}
 	}
 	c.has = true
 	c.sweeps++
 	for t, d := range c.ref {
 		c.state[t] = d + c.m.mu[t]
+	}
+	return nil
+}
+
+// draw sets the reference to an exact draw of the Gaussian, step by step
+// from its transitions.
+func (c *csmc) draw(ctx context.Context) error {
+	m, k := c.m, c.m.k
+	for t := range m.n {
+		if t%cancelSteps == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		mean := 0.0
+		for l := 1; l <= min(k, t); l++ {
+			mean -= m.u[t*k+l-1] * c.ref[t-l]
+		}
+		c.ref[t] = (mean + c.rng.NormFloat64()) / m.u0[t]
 	}
 	return nil
 }
