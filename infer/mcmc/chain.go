@@ -38,8 +38,11 @@ import (
 // conditional backward sampling particle filter", Ann. Statist. 48: the
 // backward-sampling kernel mixes in O(log T) sweeps for a fixed number of
 // particles), where elliptical slice sampling on the joint slows down as
-// the posterior narrows against the prior. Without sites the posterior is
-// the Gaussian and every sweep is an independent exact draw.
+// the posterior narrows against the prior. Where long stretches of the
+// chain carry almost no information the backward pass moves the path's
+// long-range shape slowly; block moves (chain_block.go) follow every
+// sweep. Without sites the posterior is the Gaussian and every sweep is an
+// independent exact draw.
 
 // LinearFactor is the linear-Gaussian factor N(Y; Σ_k Coefs[k]·x[Vars[k]] +
 // Const, Var) with Var > 0.
@@ -205,6 +208,9 @@ type chainModel struct {
 	// variable (lo ≤ t < hi): the backward step at t weighs them.
 	links  []int32
 	linkAt []int
+	// factors are the linear-Gaussian factors for the block moves (nil
+	// without sites: every sweep is then an exact draw).
+	factors *blockFactors
 	// sched[t] makes step t start by resampling (nil while the adaptation
 	// window learns it: see schedule).
 	sched []bool
@@ -258,6 +264,9 @@ func newChainModel(ctx context.Context, p *ChainProblem, r runLength, parts int)
 		copy(m.u[t*k:], row[1:])
 	}
 	m.index(p.Sites)
+	if len(p.Sites) > 0 {
+		m.factors = newBlockFactors(n, p.Gaussians)
+	}
 	return m, nil
 }
 

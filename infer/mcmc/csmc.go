@@ -112,6 +112,10 @@ func (c *csmc) sweep(ctx context.Context) error {
 		if err := c.backward(ctx); err != nil {
 			return err
 		}
+		c.has = true
+		if err := c.blockMoves(ctx); err != nil {
+			return err
+		}
 	}
 	c.has = true
 	c.sweeps++
