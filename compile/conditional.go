@@ -86,7 +86,13 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	if mvn {
 		mean, vars = c.mvConditional(a, mean, s.ids)
 	} else {
+		// A learned variance is re-evaluated: learning compiles a factor
+		// graph again at every value (LearnFunc.At). The mean (and
+		// mvnormal's covariance, which sets the means' coefficients) stay
+		// places learning cannot change.
+		mark := c.lf.mark()
 		vv, _ := a.val(1)
+		c.lf.allowIn(mark, a.expr(1))
 		vars = c.condVar(a, vv, s.ids)
 	}
 	if n == 0 {

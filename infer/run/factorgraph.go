@@ -10,6 +10,7 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/infer/mcmc"
 )
@@ -82,8 +83,16 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 // moment scheme, and the dense blocks. It returns the sites added as EP
 // sites, in order (fgraph.Result.B follows it).
 func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, error) {
-	g := priorGraph(fg, len(fg.Sites))
 	_, relax := j.st.Divergence.(infer.RelaxedKL)
+	return graphOf(fg, relax, j.epLikelihood)
+}
+
+// graphOf builds the infer/fgraph graph of fg with the likelihoods
+// epLik gives the sites: Gaussian observations as linear-Gaussian
+// factors unless relax, the other sites as EP sites; it returns the sites
+// added as EP sites, in order.
+func graphOf(fg *compile.FactorGraph, relax bool, epLik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, []compile.Site, error) {
+	g := priorGraph(fg, len(fg.Sites))
 	var liks []compile.Site
 	for _, s := range fg.Sites {
 		a := s.Aff
@@ -91,7 +100,7 @@ func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, 
 			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
 			continue
 		}
-		lik, err := j.epLikelihood(s.BlockSite())
+		lik, err := epLik(s.BlockSite())
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", s.Label, err)
 		}
@@ -125,7 +134,7 @@ func priorGraph(fg *compile.FactorGraph, sites int) *fgraph.Graph {
 
 // fgGold runs a gold standard (exactBlock, essBlock) on the joint block of fg.
 func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOut, error)) error {
-	b, err := j.jointBlock(fg)
+	b, err := jointBlock(j.m, fg)
 	if err != nil {
 		return err
 	}
@@ -143,12 +152,12 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOu
 // covariance are propagated in topological order with no inverse, the
 // blocks' covariances copied as given) and every site as the sparse
 // projection aᵀx + c of the joint vector.
-func (j *job) jointBlock(fg *compile.FactorGraph) (*compile.Block, error) {
+func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, error) {
 	mean, cov, err := priorGraph(fg, 0).Gaussian()
 	if err != nil {
 		return nil, err
 	}
-	b := &compile.Block{Latent: -1, Name: j.jointName(fg), N: fg.NumVars,
+	b := &compile.Block{Latent: -1, Name: jointName(m, fg), N: fg.NumVars,
 		Prior: compile.Prior{Kind: compile.PriorMVNormal, Mean: mean, Cov: cov}}
 	for _, s := range fg.Sites {
 		site := s.BlockSite()
@@ -159,11 +168,11 @@ func (j *job) jointBlock(fg *compile.FactorGraph) (*compile.Block, error) {
 }
 
 // jointName names the joint of the real latents in messages, e.g. "x, mu".
-func (j *job) jointName(fg *compile.FactorGraph) string {
+func jointName(m *compile.Model, fg *compile.FactorGraph) string {
 	var names []string
 	for l, first := range fg.First {
 		if first >= 0 {
-			names = append(names, j.m.Graph.Latents[l].Name)
+			names = append(names, m.Graph.Latents[l].Name)
 		}
 	}
 	return strings.Join(names, ", ")
