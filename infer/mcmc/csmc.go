@@ -13,11 +13,12 @@ import (
 //
 // A sweep (Andrieu, Doucet & Holenstein 2010, §2.4, conditional SMC; with
 // backward simulation, Lindsten & Schön 2013, §5.1) runs forward over
-// t = 0 … n−1: particle 0 follows the reference path, every other one
-// draws an ancestor from the weights of step t−1 (when step t−1 had sites;
-// else it keeps its own: the weights were uniform) and extends its
-// ancestor's path by the Gaussian transition; its weight at t is the
-// product of the sites that end at t. It then draws the new reference
+// t = 0 … n−1: particle 0 follows the reference path; at the steps the
+// resampling schedule names (chainModel.schedule) every other particle
+// draws an ancestor from the weights of step t−1 (multinomially) and its
+// weight restarts, elsewhere it keeps its own path and weight; it extends
+// the path by the Gaussian transition, and its weight gains the sites that
+// end at t. It then draws the new reference
 // backwards: the last step's particle by its weight, and at each earlier
 // t a particle i with probability proportional to
 //
