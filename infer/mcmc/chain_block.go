@@ -2,8 +2,8 @@ package mcmc
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/fg-infer/fg/infer/netjoint"
@@ -122,29 +122,16 @@ func (c *csmc) blockMove(a, b int) error {
 	if err != nil {
 		return err
 	}
-	logY := ll + math.Log(1-c.rng.Float64())
-	theta := 2 * math.Pi * c.rng.Float64()
-	lo, hi := theta-2*math.Pi, theta
-	for range maxShrink {
-		cs, sn := math.Cos(theta), math.Sin(theta)
+	_, err = ellipticalSlice(c.rng, ll, func(cs, sn float64) (float64, error) {
 		for i := range cur {
 			c.ref[a+i] = mean[i] + cur[i]*cs + nu[i]*sn - m.mu[a+i]
 		}
-		v, err := c.blockLogLik(sites, b)
-		if err != nil {
-			return err
-		}
-		if v > logY {
-			return nil
-		}
-		if theta < 0 {
-			lo = theta
-		} else {
-			hi = theta
-		}
-		theta = lo + (hi-lo)*c.rng.Float64()
+		return c.blockLogLik(sites, b)
+	})
+	if errors.Is(err, errShrank) {
+		return fmt.Errorf("mcmc: a block's elliptical slice bracket shrank %d times without acceptance", maxShrink)
 	}
-	return fmt.Errorf("mcmc: a block's elliptical slice bracket shrank %d times without acceptance", maxShrink)
+	return err
 }
 
 // blockLogLik is the log of the sites (of those given) that touch
