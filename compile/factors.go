@@ -64,7 +64,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	if _, ok := s.Iter.(*ast.RangeExpr); ok && n > 0 && c.vectorPlate(s, vars[0], int(at(0)[0].num[0]), n) {
 		return
 	}
-	c.plates = append(c.plates, plateAt{n: n})
+	c.plates = append(c.plates, plateAt{n: n, at: s.Pos()})
 	defer func() { c.plates = c.plates[:len(c.plates)-1] }()
 	for it := 0; it < n; it++ {
 		c.plates[len(c.plates)-1].it = it
@@ -299,6 +299,10 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	if proj.size() != n && proj.size() != 1 {
 		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), n, c.text(a.at(pi)), proj.size())
 	}
+	charged := c.fg.at.IsValid() // a factor-graph model: each site is an AffineSite
+	if charged {
+		c.chargeElements(s, n)
+	}
 	var liks []factor.Site
 	if c.lf.inSlot(func() { liks = c.newSites(a, k, pi, n, func(e int) string { return c.elemName(s.LHS, y, e) }) }) {
 		if len(liks) > 1 {
@@ -329,6 +333,9 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	}
 	if !block {
 		c.useFG(a.at(pi), func() string { return fmt.Sprintf("%s argument `%s`", b.Name, c.text(a.at(pi))) })
+		if !charged {
+			c.chargeElements(s, n)
+		}
 	}
 	if !block {
 		c.fg.sites = growFor(c, c.fg.sites, n)

@@ -36,6 +36,7 @@ type vecPlate struct {
 	lhs    *ast.IndexExpr
 	prefix string
 	off    int
+	at     ast.Pos // the for statement's position
 }
 
 // vectorPlate compiles range plate s (n iterations from lo, its variable
@@ -75,7 +76,7 @@ func (c *compiler) vectorPlate(s *ast.ForStmt, b *binding, lo, n int) bool {
 	off, _ := v.offset(lhs.Indices[0])
 	ints := c.intsFrom(lo, n)
 	b.v = val{k: kNum, num: ints, shape: []int{n}}
-	c.vec = &vecPlate{name: s.Vars[0].Name, b: b, lo: lo, lhs: lhs, prefix: c.render(lhs.X) + "[", off: off}
+	c.vec = &vecPlate{name: s.Vars[0].Name, b: b, lo: lo, lhs: lhs, prefix: c.render(lhs.X) + "[", off: off, at: s.Pos()}
 	defer func() { c.vec = nil }()
 	c.tildeStmt(st)
 	return true
