@@ -31,6 +31,9 @@ type fgState struct {
 	// real is the number of elements of the first counted real latents
 	// (realElements).
 	real, counted int
+	// overBudget records that a statement was refused for the memory
+	// budget (chargeElements): the later ones are abandoned silently.
+	overBudget bool
 }
 
 // condDecl is one compiled conditional x[target] ~ normal(mean, v), over

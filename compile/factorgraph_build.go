@@ -88,6 +88,9 @@ func (c *compiler) chargeFactorGraph(factors, vars int) bool {
 	if need <= budget {
 		return true
 	}
+	if c.fg.overBudget { // a statement was refused: its error says it
+		return false
+	}
 	g := c.m.Graph
 	var at *graph.Latent
 	for li := range g.Latents {
@@ -111,6 +114,9 @@ func (c *compiler) chargeFactorGraph(factors, vars int) bool {
 // a 10⁶-step chain under a budget of 300 MiB stops at its plate instead
 // of after compiling it.
 func (c *compiler) chargeElements(stmt ast.Node, n int) {
+	if c.fg.overBudget { // refused once: the later statements only repeat it
+		panic(abort{})
+	}
 	factors := c.m.Graph.NumFactors() + n*c.plateLeft()
 	vars := c.realElements()
 	need := fgNeed(factors, vars)
@@ -125,6 +131,7 @@ func (c *compiler) chargeElements(stmt ast.Node, n int) {
 	case c.vec != nil:
 		at, what = c.vec.at, "plate"
 	}
+	c.fg.overBudget = true
 	c.errs.Add(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
 		what, factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
 	panic(abort{})

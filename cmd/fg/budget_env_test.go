@@ -81,32 +81,41 @@ func TestModelsChargedToBudget(t *testing.T) {
 // FG_MEMORY_BUDGET=300M is refused at its plate of conditionals before
 // the process's peak resident memory reaches the budget: the plate is
 // charged before its factors are made, not after the model is compiled
-// (which peaked at 458 MB).
+// (which peaked at 458 MB). The same walk as one unrolled plate of two
+// statements is refused the same way: its first conditional charges the
+// plate's 10⁶ − 1 runs left (after x[0] and y[0]: 10⁶ + 1 factors). A
+// walk of 9·10⁶ steps, past the unrolled plates' limit of 8388608
+// iterations, is bounded by the budget alone: under 3G it is refused by
+// it at its plate, before its 4.3 GiB.
 func TestChainRefusedBeforeItsPeak(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("peak resident memory from getrusage is read on Linux")
 	}
-	// The same walk as one unrolled plate of two statements: its first
-	// conditional charges the plate's 10⁶ − 1 runs left (after x[0] and y[0]:
-	// 10⁶ + 1 factors).
 	unrolled := strings.Replace(strings.Replace(randomWalkFG, "for t in 0..T { y[t] ~ normal(x[t], 9) }\n", "", 1),
 		"for t in 1..T { x[t] ~ normal(x[t-1], 1) }", "y[0] ~ normal(x[0], 9)\nfor t in 1..T {\n  x[t] ~ normal(x[t-1], 1)\n  y[t] ~ normal(x[t], 9)\n}", 1)
-	for name, src := range map[string]string{"vector": randomWalkFG, "unrolled": unrolled} {
+	for _, tc := range []struct {
+		name, src, T, budget string
+		limit                int64
+		want                 string
+	}{
+		{"vector", randomWalkFG, "1000000", "300M", 300 << 20, `rw.fg:6:1: error: this plate makes the model a factor graph of at least 1000000 factors over 1000000 variables .* about 488\.3 MiB through inference at 256 bytes each, more than the memory budget of 300 MiB`},
+		{"unrolled", unrolled, "1000000", "300M", 300 << 20, `rw.fg:7:1: error: this plate makes the model a factor graph of at least 1000001 factors over 1000000 variables .* about 488\.3 MiB through inference at 256 bytes each, more than the memory budget of 300 MiB`},
+		{"past the plate limit", randomWalkFG, "9000000", "3G", 3 << 30, `rw.fg:6:1: error: this plate makes the model a factor graph of at least 9000000 factors over 9000000 variables .* about 4\.3 GiB through inference at 256 bytes each, more than the memory budget of 3 GiB`},
+	} {
 		path := filepath.Join(t.TempDir(), "rw.fg")
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cmd := fgCommand(t, "run", path, "--set", "T=1000000")
-		cmd.Env = append(cmd.Env, "FG_MEMORY_BUDGET=300M")
+		cmd := fgCommand(t, "run", path, "--set", "T="+tc.T)
+		cmd.Env = append(cmd.Env, "FG_MEMORY_BUDGET="+tc.budget)
 		out, _ := cmd.CombinedOutput()
-		want := `rw.fg:\d+:1: error: this plate makes the model a factor graph of at least 100000[01] factors over 1000000 variables .* about 488\.3 MiB through inference at 256 bytes each, more than the memory budget of 300 MiB`
-		if code := cmd.ProcessState.ExitCode(); code != exitError || !regexp.MustCompile(want).Match(out) {
-			t.Fatalf("%s: exit %d, want 1 and /%s/:\n%.2000s", name, code, want, out)
+		if code := cmd.ProcessState.ExitCode(); code != exitError || !regexp.MustCompile(tc.want).Match(out) || strings.Count(string(out), "error:") != 1 {
+			t.Fatalf("%s: exit %d, want 1 and one error /%s/:\n%.2000s", tc.name, code, tc.want, out)
 		}
 		peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // kilobytes on Linux
-		if peak >= 300<<20 {
-			t.Errorf("%s: refused at a peak of %d MiB, past the budget of 300 MiB", name, peak>>20)
+		if peak >= tc.limit {
+			t.Errorf("%s: refused at a peak of %d MiB, past the budget of %s", tc.name, peak>>20, tc.budget)
 		}
-		t.Logf("%s: refused at a peak of %d MiB", name, peak>>20)
+		t.Logf("%s: refused at a peak of %d MiB", tc.name, peak>>20)
 	}
 }
