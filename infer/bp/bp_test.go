@@ -311,13 +311,13 @@ func TestRelaxedFixedPoint(t *testing.T) {
 func tilted(en *engine, a int32, b float64) [4]float64 {
 	p := en.p
 	en.cavities(a, 0)
-	t := p.table(a)
+	t, theta := p.table(a)
 	var q [4]float64
 	z := 0.0
 	for x1 := 0; x1 < 2; x1++ {
 		for x0 := 0; x0 < 2; x0++ {
 			e0, e1 := p.fstart[a], p.fstart[a]+1
-			l := t[x0+2*x1] + en.cav[x0] + en.cav[2+x1] + b*(en.msg[p.msgStart(e0)+int32(x0)]+en.msg[p.msgStart(e1)+int32(x1)])
+			l := theta*t[x0+2*x1] + en.cav[x0] + en.cav[2+x1] + b*(en.msg[p.msgStart(e0)+int32(x0)]+en.msg[p.msgStart(e1)+int32(x1)])
 			q[x0+2*x1] = math.Exp(l)
 			z += q[x0+2*x1]
 		}

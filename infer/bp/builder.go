@@ -18,11 +18,13 @@ func newBuilder(nv int) *builder {
 }
 
 // reserve sizes the factor arrays for nfac message-passing factors with
-// nedge edges in all and nunary single-variable factors, so that building
-// a large problem does not copy them as they grow.
-func (b *builder) reserve(nfac, nedge, nunary int) {
+// nedge edges in all, ntab table entries and nunary single-variable
+// factors, so that building a large problem does not copy them as they
+// grow.
+func (b *builder) reserve(nfac, nedge, nunary, ntab int) {
 	p := b.p
-	p.evar = slices.Grow(p.evar, nedge)
+	p.evar, p.tab = slices.Grow(p.evar, nedge), slices.Grow(p.tab, ntab)
+	p.utab = slices.Grow(p.utab, 2*nunary)
 	p.fstart, p.toff, p.orig = slices.Grow(p.fstart, nfac), slices.Grow(p.toff, nfac), slices.Grow(p.orig, nfac)
 	p.uvar, p.uoff, p.uorig = slices.Grow(p.uvar, nunary), slices.Grow(p.uoff, nunary), slices.Grow(p.uorig, nunary)
 }
@@ -52,13 +54,37 @@ func (b *builder) addFactor(vars []int32, logt []float64, orig int32, share bool
 		p.uorig = append(p.uorig, orig)
 		return
 	}
+	b.addMulti(vars, logt, 1, orig, share)
+}
+
+// addLogLinear adds a factor over distinct vars (two or more) with the log
+// table theta·stat (a log-linear factor); with share, stat is the previous
+// factor's (the same run's statistic), stored once.
+func (b *builder) addLogLinear(vars []int32, stat []float64, theta float64, orig int32, share bool) {
+	p := b.p
+	if p.theta == nil { // the factors before had tables of their own
+		p.theta = make([]float64, len(p.toff), cap(p.toff))
+		for a := range p.theta {
+			p.theta[a] = 1
+		}
+	}
+	b.addMulti(vars, stat, theta, orig, share)
+}
+
+// addMulti adds a factor of two or more variables with the log table
+// theta·t, t stored unless shared with the previous factor.
+func (b *builder) addMulti(vars []int32, t []float64, theta float64, orig int32, share bool) {
+	p := b.p
 	p.evar = append(p.evar, vars...)
 	p.fstart = append(p.fstart, int32(len(p.evar)))
 	if share && len(p.toff) > 0 {
 		p.toff = append(p.toff, p.toff[len(p.toff)-1])
 	} else {
 		p.toff = append(p.toff, int32(len(p.tab)))
-		p.tab = append(p.tab, logt...)
+		p.tab = append(p.tab, t...)
+	}
+	if p.theta != nil {
+		p.theta = append(p.theta, theta)
 	}
 	p.orig = append(p.orig, orig)
 }

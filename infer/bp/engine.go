@@ -154,10 +154,11 @@ func (en *engine) addSelf(a int32, w float64) {
 // keeps one exponential per table entry.
 func (en *engine) marginal(a int32, pos int, dst []float64) {
 	p := en.p
-	t := p.table(a)
+	t, theta := p.table(a)
+	sc := en.invc * theta // log f/c = sc·t
 	r := int(p.fstart[a+1] - p.fstart[a])
 	if r == 2 {
-		en.marginal2(a, pos, t, dst)
+		en.marginal2(sc, pos, t, dst)
 		return
 	}
 	mx := dst
@@ -168,7 +169,7 @@ func (en *engine) marginal(a int32, pos int, dst []float64) {
 	var st [16]int
 	state := stateBuf(&st, r)
 	for idx := range t {
-		v := en.invc * t[idx]
+		v := sc * t[idx]
 		for k := 0; k < r; k++ {
 			if k != pos {
 				v += en.cav[en.coff[k]+state[k]]
@@ -186,7 +187,7 @@ func (en *engine) marginal(a int32, pos int, dst []float64) {
 }
 
 // marginal2 is marginal for a pairwise factor (table index x0 + K0·x1).
-func (en *engine) marginal2(a int32, pos int, t, dst []float64) {
+func (en *engine) marginal2(sc float64, pos int, t, dst []float64) {
 	k0 := en.coff[1]
 	k1 := en.coff[2] - k0
 	other := en.cav[k0:]
@@ -199,7 +200,7 @@ func (en *engine) marginal2(a int32, pos int, t, dst []float64) {
 	}
 	for x1 := 0; x1 < k1; x1++ {
 		for x0 := 0; x0 < k0; x0++ {
-			v := en.invc * t[x0+k0*x1]
+			v := sc * t[x0+k0*x1]
 			if pos == 0 {
 				v += other[x1]
 				onlineLSE(&dst[x0], &sum[x0], v)
@@ -391,8 +392,8 @@ func (en *engine) calcBinaryPair(a int32, pos int, w float64, dst []float64) {
 		}
 		return
 	}
-	t := p.table(a)
-	ic := en.invc
+	t, theta := p.table(a)
+	ic := en.invc * theta
 	var l0, l1 float64
 	if pos == 0 { // table index x0 + 2·x1, i = x0
 		l0 = lse2(ic*t[0]+c0, ic*t[2]+c1)
@@ -427,7 +428,7 @@ func lse2(a, b float64) float64 {
 // and the message is d = c·log(m(1)/m(0)) (one logarithm). It reports false
 // (the caller then uses log-sum-exps) when T is unavailable or m underflows.
 func (en *engine) linearPair(a int32, pos int, c0, c1 float64) (float64, bool) {
-	if en.lin == nil {
+	if en.lin == nil || en.p.scale(a) != 1 { // lin holds exp(t/c): θ = 1 only
 		return 0, false
 	}
 	o := en.p.toff[a]
@@ -472,7 +473,7 @@ func (en *engine) initLinear() {
 		}
 		done = p.toff[a]
 		l := en.lin[p.toff[a] : p.toff[a]+4]
-		t := p.table(a)
+		t, _ := p.table(a) // exp(t/c): for the factors of scale θ = 1 (linearPair)
 		mx := math.Inf(-1)
 		for _, v := range t {
 			mx = math.Max(mx, en.invc*v)

@@ -63,7 +63,8 @@ func (en *engine) factorTerm(a int32, w float64) float64 {
 	en.msg = en.current() // beliefs read the newest messages, as libDAI's calcBeliefF
 	r := en.cavities(a, w)
 	en.msg = msg
-	t := p.table(a)
+	t, theta := p.table(a)
+	sc := en.invc * theta
 	if cap(en.tilt) < len(t) {
 		en.tilt = make([]float64, len(t))
 	}
@@ -71,7 +72,7 @@ func (en *engine) factorTerm(a int32, w float64) float64 {
 	var st [16]int
 	state := stateBuf(&st, r)
 	for idx := range t {
-		v := en.invc * t[idx]
+		v := sc * t[idx]
 		for k := 0; k < r; k++ {
 			v += en.cav[en.coff[k]+state[k]]
 		}
@@ -90,7 +91,7 @@ func (en *engine) factorTerm(a int32, w float64) float64 {
 			continue
 		}
 		pr := math.Exp(l)
-		s += pr * (t[idx] - en.c*l)
+		s += pr * (theta*t[idx] - en.c*l)
 	}
 	return s
 }

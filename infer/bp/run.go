@@ -104,12 +104,14 @@ func newEngine(p *Problem, s *Settings, spinOK bool) (*engine, error) {
 	} else {
 		en.w0 = 1 - 1/en.c
 	}
+	if kind := scheduleClass(s.Schedule); spinOK && en.useSpin(kind) {
+		if sp, ok := newSpin(en, kind == schedParallel); ok {
+			en.sp = sp
+			return en, nil
+		}
+	}
 	if !en.relax {
 		en.initLinear()
-	}
-	if kind := scheduleClass(s.Schedule); spinOK && en.useSpin(kind) {
-		en.sp = newSpin(en, kind == schedParallel)
-		return en, nil
 	}
 	en.msg = make([]float64, p.numMsg())
 	for e := 0; e < p.NumEdges(); e++ {

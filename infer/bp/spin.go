@@ -20,7 +20,7 @@ import (
 //	ρ = π_j Π_{b ∋ j, b ≠ a} r_{b→j},   π_j = prior_j(1) / prior_j(0),
 //
 // the new message is, for T the factor's linear table as seen from i
-// (T[x_i][x_j], engine.lin),
+// (T[x_i][x_j], lin),
 //
 //	r_{a→i} = (T[1][0] + T[1][1] ρ) / (T[0][0] + T[0][1] ρ):
 //
@@ -39,8 +39,11 @@ type spin struct {
 	start []int32   // p.vstart: slots of variable i are start[i]..start[i+1]
 	pr    []float64 // per variable: prior ratio π_i (may be 0 or +Inf)
 	lpr   []float64 // per variable: log π_i
-	lin   []float64 // engine.lin: T(x0, x1) at toff[a] + x0 + 2·x1
-	tab   []float64 // p.tab: log f(x0, x1), laid out as lin
+	// lin holds the linear tables T(x0, x1) = exp(log f − max log f) at
+	// x0 + 2·x1 from an offset, one for each run of consecutive factors
+	// with the same log table (the same source table and θ).
+	lin []float64
+	p   *Problem
 }
 
 // spinRange bounds the cavity products the fast path accepts.
@@ -49,7 +52,7 @@ const spinRange = 1e280
 // useSpin reports whether plain BP with this engine's settings may run on
 // the spin state: BP (c = 1, not relaxed), undamped, a sequential, random
 // or parallel schedule, binary variables with a defined prior ratio, and
-// pairwise factors whose tables initLinear accepted.
+// pairwise factors (whose tables newSpin must then accept).
 func (en *engine) useSpin(kind int) bool {
 	p := en.p
 	if en.relax || en.c != 1 || en.step != 1 || kind != schedSequential && kind != schedParallel {
@@ -61,7 +64,7 @@ func (en *engine) useSpin(kind int) bool {
 		}
 	}
 	for a := 0; a < p.NumFactors(); a++ {
-		if p.fstart[a+1]-p.fstart[a] != 2 || math.IsNaN(en.lin[p.toff[a]]) {
+		if p.fstart[a+1]-p.fstart[a] != 2 {
 			return false
 		}
 	}
@@ -75,12 +78,18 @@ const (
 	schedOther
 )
 
-// newSpin builds the spin state with every message uniform (r = 1).
-func newSpin(en *engine, parallel bool) *spin {
+// newSpin builds the spin state with every message uniform (r = 1), or
+// reports false when a table's linear form under- or overflows (entries
+// below 1e-280 of its largest: the log-domain engine takes those).
+func newSpin(en *engine, parallel bool) (*spin, bool) {
 	p := en.p
+	lin, loff, ok := spinTables(p)
+	if !ok {
+		return nil, false
+	}
 	n := len(p.vedge)
 	sp := &spin{r: make([]float64, n), rev: make([]int32, n), fpos: make([]uint32, n), other: make([]int32, n),
-		start: p.vstart, pr: make([]float64, p.nv), lpr: make([]float64, p.nv), lin: en.lin, tab: p.tab}
+		start: p.vstart, pr: make([]float64, p.nv), lpr: make([]float64, p.nv), lin: lin, p: p}
 	// fpos first holds each edge's slot (no separate edge → slot array),
 	// read to fill rev, then its own values.
 	for s, e := range p.vedge {
@@ -92,7 +101,7 @@ func newSpin(en *engine, parallel bool) *spin {
 	for s, e := range p.vedge {
 		a := p.factorOf(e)
 		sp.r[s] = 1
-		sp.fpos[s] = uint32(p.toff[a])<<1 | uint32(e-p.fstart[a])
+		sp.fpos[s] = uint32(loff[a])<<1 | uint32(e-p.fstart[a])
 		sp.other[s] = p.evar[opposite(p, e)]
 	}
 	for i := range sp.pr {
@@ -102,9 +111,47 @@ func newSpin(en *engine, parallel bool) *spin {
 	if parallel {
 		sp.nr = make([]float64, n)
 	}
-	return sp
+	return sp, true
 }
 
+// spinTables makes the linear tables of the pairwise factors, one for each
+// run of consecutive factors with the same log table, and returns them
+// with the offset of each factor's table; false when one under- or
+// overflows.
+func spinTables(p *Problem) ([]float64, []int32, bool) {
+	nf := int32(p.NumFactors())
+	same := func(a int32) bool { return a > 0 && p.toff[a] == p.toff[a-1] && p.scale(a) == p.scale(a-1) }
+	runs := 0
+	for a := range nf {
+		if !same(a) {
+			runs++
+		}
+	}
+	lin, loff := make([]float64, 0, 4*runs), make([]int32, nf)
+	for a := range nf {
+		if same(a) {
+			loff[a] = loff[a-1]
+			continue
+		}
+		t, theta := p.table(a)
+		mx := math.Inf(-1)
+		for _, v := range t {
+			mx = math.Max(mx, theta*v)
+		}
+		if math.IsInf(mx, 0) || math.IsNaN(mx) {
+			return nil, nil, false
+		}
+		loff[a] = int32(len(lin))
+		for _, v := range t {
+			l := math.Exp(theta*v - mx)
+			if !(l > 1e-280) {
+				return nil, nil, false
+			}
+			lin = append(lin, l)
+		}
+	}
+	return lin, loff, true
+}
 // opposite is the other edge of edge e's pairwise factor.
 func opposite(p *Problem, e int32) int32 {
 	a := p.factorOf(e)
@@ -255,8 +302,9 @@ func (sp *spin) factorTerms(S []float64) (float64, bool) {
 			rv := sp.rev[s]
 			hi := S[i] - math.Log(sp.r[s])
 			hj := S[sp.other[s]] - math.Log(sp.r[rv])
-			o := sp.fpos[s] >> 1
-			sum += pairTerm(sp.tab[o:o+4:o+4], hi, hj)
+			t, theta := sp.p.table(sp.p.factorOf(sp.p.vedge[s]))
+			L := [4]float64{theta * t[0], theta * t[1], theta * t[2], theta * t[3]}
+			sum += pairTerm(L[:], hi, hj)
 		}
 	}
 	return sum, true
