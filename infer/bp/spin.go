@@ -152,6 +152,7 @@ func spinTables(p *Problem) ([]float64, []int32, bool) {
 	}
 	return lin, loff, true
 }
+
 // opposite is the other edge of edge e's pairwise factor.
 func opposite(p *Problem, e int32) int32 {
 	a := p.factorOf(e)
