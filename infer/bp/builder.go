@@ -13,20 +13,18 @@ type builder struct {
 }
 
 func newBuilder(nv int) *builder {
-	p := &Problem{nv: nv, card: make([]int32, 0, nv), voff: make([]int32, 1, nv+1), fstart: []int32{0}, uoff: []int32{0}}
+	p := &Problem{nv: nv, card: make([]int32, 0, nv), voff: make([]int32, 1, nv+1), fstart: []int32{0}}
+	p.orig.step = 1
 	return &builder{p: p}
 }
 
 // reserve sizes the factor arrays for nfac message-passing factors with
-// nedge edges in all, ntab table entries and nunary single-variable
-// factors, so that building a large problem does not copy them as they
-// grow.
-func (b *builder) reserve(nfac, nedge, nunary, ntab int) {
+// nedge edges in all and ntab table entries, so that building a large
+// problem does not copy them as they grow.
+func (b *builder) reserve(nfac, nedge, ntab int) {
 	p := b.p
 	p.evar, p.tab = slices.Grow(p.evar, nedge), slices.Grow(p.tab, ntab)
-	p.utab = slices.Grow(p.utab, 2*nunary)
-	p.fstart, p.toff, p.orig = slices.Grow(p.fstart, nfac), slices.Grow(p.toff, nfac), slices.Grow(p.orig, nfac)
-	p.uvar, p.uoff, p.uorig = slices.Grow(p.uvar, nunary), slices.Grow(p.uoff, nunary), slices.Grow(p.uorig, nunary)
+	p.fstart, p.toff = slices.Grow(p.fstart, nfac), slices.Grow(p.toff, nfac)
 }
 
 func (b *builder) addVar(card int) {
@@ -48,31 +46,19 @@ func (b *builder) addFactor(vars []int32, logt []float64, orig int32, share bool
 		for k, l := range logt {
 			p.prior[int(p.voff[v])+k] += l
 		}
-		p.uvar = append(p.uvar, v)
-		p.utab = append(p.utab, logt...)
-		p.uoff = append(p.uoff, int32(len(p.utab)))
-		p.uorig = append(p.uorig, orig)
+		if p.nabs == nil {
+			p.nabs = make([]int32, p.nv)
+		}
+		p.nabs[v]++
 		return
 	}
 	b.addMulti(vars, logt, 1, orig, share)
 }
 
-// addLogLinear adds a factor over distinct vars (two or more) with the log
-// table theta·stat (a log-linear factor); with share, stat is the previous
-// factor's (the same run's statistic), stored once.
-func (b *builder) addLogLinear(vars []int32, stat []float64, theta float64, orig int32, share bool) {
-	p := b.p
-	if p.theta == nil { // the factors before had tables of their own
-		p.theta = make([]float64, len(p.toff), cap(p.toff))
-		for a := range p.theta {
-			p.theta[a] = 1
-		}
-	}
-	b.addMulti(vars, stat, theta, orig, share)
-}
-
 // addMulti adds a factor of two or more variables with the log table
-// theta·t, t stored unless shared with the previous factor.
+// theta·t (θ = 1 for a factor with its own table, the parameter of a
+// log-linear one, t its statistic), t stored unless shared with the
+// previous factor.
 func (b *builder) addMulti(vars []int32, t []float64, theta float64, orig int32, share bool) {
 	p := b.p
 	p.evar = append(p.evar, vars...)
@@ -83,10 +69,8 @@ func (b *builder) addMulti(vars []int32, t []float64, theta float64, orig int32,
 		p.toff = append(p.toff, int32(len(p.tab)))
 		p.tab = append(p.tab, t...)
 	}
-	if p.theta != nil {
-		p.theta = append(p.theta, theta)
-	}
-	p.orig = append(p.orig, orig)
+	p.theta.add(theta, cap(p.toff))
+	p.orig.add(orig, cap(p.toff))
 }
 
 // finish builds the edge-to-factor index (unless every factor is
@@ -149,7 +133,6 @@ func NewSpinPairwise(n int, h []float64, edges [][2]int32, J []float64) (*Proble
 	ne := len(edges)
 	p.evar = make([]int32, 0, 2*ne)
 	p.fstart, p.toff, p.tab = make([]int32, 1, ne+1), make([]int32, 0, ne), make([]float64, 0, 4*ne)
-	p.orig = make([]int32, 0, ne)
 	for k, e := range edges {
 		if e[0] < 0 || e[1] < 0 || int(e[0]) >= n || int(e[1]) >= n || e[0] == e[1] || math.IsNaN(J[k]) || math.IsInf(J[k], 0) {
 			return nil, fmt.Errorf("bp: edge %d (%d, %d) with coupling %v is invalid", k, e[0], e[1], J[k])

@@ -58,8 +58,8 @@ func TestLogLinearMatchesTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ll.theta == nil || len(ll.tab) != 4 || len(tab.tab) != 4*ll.NumFactors() {
-		t.Fatalf("log-linear problem: θ %d, %d table entries; with tables %d", len(ll.theta), len(ll.tab), len(tab.tab))
+	if ll.theta.vals == nil || len(ll.tab) != 4 || len(tab.tab) != 4*ll.NumFactors() {
+		t.Fatalf("log-linear problem: θ %d, %d table entries; with tables %d", len(ll.theta.vals), len(ll.tab), len(tab.tab))
 	}
 	if en, _ := newEngine(ll, &Settings{}, true); en.sp == nil {
 		t.Fatal("the spin state was not used")
@@ -87,5 +87,35 @@ func TestLogLinearMatchesTables(t *testing.T) {
 				t.Errorf("%+v: relaxation weight %d: %v, with tables %v", s, a, got.B[a], b)
 			}
 		}
+	}
+}
+
+// TestColumn: a column keeps no array while its values follow base +
+// step·a and gives every value back after the first that does not.
+func TestColumn(t *testing.T) {
+	for _, step := range []int32{0, 1} {
+		var c column[int32]
+		c.step = step
+		for a := range int32(5) {
+			c.add(7+step*a, 8)
+		}
+		if c.vals != nil {
+			t.Fatalf("step %d: an array for values that follow the rule", step)
+		}
+		c.add(-1, 8)
+		c.add(3, 8)
+		want := []int32{7, 7 + step, 7 + 2*step, 7 + 3*step, 7 + 4*step, -1, 3}
+		for a, w := range want {
+			if got := c.at(int32(a)); got != w {
+				t.Errorf("step %d: value %d = %d, want %d", step, a, got, w)
+			}
+		}
+	}
+	p, err := NewProblem(gridGraph(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.theta.vals != nil || p.orig.vals != nil || p.orig.at(0) != 25 {
+		t.Errorf("a grid of one coupling table: θ array %d, orig array %d, orig(0) = %d", len(p.theta.vals), len(p.orig.vals), p.orig.at(0))
 	}
 }

@@ -42,11 +42,12 @@ func (en *engine) logZ(bel, scratch []float64) float64 {
 			deg[p.evar[e]] += en.c
 		}
 	}
-	for u, i := range p.uvar {
-		b := bel[p.voff[i]:p.voff[i+1]]
-		t := p.utab[p.uoff[u]:p.uoff[u+1]]
-		sum += en.c*entropy(b) + expectLog(b, t)
-		deg[i] += en.c
+	for i, n := range p.nabs { // the absorbed factors of i: Σ_u b_i·log f_u = b_i·log prior_i
+		if n > 0 {
+			b := bel[p.voff[i]:p.voff[i+1]]
+			sum += float64(n)*en.c*entropy(b) + expectLog(b, p.prior[p.voff[i]:p.voff[i+1]])
+			deg[i] += float64(n) * en.c
+		}
 	}
 	for i := 0; i < p.nv; i++ {
 		if deg[i] != 1 {

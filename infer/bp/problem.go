@@ -22,10 +22,10 @@ import (
 //	                        (efac nil when every factor is pairwise: a = e/2)
 //	toff[a]                 offset of factor a's log table in tab (first variable fastest);
 //	                        factors with one source table share it (table)
-//	theta[a]                the scale of that table: log f_a = theta[a]·tab[toff[a]:...], the
+//	theta.at(a)             the scale of that table: log f_a = θ_a·tab[toff[a]:...], the
 //	                        parameter θ of a log-linear factor (graph.AddLogLinear: tab then
 //	                        holds its statistic φ, once for its run), 1 for a factor given
-//	                        its own table (theta nil when every factor is)
+//	                        its own table (a column: no array while every θ is the same)
 //	moff[e]                 offset of edge e's log message in the message arrays
 //	                        (moff nil when every variable is binary: 2e)
 //	vstart[i]..vstart[i+1]  vedge[...] = edges of variable i, by factor index
@@ -38,18 +38,16 @@ type Problem struct {
 	evar   []int32
 	efac   []int32 // factor of each edge (nil when every factor is pairwise)
 	toff   []int32
-	theta  []float64 // nil when every factor has its own log table
+	theta  column[float64]
 	tab    []float64
 	moff   []int32 // nil when every variable is binary (msgStart)
 	vstart []int32
 	vedge  []int32
-	orig   []int32 // graph factor index of each engine factor (-1 if built directly)
-	// Absorbed single-variable factors, kept for the Bethe log Z:
-	// factor uorig[u] on variable uvar[u] with log table utab[uoff[u]:...].
-	uvar  []int32
-	uoff  []int32
-	utab  []float64
-	uorig []int32
+	orig   column[int32] // graph factor index of each engine factor (-1 if built directly)
+	// nabs[i] is the number of single-variable factors absorbed into
+	// variable i's prior, for the Bethe log Z (their log tables sum to
+	// the prior).
+	nabs []int32
 	nfac  int     // factors of the source graph (for per-factor results)
 	logc  float64 // log of the constant factors (over no variable)
 }
@@ -65,12 +63,7 @@ func (p *Problem) table(a int32) (t []float64, theta float64) {
 }
 
 // scale is factor a's θ (1 for a factor given its own table).
-func (p *Problem) scale(a int32) float64 {
-	if p.theta == nil {
-		return 1
-	}
-	return p.theta[a]
-}
+func (p *Problem) scale(a int32) float64 { return p.theta.at(a) }
 
 // factorOf is the factor of edge e.
 func (p *Problem) factorOf(e int32) int32 {
@@ -144,17 +137,14 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 		b.addVar(v.Card)
 	}
 	b.p.prior = make([]float64, b.p.voff[len(g.Vars)])
-	nfac, nedge, nunary, ntab := 0, 0, 0, 0
+	nfac, nedge, ntab := 0, 0, 0
 	var last []float64 // the previous factor's source table (or statistic)
 	for _, f := range g.FactorForms() {
 		t := f.Table
 		if f.Stat != nil {
 			t = f.Stat
 		}
-		switch n := len(f.Vars); {
-		case n == 1:
-			nunary++
-		case n > 1:
+		if n := len(f.Vars); n > 1 {
 			nfac, nedge = nfac+1, nedge+n
 			if !sameSlice(t, last) {
 				ntab += len(t)
@@ -162,7 +152,7 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 			last = t
 		}
 	}
-	b.reserve(nfac, nedge, nunary, ntab)
+	b.reserve(nfac, nedge, ntab)
 	var buf canonBuf
 	last = nil
 	for a, f := range g.FactorForms() {
@@ -180,7 +170,7 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 		}
 		share := len(vars) > 1 && len(vars) == len(f.Vars) && sameSlice(t, last)
 		if f.Stat != nil && len(vars) > 1 && len(vars) == len(f.Vars) {
-			b.addLogLinear(vars, t, theta, int32(a), share)
+			b.addMulti(vars, t, theta, int32(a), share)
 		} else {
 			b.addFactor(vars, logt, int32(a), share)
 		}

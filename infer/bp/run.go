@@ -212,8 +212,8 @@ func (en *engine) finish(res *Result, bel, scratch []float64) {
 	res.LogZ = en.logZ(bel, scratch)
 	if en.relax {
 		res.B = make([]float64, max(p.nfac, 0))
-		for a, o := range p.orig {
-			if o >= 0 && int(o) < len(res.B) {
+		for a := range int32(p.NumFactors()) {
+			if o := p.orig.at(a); o >= 0 && int(o) < len(res.B) {
 				res.B[o] = en.selfW[a]
 			}
 		}

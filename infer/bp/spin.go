@@ -37,8 +37,7 @@ type spin struct {
 	fpos  []uint32  // per slot: offset of the factor's table in lin <<1 | position of the receiving variable
 	other []int32   // per slot: the other variable j of the factor
 	start []int32   // p.vstart: slots of variable i are start[i]..start[i+1]
-	pr    []float64 // per variable: prior ratio π_i (may be 0 or +Inf)
-	lpr   []float64 // per variable: log π_i
+	pr    []float64 // per variable: prior ratio π_i (may be 0 or +Inf); log π_i is lpr(i)
 	// lin holds the linear tables T(x0, x1) = exp(log f − max log f) at
 	// x0 + 2·x1 from an offset, one for each run of consecutive factors
 	// with the same log table (the same source table and θ).
@@ -89,7 +88,7 @@ func newSpin(en *engine, parallel bool) (*spin, bool) {
 	}
 	n := len(p.vedge)
 	sp := &spin{r: make([]float64, n), rev: make([]int32, n), fpos: make([]uint32, n), other: make([]int32, n),
-		start: p.vstart, pr: make([]float64, p.nv), lpr: make([]float64, p.nv), lin: lin, p: p}
+		start: p.vstart, pr: make([]float64, p.nv), lin: lin, p: p}
 	// fpos first holds each edge's slot (no separate edge → slot array),
 	// read to fill rev, then its own values.
 	for s, e := range p.vedge {
@@ -105,8 +104,7 @@ func newSpin(en *engine, parallel bool) (*spin, bool) {
 		sp.other[s] = p.evar[opposite(p, e)]
 	}
 	for i := range sp.pr {
-		sp.lpr[i] = p.prior[2*i+1] - p.prior[2*i]
-		sp.pr[i] = math.Exp(sp.lpr[i])
+		sp.pr[i] = math.Exp(sp.lpr(int32(i)))
 	}
 	if parallel {
 		sp.nr = make([]float64, n)
@@ -153,6 +151,9 @@ func spinTables(p *Problem) ([]float64, []int32, bool) {
 	return lin, loff, true
 }
 
+// lpr is log π_i, from the prior (the slow paths and log Z read it).
+func (sp *spin) lpr(i int32) float64 { return sp.p.prior[2*i+1] - sp.p.prior[2*i] }
+
 // opposite is the other edge of edge e's pairwise factor.
 func opposite(p *Problem, e int32) int32 {
 	a := p.factorOf(e)
@@ -189,7 +190,7 @@ func (sp *spin) calc(s int32, r []float64) float64 {
 //	r = (a e + d)/(t0 e + b)  (h > 0),   r = (a + d e)/(t0 + b e)  (h ≤ 0).
 func (sp *spin) slow(s int32, r []float64, a, b, t0, d float64) float64 {
 	j, rv := sp.other[s], sp.rev[s]
-	h := sp.lpr[j]
+	h := sp.lpr(j)
 	for t := sp.start[j]; t < sp.start[j+1]; t++ {
 		if t != rv {
 			h += math.Log(r[t])
@@ -257,7 +258,7 @@ func (sp *spin) beliefs(dst []float64) bool {
 			dst[2*i], dst[2*i+1] = 1/(1+rho), rho/(1+rho)
 			continue
 		}
-		h := sp.lpr[i]
+		h := sp.lpr(int32(i))
 		for _, x := range sp.r[t0:t1:t1] {
 			h += math.Log(x)
 		}
@@ -286,7 +287,7 @@ func (sp *spin) beliefs(dst []float64) bool {
 // scratch space for the variables' log ratios.
 func (sp *spin) factorTerms(S []float64) (float64, bool) {
 	for i := range S {
-		S[i] = sp.lpr[i]
+		S[i] = sp.lpr(int32(i))
 		for _, x := range sp.r[sp.start[i]:sp.start[i+1]] {
 			S[i] += math.Log(x)
 		}
