@@ -48,8 +48,8 @@ type Problem struct {
 	// variable i's prior, for the Bethe log Z (their log tables sum to
 	// the prior).
 	nabs []int32
-	nfac  int     // factors of the source graph (for per-factor results)
-	logc  float64 // log of the constant factors (over no variable)
+	nfac int     // factors of the source graph (for per-factor results)
+	logc float64 // log of the constant factors (over no variable)
 }
 
 // table is factor a's log table as t and a scale θ: log f_a = θ·t, with t
