@@ -2,10 +2,15 @@ package present
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fg-infer/fg/infer"
 )
@@ -88,7 +93,7 @@ type JSONResult struct {
 	LogEvidence *Float                    `json:"log_evidence"`
 	ELBO        bool                      `json:"elbo,omitempty"`
 	Trace       Floats                    `json:"trace"`
-	Variables   map[string]JSONVariable   `json:"variables"`
+	Variables   JSONVariables             `json:"variables"`
 	Relaxation  map[string]Float          `json:"relaxation"`
 	Predictions map[string]JSONPrediction `json:"predictions"`
 	Learned     map[string]JSONLearned    `json:"learned"`
@@ -101,6 +106,72 @@ type JSONResult struct {
 type JSONWarning struct {
 	Pos     string `json:"pos"`
 	Message string `json:"message"`
+}
+
+// JSONVariables is a result's posterior marginals, encoded as an object
+// keyed by variable name — sorted, as encoding/json writes a map, and of
+// two variables with one name the later — one variable at a time, so that
+// WriteDocument streams 10⁶ variables without holding their encoding or a
+// JSONVariable each.
+type JSONVariables struct {
+	vars []infer.Variable
+	stub bool // WriteDocument's placeholder (stubJSON)
+}
+
+// stubJSON is what a placeholder JSONVariables encodes to: a string with a
+// NUL, which no other value of the document encodes to unescaped (a string
+// holding it encodes its quotes as \"), so that WriteDocument finds where
+// to stream the variables.
+const stubJSON = `"\u0000"`
+
+// MarshalJSON encodes the object whole.
+func (v JSONVariables) MarshalJSON() ([]byte, error) {
+	if v.stub {
+		return []byte(stubJSON), nil
+	}
+	var b bytes.Buffer
+	err := v.encode(&b, func() error { return nil })
+	return b.Bytes(), err
+}
+
+// encode appends the object to b, calling flush after each variable.
+func (v JSONVariables) encode(b *bytes.Buffer, flush func() error) error {
+	order := make([]int32, 0, len(v.vars))
+	for i := range v.vars {
+		order = append(order, int32(i))
+	}
+	// By name, the later of equal names first; then keep each name's first.
+	slices.SortStableFunc(order, func(i, j int32) int {
+		if c := strings.Compare(v.vars[i].Name, v.vars[j].Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(j, i)
+	})
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(true)
+	b.WriteByte('{')
+	for k, i := range order {
+		if k > 0 && v.vars[order[k-1]].Name == v.vars[i].Name {
+			continue
+		}
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(v.vars[i].Name); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		if err := enc.Encode(jsonVariable(v.vars[i])); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1)
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
 }
 
 // JSONVariable is a posterior marginal: continuous variables carry mean and
@@ -165,14 +236,59 @@ func WriteJSON(w io.Writer, model string, rs []*infer.Result) error {
 }
 
 // WriteDocument writes a JSON document (NewDocument, with any model-level
-// fields set) in fg's layout.
+// fields set) in fg's layout, as json.Marshal and indentJSON would, but
+// streamed: the results' variables are encoded and written one at a time.
 func WriteDocument(w io.Writer, d Document) error {
-	compact, err := json.Marshal(d)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var in indenter
+	var b bytes.Buffer
+	flush := func() error {
+		in.write(bw, b.Bytes())
+		b.Reset()
+		return nil
+	}
+	head, err := json.Marshal(struct {
+		Version int    `json:"version"`
+		Model   string `json:"model"`
+	}{d.Version, d.Model})
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	indentJSON(bw, compact)
+	b.Write(head[:len(head)-1])
+	b.WriteString(`,"results":[`)
+	for k, r := range d.Results {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		vars := r.Variables
+		r.Variables = JSONVariables{stub: true}
+		enc, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		at := bytes.Index(enc, []byte(`"variables":`+stubJSON))
+		if at < 0 {
+			return errors.New("json: the variables' placeholder is missing")
+		}
+		at += len(`"variables":`)
+		b.Write(enc[:at])
+		if err := vars.encode(&b, flush); err != nil {
+			return err
+		}
+		b.Write(enc[at+len(stubJSON):])
+	}
+	b.WriteByte(']')
+	if d.SummedStates != nil {
+		s, err := json.Marshal(d.SummedStates)
+		if err != nil {
+			return err
+		}
+		b.WriteString(`,"summed_states":`)
+		b.Write(s)
+	}
+	b.WriteByte('}')
+	flush()
+	bw.WriteByte('\n')
 	return bw.Flush()
 }
 
@@ -190,7 +306,7 @@ func jsonResult(r *infer.Result) JSONResult {
 		Method: r.Method, Label: r.Label, Options: r.Options, Status: r.Status.String(),
 		Message: r.Message, Iterations: r.Iterations, Updates: r.Updates, Skipped: r.Skipped,
 		Seconds: Float(r.Runtime.Seconds()), Trace: floats(r.Trace),
-		Variables: map[string]JSONVariable{}, Relaxation: map[string]Float{},
+		Variables: JSONVariables{vars: r.Variables}, Relaxation: map[string]Float{},
 		Predictions: map[string]JSONPrediction{}, Learned: map[string]JSONLearned{},
 		Errors: jsonErrors(r.Errors), Warnings: []JSONWarning{},
 	}
@@ -210,9 +326,6 @@ func jsonResult(r *infer.Result) JSONResult {
 	if r.HasEvidence {
 		j.LogEvidence = optFloat(true, r.LogEvidence)
 		j.ELBO = r.ELBO
-	}
-	for _, v := range r.Variables {
-		j.Variables[v.Name] = jsonVariable(v)
 	}
 	for _, x := range r.Relaxation {
 		j.Relaxation[uniqueKey(j.Relaxation, x.Factor)] = Float(x.B)
