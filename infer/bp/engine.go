@@ -57,7 +57,7 @@ func (en *engine) current() []float64 {
 func (en *engine) cavity(dst []float64, e int32, w float64) {
 	p := en.p
 	j := p.evar[e]
-	copy(dst, p.prior[p.voff[j]:p.voff[j+1]])
+	copy(dst, p.prior[p.voff.at(j):p.voff.at(j+1)])
 	for _, f := range p.vedge[p.vstart[j]:p.vstart[j+1]] {
 		if f == e {
 			continue
@@ -79,12 +79,12 @@ func (en *engine) cavity(dst []float64, e int32, w float64) {
 // (self weight w) and returns the number of variables.
 func (en *engine) cavities(a int32, w float64) int {
 	p := en.p
-	e0, e1 := p.fstart[a], p.fstart[a+1]
+	e0, e1 := p.fstart.at(a), p.fstart.at(a+1)
 	en.coff = en.coff[:0]
 	n := 0
 	for e := e0; e < e1; e++ {
 		en.coff = append(en.coff, n)
-		n += int(p.card[p.evar[e]])
+		n += int(p.card.at(p.evar[e]))
 	}
 	en.coff = append(en.coff, n)
 	if cap(en.cav) < n {
@@ -110,8 +110,8 @@ func (en *engine) calc(e int32, dst []float64) {
 	p := en.p
 	a := p.factorOf(e)
 	w := en.selfWeight(a)
-	if !en.relax && p.fstart[a+1]-p.fstart[a] == 2 && len(dst) == 2 && p.card[p.evar[p.fstart[a]]] == 2 && p.card[p.evar[p.fstart[a]+1]] == 2 {
-		en.calcBinaryPair(a, int(e-p.fstart[a]), w, dst)
+	if !en.relax && p.fstart.at(a+1)-p.fstart.at(a) == 2 && len(dst) == 2 && p.card.at(p.evar[p.fstart.at(a)]) == 2 && p.card.at(p.evar[p.fstart.at(a)+1]) == 2 {
+		en.calcBinaryPair(a, int(e-p.fstart.at(a)), w, dst)
 		return
 	}
 	if en.relax {
@@ -122,7 +122,7 @@ func (en *engine) calc(e int32, dst []float64) {
 	} else {
 		en.cavities(a, w)
 	}
-	en.marginal(a, int(e-p.fstart[a]), dst)
+	en.marginal(a, int(e-p.fstart.at(a)), dst)
 	normalizeLog(dst)
 	if en.c != 1 {
 		for k := range dst {
@@ -139,8 +139,8 @@ func (en *engine) addSelf(a int32, w float64) {
 	}
 	p := en.p
 	cur := en.current()
-	for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
-		k := e - p.fstart[a]
+	for e := p.fstart.at(a); e < p.fstart.at(a+1); e++ {
+		k := e - p.fstart.at(a)
 		m := p.msgOf(cur, e)
 		c := en.cav[en.coff[k]:en.coff[k+1]]
 		for s := range c {
@@ -156,7 +156,7 @@ func (en *engine) marginal(a int32, pos int, dst []float64) {
 	p := en.p
 	t, theta := p.table(a)
 	sc := en.invc * theta // log f/c = sc·t
-	r := int(p.fstart[a+1] - p.fstart[a])
+	r := int(p.fstart.at(a+1) - p.fstart.at(a))
 	if r == 2 {
 		en.marginal2(sc, pos, t, dst)
 		return
@@ -313,8 +313,8 @@ func (en *engine) beliefs(dst []float64) bool {
 	cur := en.current()
 	ok := true
 	for i := 0; i < p.nv; i++ {
-		b := dst[p.voff[i]:p.voff[i+1]]
-		copy(b, p.prior[p.voff[i]:p.voff[i+1]])
+		b := dst[p.voff.at(int32(i)):p.voff.at(int32(i+1))]
+		copy(b, p.prior[p.voff.at(int32(i)):p.voff.at(int32(i+1))])
 		for _, e := range p.vedge[p.vstart[i]:p.vstart[i+1]] {
 			m := p.msgOf(cur, e)
 			for k := range b {
@@ -368,9 +368,9 @@ func stateBuf(buf *[16]int, r int) []int {
 // defined up to a constant; every consumer normalises).
 func (en *engine) calcBinaryPair(a int32, pos int, w float64, dst []float64) {
 	p := en.p
-	o := p.fstart[a] + int32(1-pos) // the other edge of a
+	o := p.fstart.at(a) + int32(1-pos) // the other edge of a
 	j := p.evar[o]
-	pj := p.prior[p.voff[j] : p.voff[j]+2]
+	pj := p.prior[p.voff.at(j) : p.voff.at(j)+2]
 	c0, c1 := pj[0], pj[1]
 	for _, f := range p.vedge[p.vstart[j]:p.vstart[j+1]] {
 		if f != o {
@@ -431,7 +431,7 @@ func (en *engine) linearPair(a int32, pos int, c0, c1 float64) (float64, bool) {
 	if en.lin == nil || en.p.scale(a) != 1 { // lin holds exp(t/c): θ = 1 only
 		return 0, false
 	}
-	o := en.p.toff[a]
+	o := en.p.toff.at(a)
 	t := en.lin[o : o+4]
 	if math.IsNaN(t[0]) {
 		return 0, false
@@ -464,15 +464,15 @@ func (en *engine) initLinear() {
 	en.lin = make([]float64, len(p.tab))
 	done := int32(-1) // the table last filled
 	for a := range int32(p.NumFactors()) {
-		f0 := p.fstart[a]
-		if p.fstart[a+1]-f0 != 2 || p.card[p.evar[f0]] != 2 || p.card[p.evar[f0+1]] != 2 {
+		f0 := p.fstart.at(a)
+		if p.fstart.at(a+1)-f0 != 2 || p.card.at(p.evar[f0]) != 2 || p.card.at(p.evar[f0+1]) != 2 {
 			continue
 		}
-		if p.toff[a] == done {
+		if p.toff.at(a) == done {
 			continue // shared with the previous binary pairwise factor
 		}
-		done = p.toff[a]
-		l := en.lin[p.toff[a] : p.toff[a]+4]
+		done = p.toff.at(a)
+		l := en.lin[p.toff.at(a) : p.toff.at(a)+4]
 		t, _ := p.table(a) // exp(t/c): for the factors of scale θ = 1 (linearPair)
 		mx := math.Inf(-1)
 		for _, v := range t {

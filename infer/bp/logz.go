@@ -38,20 +38,20 @@ func (en *engine) logZ(bel, scratch []float64) float64 {
 			}
 			sum += en.factorTerm(int32(a), w)
 		}
-		for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
+		for e := p.fstart.at(int32(a)); e < p.fstart.at(int32(a+1)); e++ {
 			deg[p.evar[e]] += en.c
 		}
 	}
 	for i, n := range p.nabs { // the absorbed factors of i: Σ_u b_i·log f_u = b_i·log prior_i
 		if n > 0 {
-			b := bel[p.voff[i]:p.voff[i+1]]
-			sum += float64(n)*en.c*entropy(b) + expectLog(b, p.prior[p.voff[i]:p.voff[i+1]])
+			b := bel[p.voff.at(int32(i)):p.voff.at(int32(i+1))]
+			sum += float64(n)*en.c*entropy(b) + expectLog(b, p.prior[p.voff.at(int32(i)):p.voff.at(int32(i+1))])
 			deg[i] += float64(n) * en.c
 		}
 	}
 	for i := 0; i < p.nv; i++ {
 		if deg[i] != 1 {
-			sum += (1 - deg[i]) * entropy(bel[p.voff[i]:p.voff[i+1]])
+			sum += (1 - deg[i]) * entropy(bel[p.voff.at(int32(i)):p.voff.at(int32(i+1))])
 		}
 	}
 	return sum

@@ -18,7 +18,7 @@ import (
 // Layout (e indexes edges = (factor, variable) incidences):
 //
 //	card[i], voff[i]        states of variable i, offset of its states in prior/belief arrays
-//	fstart[a]..fstart[a+1]  edges of factor a; evar[e] its variable, efac[e] = a
+//	fstart[a]..fstart.at(a+1)  edges of factor a; evar[e] its variable, efac[e] = a
 //	                        (efac nil when every factor is pairwise: a = e/2)
 //	toff[a]                 offset of factor a's log table in tab (first variable fastest);
 //	                        factors with one source table share it (table)
@@ -29,15 +29,19 @@ import (
 //	moff[e]                 offset of edge e's log message in the message arrays
 //	                        (moff nil when every variable is binary: 2e)
 //	vstart[i]..vstart[i+1]  vedge[...] = edges of variable i, by factor index
+//
+// card, voff, fstart, toff, theta and orig are columns (column.go): on a
+// binary pairwise model with one table, or a table each, they keep no
+// arrays (card 2, voff 2i, fstart 2a, toff 0 or 4a).
 type Problem struct {
 	nv     int
-	card   []int32
-	voff   []int32
+	card   column[int32]
+	voff   column[int32]
 	prior  []float64
-	fstart []int32
+	fstart column[int32]
 	evar   []int32
 	efac   []int32 // factor of each edge (nil when every factor is pairwise)
-	toff   []int32
+	toff   column[int32]
 	theta  column[float64]
 	tab    []float64
 	moff   []int32 // nil when every variable is binary (msgStart)
@@ -56,10 +60,10 @@ type Problem struct {
 // the Π card entries from toff[a] (first variable fastest).
 func (p *Problem) table(a int32) (t []float64, theta float64) {
 	n := int32(1)
-	for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
-		n *= p.card[p.evar[e]]
+	for e := p.fstart.at(a); e < p.fstart.at(a+1); e++ {
+		n *= p.card.at(p.evar[e])
 	}
-	return p.tab[p.toff[a] : p.toff[a]+n : p.toff[a]+n], p.scale(a)
+	return p.tab[p.toff.at(a) : p.toff.at(a)+n : p.toff.at(a)+n], p.scale(a)
 }
 
 // scale is factor a's θ (1 for a factor given its own table).
@@ -101,7 +105,7 @@ func (p *Problem) numMsg() int {
 func (p *Problem) NumVars() int { return p.nv }
 
 // NumFactors is the number of message-passing factors (two or more variables).
-func (p *Problem) NumFactors() int { return len(p.fstart) - 1 }
+func (p *Problem) NumFactors() int { return p.fstart.n - 1 }
 
 // NumEdges is the number of factor–variable edges carrying messages.
 func (p *Problem) NumEdges() int { return len(p.evar) }
@@ -136,7 +140,7 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 		}
 		b.addVar(v.Card)
 	}
-	b.p.prior = make([]float64, b.p.voff[len(g.Vars)])
+	b.p.prior = make([]float64, b.p.voff.at(int32(len(g.Vars))))
 	nfac, nedge, ntab := 0, 0, 0
 	var last []float64 // the previous factor's source table (or statistic)
 	for _, f := range g.FactorForms() {

@@ -98,7 +98,7 @@ func (w *relaxedWork) bisect(lo, hi, pen float64) float64 {
 func (en *engine) relaxedSetup(a int32) *relaxedWork {
 	p := en.p
 	t, theta := p.table(a)
-	r := int(p.fstart[a+1] - p.fstart[a])
+	r := int(p.fstart.at(a+1) - p.fstart.at(a))
 	cur := en.current()
 	w := &relaxedWork{base: make([]float64, len(t)), s: make([]float64, len(t)), lq: make([]float64, len(t)), coff: en.coff, r: r}
 	var st [16]int
@@ -106,7 +106,7 @@ func (en *engine) relaxedSetup(a int32) *relaxedWork {
 	for idx := range t {
 		v, sv := theta*t[idx], 0.0
 		for k := 0; k < r; k++ {
-			e := p.fstart[a] + int32(k)
+			e := p.fstart.at(a) + int32(k)
 			v += en.cav[en.coff[k]+state[k]]
 			sv += cur[int(p.msgStart(e))+state[k]]
 		}

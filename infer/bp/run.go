@@ -115,7 +115,7 @@ func newEngine(p *Problem, s *Settings, spinOK bool) (*engine, error) {
 	}
 	en.msg = make([]float64, p.numMsg())
 	for e := 0; e < p.NumEdges(); e++ {
-		u := -math.Log(float64(p.card[p.evar[e]]))
+		u := -math.Log(float64(p.card.at(p.evar[e])))
 		m := p.msgOf(en.msg, int32(e))
 		for k := range m {
 			m[k] = u
@@ -207,7 +207,7 @@ func (en *engine) finish(res *Result, bel, scratch []float64) {
 	p := en.p
 	res.Marginals = make([][]float64, p.nv)
 	for i := range res.Marginals { // views of bel: the run's last use of it
-		res.Marginals[i] = bel[p.voff[i]:p.voff[i+1]:p.voff[i+1]]
+		res.Marginals[i] = bel[p.voff.at(int32(i)):p.voff.at(int32(i+1)):p.voff.at(int32(i+1))]
 	}
 	res.LogZ = en.logZ(bel, scratch)
 	if en.relax {

@@ -58,12 +58,12 @@ func (en *engine) useSpin(kind int) bool {
 		return false
 	}
 	for i := 0; i < p.nv; i++ {
-		if p.card[i] != 2 || math.IsNaN(p.prior[2*i+1]-p.prior[2*i]) {
+		if p.card.at(int32(i)) != 2 || math.IsNaN(p.prior[2*i+1]-p.prior[2*i]) {
 			return false
 		}
 	}
 	for a := 0; a < p.NumFactors(); a++ {
-		if p.fstart[a+1]-p.fstart[a] != 2 {
+		if p.fstart.at(int32(a+1))-p.fstart.at(int32(a)) != 2 {
 			return false
 		}
 	}
@@ -100,7 +100,7 @@ func newSpin(en *engine, parallel bool) (*spin, bool) {
 	for s, e := range p.vedge {
 		a := p.factorOf(e)
 		sp.r[s] = 1
-		sp.fpos[s] = uint32(loff[a])<<1 | uint32(e-p.fstart[a])
+		sp.fpos[s] = uint32(loff[a])<<1 | uint32(e-p.fstart.at(a))
 		sp.other[s] = p.evar[opposite(p, e)]
 	}
 	for i := range sp.pr {
@@ -118,7 +118,7 @@ func newSpin(en *engine, parallel bool) (*spin, bool) {
 // overflows.
 func spinTables(p *Problem) ([]float64, []int32, bool) {
 	nf := int32(p.NumFactors())
-	same := func(a int32) bool { return a > 0 && p.toff[a] == p.toff[a-1] && p.scale(a) == p.scale(a-1) }
+	same := func(a int32) bool { return a > 0 && p.toff.at(a) == p.toff.at(a-1) && p.scale(a) == p.scale(a-1) }
 	runs := 0
 	for a := range nf {
 		if !same(a) {
@@ -157,7 +157,7 @@ func (sp *spin) lpr(i int32) float64 { return sp.p.prior[2*i+1] - sp.p.prior[2*i
 // opposite is the other edge of edge e's pairwise factor.
 func opposite(p *Problem, e int32) int32 {
 	a := p.factorOf(e)
-	return 2*p.fstart[a] + 1 - e
+	return 2*p.fstart.at(a) + 1 - e
 }
 
 // calc returns the new ratio of slot s computed from the ratios r.
