@@ -233,17 +233,42 @@ func (r *Result) Prob(name string, i int, state string) (float64, error) {
 // and binomial in predictive(DIST(args))), else the predictive mean (of the
 // latent, or of a new observation y* for predictive(DIST(args))).
 func (r *Result) Prediction(name string, i int) (float64, error) {
-	for _, p := range r.r.Predictions {
-		if p.Name != name {
-			continue
-		}
-		xs := p.Point()
-		if i < 0 || i >= len(xs) {
-			return 0, fmt.Errorf("%s: prediction %s has %d values; index %d out of range", r.r.Label, name, len(xs), i)
-		}
-		return xs[i], nil
+	p, err := r.prediction(name)
+	if err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("%s: no prediction %s", r.r.Label, name)
+	xs := p.Point()
+	if i < 0 || i >= len(xs) {
+		return 0, fmt.Errorf("%s: prediction %s has %d values; index %d out of range", r.r.Label, name, len(xs), i)
+	}
+	return xs[i], nil
+}
+
+// PredictiveLatent is element i of the `predict` statement name as the
+// Gaussian predictive distribution of its latent, f* ~ N(mean, variance)
+// (for a likelihood on a projection, the projection's predictive; for
+// predictive(DIST(args)), the latent the distribution is placed on).
+// Prediction gives the point value read from it (p(y = +1), E[y*] or the
+// mean).
+func (r *Result) PredictiveLatent(name string, i int) (mean, variance float64, err error) {
+	p, err := r.prediction(name)
+	if err != nil {
+		return 0, 0, err
+	}
+	if i < 0 || i >= len(p.Mean) || i >= len(p.Var) {
+		return 0, 0, fmt.Errorf("%s: prediction %s has %d values; index %d out of range", r.r.Label, name, len(p.Mean), i)
+	}
+	return p.Mean[i], p.Var[i], nil
+}
+
+// prediction finds the `predict` statement name.
+func (r *Result) prediction(name string) (*infer.Prediction, error) {
+	for k := range r.r.Predictions {
+		if r.r.Predictions[k].Name == name {
+			return &r.r.Predictions[k], nil
+		}
+	}
+	return nil, fmt.Errorf("%s: no prediction %s", r.r.Label, name)
 }
 
 // Relaxation is the relaxation weight b of the factor labelled factor

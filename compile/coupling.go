@@ -8,7 +8,7 @@ import (
 )
 
 // EP serves `factor exp(...)` potentials in the fully factorised family
-// (infer/quad: one Gaussian per element, moments by a numerical scheme with
+// (infer/ffep: one Gaussian per element, moments by a numerical scheme with
 // the potential's diagonal curvature). On a potential of one element that is
 // EP; on one that couples elements it drops the correlation the potential
 // induces — exp(−2(x₁ − x₀ − 1)²) on a N(0, I) prior has exact marginals

@@ -18,6 +18,10 @@ import (
 type NetPredict struct {
 	Kind    factor.NetPredictive
 	Factors []graph.NetFactor
+	// Shape is the shape of the predicted quantity: nil for a scalar
+	// (predictive(bernoulli(p)) with p a scalar), the broadcast
+	// argument's shape otherwise.
+	Shape []int
 }
 
 // netPredictUsage is how a predict statement reads on a Net model.
@@ -52,7 +56,7 @@ func (c *compiler) netPredict(s *ast.PredictStmt) {
 	}
 	a := c.bind(inner, b)
 	ps := c.netParamsOf(inner, k, b)
-	n := c.netPredictSize(a, ps)
+	n, shape := c.netPredictSize(a, ps)
 	edges, args := c.netEdges(a, ps, n, 0)
 	if !c.netMentionsLatent(a) {
 		c.fail(inner, "`%s` depends on no latent: its predictive is the likelihood itself", c.text(inner))
@@ -63,7 +67,7 @@ func (c *compiler) netPredict(s *ast.PredictStmt) {
 	}
 	varOf := netVarOf(c.m.Graph, net)
 	shared := map[*graph.Edge][]graph.Edge{}
-	spec := &PredictSpec{Name: s.Name.Name, Block: -1, Pos: s.Pos(), Net: &NetPredict{Kind: pk, Factors: make([]graph.NetFactor, n)}}
+	spec := &PredictSpec{Name: s.Name.Name, Block: -1, Pos: s.Pos(), Net: &NetPredict{Kind: pk, Factors: make([]graph.NetFactor, n), Shape: shape}}
 	fam := func(v int) graph.Family { return net.Vars[v].Family }
 	for e := 0; e < n; e++ {
 		f := graph.NetFactor{Kind: k, Edges: edges(e), Label: fmt.Sprintf("predictive(%s)", c.text(inner)), Pos: inner.Pos()}
@@ -112,7 +116,7 @@ func (c *compiler) netPredictLatent(s *ast.PredictStmt, at ast.Expr) {
 		return // the model's errors explain it
 	}
 	varOf := netVarOf(c.m.Graph, net)
-	spec := &PredictSpec{Name: s.Name.Name, Block: -1, Pos: s.Pos(), Net: &NetPredict{Factors: make([]graph.NetFactor, len(v.sym.ids))}}
+	spec := &PredictSpec{Name: s.Name.Name, Block: -1, Pos: s.Pos(), Net: &NetPredict{Factors: make([]graph.NetFactor, len(v.sym.ids)), Shape: v.shape}}
 	for e, id := range v.sym.ids {
 		nv := varOf[id]
 		name := c.m.Graph.VarName(id)
@@ -183,21 +187,24 @@ func sameEdges(a, b []graph.Edge) bool {
 
 // netPredictSize is the number of predictions: the common length of the
 // arguments that are vectors (1 when all are scalars).
-func (c *compiler) netPredictSize(a *args, ps []netParam) int {
-	n := 1
+func (c *compiler) netPredictSize(a *args, ps []netParam) (n int, shape []int) {
+	n = 1
 	for _, ar := range c.netArgs(a, ps) {
 		if ar.p.vector {
 			continue
 		}
 		v := c.eval(ar.e)
+		if len(v.shape) > 0 && shape == nil {
+			shape = v.shape
+		}
 		if m := v.size(); m != 1 {
 			if n != 1 && m != n {
 				c.fail(ar.e, "predictive: `%s` has %d elements, another argument %d", c.text(ar.e), m, n)
 			}
-			n = m
+			n, shape = m, v.shape
 		}
 	}
-	return n
+	return n, shape
 }
 
 // netVarOf maps every graph variable to its Net variable (a Dirichlet
@@ -222,20 +229,18 @@ func netVarOf(g *graph.Graph, net *graph.Net) []int {
 
 // netPredictEngines refuses a predictive that an infer line's engine
 // cannot answer: exact and mcmc report each variable's marginal mean and
-// variance, so they answer a predictive whose edges are data or one
-// variable each (Var[c·x + c₀] = c² Var[x]), but not the variance of an
-// affine mean over several latents (it needs their covariances) nor
-// E[1/τ] of a latent precision. ep (kl, alpha(a), alpha(0)) answers all of
-// them from its posterior approximation, a product of its beliefs.
+// variance (and E[1/τ] of a Gamma or inverse Gamma latent), so they
+// answer a predictive whose edges are data or one variable each
+// (Var[c·x + c₀] = c² Var[x]), but not the variance of an affine mean over
+// several latents (it needs their covariances). ep (kl, alpha(a),
+// alpha(0)) answers all of them from its posterior approximation, a
+// product of its beliefs.
 func (c *compiler) netPredictEngines(s *ast.PredictStmt, np *NetPredict) {
 	var why string
 	for _, f := range np.Factors {
 		for _, e := range f.Edges {
-			switch {
-			case len(e.Vars) > 1:
+			if len(e.Vars) > 1 {
 				why = fmt.Sprintf("its %s is an affine expression of several latents, whose variance needs their joint posterior", e.Name)
-			case e.Name == precEdge && len(e.Vars) == 1:
-				why = "its variance needs E[1/τ] of the latent precision, which these methods do not report (write the noise as a variance, normal(mu, s2) with s2 ~ inv_gamma(...), or use ep)"
 			}
 		}
 	}

@@ -322,7 +322,8 @@ func (ev *evaluator) state(v *infer.Variable, e ast.Expr, n int) int {
 }
 
 // prediction reads pred(NAME[i]): p(y = +1) where the likelihood defines
-// it, else the predictive latent mean; pred(NAME) is the whole vector.
+// it, else the predictive latent mean; pred(NAME) is the whole vector, or
+// the number of a scalar prediction.
 func (ev *evaluator) prediction(r *infer.Result, call *ast.CallExpr) value {
 	id, idx := varRef(oneArg(call))
 	var p *infer.Prediction
@@ -336,6 +337,9 @@ func (ev *evaluator) prediction(r *infer.Result, call *ast.CallExpr) value {
 	}
 	xs := p.Point()
 	if idx == nil {
+		if len(p.Shape) == 0 && len(xs) == 1 { // a scalar prediction
+			return num(xs[0])
+		}
 		return value{kind: vecVal, vec: xs}
 	}
 	k := ev.flatIndex(idx, p.Shape)

@@ -9,7 +9,7 @@ var expBuiltin = stdlib.Builtin{Name: "exp", Kind: stdlib.Potential, Domains: re
 // Exp is a user potential f(w) = exp(e(w)) of one real latent vector; compile
 // differentiates e by forward-mode automatic differentiation (stdlib/ad) or
 // recognises a loss mini-batch (stdlib/loss.Batch). EP's moments come from
-// the infer line's numerical scheme (infer/quad, Roche's FF-EP); the gold
+// the infer line's numerical scheme (infer/ffep, Roche's FF-EP); the gold
 // standards evaluate log f.
 type Exp struct{}
 

@@ -37,6 +37,16 @@ func (g Gamma) Proper() bool {
 func (g Gamma) Mean() float64 { return g.Shape / g.Rate }
 func (g Gamma) Var() float64  { return g.Shape / (g.Rate * g.Rate) }
 
+// MeanInv is E[1/x] = Rate/(Shape − 1), +Inf when Shape ≤ 1 (the integral
+// diverges at 0): the variance E[1/τ] of a Gaussian with a Gamma
+// precision τ.
+func (g Gamma) MeanInv() float64 {
+	if g.Shape <= 1 {
+		return math.Inf(1)
+	}
+	return g.Rate / (g.Shape - 1)
+}
+
 // LogNormalizer is A(η) = log Γ(a) − a log b.
 func (g Gamma) LogNormalizer() float64 {
 	if !g.Proper() {

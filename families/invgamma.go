@@ -37,6 +37,9 @@ func (g InvGamma) Proper() bool {
 // Reciprocal is the Gamma distribution of 1/x.
 func (g InvGamma) Reciprocal() Gamma { return Gamma{Shape: g.Shape, Rate: g.Scale} }
 
+// MeanInv is E[1/x] = Shape/Scale, the mean of the Gamma 1/x.
+func (g InvGamma) MeanInv() float64 { return g.Reciprocal().Mean() }
+
 // Mean is b/(a − 1) (+Inf for a ≤ 1).
 func (g InvGamma) Mean() float64 {
 	if g.Shape <= 1 {

@@ -4,7 +4,7 @@
 //
 // Engines live in sub-packages (infer/ep for Gaussian blocks, infer/bp and
 // infer/jtree for discrete graphs, infer/tep for the t-exponential family,
-// infer/quad for numerical moment schemes, infer/exact and infer/mcmc for
+// infer/ffep for numerical moment schemes, infer/exact and infer/mcmc for
 // gold standards). Each takes its own problem type and a context.Context and
 // returns its own result; the adapter in infer/run turns a compiled model into
 // engine problems and engine results into a Result.

@@ -82,7 +82,7 @@ type Engine int
 const (
 	NoEngine Engine = iota
 	// BlockEP: EP on each Gaussian block (infer/ep, infer/tep for t(nu),
-	// infer/quad for numerical schemes and family = factorized,
+	// infer/ffep for numerical schemes and family = factorized,
 	// infer/stream for libsvm sites, infer/shard for shards, FITC).
 	BlockEP
 	// BlockQuadrature: quadrature / importance sampling on each block (infer/exact).

@@ -93,7 +93,7 @@ var (
 	// EPSchedules: Gaussian-block EP (infer/ep) and t-EP (infer/tep).
 	EPSchedules = []Schedule{Sequential, Parallel, Random}
 	// FactorizedSchedules: fully factorised EP with a numerical scheme
-	// (infer/quad: mini-batch factors, family = factorized).
+	// (infer/ffep: mini-batch factors, family = factorized).
 	FactorizedSchedules = []Schedule{Sequential, Random}
 	// BPSchedules: belief propagation on discrete models (infer/bp).
 	BPSchedules = []Schedule{Sequential, Parallel, Random, Residual}
@@ -119,10 +119,10 @@ func CheckSchedule(engine string, s Schedule, allowed []Schedule) error {
 }
 
 // SchemeKind names a moment scheme for factors without closed-form tilted
-// moments (the approx option; infer/quad computes them).
+// moments (the approx option; infer/ffep computes them).
 type SchemeKind int
 
-// The moment schemes. The order of GH … VQ is infer/quad's.
+// The moment schemes. The order of GH … VQ is infer/ffep's.
 const (
 	SchemeGH           SchemeKind = iota // gh(n): Gauss–Hermite on a 1-D projection
 	SchemeLaplace                        // laplace: expansion at the tilted mode
@@ -168,7 +168,7 @@ type Family int
 
 const (
 	FamilyFull       Family = iota // full: Gaussian-block EP
-	FamilyFactorized               // factorized: fully factorised EP (infer/quad)
+	FamilyFactorized               // factorized: fully factorised EP (infer/ffep)
 )
 
 // MCMCSpec are the run lengths of infer mcmc: Samples kept draws and Burnin

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/stdlib/loss"
 )
 
@@ -112,9 +112,9 @@ func scale(x []float64, c float64) {
 
 // batches shuffles the examples once (seeded) and cuts them into
 // mini-batch factors of s examples, f_b(θ) = exp(−β Σ_{k∈b} ℓ(y_k θᵀx_k)).
-func (ds *dataset) batches(l loss.Loss, s int, beta float64, seed uint64) []quad.Potential {
+func (ds *dataset) batches(l loss.Loss, s int, beta float64, seed uint64) []ffep.Potential {
 	idx := rand.New(rand.NewPCG(seed, 7)).Perm(len(ds.X))
-	var out []quad.Potential
+	var out []ffep.Potential
 	for lo := 0; lo < len(idx); lo += s {
 		b := &loss.Batch{Beta: beta, Loss: l}
 		for _, k := range idx[lo:min(lo+s, len(idx))] {

@@ -1,6 +1,6 @@
 // Command roche reproduces the small-dataset experiment of
 // roche-numerical-ep.txt §3.3: linear classifiers trained by fully
-// factorised EP (infer/quad.RunFF) over mini-batch factors
+// factorised EP (infer/ffep.RunFF) over mini-batch factors
 // f_b(θ) = exp(−β Σ_{k∈b} ℓ(y_k θᵀx_k)) with the logistic, hinge and quasi
 // 0–1 losses, prior N(0, 25 I), s = 10, β = 1, five passes, comparing the
 // LA, QLA, GQ and VQ moment schemes. After every mini-batch update it
@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/stdlib/loss"
 )
@@ -106,7 +106,7 @@ func experiment(c config) error {
 	return nil
 }
 
-var schemes = []quad.Scheme{{Kind: quad.Laplace}, {Kind: quad.QuickLaplace}, {Kind: quad.GQ}, {Kind: quad.VQ}}
+var schemes = []ffep.Scheme{{Kind: ffep.Laplace}, {Kind: ffep.QuickLaplace}, {Kind: ffep.GQ}, {Kind: ffep.VQ}}
 
 // dataset1 runs every loss and scheme on one dataset.
 func dataset1(c config, ds *dataset) ([]run, map[string]optimum, error) {
@@ -128,7 +128,7 @@ func dataset1(c config, ds *dataset) ([]run, map[string]optimum, error) {
 	for _, l := range losses {
 		var lr []run
 		for _, sc := range schemes {
-			r, err := ffep(c, ds, l, sc)
+			r, err := runFFEP(c, ds, l, sc)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -147,14 +147,14 @@ func dataset1(c config, ds *dataset) ([]run, map[string]optimum, error) {
 	return runs, opts, nil
 }
 
-func ffep(c config, ds *dataset, l loss.Loss, sc quad.Scheme) (run, error) {
+func runFFEP(c config, ds *dataset, l loss.Loss, sc ffep.Scheme) (run, error) {
 	d := len(ds.X[0])
-	p := &quad.Problem{PriorMean: make([]float64, d), PriorVar: make([]float64, d),
+	p := &ffep.Problem{PriorMean: make([]float64, d), PriorVar: make([]float64, d),
 		Factors: ds.batches(l, c.s, c.beta, c.seed), Cost: ds.cost(l)}
 	for i := range p.PriorVar {
 		p.PriorVar[i] = c.prior
 	}
-	res, err := quad.RunFF(context.Background(), p, &quad.Settings{
+	res, err := ffep.RunFF(context.Background(), p, &ffep.Settings{
 		Scheme: sc, Passes: c.passes, Damping: c.damping, TrackCost: true,
 	})
 	if err != nil {

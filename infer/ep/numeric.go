@@ -5,13 +5,13 @@ import (
 	"math"
 
 	"github.com/fg-infer/fg/factor"
-	fgquad "github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/ffep"
 )
 
 // Numeric is a site likelihood without closed-form tilted moments (e.g.
 // logistic), or a closed-form one that the model asks to integrate
 // numerically (`approx = gh(n)`, laplace, ...). Its moments come from the
-// chosen scheme of infer/quad on the one-dimensional cavity N(f; m, v) of
+// chosen scheme of infer/ffep on the one-dimensional cavity N(f; m, v) of
 // the projection (roche-numerical-ep.txt §2; Gauss–Hermite is the accurate
 // default for one projection):
 //
@@ -21,7 +21,7 @@ import (
 // the engine counts as a skipped update.
 type Numeric struct {
 	Kind   string                               // stdlib name, e.g. "logistic"
-	Scheme fgquad.Scheme                        // the moment scheme
+	Scheme ffep.Scheme                          // the moment scheme
 	LogLik func(y, f float64) (v, g, h float64) // log p(y | f) and its first two f-derivatives
 	// Binary says that p(y | f) is a classifier over y ∈ {−1, +1}, so that
 	// p(+1 | f) = exp(LogLik(+1, f)) is a class probability.
@@ -37,7 +37,7 @@ func (l Numeric) Tilted(y, m, v, u float64) (logZ, d1, d2 float64) {
 		a, b, c = l.LogLik(y, x)
 		return u * a, u * b, u * c
 	}
-	mo, err := fgquad.Tilted1D(l.Scheme, m, v, f)
+	mo, err := ffep.Tilted1D(l.Scheme, m, v, f)
 	if err != nil {
 		return math.NaN(), math.NaN(), math.NaN()
 	}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	fgquad "github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/internal/mathx"
 )
 
@@ -18,7 +18,7 @@ func probitLogLik(y, f float64) (float64, float64, float64) {
 // TestNumericProbitMatchesClosedForm: Gauss–Hermite moments of the probit
 // site against the closed form (rodrigues eqs 15–18), to 1e-9.
 func TestNumericProbitMatchesClosedForm(t *testing.T) {
-	num := Numeric{Kind: "probit", Scheme: fgquad.Scheme{Kind: fgquad.GH, N: 64}, LogLik: probitLogLik, Binary: true}
+	num := Numeric{Kind: "probit", Scheme: ffep.Scheme{Kind: ffep.GH, N: 64}, LogLik: probitLogLik, Binary: true}
 	for _, c := range []struct{ y, m, v float64 }{{1, 0.3, 0.5}, {-1, 1.2, 2}, {1, -2, 0.7}, {-1, -0.4, 3}} {
 		z0, a0, b0 := Probit{}.Tilted(c.y, c.m, c.v, 1)
 		z1, a1, b1 := num.Tilted(c.y, c.m, c.v, 1)
@@ -40,7 +40,7 @@ func TestNumericProbitMatchesClosedForm(t *testing.T) {
 // TestNumericImproperIsNaN: a scheme failure surfaces as NaN, which the
 // engine counts as a skipped update.
 func TestNumericImproperIsNaN(t *testing.T) {
-	num := Numeric{Kind: "probit", Scheme: fgquad.Scheme{Kind: fgquad.GH, N: 16}, LogLik: probitLogLik}
+	num := Numeric{Kind: "probit", Scheme: ffep.Scheme{Kind: ffep.GH, N: 16}, LogLik: probitLogLik}
 	if z, _, _ := num.Tilted(1, 0, -1, 1); !math.IsNaN(z) {
 		t.Fatalf("negative cavity variance gave %g, want NaN", z)
 	}

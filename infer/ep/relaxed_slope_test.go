@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
-	fgquad "github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/internal/mathx"
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
@@ -151,7 +151,7 @@ func TestRelaxedLineSearchStationary(t *testing.T) {
 			}
 			liks := []Likelihood{Step{Eps: c.eps}}
 			if c.eps == 0.2 {
-				liks = append(liks, Probit{}, Numeric{Kind: "probit", Scheme: fgquad.Scheme{Kind: fgquad.GH, N: 64}, LogLik: probitLogLik, Binary: true})
+				liks = append(liks, Probit{}, Numeric{Kind: "probit", Scheme: ffep.Scheme{Kind: ffep.GH, N: 64}, LogLik: probitLogLik, Binary: true})
 			}
 			for _, lik := range liks {
 				s := Site{Lik: lik, Y: c.y}

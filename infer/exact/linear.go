@@ -195,6 +195,12 @@ func (p Linear) precisionForm(c0 *mat.Cholesky) (*Result, error) {
 	return &Result{Mean: mean.RawVector().Data, Cov: cov, LogZ: logZ}, nil
 }
 
+// ClosedForm reports whether the result is the closed-form Gaussian
+// posterior N(Mean, Cov) of a linear-Gaussian problem (RunLinear), whose
+// expectations of linear and quadratic functions and of Gaussian
+// convolutions need no integration.
+func (r *Result) ClosedForm() bool { return r.Method == "gaussian" && r.Cov != nil }
+
 // gaussDraws is the number of posterior draws Expect averages over for a
 // closed-form ("gaussian") result.
 const gaussDraws = 1 << 16

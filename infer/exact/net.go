@@ -59,6 +59,9 @@ type NetMarginal struct {
 	Mean, Var []float64
 	// Probs are the marginal probabilities of a discrete variable's states.
 	Probs []float64
+	// MeanInv is E[1/θ] of a Gamma or inverse Gamma variable (+Inf when
+	// it diverges), NaN for the other families.
+	MeanInv float64
 	// Nat and Params are the natural and the usual parameters of the
 	// variable's family (families.For) when the posterior is in the family
 	// (a single conjugate update), else nil.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/fg-infer/fg/families"
@@ -223,11 +224,12 @@ func (p *partPlan) gaussComponents() error {
 // cond is the posterior of the continuous latents given the discrete
 // states and the quadrature variables at x: the log of the integral of
 // Π_f f over the free variables, and per variable the conditional mean,
-// second moment and natural parameters in its family.
+// second moment, E[1/θ] (a positive scalar family's; NaN for the others)
+// and natural parameters in its family.
 type cond struct {
-	logZ      float64
-	mean, mom [][]float64
-	nat       [][]float64
+	logZ           float64
+	mean, mom, inv [][]float64
+	nat            [][]float64
 }
 
 // condState is the working storage of conditional, one per goroutine.
@@ -247,6 +249,7 @@ func (p *partPlan) newCondState(ctx context.Context) *condState {
 	}
 	st.out.mean = make([][]float64, len(n.Vars))
 	st.out.mom = make([][]float64, len(n.Vars))
+	st.out.inv = make([][]float64, len(n.Vars))
 	st.out.nat = make([][]float64, len(n.Vars))
 	for v, nv := range n.Vars {
 		if p.free[v] && nv.Family != graph.Gaussian {
@@ -355,6 +358,7 @@ func (p *partPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	m, vr := make([]float64, nv.Dim), make([]float64, nv.Dim)
 	sp.Moments(eta, m, vr)
 	out.nat[v], out.mean[v] = slices.Clone(eta), m
+	out.inv[v] = []float64{families.MeanInv(nv.Family, eta)}
 	out.mom[v] = make([]float64, len(m))
 	for k := range m {
 		out.mom[v][k] = vr[k] + m[k]*m[k]
@@ -374,6 +378,7 @@ func (p *partPlan) gaussPosterior(st *condState, ci int, out *cond) error {
 	for i, v := range vars {
 		m := mean[i]
 		out.mean[v], out.mom[v] = []float64{m}, []float64{vr[i] + m*m}
+		out.inv[v] = []float64{math.NaN()}
 		out.nat[v] = []float64{m / vr[i], -0.5 / vr[i]}
 	}
 	return nil

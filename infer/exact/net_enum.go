@@ -10,12 +10,14 @@ import (
 )
 
 // mixture accumulates the posterior as a mixture over configurations:
-// weights w_c = Z_c / Z, and per variable Σ_c w_c E[θ | c], Σ_c w_c E[θ² | c]
-// and the discrete states' probabilities. The sums are kept scaled by
+// weights w_c = Z_c / Z, and per variable Σ_c w_c E[θ | c], Σ_c w_c E[θ² | c],
+// Σ_c w_c E[1/θ | c] (Gamma and inverse Gamma variables: the variance of a
+// Gaussian with a latent precision) and the discrete states' probabilities. The sums are kept scaled by
 // exp(−shift), shift the largest log Z_c so far, so nothing overflows.
 type mixture struct {
 	shift, z float64
 	m1, m2   [][]float64
+	inv      [][]float64 // nil for a variable without E[1/θ]
 	probs    [][]float64
 	lastNat  [][]float64
 	n        int
@@ -23,13 +25,15 @@ type mixture struct {
 
 func newMixture(n *graph.Net) *mixture {
 	a := &mixture{shift: math.Inf(-1), m1: make([][]float64, len(n.Vars)), m2: make([][]float64, len(n.Vars)),
-		probs: make([][]float64, len(n.Vars)), lastNat: make([][]float64, len(n.Vars))}
+		probs: make([][]float64, len(n.Vars)), lastNat: make([][]float64, len(n.Vars)), inv: make([][]float64, len(n.Vars))}
 	for v, nv := range n.Vars {
 		switch nv.Family {
 		case graph.Discrete:
 			a.probs[v] = make([]float64, nv.Dim)
 		case graph.Dirichlet:
 			a.m1[v], a.m2[v] = make([]float64, nv.Dim), make([]float64, nv.Dim)
+		case graph.Gamma, graph.InvGamma:
+			a.m1[v], a.m2[v], a.inv[v] = make([]float64, 1), make([]float64, 1), make([]float64, 1)
 		default:
 			a.m1[v], a.m2[v] = make([]float64, 1), make([]float64, 1)
 		}
@@ -39,7 +43,7 @@ func newMixture(n *graph.Net) *mixture {
 
 // add adds configuration x (its discrete states) with log Z_c = logZ and
 // the conditional moments of the continuous variables.
-func (a *mixture) add(p *partPlan, x []float64, logZ float64, mean, mom, nat [][]float64) {
+func (a *mixture) add(p *partPlan, x []float64, logZ float64, mean, mom, inv, nat [][]float64) {
 	if math.IsInf(logZ, -1) {
 		return
 	}
@@ -49,6 +53,7 @@ func (a *mixture) add(p *partPlan, x []float64, logZ float64, mean, mom, nat [][
 		for v := range a.m1 {
 			scale(a.m1[v], s)
 			scale(a.m2[v], s)
+			scale(a.inv[v], s)
 			scale(a.probs[v], s)
 		}
 		a.shift = logZ
@@ -64,6 +69,9 @@ func (a *mixture) add(p *partPlan, x []float64, logZ float64, mean, mom, nat [][
 		for k := range a.m1[v] {
 			a.m1[v][k] += w * mean[v][k]
 			a.m2[v][k] += w * mom[v][k]
+		}
+		if a.inv[v] != nil {
+			a.inv[v][0] += w * inv[v][0]
 		}
 		if nat != nil {
 			a.lastNat[v] = nat[v]
@@ -95,6 +103,10 @@ func (a *mixture) finish(p *partPlan, res *NetResult) {
 		for k := range a.m1[v] {
 			m.Mean[k] = a.m1[v][k] / a.z
 			m.Var[k] = math.Max(a.m2[v][k]/a.z-m.Mean[k]*m.Mean[k], 0)
+		}
+		m.MeanInv = math.NaN()
+		if a.inv[v] != nil {
+			m.MeanInv = a.inv[v][0] / a.z
 		}
 		if p.configs == 1 && len(p.quad) == 0 {
 			nv := p.j.Net.Vars[v]
@@ -170,14 +182,14 @@ func (p *partPlan) addConfig(ctx context.Context, s NetSettings, st *condState, 
 			res.Status, res.Message = q.status, q.message
 		}
 		res.ErrEstimate = math.Max(res.ErrEstimate, q.errEst)
-		acc.add(p, x, q.logZ, q.mean, q.mom, nil)
+		acc.add(p, x, q.logZ, q.mean, q.mom, q.inv, nil)
 		return nil
 	}
 	cd, err := p.conditional(st, x)
 	if err != nil {
 		return err
 	}
-	acc.add(p, x, cd.logZ, cd.mean, cd.mom, cd.nat)
+	acc.add(p, x, cd.logZ, cd.mean, cd.mom, cd.inv, cd.nat)
 	return nil
 }
 

@@ -24,11 +24,11 @@ const quadScale = 2
 
 // quadOut is one configuration integrated by quadrature.
 type quadOut struct {
-	logZ      float64
-	mean, mom [][]float64
-	status    infer.Status
-	message   string
-	errEst    float64
+	logZ           float64
+	mean, mom, inv [][]float64
+	status         infer.Status
+	message        string
+	errEst         float64
 }
 
 // quadrature integrates the quadrature variables numerically in their
@@ -88,17 +88,21 @@ func (p *partPlan) quadrature(ctx context.Context, s NetSettings, st *condState,
 	if err != nil {
 		return nil, err
 	}
-	out.mean, out.mom = place(vals)
+	out.mean, out.mom, out.inv = place(vals)
 	return out, nil
 }
 
-// momentFuncs lists E[θ_k], E[θ_k²] of every continuous coordinate as
-// functions of u (the quadrature variables' values, the free ones'
-// conditional moments), and place turns their expectations into per
-// variable means and second moments.
-func (p *partPlan) momentFuncs(x []float64, at func(u []float64) (*cond, float64)) ([]func([]float64) float64, func([]float64) (mean, mom [][]float64)) {
+// momentFuncs lists E[θ_k], E[θ_k²] of every continuous coordinate, and
+// E[1/θ] of every Gamma and inverse Gamma variable, as functions of u (the
+// quadrature variables' values, the free ones' conditional moments), and
+// place turns their expectations into per variable means, second moments
+// and E[1/θ] (nil for the other families).
+func (p *partPlan) momentFuncs(x []float64, at func(u []float64) (*cond, float64)) ([]func([]float64) float64, func([]float64) (mean, mom, inv [][]float64)) {
 	var gs []func([]float64) float64
-	type slot struct{ v, k int }
+	type slot struct {
+		v, k int
+		inv  bool
+	}
 	var slots []slot
 	for v, nv := range p.j.Net.Vars {
 		if nv.Family == graph.Discrete {
@@ -122,20 +126,38 @@ func (p *partPlan) momentFuncs(x []float64, at func(u []float64) (*cond, float64
 					}
 					return cd.mom[v][k]
 				})
-			slots = append(slots, slot{v, k})
+			slots = append(slots, slot{v, k, false})
+		}
+		if nv.Family == graph.Gamma || nv.Family == graph.InvGamma {
+			v, isQuad := v, slices.Contains(p.quad, v)
+			gs = append(gs, func(u []float64) float64 {
+				cd, _ := at(u)
+				if isQuad || cd == nil {
+					return 1 / p.j.Value(v, x)[0]
+				}
+				return cd.inv[v][0]
+			})
+			slots = append(slots, slot{v, 0, true})
 		}
 	}
-	place := func(vals []float64) (mean, mom [][]float64) {
+	place := func(vals []float64) (mean, mom, inv [][]float64) {
 		n := len(p.j.Net.Vars)
-		mean, mom = make([][]float64, n), make([][]float64, n)
-		for i, sl := range slots {
+		mean, mom, inv = make([][]float64, n), make([][]float64, n), make([][]float64, n)
+		i := 0
+		for _, sl := range slots {
+			if sl.inv {
+				inv[sl.v] = []float64{vals[i]}
+				i++
+				continue
+			}
 			if mean[sl.v] == nil {
 				w := len(p.j.Value(sl.v, x))
 				mean[sl.v], mom[sl.v] = make([]float64, w), make([]float64, w)
 			}
-			mean[sl.v][sl.k], mom[sl.v][sl.k] = vals[2*i], vals[2*i+1]
+			mean[sl.v][sl.k], mom[sl.v][sl.k] = vals[i], vals[i+1]
+			i += 2
 		}
-		return mean, mom
+		return mean, mom, inv
 	}
 	return gs, place
 }

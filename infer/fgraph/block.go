@@ -81,6 +81,21 @@ func (b *block) addTo(lam *mat.SymDense, h *mat.VecDense) float64 {
 	return -0.5*mat.Dot(mat.NewVecDense(d, b.mean), km) - 0.5*b.chol.LogDet() - 0.5*float64(d)*math.Log(2*math.Pi)
 }
 
+// logDensity is log N(x_b; m, K) of the block's variables at the joint
+// vector x: −½ (x_b − m)ᵀK⁻¹(x_b − m) − ½ log det K − (d/2) log 2π.
+func (b *block) logDensity(x []float64) float64 {
+	d := len(b.vars)
+	r := mat.NewVecDense(d, nil)
+	for i, v := range b.vars {
+		r.SetVec(i, x[v]-b.mean[i])
+	}
+	var s mat.VecDense
+	if err := b.chol.SolveVecTo(&s, r); err != nil {
+		panic(err) // factorised in AddBlock
+	}
+	return -0.5*mat.Dot(r, &s) - 0.5*b.chol.LogDet() - 0.5*float64(d)*math.Log(2*math.Pi)
+}
+
 func finiteSym(a *mat.SymDense) bool {
 	n := a.SymmetricDim()
 	for i := 0; i < n; i++ {

@@ -156,14 +156,17 @@ func gaussianJoint(g *Graph, ad *adjacency, full bool, done <-chan struct{}) (ga
 // informationJoint solves the linear-Gaussian factors in information form,
 // for graphs that are not directed: precision Λ = Σ_k a_k a_kᵀ/σ_k² (plus
 // each block's K⁻¹), Λ μ = h = Σ_k a_k (y_k − c_k)/σ_k² (plus K⁻¹m), by one
-// Cholesky factorisation Λ = UᵀU (solveInformation), and
+// Cholesky factorisation Λ = UᵀU (solveInformation). The log normaliser is
+// written, as bandJoint's, with the residuals at the mean: the factors'
+// quadratic form is Q(x) = Q(μ) + (x − μ)ᵀΛ(x − μ), so
 //
-//	log Z_G = ½ hᵀΛ⁻¹h − ½ log det Λ + (n/2) log 2π − ½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²].
+//	log Z_G = −½ Q(μ) − ½ log det Λ + (n/2) log 2π − ½ Σ_k log 2πσ_k² − ½ Σ_b [log det K_b + d_b log 2π],
 //
-// The covariance Λ⁻¹ is read from the factor (the marginal variances need
-// its diagonal, EP its whole).
+// which avoids the cancellation of ½ hᵀΛ⁻¹h against Σ_k (y_k − c_k)²/σ_k²
+// (both grow as the squared states). The covariance Λ⁻¹ is read from the
+// factor (the marginal variances need its diagonal, EP its whole).
 func informationJoint(g *Graph, done <-chan struct{}) (gaussJoint, error) {
-	lam, h, r := gaussianPart(g)
+	lam, h, _ := gaussianPart(g)
 	mu, cov, logDet, err := solveInformation(lam, h, done)
 	switch {
 	case errors.Is(err, openblas.ErrCanceled):
@@ -173,7 +176,10 @@ func informationJoint(g *Graph, done <-chan struct{}) (gaussJoint, error) {
 	case err != nil:
 		return gaussJoint{}, fmt.Errorf("the joint Gaussian is singular: %w", err)
 	}
-	logZ := 0.5*mat.Dot(h, mu) - 0.5*logDet + 0.5*float64(g.n)*math.Log(2*math.Pi) + r
+	logZ := residualLogLik(g, mu.RawVector().Data) - 0.5*logDet + 0.5*float64(g.n)*math.Log(2*math.Pi)
+	for _, b := range g.blocks {
+		logZ += b.logDensity(mu.RawVector().Data)
+	}
 	jt := gaussJoint{mean: mu.RawVector().Data, vr: make([]float64, g.n), cov: cov, logZ: logZ}
 	for i := range jt.vr {
 		jt.vr[i] = cov.At(i, i)

@@ -3,6 +3,7 @@ package mcmc
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/fg-infer/fg/graph"
@@ -50,6 +51,10 @@ type NetSummary struct {
 	Mean, Var, MeanSE, VarSE []float64 // continuous
 	Probs, ProbsSE           []float64 // discrete (Rao–Blackwellised)
 	ESS, RHat                []float64 // bulk ESS and rank-normalised R-hat, per coordinate or state
+	// MeanInv is the average of 1/θ over the draws of a Gamma or inverse
+	// Gamma variable (the variance of a Gaussian with a latent precision),
+	// NaN for the other families.
+	MeanInv float64
 }
 
 // NetResult is RunNet's outcome.
@@ -155,6 +160,7 @@ func (res *NetResult) summarise(n *graph.Net, draws [][][]float64) {
 			s.Mean, s.Var, s.MeanSE, s.VarSE = make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
 		}
 		s.ESS, s.RHat = make([]float64, d), make([]float64, d)
+		s.MeanInv = math.NaN()
 		for k := 0; k < d; k++ {
 			slots = append(slots, slot{v, k, q})
 			q++
@@ -174,5 +180,20 @@ func (res *NetResult) summarise(n *graph.Net, draws [][][]float64) {
 			s.Mean[sl.k], s.Var[sl.k], s.MeanSE[sl.k], s.VarSE[sl.k] = sm.Mean, sm.Var, sm.MeanSE, sm.VarSE
 		}
 		s.ESS[sl.k], s.RHat[sl.k] = BulkESS(per), RankRHat(per)
+		if f := n.Vars[sl.v].Family; f == graph.Gamma || f == graph.InvGamma {
+			s.MeanInv = meanInv(per)
+		}
 	})
+}
+
+// meanInv is the average of 1/θ over the draws of every chain.
+func meanInv(chains [][]float64) float64 {
+	sum, n := 0.0, 0
+	for _, c := range chains {
+		for _, x := range c {
+			sum += 1 / x
+		}
+		n += len(c)
+	}
+	return sum / float64(n)
 }

@@ -156,7 +156,12 @@ func newEngine(net *graph.Net, opt Options) *engine {
 }
 
 // sweep updates every factor forward, then backward, and measures the
-// largest change of a belief (change).
+// largest change of a belief (change). A factor counts as skipped when its
+// last update of the sweep, on the backward pass, failed: on the first
+// forward pass a factor may meet a cavity that is still flat (a
+// conditional gamma(3, beta0) before any observation of its child has sent
+// a message) and is then updated on the backward pass, once the cavity is
+// proper.
 func (e *engine) sweep(ctx context.Context) (infer.Sweep, error) {
 	before := e.snapshot()
 	var s infer.Sweep
@@ -170,8 +175,10 @@ func (e *engine) sweep(ctx context.Context) (infer.Sweep, error) {
 			i = 2*n - 1 - k
 		}
 		if err := e.update(e.fs[i]); err != nil {
-			s.Skipped++
-			s.Why = fmt.Sprintf(": %s at %s: %v", e.net.Factors[i].Label, e.net.Factors[i].Pos, err)
+			if k >= n {
+				s.Skipped++
+				s.Why = fmt.Sprintf(": %s at %s: %v", e.net.Factors[i].Label, e.net.Factors[i].Pos, err)
+			}
 			continue
 		}
 		s.Updates++

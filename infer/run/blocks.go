@@ -11,8 +11,8 @@ import (
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/exact"
+	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/infer/mcmc"
-	"github.com/fg-infer/fg/infer/quad"
 	"github.com/fg-infer/fg/infer/tep"
 )
 
@@ -141,21 +141,21 @@ func tepSite(s compile.Site) (tep.Site, error) {
 	return ts, nil
 }
 
-// ffBlock runs fully factorised EP (infer/quad) over the block's mini-batch
+// ffBlock runs fully factorised EP (infer/ffep) over the block's mini-batch
 // factors and its sites, each turned into a potential of the whole vector.
 func (j *job) ffBlock(b *compile.Block) (*blockOut, error) {
 	pv, err := diagonal(b.Prior.Cov)
 	if err != nil {
 		return nil, fmt.Errorf("fully factorised EP (mini-batch factors or family = factorized) %w", err)
 	}
-	p := &quad.Problem{PriorMean: b.Prior.Mean, PriorVar: pv}
+	p := &ffep.Problem{PriorMean: b.Prior.Mean, PriorVar: pv}
 	for _, f := range b.Batches {
 		p.Factors = append(p.Factors, f.F)
 	}
 	for _, s := range b.Sites {
 		p.Factors = append(p.Factors, sitePotential{s: s, n: b.N})
 	}
-	scheme, err := quad.SchemeOf(j.spec.Approx)
+	scheme, err := ffep.SchemeOf(j.spec.Approx)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (j *job) ffBlock(b *compile.Block) (*blockOut, error) {
 	if passes == 0 {
 		passes = j.st.MaxIter
 	}
-	res, err := quad.RunFF(j.ctx, p, &quad.Settings{Scheme: scheme, Passes: passes, Damping: j.st.Damping,
+	res, err := ffep.RunFF(j.ctx, p, &ffep.Settings{Scheme: scheme, Passes: passes, Damping: j.st.Damping,
 		Tol: j.st.Tol, Schedule: j.st.Schedule, Seed: j.st.Seed, Progress: j.st.Progress})
 	if res == nil {
 		return nil, err

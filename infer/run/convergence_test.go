@@ -203,7 +203,7 @@ func clutterTrapezoid(ys []float64) (mean, vr float64) {
 // mode (here at x = −2.84, 20 nats below the main one at 2.25). Laplace-EP
 // committed to the cluster of the first points it visits and settled at
 // that local mode (−2.84 ± 0.56, converged). The multi-start mode search
-// (infer/quad/globalmode.go) now restarts it from the global mode: la and
+// (infer/ffep/globalmode.go) now restarts it from the global mode: la and
 // qla must match the quadrature reference within Laplace's own error here
 // (mean within 0.02, variance within 10%) and say that they restarted; or
 // else not claim convergence. vq ends at 168 ± 30 with updates skipped in

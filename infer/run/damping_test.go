@@ -32,7 +32,7 @@ for t in 0..6 { y[t] ~ probit(x[t]) }
 // each with a {OPTS} placeholder for the infer line's options.
 var dampingModels = []struct{ engine, src, line string }{
 	{"infer/ep", probitRegression, "infer ep { {OPTS} }"},
-	{"infer/quad (fully factorised EP)", probitRegression, "infer ep { family = factorized, approx = exact, {OPTS} }"},
+	{"infer/ffep (fully factorised EP)", probitRegression, "infer ep { family = factorized, approx = exact, {OPTS} }"},
 	{"infer/shard", probitRegression, "infer ep { shards = 2, {OPTS} }"},
 	{"infer/tep", `
 data X: real[5, 2] = [[-2, 1], [-1, 2], [1, -1], [2, -2], [3, 1]]

@@ -8,9 +8,9 @@ import (
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/exact"
+	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/infer/mcmc"
-	"github.com/fg-infer/fg/infer/quad"
 )
 
 // The engines of a factor-graph model with gated likelihoods
@@ -77,7 +77,7 @@ func (j *job) goldLikelihood(s compile.Site) (ep.Likelihood, error) {
 	if l, ok := s.Lik.(ep.Likelihood); ok {
 		return l, nil // a closed-form kind: a log-density too (factor.Normal for Enumerate)
 	}
-	l, err := numericLik(s.Lik, quad.Scheme{Kind: infer.SchemeGH, N: 32}) // its Tilted is not used
+	l, err := numericLik(s.Lik, ffep.Scheme{Kind: infer.SchemeGH, N: 32}) // its Tilted is not used
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/mp"
@@ -47,7 +48,7 @@ func (j *job) runMP() error {
 	r.Predictions, err = netPredictions(j.m, func(v int) factor.EdgeMoments {
 		var mean, vr [1]float64
 		mp.Space(j.m.Net, v).Moments(res.Beliefs[v], mean[:], vr[:])
-		return factor.EdgeMoments{Mean: mean[0], Var: vr[0], MeanInv: meanInv(j.m.Net.Vars[v].Family, res.Beliefs[v])}
+		return factor.EdgeMoments{Mean: mean[0], Var: vr[0], MeanInv: families.MeanInv(j.m.Net.Vars[v].Family, res.Beliefs[v])}
 	})
 	return err
 }

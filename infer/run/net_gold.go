@@ -42,7 +42,7 @@ func (j *job) runNetExact() error {
 	})
 	r.Predictions, err = netPredictions(j.m, func(v int) factor.EdgeMoments {
 		m := &res.Vars[v]
-		return factor.EdgeMoments{Mean: m.Mean[0], Var: m.Var[0], MeanInv: meanInv(j.m.Net.Vars[v].Family, m.Nat)}
+		return factor.EdgeMoments{Mean: m.Mean[0], Var: m.Var[0], MeanInv: m.MeanInv}
 	})
 	return err
 }
@@ -67,7 +67,7 @@ func (j *job) runNetMCMC() error {
 	})
 	r.Predictions, err = netPredictions(j.m, func(v int) factor.EdgeMoments {
 		m := &res.Vars[v]
-		return factor.EdgeMoments{Mean: m.Mean[0], Var: m.Var[0], MeanInv: math.NaN()}
+		return factor.EdgeMoments{Mean: m.Mean[0], Var: m.Var[0], MeanInv: m.MeanInv}
 	})
 	return err
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
-	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 )
@@ -27,7 +26,7 @@ func netPredictions(m *compile.Model, mom func(v int) factor.EdgeMoments) ([]inf
 			continue
 		}
 		n := len(p.Net.Factors)
-		pr := infer.Prediction{Name: p.Name, Shape: []int{n}, Mean: make([]float64, n), Var: make([]float64, n)}
+		pr := infer.Prediction{Name: p.Name, Shape: p.Net.Shape, Mean: make([]float64, n), Var: make([]float64, n)}
 		for e := range p.Net.Factors {
 			f := &p.Net.Factors[e]
 			q := p.Net.Kind.PredictNet(f, func(name string) factor.EdgeMoments {
@@ -69,25 +68,4 @@ func edgeMoments(e graph.Edge, mom func(v int) factor.EdgeMoments) factor.EdgeMo
 		out.Var += e.Coefs[k] * e.Coefs[k] * m.Var
 	}
 	return out
-}
-
-// meanInv is E[1/x] of a marginal in x's family with natural parameters
-// nat: for a Gamma(a, b), b/(a − 1) (+Inf for a ≤ 1); for an inverse
-// Gamma(a, s), a/s (1/x is Gamma(a, s)); NaN otherwise or without nat.
-func meanInv(fam graph.Family, nat []float64) float64 {
-	if nat == nil {
-		return math.NaN()
-	}
-	switch fam {
-	case graph.Gamma:
-		g := families.GammaOf(nat)
-		if g.Shape <= 1 {
-			return math.Inf(1)
-		}
-		return g.Rate / (g.Shape - 1)
-	case graph.InvGamma:
-		g := families.InvGammaOf(nat)
-		return g.Shape / g.Scale
-	}
-	return math.NaN()
 }

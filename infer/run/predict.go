@@ -9,7 +9,7 @@ import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
-	"github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/infer/tep"
 )
 
@@ -103,7 +103,7 @@ func predictLik(p *compile.PredictSpec) ep.Likelihood {
 	if lik, ok := p.Lik.(ep.Likelihood); ok {
 		return lik
 	}
-	lik, _ := numericLik(p.Lik, quad.Scheme{Kind: quad.GH, N: 64})
+	lik, _ := numericLik(p.Lik, ffep.Scheme{Kind: ffep.GH, N: 64})
 	return lik
 }
 

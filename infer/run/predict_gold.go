@@ -238,10 +238,19 @@ func assemble(name string, ps []goldPredictor, vals []float64) infer.Prediction 
 	return pr
 }
 
-// exactPredictions evaluates the block's predict statements by quadrature.
+// exactPredictions evaluates the block's predict statements: in closed
+// form on a closed-form Gaussian posterior, else by quadrature.
 func (j *job) exactPredictions(b *compile.Block, res *exact.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
+		if res.ClosedForm() && !p.Display {
+			ps, err := j.predictorsOf(b, p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, gaussianPrediction(p.Name, ps, res.Mean, res.Cov))
+			continue
+		}
 		if p.Display {
 			if pr, err := exactDisplay(b, p, res); err == nil {
 				out = append(out, pr)
@@ -261,6 +270,51 @@ func (j *job) exactPredictions(b *compile.Block, res *exact.Result) ([]infer.Pre
 		out = append(out, assemble(p.Name, ps, vals))
 	}
 	return out, nil
+}
+
+// gaussianPrediction is the prediction of ps under the Gaussian posterior
+// w ~ N(mean, cov) of a closed-form ("gaussian") exact result, in closed
+// form: μ(w) = aᵀw + c is N(aᵀmean + c, aᵀ cov a), so
+//
+//	E f* = aᵀmean + c,   Var f* = aᵀ cov a + v,
+//	p(y* = +1) = P(m_arg, s_arg + v_arg),   E y* = MeanObs(m_arg, s_arg + v_arg),
+//
+// where (m_arg, s_arg) are the mean and variance of the likelihood's
+// argument's μ(w): the likelihood's predictive integrates p(y | f) over f
+// ~ N(μ(w), v) and then over w, one Gaussian convolution.
+func gaussianPrediction(name string, ps []goldPredictor, mean []float64, cov *mat.SymDense) infer.Prediction {
+	moments := func(g goldPredictor) (m, s float64) {
+		m = g.mu(mean)
+		for i, ai := range g.a {
+			if ai == 0 {
+				continue
+			}
+			for k, ak := range g.a {
+				s += ai * ak * cov.At(i, k)
+			}
+		}
+		return m, math.Max(s, 0)
+	}
+	vals := make([]float64, 0, 4*len(ps))
+	for _, g := range ps {
+		m, s := moments(g)
+		vals = append(vals, m, m*m+s)
+		if g.lik == nil && g.obs == nil {
+			continue
+		}
+		q := g.argument()
+		am, as := m, s
+		if g.arg != nil {
+			am, as = moments(q)
+		}
+		if g.lik != nil {
+			vals = append(vals, g.probAt(am, as+q.v))
+		}
+		if g.obs != nil {
+			vals = append(vals, g.obs.MeanObs(am, as+q.v))
+		}
+	}
+	return assemble(name, ps, vals)
 }
 
 // mcmcPredictions evaluates the block's predict statements over the draws.

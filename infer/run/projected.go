@@ -8,7 +8,7 @@ import (
 
 // Projection and Tilted make a site a quad.Projected potential, so that
 // fully factorised EP (ffBlock) can use the exact tilted marginals of its
-// projection under approx = exact (infer/quad/projected.go).
+// projection under approx = exact (infer/ffep/projected.go).
 
 // Projection returns the non-zero coordinates of the site's projection a
 // and their values.

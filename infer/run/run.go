@@ -1,6 +1,6 @@
 // Package run is the one adapter between compiled models and the inference
 // engines: it turns each infer line of a compile.Model into the problem of
-// the engine that serves it (infer/ep, infer/tep, infer/quad, infer/bp,
+// the engine that serves it (infer/ep, infer/tep, infer/ffep, infer/bp,
 // infer/jtree, infer/exact, infer/mcmc), runs it under a context, and maps
 // the engine's result back to an engine-neutral infer.Result with the model's
 // names. When the model has a gold standard (exact or mcmc) every other

@@ -6,7 +6,7 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer/ep"
-	"github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/ffep"
 )
 
 // siteLogLik returns log p(y | f) of a site and its first two derivatives
@@ -31,7 +31,7 @@ func siteValue(s compile.Site) func(f float64) float64 {
 
 // numericLikelihood wraps a site for infer/ep with the infer line's scheme.
 func (j *job) numericLikelihood(s compile.Site) (ep.Likelihood, error) {
-	scheme, err := quad.SchemeOf(j.spec.Approx)
+	scheme, err := ffep.SchemeOf(j.spec.Approx)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (j *job) numericLikelihood(s compile.Site) (ep.Likelihood, error) {
 
 // numericLik is the infer/ep likelihood of a site's LogDensity rule
 // integrated by scheme.
-func numericLik(lik factor.Site, scheme quad.Scheme) (ep.Likelihood, error) {
+func numericLik(lik factor.Site, scheme ffep.Scheme) (ep.Likelihood, error) {
 	d, ok := lik.(factor.LogDensity)
 	if !ok {
 		return nil, fmt.Errorf("no one-dimensional rule for %s sites", lik.Name())

@@ -21,14 +21,14 @@
 // with d1, d2 the first two derivatives of log Z(m_t, v_t) =
 // log ∫ p(y | t) N(t; m_t, v_t) dt in m_t (infer/ep's closed forms). The new
 // site on J_k is the moment-matched marginal divided by the cavity, damped
-// in natural parameters as in infer/quad's FF-EP. An update costs O(|J_k|):
+// in natural parameters as in infer/ffep's FF-EP. An update costs O(|J_k|):
 // coordinates outside J_k do not change.
 //
 // Passes = 1 is ADF: no site is stored and memory is O(d + buffer). More
 // passes are EP: the example's previous site must be divided out, so the
 // sites (2 numbers per stored non-zero) live in a scratch file read and
 // rewritten sequentially in step with the data (sites.go) — memory stays
-// O(d + buffer), disk O(total non-zeros). This is exactly infer/quad's
+// O(d + buffer), disk O(total non-zeros). This is exactly infer/ffep's
 // FF-EP (roche-numerical-ep.txt §1–2) with closed-form moments: the tests
 // check equality with it to 1e-12. Engines do not import compile: the
 // problem is plain values (package doc of infer).
@@ -60,7 +60,7 @@ type Settings struct {
 	// Damping δ ∈ [infer.MinDamping, 1] on site natural parameters (0 means 1).
 	Damping float64
 	// Tol > 0 stops EP (Passes > 1) after a pass whose mean change
-	// ‖m − m_prev‖₂ / δ is below Tol, as infer/quad's FF-EP does.
+	// ‖m − m_prev‖₂ / δ is below Tol, as infer/ffep's FF-EP does.
 	Tol float64
 	// SiteDir is where EP's site file goes ("" = os.TempDir()).
 	SiteDir string

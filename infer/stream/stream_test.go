@@ -15,7 +15,7 @@ import (
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
-	"github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/internal/mathx"
 	"github.com/fg-infer/fg/stdlib"
 )
@@ -41,7 +41,7 @@ func writeSynthetic(t testing.TB, n, d, nnz int, seed uint64) string {
 	return path
 }
 
-// projSite is a probit/step site as a quad.Projected potential, for the
+// projSite is a probit/step site as a ffep.Projected potential, for the
 // in-memory FF-EP reference.
 type projSite struct {
 	idx []int32
@@ -62,9 +62,9 @@ func (s projSite) LogF(w []float64) float64 {
 }
 func (s projSite) Derivs(w, g, h []float64) float64 { clear(g); clear(h); return s.LogF(w) }
 
-// inMemory runs infer/quad's FF-EP with scheme exact over the file's
+// inMemory runs infer/ffep's FF-EP with scheme exact over the file's
 // examples, held in memory.
-func inMemory(t *testing.T, path string, lik ep.Likelihood, prior []float64, passes int, damping, tol float64) *quad.Result {
+func inMemory(t *testing.T, path string, lik ep.Likelihood, prior []float64, passes int, damping, tol float64) *ffep.Result {
 	m, err := stdlib.LoadLibSVM(nil, path)
 	if err != nil {
 		t.Fatal(err)
@@ -73,12 +73,12 @@ func inMemory(t *testing.T, path string, lik ep.Likelihood, prior []float64, pas
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &quad.Problem{PriorMean: make([]float64, len(prior)), PriorVar: prior}
+	p := &ffep.Problem{PriorMean: make([]float64, len(prior)), PriorVar: prior}
 	for i := range m.Rows {
 		idx, a := m.Row(i)
 		p.Factors = append(p.Factors, projSite{idx, a, y[i], lik})
 	}
-	res, err := quad.RunFF(context.Background(), p, &quad.Settings{Scheme: quad.Scheme{Kind: quad.Exact}, Passes: passes, Damping: damping, Tol: tol})
+	res, err := ffep.RunFF(context.Background(), p, &ffep.Settings{Scheme: ffep.Scheme{Kind: ffep.Exact}, Passes: passes, Damping: damping, Tol: tol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func inMemory(t *testing.T, path string, lik ep.Likelihood, prior []float64, pas
 }
 
 // TestStreamEqualsInMemoryFFEP: streaming ADF (passes = 1) and streaming EP
-// (sites on disk) equal infer/quad's in-memory FF-EP with exact projected
+// (sites on disk) equal infer/ffep's in-memory FF-EP with exact projected
 // moments, an independent implementation (dense cavities in standardised
 // coordinates), to 1e-12.
 func TestStreamEqualsInMemoryFFEP(t *testing.T) {

@@ -37,7 +37,7 @@ func (b *Batch) Cost(w []float64) float64 {
 
 // LogFAxes returns log f(w) and fills lp[i] = log f(w + step_i e_i) and
 // lm[i] = log f(w − step_i e_i) for every coordinate i: the 2d+1 points of
-// the precision-3 rule (infer/quad). The margins are computed once, then
+// the precision-3 rule (infer/ffep). The margins are computed once, then
 // shifted by ±step_i y_k x_ki, so the cost is O(s·d) loss evaluations
 // instead of O(s·d²) arithmetic for 2d+1 separate LogF calls.
 func (b *Batch) LogFAxes(w, step, lp, lm []float64) float64 {

@@ -1,4 +1,4 @@
-package quad
+package ffep
 
 import "math"
 

@@ -1,4 +1,4 @@
-// Package quad holds the numerical moment schemes of fg for factors without
+// Package ffep holds the numerical moment schemes of fg for factors without
 // closed-form tilted moments, and the fully factorised EP engine (FF-EP,
 // roche-numerical-ep.txt) that runs them on mini-batch factors.
 //
@@ -43,7 +43,7 @@
 // is the general method, and the Hessian has an arrow structure solved by a
 // block Cholesky in O(d)); the tests check the result against that
 // interpolation, an independent closed form.
-package quad
+package ffep
 
 import (
 	"errors"

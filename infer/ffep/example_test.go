@@ -1,11 +1,11 @@
-package quad_test
+package ffep_test
 
 import (
 	"context"
 	"fmt"
 	"math"
 
-	"github.com/fg-infer/fg/infer/quad"
+	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/stdlib/loss"
 )
 
@@ -14,7 +14,7 @@ import (
 // product is N(½, ½) with Z = N(0; 1, 2)).
 func ExampleTilted1D() {
 	f := func(x float64) (v, g, h float64) { return -(x - 1) * (x - 1) / 2, -(x - 1), -1 }
-	m, err := quad.Tilted1D(quad.Scheme{Kind: quad.VQ}, 0, 1, f)
+	m, err := ffep.Tilted1D(ffep.Scheme{Kind: ffep.VQ}, 0, 1, f)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -28,8 +28,8 @@ func ExampleTilted1D() {
 func ExampleRunFF() {
 	b1 := &loss.Batch{X: [][]float64{{1, 0.5}, {-1, 0.2}}, Y: []float64{1, -1}, Beta: 1, Loss: loss.Logistic{}}
 	b2 := &loss.Batch{X: [][]float64{{0.8, -0.3}, {-0.5, -1}}, Y: []float64{1, -1}, Beta: 1, Loss: loss.Logistic{}}
-	p := &quad.Problem{PriorMean: []float64{0, 0}, PriorVar: []float64{25, 25}, Factors: []quad.Potential{b1, b2}}
-	res, err := quad.RunFF(context.Background(), p, &quad.Settings{Scheme: quad.Scheme{Kind: quad.VQ}, Passes: 1})
+	p := &ffep.Problem{PriorMean: []float64{0, 0}, PriorVar: []float64{25, 25}, Factors: []ffep.Potential{b1, b2}}
+	res, err := ffep.RunFF(context.Background(), p, &ffep.Settings{Scheme: ffep.Scheme{Kind: ffep.VQ}, Passes: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
