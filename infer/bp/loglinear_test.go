@@ -83,7 +83,7 @@ func TestLogLinearMatchesTables(t *testing.T) {
 		}
 		compareResults(t, s.Schedule, got, want, 1e-12)
 		for a, b := range want.B {
-			if math.Abs(got.B[a]-b) > 1e-12 {
+			if !(math.Abs(got.B[a]-b) <= 1e-12) {
 				t.Errorf("%+v: relaxation weight %d: %v, with tables %v", s, a, got.B[a], b)
 			}
 		}
