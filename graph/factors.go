@@ -48,7 +48,8 @@ type compactRun struct {
 	pos              ast.Pos
 	arity, tsize     int
 	vars             []int     // arity per factor
-	scalar           []float64 // one per factor
+	scalar           []float64 // one per factor; nil while every one is 0 (a libDAI file's tables)
+	n, hint          int       // factors in the run; the capacity Reserve asked for
 	toff             []int32   // per factor: offset of its table in tab
 	tab              []float64 // the tables, tsize entries each
 	last             []float64 // the table the previous factor was added with
@@ -64,7 +65,7 @@ type compactRun struct {
 
 func (r *factorRun) len() int {
 	if r.c != nil {
-		return len(r.c.scalar)
+		return r.c.n
 	}
 	return len(r.list)
 }
@@ -77,7 +78,7 @@ func (r *factorRun) factor(k int) Factor {
 	c := r.c
 	v := k * c.arity
 	f := Factor{Kind: c.kind, Vars: c.vars[v : v+c.arity : v+c.arity],
-		Pos: c.pos, ScalarName: c.scalarName, Scalar: c.scalar[k], Params: c.params}
+		Pos: c.pos, ScalarName: c.scalarName, Scalar: c.scalarAt(k), Params: c.params}
 	if c.tsize > 0 { // runs of factors without tables keep no offsets
 		t := int(c.toff[k])
 		f.Table = c.tab[t : t+c.tsize : t+c.tsize]
@@ -153,7 +154,15 @@ func (r *factorRun) form(k int) Factor {
 	c := r.c
 	v := k * c.arity
 	return Factor{Kind: c.kind, Vars: c.vars[v : v+c.arity : v+c.arity], Pos: c.pos, ScalarName: c.scalarName,
-		Scalar: c.scalar[k], Stat: c.stat}
+		Scalar: c.scalarAt(k), Stat: c.stat}
+}
+
+// scalarAt is factor k's scalar.
+func (c *compactRun) scalarAt(k int) float64 {
+	if c.scalar == nil {
+		return 0
+	}
+	return c.scalar[k]
 }
 
 // LogLinearTable is exp(θ·φ) entrywise: the table of a log-linear factor.
@@ -257,7 +266,7 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 		}
 		if s.hint > 0 {
 			c.vars = make([]int, 0, s.hint*len(vars))
-			c.scalar = make([]float64, 0, s.hint)
+			c.hint = s.hint
 			if len(table) > 0 {
 				c.toff = make([]int32, 0, s.hint)
 			}
@@ -280,7 +289,13 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 		c.toff = append(c.toff, c.toff[len(c.toff)-1])
 	}
 	c.vars = append(c.vars, vars...)
-	c.scalar = append(c.scalar, scalar)
+	if c.scalar != nil || scalar != 0 || math.Signbit(scalar) {
+		if c.scalar == nil {
+			c.scalar = make([]float64, c.n, max(c.hint, c.n+1))
+		}
+		c.scalar = append(c.scalar, scalar)
+	}
+	c.n++
 	if labeled {
 		c.labels = append(c.labels, label)
 	}

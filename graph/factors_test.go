@@ -159,3 +159,29 @@ func TestLogLinearRuns(t *testing.T) {
 		t.Errorf("label %q", got)
 	}
 }
+
+// TestZeroScalars: a compact run whose scalars are all 0 (a libDAI file's
+// tables) keeps no scalar column; a later non-zero one (or −0) gives every
+// factor its own back.
+func TestZeroScalars(t *testing.T) {
+	g := &Graph{}
+	g.AddLatent("x", Bool, 2, []int{4}, ast.Pos{})
+	tab := []float64{1, 2, 3, 4}
+	g.Reserve(4)
+	for v := range 3 {
+		g.AddCompact("table", ast.Pos{}, "", 0, tab, v, v+1)
+	}
+	if c := g.factors.runs[0].c; c.scalar != nil || c.n != 3 {
+		t.Fatalf("zero scalars: column %v, %d factors", c.scalar, c.n)
+	}
+	g.AddCompact("table", ast.Pos{}, "", math.Copysign(0, -1), tab, 3, 0)
+	g.AddCompact("table", ast.Pos{}, "", 2.5, tab, 0, 2)
+	for i, want := range []float64{0, 0, 0, math.Copysign(0, -1), 2.5} {
+		if f := g.Factor(i); f.Scalar != want || math.Signbit(f.Scalar) != math.Signbit(want) || !slices.Equal(f.Table, tab) {
+			t.Errorf("factor %d: scalar %v, table %v", i, f.Scalar, f.Table)
+		}
+	}
+	if g.NumFactors() != 5 || len(g.factors.runs) != 1 {
+		t.Errorf("%d factors in %d runs", g.NumFactors(), len(g.factors.runs))
+	}
+}
