@@ -42,7 +42,11 @@ func (fs Floats) MarshalJSON() ([]byte, error) {
 	if fs == nil {
 		return []byte("null"), nil
 	}
-	b := make([]byte, 0, 2+len(fs)*20)
+	return fs.appendJSON(make([]byte, 0, 2+len(fs)*20)), nil
+}
+
+// appendJSON appends the array to b.
+func (fs Floats) appendJSON(b []byte) []byte {
 	b = append(b, '[')
 	for i, x := range fs {
 		if i > 0 {
@@ -54,7 +58,7 @@ func (fs Floats) MarshalJSON() ([]byte, error) {
 			b = strconv.AppendFloat(b, x, 'g', -1, 64)
 		}
 	}
-	return append(b, ']'), nil
+	return append(b, ']')
 }
 
 func floats(xs []float64) Floats { return Floats(xs) }
@@ -162,15 +166,80 @@ func (v JSONVariables) encode(b *bytes.Buffer, flush func() error) error {
 		}
 		b.Truncate(b.Len() - 1) // Encode's newline
 		b.WriteByte(':')
-		if err := enc.Encode(jsonVariable(v.vars[i])); err != nil {
+		jv := jsonVariable(v.vars[i])
+		probs := jv.Probs
+		if probs != nil && len(probs.probs) > probsChunk {
+			jv.Probs = &JSONProbs{stub: true}
+		}
+		start := b.Len()
+		if err := enc.Encode(jv); err != nil {
 			return err
 		}
 		b.Truncate(b.Len() - 1)
+		if jv.Probs != probs { // a long list: streamed in place of the placeholder
+			enc := bytes.Clone(b.Bytes()[start:])
+			at := bytes.Index(enc, []byte(`"probs":`+stubJSON))
+			if at < 0 {
+				return errors.New("json: the probabilities' placeholder is missing")
+			}
+			at += len(`"probs":`)
+			b.Truncate(start)
+			b.Write(enc[:at])
+			if err := probs.encode(b, flush); err != nil {
+				return err
+			}
+			b.Write(enc[at+len(stubJSON):])
+		}
 		if err := flush(); err != nil {
 			return err
 		}
 	}
 	b.WriteByte('}')
+	return nil
+}
+
+// JSONProbs is a discrete variable's probabilities, one array of its
+// states' probabilities per element ([[0.25, 0.75], ...]), encoded an
+// element at a time: WriteDocument streams a long list (a latent of 10⁶
+// spins) in pieces of probsChunk elements.
+type JSONProbs struct {
+	probs [][]float64
+	stub  bool // JSONVariables.encode's placeholder (stubJSON)
+}
+
+// probsChunk is how many elements of a long list of probabilities are
+// written at a time.
+const probsChunk = 4096
+
+// MarshalJSON encodes the list whole.
+func (p *JSONProbs) MarshalJSON() ([]byte, error) {
+	if p.stub {
+		return []byte(stubJSON), nil
+	}
+	var b bytes.Buffer
+	err := p.encode(&b, func() error { return nil })
+	return b.Bytes(), err
+}
+
+// encode appends the list to b, calling flush after every probsChunk
+// elements.
+func (p *JSONProbs) encode(b *bytes.Buffer, flush func() error) error {
+	var buf []byte
+	buf = append(buf, '[')
+	for i, x := range p.probs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = nonNil(floats(x)).appendJSON(buf)
+		if (i+1)%probsChunk == 0 {
+			b.Write(buf)
+			buf = buf[:0]
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	b.Write(append(buf, ']'))
 	return nil
 }
 
@@ -184,7 +253,7 @@ type JSONVariable struct {
 	Family  string   `json:"family,omitempty"`
 	Dist    []string `json:"dist,omitempty"`
 	States  []string `json:"states,omitempty"`
-	Probs   []Floats `json:"probs,omitempty"`
+	Probs   *JSONProbs `json:"probs,omitempty"`
 	MeanSE  Floats   `json:"mean_se,omitempty"`
 	VarSE   Floats   `json:"var_se,omitempty"`
 	ProbsSE []Floats `json:"probs_se,omitempty"`
@@ -387,9 +456,8 @@ func jsonVariable(v infer.Variable) JSONVariable {
 	if j.States == nil {
 		j.States = []string{}
 	}
-	j.Probs = make([]Floats, len(v.Probs))
-	for i, p := range v.Probs {
-		j.Probs[i] = nonNil(floats(p))
+	if len(v.Probs) > 0 {
+		j.Probs = &JSONProbs{probs: v.Probs}
 	}
 	for _, p := range v.ProbsSE {
 		j.ProbsSE = append(j.ProbsSE, nonNil(floats(p)))
