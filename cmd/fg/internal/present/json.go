@@ -247,18 +247,18 @@ func (p *JSONProbs) encode(b *bytes.Buffer, flush func() error) error {
 // var, discrete ones states and probs; all arrays are flattened row-major
 // over shape. Sampling methods add Monte Carlo diagnostics.
 type JSONVariable struct {
-	Shape   []int    `json:"shape"`
-	Mean    Floats   `json:"mean,omitempty"`
-	Var     Floats   `json:"var,omitempty"`
-	Family  string   `json:"family,omitempty"`
-	Dist    []string `json:"dist,omitempty"`
-	States  []string `json:"states,omitempty"`
+	Shape   []int      `json:"shape"`
+	Mean    Floats     `json:"mean,omitempty"`
+	Var     Floats     `json:"var,omitempty"`
+	Family  string     `json:"family,omitempty"`
+	Dist    []string   `json:"dist,omitempty"`
+	States  []string   `json:"states,omitempty"`
 	Probs   *JSONProbs `json:"probs,omitempty"`
-	MeanSE  Floats   `json:"mean_se,omitempty"`
-	VarSE   Floats   `json:"var_se,omitempty"`
-	ProbsSE []Floats `json:"probs_se,omitempty"`
-	ESS     Floats   `json:"ess,omitempty"`
-	RHat    Floats   `json:"rhat,omitempty"`
+	MeanSE  Floats     `json:"mean_se,omitempty"`
+	VarSE   Floats     `json:"var_se,omitempty"`
+	ProbsSE []Floats   `json:"probs_se,omitempty"`
+	ESS     Floats     `json:"ess,omitempty"`
+	RHat    Floats     `json:"rhat,omitempty"`
 }
 
 // JSONPrediction is a predict quantity at new inputs.
