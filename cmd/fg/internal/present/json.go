@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -128,6 +128,24 @@ type JSONVariables struct {
 // to stream the variables.
 const stubJSON = `"\u0000"`
 
+// writeSpliced writes enc, a compact encoding holding the member
+// "key": stubJSON once, to b with what stream writes in place of the
+// placeholder.
+func writeSpliced(b *bytes.Buffer, enc []byte, key string, stream func() error) error {
+	member := `"` + key + `":`
+	at := bytes.Index(enc, []byte(member+stubJSON))
+	if at < 0 {
+		return fmt.Errorf("json: the placeholder of %s is missing", key)
+	}
+	at += len(member)
+	b.Write(enc[:at])
+	if err := stream(); err != nil {
+		return err
+	}
+	b.Write(enc[at+len(stubJSON):])
+	return nil
+}
+
 // MarshalJSON encodes the object whole.
 func (v JSONVariables) MarshalJSON() ([]byte, error) {
 	if v.stub {
@@ -178,17 +196,10 @@ func (v JSONVariables) encode(b *bytes.Buffer, flush func() error) error {
 		b.Truncate(b.Len() - 1)
 		if jv.Probs != probs { // a long list: streamed in place of the placeholder
 			enc := bytes.Clone(b.Bytes()[start:])
-			at := bytes.Index(enc, []byte(`"probs":`+stubJSON))
-			if at < 0 {
-				return errors.New("json: the probabilities' placeholder is missing")
-			}
-			at += len(`"probs":`)
 			b.Truncate(start)
-			b.Write(enc[:at])
-			if err := probs.encode(b, flush); err != nil {
+			if err := writeSpliced(b, enc, "probs", func() error { return probs.encode(b, flush) }); err != nil {
 				return err
 			}
-			b.Write(enc[at+len(stubJSON):])
 		}
 		if err := flush(); err != nil {
 			return err
@@ -335,16 +346,9 @@ func WriteDocument(w io.Writer, d Document) error {
 		if err != nil {
 			return err
 		}
-		at := bytes.Index(enc, []byte(`"variables":`+stubJSON))
-		if at < 0 {
-			return errors.New("json: the variables' placeholder is missing")
-		}
-		at += len(`"variables":`)
-		b.Write(enc[:at])
-		if err := vars.encode(&b, flush); err != nil {
+		if err := writeSpliced(&b, enc, "variables", func() error { return vars.encode(&b, flush) }); err != nil {
 			return err
 		}
-		b.Write(enc[at+len(stubJSON):])
 	}
 	b.WriteByte(']')
 	if d.SummedStates != nil {
