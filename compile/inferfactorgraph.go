@@ -14,8 +14,9 @@ import (
 // solves linear-Gaussian graphs at any size and integrates the joint by
 // quadrature up to infer.MaxQuadDim elements otherwise; mcmc samples the
 // joint Gaussian prior. Whatever needs a dense joint is bounded by
-// infer.MaxJoint; a linear-Gaussian graph with a banded precision (a
-// chain of vector states, banded) is solved on the band at any size
+// infer.MaxJoint; a graph with a banded precision (a chain of vector
+// states: banded when linear-Gaussian, sitesBanded with likelihood sites
+// on one step's elements under ep) is solved on the band at any size
 // within the memory budget. The options of the block engines (shards, passes,
 // nonnegative_sites) are refused; bp and t(nu) have no rule for the
 // normal priors and conditionals (checkRules).
@@ -58,7 +59,7 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 		return
 	}
 	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, infer.GraphFullSchedules))
-	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) && !(fg.banded() && !relaxed) {
+	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) && !(fg.sitesBanded() && !relaxed) {
 		c.errorf(optionValue(s, "family"), "family = full here (a graph with a cycle, a dense gp or mvnormal prior, or relaxed_kl) is one dense Gaussian over at most %d latent elements; this one has %d: use family = factorized",
 			infer.MaxJoint, fg.NumVars)
 	}
@@ -89,6 +90,10 @@ func (g *FactorGraph) LinearGaussian() bool {
 	}
 	return true
 }
+
+// Forest reports whether the bipartite graph of g's factors and variables
+// is a forest (see forest): ep then runs forward–backward passes on it.
+func (g *FactorGraph) Forest() bool { return g.forest() }
 
 // forest reports whether the bipartite graph of g's factors and
 // variables is a forest (no cycle), by union–find over the variables: a
@@ -138,11 +143,18 @@ func (g *FactorGraph) forest() bool {
 // banded reports whether g is linear-Gaussian with no dense block or gate
 // and its joint precision is banded in the variables' order (infer.Banded),
 // so that infer/fgraph solves it on the band (its Graph.Banded makes the
-// same test on the same factors): a factor on x_F couples the variables of
-// F, and the half-bandwidth is the largest max F − min F over the factors
-// and Gaussian observations.
-func (g *FactorGraph) banded() bool {
-	if !g.LinearGaussian() || len(g.Dense) > 0 || len(g.Gates) > 0 {
+// same test on the same factors).
+func (g *FactorGraph) banded() bool { return g.LinearGaussian() && g.sitesBanded() }
+
+// sitesBanded reports whether g has no dense block or gate and the
+// precision of its factors and sites (the joint EP approximation's, a site
+// on aᵀx_F + c coupling the variables of F as a Gaussian factor does) is
+// banded, so that infer/fgraph runs ep under family = full on the band at
+// any size (its siteBandwidth makes the same test): a factor on x_F couples
+// the variables of F, and the half-bandwidth is the largest max F − min F
+// over the factors and sites.
+func (g *FactorGraph) sitesBanded() bool {
+	if len(g.Dense) > 0 || len(g.Gates) > 0 {
 		return false
 	}
 	k := 0

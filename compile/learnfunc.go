@@ -108,6 +108,31 @@ func (r *learnRec) inSlot(f func()) bool {
 	return r.touched
 }
 
+// mark is the number of uses recorded so far (for allowIn).
+func (r *learnRec) mark() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.uses)
+}
+
+// allowIn drops the uses recorded since mark that lie inside e: e is a
+// place learning can change (the variance of a conditional in a factor
+// graph, which LearnFunc.At compiles again at every value).
+func (r *learnRec) allowIn(mark int, e ast.Expr) {
+	if r == nil || e == nil {
+		return
+	}
+	lo, hi := e.Pos(), e.End()
+	kept := r.uses[:mark]
+	for _, id := range r.uses[mark:] {
+		if p := id.Pos(); p.Filename != lo.Filename || p.Offset < lo.Offset || p.Offset >= hi.Offset {
+			kept = append(kept, id)
+		}
+	}
+	r.uses = kept
+}
+
 // param records param id = e after its evaluation.
 func (c *compiler) learnParam(id *ast.Ident, e ast.Expr, touched bool) {
 	r := c.lf
@@ -234,7 +259,8 @@ func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] 
 
 // At returns the model at learned values x (in LearnFunc order) with every
 // block re-evaluated: a shallow copy of the model whose Blocks are new
-// where they depend on x. With gram false the Gram matrices of gp and tp
+// where they depend on x; a model compiled to a factor graph is compiled
+// again at x (Model; gram is then ignored). With gram false the Gram matrices of gp and tp
 // priors are not computed (Prior.Cov is nil there; the kernel and its
 // hyperparameters are set). Values outside the bounds of the learn
 // statement, and values the model rejects (a negative variance), are errors.
@@ -256,6 +282,12 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 	}()
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
+	}
+	if f.m.FactorGraph != nil {
+		// A factor graph is compiled again: its conditionals' variances
+		// are spread over its Gaussian factors, and a gp or normal prior
+		// in it is a dense block or a factor per element.
+		return f.Model(x)
 	}
 	return f.blocks(c), nil
 }

@@ -184,8 +184,8 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	if c.m.Learn != nil {
 		c.fail(s, "only one learn statement is allowed (the first is at %s)", c.m.Learn.Pos)
 	}
-	if c.m.FactorGraph != nil {
-		c.fail(s, "learn cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s", c.fg.what, c.fg.at)
+	if fg := c.m.FactorGraph; fg != nil {
+		c.learnFactorGraph(s, fg)
 	}
 	if s.By != nil && s.By.Name != "evidence" {
 		c.fail(s.By, "learn by %s: only `by evidence` is supported", s.By.Name)
@@ -227,6 +227,22 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	}
 	c.m.Learn = ls
 	c.learnUses()
+}
+
+// learnFactorGraph refuses learn on the factor graphs whose evidence has
+// no gradient in infer/run: learning runs forward–backward passes on a
+// forest without dense blocks (a chain, a hierarchy: any size), and
+// otherwise sees the graph as one joint Gaussian block (at most
+// infer.MaxJoint elements) with its likelihoods as EP sites; neither
+// covers gated factors (their EP is factorised over the Gaussian and the
+// discrete selector).
+func (c *compiler) learnFactorGraph(s *ast.LearnStmt, fg *FactorGraph) {
+	if len(fg.Gates) > 0 {
+		c.fail(s, "learn cannot be combined with gated factors yet (%s at %s, whose branch a discrete latent selects): learn maximises the evidence of joint-Gaussian EP, which has no site for a gate", fg.Gates[0].Label, fg.Gates[0].Pos)
+	}
+	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) {
+		c.fail(s, "learn on a factor graph that is not a chain or a tree works on the joint Gaussian of its real latents' elements, at most %d; this model has %d (a factor graph because of the %s at %s)", infer.MaxJoint, fg.NumVars, c.fg.what, c.fg.at)
+	}
 }
 
 // learnOption applies one `key = value` of a learn statement, checked

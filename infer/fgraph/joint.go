@@ -30,7 +30,9 @@ const MaxJoint = infer.MaxJoint
 // variance 0. log Z is the Gaussian factors' normaliser log Z_G plus
 // log Z_EP of the sites. A linear-Gaussian graph whose precision is banded
 // (Graph.Banded: a chain of vector states) is solved on the band instead
-// (bandJoint), in O(n k²) at any n, unless Cov asks for the dense joint.
+// (bandJoint), in O(n k²) at any n, unless Cov asks for the dense joint;
+// so are likelihood sites on such a graph when their projections stay
+// within the band (siteBandwidth; runBandEP, except under relaxed KL).
 func runJoint(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result, error) {
 	if k := bandwidth(g); !s.dense && !s.Cov && infer.Banded(g.n, k) {
 		jt, err := bandJoint(g, k, ctx.Done())
@@ -41,6 +43,9 @@ func runJoint(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result
 			return &Result{Status: infer.Failed, Message: err.Error()}, nil
 		}
 		return gaussianResult(g, jt), nil
+	}
+	if k := siteBandwidth(g); hasSites(g) && !s.dense && !s.Cov && !relaxed(s.Divergence) && infer.Banded(g.n, k) {
+		return runBandEP(ctx, g, k, s)
 	}
 	if g.n > MaxJoint {
 		return nil, fmt.Errorf("fgraph: family = full needs a dense joint Gaussian over %d variables (at most %d); use family = factorized", g.n, MaxJoint)

@@ -332,6 +332,10 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 			lz, ok := gatesLogZ(p.g, p.st, p.gs, p.u)
 			res.LogZ, res.HasLogZ = res.LogZ+lz, ok
 		}
+		if p.s.VarGrad && res.HasLogZ && p.u == 1 && p.gs == nil && isForest(p.g, p.ad) {
+			res.VarGrad = varGrads(p.g, p.st)
+			res.CavMean, res.CavVar = siteCavities(p.g, p.st)
+		}
 	}
 	return res
 }

@@ -48,6 +48,10 @@ type Settings struct {
 	// forest (at most MaxJoint variables); under Factorized Project reads
 	// the product of the beliefs. Off, a run keeps no O(n²) state.
 	Cov bool
+	// VarGrad asks a run on the forward–backward schedule (a forest under
+	// family = full or factorized, kl, no gates, no blocks) for
+	// Result.VarGrad and the sites' cavities (vargrad.go).
+	VarGrad bool
 
 	// dense forces family = full onto the dense joint on a forest (tests).
 	dense bool
@@ -84,6 +88,16 @@ type Result struct {
 	// those of the sites followed by those of the gates, each in the order
 	// added (0 for a Gaussian site); nil otherwise.
 	B []float64
+	// VarGrad is ∂ log Z/∂σ²_k for each linear-Gaussian factor k, in the
+	// order they were added, when Settings.VarGrad asked for it and the
+	// run converged with an evidence on a forest's messages (vargrad.go);
+	// nil otherwise.
+	VarGrad []float64
+	// CavMean and CavVar are the cavity of each site's projection
+	// f = aᵀx + c (the product of its incoming messages), in the order the
+	// sites were added, with VarGrad: a site parameter θ enters the
+	// gradient as ∂ log Ẑ(y; CavMean, CavVar)/∂θ.
+	CavMean, CavVar []float64
 
 	// post is the joint posterior Project reads (Settings.Cov), nil otherwise.
 	post posterior

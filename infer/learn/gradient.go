@@ -25,6 +25,9 @@ type Block struct {
 	// FITC, when set, replaces Problem, DCov and DLik: the block's gp
 	// prior has inducing inputs and runs FITC EP.
 	FITC *FITCBlock
+	// Evidence, when set, replaces Problem, DCov and DLik: its engine
+	// computes the evidence and its gradient (evidence.go).
+	Evidence Evidence
 }
 
 // Gradient returns ∂ log Z_EP/∂x_k for every parameter of b, given a

@@ -112,6 +112,18 @@ func (o *objective) evaluate(x []float64) (Eval, [][]ep.SiteParam, error) {
 	o.warm.at(x)
 	sites := make([][]ep.SiteParam, len(blocks))
 	for bi, b := range blocks {
+		if b.Evidence != nil {
+			logZ, g, sweeps, err := o.evalEvidence(bi, b.Evidence)
+			if err != nil {
+				return e, nil, err
+			}
+			if len(g) != len(e.Grad) {
+				return e, nil, fmt.Errorf("block %d: derivatives for %d parameters, %d are learned", bi, len(g), len(e.Grad))
+			}
+			floats.Add(e.Grad, g)
+			e.LogZ, e.Sweeps = e.LogZ+logZ, e.Sweeps+sweeps
+			continue
+		}
 		if b.FITC != nil {
 			logZ, g, st, sweeps, err := o.evalFITC(bi, b.FITC)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/infer/mcmc"
 )
@@ -81,8 +82,28 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 // moment scheme, and the dense blocks. It returns the sites added as EP
 // sites, in order (fgraph.Result.B follows it).
 func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, error) {
-	g := priorGraph(fg, len(fg.Sites))
 	_, relax := j.st.Divergence.(infer.RelaxedKL)
+	g, sites, err := graphOf(fg, relax, j.epLikelihood)
+	if err == nil {
+		j.warnJitter(fg, g.Jitter())
+	}
+	return g, sites, err
+}
+
+// warnJitter says that a dense block's covariance was numerically singular
+// and jitter δ > 0 was added to its diagonal (fgraph.Graph.AddBlock).
+func (j *job) warnJitter(fg *compile.FactorGraph, delta float64) {
+	if delta > 0 {
+		j.warnOnce("%s: a gp or mvnormal block's covariance is numerically singular (very close GP inputs or a very smooth kernel?); used N(m0, Σ0 + %.3g I)", jointName(j.m, fg), delta)
+	}
+}
+
+// graphOf builds the infer/fgraph graph of fg with the likelihoods
+// epLik gives the sites: Gaussian observations as linear-Gaussian
+// factors unless relax, the other sites as EP sites; it returns the sites
+// added as EP sites, in order.
+func graphOf(fg *compile.FactorGraph, relax bool, epLik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, []compile.Site, error) {
+	g := priorGraph(fg, len(fg.Sites))
 	var liks []compile.Site
 	for _, s := range fg.Sites {
 		a := s.Aff
@@ -90,7 +111,7 @@ func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, 
 			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
 			continue
 		}
-		lik, err := j.epLikelihood(s.BlockSite())
+		lik, err := epLik(s.BlockSite())
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", s.Label, err)
 		}
@@ -124,10 +145,11 @@ func priorGraph(fg *compile.FactorGraph, sites int) *fgraph.Graph {
 
 // fgGold runs a gold standard (exactBlock, essBlock) on the joint block of fg.
 func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOut, error)) error {
-	b, err := j.jointBlock(fg)
+	b, delta, err := jointBlock(j.m, fg)
 	if err != nil {
 		return err
 	}
+	j.warnJitter(fg, delta)
 	o, err := run(b)
 	if o == nil {
 		return err
@@ -140,29 +162,31 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOu
 // N(μ, Σ) of its Gaussian factors and dense blocks (fgraph.Graph.Gaussian:
 // compile's priors and conditionals are directed, so the mean and
 // covariance are propagated in topological order with no inverse, the
-// blocks' covariances copied as given) and every site as the sparse
-// projection aᵀx + c of the joint vector.
-func (j *job) jointBlock(fg *compile.FactorGraph) (*compile.Block, error) {
-	mean, cov, err := priorGraph(fg, 0).Gaussian()
+// blocks' covariances copied as given, with the jitter δ AddBlock added to
+// a singular one, returned) and every site as the sparse projection
+// aᵀx + c of the joint vector.
+func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, float64, error) {
+	g := priorGraph(fg, 0)
+	mean, cov, err := g.Gaussian()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	b := &compile.Block{Latent: -1, Name: j.jointName(fg), N: fg.NumVars,
+	b := &compile.Block{Latent: -1, Name: jointName(m, fg), N: fg.NumVars,
 		Prior: compile.Prior{Kind: compile.PriorMVNormal, Mean: mean, Cov: cov}}
 	for _, s := range fg.Sites {
 		site := s.BlockSite()
 		site.Vars, site.Proj, site.Offset = s.Aff.Vars, s.Aff.Coefs, s.Aff.Const
 		b.Sites = append(b.Sites, site)
 	}
-	return b, nil
+	return b, g.Jitter(), nil
 }
 
 // jointName names the joint of the real latents in messages, e.g. "x, mu".
-func (j *job) jointName(fg *compile.FactorGraph) string {
+func jointName(m *compile.Model, fg *compile.FactorGraph) string {
 	var names []string
 	for l, first := range fg.First {
 		if first >= 0 {
-			names = append(names, j.m.Graph.Latents[l].Name)
+			names = append(names, m.Graph.Latents[l].Name)
 		}
 	}
 	return strings.Join(names, ", ")

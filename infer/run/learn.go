@@ -23,6 +23,8 @@ import (
 
 // Learn optimises the params named in m.Learn by maximising the KL EP
 // evidence log Z_EP summed over the model's Gaussian blocks (infer/learn),
+// or of its factor graph (learn_factorgraph.go: the joint Gaussian block,
+// or a chain's or tree's messages),
 // and returns the model compiled with the learned values (its Learn set
 // to nil, so that running it does not learn again), the learned values, and
 // the trace of −log Z_EP over the successful evaluations. Without a learn
@@ -105,8 +107,14 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	if tBlocks(m) {
 		return learnT(ctx, m, opt)
 	}
-	if err := learnable(m); err != nil {
+	lm, err := learnView(m)
+	if err != nil {
 		return nil, nil, nil, err
+	}
+	if lm.FactorGraph == nil || len(lm.Blocks) > 0 { // a forest view checks its sites in graphOf
+		if err := learnable(lm); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	o := m.Learn.Settings
 	s := learn.Settings{Method: o.Method, MaxIter: o.MaxIter, GradTol: o.Tol}
@@ -114,7 +122,7 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	lb := &learnBuilder{m: m, params: params}
+	lb := &learnBuilder{m: lm, params: params}
 	if err := lb.classify(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -285,6 +293,8 @@ type snapshot struct {
 	hyper [][]float64     // flattened kernel hyperparameters (gp priors)
 	lik   [][]float64     // each site's eps (step) or var (normal); 0 for probit
 	cov   []*mat.SymDense // prior covariance of normal/mvnormal priors (nil for gp)
+	gvar  []float64       // a forest view's linear-Gaussian variances (forestVars)
+	glik  []float64       // a forest view's EP sites' parameters (forestLiks)
 }
 
 func (lb *learnBuilder) set(x []float64) map[string]string {
@@ -299,6 +309,9 @@ func (lb *learnBuilder) set(x []float64) map[string]string {
 // matrix (the derivative evaluations need only the hyperparameters).
 func (lb *learnBuilder) compileAt(x []float64, gram bool) (*compile.Model, error) {
 	mx, err := lb.f.At(x, gram)
+	if err == nil {
+		mx, err = learnView(mx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -318,6 +331,9 @@ func describeSet(s map[string]string) string {
 
 // build returns the blocks at x with DCov[k] = ∂K/∂x_k and DLik[k] = ∂θ_site/∂x_k.
 func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
+	if lb.m.FactorGraph != nil && len(lb.m.Blocks) == 0 {
+		return lb.buildForest(x)
+	}
 	mx, err := lb.compileAt(x, true)
 	if err != nil {
 		return nil, err
@@ -424,6 +440,9 @@ func (lb *learnBuilder) deriv(x []float64, k int, mx *compile.Model) (snapshot, 
 
 func snapOf(m *compile.Model) snapshot {
 	var s snapshot
+	if m.FactorGraph != nil && len(m.Blocks) == 0 {
+		s.gvar, s.glik = forestVars(m.FactorGraph), forestLiks(m.FactorGraph)
+	}
 	for _, b := range m.Blocks {
 		var hy []float64
 		var cov *mat.SymDense
@@ -446,6 +465,13 @@ func snapOf(m *compile.Model) snapshot {
 // combine returns Σ_j c_j s_j, with a zero derivative rounded to exactly 0.
 func combine(ss []snapshot, c []float64) snapshot {
 	out := snapshot{}
+	if ss[0].gvar != nil {
+		out.gvar, out.glik = make([]float64, len(ss[0].gvar)), make([]float64, len(ss[0].glik))
+		for j, s := range ss {
+			axpy(out.gvar, c[j], s.gvar)
+			axpy(out.glik, c[j], s.glik)
+		}
+	}
 	for bi := range ss[0].hyper {
 		hy := make([]float64, len(ss[0].hyper[bi]))
 		lik := make([]float64, len(ss[0].lik[bi]))
@@ -504,6 +530,9 @@ func kernelParams(k compile.KernelSpec) []string {
 // sameStructure reports what differs between two compilations of a model
 // beyond what learn may change.
 func sameStructure(a, b *compile.Model) error {
+	if a.FactorGraph != nil && len(a.Blocks) == 0 {
+		return sameGraph(a.FactorGraph, b.FactorGraph)
+	}
 	if len(a.Blocks) != len(b.Blocks) {
 		return fmt.Errorf("has %d blocks instead of %d", len(b.Blocks), len(a.Blocks))
 	}
@@ -597,6 +626,9 @@ func (lb *learnBuilder) classify() error {
 }
 
 func (s snapshot) any() bool {
+	if nonzero(s.gvar) || nonzero(s.glik) {
+		return true
+	}
 	for bi := range s.hyper {
 		if nonzero(s.hyper[bi]) || nonzero(s.lik[bi]) || (s.cov[bi] != nil && mat.Norm(s.cov[bi], math.Inf(1)) != 0) {
 			return true

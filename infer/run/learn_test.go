@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
@@ -145,24 +147,7 @@ func checkAdapterGradient(t *testing.T, m *compile.Model, x []float64) {
 func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward bool) {
 	t.Helper()
 	lb := testBuilder(t, m)
-	blocks, err := lb.build(x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	grad := make([]float64, len(x))
-	for _, b := range blocks {
-		res, err := ep.Run(context.Background(), b.Problem, tightEP)
-		if err != nil || !res.HasLogZ {
-			t.Fatalf("EP: %v %v", err, res.Status)
-		}
-		g, err := learn.Gradient(res, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k := range g {
-			grad[k] += g[k]
-		}
-	}
+	grad := adapterGradient(t, lb, x)
 	for k := range x {
 		h := 1e-4 * math.Max(1, math.Abs(x[k]))
 		at := func(off float64) float64 {
@@ -180,6 +165,40 @@ func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward
 			t.Errorf("∂/∂%s: adapter %.10g, finite difference %.10g", lb.params[k].Name, grad[k], fd)
 		}
 	}
+}
+
+// adapterGradient is the gradient of log Z_EP at x that learn computes:
+// lb's blocks run by infer/ep to 1e-12, infer/learn.Gradient (or a
+// block's own Evidence, to 1e-12).
+func adapterGradient(t *testing.T, lb *learnBuilder, x []float64) []float64 {
+	t.Helper()
+	blocks, err := lb.build(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grad := make([]float64, len(x))
+	for _, b := range blocks {
+		if b.Evidence != nil {
+			_, g, _, err := b.Evidence.Evaluate(context.Background(), 1e-12, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			floats.Add(grad, g)
+			continue
+		}
+		res, err := ep.Run(context.Background(), b.Problem, tightEP)
+		if err != nil || !res.HasLogZ {
+			t.Fatalf("EP: %v %v", err, res.Status)
+		}
+		g, err := learn.Gradient(res, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range g {
+			grad[k] += g[k]
+		}
+	}
+	return grad
 }
 
 var tightEP = ep.Settings{Settings: infer.Settings{Tol: 1e-12, MaxIter: 2000}}
