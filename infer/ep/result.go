@@ -131,7 +131,7 @@ func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 // log ∫ N(f; f0, Kf) Π exp(−½τ̃ f² + ν̃ f) df evaluated at the posterior mode μ.
 // For u = 1 this is exactly EP's log Z_EP.
 func (e *engine) logZ(st *state) (float64, bool) {
-	return logZEP(e.r.u, e.p.Sites, e.sites, e.pr.f0, st.mu, st.sdiag, st.logDet())
+	return logZEP(e.r.Power, e.p.Sites, e.sites, e.pr.f0, st.mu, st.sdiag, st.logDet())
 }
 
 // logZEP is the formula above for the marginals (mu, s2) of the site
