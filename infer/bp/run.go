@@ -265,6 +265,7 @@ func (sc *scheduler) setStep(step float64) {
 	if en.sp != nil {
 		en.sp.export(en)
 		en.sp = nil
+		en.initLinear() // the log-domain engine's linear tables, not made for the spin state
 		sc.seq = append(sc.seq[:0], en.p.vedge...)
 	}
 	if en.nmsg == nil {
