@@ -81,12 +81,10 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 	case "passes":
 		spec.Passes = c.optInt(o, 1)
 		c.check1(o.Value, infer.CheckPasses(spec.Passes))
+	case "adapt_damping":
+		st.FixedDamping = !c.optBool(o)
 	case "nonnegative_sites":
-		b, ok := o.Value.(*ast.BoolLit)
-		if !ok {
-			c.fail(o.Value, "nonnegative_sites is true or false")
-		}
-		spec.NonNegativeSites = b.Value
+		spec.NonNegativeSites = c.optBool(o)
 	case "shards":
 		c.shardsOption(spec, o)
 	case "samples":
@@ -119,6 +117,15 @@ func (c *compiler) optIdent(o *ast.Option, choices string) string {
 	return id.Name
 }
 
+// optBool returns the value of an option written true or false.
+func (c *compiler) optBool(o *ast.Option) bool {
+	b, ok := o.Value.(*ast.BoolLit)
+	if !ok {
+		c.fail(o.Value, "%s is true or false", o.Key.Name)
+	}
+	return b.Value
+}
+
 // check1 reports err, a range check of package infer, at n.
 func (c *compiler) check1(n ast.Node, err error) {
 	if err != nil {
@@ -131,15 +138,15 @@ func (c *compiler) divergence(e ast.Expr) infer.Divergence {
 	a := c.specCall(e, stdlib.DivergenceName)
 	f, err := infer.ParseDivFamily(a.b.Name)
 	c.check1(e, err)
-	p := 0.0
-	if len(a.b.Params) > 0 {
-		p = a.num(0, 0)
+	p, at := 0.0, ast.Node(e)
+	if len(a.b.Params) > 0 { // kl has none
+		p, at = a.num(0, 0), a.at(0)
 	}
-	if f == infer.DivAlpha && c.vmpLimit(a.at(0), infer.Alpha{A: p}) {
+	if f == infer.DivAlpha && c.vmpLimit(at, infer.Alpha{A: p}) {
 		return infer.Alpha{A: p}
 	}
 	d, err := infer.NewDivergence(f, p)
-	c.check1(a.at(0), err)
+	c.check1(at, err)
 	return d
 }
 

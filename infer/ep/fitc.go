@@ -236,7 +236,7 @@ func (e *fitcEngine) loop(ctx context.Context) *FITCResult {
 		}
 		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
 	}
-	status, msg := iterate(ctx, e.s, e.r.Damping, func() []float64 { return e.st.mu }, func(int) error {
+	status, msg := iterate(ctx, e.s, &e.r.Damping, func() []float64 { return e.st.mu }, func(int) error {
 		if e.s.Schedule == infer.Parallel {
 			return e.sweepParallel(ctx)
 		}

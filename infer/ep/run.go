@@ -262,7 +262,7 @@ func (e *engine) loop(ctx context.Context) *Result {
 		}
 		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
 	}
-	status, msg := iterate(ctx, e.s, e.r.Damping, e.moments, func(it int) error {
+	status, msg := iterate(ctx, e.s, &e.r.Damping, e.moments, func(it int) error {
 		if e.sequential() {
 			return e.sweepSequential(it)
 		}

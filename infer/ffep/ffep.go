@@ -31,6 +31,9 @@ type Settings struct {
 	// Damping δ ∈ [infer.MinDamping, 1] on site natural parameters (0 means 1 = undamped):
 	// new = (1 − δ)·old + δ·proposed.
 	Damping float64
+	// FixedDamping keeps δ for the whole run; otherwise it adapts while
+	// the residual stops decreasing (infer.Loop.FixedDamping).
+	FixedDamping bool
 	// Tol > 0 stops after a pass whose mean change ‖m − m_prev‖₂ < Tol.
 	Tol float64
 	// Schedule: infer.Sequential (factor order) or infer.Random (a fresh
@@ -205,14 +208,15 @@ func (e *engine) sweeps(ctx context.Context) *Result {
 		order[k] = k
 	}
 	rng := rand.New(rand.NewPCG(e.s.Seed, 0x9e3779b97f4a7c15))
-	l := infer.Loop{Tol: e.s.Tol, Damping: e.delta, MaxIter: e.s.passes(), Start: res.Iterations, Progress: e.s.Progress}
+	l := infer.Loop{Tol: e.s.Tol, Damping: e.delta, MaxIter: e.s.passes(), FixedDamping: e.s.FixedDamping, Start: res.Iterations, Progress: e.s.Progress}
 	if !(e.s.Tol > 0) {
 		l.Converger = infer.Never{}
 	}
 	if e.s.passes() == 1 {
 		l.Limit = infer.Done
 	}
-	o := infer.Iterate(ctx, l, func(ctx context.Context, pass int) (infer.Sweep, error) {
+	o := infer.Iterate(ctx, l, func(ctx context.Context, pass int, damping float64) (infer.Sweep, error) {
+		e.delta = damping
 		if e.s.Schedule == infer.Random {
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
@@ -236,6 +240,7 @@ func (e *engine) sweeps(ctx context.Context) *Result {
 		return sw, nil
 	})
 	res.Trace = append(res.Trace, o.Trace...)
+	res.Adapted = append(res.Adapted, o.Adapted...)
 	return e.finish(o.Status, o.Message)
 }
 

@@ -194,12 +194,13 @@ func runBandEP(ctx context.Context, g *Graph, k int, s Settings) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, Progress: s.Progress, Unit: "site"}
-	o := infer.Iterate(ctx, l, func(ctx context.Context, _ int) (infer.Sweep, error) {
+	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, FixedDamping: s.FixedDamping, Progress: s.Progress, Unit: "site"}
+	o := infer.Iterate(ctx, l, func(ctx context.Context, _ int, damping float64) (infer.Sweep, error) {
+		b.damp = damping
 		return b.sweep()
 	})
 	res := &Result{Status: o.Status, Message: o.Message, Trace: o.Trace}
-	b.stats.Iterations = o.Iterations
+	b.stats.Iterations, b.stats.Adapted = o.Iterations, o.Adapted
 	res.Stats = b.stats
 	if o.Status == infer.Canceled {
 		return res, ctx.Err()

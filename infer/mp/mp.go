@@ -66,11 +66,14 @@ import (
 // Options of a run. Alpha is the power of power EP: 1 is EP (kl), 0 < a <
 // 1 power EP, 0 the VMP limit.
 type Options struct {
-	Alpha    float64
-	Damping  float64 // 0 means 1
-	Tol      float64 // 0 means infer.DefaultMomentTol
-	MaxIter  int     // 0 means infer.DefaultMaxIter
-	Progress func(iter int, r float64)
+	Alpha   float64
+	Damping float64 // 0 means 1
+	// FixedDamping keeps the step at Damping; otherwise it adapts while
+	// the residual stops decreasing (infer.Loop.FixedDamping).
+	FixedDamping bool
+	Tol          float64 // 0 means infer.DefaultMomentTol
+	MaxIter      int     // 0 means infer.DefaultMaxIter
+	Progress     func(iter int, r float64)
 }
 
 // VMP reports whether the options ask for the alpha → 0 limit.
@@ -96,8 +99,15 @@ func Space(net *graph.Net, v int) families.Space {
 // net that Supports refuses; a run that fails to converge is a Result
 // with its status.
 func Run(ctx context.Context, net *graph.Net, opt Options) (*Result, error) {
+	res, _, err := runEngine(ctx, net, opt)
+	return res, err
+}
+
+// runEngine is Run, returning also the engine at the end of the run (for the
+// evidence gradient, learngrad.go).
+func runEngine(ctx context.Context, net *graph.Net, opt Options) (*Result, *engine, error) {
 	if diags := Supports(net, opt); len(diags) > 0 {
-		return nil, diags[0]
+		return nil, nil, diags[0]
 	}
 	if opt.Damping == 0 {
 		opt.Damping = 1
@@ -109,21 +119,24 @@ func Run(ctx context.Context, net *graph.Net, opt Options) (*Result, error) {
 		opt.MaxIter = infer.DefaultMaxIter
 	}
 	e := newEngine(net, opt)
-	out := infer.Iterate(ctx, infer.Loop{Tol: opt.Tol, Damping: opt.Damping, MaxIter: opt.MaxIter, Unit: "factor", Progress: opt.Progress},
-		func(ctx context.Context, iter int) (infer.Sweep, error) { return e.sweep(ctx) })
+	out := infer.Iterate(ctx, infer.Loop{Tol: opt.Tol, Damping: opt.Damping, MaxIter: opt.MaxIter, FixedDamping: opt.FixedDamping, Unit: "factor", Progress: opt.Progress},
+		func(ctx context.Context, iter int, damping float64) (infer.Sweep, error) {
+			e.opt.Damping = damping
+			return e.sweep(ctx)
+		})
 	res := &Result{Outcome: out, ELBO: opt.VMP()}
 	if !out.Status.HasNumbers() || out.Status == infer.Canceled {
-		return res, nil
+		return res, e, nil
 	}
 	res.Beliefs = e.belief
 	ev, err := e.evidence()
 	if err != nil {
 		res.Status, res.Message = infer.Failed, "evidence: "+err.Error()
 		res.Beliefs = nil
-		return res, nil
+		return res, e, nil
 	}
 	res.LogEvidence = ev
-	return res, nil
+	return res, e, nil
 }
 
 // engine is the state of a run.
