@@ -64,8 +64,12 @@ func newRule(d infer.Divergence, damping float64) (rule, bool) {
 // (the natural-parameter form of rodrigues eqs 20–21; GPML infEP). Damping
 // then mixes old and new in natural parameters.
 func (r rule) propose(s Site, old SiteParam, mu, v float64) (SiteParam, float64, bool) {
-	tc := 1/v - r.u*old.Tau
-	nc := mu/v - r.u*old.Nu
+	return r.proposeCavity(s, old, 1/v-r.u*old.Tau, mu/v-r.u*old.Nu)
+}
+
+// proposeCavity is propose from the power-u cavity's natural parameters
+// (tc, nc) (a tight site's stable cavity, tight.go).
+func (r rule) proposeCavity(s Site, old SiteParam, tc, nc float64) (SiteParam, float64, bool) {
 	if !(tc > 0) || !finite(tc, nc) {
 		return old, 0, false
 	}
