@@ -17,7 +17,7 @@ type state struct {
 	sdiag []float64
 	bf    *bform
 	cav   []cavity // stable cavities of the tight sites (tight.go), or nil
-	w     *wpost // weight-space path (then sigma and bf are nil)
+	w     *wpost   // weight-space path (then sigma and bf are nil)
 }
 
 // logDet returns log det(I + T Kf) of the factorisation behind s.
