@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
@@ -243,5 +244,19 @@ func TestTightMixedProbit(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLogZEPUndefined: a site whose cavity is not proper leaves log Z
+// undefined with a reason naming the site (the run's message, which the
+// CLI shows as a warning), never a number.
+func TestLogZEPUndefined(t *testing.T) {
+	ps := []Site{{Lik: Probit{}, Y: 1}, {Lik: Probit{}, Y: -1}}
+	sites := []SiteParam{{Tau: 0.5, Nu: 0.1}, {Tau: 3, Nu: -1}}
+	// Site 1's marginal variance 0.5 is larger than its site's 1/τ̃ = 1/3
+	// allows: cavity precision 1/0.5 − 3 < 0.
+	_, err := logZEP(1, ps, sites, nil, []float64{0.1, -0.2}, []float64{1, 0.5}, nil, nil, 0.3)
+	if err == nil || !strings.Contains(err.Error(), "site 1") {
+		t.Fatalf("log Z with an improper cavity: err = %v", err)
 	}
 }
