@@ -33,10 +33,12 @@ func (s *sym) forms() func(k int) lin {
 		return s.aff
 	}
 	ids := s.ids
-	return func(k int) lin { return varLin(ids[k]) }
+	return func(k int) lin { return lin{ids: ids[k : k+1 : k+1], coefs: unitCoef[:1:1]} }
 }
 
-// varLin is the form of one variable, x[id].
+// varLin is the form of one variable, x[id]. (A selection's forms are
+// views of its id list with the shared coefficient unitCoef: forms are
+// read only, every operation on them makes new slices.)
 func varLin(id int) lin { return lin{ids: []int{id}, coefs: []float64{1}} }
 
 // constLin is the form of a number.

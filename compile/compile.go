@@ -37,6 +37,7 @@ type Options struct {
 	Only []string
 
 	maxCovBytes float64 // tests only: a smaller covariance limit
+	unrolled    bool    // tests only: unroll every plate (no vector plates)
 
 	// files are parsed files by name, used instead of parsing again
 	// (Model.Recompile, LearnFunc.Model); values override params with
@@ -114,6 +115,7 @@ type compiler struct {
 	siteVals   []float64                     // makeSite's scratch space
 	varMaps    map[*ast.CallExpr]map[string]float64
 	net        *netState // non-nil when the model lowers to a graph.Net (net.go)
+	vec        *vecPlate // the plate compiled as one vector statement (plate_vector.go)
 
 	// modelFailed is set when the model's statements had errors before
 	// its infer lines are checked: its structure is then not the one

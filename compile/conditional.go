@@ -105,6 +105,8 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	// factor would cost ~0.5 KB each).
 	shared := c.sharedVar(call, vars[0])
 	c.fg.conds = growFor(c, c.fg.conds, n)
+	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.m.Graph.AppendVarName(buf, s.ids[k]) })
+	var scratch []int
 	for k, id := range s.ids {
 		params := shared
 		if len(vars) > 1 {
@@ -114,19 +116,24 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		if !m.finite() {
 			c.fail(a.at(0), "the mean of %s has an infinite or NaN coefficient or constant (a division by zero?)", c.m.Graph.VarName(id))
 		}
-		gvars := make([]int, 1, 1+len(m.ids))
-		gvars[0] = id
+		// A compact run copies the variables into its column: one scratch
+		// list serves every element; a factor of its own keeps its list.
+		gvars := scratch[:0]
+		if len(vars) > 1 {
+			gvars = make([]int, 0, 1+len(m.ids))
+		}
+		gvars = append(gvars, id)
 		for _, j := range m.ids {
 			if j != id {
 				gvars = append(gvars, j)
 			}
 		}
-		label := fmt.Sprintf("%s(%s)", b.Name, c.m.Graph.VarName(id))
 		// mvnormal's factors are its scalar conditionals (mvConditional).
-		gf := graph.Factor{Kind: (factor.NormalPrior{}).Name(), Vars: gvars, Label: label, Pos: pos, Params: params}
+		gf := graph.Factor{Kind: (factor.NormalPrior{}).Name(), Vars: gvars, Label: label(k), Pos: pos, Params: params}
 		var f int
 		if len(vars) == 1 { // one Params map for the statement: a compact run
 			f = c.addCompactFactor(call, gf)
+			scratch = gvars
 		} else {
 			f = c.addFactor(call, gf)
 		}

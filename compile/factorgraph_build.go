@@ -117,7 +117,6 @@ func (c *compiler) buildFactorGraph() {
 		return
 	}
 	fg.Gaussians = make([]LinearGaussian, 0, fg.NumVars)
-	fg.Sites = make([]AffineSite, 0, nSites)
 	b := &fgBuilder{c: c, g: g, fg: fg, owner: make([]int, fg.NumVars)}
 	for i := range b.owner {
 		b.owner[i] = -1
@@ -142,6 +141,15 @@ func (c *compiler) buildFactorGraph() {
 		}
 	}
 	b.cycles()
+	// The sites last: the conditionals' list is garbage by now, so that
+	// the compiler's sites, the Gaussians and the AffineSites are the
+	// largest lists alive at once, not also the conditionals.
+	fg.Sites = make([]AffineSite, 0, nSites)
+	for li := range g.Latents {
+		if g.Latents[li].Domain == graph.Real {
+			b.latentSites(li)
+		}
+	}
 	for _, s := range c.fg.sites {
 		fg.Sites = append(fg.Sites, b.share.site(s.site, b.affine(s.aff)))
 	}
@@ -187,9 +195,10 @@ func (b *fgBuilder) own(v int, at ast.Pos, id int) bool {
 	return true
 }
 
-// latent converts latent li's whole-latent prior and block sites.
+// latent converts latent li's whole-latent prior (its block sites are
+// latentSites').
 func (b *fgBuilder) latent(li int) {
-	c, l, fg := b.c, &b.g.Latents[li], b.fg
+	c, l := b.c, &b.g.Latents[li]
 	for _, bf := range c.batches[li] {
 		c.refuse(bf.Pos, fmt.Sprintf("`factor exp(...)` on `%s` (a mini-batch potential)", l.Name))
 		break
@@ -198,10 +207,15 @@ func (b *fgBuilder) latent(li int) {
 		c.refuse(st.Pos, fmt.Sprintf("the libsvm plate %s", st.Label))
 		break
 	}
-	first := fg.First[li]
 	if p, ok := c.prior[li]; ok {
 		b.prior(li, p)
 	}
+}
+
+// latentSites converts latent li's block sites to AffineSites.
+func (b *fgBuilder) latentSites(li int) {
+	c, fg := b.c, b.fg
+	first := fg.First[li]
 	for i, s := range c.sites[li] {
 		var a Affine
 		switch {

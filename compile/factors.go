@@ -43,7 +43,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	if c.net == nil && c.streamPlate(s) {
 		return
 	}
-	n, at := c.plateRange(s)
+	n, at := c.plateRangeOf(s)
 	c.nIter += n
 	if c.nIter > maxIterations {
 		c.fail(s, "plates run more than %d iterations in total", maxIterations)
@@ -61,6 +61,9 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	for k, v := range s.Vars {
 		vars[k] = scope[v.Name]
 	}
+	if _, ok := s.Iter.(*ast.RangeExpr); ok && n > 0 && c.vectorPlate(s, vars[0], int(at(0)[0].num[0]), n) {
+		return
+	}
 	c.plates = append(c.plates, plateAt{n: n})
 	defer func() { c.plates = c.plates[:len(c.plates)-1] }()
 	for it := 0; it < n; it++ {
@@ -72,6 +75,33 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 			c.plateStmt(b)
 		}
 	}
+}
+
+// plateRangeOf is plateRange; when the range is refused, the real latents
+// whose elements the plate's ~ statements would have given conditionals
+// count as tried (fgState), so that the range's error is not followed by
+// a "no prior or conditional" one for them.
+func (c *compiler) plateRangeOf(s *ast.ForStmt) (n int, at func(k int) []val) {
+	defer func() {
+		if r := recover(); r != nil {
+			for _, st := range s.Body {
+				ast.Inspect(st, func(nd ast.Node) bool {
+					if t, ok := nd.(*ast.TildeStmt); ok {
+						if ix, ok := t.LHS.(*ast.IndexExpr); ok {
+							if id, ok := ix.X.(*ast.Ident); ok {
+								if b, ok := c.lookup(id.Name); ok && b.kind == bLatent {
+									c.fg.tried[b.lat]++
+								}
+							}
+						}
+					}
+					return true
+				})
+			}
+			panic(r)
+		}
+	}()
+	return c.plateRange(s)
 }
 
 // plateRange evaluates a plate's range: the number of iterations and the
@@ -280,7 +310,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	}
 	for i, x := range y.num {
 		if lik := liks[min(i, len(liks)-1)]; lik.CheckY(x) != nil {
-			c.fail(s.LHS, "%s", c.badElement(c.render(s.LHS), y, i, lik.Support()))
+			c.fail(s.LHS, "%s", c.badObservation(s.LHS, y, i, lik.Support()))
 		}
 	}
 	// One params map for all the statement's sites and factors (read only):
@@ -305,6 +335,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	} else if lat >= 0 {
 		c.sites[lat] = growFor(c, c.sites[lat], n)
 	}
+	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.appendElemName(buf, s.LHS, y, k) })
 	for k := 0; k < n; k++ {
 		if len(liks) > 1 {
 			lik, params = liks[k], liks[k].Params()
@@ -324,7 +355,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 			site = c.formSite(lat, form)
 		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = b.Name, lik, y.num[k], params, s.Pos()
-		site.Label = fmt.Sprintf("%s(%s)", b.Name, c.elemName(s.LHS, y, k))
+		site.Label = label(k)
 		var vars []int
 		if forms != nil {
 			vars = sortedIDs(form)
@@ -540,6 +571,9 @@ func (c *compiler) siteVars(lat int, s Site) []int {
 // plate variables substituted: y[4], y (a scalar), y[k] for a vectorised ~,
 // Y[r, c] for a matrix (the indices the table shows).
 func (c *compiler) elemName(e ast.Expr, y val, k int) string {
+	if c.vec != nil && y.size() > 1 {
+		return c.vecElement(e, k)
+	}
 	base := c.render(e)
 	if y.size() == 1 {
 		return base

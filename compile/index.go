@@ -17,6 +17,9 @@ type dimSel struct {
 // index evaluates X[i], X[i, j], X[:, j], X[a:b] and X[b] (b an index
 // vector, e.g. a batches() plate variable) on numbers and latents.
 func (c *compiler) index(e *ast.IndexExpr) val {
+	if v, ok := c.vecIndex(e); ok {
+		return v
+	}
 	if v, ok := c.indexElement(e); ok {
 		return v
 	}
@@ -129,13 +132,17 @@ func seq(lo, hi int) []int {
 // flatSelect returns the row-major offsets of the selected elements and the
 // shape of the result.
 func flatSelect(shape []int, sels []dimSel) ([]int, []int) {
-	var out []int
 	var rshape []int
-	for d, s := range sels {
+	n := 1
+	for _, s := range sels {
 		if !s.one {
 			rshape = append(rshape, len(s.idxs))
 		}
-		_ = d
+		n *= len(s.idxs)
+	}
+	var out []int // nil when nothing is selected, as callers expect
+	if n > 0 {
+		out = make([]int, 0, n)
 	}
 	strides := make([]int, len(shape))
 	st := 1

@@ -165,15 +165,19 @@ func (c *compiler) modelKinds() []kindUse {
 		}
 	}
 	if g := c.m.FactorGraph; g != nil {
-		for _, f := range g.Gaussians {
-			use(factor.NormalPrior{}, f.At())
+		if len(g.Gaussians) > 0 { // one kind: its first position
+			use(factor.NormalPrior{}, g.Gaussians[0].At())
 		}
 		for _, d := range g.Dense {
 			k, _ := factor.Lookup(string(d.Prior.Kind), factor.Prior)
 			use(k, d.Pos)
 		}
+		var last *Site
 		for _, s := range g.Sites {
-			use(s.Shared.Lik, s.Shared.Pos)
+			if s.Shared != last { // a statement's sites share one Site
+				use(s.Shared.Lik, s.Shared.Pos)
+				last = s.Shared
+			}
 		}
 		for _, gt := range g.Gates {
 			use(factor.Categorical{}, gt.Pos)

@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"context"
+
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -42,6 +44,13 @@ func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
 	case infer.BlockESS, infer.GraphESS, infer.GatedMCMC, infer.Gibbs:
 		c.checkMCMC(s, spec)
 	case infer.BlockQuadrature, infer.GraphExact, infer.JunctionTree:
+		if eng == infer.JunctionTree {
+			// The treewidth lower bound is O(n log n) on sparse graphs;
+			// the ordering it saves can take seconds to minutes.
+			if err := c.m.Graph.CheckCliqueBudget(context.Background(), infer.MaxCliqueTable); err != nil {
+				c.fail(s.Method, "infer exact: %v; use infer bp (or infer ep)", err)
+			}
+		}
 		if spec.ExactMethod == string(infer.ExactQuad) {
 			for _, b := range c.m.Blocks {
 				if b.N > infer.MaxQuadDim {

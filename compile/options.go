@@ -81,12 +81,10 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 	case "passes":
 		spec.Passes = c.optInt(o, 1)
 		c.check1(o.Value, infer.CheckPasses(spec.Passes))
+	case "adapt_damping":
+		st.FixedDamping = !c.optBool(o)
 	case "nonnegative_sites":
-		b, ok := o.Value.(*ast.BoolLit)
-		if !ok {
-			c.fail(o.Value, "nonnegative_sites is true or false")
-		}
-		spec.NonNegativeSites = b.Value
+		spec.NonNegativeSites = c.optBool(o)
 	case "shards":
 		c.shardsOption(spec, o)
 	case "samples":
@@ -117,6 +115,15 @@ func (c *compiler) optIdent(o *ast.Option, choices string) string {
 		c.fail(o.Value, "%s is one of %s", o.Key.Name, choices)
 	}
 	return id.Name
+}
+
+// optBool returns the value of an option written true or false.
+func (c *compiler) optBool(o *ast.Option) bool {
+	b, ok := o.Value.(*ast.BoolLit)
+	if !ok {
+		c.fail(o.Value, "%s is true or false", o.Key.Name)
+	}
+	return b.Value
 }
 
 // check1 reports err, a range check of package infer, at n.

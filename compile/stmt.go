@@ -126,6 +126,16 @@ func (c *compiler) badElement(name string, v val, i int, want string) string {
 	return fmt.Sprintf("%s: label %s is not %s", where, fmtNum(v.num[i]), want) + csvLine(v, i)
 }
 
+// badObservation is badElement for observation i of the left side lhs of
+// a likelihood, named as the unrolled statement names it inside a plate
+// compiled as one vector statement (y[3], not y[t][3]).
+func (c *compiler) badObservation(lhs ast.Expr, y val, i int, want string) string {
+	if c.vec != nil && y.size() > 1 {
+		return c.badElement(c.vecElement(lhs, i), val{k: kNum, num: y.num[i : i+1]}, 0, want)
+	}
+	return c.badElement(c.render(lhs), y, i, want)
+}
+
 // csvLine is " at FILE:LINE" for element i of v when v came from a csv
 // file, else "".
 func csvLine(v val, i int) string {

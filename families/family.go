@@ -1,7 +1,9 @@
 // Package families holds the exponential families of fg's messages and
 // beliefs, each in its own file: the scalar Gaussian (gaussian.go), Gamma,
 // inverse Gamma, Beta, Dirichlet and discrete distributions, with the
-// Student-t family in tfam and a jitter helper in gauss.
+// Student-t family in tfam and a jitter helper in gauss; and the EP site
+// update every EP engine of fg calls (site.go: the Gaussian site from
+// tilted derivatives, its multi-edge form, the clamp and the damping).
 //
 // Every family is written in natural parameters η with sufficient
 // statistics T(x) and base measure dx (counting measure for the discrete
@@ -96,10 +98,10 @@ func Pow(out, a []float64, u float64) {
 }
 
 // Damp writes (1 − d)·old + d·new to out: a damped step of size d in
-// natural parameters.
+// natural parameters, element by element by Damped (site.go).
 func Damp(out, old, new []float64, d float64) {
 	for i := range out {
-		out[i] = (1-d)*old[i] + d*new[i]
+		out[i] = Damped(old[i], new[i], d)
 	}
 }
 

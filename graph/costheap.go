@@ -7,10 +7,10 @@ import "container/heap"
 // cost, and an entry whose cost differs from it, or whose variable is
 // eliminated, is stale and skipped by pop.
 type costHeap struct {
-	e      *eliminator
-	f      func(*eliminator, int) float64
-	cost   []float64
-	items  []heapItem
+	e    *eliminator
+	f    func(*eliminator, int) float64
+	cost []float64
+	itemHeap
 	marked []bool // scratch of update: the eliminated variable's neighbours
 	dec    []int  // scratch of update: fill decrements
 }
@@ -22,30 +22,35 @@ type heapItem struct {
 
 func newCostHeap(e *eliminator, f func(*eliminator, int) float64) *costHeap {
 	n := len(e.alive)
-	q := &costHeap{e: e, f: f, cost: make([]float64, n), items: make([]heapItem, n),
+	q := &costHeap{e: e, f: f, cost: make([]float64, n), itemHeap: make(itemHeap, n),
 		marked: make([]bool, n), dec: make([]int, n)}
 	for v := range n {
 		q.cost[v] = f(e, v)
-		q.items[v] = heapItem{q.cost[v], v}
+		q.itemHeap[v] = heapItem{q.cost[v], v}
 	}
 	heap.Init(q)
 	return q
 }
 
-func (q *costHeap) Len() int { return len(q.items) }
+// itemHeap is a min-heap of (c, v) items, ties to the smaller v, for
+// container/heap: the elimination's costHeap and the treewidth bound's
+// contractor embed it.
+type itemHeap []heapItem
 
-func (q *costHeap) Less(i, j int) bool {
-	a, b := q.items[i], q.items[j]
+func (h itemHeap) Len() int { return len(h) }
+
+func (h itemHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
 	return a.c < b.c || a.c == b.c && a.v < b.v
 }
 
-func (q *costHeap) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (h itemHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 
-func (q *costHeap) Push(x any) { q.items = append(q.items, x.(heapItem)) }
+func (h *itemHeap) Push(x any) { *h = append(*h, x.(heapItem)) }
 
-func (q *costHeap) Pop() any {
-	it := q.items[len(q.items)-1]
-	q.items = q.items[:len(q.items)-1]
+func (h *itemHeap) Pop() any {
+	it := (*h)[len(*h)-1]
+	*h = (*h)[:len(*h)-1]
 	return it
 }
 

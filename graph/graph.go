@@ -7,6 +7,7 @@ package graph
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fg-infer/fg/lang/ast"
@@ -171,17 +172,36 @@ func (g *Graph) FactorLabel(i int) string {
 // VarName renders variable id as NAME or NAME[i, j].
 func (g *Graph) VarName(id int) string {
 	v := g.Vars[id]
-	l := &g.Latents[v.Latent]
-	if len(l.Shape) == 0 {
+	if l := &g.Latents[v.Latent]; len(l.Shape) == 0 {
 		return l.Name
 	}
-	idx := make([]string, len(l.Shape))
-	rem := v.Index
-	for k := len(l.Shape) - 1; k >= 0; k-- {
-		idx[k] = fmt.Sprint(rem % l.Shape[k])
-		rem /= l.Shape[k]
+	return string(g.AppendVarName(nil, id))
+}
+
+// AppendVarName appends VarName(id) to b, so that the names of many
+// variables can share one buffer.
+func (g *Graph) AppendVarName(b []byte, id int) []byte {
+	v := g.Vars[id]
+	l := &g.Latents[v.Latent]
+	b = append(b, l.Name...)
+	if len(l.Shape) == 0 {
+		return b
 	}
-	return l.Name + "[" + strings.Join(idx, ", ") + "]"
+	b = append(b, '[')
+	stride := 1
+	for _, n := range l.Shape[1:] {
+		stride *= n
+	}
+	rem := v.Index
+	for k, n := range l.Shape {
+		if k > 0 {
+			b = append(b, ", "...)
+			stride /= n
+		}
+		b = strconv.AppendInt(b, int64(rem/stride), 10)
+		rem %= stride
+	}
+	return append(b, ']')
 }
 
 // FactorsOf returns the factors touching variable v.

@@ -122,6 +122,9 @@ type Stats struct {
 	Updates    int           // factor updates performed
 	Skipped    int           // updates skipped (e.g. non-positive cavity variance)
 	Runtime    time.Duration // wall time of the run
+	// Adapted are the changes of the damping step that Iterate made
+	// (adapt.go); the result carries a warning naming them.
+	Adapted []Adaptation
 }
 
 // Settings are the options shared by iterative engines.
@@ -130,8 +133,12 @@ type Settings struct {
 	Schedule   Schedule
 	Seed       uint64  // for Random schedules and samplers
 	Damping    float64 // step size on messages in natural parameters; 1 = undamped
-	Tol        float64 // convergence tolerance
-	MaxIter    int     // maximum number of sweeps
+	// FixedDamping keeps the step at Damping for the whole run (the infer
+	// option adapt_damping = false); by default Iterate halves it while the
+	// residual stops decreasing (adapt.go).
+	FixedDamping bool
+	Tol          float64 // convergence tolerance
+	MaxIter      int     // maximum number of sweeps
 	// Progress, when non-nil, is called after every sweep with the sweep
 	// number and the convergence measure.
 	Progress func(iter int, r float64)

@@ -12,8 +12,8 @@ import (
 // sharded, t-EP, BP), shaped like gonum/optimize's Minimize: the engine
 // supplies one sweep (a pass over its factors) that reports how much the
 // state changed; Iterate owns the loop — context checks, the sweep budget,
-// the damping rule, the trace, progress reports — and decides the status
-// in one place:
+// the damping rule and its schedule (adapt.go), the trace, progress
+// reports — and decides the status in one place:
 //
 //	canceled         the context ended (checked before and after every sweep)
 //	diverged         the sweep failed, or its change is NaN (non-finite state)
@@ -22,8 +22,8 @@ import (
 //	converged        R < tol (the Converger's test) and nothing was skipped
 //	iteration_limit  MaxIter sweeps without convergence (Loop.Limit)
 //
-// where R = Change / Damping is the sweep's change divided by the damping
-// step δ. A damped sweep moves every message δ of the way to its proposal,
+// where R = Change / δ is the sweep's change divided by the damping step δ
+// that sweep was given (Loop.Damping, or the adapted step). A damped sweep moves every message δ of the way to its proposal,
 // so the change it makes is δ times the change the full step would make (to
 // first order, exactly at δ = 1): dividing by δ judges convergence on the
 // undamped change, and no step size fakes convergence by moving slowly.
@@ -71,10 +71,13 @@ type Sweep struct {
 	Why string
 }
 
-// SweepFunc performs sweep iter (1, 2, ...). It may stop early when ctx
-// ends (Iterate then reports canceled). An error ends the run as diverged
-// with the error as the message, unless it is a *Halt.
-type SweepFunc func(ctx context.Context, iter int) (Sweep, error)
+// SweepFunc performs sweep iter (1, 2, ...) with damping step δ: every
+// message the sweep changes moves δ of the way to its proposal. δ is the
+// loop's Damping, or a smaller step while Iterate adapts it (adapt.go). The
+// sweep may stop early when ctx ends (Iterate then reports canceled). An
+// error ends the run as diverged with the error as the message, unless it
+// is a *Halt.
+type SweepFunc func(ctx context.Context, iter int, damping float64) (Sweep, error)
 
 // Halt is an error a sweep returns to end the run with a status of its
 // choosing (for example Failed when a shard's worker fails).
@@ -111,6 +114,11 @@ type Loop struct {
 	Tol     float64 // the default Converger's tolerance (Below(Tol))
 	Damping float64 // the step δ of the sweeps' messages; 0 means 1
 	MaxIter int     // sweeps (at least one sweep runs)
+	// FixedDamping keeps the step at Damping (the infer option
+	// adapt_damping = false); otherwise Iterate halves it while the
+	// residual stops decreasing (adapt.go). Runs with a Converger of their
+	// own (fixed passes) always keep it.
+	FixedDamping bool
 	// Converger replaces Below(Tol) when set.
 	Converger Converger
 	// Limit is the status when MaxIter sweeps end without convergence:
@@ -135,6 +143,10 @@ type Outcome struct {
 	Iterations, Updates, Skipped int
 	Trace                        []float64 // R after every sweep
 	Last                         Sweep     // the last sweep's report
+	// Adapted are the changes of the damping step (adapt.go), in order;
+	// Damping is the step of the last sweep.
+	Adapted []Adaptation
+	Damping float64
 }
 
 // Iterate runs sweep until the status is decided (see the top of this
@@ -150,6 +162,7 @@ func Iterate(ctx context.Context, l Loop, sweep SweepFunc) Outcome {
 		return o.end(Failed, err.Error())
 	}
 	conv := l.Converger
+	ad := newAdapter(damping, conv == nil && !l.FixedDamping)
 	if conv == nil {
 		conv = Below(l.Tol)
 	}
@@ -159,7 +172,9 @@ func Iterate(ctx context.Context, l Loop, sweep SweepFunc) Outcome {
 		if ctx.Err() != nil {
 			return o.end(Canceled, "canceled: "+ctx.Err().Error())
 		}
-		s, err := sweep(ctx, it)
+		damping = ad.step()
+		o.Damping = damping
+		s, err := sweep(ctx, it, damping)
 		o.Iterations, o.Last = i, s
 		o.Updates += s.Updates
 		o.Skipped += s.Skipped
@@ -177,6 +192,8 @@ func Iterate(ctx context.Context, l Loop, sweep SweepFunc) Outcome {
 		if conv.Converged(r) {
 			return o.end(o.converged(l, it))
 		}
+		ad.observe(it, r)
+		o.Adapted = ad.log
 	}
 	return o.end(o.limit(l))
 }

@@ -13,9 +13,9 @@ import (
 // the change a sweep makes is δ times the undamped change, which Iterate
 // judges.
 func ExampleIterate() {
-	x, damping := 0.0, 0.5
-	out := infer.Iterate(context.Background(), infer.Loop{Tol: 1e-6, Damping: damping, MaxIter: 100},
-		func(ctx context.Context, iter int) (infer.Sweep, error) {
+	x := 0.0
+	out := infer.Iterate(context.Background(), infer.Loop{Tol: 1e-6, Damping: 0.5, MaxIter: 100},
+		func(ctx context.Context, iter int, damping float64) (infer.Sweep, error) {
 			next := x + damping*(math.Cos(x)-x)
 			change := math.Abs(next - x)
 			x = next

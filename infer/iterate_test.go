@@ -11,7 +11,7 @@ import (
 // geometric is a sweep whose undamped change halves every sweep, starting
 // at 1, damped by step: the change made is step · 2^(1−it).
 func geometric(step float64, skipped func(it int) int) SweepFunc {
-	return func(_ context.Context, it int) (Sweep, error) {
+	return func(_ context.Context, it int, _ float64) (Sweep, error) {
 		k := 0
 		if skipped != nil {
 			k = skipped(it)
@@ -44,10 +44,10 @@ func TestIterateStatus(t *testing.T) {
 		{"stalled", bg, Loop{Tol: 1e-3, MaxIter: 50, Unit: "site"}, geometric(1, func(it int) int { return it / 11 }), Stalled, 11, "1 of 3 site updates"},
 		{"failed", bg, Loop{Tol: 1e-3, MaxIter: 50}, geometric(1, func(int) int { return 3 }), Failed, 11, "every update was skipped (33 factor updates)"},
 		{"failed at the limit", bg, Loop{Tol: 1e-3, MaxIter: 2}, geometric(1, func(int) int { return 3 }), Failed, 2, "skipped"},
-		{"not finite", bg, Loop{Tol: 1e-3, MaxIter: 50}, func(context.Context, int) (Sweep, error) { return Sweep{Change: math.NaN()}, nil }, Diverged, 1, "not finite"},
-		{"pending", bg, Loop{Tol: 1e-3, MaxIter: 3}, func(context.Context, int) (Sweep, error) { return Sweep{Change: math.Inf(1)}, nil }, IterationLimit, 3, ""},
-		{"error", bg, Loop{Tol: 1e-3, MaxIter: 50}, func(context.Context, int) (Sweep, error) { return Sweep{}, errors.New("improper") }, Diverged, 1, "sweep 1: improper"},
-		{"halt", bg, Loop{Tol: 1e-3, MaxIter: 50}, func(context.Context, int) (Sweep, error) { return Sweep{}, &Halt{Failed, "worker"} }, Failed, 1, "worker"},
+		{"not finite", bg, Loop{Tol: 1e-3, MaxIter: 50}, func(context.Context, int, float64) (Sweep, error) { return Sweep{Change: math.NaN()}, nil }, Diverged, 1, "not finite"},
+		{"pending", bg, Loop{Tol: 1e-3, MaxIter: 3}, func(context.Context, int, float64) (Sweep, error) { return Sweep{Change: math.Inf(1)}, nil }, IterationLimit, 3, ""},
+		{"error", bg, Loop{Tol: 1e-3, MaxIter: 50}, func(context.Context, int, float64) (Sweep, error) { return Sweep{}, errors.New("improper") }, Diverged, 1, "sweep 1: improper"},
+		{"halt", bg, Loop{Tol: 1e-3, MaxIter: 50}, func(context.Context, int, float64) (Sweep, error) { return Sweep{}, &Halt{Failed, "worker"} }, Failed, 1, "worker"},
 		{"canceled", canceled, Loop{Tol: 1e-3, MaxIter: 50}, geometric(1, none), Canceled, 0, "canceled"},
 		{"damping below the floor", bg, Loop{Tol: 1e-3, MaxIter: 50, Damping: 1e-200}, geometric(1e-200, none), Failed, 0, "below"},
 	} {
@@ -63,8 +63,8 @@ func TestIterateStatus(t *testing.T) {
 func TestIterateTrace(t *testing.T) {
 	var seen []int
 	o := Iterate(context.Background(), Loop{Tol: 0.2, MaxIter: 10, Damping: 0.5, Start: 4,
-		Progress: func(it int, r float64) { seen = append(seen, it) }}, func(ctx context.Context, it int) (Sweep, error) {
-		return geometric(0.5, nil)(ctx, it-4)
+		Progress: func(it int, r float64) { seen = append(seen, it) }}, func(ctx context.Context, it int, d float64) (Sweep, error) {
+		return geometric(0.5, nil)(ctx, it-4, d)
 	})
 	want := []float64{1, 0.5, 0.25, 0.125}
 	if o.Status != Converged || len(o.Trace) != len(want) {

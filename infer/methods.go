@@ -33,6 +33,9 @@ const (
 	// MaxConfigurations bounds the selector configurations exact
 	// enumerates on a conditionally Gaussian gated graph (infer/fgraph).
 	MaxConfigurations = 1 << 20
+	// MaxCliqueTable bounds the entries of one clique table of exact on a
+	// discrete graph (infer/jtree): 2²⁵, 256 MiB of float64 per table.
+	MaxCliqueTable = 1 << 25
 	// MaxStates bounds the states of a selector of gated likelihoods
 	// (one branch per state).
 	MaxStates = 1 << 12
@@ -137,7 +140,7 @@ type Entry struct {
 
 // The options of the methods.
 var (
-	iterOptions = []string{"divergence", "schedule", "damping", "tol", "max_iter"}
+	iterOptions = []string{"divergence", "schedule", "damping", "adapt_damping", "tol", "max_iter"}
 	epOptions   = append(append([]string(nil), iterOptions...), "approx", "family", "passes", "nonnegative_sites", "shards")
 	mcmcOptions = []string{"samples", "burnin", "chains"}
 	// exactOptions: the integrator of exact on a continuous block.

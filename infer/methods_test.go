@@ -70,7 +70,7 @@ func TestRegistryOptions(t *testing.T) {
 		m    *Entry
 		want []string
 	}{
-		{NetEP, ep, []string{"divergence", "schedule", "damping", "tol", "max_iter"}},
+		{NetEP, ep, []string{"divergence", "schedule", "damping", "adapt_damping", "tol", "max_iter"}},
 		{NetExact, exact, []string{}},
 		{NetMCMC, mcmc, []string{"samples", "burnin", "chains", "seed"}},
 		{BlockQuadrature, exact, []string{"method", "seed"}},
@@ -88,7 +88,7 @@ func TestRegistryOptions(t *testing.T) {
 	if mcmc.MCMC != (MCMCSpec{Samples: 10000, Burnin: 1000, Chains: 4}) || mcmc.MCMC.Check() != nil {
 		t.Errorf("mcmc defaults: %+v", mcmc.MCMC)
 	}
-	if len(OptionKeys) != 15 || OptionKeys[5] != "seed" || OptionKeys[14] != "method" {
+	if len(OptionKeys) != 16 || OptionKeys[6] != "seed" || OptionKeys[15] != "method" {
 		t.Errorf("OptionKeys: %v", OptionKeys)
 	}
 }

@@ -66,7 +66,7 @@ func Run(ctx context.Context, cfg Config) (*shard.Result, *run.ShardBlock, []str
 	for k := range res.Sites {
 		res.Sites[k] = shard.Zero(prior.Dim())
 	}
-	err = shard.Iterate(ctx, prior, s, stepper(cfg, paths, s.Damping), res)
+	err = shard.Iterate(ctx, prior, s, stepper(cfg, paths), res)
 	res.Runtime = time.Since(start)
 	return res, sb, paths, err
 }
@@ -105,9 +105,9 @@ func listShards(ctx context.Context, glob string) ([]string, error) {
 // stepper is shard.Step on Beam: one job per iteration, resubmitted up to
 // cfg.Retries times when it fails — except for a data error (a *DataError,
 // see errors.go), which ends the run at once.
-func stepper(cfg Config, paths []string, delta float64) shard.Step {
+func stepper(cfg Config, paths []string) shard.Step {
 	iter := 0
-	return func(ctx context.Context, global shard.Natural, sites []shard.Natural) ([]*shard.Update, shard.Natural, error) {
+	return func(ctx context.Context, global shard.Natural, sites []shard.Natural, delta float64) ([]*shard.Update, shard.Natural, error) {
 		iter++
 		st := state{Global: toWire(global), Sites: map[string]wireNat{}}
 		for k, p := range paths {

@@ -53,7 +53,7 @@ func (s gpSpec) fgModel() string {
 		lik, extra = fmt.Sprintf("step(f[i], %.17g)", s.eps), ", nonnegative_sites = true"
 	}
 	fmt.Fprintf(&b, "for i in 0..len(X) {\n  y[i] ~ %s\n}\n", lik)
-	fmt.Fprintf(&b, "infer ep { schedule = sequential, max_iter = %d, tol = %.17g%s }\n", s.sweeps, max(s.tol, 1e-300), extra)
+	fmt.Fprintf(&b, "infer ep { schedule = sequential, max_iter = %d, tol = %.17g, adapt_damping = false%s }\n", s.sweeps, max(s.tol, 1e-300), extra)
 	return b.String()
 }
 

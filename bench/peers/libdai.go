@@ -21,7 +21,8 @@ type daiMethod struct {
 }
 
 // gridMethods: plain BP, sequential (libDAI's SEQFIX order, which fg's
-// sequential schedule follows) and parallel, for a fixed number of passes
+// sequential schedule follows) and parallel, with libDAI's fixed step
+// (adapt_damping = false), for a fixed number of passes
 // (a tolerance no change reaches). libDAI runs one pass more: its first
 // pass also computes the messages of the single-variable factors (the
 // fields), which start uniform, while fg absorbs those factors into the
@@ -30,16 +31,16 @@ type daiMethod struct {
 func gridMethods(passes int) []daiMethod {
 	return []daiMethod{
 		{"bp-seq", fmt.Sprintf("BP[updates=SEQFIX,tol=0,maxiter=%d,logdomain=0,damping=0,inference=SUMPROD,verbose=0]", passes+1),
-			fmt.Sprintf("bp { schedule = sequential, max_iter = %d, tol = %%s }", passes), passes},
+			fmt.Sprintf("bp { schedule = sequential, max_iter = %d, tol = %%s, adapt_damping = false }", passes), passes},
 		{"bp-par", fmt.Sprintf("BP[updates=PARALL,tol=0,maxiter=%d,logdomain=0,damping=0,inference=SUMPROD,verbose=0]", passes+1),
-			fmt.Sprintf("bp { schedule = parallel, max_iter = %d, tol = %%s }", passes), passes},
+			fmt.Sprintf("bp { schedule = parallel, max_iter = %d, tol = %%s, adapt_damping = false }", passes), passes},
 	}
 }
 
 // convergedBP is BP run to convergence as the reference files were made
 // (tolerance 1e-9 on the largest change of a belief, at most 10⁴ passes).
 var convergedBP = daiMethod{"bp-seq-conv", "BP[updates=SEQFIX,tol=1e-9,maxiter=10000,logdomain=0,damping=0,inference=SUMPROD,verbose=0]",
-	"bp { schedule = sequential, max_iter = 10000, tol = 1e-9 }", 0}
+	"bp { schedule = sequential, max_iter = 10000, tol = 1e-9, adapt_damping = false }", 0}
 
 var jtreeMethod = daiMethod{"jtree", "JTREE[updates=HUGIN,verbose=0]", "exact", 0}
 

@@ -1,6 +1,10 @@
 package bp
 
-import "math"
+import (
+	"math"
+
+	"github.com/fg-infer/fg/families"
+)
 
 // engine is the message state of one run. Messages are normalised log
 // messages (natural parameters): msg[moff[e]+k] = log m_{a→i}(k) with
@@ -265,8 +269,10 @@ func normalizeLog(x []float64) {
 // apply moves edge e's message to its newly computed value with the
 // damping step s (geometric damping: log-linear in the message):
 //
-//	log m ← (1 − s)·log m_old + s·log m_new,   then normalise;
+//	log m ← (1 − s)·log m_old + s·log m_new,   then normalise
 //
+// (families.Damped: the log-messages are the natural parameters of the
+// discrete family, damped like every EP engine's);
 // s = 1 − d for libDAI's damping d (m = m_old^d · m_new^(1−d)).
 func (en *engine) apply(e int32) {
 	p := en.p
@@ -283,7 +289,7 @@ func (en *engine) apply(e int32) {
 			m[k] = math.Inf(-1)
 			continue
 		}
-		m[k] = (1-en.step)*m[k] + en.step*n[k]
+		m[k] = families.Damped(m[k], n[k], en.step)
 	}
 	normalizeLog(m)
 }

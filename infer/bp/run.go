@@ -164,8 +164,9 @@ func (p *Problem) run(ctx context.Context, s Settings, spinOK bool) (*Result, er
 	res := &Result{MaxDiff: math.Inf(1)}
 	old, cur := make([]float64, len(p.prior)), make([]float64, len(p.prior))
 	en.beliefs(old)
-	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: en.step, MaxIter: s.MaxIter, Progress: s.Progress},
-		func(context.Context, int) (infer.Sweep, error) {
+	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: en.step, MaxIter: s.MaxIter, FixedDamping: s.FixedDamping, Progress: s.Progress},
+		func(_ context.Context, _ int, step float64) (infer.Sweep, error) {
+			sch.setStep(step)
 			n := sch.pass()
 			res.Updates += n
 			res.Iterations++
@@ -178,7 +179,7 @@ func (p *Problem) run(ctx context.Context, s Settings, spinOK bool) (*Result, er
 			}
 			return infer.Sweep{Change: d, Updates: n}, nil
 		})
-	res.Status, res.Message, res.Trace = o.Status, o.Message, o.Trace
+	res.Status, res.Message, res.Trace, res.Adapted = o.Status, o.Message, o.Trace, o.Adapted
 	en.finish(res, old, cur)
 	res.Runtime = time.Since(start)
 	if o.Status == infer.Canceled {
@@ -248,6 +249,25 @@ func newScheduler(en *engine, s *Settings) (*scheduler, error) {
 		sc.heap = newResidualHeap(en)
 	}
 	return sc, nil
+}
+
+// setStep sets the damping step of the next pass. The spin state has no
+// damping: the first step below 1 moves it to log messages (spin.export),
+// where the passes continue in the same order.
+func (sc *scheduler) setStep(step float64) {
+	en := sc.en
+	if step == en.step {
+		return
+	}
+	en.step = step
+	if en.sp != nil {
+		en.sp.export(en)
+		en.sp = nil
+		sc.seq = append(sc.seq[:0], en.p.vedge...)
+	}
+	if en.nmsg == nil {
+		en.nmsg = append([]float64(nil), en.msg...)
+	}
 }
 
 func (sc *scheduler) pass() int {

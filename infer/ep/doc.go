@@ -11,7 +11,10 @@
 // Alpha{A} (power EP, u = A; qi-guo long version Appendix C), RelaxedKL{C}
 // (relaxed EP: the cavity is multiplied by a relaxation factor whose weight
 // b_i ≥ 0 is chosen per update by a line search; see relaxed.go), each with
-// optional damping in natural parameters.
+// optional damping in natural parameters. The projection, power, clamp and
+// damping are the site update every EP engine shares (families/site.go,
+// families.SiteUpdate); this package supplies the cavity of each site from
+// its Gaussian-block posterior and the relaxed line search.
 //
 // Schedules: Sequential and Random update one site at a time with an O(M²)
 // rank-1 update of the posterior covariance (O(N²) on the weight-space path
@@ -31,13 +34,8 @@
 // O(M N² + N³), and Kf = A K Aᵀ is never formed. det B = det(I + T Kf), so
 // log Z_EP, power-EP evidence, relaxed EP, damping, Init, Predict,
 // PredictLinear and Cov are unchanged; GP blocks, M ≤ N and singular K keep
-// the site-space path. The two paths agree to 1e-9 (wspace_test.go).
-// Measured on 2 cores (go test -run '^$' -bench LinearSweep ./infer/ep),
-// probit, one sweep:
-//
-//	M, N          sequential (site / weight)   parallel (site / weight)
-//	3000, 58      14.1 s / 6.5 ms              8.2 s / 9.2 ms
-//	2000, 30      4.6 s / 1.6 ms               1.8 s / 2.2 ms
+// the site-space path. The two paths agree to 1e-9 (wspace_test.go);
+// their costs are in docs/performance.md (BenchmarkLinearSweep*).
 //
 // # FITC path for sparse GPs
 //
@@ -48,18 +46,8 @@
 // a rebuild O(n m²); no n×n matrix is formed. It reproduces GPML 4.2's
 // sparse infEP (data/reference/gpml_fitc: nlZ to ~1e-11, marginals and
 // predictions to 1e-5) and equals this package's dense path on the
-// explicitly formed Kt to 1e-8 (fitc_test.go). Measured on the shared
-// 2-core machine (go test -run '^$' -bench FITCSweep -benchmem ./infer/ep),
-// one sweep, probit:
-//
-//	n, m           sequential        parallel         B/op (seq.)   peak RSS
-//	3067, 50       20–54 ms          11 ms            0.5 MB        11 MB
-//	10⁴, 100       0.5 s             0.1 s            1.4 MB
-//	10⁵, 100       2.2–6.8 s         0.6–1.2 s        8.3 MB        207 MB
-//
-// (GPML 4.2's sparse infEP: 1.84 s per sweep at n = 3067, m = 50; the peak
-// RSS at n = 10⁵ is dominated by K_fu and V, 80 MB each; dense EP would
-// need an 80 GB covariance.)
+// explicitly formed Kt to 1e-8 (fitc_test.go). Its cost per sweep and
+// memory (BenchmarkFITCSweep) are in docs/performance.md.
 //
 // Convergence is measured by R(iter) = ‖μ_iter − μ_iter−1‖₂ on the posterior
 // means of the projections (qi-guo §6.1). Updates whose cavity precision is not

@@ -236,7 +236,7 @@ func (e *fitcEngine) loop(ctx context.Context) *FITCResult {
 		}
 		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
 	}
-	status, msg := iterate(ctx, e.s, e.r.damping, func() []float64 { return e.st.mu }, func(int) error {
+	status, msg := iterate(ctx, e.s, &e.r.Damping, func() []float64 { return e.st.mu }, func(int) error {
 		if e.s.Schedule == infer.Parallel {
 			return e.sweepParallel(ctx)
 		}
@@ -347,7 +347,7 @@ func (e *fitcEngine) finish(res *FITCResult, status infer.Status, msg string) *F
 		for j, s := range e.p.Sites {
 			mu[j], s2[j] = st.mu[s.Index], st.sdiag[s.Index]
 		}
-		lz, err := logZEP(e.r.u, e.p.Sites, e.sites, nil, mu, s2, nil, nil, st.logDet)
+		lz, err := logZEP(e.r.Power, e.p.Sites, e.sites, nil, mu, s2, nil, nil, st.logDet)
 		res.LogZ, res.HasLogZ = lz, err == nil
 		if err != nil {
 			res.Message = joinMsg(res.Message, err.Error())

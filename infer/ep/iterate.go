@@ -15,17 +15,19 @@ import (
 // in the dense parallel schedule mu() appends the marginal standard
 // deviations, see engine.moments), which the driver divides by the damping.
 // The updates and skips of a sweep are read from stats, which the sweeps
-// count; sites is the number of site updates per sweep.
-func iterate(ctx context.Context, s Settings, damping float64, mu func() []float64, sweep func(it int) error, stats *infer.Stats, trace *[]float64) (infer.Status, string) {
+// count; sites is the number of site updates per sweep. damping is the
+// rule's step, which each sweep sets to the step the driver gives it.
+func iterate(ctx context.Context, s Settings, damping *float64, mu func() []float64, sweep func(it int) error, stats *infer.Stats, trace *[]float64) (infer.Status, string) {
 	prev := append([]float64(nil), mu()...)
-	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: damping, MaxIter: s.MaxIter, Unit: "site", Progress: s.Progress},
-		func(ctx context.Context, it int) (infer.Sweep, error) {
+	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: *damping, MaxIter: s.MaxIter, FixedDamping: s.FixedDamping, Unit: "site", Progress: s.Progress},
+		func(ctx context.Context, it int, step float64) (infer.Sweep, error) {
+			*damping = step
 			u, k := stats.Updates, stats.Skipped
 			err := sweep(it)
 			stats.Iterations = it
 			sw := infer.Sweep{Updates: stats.Updates - u, Skipped: stats.Skipped - k, Why: "improper cavity or tilted distribution"}
 			if err != nil {
-				return sw, fmt.Errorf("%w%s", err, improperHint(err, s, damping))
+				return sw, fmt.Errorf("%w%s", err, improperHint(err, s, step))
 			}
 			sw.Change = dist(mu(), prev)
 			copy(prev, mu())
@@ -35,6 +37,7 @@ func iterate(ctx context.Context, s Settings, damping float64, mu func() []float
 			return sw, nil
 		})
 	*trace = append(*trace, o.Trace...)
+	stats.Adapted = append(stats.Adapted, o.Adapted...)
 	return o.Status, o.Message
 }
 
@@ -77,7 +80,7 @@ func settingsRule(s Settings) (rule, error) {
 		}
 	}
 	r, ok := newRule(s.Divergence, s.Damping)
-	r.clamp = s.NonNegativeSites
+	r.Clamp = s.NonNegativeSites
 	if !ok {
 		return r, fmt.Errorf("ep: unsupported divergence %v (want kl, alpha(a > 0), relaxed_kl(c ≥ 0))", s.Divergence)
 	}

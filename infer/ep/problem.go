@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/internal/openblas"
 )
 
@@ -41,6 +42,13 @@ type Site struct {
 // SiteParam holds a site message t̃(f) ∝ exp(−½ Tau f² + Nu f) in natural
 // parameters: precision Tau (may be negative) and precision-mean Nu.
 type SiteParam struct{ Tau, Nu float64 }
+
+// gaussian is the site as the families.Gaussian of the shared site update
+// (Prec = τ̃, Shift = ν̃).
+func (s SiteParam) gaussian() families.Gaussian { return families.Gaussian{Shift: s.Nu, Prec: s.Tau} }
+
+// siteParam is the families.Gaussian g as a SiteParam.
+func siteParam(g families.Gaussian) SiteParam { return SiteParam{Tau: g.Prec, Nu: g.Shift} }
 
 // Mean returns the site mean Nu/Tau, or 0 for a flat site (Tau = 0).
 func (s SiteParam) Mean() float64 {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/internal/mathx"
@@ -144,7 +145,7 @@ func legendrePanels(lo, hi float64, cut []float64, fn func(x, w float64)) {
 func TestRelaxedLineSearchStationary(t *testing.T) {
 	interior := map[string]int{}
 	for _, cpen := range []float64{20, 1, 0.1, 0.01} {
-		r := rule{u: 1, relaxed: true, c: cpen, damping: 1}
+		r := rule{SiteUpdate: families.SiteUpdate{Power: 1, Damping: 1}, relaxed: true, c: cpen}
 		for _, c := range relaxedCases() {
 			if c.b != 0 {
 				continue
@@ -239,7 +240,7 @@ func TestRelaxedConvergesTightly(t *testing.T) {
 // plus Brent's root of Q') for a step and a probit site whose minimiser is
 // interior (c = 0.1, cavity N(0.3, 3), old site mean 4).
 func BenchmarkRelaxedLineSearch(b *testing.B) {
-	r := rule{u: 1, relaxed: true, c: 0.1, damping: 1}
+	r := rule{SiteUpdate: families.SiteUpdate{Power: 1, Damping: 1}, relaxed: true, c: 0.1}
 	for _, lik := range []Likelihood{Step{Eps: 0.2}, Probit{}} {
 		s := Site{Lik: lik, Y: -1}
 		b.Run(lik.Name(), func(b *testing.B) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/mathx"
 	"gonum.org/v1/gonum/integrate/quad"
@@ -95,17 +96,20 @@ func relaxedCases() []relaxedCase {
 //	P(f) ∝ t(f) r(f) q\i(f),   G(f) ∝ r(f) q\i(f) t̃_new(f),
 //	t(f) = ε + (1−2ε)Θ(y f),  r(f) = exp(−½ b (f − m_old)²),  q\i = N(h, λ),
 //
-// with t̃_new the message the engine's update (project, eqs 14–21) returns
+// with t̃_new the message the engine's update (families.TiltedSite, eqs 14–21) returns
 // for the relaxed cavity. Checked, for 360 (y, ε, cavity, m_old, b):
 //   - r q_new = G has the mean and variance of P (the minimisation over q of
 //     eq. 5 is moment matching of q r to the relaxed tilted), to 1e-8;
 //   - KL(P ‖ G) equals relaxedCost, to 1e-8 absolute.
 func TestRelaxedCostAgainstQuadrature(t *testing.T) {
-	r := rule{u: 1, relaxed: true, damping: 1}
+	r := rule{SiteUpdate: families.SiteUpdate{Power: 1, Damping: 1}, relaxed: true}
 	for _, c := range relaxedCases() {
 		s := Site{Lik: Step{Eps: c.eps}, Y: c.y}
 		tc, nc := 1/c.lam, c.h/c.lam
-		np, ok := r.project(s, tc+c.b, nc+c.b*c.mOld)
+		rc, rn := tc+c.b, nc+c.b*c.mOld // the relaxed cavity
+		_, d1, d2 := s.Lik.Tilted(s.Y, rn/rc, 1/rc, r.Power)
+		g, ok := families.TiltedSite(families.Gaussian{Shift: rn, Prec: rc}, d1, d2, r.Power)
+		np := siteParam(g)
 		if !ok {
 			t.Fatalf("%+v: update failed", c)
 		}
@@ -142,7 +146,7 @@ func TestRelaxedCostAgainstQuadrature(t *testing.T) {
 // log grid of 4000 points on [τc·1e-7, τc·1e4] plus b = 0 (brute force).
 func TestRelaxedLineSearchIsGlobal(t *testing.T) {
 	for _, cpen := range []float64{20, 1, 0.1, 0.01} {
-		r := rule{u: 1, relaxed: true, c: cpen, damping: 1}
+		r := rule{SiteUpdate: families.SiteUpdate{Power: 1, Damping: 1}, relaxed: true, c: cpen}
 		for _, c := range relaxedCases() {
 			if c.b != 0 {
 				continue

@@ -149,7 +149,7 @@ func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 // ½ log det(K + R) − (M/2) log 2π term by term (m_i is the leave-one-out
 // mean, y_i − m_i = α_i (v_i + r_i)).
 func (e *engine) logZ(st *state, alpha []float64) (float64, error) {
-	return logZEP(e.r.u, e.p.Sites, e.sites, e.pr.f0, st.mu, st.sdiag, alpha, st.cavityAt, st.logDet())
+	return logZEP(e.r.Power, e.p.Sites, e.sites, e.pr.f0, st.mu, st.sdiag, alpha, st.cavityAt, st.logDet())
 }
 
 // logZEP is the formula above for the marginals (mu, s2) of the site

@@ -262,7 +262,7 @@ func (e *engine) loop(ctx context.Context) *Result {
 		}
 		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
 	}
-	status, msg := iterate(ctx, e.s, e.r.damping, e.moments, func(it int) error {
+	status, msg := iterate(ctx, e.s, &e.r.Damping, e.moments, func(it int) error {
 		if e.sequential() {
 			return e.sweepSequential(it)
 		}
@@ -363,7 +363,7 @@ func (e *engine) sweepSequentialF() {
 // marginal N(μ_i, v) or, for a tight site, its stable cavity (tight.go).
 func (e *engine) proposeAt(i int, v float64) (SiteParam, float64, bool) {
 	sp := e.sites[i]
-	tc, nc := e.st.cavityAt(i, e.r.u, sp, e.st.mu[i], v)
+	tc, nc := e.st.cavityAt(i, e.r.Power, sp, e.st.mu[i], v)
 	return e.r.proposeCavity(e.p.Sites[i], sp, tc, nc)
 }
 

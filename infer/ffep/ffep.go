@@ -31,6 +31,9 @@ type Settings struct {
 	// Damping δ ∈ [infer.MinDamping, 1] on site natural parameters (0 means 1 = undamped):
 	// new = (1 − δ)·old + δ·proposed.
 	Damping float64
+	// FixedDamping keeps δ for the whole run; otherwise it adapts while
+	// the residual stops decreasing (infer.Loop.FixedDamping).
+	FixedDamping bool
 	// Tol > 0 stops after a pass whose mean change ‖m − m_prev‖₂ < Tol.
 	Tol float64
 	// Schedule: infer.Sequential (factor order) or infer.Random (a fresh
@@ -102,34 +105,34 @@ func RunFF(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 
 func validate(p *Problem, s *Settings) error {
 	if p == nil || s == nil {
-		return errors.New("quad: nil problem or settings")
+		return errors.New("ffep: nil problem or settings")
 	}
 	d := len(p.PriorMean)
 	switch {
 	case d == 0 || len(p.PriorVar) != d:
-		return fmt.Errorf("quad: prior mean has length %d, prior variance %d", d, len(p.PriorVar))
+		return fmt.Errorf("ffep: prior mean has length %d, prior variance %d", d, len(p.PriorVar))
 	case s.Damping != 0 && infer.CheckDamping(s.Damping) != nil:
-		return fmt.Errorf("quad: %w", infer.CheckDamping(s.Damping))
+		return fmt.Errorf("ffep: %w", infer.CheckDamping(s.Damping))
 	case s.Scheme.Kind == GH && d != 1:
 		return ErrMultivariateGH
 	}
 	if err := infer.CheckSchedule("fully factorised EP", s.Schedule, infer.FactorizedSchedules); err != nil {
-		return fmt.Errorf("quad: %w", err)
+		return fmt.Errorf("ffep: %w", err)
 	}
 	if err := s.Scheme.check(); err != nil {
 		return err
 	}
 	for i, v := range p.PriorVar {
 		if !(v > 0) || !finite(v) || !finite(p.PriorMean[i]) {
-			return fmt.Errorf("quad: prior %d: mean %g, variance %g (need a finite positive variance)", i, p.PriorMean[i], v)
+			return fmt.Errorf("ffep: prior %d: mean %g, variance %g (need a finite positive variance)", i, p.PriorMean[i], v)
 		}
 	}
 	for k, f := range p.Factors {
 		if f == nil {
-			return fmt.Errorf("quad: factor %d is nil", k)
+			return fmt.Errorf("ffep: factor %d is nil", k)
 		}
 		if _, ok := f.(Projected); s.Scheme.Kind == Exact && !ok {
-			return fmt.Errorf("quad: factor %d is not on one projection aᵀw: %w", k, ErrNotProjected)
+			return fmt.Errorf("ffep: factor %d is not on one projection aᵀw: %w", k, ErrNotProjected)
 		}
 	}
 	return nil
@@ -205,14 +208,15 @@ func (e *engine) sweeps(ctx context.Context) *Result {
 		order[k] = k
 	}
 	rng := rand.New(rand.NewPCG(e.s.Seed, 0x9e3779b97f4a7c15))
-	l := infer.Loop{Tol: e.s.Tol, Damping: e.delta, MaxIter: e.s.passes(), Start: res.Iterations, Progress: e.s.Progress}
+	l := infer.Loop{Tol: e.s.Tol, Damping: e.delta, MaxIter: e.s.passes(), FixedDamping: e.s.FixedDamping, Start: res.Iterations, Progress: e.s.Progress}
 	if !(e.s.Tol > 0) {
 		l.Converger = infer.Never{}
 	}
 	if e.s.passes() == 1 {
 		l.Limit = infer.Done
 	}
-	o := infer.Iterate(ctx, l, func(ctx context.Context, pass int) (infer.Sweep, error) {
+	o := infer.Iterate(ctx, l, func(ctx context.Context, pass int, damping float64) (infer.Sweep, error) {
+		e.delta = damping
 		if e.s.Schedule == infer.Random {
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
@@ -236,6 +240,7 @@ func (e *engine) sweeps(ctx context.Context) *Result {
 		return sw, nil
 	})
 	res.Trace = append(res.Trace, o.Trace...)
+	res.Adapted = append(res.Adapted, o.Adapted...)
 	return e.finish(o.Status, o.Message)
 }
 

@@ -3,6 +3,8 @@ package ffep
 import (
 	"errors"
 	"math"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // Projected is a potential f(w) = p(y | aᵀw) of one sparse projection, with
@@ -17,16 +19,20 @@ type Projected interface {
 }
 
 // ErrNotProjected: scheme exact was asked of a factor that is not Projected.
-var ErrNotProjected = errors.New("quad: approx = exact needs factors on one projection aᵀw with closed-form moments (probit, step, normal); use laplace, quick_laplace, gq or vq")
+var ErrNotProjected = errors.New("ffep: approx = exact needs factors on one projection aᵀw with closed-form moments (probit, step, normal); use laplace, quick_laplace, gq or vq")
 
 // projected computes the exact site of a Projected factor under the cavity
-// N(μ, diag σ²). With t = aᵀw ~ N(m_t, v_t), m_t = Σ a_i μ_i,
-// v_t = Σ a_i² σ_i², and Cov(w_i, t) = a_i σ_i², the tilted marginals are
+// N(μ, diag σ²) by the shared site update (families/site.go) in the
+// cavity's standardised coordinates z_i = (w_i − μ_i)/σ_i, where the
+// cavity is N(0, 1) and t = aᵀw = m_t + Σ (a_i σ_i) z_i with m_t = Σ a_i μ_i,
+// v_t = Σ a_i² σ_i². The tilted log normaliser log Z(m_t, v_t) gives each
+// z_i the derivatives (a_i σ_i) d1, (a_i σ_i)² d2 (families.MemberDerivs)
+// and the site exp(−½ λ_i z_i² + η_i z_i) (families.TiltedSite), i.e.
+// B_i = −λ_i/2, A_i = η_i (package comment): the tilted marginals
 //
-//	E z_i = σ_i a_i d1,   Var z_i = 1 + σ_i² a_i² d2    (z_i = (w_i − μ_i)/σ_i),
+//	E z_i = σ_i a_i d1 / Var z_i,   Var z_i = 1/(1 − 2B_i) = 1 + σ_i² a_i² d2,
 //
-// matched by the site with 1 − 2B_i = 1/Var z_i and A_i = E z_i / Var z_i,
-// and C0 chosen so that the site's log ∫ c g equals log Z (package comment).
+// and C0 chosen so that the site's log ∫ c g equals log Z (site.logZ).
 func (w *work) projected(f Potential, mu, sd []float64) error {
 	p, ok := f.(Projected)
 	if !ok {
@@ -45,16 +51,22 @@ func (w *work) projected(f Potential, mu, sd []float64) error {
 		vt += a[k] * a[k] * sd[i] * sd[i]
 	}
 	logZ, d1, d2 := p.Tilted(mt, vt)
+	if !finite(d1) || !finite(d2) {
+		return ErrNonFinite
+	}
 	w.s.C0 = logZ
 	for k, i := range idx {
-		s := sd[i]
-		vz := 1 + s*s*a[k]*a[k]*d2
-		if !(vz > 0) {
+		d1z, d2z := families.MemberDerivs(a[k]*sd[i], d1, d2)
+		t, ok := families.TiltedSite(standard, d1z, d2z, 1)
+		if !ok {
 			return ErrImproper
 		}
-		w.s.B[i] = (1 - 1/vz) / 2
-		w.s.A[i] = s * a[k] * d1 / vz
-		w.s.C0 -= 0.5*math.Log(vz) + w.s.A[i]*w.s.A[i]*vz/2
+		w.s.B[i], w.s.A[i] = -t.Prec/2, t.Shift
+		pz := 1 - 2*w.s.B[i] // the tilted precision of z_i
+		w.s.C0 -= -0.5*math.Log(pz) + w.s.A[i]*w.s.A[i]/(2*pz)
 	}
 	return nil
 }
+
+// standard is the cavity of a standardised coordinate, N(0, 1).
+var standard = families.Gaussian{Prec: 1}

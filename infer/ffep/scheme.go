@@ -121,7 +121,7 @@ func (s Scheme) maxIter() int {
 // scheme, which only factors on one projection (Projected) support.
 func SchemeOf(s infer.Scheme) (Scheme, error) {
 	if err := s.Check(); err != nil {
-		return Scheme{}, fmt.Errorf("quad: %w", err)
+		return Scheme{}, fmt.Errorf("ffep: %w", err)
 	}
 	return Scheme{Kind: s.Kind, N: s.N}, nil
 }
@@ -129,7 +129,7 @@ func SchemeOf(s infer.Scheme) (Scheme, error) {
 // check checks the scheme's kind and number of nodes.
 func (s Scheme) check() error {
 	if err := (infer.Scheme{Kind: s.Kind, N: s.nodes()}).Check(); err != nil {
-		return fmt.Errorf("quad: %w", err)
+		return fmt.Errorf("ffep: %w", err)
 	}
 	return nil
 }
@@ -139,11 +139,11 @@ func (s Scheme) check() error {
 var (
 	// ErrImproper: the approximate tilted distribution has a non-positive
 	// variance, or the cavity is improper.
-	ErrImproper = errors.New("quad: improper tilted approximation (non-positive variance)")
+	ErrImproper = errors.New("ffep: improper tilted approximation (non-positive variance)")
 	// ErrNonFinite: log f or its derivatives were not finite where needed.
-	ErrNonFinite = errors.New("quad: non-finite factor value")
+	ErrNonFinite = errors.New("ffep: non-finite factor value")
 	// ErrNoConvergence: the Newton iteration of LA or VQ did not converge.
-	ErrNoConvergence = errors.New("quad: Newton iteration did not converge")
+	ErrNoConvergence = errors.New("ffep: Newton iteration did not converge")
 	// ErrMultivariateGH: Gauss–Hermite is only offered for 1-D factors.
-	ErrMultivariateGH = errors.New("quad: gh is a one-dimensional scheme; use laplace, quick_laplace, gq or vq for mini-batch factors")
+	ErrMultivariateGH = errors.New("ffep: gh is a one-dimensional scheme; use laplace, quick_laplace, gq or vq for mini-batch factors")
 )

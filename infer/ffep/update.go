@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"time"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // update visits factor k: cavity, site by the scheme, damping, new q. An
@@ -60,19 +62,18 @@ func (e *engine) trackCost() {
 	e.res.Cost = append(e.res.Cost, e.cost())
 }
 
-// propose fills newL/newE with the damped site of factor k and reports
-// whether cavity × damped site is a proper Gaussian in every coordinate.
+// propose fills newL/newE with the damped site of factor k (the shared
+// damping families.Damped in natural parameters; the old site is flat in
+// ADF) and reports whether cavity × damped site is a proper Gaussian in
+// every coordinate.
 func (e *engine) propose(k int) bool {
 	for i := range e.d {
 		lam, eta := e.w.s.natural(i, e.mu[i], e.sd[i])
-		if e.delta != 1 {
-			var ol, oe float64
-			if e.lamS != nil {
-				ol, oe = e.lamS[k][i], e.etaS[k][i]
-			}
-			lam = (1-e.delta)*ol + e.delta*lam
-			eta = (1-e.delta)*oe + e.delta*eta
+		var ol, oe float64
+		if e.lamS != nil {
+			ol, oe = e.lamS[k][i], e.etaS[k][i]
 		}
+		lam, eta = families.Damped(ol, lam, e.delta), families.Damped(oe, eta, e.delta)
 		if !(e.lc[i]+lam > 0) || !finite(lam) || !finite(eta) {
 			return false
 		}

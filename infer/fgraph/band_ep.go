@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/lapack64"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/netjoint"
 )
@@ -63,7 +64,7 @@ func span(g *Graph, lo, hi int) int {
 // site whose window it reaches: the (k+1)×(k+1) marginal of x_W from the
 // current forward Schur complement and the recorded backward correction,
 // the projection's marginal N(f; m, v), v = aᵀP_W⁻¹a, the EP update
-// (tiltedMessage and damp, the rule of every site in this package: cavity
+// (families.SiteUpdate, the rule of every EP site in fg: cavity
 // = marginal / t̃^u, tilted moments of p(y|f)^u × cavity, message =
 // (projection / cavity)^{1/u}), and the new t̃ added to the rows not yet
 // eliminated. A site in the window of a later one is therefore already
@@ -193,12 +194,13 @@ func runBandEP(ctx context.Context, g *Graph, k int, s Settings) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, Progress: s.Progress, Unit: "site"}
-	o := infer.Iterate(ctx, l, func(ctx context.Context, _ int) (infer.Sweep, error) {
+	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, FixedDamping: s.FixedDamping, Progress: s.Progress, Unit: "site"}
+	o := infer.Iterate(ctx, l, func(ctx context.Context, _ int, damping float64) (infer.Sweep, error) {
+		b.damp = damping
 		return b.sweep()
 	})
 	res := &Result{Status: o.Status, Message: o.Message, Trace: o.Trace}
-	b.stats.Iterations = o.Iterations
+	b.stats.Iterations, b.stats.Adapted = o.Iterations, o.Adapted
 	res.Stats = b.stats
 	if o.Status == infer.Canceled {
 		return res, ctx.Err()
@@ -247,7 +249,8 @@ func (b *bandEP) sweep() (infer.Sweep, error) {
 }
 
 // propose is site i's new message from the projection marginal
-// N(fm_i, fv_i): the cavity marginal / t̃^u, then tiltedMessage and damp.
+// N(fm_i, fv_i): the cavity marginal / t̃^u, then the shared site update
+// (families.SiteUpdate.Step: projection, power, damping).
 // It reports false (a skipped update, counted) when the cavity or the
 // tilted marginal is improper, or when the new message would leave q
 // improper: adding Δτ a aᵀ to the window's marginal precision P_W keeps it
@@ -260,12 +263,10 @@ func (b *bandEP) propose(i int) (nat, bool) {
 	f := int(b.sites[i])
 	if cav.Tau > 0 && finite(cav.Nu) {
 		_, d1, d2 := b.g.lik(f).Tilted(b.g.y[f], cav.Nu/cav.Tau, 1/cav.Tau, b.u)
-		if finite(d1, d2) {
-			t, ok := tiltedMessage(cav, d1, d2, b.u)
-			if t = damp(old, t, b.damp); ok && 1+(t.Tau-old.Tau)*b.fv[i] > 0 {
-				b.stats.Updates++
-				return t, true
-			}
+		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Step(old.gaussian(), cav.gaussian(), d1, d2)
+		if ok && 1+(t.Prec-old.Tau)*b.fv[i] > 0 {
+			b.stats.Updates++
+			return natOf(t), true
 		}
 	}
 	b.stats.Skipped++

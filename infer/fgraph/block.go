@@ -1,6 +1,8 @@
 package fgraph
 
 import (
+	"github.com/fg-infer/fg/families/gauss"
+
 	"fmt"
 	"math"
 	"slices"
@@ -13,15 +15,20 @@ import (
 // graph. The joint prior reads Cov directly (covariance form, prior.go);
 // chol checks it and serves the information form of undirected graphs.
 type block struct {
-	vars []int
-	mean []float64
-	cov  *mat.SymDense
-	chol mat.Cholesky
+	vars   []int
+	mean   []float64
+	cov    *mat.SymDense
+	chol   mat.Cholesky
+	jitter float64 // δ added to cov's diagonal (gauss.CholeskyJitter), 0 when none was needed
 }
 
 // AddBlock adds the Gaussian factor N(x[vars]; mean, cov) (mean nil = 0),
 // a GP or mvnormal prior over the variables vars. cov must be positive
-// definite. Blocks need family = full: their variables are solved jointly.
+// semi-definite: when it is numerically singular (a GP kernel matrix of
+// close inputs or a smooth kernel), the block is N(mean, cov + δI) with the
+// smallest δ of gauss.CholeskyJitter, the rule the gold standards use, and
+// Jitter reports it. Blocks need family = full: their variables are solved
+// jointly.
 func (g *Graph) AddBlock(vars []int, mean []float64, cov *mat.SymDense) {
 	if g.err != nil {
 		return
@@ -34,8 +41,10 @@ func (g *Graph) AddBlock(vars []int, mean []float64, cov *mat.SymDense) {
 		g.err = fmt.Errorf("fgraph: block mean has length %d, want %d", len(mean), len(vars))
 	case !finite(mean...) || !finiteSym(cov):
 		g.err = fmt.Errorf("fgraph: block mean or covariance is not finite")
-	case !b.chol.Factorize(cov):
-		g.err = fmt.Errorf("fgraph: block covariance over %d variables is not positive definite", len(vars))
+	default:
+		if err := b.factorize(cov); err != nil {
+			g.err = fmt.Errorf("fgraph: block covariance over %d variables: %w", len(vars), err)
+		}
 	}
 	for i, v := range vars {
 		if g.err == nil && (v < 0 || v >= g.n || slices.Index(vars[:i], v) >= 0) {
@@ -46,12 +55,41 @@ func (g *Graph) AddBlock(vars []int, mean []float64, cov *mat.SymDense) {
 		b.mean = make([]float64, len(vars))
 	}
 	if g.err == nil {
-		b.cov = mat.NewSymDense(len(vars), nil)
-		b.cov.CopySym(cov)
-	}
-	if g.err == nil {
 		g.blocks = append(g.blocks, b)
 	}
+}
+
+// factorize sets the block's covariance and its Cholesky factor: cov as
+// given when it factorises, else cov + δI with gauss.CholeskyJitter's δ.
+func (b *block) factorize(cov *mat.SymDense) error {
+	n := cov.SymmetricDim()
+	b.cov = mat.NewSymDense(n, nil)
+	b.cov.CopySym(cov)
+	if b.chol.Factorize(b.cov) {
+		return nil
+	}
+	_, delta, err := gauss.CholeskyJitter(cov)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		b.cov.SetSym(i, i, cov.At(i, i)+delta)
+	}
+	if !b.chol.Factorize(b.cov) {
+		return fmt.Errorf("not positive definite with jitter %g", delta)
+	}
+	b.jitter = delta
+	return nil
+}
+
+// Jitter is the largest δ added to a block's covariance diagonal (AddBlock),
+// 0 when every block's covariance factorised as given.
+func (g *Graph) Jitter() float64 {
+	d := 0.0
+	for _, b := range g.blocks {
+		d = max(d, b.jitter)
+	}
+	return d
 }
 
 // addTo adds the block to the information form of the joint (only for

@@ -27,7 +27,10 @@
 // the chain rule, the tilted marginal of every variable, and the message is
 // the projection divided by the cavity (power EP with alpha(A): cavity
 // b/m^A, message (proj/cavity)^{1/A}). Damping mixes messages in natural
-// parameters. The tilted moments are infer/ep's Likelihood.Tilted.
+// parameters. The tilted moments are infer/ep's Likelihood.Tilted; the
+// projection, power and damping are the site update every EP engine
+// shares, in its multi-edge form (families/site.go: Projection,
+// MemberDerivs, TiltedSite, Damped).
 //
 // Schedules (loop.go, schedule.go): when the bipartite graph is a forest
 // (a chain, a hierarchy) a sweep is one upward and one downward pass from a
@@ -91,10 +94,6 @@
 // dimensions (infer/exact); LogLikelihood and Priors drive Gibbs with
 // elliptical slice sampling (infer/mcmc.RunMixed).
 //
-// One sequential sweep of gated EP on the clutter problem with 10⁵
-// explicit indicators (BenchmarkGateSweep: state set-up, 10⁵ gate updates,
-// the p(z) marginals) takes 52 ms on this machine (2 cores, shared).
-//
 // # family = full
 //
 // Full (the default) treats the Gaussian part as one joint Gaussian, the
@@ -137,7 +136,7 @@
 // when the elimination reaches its window from its exact marginal under
 // the current approximation (forward Schur complement + recorded
 // correction, a (k+1)×(k+1) Cholesky): sequential EP in time order, O(n k²)
-// a sweep, with the sites' rule of this package (tiltedMessage, damp);
+// a sweep, with the shared site update (families.TiltedSite, Damped);
 // schedule = parallel updates every site from one marginal pass. The
 // variables' marginals come from netjoint.GaussBlock's selected inverse
 // and log Z_EP from its log det. It equals infer/ep on the dense joint to
@@ -149,61 +148,7 @@
 // linear-Gaussian band solve there), and the residual discounts each
 // site's rounding level so that such a chain converges.
 //
-// # Measured
-//
-// One forward–backward pass on a random walk observed at every step
-// (go test -run '^$' -bench RandomWalk -benchtime 5x ./infer/fgraph, 2 cores;
-// the benchmark also reports CPU time, which stays meaningful when other
-// jobs share the cores):
-//
-//	T        idle machine (wall = CPU)   load ≈ 25 (CPU / wall)
-//	10⁴      2.4 ms                      1.9–3.2 ms / 2.8–3.3 ms
-//	10⁵      21 ms                       23 ms / 59–85 ms
-//	10⁶      0.23 s                      0.24 s / 0.70–0.90 s
-//
-// with 204 bytes of graph, messages, beliefs and schedule per time step
-// (160 B/step allocated per run). EP on a random walk with probit labels
-// (BenchmarkProbitWalk; family = full, which on a chain is the
-// forward–backward schedule, tol 1e-6; CPU time, load ≈ 8 on 2 cores):
-//
-//	labels         T = 10³                 T = 10⁴                T = 10⁵
-//	60% of steps   3.3 ms, 14 passes       56 ms, 22 passes       0.67 s, 26 passes
-//	every step     6.9 ms, 14 passes       82 ms, 22 passes       0.73 s, 19 passes
-//
-// one pass costs 0.23–0.49 ms, 2.6–3.7 ms and 26–38 ms: linear in T (a
-// site is updated twice per pass).
-//
-// Joint EP on the band (BenchmarkBandEP: a chain of 4-dimensional states,
-// half-bandwidth 7, a probit label of a random combination of x_t at every
-// step, and with poisson_log counts of x_t,0 at every third step; to tol
-// 1e-6; go test -run '^$' -bench BandEP -benchtime 5x -count 3
-// ./infer/fgraph, CPU time, load ≈ 20 on 2 cores):
-//
-//	sites              T = 10³                     T = 10⁴
-//	probit             23.0–23.5 ms, 8 sweeps      263–265 ms, 9 sweeps
-//	probit + counts    128–130 ms, 8 sweeps        1.36–1.40 s, 9 sweeps
-//
-// a sweep costs 2.9 ms and 29.2–29.5 ms with labels only (ratio 10.1),
-// 16.0–16.3 ms and 151–156 ms with counts, whose tilted moments are a
-// quadrature (three quarters of the time).
-//
-// The dense joint of a linear-Gaussian graph (go test -run '^$' -bench
-// DenseJoint -benchtime 3x ./infer/fgraph; CPU time per run under load ≈ 7.5
-// on 2 cores; GP regression with a latent bias and n Gaussian observations,
-// with and without Settings.Cov; a random walk observed at every step
-// forced onto the dense joint; a regression with 6 weights and 10⁵ rows),
-// against the information form it replaced (K⁻¹, then the precision's
-// inverse):
-//
-//	                       covariance form    information form
-//	gp         n = 400     14 ms              18–21 ms
-//	gp-cov     n = 400     13–16 ms           19–21 ms
-//	walk       n = 400     4.3–4.7 ms         8.2–8.7 ms
-//	gp         n = 1000    0.19 s             0.23 s
-//	gp-cov     n = 1000    0.18–0.19 s        0.22–0.23 s
-//	walk       n = 1000    34–37 ms           0.20–0.21 s
-//	regression d=6, m=10⁵  14 ms              11 ms
-//
-// (the regression pays the O(n²) Kalman update per row where the precision
-// adds O(d²); the others gain from copying K and never inverting it).
+// The costs of forward–backward, EP on chains and on the band, gated
+// sweeps and the dense joint (BenchmarkRandomWalk, ProbitWalk, BandEP,
+// GateSweep, DenseJoint) are in docs/performance.md.
 package fgraph

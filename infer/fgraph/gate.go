@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/internal/mathx"
 )
 
@@ -129,7 +130,7 @@ func (sc *gateScratch) projections(gt *gate) {
 //	D1 = Σ_k r_k δ_k,   D2 = Σ_k r_k ε_k + Σ_k r_k (δ_k − D1)²
 //
 // (the law of total variance), and the message follows as for a site
-// (tiltedMessage). It reports false when a cavity is improper, every branch
+// (families.TiltedSite). It reports false when a cavity is improper, every branch
 // has zero evidence or a result is not finite.
 func (sc *gateScratch) gateMessages(g *Graph, st *state, j int, u float64) bool {
 	if !sc.cavities(g, st, j, u) {
@@ -174,8 +175,8 @@ func (sc *gateScratch) gateMessages(g *Graph, st *state, j int, u float64) bool 
 // gateMessages).
 func (sc *gateScratch) variableMessage(gt *gate, i int, u float64) bool {
 	D1, D2 := sc.mixtureMoments(gt, i)
-	m, ok := tiltedMessage(sc.cav[i], D1, D2, u)
-	sc.out[i] = m
+	m, ok := families.TiltedSite(sc.cav[i].gaussian(), D1, D2, u)
+	sc.out[i] = natOf(m)
 	return ok
 }
 
@@ -187,9 +188,9 @@ func (sc *gateScratch) mixtureMoments(gt *gate, i int) (D1, D2 float64) {
 		D1 += sc.r[k] * sc.slope(gt, k, i) * sc.d1[k]
 	}
 	for k := range gt.branches {
-		a := sc.slope(gt, k, i)
-		d := a*sc.d1[k] - D1
-		D2 += sc.r[k] * (a*a*sc.d2[k] + d*d)
+		d1k, d2k := families.MemberDerivs(sc.slope(gt, k, i), sc.d1[k], sc.d2[k])
+		d := d1k - D1
+		D2 += sc.r[k] * (d2k + d*d)
 	}
 	return D1, D2
 }
@@ -239,14 +240,14 @@ func setGate(g *Graph, st *state, j int, out []nat, zout []float64, d float64) {
 	gm := st.gates.msgs(j)
 	for i, v := range gt.vars {
 		old := gm[i]
-		m := damp(old, out[i], d)
+		m := old.damp(out[i], d)
 		st.belief[v].Tau += m.Tau - old.Tau
 		st.belief[v].Nu += m.Nu - old.Nu
 		gm[i] = m
 	}
 	bel, msg := st.gates.bel(gt.z), st.gates.zm(j)
 	for k, old := range msg {
-		m := old + d*(zout[k]-old)
+		m := families.Damped(old, zout[k], d)
 		bel[k] += m - old
 		msg[k] = m
 	}

@@ -57,11 +57,12 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	for i := range prev {
 		prev[i] = nat{math.NaN(), math.NaN()}
 	}
-	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, Progress: s.Progress}
+	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, FixedDamping: s.FixedDamping, Progress: s.Progress}
 	if exact {
 		l.Converger = onePass{}
 	}
-	o := infer.Iterate(ctx, l, func(ctx context.Context, _ int) (infer.Sweep, error) {
+	o := infer.Iterate(ctx, l, func(ctx context.Context, _ int, damping float64) (infer.Sweep, error) {
+		p.s.Damping = damping
 		return p.sweep(ctx, tr, prev)
 	})
 	return p.finishOutcome(res, o)
@@ -109,6 +110,7 @@ func (onePass) Converged(float64) bool { return true }
 // the context's error with its partial result.
 func (p *passer) finishOutcome(res *Result, o infer.Outcome) (*Result, error) {
 	res.Trace = append(res.Trace, o.Trace...)
+	p.stats.Adapted = append(p.stats.Adapted, o.Adapted...)
 	res = p.finish(res, o.Status, o.Message)
 	if o.Status == infer.Canceled {
 		return res, p.ctx.Err()
@@ -216,7 +218,7 @@ func (p *passer) damped(k int, old, new nat) nat {
 	if old == (nat{}) && p.g.gaussian(k) {
 		return new
 	}
-	return damp(old, new, p.s.Damping)
+	return old.damp(new, p.s.Damping)
 }
 
 // wanted reports whether edge e is a target: e == edge when only, else

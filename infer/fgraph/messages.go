@@ -1,6 +1,10 @@
 package fgraph
 
-import "math"
+import (
+	"math"
+
+	"github.com/fg-infer/fg/families"
+)
 
 // nat is a Gaussian message exp(−½ Tau x² + Nu x) in natural parameters
 // (no scale: log Z sums over messages so that scales cancel, see logz.go).
@@ -123,68 +127,50 @@ func gaussianMessages(g *Graph, s *state, k int, out []nat) bool {
 // siteMessages computes the EP messages of the likelihood factor
 // p(y | f), f = Σ_k a_k x_k + c, to every variable it touches, under the
 // factorised approximation (one Gaussian belief per variable; Minka 2001
-// §3.2, Infer.NET's operators). With cavities N(x_k; m_k, v_k) = b_k / m_k^u,
+// §3.2, Infer.NET's operators): the multi-edge form of the shared site
+// update (families/site.go). With cavities N(x_k; m_k, v_k) = b_k / m_k^u,
 // the projection has cavity N(f; m_f, v_f), m_f = c + Σ a_k m_k,
-// v_f = Σ a_k² v_k, and the tilted log normaliser log Z(m_f, v_f) of
-// p(y|f)^u gives the tilted marginal moments of each x_k through
-// ∂/∂m_k = a_k ∂/∂m_f:
-//
-//	d1_k = a_k d1,   d2_k = a_k² d2,
-//	τ̃_k = −d2_k / (u (1 + v_k d2_k)),   ν̃_k = (d1_k − m_k d2_k) / (u (1 + v_k d2_k))
-//
-// (the update of infer/ep's project, per variable). out[e−lo] receives the
-// message of edge e. It reports false (the update is skipped) when a cavity
-// or a tilted marginal is not proper or a result is not finite.
+// v_f = Σ a_k² v_k (families.Projection), and the tilted log normaliser
+// log Z(m_f, v_f) of p(y|f)^u gives each member's derivatives
+// d1_k = a_k d1, d2_k = a_k² d2 (families.MemberDerivs) and its message
+// (q̂_k / n_k)^{1/u} (families.TiltedSite). out[e−lo] receives the message
+// of edge e. It reports false (the update is skipped) when a cavity or a
+// tilted marginal is not proper or a result is not finite.
 func siteMessages(g *Graph, s *state, k int, u float64, out []nat) bool {
 	lo, hi := g.edges(k)
-	mf, vf := g.c[k], 0.0
+	proj := families.Projection{Mean: g.c[k]}
 	for e := lo; e < hi; e++ {
 		n := s.cavity(g, e, u)
 		if !(n.Tau > 0) || !finite(n.Nu) {
 			return false
 		}
-		a := g.ecoef[e]
-		mf += a * n.Nu / n.Tau
-		vf += a * a / n.Tau
+		proj.Add(g.ecoef[e], n.gaussian())
 	}
-	_, d1, d2 := g.lik(k).Tilted(g.y[k], mf, vf, u)
+	_, d1, d2 := g.lik(k).Tilted(g.y[k], proj.Mean, proj.Var, u)
 	if !finite(d1, d2) {
 		return false
 	}
 	for e := lo; e < hi; e++ {
-		a := g.ecoef[e]
-		t, ok := tiltedMessage(s.cavity(g, e, u), a*d1, a*a*d2, u)
+		d1k, d2k := families.MemberDerivs(g.ecoef[e], d1, d2)
+		t, ok := families.TiltedSite(s.cavity(g, e, u).gaussian(), d1k, d2k, u)
 		if !ok {
 			return false
 		}
-		out[e-lo] = t
+		out[e-lo] = natOf(t)
 	}
 	return true
 }
 
-// tiltedMessage is the EP message (q̂ / n)^{1/u} to a variable with cavity
-// n = N(m, v) whose tilted moments are m + v d1 and v + v² d2:
-//
-//	τ̃ = −d2 / (u (1 + v d2)),   ν̃ = (d1 − m d2) / (u (1 + v d2)).
-//
-// It reports false when the tilted variance is not positive or the message
-// is not finite.
-func tiltedMessage(n nat, d1, d2, u float64) (nat, bool) {
-	m, v := n.Nu/n.Tau, 1/n.Tau
-	den := 1 + v*d2
-	if !(den > 0) {
-		return nat{}, false
-	}
-	t := nat{-d2 / (u * den), (d1 - m*d2) / (u * den)}
-	return t, finite(t.Tau, t.Nu)
-}
+// gaussian is n as a families.Gaussian (Prec = Tau, Shift = Nu).
+func (n nat) gaussian() families.Gaussian { return families.Gaussian{Shift: n.Nu, Prec: n.Tau} }
 
-// damp mixes old and new messages in natural parameters: old + δ (new − old).
-func damp(old, new nat, d float64) nat {
-	if d == 1 {
-		return new
-	}
-	return nat{old.Tau + d*(new.Tau-old.Tau), old.Nu + d*(new.Nu-old.Nu)}
+// natOf is the families.Gaussian g as a nat.
+func natOf(g families.Gaussian) nat { return nat{Tau: g.Prec, Nu: g.Shift} }
+
+// damp is the damped step from n to new in natural parameters
+// (families.Damped on both).
+func (n nat) damp(new nat, d float64) nat {
+	return nat{families.Damped(n.Tau, new.Tau, d), families.Damped(n.Nu, new.Nu, d)}
 }
 
 // logNorm is log ∫ exp(−½ τ x² + ν x) dx = ½ log(2π/τ) + ν²/(2τ), τ > 0.

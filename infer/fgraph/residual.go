@@ -138,8 +138,9 @@ func (q *residualQueue) Pop() any { panic("fgraph: residual queue is fixed") }
 // residual left, its skips the factors whose proposal fails.
 func runResidual(ctx context.Context, p *passer, res *Result) (*Result, error) {
 	q := newResidualQueue(p)
-	o := infer.Iterate(ctx, infer.Loop{Tol: p.s.Tol, Damping: p.s.Damping, MaxIter: p.s.MaxIter, Progress: p.s.Progress},
-		func(ctx context.Context, _ int) (infer.Sweep, error) {
+	o := infer.Iterate(ctx, infer.Loop{Tol: p.s.Tol, Damping: p.s.Damping, MaxIter: p.s.MaxIter, FixedDamping: p.s.FixedDamping, Progress: p.s.Progress},
+		func(ctx context.Context, _ int, damping float64) (infer.Sweep, error) {
+			p.s.Damping = damping
 			u := p.stats.Updates
 			r, err := q.sweep(ctx)
 			if err != nil {

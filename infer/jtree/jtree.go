@@ -36,8 +36,9 @@ import (
 // infer.MemoryBudget before any table is made.
 const tableBytes = 4 * 8
 
-// DefaultMaxTableSize is the default budget: 2^25 entries (256 MiB per table).
-const DefaultMaxTableSize = 1 << 25
+// DefaultMaxTableSize is the default budget: 2^25 entries (256 MiB per
+// table), infer.MaxCliqueTable, which the compiler also checks.
+const DefaultMaxTableSize = infer.MaxCliqueTable
 
 // Settings configure Run. The zero value uses min-fill and the default budget.
 type Settings struct {
@@ -79,6 +80,14 @@ func Run(ctx context.Context, g *graph.Graph, s Settings) (*Result, error) {
 	}
 	if s.MaxTableSize == 0 {
 		s.MaxTableSize = DefaultMaxTableSize
+	}
+	err := g.CheckCliqueBudget(ctx, s.MaxTableSize) // before the ordering's work
+	var bound *graph.CliqueBoundError
+	if errors.As(err, &bound) {
+		return nil, fmt.Errorf("jtree: %v; use an approximate method (bp)", err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	order, width, size, err := g.EliminationOrderBudget(ctx, s.Heuristic, s.MaxTableSize, float64(infer.MemoryBudget())/tableBytes)
 	var over *graph.OverBudgetError

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -158,6 +159,13 @@ func TestMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestBudgetRefusal: K12 over a budget of 1000 entries is refused by the
+// treewidth lower bound, before any ordering (treewidth ≥ 11: a clique of
+// 12 binary variables, 4096 entries); under the default budget it is
+// solved. A 20×20 grid (treewidth 20, but the lower bound, planar, is at
+// most 5) is refused by the min-fill ordering's budget checks (a clique
+// over 2²⁵ entries, or the cliques so far over the memory budget, which
+// depends on the machine).
 func TestBudgetRefusal(t *testing.T) {
 	g := &graph.Graph{}
 	g.AddLatent("x", graph.Spin, 2, []int{12}, ast.Pos{})
@@ -167,11 +175,27 @@ func TestBudgetRefusal(t *testing.T) {
 		}
 	}
 	_, err := Run(context.Background(), g, Settings{MaxTableSize: 1000})
-	if err == nil || !strings.Contains(err.Error(), "induced width ≥ 11") || !strings.Contains(err.Error(), "4096 entries") {
+	if err == nil || !strings.Contains(err.Error(), "treewidth ≥ 11 (minor-min-width bound)") || !strings.Contains(err.Error(), "4096 entries") {
 		t.Fatalf("error %v", err)
 	}
 	if _, err := Run(context.Background(), g, Settings{}); err != nil {
 		t.Fatal(err)
+	}
+	grid := &graph.Graph{}
+	grid.AddLatent("x", graph.Spin, 2, []int{400}, ast.Pos{})
+	for r := range 20 {
+		for c := range 20 {
+			if c+1 < 20 {
+				grid.AddFactor(graph.Factor{Kind: "ising", Vars: []int{20*r + c, 20*r + c + 1}, Table: []float64{1, 2, 2, 1}})
+			}
+			if r+1 < 20 {
+				grid.AddFactor(graph.Factor{Kind: "ising", Vars: []int{20*r + c, 20*(r+1) + c}, Table: []float64{1, 2, 2, 1}})
+			}
+		}
+	}
+	_, err = Run(context.Background(), grid, Settings{})
+	if err == nil || !regexp.MustCompile(`^jtree: the min-fill elimination order.* over the (memory )?budget of [0-9.e+]+ entries; use an approximate method \(bp\)$`).MatchString(err.Error()) {
+		t.Fatalf("20×20 grid: %v", err)
 	}
 }
 

@@ -358,7 +358,8 @@ func (e *engine) update(fs *fstate) error {
 	return e.commit(fs, next)
 }
 
-// commit damps the new messages into fs and updates the beliefs; it
+// commit damps the new messages into fs (families.Damped, the damping of
+// every EP engine) and updates the beliefs; it
 // leaves everything unchanged when a continuous belief would become
 // improper or a message is not finite.
 func (e *engine) commit(fs *fstate, next [][]float64) error {
@@ -367,7 +368,7 @@ func (e *engine) commit(fs *fstate, next [][]float64) error {
 	for k, v := range fs.vars {
 		b := e.arena.get(len(e.belief[v]))
 		for i := range b {
-			m := (1-d)*fs.msg[k][i] + d*next[k][i]
+			m := families.Damped(fs.msg[k][i], next[k][i], d)
 			if math.IsNaN(m) || math.IsInf(m, 0) {
 				return fmt.Errorf("%s: message not finite", e.net.Vars[v].Name)
 			}
@@ -467,9 +468,7 @@ func (e *engine) epMessage(fs *fstate, k int, w *view, res []branchResult, wts [
 		}
 	}
 	out := make([]float64, n)
-	for i := range out {
-		out[i] = (tilt[i] - w.nat[k][i]) / u
-	}
+	families.SiteMessage(out, tilt, w.nat[k], u)
 	return out, nil
 }
 

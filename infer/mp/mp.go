@@ -66,11 +66,14 @@ import (
 // Options of a run. Alpha is the power of power EP: 1 is EP (kl), 0 < a <
 // 1 power EP, 0 the VMP limit.
 type Options struct {
-	Alpha    float64
-	Damping  float64 // 0 means 1
-	Tol      float64 // 0 means infer.DefaultMomentTol
-	MaxIter  int     // 0 means infer.DefaultMaxIter
-	Progress func(iter int, r float64)
+	Alpha   float64
+	Damping float64 // 0 means 1
+	// FixedDamping keeps the step at Damping; otherwise it adapts while
+	// the residual stops decreasing (infer.Loop.FixedDamping).
+	FixedDamping bool
+	Tol          float64 // 0 means infer.DefaultMomentTol
+	MaxIter      int     // 0 means infer.DefaultMaxIter
+	Progress     func(iter int, r float64)
 }
 
 // VMP reports whether the options ask for the alpha → 0 limit.
@@ -109,8 +112,11 @@ func Run(ctx context.Context, net *graph.Net, opt Options) (*Result, error) {
 		opt.MaxIter = infer.DefaultMaxIter
 	}
 	e := newEngine(net, opt)
-	out := infer.Iterate(ctx, infer.Loop{Tol: opt.Tol, Damping: opt.Damping, MaxIter: opt.MaxIter, Unit: "factor", Progress: opt.Progress},
-		func(ctx context.Context, iter int) (infer.Sweep, error) { return e.sweep(ctx) })
+	out := infer.Iterate(ctx, infer.Loop{Tol: opt.Tol, Damping: opt.Damping, MaxIter: opt.MaxIter, FixedDamping: opt.FixedDamping, Unit: "factor", Progress: opt.Progress},
+		func(ctx context.Context, iter int, damping float64) (infer.Sweep, error) {
+			e.opt.Damping = damping
+			return e.sweep(ctx)
+		})
 	res := &Result{Outcome: out, ELBO: opt.VMP()}
 	if !out.Status.HasNumbers() || out.Status == infer.Canceled {
 		return res, nil

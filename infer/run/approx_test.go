@@ -92,3 +92,61 @@ infer ep
 		t.Errorf("ep on probit: %v, warnings %v", r.Status, r.Warnings)
 	}
 }
+
+// TestMultimodalWarningPotentials: a user potential exp(...) is flagged
+// (fg cannot tell its log-concavity: here a two-well potential whose
+// posterior is bimodal, and a Gaussian coupling, log-concave but not
+// provably so), a loss mini-batch with a convex loss is not, and neither
+// is one with quasi01(eps < 1) left unflagged; a typed factor graph whose
+// means a discrete latent selects (a mixture over Dirichlet weights) is
+// flagged at that factor.
+func TestMultimodalWarningPotentials(t *testing.T) {
+	for _, c := range []struct {
+		name, src, want string
+	}{
+		{"two wells", `
+latent x: real[1] ~ normal(0, 4)
+factor exp(-(x[0] * x[0] - 1) * (x[0] * x[0] - 1))
+infer ep { family = factorized }
+`, "factor exp() at test.fg:3:1 (a user potential"},
+		{"coupling", `
+latent x: real[2] ~ normal(0, 1)
+factor exp(-2 * (x[1] - x[0] - 1)^2)
+infer ep { family = factorized }
+`, "factor exp() at test.fg:3:1 (a user potential"},
+		{"hinge", `
+data X: real[4, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2], [2, 0.1]]
+data y: spin[4] = [1, 1, -1, 1]
+latent w: real[2] ~ normal(0, 2)
+factor exp(-sum(hinge(y * (X @ w))))
+infer ep { family = factorized, approx = vq }
+`, ""},
+		{"quasi01", `
+data X: real[4, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2], [2, 0.1]]
+data y: spin[4] = [1, 1, -1, 1]
+latent w: real[2] ~ normal(0, 2)
+factor exp(-sum(quasi01(y * (X @ w), eps = 0.5)))
+infer ep { family = factorized, approx = vq }
+`, "(a user potential"},
+		{"net mixture", `
+data y = [-2.1, -1.7, 0.2, 2.3, 1.9, -0.1, 2.4, -2.2]
+latent w: real[3] ~ dirichlet([1, 1, 1])
+latent mu: real[3] ~ normal([-2, 0, 2], 1)
+latent z: cat(3)[8]
+for i in 0..8 {
+  z[i] ~ categorical(w)
+  y[i] ~ normal(mu[z[i]], 0.25)
+}
+infer ep
+`, "factor normal(y[0]) at test.fg:8:3 (its parameters are selected by a discrete latent"},
+	} {
+		r := runSrc(t, c.src)["ep"]
+		if r.Status != infer.Converged {
+			t.Errorf("%s: %v %s", c.name, r.Status, r.Message)
+			continue
+		}
+		if c.want == "" && hasWarning(r, "log-concave") || c.want != "" && !hasWarning(r, c.want) {
+			t.Errorf("%s: warnings %v, want %q", c.name, r.Warnings, c.want)
+		}
+	}
+}

@@ -167,7 +167,7 @@ func (j *job) ffBlock(b *compile.Block) (*blockOut, error) {
 	if passes == 0 {
 		passes = j.st.MaxIter
 	}
-	res, err := ffep.RunFF(j.ctx, p, &ffep.Settings{Scheme: scheme, Passes: passes, Damping: j.st.Damping,
+	res, err := ffep.RunFF(j.ctx, p, &ffep.Settings{Scheme: scheme, Passes: passes, Damping: j.st.Damping, FixedDamping: j.st.FixedDamping,
 		Tol: j.st.Tol, Schedule: j.st.Schedule, Seed: j.st.Seed, Progress: j.st.Progress})
 	if res == nil {
 		return nil, err

@@ -42,12 +42,7 @@ for i in 0..5 { y[i] ~ step(dot(X[i], w), 0.2) }
 `, "infer ep { divergence = t(nu = 5), {OPTS} }"},
 	{"infer/fgraph (joint family on a chain)", probitChain, "infer ep { {OPTS} }"},
 	{"infer/fgraph (factorised family)", probitChain, "infer ep { family = factorized, {OPTS} }"},
-	{"infer/stream", `
-data X = libsvm("../../data/sparse/sparse_train.svm")
-data y = libsvm_labels("../../data/sparse/sparse_train.svm")
-latent w: real[cols(X)] ~ normal(0, 1)
-for i in 0..len(y) { y[i] ~ probit(dot(X[i], w)) }
-`, "infer ep { {OPTS} }"},
+	{"infer/stream", sparseTrain("probit(dot(X[i], w))"), "infer ep { {OPTS} }"},
 	{"infer/bp", `
 data h: real[3] = [0.3, -0.5, 0.8]
 latent x: spin[3]

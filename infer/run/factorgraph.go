@@ -83,7 +83,19 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 // sites, in order (fgraph.Result.B follows it).
 func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, error) {
 	_, relax := j.st.Divergence.(infer.RelaxedKL)
-	return graphOf(fg, relax, j.epLikelihood)
+	g, sites, err := graphOf(fg, relax, j.epLikelihood)
+	if err == nil {
+		j.warnJitter(fg, g.Jitter())
+	}
+	return g, sites, err
+}
+
+// warnJitter says that a dense block's covariance was numerically singular
+// and jitter δ > 0 was added to its diagonal (fgraph.Graph.AddBlock).
+func (j *job) warnJitter(fg *compile.FactorGraph, delta float64) {
+	if delta > 0 {
+		j.warnOnce("%s: a gp or mvnormal block's covariance is numerically singular (very close GP inputs or a very smooth kernel?); used N(m0, Σ0 + %.3g I)", jointName(j.m, fg), delta)
+	}
 }
 
 // graphOf builds the infer/fgraph graph of fg with the likelihoods
@@ -133,10 +145,11 @@ func priorGraph(fg *compile.FactorGraph, sites int) *fgraph.Graph {
 
 // fgGold runs a gold standard (exactBlock, essBlock) on the joint block of fg.
 func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOut, error)) error {
-	b, err := jointBlock(j.m, fg)
+	b, delta, err := jointBlock(j.m, fg)
 	if err != nil {
 		return err
 	}
+	j.warnJitter(fg, delta)
 	o, err := run(b)
 	if o == nil {
 		return err
@@ -149,12 +162,14 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOu
 // N(μ, Σ) of its Gaussian factors and dense blocks (fgraph.Graph.Gaussian:
 // compile's priors and conditionals are directed, so the mean and
 // covariance are propagated in topological order with no inverse, the
-// blocks' covariances copied as given) and every site as the sparse
-// projection aᵀx + c of the joint vector.
-func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, error) {
-	mean, cov, err := priorGraph(fg, 0).Gaussian()
+// blocks' covariances copied as given, with the jitter δ AddBlock added to
+// a singular one, returned) and every site as the sparse projection
+// aᵀx + c of the joint vector.
+func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, float64, error) {
+	g := priorGraph(fg, 0)
+	mean, cov, err := g.Gaussian()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	b := &compile.Block{Latent: -1, Name: jointName(m, fg), N: fg.NumVars,
 		Prior: compile.Prior{Kind: compile.PriorMVNormal, Mean: mean, Cov: cov}}
@@ -163,7 +178,7 @@ func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, erro
 		site.Vars, site.Proj, site.Offset = s.Aff.Vars, s.Aff.Coefs, s.Aff.Const
 		b.Sites = append(b.Sites, site)
 	}
-	return b, nil
+	return b, g.Jitter(), nil
 }
 
 // jointName names the joint of the real latents in messages, e.g. "x, mu".

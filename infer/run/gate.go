@@ -35,6 +35,7 @@ import (
 // and gates; lik maps a site to the engine's likelihood.
 func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
 	g := priorGraph(fg, len(fg.Sites))
+	j.warnJitter(fg, g.Jitter())
 	for _, s := range fg.Sites {
 		l, err := lik(s.BlockSite())
 		if err != nil {

@@ -81,7 +81,7 @@ func learnView(m *compile.Model) (*compile.Model, error) {
 // carries it, as in fgraph's dense joint (a zero-variance coordinate
 // changes neither the evidence nor its gradient).
 func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, error) {
-	b, err := jointBlock(m, fg)
+	b, _, err := jointBlock(m, fg)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 
 // runMP is infer.NetEP: it runs infer/mp and maps its beliefs to the model's latents.
 func (j *job) runMP() error {
-	opt := mp.Options{Alpha: 1, Damping: j.st.Damping, Tol: j.st.Tol, MaxIter: j.st.MaxIter, Progress: j.st.Progress}
+	opt := mp.Options{Alpha: 1, Damping: j.st.Damping, FixedDamping: j.st.FixedDamping, Tol: j.st.Tol, MaxIter: j.st.MaxIter, Progress: j.st.Progress}
 	switch d := j.st.Divergence.(type) {
 	case infer.Alpha:
 		opt.Alpha = d.A
@@ -31,7 +31,7 @@ func (j *job) runMP() error {
 	}
 	r := j.res
 	r.Status, r.Message, r.Trace = res.Status, res.Message, res.Trace
-	r.Iterations, r.Updates, r.Skipped = res.Iterations, res.Updates, res.Skipped
+	r.Iterations, r.Updates, r.Skipped, r.Adapted = res.Iterations, res.Updates, res.Skipped, res.Adapted
 	if res.Beliefs == nil {
 		return nil
 	}

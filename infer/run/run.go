@@ -261,6 +261,7 @@ func (j *job) mergeBlock(i int, b *compile.Block, o *blockOut) {
 	}
 	r.Updates += o.stats.Updates
 	r.Skipped += o.stats.Skipped
+	r.Adapted = append(r.Adapted, o.stats.Adapted...)
 	r.HasEvidence = r.HasEvidence && o.hasLogZ
 	r.LogEvidence += o.logZ
 	if len(o.trace) > len(r.Trace) {

@@ -31,7 +31,7 @@ func (j *job) streamBlock(b *compile.Block) (*blockOut, error) {
 	if passes == 0 {
 		passes = j.st.MaxIter
 	}
-	s := &stream.Settings{Passes: passes, Damping: j.st.Damping, Tol: j.st.Tol}
+	s := &stream.Settings{Passes: passes, Damping: j.st.Damping, FixedDamping: j.st.FixedDamping, Tol: j.st.Tol}
 	if j.st.Progress != nil {
 		s.Progress = func(p stream.Progress) {
 			if p.EndOfPass {

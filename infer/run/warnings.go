@@ -7,7 +7,9 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/stdlib/loss"
 )
 
 // Stan's thresholds for trusting MCMC summaries (Vehtari et al. 2021, §4):
@@ -19,11 +21,15 @@ const (
 )
 
 // warn adds the run-time warnings that every engine's result can carry:
-// skipped updates and sampling diagnostics outside Stan's thresholds.
-// Engine-specific warnings (quadrature error, a degenerate setting replaced
-// by its limit) are added where the engine runs.
+// the damping steps the iteration driver adapted, skipped updates and
+// sampling diagnostics outside Stan's thresholds. Engine-specific warnings
+// (quadrature error, a degenerate setting replaced by its limit) are added
+// where the engine runs.
 func (j *job) warn() {
 	r := j.res
+	if s := infer.AdaptationSummary(r.Adapted); s != "" {
+		r.Warn(j.pos(), "%s", s)
+	}
 	if !r.Status.HasNumbers() {
 		return
 	}
@@ -124,7 +130,9 @@ type extreme struct {
 
 // multimodalWarning warns on a converged EP result whose model has a factor
 // that is not log-concave in its argument (a mixture, a gate, a Student-t
-// likelihood or prior, a step with flip probability eps > 0): its posterior
+// likelihood or prior, a step with flip probability eps > 0, a selection
+// by a discrete latent in a typed factor graph) or whose log-concavity is
+// not known (a user potential exp(...) other than a convex loss): its posterior
 // can have several modes, EP's Gaussian settles on one of them (the one the
 // schedule reaches first, not necessarily the main one), and convergence
 // says nothing about which. It costs nothing to compute; exact and mcmc are
@@ -156,6 +164,11 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 				return w, true
 			}
 		}
+		for _, f := range b.Batches {
+			if !logConcavePotential(f.F) {
+				return fmt.Sprintf("factor %s at %s (a user potential, whose log-concavity fg cannot tell)", f.Label, f.Pos), true
+			}
+		}
 	}
 	if g := m.FactorGraph; g != nil {
 		for _, gt := range g.Gates {
@@ -167,5 +180,39 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 			}
 		}
 	}
+	if n := m.Net; n != nil {
+		for _, f := range n.Factors {
+			if selectsLatent(f.Edges) {
+				return fmt.Sprintf("factor %s at %s (its parameters are selected by a discrete latent, a mixture)", f.Label, f.Pos), true
+			}
+		}
+	}
 	return "", false
+}
+
+// logConcavePotential reports whether a user potential exp(e(w)) is known
+// to be log-concave: the loss mini-batch exp(−β Σ ℓ(y_k x_kᵀw)) with β ≥ 0
+// and a convex loss ℓ. Of any other expression fg does not know.
+func logConcavePotential(f compile.Potential) bool {
+	b, ok := f.(*loss.Batch)
+	return ok && b.Beta >= 0 && b.Loss.Convex()
+}
+
+// selectsLatent reports whether an edge is selected by a discrete variable
+// among branches of which one at least is a latent (mu[z[i]] with mu
+// latent): the factor is then a mixture over those latents. Branches of
+// data only (a known transition matrix A[z[t−1]]) leave the posterior of
+// the discrete chain exact under forward–backward.
+func selectsLatent(edges []graph.Edge) bool {
+	for _, e := range edges {
+		if !e.Selected {
+			continue
+		}
+		for _, b := range e.Branches {
+			if !b.IsData() {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // Natural is a Gaussian (or a Gaussian site) in natural parameters,
@@ -49,9 +51,14 @@ func (g Natural) axpy(a float64, h Natural) Natural {
 	return out
 }
 
-// Damp returns the damped replacement (1 − δ)·old + δ·proposal.
+// Damp returns the damped replacement (1 − δ)·old + δ·proposal, entry by
+// entry of the precision and the shift by the shared damping of every EP
+// engine (families.Damp).
 func Damp(old, proposal Natural, delta float64) Natural {
-	return Zero(old.Dim()).axpy(1-delta, old).axpy(delta, proposal)
+	out := Zero(old.Dim())
+	families.Damp(out.Prec.RawSymmetric().Data, old.Prec.RawSymmetric().Data, proposal.Prec.RawSymmetric().Data, delta)
+	families.Damp(out.Shift, old.Shift, proposal.Shift, delta)
+	return out
 }
 
 // FromMoments returns the natural parameters of N(mean, cov) through a

@@ -117,8 +117,8 @@ func Run(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	for k := range res.Sites {
 		res.Sites[k] = Zero(prior.Dim())
 	}
-	step := func(ctx context.Context, global Natural, sites []Natural) ([]*Update, Natural, error) {
-		ups, err := updateAll(ctx, p, s, global, sites)
+	step := func(ctx context.Context, global Natural, sites []Natural, damping float64) ([]*Update, Natural, error) {
+		ups, err := updateAll(ctx, p, s, global, sites, damping)
 		if err != nil {
 			return nil, Natural{}, err
 		}
@@ -133,12 +133,13 @@ func Run(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	return res, err
 }
 
-// A Step runs every shard's LocalUpdate from the same global posterior
+// A Step runs every shard's LocalUpdate with damping step damping (the
+// driver's, see infer.Iterate) from the same global posterior
 // (given the shards' current sites, in shard order) and returns the updates
 // in shard order with the sum of the new sites Σ_k site k. Run's Step uses
 // goroutines; fg-beam's runs one Apache Beam job (a ParDo per shard and a
 // global combine for the sum).
-type Step func(ctx context.Context, global Natural, sites []Natural) ([]*Update, Natural, error)
+type Step func(ctx context.Context, global Natural, sites []Natural, damping float64) ([]*Update, Natural, error)
 
 // Iterate is the outer loop of sharded EP: from res.Sites (one per shard,
 // flat to start) it calls step until the change of the global posterior
@@ -152,10 +153,10 @@ func Iterate(ctx context.Context, prior Natural, s Settings, step Step, res *Res
 	mean, cov, _ := global.Moments()
 	var ups []*Update
 	var stepErr error
-	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, Unit: "shard", Progress: s.Progress},
-		func(ctx context.Context, it int) (infer.Sweep, error) {
+	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, FixedDamping: s.FixedDamping, Unit: "shard", Progress: s.Progress},
+		func(ctx context.Context, it int, damping float64) (infer.Sweep, error) {
 			var sum Natural
-			ups, sum, stepErr = step(ctx, global, res.Sites)
+			ups, sum, stepErr = step(ctx, global, res.Sites, damping)
 			if stepErr != nil {
 				return infer.Sweep{}, &infer.Halt{Status: infer.Failed, Message: stepErr.Error()}
 			}
@@ -172,6 +173,7 @@ func Iterate(ctx context.Context, prior Natural, s Settings, step Step, res *Res
 			return sw, nil
 		})
 	res.Trace = append(res.Trace, o.Trace...)
+	res.Adapted = append(res.Adapted, o.Adapted...)
 	if o.Status == infer.Converged {
 		res.LogZ, res.HasLogZ = Evidence(prior, ups)
 	}
@@ -222,7 +224,7 @@ func (u *Update) skips() int {
 
 // updateAll runs every shard's LocalUpdate from the same global posterior on
 // s.Workers goroutines.
-func updateAll(ctx context.Context, p *Problem, s Settings, global Natural, sites []Natural) ([]*Update, error) {
+func updateAll(ctx context.Context, p *Problem, s Settings, global Natural, sites []Natural, damping float64) ([]*Update, error) {
 	ups := make([]*Update, len(p.Shards))
 	errs := make([]error, len(p.Shards))
 	next := make(chan int)
@@ -232,7 +234,7 @@ func updateAll(ctx context.Context, p *Problem, s Settings, global Natural, site
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				ups[k], errs[k] = LocalUpdate(ctx, global, sites[k], p.Shards[k], s.Local, s.Damping)
+				ups[k], errs[k] = LocalUpdate(ctx, global, sites[k], p.Shards[k], s.Local, damping)
 			}
 		}()
 	}

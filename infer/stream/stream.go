@@ -59,6 +59,9 @@ type Settings struct {
 	Passes int
 	// Damping δ ∈ [infer.MinDamping, 1] on site natural parameters (0 means 1).
 	Damping float64
+	// FixedDamping keeps δ for the whole run; otherwise it adapts while
+	// the residual stops decreasing (infer.Loop.FixedDamping).
+	FixedDamping bool
 	// Tol > 0 stops EP (Passes > 1) after a pass whose mean change
 	// ‖m − m_prev‖₂ / δ is below Tol, as infer/ffep's FF-EP does.
 	Tol float64
@@ -181,7 +184,7 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		defer st.close()
 	}
 	prev := e.mean()
-	l := infer.Loop{Tol: e.s.Tol, Damping: e.delta, MaxIter: e.s.passes(), Unit: "example"}
+	l := infer.Loop{Tol: e.s.Tol, Damping: e.delta, MaxIter: e.s.passes(), FixedDamping: e.s.FixedDamping, Unit: "example"}
 	if e.s.passes() == 1 || !(e.s.Tol > 0) {
 		l.Converger = infer.Never{}
 	}
@@ -196,7 +199,8 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		}
 	}
 	var dataErr error // a data error ends the run with an error, not a status
-	o := infer.Iterate(ctx, l, func(ctx context.Context, pass int) (infer.Sweep, error) {
+	o := infer.Iterate(ctx, l, func(ctx context.Context, pass int, damping float64) (infer.Sweep, error) {
+		e.delta = damping
 		sw, err := e.sweep(ctx, pass, prev)
 		if err != nil && ctx.Err() == nil {
 			dataErr = err
@@ -208,6 +212,7 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		return nil, dataErr
 	}
 	e.res.Trace = append(e.res.Trace, o.Trace...)
+	e.res.Adapted = append(e.res.Adapted, o.Adapted...)
 	return e.finish(o.Status, o.Message), nil
 }
 

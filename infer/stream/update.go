@@ -1,6 +1,10 @@
 package stream
 
-import "math"
+import (
+	"math"
+
+	"github.com/fg-infer/fg/families"
+)
 
 // example is the scratch of one example's update: its stored sites and
 // cavity (natural parameters on the example's non-zeros) and the proposed
@@ -31,18 +35,16 @@ func (e *engine) update(y float64, idx []int32, val []float64) string {
 	if len(idx) == 0 {
 		return "" // p(y | 0) is a constant: nothing to update
 	}
-	mt, vt := 0.0, 0.0
+	var proj families.Projection // the cavity of the projection t = aᵀw
 	for k, j := range idx {
 		lc, ec := e.q[2*j]-x.lamS[k], e.q[2*j+1]-x.etaS[k]
 		if !(lc > 0) || math.IsInf(lc, 0) || math.IsNaN(ec) || math.IsInf(ec, 0) {
 			return "cavity"
 		}
 		x.lamC[k], x.etaC[k] = lc, ec
-		a := val[k]
-		mt += a * ec / lc
-		vt += a * a / lc
+		proj.Add(val[k], families.Gaussian{Shift: ec, Prec: lc})
 	}
-	_, d1, d2 := e.p.Lik.Tilted(y, mt, vt, 1)
+	_, d1, d2 := e.p.Lik.Tilted(y, proj.Mean, proj.Var, 1)
 	if math.IsNaN(d1) || math.IsInf(d1, 0) || math.IsNaN(d2) || math.IsInf(d2, 0) {
 		return "non-finite"
 	}
@@ -58,30 +60,21 @@ func (e *engine) update(y float64, idx []int32, val []float64) string {
 }
 
 // propose fills lamN/etaN with the damped new sites and reports whether
-// every tilted variance and every cavity × site precision is positive:
-//
-//	v' = σ² + σ⁴ a² d2,  m' = μ + σ² a d1,
-//	λ_new = 1/v' − λ\k,  η_new = m'/v' − η\k,
-//	λ_site = (1 − δ) λ_old + δ λ_new  (likewise η).
+// every tilted variance and every cavity × site precision is positive: the
+// shared site update (families.SiteUpdate.Step, power 1, damping δ) on
+// each member's cavity with its derivatives a d1, a² d2
+// (families.MemberDerivs).
 func (e *engine) propose(val []float64, d1, d2 float64) bool {
 	x := &e.ex
+	r := families.SiteUpdate{Power: 1, Damping: e.delta}
 	for k, a := range val {
-		v := 1 / x.lamC[k]
-		mu := x.etaC[k] * v
-		vn := v + v*v*a*a*d2
-		if !(vn > 0) {
+		d1k, d2k := families.MemberDerivs(a, d1, d2)
+		old := families.Gaussian{Shift: x.etaS[k], Prec: x.lamS[k]}
+		t, ok := r.Step(old, families.Gaussian{Shift: x.etaC[k], Prec: x.lamC[k]}, d1k, d2k)
+		if !ok || !(x.lamC[k]+t.Prec > 0) {
 			return false
 		}
-		lam := 1/vn - x.lamC[k]
-		eta := (mu+v*a*d1)/vn - x.etaC[k]
-		if e.delta != 1 {
-			lam = (1-e.delta)*x.lamS[k] + e.delta*lam
-			eta = (1-e.delta)*x.etaS[k] + e.delta*eta
-		}
-		if !(x.lamC[k]+lam > 0) || math.IsInf(lam, 0) || math.IsNaN(eta) || math.IsInf(eta, 0) {
-			return false
-		}
-		x.lamN[k], x.etaN[k] = lam, eta
+		x.lamN[k], x.etaN[k] = t.Prec, t.Shift
 	}
 	return true
 }

@@ -3,18 +3,17 @@ package tep
 import (
 	"context"
 	"math"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // damped returns site j's relative scalars after the proposal pr with
-// damping δ: (1−δ)·old + δ·new in (cⱼ, dⱼ, eⱼ), new = (1 − 1/s, r/s, κ/s).
+// damping δ: (1−δ)·old + δ·new in (cⱼ, dⱼ, eⱼ), new = (1 − 1/s, r/s, κ/s),
+// by the damping every EP engine shares (families.Damped) applied to the
+// site's relative scalars.
 func (st *state) damped(j int, pr proposal, damping float64) (c, d, e float64) {
 	c, d, e = 1-1/pr.S, pr.R/pr.S, pr.Kappa/pr.S
-	if damping != 1 {
-		c = (1-damping)*st.c[j] + damping*c
-		d = (1-damping)*st.d[j] + damping*d
-		e = (1-damping)*st.e[j] + damping*e
-	}
-	return c, d, e
+	return families.Damped(st.c[j], c, damping), families.Damped(st.d[j], d, damping), families.Damped(st.e[j], e, damping)
 }
 
 // apply replaces site j after a sequential proposal, in O(k²): with
@@ -37,7 +36,7 @@ func (st *state) apply(j int, pr proposal, damping float64) bool {
 // (1−δ)·0 + δ·θⱼ), i.e. A += (γδr/σ) ggᵀ, b += (γδκ/σ) g, γ ← γ/σ. The
 // accumulated coefficients are kept in dⱼ, eⱼ so that refresh rebuilds A, b.
 func (st *state) absorb(j int, pr proposal, damping float64) bool {
-	sig := 1 + damping*(pr.S-1)
+	sig := families.Damped(1, pr.S, damping)
 	if !(sig > 0) {
 		return false
 	}

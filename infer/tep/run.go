@@ -180,21 +180,21 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 	rng := rand.New(rand.NewPCG(s.Seed, 0x7e9))
 	prev := make([]float64, st.k)
 	copy(prev, st.m0)
-	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, Unit: "site", Progress: s.Progress}
+	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, FixedDamping: s.FixedDamping, Unit: "site", Progress: s.Progress}
 	if o.ADF {
 		l.Converger, l.MaxIter, l.Limit = infer.Never{}, 1, infer.Done
 	}
-	out := infer.Iterate(ctx, l, func(ctx context.Context, iter int) (infer.Sweep, error) {
+	out := infer.Iterate(ctx, l, func(ctx context.Context, iter int, damping float64) (infer.Sweep, error) {
 		u, k := res.Updates, res.Skipped
 		var ok bool
 		switch {
 		case s.Schedule == infer.Parallel && !o.ADF:
-			ok = parallelSweep(ctx, st, s.Damping, res)
+			ok = parallelSweep(ctx, st, damping, res)
 		case s.Schedule == infer.Random && !o.ADF:
 			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
-			ok = sequentialSweep(ctx, st, order, s.Damping, res)
+			ok = sequentialSweep(ctx, st, order, damping, res)
 		default:
-			ok = sequentialSweep(ctx, st, order, s.Damping, res)
+			ok = sequentialSweep(ctx, st, order, damping, res)
 		}
 		sw := infer.Sweep{Updates: res.Updates - u, Skipped: res.Skipped - k}
 		if !ok && ctx.Err() != nil {
@@ -210,6 +210,7 @@ func loop(ctx context.Context, st *state, s infer.Settings, o *Options, res *Res
 		return sw, nil
 	})
 	res.Trace = append(res.Trace, out.Trace...)
+	res.Adapted = append(res.Adapted, out.Adapted...)
 	return out.Status, out.Message
 }
 

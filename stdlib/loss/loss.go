@@ -27,6 +27,10 @@ type Loss interface {
 	// Value returns ℓ(m) alone (cheaper than Eval).
 	Value(m float64) float64
 	Name() string
+	// Convex reports whether ℓ is convex in m, so that the potential
+	// exp(−β Σ ℓ(m_k)) with β ≥ 0 and margins linear in w is log-concave
+	// in w (a posterior with it and a Gaussian prior has one mode).
+	Convex() bool
 }
 
 // Logistic is log(1 + e^{−m}), computed stably (no overflow for |m| large).
@@ -50,6 +54,9 @@ func (Logistic) Value(m float64) float64 { return ad.Softplus(-m) }
 // Name returns "logistic_loss".
 func (Logistic) Name() string { return "logistic_loss" }
 
+// Convex: ℓ” = σ(m) σ(−m) > 0.
+func (Logistic) Convex() bool { return true }
+
 // Eval: ℓ' = −1 for m < 1, 0 for m > 1, −½ at m = 1.
 func (Hinge) Eval(m float64) (v, d1, d2 float64) {
 	switch {
@@ -66,6 +73,9 @@ func (Hinge) Value(m float64) float64 { return max(0, 1-m) }
 
 // Name returns "hinge".
 func (Hinge) Name() string { return "hinge" }
+
+// Convex: the maximum of two linear functions.
+func (Hinge) Convex() bool { return true }
 
 // Eval: slopes −ε, −1/ε, 0 on the three pieces; half sums at m = 0 and m = ε.
 func (q Quasi01) Eval(m float64) (v, d1, d2 float64) {
@@ -96,6 +106,10 @@ func (q Quasi01) Value(m float64) float64 {
 
 // Name returns "quasi01(eps)".
 func (q Quasi01) Name() string { return fmt.Sprintf("quasi01(%g)", q.Eps) }
+
+// Convex: the slopes −ε, −1/ε, 0 increase (a convex piecewise-linear
+// function) only when ε ≥ 1; below, the kink at m = 0 is concave.
+func (q Quasi01) Convex() bool { return q.Eps >= 1 }
 
 // ByName returns the loss "logistic"/"logistic_loss", "hinge" or "quasi01"
 // (with parameter eps > 0).
