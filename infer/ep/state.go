@@ -1,6 +1,8 @@
 package ep
 
 import (
+	"math"
+
 	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -176,50 +178,55 @@ func posteriorMean(pr *projection, bf *bform, sites []SiteParam) ([]float64, err
 }
 
 // posteriorAlpha returns α = Kf⁻¹(μ − f0) = ν̃ − T μ (GPML infEP's alpha)
-// in O(M²), in a form that subtracts no two O(τ̃) numbers. With b = ν̃ − T f0
-// split as b = T m̃' + b0 (m̃' = m̃ − f0 on the sites with τ̃ ≠ 0, b0 = ν̃ on
-// the flat ones) and B = D + S Kf S (bform), S Kf S = B − D gives
-// b − S B⁻¹ S Kf T m̃' = S B⁻¹ S m̃', so
+// in O(M²), in a form that subtracts no two O(τ̃) numbers. With
+// b = ν̃ − T f0 split as b = T P m̃' + b_L — P selecting the sites with
+// |τ̃_i| Kf_ii ≥ 1, m̃' = m̃ − f0 their site means less the prior mean, b_L
+// the rest of b (the looser sites, flat ones included) — and
+// B = D + S Kf S (bform), S Kf S = B − D gives
+// T P m̃' − S B⁻¹ S Kf T P m̃' = S B⁻¹ S P m̃', so
 //
-//	α = b0 + S B⁻¹ (S m̃' − S Kf b0),   S m̃' = D ν̃/√|τ̃| − S f0,
+//	α = b_L + S B⁻¹ (S P m̃' − S Kf b_L),   S m̃' = D ν̃/√|τ̃| − S f0,
 //
 // which for Gaussian sites is GPML's alpha = sW.*solve_chol(L, sW.*y).
 // The form b − S B⁻¹ S Kf b (GPML infEP) loses ε τ̃ Kf_ii relative to the
-// result; and α is not formed as ν̃ − T μ either: that difference cancels,
-// and its rounding (ε|τ̃ μ_i| a site) is summed by K Aᵀ α over all M sites —
-// on spam (M = 3067) the weight means and predictions came out ~1e-9 off,
-// against ~1e-12 here (TestSpamWeightSpace).
+// result; S m̃' would instead grow without bound as τ̃ → 0 at a fixed ν̃,
+// hence the split. α is not formed as ν̃ − T μ either: that difference
+// cancels, and its rounding (ε|τ̃ μ_i| a site) is summed by K Aᵀ α over all
+// M sites — on spam (M = 3067) the weight means and predictions came out
+// ~1e-9 off, against ~1e-12 here (TestSpamWeightSpace).
 func posteriorAlpha(pr *projection, bf *bform, sites []SiteParam) ([]float64, error) {
 	m := len(sites)
-	b0 := make([]float64, m)
-	flat := false
+	bl := make([]float64, m)
+	kr := pr.Kf.RawSymmetric()
+	loose := false
 	for i, sp := range sites {
-		if sp.Tau == 0 {
-			b0[i], flat = sp.Nu, flat || sp.Nu != 0
+		if math.Abs(sp.Tau)*kr.Data[i*kr.Stride+i] < 1 {
+			bl[i] = sp.Nu - sp.Tau*pr.f0[i]
+			loose = loose || bl[i] != 0
 		}
 	}
 	x := mat.NewVecDense(m, nil)
-	if flat {
-		x.MulVec(pr.Kf, mat.NewVecDense(m, b0))
+	if loose {
+		x.MulVec(pr.Kf, mat.NewVecDense(m, bl))
 	}
 	for i, sp := range sites {
 		s := bf.s[i]
+		x.SetVec(i, -s*x.AtVec(i))
 		switch {
+		case math.Abs(sp.Tau)*kr.Data[i*kr.Stride+i] < 1:
 		case sp.Tau > 0:
-			x.SetVec(i, sp.Nu/s-s*pr.f0[i]-s*x.AtVec(i))
-		case sp.Tau < 0:
-			x.SetVec(i, -sp.Nu/s-s*pr.f0[i]-s*x.AtVec(i))
+			x.SetVec(i, x.AtVec(i)+sp.Nu/s-s*pr.f0[i])
 		default:
-			x.SetVec(i, 0)
+			x.SetVec(i, x.AtVec(i)-sp.Nu/s-s*pr.f0[i])
 		}
 	}
 	if err := bf.solveVec(x); err != nil {
 		return nil, errImproper
 	}
-	for i := range b0 {
-		b0[i] += bf.s[i] * x.AtVec(i)
+	for i := range bl {
+		bl[i] += bf.s[i] * x.AtVec(i)
 	}
-	return b0, nil
+	return bl, nil
 }
 
 // proper checks the marginal variances and means of a recomputed state.

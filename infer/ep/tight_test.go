@@ -260,3 +260,63 @@ func TestLogZEPUndefined(t *testing.T) {
 		t.Fatalf("log Z with an improper cavity: err = %v", err)
 	}
 }
+
+// TestPosteriorAlphaSplit: posteriorAlpha's split form equals
+// α = Kf⁻¹(μ − f0) from a dense solve of (Kf⁻¹ + T) on a mix of sites —
+// tight (τ̃ Kf_ii = 1e3), ordinary, negative, flat with ν̃ ≠ 0 and nearly
+// flat (τ̃ = 1e-200, where the site mean ν̃/τ̃ is 5e199 and must not enter),
+// to 1e-10 relative (the reference's own rounding is ~ε·1e3).
+func TestPosteriorAlphaSplit(t *testing.T) {
+	K := seGram(tinyX[:6])
+	m0 := []float64{0.1, -0.2, 0.3, 0, 0.5, -0.1}
+	sites := []SiteParam{{1e3, 400}, {0.7, 0.2}, {-0.05, 0.01}, {0, 0.3}, {1e-200, 0.5}, {2, -1}}
+	var ps []Site
+	for i := range sites {
+		ps = append(ps, Site{Lik: Probit{}, Y: 1, Index: i})
+	}
+	pr, err := newProjection(&Problem{Mean: m0, Cov: K, Sites: ps}, autoPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tau, _ := siteVectors(pr, sites)
+	for _, indefinite := range []bool{true, false} {
+		if !indefinite {
+			sites[2].Tau = 0.05 // all τ̃ ≥ 0: the Cholesky case
+			tau[2] = 0.05
+		}
+		bf, err := newBform(pr.Kf, tau, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := posteriorAlpha(pr, bf, sites)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Reference: μ − f0 = (Kf⁻¹ + T)⁻¹ (ν̃ − T f0) = (I + Kf T)⁻¹ Kf (ν̃ − T f0),
+		// then α = ν̃ − T μ.
+		n := len(sites)
+		A := mat.NewDense(n, n, nil)
+		rhs := mat.NewVecDense(n, nil)
+		for i := range n {
+			for j := range n {
+				A.Set(i, j, K.At(i, j)*sites[j].Tau)
+			}
+			A.Set(i, i, A.At(i, i)+1)
+			var s float64
+			for j := range n {
+				s += K.At(i, j) * (sites[j].Nu - sites[j].Tau*m0[j])
+			}
+			rhs.SetVec(i, s)
+		}
+		var d mat.VecDense
+		if err := d.SolveVec(A, rhs); err != nil {
+			t.Fatal(err)
+		}
+		for i, sp := range sites {
+			want := sp.Nu - sp.Tau*(m0[i]+d.AtVec(i))
+			if !(math.Abs(got[i]-want) <= 1e-10*math.Max(1, math.Abs(want))) {
+				t.Errorf("indefinite %v: α[%d] = %.15g, want %.15g", indefinite, i, got[i], want)
+			}
+		}
+	}
+}
