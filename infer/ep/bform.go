@@ -152,17 +152,3 @@ func colDot(P, Q *mat.Dense) []float64 {
 	}
 	return out
 }
-
-// reduce returns y − Pᵀ(Q x) for vectors x, y.
-func reduce(P, Q *mat.Dense, x, y []float64) []float64 {
-	m, t := Q.Dims()
-	qx := mat.NewVecDense(m, nil)
-	qx.MulVec(Q, mat.NewVecDense(t, x))
-	ptq := mat.NewVecDense(t, nil)
-	ptq.MulVec(P.T(), qx)
-	out := make([]float64, t)
-	for j := range out {
-		out[j] = y[j] - ptq.AtVec(j)
-	}
-	return out
-}

@@ -54,7 +54,7 @@ func close(t *testing.T, what string, got, want []float64, tol float64) {
 //	μ = m0 + K (K + σ²I)⁻¹ (y − m0),  Σ = K − K (K + σ²I)⁻¹ K,
 //	log Z = log N(y; m0, K + σ²I),
 //
-// computed here with a Cholesky of K + σ²I. Tolerance 1e-9.
+// computed with a Cholesky of K + σ²I (gaussClosed). Tolerance 1e-9.
 func TestRegressionClosedForm(t *testing.T) {
 	const n, s2 = 30, 0.3
 	X := randInputs(n, 2, 1)
@@ -67,31 +67,11 @@ func TestRegressionClosedForm(t *testing.T) {
 		y[i] = math.Sin(2*X.At(i, 0)) + 0.5*rng.NormFloat64()
 		p.Sites = append(p.Sites, Site{Lik: Gaussian{Var: s2}, Y: y[i], Index: i})
 	}
-	C := mat.NewSymDense(n, nil)
-	C.CopySym(K)
-	for i := 0; i < n; i++ {
-		C.SetSym(i, i, C.At(i, i)+s2)
+	noise := make([]float64, n)
+	for i := range noise {
+		noise[i] = s2
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(C) {
-		t.Fatal("not PD")
-	}
-	r := mat.NewVecDense(n, nil)
-	for i := range y {
-		r.SetVec(i, y[i]-m0[i])
-	}
-	a := mat.NewVecDense(n, nil)
-	_ = ch.SolveVecTo(a, r)
-	wantMu := mat.NewVecDense(n, nil)
-	wantMu.MulVec(K, a)
-	wantVar := make([]float64, n)
-	KC := mat.NewDense(n, n, nil)
-	_ = ch.SolveTo(KC, K)
-	for i := range wantVar {
-		wantMu.SetVec(i, wantMu.AtVec(i)+m0[i])
-		wantVar[i] = K.At(i, i) - mat.Dot(mat.NewVecDense(n, mat.Row(nil, i, K)), KC.ColView(i))
-	}
-	wantLogZ := -0.5*mat.Dot(r, a) - 0.5*ch.LogDet() - 0.5*n*math.Log(2*math.Pi)
+	wantLogZ, wantMu, wantVar := gaussClosed(t, K, noise, y, m0)
 	for k, sched := range []infer.Schedule{infer.Sequential, infer.Parallel, infer.Random, infer.Sequential} {
 		var div infer.Divergence = infer.KL{}
 		if k == 3 {
@@ -100,7 +80,7 @@ func TestRegressionClosedForm(t *testing.T) {
 			div = infer.Alpha{A: 0.5}
 		}
 		res := run(t, p, settings(sched, div))
-		close(t, sched.String()+" mean", res.Mean, wantMu.RawVector().Data, 1e-9)
+		close(t, sched.String()+" mean", res.Mean, wantMu, 1e-9)
 		close(t, sched.String()+" var", res.Var, wantVar, 1e-9)
 		if !(math.Abs(res.LogZ-wantLogZ) <= 1e-9*math.Abs(wantLogZ)) {
 			t.Errorf("%v: log Z = %.12g, closed form %.12g", sched, res.LogZ, wantLogZ)

@@ -347,7 +347,11 @@ func (e *fitcEngine) finish(res *FITCResult, status infer.Status, msg string) *F
 		for j, s := range e.p.Sites {
 			mu[j], s2[j] = st.mu[s.Index], st.sdiag[s.Index]
 		}
-		res.LogZ, res.HasLogZ = logZEP(e.r.Power, e.p.Sites, e.sites, nil, mu, s2, st.logDet)
+		lz, err := logZEP(e.r.Power, e.p.Sites, e.sites, nil, mu, s2, nil, nil, st.logDet)
+		res.LogZ, res.HasLogZ = lz, err == nil
+		if err != nil {
+			res.Message = joinMsg(res.Message, err.Error())
+		}
 	}
 	return res
 }

@@ -2,6 +2,7 @@ package ep
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/fg-infer/fg/infer"
@@ -56,7 +57,11 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	res.FMean, res.FVar, res.alpha = st.mu, st.sdiag, alpha
 	res.Mean, res.Var = e.weightMarginals(res)
 	if status == infer.Converged && !e.r.relaxed {
-		res.LogZ, res.HasLogZ = e.logZ(st)
+		lz, err := e.logZ(st, alpha)
+		res.LogZ, res.HasLogZ = lz, err == nil
+		if err != nil {
+			res.Message = joinMsg(res.Message, err.Error())
+		}
 	}
 	res.Stats = e.stats
 	return res
@@ -130,20 +135,40 @@ func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 // Σ log C̃_i (rodrigues eq. 22 for u = 1); the rest is
 // log ∫ N(f; f0, Kf) Π exp(−½τ̃ f² + ν̃ f) df evaluated at the posterior mode μ.
 // For u = 1 this is exactly EP's log Z_EP.
-func (e *engine) logZ(st *state) (float64, bool) {
-	return logZEP(e.r.Power, e.p.Sites, e.sites, e.pr.f0, st.mu, st.sdiag, st.logDet())
+//
+// Its O(τ̃) terms cancel: with α = ν̃ − T μ = Kf⁻¹(μ − f0), the cavity
+// identities m_i/v_i = μ_i/σ_i² − u ν̃_i and 1/v_i = 1/σ_i² − u τ̃_i reduce
+// site i's share of the bracket and of E(μ) to ½ α_i (f0_i − m_i), so that
+//
+//	log Z = Σ_i [(1/u)(log Ẑ_i + ½ log(1 + u τ̃_i v_i)) + ½ α_i (f0_i − m_i)]
+//	      − ½ log det(I + T Kf),
+//
+// whose every term is of the size of the answer (the written-out sum adds
+// terms of size τ̃ μ_i²: with a Gaussian site of noise variance 1e-9 it
+// lost log Z's every digit). For Gaussian sites it is −½ yᵀ(K + R)⁻¹y −
+// ½ log det(K + R) − (M/2) log 2π term by term (m_i is the leave-one-out
+// mean, y_i − m_i = α_i (v_i + r_i)).
+func (e *engine) logZ(st *state, alpha []float64) (float64, error) {
+	return logZEP(e.r.Power, e.p.Sites, e.sites, e.pr.f0, st.mu, st.sdiag, alpha, st.cavityAt, st.logDet())
 }
 
 // logZEP is the formula above for the marginals (mu, s2) of the site
-// projections, their prior means f0 (nil: zero) and logDet = log det(I + T Kf);
-// it is shared by the dense and the FITC (fitc.go) engines.
-func logZEP(u float64, ps []Site, sites []SiteParam, f0, mus, s2s []float64, logDet float64) (float64, bool) {
+// projections, their prior means f0 (nil: zero), α (nil: ν̃ − T μ), the
+// cavities cav (the marginal's cavity for site i, see state.cavityAt; nil:
+// τc = 1/σ² − u τ̃ from the marginal) and logDet = log det(I + T Kf); it is
+// shared by the dense and the FITC (fitc.go) engines. It fails, naming the
+// site, when a cavity is not proper or the result is not finite.
+func logZEP(u float64, ps []Site, sites []SiteParam, f0, mus, s2s, alpha []float64,
+	cav func(i int, u float64, sp SiteParam, mu, v float64) (float64, float64), logDet float64) (float64, error) {
+	if cav == nil {
+		cav = (*state)(nil).cavityAt
+	}
 	var lz float64
 	for i, sp := range sites {
-		mu, s2 := mus[i], s2s[i]
-		tc, nc := 1/s2-u*sp.Tau, mu/s2-u*sp.Nu
-		if !(tc > 0) {
-			return 0, false
+		mu := mus[i]
+		tc, nc := cav(i, u, sp, mu, s2s[i])
+		if !(tc > 0) || !finite(nc) {
+			return 0, fmt.Errorf("log Z undefined: the cavity of site %d is not a proper Gaussian (precision %.3g)", i, tc)
 		}
 		m, v := nc/tc, 1/tc
 		s := ps[i]
@@ -152,11 +177,17 @@ func logZEP(u float64, ps []Site, sites []SiteParam, f0, mus, s2s []float64, log
 		if f0 != nil {
 			m0 = f0[i]
 		}
-		lz += (lzi + 0.5*math.Log1p(u*sp.Tau*v) - 0.5*(mu*mu/s2-m*m/v)) / u
-		lz += -0.5*(mu-m0)*(sp.Nu-sp.Tau*mu) - 0.5*sp.Tau*mu*mu + sp.Nu*mu
+		a := sp.Nu - sp.Tau*mu
+		if alpha != nil {
+			a = alpha[i]
+		}
+		lz += (lzi+0.5*math.Log1p(u*sp.Tau*v))/u + 0.5*a*(m0-m)
 	}
 	lz -= 0.5 * logDet
-	return lz, finite(lz)
+	if !finite(lz) {
+		return 0, errors.New("log Z undefined: not finite")
+	}
+	return lz, nil
 }
 
 var errNoPosterior = errors.New("ep: result has no proper posterior to predict from")

@@ -293,6 +293,9 @@ func (e *engine) order() []int { return visitOrder(e.rng, len(e.sites)) }
 // (Σ_f, or Σ_w on the weight-space path), then (every Refresh sweeps)
 // recomputes Σ and μ from scratch.
 func (e *engine) sweepSequential(it int) error {
+	if err := e.freshCavities(); err != nil {
+		return err
+	}
 	n := e.stats.Updates
 	if e.pr.weight {
 		e.sweepSequentialW()
@@ -345,7 +348,7 @@ func (e *engine) sweepSequentialF() {
 			return
 		}
 		old := e.sites[i]
-		np, b, ok := e.r.propose(e.p.Sites[i], old, e.st.mu[i], d.variance(i))
+		np, b, ok := e.proposeAt(i, d.variance(i))
 		e.b[i] = b
 		if !ok || !d.update(i, np.Tau-old.Tau, np.Nu-old.Nu) {
 			e.stats.Skipped++
@@ -354,6 +357,36 @@ func (e *engine) sweepSequentialF() {
 		e.sites[i] = np
 		e.stats.Updates++
 	}
+}
+
+// proposeAt is rule.propose for site i of the site-space engine, from its
+// marginal N(μ_i, v) or, for a tight site, its stable cavity (tight.go).
+func (e *engine) proposeAt(i int, v float64) (SiteParam, float64, bool) {
+	sp := e.sites[i]
+	tc, nc := e.st.cavityAt(i, e.r.Power, sp, e.st.mu[i], v)
+	return e.r.proposeCavity(e.p.Sites[i], sp, tc, nc)
+}
+
+// freshCavities refactors the site-space state before a sequential sweep
+// when some site is tight and the state was rank-one updated since its last
+// factorisation: a tight site's cavity cannot be read from the running Σ,
+// whose diagonal has lost the digits that carry it (tight.go), and is taken
+// from this factorisation instead — computed before the sweep's earlier
+// updates, which moves the path but not the fixed point. Models without
+// tight sites skip this.
+func (e *engine) freshCavities() error {
+	if e.pr.weight || e.fresh || !anyTight(e.pr, e.sites) {
+		return nil
+	}
+	st, err := e.refactor(e.sites, true)
+	if errors.Is(err, errCanceled) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	e.st, e.fresh = st, true
+	return nil
 }
 
 // sweepParallel computes every site's new message from the same posterior,
@@ -365,7 +398,7 @@ func (e *engine) sweepParallel() error {
 		if e.canceled() {
 			return nil
 		}
-		np, b, ok := e.r.propose(e.p.Sites[i], e.sites[i], e.st.mu[i], e.st.sdiag[i])
+		np, b, ok := e.proposeAt(i, e.st.sdiag[i])
 		e.b[i] = b
 		if !ok {
 			e.stats.Skipped++

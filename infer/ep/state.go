@@ -1,6 +1,8 @@
 package ep
 
 import (
+	"math"
+
 	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -16,7 +18,8 @@ type state struct {
 	sigma *mat.SymDense // nil in parallel mode
 	sdiag []float64
 	bf    *bform
-	w     *wpost // weight-space path (then sigma and bf are nil)
+	cav   []cavity // stable cavities of the tight sites (tight.go), or nil
+	w     *wpost   // weight-space path (then sigma and bf are nil)
 }
 
 // logDet returns log det(I + T Kf) of the factorisation behind s.
@@ -52,25 +55,43 @@ type scratch struct {
 // (rodrigues eqs 4–5 with a prior mean), with one factorisation of B
 // (see bform). full selects the whole Σ rather than only its diagonal.
 // In the Cholesky case, V = U⁻ᵀ S Kf (one triangular solve with M
-// right-hand sides), μ = f0 + Kf b − Vᵀ(V b) and Σ = Kf − Vᵀ V; a full
-// recomputation forms V in Σ's own storage and overwrites it with Σ
-// (sigmaFromV), so that it needs no M×M matrix beyond Kf, B and Σ.
+// right-hand sides), μ = f0 + Kf α (posteriorMean) and Σ = Kf − Vᵀ V; a
+// full recomputation forms V in Σ's own storage and overwrites it with Σ
+// (sigmaFromV), so that it needs no M×M matrix beyond Kf, B and Σ. The
+// marginals and cavities of tight sites are then recomputed in forms that
+// do not cancel (tight.go).
 func recompute(pr *projection, sites []SiteParam, full bool, sc scratch) (*state, error) {
-	m := len(sites)
-	tau, b := siteVectors(pr, sites)
+	tau, _ := siteVectors(pr, sites)
 	bf, err := newBform(pr.Kf, tau, sc.b, sc.done)
 	if err != nil {
 		return nil, err
 	}
-	if bf.indefinite {
-		return recomputeLU(pr, bf, b, full, sc)
+	var st *state
+	switch {
+	case bf.indefinite:
+		st, err = recomputeLU(pr, bf, sites, full, sc)
+	case !full:
+		st, err = recomputeDiag(pr, bf, sites, sc.done)
+	default:
+		st, err = recomputeFull(pr, bf, sites, sc)
 	}
-	if !full {
-		return recomputeDiag(pr, bf, b, sc.done)
+	if err != nil {
+		return nil, err
 	}
-	st := &state{bf: bf, sdiag: make([]float64, m)}
-	kb := mat.NewVecDense(m, nil)
-	kb.MulVec(pr.Kf, mat.NewVecDense(m, b))
+	if err := st.tighten(pr, sites); err != nil {
+		return nil, err
+	}
+	return st.checked()
+}
+
+// recomputeFull is recompute's Cholesky case with the whole Σ.
+func recomputeFull(pr *projection, bf *bform, sites []SiteParam, sc scratch) (*state, error) {
+	m := len(sites)
+	mu, err := posteriorMean(pr, bf, sites)
+	if err != nil {
+		return nil, err
+	}
+	st := &state{bf: bf, mu: mu, sdiag: make([]float64, m)}
 	var V *mat.Dense
 	switch {
 	case sc.sigma != nil && sc.sigma.RawSymmetric().Stride == m:
@@ -84,7 +105,6 @@ func recompute(pr *projection, sites []SiteParam, full bool, sc scratch) (*state
 	if err := solveUpperTrans(bf.u, V.RawMatrix(), sc.done); err != nil {
 		return nil, err
 	}
-	st.mu = reduce(V, V, b, kb.RawVector().Data)
 	for i := range st.mu {
 		st.mu[i] += pr.f0[i]
 	}
@@ -94,7 +114,7 @@ func recompute(pr *projection, sites []SiteParam, full bool, sc scratch) (*state
 	for i := range st.sdiag {
 		st.sdiag[i] = st.sigma.At(i, i)
 	}
-	return st.checked()
+	return st, nil
 }
 
 // diagChunk is the column-chunk width of recomputeDiag.
@@ -105,9 +125,9 @@ const diagChunk = 256
 // diag Σ = diag Kf − Σ_i V_ij² with V = U⁻ᵀ S Kf formed by column chunks
 // of diagChunk (the M³ flops of one triangular solve with M right-hand
 // sides, in M×diagChunk of memory instead of M×M).
-func recomputeDiag(pr *projection, bf *bform, b []float64, done <-chan struct{}) (*state, error) {
-	m := len(b)
-	mu, err := posteriorMean(pr, bf, b)
+func recomputeDiag(pr *projection, bf *bform, sites []SiteParam, done <-chan struct{}) (*state, error) {
+	m := len(sites)
+	mu, err := posteriorMean(pr, bf, sites)
 	if err != nil {
 		return nil, err
 	}
@@ -139,61 +159,74 @@ func recomputeDiag(pr *projection, bf *bform, b []float64, done <-chan struct{})
 	for i := range st.mu {
 		st.mu[i] += pr.f0[i]
 	}
-	return st.checked()
+	return st, nil
 }
 
-// posteriorMean returns μ − f0 = Kf b − Kf S B⁻¹ S Kf b (b = ν̃ − T f0)
-// with O(M²) matrix-vector products and solves (errImproper when B is too
-// ill-conditioned to solve with).
-func posteriorMean(pr *projection, bf *bform, b []float64) ([]float64, error) {
-	kb, x, err := scaledSolve(pr, bf, b)
+// posteriorMean returns μ − f0 = Kf α (posteriorAlpha), with O(M²)
+// matrix-vector products and solves (errImproper when B is too
+// ill-conditioned to solve with). The textbook Kf b − Kf S B⁻¹ S Kf b
+// subtracts two O(τ̃) vectors when a site precision is large (a Gaussian
+// site with tiny noise; see tight.go).
+func posteriorMean(pr *projection, bf *bform, sites []SiteParam) ([]float64, error) {
+	alpha, err := posteriorAlpha(pr, bf, sites)
 	if err != nil {
 		return nil, err
 	}
-	m := len(b)
-	corr := mat.NewVecDense(m, nil)
-	corr.MulVec(pr.Kf, x)
-	mu := make([]float64, m)
-	for i := range mu {
-		mu[i] = kb.AtVec(i) - corr.AtVec(i)
-	}
-	return mu, nil
+	mu := mat.NewVecDense(len(alpha), nil)
+	mu.MulVec(pr.Kf, mat.NewVecDense(len(alpha), alpha))
+	return mu.RawVector().Data, nil
 }
 
-// posteriorAlpha returns α = Kf⁻¹(μ − f0) = b − S B⁻¹ S Kf b (b = ν̃ − T f0),
-// GPML infEP's alpha = tnu − sW.*solve_chol(L, sW.*(K*tnu)), in O(M²).
-// It is not formed as ν̃ − T μ: that difference cancels, and its rounding
-// (ε|τ̃ μ_i| a site) is summed by K Aᵀ α over all M sites — on spam
-// (M = 3067) the weight means and predictions came out ~1e-9 off, against
-// ~1e-12 here (TestSpamWeightSpace).
+// posteriorAlpha returns α = Kf⁻¹(μ − f0) = ν̃ − T μ (GPML infEP's alpha)
+// in O(M²), in a form that subtracts no two O(τ̃) numbers. With
+// b = ν̃ − T f0 split as b = T P m̃' + b_L — P selecting the sites with
+// |τ̃_i| Kf_ii ≥ 1, m̃' = m̃ − f0 their site means less the prior mean, b_L
+// the rest of b (the looser sites, flat ones included) — and
+// B = D + S Kf S (bform), S Kf S = B − D gives
+// T P m̃' − S B⁻¹ S Kf T P m̃' = S B⁻¹ S P m̃', so
+//
+//	α = b_L + S B⁻¹ (S P m̃' − S Kf b_L),   S m̃' = D ν̃/√|τ̃| − S f0,
+//
+// which for Gaussian sites is GPML's alpha = sW.*solve_chol(L, sW.*y).
+// The form b − S B⁻¹ S Kf b (GPML infEP) loses ε τ̃ Kf_ii relative to the
+// result; S m̃' would instead grow without bound as τ̃ → 0 at a fixed ν̃,
+// hence the split. α is not formed as ν̃ − T μ either: that difference
+// cancels, and its rounding (ε|τ̃ μ_i| a site) is summed by K Aᵀ α over all
+// M sites — on spam (M = 3067) the weight means and predictions came out
+// ~1e-9 off, against ~1e-12 here (TestSpamWeightSpace).
 func posteriorAlpha(pr *projection, bf *bform, sites []SiteParam) ([]float64, error) {
-	_, b := siteVectors(pr, sites)
-	_, x, err := scaledSolve(pr, bf, b)
-	if err != nil {
-		return nil, err
+	m := len(sites)
+	bl := make([]float64, m)
+	kr := pr.Kf.RawSymmetric()
+	loose := false
+	for i, sp := range sites {
+		if math.Abs(sp.Tau)*kr.Data[i*kr.Stride+i] < 1 {
+			bl[i] = sp.Nu - sp.Tau*pr.f0[i]
+			loose = loose || bl[i] != 0
+		}
 	}
-	for i := range b {
-		b[i] -= x.AtVec(i)
+	x := mat.NewVecDense(m, nil)
+	if loose {
+		x.MulVec(pr.Kf, mat.NewVecDense(m, bl))
 	}
-	return b, nil
-}
-
-// scaledSolve returns Kf b and x = S B⁻¹ S Kf b.
-func scaledSolve(pr *projection, bf *bform, b []float64) (kb, x *mat.VecDense, err error) {
-	m := len(b)
-	kb = mat.NewVecDense(m, nil)
-	kb.MulVec(pr.Kf, mat.NewVecDense(m, b))
-	x = mat.NewVecDense(m, nil)
-	for i := range m {
-		x.SetVec(i, bf.s[i]*kb.AtVec(i))
+	for i, sp := range sites {
+		s := bf.s[i]
+		x.SetVec(i, -s*x.AtVec(i))
+		switch {
+		case math.Abs(sp.Tau)*kr.Data[i*kr.Stride+i] < 1:
+		case sp.Tau > 0:
+			x.SetVec(i, x.AtVec(i)+sp.Nu/s-s*pr.f0[i])
+		default:
+			x.SetVec(i, x.AtVec(i)-sp.Nu/s-s*pr.f0[i])
+		}
 	}
 	if err := bf.solveVec(x); err != nil {
-		return nil, nil, errImproper
+		return nil, errImproper
 	}
-	for i := range m {
-		x.SetVec(i, bf.s[i]*x.AtVec(i))
+	for i := range bl {
+		bl[i] += bf.s[i] * x.AtVec(i)
 	}
-	return kb, x, nil
+	return bl, nil
 }
 
 // proper checks the marginal variances and means of a recomputed state.
@@ -267,13 +300,14 @@ func sigmaFromV(Kf *mat.SymDense, V *mat.Dense, done <-chan struct{}) error {
 
 // recomputeLU is recompute when some site precision is negative (B
 // factored by LU): Σ = Kf − ½(Pᵀ Q + Qᵀ P) with P = S Kf, Q = B⁻¹ S Kf.
-func recomputeLU(pr *projection, bf *bform, b []float64, full bool, sc scratch) (*state, error) {
-	m := len(b)
+func recomputeLU(pr *projection, bf *bform, sites []SiteParam, full bool, sc scratch) (*state, error) {
+	m := len(sites)
+	mu, err := posteriorMean(pr, bf, sites)
+	if err != nil {
+		return nil, err
+	}
 	P, Q := bf.quadForm(pr.Kf)
-	st := &state{bf: bf, sdiag: make([]float64, m)}
-	kb := mat.NewVecDense(m, nil)
-	kb.MulVec(pr.Kf, mat.NewVecDense(m, b))
-	st.mu = reduce(P, Q, b, kb.RawVector().Data)
+	st := &state{bf: bf, mu: mu, sdiag: make([]float64, m)}
 	for i := range st.mu {
 		st.mu[i] += pr.f0[i]
 	}
@@ -282,7 +316,7 @@ func recomputeLU(pr *projection, bf *bform, b []float64, full bool, sc scratch) 
 		for i := range st.sdiag {
 			st.sdiag[i] = pr.Kf.At(i, i) - red[i]
 		}
-		return st.checked()
+		return st, nil
 	}
 	st.sigma = sc.sigma
 	if st.sigma == nil {
@@ -299,7 +333,7 @@ func recomputeLU(pr *projection, bf *bform, b []float64, full bool, sc scratch) 
 	for i := range st.sdiag {
 		st.sdiag[i] = st.sigma.At(i, i)
 	}
-	return st.checked()
+	return st, nil
 }
 
 // settle is recompute for the end of a sequential site-space run, whose
@@ -311,12 +345,12 @@ func recomputeLU(pr *projection, bf *bform, b []float64, full bool, sc scratch) 
 // triangular solve recompute spends on diag Σ.
 func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense, sc scratch) (*state, error) {
 	m := len(sites)
-	tau, b := siteVectors(pr, sites)
+	tau, _ := siteVectors(pr, sites)
 	bf, err := newBform(pr.Kf, tau, sc.b, sc.done)
 	if err != nil {
 		return nil, err
 	}
-	mu, err := posteriorMean(pr, bf, b)
+	mu, err := posteriorMean(pr, bf, sites)
 	if err != nil {
 		return nil, err
 	}
@@ -324,6 +358,9 @@ func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense, sc scratch) 
 	for i := range m {
 		st.mu[i] += pr.f0[i]
 		st.sdiag[i] = sigma.At(i, i)
+	}
+	if err := st.tighten(pr, sites); err != nil {
+		return nil, err
 	}
 	return st.checked()
 }

@@ -64,8 +64,12 @@ func newRule(d infer.Divergence, damping float64) (rule, bool) {
 // site update families.SiteUpdate.Step (rodrigues eqs 20–21 in natural
 // parameters; qi-guo long version eq. 42; GPML infEP).
 func (r rule) propose(s Site, old SiteParam, mu, v float64) (SiteParam, float64, bool) {
-	tc := 1/v - r.Power*old.Tau
-	nc := mu/v - r.Power*old.Nu
+	return r.proposeCavity(s, old, 1/v-r.Power*old.Tau, mu/v-r.Power*old.Nu)
+}
+
+// proposeCavity is propose from the power-u cavity's natural parameters
+// (tc, nc) (a tight site's stable cavity, tight.go).
+func (r rule) proposeCavity(s Site, old SiteParam, tc, nc float64) (SiteParam, float64, bool) {
 	if !(tc > 0) || !finite(tc, nc) {
 		return old, 0, false
 	}

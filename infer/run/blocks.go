@@ -65,6 +65,10 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ,
 		hasLogZ: res.HasLogZ, trace: res.Trace}
+	if res.Status == infer.Converged && res.Message != "" {
+		// A converged run whose log Z could not be computed says why.
+		j.res.Warn(j.pos(), "%s: %s", b.Name, res.Message)
+	}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
 	o.relax = relaxations(b.Sites, res.B)
 	preds, err := j.epPredictions(b, res)
