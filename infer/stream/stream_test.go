@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -258,3 +259,72 @@ func TestStreamProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamWideMemory runs ADF and EP over d = 2²⁰ weights with the
+// largest feature index d, and bounds the bytes the engine allocates per
+// weight (runtime.MemStats.TotalAlloc, every allocation of the run): q's
+// two natural parameters and the means (24 bytes; the variances are
+// written over q), plus a constant for the file buffers. The results are
+// checked against the one-site probit closed form (to 1e-10): weights seen
+// by no example keep their prior exactly, and each example's weights equal
+// ADF's moment match on the prior, p(w | y) ∝ Φ(y xᵀw) N(w; m0, v0 I):
+//
+//	s = √(1 + Σx_j² v0), z = y Σx_j m0 / s, r = φ(z)/Φ(z),
+//	E w_j = m0 + v0 x_j y r / s,   Var w_j = v0 − v0² x_j² r (z + r) / s².
+//
+// The examples share no weight, so EP's further passes leave ADF's answer.
+func TestStreamWideMemory(t *testing.T) {
+	const d, m0, v0 = 1 << 20, 0.25, 2.0 // m0/v0 and 1/v0 are exact, so η/λ gives m0 back exactly
+	examples := []struct {
+		y   float64
+		idx []int
+		x   []float64
+	}{{1, []int{0, d - 1}, []float64{0.5, 1}}, {-1, []int{1}, []float64{1.5}}, {1, []int{6}, []float64{-0.8}}}
+	path := writeFile(t, "1 1:0.5 1048576:1\n-1 2:1.5\n1 7:-0.8\n")
+	pm, pv := make([]float64, d), make([]float64, d)
+	for j := range pm {
+		pm[j], pv[j] = m0, v0
+	}
+	for _, passes := range []int{1, 3} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err := Run(context.Background(), &Problem{PriorMean: pm, PriorVar: pv, Lik: ep.Probit{}, Train: LibSVMFile{Path: path}},
+			&Settings{Passes: passes, Tol: 1e-12})
+		runtime.ReadMemStats(&after)
+		if err != nil || !res.Status.HasNumbers() {
+			t.Fatal(res, err)
+		}
+		t.Logf("passes %d: %d bytes, %.2f per weight", passes, after.TotalAlloc-before.TotalAlloc, float64(after.TotalAlloc-before.TotalAlloc)/d)
+		if perWeight := float64(after.TotalAlloc-before.TotalAlloc-fileBuffers) / d; perWeight > 24 {
+			t.Errorf("passes %d: %.1f bytes allocated per weight (beyond %d for buffers), want ≤ 24", passes, perWeight, fileBuffers)
+		}
+		seen := map[int]bool{}
+		for _, ex := range examples {
+			var mt, vt float64
+			for _, x := range ex.x {
+				mt, vt = mt+x*m0, vt+x*x*v0
+			}
+			s := math.Sqrt(1 + vt)
+			z := ex.y * mt / s
+			r := math.Exp(-z*z/2) / math.Sqrt(2*math.Pi) / (0.5 * math.Erfc(-z/math.Sqrt2))
+			for k, j := range ex.idx {
+				x := ex.x[k]
+				m, v := m0+v0*x*ex.y*r/s, v0-v0*v0*x*x*r*(z+r)/(s*s)
+				if !(math.Abs(res.Mean[j]-m) <= 1e-10) || !(math.Abs(res.Var[j]-v) <= 1e-10) {
+					t.Errorf("passes %d: w[%d] = %.17g ± %.17g, closed form %.17g ± %.17g", passes, j, res.Mean[j], res.Var[j], m, v)
+				}
+				seen[j] = true
+			}
+		}
+		for j := range d {
+			if !seen[j] && (res.Mean[j] != m0 || res.Var[j] != v0) {
+				t.Fatalf("passes %d: unseen w[%d] = %g ± %g, want the prior %g ± %g", passes, j, res.Mean[j], res.Var[j], m0, v0)
+			}
+		}
+	}
+}
+
+// fileBuffers bounds the run's allocations that do not grow with d: the
+// 1 MiB reader buffer of each pass, EP's two 1 MiB site-file buffers per
+// pass, and small scratch.
+const fileBuffers = 8 << 20
