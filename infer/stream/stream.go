@@ -48,9 +48,13 @@ import (
 
 // Problem is a streamed sparse linear model.
 type Problem struct {
-	PriorMean, PriorVar []float64 // length d; variances finite and positive
-	Lik                 ep.Likelihood
-	Train               Source
+	PriorMean, PriorVar []float64 // length d, or 1 when D is set; variances finite and positive
+	// D, if positive, is the number of weights, all with the one prior
+	// N(PriorMean[0], PriorVar[0]): the prior is then held as two numbers,
+	// not 2d, and the engine's O(d) state is its only per-weight memory.
+	D     int
+	Lik   ep.Likelihood
+	Train Source
 }
 
 // Settings of Run.
@@ -122,6 +126,8 @@ func validate(p *Problem, s *Settings) error {
 	switch {
 	case p == nil || s == nil || p.Lik == nil || p.Train == nil:
 		return errors.New("stream: nil problem, settings, likelihood or source")
+	case p.D > 0 && (len(p.PriorMean) != 1 || len(p.PriorVar) != 1):
+		return fmt.Errorf("stream: a prior shared by %d weights has %d means and %d variances, want 1", p.D, len(p.PriorMean), len(p.PriorVar))
 	case len(p.PriorMean) == 0 || len(p.PriorVar) != len(p.PriorMean):
 		return fmt.Errorf("stream: prior mean has length %d, prior variance %d", len(p.PriorMean), len(p.PriorVar))
 	case s.Damping != 0 && infer.CheckDamping(s.Damping) != nil:
@@ -162,17 +168,29 @@ type engine struct {
 }
 
 func newEngine(p *Problem, s *Settings) *engine {
-	d := len(p.PriorMean)
+	d := p.dim()
 	e := &engine{p: p, s: s, delta: s.Damping, q: make([]float64, 2*d),
 		res: &Result{Errors: map[string]int{}}, start: time.Now()}
 	if e.delta == 0 {
 		e.delta = 1
 	}
 	for j := range d {
-		e.q[2*j] = 1 / p.PriorVar[j]
-		e.q[2*j+1] = p.PriorMean[j] / p.PriorVar[j]
+		k := j
+		if p.D > 0 {
+			k = 0 // the shared prior
+		}
+		e.q[2*j] = 1 / p.PriorVar[k]
+		e.q[2*j+1] = p.PriorMean[k] / p.PriorVar[k]
 	}
 	return e
+}
+
+// dim is the number of weights d.
+func (p *Problem) dim() int {
+	if p.D > 0 {
+		return p.D
+	}
+	return len(p.PriorMean)
 }
 
 func (e *engine) run(ctx context.Context) (*Result, error) {
