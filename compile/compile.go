@@ -108,7 +108,6 @@ type compiler struct {
 	dataUsed   map[string]bool               // Options.Data entries that matched
 	lf         *learnRec                     // nil without a learn statement
 	fg         fgState                       // factor-graph constructs (conditional.go)
-	lastTable  map[string]sharedTable        // potential kind → its last table (potentials.go)
 	gate       gateRec                       // gated likelihoods (gate.go)
 	ints       []float64                     // 0, 1, 2, ...: shared backing of plate index values (plate_values.go)
 	sitesMade  map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)

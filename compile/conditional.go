@@ -28,6 +28,12 @@ type fgState struct {
 	// started and that compiled; a latent with a failed one gets no
 	// "no prior" error (its statement's error explains it).
 	tried, done map[int]int
+	// real is the number of elements of the first counted real latents
+	// (realElements).
+	real, counted int
+	// overBudget records that a statement was refused for the memory
+	// budget (chargeElements): the later ones are abandoned silently.
+	overBudget bool
 }
 
 // condDecl is one compiled conditional x[target] ~ normal(mean, v), over
@@ -78,9 +84,13 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		}
 		c.fail(call.Fun, "a prior or conditional on latent elements (or with latent parameters) is normal(mean, var) or mvnormal(mean, cov); %s is a prior over a whole latent with numeric parameters", b.Name)
 	}
+	n := len(s.ids)
+	if n > 0 {
+		c.useFG(call, func() string { return fmt.Sprintf("conditional `%s ~ %s`", c.text(lhsAt), c.text(call)) })
+		c.chargeElements(lhsAt, n)
+	}
 	a := c.bind(call, b)
 	mv, _ := a.val(0)
-	n := len(s.ids)
 	mean := c.condMean(a, mv, n)
 	var vars []float64
 	if mvn {
@@ -99,7 +109,6 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		c.fg.done[s.lat]++
 		return
 	}
-	c.useFG(call, func() string { return fmt.Sprintf("conditional `%s ~ %s`", c.text(lhsAt), c.text(call)) })
 	// One params map per distinct variance (shared by the statement's
 	// factors when it is a scalar, as for likelihood sites: a map per
 	// factor would cost ~0.5 KB each).

@@ -71,14 +71,25 @@ type fgBuilder struct {
 // room, so the charge is the live size, rounded up.
 const fgBytesPerElement = 256
 
+// fgNeed is the memory a factor graph of factors factors over vars
+// variables takes through inference (fgBytesPerElement each).
+func fgNeed(factors, vars int) int64 {
+	return (int64(factors) + int64(vars)) * fgBytesPerElement
+}
+
 // chargeFactorGraph refuses, before anything is built, a factor graph of
 // factors factors over vars variables whose memory would exceed the
-// memory budget; the error is at the largest real latent.
+// memory budget; the error is at the largest real latent. The statements
+// were charged as they compiled (chargeElements): this is the model's
+// final count.
 func (c *compiler) chargeFactorGraph(factors, vars int) bool {
-	need := (int64(factors) + int64(vars)) * fgBytesPerElement
+	need := fgNeed(factors, vars)
 	budget := infer.MemoryBudget()
 	if need <= budget {
 		return true
+	}
+	if c.fg.overBudget { // a statement was refused: its error says it
+		return false
 	}
 	g := c.m.Graph
 	var at *graph.Latent
@@ -90,6 +101,52 @@ func (c *compiler) chargeFactorGraph(factors, vars int) bool {
 	c.errs.Add(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
 		factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
 	return false
+}
+
+// chargeElements charges the memory budget, before a statement of a
+// factor-graph model makes them, with the n factors (conditionals or
+// sites) it adds now and at each of its runs left in the plates being
+// unrolled (plateLeft), on top of the graph's factors so far and the
+// elements of the real latents: the count chargeFactorGraph makes at the
+// end, as far as the statements so far determine it. Past the budget the
+// statement is refused at the outermost plate that runs it (the
+// statement itself outside plates), before its elements are allocated —
+// a 10⁶-step chain under a budget of 300 MiB stops at its plate instead
+// of after compiling it.
+func (c *compiler) chargeElements(stmt ast.Node, n int) {
+	if c.fg.overBudget { // refused once: the later statements only repeat it
+		panic(abort{})
+	}
+	factors := c.m.Graph.NumFactors() + n*c.plateLeft()
+	vars := c.realElements()
+	need := fgNeed(factors, vars)
+	budget := infer.MemoryBudget()
+	if need <= budget {
+		return
+	}
+	at, what := stmt.Pos(), "statement"
+	switch {
+	case len(c.plates) > 0:
+		at, what = c.plates[0].at, "plate"
+	case c.vec != nil:
+		at, what = c.vec.at, "plate"
+	}
+	c.fg.overBudget = true
+	c.errs.Add(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		what, factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
+	panic(abort{})
+}
+
+// realElements is the number of elements of the real latents: the
+// variables of the model's factor graph (counted once per latent).
+func (c *compiler) realElements() int {
+	lats := c.m.Graph.Latents
+	for ; c.fg.counted < len(lats); c.fg.counted++ {
+		if l := &lats[c.fg.counted]; l.Domain == graph.Real {
+			c.fg.real += l.Size()
+		}
+	}
+	return c.fg.real
 }
 
 // buildFactorGraph makes Model.FactorGraph of a model with a factor-graph

@@ -44,13 +44,6 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 		return
 	}
 	n, at := c.plateRangeOf(s)
-	c.nIter += n
-	if c.nIter > maxIterations {
-		c.fail(s, "plates run more than %d iterations in total", maxIterations)
-	}
-	if n <= maxFactors-c.nUnroll { // within the factor budget: room for a factor per iteration
-		c.m.Graph.Reserve(n)
-	}
 	scope := map[string]*binding{}
 	for _, v := range s.Vars {
 		scope[v.Name] = &binding{kind: bLoop, pos: v.Pos()}
@@ -61,10 +54,29 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	for k, v := range s.Vars {
 		vars[k] = scope[v.Name]
 	}
-	if _, ok := s.Iter.(*ast.RangeExpr); ok && n > 0 && c.vectorPlate(s, vars[0], int(at(0)[0].num[0]), n) {
+	_, isRange := s.Iter.(*ast.RangeExpr)
+	if isRange && n > 0 && c.vectorPlate(s, vars[0], int(at(0)[0].num[0]), n) {
 		return
 	}
-	c.plates = append(c.plates, plateAt{n: n})
+	// A vector plate is one statement whose elements the memory budget
+	// bounds (chargeElements); an unrolled plate runs its body n times.
+	if isRange && n > maxFactors && c.fg.overBudget {
+		panic(abort{}) // the model is refused for its memory already
+	}
+	if isRange {
+		func() {
+			defer c.triedOnAbort(s)
+			c.checkUnroll(s, float64(n))
+		}()
+	}
+	c.nIter += n
+	if c.nIter > maxIterations {
+		c.fail(s, "plates run more than %d iterations in total", maxIterations)
+	}
+	if n <= maxFactors-c.nUnroll { // within the factor budget: room for a factor per iteration
+		c.m.Graph.Reserve(n)
+	}
+	c.plates = append(c.plates, plateAt{n: n, at: s.Pos()})
 	defer func() { c.plates = c.plates[:len(c.plates)-1] }()
 	for it := 0; it < n; it++ {
 		c.plates[len(c.plates)-1].it = it
@@ -79,29 +91,34 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 
 // plateRangeOf is plateRange; when the range is refused, the real latents
 // whose elements the plate's ~ statements would have given conditionals
-// count as tried (fgState), so that the range's error is not followed by
-// a "no prior or conditional" one for them.
+// count as tried (triedOnAbort).
 func (c *compiler) plateRangeOf(s *ast.ForStmt) (n int, at func(k int) []val) {
-	defer func() {
-		if r := recover(); r != nil {
-			for _, st := range s.Body {
-				ast.Inspect(st, func(nd ast.Node) bool {
-					if t, ok := nd.(*ast.TildeStmt); ok {
-						if ix, ok := t.LHS.(*ast.IndexExpr); ok {
-							if id, ok := ix.X.(*ast.Ident); ok {
-								if b, ok := c.lookup(id.Name); ok && b.kind == bLatent {
-									c.fg.tried[b.lat]++
-								}
+	defer c.triedOnAbort(s)
+	return c.plateRange(s)
+}
+
+// triedOnAbort, deferred while plate s is checked, counts the real latents
+// whose elements its ~ statements would have given conditionals as tried
+// (fgState) when the check refuses the plate, so that its error is not
+// followed by a "no prior or conditional" one for them.
+func (c *compiler) triedOnAbort(s *ast.ForStmt) {
+	if r := recover(); r != nil {
+		for _, st := range s.Body {
+			ast.Inspect(st, func(nd ast.Node) bool {
+				if t, ok := nd.(*ast.TildeStmt); ok {
+					if ix, ok := t.LHS.(*ast.IndexExpr); ok {
+						if id, ok := ix.X.(*ast.Ident); ok {
+							if b, ok := c.lookup(id.Name); ok && b.kind == bLatent {
+								c.fg.tried[b.lat]++
 							}
 						}
 					}
-					return true
-				})
-			}
-			panic(r)
+				}
+				return true
+			})
 		}
-	}()
-	return c.plateRange(s)
+		panic(r)
+	}
 }
 
 // plateRange evaluates a plate's range: the number of iterations and the
@@ -112,8 +129,7 @@ func (c *compiler) plateRange(s *ast.ForStmt) (int, func(k int) []val) {
 		c.wantVars(s, 1, "for i in A..B")
 		lo := c.intOf(it.Lo, c.eval(it.Lo), "range start")
 		hi := c.intOf(it.Hi, c.eval(it.Hi), "range end")
-		c.checkUnroll(s, float64(hi-lo))
-		n := max(hi-lo, 0)
+		n := max(hi-lo, 0) // bounded by forStmt: the unrolled plate's limit or the vector plate's names
 		c.growInts(lo + n)
 		vs := make([]val, 1)
 		return n, func(k int) []val {
@@ -222,8 +238,13 @@ func (c *compiler) addCompactFactor(at ast.Node, f graph.Factor) int {
 }
 
 // countFactor counts a factor about to be added against the model's
-// factor limit.
+// factor limit. The elements of a vector plate of a factor-graph model
+// are charged to the memory budget instead (chargeElements), which is
+// what the limit stands for: a chain of 10⁷ steps is not refused by it.
 func (c *compiler) countFactor(at ast.Node) {
+	if c.vec != nil && c.fg.at.IsValid() {
+		return
+	}
 	c.nUnroll++
 	if c.nUnroll > maxFactors {
 		c.fail(at, "the model unrolls to more than %d factors (a budget of %d MiB at %d bytes a factor)", maxFactors, factorBudget>>20, factorBytes)
@@ -299,6 +320,10 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	if proj.size() != n && proj.size() != 1 {
 		c.fail(s, "%s has %d elements but %s has %d", c.text(s.LHS), n, c.text(a.at(pi)), proj.size())
 	}
+	charged := c.fg.at.IsValid() // a factor-graph model: each site is an AffineSite
+	if charged {
+		c.chargeElements(s, n)
+	}
 	var liks []factor.Site
 	if c.lf.inSlot(func() { liks = c.newSites(a, k, pi, n, func(e int) string { return c.elemName(s.LHS, y, e) }) }) {
 		if len(liks) > 1 {
@@ -329,6 +354,9 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	}
 	if !block {
 		c.useFG(a.at(pi), func() string { return fmt.Sprintf("%s argument `%s`", b.Name, c.text(a.at(pi))) })
+		if !charged {
+			c.chargeElements(s, n)
+		}
 	}
 	if !block {
 		c.fg.sites = growFor(c, c.fg.sites, n)

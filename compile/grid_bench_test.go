@@ -4,46 +4,37 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/fg-infer/fg/internal/benchdata"
 )
 
-// isingGridSource is the r×r Ising grid written in the language: a plate
-// over nodes(G) with field and a plate over edges(G) with ising (at
-// r = 1000, the scale target: 10⁶ variables and 2 998 000 factors).
-func isingGridSource(r int) []byte {
-	return fmt.Appendf(nil, `model grid
-param J = 0.25
-data G = grid(%d, %d)
-data h = random_normal(3, nodes(G), 0, 1)
-latent x: spin[nodes(G)] ~ uniform_spin()
-for i in 0..nodes(G) {
-  factor field(x[i], h[i])
-}
-for (k, i, j) in edges(G) {
-  factor ising(x[i], x[j], J)
-}
-infer bp
-`, r, r)
-}
-
 // BenchmarkCompileIsingGrid compiles the r×r grid (r = 1000 without
-// -short). Reported: ns/op = one compile; live-B/factor = heap the
-// compiled model keeps per factor (after a GC), the compile share of the
-// whole run's memory.
+// -short), with one coupling and with a coupling per edge. Reported: ns/op
+// = one compile; live-B/factor = heap the compiled model keeps per factor
+// (after a GC), the compile share of the whole run's memory. A coupling
+// per edge costs its 8 bytes of data (J) and nothing more: the factors
+// keep their parameter, not a table (graph.AddLogLinear).
 func BenchmarkCompileIsingGrid(b *testing.B) {
 	sides := []int{100, 300}
 	if !testing.Short() {
 		sides = append(sides, 1000)
 	}
-	for _, r := range sides {
-		src := isingGridSource(r)
-		b.Run(fmt.Sprint(r), func(b *testing.B) {
-			var live float64
-			for i := 0; i < b.N; i++ {
-				m, bytes := compileLive(b, "grid.fg", src)
-				live += bytes / float64(m.Graph.NumFactors())
+	for _, perEdge := range []bool{false, true} {
+		for _, r := range sides {
+			src := benchdata.IsingGridSource(r, perEdge, 20)
+			name := fmt.Sprint(r)
+			if perEdge {
+				name += "/per-edge"
 			}
-			b.ReportMetric(live/float64(b.N), "live-B/factor")
-		})
+			b.Run(name, func(b *testing.B) {
+				var live float64
+				for i := 0; i < b.N; i++ {
+					m, bytes := compileLive(b, "grid.fg", src)
+					live += bytes / float64(m.Graph.NumFactors())
+				}
+				b.ReportMetric(live/float64(b.N), "live-B/factor")
+			})
+		}
 	}
 }
 

@@ -186,8 +186,8 @@ func (c *compiler) modelKinds() []kindUse {
 			}
 		}
 	}
-	for _, f := range c.m.Graph.Factors() {
-		if f.Table != nil {
+	for _, f := range c.m.Graph.FactorForms() {
+		if f.Table != nil || f.Stat != nil {
 			k, _ := factor.Lookup(f.Kind, factor.Potential)
 			use(k, f.Pos)
 		}

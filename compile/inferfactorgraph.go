@@ -35,8 +35,8 @@ func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
 			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain, a tree or a chain of vector states) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
 		}
 	case infer.MethodMCMC:
-		if fg.NumVars > infer.MaxJoint {
-			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
+		if fg.NumVars > infer.MaxJoint && !fg.Chain() {
+			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements unless the model is a chain (factors and sites within a band of the elements' order); this model has %d", infer.MaxJoint, fg.NumVars)
 		}
 	}
 }
@@ -145,6 +145,11 @@ func (g *FactorGraph) forest() bool {
 // so that infer/fgraph solves it on the band (its Graph.Banded makes the
 // same test on the same factors).
 func (g *FactorGraph) banded() bool { return g.LinearGaussian() && g.sitesBanded() }
+
+// Chain is sitesBanded for the samplers: the Gaussian part has a banded
+// precision and every site lies within the band, so mcmc samples g by
+// particle Gibbs (infer/mcmc.RunChain) at any length.
+func (g *FactorGraph) Chain() bool { return g.sitesBanded() }
 
 // sitesBanded reports whether g has no dense block or gate and the
 // precision of its factors and sites (the joint EP approximation's, a site

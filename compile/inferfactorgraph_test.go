@@ -83,20 +83,24 @@ func TestFactorGraphInferChecks(t *testing.T) {
 		{fgModel(big, true, true, false), "exact", `exact solves this linear-Gaussian graph .* at most 4000`},
 		{fgModel(big, true, false, false), "ep", `family = full here .* at most 4000 latent elements; this one has 4001`},
 		{fgModel(big, false, false, false), "ep { divergence = relaxed_kl(c = 2) }", `family = full here`},
-		{fgModel(big, false, false, false), "mcmc", `mcmc samples the joint Gaussian prior of at most 4000`},
+		{fgModel(big, false, false, false), "mcmc", ""},
+		{fgModel(big, true, false, false), "mcmc", `mcmc samples the joint Gaussian prior of at most 4000 latent elements unless the model is a chain`},
+		{fgModel(big, false, false, true), "mcmc", `mcmc samples the joint Gaussian prior of at most 4000`},
 		// A linear-Gaussian graph with cycles whose precision is banded
 		// (factors on x_t, x_{t−2}: half-bandwidth 2) is solved on the band
 		// by ep and exact at any size; so is ep with a probit site inside
 		// the band (not relaxed_kl, whose relaxation needs the dense
 		// joint), while a site across the band (fgModel's loop, on x_0
-		// and x_{n−1}) needs the dense joint, and mcmc always does.
+		// and x_{n−1}) needs the dense joint; mcmc samples a band as a
+		// chain (particle Gibbs).
 		{bandModel(big, true), "exact", ""},
 		{bandModel(big, true), "ep", ""},
 		{bandModel(big, true), "ep { divergence = relaxed_kl(c = 2) }", `family = full here`},
 		{bandModel(big, false), "ep", ""},
 		{bandModel(big, false), "ep { divergence = alpha(0.5), schedule = parallel, damping = 0.5 }", ""},
 		{bandModel(big, false), "ep { divergence = relaxed_kl(c = 2) }", `family = full here .* at most 4000 latent elements; this one has 4001`},
-		{bandModel(big, true), "mcmc", `mcmc samples the joint Gaussian prior of at most 4000`},
+		{bandModel(big, true), "mcmc", ""},
+		{bandModel(big, false), "mcmc", ""},
 	} {
 		_, err := MethodSpec(c.m, c.line)
 		switch {

@@ -259,8 +259,8 @@ func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] 
 
 // At returns the model at learned values x (in LearnFunc order) with every
 // block re-evaluated: a shallow copy of the model whose Blocks are new
-// where they depend on x; a model compiled to a factor graph is compiled
-// again at x (Model; gram is then ignored). With gram false the Gram matrices of gp and tp
+// where they depend on x; a model compiled to a factor graph or a typed
+// factor graph (Net) is compiled again at x (Model; gram is then ignored). With gram false the Gram matrices of gp and tp
 // priors are not computed (Prior.Cov is nil there; the kernel and its
 // hyperparameters are set). Values outside the bounds of the learn
 // statement, and values the model rejects (a negative variance), are errors.
@@ -283,10 +283,11 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
 	}
-	if f.m.FactorGraph != nil {
+	if f.m.FactorGraph != nil || f.m.Net != nil {
 		// A factor graph is compiled again: its conditionals' variances
 		// are spread over its Gaussian factors, and a gp or normal prior
-		// in it is a dense block or a factor per element.
+		// in it is a dense block or a factor per element; so is a typed
+		// factor graph (Net), whose data edges hold the learned values.
 		return f.Model(x)
 	}
 	return f.blocks(c), nil

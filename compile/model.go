@@ -270,7 +270,7 @@ type LearnParam struct {
 // transition z[t] ~ categorical(A[z[t-1]])).
 func (m *Model) discretePriors() map[int]bool {
 	prior := map[int]bool{}
-	for _, f := range m.Graph.Factors() {
+	for _, f := range m.Graph.FactorForms() {
 		if f.Kind == (factor.Categorical{}).Name() && len(f.Vars) == 1 {
 			prior[f.Vars[0]] = true
 		}

@@ -2,6 +2,8 @@ package compile
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/factor"
@@ -213,7 +215,47 @@ func (c *compiler) addNetFactor(at ast.Node, d netDecl, args []*netArg, e int, o
 	if err := d.kind.CheckNet(&d.f, assumedFamilies(d.kind, &d.f)); err != nil {
 		c.netDataError(d, err, args, e, obs)
 	}
+	c.learnEdges(d, args)
 	c.net.factors = append(c.net.factors, d)
+}
+
+// learnEdges checks the data edges that a learn statement moves, by
+// probing the kind's CheckNet with the other edges as given. A scalar
+// edge that the kind rejects just above and just below its value takes
+// whole numbers only (binomial's `n`): learning, which moves a param
+// continuously, is refused at the argument. A learned param passed bare
+// as an edge the kind rejects at 0 (a beta pseudo-count, a gamma shape or
+// rate, a known variance; not a mean) is recorded as positive: learning
+// optimises its logarithm.
+func (c *compiler) learnEdges(d netDecl, args []*netArg) {
+	if c.lf == nil {
+		return
+	}
+	probe := func(i int, x []float64) bool {
+		f := d.f
+		f.Edges = slices.Clone(d.f.Edges)
+		f.Edges[i].Value = x
+		return d.kind.CheckNet(&f, assumedFamilies(d.kind, &f)) == nil
+	}
+	for _, ar := range args {
+		if !ar.learned {
+			continue
+		}
+		for i, ed := range d.f.Edges {
+			if ed.Name != ar.p.edge || !ed.IsData() {
+				continue
+			}
+			if v := ed.Value; len(v) == 1 {
+				h := 1e-6 * max(1, math.Abs(v[0]))
+				if !probe(i, []float64{v[0] + h}) && !probe(i, []float64{v[0] - h}) {
+					c.fail(ar.e, "learn: `%s` reads a learned param, but `%s` of %s takes whole numbers only; learning moves a param continuously", c.text(ar.e), ar.p.name, d.kind.Name())
+				}
+			}
+			if id, ok := unparen(ar.e).(*ast.Ident); ok && c.lf.learned[id.Name] && !probe(i, make([]float64, len(ed.Value))) {
+				c.notePositive(ar.e)
+			}
+		}
+	}
 }
 
 // The memory of a Net is bounded like the graph's factors (the factor

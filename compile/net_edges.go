@@ -17,6 +17,9 @@ type netArg struct {
 	e ast.Expr
 	i int // the builtin's parameter index
 	v *val
+	// learned: the value reads a learned param (or one computed from
+	// one), so a learn statement moves it (learnEdges).
+	learned bool
 }
 
 // netArgs binds the arguments of a call to its edges. The variance of
@@ -188,10 +191,13 @@ func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph
 	if ar.p.vector {
 		return c.netVectorEdge(a, ar, K)
 	}
+	mark := c.lf.mark()
 	v := c.netVal(a, ar)
 	ar.v = &v
 	switch v.k {
 	case kNum, kBool:
+		ar.learned = c.lf.mark() > mark
+		c.lf.allowIn(mark, ar.e) // data: learning compiles the Net again at every value
 		if v.size() != 1 && v.size() != n {
 			c.fail(ar.e, "%s: `%s` must be a number or a vector of %d (one per element), got %s", a.b.Name, ar.p.name, n, v.describe())
 		}
@@ -237,8 +243,13 @@ func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph
 // concentration may be one number, the same for every component), or a
 // row of a Dirichlet latent (w, A[k]).
 func (c *compiler) netVectorEdge(a *args, ar *netArg, K int) func(e int) graph.Edge {
+	mark := c.lf.mark()
 	v := c.eval(ar.e)
 	ar.v = &v
+	if v.k == kNum {
+		ar.learned = c.lf.mark() > mark
+		c.lf.allowIn(mark, ar.e) // data, as in netParamEdge
+	}
 	var e graph.Edge
 	switch {
 	case v.k == kNum && len(v.shape) == 0 && !ar.p.latent && K > 0:

@@ -138,15 +138,15 @@ func (c *compiler) divergence(e ast.Expr) infer.Divergence {
 	a := c.specCall(e, stdlib.DivergenceName)
 	f, err := infer.ParseDivFamily(a.b.Name)
 	c.check1(e, err)
-	p := 0.0
-	if len(a.b.Params) > 0 {
-		p = a.num(0, 0)
+	p, at := 0.0, ast.Node(e)
+	if len(a.b.Params) > 0 { // kl has none
+		p, at = a.num(0, 0), a.at(0)
 	}
-	if f == infer.DivAlpha && c.vmpLimit(a.at(0), infer.Alpha{A: p}) {
+	if f == infer.DivAlpha && c.vmpLimit(at, infer.Alpha{A: p}) {
 		return infer.Alpha{A: p}
 	}
 	d, err := infer.NewDivergence(f, p)
-	c.check1(a.at(0), err)
+	c.check1(at, err)
 	return d
 }
 

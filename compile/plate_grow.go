@@ -1,9 +1,17 @@
 package compile
 
-import "slices"
+import (
+	"slices"
 
-// plateAt is a plate being unrolled: n iterations, at iteration it.
-type plateAt struct{ n, it int }
+	"github.com/fg-infer/fg/lang/ast"
+)
+
+// plateAt is a plate being unrolled: n iterations, at iteration it; at is
+// its for statement's position.
+type plateAt struct {
+	n, it int
+	at    ast.Pos
+}
 
 // plateLeft is the number of times the current statement will still run
 // in the plates being unrolled, this time included (1 outside plates):

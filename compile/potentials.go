@@ -90,8 +90,10 @@ func (c *compiler) discreteVar(at ast.Node, v val, pot string, spinOnly bool) in
 	return id
 }
 
-// isingFactor is exp(J·xi·xj) on spins; the table is in libDAI order
-// (first variable fastest, state 0 = −1): [e^J, e^−J, e^−J, e^J].
+// isingFactor is exp(J·xi·xj) on spins, stored as its coupling J alone
+// (graph.AddLogLinear: its table, in libDAI order [e^J, e^−J, e^−J, e^J],
+// is made when read), so that a coupling per edge costs what a shared one
+// does.
 func (c *compiler) isingFactor(s *ast.FactorStmt, a *args) {
 	xi, _ := a.val(0)
 	xj, _ := a.val(1)
@@ -101,44 +103,31 @@ func (c *compiler) isingFactor(s *ast.FactorStmt, a *args) {
 	if i == j {
 		c.fail(s.Call, "%s: both arguments are `%s`", name, c.m.Graph.VarName(i))
 	}
-	f := factor.Ising{J: a.num(2, 0)}
-	t := c.sharedTable(s, name, f.J, f.Table)
-	c.countFactor(s)
-	c.m.Graph.AddCompact(name, s.Pos(), "J", f.J, t, i, j)
+	c.logLinear(s, name, "J", factor.Ising{J: a.num(2, 0)}, i, j)
 }
 
-// fieldFactor is exp(h·x) on a spin: [e^−h, e^h].
+// fieldFactor is exp(h·x) on a spin ([e^−h, e^h]), stored as h alone.
 func (c *compiler) fieldFactor(s *ast.FactorStmt, a *args) {
 	xv, _ := a.val(0)
 	name := a.b.Name
 	i := c.discreteVar(a.at(0), xv, name, true)
-	f := factor.Field{H: a.num(1, 0)}
-	t := c.sharedTable(s, name, f.H, f.Table)
+	c.logLinear(s, name, "h", factor.Field{H: a.num(1, 0)}, i)
+}
+
+// logLinear adds the potential f = exp(θ·φ) over vars as its parameter
+// (graph.AddLogLinear; the label is left to graph.FactorLabel), after
+// checkTable's checks, which need the table only when some θ·φ_k is
+// large enough (|θ·φ_k| ≥ 700) for an entry to overflow or vanish.
+func (c *compiler) logLinear(s *ast.FactorStmt, kind, pname string, f factor.LogLinear, vars ...int) {
+	theta, stat := f.Param(), f.Stat()
+	for _, x := range stat {
+		if v := theta * x; !(v > -700 && v < 700) {
+			c.checkTable(s, f.Table())
+			break
+		}
+	}
 	c.countFactor(s)
-	c.m.Graph.AddCompact(name, s.Pos(), "h", f.H, t, i)
-}
-
-// sharedTable is a one-parameter potential's table: the previous factor's
-// table when the kind and parameter are the same (a coupling constant over
-// every edge of a grid: one table for all), else a new checked one. The
-// label is left to graph.FactorLabel.
-func (c *compiler) sharedTable(s *ast.FactorStmt, kind string, theta float64, table func() []float64) []float64 {
-	if last, ok := c.lastTable[kind]; ok && last.theta == theta {
-		return last.t
-	}
-	t := table()
-	c.checkTable(s, t)
-	if c.lastTable == nil {
-		c.lastTable = map[string]sharedTable{}
-	}
-	c.lastTable[kind] = sharedTable{theta, t}
-	return t
-}
-
-// sharedTable is the last table made for a potential kind.
-type sharedTable struct {
-	theta float64
-	t     []float64
+	c.m.Graph.AddLogLinear(kind, s.Pos(), pname, theta, stat, vars...)
 }
 
 // tableFactor is table(x1, ..., xk, T) with T in libDAI order.

@@ -181,9 +181,6 @@ func (c *compiler) expectIdent(id *ast.Ident) {
 
 // learnStmt compiles `learn ITEM {, ITEM} [by evidence] [{ options }]`.
 func (c *compiler) learnStmt(s *ast.LearnStmt) {
-	if c.isNet() {
-		c.netRefuse(s, "learn statements")
-	}
 	if c.m.Learn != nil {
 		c.fail(s, "only one learn statement is allowed (the first is at %s)", c.m.Learn.Pos)
 	}

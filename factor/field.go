@@ -1,8 +1,7 @@
 package factor
 
 import (
-	"math"
-
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -17,5 +16,13 @@ func (Field) Name() string             { return "field" }
 func (Field) Role() Role               { return Potential }
 func (Field) Builtin() *stdlib.Builtin { return &fieldBuiltin }
 
-// Table is [e^−h, e^h] (state 0 = −1).
-func (f Field) Table() []float64 { return []float64{math.Exp(-f.H), math.Exp(f.H)} }
+// Table is [e^−h, e^h] = exp(h·φ) (state 0 = −1).
+func (f Field) Table() []float64 { return graph.LogLinearTable(f.H, fieldStat) }
+
+// Param is the field h.
+func (f Field) Param() float64 { return f.H }
+
+// Stat is the statistic φ = x_i: [−1, 1].
+func (Field) Stat() []float64 { return fieldStat }
+
+var fieldStat = []float64{-1, 1}

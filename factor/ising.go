@@ -1,8 +1,7 @@
 package factor
 
 import (
-	"math"
-
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -19,7 +18,13 @@ func (Ising) Role() Role               { return Potential }
 func (Ising) Builtin() *stdlib.Builtin { return &isingBuiltin }
 
 // Table is in libDAI order (first variable fastest, state 0 = −1):
-// [e^J, e^−J, e^−J, e^J].
-func (f Ising) Table() []float64 {
-	return []float64{math.Exp(f.J), math.Exp(-f.J), math.Exp(-f.J), math.Exp(f.J)}
-}
+// [e^J, e^−J, e^−J, e^J] = exp(J·φ).
+func (f Ising) Table() []float64 { return graph.LogLinearTable(f.J, isingStat) }
+
+// Param is the coupling J.
+func (f Ising) Param() float64 { return f.J }
+
+// Stat is the statistic φ = x_i·x_j in libDAI order: [1, −1, −1, 1].
+func (Ising) Stat() []float64 { return isingStat }
+
+var isingStat = []float64{1, -1, -1, 1}

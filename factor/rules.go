@@ -103,6 +103,16 @@ type Tabler interface {
 	Table() []float64
 }
 
+// LogLinear is a Tabler whose table is exp(θ·φ) entrywise: one parameter
+// θ (Param) times a statistic φ fixed for the kind (Stat, in libDAI
+// order). Compile stores a plate of them as their parameters alone
+// (graph.AddLogLinear) and BP reads them in that form.
+type LogLinear interface {
+	Tabler
+	Param() float64
+	Stat() []float64
+}
+
 // GaussianPrior marks a Gaussian prior N(mean, cov) over a latent vector:
 // EP absorbs it into q once; exact and mcmc integrate against it.
 type GaussianPrior interface {

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"iter"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -24,7 +25,10 @@ import (
 // empty (FactorLabel makes it on demand). AddCompactFactor stores the
 // likelihood sites and linear-Gaussian conditionals of a plate the same way:
 // their variables, observation (or scalar) and label, with the Params map
-// of the run.
+// of the run. AddLogLinear stores a potential whose table is exp(θ·φ)
+// entrywise, φ a statistic fixed for the run (ising: x_i·x_j, field: x_i),
+// as its parameter θ alone: a coupling per edge then costs its variables
+// and one number, like a shared one, and Factor(i) computes its table.
 type factorStore struct {
 	runs []factorRun
 	n    int // factors in all
@@ -44,10 +48,14 @@ type compactRun struct {
 	pos              ast.Pos
 	arity, tsize     int
 	vars             []int     // arity per factor
-	scalar           []float64 // one per factor
+	scalar           []float64 // one per factor; nil while every one is 0 (a libDAI file's tables)
+	n, hint          int       // factors in the run; the capacity Reserve asked for
 	toff             []int32   // per factor: offset of its table in tab
 	tab              []float64 // the tables, tsize entries each
 	last             []float64 // the table the previous factor was added with
+	// stat is the statistic φ of a log-linear run (AddLogLinear): factor
+	// k's table is exp(scalar[k]·φ), and the run keeps no tables.
+	stat []float64
 	// AddCompactFactor's runs: one Params map for the run, Y in scalar
 	// when observed, and a label per factor when labels is non-nil.
 	params   map[string]float64
@@ -57,7 +65,7 @@ type compactRun struct {
 
 func (r *factorRun) len() int {
 	if r.c != nil {
-		return len(r.c.scalar)
+		return r.c.n
 	}
 	return len(r.list)
 }
@@ -70,10 +78,14 @@ func (r *factorRun) factor(k int) Factor {
 	c := r.c
 	v := k * c.arity
 	f := Factor{Kind: c.kind, Vars: c.vars[v : v+c.arity : v+c.arity],
-		Pos: c.pos, ScalarName: c.scalarName, Scalar: c.scalar[k], Params: c.params}
+		Pos: c.pos, ScalarName: c.scalarName, Scalar: c.scalarAt(k), Params: c.params}
 	if c.tsize > 0 { // runs of factors without tables keep no offsets
 		t := int(c.toff[k])
 		f.Table = c.tab[t : t+c.tsize : t+c.tsize]
+	}
+	if c.stat != nil {
+		f.Stat = c.stat
+		f.Table = LogLinearTable(f.Scalar, c.stat)
 	}
 	if c.observed {
 		f.Y, f.Observed, f.Scalar = f.Scalar, true, 0
@@ -107,16 +119,59 @@ func (g *Graph) run(i int) *factorRun {
 
 // Factors iterates over the factors in order, with their indices.
 func (g *Graph) Factors() iter.Seq2[int, Factor] {
+	return g.factorSeq(false)
+}
+
+// FactorForms iterates over the factors as Factors does, except that a
+// log-linear factor (Stat non-nil) comes without its Table, so that
+// nothing is allocated: for readers that take a potential as θ·φ (BP) or
+// that read only the variables and kinds.
+func (g *Graph) FactorForms() iter.Seq2[int, Factor] {
+	return g.factorSeq(true)
+}
+
+func (g *Graph) factorSeq(forms bool) iter.Seq2[int, Factor] {
 	return func(yield func(int, Factor) bool) {
 		for ri := range g.factors.runs {
 			r := &g.factors.runs[ri]
 			for k := range r.len() {
-				if !yield(r.first+k, r.factor(k)) {
+				var f Factor
+				if forms && r.c != nil && r.c.stat != nil {
+					f = r.form(k)
+				} else {
+					f = r.factor(k)
+				}
+				if !yield(r.first+k, f) {
 					return
 				}
 			}
 		}
 	}
+}
+
+// form is factor k of a log-linear run without its table.
+func (r *factorRun) form(k int) Factor {
+	c := r.c
+	v := k * c.arity
+	return Factor{Kind: c.kind, Vars: c.vars[v : v+c.arity : v+c.arity], Pos: c.pos, ScalarName: c.scalarName,
+		Scalar: c.scalarAt(k), Stat: c.stat}
+}
+
+// scalarAt is factor k's scalar.
+func (c *compactRun) scalarAt(k int) float64 {
+	if c.scalar == nil {
+		return 0
+	}
+	return c.scalar[k]
+}
+
+// LogLinearTable is exp(θ·φ) entrywise: the table of a log-linear factor.
+func LogLinearTable(theta float64, stat []float64) []float64 {
+	t := make([]float64, len(stat))
+	for k, s := range stat {
+		t[k] = math.Exp(theta * s)
+	}
+	return t
 }
 
 // Reserve makes room for about n more factors, so that a plate known to
@@ -154,6 +209,20 @@ func (g *Graph) AddCompact(kind string, pos ast.Pos, scalarName string, scalar f
 	return g.addCompact(compactRun{kind: kind, pos: pos, scalarName: scalarName}, scalar, table, "", vars)
 }
 
+// AddLogLinear appends a factor of kind over vars whose table is
+// exp(theta·stat) entrywise (stat in libDAI order, the same slice for the
+// whole statement: ising's x_i·x_j = [1, −1, −1, 1]) to the log-linear run
+// of the factors added before it when they share its kind, position,
+// parameter name, number of variables and stat, else to a new run, and
+// returns its index. The run keeps theta and the variables, no table:
+// Factor(i) computes the table, FactorForms gives theta and stat.
+func (g *Graph) AddLogLinear(kind string, pos ast.Pos, scalarName string, theta float64, stat []float64, vars ...int) int {
+	if len(stat) == 0 {
+		panic("graph: AddLogLinear without a statistic")
+	}
+	return g.addCompact(compactRun{kind: kind, pos: pos, scalarName: scalarName, stat: stat}, theta, nil, "", vars)
+}
+
 // AddCompactFactor appends f (no table) to a compact run as AddCompact
 // does, keeping what a likelihood site or a linear-Gaussian conditional
 // carries besides its variables: its Params map, shared by the run
@@ -188,7 +257,7 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 	}
 	labeled := label != ""
 	if c == nil || c.kind != key.kind || c.pos != key.pos || c.scalarName != key.scalarName || c.arity != len(vars) || c.tsize != len(table) ||
-		!SameParams(c.params, key.params) || c.observed != key.observed || (c.labels != nil) != labeled {
+		!SameParams(c.params, key.params) || c.observed != key.observed || (c.labels != nil) != labeled || !sameTable(c.stat, key.stat) {
 		c = new(compactRun)
 		*c = key
 		c.arity, c.tsize = len(vars), len(table)
@@ -197,7 +266,7 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 		}
 		if s.hint > 0 {
 			c.vars = make([]int, 0, s.hint*len(vars))
-			c.scalar = make([]float64, 0, s.hint)
+			c.hint = s.hint
 			if len(table) > 0 {
 				c.toff = make([]int32, 0, s.hint)
 			}
@@ -220,7 +289,13 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 		c.toff = append(c.toff, c.toff[len(c.toff)-1])
 	}
 	c.vars = append(c.vars, vars...)
-	c.scalar = append(c.scalar, scalar)
+	if c.scalar != nil || scalar != 0 || math.Signbit(scalar) {
+		if c.scalar == nil {
+			c.scalar = make([]float64, c.n, max(c.hint, c.n+1))
+		}
+		c.scalar = append(c.scalar, scalar)
+	}
+	c.n++
 	if labeled {
 		c.labels = append(c.labels, label)
 	}

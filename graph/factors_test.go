@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -110,5 +111,77 @@ func TestCompactFactors(t *testing.T) {
 	}
 	if got := g.FactorLabel(6); got != "normal(x[2])" {
 		t.Errorf("FactorLabel(6) = %q", got)
+	}
+}
+
+// TestLogLinearRuns: factors added with AddLogLinear read back with their
+// table exp(θ·φ) (bit-identical to math.Exp(θ), math.Exp(−θ)), their θ and
+// φ; FactorForms gives them without a table; one run holds a statement's
+// factors (no table per factor), a new statistic or kind starts another.
+func TestLogLinearRuns(t *testing.T) {
+	g := &Graph{}
+	g.AddLatent("x", Spin, 2, []int{3}, ast.Pos{})
+	pos := ast.Pos{Filename: "m.fg", Line: 3, Column: 1}
+	pair, unary := []float64{1, -1, -1, 1}, []float64{-1, 1}
+	J := []float64{0.3, -1.7, 0.3}
+	for k, e := range [][2]int{{0, 1}, {1, 2}, {2, 0}} {
+		g.AddLogLinear("ising", pos, "J", J[k], pair, e[0], e[1])
+	}
+	g.AddLogLinear("field", pos, "h", 0.5, unary, 2)
+	if got := len(g.factors.runs); got != 2 {
+		t.Errorf("%d runs, want 2", got)
+	}
+	if c := g.factors.runs[0].c; c.tab != nil || c.toff != nil {
+		t.Errorf("a log-linear run keeps tables: %d entries, %d offsets", len(c.tab), len(c.toff))
+	}
+	for i, f := range g.Factors() {
+		theta, stat := 0.5, unary
+		if i < 3 {
+			theta, stat = J[i], pair
+		}
+		want := make([]float64, len(stat))
+		for k, s := range stat {
+			want[k] = math.Exp(theta * s)
+		}
+		if !slices.Equal(f.Table, want) || f.Scalar != theta || &f.Stat[0] != &stat[0] {
+			t.Errorf("factor %d: table %v θ %v, want %v, %v", i, f.Table, f.Scalar, want, theta)
+		}
+		if i < 3 && (f.Table[0] != math.Exp(theta) || f.Table[1] != math.Exp(-theta)) {
+			t.Errorf("factor %d: table %v is not [e^J, e^-J, e^-J, e^J]", i, f.Table)
+		}
+	}
+	for i, f := range g.FactorForms() {
+		if f.Table != nil || f.Stat == nil || !slices.Equal(f.Vars, g.Factor(i).Vars) {
+			t.Errorf("FactorForms %d: %+v", i, f)
+		}
+	}
+	if got := g.FactorLabel(1); got != "ising(x[1], x[2])" {
+		t.Errorf("label %q", got)
+	}
+}
+
+// TestZeroScalars: a compact run whose scalars are all 0 (a libDAI file's
+// tables) keeps no scalar column; a later non-zero one (or −0) gives every
+// factor its own back.
+func TestZeroScalars(t *testing.T) {
+	g := &Graph{}
+	g.AddLatent("x", Bool, 2, []int{4}, ast.Pos{})
+	tab := []float64{1, 2, 3, 4}
+	g.Reserve(4)
+	for v := range 3 {
+		g.AddCompact("table", ast.Pos{}, "", 0, tab, v, v+1)
+	}
+	if c := g.factors.runs[0].c; c.scalar != nil || c.n != 3 {
+		t.Fatalf("zero scalars: column %v, %d factors", c.scalar, c.n)
+	}
+	g.AddCompact("table", ast.Pos{}, "", math.Copysign(0, -1), tab, 3, 0)
+	g.AddCompact("table", ast.Pos{}, "", 2.5, tab, 0, 2)
+	for i, want := range []float64{0, 0, 0, math.Copysign(0, -1), 2.5} {
+		if f := g.Factor(i); f.Scalar != want || math.Signbit(f.Scalar) != math.Signbit(want) || !slices.Equal(f.Table, tab) {
+			t.Errorf("factor %d: scalar %v, table %v", i, f.Scalar, f.Table)
+		}
+	}
+	if g.NumFactors() != 5 || len(g.factors.runs) != 1 {
+		t.Errorf("%d factors in %d runs", g.NumFactors(), len(g.factors.runs))
 	}
 }

@@ -84,6 +84,9 @@ type Var struct {
 // ScalarName, with no map at all; identical potentials share one Table,
 // and the compiler may leave Label empty (FactorLabel makes it on demand):
 // a 10⁶-factor grid then costs about the Factor itself per factor.
+// A log-linear potential (AddLogLinear) also carries its statistic Stat:
+// its table is exp(Scalar·Stat) entrywise, made when the factor is read
+// (FactorForms leaves it out).
 type Factor struct {
 	Kind       string
 	Vars       []int
@@ -95,6 +98,7 @@ type Factor struct {
 	Observed   bool
 	ScalarName string
 	Scalar     float64
+	Stat       []float64
 }
 
 // Param is the factor's named scalar parameter: Y for "y" on an observed
@@ -222,7 +226,7 @@ func (g *Graph) AppendVarName(b []byte, id int) []byte {
 func (g *Graph) FactorsOf(v int) []int {
 	if g.adj == nil {
 		g.adj = make([][]int, len(g.Vars))
-		for fi, f := range g.Factors() {
+		for fi, f := range g.FactorForms() {
 			for _, u := range f.Vars {
 				g.adj[u] = append(g.adj[u], fi)
 			}

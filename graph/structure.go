@@ -84,8 +84,8 @@ func distinctVars(vars []int) []int {
 // its own.
 func (g *Graph) Components() [][]int {
 	u := newUnionFind(len(g.Vars))
-	for i := range g.Factors() {
-		vs := g.Factor(i).Vars
+	for _, f := range g.FactorForms() {
+		vs := f.Vars
 		for _, v := range vs[min(1, len(vs)):] {
 			u.union(vs[0], v)
 		}
@@ -101,8 +101,8 @@ func (g *Graph) Components() [][]int {
 func (g *Graph) HasCycle() bool {
 	nv := len(g.Vars)
 	u := newUnionFind(nv + g.NumFactors())
-	for i := range g.Factors() {
-		for _, v := range distinctVars(g.Factor(i).Vars) {
+	for i, f := range g.FactorForms() {
+		for _, v := range distinctVars(f.Vars) {
 			if !u.union(nv+i, v) {
 				return true
 			}
@@ -231,8 +231,8 @@ func newEliminator(g *Graph) *eliminator {
 		}
 		e.alive[v] = true
 	}
-	for i := range g.Factors() {
-		vs := distinctVars(g.Factor(i).Vars)
+	for _, f := range g.FactorForms() {
+		vs := distinctVars(f.Vars)
 		for a := range vs {
 			for b := a + 1; b < len(vs); b++ {
 				e.nb[vs[a]][vs[b]] = struct{}{}

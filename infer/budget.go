@@ -28,8 +28,8 @@ import (
 // is 6 GiB; under the bad-input corpus's `ulimit -d 2097152` (2 GiB) it is
 // 1 GiB, so every refusal happens below the limit.
 //
-// FG_MEMORY_BUDGET (bytes, or with a K, M, G suffix for KiB, MiB, GiB)
-// replaces the whole computation.
+// FG_MEMORY_BUDGET replaces the whole computation: bytes, or with a unit
+// (512M, 500MB, 1.5GiB: parseBytes; M and MiB are 2²⁰ bytes, MB 10⁶).
 func MemoryBudget() int64 { return budget() }
 
 // CheckBudgetEnv reports an FG_MEMORY_BUDGET that is set but not a
@@ -91,28 +91,39 @@ func memTotal() (int64, bool) {
 	return 0, false
 }
 
-// parseBytes reads "123", "64K", "512M" or "6G".
+// budgetForms lists the sizes FG_MEMORY_BUDGET accepts, for its error.
+const budgetForms = "a positive number of bytes, optionally with a unit: K, M, G, T or KiB, MiB, GiB, TiB (powers of 1024), KB, MB, GB, TB (powers of 1000), B; e.g. 1073741824, 512M, 500MB, 1.5GiB"
+
+// byteUnits are the unit suffixes of a size, in lower case: a bare letter
+// and the IEC -iB forms are powers of 1024 (M = MiB = 2²⁰, as ulimit and
+// Go's GOMEMLIMIT read them), the SI -B forms powers of 1000 (MB = 10⁶).
+var byteUnits = map[string]float64{
+	"": 1, "b": 1,
+	"k": 1 << 10, "kib": 1 << 10, "kb": 1e3,
+	"m": 1 << 20, "mib": 1 << 20, "mb": 1e6,
+	"g": 1 << 30, "gib": 1 << 30, "gb": 1e9,
+	"t": 1 << 40, "tib": 1 << 40, "tb": 1e12,
+}
+
+// parseBytes reads a size: a number (decimals allowed: 1.5G) with an
+// optional unit of byteUnits, case-insensitive, a space allowed before it
+// ("123", "64K", "512M", "500MB", "500MiB", "1.5G"), rounded down to whole
+// bytes.
 func parseBytes(s string) (int64, error) {
 	if s == "" {
-		return 0, fmt.Errorf("FG_MEMORY_BUDGET is empty")
+		return 0, fmt.Errorf("FG_MEMORY_BUDGET is empty; want %s", budgetForms)
 	}
-	shift := 0
-	switch s[len(s)-1] {
-	case 'K', 'k':
-		shift = 10
-	case 'M', 'm':
-		shift = 20
-	case 'G', 'g':
-		shift = 30
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i < 0 {
+		i = len(t)
 	}
-	if shift > 0 {
-		s = s[:len(s)-1]
+	unit, ok := byteUnits[strings.ToLower(strings.TrimSpace(t[i:]))]
+	v, err := strconv.ParseFloat(t[:i], 64)
+	if !ok || err != nil || !(v*unit >= 1) || v*unit > 1<<62 {
+		return 0, fmt.Errorf("FG_MEMORY_BUDGET %q: want %s", s, budgetForms)
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)>>shift {
-		return 0, fmt.Errorf("FG_MEMORY_BUDGET %q: want a positive number of bytes", s)
-	}
-	return n << shift, nil
+	return int64(v * unit), nil
 }
 
 // FormatBytes writes n bytes in the largest binary unit below n, with one

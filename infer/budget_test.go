@@ -1,6 +1,9 @@
 package infer
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestBudgetOf: a quarter of the machine, at most half a data limit and a
 // quarter of an address-space limit, 4 GiB when the machine's size is
@@ -28,14 +31,18 @@ func TestBudgetOf(t *testing.T) {
 }
 
 func TestParseAndFormatBytes(t *testing.T) {
-	for s, want := range map[string]int64{"123": 123, "64K": 64 << 10, "512m": 512 << 20, "6G": 6 << 30} {
+	for s, want := range map[string]int64{
+		"123": 123, "64K": 64 << 10, "512m": 512 << 20, "6G": 6 << 30, "1.5G": 3 << 29, "2T": 2 << 40,
+		"500MB": 500_000_000, "500MiB": 500 << 20, "500 mib": 500 << 20, "1.5GB": 1_500_000_000, "4kB": 4000,
+		"100B": 100, " 2G ": 2 << 30, "0.5K": 512,
+	} {
 		if got, err := parseBytes(s); err != nil || got != want {
 			t.Errorf("parseBytes(%q) = %d, %v", s, got, err)
 		}
 	}
-	for _, s := range []string{"", "G", "-1", "0", "1.5G", "99999999999G"} {
-		if _, err := parseBytes(s); err == nil {
-			t.Errorf("parseBytes(%q) accepted", s)
+	for _, s := range []string{"", "G", "-1", "0", "0.4", "1.2.3G", "1e9", "5X", "5MBB", "NaN", "Inf", "99999999999G"} {
+		if _, err := parseBytes(s); err == nil || !strings.Contains(err.Error(), "500MB") {
+			t.Errorf("parseBytes(%q): %v; want an error listing the accepted forms", s, err)
 		}
 	}
 	for n, want := range map[int64]string{100: "100 B", 1536: "1.5 KiB", 128 << 20: "128 MiB", 6 << 30: "6 GiB", 1610612736: "1.5 GiB"} {

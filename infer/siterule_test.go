@@ -38,7 +38,7 @@ func TestSiteRuleOnlyInFamilies(t *testing.T) {
 var siteRuleAllowed = map[string]string{
 	"infer/fgraph/relaxed.go: 1 + lam*D2":                    "relaxed EP's cost: log(1 + v D2) of the tilted mixture against its projection",
 	"infer/tep/moments.go: e0 + (e1-e0)*m0":                  "the normaliser ε^p + ((1−ε)^p − ε^p)·(tail mass) of a step likelihood's tilted Student-t",
-	"infer/mcmc/ess.go: lo + (hi-lo)*ch.rng.Float64()":       "a uniform draw on [lo, hi)",
+	"infer/mcmc/slice.go: lo + (hi-lo)*rng.Float64()":        "a uniform draw on [lo, hi)",
 	"infer/mcmc/net_chain.go: lo + (hi-lo)*ch.rng.Float64()": "a uniform draw on [lo, hi)",
 }
 

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -16,13 +18,15 @@ func TestBadMemoryBudgetEnv(t *testing.T) {
 	for _, v := range []string{"lots", "-5", "0", "12X", ""} {
 		t.Setenv("FG_MEMORY_BUDGET", v)
 		_, errs, code := runFG("check", "testdata/toy.fg")
-		if code != exitUsage || !strings.Contains(errs, "FG_MEMORY_BUDGET") {
-			t.Errorf("FG_MEMORY_BUDGET=%q: exit %d, stderr %q; want exit %d naming the variable", v, code, errs, exitUsage)
+		if code != exitUsage || !strings.Contains(errs, "FG_MEMORY_BUDGET") || !strings.Contains(errs, "KiB, MiB, GiB") || !strings.Contains(errs, "KB, MB, GB") {
+			t.Errorf("FG_MEMORY_BUDGET=%q: exit %d, stderr %q; want exit %d naming the variable and the accepted forms", v, code, errs, exitUsage)
 		}
 	}
-	t.Setenv("FG_MEMORY_BUDGET", "2G")
-	if _, errs, code := runFG("check", "testdata/toy.fg"); code != exitOK {
-		t.Errorf("FG_MEMORY_BUDGET=2G: exit %d, stderr %q", code, errs)
+	for _, v := range []string{"2G", "500MB", "500MiB", "1.5G", "3000000000"} {
+		t.Setenv("FG_MEMORY_BUDGET", v)
+		if _, errs, code := runFG("check", "testdata/toy.fg"); code != exitOK {
+			t.Errorf("FG_MEMORY_BUDGET=%s: exit %d, stderr %q", v, code, errs)
+		}
 	}
 }
 
@@ -31,7 +35,9 @@ func TestBadMemoryBudgetEnv(t *testing.T) {
 // of gated likelihoods (64 × 2000 at 768 bytes) and a libDAI graph (10⁵
 // factors and variables at 640 bytes) are charged against the
 // memory budget before they are built: under FG_MEMORY_BUDGET=64M all are
-// refused with the budget named, at a position; under 512M all compile.
+// refused with the budget named, at a position (the chain at its plate of
+// conditionals, with the count the model has reached there); under 512M
+// all compile.
 // (The budget is read once per process, so fg runs as a subprocess.)
 func TestModelsChargedToBudget(t *testing.T) {
 	// A libDAI chain of 10⁵ binary factors over 10⁵ variables (640 bytes each).
@@ -50,7 +56,7 @@ func TestModelsChargedToBudget(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "testdata/budget_chain.fg", "--set", "T=200000", "--only", "ep"}, `budget_chain.fg:\d+:1: error: the model is a factor graph of 200010 factors over 200000 variables .* about 97\.7 MiB through inference at 256 bytes each, more than the memory budget of 64 MiB`},
+		{[]string{"run", "testdata/budget_chain.fg", "--set", "T=200000", "--only", "ep"}, `budget_chain.fg:13:1: error: this plate makes the model a factor graph of at least 200000 factors over 200000 variables .* about 97\.7 MiB through inference at 256 bytes each, more than the memory budget of 64 MiB`},
 		{[]string{"check", "testdata/budget_mixture.fg"}, `budget_mixture.fg:\d+:3: error: the gated likelihoods reach \d+ branches .* more than the memory budget of 64 MiB`},
 		{[]string{"check", chain}, `chain.fg:1:1: error: the libDAI graph has 100000 factors over 100000 variables: about 122\.1 MiB through bp and exact at 640 bytes each, more than the memory budget of 64 MiB`},
 	} {
@@ -67,5 +73,49 @@ func TestModelsChargedToBudget(t *testing.T) {
 				t.Errorf("fg %s under %s: exit %d:\n%.2000s", strings.Join(tc.args, " "), budget, code, out)
 			}
 		}
+	}
+}
+
+// TestChainRefusedBeforeItsPeak: a random walk of 10⁶ steps (2·10⁶
+// factors over 10⁶ variables, 732 MiB at 256 bytes) under
+// FG_MEMORY_BUDGET=300M is refused at its plate of conditionals before
+// the process's peak resident memory reaches the budget: the plate is
+// charged before its factors are made, not after the model is compiled
+// (which peaked at 458 MB). The same walk as one unrolled plate of two
+// statements is refused the same way: its first conditional charges the
+// plate's 10⁶ − 1 runs left (after x[0] and y[0]: 10⁶ + 1 factors). A
+// walk of 9·10⁶ steps, past the unrolled plates' limit of 8388608
+// iterations, is bounded by the budget alone: under 3G it is refused by
+// it at its plate, before its 4.3 GiB.
+func TestChainRefusedBeforeItsPeak(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("peak resident memory from getrusage is read on Linux")
+	}
+	unrolled := strings.Replace(strings.Replace(randomWalkFG, "for t in 0..T { y[t] ~ normal(x[t], 9) }\n", "", 1),
+		"for t in 1..T { x[t] ~ normal(x[t-1], 1) }", "y[0] ~ normal(x[0], 9)\nfor t in 1..T {\n  x[t] ~ normal(x[t-1], 1)\n  y[t] ~ normal(x[t], 9)\n}", 1)
+	for _, tc := range []struct {
+		name, src, T, budget string
+		limit                int64
+		want                 string
+	}{
+		{"vector", randomWalkFG, "1000000", "300M", 300 << 20, `rw.fg:6:1: error: this plate makes the model a factor graph of at least 1000000 factors over 1000000 variables .* about 488\.3 MiB through inference at 256 bytes each, more than the memory budget of 300 MiB`},
+		{"unrolled", unrolled, "1000000", "300M", 300 << 20, `rw.fg:7:1: error: this plate makes the model a factor graph of at least 1000001 factors over 1000000 variables .* about 488\.3 MiB through inference at 256 bytes each, more than the memory budget of 300 MiB`},
+		{"past the plate limit", randomWalkFG, "9000000", "3G", 3 << 30, `rw.fg:6:1: error: this plate makes the model a factor graph of at least 9000000 factors over 9000000 variables .* about 4\.3 GiB through inference at 256 bytes each, more than the memory budget of 3 GiB`},
+	} {
+		path := filepath.Join(t.TempDir(), "rw.fg")
+		if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := fgCommand(t, "run", path, "--set", "T="+tc.T)
+		cmd.Env = append(cmd.Env, "FG_MEMORY_BUDGET="+tc.budget)
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != exitError || !regexp.MustCompile(tc.want).Match(out) || strings.Count(string(out), "error:") != 1 {
+			t.Fatalf("%s: exit %d, want 1 and one error /%s/:\n%.2000s", tc.name, code, tc.want, out)
+		}
+		peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // kilobytes on Linux
+		if peak >= tc.limit {
+			t.Errorf("%s: refused at a peak of %d MiB, past the budget of %s", tc.name, peak>>20, tc.budget)
+		}
+		t.Logf("%s: refused at a peak of %d MiB", tc.name, peak>>20)
 	}
 }

@@ -27,3 +27,17 @@ func TestREPLLearnFactorGraph(t *testing.T) {
 		})
 	}
 }
+
+// TestREPLLearnNet: a model with Beta latents (a typed factor graph)
+// learns its prior's pseudo-counts in the REPL as in fg run
+// (examples/families/learn_pseudocounts.fg), and the session holds them.
+func TestREPLLearnNet(t *testing.T) {
+	r := startREPL(t, filepath.Join("..", "..", "examples", "families", "learn_pseudocounts.fg"))
+	r.expect("fg> ")
+	r.typeLine(":run")
+	r.expect("a  1 → 1.624")
+	r.expect("fg> ")
+	r.typeLine("abs(b / 2.96039003495 - 1) < 1e-6")
+	r.expect("true")
+	r.typeLine(":quit")
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/fg-infer/fg/cmd/fg/internal/present"
@@ -134,7 +135,13 @@ func (e *env) present(m *session.Model, res *session.Results, f *runFlags, b *pr
 		}
 	}
 	rs := withoutPrediction(res.List, boundaryPred)
-	summed, logStates := res.Model.SummedStates()
+	// The latents summed over: for JSON, and for the table's note on a log
+	// evidence (a list of 10⁶ names on a libDAI file, made when it is read).
+	var summed []string
+	var logStates float64
+	if f.json || slices.ContainsFunc(rs, func(r *infer.Result) bool { return r.HasEvidence }) {
+		summed, logStates = res.Model.SummedStates()
+	}
 	var err error
 	switch {
 	case f.json:

@@ -311,13 +311,13 @@ func TestRelaxedFixedPoint(t *testing.T) {
 func tilted(en *engine, a int32, b float64) [4]float64 {
 	p := en.p
 	en.cavities(a, 0)
-	t := p.table(a)
+	t, theta := p.table(a)
 	var q [4]float64
 	z := 0.0
 	for x1 := 0; x1 < 2; x1++ {
 		for x0 := 0; x0 < 2; x0++ {
-			e0, e1 := p.fstart[a], p.fstart[a]+1
-			l := t[x0+2*x1] + en.cav[x0] + en.cav[2+x1] + b*(en.msg[p.msgStart(e0)+int32(x0)]+en.msg[p.msgStart(e1)+int32(x1)])
+			e0, e1 := p.fstart.at(a), p.fstart.at(a)+1
+			l := theta*t[x0+2*x1] + en.cav[x0] + en.cav[2+x1] + b*(en.msg[p.msgStart(e0)+int32(x0)]+en.msg[p.msgStart(e1)+int32(x1)])
 			q[x0+2*x1] = math.Exp(l)
 			z += q[x0+2*x1]
 		}
@@ -333,13 +333,13 @@ func checkEq26(t *testing.T, en *engine, bel []float64, a int32, b float64) {
 	q := tilted(en, a, b)
 	marg := [2][2]float64{{q[0] + q[2], q[1] + q[3]}, {q[0] + q[1], q[2] + q[3]}}
 	for k := 0; k < 2; k++ {
-		e := p.fstart[a] + int32(k)
+		e := p.fstart.at(a) + int32(k)
 		i := p.evar[e]
 		m := p.msgOf(en.msg, e)
 		r0 := marg[k][0] / math.Exp(b*m[0])
 		r1 := marg[k][1] / math.Exp(b*m[1])
 		want := r1 / (r0 + r1)
-		if got := bel[p.voff[i]+1]; !(math.Abs(got-want) <= 1e-9) {
+		if got := bel[p.voff.at(i)+1]; !(math.Abs(got-want) <= 1e-9) {
 			t.Errorf("factor %d var %d (b = %.4f): belief %.12f, eq. 26 gives %.12f", a, i, b, got, want)
 		}
 	}

@@ -9,28 +9,31 @@ import (
 
 // builder assembles a Problem factor by factor.
 type builder struct {
-	p *Problem
+	p    *Problem
+	nv   int // variables
+	nfac int // factors expected (reserve)
 }
 
 func newBuilder(nv int) *builder {
-	p := &Problem{nv: nv, card: make([]int32, 0, nv), voff: make([]int32, 1, nv+1), fstart: []int32{0}, uoff: []int32{0}}
-	return &builder{p: p}
+	p := &Problem{nv: nv}
+	p.voff.add(0, nv+1)
+	p.fstart.add(0, 1)
+	return &builder{p: p, nv: nv}
 }
 
 // reserve sizes the factor arrays for nfac message-passing factors with
-// nedge edges in all and nunary single-variable factors, so that building
-// a large problem does not copy them as they grow.
-func (b *builder) reserve(nfac, nedge, nunary int) {
+// nedge edges in all and ntab table entries, so that building a large
+// problem does not copy them as they grow.
+func (b *builder) reserve(nfac, nedge, ntab int) {
 	p := b.p
-	p.evar = slices.Grow(p.evar, nedge)
-	p.fstart, p.toff, p.orig = slices.Grow(p.fstart, nfac), slices.Grow(p.toff, nfac), slices.Grow(p.orig, nfac)
-	p.uvar, p.uoff, p.uorig = slices.Grow(p.uvar, nunary), slices.Grow(p.uoff, nunary), slices.Grow(p.uorig, nunary)
+	p.evar, p.tab = slices.Grow(p.evar, nedge), slices.Grow(p.tab, ntab)
+	b.nfac = nfac
 }
 
 func (b *builder) addVar(card int) {
 	p := b.p
-	p.card = append(p.card, int32(card))
-	p.voff = append(p.voff, p.voff[len(p.voff)-1]+int32(card))
+	p.card.add(int32(card), b.nv)
+	p.voff.add(p.voff.last()+int32(card), b.nv+1)
 }
 
 // addFactor adds a factor over distinct vars with log table logt; orig is
@@ -44,23 +47,33 @@ func (b *builder) addFactor(vars []int32, logt []float64, orig int32, share bool
 	case 1:
 		v := vars[0]
 		for k, l := range logt {
-			p.prior[int(p.voff[v])+k] += l
+			p.prior[int(p.voff.at(v))+k] += l
 		}
-		p.uvar = append(p.uvar, v)
-		p.utab = append(p.utab, logt...)
-		p.uoff = append(p.uoff, int32(len(p.utab)))
-		p.uorig = append(p.uorig, orig)
+		if p.nabs == nil {
+			p.nabs = make([]int32, p.nv)
+		}
+		p.nabs[v]++
 		return
 	}
+	b.addMulti(vars, logt, 1, orig, share)
+}
+
+// addMulti adds a factor of two or more variables with the log table
+// theta·t (θ = 1 for a factor with its own table, the parameter of a
+// log-linear one, t its statistic), t stored unless shared with the
+// previous factor.
+func (b *builder) addMulti(vars []int32, t []float64, theta float64, orig int32, share bool) {
+	p := b.p
 	p.evar = append(p.evar, vars...)
-	p.fstart = append(p.fstart, int32(len(p.evar)))
-	if share && len(p.toff) > 0 {
-		p.toff = append(p.toff, p.toff[len(p.toff)-1])
+	p.fstart.add(int32(len(p.evar)), b.nfac+1)
+	if share && p.toff.n > 0 {
+		p.toff.add(p.toff.last(), b.nfac)
 	} else {
-		p.toff = append(p.toff, int32(len(p.tab)))
-		p.tab = append(p.tab, logt...)
+		p.toff.add(int32(len(p.tab)), b.nfac)
+		p.tab = append(p.tab, t...)
 	}
-	p.orig = append(p.orig, orig)
+	p.theta.add(theta, b.nfac)
+	p.orig.add(orig, b.nfac)
 }
 
 // finish builds the edge-to-factor index (unless every factor is
@@ -68,16 +81,16 @@ func (b *builder) addFactor(vars []int32, logt []float64, orig int32, share bool
 // variable-to-edge index.
 func (b *builder) finish() *Problem {
 	p := b.p
-	if p.voff[p.nv] != int32(2*p.nv) {
+	if p.voff.at(int32(p.nv)) != int32(2*p.nv) {
 		p.moff = make([]int32, len(p.evar)+1)
 		for e, v := range p.evar {
-			p.moff[e+1] = p.moff[e] + p.card[v]
+			p.moff[e+1] = p.moff[e] + p.card.at(v)
 		}
 	}
-	if nf := p.NumFactors(); p.fstart[nf] != int32(2*nf) {
+	if nf := p.NumFactors(); p.fstart.at(int32(nf)) != int32(2*nf) {
 		p.efac = make([]int32, len(p.evar))
 		for a := range int32(nf) {
-			for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
+			for e := p.fstart.at(a); e < p.fstart.at(a+1); e++ {
 				p.efac[e] = a
 			}
 		}
@@ -116,14 +129,11 @@ func NewSpinPairwise(n int, h []float64, edges [][2]int32, J []float64) (*Proble
 	b := newBuilder(n)
 	b.p.prior = make([]float64, 2*n)
 	p := b.p
-	p.card, p.voff = make([]int32, n), make([]int32, n+1)
-	for i := 0; i < n; i++ {
-		p.card[i], p.voff[i+1] = 2, int32(2*i+2)
+	for range n {
+		b.addVar(2)
 	}
 	ne := len(edges)
-	p.evar = make([]int32, 0, 2*ne)
-	p.fstart, p.toff, p.tab = make([]int32, 1, ne+1), make([]int32, 0, ne), make([]float64, 0, 4*ne)
-	p.orig = make([]int32, 0, ne)
+	b.reserve(ne, 2*ne, 4*ne)
 	for k, e := range edges {
 		if e[0] < 0 || e[1] < 0 || int(e[0]) >= n || int(e[1]) >= n || e[0] == e[1] || math.IsNaN(J[k]) || math.IsInf(J[k], 0) {
 			return nil, fmt.Errorf("bp: edge %d (%d, %d) with coupling %v is invalid", k, e[0], e[1], J[k])

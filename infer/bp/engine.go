@@ -61,7 +61,7 @@ func (en *engine) current() []float64 {
 func (en *engine) cavity(dst []float64, e int32, w float64) {
 	p := en.p
 	j := p.evar[e]
-	copy(dst, p.prior[p.voff[j]:p.voff[j+1]])
+	copy(dst, p.prior[p.voff.at(j):p.voff.at(j+1)])
 	for _, f := range p.vedge[p.vstart[j]:p.vstart[j+1]] {
 		if f == e {
 			continue
@@ -83,12 +83,12 @@ func (en *engine) cavity(dst []float64, e int32, w float64) {
 // (self weight w) and returns the number of variables.
 func (en *engine) cavities(a int32, w float64) int {
 	p := en.p
-	e0, e1 := p.fstart[a], p.fstart[a+1]
+	e0, e1 := p.fstart.at(a), p.fstart.at(a+1)
 	en.coff = en.coff[:0]
 	n := 0
 	for e := e0; e < e1; e++ {
 		en.coff = append(en.coff, n)
-		n += int(p.card[p.evar[e]])
+		n += int(p.card.at(p.evar[e]))
 	}
 	en.coff = append(en.coff, n)
 	if cap(en.cav) < n {
@@ -114,8 +114,8 @@ func (en *engine) calc(e int32, dst []float64) {
 	p := en.p
 	a := p.factorOf(e)
 	w := en.selfWeight(a)
-	if !en.relax && p.fstart[a+1]-p.fstart[a] == 2 && len(dst) == 2 && p.card[p.evar[p.fstart[a]]] == 2 && p.card[p.evar[p.fstart[a]+1]] == 2 {
-		en.calcBinaryPair(a, int(e-p.fstart[a]), w, dst)
+	if !en.relax && p.fstart.at(a+1)-p.fstart.at(a) == 2 && len(dst) == 2 && p.card.at(p.evar[p.fstart.at(a)]) == 2 && p.card.at(p.evar[p.fstart.at(a)+1]) == 2 {
+		en.calcBinaryPair(a, int(e-p.fstart.at(a)), w, dst)
 		return
 	}
 	if en.relax {
@@ -126,7 +126,7 @@ func (en *engine) calc(e int32, dst []float64) {
 	} else {
 		en.cavities(a, w)
 	}
-	en.marginal(a, int(e-p.fstart[a]), dst)
+	en.marginal(a, int(e-p.fstart.at(a)), dst)
 	normalizeLog(dst)
 	if en.c != 1 {
 		for k := range dst {
@@ -143,8 +143,8 @@ func (en *engine) addSelf(a int32, w float64) {
 	}
 	p := en.p
 	cur := en.current()
-	for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
-		k := e - p.fstart[a]
+	for e := p.fstart.at(a); e < p.fstart.at(a+1); e++ {
+		k := e - p.fstart.at(a)
 		m := p.msgOf(cur, e)
 		c := en.cav[en.coff[k]:en.coff[k+1]]
 		for s := range c {
@@ -158,10 +158,11 @@ func (en *engine) addSelf(a int32, w float64) {
 // keeps one exponential per table entry.
 func (en *engine) marginal(a int32, pos int, dst []float64) {
 	p := en.p
-	t := p.table(a)
-	r := int(p.fstart[a+1] - p.fstart[a])
+	t, theta := p.table(a)
+	sc := en.invc * theta // log f/c = sc·t
+	r := int(p.fstart.at(a+1) - p.fstart.at(a))
 	if r == 2 {
-		en.marginal2(a, pos, t, dst)
+		en.marginal2(sc, pos, t, dst)
 		return
 	}
 	mx := dst
@@ -172,7 +173,7 @@ func (en *engine) marginal(a int32, pos int, dst []float64) {
 	var st [16]int
 	state := stateBuf(&st, r)
 	for idx := range t {
-		v := en.invc * t[idx]
+		v := sc * t[idx]
 		for k := 0; k < r; k++ {
 			if k != pos {
 				v += en.cav[en.coff[k]+state[k]]
@@ -190,7 +191,7 @@ func (en *engine) marginal(a int32, pos int, dst []float64) {
 }
 
 // marginal2 is marginal for a pairwise factor (table index x0 + K0·x1).
-func (en *engine) marginal2(a int32, pos int, t, dst []float64) {
+func (en *engine) marginal2(sc float64, pos int, t, dst []float64) {
 	k0 := en.coff[1]
 	k1 := en.coff[2] - k0
 	other := en.cav[k0:]
@@ -203,7 +204,7 @@ func (en *engine) marginal2(a int32, pos int, t, dst []float64) {
 	}
 	for x1 := 0; x1 < k1; x1++ {
 		for x0 := 0; x0 < k0; x0++ {
-			v := en.invc * t[x0+k0*x1]
+			v := sc * t[x0+k0*x1]
 			if pos == 0 {
 				v += other[x1]
 				onlineLSE(&dst[x0], &sum[x0], v)
@@ -318,8 +319,8 @@ func (en *engine) beliefs(dst []float64) bool {
 	cur := en.current()
 	ok := true
 	for i := 0; i < p.nv; i++ {
-		b := dst[p.voff[i]:p.voff[i+1]]
-		copy(b, p.prior[p.voff[i]:p.voff[i+1]])
+		b := dst[p.voff.at(int32(i)):p.voff.at(int32(i+1))]
+		copy(b, p.prior[p.voff.at(int32(i)):p.voff.at(int32(i+1))])
 		for _, e := range p.vedge[p.vstart[i]:p.vstart[i+1]] {
 			m := p.msgOf(cur, e)
 			for k := range b {
@@ -373,9 +374,9 @@ func stateBuf(buf *[16]int, r int) []int {
 // defined up to a constant; every consumer normalises).
 func (en *engine) calcBinaryPair(a int32, pos int, w float64, dst []float64) {
 	p := en.p
-	o := p.fstart[a] + int32(1-pos) // the other edge of a
+	o := p.fstart.at(a) + int32(1-pos) // the other edge of a
 	j := p.evar[o]
-	pj := p.prior[p.voff[j] : p.voff[j]+2]
+	pj := p.prior[p.voff.at(j) : p.voff.at(j)+2]
 	c0, c1 := pj[0], pj[1]
 	for _, f := range p.vedge[p.vstart[j]:p.vstart[j+1]] {
 		if f != o {
@@ -397,8 +398,8 @@ func (en *engine) calcBinaryPair(a int32, pos int, w float64, dst []float64) {
 		}
 		return
 	}
-	t := p.table(a)
-	ic := en.invc
+	t, theta := p.table(a)
+	ic := en.invc * theta
 	var l0, l1 float64
 	if pos == 0 { // table index x0 + 2·x1, i = x0
 		l0 = lse2(ic*t[0]+c0, ic*t[2]+c1)
@@ -433,10 +434,10 @@ func lse2(a, b float64) float64 {
 // and the message is d = c·log(m(1)/m(0)) (one logarithm). It reports false
 // (the caller then uses log-sum-exps) when T is unavailable or m underflows.
 func (en *engine) linearPair(a int32, pos int, c0, c1 float64) (float64, bool) {
-	if en.lin == nil {
+	if en.lin == nil || en.p.scale(a) != 1 { // lin holds exp(t/c): θ = 1 only
 		return 0, false
 	}
-	o := en.p.toff[a]
+	o := en.p.toff.at(a)
 	t := en.lin[o : o+4]
 	if math.IsNaN(t[0]) {
 		return 0, false
@@ -469,16 +470,16 @@ func (en *engine) initLinear() {
 	en.lin = make([]float64, len(p.tab))
 	done := int32(-1) // the table last filled
 	for a := range int32(p.NumFactors()) {
-		f0 := p.fstart[a]
-		if p.fstart[a+1]-f0 != 2 || p.card[p.evar[f0]] != 2 || p.card[p.evar[f0+1]] != 2 {
+		f0 := p.fstart.at(a)
+		if p.fstart.at(a+1)-f0 != 2 || p.card.at(p.evar[f0]) != 2 || p.card.at(p.evar[f0+1]) != 2 {
 			continue
 		}
-		if p.toff[a] == done {
+		if p.toff.at(a) == done {
 			continue // shared with the previous binary pairwise factor
 		}
-		done = p.toff[a]
-		l := en.lin[p.toff[a] : p.toff[a]+4]
-		t := p.table(a)
+		done = p.toff.at(a)
+		l := en.lin[p.toff.at(a) : p.toff.at(a)+4]
+		t, _ := p.table(a) // exp(t/c): for the factors of scale θ = 1 (linearPair)
 		mx := math.Inf(-1)
 		for _, v := range t {
 			mx = math.Max(mx, en.invc*v)

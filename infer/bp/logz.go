@@ -38,19 +38,20 @@ func (en *engine) logZ(bel, scratch []float64) float64 {
 			}
 			sum += en.factorTerm(int32(a), w)
 		}
-		for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
+		for e := p.fstart.at(int32(a)); e < p.fstart.at(int32(a+1)); e++ {
 			deg[p.evar[e]] += en.c
 		}
 	}
-	for u, i := range p.uvar {
-		b := bel[p.voff[i]:p.voff[i+1]]
-		t := p.utab[p.uoff[u]:p.uoff[u+1]]
-		sum += en.c*entropy(b) + expectLog(b, t)
-		deg[i] += en.c
+	for i, n := range p.nabs { // the absorbed factors of i: Σ_u b_i·log f_u = b_i·log prior_i
+		if n > 0 {
+			b := bel[p.voff.at(int32(i)):p.voff.at(int32(i+1))]
+			sum += float64(n)*en.c*entropy(b) + expectLog(b, p.prior[p.voff.at(int32(i)):p.voff.at(int32(i+1))])
+			deg[i] += float64(n) * en.c
+		}
 	}
 	for i := 0; i < p.nv; i++ {
 		if deg[i] != 1 {
-			sum += (1 - deg[i]) * entropy(bel[p.voff[i]:p.voff[i+1]])
+			sum += (1 - deg[i]) * entropy(bel[p.voff.at(int32(i)):p.voff.at(int32(i+1))])
 		}
 	}
 	return sum
@@ -63,7 +64,8 @@ func (en *engine) factorTerm(a int32, w float64) float64 {
 	en.msg = en.current() // beliefs read the newest messages, as libDAI's calcBeliefF
 	r := en.cavities(a, w)
 	en.msg = msg
-	t := p.table(a)
+	t, theta := p.table(a)
+	sc := en.invc * theta
 	if cap(en.tilt) < len(t) {
 		en.tilt = make([]float64, len(t))
 	}
@@ -71,7 +73,7 @@ func (en *engine) factorTerm(a int32, w float64) float64 {
 	var st [16]int
 	state := stateBuf(&st, r)
 	for idx := range t {
-		v := en.invc * t[idx]
+		v := sc * t[idx]
 		for k := 0; k < r; k++ {
 			v += en.cav[en.coff[k]+state[k]]
 		}
@@ -90,7 +92,7 @@ func (en *engine) factorTerm(a int32, w float64) float64 {
 			continue
 		}
 		pr := math.Exp(l)
-		s += pr * (t[idx] - en.c*l)
+		s += pr * (theta*t[idx] - en.c*l)
 	}
 	return s
 }

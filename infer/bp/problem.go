@@ -18,45 +18,56 @@ import (
 // Layout (e indexes edges = (factor, variable) incidences):
 //
 //	card[i], voff[i]        states of variable i, offset of its states in prior/belief arrays
-//	fstart[a]..fstart[a+1]  edges of factor a; evar[e] its variable, efac[e] = a
+//	fstart[a]..fstart.at(a+1)  edges of factor a; evar[e] its variable, efac[e] = a
 //	                        (efac nil when every factor is pairwise: a = e/2)
 //	toff[a]                 offset of factor a's log table in tab (first variable fastest);
 //	                        factors with one source table share it (table)
+//	theta.at(a)             the scale of that table: log f_a = θ_a·tab[toff[a]:...], the
+//	                        parameter θ of a log-linear factor (graph.AddLogLinear: tab then
+//	                        holds its statistic φ, once for its run), 1 for a factor given
+//	                        its own table (a column: no array while every θ is the same)
 //	moff[e]                 offset of edge e's log message in the message arrays
 //	                        (moff nil when every variable is binary: 2e)
 //	vstart[i]..vstart[i+1]  vedge[...] = edges of variable i, by factor index
+//
+// card, voff, fstart, toff, theta and orig are columns (column.go): on a
+// binary pairwise model with one table, or a table each, they keep no
+// arrays (card 2, voff 2i, fstart 2a, toff 0 or 4a).
 type Problem struct {
 	nv     int
-	card   []int32
-	voff   []int32
+	card   column[int32]
+	voff   column[int32]
 	prior  []float64
-	fstart []int32
+	fstart column[int32]
 	evar   []int32
 	efac   []int32 // factor of each edge (nil when every factor is pairwise)
-	toff   []int32
+	toff   column[int32]
+	theta  column[float64]
 	tab    []float64
 	moff   []int32 // nil when every variable is binary (msgStart)
 	vstart []int32
 	vedge  []int32
-	orig   []int32 // graph factor index of each engine factor (-1 if built directly)
-	// Absorbed single-variable factors, kept for the Bethe log Z:
-	// factor uorig[u] on variable uvar[u] with log table utab[uoff[u]:...].
-	uvar  []int32
-	uoff  []int32
-	utab  []float64
-	uorig []int32
-	nfac  int     // factors of the source graph (for per-factor results)
-	logc  float64 // log of the constant factors (over no variable)
+	orig   column[int32] // graph factor index of each engine factor (-1 if built directly)
+	// nabs[i] is the number of single-variable factors absorbed into
+	// variable i's prior, for the Bethe log Z (their log tables sum to
+	// the prior).
+	nabs []int32
+	nfac int     // factors of the source graph (for per-factor results)
+	logc float64 // log of the constant factors (over no variable)
 }
 
-// table is factor a's log table: Π card entries from toff[a].
-func (p *Problem) table(a int32) []float64 {
+// table is factor a's log table as t and a scale θ: log f_a = θ·t, with t
+// the Π card entries from toff[a] (first variable fastest).
+func (p *Problem) table(a int32) (t []float64, theta float64) {
 	n := int32(1)
-	for e := p.fstart[a]; e < p.fstart[a+1]; e++ {
-		n *= p.card[p.evar[e]]
+	for e := p.fstart.at(a); e < p.fstart.at(a+1); e++ {
+		n *= p.card.at(p.evar[e])
 	}
-	return p.tab[p.toff[a] : p.toff[a]+n : p.toff[a]+n]
+	return p.tab[p.toff.at(a) : p.toff.at(a)+n : p.toff.at(a)+n], p.scale(a)
 }
+
+// scale is factor a's θ (1 for a factor given its own table).
+func (p *Problem) scale(a int32) float64 { return p.theta.at(a) }
 
 // factorOf is the factor of edge e.
 func (p *Problem) factorOf(e int32) int32 {
@@ -94,7 +105,7 @@ func (p *Problem) numMsg() int {
 func (p *Problem) NumVars() int { return p.nv }
 
 // NumFactors is the number of message-passing factors (two or more variables).
-func (p *Problem) NumFactors() int { return len(p.fstart) - 1 }
+func (p *Problem) NumFactors() int { return p.fstart.n - 1 }
 
 // NumEdges is the number of factor–variable edges carrying messages.
 func (p *Problem) NumEdges() int { return len(p.evar) }
@@ -118,7 +129,9 @@ func (p *Problem) MessageBytes(s Settings) (int, error) {
 // Card ≥ 1, every factor must have a table of Π card entries, finite and
 // non-negative. A factor listing a variable twice is reduced to its diagonal
 // over the distinct variables; a factor over no variable is a constant and
-// is ignored (it changes log Z by log of its value: added to LogZ).
+// is ignored (it changes log Z by log of its value: added to LogZ). A
+// log-linear factor (graph.AddLogLinear) is taken as its parameter θ and
+// its run's statistic φ, log f = θ·φ, without its table.
 func NewProblem(g *graph.Graph) (*Problem, error) {
 	b := newBuilder(len(g.Vars))
 	for i, v := range g.Vars {
@@ -127,21 +140,27 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 		}
 		b.addVar(v.Card)
 	}
-	b.p.prior = make([]float64, b.p.voff[len(g.Vars)])
-	nfac, nedge, nunary := 0, 0, 0
-	for a := range g.Factors() {
-		switch n := len(g.Factor(a).Vars); {
-		case n == 1:
-			nunary++
-		case n > 1:
+	b.p.prior = make([]float64, b.p.voff.at(int32(len(g.Vars))))
+	nfac, nedge, ntab := 0, 0, 0
+	var last []float64 // the previous factor's source table (or statistic)
+	for _, f := range g.FactorForms() {
+		t := f.Table
+		if f.Stat != nil {
+			t = f.Stat
+		}
+		if n := len(f.Vars); n > 1 {
 			nfac, nedge = nfac+1, nedge+n
+			if !sameSlice(t, last) {
+				ntab += len(t)
+			}
+			last = t
 		}
 	}
-	b.reserve(nfac, nedge, nunary)
+	b.reserve(nfac, nedge, ntab)
 	var buf canonBuf
-	var last []float64 // the previous factor's source table
-	for a := range g.Factors() {
-		vars, logt, err := canonical(g, a, &buf)
+	last = nil
+	for a, f := range g.FactorForms() {
+		vars, logt, err := canonical(g, a, f, &buf)
 		if err != nil {
 			return nil, err
 		}
@@ -149,9 +168,16 @@ func NewProblem(g *graph.Graph) (*Problem, error) {
 			b.p.logc += logt[0]
 			continue
 		}
-		t := g.Factor(a).Table
-		share := len(vars) > 1 && len(vars) == len(g.Factor(a).Vars) && sameSlice(t, last)
-		b.addFactor(vars, logt, int32(a), share)
+		t, theta := f.Table, 1.0
+		if f.Stat != nil {
+			t, theta = f.Stat, f.Scalar
+		}
+		share := len(vars) > 1 && len(vars) == len(f.Vars) && sameSlice(t, last)
+		if f.Stat != nil && len(vars) > 1 && len(vars) == len(f.Vars) {
+			b.addMulti(vars, t, theta, int32(a), share)
+		} else {
+			b.addFactor(vars, logt, int32(a), share)
+		}
 		if len(vars) > 1 {
 			last = t
 		}
@@ -173,12 +199,25 @@ type canonBuf struct {
 	logt []float64
 }
 
-// canonical returns factor a's distinct variables and its log table over
-// them (the diagonal when a variable is repeated). Without repeated
-// variables (the usual case) the results live in buf until the next call.
-func canonical(g *graph.Graph, a int, buf *canonBuf) ([]int32, []float64, error) {
-	f := g.Factor(a)
-	if vars, logt, ok, err := canonicalDistinct(g, a, buf); ok || err != nil {
+// canonical returns factor a (f, as FactorForms gives it) distinct
+// variables and its log table over them (the diagonal when a variable is
+// repeated). Without repeated variables (the usual case) the results live
+// in buf until the next call.
+func canonical(g *graph.Graph, a int, f graph.Factor, buf *canonBuf) ([]int32, []float64, error) {
+	if f.Stat != nil {
+		if vars, ok := distinctVars(g, f, buf); ok {
+			buf.logt = slices.Grow(buf.logt[:0], len(f.Stat))[:len(f.Stat)]
+			for k, s := range f.Stat {
+				if x := f.Scalar * s; math.IsNaN(x) || math.IsInf(x, 1) {
+					return nil, nil, fmt.Errorf("bp: factor %d (%s) has table entry %v; entries must be finite and non-negative", a, g.FactorLabel(a), math.Exp(x))
+				}
+				buf.logt[k] = f.Scalar * s
+			}
+			return vars, buf.logt, nil
+		}
+		f.Table = graph.LogLinearTable(f.Scalar, f.Stat)
+	}
+	if vars, logt, ok, err := canonicalDistinct(g, a, f, buf); ok || err != nil {
 		return vars, logt, err
 	}
 	size := 1
@@ -231,18 +270,30 @@ func canonical(g *graph.Graph, a int, buf *canonBuf) ([]int32, []float64, error)
 	return vars, logt, nil
 }
 
-// canonicalDistinct is canonical for a factor whose variables are
-// distinct: the log of its table, with no allocation. It reports false
-// when a variable repeats (or is out of range: canonical then says so).
-func canonicalDistinct(g *graph.Graph, a int, buf *canonBuf) ([]int32, []float64, bool, error) {
-	f := g.Factor(a)
+// distinctVars is f's variables as int32 in buf when they are distinct, in
+// range and as many states as a table of f.Stat has.
+func distinctVars(g *graph.Graph, f graph.Factor, buf *canonBuf) ([]int32, bool) {
 	buf.vars = buf.vars[:0]
 	size := 1
 	for k, v := range f.Vars {
 		if v < 0 || v >= len(g.Vars) || slices.Contains(f.Vars[:k], v) {
-			return nil, nil, false, nil
+			return nil, false
 		}
 		buf.vars = append(buf.vars, int32(v))
+		size *= g.Vars[v].Card
+	}
+	return buf.vars, f.Stat == nil || len(f.Stat) == size
+}
+
+// canonicalDistinct is canonical for a factor whose variables are
+// distinct: the log of its table, with no allocation. It reports false
+// when a variable repeats (or is out of range: canonical then says so).
+func canonicalDistinct(g *graph.Graph, a int, f graph.Factor, buf *canonBuf) ([]int32, []float64, bool, error) {
+	if _, ok := distinctVars(g, f, buf); !ok {
+		return nil, nil, false, nil
+	}
+	size := 1
+	for _, v := range buf.vars {
 		size *= g.Vars[v].Card
 	}
 	if len(f.Table) != size {

@@ -97,16 +97,16 @@ func (w *relaxedWork) bisect(lo, hi, pen float64) float64 {
 // relaxedSetup tabulates base and s for factor a.
 func (en *engine) relaxedSetup(a int32) *relaxedWork {
 	p := en.p
-	t := p.table(a)
-	r := int(p.fstart[a+1] - p.fstart[a])
+	t, theta := p.table(a)
+	r := int(p.fstart.at(a+1) - p.fstart.at(a))
 	cur := en.current()
 	w := &relaxedWork{base: make([]float64, len(t)), s: make([]float64, len(t)), lq: make([]float64, len(t)), coff: en.coff, r: r}
 	var st [16]int
 	state := stateBuf(&st, r)
 	for idx := range t {
-		v, sv := t[idx], 0.0
+		v, sv := theta*t[idx], 0.0
 		for k := 0; k < r; k++ {
-			e := p.fstart[a] + int32(k)
+			e := p.fstart.at(a) + int32(k)
 			v += en.cav[en.coff[k]+state[k]]
 			sv += cur[int(p.msgStart(e))+state[k]]
 		}

@@ -95,7 +95,7 @@ func stationaryRun(t *testing.T, seed uint64, w float64) int {
 	for it := 0; it < 30; it++ {
 		sc.pass()
 		for a := int32(0); int(a) < p.NumFactors(); a++ {
-			if p.fstart[a+1]-p.fstart[a] < 2 {
+			if p.fstart.at(a+1)-p.fstart.at(a) < 2 {
 				continue
 			}
 			en.cavities(a, 0)

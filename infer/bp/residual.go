@@ -67,14 +67,14 @@ func (h *residualHeap) pass() {
 			if b == a {
 				continue
 			}
-			for g := p.fstart[b]; g < p.fstart[b+1]; g++ {
+			for g := p.fstart.at(b); g < p.fstart.at(b+1); g++ {
 				if p.evar[g] != i {
 					h.recompute(g)
 				}
 			}
 		}
 		if en.relax {
-			for g := p.fstart[a]; g < p.fstart[a+1]; g++ {
+			for g := p.fstart.at(a); g < p.fstart.at(a+1); g++ {
 				if g != e {
 					h.recompute(g)
 				}

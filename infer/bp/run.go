@@ -104,16 +104,18 @@ func newEngine(p *Problem, s *Settings, spinOK bool) (*engine, error) {
 	} else {
 		en.w0 = 1 - 1/en.c
 	}
+	if kind := scheduleClass(s.Schedule); spinOK && en.useSpin(kind) {
+		if sp, ok := newSpin(en, kind == schedParallel); ok {
+			en.sp = sp
+			return en, nil
+		}
+	}
 	if !en.relax {
 		en.initLinear()
 	}
-	if kind := scheduleClass(s.Schedule); spinOK && en.useSpin(kind) {
-		en.sp = newSpin(en, kind == schedParallel)
-		return en, nil
-	}
 	en.msg = make([]float64, p.numMsg())
 	for e := 0; e < p.NumEdges(); e++ {
-		u := -math.Log(float64(p.card[p.evar[e]]))
+		u := -math.Log(float64(p.card.at(p.evar[e])))
 		m := p.msgOf(en.msg, int32(e))
 		for k := range m {
 			m[k] = u
@@ -206,13 +208,13 @@ func (en *engine) finish(res *Result, bel, scratch []float64) {
 	p := en.p
 	res.Marginals = make([][]float64, p.nv)
 	for i := range res.Marginals { // views of bel: the run's last use of it
-		res.Marginals[i] = bel[p.voff[i]:p.voff[i+1]:p.voff[i+1]]
+		res.Marginals[i] = bel[p.voff.at(int32(i)):p.voff.at(int32(i+1)):p.voff.at(int32(i+1))]
 	}
 	res.LogZ = en.logZ(bel, scratch)
 	if en.relax {
 		res.B = make([]float64, max(p.nfac, 0))
-		for a, o := range p.orig {
-			if o >= 0 && int(o) < len(res.B) {
+		for a := range int32(p.NumFactors()) {
+			if o := p.orig.at(a); o >= 0 && int(o) < len(res.B) {
 				res.B[o] = en.selfW[a]
 			}
 		}
@@ -263,6 +265,7 @@ func (sc *scheduler) setStep(step float64) {
 	if en.sp != nil {
 		en.sp.export(en)
 		en.sp = nil
+		en.initLinear() // the log-domain engine's linear tables, not made for the spin state
 		sc.seq = append(sc.seq[:0], en.p.vedge...)
 	}
 	if en.nmsg == nil {

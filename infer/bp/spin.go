@@ -20,7 +20,7 @@ import (
 //	ρ = π_j Π_{b ∋ j, b ≠ a} r_{b→j},   π_j = prior_j(1) / prior_j(0),
 //
 // the new message is, for T the factor's linear table as seen from i
-// (T[x_i][x_j], engine.lin),
+// (T[x_i][x_j], lin),
 //
 //	r_{a→i} = (T[1][0] + T[1][1] ρ) / (T[0][0] + T[0][1] ρ):
 //
@@ -37,10 +37,12 @@ type spin struct {
 	fpos  []uint32  // per slot: offset of the factor's table in lin <<1 | position of the receiving variable
 	other []int32   // per slot: the other variable j of the factor
 	start []int32   // p.vstart: slots of variable i are start[i]..start[i+1]
-	pr    []float64 // per variable: prior ratio π_i (may be 0 or +Inf)
-	lpr   []float64 // per variable: log π_i
-	lin   []float64 // engine.lin: T(x0, x1) at toff[a] + x0 + 2·x1
-	tab   []float64 // p.tab: log f(x0, x1), laid out as lin
+	pr    []float64 // per variable: prior ratio π_i (may be 0 or +Inf); log π_i is lpr(i)
+	// lin holds the linear tables T(x0, x1) = exp(log f − max log f) at
+	// x0 + 2·x1 from an offset, one for each run of consecutive factors
+	// with the same log table (the same source table and θ).
+	lin []float64
+	p   *Problem
 }
 
 // spinRange bounds the cavity products the fast path accepts.
@@ -49,19 +51,19 @@ const spinRange = 1e280
 // useSpin reports whether plain BP with this engine's settings may run on
 // the spin state: BP (c = 1, not relaxed), undamped, a sequential, random
 // or parallel schedule, binary variables with a defined prior ratio, and
-// pairwise factors whose tables initLinear accepted.
+// pairwise factors (whose tables newSpin must then accept).
 func (en *engine) useSpin(kind int) bool {
 	p := en.p
 	if en.relax || en.c != 1 || en.step != 1 || kind != schedSequential && kind != schedParallel {
 		return false
 	}
 	for i := 0; i < p.nv; i++ {
-		if p.card[i] != 2 || math.IsNaN(p.prior[2*i+1]-p.prior[2*i]) {
+		if p.card.at(int32(i)) != 2 || math.IsNaN(p.prior[2*i+1]-p.prior[2*i]) {
 			return false
 		}
 	}
 	for a := 0; a < p.NumFactors(); a++ {
-		if p.fstart[a+1]-p.fstart[a] != 2 || math.IsNaN(en.lin[p.toff[a]]) {
+		if p.fstart.at(int32(a+1))-p.fstart.at(int32(a)) != 2 {
 			return false
 		}
 	}
@@ -75,12 +77,18 @@ const (
 	schedOther
 )
 
-// newSpin builds the spin state with every message uniform (r = 1).
-func newSpin(en *engine, parallel bool) *spin {
+// newSpin builds the spin state with every message uniform (r = 1), or
+// reports false when a table's linear form under- or overflows (entries
+// below 1e-280 of its largest: the log-domain engine takes those).
+func newSpin(en *engine, parallel bool) (*spin, bool) {
 	p := en.p
+	lin, loff, ok := spinTables(p)
+	if !ok {
+		return nil, false
+	}
 	n := len(p.vedge)
 	sp := &spin{r: make([]float64, n), rev: make([]int32, n), fpos: make([]uint32, n), other: make([]int32, n),
-		start: p.vstart, pr: make([]float64, p.nv), lpr: make([]float64, p.nv), lin: en.lin, tab: p.tab}
+		start: p.vstart, pr: make([]float64, p.nv), lin: lin, p: p}
 	// fpos first holds each edge's slot (no separate edge → slot array),
 	// read to fill rev, then its own values.
 	for s, e := range p.vedge {
@@ -92,23 +100,64 @@ func newSpin(en *engine, parallel bool) *spin {
 	for s, e := range p.vedge {
 		a := p.factorOf(e)
 		sp.r[s] = 1
-		sp.fpos[s] = uint32(p.toff[a])<<1 | uint32(e-p.fstart[a])
+		sp.fpos[s] = uint32(loff[a])<<1 | uint32(e-p.fstart.at(a))
 		sp.other[s] = p.evar[opposite(p, e)]
 	}
 	for i := range sp.pr {
-		sp.lpr[i] = p.prior[2*i+1] - p.prior[2*i]
-		sp.pr[i] = math.Exp(sp.lpr[i])
+		sp.pr[i] = math.Exp(sp.lpr(int32(i)))
 	}
 	if parallel {
 		sp.nr = make([]float64, n)
 	}
-	return sp
+	return sp, true
 }
+
+// spinTables makes the linear tables of the pairwise factors, one for each
+// run of consecutive factors with the same log table, and returns them
+// with the offset of each factor's table; false when one under- or
+// overflows.
+func spinTables(p *Problem) ([]float64, []int32, bool) {
+	nf := int32(p.NumFactors())
+	same := func(a int32) bool { return a > 0 && p.toff.at(a) == p.toff.at(a-1) && p.scale(a) == p.scale(a-1) }
+	runs := 0
+	for a := range nf {
+		if !same(a) {
+			runs++
+		}
+	}
+	lin, loff := make([]float64, 0, 4*runs), make([]int32, nf)
+	for a := range nf {
+		if same(a) {
+			loff[a] = loff[a-1]
+			continue
+		}
+		t, theta := p.table(a)
+		mx := math.Inf(-1)
+		for _, v := range t {
+			mx = math.Max(mx, theta*v)
+		}
+		if math.IsInf(mx, 0) || math.IsNaN(mx) {
+			return nil, nil, false
+		}
+		loff[a] = int32(len(lin))
+		for _, v := range t {
+			l := math.Exp(theta*v - mx)
+			if !(l > 1e-280) {
+				return nil, nil, false
+			}
+			lin = append(lin, l)
+		}
+	}
+	return lin, loff, true
+}
+
+// lpr is log π_i, from the prior (the slow paths and log Z read it).
+func (sp *spin) lpr(i int32) float64 { return sp.p.prior[2*i+1] - sp.p.prior[2*i] }
 
 // opposite is the other edge of edge e's pairwise factor.
 func opposite(p *Problem, e int32) int32 {
 	a := p.factorOf(e)
-	return 2*p.fstart[a] + 1 - e
+	return 2*p.fstart.at(a) + 1 - e
 }
 
 // calc returns the new ratio of slot s computed from the ratios r.
@@ -141,7 +190,7 @@ func (sp *spin) calc(s int32, r []float64) float64 {
 //	r = (a e + d)/(t0 e + b)  (h > 0),   r = (a + d e)/(t0 + b e)  (h ≤ 0).
 func (sp *spin) slow(s int32, r []float64, a, b, t0, d float64) float64 {
 	j, rv := sp.other[s], sp.rev[s]
-	h := sp.lpr[j]
+	h := sp.lpr(j)
 	for t := sp.start[j]; t < sp.start[j+1]; t++ {
 		if t != rv {
 			h += math.Log(r[t])
@@ -209,7 +258,7 @@ func (sp *spin) beliefs(dst []float64) bool {
 			dst[2*i], dst[2*i+1] = 1/(1+rho), rho/(1+rho)
 			continue
 		}
-		h := sp.lpr[i]
+		h := sp.lpr(int32(i))
 		for _, x := range sp.r[t0:t1:t1] {
 			h += math.Log(x)
 		}
@@ -238,7 +287,7 @@ func (sp *spin) beliefs(dst []float64) bool {
 // scratch space for the variables' log ratios.
 func (sp *spin) factorTerms(S []float64) (float64, bool) {
 	for i := range S {
-		S[i] = sp.lpr[i]
+		S[i] = sp.lpr(int32(i))
 		for _, x := range sp.r[sp.start[i]:sp.start[i+1]] {
 			S[i] += math.Log(x)
 		}
@@ -255,8 +304,9 @@ func (sp *spin) factorTerms(S []float64) (float64, bool) {
 			rv := sp.rev[s]
 			hi := S[i] - math.Log(sp.r[s])
 			hj := S[sp.other[s]] - math.Log(sp.r[rv])
-			o := sp.fpos[s] >> 1
-			sum += pairTerm(sp.tab[o:o+4:o+4], hi, hj)
+			t, theta := sp.p.table(sp.p.factorOf(sp.p.vedge[s]))
+			L := [4]float64{theta * t[0], theta * t[1], theta * t[2], theta * t[3]}
+			sum += pairTerm(L[:], hi, hj)
 		}
 	}
 	return sum, true

@@ -158,31 +158,22 @@ func (ch *essChain) step() error {
 	}
 	q := ch.q
 	k := ch.prepare()
-	logY := ch.ll + math.Log(1-ch.rng.Float64()) // log(u), u ∈ (0, 1]
-	theta := 2 * math.Pi * ch.rng.Float64()
-	lo, hi := theta-2*math.Pi, theta
-	for n := 0; n < maxShrink; n++ {
-		c, s := math.Cos(theta), math.Sin(theta)
+	v, err := ellipticalSlice(ch.rng, ch.ll, func(c, s float64) (float64, error) {
 		for i, m := range q.mu {
 			ch.prop[i] = m + ch.a[i]*c + ch.nu[i]*s
 		}
 		v, err := ch.loglik(ch.prop)
-		if err != nil {
-			return err
-		}
-		if v += k.at(c, s); v > logY {
-			copy(ch.f, ch.prop)
-			ch.ll = v
-			return nil
-		}
-		if theta < 0 {
-			lo = theta
-		} else {
-			hi = theta
-		}
-		theta = lo + (hi-lo)*ch.rng.Float64()
+		return v + k.at(c, s), err
+	})
+	if errors.Is(err, errShrank) {
+		return fmt.Errorf("mcmc: elliptical slice bracket shrank %d times without acceptance at log-likelihood %v", maxShrink, ch.ll)
 	}
-	return fmt.Errorf("mcmc: elliptical slice bracket shrank %d times without acceptance at log-likelihood %v", maxShrink, ch.ll)
+	if err != nil {
+		return err
+	}
+	copy(ch.f, ch.prop)
+	ch.ll = v
+	return nil
 }
 
 // follow makes the chain move on the ellipses of q from now on and

@@ -25,13 +25,10 @@ func (e *engine) evidence() (float64, error) {
 	}
 	var total float64
 	for i, fs := range e.fs {
-		e.arena.reset()
-		w := e.look(fs, u, vmp)
-		res, err := e.eval(fs, w, u, vmp)
+		logZ, err := e.factorLogZ(fs, u, vmp)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", e.net.Factors[i].Label, err)
 		}
-		_, logZ := e.weights(res)
 		if vmp {
 			total += logZ // E log f, or the discrete part's log Σ_s exp(E log f_s) Π cavities
 			for _, k := range fs.disc {
@@ -59,4 +56,19 @@ func (e *engine) evidence() (float64, error) {
 		return 0, fmt.Errorf("the evidence is %g", total)
 	}
 	return total, nil
+}
+
+// factorLogZ is the part of factor fs's term of the evidence that depends
+// on the factor itself at the current messages: log ∫ f^u Π cavities
+// against unnormalised cavities (EP, power u), or E_q log f (VMP; for a
+// factor with discrete variables log Σ_s exp(E log f_s) Π cavities).
+func (e *engine) factorLogZ(fs *fstate, u float64, vmp bool) (float64, error) {
+	e.arena.reset()
+	w := e.look(fs, u, vmp)
+	res, err := e.eval(fs, w, u, vmp)
+	if err != nil {
+		return 0, err
+	}
+	_, logZ := e.weights(res)
+	return logZ, nil
 }

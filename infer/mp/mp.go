@@ -99,8 +99,15 @@ func Space(net *graph.Net, v int) families.Space {
 // net that Supports refuses; a run that fails to converge is a Result
 // with its status.
 func Run(ctx context.Context, net *graph.Net, opt Options) (*Result, error) {
+	res, _, err := runEngine(ctx, net, opt)
+	return res, err
+}
+
+// runEngine is Run, returning also the engine at the end of the run (for the
+// evidence gradient, learngrad.go).
+func runEngine(ctx context.Context, net *graph.Net, opt Options) (*Result, *engine, error) {
 	if diags := Supports(net, opt); len(diags) > 0 {
-		return nil, diags[0]
+		return nil, nil, diags[0]
 	}
 	if opt.Damping == 0 {
 		opt.Damping = 1
@@ -119,17 +126,17 @@ func Run(ctx context.Context, net *graph.Net, opt Options) (*Result, error) {
 		})
 	res := &Result{Outcome: out, ELBO: opt.VMP()}
 	if !out.Status.HasNumbers() || out.Status == infer.Canceled {
-		return res, nil
+		return res, e, nil
 	}
 	res.Beliefs = e.belief
 	ev, err := e.evidence()
 	if err != nil {
 		res.Status, res.Message = infer.Failed, "evidence: "+err.Error()
 		res.Beliefs = nil
-		return res, nil
+		return res, e, nil
 	}
 	res.LogEvidence = ev
-	return res, nil
+	return res, e, nil
 }
 
 // engine is the state of a run.

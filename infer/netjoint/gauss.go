@@ -56,6 +56,19 @@ func NewGaussBlock(n, k int) *GaussBlock {
 // Dense reports whether P is stored dense.
 func (g *GaussBlock) Dense() bool { return g.dense != nil }
 
+// HalfWidth is the band's half-width k (−1 when P is stored dense).
+func (g *GaussBlock) HalfWidth() int { return g.k }
+
+// FactorRow returns row i of the band's Cholesky factor P = UᵀU after
+// Integrate, U[i][i..i+k] (shorter in the last k rows), to be read, not
+// written: since U(x − m) ~ N(0, I), the row gives x_i's conditional given
+// the later variables, U_ii (x_i − m_i) + Σ_l U_il (x_l − m_l) ~ N(0, 1).
+// It panics on a dense block.
+func (g *GaussBlock) FactorRow(i int) []float64 {
+	w := g.k + 1
+	return g.band[i*w : i*w+min(w, g.n-i)]
+}
+
 // Bandwidths is, per block of blocks (disjoint sets of n's variables),
 // the largest distance in the block's order between two of its variables
 // that one factor touches (through any branch): one pass over the factors.

@@ -325,13 +325,20 @@ func (j *job) ess(b *compile.Block, init [][]float64) (*blockOut, error) {
 	if res == nil || errors.Is(err, mcmc.ErrNoStart) {
 		return nil, err
 	}
+	j.goldWarnings(b, res.Jitter)
+	return j.mcmcOut(b, res)
+}
+
+// mcmcOut is a sampler's result on the joint vector of b: its summaries
+// and, when done, the predictions of b's predict statements over its draws.
+func (j *job) mcmcOut(b *compile.Block, res *mcmc.Result) (*blockOut, error) {
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats}
 	if res.Status == infer.Done {
-		o.message = "" // the jitter note is a warning (goldWarnings), not a reason for a status
+		o.message = "" // a jitter note is a warning (goldWarnings), not a reason for a status
 	}
-	j.goldWarnings(b, res.Jitter)
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanSE, VarSE: res.VarSE, ESS: res.ESS, RHat: res.RHat}
 	if res.Status == infer.Done {
+		var err error
 		if o.predictions, err = j.mcmcPredictions(b, res); err != nil {
 			return nil, err
 		}

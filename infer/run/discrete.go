@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
@@ -16,6 +17,7 @@ func (j *job) runBP() error {
 	if res == nil {
 		return err
 	}
+	collectLarge(j.m.Graph)
 	r := j.res
 	r.Status, r.Message, r.Stats, r.Trace = res.Status, res.Message, res.Stats, res.Trace
 	// The Bethe (or fractional Bethe) free energy estimates log Z; relaxed
@@ -31,6 +33,23 @@ func (j *job) runBP() error {
 		}
 	}
 	return nil
+}
+
+// largeGraph is the number of factors from which a discrete engine's state
+// is worth collecting before the results are made (collectLarge).
+const largeGraph = 1 << 20
+
+// collectLarge runs the garbage collector after an engine has returned on a
+// graph of largeGraph factors or more: its state — hundreds of MB on a
+// 10⁶-variable graph (BP's engine form and messages) — is garbage by then,
+// and the collector, which lets the heap grow to twice what was live at its
+// last run, would otherwise hold it while the results (an infer.Variable a
+// latent: 10⁶ on a libDAI file) and their output are made, so that the
+// peak is their sum rather than the larger of the two.
+func collectLarge(g *graph.Graph) {
+	if g.NumFactors() >= largeGraph {
+		runtime.GC()
+	}
 }
 
 // runJTree computes exact marginals and log Z by the junction tree.

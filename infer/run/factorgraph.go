@@ -26,7 +26,8 @@ import (
 //     posterior is then exact at any size: the Rauch–Tung–Striebel smoother
 //     on a chain), and otherwise quadrature (infer/exact) on the joint
 //     Gaussian of the prior factors with the sites as projections aᵀx + c;
-//   - mcmc runs elliptical slice sampling on that joint Gaussian prior.
+//   - mcmc runs particle Gibbs on a chain (fgChain), else elliptical
+//     slice sampling on that joint Gaussian prior (fgESS).
 //
 // compile refuses what these cannot serve (checkFactorGraph), with a position.
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +25,9 @@ import (
 // Learn optimises the params named in m.Learn by maximising the KL EP
 // evidence log Z_EP summed over the model's Gaussian blocks (infer/learn),
 // or of its factor graph (learn_factorgraph.go: the joint Gaussian block,
-// or a chain's or tree's messages),
+// or a chain's or tree's messages) — on a typed factor graph (m.Net) the
+// evidence of its first ep line, log Z_EP, power EP's or the ELBO
+// (learn_net.go) —
 // and returns the model compiled with the learned values (its Learn set
 // to nil, so that running it does not learn again), the learned values, and
 // the trace of −log Z_EP over the successful evaluations. Without a learn
@@ -111,7 +114,7 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if lm.FactorGraph == nil || len(lm.Blocks) > 0 { // a forest view checks its sites in graphOf
+	if lm.Net == nil && (lm.FactorGraph == nil || len(lm.Blocks) > 0) { // a forest view checks its sites in graphOf; a Net in netEvidence
 		if err := learnable(lm); err != nil {
 			return nil, nil, nil, err
 		}
@@ -295,6 +298,7 @@ type snapshot struct {
 	cov   []*mat.SymDense // prior covariance of normal/mvnormal priors (nil for gp)
 	gvar  []float64       // a forest view's linear-Gaussian variances (forestVars)
 	glik  []float64       // a forest view's EP sites' parameters (forestLiks)
+	net   [][]float64     // a Net model's factors' data numbers (learn_net.go)
 }
 
 func (lb *learnBuilder) set(x []float64) map[string]string {
@@ -333,6 +337,9 @@ func describeSet(s map[string]string) string {
 func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if lb.m.FactorGraph != nil && len(lb.m.Blocks) == 0 {
 		return lb.buildForest(x)
+	}
+	if lb.m.Net != nil {
+		return lb.buildNet(x)
 	}
 	mx, err := lb.compileAt(x, true)
 	if err != nil {
@@ -443,6 +450,9 @@ func snapOf(m *compile.Model) snapshot {
 	if m.FactorGraph != nil && len(m.Blocks) == 0 {
 		s.gvar, s.glik = forestVars(m.FactorGraph), forestLiks(m.FactorGraph)
 	}
+	if m.Net != nil {
+		s.net = netData(m.Net)
+	}
 	for _, b := range m.Blocks {
 		var hy []float64
 		var cov *mat.SymDense
@@ -465,6 +475,9 @@ func snapOf(m *compile.Model) snapshot {
 // combine returns Σ_j c_j s_j, with a zero derivative rounded to exactly 0.
 func combine(ss []snapshot, c []float64) snapshot {
 	out := snapshot{}
+	if ss[0].net != nil {
+		out.net = combineNet(ss, c)
+	}
 	if ss[0].gvar != nil {
 		out.gvar, out.glik = make([]float64, len(ss[0].gvar)), make([]float64, len(ss[0].glik))
 		for j, s := range ss {
@@ -532,6 +545,9 @@ func kernelParams(k compile.KernelSpec) []string {
 func sameStructure(a, b *compile.Model) error {
 	if a.FactorGraph != nil && len(a.Blocks) == 0 {
 		return sameGraph(a.FactorGraph, b.FactorGraph)
+	}
+	if a.Net != nil {
+		return sameNet(a.Net, b.Net)
 	}
 	if len(a.Blocks) != len(b.Blocks) {
 		return fmt.Errorf("has %d blocks instead of %d", len(b.Blocks), len(a.Blocks))
@@ -612,7 +628,11 @@ func (lb *learnBuilder) classify() error {
 			return err
 		}
 		if !d.any() {
-			return &paramError{name: lb.params[k].Name, msg: fmt.Sprintf("learn: param %s changes no kernel hyperparameter, prior covariance or likelihood eps/var of the model, so the evidence does not depend on it", lb.params[k].Name)}
+			what := "kernel hyperparameter, prior covariance or likelihood eps/var"
+			if lb.m.Net != nil {
+				what = "number a prior or likelihood reads"
+			}
+			return &paramError{name: lb.params[k].Name, msg: fmt.Sprintf("learn: param %s changes no %s of the model, so the evidence does not depend on it", lb.params[k].Name, what)}
 		}
 		p := &lb.params[k]
 		if p.Transform.Kind == learn.Identity {
@@ -626,7 +646,7 @@ func (lb *learnBuilder) classify() error {
 }
 
 func (s snapshot) any() bool {
-	if nonzero(s.gvar) || nonzero(s.glik) {
+	if nonzero(s.gvar) || nonzero(s.glik) || slices.ContainsFunc(s.net, nonzero) {
 		return true
 	}
 	for bi := range s.hyper {

@@ -196,7 +196,7 @@ func (j *job) engines() map[infer.Engine]func() error {
 		infer.BlockESS:        func() error { return j.runBlocks(j.essBlock) },
 		infer.GraphEP:         func() error { return j.fgMessages(fg, false) },
 		infer.GraphExact:      func() error { return j.fgExact(fg) },
-		infer.GraphESS:        func() error { return j.fgGold(fg, j.fgESS) },
+		infer.GraphESS:        func() error { return j.fgMCMC(fg) },
 		infer.GatedEP:         func() error { return j.gatedEP(fg) },
 		infer.GatedExact:      func() error { return j.gatedExact(fg) },
 		infer.GatedMCMC:       func() error { return j.gatedMCMC(fg) },

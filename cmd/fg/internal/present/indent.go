@@ -11,7 +11,33 @@ type jsonWriter interface {
 // json.Indent, except that arrays of scalars stay on one line
 // ("mean": [0.1, 0.2, ...]) so long vectors do not take a line per number.
 func indentJSON(dst jsonWriter, src []byte) {
-	depth := 0
+	var in indenter
+	in.write(dst, src)
+	dst.WriteByte('\n')
+}
+
+// indenter is indentJSON over a document given in pieces, so that it can
+// be written as it is encoded: its state is the depth and the last byte
+// of the previous piece. A piece must not end inside a string, a flat
+// array or between the brackets of an empty array or object.
+type indenter struct {
+	depth int
+	prev  byte
+}
+
+// write indents the next piece of the document.
+func (in *indenter) write(dst jsonWriter, src []byte) {
+	if len(src) == 0 {
+		return
+	}
+	depth := in.depth
+	defer func() { in.depth, in.prev = depth, src[len(src)-1] }()
+	before := func(i int) byte {
+		if i > 0 {
+			return src[i-1]
+		}
+		return in.prev
+	}
 	newline := func(d int) {
 		dst.WriteByte('\n')
 		for i := 0; i < d; i++ {
@@ -38,7 +64,7 @@ func indentJSON(dst jsonWriter, src []byte) {
 			depth++
 			newline(depth)
 		case ']', '}':
-			if i > 0 && (src[i-1] == '[' || src[i-1] == '{') {
+			if b := before(i); b == '[' || b == '{' {
 				dst.WriteByte(c)
 				continue
 			}
@@ -54,7 +80,6 @@ func indentJSON(dst jsonWriter, src []byte) {
 			dst.WriteByte(c)
 		}
 	}
-	dst.WriteByte('\n')
 }
 
 // stringEnd returns the index after the string literal starting at i.

@@ -2,10 +2,15 @@ package present
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fg-infer/fg/infer"
 )
@@ -37,7 +42,11 @@ func (fs Floats) MarshalJSON() ([]byte, error) {
 	if fs == nil {
 		return []byte("null"), nil
 	}
-	b := make([]byte, 0, 2+len(fs)*20)
+	return fs.appendJSON(make([]byte, 0, 2+len(fs)*20)), nil
+}
+
+// appendJSON appends the array to b.
+func (fs Floats) appendJSON(b []byte) []byte {
 	b = append(b, '[')
 	for i, x := range fs {
 		if i > 0 {
@@ -49,7 +58,7 @@ func (fs Floats) MarshalJSON() ([]byte, error) {
 			b = strconv.AppendFloat(b, x, 'g', -1, 64)
 		}
 	}
-	return append(b, ']'), nil
+	return append(b, ']')
 }
 
 func floats(xs []float64) Floats { return Floats(xs) }
@@ -88,7 +97,7 @@ type JSONResult struct {
 	LogEvidence *Float                    `json:"log_evidence"`
 	ELBO        bool                      `json:"elbo,omitempty"`
 	Trace       Floats                    `json:"trace"`
-	Variables   map[string]JSONVariable   `json:"variables"`
+	Variables   JSONVariables             `json:"variables"`
 	Relaxation  map[string]Float          `json:"relaxation"`
 	Predictions map[string]JSONPrediction `json:"predictions"`
 	Learned     map[string]JSONLearned    `json:"learned"`
@@ -103,22 +112,164 @@ type JSONWarning struct {
 	Message string `json:"message"`
 }
 
+// JSONVariables is a result's posterior marginals, encoded as an object
+// keyed by variable name — sorted, as encoding/json writes a map, and of
+// two variables with one name the later — one variable at a time, so that
+// WriteDocument streams 10⁶ variables without holding their encoding or a
+// JSONVariable each.
+type JSONVariables struct {
+	vars []infer.Variable
+	stub bool // WriteDocument's placeholder (stubJSON)
+}
+
+// stubJSON is what a placeholder JSONVariables encodes to: a string with a
+// NUL, which no other value of the document encodes to unescaped (a string
+// holding it encodes its quotes as \"), so that WriteDocument finds where
+// to stream the variables.
+const stubJSON = `"\u0000"`
+
+// writeSpliced writes enc, a compact encoding holding the member
+// "key": stubJSON once, to b with what stream writes in place of the
+// placeholder.
+func writeSpliced(b *bytes.Buffer, enc []byte, key string, stream func() error) error {
+	member := `"` + key + `":`
+	at := bytes.Index(enc, []byte(member+stubJSON))
+	if at < 0 {
+		return fmt.Errorf("json: the placeholder of %s is missing", key)
+	}
+	at += len(member)
+	b.Write(enc[:at])
+	if err := stream(); err != nil {
+		return err
+	}
+	b.Write(enc[at+len(stubJSON):])
+	return nil
+}
+
+// MarshalJSON encodes the object whole.
+func (v JSONVariables) MarshalJSON() ([]byte, error) {
+	if v.stub {
+		return []byte(stubJSON), nil
+	}
+	var b bytes.Buffer
+	err := v.encode(&b, func() error { return nil })
+	return b.Bytes(), err
+}
+
+// encode appends the object to b, calling flush after each variable.
+func (v JSONVariables) encode(b *bytes.Buffer, flush func() error) error {
+	order := make([]int32, 0, len(v.vars))
+	for i := range v.vars {
+		order = append(order, int32(i))
+	}
+	// By name, the later of equal names first; then keep each name's first.
+	slices.SortStableFunc(order, func(i, j int32) int {
+		if c := strings.Compare(v.vars[i].Name, v.vars[j].Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(j, i)
+	})
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(true)
+	b.WriteByte('{')
+	for k, i := range order {
+		if k > 0 && v.vars[order[k-1]].Name == v.vars[i].Name {
+			continue
+		}
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(v.vars[i].Name); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		jv := jsonVariable(v.vars[i])
+		probs := jv.Probs
+		if probs != nil && len(probs.probs) > probsChunk {
+			jv.Probs = &JSONProbs{stub: true}
+		}
+		start := b.Len()
+		if err := enc.Encode(jv); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1)
+		if jv.Probs != probs { // a long list: streamed in place of the placeholder
+			enc := bytes.Clone(b.Bytes()[start:])
+			b.Truncate(start)
+			if err := writeSpliced(b, enc, "probs", func() error { return probs.encode(b, flush) }); err != nil {
+				return err
+			}
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// JSONProbs is a discrete variable's probabilities, one array of its
+// states' probabilities per element ([[0.25, 0.75], ...]), encoded an
+// element at a time: WriteDocument streams a long list (a latent of 10⁶
+// spins) in pieces of probsChunk elements.
+type JSONProbs struct {
+	probs [][]float64
+	stub  bool // JSONVariables.encode's placeholder (stubJSON)
+}
+
+// probsChunk is how many elements of a long list of probabilities are
+// written at a time.
+const probsChunk = 4096
+
+// MarshalJSON encodes the list whole.
+func (p *JSONProbs) MarshalJSON() ([]byte, error) {
+	if p.stub {
+		return []byte(stubJSON), nil
+	}
+	var b bytes.Buffer
+	err := p.encode(&b, func() error { return nil })
+	return b.Bytes(), err
+}
+
+// encode appends the list to b, calling flush after every probsChunk
+// elements.
+func (p *JSONProbs) encode(b *bytes.Buffer, flush func() error) error {
+	var buf []byte
+	buf = append(buf, '[')
+	for i, x := range p.probs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = nonNil(floats(x)).appendJSON(buf)
+		if (i+1)%probsChunk == 0 {
+			b.Write(buf)
+			buf = buf[:0]
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	b.Write(append(buf, ']'))
+	return nil
+}
+
 // JSONVariable is a posterior marginal: continuous variables carry mean and
 // var, discrete ones states and probs; all arrays are flattened row-major
 // over shape. Sampling methods add Monte Carlo diagnostics.
 type JSONVariable struct {
-	Shape   []int    `json:"shape"`
-	Mean    Floats   `json:"mean,omitempty"`
-	Var     Floats   `json:"var,omitempty"`
-	Family  string   `json:"family,omitempty"`
-	Dist    []string `json:"dist,omitempty"`
-	States  []string `json:"states,omitempty"`
-	Probs   []Floats `json:"probs,omitempty"`
-	MeanSE  Floats   `json:"mean_se,omitempty"`
-	VarSE   Floats   `json:"var_se,omitempty"`
-	ProbsSE []Floats `json:"probs_se,omitempty"`
-	ESS     Floats   `json:"ess,omitempty"`
-	RHat    Floats   `json:"rhat,omitempty"`
+	Shape   []int      `json:"shape"`
+	Mean    Floats     `json:"mean,omitempty"`
+	Var     Floats     `json:"var,omitempty"`
+	Family  string     `json:"family,omitempty"`
+	Dist    []string   `json:"dist,omitempty"`
+	States  []string   `json:"states,omitempty"`
+	Probs   *JSONProbs `json:"probs,omitempty"`
+	MeanSE  Floats     `json:"mean_se,omitempty"`
+	VarSE   Floats     `json:"var_se,omitempty"`
+	ProbsSE []Floats   `json:"probs_se,omitempty"`
+	ESS     Floats     `json:"ess,omitempty"`
+	RHat    Floats     `json:"rhat,omitempty"`
 }
 
 // JSONPrediction is a predict quantity at new inputs.
@@ -165,14 +316,52 @@ func WriteJSON(w io.Writer, model string, rs []*infer.Result) error {
 }
 
 // WriteDocument writes a JSON document (NewDocument, with any model-level
-// fields set) in fg's layout.
+// fields set) in fg's layout, as json.Marshal and indentJSON would, but
+// streamed: the results' variables are encoded and written one at a time.
 func WriteDocument(w io.Writer, d Document) error {
-	compact, err := json.Marshal(d)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var in indenter
+	var b bytes.Buffer
+	flush := func() error {
+		in.write(bw, b.Bytes())
+		b.Reset()
+		return nil
+	}
+	head, err := json.Marshal(struct {
+		Version int    `json:"version"`
+		Model   string `json:"model"`
+	}{d.Version, d.Model})
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	indentJSON(bw, compact)
+	b.Write(head[:len(head)-1])
+	b.WriteString(`,"results":[`)
+	for k, r := range d.Results {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		vars := r.Variables
+		r.Variables = JSONVariables{stub: true}
+		enc, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if err := writeSpliced(&b, enc, "variables", func() error { return vars.encode(&b, flush) }); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(']')
+	if d.SummedStates != nil {
+		s, err := json.Marshal(d.SummedStates)
+		if err != nil {
+			return err
+		}
+		b.WriteString(`,"summed_states":`)
+		b.Write(s)
+	}
+	b.WriteByte('}')
+	flush()
+	bw.WriteByte('\n')
 	return bw.Flush()
 }
 
@@ -190,7 +379,7 @@ func jsonResult(r *infer.Result) JSONResult {
 		Method: r.Method, Label: r.Label, Options: r.Options, Status: r.Status.String(),
 		Message: r.Message, Iterations: r.Iterations, Updates: r.Updates, Skipped: r.Skipped,
 		Seconds: Float(r.Runtime.Seconds()), Trace: floats(r.Trace),
-		Variables: map[string]JSONVariable{}, Relaxation: map[string]Float{},
+		Variables: JSONVariables{vars: r.Variables}, Relaxation: map[string]Float{},
 		Predictions: map[string]JSONPrediction{}, Learned: map[string]JSONLearned{},
 		Errors: jsonErrors(r.Errors), Warnings: []JSONWarning{},
 	}
@@ -210,9 +399,6 @@ func jsonResult(r *infer.Result) JSONResult {
 	if r.HasEvidence {
 		j.LogEvidence = optFloat(true, r.LogEvidence)
 		j.ELBO = r.ELBO
-	}
-	for _, v := range r.Variables {
-		j.Variables[v.Name] = jsonVariable(v)
 	}
 	for _, x := range r.Relaxation {
 		j.Relaxation[uniqueKey(j.Relaxation, x.Factor)] = Float(x.B)
@@ -274,9 +460,8 @@ func jsonVariable(v infer.Variable) JSONVariable {
 	if j.States == nil {
 		j.States = []string{}
 	}
-	j.Probs = make([]Floats, len(v.Probs))
-	for i, p := range v.Probs {
-		j.Probs[i] = nonNil(floats(p))
+	if len(v.Probs) > 0 {
+		j.Probs = &JSONProbs{probs: v.Probs}
 	}
 	for _, p := range v.ProbsSE {
 		j.ProbsSE = append(j.ProbsSE, nonNil(floats(p)))

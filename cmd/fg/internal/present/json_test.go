@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/cmd/fg/internal/jsonschema"
+	"github.com/fg-infer/fg/infer"
 )
 
 // loadSchema reads docs/result.schema.json from the repository.
@@ -106,5 +107,59 @@ func TestFloatRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(b, &y); err != nil || y != x {
 			t.Errorf("%v -> %s -> %v", x, b, y)
 		}
+	}
+}
+
+// TestJSONStreamed: WriteDocument, which streams the variables one at a
+// time, writes what json.Marshal of the whole document and indentJSON
+// write; the variables object holds, for each name, the later variable of
+// that name, keys sorted as encoding/json sorts a map's (HTML-escaped),
+// checked against a map[string]JSONVariable encoded by encoding/json.
+func TestJSONStreamed(t *testing.T) {
+	rs := fixture()
+	big := make([][]float64, 2*probsChunk+3) // streamed in three pieces
+	for i := range big {
+		x := float64(i) / float64(len(big))
+		big[i] = []float64{1 - x, x}
+	}
+	rs[0].Variables = append(rs[0].Variables,
+		infer.Variable{Name: "z<&>", Discrete: true, States: []string{"-1", "+1"}, Probs: [][]float64{{0.25, 0.75}}},
+		infer.Variable{Name: "a", Shape: []int{1}, Mean: []float64{1}, Var: []float64{2}},
+		infer.Variable{Name: "w", Shape: []int{1}, Mean: []float64{3}, Var: []float64{4}},
+		infer.Variable{Name: "big", Shape: []int{2*probsChunk + 3}, Discrete: true, States: []string{"-1", "+1"}, Probs: big})
+	rs = append(rs, &infer.Result{Method: "bp", Label: "empty", Status: infer.Failed})
+	d := NewDocument("toy", rs)
+	d.SummedStates = &JSONSummedStates{Latents: []string{"z"}, LogStates: 0.5}
+	var got, want bytes.Buffer
+	if err := WriteDocument(&got, d); err != nil {
+		t.Fatal(err)
+	}
+	compact, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	indentJSON(&want, compact)
+	if got.String() != want.String() {
+		t.Errorf("streamed:\n%s\nwhole:\n%s", got.String(), want.String())
+	}
+	var doc struct {
+		Results []struct {
+			Variables map[string]struct{ Probs [][]float64 }
+		}
+	}
+	if err := json.Unmarshal(got.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if p := doc.Results[0].Variables["big"].Probs; len(p) != len(big) || p[probsChunk][1] != big[probsChunk][1] || p[len(p)-1][0] != big[len(big)-1][0] {
+		t.Errorf("the streamed probabilities read back as %d elements", len(p))
+	}
+	m := map[string]JSONVariable{}
+	for _, v := range rs[0].Variables {
+		m[v.Name] = jsonVariable(v)
+	}
+	ref, _ := json.Marshal(m)
+	enc, _ := json.Marshal(d.Results[0].Variables)
+	if string(enc) != string(ref) {
+		t.Errorf("variables %s, want %s", enc, ref)
 	}
 }

@@ -1,6 +1,7 @@
 package present
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -317,49 +318,83 @@ func findVar(r *infer.Result, name string) *infer.Variable {
 	return nil
 }
 
-// indexVars maps each result's variables by name (the first of a name, as
-// findVar), so that a table of many variables (a libDAI file has one per
-// graph variable) is written in linear time.
-func indexVars(rs []*infer.Result) map[*infer.Result]map[string]*infer.Variable {
-	out := make(map[*infer.Result]map[string]*infer.Variable, len(rs))
-	for _, r := range rs {
+// eachVariable calls f for every variable name, in order of first
+// appearance over the results, with that variable of each result (the
+// first of its name; nil where a result lacks it; vs is reused between
+// calls). With one result — one infer line, whose variables have distinct
+// names — it walks the result's list, so that a table of many variables (a
+// libDAI file has one per graph variable) builds no map of names; with
+// several, a map per result keeps it linear.
+func eachVariable(rs []*infer.Result, f func(name string, vs []*infer.Variable)) {
+	vs := make([]*infer.Variable, len(rs))
+	if len(rs) == 1 {
+		for i := range rs[0].Variables {
+			vs[0] = &rs[0].Variables[i]
+			f(vs[0].Name, vs)
+		}
+		return
+	}
+	byName := make([]map[string]*infer.Variable, len(rs))
+	for j, r := range rs {
 		m := make(map[string]*infer.Variable, len(r.Variables))
 		for i := range r.Variables {
 			if _, dup := m[r.Variables[i].Name]; !dup {
 				m[r.Variables[i].Name] = &r.Variables[i]
 			}
 		}
-		out[r] = m
+		byName[j] = m
 	}
-	return out
+	for _, name := range varNames(rs) {
+		for j := range rs {
+			vs[j] = byName[j][name]
+		}
+		f(name, vs)
+	}
 }
 
+// writeVariables prints a row per shown element of every variable, in two
+// passes over the rows — their widths, then the rows themselves — so that
+// a table of 10⁶ rows is written without being held.
 func writeVariables(w io.Writer, rs []*infer.Result, opt TableOptions) {
-	names := varNames(rs)
-	if len(names) == 0 {
+	some := false
+	eachVariable(rs, func(string, []*infer.Variable) { some = true })
+	if !some {
 		return
 	}
 	fmt.Fprintln(w)
-	g := &grid{}
-	g.add(row("variable", rs, func(r *infer.Result) string { return r.Label })...)
-	byName := indexVars(rs)
-	var notes []string
-	for _, name := range names {
-		shape, n, discrete := varShape(rs, byName, name)
-		k := opt.limit(n)
-		for i := 0; i < k; i++ {
-			g.add(row(infer.ElementName(name, shape, i), rs, func(r *infer.Result) string {
-				return varCell(byName[r][name], i)
-			})...)
+	cells := make([]string, 1+len(rs))
+	rows := func(f func([]string)) {
+		cells[0] = "variable"
+		for j, r := range rs {
+			cells[1+j] = r.Label
 		}
-		if k < n {
+		f(cells)
+		eachVariable(rs, func(name string, vs []*infer.Variable) {
+			shape, n, _ := varShape(vs)
+			for i := range opt.limit(n) {
+				cells[0] = infer.ElementName(name, shape, i)
+				for j, v := range vs {
+					cells[1+j] = varCell(v, i)
+				}
+				f(cells)
+			}
+		})
+	}
+	var widths []int
+	rows(func(c []string) { widths = growWidths(widths, c) })
+	bw := bufio.NewWriterSize(w, 1<<16)
+	rows(func(c []string) { writeRow(bw, "", c, widths) })
+	bw.Flush()
+	var notes []string
+	eachVariable(rs, func(name string, vs []*infer.Variable) {
+		_, n, discrete := varShape(vs)
+		if k := opt.limit(n); k < n {
 			notes = append(notes, fmt.Sprintf("%s: %d of %d elements shown (--all shows everything)", name, k, n))
 		}
 		if discrete {
 			notes = appendOnce(notes, "discrete variables: P(last state), e.g. P(x = +1); cat(K): P(0)/P(1)/…")
 		}
-	}
-	g.write(w, "")
+	})
 	for _, n := range notes {
 		fmt.Fprintf(w, "  (%s)\n", n)
 	}
@@ -374,14 +409,13 @@ func appendOnce(list []string, s string) []string {
 	return append(list, s)
 }
 
-// varShape returns the shape, the element count and the discreteness of a
-// variable from the first result that has it.
 // varShape returns the shape, element count and kind of a variable from the
-// result that reports the most elements of it (a failed run may report none).
-func varShape(rs []*infer.Result, byName map[*infer.Result]map[string]*infer.Variable, name string) ([]int, int, bool) {
+// result that reports the most elements of it (a failed run may report
+// none); vs holds the variable of each result (nil where absent).
+func varShape(vs []*infer.Variable) ([]int, int, bool) {
 	var best *infer.Variable
-	for _, r := range rs {
-		if v := byName[r][name]; v != nil && (best == nil || varLen(v) > varLen(best)) {
+	for _, v := range vs {
+		if v != nil && (best == nil || varLen(v) > varLen(best)) {
 			best = v
 		}
 	}
