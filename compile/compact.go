@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -30,7 +31,12 @@ const streamWeightBytes = 24
 func (c *compiler) compactLatent(s *ast.LatentStmt, d graph.Domain, shape []int) {
 	n := sizeOf(shape)
 	call, isCall := s.Prior.(*ast.CallExpr)
-	if d != graph.Real || len(shape) != 1 || !isCall || call.FunName() != "normal" || c.net != nil {
+	var isNormal bool
+	if isCall {
+		k, _ := factor.Lookup(call.FunName(), factor.Prior)
+		_, isNormal = k.(factor.NormalPrior)
+	}
+	if d != graph.Real || len(shape) != 1 || !isNormal || c.net != nil {
 		c.fail(s.Type, "latent `%s` has %g elements; the limit is %g (above it, only the weights of a libsvm plate, declared with their prior as `latent %s: real[cols(X)] ~ normal(0, 1)`)",
 			s.Name.Name, n, float64(maxLatent), s.Name.Name)
 	}
