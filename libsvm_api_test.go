@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/fg-infer/fg"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // TestLibSVMThroughAPI runs examples/sparse_probit.fg through the public
@@ -129,9 +130,8 @@ infer ep as gh200 { passes = 1, approx = gh(n = 200) }
 // from compile to results (runtime.MemStats.TotalAlloc: the engine's 24,
 // see compile's streamWeightBytes, plus a constant for buffers) and checks
 // the weights against the one-site probit closed form to 1e-10 (prior
-// N(m0, v0), ADF's moment match: s = √(1 + Σx_j² v0), z = y Σx_j m0 / s,
-// r = φ(z)/Φ(z), E w_j = m0 + v0 x_j y r / s, Var w_j = v0 − v0² x_j² r
-// (z + r) / s²); weights no example sees keep the prior exactly.
+// N(m0, v0), testkit.ProbitOneSite); weights no example sees keep the
+// prior exactly.
 func TestLibSVMWideWeights(t *testing.T) {
 	d := 1 << 26
 	if testing.Short() {
@@ -178,16 +178,9 @@ infer ep { passes = 1 }
 		idx []int
 		x   []float64
 	}{{1, []int{0, d - 1}, []float64{0.5, 1}}, {-1, []int{1}, []float64{1.5}}, {1, []int{6}, []float64{-0.8}}} {
-		var mt, vt float64
-		for _, x := range ex.x {
-			mt, vt = mt+x*m0, vt+x*x*v0
-		}
-		s := math.Sqrt(1 + vt)
-		z := ex.y * mt / s
-		rr := math.Exp(-z*z/2) / math.Sqrt(2*math.Pi) / (0.5 * math.Erfc(-z/math.Sqrt2))
+		ms, vs := testkit.ProbitOneSite(ex.y, ex.x, m0, v0)
 		for k, j := range ex.idx {
-			x := ex.x[k]
-			mean, vr := m0+v0*x*ex.y*rr/s, v0-v0*v0*x*x*rr*(z+rr)/(s*s)
+			mean, vr := ms[k], vs[k]
 			gm, _ := r.Mean("w", j)
 			gv, _ := r.Variance("w", j)
 			if !(math.Abs(gm-mean) <= 1e-10) || !(math.Abs(gv-vr) <= 1e-10) {

@@ -18,6 +18,7 @@ import (
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/internal/mathx"
+	"github.com/fg-infer/fg/internal/testkit"
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -267,10 +268,8 @@ func TestStreamProgress(t *testing.T) {
 // written over q), plus a constant for the file buffers. The results are
 // checked against the one-site probit closed form (to 1e-10): weights seen
 // by no example keep their prior exactly, and each example's weights equal
-// ADF's moment match on the prior, p(w | y) ∝ Φ(y xᵀw) N(w; m0, v0 I):
-//
-//	s = √(1 + Σx_j² v0), z = y Σx_j m0 / s, r = φ(z)/Φ(z),
-//	E w_j = m0 + v0 x_j y r / s,   Var w_j = v0 − v0² x_j² r (z + r) / s².
+// ADF's moment match on the prior, p(w | y) ∝ Φ(y xᵀw) N(w; m0, v0 I)
+// (testkit.ProbitOneSite).
 //
 // The examples share no weight, so EP's further passes leave ADF's answer.
 func TestStreamWideMemory(t *testing.T) {
@@ -300,16 +299,9 @@ func TestStreamWideMemory(t *testing.T) {
 		}
 		seen := map[int]bool{}
 		for _, ex := range examples {
-			var mt, vt float64
-			for _, x := range ex.x {
-				mt, vt = mt+x*m0, vt+x*x*v0
-			}
-			s := math.Sqrt(1 + vt)
-			z := ex.y * mt / s
-			r := math.Exp(-z*z/2) / math.Sqrt(2*math.Pi) / (0.5 * math.Erfc(-z/math.Sqrt2))
+			ms, vs := testkit.ProbitOneSite(ex.y, ex.x, m0, v0)
 			for k, j := range ex.idx {
-				x := ex.x[k]
-				m, v := m0+v0*x*ex.y*r/s, v0-v0*v0*x*x*r*(z+r)/(s*s)
+				m, v := ms[k], vs[k]
 				if !(math.Abs(res.Mean[j]-m) <= 1e-10) || !(math.Abs(res.Var[j]-v) <= 1e-10) {
 					t.Errorf("passes %d: w[%d] = %.17g ± %.17g, closed form %.17g ± %.17g", passes, j, res.Mean[j], res.Var[j], m, v)
 				}
