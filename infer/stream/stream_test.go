@@ -320,3 +320,34 @@ func TestStreamWideMemory(t *testing.T) {
 // 1 MiB reader buffer of each pass, EP's two 1 MiB site-file buffers per
 // pass, and small scratch.
 const fileBuffers = 8 << 20
+
+// TestStreamSharedPrior: a prior shared by all weights (Problem.D, the
+// compact latent's form) gives bit for bit the result of the same prior
+// repeated per weight, for ADF and for damped EP.
+func TestStreamSharedPrior(t *testing.T) {
+	const d = 300
+	path := writeSynthetic(t, 400, d, 8, 3)
+	pm, pv := make([]float64, d), make([]float64, d)
+	for j := range pm {
+		pm[j], pv[j] = 0.3, 1.7
+	}
+	for _, s := range []Settings{{}, {Passes: 7, Damping: 0.7}} {
+		s1, s2 := s, s
+		a, err := Run(context.Background(), &Problem{PriorMean: pm, PriorVar: pv, Lik: ep.Probit{}, Train: LibSVMFile{Path: path}}, &s1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Run(context.Background(), &Problem{PriorMean: []float64{0.3}, PriorVar: []float64{1.7}, D: d, Lik: ep.Probit{}, Train: LibSVMFile{Path: path}}, &s2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range d {
+			if a.Mean[j] != b.Mean[j] || a.Var[j] != b.Var[j] {
+				t.Fatalf("passes %d: w[%d] = %v ± %v shared, %v ± %v per weight", s.Passes, j, b.Mean[j], b.Var[j], a.Mean[j], a.Var[j])
+			}
+		}
+	}
+	if _, err := Run(context.Background(), &Problem{PriorMean: pm, PriorVar: pv, D: d, Lik: ep.Probit{}, Train: LibSVMFile{Path: path}}, &Settings{}); err == nil {
+		t.Error("a shared prior of d means was accepted")
+	}
+}
