@@ -2,12 +2,16 @@ package fg_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
 	"testing/fstest"
 
 	"github.com/fg-infer/fg"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // TestLibSVMThroughAPI runs examples/sparse_probit.fg through the public
@@ -115,6 +119,80 @@ infer ep as gh200 { passes = 1, approx = gh(n = 200) }
 			if !(math.Abs(mean-wm) <= c.tol) || !(math.Abs(v-wv) <= c.tol) {
 				t.Errorf("%s: w[%d] = %.10g ± %.10g, quadrature %.10g ± %.10g", c.label, j, mean, v, wm, wv)
 			}
+		}
+	}
+}
+
+// TestLibSVMWideWeights runs weights of d = 2²⁶ elements (libsvm's largest
+// index; 10⁷ + 1 under -short, still above the limit of latents held
+// element by element) through Load and Run: a compact latent whose prior is
+// two numbers, streamed by ADF. It bounds the bytes allocated per weight
+// from compile to results (runtime.MemStats.TotalAlloc: the engine's 24,
+// see compile's streamWeightBytes, plus a constant for buffers) and checks
+// the weights against the one-site probit closed form to 1e-10 (prior
+// N(m0, v0), testkit.ProbitOneSite); weights no example sees keep the
+// prior exactly.
+func TestLibSVMWideWeights(t *testing.T) {
+	d := 1 << 26
+	if testing.Short() {
+		d = 10_000_001
+	}
+	const m0, v0 = 0.25, 2.0 // m0/v0 and 1/v0 are exact, so η/λ gives m0 back exactly
+	dir := t.TempDir()
+	svm := fmt.Sprintf("1 1:0.5 %d:1\n-1 2:1.5\n1 7:-0.8\n", d)
+	if err := os.WriteFile(filepath.Join(dir, "wide.svm"), []byte(svm), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf(`model wide
+data X = libsvm(%q)
+data y = libsvm_labels(%q)
+latent w: real[cols(X)] ~ normal(%g, %g)
+for i in 0..len(y) {
+  y[i] ~ probit(dot(X[i], w))
+}
+infer ep { passes = 1 }
+`, filepath.Join(dir, "wide.svm"), filepath.Join(dir, "wide.svm"), m0, v0)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m, err := fg.LoadBytes(filepath.Join(dir, "wide.fg"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run(context.Background())
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const buffers = 16 << 20
+	perWeight := float64(after.TotalAlloc-before.TotalAlloc) / float64(d)
+	t.Logf("d = %d: %.2f bytes allocated per weight", d, perWeight)
+	if float64(after.TotalAlloc-before.TotalAlloc-buffers)/float64(d) > 24 {
+		t.Errorf("%.2f bytes allocated per weight, want ≤ 24 beyond %d for buffers", perWeight, buffers)
+	}
+	r := res.Get("ep")
+	if _, err := r.Mean("w", 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range []struct {
+		y   float64
+		idx []int
+		x   []float64
+	}{{1, []int{0, d - 1}, []float64{0.5, 1}}, {-1, []int{1}, []float64{1.5}}, {1, []int{6}, []float64{-0.8}}} {
+		ms, vs := testkit.ProbitOneSite(ex.y, ex.x, m0, v0)
+		for k, j := range ex.idx {
+			mean, vr := ms[k], vs[k]
+			gm, _ := r.Mean("w", j)
+			gv, _ := r.Variance("w", j)
+			if !(math.Abs(gm-mean) <= 1e-10) || !(math.Abs(gv-vr) <= 1e-10) {
+				t.Errorf("w[%d] = %.17g ± %.17g, closed form %.17g ± %.17g", j, gm, gv, mean, vr)
+			}
+		}
+	}
+	for _, j := range []int{2, 5, 7, 1 << 20, d - 2} {
+		gm, _ := r.Mean("w", j)
+		gv, _ := r.Variance("w", j)
+		if gm != m0 || gv != v0 {
+			t.Errorf("unseen w[%d] = %g ± %g, want the prior %g ± %g", j, gm, gv, m0, v0)
 		}
 	}
 }

@@ -66,6 +66,7 @@ func (c *compiler) ident(id *ast.Ident) val {
 		panic(abort{})
 	}
 	if b.kind == bLatent {
+		c.compactUse(id.Pos(), b.lat)
 		return c.selection(b.lat, c.latentIDs(b.lat), c.m.Graph.Latents[b.lat].Shape)
 	}
 	if b.kind == bParam {
@@ -80,6 +81,9 @@ func (c *compiler) latentIDs(lat int) []int {
 	ids, ok := c.allIDs[lat]
 	if !ok {
 		l := &c.m.Graph.Latents[lat]
+		if l.Compact { // callers check with compactUse at the use; this is the backstop
+			c.compactUse(l.Pos, lat)
+		}
 		ids = make([]int, l.Size())
 		for i := range ids {
 			ids[i] = l.First + i

@@ -25,7 +25,8 @@ type priorDecl struct {
 func (c *compiler) latentStmt(s *ast.LatentStmt) {
 	d, card, shape := c.typeOf(s.Type)
 	if n := float64(sizeOf(shape)); n > maxLatent {
-		c.fail(s.Type, "latent `%s` has %g elements; the limit is %g", s.Name.Name, n, float64(maxLatent))
+		c.compactLatent(s, d, shape)
+		return
 	}
 	if states := float64(sizeOf(shape)) * float64(card); d.Discrete() && states > graph.MaxGraphEntries {
 		c.fail(s.Type, "latent `%s` has %.0f states in all (elements × states of each); the limit is %d", s.Name.Name, states, graph.MaxGraphEntries)
@@ -60,6 +61,7 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 		return
 	}
 	l := &c.m.Graph.Latents[lat]
+	c.compactUse(lhs.Pos(), lat)
 	c.priorTried[lat] = true
 	b := c.distribution(call)
 	if !b.Prior {
@@ -306,6 +308,13 @@ func (c *compiler) processPrior(a *args, l *graph.Latent, kind PriorKind, k int,
 func (c *compiler) buildBlocks() {
 	if c.net != nil {
 		c.buildNet()
+		return
+	}
+	ok := true
+	for li := range c.m.Graph.Latents {
+		ok = c.checkCompact(li) && ok
+	}
+	if !ok {
 		return
 	}
 	if c.fg.at.IsValid() {

@@ -118,7 +118,10 @@ type Prior struct {
 	// only, so that its memory stays O(d) (the dense diag(Var) is formed,
 	// and charged against the covariance budget, for other blocks only).
 	Var []float64
-	Nu  float64 // student_t / tp degrees of freedom
+	// Shared, for a normal prior, means Mean and Var hold one number, the
+	// prior of every element (a compact latent's prior, compact.go).
+	Shared bool
+	Nu     float64 // student_t / tp degrees of freedom
 	// GP/TP only: the kernel expression and the training inputs (rows).
 	Kernel KernelSpec
 	X      *mat.Dense

@@ -62,6 +62,7 @@ func (c *compiler) indexElement(e *ast.IndexExpr) (val, bool) {
 		return val{}, false
 	}
 	if b.kind == bLatent {
+		c.compactUse(id.Pos(), b.lat)
 		ids := c.latentIDs(b.lat)
 		return c.selection(b.lat, ids[off:off+1:off+1], nil), true
 	}

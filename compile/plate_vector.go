@@ -180,6 +180,7 @@ func (c *compiler) vecIndex(e *ast.IndexExpr) (val, bool) {
 		if l := &c.m.Graph.Latents[b.lat]; len(l.Shape) != 1 || first < 0 || first+n > l.Shape[0] {
 			return val{}, false
 		}
+		c.compactUse(id.Pos(), b.lat)
 		ids := c.latentIDs(b.lat)
 		return c.selection(b.lat, ids[first:first+n:first+n], []int{n}), true
 	case b.kind != bLoop && b.v.k == kNum && len(b.v.shape) == 1 && first >= 0 && first+n <= b.v.shape[0]:

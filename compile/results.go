@@ -26,6 +26,9 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 	}
 	b, _ := stdlib.Lookup(stdlib.Predict, "predictive")
 	a := c.bind(call, b)
+	if c.compactPredict(s, a) {
+		return
+	}
 	lv, _ := a.val(0)
 	if c.m.FactorGraph != nil {
 		c.fgPredict(s, a, lv)

@@ -43,8 +43,12 @@ type Latent struct {
 	Domain Domain
 	Card   int   // number of states for discrete domains, 0 for Real
 	Shape  []int // nil for a scalar
-	First  int   // ID of element 0 in Graph.Vars
+	First  int   // ID of element 0 in Graph.Vars; -1 for a Compact latent
 	Pos    ast.Pos
+	// Compact marks a latent whose elements are not graph variables
+	// (AddCompactLatent): no factor touches them one by one, so the graph
+	// keeps only the latent's name and size.
+	Compact bool
 }
 
 // Size is the number of scalar elements.
@@ -145,6 +149,16 @@ func (g *Graph) AddLatent(name string, d Domain, card int, shape []int, pos ast.
 	}
 	g.adj = nil
 	return li
+}
+
+// AddCompactLatent declares a real vector latent of n elements that are
+// not graph variables: it has no IDs (First is -1) and no factor may name
+// its elements. It is the form of weights that only an engine reading the
+// whole latent at once touches (the compiler's streamed libsvm weights),
+// so that a latent of 2²⁶ elements costs the graph nothing per element.
+func (g *Graph) AddCompactLatent(name string, n int, pos ast.Pos) int {
+	g.Latents = append(g.Latents, Latent{Name: name, Domain: Real, Shape: []int{n}, First: -1, Pos: pos, Compact: true})
+	return len(g.Latents) - 1
 }
 
 // FactorLabel is factor i's readable name: its Label, or, when the

@@ -50,6 +50,11 @@ func (e *env) checkFile(path string) bool {
 	}
 	e.printWarnings(m.Warnings)
 	vars, factors := len(m.Graph.Vars), m.Graph.NumFactors()
+	for _, l := range m.Graph.Latents {
+		if l.Compact { // streamed weights: elements that are not graph variables
+			vars += l.Size()
+		}
+	}
 	if m.Net != nil { // a typed factor graph: its variables (a Dirichlet row is one) and factors
 		vars, factors = len(m.Net.Vars), len(m.Net.Factors)
 	}

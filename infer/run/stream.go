@@ -40,6 +40,9 @@ func (j *job) streamBlock(b *compile.Block) (*blockOut, error) {
 		}
 	}
 	p := &stream.Problem{PriorMean: b.Prior.Mean, PriorVar: pv, Lik: lik, Train: labelledSource{st}}
+	if b.Prior.Shared {
+		p.D = b.N // one prior for every weight (a compact latent)
+	}
 	res, err := stream.Run(j.ctx, p, s)
 	if err != nil {
 		return nil, err

@@ -48,9 +48,13 @@ import (
 
 // Problem is a streamed sparse linear model.
 type Problem struct {
-	PriorMean, PriorVar []float64 // length d; variances finite and positive
-	Lik                 ep.Likelihood
-	Train               Source
+	PriorMean, PriorVar []float64 // length d, or 1 when D is set; variances finite and positive
+	// D, if positive, is the number of weights, all with the one prior
+	// N(PriorMean[0], PriorVar[0]): the prior is then held as two numbers,
+	// not 2d, and the engine's O(d) state is its only per-weight memory.
+	D     int
+	Lik   ep.Likelihood
+	Train Source
 }
 
 // Settings of Run.
@@ -122,6 +126,8 @@ func validate(p *Problem, s *Settings) error {
 	switch {
 	case p == nil || s == nil || p.Lik == nil || p.Train == nil:
 		return errors.New("stream: nil problem, settings, likelihood or source")
+	case p.D > 0 && (len(p.PriorMean) != 1 || len(p.PriorVar) != 1):
+		return fmt.Errorf("stream: a prior shared by %d weights has %d means and %d variances, want 1", p.D, len(p.PriorMean), len(p.PriorVar))
 	case len(p.PriorMean) == 0 || len(p.PriorVar) != len(p.PriorMean):
 		return fmt.Errorf("stream: prior mean has length %d, prior variance %d", len(p.PriorMean), len(p.PriorVar))
 	case s.Damping != 0 && infer.CheckDamping(s.Damping) != nil:
@@ -152,6 +158,7 @@ type engine struct {
 	s         *Settings
 	delta     float64
 	q         []float64 // q's natural parameters, interleaved: λ_j = q[2j], η_j = q[2j+1] (one cache line per weight)
+	m         []float64 // the means η_j/λ_j after the last completed pass (the residual's reference)
 	ex        example   // scratch of one example
 	sites     *siteStore
 	res       *Result
@@ -161,17 +168,29 @@ type engine struct {
 }
 
 func newEngine(p *Problem, s *Settings) *engine {
-	d := len(p.PriorMean)
+	d := p.dim()
 	e := &engine{p: p, s: s, delta: s.Damping, q: make([]float64, 2*d),
 		res: &Result{Errors: map[string]int{}}, start: time.Now()}
 	if e.delta == 0 {
 		e.delta = 1
 	}
 	for j := range d {
-		e.q[2*j] = 1 / p.PriorVar[j]
-		e.q[2*j+1] = p.PriorMean[j] / p.PriorVar[j]
+		k := j
+		if p.D > 0 {
+			k = 0 // the shared prior
+		}
+		e.q[2*j] = 1 / p.PriorVar[k]
+		e.q[2*j+1] = p.PriorMean[k] / p.PriorVar[k]
 	}
 	return e
+}
+
+// dim is the number of weights d.
+func (p *Problem) dim() int {
+	if p.D > 0 {
+		return p.D
+	}
+	return len(p.PriorMean)
 }
 
 func (e *engine) run(ctx context.Context) (*Result, error) {
@@ -183,7 +202,8 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 		e.sites = st
 		defer st.close()
 	}
-	prev := e.mean()
+	e.m = make([]float64, len(e.q)/2)
+	e.meanChange()
 	l := infer.Loop{Tol: e.s.Tol, Damping: e.delta, MaxIter: e.s.passes(), FixedDamping: e.s.FixedDamping, Unit: "example"}
 	if e.s.passes() == 1 || !(e.s.Tol > 0) {
 		l.Converger = infer.Never{}
@@ -201,7 +221,7 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 	var dataErr error // a data error ends the run with an error, not a status
 	o := infer.Iterate(ctx, l, func(ctx context.Context, pass int, damping float64) (infer.Sweep, error) {
 		e.delta = damping
-		sw, err := e.sweep(ctx, pass, prev)
+		sw, err := e.sweep(ctx, pass)
 		if err != nil && ctx.Err() == nil {
 			dataErr = err
 			return sw, &infer.Halt{Status: infer.Failed, Message: err.Error()}
@@ -217,8 +237,8 @@ func (e *engine) run(ctx context.Context) (*Result, error) {
 }
 
 // sweep is one pass over the data; its change is ‖m − m_prev‖₂ against the
-// means prev of the previous pass.
-func (e *engine) sweep(ctx context.Context, pass int, prev []float64) (infer.Sweep, error) {
+// means of the previous pass.
+func (e *engine) sweep(ctx context.Context, pass int) (infer.Sweep, error) {
 	e.passSkips = 0
 	u := e.res.Updates
 	n, err := e.pass(ctx, pass)
@@ -230,12 +250,7 @@ func (e *engine) sweep(ctx context.Context, pass int, prev []float64) (infer.Swe
 		return sw, fmt.Errorf("stream: pass %d read %d examples, pass 1 read %d: the data changed", pass, n, e.res.Examples)
 	}
 	e.res.Examples, e.res.Iterations = n, pass
-	m := e.mean()
-	for j := range m {
-		sw.Change += (m[j] - prev[j]) * (m[j] - prev[j])
-	}
-	sw.Change = math.Sqrt(sw.Change)
-	copy(prev, m)
+	sw.Change = math.Sqrt(e.meanChange())
 	if sw.Skipped > 0 {
 		sw.Why = infer.SkipReasons(e.res.Errors)
 	}
@@ -323,21 +338,33 @@ func (e *engine) visit(k int, y float64, idx []int32, val []float64) error {
 	return nil
 }
 
-func (e *engine) mean() []float64 {
-	m := make([]float64, len(e.q)/2)
-	for j := range m {
-		m[j] = e.q[2*j+1] / e.q[2*j]
+// meanChange sets e.m to q's means η_j/λ_j and returns Σ_j (m_j − m_old_j)²
+// against the means it held. Updating in place keeps the engine at three
+// numbers per weight (q and m), with no per-pass copy.
+func (e *engine) meanChange() float64 {
+	s := 0.0
+	for j, old := range e.m {
+		m := e.q[2*j+1] / e.q[2*j]
+		s += (m - old) * (m - old)
+		e.m[j] = m
 	}
-	return m
+	return s
 }
 
+// finish makes the result from q: the means in e.m (recomputed, since a
+// canceled or failed pass stops between updates) and the variances 1/λ_j
+// written over the front of q in place — weight j's λ is at q[2j] ≥ j, read
+// before anything is written there — so the result costs no allocation
+// beyond the engine's three numbers per weight.
 func (e *engine) finish(st infer.Status, msg string) *Result {
 	res := e.res
 	res.Status, res.Message = st, msg
-	res.Mean = e.mean()
-	res.Var = make([]float64, len(e.q)/2)
-	for j := range res.Var {
-		res.Var[j] = 1 / e.q[2*j]
+	e.meanChange()
+	d := len(e.m)
+	for j := range d {
+		e.q[j] = 1 / e.q[2*j]
 	}
+	res.Mean, res.Var = e.m, e.q[:d:d]
+	e.q = nil
 	return res
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/internal/mathx"
+	"github.com/fg-infer/fg/internal/testkit"
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -256,5 +258,96 @@ func TestStreamProgress(t *testing.T) {
 		if g.Pass != w.pass || g.Examples != w.n || g.EndOfPass != w.end || !(g.PerSecond > 0) || (w.end && g.Residual != res.Trace[w.pass-1]) {
 			t.Errorf("call %d: %+v, want %+v", k, g, w)
 		}
+	}
+}
+
+// TestStreamWideMemory runs ADF and EP over d = 2²⁰ weights with the
+// largest feature index d, and bounds the bytes the engine allocates per
+// weight (runtime.MemStats.TotalAlloc, every allocation of the run): q's
+// two natural parameters and the means (24 bytes; the variances are
+// written over q), plus a constant for the file buffers. The results are
+// checked against the one-site probit closed form (to 1e-10): weights seen
+// by no example keep their prior exactly, and each example's weights equal
+// ADF's moment match on the prior, p(w | y) ∝ Φ(y xᵀw) N(w; m0, v0 I)
+// (testkit.ProbitOneSite).
+//
+// The examples share no weight, so EP's further passes leave ADF's answer.
+func TestStreamWideMemory(t *testing.T) {
+	const d, m0, v0 = 1 << 20, 0.25, 2.0 // m0/v0 and 1/v0 are exact, so η/λ gives m0 back exactly
+	examples := []struct {
+		y   float64
+		idx []int
+		x   []float64
+	}{{1, []int{0, d - 1}, []float64{0.5, 1}}, {-1, []int{1}, []float64{1.5}}, {1, []int{6}, []float64{-0.8}}}
+	path := writeFile(t, "1 1:0.5 1048576:1\n-1 2:1.5\n1 7:-0.8\n")
+	pm, pv := make([]float64, d), make([]float64, d)
+	for j := range pm {
+		pm[j], pv[j] = m0, v0
+	}
+	for _, passes := range []int{1, 3} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err := Run(context.Background(), &Problem{PriorMean: pm, PriorVar: pv, Lik: ep.Probit{}, Train: LibSVMFile{Path: path}},
+			&Settings{Passes: passes, Tol: 1e-12})
+		runtime.ReadMemStats(&after)
+		if err != nil || !res.Status.HasNumbers() {
+			t.Fatal(res, err)
+		}
+		t.Logf("passes %d: %d bytes, %.2f per weight", passes, after.TotalAlloc-before.TotalAlloc, float64(after.TotalAlloc-before.TotalAlloc)/d)
+		if perWeight := float64(after.TotalAlloc-before.TotalAlloc-fileBuffers) / d; perWeight > 24 {
+			t.Errorf("passes %d: %.1f bytes allocated per weight (beyond %d for buffers), want ≤ 24", passes, perWeight, fileBuffers)
+		}
+		seen := map[int]bool{}
+		for _, ex := range examples {
+			ms, vs := testkit.ProbitOneSite(ex.y, ex.x, m0, v0)
+			for k, j := range ex.idx {
+				m, v := ms[k], vs[k]
+				if !(math.Abs(res.Mean[j]-m) <= 1e-10) || !(math.Abs(res.Var[j]-v) <= 1e-10) {
+					t.Errorf("passes %d: w[%d] = %.17g ± %.17g, closed form %.17g ± %.17g", passes, j, res.Mean[j], res.Var[j], m, v)
+				}
+				seen[j] = true
+			}
+		}
+		for j := range d {
+			if !seen[j] && (res.Mean[j] != m0 || res.Var[j] != v0) {
+				t.Fatalf("passes %d: unseen w[%d] = %g ± %g, want the prior %g ± %g", passes, j, res.Mean[j], res.Var[j], m0, v0)
+			}
+		}
+	}
+}
+
+// fileBuffers bounds the run's allocations that do not grow with d: the
+// 1 MiB reader buffer of each pass, EP's two 1 MiB site-file buffers per
+// pass, and small scratch.
+const fileBuffers = 8 << 20
+
+// TestStreamSharedPrior: a prior shared by all weights (Problem.D, the
+// compact latent's form) gives bit for bit the result of the same prior
+// repeated per weight, for ADF and for damped EP.
+func TestStreamSharedPrior(t *testing.T) {
+	const d = 300
+	path := writeSynthetic(t, 400, d, 8, 3)
+	pm, pv := make([]float64, d), make([]float64, d)
+	for j := range pm {
+		pm[j], pv[j] = 0.3, 1.7
+	}
+	for _, s := range []Settings{{}, {Passes: 7, Damping: 0.7}} {
+		s1, s2 := s, s
+		a, err := Run(context.Background(), &Problem{PriorMean: pm, PriorVar: pv, Lik: ep.Probit{}, Train: LibSVMFile{Path: path}}, &s1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Run(context.Background(), &Problem{PriorMean: []float64{0.3}, PriorVar: []float64{1.7}, D: d, Lik: ep.Probit{}, Train: LibSVMFile{Path: path}}, &s2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range d {
+			if a.Mean[j] != b.Mean[j] || a.Var[j] != b.Var[j] {
+				t.Fatalf("passes %d: w[%d] = %v ± %v shared, %v ± %v per weight", s.Passes, j, b.Mean[j], b.Var[j], a.Mean[j], a.Var[j])
+			}
+		}
+	}
+	if _, err := Run(context.Background(), &Problem{PriorMean: pm, PriorVar: pv, D: d, Lik: ep.Probit{}, Train: LibSVMFile{Path: path}}, &Settings{}); err == nil {
+		t.Error("a shared prior of d means was accepted")
 	}
 }
