@@ -178,8 +178,8 @@ func agreementRun(fgJSON command) error {
 }
 
 // calibrate sets fg's tolerance so that its own stopping rule (the change
-// R of the posterior means) is first met after exactly s.sweeps sweeps, and
-// rewrites the model (see calibratedTol).
+// R of the posterior means and standard deviations) is first met after
+// exactly s.sweeps sweeps, and rewrites the model (see calibratedTol).
 func calibrate(s *gpSpec, fg command, model, out string) error {
 	tol, err := calibratedTol(fg, out, s.sweeps)
 	if err != nil || tol == 0 {

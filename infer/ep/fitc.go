@@ -236,7 +236,11 @@ func (e *fitcEngine) loop(ctx context.Context) *FITCResult {
 		}
 		return e.finish(res, infer.Failed, "warm-start sites give an improper posterior")
 	}
-	status, msg := iterate(ctx, e.s, &e.r.Damping, func() []float64 { return e.st.mu }, func(int) error {
+	var mom []float64 // the means and sds of the last rebuild (momentVector)
+	status, msg := iterate(ctx, e.s, &e.r.Damping, func() []float64 {
+		mom = momentVector(mom, e.st.mu, func(i int) float64 { return e.st.sdiag[i] })
+		return mom
+	}, func(int) error {
 		if e.s.Schedule == infer.Parallel {
 			return e.sweepParallel(ctx)
 		}

@@ -11,9 +11,9 @@ import (
 
 // iterate runs the sweeps of both Gaussian engines (dense and FITC) under
 // infer.Iterate, which decides the status: sweep(it) is one sweep, and its
-// change is ‖μ_it − μ_it−1‖₂ over the posterior means mu() (qi-guo §6.1;
-// in the dense parallel schedule mu() appends the marginal standard
-// deviations, see engine.moments), which the driver divides by the damping.
+// change is ‖μ_it − μ_it−1‖₂ over the vector mu() of the posterior means
+// and marginal standard deviations (momentVector), which the driver divides
+// by the damping.
 // The updates and skips of a sweep are read from stats, which the sweeps
 // count; sites is the number of site updates per sweep. damping is the
 // rule's step, which each sweep sets to the step the driver gives it.

@@ -21,9 +21,9 @@ import (
 //
 // Convergence is judged on the undamped fixed-point residual: with damping
 // δ a sweep moves the sites δ of the way to their proposals, so the change
-// of the posterior mean is divided by δ,
+// of the posterior means μ and marginal standard deviations σ is divided by δ,
 //
-//	R(iter) = ‖μ_iter − μ_iter−1‖₂ / δ,
+//	R(iter) = ‖(μ, σ)_iter − (μ, σ)_iter−1‖₂ / δ,
 //
 // the change an undamped sweep would make to first order (exact at δ = 1).
 // Without the division a tiny δ would stop after one sweep at the prior.
@@ -272,19 +272,30 @@ func (e *engine) loop(ctx context.Context) *Result {
 }
 
 // moments is the vector whose change per sweep is the residual: the
-// posterior means, and in the parallel schedule (where the marginal
-// variances are recomputed every sweep) the marginal standard deviations
-// too — a symmetric posterior can keep its mean while its variance still
-// moves, and that is not a fixed point.
+// posterior means and the marginal standard deviations (momentVector) — a
+// symmetric posterior can keep its mean while its variance still moves, and
+// that is not a fixed point. The parallel schedule recomputes diag Σ every
+// sweep; the sequential one reads it from the running Σ, exact after the
+// sweep's last (flushed) rank-one update, or on the weight-space path from
+// the marginals the sites saw (sweepSequentialW).
 func (e *engine) moments() []float64 {
-	if e.sequential() || len(e.st.sdiag) != len(e.st.mu) {
-		return e.st.mu
+	if e.st.sigma == nil && len(e.st.sdiag) != len(e.st.mu) {
+		return e.st.mu // a canceled refresh kept only the means
 	}
-	e.mom = append(append(e.mom[:0], e.st.mu...), e.st.sdiag...)
-	for i := range e.st.sdiag {
-		e.mom[len(e.st.mu)+i] = math.Sqrt(e.st.sdiag[i])
-	}
+	e.mom = momentVector(e.mom, e.st.mu, e.st.variance)
 	return e.mom
+}
+
+// momentVector writes (μ_1..μ_n, σ_1..σ_n) into buf, σ_i = √variance(i):
+// the standard deviations are in the units of the means, so one tolerance
+// asks both to stop moving (the posterior's first two moments, qi-guo §6.1
+// judged on the means alone).
+func momentVector(buf, mu []float64, variance func(int) float64) []float64 {
+	buf = append(buf[:0], mu...)
+	for i := range mu {
+		buf = append(buf, math.Sqrt(variance(i)))
+	}
+	return buf
 }
 
 func (e *engine) order() []int { return visitOrder(e.rng, len(e.sites)) }
