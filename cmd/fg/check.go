@@ -9,12 +9,16 @@ import (
 	"github.com/fg-infer/fg/internal/safefile"
 )
 
-const checkUsage = "fg check FILE..."
+const checkUsage = "fg check [--set NAME=VALUE] [--data NAME=PATH] FILE..."
 
-// check compiles every file in check mode (no Gram matrices) and prints all
-// diagnostics; exit 1 if any file has errors.
+// check compiles every file in check mode (no Gram matrices) with the
+// overrides fg run takes (--set, --data) and prints all diagnostics; exit
+// 1 if any file has errors.
 func (e *env) check(args []string) int {
+	var set, data multi
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.Var(&set, "set", "set param `NAME=VALUE`, VALUE an fg expression such as 0.1 or [1, 2] (repeatable)")
+	fs.Var(&data, "data", "read data `NAME=PATH`: its csv(...) from PATH instead of the file it names (repeatable)")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return e.usageError(checkUsage, "%v", err)
@@ -22,16 +26,23 @@ func (e *env) check(args []string) int {
 	if len(files) == 0 {
 		return e.usageError(checkUsage, "check needs at least one model file")
 	}
+	opt := compile.Options{}
+	if opt.Set, err = keyValues("set", set); err != nil {
+		return e.usageError(checkUsage, "%v", err)
+	}
+	if opt.Data, err = keyValues("data", data); err != nil {
+		return e.usageError(checkUsage, "%v", err)
+	}
 	code := exitOK
 	for _, path := range files {
-		if !e.checkFile(path) {
+		if !e.checkFile(path, opt) {
 			code = exitError
 		}
 	}
 	return code
 }
 
-func (e *env) checkFile(path string) bool {
+func (e *env) checkFile(path string, opt compile.Options) bool {
 	src, libdai, err := safefile.ReadModelOrLibDAI(nil, path, compile.IsLibDAI)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "fg: %s: cannot read: %v\n", path, notExistMsg(err))
@@ -39,9 +50,9 @@ func (e *env) checkFile(path string) bool {
 	}
 	var m *compile.Model
 	if libdai {
-		m, err = compile.CompileLibDAI(path, compile.Options{})
+		m, err = compile.CompileLibDAI(path, opt)
 	} else {
-		m, err = compile.Check(path, src, compile.Options{})
+		m, err = compile.Check(path, src, opt)
 	}
 	if err != nil {
 		e.printErrors(err)

@@ -76,3 +76,26 @@ func TestOnlyCompilesTheLinesThatRun(t *testing.T) {
 		t.Errorf("unknown --only: exit %d, %q", code, stderr)
 	}
 }
+
+// TestCheckTakesOverrides: fg check compiles with --set and --data as fg
+// run does: a size param set on the command line changes the counts, and
+// the override errors are run's.
+func TestCheckTakesOverrides(t *testing.T) {
+	stdout, stderr, code := runFG("check", "--set", "T=40", "testdata/budget_chain.fg")
+	if code != exitOK || !strings.Contains(stdout, "40 variable(s), 50 factor(s)") {
+		t.Errorf("--set T=40: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--set", "nosuch=1"}, "testdata/toy.fg: error: --set nosuch: the model has no param `nosuch` (params: `eps`)"},
+		{[]string{"--data", "X=x.csv"}, "testdata/toy.fg: error: --data X: the model has no csv data item `X` (it has none)"},
+		{[]string{"--set", "eps"}, "--set"},
+	} {
+		_, stderr, code := runFG(append([]string{"check", "testdata/toy.fg"}, c.args...)...)
+		if code == exitOK || !strings.Contains(stderr, c.want) {
+			t.Errorf("check %v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+}
