@@ -165,27 +165,14 @@ func RunChain(ctx context.Context, p ChainProblem, s ChainSettings) (*Result, er
 			return ch.run(ctx, r.samples*r.thin, r.thin, tk, draws[c])
 		})
 	}
-	res := &Result{Status: infer.Done, Chains: r.chains, Samples: r.samples}
+	evals, sweeps := 0, 0
 	for _, ch := range chains {
 		if ch != nil {
-			res.Evaluations += ch.evals
-			res.Iterations += ch.sweeps
+			evals += ch.evals
+			sweeps += ch.sweeps
 		}
 	}
-	res.Updates = res.Evaluations
-	defer func() { res.Runtime = time.Since(start) }()
-	if err != nil {
-		res.Status, res.Message = infer.Failed, err.Error()
-		if ctx.Err() != nil {
-			res.Status = infer.Canceled
-		}
-		return res, err
-	}
-	res.summarise(draws, n)
-	if s.KeepDraws {
-		res.Draws = draws
-	}
-	return res, nil
+	return chainsResult(ctx, start, r, evals, sweeps, draws, n, err, s.KeepDraws)
 }
 
 // chainModel is a ChainProblem prepared for the conditional SMC, shared

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fg-infer/fg/infer"
 )
@@ -169,4 +170,26 @@ func (t *ticker) tick() {
 	if v := int(t.n.Add(1)); v%tickEvery == 0 || v == t.total {
 		t.report(v, t.total)
 	}
+}
+
+// chainsResult is the Result of r's chains once they ran: evals and iters
+// are their summed counts, err what runChains returned (the status is
+// failed, or canceled when ctx is done, and carries no summaries), and
+// draws (d coordinates per chain) are summarised and kept when keep.
+func chainsResult(ctx context.Context, start time.Time, r runLength, evals, iters int, draws [][][]float64, d int, err error, keep bool) (*Result, error) {
+	res := &Result{Status: infer.Done, Chains: r.chains, Samples: r.samples}
+	res.Evaluations, res.Iterations, res.Updates = evals, iters, evals
+	defer func() { res.Runtime = time.Since(start) }()
+	if err != nil {
+		res.Status, res.Message = infer.Failed, err.Error()
+		if ctx.Err() != nil {
+			res.Status = infer.Canceled
+		}
+		return res, err
+	}
+	res.summarise(draws, d)
+	if keep {
+		res.Draws = draws
+	}
+	return res, nil
 }

@@ -315,29 +315,20 @@ func runESS(ctx context.Context, p Problem, s Settings, setup func(ch *essChain,
 			return chains[c].run(ctx, r.samples*r.thin, r.thin, draws[c])
 		})
 	}
-	res := &Result{Status: infer.Done, Chains: r.chains, Samples: r.samples}
+	evals, iters := 0, 0
 	for _, ch := range chains {
 		if ch != nil {
-			res.Evaluations += ch.evals
-			res.Iterations += ch.iters
+			evals += ch.evals
+			iters += ch.iters
 		}
 	}
-	res.Updates = res.Evaluations
-	defer func() { res.Runtime = time.Since(start) }()
+	res, err := chainsResult(ctx, start, r, evals, iters, draws, d, err, s.KeepDraws)
 	if err != nil {
-		res.Status, res.Message = infer.Failed, err.Error()
-		if ctx.Err() != nil {
-			res.Status = infer.Canceled
-		}
 		return res, err
 	}
-	res.summarise(draws, d)
 	if jitter > 0 {
 		res.Jitter = jitter
 		res.Message = strings.TrimSuffix(fmt.Sprintf("prior covariance numerically singular: sampled N(m0, Σ0 + %.3g I); %s", jitter, res.Message), "; ")
-	}
-	if s.KeepDraws {
-		res.Draws = draws
 	}
 	return res, nil
 }

@@ -183,35 +183,7 @@ func TestLearnNetOptimum(t *testing.T) {
 			if out.Net == nil || out.Learn != nil {
 				t.Fatalf("learned model: Net %v, learn %v", out.Net != nil, out.Learn)
 			}
-			f, err := m.LearnFunc()
-			if err != nil {
-				t.Fatal(err)
-			}
-			x := make([]float64, len(learned))
-			for i, l := range learned {
-				x[i] = l.Value
-				if l.Warning != "" {
-					t.Errorf("%s: %s", l.Name, l.Warning)
-				}
-			}
-			best := math.Inf(1)
-			for _, v := range trace {
-				best = math.Min(best, v)
-			}
-			if lz := runEvidence(t, f, x); !(math.Abs(lz+best) <= 1e-8) {
-				t.Errorf("run at the learned values: log Z %.12g, learn's best %.12g", lz, -best)
-			}
-			for k, l := range learned {
-				slice := func(u float64) float64 {
-					xx := append([]float64(nil), x...)
-					xx[k] = math.Exp(u)
-					return runEvidence(t, f, xx)
-				}
-				u := goldenMax(slice, math.Log(l.Value)-1, math.Log(l.Value)+1, 1e-8)
-				if gs := math.Exp(u); !(math.Abs(gs-l.Value) <= 1e-5*l.Value) {
-					t.Errorf("%s: learned %.8g, golden-section maximum of the evidence %.8g", l.Name, l.Value, gs)
-				}
-			}
+			checkLearnedOptimum(t, m, learned, trace, 1e-8, 1e-8, 1e-5)
 		})
 	}
 }
