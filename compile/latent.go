@@ -24,7 +24,7 @@ type priorDecl struct {
 
 func (c *compiler) latentStmt(s *ast.LatentStmt) {
 	d, card, shape := c.typeOf(s.Type)
-	if n := float64(sizeOf(shape)); n > maxLatent {
+	if n := float64(sizeOf(shape)); n > maxLatent || c.streamedWeights(s, d, shape) {
 		c.compactLatent(s, d, shape)
 		return
 	}
