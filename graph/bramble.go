@@ -47,7 +47,11 @@ func (c *contractor) crossBramble(t int) int {
 		return 0
 	}
 	b := newBallSearch(c.nb)
-	s := b.centre()
+	return b.crossBramble(b.centre(), t)
+}
+
+// crossBramble is the search of contractor.crossBramble around s.
+func (b *ballSearch) crossBramble(s, t int) int {
 	r0, r1, ok := b.layers(s, t)
 	if !ok {
 		return 0
@@ -58,7 +62,7 @@ func (c *contractor) crossBramble(t int) int {
 	}
 	rings := b.rings(r0, t, paths)
 	paths = keepCrossing(rings, paths)
-	if !checkCrosses(c.nb, rings, paths) {
+	if !checkCrosses(b.nb, rings, paths) {
 		return 0
 	}
 	return min(len(rings), len(paths)) - 1
@@ -70,15 +74,20 @@ func (c *contractor) crossBramble(t int) int {
 // heuristic, so a size below the one returned may fail; the one returned
 // was found.
 func (c *contractor) largestCrossBramble() int {
+	if len(c.nb) == 0 {
+		return 0
+	}
+	b := newBallSearch(c.nb)
+	s := b.centre()
 	ok, bad := 0, 2
-	for ; c.crossBramble(bad) == bad-1; bad *= 2 {
+	for ; b.crossBramble(s, bad) == bad-1; bad *= 2 {
 		ok = bad
 	}
 	if ok == 0 {
 		return 0
 	}
 	for bad-ok > 1 {
-		if mid := (ok + bad) / 2; c.crossBramble(mid) == mid-1 {
+		if mid := (ok + bad) / 2; b.crossBramble(s, mid) == mid-1 {
 			ok = mid
 		} else {
 			bad = mid
@@ -104,18 +113,18 @@ func newBallSearch(nb [][]int32) *ballSearch {
 	return &ballSearch{nb: nb, dist: d}
 }
 
-// bfs runs a breadth-first search from s over at most maxLayers layers
-// (all when maxLayers ≤ 0), stopping early once done(layers so far)
-// reports true, and leaves the distances, order and layer starts in b. It
-// resets the previous search's distances first.
-func (b *ballSearch) bfs(s int, maxLayers int, done func() bool) {
+// bfs runs a breadth-first search from s, layer by layer, until the
+// component ends or done (which reads the complete layers so far) reports
+// true, and leaves the distances, order and layer starts in b. It resets
+// the previous search's distances first.
+func (b *ballSearch) bfs(s int, done func() bool) {
 	for _, v := range b.order {
 		b.dist[v] = -1
 	}
 	b.order = append(b.order[:0], int32(s))
 	b.starts = append(b.starts[:0], 0, 1)
 	b.dist[s] = 0
-	for r := 0; maxLayers <= 0 || r+1 < maxLayers; r++ {
+	for r := 0; ; r++ {
 		lo, hi := b.starts[r], b.starts[r+1]
 		if lo == hi || done() {
 			break
@@ -149,13 +158,13 @@ func (b *ballSearch) centre() int {
 		}
 	}
 	never := func() bool { return false }
-	b.bfs(v0, 0, never)
+	b.bfs(v0, never)
 	anchor := int(b.order[len(b.order)-1])
 	far := make([]int32, len(b.order))  // max distance to the anchors so far, in the component's order
 	near := make([]int32, len(b.order)) // min distance to the anchors so far
 	var comp []int32                    // the component in the first sweep's order
 	for k := range 4 {
-		b.bfs(anchor, 0, never)
+		b.bfs(anchor, never)
 		if k == 0 {
 			comp = slices.Clone(b.order)
 			for i := range near {
@@ -184,7 +193,7 @@ func (b *ballSearch) centre() int {
 // ok is false when the component ends before r₁.
 func (b *ballSearch) layers(s, t int) (r0, r1 int, ok bool) {
 	r0 = -1
-	b.bfs(s, 0, func() bool {
+	b.bfs(s, func() bool {
 		r := len(b.starts) - 2 // the last complete layer
 		if r0 < 0 && b.starts[r+1]-b.starts[r] >= t {
 			r0 = r
