@@ -249,18 +249,7 @@ func TestStreamedWeightsCompactAtEverySize(t *testing.T) {
 				t.Fatalf("%s: compact %v, want %v:\n%s", lik, got, want, src)
 			}
 		}
-		run := func(src string) *fg.Results {
-			m, err := fg.LoadBytes(filepath.Join(dir, "w.fg"), []byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := m.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			return res
-		}
-		a, b := run(compact), run(ordinary)
+		a, b := runSource(t, compact), runSource(t, ordinary)
 		for _, label := range []string{"adf", "ep"} {
 			if s := a.Get(label).Status(); label == "ep" && s != fg.StatusConverged {
 				t.Errorf("%s %s: status %s", lik, label, s)
