@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 )
@@ -64,18 +65,18 @@ func LocalUpdate(ctx context.Context, global, old Natural, sites []ep.Site, loca
 
 // siteSum returns Σ_i τ̃_i a_i a_iᵀ and Σ_i ν̃_i a_i: the product of the local
 // site messages as a Gaussian in w.
-func siteSum(sites []ep.Site, params []ep.SiteParam, d int) Natural {
+func siteSum(sites []ep.Site, params []families.Gaussian, d int) Natural {
 	g := Zero(d)
 	prec := mat.NewDense(d, d, nil)
 	for i, s := range sites {
 		sp := params[i]
 		if s.Proj == nil {
-			prec.Set(s.Index, s.Index, prec.At(s.Index, s.Index)+sp.Tau)
-			g.Shift[s.Index] += sp.Nu
+			prec.Set(s.Index, s.Index, prec.At(s.Index, s.Index)+sp.Prec)
+			g.Shift[s.Index] += sp.Shift
 			continue
 		}
-		floats.AddScaled(g.Shift, sp.Nu, s.Proj)
-		rankOne(prec, sp.Tau, s.Proj)
+		floats.AddScaled(g.Shift, sp.Shift, s.Proj)
+		rankOne(prec, sp.Prec, s.Proj)
 	}
 	for i := 0; i < d; i++ {
 		for j := i; j < d; j++ {
