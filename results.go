@@ -166,11 +166,10 @@ func (r *Result) Dist(name string, i int) (string, error) {
 
 // Variables lists the names of the latent variables the result summarises.
 func (r *Result) Variables() []string {
-	var out []string
-	for _, v := range r.r.Variables {
-		out = append(out, v.Name)
+	if r.r.Variables.Len() == 0 {
+		return nil
 	}
-	return out
+	return r.r.Variables.Names()
 }
 
 // Shape is the shape of latent name (nil for a scalar).
@@ -295,15 +294,13 @@ func (r *Result) Learned(name string) (float64, bool) {
 // variable finds latent name; a missing one is an error that says why (the
 // method failed) or lists what exists.
 func (r *Result) variable(name string) (*infer.Variable, error) {
-	for i := range r.r.Variables {
-		if r.r.Variables[i].Name == name {
-			return &r.r.Variables[i], nil
-		}
+	if v, ok := r.r.Variables.Find(name); ok {
+		return &v, nil
 	}
 	if st := r.Status(); !st.OK() && st != StatusIterationLimit {
 		return nil, fmt.Errorf("%s: %s (%s): no posterior for %s", r.r.Label, st, r.r.Message, name)
 	}
-	return nil, fmt.Errorf("%s: no latent %s (latents: %s)", r.r.Label, name, strings.Join(r.Variables(), ", "))
+	return nil, fmt.Errorf("%s: no latent %s (latents: %s)", r.r.Label, name, r.r.Variables.NameList())
 }
 
 func (r *Result) continuous(name string) (*infer.Variable, error) {

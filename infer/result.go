@@ -29,7 +29,7 @@ type Result struct {
 	// Trace is the convergence measure after each sweep, e.g.
 	// R(iter) = ‖m_iter − m_iter−1‖₂ for EP, the largest belief change for BP.
 	Trace       []float64
-	Variables   []Variable
+	Variables   Variables    // one per latent, in the model's order
 	Relaxation  []Relaxation // relaxed divergences: factors with b ≠ 0
 	Predictions []Prediction
 	Learned     []Learned // hyperparameters learned by a `learn` statement
@@ -72,7 +72,7 @@ func (r *Result) ClearNumbers() {
 	if r.Status.HasNumbers() {
 		return
 	}
-	r.Variables, r.Relaxation, r.Predictions, r.Learned, r.Errors = nil, nil, nil, nil, nil
+	r.Variables, r.Relaxation, r.Predictions, r.Learned, r.Errors = Variables{}, nil, nil, nil, nil
 	r.LogEvidence, r.HasEvidence = 0, false
 }
 

@@ -103,9 +103,10 @@ func (s *replSession) showResult(name string) bool {
 	found := false
 	for _, r := range s.results.List {
 		c := &infer.Result{Label: r.Label, Method: r.Method}
-		for _, v := range r.Variables {
-			if v.Name == name {
-				c.Variables, found = append(c.Variables, v), true
+		for i := range r.Variables.Len() {
+			if r.Variables.Name(i) == name {
+				c.Variables.Append(r.Variables.At(i))
+				found = true
 			}
 		}
 		for _, p := range r.Predictions {

@@ -39,8 +39,8 @@ func FillErrors(rs []*infer.Result) {
 func compare(r, ref *infer.Result) *infer.Errors {
 	e := &infer.Errors{Reference: ref.Label, ReferenceWarnings: len(ref.Warnings)}
 	var mean, vr, prob mae
-	for _, v := range r.Variables {
-		rv := findVar(ref, v.Name)
+	for i, v := range r.Variables.All() {
+		rv := refVar(ref, i, v.Name)
 		if rv == nil {
 			continue
 		}
@@ -61,11 +61,20 @@ func compare(r, ref *infer.Result) *infer.Errors {
 	return e
 }
 
+// refVar finds variable name of r, which is usually its i-th (results of
+// one model list the same latents in the same order).
+func refVar(r *infer.Result, i int, name string) *infer.Variable {
+	if i < r.Variables.Len() && r.Variables.Name(i) == name {
+		v := r.Variables.At(i)
+		return &v
+	}
+	return findVar(r, name)
+}
+
+// findVar finds the first variable of r called name (nil if none).
 func findVar(r *infer.Result, name string) *infer.Variable {
-	for i := range r.Variables {
-		if r.Variables[i].Name == name {
-			return &r.Variables[i]
-		}
+	if v, ok := r.Variables.Find(name); ok {
+		return &v
 	}
 	return nil
 }

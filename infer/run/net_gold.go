@@ -89,7 +89,7 @@ type netElem struct {
 // element's marginal ("Beta(6, 5)") where the engine gives it in the
 // family. A discrete element's ESS is the smallest over its states and
 // its R-hat the largest.
-func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) []infer.Variable {
+func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) infer.Variables {
 	out := make([]infer.Variable, len(g.Latents))
 	has := make([]bool, len(g.Latents))
 	for li := range g.Latents {
@@ -142,7 +142,7 @@ func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) [
 			kept = append(kept, out[li])
 		}
 	}
-	return kept
+	return infer.NewVariables(kept...)
 }
 
 // grows returns x, or a new slice of length n when x is nil.

@@ -118,7 +118,7 @@ type JSONWarning struct {
 // WriteDocument streams 10⁶ variables without holding their encoding or a
 // JSONVariable each.
 type JSONVariables struct {
-	vars []infer.Variable
+	vars infer.Variables
 	stub bool // WriteDocument's placeholder (stubJSON)
 }
 
@@ -158,13 +158,14 @@ func (v JSONVariables) MarshalJSON() ([]byte, error) {
 
 // encode appends the object to b, calling flush after each variable.
 func (v JSONVariables) encode(b *bytes.Buffer, flush func() error) error {
-	order := make([]int32, 0, len(v.vars))
-	for i := range v.vars {
+	n := v.vars.Len()
+	order := make([]int32, 0, n)
+	for i := range n {
 		order = append(order, int32(i))
 	}
 	// By name, the later of equal names first; then keep each name's first.
 	slices.SortStableFunc(order, func(i, j int32) int {
-		if c := strings.Compare(v.vars[i].Name, v.vars[j].Name); c != 0 {
+		if c := strings.Compare(v.vars.Name(int(i)), v.vars.Name(int(j))); c != 0 {
 			return c
 		}
 		return cmp.Compare(j, i)
@@ -173,18 +174,19 @@ func (v JSONVariables) encode(b *bytes.Buffer, flush func() error) error {
 	enc.SetEscapeHTML(true)
 	b.WriteByte('{')
 	for k, i := range order {
-		if k > 0 && v.vars[order[k-1]].Name == v.vars[i].Name {
+		name := v.vars.Name(int(i))
+		if k > 0 && v.vars.Name(int(order[k-1])) == name {
 			continue
 		}
 		if k > 0 {
 			b.WriteByte(',')
 		}
-		if err := enc.Encode(v.vars[i].Name); err != nil {
+		if err := enc.Encode(name); err != nil {
 			return err
 		}
 		b.Truncate(b.Len() - 1) // Encode's newline
 		b.WriteByte(':')
-		jv := jsonVariable(v.vars[i])
+		jv := jsonVariable(v.vars.At(int(i)))
 		probs := jv.Probs
 		if probs != nil && len(probs.probs) > probsChunk {
 			jv.Probs = &JSONProbs{stub: true}
