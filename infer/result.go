@@ -81,6 +81,10 @@ type Variable struct {
 	Name     string
 	Shape    []int
 	Discrete bool
+	// Streamed marks the weights of a libsvm plate, fitted by streaming EP
+	// (infer/stream): the model a libsvm run is for, written by
+	// `fg run --weights FILE`.
+	Streamed bool
 	// Continuous variables: marginal means and variances per element.
 	Mean, Var []float64
 	// Family is the exponential family of the elements' marginals when it

@@ -31,12 +31,21 @@ func TestRunLibDAIMatchesReference(t *testing.T) {
 			LogEvidence float64 `json:"log_evidence"`
 			Variables   map[string]struct{ Probs [][]float64 }
 		}
+		SummedStates struct {
+			Latents   []string `json:"latents"`
+			LogStates float64  `json:"log_states"`
+		} `json:"summed_states"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if len(doc.Results) != 1 || doc.Results[0].Label != "bp" {
 		t.Fatalf("--method should replace the default lines: %+v", doc.Results)
+	}
+	// Every variable's states are summed over: the ten latents x0 … x9 are
+	// one range, log Σ log K = 10 log 2.
+	if ss := doc.SummedStates; len(ss.Latents) != 1 || ss.Latents[0] != "x0…x9" || !(math.Abs(ss.LogStates-10*math.Log(2)) <= 1e-12) {
+		t.Errorf("summed_states %+v, want latents [x0…x9] and log_states 10 log 2", ss)
 	}
 	r := doc.Results[0]
 	if !(math.Abs(r.LogEvidence-refZ) <= 1e-6) {

@@ -155,7 +155,7 @@ func TestJSONStreamed(t *testing.T) {
 	}
 	m := map[string]JSONVariable{}
 	for _, v := range rs[0].Variables.All() {
-		m[v.Name] = jsonVariable(v)
+		m[v.Name] = jsonVariable(v, false)
 	}
 	ref, _ := json.Marshal(m)
 	enc, _ := json.Marshal(d.Results[0].Variables)

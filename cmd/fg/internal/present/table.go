@@ -73,7 +73,7 @@ func writeEvidenceNote(w io.Writer, rs []*infer.Result, opt TableOptions) {
 	}
 	fmt.Fprintf(w, "  (log evidence = log Σ Π factors over the states of %s, which have no categorical prior:\n"+
 		"   the log partition function; log p(y) under uniform priors on them is log evidence − %s)\n",
-		strings.Join(opt.Summed, ", "), num(opt.LogStates))
+		strings.Join(CompactNames(opt.Summed), ", "), num(opt.LogStates))
 }
 
 // WriteWarnings prints every result's warnings, one a line:
