@@ -99,3 +99,26 @@ func TestCheckTakesOverrides(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphTakesOverrides: fg graph compiles with --set and --data as fg
+// run and fg check do (a size param set on the command line is drawn at
+// that size), with the same errors.
+func TestGraphTakesOverrides(t *testing.T) {
+	stdout, stderr, code := runFG("graph", "--set", "T=45", "testdata/budget_chain.fg")
+	if code != exitOK || !strings.Contains(stdout, `label="x[44]"`) || strings.Contains(stdout, `label="x[45]"`) {
+		t.Errorf("--set T=45: exit %d, stderr %q, x[44] drawn %v", code, stderr, strings.Contains(stdout, `label="x[44]"`))
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--set", "nosuch=1"}, "testdata/toy.fg: error: --set nosuch: the model has no param `nosuch` (params: `eps`)"},
+		{[]string{"--data", "X=x.csv"}, "testdata/toy.fg: error: --data X: the model has no csv data item `X` (it has none)"},
+		{[]string{"--set", "eps"}, "--set"},
+	} {
+		_, stderr, code := runFG(append([]string{"graph", "testdata/toy.fg"}, c.args...)...)
+		if code == exitOK || !strings.Contains(stderr, c.want) {
+			t.Errorf("graph %v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+}

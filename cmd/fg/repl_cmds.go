@@ -158,7 +158,11 @@ func (s *replSession) graph() {
 		graph.DumpNet(s.e.stdout, net)
 		return
 	}
-	graph.Dump(s.e.stdout, s.model.Compiled().Graph)
+	m := s.model.Compiled()
+	graph.Dump(s.e.stdout, m.Graph)
+	for _, p := range libsvmPlates(m) { // streamed sites: no graph factors
+		fmt.Fprintf(s.e.stdout, "libsvm plate on %s: %s\n", m.Graph.Latents[p.latent].Name, p.label)
+	}
 }
 
 // methods lists the session's infer lines and the methods fg knows.

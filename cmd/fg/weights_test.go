@@ -132,3 +132,40 @@ func TestJSONAbridgesWideWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphDrawsLibSVMPlates: fg graph draws a libsvm plate, whose sites
+// are streamed and are no graph factors, as one box joined to every
+// weight, and weights too many to be graph variables (a compact latent of
+// 2²⁶ elements) as one node — not an empty graph.
+func TestGraphDrawsLibSVMPlates(t *testing.T) {
+	for _, d := range []int{20, 1 << 26} {
+		out, stderr, code := runFG("graph", weightsModel(t, d))
+		if code != exitOK {
+			t.Fatalf("d = %d: exit %d: %s", d, code, stderr)
+		}
+		plate := `label="probit(y[i]) over 300 examples of `
+		edges := strings.Count(out, "  s0 -- ")
+		switch {
+		case strings.Count(out, plate) != 1:
+			t.Errorf("d = %d: the plate is not one box:\n%s", d, out)
+		case d == 20 && (edges != 20 || !strings.Contains(out, "s0 -- v19;") || !strings.Contains(out, `label="w[19]"`)):
+			t.Errorf("d = 20: %d plate edges, want one to each weight:\n%s", edges, out)
+		case d > 20 && (edges != 1 || !strings.Contains(out, `c0 [shape=circle, label="w: real[67108864]"]`) || !strings.Contains(out, "s0 -- c0;")):
+			t.Errorf("d = 2²⁶: %d plate edges, want one to the node of w:\n%s", edges, out)
+		case !strings.HasSuffix(out, "}\n") || strings.Count(out, "}") != 1:
+			t.Errorf("d = %d: not one DOT graph:\n%s", d, out)
+		}
+	}
+}
+
+// TestREPLGraphListsLibSVMPlates: the REPL's :graph names the libsvm plate
+// of compact weights, which its dump of the graph does not hold.
+func TestREPLGraphListsLibSVMPlates(t *testing.T) {
+	c := startREPL(t, weightsModel(t, 1<<26))
+	c.expect("fg> ")
+	c.typeLine(":graph")
+	c.expect("latent 0 w: real[67108864]")
+	c.expect("libsvm plate on w: probit(y[i]) over 300 examples of ")
+	c.expect("fg> ")
+	c.typeLine(":quit")
+}
