@@ -47,6 +47,9 @@ func TestRunLibDAIMatchesReference(t *testing.T) {
 	if ss := doc.SummedStates; len(ss.Latents) != 1 || ss.Latents[0] != "x0…x9" || !(math.Abs(ss.LogStates-10*math.Log(2)) <= 1e-12) {
 		t.Errorf("summed_states %+v, want latents [x0…x9] and log_states 10 log 2", ss)
 	}
+	if table, _, _ := runFG("run", model, "--method", "bp { tol = 1e-12 }"); !strings.Contains(table, "over the states of x0…x9, which have no categorical prior") {
+		t.Errorf("the table's note does not name the range x0…x9:\n%s", table)
+	}
 	r := doc.Results[0]
 	if !(math.Abs(r.LogEvidence-refZ) <= 1e-6) {
 		t.Errorf("log Z = %.10g, libDAI %.10g", r.LogEvidence, refZ)

@@ -219,6 +219,9 @@ func writeWeights(path string, rs []*infer.Result) error {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644) // CreateTemp's 0600 is for the half-written file
+	}
 	if err == nil && n == 0 {
 		err = errors.New("no result has the weights of a libsvm plate (a latent read by `dot(X[i], w)` with X = libsvm(...))")
 	}
