@@ -1,7 +1,6 @@
 package fg_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	fg "github.com/fg-infer/fg"
 )
 
 // TestLibDAIChainThroughAPI reads a libDAI chain of 300 binary variables
@@ -67,14 +64,7 @@ func TestLibDAIChainThroughAPI(t *testing.T) {
 		s := beta[i][0] + beta[i][1]
 		beta[i][0], beta[i][1] = beta[i][0]/s, beta[i][1]/s
 	}
-	m, err := fg.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs, err := m.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := runFile(t, path)
 	for label, tol := range map[string]float64{"bp": 1e-9, "exact": 1e-12} {
 		r := rs.Get(label)
 		if names := r.Variables(); len(names) != n || names[0] != "x0" || names[n-1] != fmt.Sprint("x", n-1) {
