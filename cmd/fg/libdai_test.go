@@ -82,3 +82,28 @@ func readLibDAITSV(t *testing.T, path string) (float64, map[string]float64) {
 	}
 	return logZ, probs
 }
+
+// TestREPLShowsLibDAILatent: the REPL's :show reads one latent of a libDAI
+// file's results (a table over its latents) with the value fg run prints.
+func TestREPLShowsLibDAILatent(t *testing.T) {
+	model := datadir.Path("reference", "libdai", "ising_full10_seed4.fg")
+	table, _, _ := runFG("run", model, "--only", "bp")
+	var row string
+	for _, l := range strings.Split(table, "\n") {
+		if strings.HasPrefix(l, "x3 ") {
+			row = l
+		}
+	}
+	if row == "" {
+		t.Fatalf("fg run prints no row for x3:\n%s", table)
+	}
+	c := startREPL(t, model)
+	c.expect("fg> ")
+	c.typeLine(":run bp")
+	c.expect("fg> ")
+	c.typeLine(":show x3")
+	c.expect("variable  bp")
+	c.expect(row)
+	c.expect("fg> ")
+	c.typeLine(":quit")
+}

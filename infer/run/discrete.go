@@ -112,7 +112,7 @@ func discreteVars(g *graph.Graph, marg [][]float64) *discreteTable {
 			t.lat = append(t.lat, int32(li))
 		}
 		if k := (stateKey{l.Domain, l.Card}); t.states[k] == nil {
-			t.states[k] = stateLabels(l)
+			t.states[k] = bp.StateLabels(l.Domain, l.Card)
 		}
 	}
 	t.n = len(t.lat)
@@ -179,21 +179,6 @@ func (t *discreteTable) Variable(i int) infer.Variable {
 		v.RHat = append(v.RHat, maxOf(t.rhat[l.First+k]))
 	}
 	return v
-}
-
-// stateLabels names the states of a discrete latent.
-func stateLabels(l *graph.Latent) []string {
-	switch l.Domain {
-	case graph.Spin:
-		return []string{"-1", "+1"}
-	case graph.Bool:
-		return []string{"false", "true"}
-	}
-	s := make([]string, l.Card)
-	for k := range s {
-		s[k] = fmt.Sprint(k)
-	}
-	return s
 }
 
 func minOf(x []float64) float64 {

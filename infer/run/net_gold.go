@@ -7,6 +7,7 @@ import (
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/bp"
 	"github.com/fg-infer/fg/infer/exact"
 	"github.com/fg-infer/fg/infer/mcmc"
 )
@@ -96,7 +97,7 @@ func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) i
 		l := &g.Latents[li]
 		out[li] = infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: l.Domain.Discrete()}
 		if out[li].Discrete {
-			out[li].States = stateLabels(l)
+			out[li].States = bp.StateLabels(l.Domain, l.Card)
 			out[li].Probs = make([][]float64, l.Size())
 		}
 	}
