@@ -95,7 +95,7 @@ func (j *job) runGibbs() error {
 // latents as a table (discreteTable): a libDAI file has a latent per graph
 // variable, and 10⁶ infer.Variable values would outweigh the marginals.
 func discreteVars(g *graph.Graph, marg [][]float64) *discreteTable {
-	t := &discreteTable{g: g, marg: marg, states: map[stateKey][]string{}}
+	t := &discreteTable{g: g, marg: marg}
 	all := true
 	for li := range g.Latents {
 		if !g.Latents[li].Domain.Discrete() {
@@ -111,8 +111,8 @@ func discreteVars(g *graph.Graph, marg [][]float64) *discreteTable {
 		if !all {
 			t.lat = append(t.lat, int32(li))
 		}
-		if k := (stateKey{l.Domain, l.Card}); t.states[k] == nil {
-			t.states[k] = bp.StateLabels(l.Domain, l.Card)
+		if k := (stateKey{l.Domain, l.Card}); t.labels(k) == nil {
+			t.states = append(t.states, stateLabels{k, bp.StateLabels(l.Domain, l.Card)})
 		}
 	}
 	t.n = len(t.lat)
@@ -139,8 +139,8 @@ type discreteTable struct {
 	g      *graph.Graph
 	lat    []int32 // the discrete latents' indices into g.Latents; nil when every latent is discrete
 	n      int
-	marg   [][]float64 // per graph variable, the probability of each state
-	states map[stateKey][]string
+	marg   [][]float64   // per graph variable, the probability of each state
+	states []stateLabels // one per domain and number of states (a few)
 	// Samplers' diagnostics per graph variable (nil otherwise): the
 	// standard error of each state's probability, and its effective sample
 	// size and R-hat, reported per element as the smallest and the largest.
@@ -150,6 +150,21 @@ type discreteTable struct {
 type stateKey struct {
 	d    graph.Domain
 	card int
+}
+
+type stateLabels struct {
+	key    stateKey
+	labels []string
+}
+
+// labels returns the state labels of key (nil before they are made).
+func (t *discreteTable) labels(key stateKey) []string {
+	for _, s := range t.states {
+		if s.key == key {
+			return s.labels
+		}
+	}
+	return nil
 }
 
 func (t *discreteTable) Len() int { return t.n }
@@ -165,7 +180,7 @@ func (t *discreteTable) Name(i int) string { return t.latent(i).Name }
 
 func (t *discreteTable) Variable(i int) infer.Variable {
 	l := t.latent(i)
-	v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: t.states[stateKey{l.Domain, l.Card}]}
+	v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: t.labels(stateKey{l.Domain, l.Card})}
 	n := l.Size()
 	if n == 0 {
 		return v
