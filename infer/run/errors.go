@@ -40,8 +40,8 @@ func compare(r, ref *infer.Result) *infer.Errors {
 	e := &infer.Errors{Reference: ref.Label, ReferenceWarnings: len(ref.Warnings)}
 	var mean, vr, prob mae
 	for i, v := range r.Variables.All() {
-		rv := refVar(ref, i, v.Name)
-		if rv == nil {
+		rv, ok := refVar(ref, i, v.Name)
+		if !ok {
 			continue
 		}
 		mean.add(v.Mean, rv.Mean)
@@ -63,20 +63,11 @@ func compare(r, ref *infer.Result) *infer.Errors {
 
 // refVar finds variable name of r, which is usually its i-th (results of
 // one model list the same latents in the same order).
-func refVar(r *infer.Result, i int, name string) *infer.Variable {
+func refVar(r *infer.Result, i int, name string) (infer.Variable, bool) {
 	if i < r.Variables.Len() && r.Variables.Name(i) == name {
-		v := r.Variables.At(i)
-		return &v
+		return r.Variables.At(i), true
 	}
-	return findVar(r, name)
-}
-
-// findVar finds the first variable of r called name (nil if none).
-func findVar(r *infer.Result, name string) *infer.Variable {
-	if v, ok := r.Variables.Find(name); ok {
-		return &v
-	}
-	return nil
+	return r.Variables.Find(name)
 }
 
 // mae accumulates a mean absolute difference over paired finite entries.

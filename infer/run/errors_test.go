@@ -37,3 +37,11 @@ func TestFillErrorsNoGold(t *testing.T) {
 		t.Fatal("errors against a failed gold standard")
 	}
 }
+
+// findVar finds the first variable of r called name (nil if none).
+func findVar(r *infer.Result, name string) *infer.Variable {
+	if v, ok := r.Variables.Find(name); ok {
+		return &v
+	}
+	return nil
+}

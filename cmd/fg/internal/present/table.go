@@ -326,8 +326,10 @@ func findVar(r *infer.Result, name string) *infer.Variable {
 func eachVariable(rs []*infer.Result, f func(name string, vs []*infer.Variable)) {
 	vs := make([]*infer.Variable, len(rs))
 	if len(rs) == 1 {
+		var cur infer.Variable // one holder: &v of each would be a heap copy a variable
+		vs[0] = &cur
 		for _, v := range rs[0].Variables.All() {
-			vs[0] = &v
+			cur = v
 			f(v.Name, vs)
 		}
 		return
