@@ -8,12 +8,14 @@ import (
 // TestREPLLearnFactorGraph: models compiled to factor graphs learn in the
 // REPL as in fg run: the learn-on-a-factor-graph examples (a GP with a
 // latent bias, a random walk's variance from probit labels, a GP with a
-// hierarchy), whose session then holds the learned values.
+// hierarchy, an AR(1) coefficient and drift), whose session then holds the
+// learned values.
 func TestREPLLearnFactorGraph(t *testing.T) {
 	for _, c := range []struct{ file, learned, check string }{
 		{"learn_gp_bias.fg", "ell  1 → 1.004", "abs(sf2 / 7.420235 - 1) < 1e-4"},
 		{"learn_random_walk.fg", "q  0.3 → 0.04764", "abs(q - 0.0476394) < 1e-5"},
 		{"learn_gp_hierarchy.fg", "tau2  1 → 0.5115", "abs(ell / 0.9554617 - 1) < 1e-4"},
+		{"learn_ar.fg", "a  0.5 → 0.6885", "abs(d - 0.428995545) < 1e-7"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			r := startREPL(t, filepath.Join("..", "..", "examples", c.file))

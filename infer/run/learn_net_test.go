@@ -183,7 +183,7 @@ func TestLearnNetOptimum(t *testing.T) {
 			if out.Net == nil || out.Learn != nil {
 				t.Fatalf("learned model: Net %v, learn %v", out.Net != nil, out.Learn)
 			}
-			checkLearnedOptimum(t, m, learned, trace, 1e-8, 1e-8, 1e-5)
+			checkLearnedOptimum(t, m, learned, trace, nil, 1e-8, 1e-8, 1e-5)
 		})
 	}
 }
