@@ -32,3 +32,28 @@ func TestLearnNetAPI(t *testing.T) {
 		t.Errorf("expectations %+v", es)
 	}
 }
+
+// TestLearnNetAffineAPI: an instrument's gain and offset, a learned
+// coefficient and constant of an affine mean of latents in a typed factor
+// graph, through the Go API (examples/families/learn_calibration.fg): both
+// learned, the expect lines (which pin them to 1e-6) pass.
+func TestLearnNetAffineAPI(t *testing.T) {
+	m, err := fg.Load("examples/families/learn_calibration.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Get("ep")
+	for name, want := range map[string]float64{"gain": 1.13885710, "offset": -1.22311318} {
+		got, ok := r.Learned(name)
+		if !ok || !(math.Abs(got/want-1) < 1e-6) {
+			t.Errorf("%s learned %v (%v), want %.9g", name, got, ok, want)
+		}
+	}
+	if es := res.Expects(); len(es) < m.NumExpects() || fg.Failed(es) {
+		t.Errorf("expectations %+v", es)
+	}
+}

@@ -43,3 +43,17 @@ func TestREPLLearnNet(t *testing.T) {
 	r.expect("true")
 	r.typeLine(":quit")
 }
+
+// TestREPLLearnNetAffine: a learned gain and offset of an affine mean in a
+// typed factor graph (examples/families/learn_calibration.fg) in the REPL,
+// whose session then holds them.
+func TestREPLLearnNetAffine(t *testing.T) {
+	r := startREPL(t, filepath.Join("..", "..", "examples", "families", "learn_calibration.fg"))
+	r.expect("fg> ")
+	r.typeLine(":run")
+	r.expect("gain    1 → 1.139")
+	r.expect("fg> ")
+	r.typeLine("abs(offset / -1.22311318 - 1) < 1e-6")
+	r.expect("true")
+	r.typeLine(":quit")
+}
