@@ -17,7 +17,8 @@ import (
 )
 
 // Learning on a factor graph (a GP with a latent bias, a random walk's
-// process variance, a hierarchy with a GP part) maximises the same
+// process variance, an AR coefficient or drift in a conditional's mean, a
+// hierarchy with a GP part) maximises the same
 // evidence as on Gaussian blocks, by viewing the graph as one block — or,
 // on a chain or tree, on the messages of ep's forward–backward passes
 // (forestView, below).
@@ -37,7 +38,8 @@ import (
 // of EP's free energy in the sites, Seeger 2005, Rasmussen & Williams
 // 2006 §5.5.2), and ∂Σ₀/∂θ the derivative of the prior of the factor
 // graph at θ (learnBuilder.deriv: the model compiled again at θ ± h, the
-// joint prior propagated in topological order by fgraph). The evidence is
+// joint prior propagated in topological order by fgraph). A param in a
+// conditional's mean moves μ₀ too, adding αᵀA ∂μ₀/∂θ (learn.Block.DMean). The evidence is
 // the one ep reports on the graph: on a forest infer/fgraph's forward–
 // backward schedule has joint EP's fixed point, and its Bethe energy is
 // joint EP's log Z there; elsewhere fgraph runs this very block

@@ -19,13 +19,15 @@ import (
 // under alpha(a), the ELBO under alpha(0) (variational message passing) —
 // of infer/mp's fixed point. A learned param reaches the Net only as data
 // of its factors' edges (a beta prior's pseudo-counts, a gamma prior's
-// shape or rate, a known variance, a categorical's probabilities; compile
-// refuses it anywhere else, at the place it is used), so
+// shape or rate, a known variance, a categorical's probabilities) or as a
+// coefficient or constant of an affine edge over Gaussian variables
+// (normal(b * mu + c, 1 / tau)); compile refuses it anywhere else, at the
+// place it is used. So
 //
 //	∂ log Z/∂θ = Σ_f (∂ log Z/∂d_f) · ∂d_f/∂θ
 //
-// over the factors f whose data numbers d_f (graph.NetFactor.Data) change
-// with θ. The first factor is the derivative of f's own term of the
+// over the factors f whose numbers d_f — data (graph.NetFactor.Data),
+// then coefficients and constants (NetFactor.Affine) — change with θ. The first factor is the derivative of f's own term of the
 // evidence at the converged messages, E_{p̃_f}[∂ log f/∂d] (EP's tilted
 // distribution of f, q under VMP; mp.RunGrad explains why the messages may
 // be held fixed); the second is a central difference of the model compiled
