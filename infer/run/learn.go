@@ -635,6 +635,9 @@ func (lb *learnBuilder) classify() error {
 		x[i] = p.Init
 		lb.init[i] = lb.m.Params[p.Name].Num[0]
 	}
+	if err := lb.moveZeroStarts(x); err != nil {
+		return err
+	}
 	mx, err := lb.compileAt(x, false)
 	if err != nil {
 		return err
@@ -659,6 +662,50 @@ func (lb *learnBuilder) classify() error {
 			p.Transform = learn.Transform{Kind: learn.Log}
 		}
 	}
+	return nil
+}
+
+// zeroStart is where a learned coefficient that starts at exactly 0
+// starts instead (see moveZeroStarts): ten times deriv's step, so that the
+// differences at x ± h keep the variable too. (Much closer to 0, e.g.
+// 10⁻⁹, infer/mp's EP on a Gaussian whose only links are such
+// coefficients fails with an improper cavity.)
+const zeroStart = 1e-5
+
+// moveZeroStarts moves to zeroStart the start x[k] of every learned param
+// that is exactly 0 there and whose zero drops a variable from the model:
+// an affine form keeps no zero term, so a coefficient `a * x[t - 1]` at
+// a = 0 compiles to a factor without x[t − 1], and the graph would change
+// as soon as a moves (a start on a bound is moved inside it likewise). lb.m
+// becomes the model at the moved start; the reported initial values stay.
+func (lb *learnBuilder) moveZeroStarts(x []float64) error {
+	moved := false
+	for k := range x {
+		if x[k] != 0 {
+			continue
+		}
+		xx := slices.Clone(x)
+		xx[k] = 1e-6
+		mm, err := lb.f.At(xx, false)
+		if err == nil {
+			mm, err = learnView(mm)
+		}
+		if err != nil || sameStructure(lb.m, mm) == nil {
+			continue // an error is reported where the param is differentiated
+		}
+		x[k], lb.params[k].Init, moved = zeroStart, zeroStart, true
+	}
+	if !moved {
+		return nil
+	}
+	m0, err := lb.f.At(x, true)
+	if err == nil {
+		m0, err = learnView(m0)
+	}
+	if err != nil {
+		return err
+	}
+	lb.m = m0
 	return nil
 }
 

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer"
 )
 
 // arComp is one AR(1) component x_t ~ N(a x_{t−1} + d, q), x_0 ~ N(0, p0).
@@ -171,4 +174,52 @@ func fmtList(x []float64) string {
 		s += fmt.Sprint(v)
 	}
 	return s + "]"
+}
+
+// TestLearnZeroStart: a learned coefficient that starts at exactly 0 (its
+// variable then drops out of the compiled factor) starts at 1e-5 instead
+// and reaches the optimum of a non-zero start, to 1e-6: the AR
+// coefficient of examples/learn_ar.fg (a factor graph) and the gain b of
+// netAffine (a typed factor graph, an affine edge); the reported initial
+// value stays 0.
+func TestLearnZeroStart(t *testing.T) {
+	arSrc, err := os.ReadFile("../../examples/learn_ar.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, src, from, to string
+	}{
+		{"ar", string(arSrc), "param a = 0.5", "param a = 0"},
+		// mu's prior mean 1 makes the evidence asymmetric in b (with mean 0
+		// b and −b are both maxima).
+		{"affine", strings.Replace(netAffine("kl", "learn b"), "normal(0, 10)", "normal(1, 10)", 1), "param b = 1", "param b = 0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			run := func(src string) []infer.Learned {
+				m, err := compile.CompileSource(c.name+".fg", []byte(src), compile.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Learn.Settings.Tol = 1e-9
+				_, learned, _, err := Learn(context.Background(), m, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return learned
+			}
+			if !strings.Contains(c.src, c.from) {
+				t.Fatalf("no %q", c.from)
+			}
+			want, got := run(c.src), run(strings.Replace(c.src, c.from, c.to, 1))
+			if got[0].Initial != 0 {
+				t.Errorf("initial %g, want 0", got[0].Initial)
+			}
+			for i := range want {
+				if !(math.Abs(got[i].Value-want[i].Value) <= 1e-6*math.Max(1, math.Abs(want[i].Value))) {
+					t.Errorf("%s from 0: %.10g, from the file's start %.10g", got[i].Name, got[i].Value, want[i].Value)
+				}
+			}
+		})
+	}
 }
