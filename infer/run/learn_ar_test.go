@@ -60,13 +60,14 @@ func kalmanLogLik(y []float64, cs []arComp, r float64) float64 {
 }
 
 // TestLearnARKalman: learning examples/learn_ar.fg's AR coefficient a
-// and drift d (q = 0.1, r = 0.2, x_0 ~ N(0, 1)) reaches the maximiser of
+// and drift d (q = 0.1, r = 0.2, x_0 ~ N(0, 1); gradient tolerance 1e-8) reaches the maximiser of
 // the Kalman filter's exact log likelihood: the filter at the learned
 // values reproduces learn's best evidence to 1e-9, and each learned value
 // is the golden-section maximiser (step 1e-9) of the filter's log
 // likelihood along its coordinate to 1e-6.
 func TestLearnARKalman(t *testing.T) {
 	m := compileFGCase(t, "../../examples/learn_ar.fg", "", [2]string{})
+	m.Learn.Settings.Tol = 1e-8
 	y := m.Data["y"].Num
 	_, learned, trace, err := Learn(context.Background(), m, Options{})
 	if err != nil {
