@@ -59,9 +59,12 @@ func Gradient(res *ep.Result, b *Block) ([]float64, error) {
 	p := b.Problem
 	np := max(len(b.DCov), len(b.DLik), len(b.DMean))
 	grad := make([]float64, np)
-	for k, dm := range b.DMean {
-		if dm != nil {
-			grad[k] += meanGrad(res, p, dm)
+	if anyVector(b.DMean) {
+		alpha := siteAlpha(res)
+		for k, dm := range b.DMean {
+			if dm != nil {
+				grad[k] += meanGrad(alpha, p, dm)
+			}
 		}
 	}
 	if anyMatrix(b.DCov) {
@@ -88,7 +91,7 @@ func Gradient(res *ep.Result, b *Block) ([]float64, error) {
 
 // meanGrad is αᵀ A dm, the derivative of log Z_EP along a change dm of
 // the prior mean m0 (the sites' projections f = A w move by A dm).
-func meanGrad(res *ep.Result, p *ep.Problem, dm []float64) float64 {
+func meanGrad(alpha []float64, p *ep.Problem, dm []float64) float64 {
 	var g float64
 	for i, s := range p.Sites {
 		df := 0.0
@@ -97,9 +100,27 @@ func meanGrad(res *ep.Result, p *ep.Problem, dm []float64) float64 {
 		} else {
 			df = dm[s.Index]
 		}
-		g += (res.Sites[i].Nu - res.Sites[i].Tau*res.FMean[i]) * df
+		g += alpha[i] * df
 	}
 	return g
+}
+
+// siteAlpha returns α = ν̃ − T̃ μ_f of the converged sites (see Gradient).
+func siteAlpha(res *ep.Result) []float64 {
+	alpha := make([]float64, len(res.Sites))
+	for i, s := range res.Sites {
+		alpha[i] = s.Nu - s.Tau*res.FMean[i]
+	}
+	return alpha
+}
+
+func anyVector(vs [][]float64) bool {
+	for _, v := range vs {
+		if v != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // validate checks the dimensions of b against its problem and res.
@@ -143,10 +164,7 @@ func anyMatrix(ms []*mat.SymDense) bool {
 // twice the kernel part of the gradient (R itself when A = I).
 func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
 	m := len(p.Sites)
-	alpha := make([]float64, m)
-	for i, s := range res.Sites {
-		alpha[i] = s.Nu - s.Tau*res.FMean[i]
-	}
+	alpha := siteAlpha(res)
 	A := projMatrix(p)
 	Sf, kept := res.SiteCov()
 	if !kept {
