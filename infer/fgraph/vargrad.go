@@ -72,7 +72,7 @@ func affGrads(g *Graph, st *state) []float64 {
 		if s == 0 { // a flat incoming message
 			for e := lo; e < hi; e++ {
 				var da float64
-				if n := st.cavity(g, e, 1); n.Tau == 0 && n.Nu == 0 {
+				if n := st.cavity(g, e, 1); n.Prec == 0 && n.Shift == 0 {
 					da = -1 / g.ecoef[e]
 				}
 				out = append(out, da)
@@ -84,7 +84,7 @@ func affGrads(g *Graph, st *state) []float64 {
 		for e := lo; e < hi; e++ {
 			n := st.cavity(g, e, 1)
 			a := g.ecoef[e]
-			out = append(out, r*n.Nu/n.Tau+a/n.Tau*(r*r-1/s))
+			out = append(out, r*n.Shift/n.Prec+a/n.Prec*(r*r-1/s))
 		}
 		out = append(out, r)
 	}
@@ -129,15 +129,15 @@ func projCavity(g *Graph, st *state, k int) (m, v float64, flat, ok bool) {
 	m = g.c[k]
 	for e := lo; e < hi; e++ {
 		n := st.cavity(g, e, 1)
-		if n.Tau == 0 && n.Nu == 0 {
+		if n.Prec == 0 && n.Shift == 0 {
 			return 0, 0, true, true
 		}
-		if !(n.Tau > 0) {
+		if !(n.Prec > 0) {
 			return 0, 0, false, false
 		}
 		a := g.ecoef[e]
-		m += a * n.Nu / n.Tau
-		v += a * a / n.Tau
+		m += a * n.Shift / n.Prec
+		v += a * a / n.Prec
 	}
 	return m, v, false, true
 }
