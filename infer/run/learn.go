@@ -341,7 +341,11 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if lb.m.Net != nil {
 		return lb.buildNet(x)
 	}
-	mx, err := lb.compileAt(x, true)
+	mx, err := lb.compileAt(x, false)
+	if err != nil {
+		return nil, err
+	}
+	grads, err := gramsAndGrads(mx)
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +353,6 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	grads := make([][]*mat.SymDense, len(blocks)) // kernel Grads per gp block, lazily
 	ds := make([]snapshot, len(x))
 	for k := range x {
 		d, err := lb.deriv(x, k, mx)
@@ -379,6 +382,27 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 		}
 	}
 	return blocks, nil
+}
+
+// gramsAndGrads sets the Gram matrix of every dense gp block of mx that
+// has none (the model re-evaluated without them) together with the
+// kernel's derivatives ∂K/∂θ_j, which it returns per block: both from one
+// pass over the pairs of inputs (learn.Kernel.GramGrads), the Gram matrix
+// equal bit for bit to the one compile computes. Blocks that kept a Gram
+// matrix (a factor graph's joint block) get their derivatives in dCov.
+func gramsAndGrads(mx *compile.Model) ([][]*mat.SymDense, error) {
+	grads := make([][]*mat.SymDense, len(mx.Blocks))
+	for bi, b := range mx.Blocks {
+		if b.Prior.Kind != compile.PriorGP || b.Prior.FITC != nil || b.Prior.Cov != nil {
+			continue
+		}
+		K, g, err := kernelOf(b.Prior.Kernel).GramGrads(b.Prior.X)
+		if err != nil {
+			return nil, err
+		}
+		b.Prior.Cov, grads[bi] = K, g
+	}
+	return grads, nil
 }
 
 // dCov returns ∂K/∂x of block bi from the snapshot derivative d: for a gp
