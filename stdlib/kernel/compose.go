@@ -82,6 +82,16 @@ func (p Prod) Eval(x, y []float64) float64 {
 }
 
 func (p Prod) Matrix(X *mat.Dense) *mat.SymDense {
+	mats := make([]*mat.SymDense, len(p))
+	for j, k := range p {
+		mats[j] = k.Matrix(X)
+	}
+	return productOf(X, mats)
+}
+
+// productOf is the element-wise product of the terms' Gram matrices over
+// the rows of X, from a matrix of ones in the terms' order.
+func productOf(X *mat.Dense, mats []*mat.SymDense) *mat.SymDense {
 	n, _ := X.Dims()
 	K := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
@@ -89,8 +99,8 @@ func (p Prod) Matrix(X *mat.Dense) *mat.SymDense {
 			K.SetSym(i, j, 1)
 		}
 	}
-	for _, k := range p {
-		hadamard(K, k.Matrix(X))
+	for _, m := range mats {
+		hadamard(K, m)
 	}
 	return K
 }
@@ -123,16 +133,7 @@ func (p Prod) matrixGrad(X *mat.Dense) (*mat.SymDense, []*mat.SymDense) {
 	for j, k := range p {
 		mats[j], grads[j] = MatrixGrad(k, X)
 	}
-	n, _ := X.Dims()
-	K := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			K.SetSym(i, j, 1)
-		}
-	}
-	for _, m := range mats {
-		hadamard(K, m)
-	}
+	K := productOf(X, mats)
 	var out []*mat.SymDense
 	for j := range p {
 		for _, g := range grads[j] {
