@@ -120,11 +120,15 @@
 // A linear-Gaussian graph (no sites, blocks or gates) whose precision is
 // banded in the variables' order — a chain of d-dimensional states stored
 // time-major, half-bandwidth k ≤ 2d − 1 (Graph.Banded) — is solved on the
-// band instead (band.go, with netjoint.GaussBlock): the banded Cholesky
-// factor, the means by two banded solves, the variances by the selected
-// inverse of Takahashi, Fagan & Chen (1973) (on a chain, the Rauch–Tung–
-// Striebel smoother's covariances), log Z from the factor's diagonal and
-// the residuals at the mean: O(n k²) time and O(n k) memory at any n.
+// band instead (band.go, with netjoint.RootBand): the square-root
+// information filter — each factor a row of a least-squares system,
+// folded by Givens rotations into the banded Cholesky factor R of Λ
+// without forming Λ (Bierman 1977; Paige & Saunders 1977), which keeps the
+// digits the information form loses on ill-conditioned chains — the means
+// by one banded solve, the variances by the selected inverse of Takahashi,
+// Fagan & Chen (1973) (on a chain, the Rauch–Tung–Striebel smoother's
+// covariances), log Z from R's diagonal and the residuals at the mean:
+// O(n k²) time and O(n k) memory at any n.
 //
 // Likelihood sites whose projections stay within that band (the elements
 // of one step: a probit label of H x_t, a count of x_t,1) keep it: the
