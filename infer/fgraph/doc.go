@@ -142,15 +142,16 @@
 // correction, a (k+1)×(k+1) Cholesky): sequential EP in time order, O(n k²)
 // a sweep, with the shared site update (families.TiltedSite, Damped);
 // schedule = parallel updates every site from one marginal pass. The
-// variables' marginals come from netjoint.GaussBlock's selected inverse
-// and log Z_EP from its log det. It equals infer/ep on the dense joint to
+// final marginals come from q solved in square-root information form
+// (netjoint.RootBand; the information band when a site precision is
+// negative) by the selected inverse, and log Z_EP from its log det. It equals infer/ep on the dense joint to
 // 1e-8 (band_ep_test.go). On a long chain whose labels saturate, parallel
 // EP oscillates where the sequential schedule converges (TestBandEPSchedules).
-// The information form resolves marginals only to the rounding of Λ's
-// entries relative to the marginal precision (~10⁻⁶ of a standard
-// deviation on a near-constant-velocity chain of 900 steps, as the
-// linear-Gaussian band solve there), and the residual discounts each
-// site's rounding level so that such a chain converges.
+// The sweeps' information form resolves marginals only to the rounding of
+// Λ's entries relative to the marginal precision (~10⁻⁶ of a standard
+// deviation on a near-constant-velocity chain of 900 steps), and the
+// residual discounts each site's rounding level so that such a chain
+// converges.
 //
 // The costs of forward–backward, EP on chains and on the band, gated
 // sweeps and the dense joint (BenchmarkRandomWalk, ProbitWalk, BandEP,

@@ -29,8 +29,16 @@ type GaussBlock struct {
 	dense *mat.SymDense
 	band  []float64 // row i holds P[i][i..i+k] (then the factor U's)
 	chol  mat.Cholesky
-	ldet  float64 // log det P, after Integrate
+	ldet  float64   // log det P, after Integrate
+	cov   []float64 // the band of P⁻¹ after a banded Integrate (row i holds P⁻¹[i][i..i+k])
 }
+
+// CovBand returns the band of Σ = P⁻¹ after a banded Integrate (row i
+// holds Σ[i][i..i+k], shorter in the last k rows; selectedInverse), to be
+// read, not written: the covariances of variables at most k apart, enough
+// for the marginal of any projection whose variables lie within the band.
+// It is nil on a dense block.
+func (g *GaussBlock) CovBand() []float64 { return g.cov }
 
 // LogDet returns log det P after Integrate (2 Σ_i log U_ii of the factor):
 // a caller that knows the integrand's minimum can form log ∫ without the
@@ -215,6 +223,7 @@ func (g *GaussBlock) integrateBand(done <-chan struct{}) (float64, []float64, []
 	if err != nil {
 		return 0, nil, nil, err
 	}
+	g.cov = sig
 	vr := make([]float64, n)
 	for i := range vr {
 		vr[i] = sig[i*w]
