@@ -9,6 +9,7 @@ import (
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/netjoint"
+	"github.com/fg-infer/fg/internal/openblas"
 )
 
 // bandwidth returns the half-bandwidth of the joint precision of g's
@@ -116,7 +117,7 @@ func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f 
 	}
 	a := make([]float64, rb.HalfWidth()+1)
 	for r, f := range order {
-		if r&0x3fff == 0 && isClosed(done) {
+		if r&0x3fff == 0 && openblas.Done(done) {
 			return netjoint.ErrCanceled
 		}
 		lo, hi := g.edges(int(f))
@@ -132,16 +133,6 @@ func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f 
 		rb.AddRow(base, a[:top+1], b)
 	}
 	return nil
-}
-
-// isClosed reports whether done has closed.
-func isClosed(done <-chan struct{}) bool {
-	select {
-	case <-done:
-		return true
-	default:
-		return false
-	}
 }
 
 // bandDiag is the diagonal of a band stored row by row (row i holds

@@ -2,6 +2,7 @@ package fgraph
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -226,9 +227,12 @@ func kalmanBig(m ssm) (mean, vr []float64, logp float64) {
 }
 
 // TestBandJointPrecision: the exact band solve of cvGauss(900, 10⁻³, 10⁶)
-// (3600 variables; Λ's condition number ~10¹¹) against the Kalman
+// (3600 variables; Λ's condition number ~10¹¹), of the same chain read
+// with variance 1 and of cvGauss(300, 10⁻⁵, 10⁴) against the Kalman
 // smoother in 256-bit floats (kalmanBig): means to 1e-9 of their standard
-// deviation, variances to 1e-9 relative, log Z to 1e-9.
+// deviation, variances to 1e-9 relative, log Z to 1e-9 (measured 10⁻¹¹
+// or better). The information form (Λ summed, then its Cholesky factor)
+// missed by 1.1·10⁻⁴, 1.1·10⁻⁶ and 6.5·10⁻⁶ in relative variance.
 func TestBandJointPrecision(t *testing.T) {
 	for _, c := range []struct {
 		T    int
@@ -239,16 +243,7 @@ func TestBandJointPrecision(t *testing.T) {
 		if err != nil || !res.Exact {
 			t.Fatal(err, res.Status, res.Message)
 		}
-		mean, vr, logp := kalmanBig(m)
-		dm, dv := 0.0, 0.0
-		for i := range mean {
-			dm = math.Max(dm, math.Abs(res.Mean[i]-mean[i])/math.Sqrt(vr[i]))
-			dv = math.Max(dv, math.Abs(res.Var[i]-vr[i])/vr[i])
-		}
-		t.Logf("T %d q %g r %g: max |Δmean|/sd %.2g, max |Δvar|/var %.2g, log Z %.12g vs %.12g (%.2g)", c.T, c.q, c.r, dm, dv, res.LogZ, logp, res.LogZ-logp)
-		if !(dm <= 1e-9) || !(dv <= 1e-9) || !(math.Abs(res.LogZ-logp) <= 1e-9) {
-			t.Errorf("T %d q %g r %g: band differs from the 256-bit Kalman smoother: mean %.2g sd, variance %.2g relative, log Z %.2g", c.T, c.q, c.r, dm, dv, res.LogZ-logp)
-		}
+		compareKalmanBig(t, fmt.Sprintf("T %d q %g r %g", c.T, c.q, c.r), res, m, 1e-9)
 	}
 }
 
@@ -290,14 +285,21 @@ func TestBandEPPrecision(t *testing.T) {
 	if err != nil || res.Status != infer.Converged {
 		t.Fatal(err, res.Status, res.Message)
 	}
+	compareKalmanBig(t, fmt.Sprintf("band EP, %d sweeps", res.Iterations), res, m, 1e-9)
+}
+
+// compareKalmanBig fails unless res's means (in standard deviations),
+// variances (relative) and log Z are within tol of kalmanBig(m)'s.
+func compareKalmanBig(t *testing.T, label string, res *Result, m ssm, tol float64) {
+	t.Helper()
 	mean, vr, logp := kalmanBig(m)
 	dm, dv := 0.0, 0.0
 	for i := range mean {
 		dm = math.Max(dm, math.Abs(res.Mean[i]-mean[i])/math.Sqrt(vr[i]))
 		dv = math.Max(dv, math.Abs(res.Var[i]-vr[i])/vr[i])
 	}
-	t.Logf("%d sweeps: max |Δmean|/sd %.2g, max |Δvar|/var %.2g, log Z %.12g vs %.12g (%.2g)", res.Iterations, dm, dv, res.LogZ, logp, res.LogZ-logp)
-	if !(dm <= 1e-9) || !(dv <= 1e-9) || !(math.Abs(res.LogZ-logp) <= 1e-9) {
-		t.Errorf("band EP differs from the 256-bit Kalman smoother: mean %.2g sd, variance %.2g relative, log Z %.2g", dm, dv, res.LogZ-logp)
+	t.Logf("%s: max |Δmean|/sd %.2g, max |Δvar|/var %.2g, log Z %.12g vs %.12g (%.2g)", label, dm, dv, res.LogZ, logp, res.LogZ-logp)
+	if !(dm <= tol) || !(dv <= tol) || !(math.Abs(res.LogZ-logp) <= tol) {
+		t.Errorf("%s: differs from the 256-bit Kalman smoother: mean %.2g sd, variance %.2g relative, log Z %.2g (tolerance %g)", label, dm, dv, res.LogZ-logp, tol)
 	}
 }
