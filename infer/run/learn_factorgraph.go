@@ -123,11 +123,11 @@ func forestView(fg *compile.FactorGraph) bool {
 // infer/fgraph graph (graphOf), in its order: the priors and
 // conditionals, then the Gaussian observations.
 func forestVars(fg *compile.FactorGraph) []float64 {
-	out := make([]float64, 0, len(fg.Gaussians)+len(fg.Sites))
-	for _, f := range fg.Gaussians {
+	out := make([]float64, 0, fg.NumGaussians()+fg.NumSites())
+	for _, f := range fg.Gaussians() {
 		out = append(out, f.Var)
 	}
-	for _, s := range fg.Sites {
+	for _, s := range fg.Sites() {
 		if n, ok := s.Shared.Lik.(factor.Normal); ok {
 			out = append(out, n.Var)
 		}
@@ -140,7 +140,7 @@ func forestVars(fg *compile.FactorGraph) []float64 {
 // eps, 0 for a site without one.
 func forestLiks(fg *compile.FactorGraph) []float64 {
 	var out []float64
-	for _, s := range fg.Sites {
+	for _, s := range fg.Sites() {
 		if _, ok := s.Shared.Lik.(factor.Normal); ok {
 			continue
 		}
@@ -237,21 +237,21 @@ func (e *forestEvidence) Evaluate(ctx context.Context, tol, damping float64) (fl
 // graph beyond the variances of its linear-Gaussian factors and its
 // sites' likelihood parameters.
 func sameGraph(a, b *compile.FactorGraph) error {
-	if b == nil || a.NumVars != b.NumVars || len(a.Gaussians) != len(b.Gaussians) || len(a.Sites) != len(b.Sites) || len(a.Dense) != len(b.Dense) {
+	if b == nil || a.NumVars != b.NumVars || a.NumGaussians() != b.NumGaussians() || a.NumSites() != b.NumSites() || len(a.Dense) != len(b.Dense) {
 		return fmt.Errorf("changes the variables or factors of the factor graph")
 	}
 	same := func(x, y compile.Affine) bool {
 		return slices.Equal(x.Vars, y.Vars) && equalFloats(x.Coefs, y.Coefs) && x.Const == y.Const
 	}
-	for i, f := range a.Gaussians {
-		if !same(f.Aff, b.Gaussians[i].Aff) {
-			return fmt.Errorf("changes the mean of %s", f.Label)
+	for i, f := range a.Gaussians() {
+		if !same(f.Aff, b.Gaussian(i).Aff) {
+			return fmt.Errorf("changes the mean of %s", a.GaussianLabel(i))
 		}
 	}
-	for i, s := range a.Sites {
-		t := b.Sites[i]
+	for i, s := range a.Sites() {
+		t := b.Site(i)
 		if s.Shared.Kind != t.Shared.Kind || s.Y != t.Y || !same(s.Aff, t.Aff) {
-			return fmt.Errorf("changes the data or projection of %s", s.Label)
+			return fmt.Errorf("changes the data or projection of %s", a.SiteLabel(i))
 		}
 	}
 	return nil

@@ -1,0 +1,91 @@
+package graph
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestColumnReadsBack checks that a Column returns exactly the values
+// added (bit for bit) for sequences mixing rules, repeats, observations,
+// signed zeros, NaN and infinities, and that rule stretches take no
+// memory per value.
+func TestColumnReadsBack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gens := []func(i int) float64{
+		func(i int) float64 { return 1 },
+		func(i int) float64 { return float64(i) },
+		func(i int) float64 { return 3 - 0.1*float64(i) },
+		func(i int) float64 { return rng.NormFloat64() },
+		func(i int) float64 { return math.Copysign(0, -1) },
+		func(i int) float64 { return 0 },
+		func(i int) float64 { return math.NaN() },
+		func(i int) float64 { return math.Inf(1 - 2*(i%2)) },
+		func(i int) float64 { return float64(i % 3) },
+	}
+	for trial := range 3000 {
+		var c Column[float64]
+		var want []float64
+		for range 1 + rng.IntN(8) {
+			g, n := gens[rng.IntN(len(gens))], rng.IntN(40)
+			if rng.IntN(4) == 0 {
+				v := g(0)
+				c.AddN(v, n)
+				for range n {
+					want = append(want, v)
+				}
+				continue
+			}
+			for i := range n {
+				v := g(i)
+				c.Add(v)
+				want = append(want, v)
+			}
+		}
+		if c.Len() != len(want) {
+			t.Fatalf("trial %d: Len %d, want %d", trial, c.Len(), len(want))
+		}
+		for i, w := range want {
+			if got := c.At(i); math.Float64bits(got) != math.Float64bits(w) && !(math.IsNaN(got) && math.IsNaN(w)) {
+				t.Fatalf("trial %d: At(%d) = %v, want %v", trial, i, got, w)
+			}
+		}
+	}
+	var ints Column[int]
+	for i := range 1000 {
+		ints.Add(i / 2) // not a rule: values, then streaks
+	}
+	for i := range 1000 {
+		if ints.At(i) != i/2 {
+			t.Fatalf("At(%d) = %d", i, ints.At(i))
+		}
+	}
+}
+
+// TestColumnRulesTakeNoMemory checks the memory of a chain's columns:
+// a prior then 10⁶ conditionals (variance 10 then 1s, variables t and
+// t−1) and observations (8 bytes each).
+func TestColumnRulesTakeNoMemory(t *testing.T) {
+	const n = 1_000_000
+	var v, slot0, slot1, y Column[float64]
+	rng := rand.New(rand.NewPCG(3, 4))
+	v.Add(10)
+	slot1.Add(-1)
+	for k := 1; k <= n; k++ {
+		v.Add(1)
+		slot0.Add(float64(k))
+		slot1.Add(float64(k - 1))
+		y.Add(rng.NormFloat64())
+	}
+	for _, c := range []*Column[float64]{&v, &slot0, &slot1} {
+		if b := c.Bytes(); b > 1024 {
+			t.Errorf("a rule column holds %d bytes", b)
+		}
+	}
+	if b := y.Bytes(); b > 8*n*5/4+1024 {
+		t.Errorf("observations hold %d bytes, want ≤ %d", b, 8*n*5/4+1024)
+	}
+	if v.At(0) != 10 || v.At(n) != 1 || slot1.At(0) != -1 || slot1.At(n) != n-1 {
+		t.Error("wrong values")
+	}
+}
