@@ -18,8 +18,21 @@ import (
 type fgState struct {
 	at    ast.Pos // the first construct that makes the model a factor graph
 	what  string  // that construct, for messages
-	conds []condDecl
+	// conds are the compiled conditionals x[target] ~ normal(mean, v)
+	// over graph variable ids, as columns (a chain's take no memory per
+	// step): Vars[0] is the target (coefficient 1), then the mean's
+	// variables with their coefficients, Const the mean's constant, Var
+	// v and Factor the graph factor, which holds the label and position.
+	conds graph.Affines
 	sites []fgSite
+	// idx are the sites on single elements (selections: y[t] ~ normal(x[t],
+	// r)) of statements compiled once the model is known to be a factor
+	// graph, over graph variables, as columns: Y, Factor and Tag, an index
+	// into idxSites (the statement's Site: kind, likelihood, parameters,
+	// position). idxOf counts them per latent.
+	idx      graph.Affines
+	idxSites []*Site
+	idxOf    map[int]int
 	// proj holds, per latent and site index, the form of an old-path site
 	// (one latent, no constant) that is not a single element: a block model
 	// expands it into the dense Proj, a factor graph keeps it sparse.
@@ -36,13 +49,13 @@ type fgState struct {
 	overBudget bool
 }
 
-// condDecl is one compiled conditional x[target] ~ normal(mean, v), over
-// graph variable ids.
-type condDecl struct {
-	target int
-	mean   lin
-	v      float64
-	factor int // its graph factor, which holds its label and position
+// addIdx records that a statement adds n single-element sites on latent lat
+// to idx.
+func (f *fgState) addIdx(lat, n int) {
+	if f.idxOf == nil {
+		f.idxOf = map[int]int{}
+	}
+	f.idxOf[lat] += n
 }
 
 // fgSite is a likelihood site on an affine form over graph variables.
@@ -113,9 +126,9 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	// factors when it is a scalar, as for likelihood sites: a map per
 	// factor would cost ~0.5 KB each).
 	shared := c.sharedVar(call, vars[0])
-	c.fg.conds = growFor(c, c.fg.conds, n)
 	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.m.Graph.AppendVarName(buf, s.ids[k]) })
-	var scratch []int
+	var scratch, cvars []int
+	var ccoefs []float64
 	for k, id := range s.ids {
 		params := shared
 		if len(vars) > 1 {
@@ -146,7 +159,10 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		} else {
 			f = c.addFactor(call, gf)
 		}
-		c.fg.conds = append(c.fg.conds, condDecl{target: id, mean: m, v: vars[min(k, len(vars)-1)], factor: f})
+		cv, cc := append(cvars[:0], id), append(ccoefs[:0], 1)
+		cv, cc = append(cv, m.ids...), append(cc, m.coefs...)
+		cvars, ccoefs = cv, cc
+		c.fg.conds.Add(graph.Affine{Vars: cv, Coefs: cc, Const: m.c, Var: vars[min(k, len(vars)-1)], Factor: f})
 	}
 	c.fg.done[s.lat]++
 }

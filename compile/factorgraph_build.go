@@ -165,10 +165,6 @@ func (c *compiler) buildFactorGraph() {
 			fg.NumVars += l.Size()
 		}
 	}
-	nSites := len(c.fg.sites)
-	for _, ss := range c.sites {
-		nSites += len(ss)
-	}
 	if !c.chargeFactorGraph(g.NumFactors(), fg.NumVars) {
 		return
 	}
@@ -181,10 +177,14 @@ func (c *compiler) buildFactorGraph() {
 			b.latent(li)
 		}
 	}
-	for _, d := range c.fg.conds {
+	var vars []int
+	var coefs []float64
+	for k := range c.fg.conds.Len() {
+		d := c.fg.conds.At(k, vars, coefs)
+		vars, coefs = d.Vars, d.Coefs
 		b.conditional(d)
 	}
-	c.fg.conds = nil // converted: let the collector have them
+	c.fg.conds = graph.Affines{} // converted: let the collector have them
 	for li := range g.Latents {
 		if g.Latents[li].Domain == graph.Real {
 			b.missing(li)
@@ -197,6 +197,12 @@ func (c *compiler) buildFactorGraph() {
 			b.latentSites(li)
 		}
 	}
+	for k := range c.fg.idx.Len() {
+		d := c.fg.idx.At(k, vars, coefs)
+		vars, coefs = d.Vars, d.Coefs
+		fg.addSite(b.unit(b.varOf(d.Vars[0]), 0), d.Y, d.Factor, fg.tag(fgTag{shared: c.fg.idxSites[d.Tag]}))
+	}
+	c.fg.idx, c.fg.idxSites = graph.Affines{}, nil
 	for _, s := range c.fg.sites {
 		b.addSite(s.site, b.form(s.aff))
 	}
@@ -379,28 +385,31 @@ func (b *fgBuilder) ownAll(li int, pos ast.Pos) {
 	}
 }
 
-// conditional converts x_t ~ N(mean, v) into the factor N(0; x_t − mean, v).
-func (b *fgBuilder) conditional(d condDecl) {
-	t := b.varOf(d.target)
-	f := b.g.Factor(d.factor)
-	if !b.own(t, f.Pos, d.target) {
+// conditional converts x_t ~ N(mean, v) (d: the target, then the mean's
+// variables and coefficients over graph variables, its constant, v) into
+// the factor N(0; x_t − mean, v).
+func (b *fgBuilder) conditional(d graph.Affine) {
+	target := d.Vars[0]
+	t := b.varOf(target)
+	pos := b.g.FactorPos(d.Factor)
+	if !b.own(t, pos, target) {
 		return
 	}
 	b.vars, b.coefs = append(b.vars[:0], t), append(b.coefs[:0], 1)
-	for k, id := range d.mean.ids {
-		if id == d.target {
-			b.c.errs.Add(f.Pos, f.Pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
+	for k, id := range d.Vars[1:] {
+		if id == target {
+			b.c.errs.Add(pos, pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
 			return
 		}
-		b.vars, b.coefs = append(b.vars, b.varOf(id)), append(b.coefs, -d.mean.coefs[k])
+		b.vars, b.coefs = append(b.vars, b.varOf(id)), append(b.coefs, -d.Coefs[1+k])
 	}
-	a := Affine{Vars: b.vars, Coefs: b.coefs, Const: 0 - d.mean.c}
-	if b.lastPos == nil || *b.lastPos != f.Pos {
-		pos := f.Pos
-		b.lastPos = &pos
+	a := Affine{Vars: b.vars, Coefs: b.coefs, Const: 0 - d.Const}
+	if b.lastPos == nil || *b.lastPos != pos {
+		shared := pos
+		b.lastPos = &shared
 	}
 	// The label is the graph factor's (made on demand).
-	b.fg.addGaussian(a, d.v, d.factor, b.fg.tag(fgTag{pos: b.lastPos}))
+	b.fg.addGaussian(a, d.Var, d.Factor, b.fg.tag(fgTag{pos: b.lastPos}))
 }
 
 // missing reports the elements of latent li that have no prior or

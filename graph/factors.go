@@ -107,6 +107,15 @@ func (g *Graph) Factor(i int) Factor {
 	return r.factor(i - r.first)
 }
 
+// FactorPos is factor i's position (Factor(i).Pos without assembling it).
+func (g *Graph) FactorPos(i int) ast.Pos {
+	r := g.run(i)
+	if r.c != nil {
+		return r.c.pos
+	}
+	return r.list[i-r.first].Pos
+}
+
 // run is the run holding factor i.
 func (g *Graph) run(i int) *factorRun {
 	runs := g.factors.runs
