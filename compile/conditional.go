@@ -16,8 +16,8 @@ import (
 // over several latents, and the forms of old-path sites whose projection
 // is not a single element.
 type fgState struct {
-	at    ast.Pos // the first construct that makes the model a factor graph
-	what  string  // that construct, for messages
+	at   ast.Pos // the first construct that makes the model a factor graph
+	what string  // that construct, for messages
 	// conds are the compiled conditionals x[target] ~ normal(mean, v)
 	// over graph variable ids, as columns (a chain's take no memory per
 	// step): Vars[0] is the target (coefficient 1), then the mean's
