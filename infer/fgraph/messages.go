@@ -51,7 +51,7 @@ func (s *state) set(g *Graph, e int, m nat) {
 // with ν ≠ 0).
 func gaussianMessage(g *Graph, s *state, k, j int) (nat, bool) {
 	lo, hi := g.edges(k)
-	S, r := g.v[k], g.y[k]-g.c[k]
+	S, r := g.v.At(k), g.y.At(k)-g.c.At(k)
 	for e := lo; e < hi; e++ {
 		if e == j {
 			continue
@@ -84,7 +84,7 @@ const wideFactor = 8
 // is computed directly. A flat incoming message makes the others flat.
 func gaussianMessages(g *Graph, s *state, k int, out []nat) bool {
 	lo, hi := g.edges(k)
-	S, r := g.v[k], g.y[k]-g.c[k]
+	S, r := g.v.At(k), g.y.At(k)-g.c.At(k)
 	flat := -1
 	for e := lo; e < hi; e++ {
 		n := s.cavity(g, e, 1)
@@ -138,7 +138,7 @@ func gaussianMessages(g *Graph, s *state, k int, out []nat) bool {
 // tilted marginal is not proper or a result is not finite.
 func siteMessages(g *Graph, s *state, k int, u float64, out []nat) bool {
 	lo, hi := g.edges(k)
-	proj := families.Projection{Mean: g.c[k]}
+	proj := families.Projection{Mean: g.c.At(k)}
 	for e := lo; e < hi; e++ {
 		n := s.cavity(g, e, u)
 		if !(n.Tau > 0) || !finite(n.Nu) {
@@ -146,7 +146,7 @@ func siteMessages(g *Graph, s *state, k int, u float64, out []nat) bool {
 		}
 		proj.Add(g.ecoef[e], n.gaussian())
 	}
-	_, d1, d2 := g.lik(k).Tilted(g.y[k], proj.Mean, proj.Var, u)
+	_, d1, d2 := g.lik(k).Tilted(g.y.At(k), proj.Mean, proj.Var, u)
 	if !finite(d1, d2) {
 		return false
 	}
