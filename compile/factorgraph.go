@@ -326,5 +326,33 @@ func (g *FactorGraph) tag(t fgTag) int {
 	return len(g.tags) - 1
 }
 
+// Edges is the number of variable–factor edges of the linear-Gaussian
+// factors and the first sites sites.
+func (g *FactorGraph) Edges(sites int) int {
+	e := g.gaussians.Edges()
+	if sites >= g.sites.Len() {
+		return e + g.sites.Edges()
+	}
+	for k := range sites {
+		e += g.sites.Arity(k)
+	}
+	return e
+}
+
+// factorVars iterates over the variables of the factors of a (a list
+// reused for the next factor): for the structure passes (forest,
+// bandwidth, cycles), which read nothing else.
+func factorVars(a *graph.Affines) iter.Seq2[int, []int] {
+	return func(yield func(int, []int) bool) {
+		var vars []int
+		for k := range a.Len() {
+			vars = a.AppendVars(k, vars[:0])
+			if !yield(k, vars) {
+				return
+			}
+		}
+	}
+}
+
 // Bytes is the memory the factors' columns hold.
 func (g *FactorGraph) Bytes() int64 { return g.gaussians.Bytes() + g.sites.Bytes() }

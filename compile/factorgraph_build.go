@@ -218,14 +218,10 @@ func (c *compiler) buildFactorGraph() {
 // when they are not in it already (they are when the statements add their
 // factors in graph order, as plates do).
 func byFactor(a *graph.Affines) {
-	n := a.Len()
-	sorted := true
-	for k := 1; k < n && sorted; k++ {
-		sorted = a.Factor(k-1) <= a.Factor(k)
-	}
-	if sorted {
+	if a.Sorted() {
 		return
 	}
+	n := a.Len()
 	perm := make([]int, n)
 	for k := range perm {
 		perm[k] = k
@@ -462,10 +458,10 @@ func (b *fgBuilder) cycles() {
 	}
 	indeg := make([]int, fg.NumVars)
 	row := make([]int, fg.NumVars+1)
-	for gi, lg := range fg.Gaussians() {
-		t := lg.Target
+	for gi, vars := range factorVars(&fg.gaussians) {
+		t := vars[0] // the target
 		cond[t] = gi
-		for _, v := range lg.Aff.Vars {
+		for _, v := range vars {
 			if v != t {
 				row[v+1]++
 				indeg[t]++
@@ -476,10 +472,10 @@ func (b *fgBuilder) cycles() {
 		row[v+1] += row[v]
 	}
 	children, fill := make([]int, row[fg.NumVars]), slices.Clone(row[:fg.NumVars])
-	for _, lg := range fg.Gaussians() {
-		for _, v := range lg.Aff.Vars {
-			if v != lg.Target {
-				children[fill[v]] = lg.Target
+	for _, vars := range factorVars(&fg.gaussians) {
+		for _, v := range vars[1:] {
+			if v != vars[0] {
+				children[fill[v]] = vars[0]
 				fill[v]++
 			}
 		}

@@ -105,12 +105,25 @@ func (a *Affines) Tag(k int) int     { return int(a.tag.At(k)) }
 func (a *Affines) Var0(k int) int { return a.vars[0].At(k) }
 
 // Edges is the number of variable–factor edges of all the factors.
-func (a *Affines) Edges() int {
-	e := 0
-	for k := range a.n {
-		e += a.Arity(k)
+func (a *Affines) Edges() int { return int(a.arity.Sum()) }
+
+// AppendVars appends factor k's variables to vars.
+func (a *Affines) AppendVars(k int, vars []int) []int {
+	for j := range a.Arity(k) {
+		vars = append(vars, a.vars[j].At(k))
 	}
-	return e
+	return vars
+}
+
+// Sorted reports whether the factors are in the order of their graph
+// factors (non-decreasing Factor).
+func (a *Affines) Sorted() bool {
+	for k := 1; k < a.n; k++ {
+		if a.factor.At(k) < a.factor.At(k-1) {
+			return false
+		}
+	}
+	return true
 }
 
 // Bytes is the memory the columns hold.

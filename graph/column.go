@@ -27,6 +27,12 @@ type Column[T int | int32 | float64] struct {
 	// streakLen they move into a rule segment of their own.
 	streak int
 	sstep  T
+	// fastAt, fastN, fastBase and fastStep repeat the last segment (its
+	// first index and length) when it is a rule that base + step·k
+	// reproduces for every k ≥ 0 (finite numbers, base not −0), so that
+	// At is a multiply-add there; fastN is 0 otherwise.
+	fastAt, fastN      int
+	fastBase, fastStep T
 }
 
 // colSeg is the stretch of values at, at+1, … up to the next segment's at:
@@ -46,6 +52,14 @@ func (c *Column[T]) Len() int { return c.n }
 
 // At is value i (0 ≤ i < Len).
 func (c *Column[T]) At(i int) T {
+	if k := uint(i - c.fastAt); k < uint(c.fastN) {
+		return c.fastBase + T(k)*c.fastStep
+	}
+	return c.at(i)
+}
+
+// at is At off the fast path.
+func (c *Column[T]) at(i int) T {
 	if uint(i) >= uint(c.n) {
 		panic("graph: column index out of range")
 	}
@@ -57,6 +71,28 @@ func (c *Column[T]) At(i int) T {
 		return c.vals[s.off+i-s.at]
 	}
 	return ruleAt(s.base, s.step, i-s.at)
+}
+
+// sync sets the fast path from the last segment.
+func (c *Column[T]) sync() {
+	c.fastAt, c.fastN = 0, 0
+	if len(c.segs) == 0 {
+		return
+	}
+	s := &c.segs[len(c.segs)-1]
+	if s.off >= 0 || !exact(s.base) || !exact(s.step) {
+		return
+	}
+	c.fastAt, c.fastN, c.fastBase, c.fastStep = s.at, c.n-s.at, s.base, s.step
+}
+
+// exact reports whether x is a number x + k·0 and x·0 keep exactly: finite
+// and not −0.
+func exact[T int | int32 | float64](x T) bool {
+	if f, ok := any(x).(float64); ok {
+		return !math.IsInf(f, 0) && !math.IsNaN(f) && !(f == 0 && math.Signbit(f))
+	}
+	return true
 }
 
 // seg is the segment holding value i, before the last one.
@@ -77,7 +113,19 @@ func ruleAt[T int | int32 | float64](base, step T, k int) T {
 
 // Add appends v.
 func (c *Column[T]) Add(v T) {
-	defer func() { c.n++ }()
+	if k := c.fastN; k > 0 && c.fastBase+T(k)*c.fastStep == v && exact(v) {
+		// The rule at the end goes on.
+		c.n++
+		c.fastN++
+		return
+	}
+	c.add(v)
+	c.n++
+	c.sync()
+}
+
+// add appends v off the fast path (c.n is then incremented).
+func (c *Column[T]) add(v T) {
 	if len(c.segs) == 0 {
 		c.segs = append(c.segs, colSeg[T]{at: 0, off: -1, base: v})
 		return
@@ -129,12 +177,14 @@ func (c *Column[T]) AddN(v T, n int) {
 		if last := &c.segs[k-1]; last.off < 0 && (c.n-last.at == 1 || last.step == 0) && same(last.base, v) {
 			last.step = 0
 			c.n += n
+			c.sync()
 			return
 		}
 	}
 	c.segs = append(c.segs, colSeg[T]{at: c.n, off: -1, base: v})
 	c.n += n
 	c.streak = 0
+	c.sync()
 }
 
 // explicit turns the short rule segments at the end (the last one and one
@@ -194,6 +244,27 @@ func (c *Column[T]) addExplicit(v T) {
 	c.vals = c.vals[:len(c.vals)-streakLen-1]
 	c.segs = append(c.segs, colSeg[T]{at: first, off: -1, base: base, step: c.sstep})
 	c.streak = 0
+}
+
+// Sum is the sum of the values (a rule's in closed form: no pass over
+// them).
+func (c *Column[T]) Sum() T {
+	var sum T
+	for k := range c.segs {
+		s := &c.segs[k]
+		n := c.n - s.at
+		if k+1 < len(c.segs) {
+			n = c.segs[k+1].at - s.at
+		}
+		if s.off >= 0 {
+			for _, v := range c.vals[s.off : s.off+n] {
+				sum += v
+			}
+			continue
+		}
+		sum += T(n)*s.base + T(n*(n-1)/2)*s.step
+	}
+	return sum
 }
 
 // Bytes is the memory the column holds.

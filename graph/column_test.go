@@ -89,3 +89,23 @@ func TestColumnRulesTakeNoMemory(t *testing.T) {
 		t.Error("wrong values")
 	}
 }
+
+// TestColumnSum checks Sum against the sum of the values read back.
+func TestColumnSum(t *testing.T) {
+	var c Column[int32]
+	want := int32(0)
+	add := func(v int32) { c.Add(v); want += v }
+	add(1)
+	for range 100 {
+		add(2)
+	}
+	for k := range int32(50) {
+		add(k * k % 7)
+	}
+	for k := range int32(40) {
+		add(3 + 2*k)
+	}
+	if got := c.Sum(); got != want {
+		t.Errorf("Sum = %d, want %d", got, want)
+	}
+}

@@ -129,17 +129,7 @@ func graphOf(fg *compile.FactorGraph, relax bool, epLik func(compile.Site) (ep.L
 // room for the first sites of fg.Sites.
 func priorGraph(fg *compile.FactorGraph, sites int) *fgraph.Graph {
 	g := fgraph.NewGraph(fg.NumVars)
-	edges := 0
-	for _, f := range fg.Gaussians() {
-		edges += len(f.Aff.Vars)
-	}
-	for i, s := range fg.Sites() {
-		if i >= sites {
-			break
-		}
-		edges += len(s.Aff.Vars)
-	}
-	g.Grow(fg.NumGaussians()+sites, edges)
+	g.Grow(fg.NumGaussians()+sites, fg.Edges(sites))
 	for _, f := range fg.Gaussians() {
 		g.AddGaussian(f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, 0, f.Var)
 	}
