@@ -126,7 +126,12 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	// factors when it is a scalar, as for likelihood sites: a map per
 	// factor would cost ~0.5 KB each).
 	shared := c.sharedVar(call, vars[0])
-	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.m.Graph.AppendVarName(buf, s.ids[k]) })
+	il := c.condIndexLabels(b.Name, s.ids)
+	label := func(int) string { return "" } // il makes them
+	if !il.ok || len(vars) > 1 {
+		il.ok = false
+		label = labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.m.Graph.AppendVarName(buf, s.ids[k]) })
+	}
 	var scratch, cvars []int
 	var ccoefs []float64
 	for k, id := range s.ids {
@@ -153,10 +158,14 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		// mvnormal's factors are its scalar conditionals (mvConditional).
 		gf := graph.Factor{Kind: (factor.NormalPrior{}).Name(), Vars: gvars, Label: label(k), Pos: pos, Params: params}
 		var f int
-		if len(vars) == 1 { // one Params map for the statement: a compact run
+		switch {
+		case il.ok: // one Params map for the statement: a compact run, labels on demand
+			f = c.addIndexedFactor(call, gf, il, k)
+			scratch = gvars
+		case len(vars) == 1: // one Params map for the statement: a compact run
 			f = c.addCompactFactor(call, gf)
 			scratch = gvars
-		} else {
+		default:
 			f = c.addFactor(call, gf)
 		}
 		cv, cc := append(cvars[:0], id), append(ccoefs[:0], 1)

@@ -370,18 +370,29 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	case lat >= 0:
 		c.sites[lat] = growFor(c, c.sites[lat], n)
 	}
-	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.appendElemName(buf, s.LHS, y, k) })
 	if idx {
 		shared := &Site{Kind: b.Name, Lik: lik, Params: params, Pos: s.Pos(), Index: -1}
 		ids, one := proj.sym.ids, []int{0}
+		il := c.siteIndexLabels(b.Name, s.LHS, y)
+		label := func(int) string { return "" } // il makes them
+		if !il.ok {
+			label = labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.appendElemName(buf, s.LHS, y, k) })
+		}
 		for k := 0; k < n; k++ {
 			one[0] = ids[min(k, len(ids)-1)]
-			f := c.addCompactFactor(s, graph.Factor{Kind: b.Name, Vars: one, Params: params, Y: y.num[k], Observed: true, Label: label(k), Pos: s.Pos()})
+			gf := graph.Factor{Kind: b.Name, Vars: one, Params: params, Y: y.num[k], Observed: true, Label: label(k), Pos: s.Pos()}
+			var f int
+			if il.ok {
+				f = c.addIndexedFactor(s, gf, il, k)
+			} else {
+				f = c.addCompactFactor(s, gf)
+			}
 			c.fg.idx.Add(graph.Affine{Vars: one, Coefs: unitCoef[:1:1], Y: y.num[k], Factor: f, Tag: len(c.fg.idxSites)})
 		}
 		c.fg.idxSites = append(c.fg.idxSites, shared)
 		return
 	}
+	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.appendElemName(buf, s.LHS, y, k) })
 	for k := 0; k < n; k++ {
 		if len(liks) > 1 {
 			lik, params = liks[k], liks[k].Params()
