@@ -32,6 +32,7 @@ type fgState struct {
 	// position). idxOf counts them per latent.
 	idx      graph.Affines
 	idxSites []*Site
+	idxShare siteSharer
 	idxOf    map[int]int
 	// proj holds, per latent and site index, the form of an old-path site
 	// (one latent, no constant) that is not a single element: a block model
@@ -44,6 +45,9 @@ type fgState struct {
 	// real is the number of elements of the first counted real latents
 	// (realElements).
 	real, counted int
+	// vecFactors counts the factors charged as a vector plate's
+	// (chargeElements).
+	vecFactors int
 	// overBudget records that a statement was refused for the memory
 	// budget (chargeElements): the later ones are abandoned silently.
 	overBudget bool

@@ -61,20 +61,31 @@ type fgBuilder struct {
 	lastPos *ast.Pos
 }
 
-// fgBytesPerElement is the memory one factor or one variable of a
-// factor-graph model costs from compile to the end of inference: its
-// LinearGaussian or AffineSite, the engine's columns (infer/fgraph's Grow)
-// and its messages and beliefs. Measured as 380–470 bytes of live heap per
-// step (one variable, one factor) of a Gaussian chain at T = 4·10⁵ … 8·10⁵;
-// the budget (infer.MemoryBudget) already leaves the garbage collector its
-// room, so the charge is the live size, rounded up.
-const fgBytesPerElement = 256
+// fgBytesPerElement is the memory one variable, or one factor outside a
+// vector plate, of a factor-graph model costs from compile to the end of
+// inference, and fgBytesPerVectorFactor one factor of a vector plate (a
+// plate statement compiled once: its factors are columns of rules and
+// values, graph.Affines, with labels on demand): the graph's and the
+// engine's storage, messages and beliefs. A Gaussian chain written with
+// vector plates peaks at 97–100 bytes of resident memory per element (one
+// variable and two factors a step: 301–320 MB at T = 10⁶, 2.9 GB at 10⁷),
+// charged 170; the same chain as an unrolled plate takes more than its
+// charge (~600 bytes an element at T = 10⁶, compile's per-statement
+// work). The budget (infer.MemoryBudget) already leaves the garbage
+// collector its room.
+const (
+	fgBytesPerElement      = 256
+	fgBytesPerVectorFactor = 128
+)
 
-// fgNeed is the memory a factor graph of factors factors over vars
-// variables takes through inference (fgBytesPerElement each).
-func fgNeed(factors, vars int) int64 {
-	return (int64(factors) + int64(vars)) * fgBytesPerElement
+// fgNeed is the memory a factor graph of factors factors, vec of them of
+// vector plates, over vars variables takes through inference.
+func fgNeed(factors, vec, vars int) int64 {
+	return (int64(factors-vec)+int64(vars))*fgBytesPerElement + int64(vec)*fgBytesPerVectorFactor
 }
+
+// fgRates names the charge per element in messages.
+var fgRates = fmt.Sprintf("%d bytes a variable or factor, %d a factor of a vector plate", fgBytesPerElement, fgBytesPerVectorFactor)
 
 // chargeFactorGraph refuses, before anything is built, a factor graph of
 // factors factors over vars variables whose memory would exceed the
@@ -82,7 +93,7 @@ func fgNeed(factors, vars int) int64 {
 // were charged as they compiled (chargeElements): this is the model's
 // final count.
 func (c *compiler) chargeFactorGraph(factors, vars int) bool {
-	need := fgNeed(factors, vars)
+	need := fgNeed(factors, min(c.fg.vecFactors, factors), vars)
 	budget := infer.MemoryBudget()
 	if need <= budget {
 		return true
@@ -97,8 +108,8 @@ func (c *compiler) chargeFactorGraph(factors, vars int) bool {
 			at = l
 		}
 	}
-	c.errs.Add(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
-		factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
+	c.errs.Add(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %s, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgRates, infer.FormatBytes(budget))
 	return false
 }
 
@@ -117,8 +128,11 @@ func (c *compiler) chargeElements(stmt ast.Node, n int) {
 		panic(abort{})
 	}
 	factors := c.m.Graph.NumFactors() + n*c.plateLeft()
+	if c.vec != nil { // the statement's factors are a vector plate's
+		c.fg.vecFactors += n
+	}
 	vars := c.realElements()
-	need := fgNeed(factors, vars)
+	need := fgNeed(factors, min(c.fg.vecFactors, factors), vars)
 	budget := infer.MemoryBudget()
 	if need <= budget {
 		return
@@ -131,8 +145,8 @@ func (c *compiler) chargeElements(stmt ast.Node, n int) {
 		at, what = c.vec.at, "plate"
 	}
 	c.fg.overBudget = true
-	c.errs.Add(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
-		what, factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
+	c.errs.Add(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %s, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		what, factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgRates, infer.FormatBytes(budget))
 	panic(abort{})
 }
 

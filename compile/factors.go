@@ -371,7 +371,12 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		c.sites[lat] = growFor(c, c.sites[lat], n)
 	}
 	if idx {
-		shared := &Site{Kind: b.Name, Lik: lik, Params: params, Pos: s.Pos(), Index: -1}
+		// The statement's Site, shared with the statement before when they
+		// are the same (an unrolled plate's statements).
+		shared := c.fg.idxShare.site(Site{Kind: b.Name, Lik: lik, Params: params, Pos: s.Pos(), Index: -1}, Affine{}).Shared
+		if len(c.fg.idxSites) == 0 || c.fg.idxSites[len(c.fg.idxSites)-1] != shared {
+			c.fg.idxSites = append(c.fg.idxSites, shared)
+		}
 		ids, one := proj.sym.ids, []int{0}
 		il := c.siteIndexLabels(b.Name, s.LHS, y)
 		label := func(int) string { return "" } // il makes them
@@ -387,9 +392,8 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 			} else {
 				f = c.addCompactFactor(s, gf)
 			}
-			c.fg.idx.Add(graph.Affine{Vars: one, Coefs: unitCoef[:1:1], Y: y.num[k], Factor: f, Tag: len(c.fg.idxSites)})
+			c.fg.idx.Add(graph.Affine{Vars: one, Coefs: unitCoef[:1:1], Y: y.num[k], Factor: f, Tag: len(c.fg.idxSites) - 1})
 		}
-		c.fg.idxSites = append(c.fg.idxSites, shared)
 		return
 	}
 	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.appendElemName(buf, s.LHS, y, k) })
