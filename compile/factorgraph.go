@@ -214,11 +214,7 @@ func (g *FactorGraph) SiteAt(i int) Site { return g.Site(i).BlockSite() }
 // reused for the next one: copy them to keep them.
 func (g *FactorGraph) Gaussians() iter.Seq2[int, LinearGaussian] {
 	return func(yield func(int, LinearGaussian) bool) {
-		var vars []int
-		var coefs []float64
-		for i := range g.gaussians.Len() {
-			a := g.gaussians.At(i, vars, coefs)
-			vars, coefs = a.Vars, a.Coefs
+		for i, a := range g.gaussians.All() {
 			if !yield(i, g.gaussian(a)) {
 				return
 			}
@@ -231,11 +227,7 @@ func (g *FactorGraph) Gaussians() iter.Seq2[int, LinearGaussian] {
 // next one: copy them to keep them.
 func (g *FactorGraph) Sites() iter.Seq2[int, AffineSite] {
 	return func(yield func(int, AffineSite) bool) {
-		var vars []int
-		var coefs []float64
-		for i := range g.sites.Len() {
-			a := g.sites.At(i, vars, coefs)
-			vars, coefs = a.Vars, a.Coefs
+		for i, a := range g.sites.All() {
 			if !yield(i, g.site(a)) {
 				return
 			}

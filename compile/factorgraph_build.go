@@ -191,11 +191,7 @@ func (c *compiler) buildFactorGraph() {
 			b.latent(li)
 		}
 	}
-	var vars []int
-	var coefs []float64
-	for k := range c.fg.conds.Len() {
-		d := c.fg.conds.At(k, vars, coefs)
-		vars, coefs = d.Vars, d.Coefs
+	for _, d := range c.fg.conds.All() {
 		b.conditional(d)
 	}
 	c.fg.conds = graph.Affines{} // converted: let the collector have them
@@ -211,9 +207,7 @@ func (c *compiler) buildFactorGraph() {
 			b.latentSites(li)
 		}
 	}
-	for k := range c.fg.idx.Len() {
-		d := c.fg.idx.At(k, vars, coefs)
-		vars, coefs = d.Vars, d.Coefs
+	for _, d := range c.fg.idx.All() {
 		fg.addSite(b.unit(b.varOf(d.Vars[0]), 0), d.Y, d.Factor, fg.tag(fgTag{shared: c.fg.idxSites[d.Tag]}))
 	}
 	c.fg.idx, c.fg.idxSites = graph.Affines{}, nil
@@ -245,7 +239,7 @@ func byFactor(a *graph.Affines) {
 	var vars []int
 	var coefs []float64
 	for _, k := range perm {
-		f := a.At(k, vars, coefs)
+		f := a.At(k, vars, coefs) // in perm's order
 		vars, coefs = f.Vars, f.Coefs
 		out.Add(f)
 	}

@@ -1,5 +1,7 @@
 package graph
 
+import "iter"
+
 // Affines holds factors on affine forms of scalar real variables,
 //
 //	f_k(x) = Σ_j Coef(k, j)·x[Var(k, j)] + Const(k),
@@ -92,6 +94,22 @@ func (a *Affines) Form(k int, vars []int, coefs []float64) ([]int, []float64, fl
 func (a *Affines) At(k int, vars []int, coefs []float64) Affine {
 	vs, cs, c := a.Form(k, vars[:0], coefs[:0])
 	return Affine{Vars: vs, Coefs: cs, Const: c, Y: a.y.At(k), Var: a.v.At(k), Factor: a.factor.At(k), Tag: int(a.tag.At(k))}
+}
+
+// All iterates over the factors in order. The Vars and Coefs lists of a
+// factor are reused for the next one: copy them to keep them.
+func (a *Affines) All() iter.Seq2[int, Affine] {
+	return func(yield func(int, Affine) bool) {
+		var vars []int
+		var coefs []float64
+		for k := range a.n {
+			f := a.At(k, vars, coefs)
+			vars, coefs = f.Vars, f.Coefs
+			if !yield(k, f) {
+				return
+			}
+		}
+	}
 }
 
 // Y is factor k's observation, Var its variance, Factor its graph factor
