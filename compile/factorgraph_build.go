@@ -207,8 +207,10 @@ func (c *compiler) buildFactorGraph() {
 			b.latentSites(li)
 		}
 	}
-	for _, d := range c.fg.idx.All() {
-		fg.addSite(b.unit(b.varOf(d.Vars[0]), 0), d.Y, d.Factor, fg.tag(fgTag{shared: c.fg.idxSites[d.Tag]}))
+	if !b.moveIdx() {
+		for _, d := range c.fg.idx.All() {
+			fg.addSite(b.unit(b.varOf(d.Vars[0]), 0), d.Y, d.Factor, fg.tag(fgTag{shared: c.fg.idxSites[d.Tag]}))
+		}
 	}
 	c.fg.idx, c.fg.idxSites = graph.Affines{}, nil
 	for _, s := range c.fg.sites {
@@ -219,6 +221,33 @@ func (c *compiler) buildFactorGraph() {
 	byFactor(&fg.gaussians)
 	byFactor(&fg.sites)
 	c.m.FactorGraph = fg
+}
+
+// moveIdx makes the single-element sites compiled into columns
+// (fgState.idx) the graph's sites without copying them, when they are the
+// first sites and every real latent's variables are its graph variables
+// (no other latent before one: varOf is the identity): their forms x[v] are
+// already the graph's, and only their tags move (by the number of tags
+// before theirs). It reports whether it did.
+func (b *fgBuilder) moveIdx() bool {
+	c, fg := b.c, b.fg
+	if fg.sites.Len() > 0 || c.fg.idx.Len() == 0 {
+		return false
+	}
+	for li, first := range fg.First {
+		if first >= 0 && first != b.g.Latents[li].First {
+			return false
+		}
+	}
+	base := len(fg.tags)
+	for t, shared := range c.fg.idxSites {
+		if fg.tag(fgTag{shared: shared}) != base+t {
+			return false // a tag seen before: the copy below finds the tags added
+		}
+	}
+	fg.sites = c.fg.idx
+	fg.sites.ShiftTags(base)
+	return true
 }
 
 // byFactor orders the factors of a by their graph factor, keeping the

@@ -112,6 +112,9 @@ func (a *Affines) All() iter.Seq2[int, Affine] {
 	}
 }
 
+// ShiftTags adds d to every factor's tag.
+func (a *Affines) ShiftTags(d int) { a.tag.Shift(int32(d)) }
+
 // Y is factor k's observation, Var its variance, Factor its graph factor
 // and Tag its tag.
 func (a *Affines) Y(k int) float64   { return a.y.At(k) }

@@ -246,6 +246,20 @@ func (c *Column[T]) addExplicit(v T) {
 	c.streak = 0
 }
 
+// Shift adds d to every value (a rule's base: no pass over its values).
+func (c *Column[T]) Shift(d T) {
+	for k := range c.segs {
+		if s := &c.segs[k]; s.off < 0 {
+			s.base += d
+		}
+	}
+	for k := range c.vals {
+		c.vals[k] += d
+	}
+	c.streak = 0
+	c.sync()
+}
+
 // Sum is the sum of the values (a rule's in closed form: no pass over
 // them).
 func (c *Column[T]) Sum() T {

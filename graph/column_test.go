@@ -111,6 +111,20 @@ func TestColumnSum(t *testing.T) {
 	if got := c.Sum(); got != want {
 		t.Errorf("Sum = %d, want %d", got, want)
 	}
+	var vals []int32
+	for i := range c.Len() {
+		vals = append(vals, c.At(i))
+	}
+	c.Shift(5)
+	c.Add(7)
+	for i, v := range vals {
+		if c.At(i) != v+5 {
+			t.Fatalf("after Shift(5), At(%d) = %d, want %d", i, c.At(i), v+5)
+		}
+	}
+	if c.At(len(vals)) != 7 || c.Sum() != want+5*int32(len(vals))+7 {
+		t.Errorf("after Shift and Add: At = %d, Sum = %d", c.At(len(vals)), c.Sum())
+	}
 }
 
 // TestIndexedFactorLabels checks that AddIndexedFactor's labels are made

@@ -291,8 +291,6 @@ func (g *Graph) AddIndexedFactor(f Factor, prefix string, index int, suffix stri
 	if f.Table != nil || f.Label != "" {
 		panic("graph: AddIndexedFactor of a factor with a table or a label")
 	}
-	c := compactRun{kind: f.Kind, pos: f.Pos, scalarName: f.ScalarName, params: f.Params, observed: f.Observed,
-		indexed: true, lprefix: prefix, lsuffix: suffix}
 	scalar := f.Scalar
 	if f.Observed {
 		if f.ScalarName != "" {
@@ -300,8 +298,24 @@ func (g *Graph) AddIndexedFactor(f Factor, prefix string, index int, suffix stri
 		}
 		scalar = f.Y
 	}
+	s := &g.factors
+	if n := len(s.runs); n > 0 && s.hint == 0 {
+		// The run of the factor before (the plate's): no new run to
+		// consider.
+		if c := s.runs[n-1].c; c != nil && c.indexed && c.arity == len(f.Vars) && c.observed == f.Observed &&
+			c.kind == f.Kind && c.scalarName == f.ScalarName && c.lprefix == prefix && c.lsuffix == suffix &&
+			SameParams(c.params, f.Params) && c.pos == f.Pos {
+			c.push(scalar, f.Vars)
+			c.lindex.Add(index)
+			g.adj = nil
+			s.n++
+			return s.n - 1
+		}
+	}
+	c := compactRun{kind: f.Kind, pos: f.Pos, scalarName: f.ScalarName, params: f.Params, observed: f.Observed,
+		indexed: true, lprefix: prefix, lsuffix: suffix}
 	at := g.addCompact(c, scalar, nil, "", f.Vars)
-	r := g.factors.runs[len(g.factors.runs)-1].c
+	r := s.runs[len(s.runs)-1].c
 	r.lindex.Add(index)
 	return at
 }
@@ -348,6 +362,17 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 	default:
 		c.toff = append(c.toff, c.toff[len(c.toff)-1])
 	}
+	c.push(scalar, vars)
+	if labeled {
+		c.labels = append(c.labels, label)
+	}
+	g.adj = nil
+	s.n++
+	return s.n - 1
+}
+
+// push appends a factor's variables and scalar to the run's columns.
+func (c *compactRun) push(scalar float64, vars []int) {
 	c.vars = append(c.vars, vars...)
 	if c.scalar != nil || scalar != 0 || math.Signbit(scalar) {
 		if c.scalar == nil {
@@ -356,12 +381,6 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 		c.scalar = append(c.scalar, scalar)
 	}
 	c.n++
-	if labeled {
-		c.labels = append(c.labels, label)
-	}
-	g.adj = nil
-	s.n++
-	return s.n - 1
 }
 
 // SameParams reports whether a and b are the same parameter map (one
