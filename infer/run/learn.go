@@ -296,7 +296,9 @@ type snapshot struct {
 	hyper [][]float64     // flattened kernel hyperparameters (gp priors)
 	lik   [][]float64     // each site's eps (step) or var (normal); 0 for probit
 	cov   []*mat.SymDense // prior covariance of normal/mvnormal priors (nil for gp)
+	mean  [][]float64     // prior mean (a factor graph's joint block: its conditionals' means propagated)
 	gvar  []float64       // a forest view's linear-Gaussian variances (forestVars)
+	gaff  []float64       // a forest view's linear-Gaussian means (forestAffs)
 	glik  []float64       // a forest view's EP sites' parameters (forestLiks)
 	net   [][]float64     // a Net model's factors' data numbers (learn_net.go)
 }
@@ -341,7 +343,11 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if lb.m.Net != nil {
 		return lb.buildNet(x)
 	}
-	mx, err := lb.compileAt(x, true)
+	mx, err := lb.compileAt(x, false)
+	if err != nil {
+		return nil, err
+	}
+	grads, err := gramsAndGrads(mx)
 	if err != nil {
 		return nil, err
 	}
@@ -349,25 +355,31 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	grads := make([][]*mat.SymDense, len(blocks)) // kernel Grads per gp block, lazily
 	ds := make([]snapshot, len(x))
 	for k := range x {
-		d, err := lb.deriv(x, k, mx)
-		if err != nil {
+		if ds[k], err = lb.deriv(x, k, mx); err != nil {
 			return nil, err
 		}
-		ds[k] = d
-		for bi, cb := range mx.Blocks {
-			if cb.Prior.FITC != nil {
-				continue // fitcLearnBlock below
-			}
-			if dK, err := lb.dCov(cb, d, bi, &grads[bi]); err != nil {
+	}
+	for bi, cb := range mx.Blocks {
+		if cb.Prior.FITC != nil {
+			continue // fitcLearnBlock below
+		}
+		uses := hyperUses(ds, bi)
+		for k, d := range ds {
+			if dK, err := lb.dCov(cb, d, bi, &grads[bi], uses); err != nil {
 				return nil, err
 			} else if dK != nil {
 				blocks[bi].DCov[k] = dK
 			}
 			if nonzero(d.lik[bi]) {
 				blocks[bi].DLik[k] = d.lik[bi]
+			}
+			if nonzero(d.mean[bi]) {
+				if blocks[bi].DMean == nil {
+					blocks[bi].DMean = make([][]float64, len(x))
+				}
+				blocks[bi].DMean[k] = d.mean[bi]
 			}
 		}
 	}
@@ -381,10 +393,53 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	return blocks, nil
 }
 
+// gramsAndGrads sets the Gram matrix of every dense gp block of mx that
+// has none (the model re-evaluated without them) together with the
+// kernel's derivatives ∂K/∂θ_j, which it returns per block: both from one
+// pass over the pairs of inputs (learn.Kernel.GramGrads), the Gram matrix
+// equal bit for bit to the one compile computes. Blocks that kept a Gram
+// matrix (a factor graph's joint block) get their derivatives in dCov.
+func gramsAndGrads(mx *compile.Model) ([][]*mat.SymDense, error) {
+	grads := make([][]*mat.SymDense, len(mx.Blocks))
+	for bi, b := range mx.Blocks {
+		if b.Prior.Kind != compile.PriorGP || b.Prior.FITC != nil || b.Prior.Cov != nil {
+			continue
+		}
+		K, g, err := kernelOf(b.Prior.Kernel).GramGrads(b.Prior.X)
+		if err != nil {
+			return nil, err
+		}
+		b.Prior.Cov, grads[bi] = K, g
+	}
+	return grads, nil
+}
+
+// hyperUses counts, for each kernel hyperparameter of block bi, the
+// learned params whose derivative moves it.
+func hyperUses(ds []snapshot, bi int) []int {
+	var uses []int
+	for _, d := range ds {
+		if bi >= len(d.hyper) {
+			continue
+		}
+		if uses == nil {
+			uses = make([]int, len(d.hyper[bi]))
+		}
+		for j, dth := range d.hyper[bi] {
+			if dth != 0 {
+				uses[j]++
+			}
+		}
+	}
+	return uses
+}
+
 // dCov returns ∂K/∂x of block bi from the snapshot derivative d: for a gp
 // prior Σ_j (∂θ_j/∂x) ∂K/∂θ_j with stdlib/kernel gradients, otherwise the
-// differenced covariance; nil when K does not change.
-func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat.SymDense) (*mat.SymDense, error) {
+// differenced covariance; nil when K does not change. A param that moves a
+// single hyperparameter j, moved by no other param (uses[j] = 1), scales
+// ∂K/∂θ_j in place (the same numbers as a sum into a new matrix).
+func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat.SymDense, uses []int) (*mat.SymDense, error) {
 	if b.Prior.Kind != compile.PriorGP {
 		if d.cov[bi] == nil || mat.Norm(d.cov[bi], math.Inf(1)) == 0 {
 			return nil, nil
@@ -400,6 +455,21 @@ func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat
 			return nil, err
 		}
 		*grads = g
+	}
+	only := -1
+	for j, dth := range d.hyper[bi] {
+		if dth != 0 {
+			if only >= 0 {
+				only = -1
+				break
+			}
+			only = j
+		}
+	}
+	if only >= 0 && uses[only] == 1 {
+		g := (*grads)[only]
+		g.ScaleSym(d.hyper[bi][only], g)
+		return g, nil
 	}
 	dK := mat.NewSymDense(b.N, nil)
 	for j, dth := range d.hyper[bi] {
@@ -448,7 +518,7 @@ func (lb *learnBuilder) deriv(x []float64, k int, mx *compile.Model) (snapshot, 
 func snapOf(m *compile.Model) snapshot {
 	var s snapshot
 	if m.FactorGraph != nil && len(m.Blocks) == 0 {
-		s.gvar, s.glik = forestVars(m.FactorGraph), forestLiks(m.FactorGraph)
+		s.gvar, s.gaff, s.glik = forestVars(m.FactorGraph), forestAffs(m.FactorGraph), forestLiks(m.FactorGraph)
 	}
 	if m.Net != nil {
 		s.net = netData(m.Net)
@@ -468,6 +538,7 @@ func snapOf(m *compile.Model) snapshot {
 			}
 		}
 		s.hyper, s.lik, s.cov = append(s.hyper, hy), append(s.lik, lik), append(s.cov, cov)
+		s.mean = append(s.mean, b.Prior.Mean)
 	}
 	return s
 }
@@ -479,9 +550,10 @@ func combine(ss []snapshot, c []float64) snapshot {
 		out.net = combineNet(ss, c)
 	}
 	if ss[0].gvar != nil {
-		out.gvar, out.glik = make([]float64, len(ss[0].gvar)), make([]float64, len(ss[0].glik))
+		out.gvar, out.gaff, out.glik = make([]float64, len(ss[0].gvar)), make([]float64, len(ss[0].gaff)), make([]float64, len(ss[0].glik))
 		for j, s := range ss {
 			axpy(out.gvar, c[j], s.gvar)
+			axpy(out.gaff, c[j], s.gaff)
 			axpy(out.glik, c[j], s.glik)
 		}
 	}
@@ -499,7 +571,12 @@ func combine(ss []snapshot, c []float64) snapshot {
 				addScaledSym(cov, c[j], s.cov[bi])
 			}
 		}
+		mean := make([]float64, len(ss[0].mean[bi]))
+		for j, s := range ss {
+			axpy(mean, c[j], s.mean[bi])
+		}
 		out.hyper, out.lik, out.cov = append(out.hyper, hy), append(out.lik, lik), append(out.cov, cov)
+		out.mean = append(out.mean, mean)
 	}
 	return out
 }
@@ -557,8 +634,10 @@ func sameStructure(a, b *compile.Model) error {
 		switch {
 		case x.N != y.N || x.Prior.Kind != y.Prior.Kind || len(x.Sites) != len(y.Sites):
 			return fmt.Errorf("changes the size, prior kind or sites of %s", x.Name)
-		case !equalFloats(x.Prior.Mean, y.Prior.Mean):
-			return fmt.Errorf("changes the prior mean of %s", x.Name)
+		case len(x.Prior.Mean) != len(y.Prior.Mean):
+			return fmt.Errorf("changes the size of the prior mean of %s", x.Name)
+		case x.Prior.FITC != nil && !equalFloats(x.Prior.Mean, y.Prior.Mean):
+			return fmt.Errorf("changes the prior mean of %s, a sparse gp", x.Name)
 		case x.Prior.Kind == compile.PriorGP && !sameKernelShape(x.Prior.Kernel, y.Prior.Kernel):
 			return fmt.Errorf("changes the kernel of %s", x.Name)
 		case x.Prior.Kind == compile.PriorGP && !mat.Equal(x.Prior.X, y.Prior.X):
@@ -618,6 +697,9 @@ func (lb *learnBuilder) classify() error {
 		x[i] = p.Init
 		lb.init[i] = lb.m.Params[p.Name].Num[0]
 	}
+	if err := lb.moveZeroStarts(x); err != nil {
+		return err
+	}
 	mx, err := lb.compileAt(x, false)
 	if err != nil {
 		return err
@@ -645,12 +727,56 @@ func (lb *learnBuilder) classify() error {
 	return nil
 }
 
+// zeroStart is where a learned coefficient that starts at exactly 0
+// starts instead (see moveZeroStarts): ten times deriv's step, so that the
+// differences at x ± h keep the variable too. (Much closer to 0, e.g.
+// 10⁻⁹, infer/mp's EP on a Gaussian whose only links are such
+// coefficients fails with an improper cavity.)
+const zeroStart = 1e-5
+
+// moveZeroStarts moves to zeroStart the start x[k] of every learned param
+// that is exactly 0 there and whose zero drops a variable from the model:
+// an affine form keeps no zero term, so a coefficient `a * x[t - 1]` at
+// a = 0 compiles to a factor without x[t − 1], and the graph would change
+// as soon as a moves (a start on a bound is moved inside it likewise). lb.m
+// becomes the model at the moved start; the reported initial values stay.
+func (lb *learnBuilder) moveZeroStarts(x []float64) error {
+	moved := false
+	for k := range x {
+		if x[k] != 0 {
+			continue
+		}
+		xx := slices.Clone(x)
+		xx[k] = 1e-6
+		mm, err := lb.f.At(xx, false)
+		if err == nil {
+			mm, err = learnView(mm)
+		}
+		if err != nil || sameStructure(lb.m, mm) == nil {
+			continue // an error is reported where the param is differentiated
+		}
+		x[k], lb.params[k].Init, moved = zeroStart, zeroStart, true
+	}
+	if !moved {
+		return nil
+	}
+	m0, err := lb.f.At(x, true)
+	if err == nil {
+		m0, err = learnView(m0)
+	}
+	if err != nil {
+		return err
+	}
+	lb.m = m0
+	return nil
+}
+
 func (s snapshot) any() bool {
-	if nonzero(s.gvar) || nonzero(s.glik) || slices.ContainsFunc(s.net, nonzero) {
+	if nonzero(s.gvar) || nonzero(s.gaff) || nonzero(s.glik) || slices.ContainsFunc(s.net, nonzero) {
 		return true
 	}
 	for bi := range s.hyper {
-		if nonzero(s.hyper[bi]) || nonzero(s.lik[bi]) || (s.cov[bi] != nil && mat.Norm(s.cov[bi], math.Inf(1)) != 0) {
+		if nonzero(s.hyper[bi]) || nonzero(s.lik[bi]) || nonzero(s.mean[bi]) || (s.cov[bi] != nil && mat.Norm(s.cov[bi], math.Inf(1)) != 0) {
 			return true
 		}
 	}
