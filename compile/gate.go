@@ -407,8 +407,8 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 		_, ok := s.Lik.(factor.Normal)
 		return ok
 	}
-	for _, s := range g.Sites {
-		if !normal(*s.Shared) {
+	for s := range g.SharedSites() {
+		if !normal(*s) {
 			return false
 		}
 	}

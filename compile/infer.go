@@ -128,8 +128,8 @@ func (c *compiler) defaultApprox() infer.Scheme {
 		}
 	}
 	if g := c.m.FactorGraph; g != nil {
-		for _, s := range g.Sites {
-			gh(*s.Shared)
+		for s := range g.SharedSites() {
+			gh(*s)
 		}
 	}
 	return approx
@@ -165,19 +165,16 @@ func (c *compiler) modelKinds() []kindUse {
 		}
 	}
 	if g := c.m.FactorGraph; g != nil {
-		if len(g.Gaussians) > 0 { // one kind: its first position
-			use(factor.NormalPrior{}, g.Gaussians[0].At())
+		if g.NumGaussians() > 0 { // one kind: its first position
+			first := g.Gaussian(0)
+			use(factor.NormalPrior{}, first.At())
 		}
 		for _, d := range g.Dense {
 			k, _ := factor.Lookup(string(d.Prior.Kind), factor.Prior)
 			use(k, d.Pos)
 		}
-		var last *Site
-		for _, s := range g.Sites {
-			if s.Shared != last { // a statement's sites share one Site
-				use(s.Shared.Lik, s.Shared.Pos)
-				last = s.Shared
-			}
+		for s := range g.SharedSites() {
+			use(s.Lik, s.Pos)
 		}
 		for _, gt := range g.Gates {
 			use(factor.Categorical{}, gt.Pos)

@@ -25,18 +25,18 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 		fg.Dense = []DenseBlock{{Latent: 0, Name: "x", Vars: []int{0, 1}, Prior: Prior{Kind: PriorMVNormal, Mean: []float64{0, 0}, Cov: mat.NewSymDense(2, []float64{1, 0, 0, 1})}}}
 		start = 2
 	} else {
-		fg.Gaussians = append(fg.Gaussians, LinearGaussian{Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}, Var: 1})
+		fg.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}, Var: 1})
 	}
 	for t := start; t < n; t++ {
-		fg.Gaussians = append(fg.Gaussians, LinearGaussian{Aff: Affine{Vars: []int{t, t - 1}, Coefs: []float64{1, -1}}, Var: 1, Target: t})
+		fg.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{t, t - 1}, Coefs: []float64{1, -1}}, Var: 1, Target: t})
 	}
 	var lik factor.Site = factor.Probit{}
 	if gaussian {
 		lik = factor.Normal{Var: 1}
 	}
-	fg.Sites = []AffineSite{{Shared: &Site{Kind: lik.Name(), Lik: lik, Index: -1}, Y: 1, Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}}}
+	fg.AddSite(AffineSite{Shared: &Site{Kind: lik.Name(), Lik: lik, Index: -1}, Y: 1, Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}})
 	if loop {
-		fg.Sites = append(fg.Sites, AffineSite{Shared: &Site{Kind: "normal", Lik: factor.Normal{Var: 1}, Index: -1}, Aff: Affine{Vars: []int{n - 1, 0}, Coefs: []float64{1, -1}}})
+		fg.AddSite(AffineSite{Shared: &Site{Kind: "normal", Lik: factor.Normal{Var: 1}, Index: -1}, Aff: Affine{Vars: []int{n - 1, 0}, Coefs: []float64{1, -1}}})
 	}
 	return &Model{Graph: g, FactorGraph: fg, Params: map[string]Value{}, Data: map[string]Value{}}
 }
@@ -46,7 +46,7 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 func bandModel(n int, gaussian bool) *Model {
 	m := fgModel(n, false, gaussian, false)
 	for t := 2; t < n; t++ {
-		m.FactorGraph.Gaussians = append(m.FactorGraph.Gaussians, LinearGaussian{Aff: Affine{Vars: []int{t, t - 2}, Coefs: []float64{1, -1}}, Var: 4, Target: t})
+		m.FactorGraph.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{t, t - 2}, Coefs: []float64{1, -1}}, Var: 4, Target: t})
 	}
 	return m
 }

@@ -241,8 +241,8 @@ func (c *compiler) checkMixtures(s *ast.InferStmt, spec *InferSpec) {
 		sites = append(sites, b.Sites...)
 	}
 	if g := c.m.FactorGraph; g != nil {
-		for _, a := range g.Sites {
-			sites = append(sites, a.BlockSite())
+		for a := range g.SharedSites() { // the likelihood, kind and position
+			sites = append(sites, *a)
 		}
 	}
 	for _, site := range sites {

@@ -147,7 +147,7 @@ func fgSiteArgument(fg *FactorGraph, lo, hi int, gp bool) (factor.Site, float64,
 	var lik factor.Site
 	var s float64
 	var rest Affine
-	for _, st := range fg.Sites {
+	for _, st := range fg.Sites() {
 		var r Affine
 		in, coef := 0, 1.0
 		for k, v := range st.Aff.Vars {

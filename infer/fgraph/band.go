@@ -154,11 +154,11 @@ func residualLogLik(g *Graph, mu []float64) float64 {
 			continue
 		}
 		lo, hi := g.edges(k)
-		d := g.y[k] - g.c[k]
+		d := g.y.At(k) - g.c.At(k)
 		for e := lo; e < hi; e++ {
 			d -= g.ecoef[e] * mu[g.evar[e]]
 		}
-		terms = append(terms, -0.5*(d*d/g.v[k]+math.Log(2*math.Pi*g.v[k])))
+		terms = append(terms, -0.5*(d*d/g.v.At(k)+math.Log(2*math.Pi*g.v.At(k))))
 	}
 	return floats.SumCompensated(terms)
 }

@@ -34,12 +34,13 @@ import (
 // gatedGraph is fg as an infer/fgraph graph with its discrete variables
 // and gates; lik maps a site to the engine's likelihood.
 func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
-	g := priorGraph(fg, len(fg.Sites))
+	g := priorGraph(fg, fg.NumSites())
 	j.warnJitter(fg, g.Jitter())
-	for _, s := range fg.Sites {
-		l, err := lik(s.BlockSite())
+	for i, s := range fg.Sites() {
+		site := fg.SiteAt(i)
+		l, err := lik(site)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Label, err)
+			return nil, fmt.Errorf("%s: %w", site.Label, err)
 		}
 		g.AddSite(l, s.Y, s.Aff.Vars, s.Aff.Coefs, s.Aff.Const)
 	}
@@ -110,9 +111,9 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 // gates' in fg.Gates order) by factor label and position, leaving out the
 // factors whose relaxation was pruned (b = 0), as for sites elsewhere.
 func gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
-	sites := make([]compile.Site, 0, len(fg.Sites)+len(fg.Gates))
-	for _, s := range fg.Sites {
-		sites = append(sites, s.BlockSite())
+	sites := make([]compile.Site, 0, fg.NumSites()+len(fg.Gates))
+	for i := range fg.NumSites() {
+		sites = append(sites, fg.SiteAt(i))
 	}
 	for _, g := range fg.Gates {
 		sites = append(sites, compile.Site{Label: g.Label, Pos: g.Pos})

@@ -174,8 +174,8 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 		for _, gt := range g.Gates {
 			return fmt.Sprintf("the gated factor %s at %s", gt.Label, gt.Pos), true
 		}
-		for _, s := range g.Sites {
-			if w, ok := site(*s.Shared); ok {
+		for s := range g.SharedSites() {
+			if w, ok := site(*s); ok {
 				return w, true
 			}
 		}
