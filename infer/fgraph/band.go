@@ -70,8 +70,8 @@ func (g *Graph) Banded() bool { return infer.Banded(g.n, bandwidth(g)) }
 func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 	rb := netjoint.NewRootBand(g.n, k)
 	if err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) }, func(f int) (float64, float64) {
-		s := math.Sqrt(g.v[f])
-		return 1 / s, (g.y[f] - g.c[f]) / s
+		s := math.Sqrt(g.v.At(f))
+		return 1 / s, (g.y.At(f) - g.c.At(f)) / s
 	}); err != nil {
 		return gaussJoint{}, err
 	}

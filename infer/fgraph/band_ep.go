@@ -572,12 +572,12 @@ func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
 		rb := netjoint.NewRootBand(b.n, b.k)
 		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int) (float64, float64) {
 			if g.gaussian(f) {
-				s := math.Sqrt(g.v[f])
-				return 1 / s, (g.y[f] - g.c[f]) / s
+				s := math.Sqrt(g.v.At(f))
+				return 1 / s, (g.y.At(f) - g.c.At(f)) / s
 			}
 			t, nu := b.tau[pos[f]], b.nu[pos[f]]
 			s := math.Sqrt(t)
-			return s, (nu - t*g.c[f]) / s
+			return s, (nu - t*g.c.At(f)) / s
 		})
 		if err != nil {
 			return nil, nil, 0, err
@@ -607,7 +607,7 @@ func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
 func (b *bandEP) project(i int, mean, cov []float64) (m, v float64) {
 	g, f, w := b.g, int(b.sites[i]), b.w
 	lo, hi := g.edges(f)
-	m = g.c[f]
+	m = g.c.At(f)
 	for e := lo; e < hi; e++ {
 		vi, ai := int(g.evar[e]), g.ecoef[e]
 		m += ai * mean[vi]
