@@ -83,7 +83,7 @@ func (c *compiler) compactUse(pos ast.Pos, lat int) {
 	if !l.Compact {
 		return
 	}
-	c.errs.Add(pos, pos, "latent `%s` has %d elements, more than the %g of a latent used element by element: it can only be the weights w of a libsvm plate, y[i] ~ probit(dot(X[i], w)), and of predictive(w, Xtest)",
+	c.errAt(pos, pos, "latent `%s` has %d elements, more than the %g of a latent used element by element: it can only be the weights w of a libsvm plate, y[i] ~ probit(dot(X[i], w)), and of predictive(w, Xtest)",
 		l.Name, l.Size(), float64(maxLatent))
 	panic(abort{})
 }
@@ -98,7 +98,7 @@ func (c *compiler) checkCompact(li int) bool {
 	if _, ok := c.prior[li]; !ok {
 		return false // its prior is in error, reported there
 	}
-	c.errs.Add(l.Pos, l.Pos, "latent `%s` has %d elements; the limit is %g, except for the weights of a libsvm plate (y[i] ~ probit(dot(X[i], %s)) in a model without factor-graph constructs)",
+	c.errAt(l.Pos, l.Pos, "latent `%s` has %d elements; the limit is %g, except for the weights of a libsvm plate (y[i] ~ probit(dot(X[i], %s)) in a model without factor-graph constructs)",
 		l.Name, l.Size(), float64(maxLatent), l.Name)
 	return false
 }

@@ -31,7 +31,7 @@ func (c *compiler) expandProjections() {
 				}
 			}
 			pos := c.sites[lat][first].Pos
-			c.errs.Add(pos, pos, "the %d projections of `%s` that are not single elements need %d dense entries each (%.3g GB in all); the limit is %g GB: index the latent directly (%s[i]) where you can",
+			c.errAt(pos, pos, "the %d projections of `%s` that are not single elements need %d dense entries each (%.3g GB in all); the limit is %g GB: index the latent directly (%s[i]) where you can",
 				len(forms), l.Name, l.Size(), bytes/(1<<30), limit/(1<<30), l.Name)
 			continue
 		}
@@ -58,8 +58,6 @@ type fgBuilder struct {
 	vslab []int
 	cslab []float64
 	iota  []int // 0, 1, …, NumVars−1: the variables of the unit forms
-	// lastPos is the position the last conditional converted shares.
-	lastPos *ast.Pos
 }
 
 // fgBytesPerElement is the memory one factor or one variable of a
@@ -98,8 +96,8 @@ func (c *compiler) chargeFactorGraph(factors, vars int) bool {
 			at = l
 		}
 	}
-	c.errs.Add(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
-		factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
+	c.errAt(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		factors, vars, c.fg.what, c.fset.Position(c.fg.at), infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
 	return false
 }
 
@@ -132,8 +130,8 @@ func (c *compiler) chargeElements(stmt ast.Node, n int) {
 		at, what = c.vec.at, "plate"
 	}
 	c.fg.overBudget = true
-	c.errs.Add(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
-		what, factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
+	c.errAt(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		what, factors, vars, c.fg.what, c.fset.Position(c.fg.at), infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
 	panic(abort{})
 }
 
@@ -219,8 +217,8 @@ func (c *compiler) buildFactorGraph() {
 
 // refuse reports a construct the factor-graph engines cannot serve yet.
 func (c *compiler) refuse(at ast.Pos, what string) {
-	c.errs.Add(at, at, "%s cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s",
-		what, c.fg.what, c.fg.at)
+	c.errAt(at, at, "%s cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s",
+		what, c.fg.what, c.fset.Position(c.fg.at))
 }
 
 // varOf is the FactorGraph variable of graph variable id.
@@ -242,7 +240,7 @@ func (b *fgBuilder) affine(f lin) Affine {
 // (graph variable id); a second one is an error naming both.
 func (b *fgBuilder) own(v int, at ast.Pos, id int) bool {
 	if o := b.owner[v]; o >= 0 {
-		b.c.errs.Add(at, at, "%s already has a prior or conditional (at %s); every element of a real latent has exactly one", b.g.VarName(id), b.pos[o])
+		b.c.errAt(at, at, "%s already has a prior or conditional (at %s); every element of a real latent has exactly one", b.g.VarName(id), b.c.fset.Position(b.pos[o]))
 		return false
 	}
 	if len(b.pos) == 0 || b.pos[len(b.pos)-1] != at {
@@ -330,7 +328,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 			}
 			fg.Gaussians = append(fg.Gaussians, LinearGaussian{
 				Aff: b.unit(v, 0-p.prior.Mean[e]),
-				Var: p.prior.Var[e], Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: &p.pos})
+				Var: p.prior.Var[e], Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: p.pos})
 		}
 	case p.prior.Kind == PriorMVNormal || p.prior.Kind == PriorGP:
 		d := DenseBlock{Latent: li, Name: l.Name, Vars: make([]int, l.Size()), Prior: p.prior, Factor: p.factor, Pos: p.pos}
@@ -366,18 +364,14 @@ func (b *fgBuilder) conditional(d condDecl) {
 	b.vslab, b.cslab = append(b.vslab, t), append(b.cslab, 1)
 	for k, id := range d.mean.ids {
 		if id == d.target {
-			b.c.errs.Add(f.Pos, f.Pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
+			b.c.errAt(f.Pos, f.Pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
 			b.vslab, b.cslab = b.vslab[:at], b.cslab[:at]
 			return
 		}
 		b.vslab, b.cslab = append(b.vslab, b.varOf(id)), append(b.cslab, -d.mean.coefs[k])
 	}
 	a := Affine{Vars: b.vslab[at : at+n : at+n], Coefs: b.cslab[at : at+n : at+n], Const: 0 - d.mean.c}
-	if b.lastPos == nil || *b.lastPos != f.Pos {
-		pos := f.Pos
-		b.lastPos = &pos
-	}
-	b.fg.Gaussians = append(b.fg.Gaussians, LinearGaussian{Aff: a, Var: d.v, Target: t, Factor: d.factor, Label: f.Label, Pos: b.lastPos})
+	b.fg.Gaussians = append(b.fg.Gaussians, LinearGaussian{Aff: a, Var: d.v, Target: t, Factor: d.factor, Label: f.Label, Pos: f.Pos})
 }
 
 // missing reports the elements of latent li that have no prior or
@@ -400,7 +394,7 @@ func (b *fgBuilder) missing(li int) {
 	switch {
 	case len(miss) == 0:
 	case len(miss) == l.Size():
-		c.errs.Add(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1), or conditionals on its elements (%s[0] ~ normal(0, 1))", l.Name, l.Name, l.Name)
+		c.errAt(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1), or conditionals on its elements (%s[0] ~ normal(0, 1))", l.Name, l.Name, l.Name)
 	default:
 		names := make([]string, 0, 3)
 		for _, e := range miss[:min(3, len(miss))] {
@@ -410,7 +404,7 @@ func (b *fgBuilder) missing(li int) {
 		if len(miss) > 3 {
 			more = fmt.Sprintf(" and %d more", len(miss)-3)
 		}
-		c.errs.Add(l.Pos, l.Pos, "%s%s of `%s` have no prior or conditional; every element of a real latent needs exactly one (e.g. %s ~ normal(0, 1))",
+		c.errAt(l.Pos, l.Pos, "%s%s of `%s` have no prior or conditional; every element of a real latent needs exactly one (e.g. %s ~ normal(0, 1))",
 			strings.Join(names, ", "), more, l.Name, names[0])
 	}
 }
@@ -505,10 +499,10 @@ func (b *fgBuilder) cycles() {
 	cyc = append(cyc[at:], cyc[:at]...)
 	var parts []string
 	for _, v := range cyc {
-		parts = append(parts, fmt.Sprintf("%s (at %s)", b.nameOf(v), fg.Gaussians[cond[v]].At()))
+		parts = append(parts, fmt.Sprintf("%s (at %s)", b.nameOf(v), b.c.fset.Position(fg.Gaussians[cond[v]].Pos)))
 	}
 	first := fg.Gaussians[cond[cyc[0]]]
-	b.c.errs.Add(first.At(), first.At(), "the conditionals form a cycle: %s → %s; a directed model needs an order in which each element's mean uses earlier elements only",
+	b.c.errAt(first.Pos, first.Pos, "the conditionals form a cycle: %s → %s; a directed model needs an order in which each element's mean uses earlier elements only",
 		strings.Join(parts, " → "), b.nameOf(cyc[0]))
 }
 
