@@ -63,25 +63,34 @@ func newRule(d infer.Divergence, damping float64) (rule, bool) {
 // new message (q_new / cavity)^{1/u}, its clamp and damping are the shared
 // site update families.SiteUpdate.Step (rodrigues eqs 20–21 in natural
 // parameters; qi-guo long version eq. 42; GPML infEP).
-func (r rule) propose(s Site, old SiteParam, mu, v float64) (SiteParam, float64, bool) {
-	return r.proposeCavity(s, old, 1/v-r.Power*old.Tau, mu/v-r.Power*old.Nu)
+func (r rule) propose(s Site, old families.Gaussian, mu, v float64) (families.Gaussian, float64, bool) {
+	return r.proposeCavity(s, old, 1/v-r.Power*old.Prec, mu/v-r.Power*old.Shift)
+}
+
+// siteMean is the mean Shift/Prec of a site, or 0 for a flat site
+// (Prec = 0), where the relaxed line search starts.
+func siteMean(s families.Gaussian) float64 {
+	if s.Prec == 0 {
+		return 0
+	}
+	return s.Shift / s.Prec
 }
 
 // proposeCavity is propose from the power-u cavity's natural parameters
 // (tc, nc) (a tight site's stable cavity, tight.go).
-func (r rule) proposeCavity(s Site, old SiteParam, tc, nc float64) (SiteParam, float64, bool) {
+func (r rule) proposeCavity(s Site, old families.Gaussian, tc, nc float64) (families.Gaussian, float64, bool) {
 	if !(tc > 0) || !finite(tc, nc) {
 		return old, 0, false
 	}
 	var b float64
 	if r.relaxed {
-		b = r.lineSearch(s, old.Mean(), tc, nc)
-		tc, nc = tc+b, nc+b*old.Mean()
+		b = r.lineSearch(s, siteMean(old), tc, nc)
+		tc, nc = tc+b, nc+b*siteMean(old)
 	}
 	_, d1, d2 := s.Lik.Tilted(s.Y, nc/tc, 1/tc, r.Power)
-	np, ok := r.Step(old.gaussian(), families.Gaussian{Shift: nc, Prec: tc}, d1, d2)
+	np, ok := r.Step(old, families.Gaussian{Shift: nc, Prec: tc}, d1, d2)
 	if !ok {
 		return old, b, false
 	}
-	return siteParam(np), b, true
+	return np, b, true
 }
