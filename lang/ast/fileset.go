@@ -154,6 +154,16 @@ func (f *SourceFile) AddLine(offset, line int) {
 	}
 }
 
+// LineStart returns the offset where line (1-based) starts, in a file
+// added whole (on line 1 after a byte order mark); false for a line the
+// file does not have, or a stream.
+func (f *SourceFile) LineStart(line int) (int, bool) {
+	if f.nums != nil || line < 1 || line > len(f.lines) {
+		return 0, false
+	}
+	return f.lines[line-1], true
+}
+
 // Position resolves p, a position in the file.
 func (f *SourceFile) Position(p Pos) Position {
 	if !p.IsValid() {

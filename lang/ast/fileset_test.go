@@ -37,6 +37,14 @@ func TestFileSetLines(t *testing.T) {
 			t.Errorf("offset %d does not round-trip", c.off)
 		}
 	}
+	for line, want := range []int{-1, 0, 3, 4, 8} {
+		if got, ok := f.LineStart(line); (want < 0) == ok || ok && got != want {
+			t.Errorf("LineStart(%d) = %d, %v; want %d", line, got, ok, want)
+		}
+	}
+	if _, ok := f.LineStart(5); ok {
+		t.Error("LineStart(5) of a file of 4 lines")
+	}
 	if got := fset.Position(NoPos); got.IsValid() || got.String() != "-" {
 		t.Errorf("NoPos resolves to %+v", got)
 	}
@@ -130,6 +138,9 @@ func TestFileSetStream(t *testing.T) {
 		if got := fset.Position(f.Pos(c.off)).String(); got != c.want {
 			t.Errorf("offset %d: %s, want %s", c.off, got, c.want)
 		}
+	}
+	if _, ok := f.LineStart(1); ok {
+		t.Error("LineStart of a stream")
 	}
 	g := fset.AddStream("h.fg", 100)
 	g.AddLine(10, 2)
