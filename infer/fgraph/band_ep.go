@@ -93,9 +93,12 @@ func span(g *Graph, lo, hi int) int {
 // site's projection marginal (mean or standard deviation, in units of the
 // standard deviation) as its update read it: the site messages are
 // functions of these marginals, so R = 0 is EP's fixed point. The result
-// reads the marginals of every variable from netjoint.GaussBlock
-// (Takahashi's selected inverse on the band) and log Z_EP from its log
-// det (logZ); the residual discounts each site's rounding level (read).
+// solves q from the final messages in square-root information form
+// (solveQ, netjoint.RootBand, as bandJoint; the information band when a
+// site precision is negative), reads every variable's and projection's
+// marginal from the band of its covariance (Takahashi's selected inverse)
+// and log Z_EP from its log det (logZ); the residual discounts each
+// site's rounding level in the sweeps' information form (read).
 type bandEP struct {
 	ctx      context.Context
 	g        *Graph
@@ -516,12 +519,71 @@ func (b *bandEP) read(i int) error {
 	return nil
 }
 
-// finish fills res from the final messages: the variables' marginals by
-// the band's selected inverse (netjoint.GaussBlock), the projections'
-// marginals by one more marginal pass, and log Z_EP when converged.
+// finish fills res from the final messages: q's means and the band of its
+// covariance (solveQ), the variables' marginals from its diagonal, each
+// projection's marginal N(aᵀμ + c, aᵀΣ_W a) from its window W of the band
+// (project), and log Z_EP when converged.
 func (b *bandEP) finish(res *Result) error {
-	if err := b.pass(false); err != nil {
+	mean, cov, logDet, err := b.solveQ()
+	if err != nil {
 		return err
+	}
+	vr := bandDiag(cov, b.n, b.k)
+	for _, v := range vr {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return errors.New("a marginal variance of the EP approximation is not positive and finite")
+		}
+	}
+	res.Mean, res.Var = mean, vr
+	res.FMean, res.FVar = make([]float64, len(b.sites)), make([]float64, len(b.sites))
+	order := b.siteOrder()
+	for i := range b.sites {
+		b.fm[i], b.fv[i] = b.project(i, mean, cov)
+		if !(b.fv[i] > 0) || !finite(b.fm[i], b.fv[i]) {
+			return errNotPD
+		}
+		res.FMean[order[i]], res.FVar[order[i]] = b.fm[i], b.fv[i]
+	}
+	if res.Status == infer.Converged {
+		res.LogZ, res.HasLogZ = b.logZ(mean, logDet)
+	}
+	return nil
+}
+
+// solveQ returns q's mean, the band of its covariance (row i holds
+// Σ[i][i..i+k]) and the log det of its precision. When every site message
+// is a Gaussian in f (τ̃ > 0, or τ̃ = ν̃ = 0) q is solved as the
+// linear-Gaussian band is (bandJoint), in square-root information form
+// (netjoint.RootBand), each message a row √τ̃ a, (ν̃ − τ̃ c)/√τ̃ beside the
+// factors' rows: on an ill-conditioned chain the final marginals and
+// log Z_EP then keep the digits that q's information band loses. A
+// negative site precision (a likelihood that is not log-concave) is no row
+// of a least-squares system, and q then takes the information form on the
+// band (netjoint.GaussBlock: Cholesky factor of the assembled precision
+// and selected inverse).
+func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
+	g, done := b.g, b.ctx.Done()
+	pos, rows := make([]int32, g.NumFactors()), true
+	for i, f := range b.sites {
+		pos[f] = int32(i)
+		rows = rows && (b.tau[i] > 0 || b.tau[i] == 0 && b.nu[i] == 0)
+	}
+	if rows {
+		rb := netjoint.NewRootBand(b.n, b.k)
+		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int) (float64, float64) {
+			if g.gaussian(f) {
+				s := math.Sqrt(g.v[f])
+				return 1 / s, (g.y[f] - g.c[f]) / s
+			}
+			t, nu := b.tau[pos[f]], b.nu[pos[f]]
+			s := math.Sqrt(t)
+			return s, (nu - t*g.c[f]) / s
+		})
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		mean, cov, err = rb.SolveDone(done)
+		return mean, cov, rb.LogDet(), err
 	}
 	b.assemble()
 	gb := netjoint.NewGaussBlock(b.n, b.k)
@@ -532,25 +594,29 @@ func (b *bandEP) finish(res *Result) error {
 		}
 	}
 	copy(gb.B, b.h)
-	_, mean, vr, err := gb.IntegrateDone(b.ctx.Done())
+	_, mean, _, err = gb.IntegrateDone(done)
 	if err != nil {
-		return err
+		return nil, nil, 0, err
 	}
-	for _, v := range vr {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return errors.New("a marginal variance of the EP approximation is not positive and finite")
+	return mean, gb.CovBand(), gb.LogDet(), nil
+}
+
+// project is the marginal N(m, v) of site i's projection aᵀx + c under q
+// from q's mean and the band of its covariance: the site's variables lie
+// within the band (siteBandwidth), so every Σ_uv it needs is there.
+func (b *bandEP) project(i int, mean, cov []float64) (m, v float64) {
+	g, f, w := b.g, int(b.sites[i]), b.w
+	lo, hi := g.edges(f)
+	m = g.c[f]
+	for e := lo; e < hi; e++ {
+		vi, ai := int(g.evar[e]), g.ecoef[e]
+		m += ai * mean[vi]
+		for e2 := lo; e2 < hi; e2++ {
+			r, c := min(vi, int(g.evar[e2])), max(vi, int(g.evar[e2]))
+			v += ai * g.ecoef[e2] * cov[r*w+c-r]
 		}
 	}
-	res.Mean, res.Var = mean, vr
-	res.FMean, res.FVar = make([]float64, len(b.sites)), make([]float64, len(b.sites))
-	order := b.siteOrder()
-	for i := range b.sites {
-		res.FMean[order[i]], res.FVar[order[i]] = b.fm[i], b.fv[i]
-	}
-	if res.Status == infer.Converged {
-		res.LogZ, res.HasLogZ = b.logZ(mean, gb.LogDet())
-	}
-	return nil
+	return m, v
 }
 
 // siteOrder maps each site (in band order) to its place among the sites

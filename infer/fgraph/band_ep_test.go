@@ -360,11 +360,10 @@ func cvProbit(T int, q float64) *Graph {
 // fluctuating between 1.3·10⁻⁶ and 5·10⁻⁶ over 1000 sweeps. With it ep
 // converges under the default line (29 sweeps) and, outside -short (the
 // dense joint takes 40 s), agrees with infer/ep on the dense joint in
-// covariance form to 10⁻⁴ in means (in standard deviations), relative
-// variances and log Z — the accuracy of the band itself here: the same
-// chain made linear-Gaussian (the labels replaced by readings of variance
-// 10⁶) and solved exactly on the band differs from the dense joint by
-// 4·10⁻⁵ in relative variance.
+// covariance form to 10⁻⁵ in means (in standard deviations) and relative
+// variances and to 10⁻⁶ in log Z (measured 5.8·10⁻⁶, 2.2·10⁻⁶ and
+// 2·10⁻¹¹, the convergence tolerance's level; when the final marginals were
+// read from q's information band, 1.3·10⁻⁵, 5.3·10⁻⁵ and 3·10⁻⁵).
 func TestBandEPIllConditioned(t *testing.T) {
 	g := cvProbit(900, 1e-3)
 	band, err := Run(context.Background(), g, Settings{})
@@ -383,8 +382,8 @@ func TestBandEPIllConditioned(t *testing.T) {
 		dm = math.Max(dm, math.Abs(band.Mean[i]-dense.Mean[i])/math.Sqrt(dense.Var[i]))
 		dv = math.Max(dv, math.Abs(band.Var[i]-dense.Var[i])/dense.Var[i])
 	}
-	t.Logf("%d sweeps (dense %d): max |Δmean|/sd %.2g, max |Δvar|/var %.2g, log Z %.10g / %.10g", band.Iterations, dense.Iterations, dm, dv, band.LogZ, dense.LogZ)
-	if !(dm <= 1e-4) || !(dv <= 1e-4) || !(math.Abs(band.LogZ-dense.LogZ) <= 1e-4) {
+	t.Logf("%d sweeps (dense %d): max |Δmean|/sd %.2g, max |Δvar|/var %.2g, log Z %.10g / %.10g (%.2g)", band.Iterations, dense.Iterations, dm, dv, band.LogZ, dense.LogZ, band.LogZ-dense.LogZ)
+	if !(dm <= 1e-5) || !(dv <= 1e-5) || !(math.Abs(band.LogZ-dense.LogZ) <= 1e-6) {
 		t.Errorf("band and dense differ: mean %g sd, variance %g relative, log Z %g", dm, dv, band.LogZ-dense.LogZ)
 	}
 }

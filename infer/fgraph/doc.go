@@ -120,11 +120,15 @@
 // A linear-Gaussian graph (no sites, blocks or gates) whose precision is
 // banded in the variables' order — a chain of d-dimensional states stored
 // time-major, half-bandwidth k ≤ 2d − 1 (Graph.Banded) — is solved on the
-// band instead (band.go, with netjoint.GaussBlock): the banded Cholesky
-// factor, the means by two banded solves, the variances by the selected
-// inverse of Takahashi, Fagan & Chen (1973) (on a chain, the Rauch–Tung–
-// Striebel smoother's covariances), log Z from the factor's diagonal and
-// the residuals at the mean: O(n k²) time and O(n k) memory at any n.
+// band instead (band.go, with netjoint.RootBand): the square-root
+// information filter — each factor a row of a least-squares system,
+// folded by Givens rotations into the banded Cholesky factor R of Λ
+// without forming Λ (Bierman 1977; Paige & Saunders 1977), which keeps the
+// digits the information form loses on ill-conditioned chains — the means
+// by one banded solve, the variances by the selected inverse of Takahashi,
+// Fagan & Chen (1973) (on a chain, the Rauch–Tung–Striebel smoother's
+// covariances), log Z from R's diagonal and the residuals at the mean:
+// O(n k²) time and O(n k) memory at any n.
 //
 // Likelihood sites whose projections stay within that band (the elements
 // of one step: a probit label of H x_t, a count of x_t,1) keep it: the
@@ -138,15 +142,16 @@
 // correction, a (k+1)×(k+1) Cholesky): sequential EP in time order, O(n k²)
 // a sweep, with the shared site update (families.TiltedSite, Damped);
 // schedule = parallel updates every site from one marginal pass. The
-// variables' marginals come from netjoint.GaussBlock's selected inverse
-// and log Z_EP from its log det. It equals infer/ep on the dense joint to
+// final marginals come from q solved in square-root information form
+// (netjoint.RootBand; the information band when a site precision is
+// negative) by the selected inverse, and log Z_EP from its log det. It equals infer/ep on the dense joint to
 // 1e-8 (band_ep_test.go). On a long chain whose labels saturate, parallel
 // EP oscillates where the sequential schedule converges (TestBandEPSchedules).
-// The information form resolves marginals only to the rounding of Λ's
-// entries relative to the marginal precision (~10⁻⁶ of a standard
-// deviation on a near-constant-velocity chain of 900 steps, as the
-// linear-Gaussian band solve there), and the residual discounts each
-// site's rounding level so that such a chain converges.
+// The sweeps' information form resolves marginals only to the rounding of
+// Λ's entries relative to the marginal precision (~10⁻⁶ of a standard
+// deviation on a near-constant-velocity chain of 900 steps), and the
+// residual discounts each site's rounding level so that such a chain
+// converges.
 //
 // The costs of forward–backward, EP on chains and on the band, gated
 // sweeps and the dense joint (BenchmarkRandomWalk, ProbitWalk, BandEP,

@@ -117,12 +117,17 @@ func (k Kernel) combine(X *mat.Dense, grads *[]*mat.SymDense) (*mat.SymDense, er
 		return nil, fmt.Errorf("learn: %s kernel needs two or more terms", k.Kind)
 	}
 	grams := make([]*mat.SymDense, len(k.Args))
+	argGrads := make([][]*mat.SymDense, len(k.Args))
 	for i, a := range k.Args {
-		g, err := a.Gram(X)
+		var err error
+		if grads == nil {
+			grams[i], err = a.Gram(X)
+		} else {
+			grams[i], argGrads[i], err = a.GramGrads(X)
+		}
 		if err != nil {
 			return nil, err
 		}
-		grams[i] = g
 	}
 	n, _ := X.Dims()
 	K := mat.NewSymDense(n, nil)
@@ -139,11 +144,7 @@ func (k Kernel) combine(X *mat.Dense, grads *[]*mat.SymDense) (*mat.SymDense, er
 	if grads == nil {
 		return K, nil
 	}
-	for i, a := range k.Args {
-		ga, err := a.Grads(X)
-		if err != nil {
-			return nil, err
-		}
+	for i, ga := range argGrads {
 		if k.Kind == "prod" {
 			for _, g := range ga {
 				for j, o := range grams {
@@ -162,19 +163,31 @@ func (k Kernel) combine(X *mat.Dense, grads *[]*mat.SymDense) (*mat.SymDense, er
 // its natural scale, in the order of Flat. For a product k = Π_l k_l a
 // hyperparameter of term l has ∂K/∂θ = (∂K_l/∂θ) ∘ Π_{m≠l} K_m.
 func (k Kernel) Grads(X *mat.Dense) ([]*mat.SymDense, error) {
+	_, g, err := k.GramGrads(X)
+	return g, err
+}
+
+// GramGrads returns Gram(X) and Grads(X) together, evaluating each pair of
+// rows once for both (kernel.MatrixGrad): one exponential per pair for se,
+// where the two calls take two. The Gram matrix is Gram's, bit for bit.
+func (k Kernel) GramGrads(X *mat.Dense) (*mat.SymDense, []*mat.SymDense, error) {
 	if k.Kind == "sum" || k.Kind == "prod" {
 		var out []*mat.SymDense
-		_, err := k.combine(X, &out)
-		return out, err
+		K, err := k.combine(X, &out)
+		return K, out, err
 	}
 	if u, ok := k.unitVariance(); ok {
-		return []*mat.SymDense{u.Matrix(X)}, nil
+		K, err := k.Gram(X)
+		if err != nil {
+			return nil, nil, err
+		}
+		return K, []*mat.SymDense{u.Matrix(X)}, nil
 	}
 	s, err := k.Stdlib()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	g := s.Grad(X)
+	K, g := kernel.MatrixGrad(s, X)
 	for j, th := range k.Hyper {
 		dh := 1 / th // h = log θ
 		if k.Kind == "linear" {
@@ -182,7 +195,7 @@ func (k Kernel) Grads(X *mat.Dense) ([]*mat.SymDense, error) {
 		}
 		g[j].ScaleSym(dh, g[j])
 	}
-	return g, nil
+	return K, g, nil
 }
 
 // hadamard sets a ← a ∘ b.

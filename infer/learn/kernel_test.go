@@ -87,13 +87,17 @@ func direct(k Kernel, x, y []float64, same bool) float64 {
 	return math.NaN()
 }
 
-// TestKernelGram: Gram matches the language's formulas written out here.
+// TestKernelGram: Gram matches the language's formulas written out here,
+// and GramGrads returns Gram's matrix bit for bit.
 func TestKernelGram(t *testing.T) {
 	X := randInputs(9, 3, 1)
 	for _, k := range testKernels() {
 		K, err := k.Gram(X)
 		if err != nil {
 			t.Fatalf("%v: %v", k, err)
+		}
+		if K2, _, err := k.GramGrads(X); err != nil || !mat.Equal(K, K2) {
+			t.Errorf("%s: GramGrads' Gram matrix differs from Gram (err %v)", k.Kind, err)
 		}
 		for i := 0; i < 9; i++ {
 			for j := 0; j < 9; j++ {

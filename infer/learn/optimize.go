@@ -151,8 +151,8 @@ func (s *Settings) method() (optimize.Method, error) {
 // ∂/∂u = (∂/∂x)(dx/du). Every evaluation after the first warm-starts EP
 // from the sites of the last successful ones extrapolated to the new point
 // (warmStart), falling back to the last sites and then to a cold start when
-// that run fails, and runs EP to min(10⁻², max(EP.Tol,
-// 10⁻³·‖∂(−log Z)/∂u‖∞ at the last evaluation)) (epTol). A point where EP does not
+// that run fails, and runs EP to min(3·10⁻², max(EP.Tol,
+// 3·10⁻²·‖∂(−log Z)/∂u‖∞ at the last evaluation)) (epTol). A point where EP does not
 // converge counts as −log Z = +∞, so line searches step back from it.
 //
 // Invalid settings and a failure at the starting values return an error;

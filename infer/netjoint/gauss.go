@@ -29,8 +29,16 @@ type GaussBlock struct {
 	dense *mat.SymDense
 	band  []float64 // row i holds P[i][i..i+k] (then the factor U's)
 	chol  mat.Cholesky
-	ldet  float64 // log det P, after Integrate
+	ldet  float64   // log det P, after Integrate
+	cov   []float64 // the band of P⁻¹ after a banded Integrate (row i holds P⁻¹[i][i..i+k])
 }
+
+// CovBand returns the band of Σ = P⁻¹ after a banded Integrate (row i
+// holds Σ[i][i..i+k], shorter in the last k rows; selectedInverse), to be
+// read, not written: the covariances of variables at most k apart, enough
+// for the marginal of any projection whose variables lie within the band.
+// It is nil on a dense block.
+func (g *GaussBlock) CovBand() []float64 { return g.cov }
 
 // LogDet returns log det P after Integrate (2 Σ_i log U_ii of the factor):
 // a caller that knows the integrand's minimum can form log ∫ without the
@@ -171,10 +179,8 @@ func (g *GaussBlock) logZ(mean []float64, logDet float64) float64 {
 }
 
 // integrateBand factors P = UᵀU in place (U upper with half-width k),
-// solves Uᵀy = b, Um = y, and computes the band of Σ = P⁻¹ from
-// UΣ = U⁻ᵀ (lower triangular with diagonal 1/U_ii), row by row from the
-// last: Σ_ij = (δ_ij/U_ii − Σ_{l=i+1}^{i+k} U_il Σ_lj) / U_ii for
-// i ≤ j ≤ i + k, which needs only entries of Σ inside the band. A pivot
+// solves Uᵀy = b, Um = y (backSolve), and computes the band of Σ = P⁻¹
+// (selectedInverse). A pivot
 // at the rounding level of its diagonal entry (pivotTol) fails as not
 // positive definite.
 func (g *GaussBlock) integrateBand(done <-chan struct{}) (float64, []float64, []float64, error) {
@@ -212,14 +218,43 @@ func (g *GaussBlock) integrateBand(done <-chan struct{}) (float64, []float64, []
 		}
 		mean[i] = s / at(i, i)
 	}
-	for i := n - 1; i >= 0; i-- { // U m = y
-		s := mean[i]
-		for l := i + 1; l < min(i+w, n); l++ {
-			s -= at(i, l) * mean[l]
-		}
-		mean[i] = s / at(i, i)
+	backSolve(u, n, k, mean)
+	sig, err := selectedInverse(u, n, k, done)
+	if err != nil {
+		return 0, nil, nil, err
 	}
-	sig := make([]float64, n*w) // row i holds Σ[i][i..i+k]
+	g.cov = sig
+	vr := make([]float64, n)
+	for i := range vr {
+		vr[i] = sig[i*w]
+	}
+	return g.logZ(mean, logDet), mean, vr, nil
+}
+
+// backSolve overwrites y with the solution m of U m = y, U upper
+// triangular with half-width k stored as a band (row i holds
+// U[i][i..i+k]).
+func backSolve(u []float64, n, k int, y []float64) {
+	w := k + 1
+	for i := n - 1; i >= 0; i-- {
+		s := y[i]
+		for l := i + 1; l < min(i+w, n); l++ {
+			s -= u[i*w+l-i] * y[l]
+		}
+		y[i] = s / u[i*w]
+	}
+}
+
+// selectedInverse returns the band of Σ = (UᵀU)⁻¹ (row i holds
+// Σ[i][i..i+k]) from the banded factor U (Takahashi, Fagan & Chen 1973):
+// UΣ = U⁻ᵀ is lower triangular with diagonal 1/U_ii, so row by row from
+// the last, Σ_ij = (δ_ij/U_ii − Σ_{l=i+1}^{i+k} U_il Σ_lj) / U_ii for
+// i ≤ j ≤ i + k, which needs only entries of Σ inside the band. On a chain
+// this is the Rauch–Tung–Striebel smoother's backward recursion: row i of
+// U is x_i's conditional given the later variables.
+func selectedInverse(u []float64, n, k int, done <-chan struct{}) ([]float64, error) {
+	w := k + 1
+	sig := make([]float64, n*w)
 	sigAt := func(i, j int) float64 {
 		if i > j {
 			i, j = j, i
@@ -228,24 +263,21 @@ func (g *GaussBlock) integrateBand(done <-chan struct{}) (float64, []float64, []
 	}
 	for i := n - 1; i >= 0; i-- {
 		if canceled(done, i) {
-			return 0, nil, nil, ErrCanceled
+			return nil, ErrCanceled
 		}
+		uii := u[i*w]
 		for j := min(i+k, n-1); j >= i; j-- {
 			s := 0.0
 			if j == i {
-				s = 1 / at(i, i)
+				s = 1 / uii
 			}
 			for l := i + 1; l < min(i+w, n); l++ {
-				s -= at(i, l) * sigAt(l, j)
+				s -= u[i*w+l-i] * sigAt(l, j)
 			}
-			sig[i*w+j-i] = s / at(i, i)
+			sig[i*w+j-i] = s / uii
 		}
 	}
-	vr := make([]float64, n)
-	for i := range vr {
-		vr[i] = sig[i*w]
-	}
-	return g.logZ(mean, logDet), mean, vr, nil
+	return sig, nil
 }
 
 // cancelRows is the number of rows between two checks of done.

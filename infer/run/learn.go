@@ -343,7 +343,11 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if lb.m.Net != nil {
 		return lb.buildNet(x)
 	}
-	mx, err := lb.compileAt(x, true)
+	mx, err := lb.compileAt(x, false)
+	if err != nil {
+		return nil, err
+	}
+	grads, err := gramsAndGrads(mx)
 	if err != nil {
 		return nil, err
 	}
@@ -351,19 +355,19 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	grads := make([][]*mat.SymDense, len(blocks)) // kernel Grads per gp block, lazily
 	ds := make([]snapshot, len(x))
 	for k := range x {
-		d, err := lb.deriv(x, k, mx)
-		if err != nil {
+		if ds[k], err = lb.deriv(x, k, mx); err != nil {
 			return nil, err
 		}
-		ds[k] = d
-		for bi, cb := range mx.Blocks {
-			if cb.Prior.FITC != nil {
-				continue // fitcLearnBlock below
-			}
-			if dK, err := lb.dCov(cb, d, bi, &grads[bi]); err != nil {
+	}
+	for bi, cb := range mx.Blocks {
+		if cb.Prior.FITC != nil {
+			continue // fitcLearnBlock below
+		}
+		uses := hyperUses(ds, bi)
+		for k, d := range ds {
+			if dK, err := lb.dCov(cb, d, bi, &grads[bi], uses); err != nil {
 				return nil, err
 			} else if dK != nil {
 				blocks[bi].DCov[k] = dK
@@ -389,10 +393,53 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	return blocks, nil
 }
 
+// gramsAndGrads sets the Gram matrix of every dense gp block of mx that
+// has none (the model re-evaluated without them) together with the
+// kernel's derivatives ∂K/∂θ_j, which it returns per block: both from one
+// pass over the pairs of inputs (learn.Kernel.GramGrads), the Gram matrix
+// equal bit for bit to the one compile computes. Blocks that kept a Gram
+// matrix (a factor graph's joint block) get their derivatives in dCov.
+func gramsAndGrads(mx *compile.Model) ([][]*mat.SymDense, error) {
+	grads := make([][]*mat.SymDense, len(mx.Blocks))
+	for bi, b := range mx.Blocks {
+		if b.Prior.Kind != compile.PriorGP || b.Prior.FITC != nil || b.Prior.Cov != nil {
+			continue
+		}
+		K, g, err := kernelOf(b.Prior.Kernel).GramGrads(b.Prior.X)
+		if err != nil {
+			return nil, err
+		}
+		b.Prior.Cov, grads[bi] = K, g
+	}
+	return grads, nil
+}
+
+// hyperUses counts, for each kernel hyperparameter of block bi, the
+// learned params whose derivative moves it.
+func hyperUses(ds []snapshot, bi int) []int {
+	var uses []int
+	for _, d := range ds {
+		if bi >= len(d.hyper) {
+			continue
+		}
+		if uses == nil {
+			uses = make([]int, len(d.hyper[bi]))
+		}
+		for j, dth := range d.hyper[bi] {
+			if dth != 0 {
+				uses[j]++
+			}
+		}
+	}
+	return uses
+}
+
 // dCov returns ∂K/∂x of block bi from the snapshot derivative d: for a gp
 // prior Σ_j (∂θ_j/∂x) ∂K/∂θ_j with stdlib/kernel gradients, otherwise the
-// differenced covariance; nil when K does not change.
-func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat.SymDense) (*mat.SymDense, error) {
+// differenced covariance; nil when K does not change. A param that moves a
+// single hyperparameter j, moved by no other param (uses[j] = 1), scales
+// ∂K/∂θ_j in place (the same numbers as a sum into a new matrix).
+func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat.SymDense, uses []int) (*mat.SymDense, error) {
 	if b.Prior.Kind != compile.PriorGP {
 		if d.cov[bi] == nil || mat.Norm(d.cov[bi], math.Inf(1)) == 0 {
 			return nil, nil
@@ -408,6 +455,21 @@ func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat
 			return nil, err
 		}
 		*grads = g
+	}
+	only := -1
+	for j, dth := range d.hyper[bi] {
+		if dth != 0 {
+			if only >= 0 {
+				only = -1
+				break
+			}
+			only = j
+		}
+	}
+	if only >= 0 && uses[only] == 1 {
+		g := (*grads)[only]
+		g.ScaleSym(d.hyper[bi][only], g)
+		return g, nil
 	}
 	dK := mat.NewSymDense(b.N, nil)
 	for j, dth := range d.hyper[bi] {

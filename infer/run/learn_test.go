@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
@@ -147,6 +148,7 @@ func checkAdapterGradient(t *testing.T, m *compile.Model, x []float64) {
 func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward bool) {
 	t.Helper()
 	lb := testBuilder(t, m)
+	samePriors(t, lb, x)
 	grad := adapterGradient(t, lb, x)
 	for k := range x {
 		h := 1e-4 * math.Max(1, math.Abs(x[k]))
@@ -163,6 +165,31 @@ func checkAdapterGradientFD(t *testing.T, m *compile.Model, x []float64, forward
 		}
 		if !(math.Abs(grad[k]-fd) <= 1e-5*math.Max(math.Abs(fd), 1e-3)) {
 			t.Errorf("∂/∂%s: adapter %.10g, finite difference %.10g", lb.params[k].Name, grad[k], fd)
+		}
+	}
+}
+
+// samePriors: the prior covariances of the blocks learn evaluates at x
+// (the model re-evaluated, its Gram matrices computed with their
+// derivatives) equal those of the model recompiled from source at x, bit
+// for bit.
+func samePriors(t *testing.T, lb *learnBuilder, x []float64) {
+	t.Helper()
+	blocks, err := lb.build(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mx, err := lb.m.Recompile(lb.set(x))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := learnBlocksOf(mx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for bi, b := range blocks {
+		if b.Problem != nil && !mat.Equal(b.Problem.Cov, want[bi].Problem.Cov) {
+			t.Errorf("block %d: the prior covariance learn evaluates differs from the recompiled model's", bi)
 		}
 	}
 }

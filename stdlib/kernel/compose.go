@@ -52,6 +52,20 @@ func (s Sum) Grad(X *mat.Dense) []*mat.SymDense {
 	return out
 }
 
+// matrixGrad is MatrixGrad of a sum: the terms' Gram matrices added in
+// order, as Matrix does, and their gradients concatenated, as Grad does.
+func (s Sum) matrixGrad(X *mat.Dense) (*mat.SymDense, []*mat.SymDense) {
+	n, _ := X.Dims()
+	K := mat.NewSymDense(n, nil)
+	var out []*mat.SymDense
+	for _, k := range s {
+		Kk, g := MatrixGrad(k, X)
+		K.AddSym(K, Kk)
+		out = append(out, g...)
+	}
+	return K, out
+}
+
 func (s Sum) Hyper() []float64     { return concatHyper(s) }
 func (s Sum) HyperNames() []string { return concatNames(s) }
 func (s Sum) String() string       { return joinNames(s, " + ") }
@@ -68,6 +82,16 @@ func (p Prod) Eval(x, y []float64) float64 {
 }
 
 func (p Prod) Matrix(X *mat.Dense) *mat.SymDense {
+	mats := make([]*mat.SymDense, len(p))
+	for j, k := range p {
+		mats[j] = k.Matrix(X)
+	}
+	return productOf(X, mats)
+}
+
+// productOf is the element-wise product of the terms' Gram matrices over
+// the rows of X, from a matrix of ones in the terms' order.
+func productOf(X *mat.Dense, mats []*mat.SymDense) *mat.SymDense {
 	n, _ := X.Dims()
 	K := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
@@ -75,8 +99,8 @@ func (p Prod) Matrix(X *mat.Dense) *mat.SymDense {
 			K.SetSym(i, j, 1)
 		}
 	}
-	for _, k := range p {
-		hadamard(K, k.Matrix(X))
+	for _, m := range mats {
+		hadamard(K, m)
 	}
 	return K
 }
@@ -97,13 +121,22 @@ func (p Prod) Cross(X, Z *mat.Dense) *mat.Dense {
 }
 
 func (p Prod) Grad(X *mat.Dense) []*mat.SymDense {
+	_, out := p.matrixGrad(X)
+	return out
+}
+
+// matrixGrad is MatrixGrad of a product: K = Π_j K_j (as Matrix) and, for
+// a hyperparameter of term j, (∂K_j/∂h) ∘ Π_{l≠j} K_l.
+func (p Prod) matrixGrad(X *mat.Dense) (*mat.SymDense, []*mat.SymDense) {
 	mats := make([]*mat.SymDense, len(p))
+	grads := make([][]*mat.SymDense, len(p))
 	for j, k := range p {
-		mats[j] = k.Matrix(X)
+		mats[j], grads[j] = MatrixGrad(k, X)
 	}
+	K := productOf(X, mats)
 	var out []*mat.SymDense
-	for j, k := range p {
-		for _, g := range k.Grad(X) {
+	for j := range p {
+		for _, g := range grads[j] {
 			for l, m := range mats {
 				if l != j {
 					hadamard(g, m)
@@ -112,7 +145,7 @@ func (p Prod) Grad(X *mat.Dense) []*mat.SymDense {
 			out = append(out, g)
 		}
 	}
-	return out
+	return K, out
 }
 
 func (p Prod) Hyper() []float64     { return concatHyper(p) }

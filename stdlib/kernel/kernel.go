@@ -58,10 +58,11 @@ type pair interface {
 func matrixOf(k pair, X *mat.Dense) *mat.SymDense {
 	n, _ := X.Dims()
 	K := mat.NewSymDense(n, nil)
+	raw := K.RawSymmetric()
 	for i := 0; i < n; i++ {
-		xi := X.RawRowView(i)
+		xi, row := X.RawRowView(i), raw.Data[i*raw.Stride:]
 		for j := i; j < n; j++ {
-			K.SetSym(i, j, k.Eval(xi, X.RawRowView(j)))
+			row[j] = k.Eval(xi, X.RawRowView(j))
 		}
 	}
 	return K
@@ -82,23 +83,66 @@ func crossOf(k pair, X, Z *mat.Dense) *mat.Dense {
 }
 
 func gradOf(k pair, X *mat.Dense) []*mat.SymDense {
+	_, g := matrixGradOf(k, X, false)
+	return g
+}
+
+// matrixGradOf returns ∂K/∂h_j for every log hyperparameter of k and, when
+// gram is set, the Gram matrix K, from one evalGrad per pair of rows.
+func matrixGradOf(k pair, X *mat.Dense, gram bool) (*mat.SymDense, []*mat.SymDense) {
 	n, _ := X.Dims()
 	p := len(k.Hyper())
 	out := make([]*mat.SymDense, p)
+	rows := make([][]float64, p)
 	for j := range out {
 		out[j] = mat.NewSymDense(n, nil)
 	}
+	var K *mat.SymDense
+	var krow []float64
+	if gram {
+		K = mat.NewSymDense(n, nil)
+	}
 	g := make([]float64, p)
 	for i := 0; i < n; i++ {
+		for j, o := range out {
+			raw := o.RawSymmetric()
+			rows[j] = raw.Data[i*raw.Stride:]
+		}
+		if gram {
+			raw := K.RawSymmetric()
+			krow = raw.Data[i*raw.Stride:]
+		}
 		xi := X.RawRowView(i)
 		for l := i; l < n; l++ {
-			k.evalGrad(xi, X.RawRowView(l), g)
-			for j := range out {
-				out[j].SetSym(i, l, g[j])
+			v := k.evalGrad(xi, X.RawRowView(l), g)
+			for j, r := range rows {
+				r[l] = g[j]
+			}
+			if gram {
+				krow[l] = v
 			}
 		}
 	}
-	return out
+	return K, out
+}
+
+// MatrixGrad returns k.Matrix(X) and k.Grad(X) together: for a kernel
+// defined pointwise (se, ard, matern, bias) each pair of rows is
+// evaluated once for both (one exponential for se instead of two), and
+// sums and products combine their terms' as Matrix and Grad do. The
+// results are equal bit for bit to the two calls (evalGrad returns the
+// value Eval computes, by the same operations).
+func MatrixGrad(k Kernel, X *mat.Dense) (*mat.SymDense, []*mat.SymDense) {
+	switch k := k.(type) {
+	case Linear: // Matrix is one product XXᵀ, not pointwise
+	case pair:
+		return matrixGradOf(k, X, true)
+	case Sum:
+		return k.matrixGrad(X)
+	case Prod:
+		return k.matrixGrad(X)
+	}
+	return k.Matrix(X), k.Grad(X)
 }
 
 func checkHyper(h []float64, want int) error {

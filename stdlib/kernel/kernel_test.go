@@ -155,6 +155,29 @@ func TestGradFiniteDifference(t *testing.T) {
 	}
 }
 
+// TestMatrixGradAsSeparateCalls: MatrixGrad returns what Matrix and Grad
+// return, bit for bit, for every kernel (pointwise, linear, white, sums and
+// products), and a product's Grad is unchanged by being computed with its
+// Gram matrix.
+func TestMatrixGradAsSeparateCalls(t *testing.T) {
+	X := randX(9, 3, 4)
+	for _, k := range all() {
+		K, G := MatrixGrad(k, X)
+		if !mat.Equal(K, k.Matrix(X)) {
+			t.Errorf("%v: MatrixGrad's Gram matrix differs from Matrix", k)
+		}
+		want := k.Grad(X)
+		if len(G) != len(want) {
+			t.Fatalf("%v: %d gradients, Grad has %d", k, len(G), len(want))
+		}
+		for j := range G {
+			if !mat.Equal(G[j], want[j]) {
+				t.Errorf("%v: MatrixGrad's ∂K/∂%s differs from Grad", k, k.HyperNames()[j])
+			}
+		}
+	}
+}
+
 func TestWithHyperRoundTrip(t *testing.T) {
 	for _, k := range all() {
 		k2, err := k.WithHyper(k.Hyper())

@@ -129,9 +129,9 @@ func (k Matern32) Eval(x, y []float64) float64 {
 }
 func (k Matern32) evalGrad(x, y, g []float64) float64 {
 	s := math.Sqrt(3*sqDist(x, y)) / k.Lengthscale
-	e := k.Var * math.Exp(-s)
-	v := (1 + s) * e
-	g[0], g[1] = s*s*e, v
+	ex := math.Exp(-s)
+	v := k.Var * (1 + s) * ex // as Eval
+	g[0], g[1] = s*s*(k.Var*ex), v
 	return v
 }
 func (k Matern32) Matrix(X *mat.Dense) *mat.SymDense { return matrixOf(k, X) }
@@ -167,9 +167,9 @@ func (k Matern52) Eval(x, y []float64) float64 {
 }
 func (k Matern52) evalGrad(x, y, g []float64) float64 {
 	s := math.Sqrt(5*sqDist(x, y)) / k.Lengthscale
-	e := k.Var * math.Exp(-s)
-	v := (1 + s + s*s/3) * e
-	g[0], g[1] = s*s*(1+s)/3*e, v
+	ex := math.Exp(-s)
+	v := k.Var * (1 + s + s*s/3) * ex // as Eval
+	g[0], g[1] = s*s*(1+s)/3*(k.Var*ex), v
 	return v
 }
 func (k Matern52) Matrix(X *mat.Dense) *mat.SymDense { return matrixOf(k, X) }

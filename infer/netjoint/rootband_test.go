@@ -1,0 +1,88 @@
+package netjoint
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestRootBand: random rows (n = 40, half-width 3, two to three rows per
+// first column, each over a random span of at most 4 columns, some
+// coefficients zero) folded into a RootBand give the mean, the band of the
+// covariance and log det of the dense normal equations AᵀA x = Aᵀb
+// (gonum's Cholesky and inverse of the dense AᵀA) to 1e-10; rows out of
+// order panic.
+func TestRootBand(t *testing.T) {
+	const n, k = 40, 3
+	rng := rand.New(rand.NewPCG(5, 6))
+	rb := NewRootBand(n, k)
+	ata, atb := mat.NewSymDense(n, nil), make([]float64, n)
+	for lo := 0; lo < n; lo++ {
+		for r := 0; r < 2+rng.IntN(2); r++ {
+			a := make([]float64, 1+rng.IntN(min(k+1, n-lo)))
+			for j := range a {
+				if j == 0 || rng.Float64() < 0.8 {
+					a[j] = rng.NormFloat64()
+				}
+			}
+			b := rng.NormFloat64()
+			rb.AddRow(lo, a, b)
+			for i, x := range a {
+				atb[lo+i] += x * b
+				for j := i; j < len(a); j++ {
+					ata.SetSym(lo+i, lo+j, ata.At(lo+i, lo+j)+x*a[j])
+				}
+			}
+		}
+	}
+	mean, cov, err := rb.SolveDone(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(ata) {
+		t.Fatal("AᵀA not positive definite")
+	}
+	var m mat.VecDense
+	if err := ch.SolveVecTo(&m, mat.NewVecDense(n, atb)); err != nil {
+		t.Fatal(err)
+	}
+	var sig mat.SymDense
+	if err := ch.InverseTo(&sig); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		near(t, "mean", mean[i], m.AtVec(i), 1e-10)
+		for j := i; j <= min(i+k, n-1); j++ {
+			near(t, "cov", cov[i*(k+1)+j-i], sig.At(i, j), 1e-10)
+		}
+	}
+	near(t, "log det", rb.LogDet(), ch.LogDet(), 1e-10)
+	defer func() {
+		if recover() == nil {
+			t.Error("a row before the last row's first column did not panic")
+		}
+	}()
+	rb.AddRow(3, []float64{1}, 0)
+}
+
+// TestRootBandSingular: rows that leave a direction free fail as not
+// positive definite rather than give a variance of 10¹⁶: x_1 − x_0 read
+// twice (an exact zero left in R), and 0.1 x_0 + 0.7 x_1 read with its
+// multiple by 3 (a zero up to rounding).
+func TestRootBandSingular(t *testing.T) {
+	for _, rows := range [][2][]float64{{{1, -1}, {1, -1}}, {{0.1, 0.7}, {0.3, 2.1}}} {
+		rb := NewRootBand(3, 1)
+		rb.AddRow(0, rows[0], 0.3)
+		rb.AddRow(0, rows[1], 0.1)
+		rb.AddRow(1, []float64{0, 1}, 0)
+		rb.AddRow(2, []float64{2}, 1)
+		if _, _, err := rb.SolveDone(nil); err == nil {
+			t.Errorf("rows %v: a free direction solved", rows)
+		}
+	}
+	if _, _, err := NewRootBand(2, 1).SolveDone(nil); err == nil {
+		t.Error("no rows solved")
+	}
+}
