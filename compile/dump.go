@@ -74,7 +74,8 @@ func Dump(w io.Writer, m *Model) error {
 		}
 	}
 	for _, e := range m.Expects {
-		fmt.Fprintf(bw, "expect %T for=%q at %d:%d\n", e.Expr, e.For, e.Pos.Line, e.Pos.Column)
+		at := m.Fset.Position(e.Pos)
+		fmt.Fprintf(bw, "expect %T for=%q at %d:%d\n", e.Expr, e.For, at.Line, at.Column)
 	}
 	if m.Learn != nil {
 		for _, p := range m.Learn.Params {

@@ -65,7 +65,7 @@ type FactorGraph struct {
 // for the elements of a whole-latent prior (kind set; gvar maps a
 // variable to its graph variable), or the label given (hand-built graphs).
 type fgTag struct {
-	pos    *ast.Pos
+	pos    ast.Pos
 	shared *Site
 	kind   string
 	gvar   int
@@ -104,18 +104,10 @@ type Affine struct {
 type LinearGaussian struct {
 	Aff    Affine
 	Var    float64
-	Target int      // the variable this factor is the prior / conditional of
-	Factor int      // index into Graph.Factors (shared by the elements of one whole-latent normal prior)
-	Label  string   // e.g. "normal(x[3])"
-	Pos    *ast.Pos // the statement's, shared by its factors (nil in graphs not compiled from source)
-}
-
-// At is the position of the factor's statement (the zero Pos when unknown).
-func (f *LinearGaussian) At() ast.Pos {
-	if f.Pos == nil {
-		return ast.Pos{}
-	}
-	return *f.Pos
+	Target int     // the variable this factor is the prior / conditional of
+	Factor int     // index into Graph.Factors (shared by the elements of one whole-latent normal prior)
+	Label  string  // e.g. "normal(x[3])"
+	Pos    ast.Pos // the statement's (NoPos in graphs not compiled from source)
 }
 
 // AffineSite is a likelihood site on an affine expression, with the

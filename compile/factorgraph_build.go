@@ -31,7 +31,7 @@ func (c *compiler) expandProjections() {
 				}
 			}
 			pos := c.sites[lat][first].Pos
-			c.errs.Add(pos, pos, "the %d projections of `%s` that are not single elements need %d dense entries each (%.3g GB in all); the limit is %g GB: index the latent directly (%s[i]) where you can",
+			c.errAt(pos, pos, "the %d projections of `%s` that are not single elements need %d dense entries each (%.3g GB in all); the limit is %g GB: index the latent directly (%s[i]) where you can",
 				len(forms), l.Name, l.Size(), bytes/(1<<30), limit/(1<<30), l.Name)
 			continue
 		}
@@ -57,8 +57,6 @@ type fgBuilder struct {
 	// copy them).
 	vars  []int
 	coefs []float64
-	// lastPos is the position the last conditional converted shares.
-	lastPos *ast.Pos
 }
 
 // fgBytesPerElement is the memory one variable, or one factor outside a
@@ -108,8 +106,8 @@ func (c *compiler) chargeFactorGraph(factors, vars int) bool {
 			at = l
 		}
 	}
-	c.errs.Add(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %s, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
-		factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgRates, infer.FormatBytes(budget))
+	c.errAt(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %s, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		factors, vars, c.fg.what, c.fset.Position(c.fg.at), infer.FormatBytes(need), fgRates, infer.FormatBytes(budget))
 	return false
 }
 
@@ -145,8 +143,8 @@ func (c *compiler) chargeElements(stmt ast.Node, n int) {
 		at, what = c.vec.at, "plate"
 	}
 	c.fg.overBudget = true
-	c.errs.Add(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %s, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
-		what, factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgRates, infer.FormatBytes(budget))
+	c.errAt(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %s, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		what, factors, vars, c.fg.what, c.fset.Position(c.fg.at), infer.FormatBytes(need), fgRates, infer.FormatBytes(budget))
 	panic(abort{})
 }
 
@@ -283,8 +281,8 @@ func (b *fgBuilder) addSite(s Site, a Affine) {
 
 // refuse reports a construct the factor-graph engines cannot serve yet.
 func (c *compiler) refuse(at ast.Pos, what string) {
-	c.errs.Add(at, at, "%s cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s",
-		what, c.fg.what, c.fg.at)
+	c.errAt(at, at, "%s cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s",
+		what, c.fg.what, c.fset.Position(c.fg.at))
 }
 
 // varOf is the FactorGraph variable of graph variable id.
@@ -316,7 +314,7 @@ func (b *fgBuilder) affine(f lin) Affine {
 // (graph variable id); a second one is an error naming both.
 func (b *fgBuilder) own(v int, at ast.Pos, id int) bool {
 	if o := b.owner[v]; o >= 0 {
-		b.c.errs.Add(at, at, "%s already has a prior or conditional (at %s); every element of a real latent has exactly one", b.g.VarName(id), b.pos[o])
+		b.c.errAt(at, at, "%s already has a prior or conditional (at %s); every element of a real latent has exactly one", b.g.VarName(id), b.c.fset.Position(b.pos[o]))
 		return false
 	}
 	if len(b.pos) == 0 || b.pos[len(b.pos)-1] != at {
@@ -388,7 +386,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 		b.ownAll(li, p.pos)
 	case p.prior.Kind == PriorNormal:
 		// Labels kind(x[e]), made on demand from the target.
-		tag := fg.tag(fgTag{pos: &p.pos, kind: string(p.prior.Kind), gvar: l.First - first})
+		tag := fg.tag(fgTag{pos: p.pos, kind: string(p.prior.Kind), gvar: l.First - first})
 		for e := 0; e < l.Size(); e++ {
 			v := first + e
 			if !b.own(v, p.pos, l.First+e) {
@@ -431,18 +429,14 @@ func (b *fgBuilder) conditional(d graph.Affine) {
 	b.vars, b.coefs = append(b.vars[:0], t), append(b.coefs[:0], 1)
 	for k, id := range d.Vars[1:] {
 		if id == target {
-			b.c.errs.Add(pos, pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
+			b.c.errAt(pos, pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
 			return
 		}
 		b.vars, b.coefs = append(b.vars, b.varOf(id)), append(b.coefs, -d.Coefs[1+k])
 	}
 	a := Affine{Vars: b.vars, Coefs: b.coefs, Const: 0 - d.Const}
-	if b.lastPos == nil || *b.lastPos != pos {
-		shared := pos
-		b.lastPos = &shared
-	}
 	// The label is the graph factor's (made on demand).
-	b.fg.addGaussian(a, d.Var, d.Factor, b.fg.tag(fgTag{pos: b.lastPos}))
+	b.fg.addGaussian(a, d.Var, d.Factor, b.fg.tag(fgTag{pos: pos}))
 }
 
 // missing reports the elements of latent li that have no prior or
@@ -465,7 +459,7 @@ func (b *fgBuilder) missing(li int) {
 	switch {
 	case len(miss) == 0:
 	case len(miss) == l.Size():
-		c.errs.Add(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1), or conditionals on its elements (%s[0] ~ normal(0, 1))", l.Name, l.Name, l.Name)
+		c.errAt(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1), or conditionals on its elements (%s[0] ~ normal(0, 1))", l.Name, l.Name, l.Name)
 	default:
 		names := make([]string, 0, 3)
 		for _, e := range miss[:min(3, len(miss))] {
@@ -475,7 +469,7 @@ func (b *fgBuilder) missing(li int) {
 		if len(miss) > 3 {
 			more = fmt.Sprintf(" and %d more", len(miss)-3)
 		}
-		c.errs.Add(l.Pos, l.Pos, "%s%s of `%s` have no prior or conditional; every element of a real latent needs exactly one (e.g. %s ~ normal(0, 1))",
+		c.errAt(l.Pos, l.Pos, "%s%s of `%s` have no prior or conditional; every element of a real latent needs exactly one (e.g. %s ~ normal(0, 1))",
 			strings.Join(names, ", "), more, l.Name, names[0])
 	}
 }
@@ -571,10 +565,10 @@ func (b *fgBuilder) cycles() {
 	var parts []string
 	for _, v := range cyc {
 		g := fg.Gaussian(cond[v])
-		parts = append(parts, fmt.Sprintf("%s (at %s)", b.nameOf(v), g.At()))
+		parts = append(parts, fmt.Sprintf("%s (at %s)", b.nameOf(v), b.c.fset.Position(g.Pos)))
 	}
 	first := fg.Gaussian(cond[cyc[0]])
-	b.c.errs.Add(first.At(), first.At(), "the conditionals form a cycle: %s → %s; a directed model needs an order in which each element's mean uses earlier elements only",
+	b.c.errAt(first.Pos, first.Pos, "the conditionals form a cycle: %s → %s; a directed model needs an order in which each element's mean uses earlier elements only",
 		strings.Join(parts, " → "), b.nameOf(cyc[0]))
 }
 

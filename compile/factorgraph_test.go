@@ -79,12 +79,12 @@ func TestFactorGraphRandomWalk(t *testing.T) {
 	}
 	x0 := gaussianOf(t, g, 0)
 	wantAffine(t, "x[0]", x0.Aff, []int{0}, []float64{1}, 0)
-	if x0.Var != 10 || x0.Label != "normal(x[0])" || x0.Pos.Line != 6 {
+	if x0.Var != 10 || x0.Label != "normal(x[0])" || m.Fset.Position(x0.Pos).Line != 6 {
 		t.Errorf("x[0]: %+v", x0)
 	}
 	x3 := gaussianOf(t, g, 3)
 	wantAffine(t, "x[3]", x3.Aff, []int{3, 2}, []float64{1, -1}, 0)
-	if x3.Var != 0.5 || x3.Label != "normal(x[3])" || x3.Pos.Line != 8 {
+	if x3.Var != 0.5 || x3.Label != "normal(x[3])" || m.Fset.Position(x3.Pos).Line != 8 {
 		t.Errorf("x[3]: %+v", x3)
 	}
 	s := g.Site(2) // y[3] observes x[3]

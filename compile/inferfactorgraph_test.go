@@ -2,6 +2,7 @@ package compile
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -17,7 +18,7 @@ import (
 // element (or a Gaussian observation when gaussian is set), and optionally
 // a dense block over its first two variables in place of their priors.
 func fgModel(n int, loop, gaussian, dense bool) *Model {
-	g := &graph.Graph{}
+	g := &graph.Graph{Fset: fgFset}
 	g.AddLatent("x", graph.Real, 0, []int{n}, posOf(1))
 	fg := &FactorGraph{NumVars: n, First: []int{0}}
 	start := 1
@@ -38,7 +39,7 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 	if loop {
 		fg.AddSite(AffineSite{Shared: &Site{Kind: "normal", Lik: factor.Normal{Var: 1}, Index: -1}, Aff: Affine{Vars: []int{n - 1, 0}, Coefs: []float64{1, -1}}})
 	}
-	return &Model{Graph: g, FactorGraph: fg, Params: map[string]Value{}, Data: map[string]Value{}}
+	return &Model{Fset: fgFset, Graph: g, FactorGraph: fg, Params: map[string]Value{}, Data: map[string]Value{}}
 }
 
 // bandModel is fgModel's chain with a second conditional on x_{t−2} at
@@ -51,7 +52,14 @@ func bandModel(n int, gaussian bool) *Model {
 	return m
 }
 
-func posOf(line int) ast.Pos { return ast.Pos{Filename: "fg.fg", Line: line, Column: 1} }
+// fgFset holds fg.fg, 100 empty lines standing for fgModel's source:
+// posOf(line) is the start of one of them.
+var fgFset, fgFile = func() (*ast.FileSet, *ast.SourceFile) {
+	fset := ast.NewFileSet()
+	return fset, fset.AddFile("fg.fg", []byte(strings.Repeat("\n", 100)))
+}()
+
+func posOf(line int) ast.Pos { return fgFile.Pos(line - 1) }
 
 // TestFactorGraphInferChecks: infer lines that the factor-graph engines
 // cannot serve are refused when the line compiles (here as --method

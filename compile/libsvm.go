@@ -53,7 +53,7 @@ type sparseVal struct {
 // read once here to check every line (an error names file:line:col) and to
 // count its examples and features.
 func (c *compiler) libsvmCall(a *args, labels bool) val {
-	full := c.resolve(a.call.Pos().Filename, a.str(0, ""))
+	full := c.resolve(c.filename(a.call.Pos()), a.str(0, ""))
 	info, err := c.scanLibSVM(full)
 	if err != nil {
 		c.fail(a.call, "%v", err)

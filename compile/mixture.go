@@ -248,7 +248,7 @@ func (c *compiler) checkMixtures(s *ast.InferStmt, spec *InferSpec) {
 	for _, site := range sites {
 		if m, ok := site.Lik.(factor.Mixture); ok && m.HasJump() {
 			c.fail(s, "divergence %v integrates a mixture's log-density numerically, which a step component makes inaccurate (the %s at %s); use divergence kl",
-				spec.Settings.Divergence, site.Kind, site.Pos)
+				spec.Settings.Divergence, site.Kind, c.fset.Position(site.Pos))
 		}
 	}
 }

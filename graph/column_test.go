@@ -132,7 +132,7 @@ func TestColumnSum(t *testing.T) {
 // FactorForms, and that a run of them keeps no label per factor.
 func TestIndexedFactorLabels(t *testing.T) {
 	var g Graph
-	g.AddLatent("x", Real, 0, []int{1000}, ast.Pos{})
+	g.AddLatent("x", Real, 0, []int{1000}, ast.NoPos)
 	params := map[string]float64{"var": 9}
 	for k := range 1000 {
 		g.AddIndexedFactor(Factor{Kind: "normal", Vars: []int{k}, Params: params, Y: float64(k) / 3, Observed: true}, "normal(y[", 5+k, "])")

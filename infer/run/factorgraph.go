@@ -58,7 +58,7 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 		return err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ,
-		hasLogZ: res.HasLogZ, trace: res.Trace, relax: relaxations(liks, res.B)}
+		hasLogZ: res.HasLogZ, trace: res.Trace, relax: j.relaxations(liks, res.B)}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
 	if exact {
 		if !res.Exact {

@@ -97,7 +97,7 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 		return err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ, hasLogZ: res.HasLogZ, trace: res.Trace,
-		relax: gateRelaxations(fg, res.B)}
+		relax: j.gateRelaxations(fg, res.B)}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
 	j.mergeFG(o)
 	if res.Status.HasNumbers() && res.Prob != nil {
@@ -110,7 +110,7 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 // relaxed_kl (fgraph.Result.B: the sites' in fg.Sites order, then the
 // gates' in fg.Gates order) by factor label and position, leaving out the
 // factors whose relaxation was pruned (b = 0), as for sites elsewhere.
-func gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
+func (j *job) gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
 	sites := make([]compile.Site, 0, fg.NumSites()+len(fg.Gates))
 	for i := range fg.NumSites() {
 		sites = append(sites, fg.SiteAt(i))
@@ -118,7 +118,7 @@ func gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
 	for _, g := range fg.Gates {
 		sites = append(sites, compile.Site{Label: g.Label, Pos: g.Pos})
 	}
-	return relaxations(sites, b)
+	return j.relaxations(sites, b)
 }
 
 // gatedExact is the exact posterior: enumeration when conditionally
