@@ -130,52 +130,46 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		c.fg.done[s.lat]++
 		return
 	}
-	// One params map per distinct variance (shared by the statement's
-	// factors when it is a scalar, as for likelihood sites: a map per
-	// factor would cost ~0.5 KB each).
-	shared := c.sharedVar(call, vars[0])
+	// A scalar variance is one params map shared by the statement's
+	// factors, as for likelihood sites; per-element variances are the
+	// factors' scalar parameter "var" (a column of the compact run): a map
+	// per factor would cost ~0.5 KB each.
+	var shared map[string]float64
+	if len(vars) == 1 {
+		shared = c.sharedVar(call, vars[0])
+	}
 	il := c.condIndexLabels(b.Name, s.ids)
 	label := func(int) string { return "" } // il makes them
-	if !il.ok || len(vars) > 1 {
-		il.ok = false
+	if !il.ok {
 		label = labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.m.Graph.AppendVarName(buf, s.ids[k]) })
 	}
 	var scratch, cvars []int
 	var ccoefs []float64
 	for k, id := range s.ids {
-		params := shared
-		if len(vars) > 1 {
-			params = map[string]float64{"var": vars[k]}
-		}
 		m := mean(k)
 		if !m.finite() {
 			c.fail(a.at(0), "the mean of %s has an infinite or NaN coefficient or constant (a division by zero?)", c.m.Graph.VarName(id))
 		}
 		// A compact run copies the variables into its column: one scratch
-		// list serves every element; a factor of its own keeps its list.
-		gvars := scratch[:0]
-		if len(vars) > 1 {
-			gvars = make([]int, 0, 1+len(m.ids))
-		}
-		gvars = append(gvars, id)
+		// list serves every element.
+		gvars := append(scratch[:0], id)
 		for _, j := range m.ids {
 			if j != id {
 				gvars = append(gvars, j)
 			}
 		}
 		// mvnormal's factors are its scalar conditionals (mvConditional).
-		gf := graph.Factor{Kind: (factor.NormalPrior{}).Name(), Vars: gvars, Label: label(k), Pos: pos, Params: params}
-		var f int
-		switch {
-		case il.ok: // one Params map for the statement: a compact run, labels on demand
-			f = c.addIndexedFactor(call, gf, il, k)
-			scratch = gvars
-		case len(vars) == 1: // one Params map for the statement: a compact run
-			f = c.addCompactFactor(call, gf)
-			scratch = gvars
-		default:
-			f = c.addFactor(call, gf)
+		gf := graph.Factor{Kind: (factor.NormalPrior{}).Name(), Vars: gvars, Label: label(k), Pos: pos, Params: shared}
+		if shared == nil {
+			gf.ScalarName, gf.Scalar = "var", vars[k]
 		}
+		var f int
+		if il.ok { // labels on demand
+			f = c.addIndexedFactor(call, gf, il, k)
+		} else {
+			f = c.addCompactFactor(call, gf)
+		}
+		scratch = gvars
 		cv, cc := append(cvars[:0], id), append(ccoefs[:0], 1)
 		cv, cc = append(cv, m.ids...), append(cc, m.coefs...)
 		cvars, ccoefs = cv, cc

@@ -2,6 +2,8 @@ package compile
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,5 +140,54 @@ for t in 1..T { x[t] ~ normal(x[t-1], 1) }
 infer ep`, Options{})
 	if !strings.Contains(got, "range end must be an integer, got 4.5") || strings.Contains(got, "no prior") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestPerElementVarianceNoMaps: a chain's conditionals with per-element
+// variances carry each variance as the factor's scalar parameter "var"
+// (the data's value, read back exactly) in one compact run, not a Params
+// map and a variable list per factor: a compile allocates one object per
+// step (the coefficient a[t] of the mean, lin.scale), not three or more.
+func TestPerElementVarianceNoMaps(t *testing.T) {
+	src := func(T int) string {
+		return fmt.Sprintf(`param T = %d
+data a = random_normal(2, T, 1, 0.01)
+data q = random_normal(3, T, 1, 0.05)
+latent x: real[T]
+x[0] ~ normal(0, 10)
+for t in 1..T { x[t] ~ normal(a[t] * x[t-1], q[t]) }
+infer ep`, T)
+	}
+	m, err := CompileSource("pv.fg", []byte(src(50)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := m.Data["q"].Num
+	g := m.Graph
+	seen := 0
+	for i, f := range g.Factors() {
+		if !strings.HasPrefix(f.Label, "normal(x[") || f.Label == "normal(x[0])" {
+			continue
+		}
+		var k int
+		fmt.Sscanf(f.Label, "normal(x[%d])", &k)
+		if v, ok := f.Param("var"); !ok || math.Float64bits(v) != math.Float64bits(q[k]) || f.Params != nil {
+			t.Errorf("factor %d %s: var %v (%v), params %v; want %v and no map", i, f.Label, v, ok, f.Params, q[k])
+		}
+		seen++
+	}
+	if seen != 49 {
+		t.Fatalf("%d conditionals with per-element variances, want 49", seen)
+	}
+	allocs := func(T int) float64 {
+		s := []byte(src(T))
+		return testing.AllocsPerRun(2, func() {
+			if _, err := CompileSource("pv.fg", s, Options{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if a1, a2 := allocs(2000), allocs(4000); a2-a1 > 1.5*2000 {
+		t.Errorf("compile allocates %v times at T = 2000, %v at T = 4000: the conditionals allocate per step", a1, a2)
 	}
 }
