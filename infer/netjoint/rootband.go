@@ -3,6 +3,7 @@ package netjoint
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -108,23 +109,49 @@ var errSingular = errors.New("the Gaussian variables' precision is not positive 
 // root's counterpart of GaussBlock's pivotTol) is a direction no row fixes
 // and fails as not positive definite. log det Λ = 2 Σ log R_ii (LogDet).
 func (rb *RootBand) SolveDone(done <-chan struct{}) (mean, cov []float64, err error) {
+	mean, err = rb.Mean()
+	if err != nil {
+		return nil, nil, err
+	}
+	cov, err = selectedInverse(rb.r, rb.n, rb.k, done)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mean, cov, nil
+}
+
+// Mean is SolveDone's mean μ = R⁻¹z alone (and LogDet), without the
+// covariance band: for a caller that only solves and draws.
+func (rb *RootBand) Mean() ([]float64, error) {
 	n, w := rb.n, rb.k+1
 	logR := make([]float64, n)
 	for i := 0; i < n; i++ {
 		d := rb.r[i*w]
 		if !(d > float64(4*w)*0x1p-52*math.Sqrt(rb.col[i])) || math.IsInf(d, 1) {
-			return nil, nil, errSingular
+			return nil, errSingular
 		}
 		logR[i] = math.Log(d)
 	}
 	rb.ldet = 2 * floats.SumCompensated(logR)
-	mean = append([]float64(nil), rb.z...)
+	mean := append([]float64(nil), rb.z...)
 	backSolve(rb.r, n, rb.k, mean)
-	cov, err = selectedInverse(rb.r, n, rb.k, done)
-	if err != nil {
-		return nil, nil, err
-	}
-	return mean, cov, nil
+	return mean, nil
+}
+
+// FactorRow returns row i of R, R[i][i..i+k] (shorter in the last k
+// rows), after Mean or SolveDone, to be read, not written. R is the
+// Cholesky factor of Λ = RᵀR (upper triangular, positive diagonal), so
+// as GaussBlock.FactorRow the row gives x_i's conditional given the later
+// variables: R_ii (x_i − μ_i) + Σ_l R_il (x_l − μ_l) ~ N(0, 1).
+func (rb *RootBand) FactorRow(i int) []float64 {
+	w := rb.k + 1
+	return rb.r[i*w : i*w+min(w, rb.n-i)]
+}
+
+// Draw adds to dst (the mean) a draw of N(0, Λ⁻¹), R⁻¹z with z ~ N(0, I),
+// after Mean or SolveDone.
+func (rb *RootBand) Draw(rng *rand.Rand, dst []float64) {
+	drawBand(rng, rb.r, rb.n, rb.k, dst)
 }
 
 // LogDet is log det Λ = 2 Σ_i log R_ii after SolveDone.
