@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // RootBand is a Gaussian over n variables in square-root information
@@ -159,3 +160,49 @@ func (rb *RootBand) LogDet() float64 { return rb.ldet }
 
 // HalfWidth is the band's half-width k.
 func (rb *RootBand) HalfWidth() int { return rb.k }
+
+// QuadRows writes the quadratic −½ xᵀPx + bᵀx over n variables (P
+// symmetric, row-major) as least-squares rows, −½ Σ_r (a_rᵀx − c_r)² up
+// to a constant: from P's eigendecomposition P = Σ λ q qᵀ, a row √λ qᵀ
+// with c = qᵀb/√λ per eigenvalue above the rounding level
+// tol = 16nε(scale + max |λ|), scale the size of the log density's values
+// that P and b were fitted from (FitQuadratic's second differences carry
+// a few ε·scale), so that Σ a aᵀ = P and Σ a c = b up to the fit's own
+// error. It fails (ok false) when an eigenvalue is below −tol (P not
+// positive semidefinite: no rows sum to it) or b has a part along a
+// direction of P's null space above the misfit a fit accepts,
+// fitTol·(scale + ‖b‖) (a linear tilt with no curvature, which no row
+// carries); the caller then keeps the information form.
+func QuadRows(p, b []float64, n int, scale float64) (a, c []float64, ok bool) {
+	var eig mat.EigenSym
+	if !eig.Factorize(mat.NewSymDense(n, append([]float64(nil), p...)), true) {
+		return nil, nil, false
+	}
+	lam := eig.Values(nil)
+	var q mat.Dense
+	eig.VectorsTo(&q)
+	top := 0.0
+	for _, l := range lam {
+		top = math.Max(top, math.Abs(l))
+	}
+	tol := float64(16*n) * 0x1p-52 * (math.Abs(scale) + top)
+	tolB := fitTol * (math.Abs(scale) + floats.Norm(b, 2))
+	for i, l := range lam {
+		qb := 0.0
+		for j := range n {
+			qb += q.At(j, i) * b[j]
+		}
+		if l < -tol || (l <= tol && math.Abs(qb) > tolB) {
+			return nil, nil, false
+		}
+		if l <= tol {
+			continue
+		}
+		s := math.Sqrt(l)
+		for j := range n {
+			a = append(a, s*q.At(j, i))
+		}
+		c = append(c, qb/s)
+	}
+	return a, c, true
+}
