@@ -41,6 +41,9 @@ func (s *sym) forms() func(k int) lin {
 // read only, every operation on them makes new slices.)
 func varLin(id int) lin { return lin{ids: []int{id}, coefs: []float64{1}} }
 
+// unitCoef is the coefficient of the unit forms (read only).
+var unitCoef = []float64{1}
+
 // constLin is the form of a number.
 func constLin(x float64) lin { return lin{c: x} }
 

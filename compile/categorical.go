@@ -44,7 +44,7 @@ func (c *compiler) elementCategorical(lhsAt ast.Node, lhs val, call *ast.CallExp
 		c.fail(lhsAt, "categorical is a prior for cat latents, but `%s` is %s", l.Name, l.Domain)
 	}
 	if p, ok := c.prior[sy.lat]; ok {
-		c.fail(lhsAt, "latent `%s` already has a prior (at %s)", l.Name, p.pos)
+		c.fail(lhsAt, "latent `%s` already has a prior (at %s)", l.Name, c.fset.Position(p.pos))
 	}
 	c.categoricalTables(c.bind(call, c.distribution(call)), l.Card, sy.ids)
 	return true
@@ -68,7 +68,7 @@ func (c *compiler) categoricalTables(a *args, K int, ids []int) int {
 	first := -1
 	for _, id := range ids {
 		if old, ok := c.gate.prior[id]; ok {
-			c.fail(a.call, "`%s` already has a categorical prior (at %s)", c.m.Graph.VarName(id), old.pos)
+			c.fail(a.call, "`%s` already has a categorical prior (at %s)", c.m.Graph.VarName(id), c.fset.Position(old.pos))
 		}
 		c.gate.prior[id] = catPrior{cat.Table(), a.call.Pos()}
 		f := c.addFactor(a.call, graph.Factor{Kind: cat.Name(), Vars: []int{id}, Table: cat.Table(),

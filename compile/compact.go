@@ -91,7 +91,7 @@ func (c *compiler) compactUse(pos ast.Pos, lat int) {
 	if l.Size() <= maxLatent {
 		what = "is compiled as streamed weights, without graph variables"
 	}
-	c.errs.Add(pos, pos, "latent `%s` %s: it can only be the weights w of a libsvm plate, y[i] ~ probit(dot(X[i], w)), and of predictive(w, Xtest)",
+	c.errAt(pos, pos, "latent `%s` %s: it can only be the weights w of a libsvm plate, y[i] ~ probit(dot(X[i], w)), and of predictive(w, Xtest)",
 		l.Name, what)
 	panic(abort{})
 }
@@ -117,7 +117,7 @@ func (c *compiler) checkCompact(li int) bool {
 		p.prior = Prior{Kind: PriorNormal, Mean: repeat(p.prior.Mean[0], l.Size()), Var: repeat(p.prior.Var[0], l.Size())}
 		return true
 	}
-	c.errs.Add(l.Pos, l.Pos, "latent `%s` has %d elements; the limit is %g, except for the weights of a libsvm plate (y[i] ~ probit(dot(X[i], %s)) in a model without factor-graph constructs)",
+	c.errAt(l.Pos, l.Pos, "latent `%s` has %d elements; the limit is %g, except for the weights of a libsvm plate (y[i] ~ probit(dot(X[i], %s)) in a model without factor-graph constructs)",
 		l.Name, l.Size(), float64(maxLatent), l.Name)
 	return false
 }

@@ -40,9 +40,10 @@ type Options struct {
 	unrolled    bool    // tests only: unroll every plate (no vector plates)
 
 	// files are parsed files by name, used instead of parsing again
-	// (Model.Recompile, LearnFunc.Model); values override params with
-	// numbers, before Set.
+	// (Model.Recompile, LearnFunc.Model), with fset holding their
+	// positions; values override params with numbers, before Set.
 	files  map[string]*ast.File
+	fset   *ast.FileSet
 	values map[string]float64
 }
 
@@ -85,6 +86,7 @@ type compiler struct {
 	opt        Options
 	check      bool // Check mode: skip Gram matrices
 	m          *Model
+	fset       *ast.FileSet // the positions of every file read (Model.Fset)
 	errs       ast.ErrorList
 	global     map[string]*binding
 	order      []string // global names in declaration order
@@ -129,13 +131,26 @@ type abort struct{}
 
 // errorf records an error spanning node.
 func (c *compiler) errorf(n ast.Node, format string, args ...any) {
-	c.errs.Add(n.Pos(), n.End(), format, args...)
+	c.errAt(n.Pos(), n.End(), format, args...)
+}
+
+// errAt records an error spanning [pos, end).
+func (c *compiler) errAt(pos, end ast.Pos, format string, args ...any) {
+	c.errs.Add(c.fset.Position(pos), c.fset.Position(end), format, args...)
 }
 
 // warn records a warning spanning node: the model compiles, but the user
 // should know (an experimental rule).
 func (c *compiler) warn(n ast.Node, format string, args ...any) {
-	c.m.Warnings.Add(n.Pos(), n.End(), format, args...)
+	c.m.Warnings.Add(c.fset.Position(n.Pos()), c.fset.Position(n.End()), format, args...)
+}
+
+// filename is the name of the file holding p ("" when p is unknown).
+func (c *compiler) filename(p ast.Pos) string {
+	if f := c.fset.File(p); f != nil {
+		return f.Name()
+	}
+	return ""
 }
 
 // fail records an error and abandons the current statement.
@@ -163,10 +178,17 @@ func (c *compiler) guard(f func()) (aborted bool) {
 	return false
 }
 
+// newCompiler starts a compilation in a new file set, or in opt's (a
+// recompilation from parsed files).
 func newCompiler(opt Options) *compiler {
+	fset := opt.fset
+	if fset == nil {
+		fset = ast.NewFileSet()
+	}
 	return &compiler{
 		opt:        opt,
-		m:          &Model{Graph: &graph.Graph{}, Params: map[string]Value{}, Data: map[string]Value{}},
+		fset:       fset,
+		m:          &Model{Fset: fset, Graph: &graph.Graph{Fset: fset}, Params: map[string]Value{}, Data: map[string]Value{}},
 		global:     map[string]*binding{},
 		sources:    map[string][]byte{},
 		setUsed:    map[string]bool{},
@@ -270,7 +292,7 @@ func (c *compiler) poisoned(lat int) bool {
 // declare binds a global name, rejecting redeclarations.
 func (c *compiler) declare(id *ast.Ident, b *binding) bool {
 	if old, ok := c.global[id.Name]; ok {
-		c.errorf(id, "%s `%s` redeclared (first declared as %s at %s)", bindNames[b.kind], id.Name, bindNames[old.kind], old.pos)
+		c.errorf(id, "%s `%s` redeclared (first declared as %s at %s)", bindNames[b.kind], id.Name, bindNames[old.kind], c.fset.Position(old.pos))
 		return false
 	}
 	if b.kind == bLatent && clashesWithBuiltin(id.Name) {
@@ -298,8 +320,12 @@ func clashesWithBuiltin(name string) bool {
 
 // text returns the source text of a node.
 func (c *compiler) text(n ast.Node) string {
-	src := c.sources[n.Pos().Filename]
-	p, e := n.Pos().Offset, n.End().Offset
+	f := c.fset.File(n.Pos())
+	if f == nil {
+		return "?"
+	}
+	src := c.sources[f.Name()]
+	p, e := f.Offset(n.Pos()), f.Offset(n.End())
 	if src == nil || p < 0 || e > len(src) || p > e {
 		return "?"
 	}

@@ -16,10 +16,24 @@ import (
 // over several latents, and the forms of old-path sites whose projection
 // is not a single element.
 type fgState struct {
-	at    ast.Pos // the first construct that makes the model a factor graph
-	what  string  // that construct, for messages
-	conds []condDecl
+	at   ast.Pos // the first construct that makes the model a factor graph
+	what string  // that construct, for messages
+	// conds are the compiled conditionals x[target] ~ normal(mean, v)
+	// over graph variable ids, as columns (a chain's take no memory per
+	// step): Vars[0] is the target (coefficient 1), then the mean's
+	// variables with their coefficients, Const the mean's constant, Var
+	// v and Factor the graph factor, which holds the label and position.
+	conds graph.Affines
 	sites []fgSite
+	// idx are the sites on single elements (selections: y[t] ~ normal(x[t],
+	// r)) of statements compiled once the model is known to be a factor
+	// graph, over graph variables, as columns: Y, Factor and Tag, an index
+	// into idxSites (the statement's Site: kind, likelihood, parameters,
+	// position). idxOf counts them per latent.
+	idx      graph.Affines
+	idxSites []*Site
+	idxShare siteSharer
+	idxOf    map[int]int
 	// proj holds, per latent and site index, the form of an old-path site
 	// (one latent, no constant) that is not a single element: a block model
 	// expands it into the dense Proj, a factor graph keeps it sparse.
@@ -31,18 +45,21 @@ type fgState struct {
 	// real is the number of elements of the first counted real latents
 	// (realElements).
 	real, counted int
+	// vecFactors counts the factors charged as a vector plate's
+	// (chargeElements).
+	vecFactors int
 	// overBudget records that a statement was refused for the memory
 	// budget (chargeElements): the later ones are abandoned silently.
 	overBudget bool
 }
 
-// condDecl is one compiled conditional x[target] ~ normal(mean, v), over
-// graph variable ids.
-type condDecl struct {
-	target int
-	mean   lin
-	v      float64
-	factor int // its graph factor, which holds its label and position
+// addIdx records that a statement adds n single-element sites on latent lat
+// to idx.
+func (f *fgState) addIdx(lat, n int) {
+	if f.idxOf == nil {
+		f.idxOf = map[int]int{}
+	}
+	f.idxOf[lat] += n
 }
 
 // fgSite is a likelihood site on an affine form over graph variables.
@@ -117,9 +134,14 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	// factors when it is a scalar, as for likelihood sites: a map per
 	// factor would cost ~0.5 KB each).
 	shared := c.sharedVar(call, vars[0])
-	c.fg.conds = growFor(c, c.fg.conds, n)
-	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.m.Graph.AppendVarName(buf, s.ids[k]) })
-	var scratch []int
+	il := c.condIndexLabels(b.Name, s.ids)
+	label := func(int) string { return "" } // il makes them
+	if !il.ok || len(vars) > 1 {
+		il.ok = false
+		label = labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.m.Graph.AppendVarName(buf, s.ids[k]) })
+	}
+	var scratch, cvars []int
+	var ccoefs []float64
 	for k, id := range s.ids {
 		params := shared
 		if len(vars) > 1 {
@@ -144,13 +166,20 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		// mvnormal's factors are its scalar conditionals (mvConditional).
 		gf := graph.Factor{Kind: (factor.NormalPrior{}).Name(), Vars: gvars, Label: label(k), Pos: pos, Params: params}
 		var f int
-		if len(vars) == 1 { // one Params map for the statement: a compact run
+		switch {
+		case il.ok: // one Params map for the statement: a compact run, labels on demand
+			f = c.addIndexedFactor(call, gf, il, k)
+			scratch = gvars
+		case len(vars) == 1: // one Params map for the statement: a compact run
 			f = c.addCompactFactor(call, gf)
 			scratch = gvars
-		} else {
+		default:
 			f = c.addFactor(call, gf)
 		}
-		c.fg.conds = append(c.fg.conds, condDecl{target: id, mean: m, v: vars[min(k, len(vars)-1)], factor: f})
+		cv, cc := append(cvars[:0], id), append(ccoefs[:0], 1)
+		cv, cc = append(cv, m.ids...), append(cc, m.coefs...)
+		cvars, ccoefs = cv, cc
+		c.fg.conds.Add(graph.Affine{Vars: cv, Coefs: cc, Const: m.c, Var: vars[min(k, len(vars)-1)], Factor: f})
 	}
 	c.fg.done[s.lat]++
 }

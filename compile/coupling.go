@@ -24,7 +24,7 @@ func (c *compiler) checkCoupledBatches(s *ast.InferStmt) {
 		for _, f := range b.Batches {
 			if couples(f.F, b.N) {
 				c.fail(optionValue(s, "family"), "factor %s at %s couples several elements of `%s`: EP runs exp(...) factors in the fully factorised family, which drops the correlation such a factor induces (its moments use the diagonal curvature); write family = factorized to accept that approximation, or use infer exact or infer mcmc",
-					f.Label, f.Pos, b.Name)
+					f.Label, c.fset.Position(f.Pos), b.Name)
 				return
 			}
 		}

@@ -65,7 +65,7 @@ func (c *compiler) dataCall(a *args) val {
 // being defined has an Options.Data override.
 func (c *compiler) csvCall(a *args) val {
 	p := a.str(0, "")
-	full := c.resolve(a.call.Pos().Filename, p)
+	full := c.resolve(c.filename(a.call.Pos()), p)
 	override := ""
 	if c.curData != "" {
 		// dataUsed's keys are the csv data items (the names --data accepts).
@@ -102,13 +102,13 @@ func (c *compiler) csvCall(a *args) val {
 
 // libdaiCall reads a libDAI factor graph relative to the model file.
 func (c *compiler) libdaiCall(a *args) val {
-	p := c.resolve(a.call.Pos().Filename, a.str(0, ""))
+	p := c.resolve(c.filename(a.call.Pos()), a.str(0, ""))
 	r, err := safefile.Open(c.opt.FS, p, safefile.MaxLibDAI)
 	if err != nil {
 		c.fail(a.call, "libdai %s: %v", p, notExist(err))
 	}
 	defer r.Close()
-	fg, perr := parseLibDAI(p, r)
+	fg, perr := parseLibDAI(c.fset, p, r)
 	if perr != nil {
 		c.errs = append(c.errs, perr)
 		panic(abort{})

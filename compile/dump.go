@@ -74,7 +74,8 @@ func Dump(w io.Writer, m *Model) error {
 		}
 	}
 	for _, e := range m.Expects {
-		fmt.Fprintf(bw, "expect %T for=%q at %d:%d\n", e.Expr, e.For, e.Pos.Line, e.Pos.Column)
+		at := m.Fset.Position(e.Pos)
+		fmt.Fprintf(bw, "expect %T for=%q at %d:%d\n", e.Expr, e.For, at.Line, at.Column)
 	}
 	if m.Learn != nil {
 		for _, p := range m.Learn.Params {
@@ -182,18 +183,18 @@ func sortedKeys[V any](m map[string]V) []string {
 // dumpFactorGraph writes a factor-graph model: its variables, dense blocks,
 // linear-Gaussian factors and affine sites.
 func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
-	fmt.Fprintf(bw, "factorgraph vars=%d first=%v gaussians=%d sites=%d dense=%d\n", g.NumVars, g.First, len(g.Gaussians), len(g.Sites), len(g.Dense))
+	fmt.Fprintf(bw, "factorgraph vars=%d first=%v gaussians=%d sites=%d dense=%d\n", g.NumVars, g.First, g.NumGaussians(), g.NumSites(), len(g.Dense))
 	for _, d := range g.Dense {
 		fmt.Fprintf(bw, "  dense %s latent=%d vars=%s prior=%s mean=%s factor=%d\n", d.Name, d.Latent, intRange(d.Vars), d.Prior.Kind, floats(d.Prior.Mean, 6), d.Factor)
 		if d.Prior.Cov != nil {
 			fmt.Fprintf(bw, "    cov trace=%s sum=%s\n", num(mat.Trace(d.Prior.Cov)), num(mat.Sum(d.Prior.Cov)))
 		}
 	}
-	for _, f := range g.Gaussians {
-		fmt.Fprintf(bw, "  gaussian %s target=%d aff=%s var=%s factor=%d\n", f.Label, f.Target, affineString(f.Aff), num(f.Var), f.Factor)
+	for i, f := range g.Gaussians() {
+		fmt.Fprintf(bw, "  gaussian %s target=%d aff=%s var=%s factor=%d\n", g.GaussianLabel(i), f.Target, affineString(f.Aff), num(f.Var), f.Factor)
 	}
-	for _, s := range g.Sites {
-		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", s.Label, s.Shared.Kind, num(s.Y), affineString(s.Aff), s.Shared.Params, s.Factor)
+	for i, s := range g.Sites() {
+		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", g.SiteLabel(i), s.Shared.Kind, num(s.Y), affineString(s.Aff), s.Shared.Params, s.Factor)
 	}
 	dumpGates(bw, g)
 }

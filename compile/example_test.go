@@ -65,11 +65,11 @@ y ~ normal(x[1:3], 0.2)
 		return
 	}
 	g := m.FactorGraph
-	fmt.Println(len(m.Blocks), g.NumVars, len(g.Gaussians), len(g.Sites))
-	for _, f := range g.Gaussians {
-		fmt.Println(f.Label, f.Target, f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, f.Var)
+	fmt.Println(len(m.Blocks), g.NumVars, g.NumGaussians(), g.NumSites())
+	for i, f := range g.Gaussians() {
+		fmt.Println(g.GaussianLabel(i), f.Target, f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, f.Var)
 	}
-	s := g.Sites[1]
+	s := g.Site(1)
 	fmt.Println(s.Label, s.Y, s.Aff.Vars, s.Shared.Params["var"])
 	// Output:
 	// 0 3 3 2

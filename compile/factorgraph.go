@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"iter"
 	"reflect"
 
 	"github.com/fg-infer/fg/factor"
@@ -32,13 +33,21 @@ import (
 type FactorGraph struct {
 	NumVars int
 	First   []int // per graph latent: variable of its element 0, or −1
-	// Gaussians are the linear-Gaussian factors N(0; aᵀx + c, Var):
+	// gaussians are the linear-Gaussian factors N(0; aᵀx + c, Var):
 	// priors on elements x ~ N(m, s²) (Aff = x − m), conditionals
-	// x_t ~ N(a·x_{t−1} + b, q) (Aff = x_t − a·x_{t−1} − b).
-	Gaussians []LinearGaussian
-	// Sites are likelihood factors p(y | aᵀx + c), including Gaussian
-	// observations y ~ normal(aᵀx + c, r) (a factor.Normal site).
-	Sites []AffineSite
+	// x_t ~ N(a·x_{t−1} + b, q) (Aff = x_t − a·x_{t−1} − b), in graph
+	// factor order (NumGaussians, Gaussian, Gaussians).
+	gaussians graph.Affines
+	// sites are likelihood factors p(y | aᵀx + c), including Gaussian
+	// observations y ~ normal(aᵀx + c, r) (a factor.Normal site), in
+	// graph factor order (NumSites, Site, Sites).
+	sites graph.Affines
+	// tags are what the factors of one statement share (graph.Affine.Tag).
+	tags []fgTag
+	// graph names the factors (labels on demand); nil in graphs built by
+	// hand, whose labels are their tags'.
+	graph *graph.Graph
+	tagOf map[fgTag]int // the index of each tag
 	// Dense are GP / mvnormal / iid-normal priors over a whole latent
 	// (constant mean) kept as one dense Gaussian block.
 	Dense []DenseBlock
@@ -48,6 +57,19 @@ type FactorGraph struct {
 	// Gates are likelihoods whose parameters a discrete latent selects
 	// (y[i] ~ normal(mu[z[i]], s2), probit(dot(X[i], w[z[i]]))).
 	Gates []Gate
+}
+
+// fgTag is what the factors of one statement share: the position of a
+// Gaussian factor's statement, the Site of a likelihood's, and how their
+// labels are made — from the graph factor, or kind(x[e]) from the target
+// for the elements of a whole-latent prior (kind set; gvar maps a
+// variable to its graph variable), or the label given (hand-built graphs).
+type fgTag struct {
+	pos    ast.Pos
+	shared *Site
+	kind   string
+	gvar   int
+	label  string
 }
 
 // DiscreteVar is an element of a cat(K) latent with prior p(z = k) = Prior[k].
@@ -82,18 +104,10 @@ type Affine struct {
 type LinearGaussian struct {
 	Aff    Affine
 	Var    float64
-	Target int      // the variable this factor is the prior / conditional of
-	Factor int      // index into Graph.Factors (shared by the elements of one whole-latent normal prior)
-	Label  string   // e.g. "normal(x[3])"
-	Pos    *ast.Pos // the statement's, shared by its factors (nil in graphs not compiled from source)
-}
-
-// At is the position of the factor's statement (the zero Pos when unknown).
-func (f *LinearGaussian) At() ast.Pos {
-	if f.Pos == nil {
-		return ast.Pos{}
-	}
-	return *f.Pos
+	Target int     // the variable this factor is the prior / conditional of
+	Factor int     // index into Graph.Factors (shared by the elements of one whole-latent normal prior)
+	Label  string  // e.g. "normal(x[3])"
+	Pos    ast.Pos // the statement's (NoPos in graphs not compiled from source)
 }
 
 // AffineSite is a likelihood site on an affine expression, with the
@@ -154,3 +168,175 @@ type DenseBlock struct {
 
 // VarOf returns the variable of element e of real latent l.
 func (g *FactorGraph) VarOf(l, e int) int { return g.First[l] + e }
+
+// NumGaussians is the number of linear-Gaussian factors.
+func (g *FactorGraph) NumGaussians() int { return g.gaussians.Len() }
+
+// NumSites is the number of likelihood sites.
+func (g *FactorGraph) NumSites() int { return g.sites.Len() }
+
+// Gaussian is linear-Gaussian factor i, with its label and lists of its
+// own.
+func (g *FactorGraph) Gaussian(i int) LinearGaussian {
+	a := g.gaussians.At(i, nil, nil)
+	f := g.gaussian(a)
+	f.Label = g.label(&g.tags[a.Tag], a)
+	return f
+}
+
+// Site is likelihood site i, with its label and lists of its own.
+func (g *FactorGraph) Site(i int) AffineSite {
+	a := g.sites.At(i, nil, nil)
+	s := g.site(a)
+	s.Label = g.label(&g.tags[a.Tag], a)
+	return s
+}
+
+// GaussianLabel is the label of linear-Gaussian factor i, e.g. "normal(x[3])".
+func (g *FactorGraph) GaussianLabel(i int) string { return g.Gaussian(i).Label }
+
+// SiteLabel is the label of likelihood site i, e.g. "probit(y[3])".
+func (g *FactorGraph) SiteLabel(i int) string { return g.Site(i).Label }
+
+// SiteAt is likelihood site i as a Site (BlockSite) with its label.
+func (g *FactorGraph) SiteAt(i int) Site { return g.Site(i).BlockSite() }
+
+// Gaussians iterates over the linear-Gaussian factors in order, without
+// their labels (GaussianLabel makes one). The lists of a factor's Aff are
+// reused for the next one: copy them to keep them.
+func (g *FactorGraph) Gaussians() iter.Seq2[int, LinearGaussian] {
+	return func(yield func(int, LinearGaussian) bool) {
+		for i, a := range g.gaussians.All() {
+			if !yield(i, g.gaussian(a)) {
+				return
+			}
+		}
+	}
+}
+
+// Sites iterates over the likelihood sites in order, without their labels
+// (SiteLabel makes one). The lists of a site's Aff are reused for the
+// next one: copy them to keep them.
+func (g *FactorGraph) Sites() iter.Seq2[int, AffineSite] {
+	return func(yield func(int, AffineSite) bool) {
+		for i, a := range g.sites.All() {
+			if !yield(i, g.site(a)) {
+				return
+			}
+		}
+	}
+}
+
+// gaussian assembles a linear-Gaussian factor (no label).
+func (g *FactorGraph) gaussian(a graph.Affine) LinearGaussian {
+	t := &g.tags[a.Tag]
+	return LinearGaussian{Aff: Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}, Var: a.Var, Target: a.Vars[0],
+		Factor: a.Factor, Pos: t.pos}
+}
+
+// site assembles a likelihood site (no label).
+func (g *FactorGraph) site(a graph.Affine) AffineSite {
+	t := &g.tags[a.Tag]
+	return AffineSite{Shared: t.shared, Y: a.Y, Factor: a.Factor, Aff: Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}}
+}
+
+// label is the label of factor a of tag t, made on demand.
+func (g *FactorGraph) label(t *fgTag, a graph.Affine) string {
+	switch {
+	case t.label != "" || g.graph == nil:
+		return t.label
+	case t.kind != "":
+		b := append([]byte(t.kind), '(')
+		b = g.graph.AppendVarName(b, a.Vars[0]+t.gvar)
+		return string(append(b, ')'))
+	}
+	return g.graph.Factor(a.Factor).Label
+}
+
+// SharedSites iterates over the Sites the likelihood sites share, in the
+// order of the sites, once per stretch of sites that share one (a
+// statement's sites come together): what the sites' kinds, likelihoods
+// and positions are, without assembling each site.
+func (g *FactorGraph) SharedSites() iter.Seq[*Site] {
+	return func(yield func(*Site) bool) {
+		last := -1
+		for k := range g.sites.Len() {
+			if t := g.sites.Tag(k); t != last {
+				last = t
+				if !yield(g.tags[t].shared) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// AddGaussian appends f, whose target must be its first variable. Its
+// label is its graph factor's when the graph is known, else f.Label.
+func (g *FactorGraph) AddGaussian(f LinearGaussian) {
+	if len(f.Aff.Vars) == 0 || f.Aff.Vars[0] != f.Target || f.Aff.Coefs[0] != 1 {
+		panic("compile: a linear-Gaussian factor's first variable is its target, with coefficient 1")
+	}
+	g.addGaussian(f.Aff, f.Var, f.Factor, g.tag(fgTag{pos: f.Pos, label: f.Label}))
+}
+
+// AddSite appends s. Its label is its graph factor's when the graph is
+// known, else s.Label.
+func (g *FactorGraph) AddSite(s AffineSite) {
+	g.addSite(s.Aff, s.Y, s.Factor, g.tag(fgTag{shared: s.Shared, label: s.Label}))
+}
+
+func (g *FactorGraph) addGaussian(a Affine, v float64, factor, tag int) {
+	g.gaussians.Add(graph.Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Var: v, Factor: factor, Tag: tag})
+}
+
+func (g *FactorGraph) addSite(a Affine, y float64, factor, tag int) {
+	g.sites.Add(graph.Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Y: y, Factor: factor, Tag: tag})
+}
+
+// tag is the index of t among the tags, added when new.
+func (g *FactorGraph) tag(t fgTag) int {
+	if n := len(g.tags); n > 0 && g.tags[n-1] == t { // the factors of a statement come together
+		return n - 1
+	}
+	if k, ok := g.tagOf[t]; ok {
+		return k
+	}
+	if g.tagOf == nil {
+		g.tagOf = map[fgTag]int{}
+	}
+	g.tagOf[t] = len(g.tags)
+	g.tags = append(g.tags, t)
+	return len(g.tags) - 1
+}
+
+// Edges is the number of variable–factor edges of the linear-Gaussian
+// factors and the first sites sites.
+func (g *FactorGraph) Edges(sites int) int {
+	e := g.gaussians.Edges()
+	if sites >= g.sites.Len() {
+		return e + g.sites.Edges()
+	}
+	for k := range sites {
+		e += g.sites.Arity(k)
+	}
+	return e
+}
+
+// factorVars iterates over the variables of the factors of a (a list
+// reused for the next factor): for the structure passes (forest,
+// bandwidth, cycles), which read nothing else.
+func factorVars(a *graph.Affines) iter.Seq2[int, []int] {
+	return func(yield func(int, []int) bool) {
+		var vars []int
+		for k := range a.Len() {
+			vars = a.AppendVars(k, vars[:0])
+			if !yield(k, vars) {
+				return
+			}
+		}
+	}
+}
+
+// Bytes is the memory the factors' columns hold.
+func (g *FactorGraph) Bytes() int64 { return g.gaussians.Bytes() + g.sites.Bytes() }

@@ -31,7 +31,7 @@ func (c *compiler) expandProjections() {
 				}
 			}
 			pos := c.sites[lat][first].Pos
-			c.errs.Add(pos, pos, "the %d projections of `%s` that are not single elements need %d dense entries each (%.3g GB in all); the limit is %g GB: index the latent directly (%s[i]) where you can",
+			c.errAt(pos, pos, "the %d projections of `%s` that are not single elements need %d dense entries each (%.3g GB in all); the limit is %g GB: index the latent directly (%s[i]) where you can",
 				len(forms), l.Name, l.Size(), bytes/(1<<30), limit/(1<<30), l.Name)
 			continue
 		}
@@ -53,29 +53,37 @@ type fgBuilder struct {
 	owner []int     // per variable: index into pos of its prior, −1 none
 	pos   []ast.Pos // the positions of the priors and conditionals
 	share siteSharer
-	// vslab and cslab hold the variables and coefficients of the
-	// conditionals' affine forms, one allocation for all of them.
-	vslab []int
-	cslab []float64
-	iota  []int // 0, 1, …, NumVars−1: the variables of the unit forms
-	// lastPos is the position the last conditional converted shares.
-	lastPos *ast.Pos
+	// vars and coefs are the lists of the form being added (the columns
+	// copy them).
+	vars  []int
+	coefs []float64
 }
 
-// fgBytesPerElement is the memory one factor or one variable of a
-// factor-graph model costs from compile to the end of inference: its
-// LinearGaussian or AffineSite, the engine's columns (infer/fgraph's Grow)
-// and its messages and beliefs. Measured as 380–470 bytes of live heap per
-// step (one variable, one factor) of a Gaussian chain at T = 4·10⁵ … 8·10⁵;
-// the budget (infer.MemoryBudget) already leaves the garbage collector its
-// room, so the charge is the live size, rounded up.
-const fgBytesPerElement = 256
+// fgBytesPerElement is the memory one variable, or one factor outside a
+// vector plate, of a factor-graph model costs from compile to the end of
+// inference, and fgBytesPerVectorFactor one factor of a vector plate (a
+// plate statement compiled once: its factors are columns of rules and
+// values, graph.Affines, with labels on demand): the graph's and the
+// engine's storage, messages and beliefs. A Gaussian chain written with
+// vector plates peaks at 97–100 bytes of resident memory per element (one
+// variable and two factors a step: 301–320 MB at T = 10⁶, 2.9 GB at 10⁷),
+// charged 170; the same chain as an unrolled plate takes more than its
+// charge (~600 bytes an element at T = 10⁶, compile's per-statement
+// work). The budget (infer.MemoryBudget) already leaves the garbage
+// collector its room.
+const (
+	fgBytesPerElement      = 256
+	fgBytesPerVectorFactor = 128
+)
 
-// fgNeed is the memory a factor graph of factors factors over vars
-// variables takes through inference (fgBytesPerElement each).
-func fgNeed(factors, vars int) int64 {
-	return (int64(factors) + int64(vars)) * fgBytesPerElement
+// fgNeed is the memory a factor graph of factors factors, vec of them of
+// vector plates, over vars variables takes through inference.
+func fgNeed(factors, vec, vars int) int64 {
+	return (int64(factors-vec)+int64(vars))*fgBytesPerElement + int64(vec)*fgBytesPerVectorFactor
 }
+
+// fgRates names the charge per element in messages.
+var fgRates = fmt.Sprintf("%d bytes a variable or factor, %d a factor of a vector plate", fgBytesPerElement, fgBytesPerVectorFactor)
 
 // chargeFactorGraph refuses, before anything is built, a factor graph of
 // factors factors over vars variables whose memory would exceed the
@@ -83,7 +91,7 @@ func fgNeed(factors, vars int) int64 {
 // were charged as they compiled (chargeElements): this is the model's
 // final count.
 func (c *compiler) chargeFactorGraph(factors, vars int) bool {
-	need := fgNeed(factors, vars)
+	need := fgNeed(factors, min(c.fg.vecFactors, factors), vars)
 	budget := infer.MemoryBudget()
 	if need <= budget {
 		return true
@@ -98,8 +106,8 @@ func (c *compiler) chargeFactorGraph(factors, vars int) bool {
 			at = l
 		}
 	}
-	c.errs.Add(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
-		factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
+	c.errAt(at.Pos, at.Pos, "the model is a factor graph of %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %s, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		factors, vars, c.fg.what, c.fset.Position(c.fg.at), infer.FormatBytes(need), fgRates, infer.FormatBytes(budget))
 	return false
 }
 
@@ -118,8 +126,11 @@ func (c *compiler) chargeElements(stmt ast.Node, n int) {
 		panic(abort{})
 	}
 	factors := c.m.Graph.NumFactors() + n*c.plateLeft()
+	if c.vec != nil { // the statement's factors are a vector plate's
+		c.fg.vecFactors += n
+	}
 	vars := c.realElements()
-	need := fgNeed(factors, vars)
+	need := fgNeed(factors, min(c.fg.vecFactors, factors), vars)
 	budget := infer.MemoryBudget()
 	if need <= budget {
 		return
@@ -132,8 +143,8 @@ func (c *compiler) chargeElements(stmt ast.Node, n int) {
 		at, what = c.vec.at, "plate"
 	}
 	c.fg.overBudget = true
-	c.errs.Add(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
-		what, factors, vars, c.fg.what, c.fg.at, infer.FormatBytes(need), fgBytesPerElement, infer.FormatBytes(budget))
+	c.errAt(at, at, "this %s makes the model a factor graph of at least %d factors over %d variables (it is one because of the %s at %s): about %s through inference at %s, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		what, factors, vars, c.fg.what, c.fset.Position(c.fg.at), infer.FormatBytes(need), fgRates, infer.FormatBytes(budget))
 	panic(abort{})
 }
 
@@ -158,7 +169,7 @@ func (c *compiler) realElements() int {
 // factor-graph engines do not serve yet.
 func (c *compiler) buildFactorGraph() {
 	g := c.m.Graph
-	fg := &FactorGraph{First: make([]int, len(g.Latents))}
+	fg := &FactorGraph{First: make([]int, len(g.Latents)), graph: g}
 	for li := range g.Latents {
 		fg.First[li] = -1
 		if l := &g.Latents[li]; l.Domain == graph.Real {
@@ -166,14 +177,9 @@ func (c *compiler) buildFactorGraph() {
 			fg.NumVars += l.Size()
 		}
 	}
-	nSites := len(c.fg.sites)
-	for _, ss := range c.sites {
-		nSites += len(ss)
-	}
 	if !c.chargeFactorGraph(g.NumFactors(), fg.NumVars) {
 		return
 	}
-	fg.Gaussians = make([]LinearGaussian, 0, fg.NumVars)
 	b := &fgBuilder{c: c, g: g, fg: fg, owner: make([]int, fg.NumVars)}
 	for i := range b.owner {
 		b.owner[i] = -1
@@ -183,50 +189,116 @@ func (c *compiler) buildFactorGraph() {
 			b.latent(li)
 		}
 	}
-	nTerms := 0
-	for _, d := range c.fg.conds {
-		nTerms += 1 + len(d.mean.ids)
-	}
-	b.vslab, b.cslab = make([]int, 0, nTerms), make([]float64, 0, nTerms)
-	for _, d := range c.fg.conds {
+	for _, d := range c.fg.conds.All() {
 		b.conditional(d)
 	}
-	c.fg.conds = nil // converted: let the collector have them
+	c.fg.conds = graph.Affines{} // converted: let the collector have them
 	for li := range g.Latents {
 		if g.Latents[li].Domain == graph.Real {
 			b.missing(li)
 		}
 	}
 	b.cycles()
-	// The sites last: the conditionals' list is garbage by now, so that
-	// the compiler's sites, the Gaussians and the AffineSites are the
-	// largest lists alive at once, not also the conditionals.
-	fg.Sites = make([]AffineSite, 0, nSites)
+	// The sites last: the conditionals' list is garbage by now.
 	for li := range g.Latents {
 		if g.Latents[li].Domain == graph.Real {
 			b.latentSites(li)
 		}
 	}
+	if !b.moveIdx() {
+		for _, d := range c.fg.idx.All() {
+			fg.addSite(b.unit(b.varOf(d.Vars[0]), 0), d.Y, d.Factor, fg.tag(fgTag{shared: c.fg.idxSites[d.Tag]}))
+		}
+	}
+	c.fg.idx, c.fg.idxSites = graph.Affines{}, nil
 	for _, s := range c.fg.sites {
-		fg.Sites = append(fg.Sites, b.share.site(s.site, b.affine(s.aff)))
+		b.addSite(s.site, b.form(s.aff))
 	}
 	c.fg.sites = nil
 	c.gateGraph(fg, b.affine)
-	sort.SliceStable(fg.Gaussians, func(i, j int) bool { return fg.Gaussians[i].Factor < fg.Gaussians[j].Factor })
-	sort.SliceStable(fg.Sites, func(i, j int) bool { return fg.Sites[i].Factor < fg.Sites[j].Factor })
+	byFactor(&fg.gaussians)
+	byFactor(&fg.sites)
 	c.m.FactorGraph = fg
+}
+
+// moveIdx makes the single-element sites compiled into columns
+// (fgState.idx) the graph's sites without copying them, when they are the
+// first sites and every real latent's variables are its graph variables
+// (no other latent before one: varOf is the identity): their forms x[v] are
+// already the graph's, and only their tags move (by the number of tags
+// before theirs). It reports whether it did.
+func (b *fgBuilder) moveIdx() bool {
+	c, fg := b.c, b.fg
+	if fg.sites.Len() > 0 || c.fg.idx.Len() == 0 {
+		return false
+	}
+	for li, first := range fg.First {
+		if first >= 0 && first != b.g.Latents[li].First {
+			return false
+		}
+	}
+	base := len(fg.tags)
+	for t, shared := range c.fg.idxSites {
+		if fg.tag(fgTag{shared: shared}) != base+t {
+			return false // a tag seen before: the copy below finds the tags added
+		}
+	}
+	fg.sites = c.fg.idx
+	fg.sites.ShiftTags(base)
+	return true
+}
+
+// byFactor orders the factors of a by their graph factor, keeping the
+// order of equal ones (the elements of one prior): a copy in that order
+// when they are not in it already (they are when the statements add their
+// factors in graph order, as plates do).
+func byFactor(a *graph.Affines) {
+	if a.Sorted() {
+		return
+	}
+	n := a.Len()
+	perm := make([]int, n)
+	for k := range perm {
+		perm[k] = k
+	}
+	sort.SliceStable(perm, func(i, j int) bool { return a.Factor(perm[i]) < a.Factor(perm[j]) })
+	var out graph.Affines
+	var vars []int
+	var coefs []float64
+	for _, k := range perm {
+		f := a.At(k, vars, coefs) // in perm's order
+		vars, coefs = f.Vars, f.Coefs
+		out.Add(f)
+	}
+	*a = out
+}
+
+// addSite appends the site s on the form a (in b.vars, b.coefs or its own).
+func (b *fgBuilder) addSite(s Site, a Affine) {
+	as := b.share.site(s, a)
+	b.fg.addSite(a, s.Y, s.Factor, b.fg.tag(fgTag{shared: as.Shared}))
 }
 
 // refuse reports a construct the factor-graph engines cannot serve yet.
 func (c *compiler) refuse(at ast.Pos, what string) {
-	c.errs.Add(at, at, "%s cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s",
-		what, c.fg.what, c.fg.at)
+	c.errAt(at, at, "%s cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s",
+		what, c.fg.what, c.fset.Position(c.fg.at))
 }
 
 // varOf is the FactorGraph variable of graph variable id.
 func (b *fgBuilder) varOf(id int) int {
 	v := b.g.Vars[id]
 	return b.fg.First[v.Latent] + v.Index
+}
+
+// form maps a form over graph variables to FactorGraph variables, in the
+// builder's lists (valid until the next form).
+func (b *fgBuilder) form(f lin) Affine {
+	b.vars, b.coefs = b.vars[:0], b.coefs[:0]
+	for k, id := range f.ids {
+		b.vars, b.coefs = append(b.vars, b.varOf(id)), append(b.coefs, f.coefs[k])
+	}
+	return Affine{Vars: b.vars, Coefs: b.coefs, Const: f.c}
 }
 
 // affine maps a form over graph variables to FactorGraph variables.
@@ -242,7 +314,7 @@ func (b *fgBuilder) affine(f lin) Affine {
 // (graph variable id); a second one is an error naming both.
 func (b *fgBuilder) own(v int, at ast.Pos, id int) bool {
 	if o := b.owner[v]; o >= 0 {
-		b.c.errs.Add(at, at, "%s already has a prior or conditional (at %s); every element of a real latent has exactly one", b.g.VarName(id), b.pos[o])
+		b.c.errAt(at, at, "%s already has a prior or conditional (at %s); every element of a real latent has exactly one", b.g.VarName(id), b.c.fset.Position(b.pos[o]))
 		return false
 	}
 	if len(b.pos) == 0 || b.pos[len(b.pos)-1] != at {
@@ -269,7 +341,7 @@ func (b *fgBuilder) latent(li int) {
 	}
 }
 
-// latentSites converts latent li's block sites to AffineSites.
+// latentSites converts latent li's block sites to sites of the graph.
 func (b *fgBuilder) latentSites(li int) {
 	c, fg := b.c, b.fg
 	first := fg.First[li]
@@ -279,39 +351,30 @@ func (b *fgBuilder) latentSites(li int) {
 		case s.Index >= 0:
 			a = b.unit(first+s.Index, 0)
 		case c.fg.proj[li] != nil && c.fg.proj[li][i].ids != nil:
-			a = b.affine(c.fg.proj[li][i])
+			a = b.form(c.fg.proj[li][i])
 		default:
+			b.vars, b.coefs = b.vars[:0], b.coefs[:0]
 			for j, x := range s.Proj {
 				if x != 0 {
-					a.Vars = append(a.Vars, first+j)
-					a.Coefs = append(a.Coefs, x)
+					b.vars, b.coefs = append(b.vars, first+j), append(b.coefs, x)
 				}
 			}
+			a = Affine{Vars: b.vars, Coefs: b.coefs}
 		}
 		s.Index, s.Proj = -1, nil
-		fg.Sites = append(fg.Sites, b.share.site(s, a))
+		b.addSite(s, a)
 	}
 	if c.lf == nil || len(c.lf.sites) == 0 { // learn's slots index c.sites; otherwise converted
 		delete(c.sites, li)
 	}
 }
 
-// unit is the form x[v] + c. Its variable is a view of one identity
-// array of all the variables and its coefficient a view of one 1, shared
-// by every such form (read only, full capacity: an append copies), so that
-// 10⁶ single-element sites cost no allocation each.
+// unit is the form x[v] + c, in the builder's lists (valid until the
+// next form).
 func (b *fgBuilder) unit(v int, c float64) Affine {
-	if b.iota == nil {
-		b.iota = make([]int, b.fg.NumVars)
-		for i := range b.iota {
-			b.iota[i] = i
-		}
-	}
-	return Affine{Vars: b.iota[v : v+1 : v+1], Coefs: unitCoef[:1:1], Const: c}
+	b.vars, b.coefs = append(b.vars[:0], v), append(b.coefs[:0], 1)
+	return Affine{Vars: b.vars, Coefs: b.coefs, Const: c}
 }
-
-// unitCoef is the coefficient of the unit forms.
-var unitCoef = []float64{1}
 
 // prior converts the whole-latent prior p of latent li.
 func (b *fgBuilder) prior(li int, p *priorDecl) {
@@ -322,15 +385,14 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 		c.refuse(p.pos, fmt.Sprintf("the sparse (FITC) gp prior of `%s`", l.Name))
 		b.ownAll(li, p.pos)
 	case p.prior.Kind == PriorNormal:
+		// Labels kind(x[e]), made on demand from the target.
+		tag := fg.tag(fgTag{pos: p.pos, kind: string(p.prior.Kind), gvar: l.First - first})
 		for e := 0; e < l.Size(); e++ {
 			v := first + e
-			name := b.g.VarName(l.First + e)
 			if !b.own(v, p.pos, l.First+e) {
 				continue
 			}
-			fg.Gaussians = append(fg.Gaussians, LinearGaussian{
-				Aff: b.unit(v, 0-p.prior.Mean[e]),
-				Var: p.prior.Var[e], Target: v, Factor: p.factor, Label: fmt.Sprintf("%s(%s)", p.prior.Kind, name), Pos: &p.pos})
+			fg.addGaussian(b.unit(v, 0-p.prior.Mean[e]), p.prior.Var[e], p.factor, tag)
 		}
 	case p.prior.Kind == PriorMVNormal || p.prior.Kind == PriorGP:
 		d := DenseBlock{Latent: li, Name: l.Name, Vars: make([]int, l.Size()), Prior: p.prior, Factor: p.factor, Pos: p.pos}
@@ -354,30 +416,27 @@ func (b *fgBuilder) ownAll(li int, pos ast.Pos) {
 	}
 }
 
-// conditional converts x_t ~ N(mean, v) into the factor N(0; x_t − mean, v).
-func (b *fgBuilder) conditional(d condDecl) {
-	t := b.varOf(d.target)
-	f := b.g.Factor(d.factor)
-	if !b.own(t, f.Pos, d.target) {
+// conditional converts x_t ~ N(mean, v) (d: the target, then the mean's
+// variables and coefficients over graph variables, its constant, v) into
+// the factor N(0; x_t − mean, v).
+func (b *fgBuilder) conditional(d graph.Affine) {
+	target := d.Vars[0]
+	t := b.varOf(target)
+	pos := b.g.FactorPos(d.Factor)
+	if !b.own(t, pos, target) {
 		return
 	}
-	n := 1 + len(d.mean.ids)
-	at := len(b.vslab)
-	b.vslab, b.cslab = append(b.vslab, t), append(b.cslab, 1)
-	for k, id := range d.mean.ids {
-		if id == d.target {
-			b.c.errs.Add(f.Pos, f.Pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
-			b.vslab, b.cslab = b.vslab[:at], b.cslab[:at]
+	b.vars, b.coefs = append(b.vars[:0], t), append(b.coefs[:0], 1)
+	for k, id := range d.Vars[1:] {
+		if id == target {
+			b.c.errAt(pos, pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
 			return
 		}
-		b.vslab, b.cslab = append(b.vslab, b.varOf(id)), append(b.cslab, -d.mean.coefs[k])
+		b.vars, b.coefs = append(b.vars, b.varOf(id)), append(b.coefs, -d.Coefs[1+k])
 	}
-	a := Affine{Vars: b.vslab[at : at+n : at+n], Coefs: b.cslab[at : at+n : at+n], Const: 0 - d.mean.c}
-	if b.lastPos == nil || *b.lastPos != f.Pos {
-		pos := f.Pos
-		b.lastPos = &pos
-	}
-	b.fg.Gaussians = append(b.fg.Gaussians, LinearGaussian{Aff: a, Var: d.v, Target: t, Factor: d.factor, Label: f.Label, Pos: b.lastPos})
+	a := Affine{Vars: b.vars, Coefs: b.coefs, Const: 0 - d.Const}
+	// The label is the graph factor's (made on demand).
+	b.fg.addGaussian(a, d.Var, d.Factor, b.fg.tag(fgTag{pos: pos}))
 }
 
 // missing reports the elements of latent li that have no prior or
@@ -400,7 +459,7 @@ func (b *fgBuilder) missing(li int) {
 	switch {
 	case len(miss) == 0:
 	case len(miss) == l.Size():
-		c.errs.Add(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1), or conditionals on its elements (%s[0] ~ normal(0, 1))", l.Name, l.Name, l.Name)
+		c.errAt(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1), or conditionals on its elements (%s[0] ~ normal(0, 1))", l.Name, l.Name, l.Name)
 	default:
 		names := make([]string, 0, 3)
 		for _, e := range miss[:min(3, len(miss))] {
@@ -410,7 +469,7 @@ func (b *fgBuilder) missing(li int) {
 		if len(miss) > 3 {
 			more = fmt.Sprintf(" and %d more", len(miss)-3)
 		}
-		c.errs.Add(l.Pos, l.Pos, "%s%s of `%s` have no prior or conditional; every element of a real latent needs exactly one (e.g. %s ~ normal(0, 1))",
+		c.errAt(l.Pos, l.Pos, "%s%s of `%s` have no prior or conditional; every element of a real latent needs exactly one (e.g. %s ~ normal(0, 1))",
 			strings.Join(names, ", "), more, l.Name, names[0])
 	}
 }
@@ -430,10 +489,10 @@ func (b *fgBuilder) cycles() {
 	}
 	indeg := make([]int, fg.NumVars)
 	row := make([]int, fg.NumVars+1)
-	for gi, lg := range fg.Gaussians {
-		t := lg.Target
+	for gi, vars := range factorVars(&fg.gaussians) {
+		t := vars[0] // the target
 		cond[t] = gi
-		for _, v := range lg.Aff.Vars {
+		for _, v := range vars {
 			if v != t {
 				row[v+1]++
 				indeg[t]++
@@ -444,10 +503,10 @@ func (b *fgBuilder) cycles() {
 		row[v+1] += row[v]
 	}
 	children, fill := make([]int, row[fg.NumVars]), slices.Clone(row[:fg.NumVars])
-	for _, lg := range fg.Gaussians {
-		for _, v := range lg.Aff.Vars {
-			if v != lg.Target {
-				children[fill[v]] = lg.Target
+	for _, vars := range factorVars(&fg.gaussians) {
+		for _, v := range vars[1:] {
+			if v != vars[0] {
+				children[fill[v]] = vars[0]
 				fill[v]++
 			}
 		}
@@ -485,7 +544,7 @@ func (b *fgBuilder) cycles() {
 		}
 		step[v] = len(path)
 		path = append(path, v)
-		for _, p := range fg.Gaussians[cond[v]].Aff.Vars {
+		for _, p := range fg.Gaussian(cond[v]).Aff.Vars {
 			if p != v && indeg[p] > 0 {
 				v = p
 				break
@@ -498,17 +557,18 @@ func (b *fgBuilder) cycles() {
 	at := 0
 	for k := range path {
 		cyc[k] = path[len(path)-1-k]
-		if fg.Gaussians[cond[cyc[k]]].Factor < fg.Gaussians[cond[cyc[at]]].Factor {
+		if fg.gaussians.Factor(cond[cyc[k]]) < fg.gaussians.Factor(cond[cyc[at]]) {
 			at = k
 		}
 	}
 	cyc = append(cyc[at:], cyc[:at]...)
 	var parts []string
 	for _, v := range cyc {
-		parts = append(parts, fmt.Sprintf("%s (at %s)", b.nameOf(v), fg.Gaussians[cond[v]].At()))
+		g := fg.Gaussian(cond[v])
+		parts = append(parts, fmt.Sprintf("%s (at %s)", b.nameOf(v), b.c.fset.Position(g.Pos)))
 	}
-	first := fg.Gaussians[cond[cyc[0]]]
-	b.c.errs.Add(first.At(), first.At(), "the conditionals form a cycle: %s → %s; a directed model needs an order in which each element's mean uses earlier elements only",
+	first := fg.Gaussian(cond[cyc[0]])
+	b.c.errAt(first.Pos, first.Pos, "the conditionals form a cycle: %s → %s; a directed model needs an order in which each element's mean uses earlier elements only",
 		strings.Join(parts, " → "), b.nameOf(cyc[0]))
 }
 

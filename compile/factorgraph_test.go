@@ -30,9 +30,9 @@ func wantAffine(t *testing.T, what string, got Affine, vars []int, coefs []float
 // gaussianOf returns the linear-Gaussian factor whose target is v.
 func gaussianOf(t *testing.T, g *FactorGraph, v int) LinearGaussian {
 	t.Helper()
-	for _, lg := range g.Gaussians {
+	for i, lg := range g.Gaussians() {
 		if lg.Target == v {
-			return lg
+			return g.Gaussian(i)
 		}
 	}
 	t.Fatalf("no Gaussian factor with target %d", v)
@@ -43,13 +43,15 @@ func gaussianOf(t *testing.T, g *FactorGraph, v int) LinearGaussian {
 // of its kind and label.
 func checkFactors(t *testing.T, m *Model) {
 	t.Helper()
-	for _, lg := range m.FactorGraph.Gaussians {
+	for i := range m.FactorGraph.NumGaussians() {
+		lg := m.FactorGraph.Gaussian(i)
 		f := m.Graph.Factor(lg.Factor)
 		if f.Kind != "normal" || !lg.Pos.IsValid() {
 			t.Errorf("%s: graph factor %d is %s %q, pos %v", lg.Label, lg.Factor, f.Kind, f.Label, lg.Pos)
 		}
 	}
-	for _, s := range m.FactorGraph.Sites {
+	for i := range m.FactorGraph.NumSites() {
+		s := m.FactorGraph.Site(i)
 		if f := m.Graph.Factor(s.Factor); f.Label != s.Label || f.Kind != s.Shared.Kind {
 			t.Errorf("site %s: graph factor %d is %s %q", s.Label, s.Factor, f.Kind, f.Label)
 		}
@@ -72,20 +74,20 @@ for k in 0..4 {
 
 func TestFactorGraphRandomWalk(t *testing.T) {
 	m, g := fgOf(t, randomWalkSrc)
-	if g.NumVars != 6 || !reflect.DeepEqual(g.First, []int{0}) || len(g.Gaussians) != 6 || len(g.Sites) != 4 || len(g.Dense) != 0 {
-		t.Fatalf("graph: %d vars, First %v, %d Gaussians, %d sites, %d dense", g.NumVars, g.First, len(g.Gaussians), len(g.Sites), len(g.Dense))
+	if g.NumVars != 6 || !reflect.DeepEqual(g.First, []int{0}) || g.NumGaussians() != 6 || g.NumSites() != 4 || len(g.Dense) != 0 {
+		t.Fatalf("graph: %d vars, First %v, %d Gaussians, %d sites, %d dense", g.NumVars, g.First, g.NumGaussians(), g.NumSites(), len(g.Dense))
 	}
 	x0 := gaussianOf(t, g, 0)
 	wantAffine(t, "x[0]", x0.Aff, []int{0}, []float64{1}, 0)
-	if x0.Var != 10 || x0.Label != "normal(x[0])" || x0.Pos.Line != 6 {
+	if x0.Var != 10 || x0.Label != "normal(x[0])" || m.Fset.Position(x0.Pos).Line != 6 {
 		t.Errorf("x[0]: %+v", x0)
 	}
 	x3 := gaussianOf(t, g, 3)
 	wantAffine(t, "x[3]", x3.Aff, []int{3, 2}, []float64{1, -1}, 0)
-	if x3.Var != 0.5 || x3.Label != "normal(x[3])" || x3.Pos.Line != 8 {
+	if x3.Var != 0.5 || x3.Label != "normal(x[3])" || m.Fset.Position(x3.Pos).Line != 8 {
 		t.Errorf("x[3]: %+v", x3)
 	}
-	s := g.Sites[2] // y[3] observes x[3]
+	s := g.Site(2) // y[3] observes x[3]
 	wantAffine(t, "y[3]", s.Aff, []int{3}, []float64{1}, 0)
 	if s.Shared.Kind != "normal" || s.Y != 0.9 || s.Shared.Params["var"] != 0.2 || s.Label != "normal(y[3])" {
 		t.Errorf("site: %+v", s.Shared)
@@ -113,12 +115,12 @@ yobs ~ normal(x[tobs], 0.1)
 `)
 	wantAffine(t, "x[0]", gaussianOf(t, g, 0).Aff, []int{0}, []float64{1}, -1)
 	wantAffine(t, "x[4]", gaussianOf(t, g, 4).Aff, []int{4, 3}, []float64{1, -0.8}, -0.5)
-	if len(g.Sites) != 3 {
-		t.Fatalf("%d sites", len(g.Sites))
+	if g.NumSites() != 3 {
+		t.Fatalf("%d sites", g.NumSites())
 	}
-	wantAffine(t, "yobs[2]", g.Sites[2].Aff, []int{4}, []float64{1}, 0)
-	if g.Sites[2].Y != 1.5 {
-		t.Errorf("yobs[2] = %g", g.Sites[2].Y)
+	wantAffine(t, "yobs[2]", g.Site(2).Aff, []int{4}, []float64{1}, 0)
+	if g.Site(2).Y != 1.5 {
+		t.Errorf("yobs[2] = %g", g.Site(2).Y)
 	}
 	checkFactors(t, m)
 }
@@ -137,8 +139,8 @@ for j in 0..8 {
   y[j] ~ normal(theta[j], sigma[j]^2)
 }
 `)
-	if g.NumVars != 9 || !reflect.DeepEqual(g.First, []int{0, 1}) || len(g.Gaussians) != 9 || len(g.Sites) != 8 {
-		t.Fatalf("graph: %d vars, First %v, %d Gaussians, %d sites", g.NumVars, g.First, len(g.Gaussians), len(g.Sites))
+	if g.NumVars != 9 || !reflect.DeepEqual(g.First, []int{0, 1}) || g.NumGaussians() != 9 || g.NumSites() != 8 {
+		t.Fatalf("graph: %d vars, First %v, %d Gaussians, %d sites", g.NumVars, g.First, g.NumGaussians(), g.NumSites())
 	}
 	mu := gaussianOf(t, g, 0)
 	wantAffine(t, "mu", mu.Aff, []int{0}, []float64{1}, 0)
@@ -150,9 +152,9 @@ for j in 0..8 {
 	if th.Var != 25 || th.Label != "normal(theta[6])" {
 		t.Errorf("theta[6]: %+v", th)
 	}
-	wantAffine(t, "y[6]", g.Sites[6].Aff, []int{7}, []float64{1}, 0)
-	if g.Sites[6].Y != 18 || g.Sites[6].Shared.Params["var"] != 100 {
-		t.Errorf("y[6]: %+v", g.Sites[6].Shared)
+	wantAffine(t, "y[6]", g.Site(6).Aff, []int{7}, []float64{1}, 0)
+	if g.Site(6).Y != 18 || g.Site(6).Shared.Params["var"] != 100 {
+		t.Errorf("y[6]: %+v", g.Site(6).Shared)
 	}
 	checkFactors(t, m)
 	// The same hierarchy declared in the latent statement.
@@ -176,13 +178,13 @@ latent b: real ~ normal(0, 10)
 y ~ normal(X @ w + b, 0.25)
 expect mean(b) > -100
 `)
-	if g.NumVars != 3 || len(g.Gaussians) != 3 || len(g.Sites) != 3 {
-		t.Fatalf("graph: %d vars, %d Gaussians, %d sites", g.NumVars, len(g.Gaussians), len(g.Sites))
+	if g.NumVars != 3 || g.NumGaussians() != 3 || g.NumSites() != 3 {
+		t.Fatalf("graph: %d vars, %d Gaussians, %d sites", g.NumVars, g.NumGaussians(), g.NumSites())
 	}
 	wantAffine(t, "w[1] prior", gaussianOf(t, g, 1).Aff, []int{1}, []float64{1}, 0)
-	wantAffine(t, "y[1]", g.Sites[1].Aff, []int{0, 1, 2}, []float64{3, -4, 1}, 0)
-	if g.Sites[1].Shared.Params["var"] != 0.25 || g.Sites[1].Y != 2 {
-		t.Errorf("y[1]: %+v", g.Sites[1].Shared)
+	wantAffine(t, "y[1]", g.Site(1).Aff, []int{0, 1, 2}, []float64{3, -4, 1}, 0)
+	if g.Site(1).Shared.Params["var"] != 0.25 || g.Site(1).Y != 2 {
+		t.Errorf("y[1]: %+v", g.Site(1).Shared)
 	}
 	checkFactors(t, m)
 }
@@ -202,8 +204,8 @@ for i in 0..4 {
   won[i] ~ step(perf[i, 0] - perf[i, 1], 0)
 }
 `)
-	if g.NumVars != 11 || !reflect.DeepEqual(g.First, []int{0, 3}) || len(g.Gaussians) != 11 || len(g.Sites) != 4 {
-		t.Fatalf("graph: %d vars, First %v, %d Gaussians, %d sites", g.NumVars, g.First, len(g.Gaussians), len(g.Sites))
+	if g.NumVars != 11 || !reflect.DeepEqual(g.First, []int{0, 3}) || g.NumGaussians() != 11 || g.NumSites() != 4 {
+		t.Fatalf("graph: %d vars, First %v, %d Gaussians, %d sites", g.NumVars, g.First, g.NumGaussians(), g.NumSites())
 	}
 	wantAffine(t, "skill[2] prior", gaussianOf(t, g, 2).Aff, []int{2}, []float64{1}, -25)
 	p := gaussianOf(t, g, 3+2*2+1) // perf[2, 1] ~ normal(skill[0], beta2)
@@ -211,7 +213,7 @@ for i in 0..4 {
 	if p.Label != "normal(perf[2, 1])" || p.Var != 0.5 {
 		t.Errorf("perf[2, 1]: %+v", p)
 	}
-	s := g.Sites[2]
+	s := g.Site(2)
 	wantAffine(t, "won[2]", s.Aff, []int{7, 8}, []float64{1, -1}, 0)
 	if s.Shared.Kind != "step" || s.Y != 1 || s.Label != "step(won[2])" {
 		t.Errorf("won[2]: %+v", s.Shared)
@@ -237,9 +239,9 @@ for i in 0..4 {
 		t.Fatalf("graph: %d vars, First %v", g.NumVars, g.First)
 	}
 	wantAffine(t, "a[1]", gaussianOf(t, g, 4).Aff, []int{4, 2}, []float64{1, -1}, 0)
-	wantAffine(t, "y[3]", g.Sites[3].Aff, []int{0, 1, 3}, []float64{-1, 2, 1}, 0)
-	if g.Sites[3].Y != -1 || g.Sites[3].Shared.Kind != "probit" {
-		t.Errorf("y[3]: %+v", g.Sites[3].Shared)
+	wantAffine(t, "y[3]", g.Site(3).Aff, []int{0, 1, 3}, []float64{-1, 2, 1}, 0)
+	if g.Site(3).Y != -1 || g.Site(3).Shared.Kind != "probit" {
+		t.Errorf("y[3]: %+v", g.Site(3).Shared)
 	}
 	checkFactors(t, m)
 }
@@ -262,10 +264,10 @@ for i in 0..3 {
 	if c := g.Dense[0].Prior.Cov; c == nil || c.At(0, 0) != 1 {
 		t.Errorf("gp covariance: %v", c)
 	}
-	if len(g.Gaussians) != 1 || g.Gaussians[0].Target != 3 || g.Gaussians[0].Var != 2 {
-		t.Errorf("Gaussians: %+v", g.Gaussians)
+	if g.NumGaussians() != 1 || g.Gaussian(0).Target != 3 || g.Gaussian(0).Var != 2 {
+		t.Errorf("Gaussians: %+v", g.Gaussian(0))
 	}
-	wantAffine(t, "y[1]", g.Sites[1].Aff, []int{1, 3}, []float64{1, 1}, -0.5)
+	wantAffine(t, "y[1]", g.Site(1).Aff, []int{1, 3}, []float64{1, 1}, -0.5)
 	checkFactors(t, m)
 }
 
@@ -280,9 +282,9 @@ latent c: real ~ normal(0, 1)
 y[0] ~ probit(dot(X[0], w))
 y[1] ~ probit(w[1] + c)
 `)
-	wantAffine(t, "y[0]", g.Sites[0].Aff, []int{0, 1}, []float64{1, 2}, 0)
-	if g.Sites[0].Shared.Proj != nil || g.Sites[0].Shared.Index != -1 {
-		t.Errorf("converted site keeps Index %d Proj %v", g.Sites[0].Shared.Index, g.Sites[0].Shared.Proj)
+	wantAffine(t, "y[0]", g.Site(0).Aff, []int{0, 1}, []float64{1, 2}, 0)
+	if g.Site(0).Shared.Proj != nil || g.Site(0).Shared.Index != -1 {
+		t.Errorf("converted site keeps Index %d Proj %v", g.Site(0).Shared.Index, g.Site(0).Shared.Proj)
 	}
 	if len(g.Dense) != 1 || g.Dense[0].Prior.Kind != PriorMVNormal {
 		t.Errorf("dense: %+v", g.Dense)
@@ -335,7 +337,7 @@ data y = [1, 2]
 latent mu: real ~ normal(0, 100)
 y ~ normal(mu + 1, 1)
 `)
-	wantAffine(t, "y[1]", g.Sites[1].Aff, []int{0}, []float64{1}, 1)
+	wantAffine(t, "y[1]", g.Site(1).Aff, []int{0}, []float64{1}, 1)
 }
 
 // TestFactorGraphRefusals: what the factor-graph engines do not serve yet is
@@ -391,7 +393,7 @@ func BenchmarkCompileRandomWalk(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(m.FactorGraph.Gaussians) != T {
+				if m.FactorGraph.NumGaussians() != T {
 					b.Fatal("wrong graph")
 				}
 			}
@@ -425,11 +427,11 @@ r[1] ~ mixture([0.8, 0.2], normal(w[1] + c, 1), normal(0, 10))
 		{"poisson_log", []int{0}, []float64{2}, 0.5},
 		{"mixture", []int{1, 2}, []float64{1, 1}, 0},
 	}
-	if len(g.Sites) != len(want) {
-		t.Fatalf("%d sites", len(g.Sites))
+	if g.NumSites() != len(want) {
+		t.Fatalf("%d sites", g.NumSites())
 	}
 	for i, w := range want {
-		s := g.Sites[i]
+		s := g.Site(i)
 		if s.Shared.Kind != w.kind {
 			t.Errorf("site %d is %s, want %s", i, s.Shared.Kind, w.kind)
 		}
@@ -459,8 +461,8 @@ latent mu: real ~ normal(0, 100)
 latent theta: real[2] ~ normal(mu, 25)
 y ~ normal(theta + 1, [4, 9])
 `)
-	if g.Sites[1].Shared.Params["var"] != 9 || g.Sites[0].Shared.Params["var"] != 4 {
-		t.Errorf("sites: %+v, %+v", g.Sites[0].Shared, g.Sites[1].Shared)
+	if g.Site(1).Shared.Params["var"] != 9 || g.Site(0).Shared.Params["var"] != 4 {
+		t.Errorf("sites: %+v, %+v", g.Site(0).Shared, g.Site(1).Shared)
 	}
 }
 

@@ -325,7 +325,8 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		c.chargeElements(s, n)
 	}
 	var liks []factor.Site
-	if c.lf.inSlot(func() { liks = c.newSites(a, k, pi, n, func(e int) string { return c.elemName(s.LHS, y, e) }) }) {
+	slotted := c.lf.inSlot(func() { liks = c.newSites(a, k, pi, n, func(e int) string { return c.elemName(s.LHS, y, e) }) })
+	if slotted {
 		if len(liks) > 1 {
 			c.fail(call, "%s: learn does not tune per-element (vector) likelihood parameters; use a scalar param or a plate", b.Name)
 		}
@@ -358,10 +359,42 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 			c.chargeElements(s, n)
 		}
 	}
-	if !block {
+	// In a model already known to be a factor graph, the sites of a
+	// selection go straight into columns (fgState.idx), not a Site each.
+	idx := sel && block && lat >= 0 && charged && len(liks) == 1 && !slotted
+	switch {
+	case idx:
+		c.fg.addIdx(lat, n)
+	case !block:
 		c.fg.sites = growFor(c, c.fg.sites, n)
-	} else if lat >= 0 {
+	case lat >= 0:
 		c.sites[lat] = growFor(c, c.sites[lat], n)
+	}
+	if idx {
+		// The statement's Site, shared with the statement before when they
+		// are the same (an unrolled plate's statements).
+		shared := c.fg.idxShare.site(Site{Kind: b.Name, Lik: lik, Params: params, Pos: s.Pos(), Index: -1}, Affine{}).Shared
+		if len(c.fg.idxSites) == 0 || c.fg.idxSites[len(c.fg.idxSites)-1] != shared {
+			c.fg.idxSites = append(c.fg.idxSites, shared)
+		}
+		ids, one := proj.sym.ids, []int{0}
+		il := c.siteIndexLabels(b.Name, s.LHS, y)
+		label := func(int) string { return "" } // il makes them
+		if !il.ok {
+			label = labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.appendElemName(buf, s.LHS, y, k) })
+		}
+		for k := 0; k < n; k++ {
+			one[0] = ids[min(k, len(ids)-1)]
+			gf := graph.Factor{Kind: b.Name, Vars: one, Params: params, Y: y.num[k], Observed: true, Label: label(k), Pos: s.Pos()}
+			var f int
+			if il.ok {
+				f = c.addIndexedFactor(s, gf, il, k)
+			} else {
+				f = c.addCompactFactor(s, gf)
+			}
+			c.fg.idx.Add(graph.Affine{Vars: one, Coefs: unitCoef[:1:1], Y: y.num[k], Factor: f, Tag: len(c.fg.idxSites) - 1})
+		}
+		return
 	}
 	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.appendElemName(buf, s.LHS, y, k) })
 	for k := 0; k < n; k++ {

@@ -121,7 +121,7 @@ func (c *compiler) checkFITC(s *ast.InferStmt, spec *InferSpec) {
 func (c *compiler) checkFITCSites(b *Block) {
 	for _, s := range b.Sites {
 		if s.Proj != nil {
-			c.errs.Add(s.Pos, s.Pos, "factor %s depends on a projection of `%s`, which has a sparse gp prior (inducing = ...); FITC EP needs factors on single elements such as %s[i]", s.Label, b.Name, b.Name)
+			c.errAt(s.Pos, s.Pos, "factor %s depends on a projection of `%s`, which has a sparse gp prior (inducing = ...); FITC EP needs factors on single elements such as %s[i]", s.Label, b.Name, b.Name)
 		}
 	}
 }

@@ -326,7 +326,7 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 		for e := 0; e < l.Size(); e++ {
 			p, ok := c.gate.prior[l.First+e]
 			if !ok {
-				c.errs.Add(l.Pos, l.Pos, "%s", c.noSelectorPrior(li, l.First+e))
+				c.errAt(l.Pos, l.Pos, "%s", c.noSelectorPrior(li, l.First+e))
 				failed[li] = true
 				break
 			}
@@ -391,7 +391,7 @@ func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
 		}
 		for _, v := range f.Vars {
 			if sel[v] {
-				c.errs.Add(f.Pos, f.Pos, "%s is on `%s`, which selects the parameters of likelihoods; such a latent may have only its categorical prior and the likelihoods it selects",
+				c.errAt(f.Pos, f.Pos, "%s is on `%s`, which selects the parameters of likelihoods; such a latent may have only its categorical prior and the likelihoods it selects",
 					g.FactorLabel(fi), g.VarName(v))
 				return
 			}
@@ -407,8 +407,8 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 		_, ok := s.Lik.(factor.Normal)
 		return ok
 	}
-	for _, s := range g.Sites {
-		if !normal(*s.Shared) {
+	for s := range g.SharedSites() {
+		if !normal(*s) {
 			return false
 		}
 	}

@@ -128,8 +128,8 @@ func (c *compiler) defaultApprox() infer.Scheme {
 		}
 	}
 	if g := c.m.FactorGraph; g != nil {
-		for _, s := range g.Sites {
-			gh(*s.Shared)
+		for s := range g.SharedSites() {
+			gh(*s)
 		}
 	}
 	return approx
@@ -165,19 +165,15 @@ func (c *compiler) modelKinds() []kindUse {
 		}
 	}
 	if g := c.m.FactorGraph; g != nil {
-		if len(g.Gaussians) > 0 { // one kind: its first position
-			use(factor.NormalPrior{}, g.Gaussians[0].At())
+		if g.NumGaussians() > 0 { // one kind: its first position
+			use(factor.NormalPrior{}, g.Gaussian(0).Pos)
 		}
 		for _, d := range g.Dense {
 			k, _ := factor.Lookup(string(d.Prior.Kind), factor.Prior)
 			use(k, d.Pos)
 		}
-		var last *Site
-		for _, s := range g.Sites {
-			if s.Shared != last { // a statement's sites share one Site
-				use(s.Shared.Lik, s.Shared.Pos)
-				last = s.Shared
-			}
+		for s := range g.SharedSites() {
+			use(s.Lik, s.Pos)
 		}
 		for _, gt := range g.Gates {
 			use(factor.Categorical{}, gt.Pos)
@@ -213,7 +209,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 		}
 		if r.Quality == factor.Experimental {
 			c.warn(s, "%s uses an experimental rule for %s (at %s): it runs but has no independent reference",
-				col, factor.KeyOf(u.kind), u.pos)
+				col, factor.KeyOf(u.kind), c.fset.Position(u.pos))
 		}
 	}
 	c.checkMixtures(s, spec)
@@ -247,7 +243,7 @@ func (l labeler) assign(c *compiler, s *ast.InferStmt, spec *InferSpec) string {
 	if s.Label != nil {
 		name := s.Label.Name
 		if prev, ok := l[name]; ok {
-			c.errorf(s.Label, "label `%s` is already the label of the infer line at %s", name, prev)
+			c.errorf(s.Label, "label `%s` is already the label of the infer line at %s", name, c.fset.Position(prev))
 		}
 		l[name] = s.Pos()
 		return name
@@ -293,7 +289,7 @@ func (m *Model) InferLabels() []string {
 // skipped (Model.Skipped) included.
 func (m *Model) AllInfers() []*InferSpec {
 	all := slices.Concat(m.Infers, m.Skipped)
-	slices.SortStableFunc(all, func(a, b *InferSpec) int { return a.Pos.Offset - b.Pos.Offset })
+	slices.SortStableFunc(all, func(a, b *InferSpec) int { return int(a.Pos - b.Pos) })
 	return all
 }
 
@@ -348,7 +344,7 @@ func methodSpec(m *Model, spec string, l labeler) (*InferSpec, error) {
 }
 
 // shiftColumn moves a position in "infer SPEC" to the same place in SPEC.
-func shiftColumn(p *ast.Pos) {
+func shiftColumn(p *ast.Position) {
 	if p.Line == 1 && p.Column > len(methodKeyword) {
 		p.Column -= len(methodKeyword)
 	}
@@ -361,8 +357,8 @@ func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err erro
 	if m.opt.Syntax == GoSyntax {
 		name = "AddMethod"
 	}
-	start := ast.Pos{Filename: name, Line: 1, Column: 1}
-	c := newCompiler(Options{})
+	start := ast.Position{Filename: name, Line: 1, Column: 1}
+	c := newCompiler(Options{fset: m.Fset}) // the line's positions are the model's
 	c.m = m
 	c.sources[name] = src
 	defer func() {
@@ -373,7 +369,7 @@ func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err erro
 			s, err = nil, c.errs
 		}
 	}()
-	stmts, perr := parseStmts(name, src)
+	stmts, perr := parseStmts(c.fset, name, src)
 	if perr != nil {
 		return nil, perr
 	}

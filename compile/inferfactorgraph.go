@@ -83,8 +83,8 @@ func (c *compiler) blockOnlyOptions(s *ast.InferStmt, spec *InferSpec, eng infer
 // LinearGaussian reports whether every site of g is a Gaussian observation
 // (factor.Normal): the posterior is then Gaussian and exact.
 func (g *FactorGraph) LinearGaussian() bool {
-	for _, s := range g.Sites {
-		if _, ok := s.Shared.Lik.(factor.Normal); !ok {
+	for s := range g.SharedSites() {
+		if _, ok := s.Lik.(factor.Normal); !ok {
 			return false
 		}
 	}
@@ -122,13 +122,13 @@ func (g *FactorGraph) forest() bool {
 		}
 		return true
 	}
-	for _, f := range g.Gaussians {
-		if !join(f.Aff.Vars) {
+	for _, vars := range factorVars(&g.gaussians) {
+		if !join(vars) {
 			return false
 		}
 	}
-	for _, s := range g.Sites {
-		if !join(s.Aff.Vars) {
+	for _, vars := range factorVars(&g.sites) {
+		if !join(vars) {
 			return false
 		}
 	}
@@ -168,11 +168,11 @@ func (g *FactorGraph) sitesBanded() bool {
 			k = max(k, slices.Max(vars)-slices.Min(vars))
 		}
 	}
-	for _, f := range g.Gaussians {
-		span(f.Aff.Vars)
+	for _, vars := range factorVars(&g.gaussians) {
+		span(vars)
 	}
-	for _, s := range g.Sites {
-		span(s.Aff.Vars)
+	for _, vars := range factorVars(&g.sites) {
+		span(vars)
 	}
 	return infer.Banded(g.NumVars, k)
 }

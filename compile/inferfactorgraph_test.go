@@ -2,6 +2,7 @@ package compile
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -17,7 +18,7 @@ import (
 // element (or a Gaussian observation when gaussian is set), and optionally
 // a dense block over its first two variables in place of their priors.
 func fgModel(n int, loop, gaussian, dense bool) *Model {
-	g := &graph.Graph{}
+	g := &graph.Graph{Fset: fgFset}
 	g.AddLatent("x", graph.Real, 0, []int{n}, posOf(1))
 	fg := &FactorGraph{NumVars: n, First: []int{0}}
 	start := 1
@@ -25,20 +26,20 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 		fg.Dense = []DenseBlock{{Latent: 0, Name: "x", Vars: []int{0, 1}, Prior: Prior{Kind: PriorMVNormal, Mean: []float64{0, 0}, Cov: mat.NewSymDense(2, []float64{1, 0, 0, 1})}}}
 		start = 2
 	} else {
-		fg.Gaussians = append(fg.Gaussians, LinearGaussian{Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}, Var: 1})
+		fg.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}, Var: 1})
 	}
 	for t := start; t < n; t++ {
-		fg.Gaussians = append(fg.Gaussians, LinearGaussian{Aff: Affine{Vars: []int{t, t - 1}, Coefs: []float64{1, -1}}, Var: 1, Target: t})
+		fg.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{t, t - 1}, Coefs: []float64{1, -1}}, Var: 1, Target: t})
 	}
 	var lik factor.Site = factor.Probit{}
 	if gaussian {
 		lik = factor.Normal{Var: 1}
 	}
-	fg.Sites = []AffineSite{{Shared: &Site{Kind: lik.Name(), Lik: lik, Index: -1}, Y: 1, Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}}}
+	fg.AddSite(AffineSite{Shared: &Site{Kind: lik.Name(), Lik: lik, Index: -1}, Y: 1, Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}})
 	if loop {
-		fg.Sites = append(fg.Sites, AffineSite{Shared: &Site{Kind: "normal", Lik: factor.Normal{Var: 1}, Index: -1}, Aff: Affine{Vars: []int{n - 1, 0}, Coefs: []float64{1, -1}}})
+		fg.AddSite(AffineSite{Shared: &Site{Kind: "normal", Lik: factor.Normal{Var: 1}, Index: -1}, Aff: Affine{Vars: []int{n - 1, 0}, Coefs: []float64{1, -1}}})
 	}
-	return &Model{Graph: g, FactorGraph: fg, Params: map[string]Value{}, Data: map[string]Value{}}
+	return &Model{Fset: fgFset, Graph: g, FactorGraph: fg, Params: map[string]Value{}, Data: map[string]Value{}}
 }
 
 // bandModel is fgModel's chain with a second conditional on x_{t−2} at
@@ -46,12 +47,19 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 func bandModel(n int, gaussian bool) *Model {
 	m := fgModel(n, false, gaussian, false)
 	for t := 2; t < n; t++ {
-		m.FactorGraph.Gaussians = append(m.FactorGraph.Gaussians, LinearGaussian{Aff: Affine{Vars: []int{t, t - 2}, Coefs: []float64{1, -1}}, Var: 4, Target: t})
+		m.FactorGraph.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{t, t - 2}, Coefs: []float64{1, -1}}, Var: 4, Target: t})
 	}
 	return m
 }
 
-func posOf(line int) ast.Pos { return ast.Pos{Filename: "fg.fg", Line: line, Column: 1} }
+// fgFset holds fg.fg, 100 empty lines standing for fgModel's source:
+// posOf(line) is the start of one of them.
+var fgFset, fgFile = func() (*ast.FileSet, *ast.SourceFile) {
+	fset := ast.NewFileSet()
+	return fset, fset.AddFile("fg.fg", []byte(strings.Repeat("\n", 100)))
+}()
+
+func posOf(line int) ast.Pos { return fgFile.Pos(line - 1) }
 
 // TestFactorGraphInferChecks: infer lines that the factor-graph engines
 // cannot serve are refused when the line compiles (here as --method

@@ -109,7 +109,7 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 		return
 	}
 	if old, ok := c.prior[lat]; ok {
-		c.fail(call, "latent `%s` already has a prior (at %s)", l.Name, old.pos)
+		c.fail(call, "latent `%s` already has a prior (at %s)", l.Name, c.fset.Position(old.pos))
 	}
 	a := c.bind(call, b)
 	k, _ := factor.Lookup(b.Name, factor.Prior) // b.Prior: every prior builtin is a factor kind
@@ -229,7 +229,7 @@ func (c *compiler) densePrior(p *Prior, name string, pos ast.Pos) bool {
 		return true
 	}
 	if msg := c.covTooLarge(name, len(p.Var), ""); msg != "" {
-		c.errs.Add(pos, pos, "%s", msg)
+		c.errAt(pos, pos, "%s", msg)
 		return false
 	}
 	p.Cov = diag(p.Var)
@@ -361,7 +361,7 @@ func (c *compiler) buildBlocks() {
 			continue // the prior failed to compile; that error is reported
 		}
 		if !ok {
-			c.errs.Add(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1)", l.Name, l.Name)
+			c.errAt(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real[...] ~ normal(0, 1)", l.Name, l.Name)
 			continue
 		}
 		if p.prior.FITC != nil {

@@ -126,7 +126,7 @@ func (r *learnRec) allowIn(mark int, e ast.Expr) {
 	lo, hi := e.Pos(), e.End()
 	kept := r.uses[:mark]
 	for _, id := range r.uses[mark:] {
-		if p := id.Pos(); p.Filename != lo.Filename || p.Offset < lo.Offset || p.Offset >= hi.Offset {
+		if p := id.Pos(); p < lo || p >= hi {
 			kept = append(kept, id)
 		}
 	}
@@ -269,6 +269,7 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 		return nil, fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
 	}
 	c := newCompiler(f.m.opt)
+	c.fset = f.m.Fset
 	c.check = !gram
 	c.sources = f.st.sources
 	c.m = f.m

@@ -25,7 +25,7 @@ import (
 func CompileLibDAI(path string, opt Options) (*Model, error) {
 	r, err := safefile.Open(opt.FS, path, safefile.MaxLibDAI)
 	if err != nil {
-		p := ast.Pos{Filename: path}
+		p := ast.Position{Filename: path}
 		return nil, ast.ErrorList{{Pos: p, End: p, Msg: "cannot read libDAI file: " + notExist(err).Error()}}
 	}
 	defer r.Close()
@@ -47,18 +47,18 @@ const libdaiBytes = 640
 
 // compileLibDAI compiles the libDAI text read from r.
 func compileLibDAI(filename string, r io.Reader, opt Options) (*Model, error) {
-	g, err := parseLibDAI(filename, r)
+	g, err := parseLibDAI(ast.NewFileSet(), filename, r)
 	if err != nil {
 		return nil, ast.ErrorList{err}
 	}
 	if need, budget := int64(g.NumFactors()+len(g.Vars))*libdaiBytes, infer.MemoryBudget(); need > budget {
-		p := ast.Pos{Filename: filename, Line: 1, Column: 1}
+		p := ast.Position{Filename: filename, Line: 1, Column: 1}
 		return nil, ast.ErrorList{{Pos: p, End: p, Msg: fmt.Sprintf("the libDAI graph has %d factors over %d variables: about %s through bp and exact at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
 			g.NumFactors(), len(g.Vars), infer.FormatBytes(need), libdaiBytes, infer.FormatBytes(budget))}}
 	}
-	m := &Model{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Graph: g,
+	m := &Model{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Fset: g.Fset, Graph: g,
 		Params: map[string]Value{}, Data: map[string]Value{}, opt: opt, filename: filename}
-	start := ast.Pos{Filename: filename, Line: 1, Column: 1}
+	start := g.Fset.Files()[0].Pos(0)
 	for _, method := range []infer.Method{infer.MethodBP, infer.MethodExact} {
 		s := &InferSpec{Label: string(method), Method: method, Options: map[string]string{}, Pos: start,
 			Approx: infer.Scheme{Kind: infer.SchemeExact}}
@@ -81,16 +81,17 @@ func compileLibDAISource(filename string, src []byte, opt Options) (*Model, erro
 	return m, err
 }
 
-// parseLibDAI reads a libDAI graph whose latents are named x<label>; the
-// error is an *ast.Error with the file's position.
-func parseLibDAI(filename string, r io.Reader) (*graph.Graph, *ast.Error) {
-	g, err := graph.ParseLibDAINamed(r, filename, "x")
+// parseLibDAI reads a libDAI graph whose latents are named x<label>,
+// adding the file to fset; the error is an *ast.Error with the file's
+// position.
+func parseLibDAI(fset *ast.FileSet, filename string, r io.Reader) (*graph.Graph, *ast.Error) {
+	g, err := graph.ParseLibDAINamed(fset, r, filename, "x")
 	if err != nil {
 		var e *ast.Error
 		if errors.As(err, &e) {
 			return nil, e
 		}
-		p := ast.Pos{Filename: filename}
+		p := ast.Position{Filename: filename}
 		return nil, &ast.Error{Pos: p, End: p, Msg: err.Error()}
 	}
 	return g, nil

@@ -53,7 +53,7 @@ type sparseVal struct {
 // read once here to check every line (an error names file:line:col) and to
 // count its examples and features.
 func (c *compiler) libsvmCall(a *args, labels bool) val {
-	full := c.resolve(a.call.Pos().Filename, a.str(0, ""))
+	full := c.resolve(c.filename(a.call.Pos()), a.str(0, ""))
 	info, err := c.scanLibSVM(full)
 	if err != nil {
 		c.fail(a.call, "%v", err)
@@ -137,7 +137,7 @@ func (c *compiler) streamPlate(s *ast.ForStmt) bool {
 	if x.info.Rows != y.info.Rows {
 		c.fail(t, "libsvm features have %d examples but the labels %d", x.info.Rows, y.info.Rows)
 	}
-	if len(c.streams[lat]) > 0 || len(c.sites[lat]) > 0 || len(c.batches[lat]) > 0 {
+	if len(c.streams[lat]) > 0 || len(c.sites[lat]) > 0 || c.fg.idxOf[lat] > 0 || len(c.batches[lat]) > 0 {
 		c.fail(s, "`%s` already has likelihood factors; a latent with libsvm sites takes one libsvm plate and nothing else", c.m.Graph.Latents[lat].Name)
 	}
 	c.addStream(s, t, call, x, y, lat)

@@ -26,7 +26,7 @@ func CompileFile(path string, opt Options) (*Model, error) {
 		return CompileLibDAI(path, opt)
 	}
 	if err != nil {
-		p := ast.Pos{Filename: path}
+		p := ast.Position{Filename: path}
 		return nil, ast.ErrorList{{Pos: p, End: p, Msg: fmt.Sprintf("cannot read model: %v", notExist(err))}}
 	}
 	return CompileSource(path, src, opt)
@@ -47,7 +47,7 @@ func Check(filename string, src []byte, opt Options) (*Model, error) {
 }
 
 func compileSource(filename string, src []byte, opt Options, check bool) (m *Model, err error) {
-	start := ast.Pos{Filename: filename, Line: 1, Column: 1}
+	start := ast.Position{Filename: filename, Line: 1, Column: 1}
 	var errs ast.ErrorList
 	defer func() {
 		if r := recover(); r != nil {
@@ -67,7 +67,7 @@ func compileSource(filename string, src []byte, opt Options, check bool) (m *Mod
 		return nil, errs.Truncate()
 	}
 	c.m.opt, c.m.src, c.m.filename = opt, src, filename
-	c.m.opt.files, c.m.opt.values = nil, nil
+	c.m.opt.files, c.m.opt.fset, c.m.opt.values = nil, nil, nil
 	c.saveLearn()
 	return c.m, nil
 }
@@ -114,9 +114,12 @@ func (m *Model) at(set map[string]string, values map[string]float64) (*Model, er
 		return CompileLibDAI(m.filename, opt)
 	}
 	opt.files = map[string]*ast.File{}
+	var files []*ast.SourceFile
 	for _, f := range m.Files {
 		opt.files[f.Filename] = f
+		files = append(files, m.Fset.File(f.Pos()))
 	}
+	opt.fset = m.Fset.Subset(files...) // the parsed files only: the set does not grow from one recompilation to the next
 	return CompileSource(m.filename, m.src, opt)
 }
 
@@ -128,11 +131,11 @@ func (c *compiler) parse(filename string, src []byte, at ast.Node) *ast.File {
 		return f
 	}
 	if len(src) > safefile.MaxModel {
-		p := ast.Pos{Filename: filename}
+		p := ast.Position{Filename: filename}
 		c.errs.Add(p, p, "model file of %d bytes: fg reads at most %d MiB of fg source; put large data in a csv file", len(src), safefile.MaxModel>>20)
 		return nil
 	}
-	f, err := parser.ParseFile(filename, src)
+	f, err := parser.ParseFile(c.fset, filename, src)
 	if err != nil {
 		var list ast.ErrorList
 		if errors.As(err, &list) {
@@ -140,7 +143,7 @@ func (c *compiler) parse(filename string, src []byte, at ast.Node) *ast.File {
 		} else if at != nil {
 			c.errorf(at, "%v", err)
 		} else {
-			p := ast.Pos{Filename: filename}
+			p := ast.Position{Filename: filename}
 			c.errs.Add(p, p, "%v", err)
 		}
 		return nil
@@ -172,7 +175,7 @@ func (c *compiler) modelStmts(f *ast.File, root bool) {
 
 // importFile loads path relative to the importing file, rejecting cycles.
 func (c *compiler) importFile(s *ast.ImportStmt) {
-	p := c.resolve(s.Pos().Filename, s.Path.Value)
+	p := c.resolve(c.filename(s.Pos()), s.Path.Value)
 	key := c.canonical(p)
 	for i, l := range c.loading {
 		if l == key {

@@ -241,14 +241,14 @@ func (c *compiler) checkMixtures(s *ast.InferStmt, spec *InferSpec) {
 		sites = append(sites, b.Sites...)
 	}
 	if g := c.m.FactorGraph; g != nil {
-		for _, a := range g.Sites {
-			sites = append(sites, a.BlockSite())
+		for a := range g.SharedSites() { // the likelihood, kind and position
+			sites = append(sites, *a)
 		}
 	}
 	for _, site := range sites {
 		if m, ok := site.Lik.(factor.Mixture); ok && m.HasJump() {
 			c.fail(s, "divergence %v integrates a mixture's log-density numerically, which a step component makes inaccurate (the %s at %s); use divergence kl",
-				spec.Settings.Divergence, site.Kind, site.Pos)
+				spec.Settings.Divergence, site.Kind, c.fset.Position(site.Pos))
 		}
 	}
 }

@@ -22,8 +22,12 @@ import (
 
 // Model is a compiled model.
 type Model struct {
-	Name   string
-	Files  []*ast.File // the root file first, then imports in load order
+	Name  string
+	Files []*ast.File // the root file first, then imports in load order
+	// Fset resolves every position of the model (its files' nodes, its
+	// graph's latents and factors, its specs): file:line:col is computed
+	// where a position is printed. A recompilation has a set of its own.
+	Fset   *ast.FileSet
 	Params map[string]Value
 	Data   map[string]Value
 	// CSVFiles maps each data item defined with a csv() call to the file

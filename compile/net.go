@@ -124,7 +124,7 @@ func (c *compiler) netPrior(lhsAt ast.Node, lat int, ids []int, call *ast.CallEx
 	}
 	for _, id := range targets {
 		if old, dup := c.net.prior[id]; dup {
-			c.fail(lhsAt, "`%s` already has a prior (at %s)", c.m.Graph.VarName(id), old.pos)
+			c.fail(lhsAt, "`%s` already has a prior (at %s)", c.m.Graph.VarName(id), c.fset.Position(old.pos))
 		}
 	}
 	a := c.bind(call, b)

@@ -18,7 +18,7 @@ import (
 // no Gaussian mean); a real latent without a prior is an error.
 func (c *compiler) buildNet() {
 	g := c.m.Graph
-	net := &graph.Net{}
+	net := &graph.Net{Fset: c.fset}
 	varOf := make([]int, len(g.Vars)) // graph variable → Net variable, −1 when it has none
 	for i := range varOf {
 		varOf[i] = -1
@@ -57,10 +57,10 @@ func (c *compiler) buildNet() {
 		case missing < 0 || c.net.failed[li]:
 			// a failed prior statement explains a missing prior
 		case !c.net.tried[li]:
-			c.errs.Add(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real ~ normal(0, 1) (or beta, gamma, inv_gamma, dirichlet)",
+			c.errAt(l.Pos, l.Pos, "real latent `%s` has no prior; add one, e.g. latent %s: real ~ normal(0, 1) (or beta, gamma, inv_gamma, dirichlet)",
 				l.Name, l.Name)
 		default:
-			c.errs.Add(l.Pos, l.Pos, "`%s` has no prior; the priors on elements of `%s` must cover all of it", g.VarName(missing), l.Name)
+			c.errAt(l.Pos, l.Pos, "`%s` has no prior; the priors on elements of `%s` must cover all of it", g.VarName(missing), l.Name)
 		}
 	}
 	fam := func(v int) graph.Family { return net.Vars[v].Family }
@@ -163,7 +163,7 @@ func (c *compiler) familyError(net *graph.Net, d netDecl, f *graph.NetFactor, er
 	if j >= 0 && d.at[j] != nil {
 		at, end = d.at[j].Pos(), d.at[j].End()
 	}
-	c.errs.Add(at, end, "%s: %s", d.f.Label, msg)
+	c.errAt(at, end, "%s: %s", d.f.Label, msg)
 }
 
 // offending finds a variable of edge e whose family the edge's spec does
@@ -203,7 +203,7 @@ func (c *compiler) checkObservedCategory(net *graph.Net, f graph.NetFactor) bool
 	}
 	y, K := f.Y[0], net.Vars[v].Dim
 	if y >= float64(K) {
-		c.errs.Add(f.Pos, f.Pos, "%s: the observation %s is not a category 0..%d of `%s`", f.Label, fmtNum(y), K-1, net.Vars[v].Name)
+		c.errAt(f.Pos, f.Pos, "%s: the observation %s is not a category 0..%d of `%s`", f.Label, fmtNum(y), K-1, net.Vars[v].Name)
 		return false
 	}
 	return true

@@ -109,7 +109,7 @@ func (c *compiler) netFiles(f *ast.File, seen map[string]bool, out *[]*ast.File)
 			if err != nil || IsLibDAI(src) {
 				continue
 			}
-			if g, err = parser.ParseFile(p, src); err != nil {
+			if g, err = parser.ParseFile(ast.NewFileSet(), p, src); err != nil { // a look at the imports only
 				continue
 			}
 		}

@@ -132,7 +132,7 @@ func (c *compiler) netPredictLatent(s *ast.PredictStmt, at ast.Expr) {
 			}
 			if f.Kind.Name() != first.Kind.Name() || !sameEdges(f.Edges, first.Edges) {
 				c.fail(at, "predictive(%s): the observations of `%s` have different likelihoods (%s at %s, %s at %s); write the new observation's likelihood, predictive(DIST(args))",
-					c.text(at), name, first.Label, first.Pos, f.Label, f.Pos)
+					c.text(at), name, first.Label, c.fset.Position(first.Pos), f.Label, c.fset.Position(f.Pos))
 			}
 		}
 		if first == nil {
@@ -141,7 +141,7 @@ func (c *compiler) netPredictLatent(s *ast.PredictStmt, at ast.Expr) {
 		for _, ed := range first.Edges {
 			if ed.Selected {
 				c.fail(at, "predictive(%s): the observations of `%s` (%s at %s) have a parameter selected by a discrete latent, `%s`; a predictive over the selector's states is not supported",
-					c.text(at), name, first.Label, first.Pos, net.Vars[ed.Sel].Name)
+					c.text(at), name, first.Label, c.fset.Position(first.Pos), net.Vars[ed.Sel].Name)
 			}
 		}
 		pk, ok := first.Kind.(factor.NetPredictive)
@@ -250,7 +250,7 @@ func (c *compiler) netPredictEngines(s *ast.PredictStmt, np *NetPredict) {
 	for _, in := range c.m.Infers {
 		if in.Method == infer.MethodExact || in.Method == infer.MethodMCMC {
 			c.fail(s, "predict %s: %s cannot answer this predictive: %s; exact and mcmc report each latent's marginal mean and variance (the infer line at %s)",
-				s.Name.Name, in.Method, why, in.Pos)
+				s.Name.Name, in.Method, why, c.fset.Position(in.Pos))
 		}
 	}
 }

@@ -389,7 +389,7 @@ func TestNetBudget(t *testing.T) {
 	c := newCompiler(Options{})
 	c.net = newNetState()
 	c.net.terms = factorBudget / netTermBytes
-	at := &ast.Ident{NamePos: ast.Pos{Filename: "m.fg", Line: 3, Column: 1}, Name: "y"}
+	at := &ast.Ident{NamePos: c.fset.AddFile("m.fg", []byte("\n\ny ~ normal(0, 1)\n")).Pos(2), Name: "y"}
 	c.guard(func() { c.netBudget(at, []graph.Edge{graph.VarEdge("p", 0)}) })
 	if len(c.errs) != 1 || !strings.Contains(c.errs[0].Msg, "the typed factor graph would hold more than 2048 MiB") {
 		t.Fatalf("errors %v", c.errs)

@@ -12,8 +12,8 @@ import (
 	"github.com/fg-infer/fg/stdlib"
 )
 
-func parseStmts(name string, src []byte) ([]ast.Stmt, error) {
-	return parser.ParseStmt(name, src)
+func parseStmts(fset *ast.FileSet, name string, src []byte) ([]ast.Stmt, error) {
+	return parser.ParseStmt(fset, name, src)
 }
 
 // specCall splits an option value written NAME or NAME(args) and binds the

@@ -182,7 +182,7 @@ func (c *compiler) expectIdent(id *ast.Ident) {
 // learnStmt compiles `learn ITEM {, ITEM} [by evidence] [{ options }]`.
 func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	if c.m.Learn != nil {
-		c.fail(s, "only one learn statement is allowed (the first is at %s)", c.m.Learn.Pos)
+		c.fail(s, "only one learn statement is allowed (the first is at %s)", c.fset.Position(c.m.Learn.Pos))
 	}
 	if fg := c.m.FactorGraph; fg != nil {
 		c.learnFactorGraph(s, fg)
@@ -204,7 +204,7 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 		}
 		for _, q := range ls.Params {
 			if q.Name == it.Name.Name {
-				c.fail(it.Name, "learn: `%s` is listed twice (first at %s)", it.Name.Name, q.Pos)
+				c.fail(it.Name, "learn: `%s` is listed twice (first at %s)", it.Name.Name, c.fset.Position(q.Pos))
 			}
 		}
 		p := LearnParam{Name: it.Name.Name, Pos: it.Pos()}
@@ -238,10 +238,10 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 // discrete selector).
 func (c *compiler) learnFactorGraph(s *ast.LearnStmt, fg *FactorGraph) {
 	if len(fg.Gates) > 0 {
-		c.fail(s, "learn cannot be combined with gated factors yet (%s at %s, whose branch a discrete latent selects): learn maximises the evidence of joint-Gaussian EP, which has no site for a gate", fg.Gates[0].Label, fg.Gates[0].Pos)
+		c.fail(s, "learn cannot be combined with gated factors yet (%s at %s, whose branch a discrete latent selects): learn maximises the evidence of joint-Gaussian EP, which has no site for a gate", fg.Gates[0].Label, c.fset.Position(fg.Gates[0].Pos))
 	}
 	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) {
-		c.fail(s, "learn on a factor graph that is not a chain or a tree works on the joint Gaussian of its real latents' elements, at most %d; this model has %d (a factor graph because of the %s at %s)", infer.MaxJoint, fg.NumVars, c.fg.what, c.fg.at)
+		c.fail(s, "learn on a factor graph that is not a chain or a tree works on the joint Gaussian of its real latents' elements, at most %d; this model has %d (a factor graph because of the %s at %s)", infer.MaxJoint, fg.NumVars, c.fg.what, c.fset.Position(c.fg.at))
 	}
 }
 

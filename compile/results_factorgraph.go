@@ -23,7 +23,7 @@ func (c *compiler) fgPredict(s *ast.PredictStmt, a *args, lv val) {
 	fg := c.m.FactorGraph
 	if len(fg.Gates) > 0 {
 		gt := fg.Gates[0]
-		c.fail(s, "predict is not supported on a model with gated likelihoods (%s at %s: a mixture or a discrete selector); its methods report the latents' marginals only", gt.Label, gt.Pos)
+		c.fail(s, "predict is not supported on a model with gated likelihoods (%s at %s: a mixture or a discrete selector); its methods report the latents' marginals only", gt.Label, c.fset.Position(gt.Pos))
 	}
 	lat, scale, rest := c.fgPredictTarget(a, lv)
 	first, size := fg.First[lat], c.m.Graph.Latents[lat].Size()
@@ -43,7 +43,7 @@ func (c *compiler) fgPredict(s *ast.PredictStmt, a *args, lv val) {
 	}
 	xv, _ := a.val(1)
 	if xv.k == kSparse {
-		c.fail(a.at(1), "predictive: libsvm inputs cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s", c.fg.what, c.fg.at)
+		c.fail(a.at(1), "predictive: libsvm inputs cannot be combined with a factor-graph model yet; this model is a factor graph because of the %s at %s", c.fg.what, c.fset.Position(c.fg.at))
 	}
 	if xv.k != kNum || len(xv.shape) == 0 || len(xv.shape) > 2 {
 		c.fail(a.at(1), "predictive: Xnew must be a matrix, got %s", xv.describe())
@@ -68,7 +68,7 @@ func (c *compiler) fgPredict(s *ast.PredictStmt, a *args, lv val) {
 		full := in.Method == infer.MethodEP && in.Family != infer.FamilyFactorized
 		if (full || in.Method == infer.MethodExact) && fg.NumVars > infer.MaxJoint {
 			c.fail(s, "predict on a factor-graph model reads the joint posterior covariance, which %s keeps for at most %d latent elements; this model has %d: use ep with family = factorized (the infer line at %s)",
-				map[bool]string{true: "ep under family = full", false: string(infer.MethodExact)}[full], infer.MaxJoint, fg.NumVars, in.Pos)
+				map[bool]string{true: "ep under family = full", false: string(infer.MethodExact)}[full], infer.MaxJoint, fg.NumVars, c.fset.Position(in.Pos))
 		}
 	}
 	spec.Xnew = mat.NewDense(rows, cols, append([]float64(nil), xv.num...))
@@ -147,7 +147,7 @@ func fgSiteArgument(fg *FactorGraph, lo, hi int, gp bool) (factor.Site, float64,
 	var lik factor.Site
 	var s float64
 	var rest Affine
-	for _, st := range fg.Sites {
+	for _, st := range fg.Sites() {
 		var r Affine
 		in, coef := 0, 1.0
 		for k, v := range st.Aff.Vars {

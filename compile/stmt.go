@@ -231,7 +231,7 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 			}
 			return
 		}
-		x, err := parser.ParseExpr(txt)
+		x, err := parser.ParseExprFrom(c.fset, "", txt)
 		if err != nil {
 			c.fail(s.Name, "%s: %v", c.override("set", s.Name.Name, txt), err)
 		}
@@ -245,7 +245,7 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 		if e != s.Value {
 			last := c.errs[len(c.errs)-1]
 			last.Msg = fmt.Sprintf("%s: %s", c.override("set", s.Name.Name, c.opt.Set[s.Name.Name]), last.Msg)
-			last.Pos, last.End = s.Name.Pos(), s.Name.End()
+			last.Pos, last.End = c.fset.Position(s.Name.Pos()), c.fset.Position(s.Name.End())
 		}
 		panic(abort{})
 	}
@@ -297,7 +297,7 @@ func (c *compiler) checkSetUsed(f *ast.File) {
 	for n := range c.dataUsed {
 		csvs = append(csvs, n)
 	}
-	file := ast.Pos{Filename: f.Pos().Filename}
+	file := ast.Position{Filename: c.filename(f.Pos())}
 	for name := range c.opt.Set {
 		if !c.setUsed[name] {
 			c.errs.Add(file, file, "%s", unknownOverride(c.override("set", name, ""), name, "param", params))

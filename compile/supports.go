@@ -10,7 +10,7 @@ import (
 // it, or with Warning a caution (an experimental rule), spanning the part
 // of the line it is about: the method, an option's value, or the line.
 type Diagnostic struct {
-	Pos, End ast.Pos
+	Pos, End ast.Position
 	Msg      string
 	Warning  bool
 }
@@ -30,9 +30,10 @@ func (d Diagnostic) String() string { return fmt.Sprintf("%s: %s", d.Pos, d.Msg)
 // positions are those of its line).
 func (m *Model) Supports(spec *InferSpec) []Diagnostic {
 	if spec.stmt == nil {
-		return []Diagnostic{{Pos: spec.Pos, End: spec.Pos, Msg: "infer line without its source"}}
+		p := m.Fset.Position(spec.Pos)
+		return []Diagnostic{{Pos: p, End: p, Msg: "infer line without its source"}}
 	}
-	c := newCompiler(Options{})
+	c := newCompiler(Options{fset: m.Fset})
 	cp := *m
 	cp.Warnings = nil
 	c.m = &cp

@@ -53,6 +53,7 @@ func boolean(b bool) value { return value{kind: boolVal, b: b} }
 // evaluator evaluates one expect condition against a current result.
 type evaluator struct {
 	model    *compile.Model
+	fset     *ast.FileSet // the positions of the expression evaluated
 	results  []*infer.Result
 	cur      *infer.Result
 	usedCur  bool
@@ -60,24 +61,30 @@ type evaluator struct {
 }
 
 func newEvaluator(m *compile.Model, rs []*infer.Result, cur *infer.Result) *evaluator {
-	return &evaluator{model: m, results: rs, cur: cur}
+	return &evaluator{model: m, fset: m.Fset, results: rs, cur: cur}
 }
 
-// failure carries an *ast.Error through the recursive evaluation.
+// failure carries an error at a node through the recursive evaluation.
 type failure struct {
-	err  *ast.Error
+	at   ast.Node
+	msg  string
 	skip bool // the expect reads a result this run did not produce
 }
 
 // skipNotRun aborts the evaluation because it reads the result labelled
 // label, an infer line of the model that this run did not execute.
 func skipNotRun(n ast.Node, label string) {
-	panic(failure{err: &ast.Error{Pos: n.Pos(), End: n.End(), Msg: fmt.Sprintf("result %s was not run", label)}, skip: true})
+	panic(failure{at: n, msg: fmt.Sprintf("result %s was not run", label), skip: true})
 }
 
 // fail aborts the evaluation with an error at node n.
 func fail(n ast.Node, format string, args ...any) {
-	panic(failure{err: &ast.Error{Pos: n.Pos(), End: n.End(), Msg: fmt.Sprintf(format, args...)}})
+	panic(failure{at: n, msg: fmt.Sprintf(format, args...)})
+}
+
+// errorAt is an error spanning node n.
+func (ev *evaluator) errorAt(n ast.Node, msg string) *ast.Error {
+	return &ast.Error{Pos: ev.fset.Position(n.Pos()), End: ev.fset.Position(n.End()), Msg: msg}
 }
 
 // safeEval evaluates e, turning the evaluator's internal panics into an
@@ -89,9 +96,10 @@ func (ev *evaluator) safeEval(e ast.Expr) (v value, err error) {
 			if !ok {
 				panic(p)
 			}
-			err = f.err
+			e := ev.errorAt(f.at, f.msg)
+			err = e
 			if f.skip {
-				err = errNotRun{f.err}
+				err = errNotRun{e}
 			}
 		}
 	}()

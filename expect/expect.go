@@ -22,8 +22,8 @@ import (
 // Result is the outcome of one `expect` statement evaluated against
 // one result.
 type Result struct {
-	Pos    ast.Pos // position of the expect statement
-	Source string  // the condition as written (normalised spacing)
+	Pos    ast.Position // position of the expect statement
+	Source string       // the condition as written (normalised spacing)
 	// Label is the result the unqualified accessors (mean, logz, ...) read;
 	// "" when the condition reads none and was evaluated once.
 	Label string
@@ -75,7 +75,7 @@ func Eval(m *compile.Model, rs []*infer.Result) []Result {
 }
 
 func evalSpec(m *compile.Model, rs []*infer.Result, spec *compile.ExpectSpec) []Result {
-	base := Result{Pos: spec.Pos, Source: ast.ExprString(spec.Expr)}
+	base := Result{Pos: m.Fset.Position(spec.Pos), Source: ast.ExprString(spec.Expr)}
 	if spec.For != "" {
 		r := findResult(rs, spec.For)
 		if r == nil {
@@ -125,7 +125,7 @@ func evalOne(m *compile.Model, rs []*infer.Result, cur *infer.Result, e ast.Expr
 		var nr errNotRun
 		res.Skipped = errors.As(err, &nr)
 	case v.kind != boolVal:
-		res.Err = &ast.Error{Pos: e.Pos(), End: e.End(), Msg: "expect needs a condition (true/false), got " + v.kindName()}
+		res.Err = ev.errorAt(e, "expect needs a condition (true/false), got "+v.kindName())
 	default:
 		res.Pass = v.b
 	}
@@ -162,15 +162,17 @@ type Value struct {
 
 // EvalExpr evaluates an expression in the language of expect statements
 // (e.g. `mean(w[0])`, `ep.logz - mcmc.logz`, `prob(x[3]) > 0.5`) against
-// every result, or once when it reads no unqualified accessor. The REPL
-// prints these for expressions typed at the prompt.
-func EvalExpr(m *compile.Model, rs []*infer.Result, x ast.Expr) []Value {
+// every result, or once when it reads no unqualified accessor. fset holds
+// x's positions (x is not the model's). The REPL prints these for
+// expressions typed at the prompt.
+func EvalExpr(m *compile.Model, rs []*infer.Result, fset *ast.FileSet, x ast.Expr) []Value {
 	if len(rs) == 0 {
 		return []Value{{Err: fmt.Errorf("no results (run the model first)")}}
 	}
 	var out []Value
 	for i, cur := range rs {
 		ev := newEvaluator(m, rs, cur)
+		ev.fset = fset
 		v, err := ev.safeEval(x)
 		val := Value{Label: cur.Label, Err: err}
 		if err == nil {

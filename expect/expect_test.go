@@ -17,15 +17,15 @@ import (
 // five step sites) and three results: ep, a relaxed ep and exact.
 func expectFixture() (*compile.Model, []*infer.Result) {
 	g := &graph.Graph{}
-	g.AddLatent("w", graph.Real, 0, []int{2}, ast.Pos{})
-	g.AddLatent("x", graph.Spin, 2, []int{3}, ast.Pos{})
+	g.AddLatent("w", graph.Real, 0, []int{2}, ast.NoPos)
+	g.AddLatent("x", graph.Spin, 2, []int{3}, ast.NoPos)
 	blk := &compile.Block{Name: "w", N: 2}
 	for i := 0; i < 5; i++ {
 		lab := "step(y[" + string(rune('0'+i)) + "])"
 		fi := g.AddFactor(graph.Factor{Kind: "step", Label: lab})
 		blk.Sites = append(blk.Sites, compile.Site{Kind: "step", Factor: fi, Label: lab})
 	}
-	m := &compile.Model{Graph: g, Blocks: []*compile.Block{blk},
+	m := &compile.Model{Fset: ast.NewFileSet(), Graph: g, Blocks: []*compile.Block{blk},
 		Params: map[string]compile.Value{"eps": {Num: []float64{0.2}}},
 		Data:   map[string]compile.Value{"y": {Shape: []int{5}, Num: []float64{-1, -1, 1, 1, -1}}}}
 	x := infer.Variable{Name: "x", Shape: []int{3}, Discrete: true, States: []string{"-1", "+1"},
@@ -45,11 +45,11 @@ func expectFixture() (*compile.Model, []*infer.Result) {
 // evalAgainst evaluates src against the result labelled label.
 func evalAgainst(t *testing.T, src, label string) (Result, bool) {
 	t.Helper()
-	x, err := parser.ParseExpr(src)
+	m, rs := expectFixture()
+	x, err := parser.ParseExprFrom(m.Fset, "", src)
 	if err != nil {
 		t.Fatalf("parse %q: %v", src, err)
 	}
-	m, rs := expectFixture()
 	m.Expects = []*compile.ExpectSpec{{Expr: x, For: label}}
 	out := Eval(m, rs)
 	if len(out) != 1 {
@@ -217,16 +217,16 @@ func TestExpectCoversRegistry(t *testing.T) {
 func TestEvalExpr(t *testing.T) {
 	m, rs := expectFixture()
 	x, _ := parser.ParseExpr("mean(w[0])")
-	vs := EvalExpr(m, rs, x)
+	vs := EvalExpr(m, rs, nil, x)
 	if len(vs) != 3 || vs[0].Label != "ep" || vs[0].Value != "0.75" || vs[2].Value != "0.5" {
 		t.Errorf("%+v", vs)
 	}
 	x, _ = parser.ParseExpr("ep.logz - exact.logz")
-	if vs := EvalExpr(m, rs, x); len(vs) != 1 || vs[0].Label != "" || vs[0].Value != "-0.25" {
+	if vs := EvalExpr(m, rs, nil, x); len(vs) != 1 || vs[0].Label != "" || vs[0].Value != "-0.25" {
 		t.Errorf("%+v", vs)
 	}
 	x, _ = parser.ParseExpr("logz")
-	if vs := EvalExpr(m, rs, x); vs[1].Err == nil || vs[0].Value != "-3.5" {
+	if vs := EvalExpr(m, rs, nil, x); vs[1].Err == nil || vs[0].Value != "-3.5" {
 		t.Errorf("%+v", vs)
 	}
 }

@@ -86,8 +86,8 @@ func (ev *evaluator) factorByIndex(x *ast.NumberLit) string {
 		}
 	}
 	if g := ev.model.FactorGraph; g != nil {
-		for _, s := range g.Sites {
-			sites = append(sites, s.Label)
+		for i := range g.NumSites() {
+			sites = append(sites, g.SiteLabel(i))
 		}
 	}
 	if len(sites) == 0 {

@@ -10,7 +10,7 @@ import (
 // gridGraph is an r×c Ising grid with a field factor per spin.
 func gridGraph(r, c int) *Graph {
 	g := &Graph{}
-	g.AddLatent("x", Spin, 2, []int{r * c}, ast.Pos{})
+	g.AddLatent("x", Spin, 2, []int{r * c}, ast.NoPos)
 	for i := 0; i < r*c; i++ {
 		g.AddFactor(Factor{Kind: "field", Vars: []int{i}, Label: "field(" + g.VarName(i) + ")"})
 		if (i+1)%c != 0 {
@@ -26,7 +26,7 @@ func gridGraph(r, c int) *Graph {
 // chainGraph is a chain of n spins (a tree).
 func chainGraph(n int) *Graph {
 	g := &Graph{}
-	g.AddLatent("x", Spin, 2, []int{n}, ast.Pos{})
+	g.AddLatent("x", Spin, 2, []int{n}, ast.NoPos)
 	for i := 0; i+1 < n; i++ {
 		g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + 1}, Label: "ising"})
 	}
@@ -60,8 +60,8 @@ func TestLayout(t *testing.T) {
 // when its label only repeats its own latents.
 func TestFactorText(t *testing.T) {
 	g := &Graph{}
-	g.AddLatent("w", Real, 0, []int{2}, ast.Pos{})
-	g.AddLatent("x", Spin, 2, []int{2}, ast.Pos{})
+	g.AddLatent("w", Real, 0, []int{2}, ast.NoPos)
+	g.AddLatent("x", Spin, 2, []int{2}, ast.NoPos)
 	for _, c := range []struct {
 		f    Factor
 		want string

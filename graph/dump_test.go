@@ -18,9 +18,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // real latent with a Gaussian factor: every Dump feature in a few lines.
 func smallGraph() *Graph {
 	g := &Graph{}
-	g.AddLatent("x", Spin, 2, []int{3}, ast.Pos{Filename: "m.fg", Line: 1, Column: 1})
-	g.AddLatent("w", Real, 0, nil, ast.Pos{})
-	g.AddLatent("c", Cat, 3, []int{2, 1}, ast.Pos{})
+	g.AddLatent("x", Spin, 2, []int{3}, ast.Pos(1))
+	g.AddLatent("w", Real, 0, nil, ast.NoPos)
+	g.AddLatent("c", Cat, 3, []int{2, 1}, ast.NoPos)
 	for i := 0; i < 2; i++ {
 		J := 0.5 * float64(i+1)
 		g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + 1}, Params: map[string]float64{"J": J},
@@ -71,7 +71,7 @@ func TestDOTGolden(t *testing.T) {
 // other sites, and sharing leaves each site's y its own.
 func TestObservedSiteParams(t *testing.T) {
 	g := &Graph{}
-	g.AddLatent("f", Real, 0, []int{2}, ast.Pos{})
+	g.AddLatent("f", Real, 0, []int{2}, ast.NoPos)
 	shared := map[string]float64{"eps": 0.1, "z": 2}
 	g.AddFactor(Factor{Kind: "step", Vars: []int{0}, Params: shared, Y: -1, Observed: true, Label: "step(y[0])"})
 	g.AddFactor(Factor{Kind: "step", Vars: []int{1}, Params: shared, Y: 1, Observed: true, Label: "step(y[1])"})

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -61,6 +62,11 @@ type compactRun struct {
 	params   map[string]float64
 	observed bool
 	labels   []string
+	// AddIndexedFactor's runs: factor k's label is lprefix, the number
+	// lindex.At(k) and lsuffix, made on demand ("normal(y[" 3 "])").
+	indexed          bool
+	lprefix, lsuffix string
+	lindex           Column[int]
 }
 
 func (r *factorRun) len() int {
@@ -75,7 +81,12 @@ func (r *factorRun) factor(k int) Factor {
 	if r.c == nil {
 		return r.list[k]
 	}
-	c := r.c
+	return r.c.factor(k, true)
+}
+
+// factor is the run's k-th factor, with its label made when label is
+// set (an indexed run's).
+func (c *compactRun) factor(k int, label bool) Factor {
 	v := k * c.arity
 	f := Factor{Kind: c.kind, Vars: c.vars[v : v+c.arity : v+c.arity],
 		Pos: c.pos, ScalarName: c.scalarName, Scalar: c.scalarAt(k), Params: c.params}
@@ -93,7 +104,18 @@ func (r *factorRun) factor(k int) Factor {
 	if c.labels != nil {
 		f.Label = c.labels[k]
 	}
+	if c.indexed && label {
+		f.Label = c.indexLabel(k)
+	}
 	return f
+}
+
+// indexLabel is the label of factor k of an indexed run.
+func (c *compactRun) indexLabel(k int) string {
+	b := make([]byte, 0, len(c.lprefix)+len(c.lsuffix)+20)
+	b = append(b, c.lprefix...)
+	b = strconv.AppendInt(b, int64(c.lindex.At(k)), 10)
+	return string(append(b, c.lsuffix...))
 }
 
 // NumFactors is the number of factors.
@@ -105,6 +127,15 @@ func (g *Graph) NumFactors() int { return g.factors.n }
 func (g *Graph) Factor(i int) Factor {
 	r := g.run(i)
 	return r.factor(i - r.first)
+}
+
+// FactorPos is factor i's position (Factor(i).Pos without assembling it).
+func (g *Graph) FactorPos(i int) ast.Pos {
+	r := g.run(i)
+	if r.c != nil {
+		return r.c.pos
+	}
+	return r.list[i-r.first].Pos
 }
 
 // run is the run holding factor i.
@@ -123,7 +154,8 @@ func (g *Graph) Factors() iter.Seq2[int, Factor] {
 }
 
 // FactorForms iterates over the factors as Factors does, except that a
-// log-linear factor (Stat non-nil) comes without its Table, so that
+// log-linear factor (Stat non-nil) comes without its Table and a factor
+// labelled on demand (AddIndexedFactor) without its Label, so that
 // nothing is allocated: for readers that take a potential as θ·φ (BP) or
 // that read only the variables and kinds.
 func (g *Graph) FactorForms() iter.Seq2[int, Factor] {
@@ -136,9 +168,12 @@ func (g *Graph) factorSeq(forms bool) iter.Seq2[int, Factor] {
 			r := &g.factors.runs[ri]
 			for k := range r.len() {
 				var f Factor
-				if forms && r.c != nil && r.c.stat != nil {
+				switch {
+				case forms && r.c != nil && r.c.stat != nil:
 					f = r.form(k)
-				} else {
+				case forms && r.c != nil && r.c.indexed:
+					f = r.c.factor(k, false)
+				default:
 					f = r.factor(k)
 				}
 				if !yield(r.first+k, f) {
@@ -247,6 +282,44 @@ func (g *Graph) AddCompactFactor(f Factor) int {
 	return g.addCompact(c, scalar, nil, f.Label, f.Vars)
 }
 
+// AddIndexedFactor appends f (no table, no Label) to a compact run as
+// AddCompactFactor does, with its label made on demand as prefix, the
+// number index and suffix ("normal(y[", 3, "])" for normal(y[3])): the
+// factors of a plate statement over a range then keep no label each
+// (consecutive indices are a rule of their column).
+func (g *Graph) AddIndexedFactor(f Factor, prefix string, index int, suffix string) int {
+	if f.Table != nil || f.Label != "" {
+		panic("graph: AddIndexedFactor of a factor with a table or a label")
+	}
+	scalar := f.Scalar
+	if f.Observed {
+		if f.ScalarName != "" {
+			panic("graph: AddIndexedFactor of an observed factor with a scalar parameter")
+		}
+		scalar = f.Y
+	}
+	s := &g.factors
+	if n := len(s.runs); n > 0 && s.hint == 0 {
+		// The run of the factor before (the plate's): no new run to
+		// consider.
+		if c := s.runs[n-1].c; c != nil && c.indexed && c.arity == len(f.Vars) && c.observed == f.Observed &&
+			c.kind == f.Kind && c.scalarName == f.ScalarName && c.lprefix == prefix && c.lsuffix == suffix &&
+			SameParams(c.params, f.Params) && c.pos == f.Pos {
+			c.push(scalar, f.Vars)
+			c.lindex.Add(index)
+			g.adj = nil
+			s.n++
+			return s.n - 1
+		}
+	}
+	c := compactRun{kind: f.Kind, pos: f.Pos, scalarName: f.ScalarName, params: f.Params, observed: f.Observed,
+		indexed: true, lprefix: prefix, lsuffix: suffix}
+	at := g.addCompact(c, scalar, nil, "", f.Vars)
+	r := s.runs[len(s.runs)-1].c
+	r.lindex.Add(index)
+	return at
+}
+
 // addCompact appends a factor with the run fields of key to the last run
 // when it matches, else to a new run.
 func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, label string, vars []int) int {
@@ -257,7 +330,8 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 	}
 	labeled := label != ""
 	if c == nil || c.kind != key.kind || c.pos != key.pos || c.scalarName != key.scalarName || c.arity != len(vars) || c.tsize != len(table) ||
-		!SameParams(c.params, key.params) || c.observed != key.observed || (c.labels != nil) != labeled || !sameTable(c.stat, key.stat) {
+		!SameParams(c.params, key.params) || c.observed != key.observed || (c.labels != nil) != labeled || !sameTable(c.stat, key.stat) ||
+		c.indexed != key.indexed || c.lprefix != key.lprefix || c.lsuffix != key.lsuffix {
 		c = new(compactRun)
 		*c = key
 		c.arity, c.tsize = len(vars), len(table)
@@ -288,6 +362,17 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 	default:
 		c.toff = append(c.toff, c.toff[len(c.toff)-1])
 	}
+	c.push(scalar, vars)
+	if labeled {
+		c.labels = append(c.labels, label)
+	}
+	g.adj = nil
+	s.n++
+	return s.n - 1
+}
+
+// push appends a factor's variables and scalar to the run's columns.
+func (c *compactRun) push(scalar float64, vars []int) {
 	c.vars = append(c.vars, vars...)
 	if c.scalar != nil || scalar != 0 || math.Signbit(scalar) {
 		if c.scalar == nil {
@@ -296,12 +381,6 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 		c.scalar = append(c.scalar, scalar)
 	}
 	c.n++
-	if labeled {
-		c.labels = append(c.labels, label)
-	}
-	g.adj = nil
-	s.n++
-	return s.n - 1
 }
 
 // SameParams reports whether a and b are the same parameter map (one

@@ -14,8 +14,8 @@ import (
 // factor keeps its neighbours; labels are made on demand.
 func TestFactorRuns(t *testing.T) {
 	g := &Graph{}
-	g.AddLatent("x", Spin, 2, []int{4}, ast.Pos{})
-	p1, p2 := ast.Pos{Filename: "m.fg", Line: 3, Column: 1}, ast.Pos{Filename: "m.fg", Line: 4, Column: 1}
+	g.AddLatent("x", Spin, 2, []int{4}, ast.NoPos)
+	p1, p2 := ast.Pos(3), ast.Pos(4)
 	coupling := []float64{2, 0.5, 0.5, 2}
 	type want struct {
 		kind  string
@@ -78,8 +78,8 @@ func TestFactorRuns(t *testing.T) {
 // Params map, observedness or labelling starts a new run.
 func TestCompactFactors(t *testing.T) {
 	g := &Graph{}
-	g.AddLatent("x", Real, 0, []int{4}, ast.Pos{})
-	pos := ast.Pos{Filename: "m.fg", Line: 2, Column: 1}
+	g.AddLatent("x", Real, 0, []int{4}, ast.NoPos)
+	pos := ast.Pos(2)
 	v1, v2 := map[string]float64{"var": 0.5}, map[string]float64{"var": 0.5}
 	in := []Factor{
 		{Kind: "normal", Vars: []int{0}, Params: v1, Label: "normal(x[0])", Pos: pos},
@@ -120,8 +120,8 @@ func TestCompactFactors(t *testing.T) {
 // factors (no table per factor), a new statistic or kind starts another.
 func TestLogLinearRuns(t *testing.T) {
 	g := &Graph{}
-	g.AddLatent("x", Spin, 2, []int{3}, ast.Pos{})
-	pos := ast.Pos{Filename: "m.fg", Line: 3, Column: 1}
+	g.AddLatent("x", Spin, 2, []int{3}, ast.NoPos)
+	pos := ast.Pos(3)
 	pair, unary := []float64{1, -1, -1, 1}, []float64{-1, 1}
 	J := []float64{0.3, -1.7, 0.3}
 	for k, e := range [][2]int{{0, 1}, {1, 2}, {2, 0}} {
@@ -165,17 +165,17 @@ func TestLogLinearRuns(t *testing.T) {
 // factor its own back.
 func TestZeroScalars(t *testing.T) {
 	g := &Graph{}
-	g.AddLatent("x", Bool, 2, []int{4}, ast.Pos{})
+	g.AddLatent("x", Bool, 2, []int{4}, ast.NoPos)
 	tab := []float64{1, 2, 3, 4}
 	g.Reserve(4)
 	for v := range 3 {
-		g.AddCompact("table", ast.Pos{}, "", 0, tab, v, v+1)
+		g.AddCompact("table", ast.NoPos, "", 0, tab, v, v+1)
 	}
 	if c := g.factors.runs[0].c; c.scalar != nil || c.n != 3 {
 		t.Fatalf("zero scalars: column %v, %d factors", c.scalar, c.n)
 	}
-	g.AddCompact("table", ast.Pos{}, "", math.Copysign(0, -1), tab, 3, 0)
-	g.AddCompact("table", ast.Pos{}, "", 2.5, tab, 0, 2)
+	g.AddCompact("table", ast.NoPos, "", math.Copysign(0, -1), tab, 3, 0)
+	g.AddCompact("table", ast.NoPos, "", 2.5, tab, 0, 2)
 	for i, want := range []float64{0, 0, 0, math.Copysign(0, -1), 2.5} {
 		if f := g.Factor(i); f.Scalar != want || math.Signbit(f.Scalar) != math.Signbit(want) || !slices.Equal(f.Table, tab) {
 			t.Errorf("factor %d: scalar %v, table %v", i, f.Scalar, f.Table)

@@ -132,6 +132,9 @@ const (
 // AddCompact; read its factors with NumFactors, Factor and Factors
 // (factors.go holds their storage).
 type Graph struct {
+	// Fset resolves the positions of the latents and factors (nil: they
+	// are unknown, a graph built by hand).
+	Fset    *ast.FileSet
 	Latents []Latent
 	Vars    []Var
 	factors factorStore

@@ -10,8 +10,8 @@ import (
 // from the kind and the variables' names, as the compiler would write it.
 func TestFactorLabel(t *testing.T) {
 	g := &Graph{}
-	g.AddLatent("x", Spin, 2, []int{2, 3}, ast.Pos{})
-	g.AddLatent("s", Spin, 2, nil, ast.Pos{})
+	g.AddLatent("x", Spin, 2, []int{2, 3}, ast.NoPos)
+	g.AddLatent("s", Spin, 2, nil, ast.NoPos)
 	g.AddFactor(Factor{Kind: "step", Vars: []int{0}, Label: "step(y[4])"})
 	g.AddFactor(Factor{Kind: "ising", Vars: []int{1, 5}})
 	g.AddFactor(Factor{Kind: "field", Vars: []int{6}})

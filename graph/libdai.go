@@ -41,7 +41,8 @@ func ReadLibDAI(path string) (*Graph, error) {
 // ids follow label order. Each block becomes a factor of Kind "table" whose
 // Vars are in the order listed in the file and whose dense table keeps the
 // file's index order; entries not listed are zero. Errors are *ast.Error
-// values naming the file, line and column.
+// values naming the file, line and column. The graph's positions are in
+// a file set of its own (Graph.Fset).
 //
 // The text is read in one pass through a 1 MiB buffer and the factors go
 // straight into compact runs (graph/factors.go): consecutive blocks with
@@ -51,18 +52,23 @@ func ReadLibDAI(path string) (*Graph, error) {
 // its first block's. A factor label, table(3, 7), is made on demand
 // (FactorLabel). A 1000×1000 createfg grid (3·10⁶ blocks) is two runs.
 func ParseLibDAI(r io.Reader, name string) (*Graph, error) {
-	return ParseLibDAINamed(r, name, "")
+	return ParseLibDAINamed(ast.NewFileSet(), r, name, "")
 }
 
 // ParseLibDAINamed is ParseLibDAI with the latents named prefix+label
-// (compile names them x3, x7, ...).
-func ParseLibDAINamed(r io.Reader, name, prefix string) (*Graph, error) {
-	p := &fgParser{s: newScanner(r, name), name: name, lpos: make([]ast.Pos, 64)}
+// (compile names them x3, x7, ...) and the file added to fset, as a
+// stream of at most safefile.MaxLibDAI bytes whose line table holds the
+// lines of the positions the graph keeps (a latent's first appearance, a
+// run's first block).
+func ParseLibDAINamed(fset *ast.FileSet, r io.Reader, name, prefix string) (*Graph, error) {
+	file := fset.AddStream(name, safefile.MaxLibDAI)
+	p := &fgParser{s: newScanner(r, file), lpos: make([]ast.Position, 64)}
 	g, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
 	p.addLatents(g, prefix)
+	g.Fset = fset
 	return g, nil
 }
 
@@ -82,14 +88,13 @@ const (
 // labelInfo is what the reader knows of one variable label: its
 // cardinality and where it first appeared.
 type labelInfo struct {
-	label     int
-	card      int32
-	line, col int32
+	label int
+	card  int32
+	pos   ast.Pos
 }
 
 type fgParser struct {
-	s    *scanner
-	name string
+	s *scanner
 	// the labels seen, in order of first appearance; a label's index is
 	// dense[label]-1 for labels below len(dense), else sparse[label]
 	labels []labelInfo
@@ -101,7 +106,7 @@ type fgParser struct {
 	// that a table equal to the previous one is passed as the same slice
 	// (AddCompact stores it once) and a different one as another slice
 	vars     []int
-	lpos     []ast.Pos
+	lpos     []ast.Position // the labels of the block being read
 	tabs     [2][]float64
 	cur      int
 	prevSize int
@@ -109,8 +114,15 @@ type fgParser struct {
 	runKey   [2]int
 }
 
-func (p *fgParser) errorf(pos ast.Pos, format string, args ...any) error {
+func (p *fgParser) errorf(pos ast.Position, format string, args ...any) error {
 	return &ast.Error{Pos: pos, End: pos, Msg: "libdai: " + fmt.Sprintf(format, args...)}
+}
+
+// keep returns the Pos of a position the graph keeps, recording its line
+// in the file's line table.
+func (p *fgParser) keep(at ast.Position) ast.Pos {
+	p.s.file.AddLine(at.Offset-at.Column+1, at.Line)
+	return p.s.file.Pos(at.Offset)
 }
 
 // next reads the next token, failing at the end of the input.
@@ -119,7 +131,7 @@ func (p *fgParser) next(what string) error {
 		if p.s.err != nil {
 			return p.s.err
 		}
-		return p.errorf(p.s.eofPos(), "unexpected end of file, expected %s", what)
+		return p.errorf(p.s.eofPosition(), "unexpected end of file, expected %s", what)
 	}
 	return nil
 }
@@ -142,14 +154,14 @@ func (p *fgParser) intK(what string, k, min int) (int, error) {
 		if p.s.err != nil {
 			return 0, p.s.err
 		}
-		return 0, p.errorf(p.s.eofPos(), "unexpected end of file, expected %s", name())
+		return 0, p.errorf(p.s.eofPosition(), "unexpected end of file, expected %s", name())
 	}
 	v, ok := atoi(p.s.tok)
 	if !ok {
-		return 0, p.errorf(p.s.tokPos(), "expected %s (an integer), found %q", name(), p.s.tok)
+		return 0, p.errorf(p.s.tokPosition(), "expected %s (an integer), found %q", name(), p.s.tok)
 	}
 	if v < min {
-		return 0, p.errorf(p.s.tokPos(), "%s must be at least %d, found %d", name(), min, v)
+		return 0, p.errorf(p.s.tokPosition(), "%s must be at least %d, found %d", name(), min, v)
 	}
 	return v, nil
 }
@@ -162,7 +174,7 @@ func (p *fgParser) parse() (*Graph, error) {
 		return nil, err
 	}
 	if nf > MaxLibDAIFactors {
-		return nil, p.errorf(p.s.tokPos(), "the file announces %d factors; fg reads at most %d (a budget of %d MiB at %d bytes a factor)", nf, MaxLibDAIFactors, FactorBudget>>20, FactorBytes)
+		return nil, p.errorf(p.s.tokPosition(), "the file announces %d factors; fg reads at most %d (a budget of %d MiB at %d bytes a factor)", nf, MaxLibDAIFactors, FactorBudget>>20, FactorBytes)
 	}
 	g := &Graph{}
 	g.Reserve(min(nf, 1<<16)) // a file may announce more factors than it holds
@@ -173,7 +185,7 @@ func (p *fgParser) parse() (*Graph, error) {
 		}
 	}
 	if p.s.peek() {
-		return nil, p.errorf(p.s.tokPos(), "unexpected %q after the %d factors announced", p.s.tok, nf)
+		return nil, p.errorf(p.s.tokPosition(), "unexpected %q after the %d factors announced", p.s.tok, nf)
 	}
 	if p.s.err != nil {
 		return nil, p.s.err
@@ -188,12 +200,12 @@ func (p *fgParser) factor(g *Graph, k int) error {
 	if err != nil {
 		return err
 	}
-	pos := p.s.tokPos()
+	at := p.s.tokPosition()
 	if n > 64 {
-		return p.errorf(pos, "factor %d has %d variables; a dense table over more than 64 variables cannot be stored", k, n)
+		return p.errorf(at, "factor %d has %d variables; a dense table over more than 64 variables cannot be stored", k, n)
 	}
 	if p.slots+n > MaxGraphEntries {
-		return p.errorf(pos, "the factors up to factor %d list more than %d variables in all, fg's limit for one graph", k, MaxGraphEntries)
+		return p.errorf(at, "the factors up to factor %d list more than %d variables in all, fg's limit for one graph", k, MaxGraphEntries)
 	}
 	p.slots += n
 	vars, lpos := p.vars[:0], p.lpos[:n]
@@ -202,9 +214,9 @@ func (p *fgParser) factor(g *Graph, k int) error {
 		if err != nil {
 			return err
 		}
-		lpos[j] = p.s.tokPos()
+		lpos[j] = p.s.tokPosition()
 		if slices.Contains(vars, l) {
-			return p.errorf(lpos[j], "variable %d appears twice in factor %d", l, k)
+			return p.errorf(p.s.tokPosition(), "variable %d appears twice in factor %d", l, k)
 		}
 		vars = append(vars, l)
 	}
@@ -221,10 +233,10 @@ func (p *fgParser) factor(g *Graph, k int) error {
 		size *= float64(c)
 	}
 	if size > MaxTableEntries {
-		return p.errorf(pos, "factor %d has %.0f table entries (the product of its cardinalities); fg's limit for one table is %d", k, size, MaxTableEntries)
+		return p.errorf(at, "factor %d has %.0f table entries (the product of its cardinalities); fg's limit for one table is %d", k, size, MaxTableEntries)
 	}
 	if p.entries+int(size) > MaxGraphEntries {
-		return p.errorf(pos, "the tables up to factor %d hold more than %d entries in all, fg's limit for one graph", k, MaxGraphEntries)
+		return p.errorf(at, "the tables up to factor %d hold more than %d entries in all, fg's limit for one graph", k, MaxGraphEntries)
 	}
 	p.entries += int(size)
 	table := p.table(int(size))
@@ -239,7 +251,7 @@ func (p *fgParser) factor(g *Graph, k int) error {
 	}
 	p.prevSize = len(table)
 	if key := [2]int{n, len(table)}; key != p.runKey {
-		p.runKey, p.runPos = key, pos
+		p.runKey, p.runPos = key, p.keep(at)
 	}
 	g.AddCompact("table", p.runPos, "", 0, table, vars...)
 	return nil
@@ -260,21 +272,21 @@ func (p *fgParser) table(size int) []float64 {
 
 // index is the index of label l of cardinality c, checked against the
 // label's earlier appearances or recorded as a new label.
-func (p *fgParser) index(l, c, k int, lpos ast.Pos) (int, error) {
+func (p *fgParser) index(l, c, k int, lpos ast.Position) (int, error) {
 	i, seen := p.lookup(l)
 	if seen {
 		info := p.labels[i]
 		if int(info.card) != c {
-			first := ast.Pos{Filename: p.name, Line: int(info.line), Column: int(info.col)}
-			return 0, p.errorf(p.s.tokPos(), "variable %d has cardinality %d in factor %d but %d at %s", l, c, k, info.card, first)
+			first := p.s.file.Position(info.pos)
+			return 0, p.errorf(p.s.tokPosition(), "variable %d has cardinality %d in factor %d but %d at %s", l, c, k, info.card, first)
 		}
 		return i, nil
 	}
 	if c > math.MaxInt32 {
-		return 0, p.errorf(p.s.tokPos(), "cardinality %d of variable %d: fg's limit is %d", c, l, math.MaxInt32)
+		return 0, p.errorf(p.s.tokPosition(), "cardinality %d of variable %d: fg's limit is %d", c, l, math.MaxInt32)
 	}
 	i = len(p.labels)
-	p.labels = append(p.labels, labelInfo{label: l, card: int32(c), line: int32(min(lpos.Line, math.MaxInt32)), col: int32(min(lpos.Column, math.MaxInt32))})
+	p.labels = append(p.labels, labelInfo{label: l, card: int32(c), pos: p.keep(lpos)})
 	// Labels index a dense array while it stays within a few times the
 	// labels seen (a file's labels are usually 0..N−1), else a map.
 	if l < len(p.dense) || l < max(1<<16, 4*len(p.labels)) {
@@ -312,17 +324,17 @@ func (p *fgParser) values(table []float64, k int) error {
 			return err
 		}
 		if idx >= len(table) {
-			return p.errorf(p.s.tokPos(), "index %d out of range 0..%d of factor %d", idx, len(table)-1, k)
+			return p.errorf(p.s.tokPosition(), "index %d out of range 0..%d of factor %d", idx, len(table)-1, k)
 		}
 		if err := p.next("table value"); err != nil {
 			return err
 		}
 		v, ok := atof(p.s.tok)
 		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
-			return p.errorf(p.s.tokPos(), "expected a finite table value, found %q", p.s.tok)
+			return p.errorf(p.s.tokPosition(), "expected a finite table value, found %q", p.s.tok)
 		}
 		if v < 0 {
-			return p.errorf(p.s.tokPos(), "negative table value %s in factor %d", p.s.tok, k)
+			return p.errorf(p.s.tokPosition(), "negative table value %s in factor %d", p.s.tok, k)
 		}
 		table[idx] = v
 	}
@@ -362,8 +374,7 @@ func (p *fgParser) addLatents(g *Graph, prefix string) {
 	start := 0
 	for k, i := range order {
 		info := p.labels[i]
-		pos := ast.Pos{Filename: p.name, Line: int(info.line), Column: int(info.col)}
-		li := g.AddLatent(all[start:ends[k]], Cat, int(info.card), nil, pos)
+		li := g.AddLatent(all[start:ends[k]], Cat, int(info.card), nil, info.pos)
 		id[i] = int32(g.Latents[li].First)
 		start = ends[k]
 	}

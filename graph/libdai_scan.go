@@ -20,7 +20,7 @@ const scanBuf = 1 << 20
 // after it).
 type scanner struct {
 	r        io.Reader
-	name     string
+	file     *ast.SourceFile
 	buf      []byte
 	pos, end int
 	off      int64 // file offset of buf[0]
@@ -31,18 +31,20 @@ type scanner struct {
 	tok      []byte
 	tokLine  int
 	tokCol   int
+	tokOff   int64
 	tokValid bool // a token was read (positions of end-of-file errors)
 	peeked   bool
 	comment  bool // inside a comment that went on past the buffer
 }
 
-func newScanner(r io.Reader, name string) *scanner {
-	s := &scanner{r: r, name: name, buf: make([]byte, scanBuf), line: 1}
+func newScanner(r io.Reader, file *ast.SourceFile) *scanner {
+	s := &scanner{r: r, file: file, buf: make([]byte, scanBuf), line: 1}
 	s.fill()
 	if bytes.HasPrefix(s.buf[s.pos:s.end], []byte("\uFEFF")) {
 		s.pos += 3
 		s.lineOff = 3
 	}
+	file.AddLine(int(s.lineOff), 1)
 	return s
 }
 
@@ -66,7 +68,7 @@ func (s *scanner) fill() bool {
 		}
 		if err != nil {
 			s.eof = true
-			s.err = &ast.Error{Pos: ast.Pos{Filename: s.name, Line: s.line, Column: 1}, Msg: "libdai: " + err.Error()}
+			s.err = &ast.Error{Pos: ast.Position{Filename: s.file.Name(), Offset: int(s.lineOff), Line: s.line, Column: 1}, Msg: "libdai: " + err.Error()}
 			return n > 0
 		}
 		if n > 0 {
@@ -127,15 +129,15 @@ func (s *scanner) next() bool {
 		}
 		if i == s.end && !s.eof {
 			if s.pos == 0 && s.end == len(s.buf) { // the buffer holds one token and no end
-				s.tokLine, s.tokCol = s.line, int(s.off+int64(s.pos)-s.lineOff)+1
-				s.err = &ast.Error{Pos: s.tokPos(), Msg: "libdai: a token of more than 1 MiB"}
+				s.tokLine, s.tokCol, s.tokOff = s.line, int(s.off+int64(s.pos)-s.lineOff)+1, s.off+int64(s.pos)
+				s.err = &ast.Error{Pos: s.tokPosition(), Msg: "libdai: a token of more than 1 MiB"}
 				return false
 			}
 			s.fill()
 			continue
 		}
 		s.tok = s.buf[s.pos:i]
-		s.tokLine, s.tokCol = s.line, int(s.off+int64(s.pos)-s.lineOff)+1
+		s.tokLine, s.tokCol, s.tokOff = s.line, int(s.off+int64(s.pos)-s.lineOff)+1, s.off+int64(s.pos)
 		s.tokValid = true
 		s.pos = i
 		return true
@@ -154,17 +156,18 @@ func (s *scanner) peek() bool {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
 
-// tokPos is the position of the last token read.
-func (s *scanner) tokPos() ast.Pos {
-	return ast.Pos{Filename: s.name, Line: s.tokLine, Column: s.tokCol}
+// tokPosition is the position of the last token read.
+func (s *scanner) tokPosition() ast.Position {
+	return ast.Position{Filename: s.file.Name(), Offset: int(s.tokOff), Line: s.tokLine, Column: s.tokCol}
 }
 
-// eofPos is the position just after the last token.
-func (s *scanner) eofPos() ast.Pos {
+// eofPosition is the position just after the last token.
+func (s *scanner) eofPosition() ast.Position {
 	if !s.tokValid {
-		return ast.Pos{Filename: s.name, Line: 1, Column: 1}
+		return ast.Position{Filename: s.file.Name(), Line: 1, Column: 1}
 	}
-	p := s.tokPos()
+	p := s.tokPosition()
+	p.Offset += len(s.tok)
 	p.Column += len(s.tok)
 	return p
 }

@@ -355,8 +355,8 @@ func TestLibDAICompactStorage(t *testing.T) {
 	if got := len(g.factors.runs[1].c.tab); got != 8 {
 		t.Errorf("the coupling run holds %d table entries, want 8 (A once, B)", got)
 	}
-	if g.FactorLabel(2) != "table(1, 2)" || g.Factor(2).Pos.Line != 8 {
-		t.Errorf("label %q pos %v", g.FactorLabel(2), g.Factor(2).Pos)
+	if g.FactorLabel(2) != "table(1, 2)" || g.Fset.Position(g.Factor(2).Pos).Line != 8 {
+		t.Errorf("label %q pos %v", g.FactorLabel(2), g.Fset.Position(g.Factor(2).Pos))
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 // engines; it holds no inference state. Variables and factors are numbered
 // in the order they are added.
 type Net struct {
+	Fset    *ast.FileSet // resolves the positions of the variables and factors
 	Vars    []NetVar
 	Factors []NetFactor
 	adj     [][]int // variable → factors touching it, built lazily

@@ -25,7 +25,8 @@ func DumpNet(w io.Writer, n *Net) error {
 	}
 	for i := range n.Factors {
 		f := &n.Factors[i]
-		fmt.Fprintf(bw, "factor %d %s %q at %d:%d", i, f.Kind.Name(), f.Label, f.Pos.Line, f.Pos.Column)
+		at := n.Fset.Position(f.Pos)
+		fmt.Fprintf(bw, "factor %d %s %q at %d:%d", i, f.Kind.Name(), f.Label, at.Line, at.Column)
 		if f.Observed {
 			fmt.Fprintf(bw, " y=%s", floatList(f.Y))
 		}

@@ -16,7 +16,7 @@ import (
 // pairGraph builds n binary variables and one pairwise table factor per edge.
 func pairGraph(n int, edges [][2]int) *Graph {
 	g := &Graph{}
-	g.AddLatent("x", Cat, 2, []int{n}, ast.Pos{})
+	g.AddLatent("x", Cat, 2, []int{n}, ast.NoPos)
 	for _, e := range edges {
 		g.AddFactor(Factor{Kind: "table", Vars: []int{e[0], e[1]}, Table: []float64{1, 1, 1, 1}})
 	}
@@ -204,7 +204,7 @@ func TestEliminationOrderHeapEqualsScan(t *testing.T) {
 		g := &Graph{}
 		n := 5 + rng.IntN(60)
 		for i := range n {
-			g.AddLatent(fmt.Sprintf("v%d", i), Cat, 2+rng.IntN(3), nil, ast.Pos{})
+			g.AddLatent(fmt.Sprintf("v%d", i), Cat, 2+rng.IntN(3), nil, ast.NoPos)
 		}
 		for range rng.IntN(3 * n) {
 			vs := rng.Perm(n)[:1+rng.IntN(4)]

@@ -10,7 +10,7 @@ import (
 // NetRefusal is an engine's reason not to run a typed factor graph: why,
 // and the position of the factor it is about (zero for the whole graph).
 type NetRefusal struct {
-	Pos ast.Pos
+	Pos ast.Position
 	Msg string
 }
 

@@ -104,7 +104,7 @@ func (m Model) unlisted(cm *compile.Model) error {
 			continue
 		}
 		if ok, _ := filepath.Match(glob, "/"+file); ok {
-			pos := cm.Data[item].Pos
+			pos := cm.Fset.Position(cm.Data[item].Pos)
 			list.Add(pos, pos, "data item `%s` reads %s, a shard (it matches --shards %s), but is not in --shard_items: every shard would be paired with that one file's %s; add it: --shard_items %s",
 				item, "/"+file, m.Shards, item, strings.Join(append(slices.Clone(m.Items), item), ","))
 		}
@@ -130,7 +130,7 @@ func (m Model) userPaths(err error, root, shard string) error {
 			e.Msg = strings.ReplaceAll(e.Msg, "--data "+it+"="+shardName+": ", "")
 		}
 		e.Msg = strings.ReplaceAll(e.Msg, shardName, shardOr(shard))
-		for _, p := range []*ast.Pos{&e.Pos, &e.End} {
+		for _, p := range []*ast.Position{&e.Pos, &e.End} {
 			switch {
 			case p.Filename == root:
 				p.Filename = m.Path

@@ -31,7 +31,8 @@ func TestBadMemoryBudgetEnv(t *testing.T) {
 }
 
 // TestModelsChargedToBudget: a factor-graph model (a Gaussian chain of
-// 2·10⁵ steps: 4·10⁵ factors and variables at 256 bytes), the branches
+// 2·10⁵ steps: 2·10⁵ variables at 256 bytes, its vector plate's
+// conditionals at 128), the branches
 // of gated likelihoods (64 × 2000 at 768 bytes) and a libDAI graph (10⁵
 // factors and variables at 640 bytes) are charged against the
 // memory budget before they are built: under FG_MEMORY_BUDGET=64M all are
@@ -56,7 +57,7 @@ func TestModelsChargedToBudget(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "testdata/budget_chain.fg", "--set", "T=200000", "--only", "ep"}, `budget_chain.fg:13:1: error: this plate makes the model a factor graph of at least 200000 factors over 200000 variables .* about 97\.7 MiB through inference at 256 bytes each, more than the memory budget of 64 MiB`},
+		{[]string{"run", "testdata/budget_chain.fg", "--set", "T=200000", "--only", "ep"}, `budget_chain.fg:13:1: error: this plate makes the model a factor graph of at least 200000 factors over 200000 variables .* about 73\.2 MiB through inference at 256 bytes a variable or factor, 128 a factor of a vector plate, more than the memory budget of 64 MiB`},
 		{[]string{"check", "testdata/budget_mixture.fg"}, `budget_mixture.fg:\d+:3: error: the gated likelihoods reach \d+ branches .* more than the memory budget of 64 MiB`},
 		{[]string{"check", chain}, `chain.fg:1:1: error: the libDAI graph has 100000 factors over 100000 variables: about 122\.1 MiB through bp and exact at 640 bytes each, more than the memory budget of 64 MiB`},
 	} {
@@ -77,7 +78,8 @@ func TestModelsChargedToBudget(t *testing.T) {
 }
 
 // TestChainRefusedBeforeItsPeak: a random walk of 10⁶ steps (2·10⁶
-// factors over 10⁶ variables, 732 MiB at 256 bytes) under
+// factors over 10⁶ variables, 488 MiB at 256 bytes a variable and 128 a
+// factor of its vector plates) under
 // FG_MEMORY_BUDGET=300M is refused at its plate of conditionals before
 // the process's peak resident memory reaches the budget: the plate is
 // charged before its factors are made, not after the model is compiled
@@ -86,7 +88,7 @@ func TestModelsChargedToBudget(t *testing.T) {
 // plate's 10⁶ − 1 runs left (after x[0] and y[0]: 10⁶ + 1 factors). A
 // walk of 9·10⁶ steps, past the unrolled plates' limit of 8388608
 // iterations, is bounded by the budget alone: under 3G it is refused by
-// it at its plate, before its 4.3 GiB.
+// it at its plate, before its 3.2 GiB.
 func TestChainRefusedBeforeItsPeak(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("peak resident memory from getrusage is read on Linux")
@@ -98,9 +100,9 @@ func TestChainRefusedBeforeItsPeak(t *testing.T) {
 		limit                int64
 		want                 string
 	}{
-		{"vector", randomWalkFG, "1000000", "300M", 300 << 20, `rw.fg:6:1: error: this plate makes the model a factor graph of at least 1000000 factors over 1000000 variables .* about 488\.3 MiB through inference at 256 bytes each, more than the memory budget of 300 MiB`},
-		{"unrolled", unrolled, "1000000", "300M", 300 << 20, `rw.fg:7:1: error: this plate makes the model a factor graph of at least 1000001 factors over 1000000 variables .* about 488\.3 MiB through inference at 256 bytes each, more than the memory budget of 300 MiB`},
-		{"past the plate limit", randomWalkFG, "9000000", "3G", 3 << 30, `rw.fg:6:1: error: this plate makes the model a factor graph of at least 9000000 factors over 9000000 variables .* about 4\.3 GiB through inference at 256 bytes each, more than the memory budget of 3 GiB`},
+		{"vector", randomWalkFG, "1000000", "300M", 300 << 20, `rw.fg:6:1: error: this plate makes the model a factor graph of at least 1000000 factors over 1000000 variables .* about 366\.2 MiB through inference at 256 bytes a variable or factor, 128 a factor of a vector plate, more than the memory budget of 300 MiB`},
+		{"unrolled", unrolled, "1000000", "300M", 300 << 20, `rw.fg:7:1: error: this plate makes the model a factor graph of at least 1000001 factors over 1000000 variables .* about 488\.3 MiB through inference at 256 bytes a variable or factor, 128 a factor of a vector plate, more than the memory budget of 300 MiB`},
+		{"past the plate limit", randomWalkFG, "9000000", "3G", 3 << 30, `rw.fg:6:1: error: this plate makes the model a factor graph of at least 9000000 factors over 9000000 variables .* about 3\.2 GiB through inference at 256 bytes a variable or factor, 128 a factor of a vector plate, more than the memory budget of 3 GiB`},
 	} {
 		path := filepath.Join(t.TempDir(), "rw.fg")
 		if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {

@@ -47,12 +47,13 @@ func (e *env) fmtFile(path string, write, list bool) bool {
 		fmt.Fprintf(e.stderr, "fg: %s: a libDAI factor graph, not an fg model; left as is\n", path)
 		return !write
 	}
-	f, err := parser.ParseFile(path, src)
+	fset := ast.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src)
 	if err != nil {
 		e.printErrors(err)
 		return false
 	}
-	out := ast.Format(f)
+	out := ast.Format(fset, f)
 	changed := !bytes.Equal(out, src)
 	switch {
 	case list:

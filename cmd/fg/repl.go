@@ -175,10 +175,11 @@ func (s *replSession) statements(text string) {
 // an expression rather than a statement (e.g. mean(w[0]), ep.logz); it
 // reports whether it was one.
 func (s *replSession) evalExpr(text string) bool {
-	if _, err := parser.ParseStmt(s.name, []byte(text)); err == nil {
+	if _, err := parser.ParseStmt(ast.NewFileSet(), s.name, []byte(text)); err == nil {
 		return false
 	}
-	x, err := parser.ParseExpr(text)
+	fset := ast.NewFileSet()
+	x, err := parser.ParseExprFrom(fset, "", text)
 	if err != nil {
 		return false
 	}
@@ -186,7 +187,7 @@ func (s *replSession) evalExpr(text string) bool {
 		fmt.Fprintln(s.e.stderr, "no results yet: :run first to evaluate expressions")
 		return true
 	}
-	for _, v := range s.results.Eval(x) {
+	for _, v := range s.results.Eval(fset, x) {
 		prefix := ""
 		if v.Label != "" {
 			prefix = v.Label + ": "

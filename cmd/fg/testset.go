@@ -16,6 +16,7 @@ import (
 // predictive(LATENT, DATA). `fg run --test PATH` reads each of them from PATH.
 func predictInputs(m *session.Model) ([]string, error) {
 	var names []string
+	fset := m.Compiled().Fset
 	for _, f := range m.Compiled().Files {
 		for _, s := range f.Stmts {
 			p, ok := s.(*ast.PredictStmt)
@@ -24,12 +25,12 @@ func predictInputs(m *session.Model) ([]string, error) {
 			}
 			call, ok := p.Value.(*ast.CallExpr)
 			if !ok || len(call.Args) < 2 {
-				return nil, fmt.Errorf("%s: --test needs predict statements of the form predictive(LATENT, DATA)", p.Pos())
+				return nil, fmt.Errorf("%s: --test needs predict statements of the form predictive(LATENT, DATA)", fset.Position(p.Pos()))
 			}
 			id, ok := call.Args[1].(*ast.Ident)
 			if !ok {
 				return nil, fmt.Errorf("%s: --test needs the inputs of `predict %s` to be a named data, not %s",
-					p.Pos(), p.Name.Name, ast.ExprString(call.Args[1]))
+					fset.Position(p.Pos()), p.Name.Name, ast.ExprString(call.Args[1]))
 			}
 			names = append(names, id.Name)
 		}

@@ -178,7 +178,7 @@ func experiment(ctx context.Context, c config) ([]run, error) {
 // domeModel draws one MRF on the dome.
 func domeModel(dome *stdlib.Graph, rng *rand.Rand, cond condition, reading string) *graph.Graph {
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, []int{dome.N}, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, []int{dome.N}, ast.NoPos)
 	for i := 0; i < dome.N; i++ {
 		h := rng.NormFloat64() // J_i ~ N(0, 1)
 		f := factor.Field{H: h}

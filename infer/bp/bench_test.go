@@ -115,7 +115,7 @@ func BenchmarkNewProblemIsingGrid(b *testing.B) {
 // graph.Graph, the coupling table shared by every edge.
 func gridGraph(r int) *graph.Graph {
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, []int{r, r}, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, []int{r, r}, ast.NoPos)
 	field := []float64{math.Exp(-0.1), math.Exp(0.1)}
 	ising := []float64{math.Exp(0.25), math.Exp(-0.25), math.Exp(-0.25), math.Exp(0.25)}
 	for v := range r * r {

@@ -21,7 +21,7 @@ import (
 func randomTree(rng *rand.Rand, n int) *graph.Graph {
 	g := &graph.Graph{}
 	add := func() int {
-		li := g.AddLatent("x"+strconv.Itoa(len(g.Vars)), graph.Cat, 2+rng.IntN(2), nil, ast.Pos{})
+		li := g.AddLatent("x"+strconv.Itoa(len(g.Vars)), graph.Cat, 2+rng.IntN(2), nil, ast.NoPos)
 		return g.Latents[li].First
 	}
 	add()
@@ -113,7 +113,7 @@ func TestSpecialCasesReduceToBP(t *testing.T) {
 // of scale w in fg's graph form.
 func loopyGraph(rng *rand.Rand, r int, w float64) *graph.Graph {
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, []int{r, r}, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, []int{r, r}, ast.NoPos)
 	for i := 0; i < r*r; i++ {
 		h := rng.NormFloat64()
 		g.AddFactor(graph.Factor{Kind: "field", Vars: []int{i}, Table: []float64{math.Exp(-h), math.Exp(h)}})
@@ -179,7 +179,7 @@ func TestSpinPairwiseMatchesGraph(t *testing.T) {
 	var edges [][2]int32
 	var J []float64
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, []int{n}, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, []int{n}, ast.NoPos)
 	for a := 0; a < n; a++ {
 		for _, b := range []int{(a + 1) % n, (a + 3) % n} {
 			j := rng.NormFloat64()
@@ -240,7 +240,7 @@ func TestStatusAndErrors(t *testing.T) {
 		}
 	}
 	r := &graph.Graph{}
-	r.AddLatent("w", graph.Real, 0, nil, ast.Pos{})
+	r.AddLatent("w", graph.Real, 0, nil, ast.NoPos)
 	if _, err := Run(context.Background(), r, Settings{}); err == nil {
 		t.Error("real variable accepted")
 	}
@@ -250,7 +250,7 @@ func TestStatusAndErrors(t *testing.T) {
 // produce NaN: x0 = x1 forced by an equality table.
 func TestHardConstraints(t *testing.T) {
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Cat, 3, []int{2}, ast.Pos{})
+	g.AddLatent("x", graph.Cat, 3, []int{2}, ast.NoPos)
 	g.AddFactor(graph.Factor{Vars: []int{0, 1}, Table: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}})
 	g.AddFactor(graph.Factor{Vars: []int{0}, Table: []float64{1, 2, 0}})
 	res, err := Run(context.Background(), g, Settings{})

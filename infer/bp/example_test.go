@@ -16,7 +16,7 @@ import (
 // p(+1) ∝ e^h (e^J + e^{−J}), which is the same for x1 = ±1, so σ(2h).
 func ExampleRun() {
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, []int{2}, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, []int{2}, ast.NoPos)
 	h, J := 0.5, 1.0
 	g.AddFactor(graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{math.Exp(-h), math.Exp(h)}})
 	g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{0, 1}, Table: []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)}})

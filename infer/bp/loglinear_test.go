@@ -19,13 +19,13 @@ import (
 func logLinearGrid(r int, seed uint64, tables bool) *graph.Graph {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, []int{r * r}, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, []int{r * r}, ast.NoPos)
 	pair, unary := []float64{1, -1, -1, 1}, []float64{-1, 1}
 	add := func(kind string, theta float64, stat []float64, vars ...int) {
 		if tables {
 			g.AddFactor(graph.Factor{Kind: kind, Vars: vars, Table: graph.LogLinearTable(theta, stat)})
 		} else {
-			g.AddLogLinear(kind, ast.Pos{}, "J", theta, stat, vars...)
+			g.AddLogLinear(kind, ast.NoPos, "J", theta, stat, vars...)
 		}
 	}
 	for v := range r * r {

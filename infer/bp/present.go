@@ -52,7 +52,7 @@ func Relaxations(g *graph.Graph, b []float64) []infer.Relaxation {
 		if w == 0 || a >= g.NumFactors() {
 			continue
 		}
-		out = append(out, infer.Relaxation{Factor: g.FactorLabel(a), Pos: g.Factor(a).Pos.String(), B: w})
+		out = append(out, infer.Relaxation{Factor: g.FactorLabel(a), Pos: g.Fset.Position(g.Factor(a).Pos).String(), B: w})
 	}
 	return out
 }

@@ -9,11 +9,12 @@ import (
 )
 
 func TestVariablesAndRelaxations(t *testing.T) {
-	g := &graph.Graph{}
-	g.AddLatent("s", graph.Spin, 2, []int{2}, ast.Pos{})
-	g.AddLatent("w", graph.Real, 0, nil, ast.Pos{})
-	g.AddLatent("c", graph.Cat, 3, nil, ast.Pos{})
-	g.AddFactor(graph.Factor{Kind: "ising", Label: "ising(s[0], s[1])", Vars: []int{0, 1}, Pos: ast.Pos{Filename: "m.fg", Line: 3, Column: 1}})
+	g := &graph.Graph{Fset: ast.NewFileSet()}
+	at := g.Fset.AddFile("m.fg", []byte("model m\nlatent s: spin[2]\nfactor ising(s[0], s[1], 1)\n")).Pos(26)
+	g.AddLatent("s", graph.Spin, 2, []int{2}, ast.NoPos)
+	g.AddLatent("w", graph.Real, 0, nil, ast.NoPos)
+	g.AddLatent("c", graph.Cat, 3, nil, ast.NoPos)
+	g.AddFactor(graph.Factor{Kind: "ising", Label: "ising(s[0], s[1])", Vars: []int{0, 1}, Pos: at})
 	g.AddFactor(graph.Factor{Kind: "table", Vars: []int{3}})
 	marg := [][]float64{{0.2, 0.8}, {0.6, 0.4}, nil, {0.1, 0.2, 0.7}}
 	vs := Variables(g, marg)

@@ -114,7 +114,7 @@ func TestSpinNotUsed(t *testing.T) {
 // the exact product 1e150.
 func TestSpinCavityOverflow(t *testing.T) {
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, []int{5}, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, []int{5}, ast.NoPos)
 	tab := []float64{0.3, 0.9, 0.2, 0.7}
 	g.AddFactor(graph.Factor{Kind: "table", Vars: []int{0, 1}, Table: tab})
 	for v := 2; v < 5; v++ {

@@ -285,7 +285,7 @@ func (p *partPlan) fit(st *condState, fi int, x []float64) (*netjoint.Contrib, e
 	}
 	c, err := p.j.FitFactor(fi, p.free, x)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.j.Net.Factors[fi].Pos, err)
+		return nil, fmt.Errorf("%s: %w", p.j.Net.Fset.Position(p.j.Net.Factors[fi].Pos), err)
 	}
 	if cacheable {
 		l.fits[l.index(p.j, x)] = &c

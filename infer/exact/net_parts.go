@@ -73,7 +73,7 @@ func components(n *graph.Net) (vars, factors [][]int) {
 // variables renumbered in the order of vars.
 func subNet(n *graph.Net, vars, fs []int) *graph.Net {
 	index := make(map[int]int, len(vars))
-	sub := &graph.Net{}
+	sub := &graph.Net{Fset: n.Fset}
 	for _, v := range vars {
 		index[v] = sub.AddVar(n.Vars[v])
 	}

@@ -70,8 +70,8 @@ func (g *Graph) Banded() bool { return infer.Banded(g.n, bandwidth(g)) }
 func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 	rb := netjoint.NewRootBand(g.n, k)
 	if err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) }, func(f int) (float64, float64) {
-		s := math.Sqrt(g.v[f])
-		return 1 / s, (g.y[f] - g.c[f]) / s
+		s := math.Sqrt(g.v.At(f))
+		return 1 / s, (g.y.At(f) - g.c.At(f)) / s
 	}); err != nil {
 		return gaussJoint{}, err
 	}
@@ -154,11 +154,11 @@ func residualLogLik(g *Graph, mu []float64) float64 {
 			continue
 		}
 		lo, hi := g.edges(k)
-		d := g.y[k] - g.c[k]
+		d := g.y.At(k) - g.c.At(k)
 		for e := lo; e < hi; e++ {
 			d -= g.ecoef[e] * mu[g.evar[e]]
 		}
-		terms = append(terms, -0.5*(d*d/g.v[k]+math.Log(2*math.Pi*g.v[k])))
+		terms = append(terms, -0.5*(d*d/g.v.At(k)+math.Log(2*math.Pi*g.v.At(k))))
 	}
 	return floats.SumCompensated(terms)
 }

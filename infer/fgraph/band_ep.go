@@ -265,7 +265,7 @@ func (b *bandEP) propose(i int) (families.Gaussian, bool) {
 	cav := families.Gaussian{Prec: 1/b.fv[i] - b.u*old.Prec, Shift: b.fm[i]/b.fv[i] - b.u*old.Shift}
 	f := int(b.sites[i])
 	if cav.Prec > 0 && finite(cav.Shift) {
-		_, d1, d2 := b.g.lik(f).Tilted(b.g.y[f], cav.Shift/cav.Prec, 1/cav.Prec, b.u)
+		_, d1, d2 := b.g.lik(f).Tilted(b.g.y.At(f), cav.Shift/cav.Prec, 1/cav.Prec, b.u)
 		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Step(old, cav, d1, d2)
 		if ok && 1+(t.Prec-old.Prec)*b.fv[i] > 0 {
 			b.stats.Updates++
@@ -299,7 +299,7 @@ func (b *bandEP) addSite(i int, tau, nu float64, p *blas64.Symmetric, hw []float
 	g, f, w := b.g, int(b.sites[i]), b.w
 	lo, hi := g.edges(f)
 	base := int(b.lo[i])
-	lin := nu - tau*g.c[f]
+	lin := nu - tau*g.c.At(f)
 	for e := lo; e < hi; e++ {
 		vi, ai := int(g.evar[e]), g.ecoef[e]
 		b.h[vi] += lin * ai
@@ -501,7 +501,7 @@ func (b *bandEP) read(i int) error {
 	v := blas64.Dot(x, x)
 	blas64.Trsv(blas.NoTrans, u, x) // P_W⁻¹a
 	hw := blas64.Vector{N: b.w, Inc: 1, Data: b.hw}
-	m := g.c[f] + blas64.Dot(x, hw)
+	m := g.c.At(f) + blas64.Dot(x, hw)
 	if !(v > 0) || !finite(m, v) {
 		return errNotPD
 	}
@@ -572,12 +572,12 @@ func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
 		rb := netjoint.NewRootBand(b.n, b.k)
 		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int) (float64, float64) {
 			if g.gaussian(f) {
-				s := math.Sqrt(g.v[f])
-				return 1 / s, (g.y[f] - g.c[f]) / s
+				s := math.Sqrt(g.v.At(f))
+				return 1 / s, (g.y.At(f) - g.c.At(f)) / s
 			}
 			t, nu := b.tau[pos[f]], b.nu[pos[f]]
 			s := math.Sqrt(t)
-			return s, (nu - t*g.c[f]) / s
+			return s, (nu - t*g.c.At(f)) / s
 		})
 		if err != nil {
 			return nil, nil, 0, err
@@ -607,7 +607,7 @@ func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
 func (b *bandEP) project(i int, mean, cov []float64) (m, v float64) {
 	g, f, w := b.g, int(b.sites[i]), b.w
 	lo, hi := g.edges(f)
-	m = g.c[f]
+	m = g.c.At(f)
 	for e := lo; e < hi; e++ {
 		vi, ai := int(g.evar[e]), g.ecoef[e]
 		m += ai * mean[vi]
@@ -654,7 +654,7 @@ func (b *bandEP) logZ(mu []float64, logDet float64) (float64, bool) {
 	terms := []float64{residualLogLik(g, mu), 0.5 * float64(b.n) * math.Log(2*math.Pi), -0.5 * logDet}
 	for i, f := range b.sites {
 		lo, hi := g.edges(int(f))
-		fs := g.c[f]
+		fs := g.c.At(int(f))
 		for e := lo; e < hi; e++ {
 			fs += g.ecoef[e] * mu[g.evar[e]]
 		}
@@ -664,7 +664,7 @@ func (b *bandEP) logZ(mu []float64, logDet float64) (float64, bool) {
 		if !(cav.Prec > 0) {
 			return 0, false
 		}
-		lz, _, _ := g.lik(int(f)).Tilted(g.y[f], cav.Shift/cav.Prec, 1/cav.Prec, b.u)
+		lz, _, _ := g.lik(int(f)).Tilted(g.y.At(int(f)), cav.Shift/cav.Prec, 1/cav.Prec, b.u)
 		terms = append(terms, -0.5*t.Prec*fs*fs+t.Shift*fs, (lz-logNorm(marg)+logNorm(cav))/b.u)
 	}
 	z := floats.SumCompensated(terms)

@@ -214,10 +214,10 @@ func gaussianFactors(g *Graph, asSite func(f int) bool) *Graph {
 			vars = append(vars, int(v))
 		}
 		if asSite(f) {
-			out.AddSite(ep.Gaussian{Var: g.v[f]}, g.y[f], vars, g.ecoef[lo:hi], g.c[f])
+			out.AddSite(ep.Gaussian{Var: g.v.At(f)}, g.y.At(f), vars, g.ecoef[lo:hi], g.c.At(f))
 			continue
 		}
-		out.AddGaussian(vars, g.ecoef[lo:hi], g.c[f], g.y[f], g.v[f])
+		out.AddGaussian(vars, g.ecoef[lo:hi], g.c.At(f), g.y.At(f), g.v.At(f))
 	}
 	return out
 }
@@ -231,7 +231,7 @@ func gaussianFactors(g *Graph, asSite func(f int) bool) *Graph {
 func TestBandEPGaussianSites(t *testing.T) {
 	g := siteChain(400, 2, 3, 3)
 	exact := gaussianFactors(g, func(int) bool { return false })
-	sites := gaussianFactors(g, func(f int) bool { return g.y[f] != 0 })
+	sites := gaussianFactors(g, func(f int) bool { return g.y.At(f) != 0 })
 	if len(sites.liks) < 30 {
 		t.Fatalf("%d sites", len(sites.liks))
 	}

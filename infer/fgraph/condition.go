@@ -57,7 +57,7 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool, done <-cha
 			}
 			lo, hi := g.edges(int(k))
 			pi := P[i*n : (i+1)*n]
-			r[i] = g.y[k] - g.c[k]
+			r[i] = g.y.At(int(k)) - g.c.At(int(k))
 			for e := lo; e < hi; e++ {
 				v, a := int(g.evar[e]), g.ecoef[e]
 				blas64.Axpy(a, vec(sigma[v*n:(v+1)*n]), vec(pi))
@@ -77,7 +77,7 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool, done <-cha
 					s += g.ecoef[e] * pi[g.evar[e]]
 				}
 				if l == i {
-					s += g.v[chunk[i]]
+					s += g.v.At(int(chunk[i]))
 				}
 				S.SetSym(i, l, s)
 			}
@@ -132,7 +132,7 @@ func conditionEach(g *Graph, obs []int32, mu, sigma []float64, done <-chan struc
 		}
 		lo, hi := g.edges(int(k))
 		clear(gv)
-		r := g.y[k] - g.c[k]
+		r := g.y.At(int(k)) - g.c.At(int(k))
 		for e := lo; e < hi; e++ {
 			v, a := int(g.evar[e]), g.ecoef[e]
 			for i, x := range sigma[v*n : (v+1)*n] {
@@ -140,7 +140,7 @@ func conditionEach(g *Graph, obs []int32, mu, sigma []float64, done <-chan struc
 			}
 			r -= a * mu[v]
 		}
-		s := g.v[k]
+		s := g.v.At(int(k))
 		for e := lo; e < hi; e++ {
 			s += g.ecoef[e] * gv[g.evar[e]]
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/ep"
 )
 
@@ -30,11 +31,13 @@ type Graph struct {
 	start []int32 // factor k's edges: start[k] : start[k+1]
 	evar  []int32 // variable of each edge
 	ecoef []float64
-	c     []float64       // constant of each factor's affine expression
-	y     []float64       // observation
-	v     []float64       // noise variance of a Gaussian factor (0 for a site)
-	site  []int32         // per factor: index into liks, −1 for a Gaussian factor
-	liks  []ep.Likelihood // one per site (no pointers in the per-factor arrays)
+	// Per factor, as columns (a plate's constants and variances follow
+	// rules and take no memory per factor):
+	c    graph.Column[float64] // constant of each factor's affine expression
+	y    graph.Column[float64] // observation
+	v    graph.Column[float64] // noise variance of a Gaussian factor (0 for a site)
+	site graph.Column[int32]   // index into liks, −1 for a Gaussian factor
+	liks []ep.Likelihood       // one per site (no pointers in the per-factor columns)
 	// blocks are dense Gaussian factors (GP, mvnormal) over several variables.
 	blocks []*block
 	// disc are the discrete variables and gates the gated factors whose
@@ -63,8 +66,6 @@ func (g *Graph) Grow(factors, edges int) {
 	}
 	g.evar, g.ecoef = slices.Grow(g.evar, edges), slices.Grow(g.ecoef, edges)
 	g.start = slices.Grow(g.start, factors)
-	g.c, g.y, g.v = slices.Grow(g.c, factors), slices.Grow(g.y, factors), slices.Grow(g.v, factors)
-	g.site = slices.Grow(g.site, factors)
 }
 
 // NumVars returns the number of variables.
@@ -129,13 +130,13 @@ func (g *Graph) add(vars []int, coefs []float64, c, y, variance float64, lik ep.
 		g.ecoef = append(g.ecoef, coefs[i])
 	}
 	g.start = append(g.start, int32(len(g.evar)))
-	g.c = append(g.c, c)
-	g.y = append(g.y, y)
-	g.v = append(g.v, variance)
+	g.c.Add(c)
+	g.y.Add(y)
+	g.v.Add(variance)
 	if lik == nil {
-		g.site = append(g.site, -1)
+		g.site.Add(-1)
 	} else {
-		g.site = append(g.site, int32(len(g.liks)))
+		g.site.Add(int32(len(g.liks)))
 		g.liks = append(g.liks, lik)
 	}
 }
@@ -147,20 +148,20 @@ func (g *Graph) Err() error { return g.err }
 func (g *Graph) edges(k int) (int, int) { return int(g.start[k]), int(g.start[k+1]) }
 
 // gaussian reports whether factor k is linear-Gaussian.
-func (g *Graph) gaussian(k int) bool { return g.site[k] < 0 }
+func (g *Graph) gaussian(k int) bool { return g.site.At(k) < 0 }
 
 // lik returns the likelihood of site factor k.
-func (g *Graph) lik(k int) ep.Likelihood { return g.liks[g.site[k]] }
+func (g *Graph) lik(k int) ep.Likelihood { return g.liks[g.site.At(k)] }
 
 // StateBytes returns the bytes the graph and an engine's state hold: the
-// flat graph arrays, two messages per edge, a belief per variable and the
+// graph's arrays and columns, two messages per edge, a belief per variable and the
 // schedule (for the memory-per-time-step figure of a chain).
 func (g *Graph) StateBytes() int {
 	e, f := len(g.evar), g.NumFactors()
-	graph := 4*(f+1) + 4*e + 8*e + 3*8*f + 4*f + 16*len(g.liks)
+	arrays := 4*len(g.start) + 4*e + 8*e + int(g.c.Bytes()+g.y.Bytes()+g.v.Bytes()+g.site.Bytes()) + 16*len(g.liks)
 	state := 16*e + 16*g.n + 8*g.n
 	sched := 8*f + 4*(g.n+1) + 4*e
-	return graph + state + sched
+	return arrays + state + sched
 }
 
 func finite(vs ...float64) bool {

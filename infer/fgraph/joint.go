@@ -250,14 +250,14 @@ func addGaussians(g *Graph, add func(i, j int, x float64), h []float64) float64 
 			continue
 		}
 		lo, hi := g.edges(k)
-		d := g.y[k] - g.c[k]
-		r -= 0.5 * (d*d/g.v[k] + math.Log(2*math.Pi*g.v[k]))
+		d := g.y.At(k) - g.c.At(k)
+		r -= 0.5 * (d*d/g.v.At(k) + math.Log(2*math.Pi*g.v.At(k)))
 		for i := lo; i < hi; i++ {
 			vi := int(g.evar[i])
-			h[vi] += g.ecoef[i] * d / g.v[k]
+			h[vi] += g.ecoef[i] * d / g.v.At(k)
 			for j := lo; j < hi; j++ {
 				if vj := int(g.evar[j]); vj >= vi {
-					add(vi, vj, g.ecoef[i]*g.ecoef[j]/g.v[k])
+					add(vi, vj, g.ecoef[i]*g.ecoef[j]/g.v.At(k))
 				}
 			}
 		}
@@ -271,7 +271,7 @@ func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
 	n := g.n
 	constant := false
 	for k := 0; k < g.NumFactors(); k++ {
-		constant = constant || (!g.gaussian(k) && g.c[k] != 0)
+		constant = constant || (!g.gaussian(k) && g.c.At(k) != 0)
 	}
 	if constant {
 		n++
@@ -290,9 +290,9 @@ func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
 			a[g.evar[e]] = g.ecoef[e]
 		}
 		if constant {
-			a[g.n] = g.c[k]
+			a[g.n] = g.c.At(k)
 		}
-		p.Sites = append(p.Sites, ep.Site{Lik: g.lik(k), Y: g.y[k], Proj: a})
+		p.Sites = append(p.Sites, ep.Site{Lik: g.lik(k), Y: g.y.At(k), Proj: a})
 	}
 	return p
 }

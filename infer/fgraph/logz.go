@@ -80,16 +80,16 @@ func factorLogZ(g *Graph, st *state, k int) (float64, bool) {
 		mf += g.ecoef[e] * n.Shift / n.Prec
 		vf += g.ecoef[e] * g.ecoef[e] / n.Prec
 	}
-	mf += g.c[k]
+	mf += g.c.At(k)
 	if flat >= 0 {
 		return z - math.Log(math.Abs(g.ecoef[flat])), true
 	}
 	if g.gaussian(k) {
-		s := g.v[k] + vf
-		d := g.y[k] - mf
+		s := g.v.At(k) + vf
+		d := g.y.At(k) - mf
 		return z - 0.5*math.Log(2*math.Pi*s) - 0.5*d*d/s, true
 	}
-	lz, _, _ := g.lik(k).Tilted(g.y[k], mf, vf, 1)
+	lz, _, _ := g.lik(k).Tilted(g.y.At(k), mf, vf, 1)
 	return z + lz, finite(lz)
 }
 
@@ -109,7 +109,7 @@ func powerSiteLogZ(g *Graph, st *state, k int, u float64) (float64, bool) {
 		mf += a * c.Shift / c.Prec
 		vf += a * a / c.Prec
 	}
-	lz, _, _ := g.lik(k).Tilted(g.y[k], mf+g.c[k], vf, u)
+	lz, _, _ := g.lik(k).Tilted(g.y.At(k), mf+g.c.At(k), vf, u)
 	z := beliefs + (lz+cavities-beliefs)/u
 	return z, finite(z)
 }
@@ -129,7 +129,7 @@ func gaussianLogZImproper(g *Graph, st *state, k int) (float64, bool) {
 	m := hi - lo
 	lam := mat.NewSymDense(m, nil)
 	h := mat.NewVecDense(m, nil)
-	s2, d := g.v[k], g.y[k]-g.c[k]
+	s2, d := g.v.At(k), g.y.At(k)-g.c.At(k)
 	for i := 0; i < m; i++ {
 		n := st.cavity(g, lo+i, 1)
 		ai := g.ecoef[lo+i]

@@ -355,7 +355,7 @@ func (p *passer) projections(res *Result) {
 			continue
 		}
 		lo, hi := g.edges(k)
-		m, v := g.c[k], 0.0
+		m, v := g.c.At(k), 0.0
 		for e := lo; e < hi; e++ {
 			a := g.ecoef[e]
 			m += a * res.Mean[g.evar[e]]

@@ -47,7 +47,7 @@ func (s *state) set(g *Graph, e int, m families.Gaussian) {
 // with ν ≠ 0).
 func gaussianMessage(g *Graph, s *state, k, j int) (families.Gaussian, bool) {
 	lo, hi := g.edges(k)
-	S, r := g.v[k], g.y[k]-g.c[k]
+	S, r := g.v.At(k), g.y.At(k)-g.c.At(k)
 	for e := lo; e < hi; e++ {
 		if e == j {
 			continue
@@ -80,7 +80,7 @@ const wideFactor = 8
 // is computed directly. A flat incoming message makes the others flat.
 func gaussianMessages(g *Graph, s *state, k int, out []families.Gaussian) bool {
 	lo, hi := g.edges(k)
-	S, r := g.v[k], g.y[k]-g.c[k]
+	S, r := g.v.At(k), g.y.At(k)-g.c.At(k)
 	flat := -1
 	for e := lo; e < hi; e++ {
 		n := s.cavity(g, e, 1)
@@ -134,7 +134,7 @@ func gaussianMessages(g *Graph, s *state, k int, out []families.Gaussian) bool {
 // tilted marginal is not proper or a result is not finite.
 func siteMessages(g *Graph, s *state, k int, u float64, out []families.Gaussian) bool {
 	lo, hi := g.edges(k)
-	proj := families.Projection{Mean: g.c[k]}
+	proj := families.Projection{Mean: g.c.At(k)}
 	for e := lo; e < hi; e++ {
 		n := s.cavity(g, e, u)
 		if !(n.Prec > 0) || !finite(n.Shift) {
@@ -142,7 +142,7 @@ func siteMessages(g *Graph, s *state, k int, u float64, out []families.Gaussian)
 		}
 		proj.Add(g.ecoef[e], n)
 	}
-	_, d1, d2 := g.lik(k).Tilted(g.y[k], proj.Mean, proj.Var, u)
+	_, d1, d2 := g.lik(k).Tilted(g.y.At(k), proj.Mean, proj.Var, u)
 	if !finite(d1, d2) {
 		return false
 	}

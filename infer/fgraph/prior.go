@@ -137,7 +137,7 @@ func priorMoments(g *Graph, d directed, done <-chan struct{}) (mu, sigma []float
 			}
 		}
 		row := sigma[v*n : (v+1)*n]
-		m := (g.y[k] - g.c[k]) / av
+		m := (g.y.At(int(k)) - g.c.At(int(k))) / av
 		for e := lo; e < hi; e++ {
 			if j := int(g.evar[e]); j != v {
 				b := -g.ecoef[e] / av
@@ -145,7 +145,7 @@ func priorMoments(g *Graph, d directed, done <-chan struct{}) (mu, sigma []float
 				floats.AddScaled(row, b, sigma[j*n:(j+1)*n])
 			}
 		}
-		vv := g.v[k] / (av * av)
+		vv := g.v.At(int(k)) / (av * av)
 		for e := lo; e < hi; e++ {
 			if j := int(g.evar[e]); j != v {
 				vv -= g.ecoef[e] / av * row[j]

@@ -86,8 +86,8 @@ func siteGates(g *Graph) []gate {
 		for e := lo; e < hi; e++ {
 			vars[e-lo], pos[e-lo] = int(g.evar[e]), e-lo
 		}
-		out[g.site[k]] = gate{z: -1, y: g.y[k], vars: vars, pos: [][]int{pos},
-			branches: []Branch{{Lik: g.lik(k), Vars: vars, Coefs: coefs, C: g.c[k]}}}
+		out[g.site.At(k)] = gate{z: -1, y: g.y.At(k), vars: vars, pos: [][]int{pos},
+			branches: []Branch{{Lik: g.lik(k), Vars: vars, Coefs: coefs, C: g.c.At(k)}}}
 	}
 	return out
 }
@@ -105,7 +105,7 @@ func (r *relaxation) relaxes(g *Graph, k int) bool {
 // see above) into out; false when a cavity or the tilted distribution is
 // improper or a result is not finite.
 func (sc *gateScratch) relaxedSite(g *Graph, st *state, k int, out []families.Gaussian) bool {
-	si := g.site[k]
+	si := g.site.At(k)
 	gt := &sc.rx.sites[si]
 	lo, hi := g.edges(k)
 	for e := lo; e < hi; e++ {

@@ -53,7 +53,7 @@ func (g *Graph) sitesLogLik(x []float64) float64 {
 	for k := 0; k < g.NumFactors(); k++ {
 		if !g.gaussian(k) {
 			lo, hi := g.edges(k)
-			s += logDensity(g.lik(k), g.y[k], g.evar[lo:hi], g.ecoef[lo:hi], g.c[k], x)
+			s += logDensity(g.lik(k), g.y.At(k), g.evar[lo:hi], g.ecoef[lo:hi], g.c.At(k), x)
 		}
 	}
 	return s

@@ -118,7 +118,7 @@ func gaussianCavity(g *Graph, st *state, k int) (d, s float64, ok bool) {
 	if flat || !ok {
 		return 0, 0, ok
 	}
-	return g.y[k] - m, g.v[k] + v, true
+	return g.y.At(k) - m, g.v.At(k) + v, true
 }
 
 // projCavity returns the mean c + Σ a_j m_j and variance Σ a_j² v_j of
@@ -126,7 +126,7 @@ func gaussianCavity(g *Graph, st *state, k int) (d, s float64, ok bool) {
 // flat when one of them is flat, false when one is improper.
 func projCavity(g *Graph, st *state, k int) (m, v float64, flat, ok bool) {
 	lo, hi := g.edges(k)
-	m = g.c[k]
+	m = g.c.At(k)
 	for e := lo; e < hi; e++ {
 		n := st.cavity(g, e, 1)
 		if n.Prec == 0 && n.Shift == 0 {

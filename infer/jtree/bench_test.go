@@ -16,7 +16,7 @@ func domeGraph() *graph.Graph {
 	dome := stdlib.GeodesicDome()
 	rng := rand.New(rand.NewPCG(1, 2))
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, []int{dome.N}, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, []int{dome.N}, ast.NoPos)
 	for i := 0; i < dome.N; i++ {
 		h := rng.NormFloat64()
 		g.AddFactor(graph.Factor{Kind: "field", Vars: []int{i}, Table: []float64{math.Exp(-h), math.Exp(h)}})

@@ -66,7 +66,7 @@ func TestMatchesLibDAIJTree(t *testing.T) {
 func randomGraph(rng *rand.Rand, n, m int) *graph.Graph {
 	g := &graph.Graph{}
 	for i := 0; i < n; i++ {
-		g.AddLatent("x"+strconv.Itoa(i), graph.Cat, 1+rng.IntN(3), nil, ast.Pos{})
+		g.AddLatent("x"+strconv.Itoa(i), graph.Cat, 1+rng.IntN(3), nil, ast.NoPos)
 	}
 	for a := 0; a < m; a++ {
 		ar := rng.IntN(4)
@@ -168,7 +168,7 @@ func TestMatchesBruteForce(t *testing.T) {
 // depends on the machine).
 func TestBudgetRefusal(t *testing.T) {
 	g := &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, []int{12}, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, []int{12}, ast.NoPos)
 	for a := 0; a < 12; a++ {
 		for b := a + 1; b < 12; b++ {
 			g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{a, b}, Table: []float64{1, 2, 2, 1}})
@@ -182,7 +182,7 @@ func TestBudgetRefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	grid := &graph.Graph{}
-	grid.AddLatent("x", graph.Spin, 2, []int{400}, ast.Pos{})
+	grid.AddLatent("x", graph.Spin, 2, []int{400}, ast.NoPos)
 	for r := range 20 {
 		for c := range 20 {
 			if c+1 < 20 {
@@ -201,12 +201,12 @@ func TestBudgetRefusal(t *testing.T) {
 
 func TestRejectsBadInput(t *testing.T) {
 	g := &graph.Graph{}
-	g.AddLatent("w", graph.Real, 0, nil, ast.Pos{})
+	g.AddLatent("w", graph.Real, 0, nil, ast.NoPos)
 	if _, err := Run(context.Background(), g, Settings{}); err == nil {
 		t.Error("real variable accepted")
 	}
 	g = &graph.Graph{}
-	g.AddLatent("x", graph.Spin, 2, nil, ast.Pos{})
+	g.AddLatent("x", graph.Spin, 2, nil, ast.NoPos)
 	g.AddFactor(graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{1}})
 	if _, err := Run(context.Background(), g, Settings{}); err == nil {
 		t.Error("short table accepted")

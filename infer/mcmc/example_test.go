@@ -16,7 +16,7 @@ import (
 func ExampleRunGibbs() {
 	j, h := 0.5, 0.3
 	g := &graph.Graph{}
-	g.AddLatent("s", graph.Spin, 2, []int{2}, ast.Pos{})
+	g.AddLatent("s", graph.Spin, 2, []int{2}, ast.NoPos)
 	g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{0, 1},
 		Table: []float64{math.Exp(j), math.Exp(-j), math.Exp(-j), math.Exp(j)}})
 	g.AddFactor(graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{math.Exp(-h), math.Exp(h)}})

@@ -24,7 +24,7 @@ func smallGraphScale(scale float64) *graph.Graph {
 	g := &graph.Graph{}
 	cards := []int{2, 3, 2, 2}
 	for i, k := range cards {
-		g.AddLatent("x"+strconv.Itoa(i), graph.Cat, k, nil, ast.Pos{})
+		g.AddLatent("x"+strconv.Itoa(i), graph.Cat, k, nil, ast.NoPos)
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	add := func(vars ...int) {
@@ -163,7 +163,7 @@ func TestGibbsLibDAIGrid(t *testing.T) {
 // isingPair is two spins with coupling table [e^J, e^−J, e^−J, e^J].
 func isingPair(j float64) *graph.Graph {
 	g := &graph.Graph{}
-	g.AddLatent("s", graph.Spin, 2, []int{2}, ast.Pos{})
+	g.AddLatent("s", graph.Spin, 2, []int{2}, ast.NoPos)
 	a, b := math.Exp(j), math.Exp(-j)
 	g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{0, 1}, Table: []float64{a, b, b, a}})
 	return g
@@ -215,7 +215,7 @@ func TestGibbsReproducibleAndErrors(t *testing.T) {
 		t.Errorf("canceled: %v %v", res, err)
 	}
 	r := &graph.Graph{}
-	r.AddLatent("w", graph.Real, 0, nil, ast.Pos{})
+	r.AddLatent("w", graph.Real, 0, nil, ast.NoPos)
 	if _, err := RunGibbs(context.Background(), r, GibbsSettings{}); err == nil {
 		t.Error("real variable accepted")
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 // A two-state hidden Markov model with known parameters: z[0] ~
@@ -191,13 +193,14 @@ func TestCanceled(t *testing.T) {
 // TestSupports: a kind without the divergence's rule and a variable on two
 // edges of one factor are refused with the factor's position.
 func TestSupports(t *testing.T) {
-	net := &graph.Net{}
+	net := &graph.Net{Fset: ast.NewFileSet()}
+	file := net.Fset.AddFile("m.fg", []byte(strings.Repeat("\n", 10)))
 	x := net.AddVar(graph.NetVar{Name: "x", Family: graph.Gaussian})
 	f := obs(factor.Normal{}, 1, graph.VarEdge("mean", x), graph.DataEdge("var", 1))
-	f.Pos.Line = 7
+	f.Pos = file.Pos(6)
 	net.AddFactor(f)
 	g := prior(factor.NormalPrior{}, graph.VarEdge("x", x), graph.VarEdge("mean", x), graph.DataEdge("var", 1))
-	g.Pos.Line = 9
+	g.Pos = file.Pos(8)
 	net.AddFactor(g)
 	d := Supports(net, Options{Alpha: 1})
 	if len(d) != 1 || d[0].Pos.Line != 9 {

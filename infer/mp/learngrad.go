@@ -66,7 +66,7 @@ func RunGrad(ctx context.Context, net *graph.Net, opt Options, tangents [][]Tang
 			d, err := e.termDerivative(t)
 			if err != nil {
 				f := &net.Factors[t.Factor]
-				return res, nil, fmt.Errorf("the evidence gradient at %s (%s): %w", f.Label, f.Pos, err)
+				return res, nil, fmt.Errorf("the evidence gradient at %s (%s): %w", f.Label, net.Fset.Position(f.Pos), err)
 			}
 			grad[k] += d
 		}

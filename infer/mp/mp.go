@@ -190,7 +190,7 @@ func (e *engine) sweep(ctx context.Context) (infer.Sweep, error) {
 		if err := e.update(e.fs[i]); err != nil {
 			if k >= n {
 				s.Skipped++
-				s.Why = fmt.Sprintf(": %s at %s: %v", e.net.Factors[i].Label, e.net.Factors[i].Pos, err)
+				s.Why = fmt.Sprintf(": %s at %s: %v", e.net.Factors[i].Label, e.net.Fset.Position(e.net.Factors[i].Pos), err)
 			}
 			continue
 		}

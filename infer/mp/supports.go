@@ -13,9 +13,10 @@ import (
 // factor (a factor's update enumerates them).
 const MaxStates = 1 << 12
 
-// Diagnostic is a refusal of Supports: the factor's position and why.
+// Diagnostic is a refusal of Supports: the factor's position (resolved in
+// the Net's file set) and why.
 type Diagnostic struct {
-	Pos ast.Pos
+	Pos ast.Position
 	Msg string
 }
 
@@ -34,7 +35,7 @@ func Supports(net *graph.Net, opt Options) []Diagnostic {
 	for i := range net.Factors {
 		f := &net.Factors[i]
 		fail := func(format string, args ...any) {
-			out = append(out, Diagnostic{Pos: f.Pos, Msg: fmt.Sprintf("%s: ", f.Label) + fmt.Sprintf(format, args...)})
+			out = append(out, Diagnostic{Pos: net.Fset.Position(f.Pos), Msg: fmt.Sprintf("%s: ", f.Label) + fmt.Sprintf(format, args...)})
 		}
 		if opt.VMP() {
 			if _, ok := f.Kind.(factor.VMP); !ok {

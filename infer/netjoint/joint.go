@@ -40,12 +40,12 @@ func New(n *graph.Net) (*Joint, error) {
 		f := &n.Factors[fi]
 		d, ok := f.Kind.(Density)
 		if !ok {
-			return nil, fmt.Errorf("%s: factor %s (kind %s) has no log density", f.Pos, f.Label, f.Kind.Name())
+			return nil, fmt.Errorf("%s: factor %s (kind %s) has no log density", n.Fset.Position(f.Pos), f.Label, f.Kind.Name())
 		}
 		j.dens[fi] = d
 		for _, e := range f.Edges {
 			if err := j.checkEdge(&e); err != nil {
-				return nil, fmt.Errorf("%s: factor %s, edge %q: %w", f.Pos, f.Label, e.Name, err)
+				return nil, fmt.Errorf("%s: factor %s, edge %q: %w", n.Fset.Position(f.Pos), f.Label, e.Name, err)
 			}
 		}
 	}

@@ -70,7 +70,7 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 		j.res.Warn(j.pos(), "%s: %s", b.Name, res.Message)
 	}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
-	o.relax = relaxations(b.Sites, res.B)
+	o.relax = j.relaxations(b.Sites, res.B)
 	preds, err := j.epPredictions(b, res)
 	if err != nil {
 		return nil, err
@@ -99,11 +99,11 @@ func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
 }
 
 // relaxations lists the sites whose relaxation weight is non-zero.
-func relaxations(sites []compile.Site, b []float64) []infer.Relaxation {
+func (j *job) relaxations(sites []compile.Site, b []float64) []infer.Relaxation {
 	var out []infer.Relaxation
 	for i, v := range b {
 		if v != 0 && i < len(sites) {
-			out = append(out, infer.Relaxation{Factor: sites[i].Label, Pos: sites[i].Pos.String(), B: v})
+			out = append(out, infer.Relaxation{Factor: sites[i].Label, Pos: j.m.Fset.Position(sites[i].Pos).String(), B: v})
 		}
 	}
 	return out

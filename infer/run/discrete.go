@@ -29,7 +29,7 @@ func (j *job) runBP() error {
 	for fi, b := range res.B {
 		if b != 0 {
 			f := j.m.Graph.Factor(fi)
-			r.Relaxation = append(r.Relaxation, infer.Relaxation{Factor: j.m.Graph.FactorLabel(fi), Pos: f.Pos.String(), B: b})
+			r.Relaxation = append(r.Relaxation, infer.Relaxation{Factor: j.m.Graph.FactorLabel(fi), Pos: j.m.Fset.Position(f.Pos).String(), B: b})
 		}
 	}
 	return nil

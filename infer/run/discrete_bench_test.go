@@ -20,7 +20,7 @@ func BenchmarkDiscreteResults(b *testing.B) {
 	g := &graph.Graph{}
 	marg := make([][]float64, n)
 	for i := range n {
-		g.AddLatent(fmt.Sprint("x", i), graph.Cat, 2, nil, ast.Pos{})
+		g.AddLatent(fmt.Sprint("x", i), graph.Cat, 2, nil, ast.NoPos)
 		marg[i] = []float64{0.25, 0.75}
 	}
 	b.ResetTimer()

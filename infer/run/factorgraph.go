@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/compile"
@@ -57,7 +58,7 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 		return err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ,
-		hasLogZ: res.HasLogZ, trace: res.Trace, relax: relaxations(liks, res.B)}
+		hasLogZ: res.HasLogZ, trace: res.Trace, relax: j.relaxations(liks, res.B)}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
 	if exact {
 		if !res.Exact {
@@ -104,20 +105,21 @@ func (j *job) warnJitter(fg *compile.FactorGraph, delta float64) {
 // factors unless relax, the other sites as EP sites; it returns the sites
 // added as EP sites, in order.
 func graphOf(fg *compile.FactorGraph, relax bool, epLik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, []compile.Site, error) {
-	g := priorGraph(fg, len(fg.Sites))
+	g := priorGraph(fg, fg.NumSites())
 	var liks []compile.Site
-	for _, s := range fg.Sites {
+	for i, s := range fg.Sites() {
 		a := s.Aff
 		if n, ok := s.Shared.Lik.(factor.Normal); ok && !relax {
 			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
 			continue
 		}
-		lik, err := epLik(s.BlockSite())
+		site := fg.SiteAt(i)
+		lik, err := epLik(site)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", s.Label, err)
+			return nil, nil, fmt.Errorf("%s: %w", site.Label, err)
 		}
 		g.AddSite(lik, s.Y, a.Vars, a.Coefs, a.Const)
-		liks = append(liks, s.BlockSite())
+		liks = append(liks, site)
 	}
 	return g, liks, g.Err()
 }
@@ -127,15 +129,8 @@ func graphOf(fg *compile.FactorGraph, relax bool, epLik func(compile.Site) (ep.L
 // room for the first sites of fg.Sites.
 func priorGraph(fg *compile.FactorGraph, sites int) *fgraph.Graph {
 	g := fgraph.NewGraph(fg.NumVars)
-	edges := 0
-	for _, f := range fg.Gaussians {
-		edges += len(f.Aff.Vars)
-	}
-	for _, s := range fg.Sites[:sites] {
-		edges += len(s.Aff.Vars)
-	}
-	g.Grow(len(fg.Gaussians)+sites, edges)
-	for _, f := range fg.Gaussians {
+	g.Grow(fg.NumGaussians()+sites, fg.Edges(sites))
+	for _, f := range fg.Gaussians() {
 		g.AddGaussian(f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, 0, f.Var)
 	}
 	for _, d := range fg.Dense {
@@ -174,9 +169,9 @@ func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, floa
 	}
 	b := &compile.Block{Latent: -1, Name: jointName(m, fg), N: fg.NumVars,
 		Prior: compile.Prior{Kind: compile.PriorMVNormal, Mean: mean, Cov: cov}}
-	for _, s := range fg.Sites {
-		site := s.BlockSite()
-		site.Vars, site.Proj, site.Offset = s.Aff.Vars, s.Aff.Coefs, s.Aff.Const
+	for i, s := range fg.Sites() {
+		site := fg.SiteAt(i)
+		site.Vars, site.Proj, site.Offset = slices.Clone(s.Aff.Vars), slices.Clone(s.Aff.Coefs), s.Aff.Const
 		b.Sites = append(b.Sites, site)
 	}
 	return b, g.Jitter(), nil

@@ -39,10 +39,12 @@ func (j *job) fgMCMC(fg *compile.FactorGraph) error {
 // Gaussian), every other site as a likelihood of its projection.
 func (j *job) fgChain(fg *compile.FactorGraph) error {
 	p := mcmc.ChainProblem{N: fg.NumVars}
-	for _, f := range fg.Gaussians {
+	for i := range fg.NumGaussians() {
+		f := fg.Gaussian(i) // lists of its own: the problem keeps them
 		p.Gaussians = append(p.Gaussians, mcmc.LinearFactor{Vars: f.Aff.Vars, Coefs: f.Aff.Coefs, Const: f.Aff.Const, Var: f.Var})
 	}
-	for _, s := range fg.Sites {
+	for i := range fg.NumSites() {
+		s := fg.Site(i)
 		a := s.Aff
 		if n, ok := s.Shared.Lik.(factor.Normal); ok {
 			p.Gaussians = append(p.Gaussians, mcmc.LinearFactor{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Y: s.Y, Var: n.Var})

@@ -33,7 +33,7 @@ func (j *job) fitcBlock(b *compile.Block) (*blockOut, error) {
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ,
 		hasLogZ: res.HasLogZ, trace: res.Trace}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
-	o.relax = relaxations(b.Sites, res.B)
+	o.relax = j.relaxations(b.Sites, res.B)
 	if res.Mean != nil {
 		if o.predictions, err = j.fitcPredictions(b, res); err != nil {
 			return nil, err

@@ -34,12 +34,13 @@ import (
 // gatedGraph is fg as an infer/fgraph graph with its discrete variables
 // and gates; lik maps a site to the engine's likelihood.
 func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
-	g := priorGraph(fg, len(fg.Sites))
+	g := priorGraph(fg, fg.NumSites())
 	j.warnJitter(fg, g.Jitter())
-	for _, s := range fg.Sites {
-		l, err := lik(s.BlockSite())
+	for i, s := range fg.Sites() {
+		site := fg.SiteAt(i)
+		l, err := lik(site)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Label, err)
+			return nil, fmt.Errorf("%s: %w", site.Label, err)
 		}
 		g.AddSite(l, s.Y, s.Aff.Vars, s.Aff.Coefs, s.Aff.Const)
 	}
@@ -96,7 +97,7 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 		return err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, logZ: res.LogZ, hasLogZ: res.HasLogZ, trace: res.Trace,
-		relax: gateRelaxations(fg, res.B)}
+		relax: j.gateRelaxations(fg, res.B)}
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
 	j.mergeFG(o)
 	if res.Status.HasNumbers() && res.Prob != nil {
@@ -109,15 +110,15 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 // relaxed_kl (fgraph.Result.B: the sites' in fg.Sites order, then the
 // gates' in fg.Gates order) by factor label and position, leaving out the
 // factors whose relaxation was pruned (b = 0), as for sites elsewhere.
-func gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
-	sites := make([]compile.Site, 0, len(fg.Sites)+len(fg.Gates))
-	for _, s := range fg.Sites {
-		sites = append(sites, s.BlockSite())
+func (j *job) gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
+	sites := make([]compile.Site, 0, fg.NumSites()+len(fg.Gates))
+	for i := range fg.NumSites() {
+		sites = append(sites, fg.SiteAt(i))
 	}
 	for _, g := range fg.Gates {
 		sites = append(sites, compile.Site{Label: g.Label, Pos: g.Pos})
 	}
-	return relaxations(sites, b)
+	return j.relaxations(sites, b)
 }
 
 // gatedExact is the exact posterior: enumeration when conditionally

@@ -72,14 +72,14 @@ func Learn(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, 
 	}
 	out, learned, trace, err := learnPositionless(ctx, m, opt)
 	if err != nil && ctx.Err() == nil {
-		err = learnErrorAt(m.Learn, err)
+		err = learnErrorAt(m.Fset, m.Learn, err)
 	}
 	return out, learned, trace, err
 }
 
 // learnErrorAt places err at the learn statement, or at the param of it
 // that a *paramError names.
-func learnErrorAt(ls *compile.LearnSpec, err error) error {
+func learnErrorAt(fset *ast.FileSet, ls *compile.LearnSpec, err error) error {
 	var list ast.ErrorList
 	var one *ast.Error
 	if errors.As(err, &list) || errors.As(err, &one) {
@@ -94,7 +94,7 @@ func learnErrorAt(ls *compile.LearnSpec, err error) error {
 			}
 		}
 	}
-	return &ast.Error{Pos: pos, Msg: err.Error()}
+	return &ast.Error{Pos: fset.Position(pos), Msg: err.Error()}
 }
 
 // paramError is a learn error about one learned param.
@@ -150,7 +150,7 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	}
 	var learned []infer.Learned
 	for i, p := range lb.params {
-		l := infer.Learned{Name: p.Name, Initial: lb.init[i], Value: res.X[i], Pos: m.Learn.Params[i].Pos.String()}
+		l := infer.Learned{Name: p.Name, Initial: lb.init[i], Value: res.X[i], Pos: m.Fset.Position(m.Learn.Params[i].Pos).String()}
 		l.Warning = notMaximum(res, i, l, m.Learn.Params[i])
 		learned = append(learned, l)
 	}

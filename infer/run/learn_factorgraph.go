@@ -125,11 +125,11 @@ func forestView(fg *compile.FactorGraph) bool {
 // infer/fgraph graph (graphOf), in its order: the priors and
 // conditionals, then the Gaussian observations.
 func forestVars(fg *compile.FactorGraph) []float64 {
-	out := make([]float64, 0, len(fg.Gaussians)+len(fg.Sites))
-	for _, f := range fg.Gaussians {
+	out := make([]float64, 0, fg.NumGaussians()+fg.NumSites())
+	for _, f := range fg.Gaussians() {
 		out = append(out, f.Var)
 	}
-	for _, s := range fg.Sites {
+	for _, s := range fg.Sites() {
 		if n, ok := s.Shared.Lik.(factor.Normal); ok {
 			out = append(out, n.Var)
 		}
@@ -143,10 +143,10 @@ func forestVars(fg *compile.FactorGraph) []float64 {
 // fgraph.Result.AffGrad.
 func forestAffs(fg *compile.FactorGraph) []float64 {
 	var out []float64
-	for _, f := range fg.Gaussians {
+	for _, f := range fg.Gaussians() {
 		out = append(append(out, f.Aff.Coefs...), f.Aff.Const)
 	}
-	for _, s := range fg.Sites {
+	for _, s := range fg.Sites() {
 		if _, ok := s.Shared.Lik.(factor.Normal); ok {
 			out = append(append(out, s.Aff.Coefs...), s.Aff.Const)
 		}
@@ -159,7 +159,7 @@ func forestAffs(fg *compile.FactorGraph) []float64 {
 // eps, 0 for a site without one.
 func forestLiks(fg *compile.FactorGraph) []float64 {
 	var out []float64
-	for _, s := range fg.Sites {
+	for _, s := range fg.Sites() {
 		if _, ok := s.Shared.Lik.(factor.Normal); ok {
 			continue
 		}
@@ -270,21 +270,21 @@ func (e *forestEvidence) Evaluate(ctx context.Context, tol, damping float64) (fl
 // (the coefficients and constant of a prior or conditional, not its
 // variables) and its sites' likelihood parameters.
 func sameGraph(a, b *compile.FactorGraph) error {
-	if b == nil || a.NumVars != b.NumVars || len(a.Gaussians) != len(b.Gaussians) || len(a.Sites) != len(b.Sites) || len(a.Dense) != len(b.Dense) {
+	if b == nil || a.NumVars != b.NumVars || a.NumGaussians() != b.NumGaussians() || a.NumSites() != b.NumSites() || len(a.Dense) != len(b.Dense) {
 		return fmt.Errorf("changes the variables or factors of the factor graph")
 	}
 	same := func(x, y compile.Affine) bool {
 		return slices.Equal(x.Vars, y.Vars) && equalFloats(x.Coefs, y.Coefs) && x.Const == y.Const
 	}
-	for i, f := range a.Gaussians {
-		if !slices.Equal(f.Aff.Vars, b.Gaussians[i].Aff.Vars) {
-			return fmt.Errorf("changes the variables of the mean of %s (a learned coefficient of exactly 0 drops its variable)", f.Label)
+	for i, f := range a.Gaussians() {
+		if !slices.Equal(f.Aff.Vars, b.Gaussian(i).Aff.Vars) {
+			return fmt.Errorf("changes the variables of the mean of %s (a learned coefficient of exactly 0 drops its variable)", a.GaussianLabel(i))
 		}
 	}
-	for i, s := range a.Sites {
-		t := b.Sites[i]
+	for i, s := range a.Sites() {
+		t := b.Site(i)
 		if s.Shared.Kind != t.Shared.Kind || s.Y != t.Y || !same(s.Aff, t.Aff) {
-			return fmt.Errorf("changes the data or projection of %s", s.Label)
+			return fmt.Errorf("changes the data or projection of %s", a.SiteLabel(i))
 		}
 	}
 	return nil

@@ -166,7 +166,7 @@ func sameNet(a, b *graph.Net) error {
 		}
 		for j := range x.Edges {
 			if !sameEdgeVars(x.Edges[j], y.Edges[j]) {
-				return fmt.Errorf("changes the variables of %s of %s at %s (a learned coefficient of exactly 0 drops its variable)", x.Edges[j].Name, x.Label, x.Pos)
+				return fmt.Errorf("changes the variables of %s of %s at %s (a learned coefficient of exactly 0 drops its variable)", x.Edges[j].Name, x.Label, a.Fset.Position(x.Pos))
 			}
 		}
 	}

@@ -21,7 +21,7 @@ import (
 // standard errors and gets error columns against exact.
 func TestNetGoldRun(t *testing.T) {
 	var g graph.Graph
-	lp := g.AddLatent("p", graph.Real, 0, nil, ast.Pos{})
+	lp := g.AddLatent("p", graph.Real, 0, nil, ast.NoPos)
 	var n graph.Net
 	p := n.AddVar(graph.NetVar{Name: "p", Family: graph.Beta, Latent: lp})
 	nt.Factor(&n, nt.Beta, p, nt.D("a", 2), nt.D("b", 3))
@@ -70,7 +70,7 @@ func TestNetGoldRun(t *testing.T) {
 // with per-element state probabilities equal to exact.RunNet's (1e-12).
 func TestNetGoldDiscreteLatent(t *testing.T) {
 	var g graph.Graph
-	lz := g.AddLatent("z", graph.Cat, 2, []int{3}, ast.Pos{})
+	lz := g.AddLatent("z", graph.Cat, 2, []int{3}, ast.NoPos)
 	var n graph.Net
 	prev := -1
 	for i, y := range []float64{0.2, 1.7, 2.1} {

@@ -17,7 +17,7 @@ import (
 // ep { divergence = alpha(0) }.
 func coinModel() *compile.Model {
 	g := &graph.Graph{}
-	lat := g.AddLatent("p", graph.Real, 0, nil, ast.Pos{Line: 3})
+	lat := g.AddLatent("p", graph.Real, 0, nil, ast.NoPos)
 	net := &graph.Net{}
 	p := net.AddVar(graph.NetVar{Name: "p", Family: graph.Beta, Latent: lat})
 	net.AddFactor(graph.NetFactor{Kind: factor.Beta{}, Edges: []graph.Edge{graph.VarEdge("x", p), graph.DataEdge("a", 2), graph.DataEdge("b", 3)}, Label: "beta(p)"})

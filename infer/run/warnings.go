@@ -60,7 +60,7 @@ func (j *job) warnNonFinite() {
 		pos := j.pos()
 		for _, p := range j.m.Predicts {
 			if p.Name == pr.Name && p.Pos.IsValid() {
-				pos = p.Pos.String()
+				pos = j.m.Fset.Position(p.Pos).String()
 			}
 		}
 		first := fmt.Sprintf("%s[%d]", pr.Name, bad[0])
@@ -95,7 +95,7 @@ func (j *job) pos() string {
 	if !j.spec.Pos.IsValid() {
 		return ""
 	}
-	return j.spec.Pos.String()
+	return j.m.Fset.Position(j.spec.Pos).String()
 }
 
 // samplingWarnings warns when any element's split R-hat exceeds MaxRHat or
@@ -150,14 +150,14 @@ func (j *job) multimodalWarning() {
 // argument, with its position.
 func nonLogConcave(m *compile.Model) (string, bool) {
 	site := func(s compile.Site) (string, bool) {
-		if m, ok := s.Lik.(factor.Multimodal); ok && m.Multimodal() {
-			return fmt.Sprintf("factor %s at %s", s.Label, s.Pos), true
+		if mm, ok := s.Lik.(factor.Multimodal); ok && mm.Multimodal() {
+			return fmt.Sprintf("factor %s at %s", s.Label, m.Fset.Position(s.Pos)), true
 		}
 		return "", false
 	}
 	for _, b := range m.Blocks {
 		if b.Prior.Kind == compile.PriorStudentT || b.Prior.Kind == compile.PriorTP {
-			return fmt.Sprintf("the %s prior of `%s` at %s", b.Prior.Kind, b.Name, b.Pos), true
+			return fmt.Sprintf("the %s prior of `%s` at %s", b.Prior.Kind, b.Name, m.Fset.Position(b.Pos)), true
 		}
 		for _, s := range b.Sites {
 			if w, ok := site(s); ok {
@@ -166,16 +166,16 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 		}
 		for _, f := range b.Batches {
 			if !logConcavePotential(f.F) {
-				return fmt.Sprintf("factor %s at %s (a user potential, whose log-concavity fg cannot tell)", f.Label, f.Pos), true
+				return fmt.Sprintf("factor %s at %s (a user potential, whose log-concavity fg cannot tell)", f.Label, m.Fset.Position(f.Pos)), true
 			}
 		}
 	}
 	if g := m.FactorGraph; g != nil {
 		for _, gt := range g.Gates {
-			return fmt.Sprintf("the gated factor %s at %s", gt.Label, gt.Pos), true
+			return fmt.Sprintf("the gated factor %s at %s", gt.Label, m.Fset.Position(gt.Pos)), true
 		}
-		for _, s := range g.Sites {
-			if w, ok := site(*s.Shared); ok {
+		for s := range g.SharedSites() {
+			if w, ok := site(*s); ok {
 				return w, true
 			}
 		}
@@ -183,7 +183,7 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 	if n := m.Net; n != nil {
 		for _, f := range n.Factors {
 			if selectsLatent(f.Edges) {
-				return fmt.Sprintf("factor %s at %s (its parameters are selected by a discrete latent, a mixture)", f.Label, f.Pos), true
+				return fmt.Sprintf("factor %s at %s (its parameters are selected by a discrete latent, a mixture)", f.Label, m.Fset.Position(f.Pos)), true
 			}
 		}
 	}

@@ -108,7 +108,7 @@ func LoadBytes(name string, src []byte) (*Model, error) {
 }
 
 func fileError(name string, err error) error {
-	p := ast.Pos{Filename: name}
+	p := ast.Position{Filename: name}
 	msg := err.Error()
 	if errors.Is(err, fs.ErrNotExist) {
 		msg = "no such file"

@@ -54,3 +54,39 @@ func TestSetKeepsModelOnError(t *testing.T) {
 		t.Error("unknown method accepted")
 	}
 }
+
+// TestAddedMethodAfterLearning: an infer line added to a model with a
+// learn statement runs on the model with the learned values, and its
+// run-time warnings (few samples: a low effective sample size) point at
+// the line as it was given.
+func TestAddedMethodAfterLearning(t *testing.T) {
+	m, err := Load("../../examples/learn_random_walk.fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.AddMethod("mcmc as few { samples = 40, burnin = 10, chains = 2 }"); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := m.Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var few bool
+	for _, r := range rs.List {
+		if r.Label != "few" {
+			continue
+		}
+		few = true
+		if r.Learned == nil || len(r.Warnings) == 0 {
+			t.Fatalf("the added line ran without learned values or warnings: %+v", r)
+		}
+		for _, w := range r.Warnings {
+			if !strings.HasPrefix(w.Pos, "--method:1:") {
+				t.Errorf("warning at %q: %s", w.Pos, w.Message)
+			}
+		}
+	}
+	if !few {
+		t.Fatal("no result of the added line")
+	}
+}

@@ -60,8 +60,10 @@ func (r *Results) Succeeded() bool {
 func (r *Results) Expects() []expect.Result { return expect.Eval(r.Model, r.List) }
 
 // Eval evaluates an expression of the expect language against the results
-// (the REPL's expressions).
-func (r *Results) Eval(x ast.Expr) []expect.Value { return expect.EvalExpr(r.Model, r.List, x) }
+// (the REPL's expressions); fset holds x's positions.
+func (r *Results) Eval(fset *ast.FileSet, x ast.Expr) []expect.Value {
+	return expect.EvalExpr(r.Model, r.List, fset, x)
+}
 
 // RunOption configures Run.
 type RunOption func(*run.Options)
@@ -97,6 +99,13 @@ func (m *Model) Run(ctx context.Context, opts ...RunOption) (*Results, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if cm != m.compiled && len(m.methods) > 0 {
+		// The added infer lines again, on the model with the learned
+		// values: their positions are then in its file set.
+		if o.Extra, err = compileMethods(cm, false, m.methods); err != nil {
+			return nil, err
+		}
 	}
 	rs, err := run.Run(ctx, cm, o)
 	for _, r := range rs {

@@ -5,6 +5,17 @@
 // Every node records the positions of the tokens it needs to compute an
 // exact span [Pos(), End()) — keywords, brackets, operators — so that
 // diagnostics can underline exactly the offending text (lang/diag).
+//
+// Positions are go/token's: a Pos is one word, an offset into a FileSet
+// (a file's base plus a byte offset; NoPos is unknown), cheap enough for
+// every node and every compiled variable, factor and site to carry. The
+// FileSet holds each file's name and line table and resolves a Pos to a
+// Position (file, offset, line, column) where it is printed. It is passed
+// explicitly — parser.ParseFile adds the file to the caller's set, and
+// compile keeps the set in Model.Fset — never global. Errors (Error,
+// ErrorList) hold resolved Positions, so that an error value is complete
+// without the set it came from.
+//
 // Statement nodes (stmt.go) mirror the statements of docs/language-decisions.md;
 // expression nodes (expr.go) keep the literal text of numbers and strings
 // and the user's parentheses (ParenExpr), so printing is faithful.

@@ -110,10 +110,10 @@ func TestFormatBuilt(t *testing.T) {
 		"param eps = 0.2",
 		"",
 	}, "\n")
-	if got := string(Format(f)); got != want {
+	if got := string(Format(nil, f)); got != want {
 		t.Errorf("Format:\n%s\nwant:\n%s", got, want)
 	}
-	if got := Format(&File{}); len(got) != 0 {
+	if got := Format(nil, &File{}); len(got) != 0 {
 		t.Errorf("empty file formats to %q", got)
 	}
 }
@@ -181,26 +181,28 @@ func TestHelpersAndEnds(t *testing.T) {
 	if (&LearnStmt{}).Option("x") != nil {
 		t.Error("LearnStmt.Option")
 	}
-	p := Pos{Filename: "f", Offset: 10, Line: 2, Column: 3}
+	fset := NewFileSet()
+	file := fset.AddFile("f", []byte("line one\n  false // hi\n"))
+	p := file.Pos(11)
 	b := &BoolLit{ValuePos: p, Value: false}
-	if b.End().Column != 8 || b.End().Offset != 15 {
-		t.Errorf("BoolLit end %v", b.End())
+	if e := fset.Position(b.End()); e.Column != 8 || e.Offset != 16 {
+		t.Errorf("BoolLit end %v", e)
 	}
-	if (Pos{}).Advance(3).IsValid() {
+	if NoPos.Advance(3).IsValid() {
 		t.Error("Advance of invalid pos")
 	}
 	sl := &SliceExpr{Colon: p}
-	if sl.Pos() != p || sl.End().Column != 4 {
+	if sl.Pos() != p || fset.Position(sl.End()).Column != 4 {
 		t.Error("SliceExpr span")
 	}
 	cm := &Comment{Slash: p, Text: "// hi"}
-	if cm.End().Column != 8 {
+	if fset.Position(cm.End()).Column != 8 {
 		t.Error("Comment end")
 	}
 }
 
 func TestMalformedNoPanic(t *testing.T) {
-	out := string(Format(&File{Stmts: []Stmt{&ModelStmt{Name: id("ok")}, &ParamStmt{Name: id("a")}}}))
+	out := string(Format(nil, &File{Stmts: []Stmt{&ModelStmt{Name: id("ok")}, &ParamStmt{Name: id("a")}}}))
 	if !strings.HasPrefix(out, "model ok\n") || !strings.Contains(out, "<malformed syntax tree") {
 		t.Errorf("Format of a malformed tree: %q", out)
 	}
@@ -222,7 +224,7 @@ func TestExprStringNilAndPanic(t *testing.T) {
 func TestErrorListTruncate(t *testing.T) {
 	var l ErrorList
 	for i := range MaxErrors + 5 {
-		l.Add(Pos{Filename: "f", Line: i + 1, Column: 1}, Pos{}, "e%d", i)
+		l.Add(Position{Filename: "f", Line: i + 1, Column: 1}, Position{}, "e%d", i)
 	}
 	got := l.Truncate()
 	if len(got) != MaxErrors+1 || got[MaxErrors].Pos.Line != MaxErrors+1 || got[MaxErrors].Msg != "too many errors: only the first 100 are shown" {

@@ -6,9 +6,32 @@ import (
 	"strings"
 )
 
-// Pos is a position in a source file. Line and Column are 1-based; Column
-// counts bytes. The zero Pos is invalid (unknown position).
-type Pos struct {
+// Pos is a compact position: an offset into a FileSet (the base of a file
+// plus a byte offset in it), as go/token.Pos. It is what syntax nodes and
+// compiled values carry; FileSet.Position turns it into a Position (file,
+// line, column) where it is printed. The zero Pos, NoPos, is unknown.
+type Pos int
+
+// NoPos is the unknown position.
+const NoPos Pos = 0
+
+// IsValid reports whether the position is known.
+func (p Pos) IsValid() bool { return p != NoPos }
+
+// Advance returns the position n bytes further (token ends never span
+// lines in fg). An unknown position stays unknown.
+func (p Pos) Advance(n int) Pos {
+	if !p.IsValid() {
+		return p
+	}
+	return p + Pos(n)
+}
+
+// Position is a resolved position: file, byte offset, line and column.
+// Line and Column are 1-based; Column counts bytes (on line 1 after a
+// UTF-8 byte order mark). A Position with Line 0 is unknown; one with only
+// a Filename is about the whole file (a file that cannot be read).
+type Position struct {
 	Filename string
 	Offset   int // byte offset, 0-based
 	Line     int
@@ -16,10 +39,10 @@ type Pos struct {
 }
 
 // IsValid reports whether the position is known.
-func (p Pos) IsValid() bool { return p.Line > 0 }
+func (p Position) IsValid() bool { return p.Line > 0 }
 
 // String renders file:line:col, omitting what is unknown.
-func (p Pos) String() string {
+func (p Position) String() string {
 	switch {
 	case !p.IsValid() && p.Filename == "":
 		return "-"
@@ -32,9 +55,11 @@ func (p Pos) String() string {
 }
 
 // Error is a diagnostic at a source span [Pos, End). Every phase (parser,
-// compile, data loading) reports its errors with this type.
+// compile, data loading, the engines' refusals) reports its errors with
+// this type. It holds resolved positions, so that an error value reads
+// the same wherever it travels, without the FileSet it came from.
 type Error struct {
-	Pos, End Pos
+	Pos, End Position
 	Msg      string
 }
 
@@ -45,7 +70,7 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 type ErrorList []*Error
 
 // Add appends an error at the span [pos, end).
-func (l *ErrorList) Add(pos, end Pos, format string, args ...any) {
+func (l *ErrorList) Add(pos, end Position, format string, args ...any) {
 	*l = append(*l, &Error{Pos: pos, End: end, Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -98,15 +123,4 @@ func (l ErrorList) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (and %d more errors)", l[0].Error(), len(l)-1)
 	return b.String()
-}
-
-// Advance returns the position n bytes further on the same line (token ends
-// never span lines in fg). An invalid position stays invalid.
-func (p Pos) Advance(n int) Pos {
-	if !p.IsValid() {
-		return p
-	}
-	p.Offset += n
-	p.Column += n
-	return p
 }

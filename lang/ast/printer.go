@@ -21,10 +21,13 @@ import (
 // or closing brace. A comment inside a part printed on one line moves in
 // front of its statement. Format is idempotent.
 //
+// fset resolves the tree's positions (their lines); a tree built by hand,
+// without positions, prints with none of the source's line breaks.
+//
 // A malformed tree (a required child left nil) does not panic: the output
 // so far is returned followed by a line `<malformed syntax tree: ...>`.
-func Format(f *File) (out []byte) {
-	p := &printer{comments: f.Comments, used: make([]bool, len(f.Comments)), limit: maxOffset}
+func Format(fset *FileSet, f *File) (out []byte) {
+	p := &printer{fset: fset, comments: f.Comments, used: make([]bool, len(f.Comments)), limit: maxOffset}
 	defer func() {
 		if r := recover(); r != nil {
 			out = append(p.buf.Bytes(), fmt.Sprintf("\n<malformed syntax tree: %v>\n", r)...)
@@ -45,6 +48,7 @@ type printer struct {
 	buf      bytes.Buffer
 	indent   int
 	flat     bool // ExprString: everything on one line
+	fset     *FileSet
 	comments []*Comment
 	used     []bool
 	lastLine int   // source line of the last printed item; 0 at block start
@@ -68,14 +72,14 @@ func (p *printer) blank(line int) {
 // in (lo, hi).
 func (p *printer) leading(lo, hi int) {
 	for i, c := range p.comments {
-		if p.used[i] || c.Slash.Offset <= lo || c.Slash.Offset >= hi {
+		if p.used[i] || int(c.Slash) <= lo || int(c.Slash) >= hi {
 			continue
 		}
 		p.used[i] = true
-		p.blank(c.Slash.Line)
+		p.blank(p.line(c.Slash))
 		p.writeIndent()
 		p.write(c.Text + "\n")
-		p.lastLine = c.Slash.Line
+		p.lastLine = p.line(c.Slash)
 	}
 }
 
@@ -87,7 +91,7 @@ func (p *printer) trailing(end Pos, limit int) bool {
 		return false
 	}
 	for i, c := range p.comments {
-		if !p.used[i] && c.Slash.Line == end.Line && c.Slash.Offset >= end.Offset && c.Slash.Offset < limit {
+		if !p.used[i] && p.line(c.Slash) == p.line(end) && c.Slash >= end && int(c.Slash) < limit {
 			p.used[i] = true
 			p.marks = append(p.marks, p.buf.Len())
 			p.write(" " + c.Text)
@@ -103,8 +107,8 @@ func (p *printer) trailing(end Pos, limit int) bool {
 // a trailing comment — one on its last line before the next item (next,
 // may be nil) and before the enclosing block's `}`.
 func (p *printer) item(n Node, headerEnd Pos, next Node, print func()) {
-	p.leading(-1, n.Pos().Offset)
-	p.blank(n.Pos().Line)
+	p.leading(-1, int(n.Pos()))
+	p.blank(p.line(n.Pos()))
 	text, marks := p.render(print)
 	p.lastLine = 0 // no blank lines among comments moved out of the item
 	p.leading(-1, offsetOf(headerEnd))
@@ -116,11 +120,11 @@ func (p *printer) item(n Node, headerEnd Pos, next Node, print func()) {
 	}
 	limit := p.limit
 	if next != nil && next.Pos().IsValid() {
-		limit = min(limit, next.Pos().Offset)
+		limit = min(limit, int(next.Pos()))
 	}
 	p.trailing(n.End(), limit)
 	p.write("\n")
-	p.lastLine = n.End().Line
+	p.lastLine = p.line(n.End())
 }
 
 // render runs print into a fresh buffer and returns the text and the
@@ -138,8 +142,11 @@ func offsetOf(pos Pos) int {
 	if !pos.IsValid() {
 		return -1
 	}
-	return pos.Offset
+	return int(pos)
 }
+
+// line is the source line of pos; 0 when it is unknown.
+func (p *printer) line(pos Pos) int { return p.fset.Position(pos).Line }
 
 func (p *printer) stmts(list []Stmt) {
 	for i, s := range list {
@@ -199,7 +206,7 @@ func (p *printer) block(lbrace, rbrace Pos, body func()) {
 // hasComment reports whether an unused comment lies in (lo, hi).
 func (p *printer) hasComment(lo, hi int) bool {
 	for i, c := range p.comments {
-		if !p.used[i] && c.Slash.Offset > lo && c.Slash.Offset < hi {
+		if !p.used[i] && int(c.Slash) > lo && int(c.Slash) < hi {
 			return true
 		}
 	}

@@ -154,7 +154,7 @@ func (p *printer) binary(x *BinaryExpr) {
 }
 
 func (p *printer) args(x *CallExpr) {
-	if args := callArgs(x); !p.flat && spread(args) {
+	if args := callArgs(x); !p.flat && p.spread(args) {
 		p.multiLine("(", ")", args, offsetOf(x.Lparen), offsetOf(x.Rparen), p.arg)
 		return
 	}
@@ -188,13 +188,13 @@ func (p *printer) list(x *ListLit) {
 	for i, e := range x.Elems {
 		elems[i] = e
 	}
-	if p.flat || !spread(elems) {
+	if p.flat || !p.spread(elems) {
 		p.write("[")
 		p.exprList(x.Elems)
 		p.write("]")
 		return
 	}
-	p.multiLineGroups("[", "]", lineGroups(elems), offsetOf(x.Lbrack), offsetOf(x.Rbrack), func(n Node) { p.expr(n.(Expr)) })
+	p.multiLineGroups("[", "]", p.lineGroups(elems), offsetOf(x.Lbrack), offsetOf(x.Rbrack), func(n Node) { p.expr(n.(Expr)) })
 }
 
 func numberText(x *NumberLit) string {

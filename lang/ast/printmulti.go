@@ -6,10 +6,10 @@ package ast
 
 // spread reports whether some element starts on a later source line than
 // the previous one ends.
-func spread(xs []Node) bool {
+func (p *printer) spread(xs []Node) bool {
 	for i := 1; i < len(xs); i++ {
 		a, b := xs[i-1].End(), xs[i].Pos()
-		if a.IsValid() && b.IsValid() && b.Line > a.Line {
+		if a.IsValid() && b.IsValid() && p.line(b) > p.line(a) {
 			return true
 		}
 	}
@@ -35,7 +35,7 @@ func (p *printer) multiLineGroups(open, close string, groups [][]Node, lo, hi in
 	saved := p.lastLine
 	p.lastLine = 0
 	for i, g := range groups {
-		p.leading(lo, g[0].Pos().Offset)
+		p.leading(lo, int(g[0].Pos()))
 		p.writeIndent()
 		for k, e := range g {
 			if k > 0 {
@@ -46,12 +46,12 @@ func (p *printer) multiLineGroups(open, close string, groups [][]Node, lo, hi in
 		p.write(",")
 		limit := hi
 		if i+1 < len(groups) {
-			limit = groups[i+1][0].Pos().Offset
+			limit = int(groups[i+1][0].Pos())
 		}
 		last := g[len(g)-1]
 		p.trailing(last.End(), limit)
 		p.write("\n")
-		p.lastLine = last.End().Line
+		p.lastLine = p.line(last.End())
 	}
 	p.leading(lo, hi)
 	p.indent--
@@ -63,10 +63,10 @@ func (p *printer) multiLineGroups(open, close string, groups [][]Node, lo, hi in
 // lineGroups splits elements into runs that the source put on one line: a
 // new run starts where an element starts on a later line than the previous
 // one ends.
-func lineGroups(xs []Node) [][]Node {
+func (p *printer) lineGroups(xs []Node) [][]Node {
 	var out [][]Node
 	for i, x := range xs {
-		if i > 0 && !spread(xs[i-1:i+1]) {
+		if i > 0 && !p.spread(xs[i-1:i+1]) {
 			out[len(out)-1] = append(out[len(out)-1], x)
 			continue
 		}

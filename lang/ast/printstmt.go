@@ -134,7 +134,7 @@ func (p *printer) options(lb Pos, opts []*Option, rb Pos) {
 		return
 	}
 	p.write(" ")
-	if len(opts) > 0 && lb.IsValid() && rb.IsValid() && lb.Line == rb.Line {
+	if len(opts) > 0 && lb.IsValid() && rb.IsValid() && p.line(lb) == p.line(rb) {
 		p.write("{ ")
 		for i, o := range opts {
 			if i > 0 {

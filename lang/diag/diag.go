@@ -45,12 +45,13 @@ func Render(w io.Writer, err error, src func(filename string) ([]byte, bool)) {
 	}
 }
 
-// sources reads each file once per Render and indexes its lines, so that
-// rendering many errors costs no more than reading the file.
+// sources reads each file once per Render and indexes its lines (the
+// line table of an ast.SourceFile), so that rendering many errors costs no
+// more than reading the file.
 type sources struct {
 	get   func(string) ([]byte, bool)
 	text  map[string][]byte
-	lines map[string][]int // offsets where lines start (after a BOM)
+	lines map[string]*ast.SourceFile
 }
 
 // line returns line n (1-based) of a file without its newline (nor, on
@@ -60,37 +61,24 @@ func (s *sources) line(name string, n int) ([]byte, bool) {
 		return nil, false
 	}
 	if s.text == nil {
-		s.text, s.lines = map[string][]byte{}, map[string][]int{}
+		s.text, s.lines = map[string][]byte{}, map[string]*ast.SourceFile{}
 	}
 	text, ok := s.text[name]
 	if !ok {
 		if text, ok = s.get(name); !ok {
 			return nil, false
 		}
-		s.text[name], s.lines[name] = text, lineStarts(text)
+		s.text[name], s.lines[name] = text, ast.NewFileSet().AddFile(name, text)
 	}
-	starts := s.lines[name]
-	if n < 1 || n > len(starts) {
+	start, ok := s.lines[name].LineStart(n)
+	if !ok {
 		return nil, false
 	}
 	end := len(text)
-	if n < len(starts) {
-		end = starts[n] - 1
+	if next, ok := s.lines[name].LineStart(n + 1); ok {
+		end = next - 1
 	}
-	return bytes.TrimRight(text[starts[n-1]:end], "\r"), true
-}
-
-func lineStarts(text []byte) []int {
-	starts := []int{0}
-	if bytes.HasPrefix(text, []byte("\uFEFF")) {
-		starts[0] = 3
-	}
-	for i, c := range text {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
+	return bytes.TrimRight(text[start:end], "\r"), true
 }
 
 // RenderWarnings writes every warning of list like Render, with the

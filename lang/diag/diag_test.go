@@ -11,8 +11,8 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-func pos(line, col int) ast.Pos {
-	return ast.Pos{Filename: "m.fg", Line: line, Column: col, Offset: -1}
+func pos(line, col int) ast.Position {
+	return ast.Position{Filename: "m.fg", Line: line, Column: col, Offset: -1}
 }
 
 func files(name string) ([]byte, bool) {
@@ -25,11 +25,11 @@ func files(name string) ([]byte, bool) {
 func TestRender(t *testing.T) {
 	var list ast.ErrorList
 	list.Add(pos(2, 10), pos(2, 17), "unknown distribution `probitt`%s", DidYouMean("probitt", []string{"normal", "probit"}))
-	list.Add(pos(3, 2), ast.Pos{}, "no end")
+	list.Add(pos(3, 2), ast.Position{}, "no end")
 	list.Add(pos(4, 19), pos(4, 23), "unicode before")
 	list.Add(pos(9, 1), pos(9, 2), "line beyond the file")
-	list.Add(ast.Pos{}, ast.Pos{}, "no position")
-	list.Add(ast.Pos{Filename: "other.fg"}, ast.Pos{}, "file only")
+	list.Add(ast.Position{}, ast.Position{}, "no position")
+	list.Add(ast.Position{Filename: "other.fg"}, ast.Position{}, "file only")
 	list.Add(pos(2, 40), pos(2, 45), "column past the end")
 	var b bytes.Buffer
 	Render(&b, fmt.Errorf("wrapped: %w", list), files)

@@ -14,7 +14,7 @@ func BenchmarkParseFile(b *testing.B) {
 	}
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		if _, err := ParseFile("gpc_csv.fg", src); err != nil {
+		if _, err := ParseFile(ast.NewFileSet(), "gpc_csv.fg", src); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -25,11 +25,12 @@ func BenchmarkFormat(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := ParseFile("comments.fg", src)
+	fset := ast.NewFileSet()
+	f, err := ParseFile(fset, "comments.fg", src)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		ast.Format(f)
+		ast.Format(fset, f)
 	}
 }

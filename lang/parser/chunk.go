@@ -132,7 +132,7 @@ func (p *fileParse) recoverBlock(toks []lexer.Token, lo int, term lexer.Token) b
 	}
 	if closeAt+1 < len(toks) && !p.hasBad(toks[closeAt].Pos.Offset, term.Pos.Offset) {
 		t := toks[closeAt+1]
-		p.errs.Add(astPos(t.Pos), tokEnd(t), "unexpected `%s` after the block", t.Value)
+		p.errs.Add(position(t.Pos), tokEnd(t), "unexpected `%s` after the block", t.Value)
 	}
 	return len(p.errs) > n
 }

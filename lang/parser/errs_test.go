@@ -26,7 +26,7 @@ func TestErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := testkit.Markers(t, src)
-			_, perr := ParseFile(fn, src)
+			_, perr := ParseFile(ast.NewFileSet(), fn, src)
 			var list ast.ErrorList
 			if !errors.As(perr, &list) {
 				t.Fatalf("want an ast.ErrorList, got %v", perr)
@@ -76,7 +76,7 @@ func checkErrorPos(t *testing.T, src []byte, e *ast.Error) {
 // and says that it stopped; no error is lost silently.
 func TestTooManyErrors(t *testing.T) {
 	for _, src := range []string{strings.Repeat("param a = \n", 10_000), strings.Repeat("$", 10_000)} {
-		_, err := ParseFile("many.fg", []byte(src))
+		_, err := ParseFile(ast.NewFileSet(), "many.fg", []byte(src))
 		var list ast.ErrorList
 		if !errors.As(err, &list) || len(list) != ast.MaxErrors+1 {
 			t.Fatalf("%d errors: %v", len(list), err)

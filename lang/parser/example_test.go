@@ -17,12 +17,13 @@ infer ep { divergence = alpha(0.8) }
 infer ep { divergence = relaxed_kl(c = 20),
   damping = 0.5 }
 `)
-	f, err := parser.ParseFile("toy.fg", src)
+	fset := ast.NewFileSet()
+	f, err := parser.ParseFile(fset, "toy.fg", src)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Print(string(ast.Format(f)))
+	fmt.Print(string(ast.Format(fset, f)))
 	// Output:
 	// model toy
 	// latent w: real[2] ~ normal(0, 1) // prior
@@ -52,7 +53,7 @@ func ExampleParseExpr() {
 
 func ExampleParseFile_errors() {
 	src := []byte("model m\nparam a =\nx ~ normal(0, 1))\n")
-	_, err := parser.ParseFile("m.fg", src)
+	_, err := parser.ParseFile(ast.NewFileSet(), "m.fg", src)
 	diag.Render(os.Stdout, err, func(string) ([]byte, bool) { return src, true })
 	// Output:
 	// m.fg:2:10: error: unexpected end of line; expected an expression

@@ -9,13 +9,15 @@ import (
 	"testing"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 // statements cuts src into the token lists fileParse.block hands to
 // parseStmt: the filtered tokens between top-level terminators, each
 // ending in an EOF token.
 func statements(src []byte) [][]lexer.Token {
-	toks := filterTokens(scan("t.fg", src).toks).out
+	toks := filterTokens(scan(ast.NewFileSet().AddFile("t.fg", src), src).toks).out
 	var out [][]lexer.Token
 	topLevel(toks[:len(toks)-1], toks[len(toks)-1], func(stmt []lexer.Token, term lexer.Token) bool {
 		if len(stmt) > 0 {

@@ -83,8 +83,8 @@ func filterTokens(in []lexer.Token) *filter {
 }
 
 func (f *filter) errorf(at lexer.Token, width int, format string, args ...any) {
-	p := astPos(at.Pos)
-	f.errs.Add(p, p.Advance(width), format, args...)
+	p := position(at.Pos)
+	f.errs.Add(p, advance(p, width), format, args...)
 	f.bad = append(f.bad, at.Pos.Offset)
 }
 

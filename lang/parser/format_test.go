@@ -47,14 +47,18 @@ func isLibDAI(src []byte) bool {
 	return false
 }
 
-func mustParse(t *testing.T, name string, src []byte) *ast.File {
+func mustParse(t *testing.T, name string, src []byte) (*ast.File, *ast.FileSet) {
 	t.Helper()
-	f, err := ParseFile(name, src)
+	fset := ast.NewFileSet()
+	f, err := ParseFile(fset, name, src)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	return f
+	return f, fset
 }
+
+// swap puts the file set first, as ast.Format takes it.
+func swap(f *ast.File, fset *ast.FileSet) (*ast.FileSet, *ast.File) { return fset, f }
 
 // TestFormatGolden compares ast.Format of testdata/X.fg to testdata/X.golden.
 func TestFormatGolden(t *testing.T) {
@@ -64,7 +68,7 @@ func TestFormatGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := ast.Format(mustParse(t, fn, src))
+		got := ast.Format(swap(mustParse(t, fn, src)))
 		testkit.Golden(t, strings.TrimSuffix(fn, ".fg")+".golden", got, *update)
 	}
 }
@@ -78,16 +82,16 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f1 := mustParse(t, fn, src)
-		out1 := ast.Format(f1)
-		f2 := mustParse(t, fn+" (formatted)", out1)
+		f1, fset1 := mustParse(t, fn, src)
+		out1 := ast.Format(fset1, f1)
+		f2, fset2 := mustParse(t, fn+" (formatted)", out1)
 		if a, b := fileS(f1), fileS(f2); a != b {
 			t.Errorf("%s: tree changed by formatting:\n%s\nvs\n%s", fn, a, b)
 		}
 		if a, b := commentTexts(f1), commentTexts(f2); a != b {
 			t.Errorf("%s: comments changed:\n%s\nvs\n%s", fn, a, b)
 		}
-		if out2 := ast.Format(f2); !bytes.Equal(out1, out2) {
+		if out2 := ast.Format(fset2, f2); !bytes.Equal(out1, out2) {
 			t.Errorf("%s: format not idempotent:\n%s\nvs\n%s", fn, out1, out2)
 		}
 	}

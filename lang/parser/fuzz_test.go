@@ -25,13 +25,15 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		file, err := ParseFile("fuzz.fg", src)
+		fset := ast.NewFileSet()
+		file, err := ParseFile(fset, "fuzz.fg", src)
 		if err != nil {
 			checkFuzzErrors(t, src, err)
 			return
 		}
-		out := ast.Format(file)
-		file2, err := ParseFile("fuzz.fg", out)
+		out := ast.Format(fset, file)
+		fset2 := ast.NewFileSet()
+		file2, err := ParseFile(fset2, "fuzz.fg", out)
 		if err != nil {
 			t.Fatalf("formatted output does not parse: %v\n%s", err, out)
 		}
@@ -41,7 +43,7 @@ func FuzzParse(f *testing.F) {
 		if a, b := sortedComments(file), sortedComments(file2); a != b {
 			t.Fatalf("comments lost or changed by formatting:\n%s\nvs\n%s", a, b)
 		}
-		if out2 := ast.Format(file2); !bytes.Equal(out, out2) {
+		if out2 := ast.Format(fset2, file2); !bytes.Equal(out, out2) {
 			t.Fatalf("format not idempotent:\n%s\nvs\n%s", out, out2)
 		}
 	})

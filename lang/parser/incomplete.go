@@ -1,5 +1,7 @@
 package parser
 
+import "github.com/fg-infer/fg/lang/ast"
+
 // Incomplete reports whether src is an unfinished statement or block that
 // the REPL should extend with more lines before parsing: a bracket left
 // open, or a last token (ignoring comments) after which a newline does not
@@ -12,7 +14,7 @@ func Incomplete(src []byte) (incomplete bool) {
 			incomplete = false
 		}
 	}()
-	sc := scan("", src)
+	sc := scan(ast.NewFileSet().AddFile("", src), src)
 	if len(sc.errs) > 0 {
 		return false
 	}

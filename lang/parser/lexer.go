@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -60,85 +59,65 @@ type scanned struct {
 	bad      []int // byte offsets of lexical errors
 }
 
-// scan tokenises src with the scanner (lexDef's hand-written
-// equivalent). Columns are 1-based byte columns, computed from offsets so
-// that they agree with ast.Pos.
-func scan(filename string, src []byte) *scanned {
+// scan tokenises src, the contents of file, with the scanner (lexDef's
+// hand-written equivalent). Token lines and columns are the file's (its
+// line table), so that they agree with the positions of the nodes.
+func scan(file *ast.SourceFile, src []byte) *scanned {
 	// At most one token per byte, and rarely fewer than one per two bytes
 	// in large (data-laden) files: the estimate spares the repeated growth
 	// of a large file's token slice.
 	s := &scanned{toks: make([]lexer.Token, 0, len(src)/2+2)}
-	sc := &scanner{filename: filename, src: string(src)}
-	lines := lineStarts(src)
+	sc := &scanner{filename: file.Name(), src: string(src)}
 	for {
 		t := sc.Next()
-		t.Pos = fixPos(t.Pos, lines)
+		p := file.Position(file.Pos(t.Pos.Offset))
+		t.Pos.Line, t.Pos.Column = p.Line, p.Column
 		if t.EOF() {
 			s.toks = append(s.toks, t)
 			return s
 		}
-		s.add(t)
+		s.add(file, t)
 	}
 }
 
 // add files one raw token.
-func (s *scanned) add(t lexer.Token) {
-	p := astPos(t.Pos)
+func (s *scanned) add(file *ast.SourceFile, t lexer.Token) {
+	p := position(t.Pos)
 	switch t.Type {
 	case tSpace:
 	case tComment:
-		s.comments = append(s.comments, &ast.Comment{Slash: p, Text: strings.TrimRight(t.Value, " \t\r")})
+		s.comments = append(s.comments, &ast.Comment{Slash: file.Pos(t.Pos.Offset), Text: strings.TrimRight(t.Value, " \t\r")})
 	case tBadString:
-		s.errs.Add(p, p.Advance(len(t.Value)), "string literal not terminated")
+		s.errs.Add(p, advance(p, len(t.Value)), "string literal not terminated")
 		s.bad = append(s.bad, t.Pos.Offset)
 		t.Type = tString
 		s.toks = append(s.toks, t)
 	case tBad:
-		s.errs.Add(p, p.Advance(len(t.Value)), "unexpected character %q", t.Value)
+		s.errs.Add(p, advance(p, len(t.Value)), "unexpected character %q", t.Value)
 		s.bad = append(s.bad, t.Pos.Offset)
 	default:
 		s.toks = append(s.toks, t)
 	}
 }
 
-// lineStarts returns the byte offset at which each line begins. A UTF-8
-// byte order mark is not part of the first line: columns count after it.
-func lineStarts(src []byte) []int {
-	starts := []int{0}
-	if bytes.HasPrefix(src, bom) {
-		starts[0] = len(bom)
-	}
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
+// position converts a participle position (of a token from scan, or
+// made from one) for an error.
+func position(p lexer.Position) ast.Position {
+	return ast.Position{Filename: p.Filename, Offset: p.Offset, Line: p.Line, Column: p.Column}
 }
 
-// fixPos recomputes line and byte column from the offset.
-func fixPos(p lexer.Position, lines []int) lexer.Position {
-	lo, hi := 0, len(lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if lines[mid] <= p.Offset {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
+// advance returns the position n bytes further on the same line.
+func advance(p ast.Position, n int) ast.Position {
+	if !p.IsValid() {
+		return p
 	}
-	p.Line = lo + 1
-	p.Column = p.Offset - lines[lo] + 1
+	p.Offset += n
+	p.Column += n
 	return p
 }
 
-// astPos converts a participle position.
-func astPos(p lexer.Position) ast.Pos {
-	return ast.Pos{Filename: p.Filename, Offset: p.Offset, Line: p.Line, Column: p.Column}
-}
-
 // tokEnd is the position just after t.
-func tokEnd(t lexer.Token) ast.Pos { return astPos(t.Pos).Advance(len(t.Value)) }
+func tokEnd(t lexer.Token) ast.Position { return advance(position(t.Pos), len(t.Value)) }
 
 // is reports whether t is the punctuation or keyword v.
 func is(t lexer.Token, v string) bool {

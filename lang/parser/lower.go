@@ -15,20 +15,30 @@ import (
 // keys, literal values) are made here and reported as errors; lowering
 // always completes so that a file with errors still yields a tree.
 type lowerer struct {
+	file *ast.SourceFile // the file the tokens are from
 	errs ast.ErrorList
 }
 
 func (l *lowerer) errorf(n ast.Node, format string, args ...any) {
-	l.errs.Add(n.Pos(), n.End(), format, args...)
+	l.errs.Add(l.file.Position(n.Pos()), l.file.Position(n.End()), format, args...)
 }
 
-func tokPos(t lexer.Token) ast.Pos { return astPos(t.Pos) }
+// pos is the position of a token; NoPos for an optional token the
+// grammar did not match (it has no line).
+func (l *lowerer) pos(t lexer.Token) ast.Pos { return l.at(t.Pos) }
+
+func (l *lowerer) at(p lexer.Position) ast.Pos {
+	if p.Line == 0 {
+		return ast.NoPos
+	}
+	return l.file.Pos(p.Offset)
+}
 
 func (l *lowerer) ident(g *gIdent) *ast.Ident {
 	if g == nil {
 		return nil
 	}
-	return &ast.Ident{NamePos: astPos(g.Pos), Name: g.Name}
+	return &ast.Ident{NamePos: l.at(g.Pos), Name: g.Name}
 }
 
 func (l *lowerer) stmts(gs []*gStmt) []ast.Stmt {
@@ -42,17 +52,17 @@ func (l *lowerer) stmts(gs []*gStmt) []ast.Stmt {
 func (l *lowerer) stmt(g *gStmt) ast.Stmt {
 	switch {
 	case g.Model != nil:
-		return &ast.ModelStmt{Model: tokPos(g.Model.Kw), Name: l.ident(g.Model.Name)}
+		return &ast.ModelStmt{Model: l.pos(g.Model.Kw), Name: l.ident(g.Model.Name)}
 	case g.Import != nil:
-		return &ast.ImportStmt{Import: tokPos(g.Import.Kw), Path: l.str(g.Import.Path)}
+		return &ast.ImportStmt{Import: l.pos(g.Import.Kw), Path: l.str(g.Import.Path)}
 	case g.Data != nil:
 		d := g.Data
-		return &ast.DataStmt{Data: tokPos(d.Kw), Name: l.ident(d.Name), Type: l.typ(d.Type), Value: l.expr(d.Value)}
+		return &ast.DataStmt{Data: l.pos(d.Kw), Name: l.ident(d.Name), Type: l.typ(d.Type), Value: l.expr(d.Value)}
 	case g.Param != nil:
-		return &ast.ParamStmt{Param: tokPos(g.Param.Kw), Name: l.ident(g.Param.Name), Value: l.expr(g.Param.Value)}
+		return &ast.ParamStmt{Param: l.pos(g.Param.Kw), Name: l.ident(g.Param.Name), Value: l.expr(g.Param.Value)}
 	case g.Latent != nil:
 		d := g.Latent
-		return &ast.LatentStmt{Latent: tokPos(d.Kw), Name: l.ident(d.Name), Type: l.typ(d.Type), Prior: l.optExpr(d.Prior)}
+		return &ast.LatentStmt{Latent: l.pos(d.Kw), Name: l.ident(d.Name), Type: l.typ(d.Type), Prior: l.optExpr(d.Prior)}
 	case g.Factor != nil:
 		return l.factor(g.Factor)
 	case g.For != nil:
@@ -61,15 +71,15 @@ func (l *lowerer) stmt(g *gStmt) ast.Stmt {
 		return l.infer(g.Infer)
 	case g.Predict != nil:
 		d := g.Predict
-		return &ast.PredictStmt{Predict: tokPos(d.Kw), Name: l.ident(d.Name), Value: l.expr(d.Value)}
+		return &ast.PredictStmt{Predict: l.pos(d.Kw), Name: l.ident(d.Name), Value: l.expr(d.Value)}
 	case g.Expect != nil:
 		d := g.Expect
-		return &ast.ExpectStmt{Expect: tokPos(d.Kw), X: l.expr(d.X), Label: l.ident(d.Label)}
+		return &ast.ExpectStmt{Expect: l.pos(d.Kw), X: l.expr(d.X), Label: l.ident(d.Label)}
 	case g.Learn != nil:
 		return l.learn(g.Learn)
 	}
 	t := g.Tilde
-	return &ast.TildeStmt{LHS: l.expr(t.LHS), Tilde: tokPos(t.Tilde), Dist: l.expr(t.Dist)}
+	return &ast.TildeStmt{LHS: l.expr(t.LHS), Tilde: l.pos(t.Tilde), Dist: l.expr(t.Dist)}
 }
 
 func (l *lowerer) factor(g *gFactor) ast.Stmt {
@@ -79,7 +89,7 @@ func (l *lowerer) factor(g *gFactor) ast.Stmt {
 		l.errorf(x, "factor needs a potential call such as `ising(x[i], x[j], J)` or `exp(...)`, not `%s`", ast.ExprString(x))
 		call = &ast.CallExpr{Fun: x, Lparen: x.End(), Rparen: x.End()}
 	}
-	return &ast.FactorStmt{Factor: tokPos(g.Kw), Call: call}
+	return &ast.FactorStmt{Factor: l.pos(g.Kw), Call: call}
 }
 
 func (l *lowerer) typ(g *gType) *ast.TypeExpr {
@@ -88,16 +98,16 @@ func (l *lowerer) typ(g *gType) *ast.TypeExpr {
 	}
 	t := &ast.TypeExpr{Base: l.ident(g.Base), CatK: l.optExpr(g.CatK), Dims: l.exprs(g.Dims)}
 	if t.CatK != nil {
-		t.Rparen = tokPos(g.Rparen)
+		t.Rparen = l.pos(g.Rparen)
 	}
 	if len(t.Dims) > 0 {
-		t.Lbrack, t.Rbrack = tokPos(g.Lbrack), tokPos(g.Rbrack)
+		t.Lbrack, t.Rbrack = l.pos(g.Lbrack), l.pos(g.Rbrack)
 	}
 	return t
 }
 
 func (l *lowerer) forStmt(g *gFor) *ast.ForStmt {
-	s := &ast.ForStmt{For: tokPos(g.Kw), Lbrace: tokPos(g.Body.Lbrace), Rbrace: tokPos(g.Body.Rbrace)}
+	s := &ast.ForStmt{For: l.pos(g.Kw), Lbrace: l.pos(g.Body.Lbrace), Rbrace: l.pos(g.Body.Rbrace)}
 	if g.Tuple != nil {
 		s.Tuple = true
 		for _, v := range g.Tuple.Vars {
@@ -114,23 +124,23 @@ func (l *lowerer) forStmt(g *gFor) *ast.ForStmt {
 func (l *lowerer) iter(g *gIter) ast.Expr {
 	lo := l.expr(g.Lo)
 	if g.Hi != nil {
-		return &ast.RangeExpr{Lo: lo, OpPos: tokPos(g.Range), Hi: l.expr(g.Hi)}
+		return &ast.RangeExpr{Lo: lo, OpPos: l.pos(g.Range), Hi: l.expr(g.Hi)}
 	}
 	return lo // a call (batches, edges) or a vector of indices, checked by compile
 }
 
 func (l *lowerer) infer(g *gInfer) *ast.InferStmt {
-	s := &ast.InferStmt{Infer: tokPos(g.Kw), Method: l.ident(g.Method), Label: l.ident(g.Label)}
+	s := &ast.InferStmt{Infer: l.pos(g.Kw), Method: l.ident(g.Method), Label: l.ident(g.Label)}
 	s.Lbrace, s.Options, s.Rbrace = l.options(g.Options)
 	return s
 }
 
 func (l *lowerer) learn(g *gLearn) *ast.LearnStmt {
-	s := &ast.LearnStmt{Learn: tokPos(g.Kw), By: l.ident(g.By)}
+	s := &ast.LearnStmt{Learn: l.pos(g.Kw), By: l.ident(g.By)}
 	for _, it := range g.Items {
 		item := &ast.LearnItem{Name: l.ident(it.Name)}
 		if it.Lo != nil {
-			item.Lo, item.Hi, item.Rbrack = l.expr(it.Lo), l.expr(it.Hi), tokPos(it.Rbrack)
+			item.Lo, item.Hi, item.Rbrack = l.expr(it.Lo), l.expr(it.Hi), l.pos(it.Rbrack)
 		}
 		s.Items = append(s.Items, item)
 	}
@@ -141,7 +151,7 @@ func (l *lowerer) learn(g *gLearn) *ast.LearnStmt {
 // options lowers an option block, rejecting repeated keys.
 func (l *lowerer) options(g *gOptions) (lb ast.Pos, opts []*ast.Option, rb ast.Pos) {
 	if g == nil {
-		return ast.Pos{}, nil, ast.Pos{}
+		return ast.NoPos, nil, ast.NoPos
 	}
 	seen := map[string]bool{}
 	for _, o := range g.Items {
@@ -152,11 +162,11 @@ func (l *lowerer) options(g *gOptions) (lb ast.Pos, opts []*ast.Option, rb ast.P
 		seen[opt.Key.Name] = true
 		opts = append(opts, opt)
 	}
-	return tokPos(g.Lbrace), opts, tokPos(g.Rbrace)
+	return l.pos(g.Lbrace), opts, l.pos(g.Rbrace)
 }
 
 func (l *lowerer) str(t lexer.Token) *ast.StringLit {
-	s := &ast.StringLit{ValuePos: tokPos(t), Raw: t.Value}
+	s := &ast.StringLit{ValuePos: l.pos(t), Raw: t.Value}
 	v, err := strconv.Unquote(t.Value)
 	if err != nil {
 		l.errorf(s, "invalid string literal %s", t.Value)
@@ -166,7 +176,7 @@ func (l *lowerer) str(t lexer.Token) *ast.StringLit {
 }
 
 func (l *lowerer) number(t lexer.Token) *ast.NumberLit {
-	n := &ast.NumberLit{ValuePos: tokPos(t), Text: t.Value}
+	n := &ast.NumberLit{ValuePos: l.pos(t), Text: t.Value}
 	v, err := strconv.ParseFloat(t.Value, 64)
 	switch {
 	case err != nil:

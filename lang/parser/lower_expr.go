@@ -29,7 +29,7 @@ func bin(x ast.Expr, op ast.Op, at ast.Pos, y ast.Expr) ast.Expr {
 func (l *lowerer) expr(g *gExpr) ast.Expr {
 	x := l.and(g.Left)
 	for _, r := range g.Rest {
-		x = bin(x, ast.OpOr, tokPos(r.Op), l.and(r.Right))
+		x = bin(x, ast.OpOr, l.pos(r.Op), l.and(r.Right))
 	}
 	return x
 }
@@ -37,7 +37,7 @@ func (l *lowerer) expr(g *gExpr) ast.Expr {
 func (l *lowerer) and(g *gAnd) ast.Expr {
 	x := l.not(g.Left)
 	for _, r := range g.Rest {
-		x = bin(x, ast.OpAnd, tokPos(r.Op), l.not(r.Right))
+		x = bin(x, ast.OpAnd, l.pos(r.Op), l.not(r.Right))
 	}
 	return x
 }
@@ -45,7 +45,7 @@ func (l *lowerer) and(g *gAnd) ast.Expr {
 func (l *lowerer) not(g *gNot) ast.Expr {
 	x := l.cmp(g.X)
 	for i := len(g.Nots) - 1; i >= 0; i-- {
-		x = &ast.UnaryExpr{OpPos: tokPos(g.Nots[i].Op), Op: ast.OpNot, X: x}
+		x = &ast.UnaryExpr{OpPos: l.pos(g.Nots[i].Op), Op: ast.OpNot, X: x}
 	}
 	return x
 }
@@ -54,9 +54,10 @@ func (l *lowerer) not(g *gNot) ast.Expr {
 func (l *lowerer) cmp(g *gCmp) ast.Expr {
 	x := l.sum(g.Left)
 	for i, r := range g.Rest {
-		at := tokPos(r.Op)
+		at := l.pos(r.Op)
 		if i == 1 {
-			l.errs.Add(at, at.Advance(len(r.Op.Value)),
+			p := position(r.Op.Pos)
+			l.errs.Add(p, advance(p, len(r.Op.Value)),
 				"comparisons do not chain: write `a < b and b < c` or use parentheses")
 		}
 		x = bin(x, ast.BinaryOp(r.Op.Value), at, l.sum(r.Right))
@@ -67,7 +68,7 @@ func (l *lowerer) cmp(g *gCmp) ast.Expr {
 func (l *lowerer) sum(g *gSum) ast.Expr {
 	x := l.term(g.Left)
 	for _, r := range g.Rest {
-		x = bin(x, ast.BinaryOp(r.Op.Value), tokPos(r.Op), l.term(r.Right))
+		x = bin(x, ast.BinaryOp(r.Op.Value), l.pos(r.Op), l.term(r.Right))
 	}
 	return x
 }
@@ -75,7 +76,7 @@ func (l *lowerer) sum(g *gSum) ast.Expr {
 func (l *lowerer) term(g *gTerm) ast.Expr {
 	x := l.unary(g.Left)
 	for _, r := range g.Rest {
-		x = bin(x, ast.BinaryOp(r.Op.Value), tokPos(r.Op), l.unary(r.Right))
+		x = bin(x, ast.BinaryOp(r.Op.Value), l.pos(r.Op), l.unary(r.Right))
 	}
 	return x
 }
@@ -83,7 +84,7 @@ func (l *lowerer) term(g *gTerm) ast.Expr {
 func (l *lowerer) unary(g *gUnary) ast.Expr {
 	x := l.power(g.X)
 	for i := len(g.Negs) - 1; i >= 0; i-- {
-		x = &ast.UnaryExpr{OpPos: tokPos(g.Negs[i].Op), Op: ast.OpNeg, X: x}
+		x = &ast.UnaryExpr{OpPos: l.pos(g.Negs[i].Op), Op: ast.OpNeg, X: x}
 	}
 	return x
 }
@@ -93,7 +94,7 @@ func (l *lowerer) unary(g *gUnary) ast.Expr {
 func (l *lowerer) power(g *gPower) ast.Expr {
 	x := l.postfix(g.Base)
 	if g.Exp != nil {
-		x = bin(x, ast.OpPow, tokPos(g.Op), l.unary(g.Exp))
+		x = bin(x, ast.OpPow, l.pos(g.Op), l.unary(g.Exp))
 	}
 	return x
 }
@@ -116,7 +117,7 @@ func (l *lowerer) postfix(g *gPostfix) ast.Expr {
 // call lowers arguments; positional ones must precede named ones and a
 // name may appear once.
 func (l *lowerer) call(fun ast.Expr, g *gCall) ast.Expr {
-	c := &ast.CallExpr{Fun: fun, Lparen: tokPos(g.Lparen), Rparen: tokPos(g.Rparen)}
+	c := &ast.CallExpr{Fun: fun, Lparen: l.pos(g.Lparen), Rparen: l.pos(g.Rparen)}
 	seen := map[string]bool{}
 	for _, a := range g.Args {
 		if a.Named == nil {
@@ -138,7 +139,7 @@ func (l *lowerer) call(fun ast.Expr, g *gCall) ast.Expr {
 }
 
 func (l *lowerer) index(x ast.Expr, g *gIndex) ast.Expr {
-	ix := &ast.IndexExpr{X: x, Lbrack: tokPos(g.Lbrack), Rbrack: tokPos(g.Rbrack)}
+	ix := &ast.IndexExpr{X: x, Lbrack: l.pos(g.Lbrack), Rbrack: l.pos(g.Rbrack)}
 	for _, it := range g.Items {
 		ix.Indices = append(ix.Indices, l.indexItem(it, ix))
 	}
@@ -153,7 +154,7 @@ func (l *lowerer) indexItem(it *gIndexItem, ix *ast.IndexExpr) ast.Expr {
 		}
 		return l.expr(it.Lo)
 	}
-	return &ast.SliceExpr{Lo: l.optExpr(it.Lo), Colon: tokPos(it.Colon), Hi: l.optExpr(it.Hi)}
+	return &ast.SliceExpr{Lo: l.optExpr(it.Lo), Colon: l.pos(it.Colon), Hi: l.optExpr(it.Hi)}
 }
 
 func (l *lowerer) primary(g *gPrimary) ast.Expr {
@@ -163,12 +164,12 @@ func (l *lowerer) primary(g *gPrimary) ast.Expr {
 	case g.String != nil:
 		return l.str(*g.String)
 	case g.Bool != nil:
-		return &ast.BoolLit{ValuePos: tokPos(*g.Bool), Value: g.Bool.Value == "true"}
+		return &ast.BoolLit{ValuePos: l.pos(*g.Bool), Value: g.Bool.Value == "true"}
 	case g.Ident != nil:
 		return l.ident(g.Ident)
 	case g.List != nil:
-		return &ast.ListLit{Lbrack: tokPos(g.List.Lbrack), Elems: l.exprs(g.List.Elems), Rbrack: tokPos(g.List.Rbrack)}
+		return &ast.ListLit{Lbrack: l.pos(g.List.Lbrack), Elems: l.exprs(g.List.Elems), Rbrack: l.pos(g.List.Rbrack)}
 	}
 	p := g.Paren
-	return &ast.ParenExpr{Lparen: tokPos(p.Lparen), X: l.expr(p.X), Rparen: tokPos(p.Rparen)}
+	return &ast.ParenExpr{Lparen: l.pos(p.Lparen), X: l.expr(p.X), Rparen: l.pos(p.Rparen)}
 }

@@ -56,7 +56,7 @@ func TestParseStmts(t *testing.T) {
 		{"param x = f(a,\n  b = 2\n)", "(param x (call f a (b= 2=2)))"},
 		{"param t = true; param u = false", "(param t true)\n(param u false)"},
 	} {
-		f, err := ParseFile("t.fg", []byte(c.src))
+		f, err := ParseFile(ast.NewFileSet(), "t.fg", []byte(c.src))
 		if err != nil {
 			t.Errorf("%q: %v", c.src, err)
 			continue
@@ -127,18 +127,19 @@ func TestParseExprErrors(t *testing.T) {
 func TestLineEndings(t *testing.T) {
 	lf := "model m // c\ndata x = [1,\n  2]\nfor i in 0..2 {\n  x[i] ~ normal(0, 1)\n}\n"
 	crlf := "\ufeff" + strings.ReplaceAll(lf, "\n", "\r\n")
-	a, err := ParseFile("lf.fg", []byte(lf))
+	fa, fb := ast.NewFileSet(), ast.NewFileSet()
+	a, err := ParseFile(fa, "lf.fg", []byte(lf))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ParseFile("crlf.fg", []byte(crlf))
+	b, err := ParseFile(fb, "crlf.fg", []byte(crlf))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fileS(a) != fileS(b) || commentTexts(a) != commentTexts(b) {
 		t.Errorf("CRLF parse differs:\n%s\n%s", fileS(a), fileS(b))
 	}
-	if string(ast.Format(a)) != string(ast.Format(b)) {
-		t.Errorf("CRLF format differs:\n%s\n%s", ast.Format(a), ast.Format(b))
+	if string(ast.Format(fa, a)) != string(ast.Format(fb, b)) {
+		t.Errorf("CRLF format differs:\n%s\n%s", ast.Format(fa, a), ast.Format(fb, b))
 	}
 }

@@ -43,20 +43,22 @@ var (
 	optionParser = participle.MustBuild[gOption](participle.Lexer(lexDef), participle.UseLookahead(4))
 )
 
-// ParseFile parses a model file. On error it returns the (partial) file and
-// an ast.ErrorList sorted by position.
-func ParseFile(filename string, src []byte) (f *ast.File, err error) {
+// ParseFile parses a model file, adding it to fset: the positions of the
+// tree are fset's. On error it returns the (partial) file and an
+// ast.ErrorList sorted by position.
+func ParseFile(fset *ast.FileSet, filename string, src []byte) (f *ast.File, err error) {
 	defer recoverInternal(filename, &err)
-	sc := scan(filename, src)
+	file := fset.AddFile(filename, src)
+	sc := scan(file, src)
 	flt := filterTokens(sc.toks)
 	sc.toks, flt.in = nil, nil // only the filtered tokens are needed now
-	p := &fileParse{bad: append(sc.bad, flt.bad...)}
+	p := &fileParse{bad: append(sc.bad, flt.bad...), low: lowerer{file: file}}
 	p.errs = append(append(p.errs, sc.errs...), flt.errs...)
 	f = &ast.File{
 		Filename: filename,
 		Comments: sc.comments,
-		Start:    ast.Pos{Filename: filename, Line: 1, Column: 1},
-		Finish:   endPos(filename, src),
+		Start:    file.Pos(0),
+		Finish:   file.Pos(len(src)),
 	}
 	f.Stmts = p.block(flt.out[:len(flt.out)-1], -1, flt.out[len(flt.out)-1])
 	p.errs = append(p.errs, p.low.errs...)
@@ -64,20 +66,29 @@ func ParseFile(filename string, src []byte) (f *ast.File, err error) {
 	return f, p.errs.Truncate().Err()
 }
 
-// ParseStmt parses one or more statements typed at the REPL.
-func ParseStmt(filename string, src []byte) ([]ast.Stmt, error) {
-	f, err := ParseFile(filename, src)
+// ParseStmt parses one or more statements typed at the REPL, adding them
+// to fset as a file.
+func ParseStmt(fset *ast.FileSet, filename string, src []byte) ([]ast.Stmt, error) {
+	f, err := ParseFile(fset, filename, src)
 	if f == nil {
 		return nil, err
 	}
 	return f.Stmts, err
 }
 
-// ParseExpr parses a single expression, e.g. a --set value or an expect
-// typed at the REPL.
-func ParseExpr(src string) (x ast.Expr, err error) {
-	defer recoverInternal("", &err)
-	sc := scan("", []byte(src))
+// ParseExpr parses a single expression, e.g. an expect typed at the REPL,
+// in a file set of its own: its errors are complete, the positions of its
+// tree are of use only for their order (ParseExprFrom keeps them).
+func ParseExpr(src string) (ast.Expr, error) {
+	return ParseExprFrom(ast.NewFileSet(), "", src)
+}
+
+// ParseExprFrom parses a single expression, e.g. a --set value, adding it
+// to fset as a file called filename.
+func ParseExprFrom(fset *ast.FileSet, filename, src string) (x ast.Expr, err error) {
+	defer recoverInternal(filename, &err)
+	file := fset.AddFile(filename, []byte(src))
+	sc := scan(file, []byte(src))
 	flt := filterTokens(sc.toks)
 	errs := append(sc.errs, flt.errs...)
 	if len(errs) > 0 {
@@ -86,7 +97,7 @@ func ParseExpr(src string) (x ast.Expr, err error) {
 	}
 	toks := flt.out
 	if g, ok := fastExpr(toks); ok {
-		var l lowerer
+		l := lowerer{file: file}
 		x = l.expr(g)
 		return x, l.errs.Err()
 	}
@@ -95,7 +106,7 @@ func ParseExpr(src string) (x ast.Expr, err error) {
 		errs = append(errs, convertError(perr, toks[len(toks)-1], toks))
 		return nil, errs
 	}
-	var l lowerer
+	l := lowerer{file: file}
 	x = l.expr(g)
 	return x, l.errs.Err()
 }
@@ -110,16 +121,9 @@ var ebnfPrefix = regexp.MustCompile(`\bG([A-Z]\w*)`)
 
 func recoverInternal(filename string, err *error) {
 	if r := recover(); r != nil {
-		p := ast.Pos{Filename: filename, Line: 1, Column: 1}
+		p := ast.Position{Filename: filename, Line: 1, Column: 1}
 		*err = ast.ErrorList{{Pos: p, End: p, Msg: fmt.Sprintf("internal parser error: %v", r)}}
 	}
-}
-
-// endPos is the position after the last byte of src.
-func endPos(filename string, src []byte) ast.Pos {
-	lines := lineStarts(src)
-	last := lines[len(lines)-1]
-	return ast.Pos{Filename: filename, Offset: len(src), Line: len(lines), Column: len(src) - last + 1}
 }
 
 // sliceLexer replays a token slice ending in EOF.
@@ -150,22 +154,22 @@ func peeking(toks []lexer.Token) *lexer.PeekingLexer {
 func convertError(err error, term lexer.Token, toks []lexer.Token) *ast.Error {
 	perr, ok := err.(participle.Error)
 	if !ok {
-		p := astPos(term.Pos)
-		return &ast.Error{Pos: p, End: p.Advance(1), Msg: err.Error()}
+		p := position(term.Pos)
+		return &ast.Error{Pos: p, End: advance(p, 1), Msg: err.Error()}
 	}
 	ut, ok := err.(*participle.UnexpectedTokenError)
 	if !ok {
-		p := astPos(perr.Position())
-		return &ast.Error{Pos: p, End: p.Advance(1), Msg: perr.Message()}
+		p := position(perr.Position())
+		return &ast.Error{Pos: p, End: advance(p, 1), Msg: perr.Message()}
 	}
 	tok := ut.Unexpected
 	if tok.EOF() && term.Type == tPunct { // a piece of an option block ended by `,` or `}`
 		tok = term
 	}
-	p := astPos(tok.Pos)
-	e := &ast.Error{Pos: p, End: p.Advance(max(1, len(tok.Value)))}
+	p := position(tok.Pos)
+	e := &ast.Error{Pos: p, End: advance(p, max(1, len(tok.Value)))}
 	if msg, ok := unknownStatement(toks); ok {
-		e.Pos, e.End, e.Msg = astPos(toks[0].Pos), tokEnd(toks[0]), msg
+		e.Pos, e.End, e.Msg = position(toks[0].Pos), tokEnd(toks[0]), msg
 		return e
 	}
 	e.Msg = "unexpected " + describe(tok, term) + expected(ut, tok, toks)

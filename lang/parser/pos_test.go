@@ -17,31 +17,32 @@ func TestPositions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := mustParse(t, fn, src)
-		checkSpans(t, fn, src, f)
+		f, fset := mustParse(t, fn, src)
+		checkSpans(t, fn, src, fset, f)
 		for _, s := range f.Stmts {
-			text := src[s.Pos().Offset:s.End().Offset]
-			got, err := ParseStmt("span", text)
+			p, e := fset.Position(s.Pos()), fset.Position(s.End())
+			text := src[p.Offset:e.Offset]
+			got, err := ParseStmt(ast.NewFileSet(), "span", text)
 			if err != nil || len(got) != 1 || sexpr(got[0]) != sexpr(s) {
-				t.Errorf("%s: statement span %q does not reparse to the statement (%v)", s.Pos(), text, err)
+				t.Errorf("%s: statement span %q does not reparse to the statement (%v)", p, text, err)
 			}
 		}
 	}
 }
 
-func checkSpans(t *testing.T, fn string, src []byte, f *ast.File) {
+func checkSpans(t *testing.T, fn string, src []byte, fset *ast.FileSet, f *ast.File) {
 	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return false
 		}
-		p, e := n.Pos(), n.End()
+		p, e := fset.Position(n.Pos()), fset.Position(n.End())
 		if !p.IsValid() || !e.IsValid() || p.Offset > e.Offset || e.Offset > len(src) || p.Filename != fn {
 			t.Errorf("%s: bad span %v..%v for %T", fn, p, e, n)
 		} else if len(stack) > 0 {
 			parent := stack[len(stack)-1]
-			if p.Offset < parent.Pos().Offset || e.Offset > parent.End().Offset {
+			if n.Pos() < parent.Pos() || n.End() > parent.End() {
 				t.Errorf("%s: %T span outside parent %T", p, n, parent)
 			}
 		}
@@ -70,7 +71,7 @@ func reparsable(x ast.Expr) bool {
 // first line; offsets still index the file's bytes.
 func TestBOMColumns(t *testing.T) {
 	src := []byte("\uFEFFparam a = )\nparam b = 1")
-	_, err := ParseFile("bom.fg", src)
+	_, err := ParseFile(ast.NewFileSet(), "bom.fg", src)
 	list, ok := err.(ast.ErrorList)
 	if !ok || len(list) != 1 {
 		t.Fatalf("err = %v", err)
@@ -78,11 +79,12 @@ func TestBOMColumns(t *testing.T) {
 	if p := list[0].Pos; p.Line != 1 || p.Column != 11 || src[p.Offset] != ')' {
 		t.Errorf("error at %d:%d (offset %d), want 1:11 at the `)`", p.Line, p.Column, p.Offset)
 	}
-	f, err := ParseFile("bom.fg", []byte("\uFEFFparam a = 1"))
+	fset := ast.NewFileSet()
+	f, err := ParseFile(fset, "bom.fg", []byte("\uFEFFparam a = 1"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := f.Stmts[0].Pos(); p.Column != 1 || p.Offset != 3 {
+	if p := fset.Position(f.Stmts[0].Pos()); p.Column != 1 || p.Offset != 3 {
 		t.Errorf("statement at column %d offset %d, want 1 and 3", p.Column, p.Offset)
 	}
 }

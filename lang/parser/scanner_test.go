@@ -22,7 +22,7 @@ func lexDefTokens(t *testing.T, src string) []lexer.Token {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok.Pos.Line, tok.Pos.Column = 0, 0 // the scanner leaves them to fixPos
+		tok.Pos.Line, tok.Pos.Column = 0, 0 // the scanner leaves them to scan
 		out = append(out, tok)
 		if tok.EOF() {
 			return out

@@ -1,0 +1,154 @@
+package graph
+
+import (
+	"strconv"
+
+	"github.com/fg-infer/fg/lang/ast"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestColumnReadsBack checks that a Column returns exactly the values
+// added (bit for bit) for sequences mixing rules, repeats, observations,
+// signed zeros, NaN and infinities, and that rule stretches take no
+// memory per value.
+func TestColumnReadsBack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gens := []func(i int) float64{
+		func(i int) float64 { return 1 },
+		func(i int) float64 { return float64(i) },
+		func(i int) float64 { return 3 - 0.1*float64(i) },
+		func(i int) float64 { return rng.NormFloat64() },
+		func(i int) float64 { return math.Copysign(0, -1) },
+		func(i int) float64 { return 0 },
+		func(i int) float64 { return math.NaN() },
+		func(i int) float64 { return math.Inf(1 - 2*(i%2)) },
+		func(i int) float64 { return float64(i % 3) },
+	}
+	for trial := range 3000 {
+		var c Column[float64]
+		var want []float64
+		for range 1 + rng.IntN(8) {
+			g, n := gens[rng.IntN(len(gens))], rng.IntN(40)
+			if rng.IntN(4) == 0 {
+				v := g(0)
+				c.AddN(v, n)
+				for range n {
+					want = append(want, v)
+				}
+				continue
+			}
+			for i := range n {
+				v := g(i)
+				c.Add(v)
+				want = append(want, v)
+			}
+		}
+		if c.Len() != len(want) {
+			t.Fatalf("trial %d: Len %d, want %d", trial, c.Len(), len(want))
+		}
+		for i, w := range want {
+			if got := c.At(i); math.Float64bits(got) != math.Float64bits(w) && !(math.IsNaN(got) && math.IsNaN(w)) {
+				t.Fatalf("trial %d: At(%d) = %v, want %v", trial, i, got, w)
+			}
+		}
+	}
+	var ints Column[int]
+	for i := range 1000 {
+		ints.Add(i / 2) // not a rule: values, then streaks
+	}
+	for i := range 1000 {
+		if ints.At(i) != i/2 {
+			t.Fatalf("At(%d) = %d", i, ints.At(i))
+		}
+	}
+}
+
+// TestColumnRulesTakeNoMemory checks the memory of a chain's columns:
+// a prior then 10⁶ conditionals (variance 10 then 1s, variables t and
+// t−1) and observations (8 bytes each).
+func TestColumnRulesTakeNoMemory(t *testing.T) {
+	const n = 1_000_000
+	var v, slot0, slot1, y Column[float64]
+	rng := rand.New(rand.NewPCG(3, 4))
+	v.Add(10)
+	slot1.Add(-1)
+	for k := 1; k <= n; k++ {
+		v.Add(1)
+		slot0.Add(float64(k))
+		slot1.Add(float64(k - 1))
+		y.Add(rng.NormFloat64())
+	}
+	for _, c := range []*Column[float64]{&v, &slot0, &slot1} {
+		if b := c.Bytes(); b > 1024 {
+			t.Errorf("a rule column holds %d bytes", b)
+		}
+	}
+	if b := y.Bytes(); b > 8*n*5/4+1024 {
+		t.Errorf("observations hold %d bytes, want ≤ %d", b, 8*n*5/4+1024)
+	}
+	if v.At(0) != 10 || v.At(n) != 1 || slot1.At(0) != -1 || slot1.At(n) != n-1 {
+		t.Error("wrong values")
+	}
+}
+
+// TestColumnSum checks Sum against the sum of the values read back.
+func TestColumnSum(t *testing.T) {
+	var c Column[int32]
+	want := int32(0)
+	add := func(v int32) { c.Add(v); want += v }
+	add(1)
+	for range 100 {
+		add(2)
+	}
+	for k := range int32(50) {
+		add(k * k % 7)
+	}
+	for k := range int32(40) {
+		add(3 + 2*k)
+	}
+	if got := c.Sum(); got != want {
+		t.Errorf("Sum = %d, want %d", got, want)
+	}
+	var vals []int32
+	for i := range c.Len() {
+		vals = append(vals, c.At(i))
+	}
+	c.Shift(5)
+	c.Add(7)
+	for i, v := range vals {
+		if c.At(i) != v+5 {
+			t.Fatalf("after Shift(5), At(%d) = %d, want %d", i, c.At(i), v+5)
+		}
+	}
+	if c.At(len(vals)) != 7 || c.Sum() != want+5*int32(len(vals))+7 {
+		t.Errorf("after Shift and Add: At = %d, Sum = %d", c.At(len(vals)), c.Sum())
+	}
+}
+
+// TestIndexedFactorLabels checks that AddIndexedFactor's labels are made
+// on demand as prefix, index and suffix (Factor, FactorLabel), left out by
+// FactorForms, and that a run of them keeps no label per factor.
+func TestIndexedFactorLabels(t *testing.T) {
+	var g Graph
+	g.AddLatent("x", Real, 0, []int{1000}, ast.NoPos)
+	params := map[string]float64{"var": 9}
+	for k := range 1000 {
+		g.AddIndexedFactor(Factor{Kind: "normal", Vars: []int{k}, Params: params, Y: float64(k) / 3, Observed: true}, "normal(y[", 5+k, "])")
+	}
+	if len(g.factors.runs) != 1 || g.factors.runs[0].c.labels != nil || g.factors.runs[0].c.lindex.Bytes() > 256 {
+		t.Fatalf("%d runs; the labels are not a rule", len(g.factors.runs))
+	}
+	for _, k := range []int{0, 1, 999} {
+		f := g.Factor(k)
+		if want := "normal(y[" + strconv.Itoa(5+k) + "])"; f.Label != want || g.FactorLabel(k) != want || f.Y != float64(k)/3 || !f.Observed || f.Vars[0] != k {
+			t.Errorf("factor %d: %+v, want label %s", k, f, want)
+		}
+	}
+	for i, f := range g.FactorForms() {
+		if f.Label != "" || f.Vars[0] != i {
+			t.Fatalf("FactorForms %d: %+v", i, f)
+		}
+	}
+}
