@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/netjoint"
@@ -24,7 +26,7 @@ const maxProbes = 1 << 20
 // maxGaussComponent bounds the Gaussian latents integrated jointly in
 // closed form with a dense precision (an n×n Cholesky factor per
 // configuration, about 0.3 s at n = 1000: the context is checked between
-// configurations); a banded one (netjoint.GaussBlock) has no bound.
+// configurations); a banded one (netjoint.RootBand) has no bound.
 const maxGaussComponent = 1000
 
 // local holds, per factor, its discrete variables, the strides of its
@@ -238,6 +240,7 @@ type condState struct {
 	locals []local
 	eta    [][]float64
 	gauss  []*netjoint.GaussBlock // per Gaussian component
+	parts  [][]*netjoint.Contrib  // per Gaussian component, its contributions
 	out    cond
 }
 
@@ -259,6 +262,7 @@ func (p *partPlan) newCondState(ctx context.Context) *condState {
 	for _, c := range p.comps {
 		st.gauss = append(st.gauss, netjoint.NewGaussBlock(len(c.vars), c.band))
 	}
+	st.parts = make([][]*netjoint.Contrib, len(p.comps))
 	return st
 }
 
@@ -294,8 +298,9 @@ func (p *partPlan) conditional(st *condState, x []float64) (*cond, error) {
 	for _, e := range st.eta {
 		clear(e)
 	}
-	for _, g := range st.gauss {
+	for ci, g := range st.gauss {
 		g.Zero()
+		st.parts[ci] = st.parts[ci][:0]
 	}
 	out := &st.out
 	out.logZ = 0
@@ -309,7 +314,9 @@ func (p *partPlan) conditional(st *condState, x []float64) (*cond, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.logZ += c.C
+		if len(c.Gauss) == 0 { // a Gaussian contribution's C is its component's (gaussPosterior)
+			out.logZ += c.C
+		}
 		if c.Var >= 0 {
 			for k, e := range c.Eta {
 				st.eta[c.Var][k] += e
@@ -336,6 +343,10 @@ func (p *partPlan) conditional(st *condState, x []float64) (*cond, error) {
 // addGauss adds a quadratic contribution to its component.
 func (p *partPlan) addGauss(st *condState, c *netjoint.Contrib) {
 	n := len(c.Gauss)
+	if n > 0 {
+		ci := p.comp[c.Gauss[0]]
+		st.parts[ci] = append(st.parts[ci], c)
+	}
 	for i, v := range c.Gauss {
 		ci, pi := p.comp[v], p.pos[v]
 		st.gauss[ci].B[pi] += c.B[i]
@@ -366,11 +377,25 @@ func (p *partPlan) familyPosterior(v int, eta []float64, out *cond) error {
 	return nil
 }
 
-// gaussPosterior integrates component ci (netjoint.GaussBlock) and sets its
-// latents' Gaussian posteriors.
+// gaussPosterior integrates component ci and sets its latents' Gaussian
+// posteriors: on a band whose contributions all have rows (rootPosterior)
+// in square-root information form, else in information form
+// (netjoint.GaussBlock): a dense block's factor costs O(n³) either way and
+// the information form's Cholesky is the faster one, and a contribution
+// without rows (an indefinite quadratic that only the sum makes proper, a
+// linear tilt) cannot be folded as a row.
 func (p *partPlan) gaussPosterior(st *condState, ci int, out *cond) error {
 	vars := p.comps[ci].vars
-	logZ, mean, vr, err := st.gauss[ci].Integrate()
+	logZ, mean, vr, err := p.rootPosterior(st, ci)
+	if mean == nil && err == nil {
+		logZ, mean, vr, err = st.gauss[ci].Integrate()
+		for _, f := range st.parts[ci] {
+			logZ += f.C
+		}
+	}
+	if errors.Is(err, netjoint.ErrCanceled) {
+		return st.ctx.Err()
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w (%v)", p.j.Net.Vars[vars[0]].Name, errImproper, err)
 	}
@@ -382,4 +407,76 @@ func (p *partPlan) gaussPosterior(st *condState, ci int, out *cond) error {
 		out.nat[v] = []float64{m / vr[i], -0.5 / vr[i]}
 	}
 	return nil
+}
+
+// rootPosterior integrates a banded component ci whose contributions all
+// carry rows (netjoint.QuadRows) in square-root information form
+// (netjoint.RootBand): the rows folded by Givens rotations in order of
+// their first variable, never summing Λ, whose Cholesky factor resolves
+// Λ⁻¹ only to κ(Λ)·ε (10⁻⁴ relative in the variances of a 900-step
+// near-constant-velocity chain, TestNetBandPrecision). Each contribution
+// is −½ Σ_r (a_rᵀx − c_r)² + K_f with K_f = C_f + ½ Σ_r c_r², its value
+// at its own minimum, so
+//
+//	log Z = Σ_f K_f − ½ Σ_r (a_rᵀμ − c_r)² + (n/2) log 2π − ½ log det Λ,
+//
+// with the residuals at the mean: the information form's
+// ½ Bᵀμ + Σ_f C_f cancels two sums that grow as the squared states (as
+// bandJoint in infer/fgraph). It returns no mean (and no error) when the
+// component is dense or a contribution has no rows.
+func (p *partPlan) rootPosterior(st *condState, ci int) (logZ float64, mean, vr []float64, err error) {
+	c := p.comps[ci]
+	if st.gauss[ci].Dense() {
+		return 0, nil, nil, nil
+	}
+	type row struct {
+		lo int
+		a  []float64
+		b  float64
+	}
+	var rows []row
+	k := make([]float64, 0, len(st.parts[ci]))
+	for _, f := range st.parts[ci] {
+		if f.Rows == nil {
+			return 0, nil, nil, nil
+		}
+		kf := f.C
+		for _, b := range f.RowB {
+			kf += 0.5 * b * b
+		}
+		k = append(k, kf)
+		n, lo, hi := len(f.Gauss), len(c.vars), -1
+		for _, v := range f.Gauss {
+			lo, hi = min(lo, p.pos[v]), max(hi, p.pos[v])
+		}
+		for r, b := range f.RowB {
+			a := make([]float64, hi-lo+1)
+			for i, v := range f.Gauss {
+				a[p.pos[v]-lo] += f.Rows[r*n+i]
+			}
+			rows = append(rows, row{lo, a, b})
+		}
+	}
+	slices.SortStableFunc(rows, func(x, y row) int { return x.lo - y.lo })
+	rb := netjoint.NewRootBand(len(c.vars), c.band)
+	for _, r := range rows {
+		rb.AddRow(r.lo, r.a, r.b)
+	}
+	mean, cov, err := rb.SolveDone(st.ctx.Done())
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	w := c.band + 1
+	vr = make([]float64, len(c.vars))
+	for i := range vr {
+		vr[i] = cov[i*w]
+	}
+	for _, r := range rows {
+		e := -r.b
+		for j, a := range r.a {
+			e += a * mean[r.lo+j]
+		}
+		k = append(k, -0.5*e*e)
+	}
+	return floats.SumCompensated(k) + 0.5*float64(len(c.vars))*math.Log(2*math.Pi) - 0.5*rb.LogDet(), mean, vr, nil
 }

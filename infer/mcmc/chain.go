@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/netjoint"
 )
 
 // Sampling a long chain (RunChain): a Gaussian Markov random field whose
@@ -21,8 +20,9 @@ import (
 //
 // The linear-Gaussian factors (priors, conditionals and Gaussian
 // observations, which are conjugate) form one Gaussian N(μ, Λ⁻¹) with
-// banded Λ, factored once as a band (netjoint.GaussBlock) in reversed
-// order, Λ = UᵀU: each row of U is then the conditional of x_t given the k
+// banded Λ, factored once as a band in reversed order, Λ = UᵀU, from the
+// factors as least-squares rows without forming Λ (netjoint.RootBand,
+// foldFactors): each row of U is then the conditional of x_t given the k
 // variables before it (k the half-bandwidth), so the Gaussian is an
 // order-k Markov chain in t and the posterior a Feynman–Kac model with
 // those transitions and the sites as potentials. One sweep draws a whole
@@ -224,29 +224,18 @@ func newChainModel(ctx context.Context, p *ChainProblem, r runLength, parts int)
 	}
 	// The Gaussian in reversed order: variable t at n−1−t, so that the
 	// factor's row of n−1−t conditions x_t on x_{t−1} … x_{t−k}.
-	gb := netjoint.NewGaussBlock(n, k)
-	for _, f := range p.Gaussians {
-		for a, va := range f.Vars {
-			ra := n - 1 - va
-			gb.B[ra] += f.Coefs[a] * (f.Y - f.Const) / f.Var
-			for b, vb := range f.Vars {
-				if rb := n - 1 - vb; rb >= ra {
-					gb.Add(ra, rb, f.Coefs[a]*f.Coefs[b]/f.Var)
-				}
-			}
-		}
+	rb, err := foldFactors(ctx, p.Gaussians, n, k, func(v int) int { return n - 1 - v }, nil)
+	if err != nil {
+		return nil, err
 	}
-	_, mean, _, err := gb.IntegrateDone(ctx.Done())
-	if errors.Is(err, netjoint.ErrCanceled) {
-		return nil, ctx.Err()
-	}
+	mean, err := rb.Mean()
 	if err != nil {
 		return nil, errors.New("mcmc: the linear-Gaussian factors do not define a proper joint Gaussian")
 	}
 	m := &chainModel{n: n, k: k, mu: make([]float64, n), u0: make([]float64, n), u: make([]float64, n*k)}
 	for t := range n {
 		m.mu[t] = mean[n-1-t]
-		row := gb.FactorRow(n - 1 - t)
+		row := rb.FactorRow(n - 1 - t)
 		m.u0[t] = row[0]
 		copy(m.u[t*k:], row[1:])
 	}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/fg-infer/fg/infer/netjoint"
 )
 
 // Block moves: a sweep of particle Gibbs redraws every element, but where
@@ -20,7 +18,7 @@ import (
 // updated by elliptical slice sampling (Murray, Adams & MacKay 2010) with
 // the block's exact Gaussian conditional given the rest as the prior —
 // the linear-Gaussian factors that touch it, with the other elements
-// fixed, on the band (netjoint.GaussBlock) — and the sites that touch it
+// fixed, on the band (foldFactors, netjoint.RootBand) — and the sites that touch it
 // as the likelihood. Where the sites are flat the ellipse accepts large
 // moves of the whole block; where they are informative it shrinks towards
 // the current state and particle Gibbs does the work. Each move leaves the
@@ -77,43 +75,23 @@ func (c *csmc) blockMove(a, b int) error {
 	if L < 2 {
 		return nil
 	}
-	gb := netjoint.NewGaussBlock(L, m.k)
 	bf := m.factors
-	for _, f := range bf.fs[bf.at[max(a-m.k, 0)]:bf.at[b]] {
-		// (y − c − aᵀx)²/v with the elements outside [a, b) fixed.
-		r := f.Y - f.Const
-		inside := false
-		for e, v := range f.Vars {
-			if v < a || v >= b {
-				r -= f.Coefs[e] * (c.ref[v] + m.mu[v])
-			} else {
-				inside = true
-			}
+	rb, err := foldFactors(context.Background(), bf.fs[bf.at[max(a-m.k, 0)]:bf.at[b]], L, m.k, func(v int) int {
+		if v < a || v >= b {
+			return -1
 		}
-		if !inside {
-			continue
-		}
-		for e, v := range f.Vars {
-			if v < a || v >= b {
-				continue
-			}
-			gb.B[v-a] += f.Coefs[e] * r / f.Var
-			for g, w := range f.Vars {
-				if w >= v && w < b {
-					gb.Add(v-a, w-a, f.Coefs[e]*f.Coefs[g]/f.Var)
-				}
-			}
-		}
+		return v - a
+	}, func(v int) float64 { return c.ref[v] + m.mu[v] })
+	if err != nil {
+		return err
 	}
-	_, mean, _, err := gb.Integrate()
+	mean, err := rb.Mean()
 	if err != nil {
 		return fmt.Errorf("mcmc: a block's Gaussian conditional: %w", err)
 	}
 	cur := make([]float64, L)
 	nu := make([]float64, L)
-	if err := gb.Draw(c.rng, nu); err != nil {
-		return err
-	}
+	rb.Draw(c.rng, nu)
 	for i := range cur {
 		cur[i] = c.ref[a+i] + m.mu[a+i] - mean[i] // centred on the conditional mean
 	}

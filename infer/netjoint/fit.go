@@ -29,12 +29,19 @@ const fitTol = 1e-9
 //	Var ≥ 0:        ⟨Eta, T(θ_Var)⟩ + C   (a non-Gaussian variable)
 //	len(Gauss) > 0: −½ xᵀ P x + Bᵀ x + C  (x the Gaussian variables Gauss)
 //	otherwise:      C                      (no free variable).
+//
+// A Gaussian contribution also carries its quadratic as least-squares
+// rows (QuadRows) when it has them, for the square-root information form
+// (RootBand): Rows (row-major, len(Gauss) columns) and RowB with
+// Σ_r a_r a_rᵀ = P and Σ_r a_r b_r = B; nil when P is not positive
+// semidefinite or B has a part P does not reach.
 type Contrib struct {
-	Var   int
-	Eta   []float64
-	Gauss []int
-	P, B  []float64 // P row-major len(Gauss)²
-	C     float64
+	Var        int
+	Eta        []float64
+	Gauss      []int
+	P, B       []float64 // P row-major len(Gauss)²
+	C          float64
+	Rows, RowB []float64
 }
 
 // FitFactor fits factor fi in the free variables it depends on at x.
@@ -65,7 +72,11 @@ func (j *Joint) FitFactor(fi int, free []bool, x []float64) (Contrib, error) {
 		return Contrib{Var: nonGauss, Eta: eta, C: c}, err
 	}
 	p, b, c, err := j.FitQuadratic(fs, vs, x)
-	return Contrib{Var: -1, Gauss: vs, P: p, B: b, C: c}, err
+	con := Contrib{Var: -1, Gauss: vs, P: p, B: b, C: c}
+	if err == nil {
+		con.Rows, con.RowB, _ = QuadRows(p, b, len(vs), 1+math.Abs(c))
+	}
+	return con, err
 }
 
 func other(vs []int, v int) int {

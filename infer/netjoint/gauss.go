@@ -305,30 +305,33 @@ func pivotTol(w int, pii float64) float64 { return float64(4*w) * 0x1p-52 * pii 
 // Draw adds to dst (the posterior mean) a draw of N(0, P⁻¹): U⁻¹z with
 // P = UᵀU and z ~ N(0, I), after Integrate.
 func (g *GaussBlock) Draw(rng *rand.Rand, dst []float64) error {
+	if g.dense == nil {
+		drawBand(rng, g.band, g.n, g.k, dst)
+		return nil
+	}
 	z := make([]float64, g.n)
 	for i := range z {
 		z[i] = rng.NormFloat64()
 	}
-	if g.dense != nil {
-		var u mat.TriDense
-		g.chol.UTo(&u)
-		var d mat.VecDense
-		if err := d.SolveVec(&u, mat.NewVecDense(g.n, z)); err != nil {
-			return err
-		}
-		for i := range dst {
-			dst[i] += d.AtVec(i)
-		}
-		return nil
+	var u mat.TriDense
+	g.chol.UTo(&u)
+	var d mat.VecDense
+	if err := d.SolveVec(&u, mat.NewVecDense(g.n, z)); err != nil {
+		return err
 	}
-	w := g.k + 1
-	for i := g.n - 1; i >= 0; i-- { // U d = z
-		s := z[i]
-		for l := i + 1; l < min(i+w, g.n); l++ {
-			s -= g.band[i*w+l-i] * z[l]
-		}
-		z[i] = s / g.band[i*w]
-		dst[i] += z[i]
+	for i := range dst {
+		dst[i] += d.AtVec(i)
 	}
 	return nil
+}
+
+// drawBand adds to dst a draw of N(0, (UᵀU)⁻¹), U⁻¹z with z ~ N(0, I),
+// for U upper triangular with half-width k stored as a band.
+func drawBand(rng *rand.Rand, u []float64, n, k int, dst []float64) {
+	z := make([]float64, n)
+	for i := range z {
+		z[i] = rng.NormFloat64()
+	}
+	backSolve(u, n, k, z)
+	floats.Add(dst, z)
 }

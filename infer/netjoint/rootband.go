@@ -3,8 +3,10 @@ package netjoint
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // RootBand is a Gaussian over n variables in square-root information
@@ -108,23 +110,49 @@ var errSingular = errors.New("the Gaussian variables' precision is not positive 
 // root's counterpart of GaussBlock's pivotTol) is a direction no row fixes
 // and fails as not positive definite. log det Λ = 2 Σ log R_ii (LogDet).
 func (rb *RootBand) SolveDone(done <-chan struct{}) (mean, cov []float64, err error) {
+	mean, err = rb.Mean()
+	if err != nil {
+		return nil, nil, err
+	}
+	cov, err = selectedInverse(rb.r, rb.n, rb.k, done)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mean, cov, nil
+}
+
+// Mean is SolveDone's mean μ = R⁻¹z alone (and LogDet), without the
+// covariance band: for a caller that only solves and draws.
+func (rb *RootBand) Mean() ([]float64, error) {
 	n, w := rb.n, rb.k+1
 	logR := make([]float64, n)
 	for i := 0; i < n; i++ {
 		d := rb.r[i*w]
 		if !(d > float64(4*w)*0x1p-52*math.Sqrt(rb.col[i])) || math.IsInf(d, 1) {
-			return nil, nil, errSingular
+			return nil, errSingular
 		}
 		logR[i] = math.Log(d)
 	}
 	rb.ldet = 2 * floats.SumCompensated(logR)
-	mean = append([]float64(nil), rb.z...)
+	mean := append([]float64(nil), rb.z...)
 	backSolve(rb.r, n, rb.k, mean)
-	cov, err = selectedInverse(rb.r, n, rb.k, done)
-	if err != nil {
-		return nil, nil, err
-	}
-	return mean, cov, nil
+	return mean, nil
+}
+
+// FactorRow returns row i of R, R[i][i..i+k] (shorter in the last k
+// rows), after Mean or SolveDone, to be read, not written. R is the
+// Cholesky factor of Λ = RᵀR (upper triangular, positive diagonal), so
+// as GaussBlock.FactorRow the row gives x_i's conditional given the later
+// variables: R_ii (x_i − μ_i) + Σ_l R_il (x_l − μ_l) ~ N(0, 1).
+func (rb *RootBand) FactorRow(i int) []float64 {
+	w := rb.k + 1
+	return rb.r[i*w : i*w+min(w, rb.n-i)]
+}
+
+// Draw adds to dst (the mean) a draw of N(0, Λ⁻¹), R⁻¹z with z ~ N(0, I),
+// after Mean or SolveDone.
+func (rb *RootBand) Draw(rng *rand.Rand, dst []float64) {
+	drawBand(rng, rb.r, rb.n, rb.k, dst)
 }
 
 // LogDet is log det Λ = 2 Σ_i log R_ii after SolveDone.
@@ -132,3 +160,49 @@ func (rb *RootBand) LogDet() float64 { return rb.ldet }
 
 // HalfWidth is the band's half-width k.
 func (rb *RootBand) HalfWidth() int { return rb.k }
+
+// QuadRows writes the quadratic −½ xᵀPx + bᵀx over n variables (P
+// symmetric, row-major) as least-squares rows, −½ Σ_r (a_rᵀx − c_r)² up
+// to a constant: from P's eigendecomposition P = Σ λ q qᵀ, a row √λ qᵀ
+// with c = qᵀb/√λ per eigenvalue above the rounding level
+// tol = 16nε(scale + max |λ|), scale the size of the log density's values
+// that P and b were fitted from (FitQuadratic's second differences carry
+// a few ε·scale), so that Σ a aᵀ = P and Σ a c = b up to the fit's own
+// error. It fails (ok false) when an eigenvalue is below −tol (P not
+// positive semidefinite: no rows sum to it) or b has a part along a
+// direction of P's null space above the misfit a fit accepts,
+// fitTol·(scale + ‖b‖) (a linear tilt with no curvature, which no row
+// carries); the caller then keeps the information form.
+func QuadRows(p, b []float64, n int, scale float64) (a, c []float64, ok bool) {
+	var eig mat.EigenSym
+	if !eig.Factorize(mat.NewSymDense(n, append([]float64(nil), p...)), true) {
+		return nil, nil, false
+	}
+	lam := eig.Values(nil)
+	var q mat.Dense
+	eig.VectorsTo(&q)
+	top := 0.0
+	for _, l := range lam {
+		top = math.Max(top, math.Abs(l))
+	}
+	tol := float64(16*n) * 0x1p-52 * (math.Abs(scale) + top)
+	tolB := fitTol * (math.Abs(scale) + floats.Norm(b, 2))
+	for i, l := range lam {
+		qb := 0.0
+		for j := range n {
+			qb += q.At(j, i) * b[j]
+		}
+		if l < -tol || (l <= tol && math.Abs(qb) > tolB) {
+			return nil, nil, false
+		}
+		if l <= tol {
+			continue
+		}
+		s := math.Sqrt(l)
+		for j := range n {
+			a = append(a, s*q.At(j, i))
+		}
+		c = append(c, qb/s)
+	}
+	return a, c, true
+}

@@ -1,6 +1,7 @@
 package netjoint
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -84,5 +85,57 @@ func TestRootBandSingular(t *testing.T) {
 	}
 	if _, _, err := NewRootBand(2, 1).SolveDone(nil); err == nil {
 		t.Error("no rows solved")
+	}
+}
+
+// TestQuadRows: the rows of −½ xᵀPx + bᵀx for P = Σ a aᵀ of rank 2 over
+// 4 variables and b = Σ a c sum back to P and b to 1e-13 relative; an
+// indefinite P and a linear tilt off P's range have no rows.
+func TestQuadRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 4
+	p, b := make([]float64, n*n), make([]float64, n)
+	for range 2 {
+		a := make([]float64, n)
+		for i := range a {
+			a[i] = rng.NormFloat64()
+		}
+		c := rng.NormFloat64()
+		for i := range a {
+			b[i] += a[i] * c
+			for j := range a {
+				p[i*n+j] += a[i] * a[j]
+			}
+		}
+	}
+	rows, rhs, ok := QuadRows(p, b, n, 1)
+	if !ok || len(rhs) != 2 {
+		t.Fatalf("ok %v, %d rows, want 2", ok, len(rhs))
+	}
+	gp, gb := make([]float64, n*n), make([]float64, n)
+	for r, c := range rhs {
+		a := rows[r*n : r*n+n]
+		for i := range a {
+			gb[i] += a[i] * c
+			for j := range a {
+				gp[i*n+j] += a[i] * a[j]
+			}
+		}
+	}
+	for i := range p {
+		if !(math.Abs(gp[i]-p[i]) <= 1e-13*(1+math.Abs(p[i]))) {
+			t.Errorf("P[%d]: rows %g, want %g", i, gp[i], p[i])
+		}
+	}
+	for i := range b {
+		if !(math.Abs(gb[i]-b[i]) <= 1e-13*(1+math.Abs(b[i]))) {
+			t.Errorf("b[%d]: rows %g, want %g", i, gb[i], b[i])
+		}
+	}
+	if _, _, ok := QuadRows([]float64{1, 0, 0, -1}, []float64{0, 0}, 2, 1); ok {
+		t.Error("indefinite P has rows")
+	}
+	if _, _, ok := QuadRows([]float64{1, 0, 0, 0}, []float64{0, 1}, 2, 1); ok {
+		t.Error("a tilt off P's range has rows")
 	}
 }
