@@ -301,15 +301,18 @@ func (e *fitcEngine) rebuild(ctx context.Context) error {
 
 // sweepParallel computes every site's new message from the same posterior,
 // then rebuilds the representation once.
+// New sites that give no proper posterior change nothing and are reported
+// as *infer.Rejected, as in the dense engine.
 func (e *fitcEngine) sweepParallel(ctx context.Context) error {
 	next := append([]SiteParam(nil), e.sites...)
+	nb := append([]float64(nil), e.b...)
 	for j := range e.sites {
 		if j%ctxEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		i := e.p.Sites[j].Index
 		np, b, ok := e.r.propose(e.p.Sites[j], e.sites[j], e.st.mu[i], e.st.sdiag[i])
-		e.b[j] = b
+		nb[j] = b
 		if !ok {
 			e.stats.Skipped++
 			continue
@@ -320,9 +323,9 @@ func (e *fitcEngine) sweepParallel(ctx context.Context) error {
 	tau, nu := e.totals(next)
 	st, err := e.pr.recompute(ctx, tau, nu)
 	if err != nil {
-		return err
+		return rejectImproper(err)
 	}
-	e.sites, e.tau, e.nu, e.st = next, tau, nu, st
+	e.sites, e.b, e.tau, e.nu, e.st = next, nb, tau, nu, st
 	return nil
 }
 

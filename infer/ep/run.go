@@ -403,14 +403,19 @@ func (e *engine) freshCavities() error {
 // sweepParallel computes every site's new message from the same posterior,
 // then refactors once: one Cholesky of B and one triangular solve per sweep
 // (M×M in site space, N×N plus O(M N²) products in weight space).
+//
+// New sites that give no proper posterior leave the sites, relaxation
+// weights and posterior as they were and are reported as *infer.Rejected
+// (rejectImproper): infer.Iterate repeats the sweep at a smaller step.
 func (e *engine) sweepParallel() error {
 	next := append([]SiteParam(nil), e.sites...)
+	nb := append([]float64(nil), e.b...)
 	for i := range e.sites {
 		if e.canceled() {
 			return nil
 		}
 		np, b, ok := e.proposeAt(i, e.st.sdiag[i])
-		e.b[i] = b
+		nb[i] = b
 		if !ok {
 			e.stats.Skipped++
 			continue
@@ -423,9 +428,9 @@ func (e *engine) sweepParallel() error {
 		return nil // the loop reports the cancellation; sites stay as they were
 	}
 	if err != nil {
-		return err
+		return rejectImproper(err)
 	}
-	e.sites, e.st, e.fresh = next, st, true
+	e.sites, e.b, e.st, e.fresh = next, nb, st, true
 	return nil
 }
 
