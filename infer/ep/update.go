@@ -78,8 +78,7 @@ func (r rule) proposeCavity(s Site, old SiteParam, tc, nc float64) (SiteParam, f
 		b = r.lineSearch(s, old.Mean(), tc, nc)
 		tc, nc = tc+b, nc+b*old.Mean()
 	}
-	_, d1, d2 := s.Lik.Tilted(s.Y, nc/tc, 1/tc, r.Power)
-	np, ok := r.Step(old.gaussian(), families.Gaussian{Shift: nc, Prec: tc}, d1, d2)
+	np, ok := r.Propose(s.Lik, s.Y, old.gaussian(), families.Gaussian{Shift: nc, Prec: tc})
 	if !ok {
 		return old, b, false
 	}

@@ -250,7 +250,7 @@ func (b *bandEP) sweep() (infer.Sweep, error) {
 
 // propose is site i's new message from the projection marginal
 // N(fm_i, fv_i): the cavity marginal / t̃^u, then the shared site update
-// (families.SiteUpdate.Step: projection, power, damping).
+// (families.SiteUpdate.Propose: projection, power, damping).
 // It reports false (a skipped update, counted) when the cavity or the
 // tilted marginal is improper, or when the new message would leave q
 // improper: adding Δτ a aᵀ to the window's marginal precision P_W keeps it
@@ -262,8 +262,7 @@ func (b *bandEP) propose(i int) (nat, bool) {
 	cav := nat{1/b.fv[i] - b.u*old.Tau, b.fm[i]/b.fv[i] - b.u*old.Nu}
 	f := int(b.sites[i])
 	if cav.Tau > 0 && finite(cav.Nu) {
-		_, d1, d2 := b.g.lik(f).Tilted(b.g.y[f], cav.Nu/cav.Tau, 1/cav.Tau, b.u)
-		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Step(old.gaussian(), cav.gaussian(), d1, d2)
+		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Propose(b.g.lik(f), b.g.y[f], old.gaussian(), cav.gaussian())
 		if ok && 1+(t.Prec-old.Tau)*b.fv[i] > 0 {
 			b.stats.Updates++
 			return natOf(t), true
