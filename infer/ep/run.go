@@ -378,7 +378,7 @@ func (e *engine) proposeAt(i int, v float64) (SiteParam, float64, bool) {
 	return e.r.proposeCavity(e.p.Sites[i], sp, tc, nc)
 }
 
-// freshCavities refactors the site-space state before a sequential sweep
+// freshCavities refactors the state (either path) before a sequential sweep
 // when some site is tight and the state was rank-one updated since its last
 // factorisation: a tight site's cavity cannot be read from the running Σ,
 // whose diagonal has lost the digits that carry it (tight.go), and is taken
@@ -386,7 +386,7 @@ func (e *engine) proposeAt(i int, v float64) (SiteParam, float64, bool) {
 // updates, which moves the path but not the fixed point. Models without
 // tight sites skip this.
 func (e *engine) freshCavities() error {
-	if e.pr.weight || e.fresh || !anyTight(e.pr, e.sites) {
+	if e.fresh || !anyTight(e.pr, e.sites) {
 		return nil
 	}
 	st, err := e.refactor(e.sites, true)

@@ -36,13 +36,21 @@ func tight(sp SiteParam, kii float64) bool { return sp.Tau > 0 && sp.Tau*kii > t
 
 // anyTight reports whether some site is tight.
 func anyTight(pr *projection, sites []SiteParam) bool {
-	kr := pr.Kf.RawSymmetric()
 	for i, sp := range sites {
-		if tight(sp, kr.Data[i*kr.Stride+i]) {
+		if tight(sp, pr.priorVar(i)) {
 			return true
 		}
 	}
 	return false
+}
+
+// priorVar is Kf_ii, the prior variance of projection i.
+func (pr *projection) priorVar(i int) float64 {
+	if pr.weight {
+		return pr.kfDiag[i]
+	}
+	kr := pr.Kf.RawSymmetric()
+	return kr.Data[i*kr.Stride+i]
 }
 
 // cavity is the (u = 1) cavity of a site in natural parameters; Tau = 0
