@@ -197,6 +197,9 @@ type fitcEngine struct {
 	st      *fitcState
 	rng     *rand.Rand
 	stats   infer.Stats
+	// byLatent lists the sites of each latent value (onLatent; built
+	// when a tight latent first asks).
+	byLatent [][]int
 }
 
 func newFITCEngine(p *FITCProblem, pr *fitcPrior, s Settings, r rule) *fitcEngine {
@@ -265,7 +268,8 @@ func (e *fitcEngine) sweepSequential(ctx context.Context) error {
 		i := e.p.Sites[j].Index
 		old := e.sites[j]
 		mu, s2 := e.st.marginal(e.pr, i, e.tau[i], e.nu[i], w)
-		np, b, ok := e.r.propose(e.p.Sites[j], old, mu, s2)
+		tc, nc := e.cavity(j, e.r.Power, mu, s2)
+		np, b, ok := e.r.proposeCavity(e.p.Sites[j], old, tc, nc)
 		e.b[j] = b
 		if ok {
 			ok = e.st.update(e.pr, i, e.tau[i], e.nu[i], e.tau[i]+np.Tau-old.Tau, e.nu[i]+np.Nu-old.Nu, w)
@@ -311,7 +315,8 @@ func (e *fitcEngine) sweepParallel(ctx context.Context) error {
 			return ctx.Err()
 		}
 		i := e.p.Sites[j].Index
-		np, b, ok := e.r.propose(e.p.Sites[j], e.sites[j], e.st.mu[i], e.st.sdiag[i])
+		tc, nc := e.cavity(j, e.r.Power, e.st.mu[i], e.st.sdiag[i])
+		np, b, ok := e.r.proposeCavity(e.p.Sites[j], e.sites[j], tc, nc)
 		nb[j] = b
 		if !ok {
 			e.stats.Skipped++
@@ -345,6 +350,9 @@ func (e *fitcEngine) finish(res *FITCResult, status infer.Status, msg string) *F
 	alpha := make([]float64, e.pr.n)
 	for i := range alpha {
 		alpha[i] = e.nu[i] - e.tau[i]*st.mu[i]
+		if st.alpha != nil && !math.IsNaN(st.alpha[i]) {
+			alpha[i] = st.alpha[i] // a tight latent's, without cancelling
+		}
 	}
 	beta := mat.NewVecDense(e.pr.m, nil)
 	beta.MulVec(e.pr.Vt.T(), mat.NewVecDense(e.pr.n, alpha))
@@ -354,7 +362,8 @@ func (e *fitcEngine) finish(res *FITCResult, status infer.Status, msg string) *F
 		for j, s := range e.p.Sites {
 			mu[j], s2[j] = st.mu[s.Index], st.sdiag[s.Index]
 		}
-		lz, err := logZEP(e.r.Power, e.p.Sites, e.sites, nil, mu, s2, nil, nil, st.logDet)
+		cav := func(j int, u float64, _ SiteParam, mu, v float64) (float64, float64) { return e.cavity(j, u, mu, v) }
+		lz, err := logZEP(e.r.Power, e.p.Sites, e.sites, nil, mu, s2, e.siteAlpha(st), cav, st.logDet)
 		res.LogZ, res.HasLogZ = lz, err == nil
 		if err != nil {
 			res.Message = joinMsg(res.Message, err.Error())
