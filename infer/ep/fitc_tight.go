@@ -160,34 +160,20 @@ func (e *fitcEngine) onLatent(i int) []int {
 }
 
 // siteAlpha returns α_j = ν̃_j − τ̃_j μ_i of every site for log Z_EP, or nil
-// when no latent is tight (logZEP then forms it): on a tight latent the
-// site with the largest τ̃ takes the latent's stable α_i less the others'.
+// when no latent is tight (logZEP then forms it): on a tight latent from
+// its stable α_i (memberAlpha).
 func (e *fitcEngine) siteAlpha(st *fitcState) []float64 {
 	if st.alpha == nil {
 		return nil
 	}
 	out := make([]float64, len(e.sites))
 	for j, s := range e.p.Sites {
-		out[j] = e.sites[j].Nu - e.sites[j].Tau*st.mu[s.Index]
-	}
-	for i, a := range st.alpha {
-		if math.IsNaN(a) {
+		i := s.Index
+		if a := st.alpha[i]; !math.IsNaN(a) {
+			out[j] = memberAlpha(e.sites[j], SiteParam{Tau: e.tau[i], Nu: e.nu[i]}, a)
 			continue
 		}
-		top, rest := -1, 0.0
-		for _, j := range e.onLatent(i) {
-			if top < 0 || e.sites[j].Tau > e.sites[top].Tau {
-				top = j
-			}
-		}
-		for _, j := range e.onLatent(i) {
-			if j != top {
-				rest += out[j]
-			}
-		}
-		if top >= 0 {
-			out[top] = a - rest
-		}
+		out[j] = e.sites[j].Nu - e.sites[j].Tau*st.mu[i]
 	}
 	return out
 }

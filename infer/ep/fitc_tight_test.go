@@ -21,20 +21,24 @@ import (
 // FITC prior (gaussLOO on the explicit Kt = Q + diag(g), Cholesky
 // factorisations) to 1e-8 relative for r = 1e-3 … 1e-12 under both
 // schedules, and the posterior marginals and log Z_EP the closed form to
-// 1e-8 relative.
+// 1e-8 relative, also when the three observations of f[0] are equal.
 func TestFITCTightSites(t *testing.T) {
 	X := mat.NewDense(len(tinyX), 1, append([]float64(nil), tinyX...))
 	Z := mat.NewDense(3, 1, []float64{0, 1.7, 3.4})
 	k := kernel.SE{Lengthscale: 1, Var: 1}
 	n := len(tinyY)
-	for e := 3; e <= 12; e++ {
+	for c := range 20 {
+		e, equal := 3+c%10, c >= 10
 		r := math.Pow(10, -float64(e))
 		p := fitcProblem(k, X, Z, tinyY, Gaussian{Var: r})
 		p.Sites = repeatedSites(r)
+		if equal {
+			p.Sites = repeatedAt(r, tinyY[0], tinyY[0])
+		}
 		Kt := explicitKt(t, p)
 		wantZ, _, _ := gaussLOO(t, Kt, p.Sites, -1, 0)
 		for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel} {
-			name := fmt.Sprintf("r=1e-%d/%v", e, sched)
+			name := fmt.Sprintf("r=1e-%d/equal=%v/%v", e, equal, sched)
 			s := Settings{Settings: infer.Settings{Schedule: sched, Tol: 1e-9, MaxIter: 100}}
 			rl, _ := newRule(nil, 1)
 			pr, err := newFITCPrior(context.Background(), p)

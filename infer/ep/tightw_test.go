@@ -13,12 +13,16 @@ import (
 // repeatedSites is GP regression on tinyX with noise variance r where f[0]
 // is observed three times (tinyY[0], 0.35, 0.2) and every other element
 // once: M = 10 sites on N = 8 elements, so the weight-space path serves it.
-func repeatedSites(r float64) []Site {
+func repeatedSites(r float64) []Site { return repeatedAt(r, 0.35, 0.2) }
+
+// repeatedAt is repeatedSites with the two extra observations of f[0] at
+// y1 and y2.
+func repeatedAt(r, y1, y2 float64) []Site {
 	var sites []Site
 	for i, y := range tinyY {
 		sites = append(sites, Site{Lik: Gaussian{Var: r}, Y: y, Index: i})
 	}
-	return append(sites, Site{Lik: Gaussian{Var: r}, Y: 0.35, Index: 0}, Site{Lik: Gaussian{Var: r}, Y: 0.2, Index: 0})
+	return append(sites, Site{Lik: Gaussian{Var: r}, Y: y1, Index: 0}, Site{Lik: Gaussian{Var: r}, Y: y2, Index: 0})
 }
 
 // gaussLOO is the closed form of GP regression with several Gaussian
