@@ -119,7 +119,9 @@ func (g gaussFactor) GaussianSite(y float64) Gaussian { return Gaussian{Shift: y
 // derivOnly hides GaussianSite: the derivative route.
 type derivOnly struct{ f gaussFactor }
 
-func (d derivOnly) Tilted(y, m, v, u float64) (float64, float64, float64) { return d.f.Tilted(y, m, v, u) }
+func (d derivOnly) Tilted(y, m, v, u float64) (float64, float64, float64) {
+	return d.f.Tilted(y, m, v, u)
+}
 
 // TestFactorSiteGaussianExact: a Gaussian factor N(y; x, r) with noise far
 // below the cavity variance (v = 2, r = 1e-3 … 1e-13) gets its own site
