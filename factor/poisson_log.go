@@ -54,6 +54,12 @@ func (PoissonLog) CheckY(y float64) error {
 
 func (PoissonLog) LogLik(y, f float64) (v, g, h float64) {
 	lf, _ := math.Lgamma(y + 1)
+	return poissonLogLik(y, lf, f)
+}
+
+// poissonLogLik is LogLik with log y! = lf computed by the caller, once
+// per count rather than once per quadrature node.
+func poissonLogLik(y, lf, f float64) (v, g, h float64) {
 	e := math.Exp(f)
 	if y == 0 {
 		return -e, -e, -e // 0·f is 0 even where f = −Inf
@@ -62,7 +68,8 @@ func (PoissonLog) LogLik(y, f float64) (v, g, h float64) {
 }
 
 func (l PoissonLog) logp(y float64) func(f float64) (float64, float64, float64) {
-	return func(f float64) (float64, float64, float64) { return l.LogLik(y, f) }
+	lf, _ := math.Lgamma(y + 1)
+	return func(f float64) (float64, float64, float64) { return poissonLogLik(y, lf, f) }
 }
 
 func (l PoissonLog) Tilted(y, m, v, u float64) (logZ, d1, d2 float64) {

@@ -73,17 +73,30 @@ func (l StudentT) CheckY(y float64) error { return finiteY(y) }
 // LogLik is log St(y; ν, f, s) with r = y − f, q = ν s + r²:
 // g = (ν+1) r / q, h = (ν+1)(r² − ν s)/q².
 func (l StudentT) LogLik(y, f float64) (v, g, h float64) {
+	return l.logLik(l.logNorm(), y, f)
+}
+
+// logNorm is the log normaliser of St(·; ν, 0, s),
+// log Γ((ν+1)/2) − log Γ(ν/2) − ½ log(ν π s).
+func (l StudentT) logNorm() float64 {
+	lg1, _ := math.Lgamma((l.Nu + 1) / 2)
+	lg0, _ := math.Lgamma(l.Nu / 2)
+	return lg1 - lg0 - 0.5*math.Log(l.Nu*math.Pi*l.Scale)
+}
+
+// logLik is LogLik with the log normaliser c = logNorm() computed by the
+// caller, once per site rather than once per quadrature node.
+func (l StudentT) logLik(c, y, f float64) (v, g, h float64) {
 	nu, s := l.Nu, l.Scale
 	r := y - f
 	q := nu*s + r*r
-	lg1, _ := math.Lgamma((nu + 1) / 2)
-	lg0, _ := math.Lgamma(nu / 2)
-	v = lg1 - lg0 - 0.5*math.Log(nu*math.Pi*s) - (nu+1)/2*math.Log1p(r*r/(nu*s))
+	v = c - (nu+1)/2*math.Log1p(r*r/(nu*s))
 	return v, (nu + 1) * r / q, (nu + 1) * (r*r - nu*s) / (q * q)
 }
 
 func (l StudentT) logp(y float64) func(f float64) (float64, float64, float64) {
-	return func(f float64) (float64, float64, float64) { return l.LogLik(y, f) }
+	c := l.logNorm()
+	return func(f float64) (float64, float64, float64) { return l.logLik(c, y, f) }
 }
 
 func (l StudentT) Tilted(y, m, v, u float64) (logZ, d1, d2 float64) {

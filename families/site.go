@@ -36,7 +36,7 @@ package families
 // the undamped update, and a step between two proper sites is proper. Damped is the one scalar rule;
 // Gaussian.Damp (scalar messages), Damp (natural-parameter slices: diagonal
 // sites, discrete log-messages, the general families of infer/mp) and
-// infer/shard's dense Natural call it.
+// GaussianDense.Damp (infer/shard's dense sites) call it.
 //
 // The t-exponential EP of infer/tep shares this shape (cavity by q-division
 // = subtraction, tilted, projection, damping by Damped) but its projection is

@@ -18,6 +18,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local shards and outputs
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer/run"
 	"github.com/fg-infer/fg/infer/shard"
 )
@@ -56,15 +57,15 @@ func Run(ctx context.Context, cfg Config) (*shard.Result, *run.ShardBlock, []str
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	prior, err := shard.FromMoments(sb.Mean, sb.Cov)
+	prior, err := shard.Prior(sb.Mean, sb.Cov)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	s := sb.Settings
 	s.Progress = progress(cfg.Log, start)
-	res := &shard.Result{Sites: make([]shard.Natural, len(paths))}
+	res := &shard.Result{Sites: make([]families.GaussianDense, len(paths))}
 	for k := range res.Sites {
-		res.Sites[k] = shard.Zero(prior.Dim())
+		res.Sites[k] = families.FlatGaussianDense(prior.Dim())
 	}
 	err = shard.Iterate(ctx, prior, s, stepper(cfg, paths), res)
 	res.Runtime = time.Since(start)
@@ -107,7 +108,7 @@ func listShards(ctx context.Context, glob string) ([]string, error) {
 // see errors.go), which ends the run at once.
 func stepper(cfg Config, paths []string) shard.Step {
 	iter := 0
-	return func(ctx context.Context, global shard.Natural, sites []shard.Natural, delta float64) ([]*shard.Update, shard.Natural, error) {
+	return func(ctx context.Context, global families.GaussianDense, sites []families.GaussianDense, delta float64) ([]*shard.Update, families.GaussianDense, error) {
 		iter++
 		st := state{Global: toWire(global), Sites: map[string]wireNat{}}
 		for k, p := range paths {
@@ -115,7 +116,7 @@ func stepper(cfg Config, paths []string) shard.Step {
 		}
 		side, err := json.Marshal(st)
 		if err != nil {
-			return nil, shard.Natural{}, err
+			return nil, families.GaussianDense{}, err
 		}
 		out := fmt.Sprintf("%s/iter-%04d", cfg.Out, iter)
 		var errs []error
@@ -125,17 +126,17 @@ func stepper(cfg Config, paths []string) shard.Step {
 				return readOutputs(ctx, out, paths)
 			}
 			if ctx.Err() != nil {
-				return nil, shard.Natural{}, ctx.Err()
+				return nil, families.GaussianDense{}, ctx.Err()
 			}
 			if de := findDataError(err); de != nil {
-				return nil, shard.Natural{}, de // not retried: the data will not change
+				return nil, families.GaussianDense{}, de // not retried: the data will not change
 			}
 			errs = append(errs, fmt.Errorf("attempt %d: %w", attempt+1, err))
 			if cfg.Log != nil {
 				fmt.Fprintf(cfg.Log, "iteration %d: job failed (%v); resubmitting\n", iter, err)
 			}
 		}
-		return nil, shard.Natural{}, fmt.Errorf("fg-beam: iteration %d failed: %w", iter, errors.Join(errs...))
+		return nil, families.GaussianDense{}, fmt.Errorf("fg-beam: iteration %d failed: %w", iter, errors.Join(errs...))
 	}
 }
 
@@ -155,7 +156,7 @@ func build(cfg Config, side, out string, delta float64) *beam.Pipeline {
 
 // readOutputs reads one iteration's shard updates (in paths' order) and the
 // combined sum of the new sites.
-func readOutputs(ctx context.Context, out string, paths []string) ([]*shard.Update, shard.Natural, error) {
+func readOutputs(ctx context.Context, out string, paths []string) ([]*shard.Update, families.GaussianDense, error) {
 	byPath := map[string]*shard.Update{}
 	if err := readLines(ctx, out+"/updates.jsonl", func(line []byte) error {
 		var w update
@@ -166,15 +167,15 @@ func readOutputs(ctx context.Context, out string, paths []string) ([]*shard.Upda
 		byPath[w.Path] = u
 		return err
 	}); err != nil {
-		return nil, shard.Natural{}, err
+		return nil, families.GaussianDense{}, err
 	}
 	ups := make([]*shard.Update, len(paths))
 	for k, p := range paths {
 		if ups[k] = byPath[p]; ups[k] == nil {
-			return nil, shard.Natural{}, fmt.Errorf("fg-beam: no update for shard %s", p)
+			return nil, families.GaussianDense{}, fmt.Errorf("fg-beam: no update for shard %s", p)
 		}
 	}
-	var sum shard.Natural
+	var sum families.GaussianDense
 	err := readLines(ctx, out+"/sum.json", func(line []byte) error {
 		var w wireNat
 		if err := json.Unmarshal(line, &w); err != nil {

@@ -6,11 +6,12 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/shard"
 )
 
-// wireNat is a shard.Natural on the wire (JSON): the full row-major d×d
+// wireNat is a families.GaussianDense on the wire (JSON): the full row-major d×d
 // precision and the shift. JSON keeps every float64 exactly (shortest
 // round-trip formatting), so the Beam pipeline and the in-process algorithm
 // see bit-identical numbers.
@@ -19,7 +20,7 @@ type wireNat struct {
 	Shift []float64 `json:"shift"`
 }
 
-func toWire(g shard.Natural) wireNat {
+func toWire(g families.GaussianDense) wireNat {
 	if g.Prec == nil {
 		return wireNat{}
 	}
@@ -33,13 +34,13 @@ func toWire(g shard.Natural) wireNat {
 	return w
 }
 
-func (w wireNat) natural() (shard.Natural, error) {
+func (w wireNat) natural() (families.GaussianDense, error) {
 	d := len(w.Shift)
 	if d == 0 && len(w.Prec) == 0 {
-		return shard.Natural{}, nil
+		return families.GaussianDense{}, nil
 	}
 	if len(w.Prec) != d*d {
-		return shard.Natural{}, fmt.Errorf("fg-beam: natural parameters with %d precision entries for dimension %d", len(w.Prec), d)
+		return families.GaussianDense{}, fmt.Errorf("fg-beam: natural parameters with %d precision entries for dimension %d", len(w.Prec), d)
 	}
 	p := mat.NewSymDense(d, nil)
 	for i := 0; i < d; i++ {
@@ -47,7 +48,7 @@ func (w wireNat) natural() (shard.Natural, error) {
 			p.SetSym(i, j, w.Prec[i*d+j])
 		}
 	}
-	return shard.Natural{Prec: p, Shift: append([]float64(nil), w.Shift...)}, nil
+	return families.GaussianDense{Prec: p, Shift: append([]float64(nil), w.Shift...)}, nil
 }
 
 // state is the side input of one iteration: the global posterior and every
@@ -79,7 +80,7 @@ func (w update) shardUpdate() (*shard.Update, error) {
 	var u shard.Update
 	var err error
 	for _, f := range []struct {
-		dst *shard.Natural
+		dst *families.GaussianDense
 		src wireNat
 	}{{&u.Site, w.Site}, {&u.Proposal, w.Proposal}, {&u.Cavity, w.Cavity}} {
 		if *f.dst, err = f.src.natural(); err != nil {

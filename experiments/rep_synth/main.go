@@ -206,7 +206,7 @@ func testError(res *ep.Result, Ks *mat.Dense, ys []float64) float64 {
 	n, _ := Ks.Dims()
 	alpha := make([]float64, len(res.Sites))
 	for i, s := range res.Sites {
-		alpha[i] = s.Nu - s.Tau*res.FMean[i]
+		alpha[i] = s.Shift - s.Prec*res.FMean[i]
 	}
 	m := mat.NewVecDense(n, nil)
 	m.MulVec(Ks, mat.NewVecDense(len(alpha), alpha))

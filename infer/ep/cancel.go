@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -15,7 +16,7 @@ import (
 // otherwise only the projections' means FMean.
 func (e *engine) finishCanceled(res *Result, msg string) *Result {
 	res.Status, res.Message = infer.Canceled, msg
-	res.Sites = append([]SiteParam(nil), e.sites...)
+	res.Sites = append([]families.Gaussian(nil), e.sites...)
 	res.B = append([]float64(nil), e.b...)
 	res.Stats = e.stats
 	st := e.st
@@ -50,7 +51,7 @@ var errCanceled = errors.New("ep: canceled during a refactorisation")
 // Cholesky of an N×N matrix, N < M) cannot, so it runs on its own
 // goroutine and, when the context is done first, is abandoned (it finishes
 // in the background and its result is dropped).
-func (e *engine) refactor(sites []SiteParam, full bool) (*state, error) {
+func (e *engine) refactor(sites []families.Gaussian, full bool) (*state, error) {
 	if e.done == nil || !e.pr.weight {
 		return e.recompute(sites, full)
 	}

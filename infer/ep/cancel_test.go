@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/testkit"
 	"github.com/fg-infer/fg/stdlib/kernel"
@@ -39,9 +40,9 @@ func TestRecomputeCancels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sites := make([]SiteParam, len(p.Sites))
+	sites := make([]families.Gaussian, len(p.Sites))
 	for i := range sites {
-		sites[i] = SiteParam{Tau: 0.5, Nu: 0.3}
+		sites[i] = families.Gaussian{Prec: 0.5, Shift: 0.3}
 	}
 	for _, full := range []bool{false, true} {
 		ctx, cancel := context.WithCancel(context.Background())

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/stdlib/kernel"
 	"gonum.org/v1/gonum/mat"
@@ -268,7 +269,7 @@ func TestWarmStart(t *testing.T) {
 // NaN reaches the result.
 func TestSkippedCavity(t *testing.T) {
 	p := &Problem{Cov: mat.NewSymDense(1, []float64{1}),
-		Sites: []Site{{Lik: Probit{}, Y: 1, Index: 0}}, Init: []SiteParam{{Tau: 5, Nu: 1}}}
+		Sites: []Site{{Lik: Probit{}, Y: 1, Index: 0}}, Init: []families.Gaussian{{Prec: 5, Shift: 1}}}
 	res, err := Run(context.Background(), p, settings(infer.Sequential, infer.Alpha{A: 2}))
 	if err != nil {
 		t.Fatal(err)
@@ -365,10 +366,10 @@ func TestBformMixedSigns(t *testing.T) {
 	}
 }
 
-func sitesOf(tau []float64) []SiteParam {
-	s := make([]SiteParam, len(tau))
+func sitesOf(tau []float64) []families.Gaussian {
+	s := make([]families.Gaussian, len(tau))
 	for i, t := range tau {
-		s[i] = SiteParam{Tau: t, Nu: 0.1 * float64(i)}
+		s[i] = families.Gaussian{Prec: t, Shift: 0.1 * float64(i)}
 	}
 	return s
 }

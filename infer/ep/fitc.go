@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"gonum.org/v1/gonum/mat"
 )
@@ -64,7 +65,7 @@ type FITCProblem struct {
 	// is GPML's default).
 	Jitter float64
 	Sites  []Site
-	Init   []SiteParam // warm start (one per site), nil for τ̃ = ν̃ = 0
+	Init   []families.Gaussian // warm start (one per site), nil for τ̃ = ν̃ = 0
 }
 
 // GPMLJitter is GPML's inducing-point jitter snu2 = 1e-6·trace(K_uu)/m
@@ -85,7 +86,7 @@ type FITCResult struct {
 	Message string
 	infer.Stats
 	Mean, Var []float64
-	Sites     []SiteParam
+	Sites     []families.Gaussian
 	B         []float64
 	LogZ      float64
 	HasLogZ   bool
@@ -125,7 +126,7 @@ func (p *FITCProblem) validate() error {
 		if s.Proj != nil {
 			return fmt.Errorf("ep: FITC site %d is a projection; FITC sites are on single latent values", i)
 		}
-		if p.Init != nil && !finite(p.Init[i].Tau, p.Init[i].Nu) {
+		if p.Init != nil && !finite(p.Init[i].Prec, p.Init[i].Shift) {
 			return fmt.Errorf("ep: initial site %d is not finite", i)
 		}
 	}
@@ -191,7 +192,7 @@ type fitcEngine struct {
 	pr      *fitcPrior
 	s       Settings
 	r       rule
-	sites   []SiteParam
+	sites   []families.Gaussian
 	b       []float64
 	tau, nu []float64
 	st      *fitcState
@@ -204,7 +205,7 @@ type fitcEngine struct {
 
 func newFITCEngine(p *FITCProblem, pr *fitcPrior, s Settings, r rule) *fitcEngine {
 	s = s.withDefaults()
-	e := &fitcEngine{p: p, pr: pr, s: s, r: r, sites: make([]SiteParam, len(p.Sites)), b: make([]float64, len(p.Sites)),
+	e := &fitcEngine{p: p, pr: pr, s: s, r: r, sites: make([]families.Gaussian, len(p.Sites)), b: make([]float64, len(p.Sites)),
 		tau: make([]float64, pr.n), nu: make([]float64, pr.n)}
 	if p.Init != nil {
 		copy(e.sites, p.Init)
@@ -217,12 +218,12 @@ func newFITCEngine(p *FITCProblem, pr *fitcPrior, s Settings, r rule) *fitcEngin
 }
 
 // totals sums the site messages per latent value.
-func (e *fitcEngine) totals(sites []SiteParam) (tau, nu []float64) {
+func (e *fitcEngine) totals(sites []families.Gaussian) (tau, nu []float64) {
 	tau, nu = make([]float64, e.pr.n), make([]float64, e.pr.n)
 	for j, sp := range sites {
 		i := e.p.Sites[j].Index
-		tau[i] += sp.Tau
-		nu[i] += sp.Nu
+		tau[i] += sp.Prec
+		nu[i] += sp.Shift
 	}
 	return tau, nu
 }
@@ -272,15 +273,15 @@ func (e *fitcEngine) sweepSequential(ctx context.Context) error {
 		np, b, ok := e.r.proposeCavity(e.p.Sites[j], old, tc, nc)
 		e.b[j] = b
 		if ok {
-			ok = e.st.update(e.pr, i, e.tau[i], e.nu[i], e.tau[i]+np.Tau-old.Tau, e.nu[i]+np.Nu-old.Nu, w)
+			ok = e.st.update(e.pr, i, e.tau[i], e.nu[i], e.tau[i]+np.Prec-old.Prec, e.nu[i]+np.Shift-old.Shift, w)
 		}
 		if !ok {
 			e.stats.Skipped++
 			continue
 		}
 		e.sites[j] = np
-		e.tau[i] += np.Tau - old.Tau
-		e.nu[i] += np.Nu - old.Nu
+		e.tau[i] += np.Prec - old.Prec
+		e.nu[i] += np.Shift - old.Shift
 		e.stats.Updates++
 		if w.refactor {
 			w.refactor = false
@@ -304,11 +305,11 @@ func (e *fitcEngine) rebuild(ctx context.Context) error {
 }
 
 // sweepParallel computes every site's new message from the same posterior,
-// then rebuilds the representation once.
-// New sites that give no proper posterior change nothing and are reported
-// as *infer.Rejected, as in the dense engine.
+// then rebuilds the representation once. New sites that give no proper
+// posterior change nothing and are reported as *infer.Rejected, as in the
+// dense engine.
 func (e *fitcEngine) sweepParallel(ctx context.Context) error {
-	next := append([]SiteParam(nil), e.sites...)
+	next := append([]families.Gaussian(nil), e.sites...)
 	nb := append([]float64(nil), e.b...)
 	for j := range e.sites {
 		if j%ctxEvery == 0 && ctx.Err() != nil {
@@ -338,7 +339,7 @@ func (e *fitcEngine) sweepParallel(ctx context.Context) error {
 // the dense engine (converged runs, not relaxed KL).
 func (e *fitcEngine) finish(res *FITCResult, status infer.Status, msg string) *FITCResult {
 	res.Status, res.Message = status, msg
-	res.Sites = append([]SiteParam(nil), e.sites...)
+	res.Sites = append([]families.Gaussian(nil), e.sites...)
 	res.B = append([]float64(nil), e.b...)
 	res.Stats = e.stats
 	if e.st == nil || status == infer.Canceled || status == infer.Diverged || status == infer.Failed {
@@ -362,7 +363,9 @@ func (e *fitcEngine) finish(res *FITCResult, status infer.Status, msg string) *F
 		for j, s := range e.p.Sites {
 			mu[j], s2[j] = st.mu[s.Index], st.sdiag[s.Index]
 		}
-		cav := func(j int, u float64, _ SiteParam, mu, v float64) (float64, float64) { return e.cavity(j, u, mu, v) }
+		cav := func(j int, u float64, _ families.Gaussian, mu, v float64) (float64, float64) {
+			return e.cavity(j, u, mu, v)
+		}
 		lz, err := logZEP(e.r.Power, e.p.Sites, e.sites, nil, mu, s2, e.siteAlpha(st), cav, st.logDet)
 		res.LogZ, res.HasLogZ = lz, err == nil
 		if err != nil {

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // fitcPrior is the FITC prior in low-rank form (see fitc.go): the rows
@@ -84,7 +86,7 @@ type fitcState struct {
 	// cav and alpha are the cavities of the tight latents' summed sites
 	// and their α_i = ν_i − τ_i μ_i, computed without cancelling
 	// (fitc_tight.go); nil when no latent is tight.
-	cav   []cavity
+	cav   []families.Gaussian
 	alpha []float64
 }
 

@@ -306,7 +306,7 @@ func TestFITCStep(t *testing.T) {
 	ur, _ := againstDense(t, p, s)
 	neg := 0
 	for _, sp := range ur.Sites {
-		if sp.Tau < 0 {
+		if sp.Prec < 0 {
 			neg++
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // Tight sites under FITC. A latent whose summed site precision dwarfs its
@@ -48,7 +50,7 @@ func (pr *fitcPrior) tighten(ctx context.Context, st *fitcState, tau, nu []float
 	if len(tightIdx) == 0 {
 		return nil
 	}
-	st.cav, st.alpha = make([]cavity, pr.n), make([]float64, pr.n)
+	st.cav, st.alpha = make([]families.Gaussian, pr.n), make([]float64, pr.n)
 	for i := range st.alpha {
 		st.alpha[i] = math.NaN()
 	}
@@ -72,7 +74,7 @@ func (pr *fitcPrior) tighten(ctx context.Context, st *fitcState, tau, nu []float
 		den := 1 - w*q
 		s := pr.g[i] + q/den
 		m := (va - c*nu[i]*q) / den
-		st.cav[i] = cavity{Tau: 1 / s, Nu: m / s}
+		st.cav[i] = families.Gaussian{Prec: 1 / s, Shift: m / s}
 		st.alpha[i] = c*nu[i] - w*va
 	}
 	if len(T) == 0 {
@@ -95,12 +97,12 @@ func (pr *fitcPrior) tightenDominant(ctx context.Context, st *fitcState, T []int
 	t := len(T)
 	Zt := mat.NewDense(pr.m, t, nil) // U_L⁻ᵀ V_T
 	sub := &projection{identity: true, Kf: mat.NewSymDense(t, nil), f0: make([]float64, t)}
-	subSites := make([]SiteParam, t)
+	subSites := make([]families.Gaussian, t)
 	for a, i := range T {
 		v := pr.Vt.RawRowView(i)
 		Zt.SetCol(a, v)
 		sub.f0[a] = blas64.Dot(vec(v), vec(loose.a))
-		subSites[a] = SiteParam{Tau: tau[i], Nu: nu[i]}
+		subSites[a] = families.Gaussian{Prec: tau[i], Shift: nu[i]}
 	}
 	blas64.Trsm(blas.Left, blas.Trans, 1, upper(&loose.A), Zt.RawMatrix())
 	for a := range t {
@@ -122,7 +124,7 @@ func (pr *fitcPrior) tightenDominant(ctx context.Context, st *fitcState, T []int
 	}
 	for a, i := range T {
 		tc, nc := sst.cavityAt(a, 1, subSites[a], sst.mu[a], sst.sdiag[a])
-		st.cav[i], st.alpha[i] = cavity{Tau: tc, Nu: nc}, alpha[a]
+		st.cav[i], st.alpha[i] = families.Gaussian{Prec: tc, Shift: nc}, alpha[a]
 		st.mu[i], st.sdiag[i] = sst.mu[a], sst.sdiag[a]
 	}
 	return nil
@@ -136,13 +138,13 @@ func (pr *fitcPrior) tightenDominant(ctx context.Context, st *fitcState, T []int
 // νc = mu/v − u ν̃_j.
 func (e *fitcEngine) cavity(j int, u, mu, v float64) (tc, nc float64) {
 	i, sp := e.p.Sites[j].Index, e.sites[j]
-	if e.st.cav == nil || !(e.st.cav[i].Tau > 0) {
-		return 1/v - u*sp.Tau, mu/v - u*sp.Nu
+	if e.st.cav == nil || !(e.st.cav[i].Prec > 0) {
+		return 1/v - u*sp.Prec, mu/v - u*sp.Shift
 	}
-	tc, nc = e.st.cav[i].power(u, sp)
+	tc, nc = powerCavity(e.st.cav[i], u, sp)
 	for _, k := range e.onLatent(i) {
 		if k != j {
-			tc, nc = tc+e.sites[k].Tau, nc+e.sites[k].Nu
+			tc, nc = tc+e.sites[k].Prec, nc+e.sites[k].Shift
 		}
 	}
 	return tc, nc
@@ -170,10 +172,10 @@ func (e *fitcEngine) siteAlpha(st *fitcState) []float64 {
 	for j, s := range e.p.Sites {
 		i := s.Index
 		if a := st.alpha[i]; !math.IsNaN(a) {
-			out[j] = memberAlpha(e.sites[j], SiteParam{Tau: e.tau[i], Nu: e.nu[i]}, a)
+			out[j] = memberAlpha(e.sites[j], families.Gaussian{Prec: e.tau[i], Shift: e.nu[i]}, a)
 			continue
 		}
-		out[j] = e.sites[j].Nu - e.sites[j].Tau*st.mu[i]
+		out[j] = e.sites[j].Shift - e.sites[j].Prec*st.mu[i]
 	}
 	return out
 }

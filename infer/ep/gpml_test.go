@@ -240,7 +240,7 @@ func TestStepUnclamped(t *testing.T) {
 	maxDiff(t, "sequential vs parallel var", res[1].FVar, res[0].FVar, 1e-8)
 	neg := 0
 	for _, s := range res[0].Sites {
-		if s.Tau < 0 {
+		if s.Prec < 0 {
 			neg++
 		}
 	}

@@ -27,7 +27,7 @@ type Problem struct {
 	Sites []Site
 	// Init, when non-nil, warm-starts the site parameters (one per site);
 	// otherwise every site starts at τ̃ = ν̃ = 0.
-	Init []SiteParam
+	Init []families.Gaussian
 }
 
 // Site is one likelihood factor on the projection f = aᵀw: a = e_Index when
@@ -37,25 +37,6 @@ type Site struct {
 	Y     float64
 	Index int
 	Proj  []float64
-}
-
-// SiteParam holds a site message t̃(f) ∝ exp(−½ Tau f² + Nu f) in natural
-// parameters: precision Tau (may be negative) and precision-mean Nu.
-type SiteParam struct{ Tau, Nu float64 }
-
-// gaussian is the site as the families.Gaussian of the shared site update
-// (Prec = τ̃, Shift = ν̃).
-func (s SiteParam) gaussian() families.Gaussian { return families.Gaussian{Shift: s.Nu, Prec: s.Tau} }
-
-// siteParam is the families.Gaussian g as a SiteParam.
-func siteParam(g families.Gaussian) SiteParam { return SiteParam{Tau: g.Prec, Nu: g.Shift} }
-
-// Mean returns the site mean Nu/Tau, or 0 for a flat site (Tau = 0).
-func (s SiteParam) Mean() float64 {
-	if s.Tau == 0 {
-		return 0
-	}
-	return s.Nu / s.Tau
 }
 
 // projection holds A (M×N) and derived matrices; identity is the GP case
@@ -99,7 +80,7 @@ func (p *Problem) validate() error {
 		if s.Proj != nil && len(s.Proj) != n {
 			return fmt.Errorf("ep: site %d projection has length %d, want %d", i, len(s.Proj), n)
 		}
-		if p.Init != nil && !finite(p.Init[i].Tau, p.Init[i].Nu) {
+		if p.Init != nil && !finite(p.Init[i].Prec, p.Init[i].Shift) {
 			return fmt.Errorf("ep: initial site %d is not finite", i)
 		}
 	}

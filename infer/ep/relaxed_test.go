@@ -109,7 +109,7 @@ func TestRelaxedCostAgainstQuadrature(t *testing.T) {
 		rc, rn := tc+c.b, nc+c.b*c.mOld // the relaxed cavity
 		_, d1, d2 := s.Lik.Tilted(s.Y, rn/rc, 1/rc, r.Power)
 		g, ok := families.TiltedSite(families.Gaussian{Shift: rn, Prec: rc}, d1, d2, r.Power)
-		np := siteParam(g)
+		np := g
 		if !ok {
 			t.Fatalf("%+v: update failed", c)
 		}
@@ -123,12 +123,12 @@ func TestRelaxedCostAgainstQuadrature(t *testing.T) {
 			return -0.5*c.b*(f-c.mOld)*(f-c.mOld) - 0.5*(f-c.h)*(f-c.h)/c.lam
 		}
 		logP := func(f float64) float64 { return logT(f) + logRQ(f) }
-		logG := func(f float64) float64 { return logRQ(f) - 0.5*np.Tau*f*f + np.Nu*f }
+		logG := func(f float64) float64 { return logRQ(f) - 0.5*np.Prec*f*f + np.Shift*f }
 		vt := 1 / (tc + c.b)
 		mt := (nc + c.b*c.mOld) * vt
-		vg := 1 / (tc + c.b + np.Tau)
+		vg := 1 / (tc + c.b + np.Prec)
 		sd := math.Sqrt(math.Max(vt, vg))
-		mgEst := (nc + c.b*c.mOld + np.Nu) * vg
+		mgEst := (nc + c.b*c.mOld + np.Shift) * vg
 		lo, hi := math.Min(mt, mgEst)-16*sd, math.Max(mt, mgEst)+16*sd
 		kl, mp, vp, mg, vgq := quadKL(logP, logG, lo, hi, []float64{0})
 		if !(math.Abs(mp-mg) <= 1e-8*(1+math.Abs(mp))) || !(math.Abs(vp-vgq) <= 1e-8*(1+vp)) {

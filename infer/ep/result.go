@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"gonum.org/v1/gonum/mat"
 )
@@ -21,7 +22,7 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 		return e.finishCanceled(res, msg)
 	}
 	res.Status, res.Message = status, msg
-	res.Sites = append([]SiteParam(nil), e.sites...)
+	res.Sites = append([]families.Gaussian(nil), e.sites...)
 	res.B = append([]float64(nil), e.b...)
 	st, err := e.st, error(nil)
 	switch {
@@ -70,14 +71,14 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 // alpha returns α = ν̃ − T μ_f = Kf⁻¹(μ_f − f0) for the final state: on the
 // site-space path from B's factorisation (posteriorAlpha); on the weight-space
 // path, where μ_w is read directly and α only enters Predict and log Z, as
-// ν̃ − T A μ_w (for tight sites with a large leverage, from tightenW).
+// ν̃ − T A μ_w (for tight sites, from tightenW).
 func (e *engine) alpha(st *state) ([]float64, error) {
 	if st.w == nil {
 		return posteriorAlpha(e.pr, st.bf, e.sites)
 	}
 	alpha := make([]float64, len(e.sites))
 	for i, sp := range e.sites {
-		alpha[i] = sp.Nu - sp.Tau*st.mu[i]
+		alpha[i] = sp.Shift - sp.Prec*st.mu[i]
 		if st.alpha != nil && !math.IsNaN(st.alpha[i]) {
 			alpha[i] = st.alpha[i] // a tight site's, without cancelling
 		}
@@ -162,8 +163,8 @@ func (e *engine) logZ(st *state, alpha []float64) (float64, error) {
 // τc = 1/σ² − u τ̃ from the marginal) and logDet = log det(I + T Kf); it is
 // shared by the dense and the FITC (fitc.go) engines. It fails, naming the
 // site, when a cavity is not proper or the result is not finite.
-func logZEP(u float64, ps []Site, sites []SiteParam, f0, mus, s2s, alpha []float64,
-	cav func(i int, u float64, sp SiteParam, mu, v float64) (float64, float64), logDet float64) (float64, error) {
+func logZEP(u float64, ps []Site, sites []families.Gaussian, f0, mus, s2s, alpha []float64,
+	cav func(i int, u float64, sp families.Gaussian, mu, v float64) (float64, float64), logDet float64) (float64, error) {
 	if cav == nil {
 		cav = (*state)(nil).cavityAt
 	}
@@ -181,11 +182,11 @@ func logZEP(u float64, ps []Site, sites []SiteParam, f0, mus, s2s, alpha []float
 		if f0 != nil {
 			m0 = f0[i]
 		}
-		a := sp.Nu - sp.Tau*mu
+		a := sp.Shift - sp.Prec*mu
 		if alpha != nil {
 			a = alpha[i]
 		}
-		lz += (lzi+0.5*math.Log1p(u*sp.Tau*v))/u + 0.5*a*(m0-m)
+		lz += (lzi+0.5*math.Log1p(u*sp.Prec*v))/u + 0.5*a*(m0-m)
 	}
 	lz -= 0.5 * logDet
 	if !finite(lz) {

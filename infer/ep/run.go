@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -73,7 +74,7 @@ type Result struct {
 	// the site projections f_i = a_iᵀw (identical to Mean/Var for a GP).
 	Mean, Var   []float64
 	FMean, FVar []float64
-	Sites       []SiteParam // final site messages (natural parameters)
+	Sites       []families.Gaussian // final site messages (natural parameters)
 	// B is the relaxation weight b_i of each site's last update (relaxed
 	// KL; zero otherwise).
 	B []float64
@@ -136,7 +137,7 @@ type engine struct {
 	s     Settings
 	mom   []float64 // moments() buffer
 	r     rule
-	sites []SiteParam
+	sites []families.Gaussian
 	b     []float64
 	st    *state
 	// fresh reports that st was computed from scratch from the current
@@ -180,7 +181,7 @@ func newEngineDone(p *Problem, s Settings, r rule, done <-chan struct{}) (*engin
 	if err != nil {
 		return nil, err
 	}
-	e := &engine{p: p, pr: pr, s: s, r: r, sites: make([]SiteParam, m), b: make([]float64, m)}
+	e := &engine{p: p, pr: pr, s: s, r: r, sites: make([]families.Gaussian, m), b: make([]float64, m)}
 	if p.Init != nil {
 		copy(e.sites, p.Init)
 	}
@@ -195,7 +196,7 @@ func (e *engine) sequential() bool { return e.s.Schedule != infer.Parallel }
 // recompute rebuilds the posterior from sites on the engine's path; full
 // (site space only) asks for the whole M×M Σ_f, written over the current
 // state's running Σ_f when there is one (see refactor).
-func (e *engine) recompute(sites []SiteParam, full bool) (*state, error) {
+func (e *engine) recompute(sites []families.Gaussian, full bool) (*state, error) {
 	if e.pr.weight {
 		return recomputeW(e.pr, sites)
 	}
@@ -240,9 +241,9 @@ func (e *engine) start() (*state, error) {
 	return priorState(e.pr, e.sequential())
 }
 
-func flat(sites []SiteParam) bool {
+func flat(sites []families.Gaussian) bool {
 	for _, sp := range sites {
-		if sp != (SiteParam{}) {
+		if sp != (families.Gaussian{}) {
 			return false
 		}
 	}
@@ -361,7 +362,7 @@ func (e *engine) sweepSequentialF() {
 		old := e.sites[i]
 		np, b, ok := e.proposeAt(i, d.variance(i))
 		e.b[i] = b
-		if !ok || !d.update(i, np.Tau-old.Tau, np.Nu-old.Nu) {
+		if !ok || !d.update(i, np.Prec-old.Prec, np.Shift-old.Shift) {
 			e.stats.Skipped++
 			continue
 		}
@@ -372,7 +373,7 @@ func (e *engine) sweepSequentialF() {
 
 // proposeAt is rule.propose for site i of the site-space engine, from its
 // marginal N(μ_i, v) or, for a tight site, its stable cavity (tight.go).
-func (e *engine) proposeAt(i int, v float64) (SiteParam, float64, bool) {
+func (e *engine) proposeAt(i int, v float64) (families.Gaussian, float64, bool) {
 	sp := e.sites[i]
 	tc, nc := e.st.cavityAt(i, e.r.Power, sp, e.st.mu[i], v)
 	return e.r.proposeCavity(e.p.Sites[i], sp, tc, nc)
@@ -408,7 +409,7 @@ func (e *engine) freshCavities() error {
 // weights and posterior as they were and are reported as *infer.Rejected
 // (rejectImproper): infer.Iterate repeats the sweep at a smaller step.
 func (e *engine) sweepParallel() error {
-	next := append([]SiteParam(nil), e.sites...)
+	next := append([]families.Gaussian(nil), e.sites...)
 	nb := append([]float64(nil), e.b...)
 	for i := range e.sites {
 		if e.canceled() {

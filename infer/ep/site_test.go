@@ -14,7 +14,7 @@ import (
 // EP, power EP and a clamped site.
 func TestSiteUpdateIsShared(t *testing.T) {
 	const delta = 0.3
-	old := SiteParam{Tau: 0.4, Nu: -0.3}
+	old := families.Gaussian{Prec: 0.4, Shift: -0.3}
 	v := 0.9 // the posterior variance of the projection (a variable: no exact constant arithmetic)
 	for _, c := range []struct {
 		name  string
@@ -38,7 +38,7 @@ func TestSiteUpdateIsShared(t *testing.T) {
 			t.Fatalf("%s: update skipped", c.name)
 		}
 		u := r1.Power
-		cav := families.Gaussian{Shift: mu/v - u*old.Nu, Prec: 1/v - u*old.Tau}
+		cav := families.Gaussian{Shift: mu/v - u*old.Shift, Prec: 1/v - u*old.Prec}
 		_, d1, d2 := c.site.Lik.Tilted(c.site.Y, cav.Shift/cav.Prec, 1/cav.Prec, u)
 		want, ok := families.TiltedSite(cav, d1, d2, u)
 		if c.site.Lik == (Step{Eps: 0.1}) && !(want.Prec < 0) {
@@ -47,10 +47,10 @@ func TestSiteUpdateIsShared(t *testing.T) {
 		if c.clamp {
 			want.Prec = max(want.Prec, 0)
 		}
-		if !ok || nw != siteParam(want) {
-			t.Errorf("%s: undamped site %+v, families.TiltedSite %+v (%v)", c.name, nw, siteParam(want), ok)
+		if !ok || nw != want {
+			t.Errorf("%s: undamped site %+v, families.TiltedSite %+v (%v)", c.name, nw, want, ok)
 		}
-		if dp.Tau != families.Damped(old.Tau, nw.Tau, delta) || dp.Nu != families.Damped(old.Nu, nw.Nu, delta) {
+		if dp.Prec != families.Damped(old.Prec, nw.Prec, delta) || dp.Shift != families.Damped(old.Shift, nw.Shift, delta) {
 			t.Errorf("%s: damped site %+v, families.Damped of %+v", c.name, dp, nw)
 		}
 	}

@@ -3,6 +3,7 @@ package ep
 import (
 	"math"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/internal/openblas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -18,8 +19,8 @@ type state struct {
 	sigma *mat.SymDense // nil in parallel mode
 	sdiag []float64
 	bf    *bform
-	cav   []cavity // stable cavities of the tight sites (tight.go), or nil
-	w     *wpost   // weight-space path (then sigma and bf are nil)
+	cav   []families.Gaussian // stable u = 1 cavities of the tight sites (tight.go; Prec = 0: none computed, the site is not tight or its cavity not proper), or nil
+	w     *wpost              // weight-space path (then sigma and bf are nil)
 	// alpha holds α_i = ν̃_i − τ̃_i μ_i of the weight-space path's tight
 	// sites, computed without cancelling (tightw.go; NaN elsewhere), or nil.
 	alpha []float64
@@ -63,7 +64,7 @@ type scratch struct {
 // (sigmaFromV), so that it needs no M×M matrix beyond Kf, B and Σ. The
 // marginals and cavities of tight sites are then recomputed in forms that
 // do not cancel (tight.go).
-func recompute(pr *projection, sites []SiteParam, full bool, sc scratch) (*state, error) {
+func recompute(pr *projection, sites []families.Gaussian, full bool, sc scratch) (*state, error) {
 	tau, _ := siteVectors(pr, sites)
 	bf, err := newBform(pr.Kf, tau, sc.b, sc.done)
 	if err != nil {
@@ -88,7 +89,7 @@ func recompute(pr *projection, sites []SiteParam, full bool, sc scratch) (*state
 }
 
 // recomputeFull is recompute's Cholesky case with the whole Σ.
-func recomputeFull(pr *projection, bf *bform, sites []SiteParam, sc scratch) (*state, error) {
+func recomputeFull(pr *projection, bf *bform, sites []families.Gaussian, sc scratch) (*state, error) {
 	m := len(sites)
 	mu, err := posteriorMean(pr, bf, sites)
 	if err != nil {
@@ -128,7 +129,7 @@ const diagChunk = 256
 // diag Σ = diag Kf − Σ_i V_ij² with V = U⁻ᵀ S Kf formed by column chunks
 // of diagChunk (the M³ flops of one triangular solve with M right-hand
 // sides, in M×diagChunk of memory instead of M×M).
-func recomputeDiag(pr *projection, bf *bform, sites []SiteParam, done <-chan struct{}) (*state, error) {
+func recomputeDiag(pr *projection, bf *bform, sites []families.Gaussian, done <-chan struct{}) (*state, error) {
 	m := len(sites)
 	mu, err := posteriorMean(pr, bf, sites)
 	if err != nil {
@@ -170,7 +171,7 @@ func recomputeDiag(pr *projection, bf *bform, sites []SiteParam, done <-chan str
 // ill-conditioned to solve with). The textbook Kf b − Kf S B⁻¹ S Kf b
 // subtracts two O(τ̃) vectors when a site precision is large (a Gaussian
 // site with tiny noise; see tight.go).
-func posteriorMean(pr *projection, bf *bform, sites []SiteParam) ([]float64, error) {
+func posteriorMean(pr *projection, bf *bform, sites []families.Gaussian) ([]float64, error) {
 	alpha, err := posteriorAlpha(pr, bf, sites)
 	if err != nil {
 		return nil, err
@@ -197,14 +198,14 @@ func posteriorMean(pr *projection, bf *bform, sites []SiteParam) ([]float64, err
 // cancels, and its rounding (ε|τ̃ μ_i| a site) is summed by K Aᵀ α over all
 // M sites — on spam (M = 3067) the weight means and predictions came out
 // ~1e-9 off, against ~1e-12 here (TestSpamWeightSpace).
-func posteriorAlpha(pr *projection, bf *bform, sites []SiteParam) ([]float64, error) {
+func posteriorAlpha(pr *projection, bf *bform, sites []families.Gaussian) ([]float64, error) {
 	m := len(sites)
 	bl := make([]float64, m)
 	kr := pr.Kf.RawSymmetric()
 	loose := false
 	for i, sp := range sites {
-		if math.Abs(sp.Tau)*kr.Data[i*kr.Stride+i] < 1 {
-			bl[i] = sp.Nu - sp.Tau*pr.f0[i]
+		if math.Abs(sp.Prec)*kr.Data[i*kr.Stride+i] < 1 {
+			bl[i] = sp.Shift - sp.Prec*pr.f0[i]
 			loose = loose || bl[i] != 0
 		}
 	}
@@ -216,11 +217,11 @@ func posteriorAlpha(pr *projection, bf *bform, sites []SiteParam) ([]float64, er
 		s := bf.s[i]
 		x.SetVec(i, -s*x.AtVec(i))
 		switch {
-		case math.Abs(sp.Tau)*kr.Data[i*kr.Stride+i] < 1:
-		case sp.Tau > 0:
-			x.SetVec(i, x.AtVec(i)+sp.Nu/s-s*pr.f0[i])
+		case math.Abs(sp.Prec)*kr.Data[i*kr.Stride+i] < 1:
+		case sp.Prec > 0:
+			x.SetVec(i, x.AtVec(i)+sp.Shift/s-s*pr.f0[i])
 		default:
-			x.SetVec(i, x.AtVec(i)-sp.Nu/s-s*pr.f0[i])
+			x.SetVec(i, x.AtVec(i)-sp.Shift/s-s*pr.f0[i])
 		}
 	}
 	if err := bf.solveVec(x); err != nil {
@@ -303,7 +304,7 @@ func sigmaFromV(Kf *mat.SymDense, V *mat.Dense, done <-chan struct{}) error {
 
 // recomputeLU is recompute when some site precision is negative (B
 // factored by LU): Σ = Kf − ½(Pᵀ Q + Qᵀ P) with P = S Kf, Q = B⁻¹ S Kf.
-func recomputeLU(pr *projection, bf *bform, sites []SiteParam, full bool, sc scratch) (*state, error) {
+func recomputeLU(pr *projection, bf *bform, sites []families.Gaussian, full bool, sc scratch) (*state, error) {
 	m := len(sites)
 	mu, err := posteriorMean(pr, bf, sites)
 	if err != nil {
@@ -346,7 +347,7 @@ func recomputeLU(pr *projection, bf *bform, sites []SiteParam, full bool, sc scr
 // from it with O(M²) matrix-vector products and solves, and takes the
 // variances from the diagonal of the running Σ — instead of the M³
 // triangular solve recompute spends on diag Σ.
-func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense, sc scratch) (*state, error) {
+func settle(pr *projection, sites []families.Gaussian, sigma *mat.SymDense, sc scratch) (*state, error) {
 	m := len(sites)
 	tau, _ := siteVectors(pr, sites)
 	bf, err := newBform(pr.Kf, tau, sc.b, sc.done)
@@ -369,11 +370,11 @@ func settle(pr *projection, sites []SiteParam, sigma *mat.SymDense, sc scratch) 
 }
 
 // siteVectors returns the site precisions τ̃ and b = ν̃ − T f0.
-func siteVectors(pr *projection, sites []SiteParam) (tau, b []float64) {
+func siteVectors(pr *projection, sites []families.Gaussian) (tau, b []float64) {
 	tau, b = make([]float64, len(sites)), make([]float64, len(sites))
 	for i, sp := range sites {
-		tau[i] = sp.Tau
-		b[i] = sp.Nu - sp.Tau*pr.f0[i]
+		tau[i] = sp.Prec
+		b[i] = sp.Shift - sp.Prec*pr.f0[i]
 	}
 	return tau, b
 }

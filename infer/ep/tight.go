@@ -4,6 +4,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // Tight sites. A site whose precision dwarfs its prior variance
@@ -32,10 +34,10 @@ const tightRatio = 1e4
 
 // tight reports whether site sp on a projection with prior variance kii is
 // tight (see above).
-func tight(sp SiteParam, kii float64) bool { return sp.Tau > 0 && sp.Tau*kii > tightRatio }
+func tight(sp families.Gaussian, kii float64) bool { return sp.Prec > 0 && sp.Prec*kii > tightRatio }
 
 // anyTight reports whether some site is tight.
-func anyTight(pr *projection, sites []SiteParam) bool {
+func anyTight(pr *projection, sites []families.Gaussian) bool {
 	for i, sp := range sites {
 		if tight(sp, pr.priorVar(i)) {
 			return true
@@ -53,22 +55,17 @@ func (pr *projection) priorVar(i int) float64 {
 	return kr.Data[i*kr.Stride+i]
 }
 
-// cavity is the (u = 1) cavity of a site in natural parameters; Tau = 0
-// means none was computed (the site is not tight, or its cavity is not
-// proper).
-type cavity struct{ Tau, Nu float64 }
-
-// power returns the natural parameters of the power-u cavity q / t̃^u of a
-// site sp whose u = 1 cavity is c: q = c·t̃, so τc(u) = τc + (1 − u) τ̃.
-func (c cavity) power(u float64, sp SiteParam) (tc, nc float64) {
-	return c.Tau + (1-u)*sp.Tau, c.Nu + (1-u)*sp.Nu
+// powerCavity returns the natural parameters of the power-u cavity q / t̃^u
+// of a site sp whose u = 1 cavity is c: q = c·t̃, so τc(u) = τc + (1 − u) τ̃.
+func powerCavity(c families.Gaussian, u float64, sp families.Gaussian) (tc, nc float64) {
+	return c.Prec + (1-u)*sp.Prec, c.Shift + (1-u)*sp.Shift
 }
 
 // tighten recomputes the marginals of the tight sites of a state just
 // computed from its factorisation st.bf in the stable forms above, and
 // stores their cavities (st.cav; nil when no site is tight). It changes
 // nothing for the other sites.
-func (st *state) tighten(pr *projection, sites []SiteParam) error {
+func (st *state) tighten(pr *projection, sites []families.Gaussian) error {
 	st.cav = nil
 	kr := pr.Kf.RawSymmetric()
 	var idx []int
@@ -84,7 +81,7 @@ func (st *state) tighten(pr *projection, sites []SiteParam) error {
 	if err != nil {
 		return err
 	}
-	st.cav = make([]cavity, len(sites))
+	st.cav = make([]families.Gaussian, len(sites))
 	w := make([]float64, len(sites))
 	for _, i := range idx {
 		beta, err := st.bf.invDiag(i, w)
@@ -95,14 +92,14 @@ func (st *state) tighten(pr *projection, sites []SiteParam) error {
 			continue // no proper cavity: the update is skipped as before
 		}
 		sp := sites[i]
-		mt := sp.Nu / sp.Tau
-		st.mu[i] = mt - alpha[i]/sp.Tau
-		st.sdiag[i] = (1 - beta) / sp.Tau
+		mt := sp.Shift / sp.Prec
+		st.mu[i] = mt - alpha[i]/sp.Prec
+		st.sdiag[i] = (1 - beta) / sp.Prec
 		if st.sigma != nil {
 			st.sigma.SetSym(i, i, st.sdiag[i])
 		}
-		tc := sp.Tau * beta / (1 - beta)
-		st.cav[i] = cavity{Tau: tc, Nu: tc * (mt - alpha[i]/(sp.Tau*beta))}
+		tc := sp.Prec * beta / (1 - beta)
+		st.cav[i] = families.Gaussian{Prec: tc, Shift: tc * (mt - alpha[i]/(sp.Prec*beta))}
 	}
 	return nil
 }
@@ -133,9 +130,9 @@ func (bf *bform) invDiag(i int, w []float64) (float64, error) {
 // with parameters sp and posterior marginal N(mu, v): the stable cavity of a
 // tight site when the state has one, else τc = 1/v − u τ̃, νc = mu/v − u ν̃
 // (rodrigues eqs 10–11).
-func (st *state) cavityAt(i int, u float64, sp SiteParam, mu, v float64) (tc, nc float64) {
-	if st != nil && st.cav != nil && st.cav[i].Tau > 0 {
-		return st.cav[i].power(u, sp)
+func (st *state) cavityAt(i int, u float64, sp families.Gaussian, mu, v float64) (tc, nc float64) {
+	if st != nil && st.cav != nil && st.cav[i].Prec > 0 {
+		return powerCavity(st.cav[i], u, sp)
 	}
-	return 1/v - u*sp.Tau, mu/v - u*sp.Nu
+	return 1/v - u*sp.Prec, mu/v - u*sp.Shift
 }

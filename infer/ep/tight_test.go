@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"gonum.org/v1/gonum/mat"
 )
@@ -139,9 +140,9 @@ func TestTightGaussianSites(t *testing.T) {
 			}
 			rs, ys := make([]float64, n), make([]float64, n)
 			for i, sp := range res.Sites {
-				rs[i], ys[i] = 1/sp.Tau, sp.Nu/sp.Tau
-				if bound := 4 * eps * K.At(i, i) / c.r[i]; !relClose(sp.Tau, 1/c.r[i], bound) {
-					t.Errorf("%s: site %d: τ̃ r − 1 = %.3g, more than the update's rounding %.3g", name, i, sp.Tau*c.r[i]-1, bound)
+				rs[i], ys[i] = 1/sp.Prec, sp.Shift/sp.Prec
+				if bound := 4 * eps * K.At(i, i) / c.r[i]; !relClose(sp.Prec, 1/c.r[i], bound) {
+					t.Errorf("%s: site %d: τ̃ r − 1 = %.3g, more than the update's rounding %.3g", name, i, sp.Prec*c.r[i]-1, bound)
 				}
 			}
 			_, wantMu, wantVar := gaussClosed(t, K, rs, ys, c.m0)
@@ -186,8 +187,8 @@ func TestGaussianSitesExact(t *testing.T) {
 					continue
 				}
 				for i, sp := range res.Sites {
-					if !relClose(sp.Tau, 1/r, 1e-12) || !relClose(sp.Nu, tinyY[i]/r, 1e-12) {
-						t.Errorf("%s: site %d: τ̃ r − 1 = %.3g, ν̃ r/y − 1 = %.3g", name, i, sp.Tau*r-1, sp.Nu*r/tinyY[i]-1)
+					if !relClose(sp.Prec, 1/r, 1e-12) || !relClose(sp.Shift, tinyY[i]/r, 1e-12) {
+						t.Errorf("%s: site %d: τ̃ r − 1 = %.3g, ν̃ r/y − 1 = %.3g", name, i, sp.Prec*r-1, sp.Shift*r/tinyY[i]-1)
 					}
 				}
 				for i := range n {
@@ -296,7 +297,7 @@ func TestTightMixedProbit(t *testing.T) {
 // CLI shows as a warning), never a number.
 func TestLogZEPUndefined(t *testing.T) {
 	ps := []Site{{Lik: Probit{}, Y: 1}, {Lik: Probit{}, Y: -1}}
-	sites := []SiteParam{{Tau: 0.5, Nu: 0.1}, {Tau: 3, Nu: -1}}
+	sites := []families.Gaussian{{Prec: 0.5, Shift: 0.1}, {Prec: 3, Shift: -1}}
 	// Site 1's marginal variance 0.5 is larger than its site's 1/τ̃ = 1/3
 	// allows: cavity precision 1/0.5 − 3 < 0.
 	_, err := logZEP(1, ps, sites, nil, []float64{0.1, -0.2}, []float64{1, 0.5}, nil, nil, 0.3)
@@ -313,7 +314,7 @@ func TestLogZEPUndefined(t *testing.T) {
 func TestPosteriorAlphaSplit(t *testing.T) {
 	K := seGram(tinyX[:6])
 	m0 := []float64{0.1, -0.2, 0.3, 0, 0.5, -0.1}
-	sites := []SiteParam{{1e3, 400}, {0.7, 0.2}, {-0.05, 0.01}, {0, 0.3}, {1e-200, 0.5}, {2, -1}}
+	sites := []families.Gaussian{{Prec: 1e3, Shift: 400}, {Prec: 0.7, Shift: 0.2}, {Prec: -0.05, Shift: 0.01}, {Prec: 0, Shift: 0.3}, {Prec: 1e-200, Shift: 0.5}, {Prec: 2, Shift: -1}}
 	var ps []Site
 	for i := range sites {
 		ps = append(ps, Site{Lik: Probit{}, Y: 1, Index: i})
@@ -325,7 +326,7 @@ func TestPosteriorAlphaSplit(t *testing.T) {
 	tau, _ := siteVectors(pr, sites)
 	for _, indefinite := range []bool{true, false} {
 		if !indefinite {
-			sites[2].Tau = 0.05 // all τ̃ ≥ 0: the Cholesky case
+			sites[2].Prec = 0.05 // all τ̃ ≥ 0: the Cholesky case
 			tau[2] = 0.05
 		}
 		bf, err := newBform(pr.Kf, tau, nil, nil)
@@ -343,12 +344,12 @@ func TestPosteriorAlphaSplit(t *testing.T) {
 		rhs := mat.NewVecDense(n, nil)
 		for i := range n {
 			for j := range n {
-				A.Set(i, j, K.At(i, j)*sites[j].Tau)
+				A.Set(i, j, K.At(i, j)*sites[j].Prec)
 			}
 			A.Set(i, i, A.At(i, i)+1)
 			var s float64
 			for j := range n {
-				s += K.At(i, j) * (sites[j].Nu - sites[j].Tau*m0[j])
+				s += K.At(i, j) * (sites[j].Shift - sites[j].Prec*m0[j])
 			}
 			rhs.SetVec(i, s)
 		}
@@ -357,7 +358,7 @@ func TestPosteriorAlphaSplit(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, sp := range sites {
-			want := sp.Nu - sp.Tau*(m0[i]+d.AtVec(i))
+			want := sp.Shift - sp.Prec*(m0[i]+d.AtVec(i))
 			if !(math.Abs(got[i]-want) <= 1e-10*math.Max(1, math.Abs(want))) {
 				t.Errorf("indefinite %v: α[%d] = %.15g, want %.15g", indefinite, i, got[i], want)
 			}

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // Tight sites on the weight-space path. The weight-space posterior
@@ -73,20 +75,20 @@ func priorVariancesW(A *mat.Dense, L *mat.TriDense) []float64 {
 // tightenW recomputes the marginals, cavities and α of the tight sites of a
 // weight-space state just computed from sites (see above). It changes
 // nothing when no site is tight.
-func (st *state) tightenW(pr *projection, sites []SiteParam) error {
+func (st *state) tightenW(pr *projection, sites []families.Gaussian) error {
 	st.cav, st.alpha = nil, nil
 	grp, members := projectionGroups(pr.A)
-	merged := make([]SiteParam, len(members))
+	merged := make([]families.Gaussian, len(members))
 	for i, sp := range sites {
-		merged[grp[i]].Tau += sp.Tau
-		merged[grp[i]].Nu += sp.Nu
+		merged[grp[i]].Prec += sp.Prec
+		merged[grp[i]].Shift += sp.Shift
 	}
 	var all, hi []int // tight groups, and those with a large leverage
 	for g, sp := range merged {
 		i := members[g][0]
 		if tight(sp, pr.kfDiag[i]) {
 			all = append(all, g)
-			if sp.Tau*st.sdiag[i] > leverageMin {
+			if sp.Prec*st.sdiag[i] > leverageMin {
 				hi = append(hi, g)
 			}
 		}
@@ -100,19 +102,19 @@ func (st *state) tightenW(pr *projection, sites []SiteParam) error {
 	if len(hi) == 0 {
 		return nil
 	}
-	loose := append([]SiteParam(nil), sites...)
+	loose := append([]families.Gaussian(nil), sites...)
 	rows := make([]int, len(hi))
 	for a, g := range hi {
 		rows[a] = members[g][0]
 		for _, i := range members[g] {
-			loose[i] = SiteParam{}
+			loose[i] = families.Gaussian{}
 		}
 	}
 	sub, err := subProblemW(pr, loose, rows)
 	if err != nil {
 		return err
 	}
-	subSites := make([]SiteParam, len(hi))
+	subSites := make([]families.Gaussian, len(hi))
 	for a, g := range hi {
 		subSites[a] = merged[g]
 	}
@@ -124,12 +126,12 @@ func (st *state) tightenW(pr *projection, sites []SiteParam) error {
 	if err != nil {
 		return err
 	}
-	st.cav, st.alpha = make([]cavity, len(sites)), make([]float64, len(sites))
+	st.cav, st.alpha = make([]families.Gaussian, len(sites)), make([]float64, len(sites))
 	for i := range st.alpha {
 		st.alpha[i] = math.NaN()
 	}
 	for a, g := range hi {
-		var gc cavity // the group's cavity (all its sites removed)
+		var gc families.Gaussian // the group's cavity (all its sites removed)
 		if sst.cav != nil {
 			gc = sst.cav[a]
 		}
@@ -137,11 +139,11 @@ func (st *state) tightenW(pr *projection, sites []SiteParam) error {
 			sp := sites[i]
 			st.mu[i], st.sdiag[i] = sst.mu[a], sst.sdiag[a]
 			st.alpha[i] = memberAlpha(sp, merged[g], alpha[a])
-			if gc.Tau > 0 {
+			if gc.Prec > 0 {
 				c := gc
 				for _, k := range members[g] {
 					if k != i {
-						c.Tau, c.Nu = c.Tau+sites[k].Tau, c.Nu+sites[k].Nu
+						c.Prec, c.Shift = c.Prec+sites[k].Prec, c.Shift+sites[k].Shift
 					}
 				}
 				st.cav[i] = c
@@ -180,18 +182,18 @@ func projectionGroups(A *mat.Dense) (grp []int, members [][]int) {
 // the site merged (τ_g > 0) with α_g = ν_g − τ_g μ: τ̃ (m̃ − m̃_g) + (τ̃/τ_g) α_g,
 // since μ = m̃_g − α_g/τ_g — a difference of the sites' own means, where
 // ν̃ − τ̃ μ would subtract two numbers that agree to the noise level.
-func memberAlpha(sp, merged SiteParam, alphaG float64) float64 {
-	if sp.Tau == 0 {
-		return sp.Nu
+func memberAlpha(sp, merged families.Gaussian, alphaG float64) float64 {
+	if sp.Prec == 0 {
+		return sp.Shift
 	}
-	return sp.Tau*(sp.Nu/sp.Tau-merged.Nu/merged.Tau) + sp.Tau/merged.Tau*alphaG
+	return sp.Prec*(sp.Shift/sp.Prec-merged.Shift/merged.Prec) + sp.Prec/merged.Prec*alphaG
 }
 
 // subProblemW is the site-space problem of the projections rows under the
 // prior and the sites loose (theirs flat): projections f_T = A_T w with mean
 // A_T μ_L and covariance A_T Σ_L A_Tᵀ, (μ_L, Σ_L) the weight posterior
 // under loose.
-func subProblemW(pr *projection, loose []SiteParam, rows []int) (*projection, error) {
+func subProblemW(pr *projection, loose []families.Gaussian, rows []int) (*projection, error) {
 	lw, err := posteriorW(pr, loose)
 	if err != nil {
 		return nil, err

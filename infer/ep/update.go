@@ -59,28 +59,38 @@ func newRule(d infer.Divergence, damping float64) (rule, bool) {
 //
 // Cavity (power u): τc = 1/v − u τ̃, νc = mu/v − u ν̃ (rodrigues eqs 10–11),
 // relaxed by the line search's r_i for relaxed KL. The tilted moments of
-// p(y|f)^u N(f; m, vc) come as (log Z, d1, d2) from the likelihood; the
+// p(y|f)^u N(f; m, vc) come as (log Z, d1, d2) from the likelihood (a
+// Gaussian likelihood is its own site, families.FactorSite); the
 // new message (q_new / cavity)^{1/u}, its clamp and damping are the shared
-// site update families.SiteUpdate.Step (rodrigues eqs 20–21 in natural
+// site update families.SiteUpdate.Propose (rodrigues eqs 20–21 in natural
 // parameters; qi-guo long version eq. 42; GPML infEP).
-func (r rule) propose(s Site, old SiteParam, mu, v float64) (SiteParam, float64, bool) {
-	return r.proposeCavity(s, old, 1/v-r.Power*old.Tau, mu/v-r.Power*old.Nu)
+func (r rule) propose(s Site, old families.Gaussian, mu, v float64) (families.Gaussian, float64, bool) {
+	return r.proposeCavity(s, old, 1/v-r.Power*old.Prec, mu/v-r.Power*old.Shift)
+}
+
+// siteMean is the mean Shift/Prec of a site, or 0 for a flat site
+// (Prec = 0), where the relaxed line search starts.
+func siteMean(s families.Gaussian) float64 {
+	if s.Prec == 0 {
+		return 0
+	}
+	return s.Shift / s.Prec
 }
 
 // proposeCavity is propose from the power-u cavity's natural parameters
 // (tc, nc) (a tight site's stable cavity, tight.go).
-func (r rule) proposeCavity(s Site, old SiteParam, tc, nc float64) (SiteParam, float64, bool) {
+func (r rule) proposeCavity(s Site, old families.Gaussian, tc, nc float64) (families.Gaussian, float64, bool) {
 	if !(tc > 0) || !finite(tc, nc) {
 		return old, 0, false
 	}
 	var b float64
 	if r.relaxed {
-		b = r.lineSearch(s, old.Mean(), tc, nc)
-		tc, nc = tc+b, nc+b*old.Mean()
+		b = r.lineSearch(s, siteMean(old), tc, nc)
+		tc, nc = tc+b, nc+b*siteMean(old)
 	}
-	np, ok := r.Propose(s.Lik, s.Y, old.gaussian(), families.Gaussian{Shift: nc, Prec: tc})
+	np, ok := r.Propose(s.Lik, s.Y, old, families.Gaussian{Shift: nc, Prec: tc})
 	if !ok {
 		return old, b, false
 	}
-	return siteParam(np), b, true
+	return np, b, true
 }

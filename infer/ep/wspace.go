@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/internal/openblas"
 )
 
@@ -93,9 +94,9 @@ type wpost struct {
 // reported as errImproper, as in bform. The returned state carries the
 // projection marginals μ_f = A μ_w and diag(A Σ_w Aᵀ) as well.
 //
-// The marginals and cavities of tight sites with a large leverage are then
-// recomputed in forms that do not cancel (tightw.go).
-func recomputeW(pr *projection, sites []SiteParam) (*state, error) {
+// The marginals, cavities and α of tight sites are then recomputed in forms
+// that do not cancel (tightw.go).
+func recomputeW(pr *projection, sites []families.Gaussian) (*state, error) {
 	st, err := posteriorW(pr, sites)
 	if err != nil {
 		return nil, err
@@ -107,17 +108,17 @@ func recomputeW(pr *projection, sites []SiteParam) (*state, error) {
 }
 
 // posteriorW is recomputeW without the tight sites' forms.
-func posteriorW(pr *projection, sites []SiteParam) (*state, error) {
+func posteriorW(pr *projection, sites []families.Gaussian) (*state, error) {
 	m, n := pr.A.Dims()
 	b := make([]float64, m)
 	TA := mat.NewDense(m, n, nil)
 	neg := false
 	for i, sp := range sites {
-		b[i] = sp.Nu - sp.Tau*pr.f0[i]
-		neg = neg || sp.Tau < 0
+		b[i] = sp.Shift - sp.Prec*pr.f0[i]
+		neg = neg || sp.Prec < 0
 		row, a := TA.RawRowView(i), pr.A.RawRowView(i)
 		for j, x := range a {
-			row[j] = sp.Tau * x
+			row[j] = sp.Prec * x
 		}
 	}
 	var Gd mat.Dense
@@ -233,11 +234,11 @@ func (e *engine) sweepSequentialW() {
 		np, b, ok := e.r.proposeCavity(e.p.Sites[i], old, tc, nc)
 		e.b[i] = b
 		e.st.sdiag[i] = v
-		if !ok || !w.rankOne(s, v, m, np.Tau-old.Tau, np.Nu-old.Nu) {
+		if !ok || !w.rankOne(s, v, m, np.Prec-old.Prec, np.Shift-old.Shift) {
 			e.stats.Skipped++
 			continue
 		}
-		e.st.sdiag[i] = v / (1 + (np.Tau-old.Tau)*v)
+		e.st.sdiag[i] = v / (1 + (np.Prec-old.Prec)*v)
 		e.sites[i] = np
 		e.stats.Updates++
 	}

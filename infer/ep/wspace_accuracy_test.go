@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"gonum.org/v1/gonum/mat"
 )
@@ -57,7 +58,7 @@ func TestSpamSiteSpaceMeanAccuracy(t *testing.T) {
 // bigWeightMean returns μ_w = (I + Aᵀ T A)⁻¹ Aᵀ ν̃ (prior N(0, I)) for the
 // given sites, accumulated and solved (Gaussian elimination, the matrix is
 // positive definite) in 256-bit floating point, then rounded to float64.
-func bigWeightMean(A *mat.Dense, sites []SiteParam) []float64 {
+func bigWeightMean(A *mat.Dense, sites []families.Gaussian) []float64 {
 	m, n := A.Dims()
 	nf := func(x float64) *big.Float { return new(big.Float).SetPrec(256).SetFloat64(x) }
 	P := make([][]*big.Float, n)
@@ -74,7 +75,7 @@ func bigWeightMean(A *mat.Dense, sites []SiteParam) []float64 {
 	ta := make([]*big.Float, n)
 	for k := 0; k < m; k++ {
 		a := A.RawRowView(k)
-		tau, nu := nf(sites[k].Tau), nf(sites[k].Nu)
+		tau, nu := nf(sites[k].Prec), nf(sites[k].Shift)
 		for i := range a {
 			ta[i] = nf(0).Mul(tau, nf(a[i]))
 			h[i].Add(h[i], tmp.Mul(nu, nf(a[i])))

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/datadir"
 	"gonum.org/v1/gonum/mat"
@@ -75,7 +76,7 @@ func samePosterior(t *testing.T, got, want *Result, p *Problem, tol float64) {
 	close(t, "FMean", got.FMean, want.FMean, tol)
 	close(t, "FVar", got.FVar, want.FVar, tol)
 	for i := range want.Sites {
-		close(t, "site", []float64{got.Sites[i].Tau, got.Sites[i].Nu}, []float64{want.Sites[i].Tau, want.Sites[i].Nu}, tol)
+		close(t, "site", []float64{got.Sites[i].Prec, got.Sites[i].Shift}, []float64{want.Sites[i].Prec, want.Sites[i].Shift}, tol)
 	}
 	if got.HasLogZ != want.HasLogZ {
 		t.Fatalf("HasLogZ %v, want %v", got.HasLogZ, want.HasLogZ)
@@ -152,7 +153,7 @@ func TestWeightSpaceMatchesSiteSpace(t *testing.T) {
 					weight := runPath(t, p, s, weightPath)
 					samePosterior(t, weight, site, p, 1e-9)
 					for _, sp := range weight.Sites {
-						negSeen = negSeen || sp.Tau < 0
+						negSeen = negSeen || sp.Prec < 0
 					}
 				})
 			}
@@ -200,9 +201,9 @@ func TestWeightSpaceWarmStart(t *testing.T) {
 		t.Errorf("warm start took %d sweeps, cold %d", warm.Iterations, cold.Iterations)
 	}
 	bad := *p
-	bad.Init = make([]SiteParam, len(p.Sites))
+	bad.Init = make([]families.Gaussian, len(p.Sites))
 	for i := range bad.Init {
-		bad.Init[i].Tau = -10
+		bad.Init[i].Prec = -10
 	}
 	s.space = weightPath
 	res, err := Run(context.Background(), &bad, s)
@@ -283,7 +284,7 @@ func TestWeightRankOneMatchesRecompute(t *testing.T) {
 	}
 	neg := 0
 	for _, sp := range e.sites {
-		if sp.Tau < 0 {
+		if sp.Prec < 0 {
 			neg++
 		}
 	}

@@ -229,7 +229,7 @@ func (b *bandEP) sweep() (infer.Sweep, error) {
 	if b.parallel {
 		for i := range b.sites {
 			if t, ok := b.propose(i); ok {
-				b.tau[i], b.nu[i] = t.Tau, t.Nu
+				b.tau[i], b.nu[i] = t.Prec, t.Shift
 			}
 		}
 	}
@@ -257,15 +257,15 @@ func (b *bandEP) sweep() (infer.Sweep, error) {
 // positive definite exactly when 1 + Δτ aᵀP_W⁻¹a = 1 + Δτ fv_i > 0 (the
 // matrix determinant lemma), and q's precision is positive definite when
 // the Schur complement P_W and the eliminated blocks are.
-func (b *bandEP) propose(i int) (nat, bool) {
-	old := nat{b.tau[i], b.nu[i]}
-	cav := nat{1/b.fv[i] - b.u*old.Tau, b.fm[i]/b.fv[i] - b.u*old.Nu}
+func (b *bandEP) propose(i int) (families.Gaussian, bool) {
+	old := families.Gaussian{Prec: b.tau[i], Shift: b.nu[i]}
+	cav := families.Gaussian{Prec: 1/b.fv[i] - b.u*old.Prec, Shift: b.fm[i]/b.fv[i] - b.u*old.Shift}
 	f := int(b.sites[i])
-	if cav.Tau > 0 && finite(cav.Nu) {
-		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Propose(b.g.lik(f), b.g.y[f], old.gaussian(), cav.gaussian())
-		if ok && 1+(t.Prec-old.Tau)*b.fv[i] > 0 {
+	if cav.Prec > 0 && finite(cav.Shift) {
+		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Propose(b.g.lik(f), b.g.y[f], old, cav)
+		if ok && 1+(t.Prec-old.Prec)*b.fv[i] > 0 {
 			b.stats.Updates++
-			return natOf(t), true
+			return t, true
 		}
 	}
 	b.stats.Skipped++
@@ -424,8 +424,8 @@ func (b *bandEP) forward(update bool) error {
 				continue
 			}
 			if t, ok := b.propose(i); ok {
-				b.addSite(i, t.Tau-b.tau[i], t.Nu-b.nu[i], &b.pw, b.hw)
-				b.tau[i], b.nu[i] = t.Tau, t.Nu
+				b.addSite(i, t.Prec-b.tau[i], t.Shift-b.nu[i], &b.pw, b.hw)
+				b.tau[i], b.nu[i] = t.Prec, t.Shift
 			}
 		}
 	}
@@ -591,14 +591,14 @@ func (b *bandEP) logZ(mu []float64, logDet float64) (float64, bool) {
 		for e := lo; e < hi; e++ {
 			fs += g.ecoef[e] * mu[g.evar[e]]
 		}
-		t := nat{b.tau[i], b.nu[i]}
-		marg := nat{1 / b.fv[i], b.fm[i] / b.fv[i]}
-		cav := nat{marg.Tau - b.u*t.Tau, marg.Nu - b.u*t.Nu}
-		if !(cav.Tau > 0) {
+		t := families.Gaussian{Prec: b.tau[i], Shift: b.nu[i]}
+		marg := families.Gaussian{Prec: 1 / b.fv[i], Shift: b.fm[i] / b.fv[i]}
+		cav := families.Gaussian{Prec: marg.Prec - b.u*t.Prec, Shift: marg.Shift - b.u*t.Shift}
+		if !(cav.Prec > 0) {
 			return 0, false
 		}
-		lz, _, _ := g.lik(int(f)).Tilted(g.y[f], cav.Nu/cav.Tau, 1/cav.Tau, b.u)
-		terms = append(terms, -0.5*t.Tau*fs*fs+t.Nu*fs, (lz-logNorm(marg)+logNorm(cav))/b.u)
+		lz, _, _ := g.lik(int(f)).Tilted(g.y[f], cav.Shift/cav.Prec, 1/cav.Prec, b.u)
+		terms = append(terms, -0.5*t.Prec*fs*fs+t.Shift*fs, (lz-logNorm(marg)+logNorm(cav))/b.u)
 	}
 	z := floats.SumCompensated(terms)
 	return z, finite(z)

@@ -15,7 +15,7 @@ import (
 // in the log domain, zm(j)[k] = log m_{j→z}(k) and
 // bel(d)[k] = log p_d(k) + Σ_{j∋d} zm(j)[k].
 type gateState struct {
-	gmsg       []nat
+	gmsg       []families.Gaussian
 	zmsg, zbel []float64
 	goff, koff []int32 // per gate: offset in gmsg and zmsg (one past the last: the total)
 	doff       []int32 // per discrete variable: offset in zbel
@@ -30,7 +30,7 @@ func newGateState(g *Graph) gateState {
 	for d, z := range g.disc {
 		s.doff[d+1] = s.doff[d] + int32(len(z.logPrior))
 	}
-	s.gmsg, s.zmsg, s.zbel = make([]nat, s.goff[len(g.gates)]), make([]float64, s.koff[len(g.gates)]), make([]float64, 0, s.doff[len(g.disc)])
+	s.gmsg, s.zmsg, s.zbel = make([]families.Gaussian, s.goff[len(g.gates)]), make([]float64, s.koff[len(g.gates)]), make([]float64, 0, s.doff[len(g.disc)])
 	for _, z := range g.disc {
 		s.zbel = append(s.zbel, z.logPrior...)
 	}
@@ -38,7 +38,7 @@ func newGateState(g *Graph) gateState {
 }
 
 // msgs returns gate j's messages to its continuous variables.
-func (s *gateState) msgs(j int) []nat { return s.gmsg[s.goff[j]:s.goff[j+1]] }
+func (s *gateState) msgs(j int) []families.Gaussian { return s.gmsg[s.goff[j]:s.goff[j+1]] }
 
 // zm returns gate j's log message to its selector.
 func (s *gateState) zm(j int) []float64 { return s.zmsg[s.koff[j]:s.koff[j+1]] }
@@ -53,17 +53,17 @@ const logFloor = -1e4
 
 // gateScratch holds one gate update: the cavities and the new messages.
 type gateScratch struct {
-	cav       []nat     // Gaussian cavities per union variable (relaxed under relaxed KL)
-	base      []nat     // the unrelaxed cavities (relaxed KL)
-	mold      []float64 // the means of the gate's current messages (relaxed KL)
-	ell       []float64 // per branch: E[log f_k] under its tilted distribution (relaxed KL)
+	cav       []families.Gaussian // Gaussian cavities per union variable (relaxed under relaxed KL)
+	base      []families.Gaussian // the unrelaxed cavities (relaxed KL)
+	mold      []float64           // the means of the gate's current messages (relaxed KL)
+	ell       []float64           // per branch: E[log f_k] under its tilted distribution (relaxed KL)
 	rx        *relaxation
 	lc        []float64 // log discrete cavity per state
 	lz, d1    []float64 // per branch: log Z_k and the first derivative of its tilted log normaliser
 	d2        []float64
-	out       []nat     // new Gaussian messages per union variable
-	zout      []float64 // new log messages to the selector
-	mf, vf, r []float64 // per branch: projection cavity and responsibility
+	out       []families.Gaussian // new Gaussian messages per union variable
+	zout      []float64           // new log messages to the selector
+	mf, vf, r []float64           // per branch: projection cavity and responsibility
 }
 
 func newGateScratch(g *Graph) *gateScratch {
@@ -72,7 +72,7 @@ func newGateScratch(g *Graph) *gateScratch {
 		nv, nk = max(nv, len(gt.vars)), max(nk, len(gt.branches))
 	}
 	f := func() []float64 { return make([]float64, nk) }
-	return &gateScratch{cav: make([]nat, nv), base: make([]nat, nv), mold: make([]float64, nv), out: make([]nat, nv),
+	return &gateScratch{cav: make([]families.Gaussian, nv), base: make([]families.Gaussian, nv), mold: make([]float64, nv), out: make([]families.Gaussian, nv),
 		lc: f(), lz: f(), d1: f(), d2: f(), zout: f(), mf: f(), vf: f(), r: f(), ell: f()}
 }
 
@@ -84,13 +84,13 @@ func (sc *gateScratch) cavities(g *Graph, st *state, j int, u float64) bool {
 	gt := &g.gates[j]
 	for i, v := range gt.vars {
 		b, m := st.belief[v], st.gates.msgs(j)[i]
-		c := nat{b.Tau - u*m.Tau, b.Nu - u*m.Nu}
-		if !(c.Tau > 0) || !finite(c.Nu) {
+		c := families.Gaussian{Prec: b.Prec - u*m.Prec, Shift: b.Shift - u*m.Shift}
+		if !(c.Prec > 0) || !finite(c.Shift) {
 			return false
 		}
 		sc.cav[i], sc.base[i], sc.mold[i] = c, c, 0
-		if m.Tau != 0 {
-			sc.mold[i] = m.Nu / m.Tau
+		if m.Prec != 0 {
+			sc.mold[i] = m.Shift / m.Prec
 		}
 	}
 	bel, msg := st.gates.bel(gt.z), st.gates.zm(j)
@@ -108,8 +108,8 @@ func (sc *gateScratch) projections(gt *gate) {
 		mf, vf := br.C, 0.0
 		for i, p := range gt.pos[k] {
 			a, c := br.Coefs[i], sc.cav[p]
-			mf += a * c.Nu / c.Tau
-			vf += a * a / c.Tau
+			mf += a * c.Shift / c.Prec
+			vf += a * a / c.Prec
 		}
 		sc.mf[k], sc.vf[k] = mf, vf
 	}
@@ -175,8 +175,8 @@ func (sc *gateScratch) gateMessages(g *Graph, st *state, j int, u float64) bool 
 // gateMessages).
 func (sc *gateScratch) variableMessage(gt *gate, i int, u float64) bool {
 	D1, D2 := sc.mixtureMoments(gt, i)
-	m, ok := families.TiltedSite(sc.cav[i].gaussian(), D1, D2, u)
-	sc.out[i] = natOf(m)
+	m, ok := families.TiltedSite(sc.cav[i], D1, D2, u)
+	sc.out[i] = m
 	return ok
 }
 
@@ -235,14 +235,14 @@ func normalize(lp []float64) bool {
 // setGate replaces gate j's messages by the damped new ones in sc, updating
 // the beliefs. Discrete messages are damped geometrically (in the log
 // domain, their natural parameters).
-func setGate(g *Graph, st *state, j int, out []nat, zout []float64, d float64) {
+func setGate(g *Graph, st *state, j int, out []families.Gaussian, zout []float64, d float64) {
 	gt := &g.gates[j]
 	gm := st.gates.msgs(j)
 	for i, v := range gt.vars {
 		old := gm[i]
-		m := old.damp(out[i], d)
-		st.belief[v].Tau += m.Tau - old.Tau
-		st.belief[v].Nu += m.Nu - old.Nu
+		m := old.Damp(out[i], d)
+		st.belief[v].Prec += m.Prec - old.Prec
+		st.belief[v].Shift += m.Shift - old.Shift
 		gm[i] = m
 	}
 	bel, msg := st.gates.bel(gt.z), st.gates.zm(j)
@@ -286,15 +286,15 @@ func (p *passer) canceled(j int) bool {
 
 // gateProposals computes every gate's messages from the same beliefs
 // (parallel schedule); ok[j] is false for a skipped gate.
-func (p *passer) gateProposals() (out [][]nat, zout [][]float64, ok []bool) {
+func (p *passer) gateProposals() (out [][]families.Gaussian, zout [][]float64, ok []bool) {
 	n := len(p.g.gates)
-	out, zout, ok = make([][]nat, n), make([][]float64, n), make([]bool, n)
+	out, zout, ok = make([][]families.Gaussian, n), make([][]float64, n), make([]bool, n)
 	for j, gt := range p.g.gates {
 		if p.canceled(j) {
 			return out, zout, ok
 		}
 		if ok[j] = p.gateUpdate(j); ok[j] {
-			out[j] = append([]nat(nil), p.gs.out[:len(gt.vars)]...)
+			out[j] = append([]families.Gaussian(nil), p.gs.out[:len(gt.vars)]...)
 			zout[j] = append([]float64(nil), p.gs.zout[:len(gt.branches)]...)
 		}
 	}

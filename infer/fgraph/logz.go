@@ -31,7 +31,7 @@ func bethe(g *Graph, ad *adjacency, st *state, u float64) (float64, bool) {
 	z := 0.0
 	gdeg := gateDegree(g)
 	for v, b := range st.belief {
-		if !(b.Tau > 0) {
+		if !(b.Prec > 0) {
 			return 0, false
 		}
 		z += float64(1-ad.degree(v)-int(gdeg[v])) * logNorm(b)
@@ -66,19 +66,19 @@ func factorLogZ(g *Graph, st *state, k int) (float64, bool) {
 	flat := -1
 	for e := lo; e < hi; e++ {
 		n := st.cavity(g, e, 1)
-		if n.Tau == 0 && n.Nu == 0 && g.gaussian(k) && flat < 0 {
+		if n.Prec == 0 && n.Shift == 0 && g.gaussian(k) && flat < 0 {
 			flat = e
 			continue
 		}
-		if !(n.Tau > 0) && g.gaussian(k) {
+		if !(n.Prec > 0) && g.gaussian(k) {
 			return gaussianLogZImproper(g, st, k)
 		}
-		if !(n.Tau > 0) {
+		if !(n.Prec > 0) {
 			return 0, false
 		}
 		z += logNorm(n)
-		mf += g.ecoef[e] * n.Nu / n.Tau
-		vf += g.ecoef[e] * g.ecoef[e] / n.Tau
+		mf += g.ecoef[e] * n.Shift / n.Prec
+		vf += g.ecoef[e] * g.ecoef[e] / n.Prec
 	}
 	mf += g.c[k]
 	if flat >= 0 {
@@ -100,14 +100,14 @@ func powerSiteLogZ(g *Graph, st *state, k int, u float64) (float64, bool) {
 	var beliefs, cavities, mf, vf float64
 	for e := lo; e < hi; e++ {
 		b, c := st.belief[g.evar[e]], st.cavity(g, e, u)
-		if !(b.Tau > 0) || !(c.Tau > 0) {
+		if !(b.Prec > 0) || !(c.Prec > 0) {
 			return 0, false
 		}
 		beliefs += logNorm(b)
 		cavities += logNorm(c)
 		a := g.ecoef[e]
-		mf += a * c.Nu / c.Tau
-		vf += a * a / c.Tau
+		mf += a * c.Shift / c.Prec
+		vf += a * a / c.Prec
 	}
 	lz, _, _ := g.lik(k).Tilted(g.y[k], mf+g.c[k], vf, u)
 	z := beliefs + (lz+cavities-beliefs)/u
@@ -133,11 +133,11 @@ func gaussianLogZImproper(g *Graph, st *state, k int) (float64, bool) {
 	for i := 0; i < m; i++ {
 		n := st.cavity(g, lo+i, 1)
 		ai := g.ecoef[lo+i]
-		h.SetVec(i, n.Nu+ai*d/s2)
+		h.SetVec(i, n.Shift+ai*d/s2)
 		for j := i; j < m; j++ {
 			lam.SetSym(i, j, ai*g.ecoef[lo+j]/s2)
 		}
-		lam.SetSym(i, i, lam.At(i, i)+n.Tau)
+		lam.SetSym(i, i, lam.At(i, i)+n.Prec)
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(lam) {

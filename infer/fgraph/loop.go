@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -17,7 +18,7 @@ type passer struct {
 	st  *state
 	s   Settings
 	u   float64
-	buf []nat
+	buf []families.Gaussian
 	gs  *gateScratch // nil without gates
 	// zprev are the discrete marginals of the previous sweep (flat).
 	zprev []float64
@@ -36,7 +37,7 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	if err != nil {
 		return nil, err
 	}
-	p := &passer{ctx: ctx, g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]nat, maxDegree(g))}
+	p := &passer{ctx: ctx, g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]families.Gaussian, maxDegree(g))}
 	if len(g.gates) > 0 {
 		p.gs, p.zprev = newGateScratch(g), make([]float64, len(p.st.gates.zbel))
 		p.gs.rx = rx
@@ -53,9 +54,9 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	if tr == nil && s.Schedule == infer.Residual {
 		return runResidual(ctx, p, res)
 	}
-	prev := make([]nat, g.n) // (mean, sd) of the previous sweep, Tau = mean, Nu = sd
+	prev := make([]moments, g.n) // of the previous sweep
 	for i := range prev {
-		prev[i] = nat{math.NaN(), math.NaN()}
+		prev[i] = moments{math.NaN(), math.NaN()}
 	}
 	l := infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, FixedDamping: s.FixedDamping, Progress: s.Progress}
 	if exact {
@@ -71,7 +72,7 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 // sweep is one sweep of runMessages: the forward–backward pass of a forest
 // (tr), or a parallel or sequential sweep over every factor. Its change is
 // the residual against the moments prev of the previous sweep.
-func (p *passer) sweep(ctx context.Context, tr *tree, prev []nat) (infer.Sweep, error) {
+func (p *passer) sweep(ctx context.Context, tr *tree, prev []moments) (infer.Sweep, error) {
 	p.skippedSweep = 0
 	u := p.stats.Updates
 	var err error
@@ -165,9 +166,9 @@ func (p *passer) sequentialSweep() {
 // parallelSweep computes every factor's messages from the same beliefs,
 // then applies them all.
 func (p *passer) parallelSweep() {
-	next := make([]nat, len(p.st.msg))
+	next := make([]families.Gaussian, len(p.st.msg))
 	copy(next, p.st.msg)
-	var gout [][]nat
+	var gout [][]families.Gaussian
 	var zout [][]float64
 	var gok []bool
 	if p.gs != nil {
@@ -214,11 +215,11 @@ func (p *passer) update(k, edge int, only bool) {
 // damping δ a normal(0, 1) prior's first message has variance 1/δ) and
 // leave every belief far wider than the model says until ~1/δ sweeps have
 // passed.
-func (p *passer) damped(k int, old, new nat) nat {
-	if old == (nat{}) && p.g.gaussian(k) {
+func (p *passer) damped(k int, old, new families.Gaussian) families.Gaussian {
+	if old == (families.Gaussian{}) && p.g.gaussian(k) {
 		return new
 	}
-	return old.damp(new, p.s.Damping)
+	return old.Damp(new, p.s.Damping)
 }
 
 // wanted reports whether edge e is a target: e == edge when only, else
@@ -228,7 +229,7 @@ func wanted(e, edge int, only bool) bool { return (e == edge) == only }
 // messages computes factor k's new messages to its target edges (see
 // wanted) from the current beliefs into p.buf, counting the update or the
 // skip. A site computes all its messages at once.
-func (p *passer) messages(k, edge int, only bool) ([]nat, bool) {
+func (p *passer) messages(k, edge int, only bool) ([]families.Gaussian, bool) {
 	lo, hi := p.g.edges(k)
 	out := p.buf[:hi-lo]
 	ok := true
@@ -264,12 +265,16 @@ func (p *passer) messages(k, edge int, only bool) ([]nat, bool) {
 func (p *passer) uninformed(k int) bool {
 	lo, hi := p.g.edges(k)
 	for e := lo; e < hi; e++ {
-		if n := p.st.cavity(p.g, e, p.u); n.Tau == 0 && n.Nu == 0 {
+		if n := p.st.cavity(p.g, e, p.u); n.Prec == 0 && n.Shift == 0 {
 			return true
 		}
 	}
 	return false
 }
+
+// moments are a belief's mean and standard deviation, as the residual
+// compares them from one sweep to the next.
+type moments struct{ mean, sd float64 }
 
 // residual returns the largest change of a belief's mean or standard
 // deviation since the previous sweep, in units of the new standard
@@ -277,23 +282,23 @@ func (p *passer) uninformed(k int) bool {
 // (τ ≤ 0: no message has reached it, or negative site precisions
 // dominate) makes the residual infinite. It reports false when a belief is
 // not finite.
-func (p *passer) residual(prev []nat) (float64, bool) {
+func (p *passer) residual(prev []moments) (float64, bool) {
 	r := 0.0
 	for v, b := range p.st.belief {
-		if !finite(b.Tau, b.Nu) {
+		if !finite(b.Prec, b.Shift) {
 			return 0, false
 		}
-		if !(b.Tau > 0) {
-			r, prev[v] = math.Inf(1), nat{math.NaN(), math.NaN()}
+		if !(b.Prec > 0) {
+			r, prev[v] = math.Inf(1), moments{math.NaN(), math.NaN()}
 			continue
 		}
-		m, sd := b.Nu/b.Tau, 1/math.Sqrt(b.Tau)
-		d := math.Max(math.Abs(m-prev[v].Tau), math.Abs(sd-prev[v].Nu)) / sd
+		m, sd := b.Shift/b.Prec, 1/math.Sqrt(b.Prec)
+		d := math.Max(math.Abs(m-prev[v].mean), math.Abs(sd-prev[v].sd)) / sd
 		if math.IsNaN(d) {
 			d = math.Inf(1)
 		}
 		r = math.Max(r, d)
-		prev[v] = nat{m, sd}
+		prev[v] = moments{m, sd}
 	}
 	if p.gs != nil {
 		r = math.Max(r, discreteResidual(p.st, p.zprev))
@@ -308,17 +313,17 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 		return res
 	}
 	for v, b := range p.st.belief {
-		if !(b.Tau > 0) {
+		if !(b.Prec > 0) {
 			// A canceled run keeps its status, without numbers.
 			if st != infer.Canceled {
-				res.Status, res.Message = infer.Diverged, fmt.Sprintf("the belief of variable %d is improper (precision %g)", v, b.Tau)
+				res.Status, res.Message = infer.Diverged, fmt.Sprintf("the belief of variable %d is improper (precision %g)", v, b.Prec)
 			}
 			return res
 		}
 	}
 	res.Mean, res.Var = make([]float64, p.g.n), make([]float64, p.g.n)
 	for v, b := range p.st.belief {
-		res.Mean[v], res.Var[v] = b.Nu/b.Tau, 1/b.Tau
+		res.Mean[v], res.Var[v] = b.Shift/b.Prec, 1/b.Prec
 	}
 	p.projections(res)
 	if p.gs != nil {

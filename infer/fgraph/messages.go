@@ -6,36 +6,32 @@ import (
 	"github.com/fg-infer/fg/families"
 )
 
-// nat is a Gaussian message exp(−½ Tau x² + Nu x) in natural parameters
-// (no scale: log Z sums over messages so that scales cancel, see logz.go).
-type nat struct{ Tau, Nu float64 }
-
 // state holds the messages factor → variable on every edge and the beliefs
 // b_v = Π_{k∋v} m_{k→v}, kept as sums of natural parameters so that the
 // message variable → factor is b_v / m_{k→v} (belief minus message).
 type state struct {
-	msg    []nat // per edge
-	belief []nat // per variable
+	msg    []families.Gaussian // per edge
+	belief []families.Gaussian // per variable
 	gates  gateState
 }
 
 func newState(g *Graph) *state {
-	return &state{msg: make([]nat, len(g.evar)), belief: make([]nat, g.n), gates: newGateState(g)}
+	return &state{msg: make([]families.Gaussian, len(g.evar)), belief: make([]families.Gaussian, g.n), gates: newGateState(g)}
 }
 
 // cavity returns the message variable → factor on edge e with power u:
 // b_v / m_e^u (u = 1 except for power EP).
-func (s *state) cavity(g *Graph, e int, u float64) nat {
+func (s *state) cavity(g *Graph, e int, u float64) families.Gaussian {
 	b, m := s.belief[g.evar[e]], s.msg[e]
-	return nat{b.Tau - u*m.Tau, b.Nu - u*m.Nu}
+	return families.Gaussian{Prec: b.Prec - u*m.Prec, Shift: b.Shift - u*m.Shift}
 }
 
 // set replaces the message on edge e, updating the belief of its variable.
-func (s *state) set(g *Graph, e int, m nat) {
+func (s *state) set(g *Graph, e int, m families.Gaussian) {
 	v := g.evar[e]
 	old := s.msg[e]
-	s.belief[v].Tau += m.Tau - old.Tau
-	s.belief[v].Nu += m.Nu - old.Nu
+	s.belief[v].Prec += m.Prec - old.Prec
+	s.belief[v].Shift += m.Shift - old.Shift
 	s.msg[e] = m
 }
 
@@ -49,7 +45,7 @@ func (s *state) set(g *Graph, e int, m nat) {
 // An incoming flat message (τ = ν = 0) makes the outgoing one flat. It
 // reports false when an incoming message is improper (τ < 0, or τ = 0
 // with ν ≠ 0).
-func gaussianMessage(g *Graph, s *state, k, j int) (nat, bool) {
+func gaussianMessage(g *Graph, s *state, k, j int) (families.Gaussian, bool) {
 	lo, hi := g.edges(k)
 	S, r := g.v[k], g.y[k]-g.c[k]
 	for e := lo; e < hi; e++ {
@@ -57,18 +53,18 @@ func gaussianMessage(g *Graph, s *state, k, j int) (nat, bool) {
 			continue
 		}
 		n := s.cavity(g, e, 1)
-		if n.Tau == 0 && n.Nu == 0 {
-			return nat{}, true
+		if n.Prec == 0 && n.Shift == 0 {
+			return families.Gaussian{}, true
 		}
-		if !(n.Tau > 0) {
-			return nat{}, false
+		if !(n.Prec > 0) {
+			return families.Gaussian{}, false
 		}
 		a := g.ecoef[e]
-		S += a * a / n.Tau
-		r -= a * n.Nu / n.Tau
+		S += a * a / n.Prec
+		r -= a * n.Shift / n.Prec
 	}
 	a := g.ecoef[j]
-	return nat{a * a / S, a * r / S}, true
+	return families.Gaussian{Prec: a * a / S, Shift: a * r / S}, true
 }
 
 // wideFactor is the degree above which a linear-Gaussian factor computes
@@ -82,13 +78,13 @@ const wideFactor = 8
 // S_j = S − a_j² v_j, r_j = r + a_j m_j. When a target's own term dominates
 // S (a_j² v_j > S/2, where the subtraction would lose digits) that message
 // is computed directly. A flat incoming message makes the others flat.
-func gaussianMessages(g *Graph, s *state, k int, out []nat) bool {
+func gaussianMessages(g *Graph, s *state, k int, out []families.Gaussian) bool {
 	lo, hi := g.edges(k)
 	S, r := g.v[k], g.y[k]-g.c[k]
 	flat := -1
 	for e := lo; e < hi; e++ {
 		n := s.cavity(g, e, 1)
-		if n.Tau == 0 && n.Nu == 0 {
+		if n.Prec == 0 && n.Shift == 0 {
 			if flat >= 0 {
 				clear(out[:hi-lo])
 				return true
@@ -96,29 +92,29 @@ func gaussianMessages(g *Graph, s *state, k int, out []nat) bool {
 			flat = e
 			continue
 		}
-		if !(n.Tau > 0) {
+		if !(n.Prec > 0) {
 			return false
 		}
 		a := g.ecoef[e]
-		S += a * a / n.Tau
-		r -= a * n.Nu / n.Tau
+		S += a * a / n.Prec
+		r -= a * n.Shift / n.Prec
 	}
 	for e := lo; e < hi; e++ {
 		a := g.ecoef[e]
 		switch {
 		case flat >= 0 && e != flat:
-			out[e-lo] = nat{}
+			out[e-lo] = families.Gaussian{}
 		case e == flat:
-			out[e-lo] = nat{a * a / S, a * r / S}
+			out[e-lo] = families.Gaussian{Prec: a * a / S, Shift: a * r / S}
 		default:
 			n := s.cavity(g, e, 1)
-			own := a * a / n.Tau
+			own := a * a / n.Prec
 			if own > S/2 {
 				out[e-lo], _ = gaussianMessage(g, s, k, e)
 				continue
 			}
-			Sj, rj := S-own, r+a*n.Nu/n.Tau
-			out[e-lo] = nat{a * a / Sj, a * rj / Sj}
+			Sj, rj := S-own, r+a*n.Shift/n.Prec
+			out[e-lo] = families.Gaussian{Prec: a * a / Sj, Shift: a * rj / Sj}
 		}
 	}
 	return true
@@ -136,15 +132,15 @@ func gaussianMessages(g *Graph, s *state, k int, out []nat) bool {
 // (q̂_k / n_k)^{1/u} (families.TiltedSite). out[e−lo] receives the message
 // of edge e. It reports false (the update is skipped) when a cavity or a
 // tilted marginal is not proper or a result is not finite.
-func siteMessages(g *Graph, s *state, k int, u float64, out []nat) bool {
+func siteMessages(g *Graph, s *state, k int, u float64, out []families.Gaussian) bool {
 	lo, hi := g.edges(k)
 	proj := families.Projection{Mean: g.c[k]}
 	for e := lo; e < hi; e++ {
 		n := s.cavity(g, e, u)
-		if !(n.Tau > 0) || !finite(n.Nu) {
+		if !(n.Prec > 0) || !finite(n.Shift) {
 			return false
 		}
-		proj.Add(g.ecoef[e], n.gaussian())
+		proj.Add(g.ecoef[e], n)
 	}
 	_, d1, d2 := g.lik(k).Tilted(g.y[k], proj.Mean, proj.Var, u)
 	if !finite(d1, d2) {
@@ -152,28 +148,16 @@ func siteMessages(g *Graph, s *state, k int, u float64, out []nat) bool {
 	}
 	for e := lo; e < hi; e++ {
 		d1k, d2k := families.MemberDerivs(g.ecoef[e], d1, d2)
-		t, ok := families.TiltedSite(s.cavity(g, e, u).gaussian(), d1k, d2k, u)
+		t, ok := families.TiltedSite(s.cavity(g, e, u), d1k, d2k, u)
 		if !ok {
 			return false
 		}
-		out[e-lo] = natOf(t)
+		out[e-lo] = t
 	}
 	return true
 }
 
-// gaussian is n as a families.Gaussian (Prec = Tau, Shift = Nu).
-func (n nat) gaussian() families.Gaussian { return families.Gaussian{Shift: n.Nu, Prec: n.Tau} }
-
-// natOf is the families.Gaussian g as a nat.
-func natOf(g families.Gaussian) nat { return nat{Tau: g.Prec, Nu: g.Shift} }
-
-// damp is the damped step from n to new in natural parameters
-// (families.Damped on both).
-func (n nat) damp(new nat, d float64) nat {
-	return nat{families.Damped(n.Tau, new.Tau, d), families.Damped(n.Nu, new.Nu, d)}
-}
-
 // logNorm is log ∫ exp(−½ τ x² + ν x) dx = ½ log(2π/τ) + ν²/(2τ), τ > 0.
-func logNorm(n nat) float64 {
-	return 0.5*math.Log(2*math.Pi/n.Tau) + n.Nu*n.Nu/(2*n.Tau)
+func logNorm(n families.Gaussian) float64 {
+	return 0.5*math.Log(2*math.Pi/n.Prec) + n.Shift*n.Shift/(2*n.Prec)
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // The O(d) messages of a wide linear-Gaussian factor equal the one-at-a-time
@@ -22,21 +24,21 @@ func TestWideGaussianMessages(t *testing.T) {
 		g.AddGaussian(vars, coefs, 0.3, 1.2, 0.5)
 		st := newState(g)
 		for v := range st.belief {
-			st.belief[v] = nat{math.Exp(3 * rng.NormFloat64()), rng.NormFloat64()}
+			st.belief[v] = families.Gaussian{Prec: math.Exp(3 * rng.NormFloat64()), Shift: rng.NormFloat64()}
 		}
 		switch trial % 3 {
 		case 1:
-			st.belief[trial%d] = nat{} // one flat incoming message
+			st.belief[trial%d] = families.Gaussian{} // one flat incoming message
 		case 2:
-			st.belief[trial%d].Tau = 1e-9 // one dominant variance
+			st.belief[trial%d].Prec = 1e-9 // one dominant variance
 		}
-		out := make([]nat, d)
+		out := make([]families.Gaussian, d)
 		if !gaussianMessages(g, st, 0, out) {
 			t.Fatal("skipped")
 		}
 		for e := 0; e < d; e++ {
 			want, _ := gaussianMessage(g, st, 0, e)
-			if !scalar.EqualWithinAbsOrRel(out[e].Tau, want.Tau, 1e-12, 1e-9) || !scalar.EqualWithinAbsOrRel(out[e].Nu, want.Nu, 1e-12, 1e-9) {
+			if !scalar.EqualWithinAbsOrRel(out[e].Prec, want.Prec, 1e-12, 1e-9) || !scalar.EqualWithinAbsOrRel(out[e].Shift, want.Shift, 1e-12, 1e-9) {
 				t.Fatalf("trial %d, edge %d: %+v, direct %+v", trial, e, out[e], want)
 			}
 		}

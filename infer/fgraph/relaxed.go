@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/internal/mathx"
@@ -103,18 +104,18 @@ func (r *relaxation) relaxes(g *Graph, k int) bool {
 // relaxedSite computes the relaxed messages of site k (a one-branch gate,
 // see above) into out; false when a cavity or the tilted distribution is
 // improper or a result is not finite.
-func (sc *gateScratch) relaxedSite(g *Graph, st *state, k int, out []nat) bool {
+func (sc *gateScratch) relaxedSite(g *Graph, st *state, k int, out []families.Gaussian) bool {
 	si := g.site[k]
 	gt := &sc.rx.sites[si]
 	lo, hi := g.edges(k)
 	for e := lo; e < hi; e++ {
 		c, m, i := st.cavity(g, e, 1), st.msg[e], e-lo
-		if !(c.Tau > 0) || !finite(c.Nu) {
+		if !(c.Prec > 0) || !finite(c.Shift) {
 			return false
 		}
 		sc.cav[i], sc.base[i], sc.mold[i] = c, c, 0
-		if m.Tau != 0 {
-			sc.mold[i] = m.Nu / m.Tau
+		if m.Prec != 0 {
+			sc.mold[i] = m.Shift / m.Prec
 		}
 	}
 	sc.lc[0] = 0
@@ -157,7 +158,7 @@ func messagePower(g *Graph, s Settings) (float64, *relaxation, error) {
 // base_v · N(x_v; m_v, 1/b), and the branches' projection cavities.
 func (sc *gateScratch) relaxTo(gt *gate, b float64) {
 	for i := range gt.vars {
-		sc.cav[i] = nat{sc.base[i].Tau + b, sc.base[i].Nu + b*sc.mold[i]}
+		sc.cav[i] = families.Gaussian{Prec: sc.base[i].Prec + b, Shift: sc.base[i].Shift + b*sc.mold[i]}
 	}
 	sc.projections(gt)
 }
@@ -190,7 +191,7 @@ func (sc *gateScratch) relaxedKL(gt *gate, b float64) float64 {
 	}
 	for i := range gt.vars {
 		D1, D2 := sc.mixtureMoments(gt, i)
-		lam := 1 / sc.cav[i].Tau
+		lam := 1 / sc.cav[i].Prec
 		if !(1+lam*D2 > 0) {
 			return math.Inf(1)
 		}
@@ -222,7 +223,7 @@ func (sc *gateScratch) relaxWeight(gt *gate, c float64) float64 {
 	}
 	tmin, tmax := math.Inf(1), 0.0
 	for i := range gt.vars {
-		tmin, tmax = math.Min(tmin, sc.base[i].Tau), math.Max(tmax, sc.base[i].Tau)
+		tmin, tmax = math.Min(tmin, sc.base[i].Prec), math.Max(tmax, sc.base[i].Prec)
 	}
 	dq := func(b float64) float64 { return sc.relaxedSlope(gt, b) + c }
 	return mathx.PenalisedMin(q, dq, q0, c, tmin*1e-6, tmax*1e6)
@@ -237,7 +238,7 @@ func (sc *gateScratch) relaxedSlope(gt *gate, b float64) float64 {
 	sc.relaxTo(gt, b)
 	w := 0.0
 	for i := range gt.vars {
-		h, lam := sc.cav[i].Nu/sc.cav[i].Tau, 1/sc.cav[i].Tau
+		h, lam := sc.cav[i].Shift/sc.cav[i].Prec, 1/sc.cav[i].Prec
 		w += (h-sc.mold[i])*(h-sc.mold[i]) + lam
 	}
 	h := 1e-3 / w

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -18,9 +19,9 @@ import (
 // below tol and no factor's proposal fails.
 type residualQueue struct {
 	p      *passer
-	prop   []nat     // proposed message per edge
-	res    []float64 // residual per factor
-	failed []bool    // per factor: its last proposal was skipped
+	prop   []families.Gaussian // proposed message per edge
+	res    []float64           // residual per factor
+	failed []bool              // per factor: its last proposal was skipped
 	nfail  int
 	heap   []int32 // factors, max-heap on res
 	pos    []int32 // position of each factor in heap
@@ -28,7 +29,7 @@ type residualQueue struct {
 
 func newResidualQueue(p *passer) *residualQueue {
 	f := p.g.NumFactors()
-	q := &residualQueue{p: p, prop: make([]nat, len(p.st.msg)), res: make([]float64, f),
+	q := &residualQueue{p: p, prop: make([]families.Gaussian, len(p.st.msg)), res: make([]float64, f),
 		failed: make([]bool, f), heap: make([]int32, f), pos: make([]int32, f)}
 	for k := range f {
 		q.heap[k], q.pos[k] = int32(k), int32(k)
@@ -64,7 +65,7 @@ func (q *residualQueue) propose(k int) {
 		if m[e-lo] == old {
 			continue
 		}
-		nb := nat{b.Tau - old.Tau + m[e-lo].Tau, b.Nu - old.Nu + m[e-lo].Nu}
+		nb := families.Gaussian{Prec: b.Prec - old.Prec + m[e-lo].Prec, Shift: b.Shift - old.Shift + m[e-lo].Shift}
 		q.res[k] = math.Max(q.res[k], beliefMove(b, nb))
 	}
 }
@@ -72,15 +73,15 @@ func (q *residualQueue) propose(k int) {
 // beliefMove is max(|Δmean|, |Δsd|) / sd_new for a changed message: +Inf
 // when it makes a belief proper or improper, 1 (pending) when the belief
 // stays improper.
-func beliefMove(b, nb nat) float64 {
+func beliefMove(b, nb families.Gaussian) float64 {
 	switch {
-	case !(b.Tau > 0) && !(nb.Tau > 0):
+	case !(b.Prec > 0) && !(nb.Prec > 0):
 		return 1
-	case !(b.Tau > 0) || !(nb.Tau > 0):
+	case !(b.Prec > 0) || !(nb.Prec > 0):
 		return math.Inf(1)
 	}
-	sd, nsd := 1/math.Sqrt(b.Tau), 1/math.Sqrt(nb.Tau)
-	d := math.Max(math.Abs(nb.Nu/nb.Tau-b.Nu/b.Tau), math.Abs(nsd-sd)) / nsd
+	sd, nsd := 1/math.Sqrt(b.Prec), 1/math.Sqrt(nb.Prec)
+	d := math.Max(math.Abs(nb.Shift/nb.Prec-b.Shift/b.Prec), math.Abs(nsd-sd)) / nsd
 	if math.IsNaN(d) {
 		return math.Inf(1)
 	}

@@ -16,21 +16,21 @@ import (
 func TestSiteUpdateIsShared(t *testing.T) {
 	const delta = 0.3
 	coefs := []float64{0.7, -1.3}
-	old := []nat{{0.4, -0.2}, {0.1, 0.3}}
-	step := func(d float64) (*state, []nat) {
+	old := []families.Gaussian{{Prec: 0.4, Shift: -0.2}, {Prec: 0.1, Shift: 0.3}}
+	step := func(d float64) (*state, []families.Gaussian) {
 		g := NewGraph(2)
 		g.AddSite(ep.Probit{}, 1, []int{0, 1}, coefs, 0.2)
 		st := newState(g)
-		st.belief[0], st.belief[1] = nat{1.5, 0.3}, nat{0.8, -0.4} // other factors' messages
+		st.belief[0], st.belief[1] = families.Gaussian{Prec: 1.5, Shift: 0.3}, families.Gaussian{Prec: 0.8, Shift: -0.4} // other factors' messages
 		for e := range old {
 			st.set(g, e, old[e])
 		}
-		p := &passer{g: g, st: st, s: Settings{Settings: infer.Settings{Damping: d}}, u: 1, buf: make([]nat, 2)}
+		p := &passer{g: g, st: st, s: Settings{Settings: infer.Settings{Damping: d}}, u: 1, buf: make([]families.Gaussian, 2)}
 		p.update(0, -1, false)
 		if p.stats.Updates != 1 {
 			t.Fatalf("δ = %g: update skipped", d)
 		}
-		return st, append([]nat(nil), st.msg...)
+		return st, append([]families.Gaussian(nil), st.msg...)
 	}
 	_, nw := step(1)
 	_, dp := step(delta)
@@ -43,10 +43,10 @@ func TestSiteUpdateIsShared(t *testing.T) {
 	for e, a := range coefs {
 		d1k, d2k := families.MemberDerivs(a, d1, d2)
 		want, ok := families.TiltedSite(cav[e], d1k, d2k, 1)
-		if !ok || nw[e] != natOf(want) {
-			t.Errorf("edge %d: undamped message %+v, families.TiltedSite %+v", e, nw[e], natOf(want))
+		if !ok || nw[e] != want {
+			t.Errorf("edge %d: undamped message %+v, families.TiltedSite %+v", e, nw[e], want)
 		}
-		if dp[e].Tau != families.Damped(old[e].Tau, nw[e].Tau, delta) || dp[e].Nu != families.Damped(old[e].Nu, nw[e].Nu, delta) {
+		if dp[e].Prec != families.Damped(old[e].Prec, nw[e].Prec, delta) || dp[e].Shift != families.Damped(old[e].Shift, nw[e].Shift, delta) {
 			t.Errorf("edge %d: damped message %+v, families.Damped of %+v", e, dp[e], nw[e])
 		}
 	}
@@ -59,10 +59,10 @@ func TestSiteUpdateIsShared(t *testing.T) {
 func TestBandSiteUpdateIsShared(t *testing.T) {
 	g := NewGraph(2)
 	g.AddSite(ep.Probit{}, -1, []int{0, 1}, []float64{0.7, -1.3}, 0.2)
-	old := nat{0.4, -0.2}
+	old := families.Gaussian{Prec: 0.4, Shift: -0.2}
 	fm, fv := 0.3, 0.9 // the projection's marginal under q
-	propose := func(d float64) nat {
-		b := &bandEP{g: g, u: 1, damp: d, sites: []int32{0}, tau: []float64{old.Tau}, nu: []float64{old.Nu}, fm: []float64{fm}, fv: []float64{fv}}
+	propose := func(d float64) families.Gaussian {
+		b := &bandEP{g: g, u: 1, damp: d, sites: []int32{0}, tau: []float64{old.Prec}, nu: []float64{old.Shift}, fm: []float64{fm}, fv: []float64{fv}}
 		m, ok := b.propose(0)
 		if !ok {
 			t.Fatalf("δ = %g: update skipped", d)
@@ -71,12 +71,12 @@ func TestBandSiteUpdateIsShared(t *testing.T) {
 	}
 	const delta = 0.3
 	nw, dp := propose(1), propose(delta)
-	cav := families.Gaussian{Shift: fm/fv - old.Nu, Prec: 1/fv - old.Tau}
+	cav := families.Gaussian{Shift: fm/fv - old.Shift, Prec: 1/fv - old.Prec}
 	_, d1, d2 := ep.Probit{}.Tilted(-1, cav.Shift/cav.Prec, 1/cav.Prec, 1)
-	if want, ok := families.TiltedSite(cav, d1, d2, 1); !ok || nw != natOf(want) {
-		t.Errorf("undamped message %+v, families.TiltedSite %+v", nw, natOf(want))
+	if want, ok := families.TiltedSite(cav, d1, d2, 1); !ok || nw != want {
+		t.Errorf("undamped message %+v, families.TiltedSite %+v", nw, want)
 	}
-	if dp.Tau != families.Damped(old.Tau, nw.Tau, delta) || dp.Nu != families.Damped(old.Nu, nw.Nu, delta) {
+	if dp.Prec != families.Damped(old.Prec, nw.Prec, delta) || dp.Shift != families.Damped(old.Shift, nw.Shift, delta) {
 		t.Errorf("damped message %+v, families.Damped of %+v", dp, nw)
 	}
 }

@@ -79,15 +79,15 @@ func projCavity(g *Graph, st *state, k int) (m, v float64, flat, ok bool) {
 	m = g.c[k]
 	for e := lo; e < hi; e++ {
 		n := st.cavity(g, e, 1)
-		if n.Tau == 0 && n.Nu == 0 {
+		if n.Prec == 0 && n.Shift == 0 {
 			return 0, 0, true, true
 		}
-		if !(n.Tau > 0) {
+		if !(n.Prec > 0) {
 			return 0, 0, false, false
 		}
 		a := g.ecoef[e]
-		m += a * n.Nu / n.Tau
-		v += a * a / n.Tau
+		m += a * n.Shift / n.Prec
+		v += a * a / n.Prec
 	}
 	return m, v, false, true
 }

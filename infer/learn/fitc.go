@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer/ep"
 )
 
@@ -45,7 +46,7 @@ func fitcGradient(res *ep.FITCResult, b *FITCBlock) ([]float64, error) {
 // runFITC runs FITC EP on block bi with runEP's warm start and retries.
 func (o *objective) runFITC(bi int, b *FITCBlock) (*ep.FITCResult, error) {
 	p := *b.Problem
-	res, err := withRetries(o, bi, len(p.Sites), func(init []ep.SiteParam, s ep.Settings) (*ep.FITCResult, error) {
+	res, err := withRetries(o, bi, len(p.Sites), func(init []families.Gaussian, s ep.Settings) (*ep.FITCResult, error) {
 		p.Init = init
 		return ep.RunFITC(o.ctx, &p, s)
 	}, func(r *ep.FITCResult) bool { return r != nil && r.HasLogZ })
@@ -60,7 +61,7 @@ func (o *objective) runFITC(bi int, b *FITCBlock) (*ep.FITCResult, error) {
 
 // evalFITC is evaluate's step for a FITC block: log Z_EP, its gradient,
 // the sites and the sweeps.
-func (o *objective) evalFITC(bi int, b *FITCBlock) (float64, []float64, []ep.SiteParam, int, error) {
+func (o *objective) evalFITC(bi int, b *FITCBlock) (float64, []float64, []families.Gaussian, int, error) {
 	res, err := o.runFITC(bi, b)
 	if err != nil {
 		return 0, nil, nil, 0, err

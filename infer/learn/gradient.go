@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/families"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -113,7 +114,7 @@ func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
 	m := len(p.Sites)
 	alpha := make([]float64, m)
 	for i, s := range res.Sites {
-		alpha[i] = s.Nu - s.Tau*res.FMean[i]
+		alpha[i] = s.Shift - s.Prec*res.FMean[i]
 	}
 	A := projMatrix(p)
 	Sf, kept := res.SiteCov()
@@ -132,9 +133,9 @@ func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
 	}
 	R := mat.NewSymDense(m, nil)
 	for i := 0; i < m; i++ {
-		ti := res.Sites[i].Tau
+		ti := res.Sites[i].Prec
 		for j := i; j < m; j++ {
-			tj := res.Sites[j].Tau
+			tj := res.Sites[j].Prec
 			v := alpha[i]*alpha[j] + ti*tj*Sf.At(i, j)
 			if i == j {
 				v -= ti
@@ -156,17 +157,17 @@ func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
 // since (K + T̃⁻¹)⁻¹ = S B⁻¹ S; one Cholesky factorisation and inverse of
 // B instead of the posterior covariance. ok is false when it does not
 // apply (projections, a site precision ≤ 0, B not positive definite).
-func identityR(alpha []float64, sites []ep.SiteParam, p *ep.Problem) (*mat.SymDense, bool) {
+func identityR(alpha []float64, sites []families.Gaussian, p *ep.Problem) (*mat.SymDense, bool) {
 	m := len(sites)
 	if projMatrix(p) != nil || p.Cov.SymmetricDim() != m {
 		return nil, false
 	}
 	s := make([]float64, m)
 	for i, sp := range sites {
-		if !(sp.Tau > 0) {
+		if !(sp.Prec > 0) {
 			return nil, false
 		}
-		s[i] = math.Sqrt(sp.Tau)
+		s[i] = math.Sqrt(sp.Prec)
 	}
 	B := mat.NewSymDense(m, nil)
 	braw, kraw := B.RawSymmetric(), p.Cov.RawSymmetric()
@@ -274,7 +275,7 @@ func siteParamGrads(res *ep.Result, p *ep.Problem) ([]float64, error) {
 	for i, s := range p.Sites {
 		sp := res.Sites[i]
 		mu, s2 := res.FMean[i], res.FVar[i]
-		tc, nc := 1/s2-sp.Tau, mu/s2-sp.Nu
+		tc, nc := 1/s2-sp.Prec, mu/s2-sp.Shift
 		if !(tc > 0) {
 			return nil, fmt.Errorf("learn: site %d has a non-positive cavity precision %g at the fixed point", i, tc)
 		}

@@ -101,7 +101,7 @@ func TestIdentityR(t *testing.T) {
 	}
 	alpha := make([]float64, len(res.Sites))
 	for i, s := range res.Sites {
-		alpha[i] = s.Nu - s.Tau*res.FMean[i]
+		alpha[i] = s.Shift - s.Prec*res.FMean[i]
 	}
 	got, ok := identityR(alpha, res.Sites, p)
 	if !ok {
@@ -115,7 +115,7 @@ func TestIdentityR(t *testing.T) {
 	scale, worst := 0.0, 0.0
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
-			ti, tj := res.Sites[i].Tau, res.Sites[j].Tau
+			ti, tj := res.Sites[i].Prec, res.Sites[j].Prec
 			want := alpha[i]*alpha[j] + ti*tj*S.At(i, j)
 			if i == j {
 				want -= ti

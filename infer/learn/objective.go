@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer/ep"
 )
 
@@ -26,7 +27,7 @@ type objective struct {
 	lastDx    []float64 // dx/du at lastU
 	warm      warmStart
 	bestIdx   int
-	bestSites [][]ep.SiteParam
+	bestSites [][]families.Gaussian
 	lastErr   string
 	// gradNorm is ‖∂(−log Z)/∂u‖∞ at the last successful evaluation
 	// (+Inf before the first), which sets EP's tolerance (epTol).
@@ -103,7 +104,7 @@ func (o *objective) best() Eval { return o.trace[o.bestIdx] }
 
 // evaluate builds the blocks at x and runs EP on each, returning the summed
 // log Z_EP, its gradient and the final sites.
-func (o *objective) evaluate(x []float64) (Eval, [][]ep.SiteParam, error) {
+func (o *objective) evaluate(x []float64) (Eval, [][]families.Gaussian, error) {
 	e := Eval{X: x, Grad: make([]float64, len(x))}
 	if err := o.ctx.Err(); err != nil {
 		return e, nil, err
@@ -113,7 +114,7 @@ func (o *objective) evaluate(x []float64) (Eval, [][]ep.SiteParam, error) {
 		return e, nil, err
 	}
 	o.warm.at(x)
-	sites := make([][]ep.SiteParam, len(blocks))
+	sites := make([][]families.Gaussian, len(blocks))
 	for bi, b := range blocks {
 		if b.Evidence != nil {
 			logZ, g, sweeps, err := o.evalEvidence(bi, b.Evidence)
@@ -161,7 +162,7 @@ func (o *objective) evaluate(x []float64) (Eval, [][]ep.SiteParam, error) {
 // runEP runs KL EP on block bi, warm-started (withRetries).
 func (o *objective) runEP(bi int, b *Block) (*ep.Result, error) {
 	p := *b.Problem
-	res, err := withRetries(o, bi, len(p.Sites), func(init []ep.SiteParam, s ep.Settings) (*ep.Result, error) {
+	res, err := withRetries(o, bi, len(p.Sites), func(init []families.Gaussian, s ep.Settings) (*ep.Result, error) {
 		p.Init = init
 		return ep.Run(o.ctx, &p, s)
 	}, func(r *ep.Result) bool { return r != nil && r.HasLogZ })
@@ -180,10 +181,10 @@ func (o *objective) runEP(bi int, b *Block) (*ep.Result, error) {
 // (ok) it retries from the last good sites, then from a cold start, and
 // then cold with damping ½ (unless damping is already set), which leaves
 // the fixed points unchanged but tames oscillating non-log-concave sites.
-func withRetries[R any](o *objective, bi, nSites int, run func([]ep.SiteParam, ep.Settings) (R, error), ok func(R) bool) (R, error) {
+func withRetries[R any](o *objective, bi, nSites int, run func([]families.Gaussian, ep.Settings) (R, error), ok func(R) bool) (R, error) {
 	s := o.s.EP
 	s.Tol = o.epTol()
-	var pred, init []ep.SiteParam
+	var pred, init []families.Gaussian
 	if !o.s.cold {
 		pred, init = o.warm.predict(bi, nSites), o.warm.last(bi, nSites)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 )
@@ -83,7 +84,7 @@ type Result struct {
 	Trace []Eval
 	// Sites are the EP site parameters of each block at X (converged to
 	// that evaluation's tolerance, see Optimize).
-	Sites [][]ep.SiteParam
+	Sites [][]families.Gaussian
 	// EPSweeps is the total number of EP sweeps over all evaluations
 	// (Stats.Iterations counts the optimiser's major iterations, Stats.Updates
 	// the evaluations of log Z_EP).
@@ -213,7 +214,7 @@ const gradTolSites = 250
 
 // gradTol is the optimiser's gradient threshold for the sites of the
 // first evaluation (blocks whose engine keeps no sites count none).
-func gradTol(tol float64, sites [][]ep.SiteParam) float64 {
+func gradTol(tol float64, sites [][]families.Gaussian) float64 {
 	n := 0
 	for _, s := range sites {
 		n += len(s)

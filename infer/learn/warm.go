@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/families"
 )
 
 // warmStart chooses the sites EP starts from at each evaluation after the
@@ -35,11 +35,11 @@ type warmStart struct {
 
 type warmPoint struct {
 	x     []float64
-	sites [][]ep.SiteParam // per block
+	sites [][]families.Gaussian // per block
 }
 
 // add records a successful evaluation, keeping the 2·len(x)+2 most recent.
-func (w *warmStart) add(x []float64, sites [][]ep.SiteParam) {
+func (w *warmStart) add(x []float64, sites [][]families.Gaussian) {
 	w.hist = append(w.hist, warmPoint{x: append([]float64(nil), x...), sites: sites})
 	if k := 2*len(x) + 2; len(w.hist) > k {
 		w.hist = append(w.hist[:0], w.hist[len(w.hist)-k:]...)
@@ -96,7 +96,7 @@ func (w *warmStart) at(x []float64) {
 
 // last returns the most recent sites of block bi (nil when there are none
 // with n sites).
-func (w *warmStart) last(bi, n int) []ep.SiteParam {
+func (w *warmStart) last(bi, n int) []families.Gaussian {
 	if len(w.hist) == 0 {
 		return nil
 	}
@@ -109,12 +109,12 @@ func (w *warmStart) last(bi, n int) []ep.SiteParam {
 
 // predict returns the extrapolated sites of block bi at the point of the
 // last call to at, or nil when there is nothing to extrapolate from.
-func (w *warmStart) predict(bi, n int) []ep.SiteParam {
+func (w *warmStart) predict(bi, n int) []families.Gaussian {
 	sa := w.last(bi, n)
 	if sa == nil || len(w.used) == 0 {
 		return nil
 	}
-	out := append([]ep.SiteParam(nil), sa...)
+	out := append([]families.Gaussian(nil), sa...)
 	for k, j := range w.used {
 		sj := w.hist[j].sites
 		if bi >= len(sj) || len(sj[bi]) != n {
@@ -122,12 +122,12 @@ func (w *warmStart) predict(bi, n int) []ep.SiteParam {
 		}
 		c := w.coef[k]
 		for i := range out {
-			out[i].Tau += c * (sj[bi][i].Tau - sa[i].Tau)
-			out[i].Nu += c * (sj[bi][i].Nu - sa[i].Nu)
+			out[i].Prec += c * (sj[bi][i].Prec - sa[i].Prec)
+			out[i].Shift += c * (sj[bi][i].Shift - sa[i].Shift)
 		}
 	}
 	for i := range out {
-		if (out[i].Tau > 0) != (sa[i].Tau > 0) || math.IsNaN(out[i].Tau) || math.IsNaN(out[i].Nu) {
+		if (out[i].Prec > 0) != (sa[i].Prec > 0) || math.IsNaN(out[i].Prec) || math.IsNaN(out[i].Shift) {
 			out[i] = sa[i]
 		}
 	}

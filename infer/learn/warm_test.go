@@ -5,18 +5,18 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/ep"
 )
 
 // affineSites are 3 sites whose natural parameters are affine in x ∈ ℝ².
-func affineSites(x []float64) [][]ep.SiteParam {
-	s := make([]ep.SiteParam, 3)
+func affineSites(x []float64) [][]families.Gaussian {
+	s := make([]families.Gaussian, 3)
 	for i := range s {
 		f := float64(i + 1)
-		s[i] = ep.SiteParam{Tau: 2 + f*x[0] - 0.5*x[1], Nu: f - x[0] + 3*f*x[1]}
+		s[i] = families.Gaussian{Prec: 2 + f*x[0] - 0.5*x[1], Shift: f - x[0] + 3*f*x[1]}
 	}
-	return [][]ep.SiteParam{s}
+	return [][]families.Gaussian{s}
 }
 
 // TestWarmStartAffine: sites that are affine in x are extrapolated exactly,
@@ -44,7 +44,7 @@ func TestWarmStartAffine(t *testing.T) {
 			t.Fatalf("%s: no prediction", c.name)
 		}
 		for i := range want {
-			if !(math.Abs(got[i].Tau-want[i].Tau) <= 1e-12) || !(math.Abs(got[i].Nu-want[i].Nu) <= 1e-12) {
+			if !(math.Abs(got[i].Prec-want[i].Prec) <= 1e-12) || !(math.Abs(got[i].Shift-want[i].Shift) <= 1e-12) {
 				t.Errorf("%s: site %d predicted %+v, affine %+v", c.name, i, got[i], want[i])
 			}
 		}

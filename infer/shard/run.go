@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 )
@@ -48,8 +49,8 @@ type Result struct {
 	// parameters (prior + Σ Sites).
 	Mean   []float64
 	Cov    *mat.SymDense
-	Global Natural
-	Sites  []Natural
+	Global families.GaussianDense
+	Sites  []families.GaussianDense
 	// LogZ is the EP evidence (package doc), HasLogZ false when undefined.
 	LogZ    float64
 	HasLogZ bool
@@ -109,24 +110,24 @@ func Run(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	if err := s.Defaults(); err != nil {
 		return nil, err
 	}
-	prior, err := FromMoments(p.Mean, p.Cov)
+	prior, err := Prior(p.Mean, p.Cov)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Sites: make([]Natural, len(p.Shards))}
+	res := &Result{Sites: make([]families.GaussianDense, len(p.Shards))}
 	for k := range res.Sites {
-		res.Sites[k] = Zero(prior.Dim())
+		res.Sites[k] = families.FlatGaussianDense(prior.Dim())
 	}
-	step := func(ctx context.Context, global Natural, sites []Natural, damping float64) ([]*Update, Natural, error) {
+	step := func(ctx context.Context, global families.GaussianDense, sites []families.GaussianDense, damping float64) ([]*Update, families.GaussianDense, error) {
 		ups, err := updateAll(ctx, p, s, global, sites, damping)
 		if err != nil {
-			return nil, Natural{}, err
+			return nil, families.GaussianDense{}, err
 		}
-		next := make([]Natural, len(ups))
+		next := make([]families.GaussianDense, len(ups))
 		for k, u := range ups {
 			next[k] = u.Site
 		}
-		return ups, Sum(Zero(prior.Dim()), next), nil
+		return ups, Sum(families.FlatGaussianDense(prior.Dim()), next), nil
 	}
 	err = Iterate(ctx, prior, s, step, res)
 	res.Runtime = time.Since(start)
@@ -139,7 +140,7 @@ func Run(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 // in shard order with the sum of the new sites Σ_k site k. Run's Step uses
 // goroutines; fg-beam's runs one Apache Beam job (a ParDo per shard and a
 // global combine for the sum).
-type Step func(ctx context.Context, global Natural, sites []Natural, damping float64) ([]*Update, Natural, error)
+type Step func(ctx context.Context, global families.GaussianDense, sites []families.GaussianDense, damping float64) ([]*Update, families.GaussianDense, error)
 
 // Iterate is the outer loop of sharded EP: from res.Sites (one per shard,
 // flat to start) it calls step until the change of the global posterior
@@ -147,12 +148,12 @@ type Step func(ctx context.Context, global Natural, sites []Natural, damping flo
 // defaults filled (Run does; Defaults for other callers). infer.Iterate
 // decides the status; an iteration with a skipped shard is never converged.
 // A step's error ends the run (failed, or canceled when ctx ended) and is
-// returned. New sites whose sum with the prior is not positive definite
+// returned. New sites whose product with the prior is not positive definite
 // (the shards' negative curvatures adding up, as in parallel EP) change
 // nothing and are reported as *infer.Rejected: infer.Iterate repeats the
 // iteration at half the step, and only at its smallest step (or a fixed
 // one) is the run diverged.
-func Iterate(ctx context.Context, prior Natural, s Settings, step Step, res *Result) error {
+func Iterate(ctx context.Context, prior families.GaussianDense, s Settings, step Step, res *Result) error {
 	global := prior.Clone()
 	mean, cov, _ := global.Moments()
 	var ups []*Update
@@ -165,7 +166,7 @@ func Iterate(ctx context.Context, prior Natural, s Settings, step Step, res *Res
 				return infer.Sweep{}, &infer.Halt{Status: infer.Failed, Message: err.Error()}
 			}
 			res.Iterations = it
-			cand := prior.Add(sum)
+			cand := prior.Mul(sum)
 			m2, c2, ok := cand.Moments()
 			if !ok { // the sites and the global posterior stay as they were
 				return infer.Sweep{}, &infer.Rejected{Err: errors.New("the global posterior is not positive definite")}
@@ -189,7 +190,7 @@ func Iterate(ctx context.Context, prior Natural, s Settings, step Step, res *Res
 	return stepErr
 }
 
-func finish(res *Result, st infer.Status, msg string, global Natural, mean []float64, cov *mat.SymDense) error {
+func finish(res *Result, st infer.Status, msg string, global families.GaussianDense, mean []float64, cov *mat.SymDense) error {
 	res.Status, res.Message, res.Global = st, msg, global
 	if st.HasNumbers() {
 		res.Mean, res.Cov = mean, cov
@@ -228,7 +229,7 @@ func (u *Update) skips() int {
 
 // updateAll runs every shard's LocalUpdate from the same global posterior on
 // s.Workers goroutines.
-func updateAll(ctx context.Context, p *Problem, s Settings, global Natural, sites []Natural, damping float64) ([]*Update, error) {
+func updateAll(ctx context.Context, p *Problem, s Settings, global families.GaussianDense, sites []families.GaussianDense, damping float64) ([]*Update, error) {
 	ups := make([]*Update, len(p.Shards))
 	errs := make([]error, len(p.Shards))
 	next := make(chan int)
@@ -256,12 +257,22 @@ func updateAll(ctx context.Context, p *Problem, s Settings, global Natural, site
 	return ups, errors.Join(errs...)
 }
 
+// Prior returns the prior N(mean, cov) in natural parameters (mean nil is
+// zero), through a Cholesky factorisation of cov.
+func Prior(mean []float64, cov *mat.SymDense) (families.GaussianDense, error) {
+	g, err := families.GaussianDenseFromMoments(mean, cov)
+	if err != nil {
+		return families.GaussianDense{}, fmt.Errorf("shard: prior %w", err)
+	}
+	return g, nil
+}
+
 // Sum returns the global posterior prior + Σ_k sites[k]: always summed from
 // the sites afresh, so that a replaced site is counted once.
-func Sum(prior Natural, sites []Natural) Natural {
+func Sum(prior families.GaussianDense, sites []families.GaussianDense) families.GaussianDense {
 	g := prior.Clone()
 	for _, s := range sites {
-		g = g.Add(s)
+		g = g.Mul(s)
 	}
 	return g
 }
@@ -280,8 +291,8 @@ func Residual(m0 []float64, c0 *mat.SymDense, m1 []float64, c1 *mat.SymDense) fl
 // Evidence is the sharded EP's log Z (package doc) from the last
 // iteration's updates, false when a shard has no local log Z or a Gaussian
 // in it is improper.
-func Evidence(prior Natural, ups []*Update) (float64, bool) {
-	props := make([]Natural, len(ups))
+func Evidence(prior families.GaussianDense, ups []*Update) (float64, bool) {
+	props := make([]families.GaussianDense, len(ups))
 	var lz float64
 	for k, u := range ups {
 		if !u.HasLogZ || u.SkipReason != "" {
@@ -289,7 +300,7 @@ func Evidence(prior Natural, ups []*Update) (float64, bool) {
 		}
 		props[k] = u.Proposal
 		pc, ok1 := u.Cavity.LogNormalizer()
-		pt, ok2 := u.Cavity.Add(u.Proposal).LogNormalizer()
+		pt, ok2 := u.Cavity.Mul(u.Proposal).LogNormalizer()
 		if !ok1 || !ok2 {
 			return 0, false
 		}

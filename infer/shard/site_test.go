@@ -16,17 +16,17 @@ import (
 func TestDampingIsShared(t *testing.T) {
 	sites, cov := probitData(120, 3, 6)
 	shards := Split(sites, 4)
-	prior, _ := FromMoments(nil, cov)
+	prior, _ := Prior(nil, cov)
 	s := tight()
-	old, err := LocalUpdate(context.Background(), prior, Zero(3), shards[1], s.Local, 1) // a non-zero old site
+	old, err := LocalUpdate(context.Background(), prior, families.FlatGaussianDense(3), shards[1], s.Local, 1) // a non-zero old site
 	if err != nil || old.SkipReason != "" {
 		t.Fatalf("first update: %v %s", err, old.SkipReason)
 	}
-	other, err := LocalUpdate(context.Background(), prior, Zero(3), shards[2], s.Local, 1)
+	other, err := LocalUpdate(context.Background(), prior, families.FlatGaussianDense(3), shards[2], s.Local, 1)
 	if err != nil || other.SkipReason != "" {
 		t.Fatalf("other shard: %v %s", err, other.SkipReason)
 	}
-	global := prior.Add(old.Site).Add(other.Site) // the cavity differs from the old one
+	global := prior.Mul(old.Site).Mul(other.Site) // the cavity differs from the old one
 	const delta = 0.3
 	u, err := LocalUpdate(context.Background(), global, old.Site, shards[1], s.Local, delta)
 	if err != nil || u.SkipReason != "" {

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 )
@@ -15,12 +16,12 @@ import (
 type Update struct {
 	// Site is the shard's new (damped) site; on a skipped update it is the
 	// old site unchanged.
-	Site Natural
+	Site families.GaussianDense
 	// Proposal is the undamped proposal g*_k (zero value when skipped).
-	Proposal Natural
+	Proposal families.GaussianDense
 	// Cavity is the cavity the local EP ran against (zero value when the
 	// cavity was improper).
-	Cavity Natural
+	Cavity families.GaussianDense
 	// LogZ is the local EP's log Z_EP of ∫ c̄_k p(y_k | w) dw (HasLogZ false
 	// when the local divergence defines none).
 	LogZ    float64
@@ -38,9 +39,9 @@ type Update struct {
 // A local EP that does not converge, or an improper cavity, leaves the old
 // site in place and says why in Update.SkipReason. Errors are reserved for
 // invalid input and cancellation.
-func LocalUpdate(ctx context.Context, global, old Natural, sites []ep.Site, local ep.Settings, delta float64) (*Update, error) {
+func LocalUpdate(ctx context.Context, global, old families.GaussianDense, sites []ep.Site, local ep.Settings, delta float64) (*Update, error) {
 	u := &Update{Site: old.Clone()}
-	cav := global.Sub(old)
+	cav := global.Div(old)
 	mean, cov, ok := cav.Moments()
 	if !ok {
 		u.SkipReason = "cavity is not positive definite"
@@ -58,24 +59,24 @@ func LocalUpdate(ctx context.Context, global, old Natural, sites []ep.Site, loca
 	}
 	u.Proposal = siteSum(sites, res.Sites, global.Dim())
 	u.LogZ, u.HasLogZ = res.LogZ, res.HasLogZ
-	u.Site = Damp(old, u.Proposal, delta)
+	u.Site = old.Damp(u.Proposal, delta)
 	return u, nil
 }
 
 // siteSum returns Σ_i τ̃_i a_i a_iᵀ and Σ_i ν̃_i a_i: the product of the local
 // site messages as a Gaussian in w.
-func siteSum(sites []ep.Site, params []ep.SiteParam, d int) Natural {
-	g := Zero(d)
+func siteSum(sites []ep.Site, params []families.Gaussian, d int) families.GaussianDense {
+	g := families.FlatGaussianDense(d)
 	prec := mat.NewDense(d, d, nil)
 	for i, s := range sites {
 		sp := params[i]
 		if s.Proj == nil {
-			prec.Set(s.Index, s.Index, prec.At(s.Index, s.Index)+sp.Tau)
-			g.Shift[s.Index] += sp.Nu
+			prec.Set(s.Index, s.Index, prec.At(s.Index, s.Index)+sp.Prec)
+			g.Shift[s.Index] += sp.Shift
 			continue
 		}
-		floats.AddScaled(g.Shift, sp.Nu, s.Proj)
-		rankOne(prec, sp.Tau, s.Proj)
+		floats.AddScaled(g.Shift, sp.Shift, s.Proj)
+		rankOne(prec, sp.Prec, s.Proj)
 	}
 	for i := 0; i < d; i++ {
 		for j := i; j < d; j++ {
