@@ -149,7 +149,8 @@ func TestFactorSiteGaussianExact(t *testing.T) {
 		}
 		if e == 12 {
 			d, ok := FactorSite(derivOnly{f}, y, cav, 1)
-			if !ok || !(math.Abs(d.Prec*r-1) > 1e-6) {
+			off := math.Abs(d.Prec*r - 1)
+			if !ok || !(off > 1e-6) {
 				t.Errorf("derivative route at r = 1e-12: τ̃ r − 1 = %.3g, expected its rounding of r in v + r (> 1e-6)", d.Prec*r-1)
 			}
 			t.Logf("derivative route at r = 1e-12: τ̃ r − 1 = %.3g", d.Prec*r-1)

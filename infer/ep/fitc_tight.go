@@ -114,11 +114,7 @@ func (pr *fitcPrior) tightenDominant(ctx context.Context, st *fitcState, T []int
 			sub.Kf.SetSym(a, b, x)
 		}
 	}
-	sst, err := recompute(sub, subSites, false, scratch{})
-	if err != nil {
-		return err
-	}
-	alpha, err := posteriorAlpha(sub, sst.bf, subSites)
+	sst, alpha, err := leaveOneOut(sub, subSites)
 	if err != nil {
 		return err
 	}

@@ -104,6 +104,22 @@ func (st *state) tighten(pr *projection, sites []families.Gaussian) error {
 	return nil
 }
 
+// leaveOneOut solves the site-space problem sub (a Gaussian prior over a
+// few projections with the given sites; the weight-space and FITC paths
+// build it for their tight sites) and returns its state — marginals, and
+// the tight sites' cavities in the forms above — and α = ν̃ − T μ.
+func leaveOneOut(sub *projection, sites []families.Gaussian) (*state, []float64, error) {
+	st, err := recompute(sub, sites, false, scratch{})
+	if err != nil {
+		return nil, nil, err
+	}
+	alpha, err := posteriorAlpha(sub, st.bf, sites)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, alpha, nil
+}
+
 // invDiag returns (B⁻¹)_ii, using w (length M) as scratch: ‖U⁻ᵀ e_i‖² in
 // the Cholesky case (one triangular solve), the i-th element of B⁻¹ e_i in
 // the LU case.

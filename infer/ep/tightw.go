@@ -118,11 +118,7 @@ func (st *state) tightenW(pr *projection, sites []families.Gaussian) error {
 	for a, g := range hi {
 		subSites[a] = merged[g]
 	}
-	sst, err := recompute(sub, subSites, false, scratch{})
-	if err != nil {
-		return err
-	}
-	alpha, err := posteriorAlpha(sub, sst.bf, subSites)
+	sst, alpha, err := leaveOneOut(sub, subSites)
 	if err != nil {
 		return err
 	}
