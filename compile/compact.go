@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"fmt"
+
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
@@ -9,7 +11,9 @@ import (
 
 // A latent above maxLatent elements is admitted in one form only: the
 // weights of a libsvm plate, `latent w: real[cols(X)] ~ normal(m, v)` with
-// m and v numbers, read by the streaming engine (infer/stream) as a whole.
+// m and v numbers, read by the streaming engine (infer/stream) as a whole
+// (smaller weights take the same form when the model's text allows it:
+// compact_scan.go).
 // Such a latent is compact (graph.AddCompactLatent): it has no graph
 // variables, its prior is two numbers (Prior.Shared) and no prior factor
 // lists its elements, so the only per-weight memory of the run is the
@@ -83,20 +87,35 @@ func (c *compiler) compactUse(pos ast.Pos, lat int) {
 	if !l.Compact {
 		return
 	}
-	c.errs.Add(pos, pos, "latent `%s` has %d elements, more than the %g of a latent used element by element: it can only be the weights w of a libsvm plate, y[i] ~ probit(dot(X[i], w)), and of predictive(w, Xtest)",
-		l.Name, l.Size(), float64(maxLatent))
+	what := fmt.Sprintf("has %d elements, more than the %g of a latent used element by element", l.Size(), float64(maxLatent))
+	if l.Size() <= maxLatent {
+		what = "is compiled as streamed weights, without graph variables"
+	}
+	c.errs.Add(pos, pos, "latent `%s` %s: it can only be the weights w of a libsvm plate, y[i] ~ probit(dot(X[i], w)), and of predictive(w, Xtest)",
+		l.Name, what)
 	panic(abort{})
 }
 
 // checkCompact reports a compact latent that is not the weights of a
 // libsvm plate, at its declaration.
+//
+// A latent of at most maxLatent elements was made compact by choice
+// (streamedWeights): when its plate failed, or the model is a factor graph
+// (which refuses libsvm plates), it becomes the ordinary latent it stands
+// for, so that the errors are those of the model as written.
 func (c *compiler) checkCompact(li int) bool {
 	l := &c.m.Graph.Latents[li]
 	if !l.Compact || (len(c.streams[li]) > 0 && !c.fg.at.IsValid()) {
 		return true
 	}
-	if _, ok := c.prior[li]; !ok {
+	p, ok := c.prior[li]
+	if !ok {
 		return false // its prior is in error, reported there
+	}
+	if l.Size() <= maxLatent {
+		c.m.Graph.ExpandCompactLatent(li)
+		p.prior = Prior{Kind: PriorNormal, Mean: repeat(p.prior.Mean[0], l.Size()), Var: repeat(p.prior.Var[0], l.Size())}
+		return true
 	}
 	c.errs.Add(l.Pos, l.Pos, "latent `%s` has %d elements; the limit is %g, except for the weights of a libsvm plate (y[i] ~ probit(dot(X[i], %s)) in a model without factor-graph constructs)",
 		l.Name, l.Size(), float64(maxLatent), l.Name)
@@ -126,4 +145,13 @@ func (c *compiler) compactPredict(s *ast.PredictStmt, a *args) bool {
 	}
 	c.sparsePredict(s, a, bi, xv)
 	return true
+}
+
+// repeat returns n copies of x.
+func repeat(x float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = x
+	}
+	return out
 }

@@ -113,8 +113,9 @@ type compiler struct {
 	sitesMade  map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)
 	siteVals   []float64                     // makeSite's scratch space
 	varMaps    map[*ast.CallExpr]map[string]float64
-	net        *netState // non-nil when the model lowers to a graph.Net (net.go)
-	vec        *vecPlate // the plate compiled as one vector statement (plate_vector.go)
+	net        *netState              // non-nil when the model lowers to a graph.Net (net.go)
+	vec        *vecPlate              // the plate compiled as one vector statement (plate_vector.go)
+	weights    map[string]*weightUses // what the model's text does with each name (compact_scan.go)
 
 	// modelFailed is set when the model's statements had errors before
 	// its infer lines are checked: its structure is then not the one

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
 )
@@ -24,7 +25,7 @@ type priorDecl struct {
 
 func (c *compiler) latentStmt(s *ast.LatentStmt) {
 	d, card, shape := c.typeOf(s.Type)
-	if n := float64(sizeOf(shape)); n > maxLatent {
+	if n := float64(sizeOf(shape)); n > maxLatent || c.streamedWeights(s, d, shape) {
 		c.compactLatent(s, d, shape)
 		return
 	}
@@ -34,6 +35,7 @@ func (c *compiler) latentStmt(s *ast.LatentStmt) {
 	if d == graph.Int {
 		c.fail(s.Type, "latent `%s`: int latents are not supported; use cat(K)", s.Name.Name)
 	}
+	c.chargeLatent(s, int(sizeOf(shape)))
 	if clashesWithBuiltin(s.Name.Name) {
 		c.fail(s.Name, "latent `%s` has the name of a builtin; choose another name", s.Name.Name)
 	}
@@ -50,6 +52,32 @@ func (c *compiler) latentStmt(s *ast.LatentStmt) {
 		}
 		c.setPrior(lat, s.Name, call)
 	}
+}
+
+// latentElementBytes is what one element of an ordinary latent costs as
+// the model compiles: its graph.Var (32 bytes), its ID in the prior
+// factor (8) and the prior's own mean and variance (16), with the
+// collector's slack — `latent w: real[10⁷] ~ normal(0, 1)` peaked at 644
+// MB resident before its first error.
+const latentElementBytes = 64
+
+// chargeLatent refuses, at its type and before its graph variables are
+// allocated, a latent of n elements whose elements with those of the
+// latents before it would cost more than the memory budget as they
+// compile (latentElementBytes each). What the engines need later is
+// charged where they are chosen (chargeElements for a factor graph).
+func (c *compiler) chargeLatent(s *ast.LatentStmt, n int) {
+	before := len(c.m.Graph.Vars)
+	need, budget := int64(before+n)*latentElementBytes, infer.MemoryBudget()
+	if need <= budget {
+		return
+	}
+	with := ""
+	if before > 0 {
+		with = fmt.Sprintf(" with the %d elements of the latents before it,", before)
+	}
+	c.fail(s.Type, "latent `%s` has %d elements:%s about %s as the model compiles, at %d bytes each (a graph variable and its prior), more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
+		s.Name.Name, n, with, infer.FormatBytes(need), latentElementBytes, infer.FormatBytes(budget))
 }
 
 // setPrior compiles `latent x ~ DIST(...)` or `x ~ DIST(...)` for a whole

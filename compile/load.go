@@ -85,6 +85,7 @@ func (c *compiler) run(filename string, src []byte) {
 	if c.isNetModel(f) {
 		c.net = newNetState()
 	}
+	c.scanWeights(f)
 	c.modelStmts(f, true)
 	c.checkSetUsed(f)
 	c.buildBlocks()

@@ -27,8 +27,15 @@ import (
 // libDAI's createfg grids) is therefore recognised first, and its
 // treewidth min(R, C) returned (the R×C grid has treewidth min(R, C);
 // Bodlaender, "A partial k-arboretum of graphs with bounded treewidth",
-// 1998, §13). Other planar graphs are left to the budget checks of the
-// ordering (EliminationOrderBudget).
+// 1998, §13). Other planar-like graphs (tori, grids with an edge missing
+// or diagonals added, geodesic domes) get the bound of a bramble of
+// crosses (bramble.go): t disjoint rings around a central vertex crossed
+// by t disjoint paths prove treewidth ≥ t − 1, found in a ball of radius
+// about 2t + t/4 on grids. With stop > 0 only the bramble of stop + 1
+// crosses is sought (it suffices); with stop ≤ 0 the largest the search
+// finds. What neither bound proves is left to the budget checks of the
+// ordering (EliminationOrderBudget): a 100×100 grid missing an edge, whose
+// boundary cuts rings of radius 50.
 //
 // The contractions stop as soon as the bound reaches stop (pass a value
 // ≤ 0 for no early stop), so refusing a graph costs no more than needed.
@@ -50,22 +57,37 @@ func (g *Graph) treewidthLowerBound(ctx context.Context, stop int) (int, string,
 	if r, cols, ok := c.grid(); ok {
 		return min(r, cols), fmt.Sprintf("a %d×%d grid", r, cols), nil
 	}
-	const why = "minor-min-width bound"
-	lb := 0
+	lb, why := 0, ""
+	if stop > 0 {
+		if b := c.crossBramble(stop + 1); b >= stop {
+			return b, fmt.Sprintf("a bramble of %d rings crossed by %d disjoint paths", b+1, b+1), nil
+		}
+	} else if t := c.largestCrossBramble(); t > 0 {
+		lb, why = t-1, fmt.Sprintf("a bramble of %d rings crossed by %d disjoint paths", t, t)
+	}
+	if ctx.Err() != nil {
+		return 0, "", ctx.Err()
+	}
+	mmd := 0
+	const mmdWhy = "minor-min-width bound"
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return 0, "", ctx.Err()
 		}
 		v, ok := c.pop()
 		if !ok {
-			return lb, why, nil
+			break
 		}
-		lb = max(lb, len(c.nb[v]))
-		if stop > 0 && lb >= stop {
-			return lb, why, nil
+		mmd = max(mmd, len(c.nb[v]))
+		if stop > 0 && mmd >= stop {
+			break
 		}
 		c.contract(v)
 	}
+	if mmd > lb {
+		return mmd, mmdWhy, nil
+	}
+	return lb, why, nil
 }
 
 // contractor holds the interaction graph for edge contractions: neighbour

@@ -119,3 +119,32 @@ func TestChainRefusedBeforeItsPeak(t *testing.T) {
 		t.Logf("%s: refused at a peak of %d MiB", tc.name, peak>>20)
 	}
 }
+
+// TestLatentRefusedBeforeItsPeak: a latent whose elements would cost more
+// than the memory budget as the model compiles (64 bytes each: a graph
+// variable and its prior) is refused at its type before they are
+// allocated — `latent w: real[10⁷]` under FG_MEMORY_BUDGET=200M at a peak
+// far below it (it reached 644 MB before the charge), and the latents
+// declared before it count.
+func TestLatentRefusedBeforeItsPeak(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("peak resident memory from getrusage is read on Linux")
+	}
+	const src = "param n = 10000000\nlatent v: real[3] ~ normal(0, 1)\nlatent w: real[n] ~ normal(0, 1)\ninfer ep\n"
+	path := filepath.Join(t.TempDir(), "wide.fg")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := fgCommand(t, "check", path)
+	cmd.Env = append(cmd.Env, "FG_MEMORY_BUDGET=200M")
+	out, _ := cmd.CombinedOutput()
+	want := `wide.fg:3:11: error: latent .w. has 10000000 elements: with the 3 elements of the latents before it, about 610\.4 MiB as the model compiles, at 64 bytes each .*more than the memory budget of 200 MiB`
+	if code := cmd.ProcessState.ExitCode(); code != exitError || !regexp.MustCompile(want).Match(out) || strings.Count(string(out), "error:") != 1 {
+		t.Fatalf("exit %d, want 1 and one error /%s/:\n%.2000s", code, want, out)
+	}
+	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	if peak >= 100<<20 {
+		t.Errorf("refused at a peak of %d MiB: the elements were allocated before the charge", peak>>20)
+	}
+	t.Logf("refused at a peak of %d MiB", peak>>20)
+}

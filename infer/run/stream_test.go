@@ -13,7 +13,8 @@ import (
 
 // TestStreamWideDiagonalPrior streams a libsvm file with 40000 features
 // (a dense covariance of the weights would take 12.8 GB, over the 2 GB
-// budget): the iid normal prior stays diagonal (O(d) memory) and ADF runs.
+// budget): the iid normal prior stays two numbers shared by every weight
+// (a compact latent: O(d) memory, the engine's) and ADF runs.
 // The first example touches feature 40000 alone with label +1, so its
 // weight's posterior is the probit tilted moments of N(0, 1) at the first
 // site: mean φ(0)/(Φ(0)·√2) = 1/√π, variance 1 − φ(0)²/(Φ(0)²·2) = 1 − 1/π
@@ -37,8 +38,8 @@ infer ep { passes = 1 }
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := m.Blocks[0]; b.N != 40000 || b.Prior.Cov != nil || len(b.Prior.Var) != 40000 {
-		t.Fatalf("block of %d with a dense covariance %v, %d variances", b.N, b.Prior.Cov != nil, len(b.Prior.Var))
+	if b := m.Blocks[0]; b.N != 40000 || b.Prior.Cov != nil || !b.Prior.Shared || len(b.Prior.Var) != 1 {
+		t.Fatalf("block of %d with a dense covariance %v, %d variances (shared %v)", b.N, b.Prior.Cov != nil, len(b.Prior.Var), b.Prior.Shared)
 	}
 	rs, err := Run(context.Background(), m, Options{})
 	if err != nil {
