@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fg-infer/fg/expect"
@@ -21,7 +22,7 @@ type Results struct {
 func newResults(s *session.Results) *Results {
 	r := &Results{s: s}
 	for _, x := range s.List {
-		r.list = append(r.list, &Result{x})
+		r.list = append(r.list, &Result{r: x})
 	}
 	return r
 }
@@ -34,7 +35,7 @@ func (r *Results) Get(label string) *Result {
 	if x, ok := r.Lookup(label); ok {
 		return x
 	}
-	return &Result{&infer.Result{Label: label, Status: infer.Failed,
+	return &Result{r: &infer.Result{Label: label, Status: infer.Failed,
 		Message: fmt.Sprintf("no infer line labelled %q (labels: %s)", label, strings.Join(r.Labels(), ", "))}}
 }
 
@@ -109,7 +110,18 @@ func (r *Result) Warnings() []Warning {
 // name and element: i is the row-major index of the element (0 for a
 // scalar latent; Shape gives the dimensions), as `w[i]` in the results
 // table.
-type Result struct{ r *infer.Result }
+type Result struct {
+	r *infer.Result
+	// byName indexes the latents by name once a result of many is looked
+	// up (indexedLatents): a libDAI file has 10⁶, and a scan per Prob
+	// would make reading them all quadratic.
+	indexOnce sync.Once
+	byName    map[string]int
+}
+
+// indexedLatents is the number of latents from which lookups by name go
+// through an index.
+const indexedLatents = 64
 
 // Label is the infer line's label (docs/language.md, "Labels").
 func (r *Result) Label() string { return r.r.Label }
@@ -166,11 +178,10 @@ func (r *Result) Dist(name string, i int) (string, error) {
 
 // Variables lists the names of the latent variables the result summarises.
 func (r *Result) Variables() []string {
-	var out []string
-	for _, v := range r.r.Variables {
-		out = append(out, v.Name)
+	if r.r.Variables.Len() == 0 {
+		return nil
 	}
-	return out
+	return r.r.Variables.Names()
 }
 
 // Shape is the shape of latent name (nil for a scalar).
@@ -295,15 +306,14 @@ func (r *Result) Learned(name string) (float64, bool) {
 // variable finds latent name; a missing one is an error that says why (the
 // method failed) or lists what exists.
 func (r *Result) variable(name string) (*infer.Variable, error) {
-	for i := range r.r.Variables {
-		if r.r.Variables[i].Name == name {
-			return &r.r.Variables[i], nil
-		}
+	if i := r.latentIndex(name); i >= 0 {
+		v := r.r.Variables.At(i)
+		return &v, nil
 	}
 	if st := r.Status(); !st.OK() && st != StatusIterationLimit {
 		return nil, fmt.Errorf("%s: %s (%s): no posterior for %s", r.r.Label, st, r.r.Message, name)
 	}
-	return nil, fmt.Errorf("%s: no latent %s (latents: %s)", r.r.Label, name, strings.Join(r.Variables(), ", "))
+	return nil, fmt.Errorf("%s: no latent %s (latents: %s)", r.r.Label, name, r.r.Variables.NameList())
 }
 
 func (r *Result) continuous(name string) (*infer.Variable, error) {
@@ -341,4 +351,22 @@ func stateIndex(v *infer.Variable, state string) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("%q is not a state of %s (states: %s)", state, v.Name, strings.Join(v.States, ", "))
+}
+
+// latentIndex is the index of the first latent called name, or −1.
+func (r *Result) latentIndex(name string) int {
+	vs := r.r.Variables
+	if vs.Len() < indexedLatents {
+		return vs.Index(name)
+	}
+	r.indexOnce.Do(func() {
+		r.byName = make(map[string]int, vs.Len())
+		for i := vs.Len() - 1; i >= 0; i-- { // the first of equal names wins
+			r.byName[vs.Name(i)] = i
+		}
+	})
+	if i, ok := r.byName[name]; ok {
+		return i
+	}
+	return -1
 }

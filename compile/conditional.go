@@ -90,16 +90,20 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		c.chargeElements(lhsAt, n)
 	}
 	a := c.bind(call, b)
+	// A learned param in the mean (its coefficients and constant) or in a
+	// normal's variance is re-evaluated: learning compiles a factor graph
+	// again at every value (LearnFunc.At) and differentiates the evidence
+	// in the factors' means and variances. mvnormal's covariance, which
+	// sets its scalar conditionals' coefficients and variances together,
+	// stays a place learning cannot change.
+	mark := c.lf.mark()
 	mv, _ := a.val(0)
+	c.lf.allowIn(mark, a.expr(0))
 	mean := c.condMean(a, mv, n)
 	var vars []float64
 	if mvn {
 		mean, vars = c.mvConditional(a, mean, s.ids)
 	} else {
-		// A learned variance is re-evaluated: learning compiles a factor
-		// graph again at every value (LearnFunc.At). The mean (and
-		// mvnormal's covariance, which sets the means' coefficients) stay
-		// places learning cannot change.
 		mark := c.lf.mark()
 		vv, _ := a.val(1)
 		c.lf.allowIn(mark, a.expr(1))

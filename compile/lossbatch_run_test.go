@@ -44,10 +44,10 @@ func TestLossBatchRunUnchanged(t *testing.T) {
 				t.Errorf("%s: trace[%d] %v vs %v", f.Label, k, f.Trace[k], g.Trace[k])
 			}
 		}
-		for j, v := range f.Variables {
+		for j, v := range f.Variables.All() {
 			for k := range v.Mean {
-				if !close(v.Mean[k], g.Variables[j].Mean[k]) || !close(v.Var[k], g.Variables[j].Var[k]) {
-					t.Errorf("%s: %s[%d] %v ± %v vs %v ± %v", f.Label, v.Name, k, v.Mean[k], v.Var[k], g.Variables[j].Mean[k], g.Variables[j].Var[k])
+				if !close(v.Mean[k], g.Variables.At(j).Mean[k]) || !close(v.Var[k], g.Variables.At(j).Var[k]) {
+					t.Errorf("%s: %s[%d] %v ± %v vs %v ± %v", f.Label, v.Name, k, v.Mean[k], v.Var[k], g.Variables.At(j).Mean[k], g.Variables.At(j).Var[k])
 				}
 			}
 		}

@@ -210,6 +210,14 @@ func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph
 		if v.size() != 1 && v.size() != n {
 			c.fail(ar.e, "%s: `%s` must be one element or %d (one per element), got %s", a.b.Name, ar.p.name, n, v.describe())
 		}
+		if ar.p.affine {
+			// A learned coefficient or offset of a mean (b * mu + c):
+			// learning compiles the Net again at every value and
+			// differentiates along the edge's coefficients and constant
+			// (graph.NetFactor.Affine); one that moves its variables (an
+			// index) is refused there, at this factor.
+			c.lf.allowIn(mark, ar.e)
+		}
 		forms := v.sym.forms()
 		if forms == nil && v.sym.ids != nil && !v.sym.exprs {
 			ids := v.sym.ids // a discrete selection: buildNet reports its family

@@ -220,16 +220,10 @@ func varRef(e ast.Expr) (*ast.Ident, *ast.IndexExpr) {
 }
 
 func (ev *evaluator) variable(r *infer.Result, id *ast.Ident) *infer.Variable {
-	for i := range r.Variables {
-		if r.Variables[i].Name == id.Name {
-			return &r.Variables[i]
-		}
+	if v, ok := r.Variables.Find(id.Name); ok {
+		return &v
 	}
-	var names []string
-	for _, v := range r.Variables {
-		names = append(names, v.Name)
-	}
-	fail(id, "result %s has no variable %s (it has: %s)", r.Label, id.Name, strings.Join(names, ", "))
+	fail(id, "result %s has no variable %s (it has: %s)", r.Label, id.Name, r.Variables.NameList())
 	return nil
 }
 

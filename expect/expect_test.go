@@ -32,13 +32,13 @@ func expectFixture() (*compile.Model, []*infer.Result) {
 		Probs: [][]float64{{0.9, 0.1}, {0.4, 0.6}, {0.5, 0.5}}}
 	ep := &infer.Result{Method: "ep", Label: "ep", Status: infer.Converged, Stats: infer.Stats{Iterations: 7},
 		LogEvidence: -3.5, HasEvidence: true,
-		Variables:   []infer.Variable{{Name: "w", Shape: []int{2}, Mean: []float64{0.75, -1}, Var: []float64{0.09, 0.16}}, x},
+		Variables:   infer.NewVariables([]infer.Variable{{Name: "w", Shape: []int{2}, Mean: []float64{0.75, -1}, Var: []float64{0.09, 0.16}}, x}...),
 		Predictions: []infer.Prediction{{Name: "p", Shape: []int{2}, Mean: []float64{1, -1}, Var: []float64{1, 1}, Prob: []float64{0.8, 0.2}}}}
 	rep := &infer.Result{Method: "ep", Label: "ep_relaxed_kl", Status: infer.IterationLimit, Stats: infer.Stats{Iterations: 200},
-		Variables:  []infer.Variable{{Name: "w", Shape: []int{2}, Mean: []float64{0.52, -1.2}, Var: []float64{0.05, 0.2}}},
+		Variables:  infer.NewVariables([]infer.Variable{{Name: "w", Shape: []int{2}, Mean: []float64{0.52, -1.2}, Var: []float64{0.05, 0.2}}}...),
 		Relaxation: []infer.Relaxation{{Factor: "step(y[4])", B: 1.9}}}
 	exact := &infer.Result{Method: "exact", Label: "exact", Status: infer.Done, LogEvidence: -3.25, HasEvidence: true,
-		Variables: []infer.Variable{{Name: "w", Shape: []int{2}, Mean: []float64{0.5, -1.25}, Var: []float64{0.04, 0.25}}}}
+		Variables: infer.NewVariables([]infer.Variable{{Name: "w", Shape: []int{2}, Mean: []float64{0.5, -1.25}, Var: []float64{0.04, 0.25}}}...)}
 	return m, []*infer.Result{ep, rep, exact}
 }
 
@@ -188,7 +188,7 @@ func TestExpectNaNComparisons(t *testing.T) {
 
 func TestExpectNaNFails(t *testing.T) {
 	m, rs := expectFixture()
-	rs[0].Variables[0].Mean[0] = math.NaN()
+	rs[0].Variables.At(0).Mean[0] = math.NaN()
 	x, _ := parser.ParseExpr("mean(w[0]) < 1")
 	m.Expects = []*compile.ExpectSpec{{Expr: x, For: "ep"}}
 	if out := Eval(m, rs); out[0].Pass {

@@ -27,3 +27,28 @@ func TestNetFactorData(t *testing.T) {
 		t.Fatalf("WithData lost the variable branch: %+v", g.Edges[2].Branches[1])
 	}
 }
+
+// TestNetFactorAffine: Affine flattens the coefficients and constants of
+// the edges over variables (branches depth-first) and WithAffine replaces
+// them in the same order without touching f or its data.
+func TestNetFactorAffine(t *testing.T) {
+	f := NetFactor{Edges: []Edge{
+		VarEdge("x", 0),
+		{Name: "mean", Vars: []int{1, 2}, Coefs: []float64{0.5, -2}, Const: 3},
+		DataEdge("var", 2),
+		{Name: "p", Selected: true, Sel: 1, Branches: []Edge{DataEdge("p", 0.1), VarEdge("p", 2)}},
+	}}
+	if got, want := f.Affine(), []float64{1, 0, 0.5, -2, 3, 1, 0}; !slices.Equal(got, want) {
+		t.Fatalf("Affine = %v, want %v", got, want)
+	}
+	g := f.WithAffine([]float64{1, 0, 0.6, -2, 3.5, 1, 0})
+	if got, want := g.Affine(), []float64{1, 0, 0.6, -2, 3.5, 1, 0}; !slices.Equal(got, want) {
+		t.Fatalf("WithAffine: Affine = %v, want %v", got, want)
+	}
+	if f.Edges[1].Coefs[0] != 0.5 || f.Edges[1].Const != 3 {
+		t.Fatalf("WithAffine changed f: %+v", f.Edges[1])
+	}
+	if !slices.Equal(g.Data(), f.Data()) || !slices.Equal(g.Edges[1].Vars, []int{1, 2}) {
+		t.Fatalf("WithAffine changed the data or variables: %v %+v", g.Data(), g.Edges[1])
+	}
+}

@@ -29,7 +29,7 @@ type Result struct {
 	// Trace is the convergence measure after each sweep, e.g.
 	// R(iter) = ‖m_iter − m_iter−1‖₂ for EP, the largest belief change for BP.
 	Trace       []float64
-	Variables   []Variable
+	Variables   Variables    // one per latent, in the model's order
 	Relaxation  []Relaxation // relaxed divergences: factors with b ≠ 0
 	Predictions []Prediction
 	Learned     []Learned // hyperparameters learned by a `learn` statement
@@ -72,7 +72,7 @@ func (r *Result) ClearNumbers() {
 	if r.Status.HasNumbers() {
 		return
 	}
-	r.Variables, r.Relaxation, r.Predictions, r.Learned, r.Errors = nil, nil, nil, nil, nil
+	r.Variables, r.Relaxation, r.Predictions, r.Learned, r.Errors = Variables{}, nil, nil, nil, nil
 	r.LogEvidence, r.HasEvidence = 0, false
 }
 
@@ -81,6 +81,10 @@ type Variable struct {
 	Name     string
 	Shape    []int
 	Discrete bool
+	// Streamed marks the weights of a libsvm plate, fitted by streaming EP
+	// (infer/stream): the model a libsvm run is for, written by
+	// `fg run --weights FILE`.
+	Streamed bool
 	// Continuous variables: marginal means and variances per element.
 	Mean, Var []float64
 	// Family is the exponential family of the elements' marginals when it

@@ -5,17 +5,23 @@ import (
 	"flag"
 	"fmt"
 	"os/exec"
+	"strconv"
 
+	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/internal/session"
 )
 
-const graphUsage = "fg graph FILE [--png OUT.png]"
+const graphUsage = "fg graph FILE [--set NAME=VALUE]... [--data NAME=PATH]... [--png OUT.png]"
 
 // graph prints the model's factor graph in DOT, or renders it to PNG with
-// graphviz's dot when --png is given.
+// graphviz's dot when --png is given; the model is compiled with the
+// overrides fg run takes (--set, --data).
 func (e *env) graph(args []string) int {
+	var set, data multi
 	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
+	fs.Var(&set, "set", "set param `NAME=VALUE`, VALUE an fg expression such as 0.1 or [1, 2] (repeatable)")
+	fs.Var(&data, "data", "read data `NAME=PATH`: its csv(...) from PATH instead of the file it names (repeatable)")
 	png := fs.String("png", "", "render the graph to the PNG file `OUT.png` with graphviz's dot")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -24,15 +30,29 @@ func (e *env) graph(args []string) int {
 	if len(pos) != 1 {
 		return e.usageError(graphUsage, "graph takes one model file")
 	}
-	m, err := session.Load(pos[0])
+	var o session.Overrides
+	if o.Set, err = keyValues("set", set); err != nil {
+		return e.usageError(graphUsage, "%v", err)
+	}
+	if o.Data, err = keyValues("data", data); err != nil {
+		return e.usageError(graphUsage, "%v", err)
+	}
+	m, err := session.LoadWith(pos[0], o)
 	if err != nil {
 		e.printErrors(err)
 		return exitError
 	}
 	var dot bytes.Buffer
-	draw := func() error { return graph.DOT(&dot, m.Compiled().Graph) }
-	if net := m.Compiled().Net; net != nil {
-		draw = func() error { return graph.NetDOT(&dot, net) }
+	cm := m.Compiled()
+	draw := func() error {
+		if err := graph.DOT(&dot, cm.Graph); err != nil {
+			return err
+		}
+		streamedDOT(&dot, cm)
+		return nil
+	}
+	if cm.Net != nil {
+		draw = func() error { return graph.NetDOT(&dot, cm.Net) }
 	}
 	if err := draw(); err != nil {
 		fmt.Fprintf(e.stderr, "fg: %v\n", err)
@@ -60,4 +80,60 @@ func (e *env) renderPNG(dot []byte, out string) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// libsvmPlate is a libsvm plate of a model: its sites are streamed from
+// disk and are never graph factors, so graph.DOT and graph.Dump do not
+// show it.
+type libsvmPlate struct {
+	latent int    // the weights' index in Graph.Latents
+	label  string // e.g. "probit(y[i]) over 300 examples of train.svm"
+}
+
+// libsvmPlates lists m's libsvm plates in block order.
+func libsvmPlates(m *compile.Model) []libsvmPlate {
+	var out []libsvmPlate
+	for _, b := range m.Blocks {
+		if b.Latent < 0 || b.Latent >= len(m.Graph.Latents) {
+			continue
+		}
+		for _, st := range b.Streams {
+			out = append(out, libsvmPlate{b.Latent, st.Label})
+		}
+	}
+	return out
+}
+
+// streamedDOT adds to dot, graph.DOT's drawing of m's graph, the libsvm
+// plates, each as one box labelled with the plate (its likelihood and
+// examples) and joined to the elements of its weights; weights too many
+// to be graph variables (a compact latent) are one node,
+// `w: real[67108864]`.
+func streamedDOT(dot *bytes.Buffer, m *compile.Model) {
+	var extra bytes.Buffer
+	drawn := map[int]bool{}
+	for k, p := range libsvmPlates(m) {
+		l := &m.Graph.Latents[p.latent]
+		if l.Compact && !drawn[p.latent] {
+			drawn[p.latent] = true
+			fmt.Fprintf(&extra, "  c%d [shape=circle, label=%s];\n", p.latent, strconv.Quote(fmt.Sprintf("%s: real[%d]", l.Name, l.Size())))
+		}
+		fmt.Fprintf(&extra, "  s%d [shape=box, style=filled, fillcolor=gray85, height=0.25, width=0.25, label=%s, tooltip=%s];\n",
+			k, strconv.Quote(p.label), strconv.Quote(p.label))
+		if l.Compact {
+			fmt.Fprintf(&extra, "  s%d -- c%d;\n", k, p.latent)
+			continue
+		}
+		for e := range l.Size() {
+			fmt.Fprintf(&extra, "  s%d -- v%d;\n", k, l.First+e)
+		}
+	}
+	if extra.Len() == 0 {
+		return
+	}
+	// graph.DOT ends with the closing brace: the plates go before it.
+	body := bytes.TrimSuffix(dot.Bytes(), []byte("}\n"))
+	dot.Truncate(len(body))
+	dot.Write(extra.Bytes())
+	dot.WriteString("}\n")
 }

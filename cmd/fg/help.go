@@ -26,8 +26,8 @@ Ctrl-C stops the running methods and prints the partial results.`},
 diagnostics (errors and warnings with positions); exit 1 if a file has errors.`},
 	{"fmt", fmtUsage, "print model files in canonical form", `Print each FILE in canonical form (layout, spacing, comments kept); -w rewrites the
 files in place, -l lists those whose formatting differs.`},
-	{"graph", graphUsage, "print the factor graph as DOT", `Print the factor graph of the model FILE in graphviz's DOT language; --png renders it
-with graphviz's dot.`},
+	{"graph", graphUsage, "print the factor graph as DOT", `Print the factor graph of the model FILE in graphviz's DOT language (compiled with --set and
+--data as fg run does); --png renders it with graphviz's dot.`},
 	{"test", testUsage, "run the expect statements of models", `Run every model given (directories are searched for *.fg files, skipping testdata
 and hidden folders; default .) and check its expect statements; exit 1 if any fails.`},
 	{"repl", replUsage, "interactive session (docs/repl.md)", `Start an interactive session, optionally with the model FILE loaded: type statements

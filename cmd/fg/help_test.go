@@ -54,7 +54,7 @@ func TestHelpEveryCommand(t *testing.T) {
 			t.Errorf("fg %s -h: exit %d, %q", c.name, code, o)
 		}
 	}
-	if out, _, _ := runFG("help", "graph"); !strings.Contains(out, "--png OUT.png  render the graph") {
+	if out, _, _ := runFG("help", "graph"); !strings.Contains(out, "--png OUT.png     render the graph") {
 		t.Errorf("fg help graph: %q", out)
 	}
 	if out, _, _ := runFG("help", "fmt"); !strings.Contains(out, "-w  rewrite files in place") {

@@ -85,6 +85,13 @@ func TestCheckTakesOverrides(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "40 variable(s), 50 factor(s)") {
 		t.Errorf("--set T=40: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	overrideErrors(t, "check")
+}
+
+// overrideErrors checks that command reports bad --set and --data on
+// testdata/toy.fg as fg run does.
+func overrideErrors(t *testing.T, command string) {
+	t.Helper()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -93,9 +100,20 @@ func TestCheckTakesOverrides(t *testing.T) {
 		{[]string{"--data", "X=x.csv"}, "testdata/toy.fg: error: --data X: the model has no csv data item `X` (it has none)"},
 		{[]string{"--set", "eps"}, "--set"},
 	} {
-		_, stderr, code := runFG(append([]string{"check", "testdata/toy.fg"}, c.args...)...)
+		_, stderr, code := runFG(append([]string{command, "testdata/toy.fg"}, c.args...)...)
 		if code == exitOK || !strings.Contains(stderr, c.want) {
-			t.Errorf("check %v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+			t.Errorf("%s %v: exit %d, stderr %q, want %q", command, c.args, code, stderr, c.want)
 		}
 	}
+}
+
+// TestGraphTakesOverrides: fg graph compiles with --set and --data as fg
+// run and fg check do (a size param set on the command line is drawn at
+// that size), with the same errors.
+func TestGraphTakesOverrides(t *testing.T) {
+	stdout, stderr, code := runFG("graph", "--set", "T=45", "testdata/budget_chain.fg")
+	if code != exitOK || !strings.Contains(stdout, `label="x[44]"`) || strings.Contains(stdout, `label="x[45]"`) {
+		t.Errorf("--set T=45: exit %d, stderr %q, x[44] drawn %v", code, stderr, strings.Contains(stdout, `label="x[44]"`))
+	}
+	overrideErrors(t, "graph")
 }

@@ -103,9 +103,10 @@ func (s *replSession) showResult(name string) bool {
 	found := false
 	for _, r := range s.results.List {
 		c := &infer.Result{Label: r.Label, Method: r.Method}
-		for _, v := range r.Variables {
-			if v.Name == name {
-				c.Variables, found = append(c.Variables, v), true
+		for i := range r.Variables.Len() {
+			if r.Variables.Name(i) == name {
+				c.Variables.Append(r.Variables.At(i))
+				found = true
 			}
 		}
 		for _, p := range r.Predictions {
@@ -157,7 +158,11 @@ func (s *replSession) graph() {
 		graph.DumpNet(s.e.stdout, net)
 		return
 	}
-	graph.Dump(s.e.stdout, s.model.Compiled().Graph)
+	m := s.model.Compiled()
+	graph.Dump(s.e.stdout, m.Graph)
+	for _, p := range libsvmPlates(m) { // streamed sites: no graph factors
+		fmt.Fprintf(s.e.stdout, "libsvm plate on %s: %s\n", m.Graph.Latents[p.latent].Name, p.label)
+	}
 }
 
 // methods lists the session's infer lines and the methods fg knows.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"syscall"
 
@@ -16,13 +17,13 @@ import (
 	"github.com/fg-infer/fg/internal/session"
 )
 
-const runUsage = "fg run FILE [--set NAME=VALUE]... [--data NAME=PATH]... [--method SPEC]... [--only LABEL]... [--json | --csv] [--all] [--plot OUT.png] [--test PATH] [--check]"
+const runUsage = "fg run FILE [--set NAME=VALUE]... [--data NAME=PATH]... [--method SPEC]... [--only LABEL]... [--json | --csv] [--all] [--weights FILE] [--plot OUT.png] [--test PATH] [--check]"
 
 // runFlags are the options of fg run.
 type runFlags struct {
 	set, data, methods, only multi
 	json, csv, all, check    bool
-	plot, test               string
+	plot, test, weights      string
 }
 
 // newRunFlagSet declares fg run's flags into f.
@@ -34,9 +35,10 @@ func newRunFlagSet(f *runFlags) *flag.FlagSet {
 	fs.Var(&f.only, "only", "run only the infer line labelled `LABEL`, --method lines included (repeatable)")
 	fs.BoolVar(&f.json, "json", false, "print JSON on stdout (docs/json.md)")
 	fs.BoolVar(&f.csv, "csv", false, "print CSV on stdout")
-	fs.BoolVar(&f.all, "all", false, "show every element of long vectors in the table")
+	fs.BoolVar(&f.all, "all", false, "show every element of long vectors in the table, and of libsvm weights in JSON")
 	fs.BoolVar(&f.check, "check", false, "also check the expect statements; exit 1 if one fails")
 	fs.StringVar(&f.test, "test", "", "read the predict statements' new inputs from the csv file `PATH`; a label column is scored")
+	fs.StringVar(&f.weights, "weights", "", "also write the weights of libsvm plates (every element's mean and var) as CSV to `FILE`")
 	fs.StringVar(&f.plot, "plot", "", "also write convergence traces, marginals and decision boundaries to the PNG file `OUT.png`")
 	return fs
 }
@@ -134,6 +136,12 @@ func (e *env) present(m *session.Model, res *session.Results, f *runFlags, b *pr
 			code = exitError
 		}
 	}
+	if f.weights != "" {
+		if err := writeWeights(f.weights, res.List); err != nil {
+			fmt.Fprintf(e.stderr, "fg: %v\n", err)
+			code = exitError
+		}
+	}
 	rs := withoutPrediction(res.List, boundaryPred)
 	// The latents summed over: for JSON, and for the table's note on a log
 	// evidence (a list of 10⁶ names on a libDAI file, made when it is read).
@@ -146,8 +154,11 @@ func (e *env) present(m *session.Model, res *session.Results, f *runFlags, b *pr
 	switch {
 	case f.json:
 		d := present.NewDocument(m.Name(), rs)
+		if f.all {
+			d.ShowAll()
+		}
 		if len(summed) > 0 {
-			d.SummedStates = &present.JSONSummedStates{Latents: summed, LogStates: present.Float(logStates)}
+			d.SummedStates = present.NewSummedStates(summed, logStates)
 		}
 		err = present.WriteDocument(e.stdout, d)
 	case f.csv:
@@ -194,4 +205,32 @@ func withoutPrediction(rs []*infer.Result, name string) []*infer.Result {
 		out[i] = &c
 	}
 	return out
+}
+
+// writeWeights writes the results' libsvm weights to path (--weights),
+// through a temporary file renamed at the end, so that path is never left
+// half written; a model without libsvm weights is an error.
+func writeWeights(path string, rs []*infer.Result) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("--weights: %v", err)
+	}
+	n, err := present.WriteWeights(tmp, rs)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644) // CreateTemp's 0600 is for the half-written file
+	}
+	if err == nil && n == 0 {
+		err = errors.New("no result has the weights of a libsvm plate (a latent read by `dot(X[i], w)` with X = libsvm(...))")
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("--weights %s: %v", path, err)
+	}
+	return nil
 }

@@ -340,7 +340,7 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 			res.LogZ, res.HasLogZ = res.LogZ+lz, ok
 		}
 		if p.s.VarGrad && res.HasLogZ && p.u == 1 && p.gs == nil && isForest(p.g, p.ad) {
-			res.VarGrad = varGrads(p.g, p.st)
+			res.VarGrad, res.AffGrad = varGrads(p.g, p.st), affGrads(p.g, p.st)
 			res.CavMean, res.CavVar = siteCavities(p.g, p.st)
 		}
 	}

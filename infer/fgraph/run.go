@@ -93,6 +93,11 @@ type Result struct {
 	// run converged with an evidence on a forest's messages (vargrad.go);
 	// nil otherwise.
 	VarGrad []float64
+	// AffGrad is, with VarGrad, the gradient of log Z in the mean of each
+	// linear-Gaussian factor N(y_k; a_kᵀx + c_k, σ²_k), in the order they
+	// were added: ∂ log Z/∂a_kj for its coefficients in the order of its
+	// variables, then ∂ log Z/∂c_k (vargrad.go, affGrads).
+	AffGrad []float64
 	// CavMean and CavVar are the cavity of each site's projection
 	// f = aᵀx + c (the product of its incoming messages), in the order the
 	// sites were added, with VarGrad: a site parameter θ enters the

@@ -41,6 +41,56 @@ func varGrads(g *Graph, st *state) []float64 {
 	return out
 }
 
+// affGrads returns, for every linear-Gaussian factor N(y_k; a_kᵀx + c_k,
+// σ²_k) in the order added, ∂ log Z/∂a_kj for each of its coefficients (in
+// the order its variables were given) followed by ∂ log Z/∂c_k, from the
+// converged messages of a forest (nil when an incoming message is
+// improper). As for varGrads only the factor's own term counts, and
+// differentiating it with the incoming messages N(m_j, v_j) held is
+//
+//	∂ log Z/∂c_k  = d/s,
+//	∂ log Z/∂a_kj = d m_j/s + a_j v_j (d²/s² − 1/s),
+//
+// (d, s as in varGrads), which is E_p̃[r x_j]/σ² with r = y − c − aᵀx the
+// residual under the factor's pair distribution p̃ (the factor times its
+// incoming messages; on a linear-Gaussian forest the exact pairwise
+// posterior, whose moments E[x_t x_{t−1}] and E[x_{t−1}²] the AR
+// coefficient's gradient Σ_t E[(x_t − a x_{t−1} − c) x_{t−1}]/q needs).
+// When exactly one incoming message, of variable j, is flat the factor's
+// term is log 1/|a_j| whatever the others are: ∂/∂a_j = −1/a_j, the rest 0.
+func affGrads(g *Graph, st *state) []float64 {
+	var out []float64
+	for k := 0; k < g.NumFactors(); k++ {
+		if !g.gaussian(k) {
+			continue
+		}
+		lo, hi := g.edges(k)
+		d, s, ok := gaussianCavity(g, st, k)
+		if !ok {
+			return nil
+		}
+		if s == 0 { // a flat incoming message
+			for e := lo; e < hi; e++ {
+				var da float64
+				if n := st.cavity(g, e, 1); n.Prec == 0 && n.Shift == 0 {
+					da = -1 / g.ecoef[e]
+				}
+				out = append(out, da)
+			}
+			out = append(out, 0)
+			continue
+		}
+		r := d / s
+		for e := lo; e < hi; e++ {
+			n := st.cavity(g, e, 1)
+			a := g.ecoef[e]
+			out = append(out, r*n.Shift/n.Prec+a/n.Prec*(r*r-1/s))
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // siteCavities returns the cavity mean and variance of every site's
 // projection f = aᵀx + c under its incoming messages, in the order added
 // (nil when one is not proper). At the fixed point the evidence's

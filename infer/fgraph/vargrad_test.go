@@ -3,6 +3,7 @@ package fgraph
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
@@ -124,5 +125,75 @@ func TestSiteCavityParamGrad(t *testing.T) {
 	fd := (run(eps+h).LogZ - run(eps-h).LogZ) / (2 * h)
 	if !(math.Abs(grad-fd) <= 1e-5*math.Abs(fd)) {
 		t.Errorf("∂ log Z/∂ε: at the cavities %.10g, finite difference %.10g", grad, fd)
+	}
+}
+
+// TestAffGradFiniteDifference: Result.AffGrad against central differences
+// (h = 10⁻⁵·max(1, |θ|)) of the run's log Z in every coefficient and
+// constant of every linear-Gaussian factor of an AR(1) chain
+// x_t ~ N(a_t x_{t−1} + c_t, q) with Gaussian observations of some steps
+// through y = b x + c (unobserved last steps: flat incoming messages) and
+// probit sites, to 10⁻⁵ relative, under both families.
+func TestAffGradFiniteDifference(t *testing.T) {
+	const T = 20
+	// theta holds each linear-Gaussian factor's coefficients then constant,
+	// in the order affGrads lists them.
+	type gfac struct {
+		vars []int
+		y, v float64
+	}
+	var facs []gfac
+	var theta []float64
+	addG := func(vars []int, coefs []float64, c, y, v float64) {
+		facs = append(facs, gfac{vars, y, v})
+		theta = append(append(theta, coefs...), c)
+	}
+	addG([]int{0}, []float64{1}, -0.2, 0, 1)
+	for t := 1; t < T; t++ {
+		addG([]int{t, t - 1}, []float64{1, -0.8 + 0.05*math.Sin(float64(t))}, -0.1*math.Cos(float64(t)), 0, 0.3)
+	}
+	for t := 0; t < T-3; t += 2 {
+		addG([]int{t}, []float64{1.2 - 0.1*float64(t%3)}, 0.3, math.Sin(float64(t)), 0.5)
+	}
+	build := func(th []float64) *Graph {
+		g := NewGraph(T)
+		i := 0
+		for _, f := range facs {
+			n := len(f.vars)
+			g.AddGaussian(f.vars, th[i:i+n], th[i+n], f.y, f.v)
+			i += n + 1
+		}
+		for t := 1; t < T-3; t += 3 {
+			y := 1.0
+			if math.Cos(float64(t)) < 0 {
+				y = -1
+			}
+			g.AddSite(ep.Probit{}, y, []int{t}, []float64{1}, 0.1)
+		}
+		return g
+	}
+	for _, fam := range []Family{Full, Factorized} {
+		s := Settings{Settings: infer.Settings{Tol: 1e-13, MaxIter: 500}, Family: fam, VarGrad: true}
+		run := func(th []float64) *Result {
+			res, err := Run(context.Background(), build(th), s)
+			if err != nil || res.Status != infer.Converged || !res.HasLogZ {
+				t.Fatalf("%v: %v %v", fam, err, res.Status)
+			}
+			return res
+		}
+		grad := run(theta).AffGrad
+		if len(grad) != len(theta) {
+			t.Fatalf("%v: %d gradients for %d coefficients and constants", fam, len(grad), len(theta))
+		}
+		for k := range theta {
+			h := 1e-5 * math.Max(1, math.Abs(theta[k]))
+			tp, tm := slices.Clone(theta), slices.Clone(theta)
+			tp[k] += h
+			tm[k] -= h
+			fd := (run(tp).LogZ - run(tm).LogZ) / (2 * h)
+			if !(math.Abs(grad[k]-fd) <= 1e-5*math.Max(math.Abs(fd), 1e-2)) {
+				t.Errorf("%v: entry %d: AffGrad %.10g, finite difference %.10g", fam, k, grad[k], fd)
+			}
+		}
 	}
 }

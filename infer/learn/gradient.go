@@ -7,6 +7,7 @@ import (
 	"github.com/fg-infer/fg/families"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/infer/ep"
@@ -20,6 +21,9 @@ type Block struct {
 	Problem *ep.Problem
 	// DCov[k] is ∂K/∂x_k (nil: K does not depend on x_k).
 	DCov []*mat.SymDense
+	// DMean[k] is ∂m0/∂x_k (nil: m0 does not depend on x_k), e.g. a drift
+	// in a factor graph's conditionals, propagated to the joint prior mean.
+	DMean [][]float64
 	// DLik[k][i] is ∂θ_i/∂x_k, where θ_i is the likelihood parameter of site
 	// i (Step.Eps, Gaussian.Var); a nil DLik[k] means no site depends on x_k.
 	DLik [][]float64
@@ -34,9 +38,11 @@ type Block struct {
 // Gradient returns ∂ log Z_EP/∂x_k for every parameter of b, given a
 // converged KL EP result res on b.Problem:
 //
-//	∂ log Z_EP/∂x_k = ½ tr(R ∂K_f/∂x_k) + Σ_i (∂ log Ẑ_i/∂θ_i)(∂θ_i/∂x_k),
+//	∂ log Z_EP/∂x_k = ½ tr(R ∂K_f/∂x_k) + αᵀ A ∂m0/∂x_k + Σ_i (∂ log Ẑ_i/∂θ_i)(∂θ_i/∂x_k),
 //	R = α αᵀ − (K_f + T̃⁻¹)⁻¹,  α = ν̃ − T̃ μ_f,  (K_f + T̃⁻¹)⁻¹ = T̃ − T̃ Σ_f T̃,
 //
+// (α is ∂/∂m_f of log ∫ N(f; m_f, K_f) Π_i t̃_i(f_i) df, K_f⁻¹(μ_f − m_f),
+// since Σ_f⁻¹ μ_f = K_f⁻¹ m_f + ν̃),
 // where K_f = A K Aᵀ is the prior covariance of the site projections f = Aw,
 // T̃ = diag(τ̃), Σ_f the posterior covariance of f, and Ẑ_i the tilted
 // normaliser of site i at its cavity (LikParamGrad). With A = I and a zero
@@ -52,8 +58,16 @@ func Gradient(res *ep.Result, b *Block) ([]float64, error) {
 		return nil, err
 	}
 	p := b.Problem
-	np := max(len(b.DCov), len(b.DLik))
+	np := max(len(b.DCov), len(b.DLik), len(b.DMean))
 	grad := make([]float64, np)
+	if anyVector(b.DMean) {
+		alpha := siteAlpha(res)
+		for k, dm := range b.DMean {
+			if dm != nil {
+				grad[k] += meanGrad(alpha, p, dm)
+			}
+		}
+	}
 	if anyMatrix(b.DCov) {
 		R, err := wspaceR(res, p)
 		if err != nil {
@@ -76,6 +90,40 @@ func Gradient(res *ep.Result, b *Block) ([]float64, error) {
 	return grad, nil
 }
 
+// meanGrad is αᵀ A dm, the derivative of log Z_EP along a change dm of
+// the prior mean m0 (the sites' projections f = A w move by A dm).
+func meanGrad(alpha []float64, p *ep.Problem, dm []float64) float64 {
+	var g float64
+	for i, s := range p.Sites {
+		df := 0.0
+		if s.Proj != nil {
+			df = floats.Dot(s.Proj, dm)
+		} else {
+			df = dm[s.Index]
+		}
+		g += alpha[i] * df
+	}
+	return g
+}
+
+// siteAlpha returns α = ν̃ − T̃ μ_f of the converged sites (see Gradient).
+func siteAlpha(res *ep.Result) []float64 {
+	alpha := make([]float64, len(res.Sites))
+	for i, s := range res.Sites {
+		alpha[i] = s.Shift - s.Prec*res.FMean[i]
+	}
+	return alpha
+}
+
+func anyVector(vs [][]float64) bool {
+	for _, v := range vs {
+		if v != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // validate checks the dimensions of b against its problem and res.
 func (b *Block) validate(res *ep.Result) error {
 	p := b.Problem
@@ -89,6 +137,11 @@ func (b *Block) validate(res *ep.Result) error {
 	for k, d := range b.DCov {
 		if d != nil && d.SymmetricDim() != n {
 			return fmt.Errorf("learn: ∂K/∂x%d is %d×%d, the prior covariance %d×%d", k, d.SymmetricDim(), d.SymmetricDim(), n, n)
+		}
+	}
+	for k, d := range b.DMean {
+		if d != nil && len(d) != n {
+			return fmt.Errorf("learn: ∂m0/∂x%d has %d entries, the prior mean %d", k, len(d), n)
 		}
 	}
 	for k, d := range b.DLik {
@@ -112,10 +165,7 @@ func anyMatrix(ms []*mat.SymDense) bool {
 // twice the kernel part of the gradient (R itself when A = I).
 func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
 	m := len(p.Sites)
-	alpha := make([]float64, m)
-	for i, s := range res.Sites {
-		alpha[i] = s.Shift - s.Prec*res.FMean[i]
-	}
+	alpha := siteAlpha(res)
 	A := projMatrix(p)
 	Sf, kept := res.SiteCov()
 	if !kept {

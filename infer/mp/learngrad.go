@@ -29,10 +29,14 @@ import (
 // converged evidence.
 
 // Tangent is the derivative of factor Factor's data numbers
-// (graph.NetFactor.Data) in one learned parameter.
+// (graph.NetFactor.Data), D, and of the coefficients and constants of its
+// edges over variables (graph.NetFactor.Affine: a learned coefficient or
+// offset in a mean b * mu + c), A, in one learned parameter; a nil D or A
+// is zero.
 type Tangent struct {
 	Factor int
 	D      []float64
+	A      []float64
 }
 
 // gradStep is the relative step of the central difference of a factor's
@@ -71,18 +75,21 @@ func RunGrad(ctx context.Context, net *graph.Net, opt Options, tangents [][]Tang
 }
 
 // termDerivative is the derivative of factor t.Factor's term of the
-// evidence along t.D, with every message held fixed.
+// evidence along (t.D, t.A), with every message held fixed.
 func (e *engine) termDerivative(t Tangent) (float64, error) {
 	fs := e.fs[t.Factor]
 	orig := fs.f
 	defer func() { fs.f = orig }()
-	x := orig.Data()
-	if len(x) != len(t.D) {
-		return 0, fmt.Errorf("a tangent of %d numbers for %d data numbers", len(t.D), len(x))
+	x, a := orig.Data(), orig.Affine()
+	if (t.D != nil && len(x) != len(t.D)) || (t.A != nil && len(a) != len(t.A)) {
+		return 0, fmt.Errorf("a tangent of %d data and %d affine numbers for %d and %d", len(t.D), len(t.A), len(x), len(a))
 	}
 	var xs, ts float64
-	for i := range x {
+	for i := range t.D {
 		xs, ts = max(xs, math.Abs(x[i])), max(ts, math.Abs(t.D[i]))
+	}
+	for i := range t.A {
+		xs, ts = max(xs, math.Abs(a[i])), max(ts, math.Abs(t.A[i]))
 	}
 	if ts == 0 {
 		return 0, nil
@@ -94,11 +101,21 @@ func (e *engine) termDerivative(t Tangent) (float64, error) {
 		u = 1
 	}
 	at := func(s float64) (float64, error) {
-		y := make([]float64, len(x))
-		for i := range y {
-			y[i] = x[i] + s*t.D[i]
+		f := *orig
+		if t.D != nil {
+			y := make([]float64, len(x))
+			for i := range y {
+				y[i] = x[i] + s*t.D[i]
+			}
+			f = f.WithData(y)
 		}
-		f := orig.WithData(y)
+		if t.A != nil {
+			b := make([]float64, len(a))
+			for i := range b {
+				b[i] = a[i] + s*t.A[i]
+			}
+			f = f.WithAffine(b)
+		}
 		fs.f = &f
 		return e.factorLogZ(fs, u, vmp)
 	}

@@ -38,8 +38,8 @@ func TestApproxPerSite(t *testing.T) {
 			logit = append(logit, l)
 		}
 	}
-	wRef := runSrc(t, strings.Join(pois, "\n")+"infer ep { approx = exact }\n")["ep"].Variables[0]
-	zRef := runSrc(t, strings.Join(logit, "\n")+"\ninfer ep { approx = gh(n = 32) }\n")["ep"].Variables[0]
+	wRef := runSrc(t, strings.Join(pois, "\n")+"infer ep { approx = exact }\n")["ep"].Variables.At(0)
+	zRef := runSrc(t, strings.Join(logit, "\n")+"\ninfer ep { approx = gh(n = 32) }\n")["ep"].Variables.At(0)
 	r := mixed["ep"]
 	if len(r.Warnings) != 0 || r.Skipped != 0 {
 		t.Errorf("default approx: warnings %v, skipped %d", r.Warnings, r.Skipped)
@@ -48,8 +48,8 @@ func TestApproxPerSite(t *testing.T) {
 		got, want []float64
 		name      string
 	}{
-		{r.Variables[0].Mean, wRef.Mean, "mean w"}, {r.Variables[0].Var, wRef.Var, "var w"},
-		{r.Variables[1].Mean, zRef.Mean, "mean z"}, {r.Variables[1].Var, zRef.Var, "var z"},
+		{r.Variables.At(0).Mean, wRef.Mean, "mean w"}, {r.Variables.At(0).Var, wRef.Var, "var w"},
+		{r.Variables.At(1).Mean, zRef.Mean, "mean z"}, {r.Variables.At(1).Var, zRef.Var, "var z"},
 	} {
 		for i := range c.want {
 			if !(math.Abs(c.got[i]-c.want[i]) <= 1e-12) {
@@ -57,7 +57,7 @@ func TestApproxPerSite(t *testing.T) {
 			}
 		}
 	}
-	if gh := mixed["gh"].Variables[0].Mean[0]; math.Abs(gh-wRef.Mean[0]) <= 1e-3 || math.IsNaN(gh) {
+	if gh := mixed["gh"].Variables.At(0).Mean[0]; math.Abs(gh-wRef.Mean[0]) <= 1e-3 || math.IsNaN(gh) {
 		t.Errorf("approx = gh(n = 32) written: w[0] = %g, the closed form's %g: the option was not applied", gh, wRef.Mean[0])
 	}
 }

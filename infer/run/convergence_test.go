@@ -53,7 +53,7 @@ func checkMoments(t *testing.T, r *infer.Result, mean, vr []float64, logZ, tol f
 	if r.Status != infer.Converged && r.Status != infer.Done {
 		t.Fatalf("%s: status %v (%s)", r.Label, r.Status, r.Message)
 	}
-	v := r.Variables[0]
+	v := r.Variables.At(0)
 	for i := range mean {
 		if !(math.Abs(v.Mean[i]-mean[i]) <= tol) || !(math.Abs(v.Var[i]-vr[i]) <= tol) {
 			t.Errorf("%s: %s[%d] = %.10g (var %.10g), reference %.10g (var %.10g)", r.Label, v.Name, i, v.Mean[i], v.Var[i], mean[i], vr[i])
@@ -126,7 +126,7 @@ func TestStudentTGaussianLimit(t *testing.T) {
 	if ref.LogEvidence > 0 || lim.LogEvidence > 0 {
 		t.Errorf("log evidence %g (nu = 1e6), %g (nu = 1e300); a probability of labels has log ≤ 0", ref.LogEvidence, lim.LogEvidence)
 	}
-	v := ref.Variables[0]
+	v := ref.Variables.At(0)
 	checkMoments(t, lim, v.Mean, v.Var, ref.LogEvidence, 1e-5)
 	if !hasWarning(lim, "numerically Gaussian") {
 		t.Errorf("no warning for nu = 1e300: %v", lim.Warnings)
@@ -248,7 +248,7 @@ func checkLaplaceModes(t *testing.T, rs map[string]*infer.Result, mean, vr float
 			}
 			continue
 		}
-		m, v := r.Variables[0].Mean[0], r.Variables[0].Var[0]
+		m, v := r.Variables.At(0).Mean[0], r.Variables.At(0).Var[0]
 		if !(math.Abs(m-mean) <= 0.02) || !(math.Abs(v/vr-1) <= 0.1) {
 			t.Errorf("%s: converged at %g ± %g; quadrature %g ± %g", name, m, math.Sqrt(v), mean, math.Sqrt(vr))
 		}
@@ -315,7 +315,7 @@ latent f: real[2] ~ gp(se(1, 1), X)
 -1 ~ probit(f[1])
 infer exact
 `)["exact"]
-	rv := ref.Variables[0]
+	rv := ref.Variables.At(0)
 	mean := []float64{rv.Mean[0], rv.Mean[0], rv.Mean[1]}
 	vr := []float64{rv.Var[0], rv.Var[0], rv.Var[1]}
 	checkMoments(t, dup["exact"], mean, vr, ref.LogEvidence, 1e-4)
@@ -324,7 +324,7 @@ infer exact
 			t.Errorf("%s: no jitter warning: %v", l, dup[l].Warnings)
 		}
 	}
-	m := dup["mcmc"].Variables[0]
+	m := dup["mcmc"].Variables.At(0)
 	for i := range mean {
 		if !(math.Abs(m.Mean[i]-mean[i]) <= 5*m.MeanSE[i]+1e-3) {
 			t.Errorf("mcmc f[%d] = %g ± %g (MCSE), exact %g", i, m.Mean[i], m.MeanSE[i], mean[i])

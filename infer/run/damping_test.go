@@ -110,12 +110,12 @@ func TestPriorsEnterUndamped(t *testing.T) {
 			continue
 		}
 		for _, r := range runSrc(t, m.src+strings.Replace(m.line, "{OPTS}", opts, 1)+"\n") {
-			if r.Status == infer.Converged || !r.Status.HasNumbers() || len(r.Variables) == 0 {
+			if r.Status == infer.Converged || !r.Status.HasNumbers() || r.Variables.Len() == 0 {
 				t.Fatalf("%s: %v (%s)", m.engine, r.Status, r.Message)
 			}
-			for i, v := range r.Variables[0].Var {
+			for i, v := range r.Variables.At(0).Var {
 				if !(math.Abs(v/prior(i)-1) <= 1e-3) {
-					t.Errorf("%s: var %s[%d] = %g after one sweep, prior %g", m.engine, r.Variables[0].Name, i, v, prior(i))
+					t.Errorf("%s: var %s[%d] = %g after one sweep, prior %g", m.engine, r.Variables.At(0).Name, i, v, prior(i))
 				}
 			}
 		}

@@ -25,7 +25,7 @@ func (j *job) runBP() error {
 	if _, relaxed := j.st.Divergence.(infer.RelaxedKL); !relaxed && res.Status == infer.Converged {
 		r.LogEvidence, r.HasEvidence = res.LogZ, true
 	}
-	r.Variables = discreteVars(j.m.Graph, res.Marginals, nil)
+	r.Variables = discreteVars(j.m.Graph, res.Marginals).vars()
 	for fi, b := range res.B {
 		if b != 0 {
 			f := j.m.Graph.Factor(fi)
@@ -61,7 +61,7 @@ func (j *job) runJTree() error {
 	r := j.res
 	r.Status, r.Stats = res.Status, res.Stats
 	r.LogEvidence, r.HasEvidence = res.LogZ, res.Status == infer.Done || res.Status == infer.Converged
-	r.Variables = discreteVars(j.m.Graph, res.Marginals, nil)
+	r.Variables = discreteVars(j.m.Graph, res.Marginals).vars()
 	r.Options = withOption(r.Options, "induced_width", fmt.Sprint(res.Width))
 	return nil
 }
@@ -85,60 +85,115 @@ func (j *job) runGibbs() error {
 	}
 	r := j.res
 	r.Status, r.Message, r.Stats = res.Status, res.Message, res.Stats
-	r.Variables = discreteVars(j.m.Graph, res.Probs, &gibbsExtras{res})
+	t := discreteVars(j.m.Graph, res.Probs)
+	t.se, t.ess, t.rhat = res.ProbsSE, res.ESS, res.RHat
+	r.Variables = t.vars()
 	return nil
 }
 
-type gibbsExtras struct{ r *mcmc.GibbsResult }
-
-// discreteVars maps per-variable marginals back to the model's latents.
-func discreteVars(g *graph.Graph, marg [][]float64, ex *gibbsExtras) []infer.Variable {
-	n := 0
+// discreteVars maps per-variable marginals back to the model's discrete
+// latents as a table (discreteTable): a libDAI file has a latent per graph
+// variable, and 10⁶ infer.Variable values would outweigh the marginals.
+func discreteVars(g *graph.Graph, marg [][]float64) *discreteTable {
+	t := &discreteTable{g: g, marg: marg}
+	all := true
 	for li := range g.Latents {
-		if g.Latents[li].Domain.Discrete() {
-			n++
+		if !g.Latents[li].Domain.Discrete() {
+			all = false
+			break
 		}
 	}
-	out := make([]infer.Variable, 0, n)
-	var states []string // the last latent's state labels, shared by the next of its domain and card
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		if !l.Domain.Discrete() {
 			continue
 		}
-		if len(out) == 0 || l.Domain != g.Latents[li-1].Domain || l.Card != g.Latents[li-1].Card || !g.Latents[li-1].Domain.Discrete() {
-			states = stateLabels(l)
+		if !all {
+			t.lat = append(t.lat, int32(li))
 		}
-		// The latent's variables are First, First+1, ...: its marginals are
-		// a sub-slice of marg (no second list of 10⁶ slice headers).
-		v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: states}
-		if n := l.Size(); n > 0 {
-			v.Probs = marg[l.First : l.First+n : l.First+n]
+		if k := (stateKey{l.Domain, l.Card}); t.labels(k) == nil {
+			t.states = append(t.states, stateLabels{k, bp.StateLabels(l.Domain, l.Card)})
 		}
-		for i := 0; ex != nil && i < l.Size(); i++ {
-			id := l.First + i
-			v.ProbsSE = append(v.ProbsSE, ex.r.ProbsSE[id])
-			v.ESS = append(v.ESS, minOf(ex.r.ESS[id]))
-			v.RHat = append(v.RHat, maxOf(ex.r.RHat[id]))
-		}
-		out = append(out, v)
 	}
-	return out
+	t.n = len(t.lat)
+	if all {
+		t.n = len(g.Latents)
+	}
+	return t
 }
 
-// stateLabels names the states of a discrete latent.
-func stateLabels(l *graph.Latent) []string {
-	switch l.Domain {
-	case graph.Spin:
-		return []string{"-1", "+1"}
-	case graph.Bool:
-		return []string{"false", "true"}
+// vars is the table as a result's variables.
+func (t *discreteTable) vars() infer.Variables {
+	var vs infer.Variables
+	vs.AppendTable(t)
+	return vs
+}
+
+// discreteTable is a graph's discrete latents with their marginals, an
+// infer.VarTable: names, shapes and state labels are read from the graph
+// (one label list per domain and number of states), the marginals are the
+// engine's (a latent's elements are graph variables First, First+1, …, so
+// its marginals are a sub-slice of marg), and a latent's infer.Variable is
+// made only when it is read.
+type discreteTable struct {
+	g      *graph.Graph
+	lat    []int32 // the discrete latents' indices into g.Latents; nil when every latent is discrete
+	n      int
+	marg   [][]float64   // per graph variable, the probability of each state
+	states []stateLabels // one per domain and number of states (a few)
+	// Samplers' diagnostics per graph variable (nil otherwise): the
+	// standard error of each state's probability, and its effective sample
+	// size and R-hat, reported per element as the smallest and the largest.
+	se, ess, rhat [][]float64
+}
+
+type stateKey struct {
+	d    graph.Domain
+	card int
+}
+
+type stateLabels struct {
+	key    stateKey
+	labels []string
+}
+
+// labels returns the state labels of key (nil before they are made).
+func (t *discreteTable) labels(key stateKey) []string {
+	for _, s := range t.states {
+		if s.key == key {
+			return s.labels
+		}
 	}
-	s := make([]string, l.Card)
-	for k := range s {
-		s[k] = fmt.Sprint(k)
+	return nil
+}
+
+func (t *discreteTable) Len() int { return t.n }
+
+func (t *discreteTable) latent(i int) *graph.Latent {
+	if t.lat != nil {
+		return &t.g.Latents[t.lat[i]]
 	}
-	return s
+	return &t.g.Latents[i]
+}
+
+func (t *discreteTable) Name(i int) string { return t.latent(i).Name }
+
+func (t *discreteTable) Variable(i int) infer.Variable {
+	l := t.latent(i)
+	v := infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: true, States: t.labels(stateKey{l.Domain, l.Card})}
+	n := l.Size()
+	if n == 0 {
+		return v
+	}
+	v.Probs = t.marg[l.First : l.First+n : l.First+n]
+	if t.se != nil {
+		v.ProbsSE = t.se[l.First : l.First+n : l.First+n]
+	}
+	for k := 0; t.ess != nil && k < n; k++ {
+		v.ESS = append(v.ESS, minOf(t.ess[l.First+k]))
+		v.RHat = append(v.RHat, maxOf(t.rhat[l.First+k]))
+	}
+	return v
 }
 
 func minOf(x []float64) float64 {

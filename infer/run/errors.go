@@ -39,9 +39,9 @@ func FillErrors(rs []*infer.Result) {
 func compare(r, ref *infer.Result) *infer.Errors {
 	e := &infer.Errors{Reference: ref.Label, ReferenceWarnings: len(ref.Warnings)}
 	var mean, vr, prob mae
-	for _, v := range r.Variables {
-		rv := findVar(ref, v.Name)
-		if rv == nil {
+	for i, v := range r.Variables.All() {
+		rv, ok := refVar(ref, i, v.Name)
+		if !ok {
 			continue
 		}
 		mean.add(v.Mean, rv.Mean)
@@ -61,13 +61,13 @@ func compare(r, ref *infer.Result) *infer.Errors {
 	return e
 }
 
-func findVar(r *infer.Result, name string) *infer.Variable {
-	for i := range r.Variables {
-		if r.Variables[i].Name == name {
-			return &r.Variables[i]
-		}
+// refVar finds variable name of r, which is usually its i-th (results of
+// one model list the same latents in the same order).
+func refVar(r *infer.Result, i int, name string) (infer.Variable, bool) {
+	if i < r.Variables.Len() && r.Variables.Name(i) == name {
+		return r.Variables.At(i), true
 	}
-	return nil
+	return r.Variables.Find(name)
 }
 
 // mae accumulates a mean absolute difference over paired finite entries.

@@ -9,11 +9,11 @@ import (
 
 func TestFillErrors(t *testing.T) {
 	gold := &infer.Result{Method: "exact", Label: "exact", Status: infer.Done, HasEvidence: true, LogEvidence: -2,
-		Variables: []infer.Variable{{Name: "w", Mean: []float64{1, 2}, Var: []float64{0.5, 0.25}}}}
+		Variables: infer.NewVariables([]infer.Variable{{Name: "w", Mean: []float64{1, 2}, Var: []float64{0.5, 0.25}}}...)}
 	ep := &infer.Result{Method: "ep", Label: "ep", Status: infer.Converged, HasEvidence: true, LogEvidence: -2.5,
-		Variables: []infer.Variable{{Name: "w", Mean: []float64{1.5, 1}, Var: []float64{0.5, 0.75}}}}
+		Variables: infer.NewVariables([]infer.Variable{{Name: "w", Mean: []float64{1.5, 1}, Var: []float64{0.5, 0.75}}}...)}
 	rep := &infer.Result{Method: "ep", Label: "rep", Status: infer.Converged,
-		Variables: []infer.Variable{{Name: "w", Mean: []float64{1, 2}, Var: []float64{0.5, 0.25}}}}
+		Variables: infer.NewVariables([]infer.Variable{{Name: "w", Mean: []float64{1, 2}, Var: []float64{0.5, 0.25}}}...)}
 	FillErrors([]*infer.Result{ep, gold, rep})
 	if gold.Errors != nil {
 		t.Fatal("gold standard got errors against itself")
@@ -36,4 +36,12 @@ func TestFillErrorsNoGold(t *testing.T) {
 	if ep.Errors != nil {
 		t.Fatal("errors against a failed gold standard")
 	}
+}
+
+// findVar finds the first variable of r called name (nil if none).
+func findVar(r *infer.Result, name string) *infer.Variable {
+	if v, ok := r.Variables.Find(name); ok {
+		return &v
+	}
+	return nil
 }

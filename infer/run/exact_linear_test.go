@@ -62,7 +62,7 @@ infer exact as is { method = is }
 	if r.Status != infer.Done || r.Options["method"] != "is" {
 		t.Fatalf("is: %v (%s), method %q", r.Status, r.Message, r.Options["method"])
 	}
-	v, e := r.Variables[0], rs["ep"].Variables[0]
+	v, e := r.Variables.At(0), rs["ep"].Variables.At(0)
 	for i := range v.Mean {
 		if !(math.Abs(v.Mean[i]-e.Mean[i]) <= 0.05) || !(v.MeanSE[i] > 0) {
 			t.Errorf("is: w[%d] = %g (se %g), ep %g", i, v.Mean[i], v.MeanSE[i], e.Mean[i])

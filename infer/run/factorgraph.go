@@ -205,7 +205,7 @@ func (j *job) mergeFG(o *blockOut) {
 	r.Trace, r.Relaxation = o.trace, o.relax
 	r.Predictions = append(r.Predictions, o.predictions...)
 	if len(o.v.Mean) > 0 {
-		r.Variables = j.perLatent(o.v)
+		r.Variables = infer.NewVariables(j.perLatent(o.v)...)
 	}
 }
 

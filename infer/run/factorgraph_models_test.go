@@ -21,7 +21,7 @@ func checkJoint(t *testing.T, r *infer.Result, mean, vr []float64, logZ, tol flo
 		t.Fatalf("%s: status %v (%s), evidence %v", r.Label, r.Status, r.Message, r.HasEvidence)
 	}
 	k := 0
-	for _, v := range r.Variables {
+	for _, v := range r.Variables.All() {
 		for i := range v.Mean {
 			if k >= len(mean) {
 				t.Fatalf("%s: more elements than the reference (%d)", r.Label, len(mean))
@@ -159,7 +159,7 @@ func TestTrueSkillPerformances(t *testing.T) {
 	if mc.Status != infer.Done {
 		t.Fatalf("mcmc: %v (%s)", mc.Status, mc.Message)
 	}
-	want := ref.Variables[0]
+	want := ref.Variables.At(0)
 	got := findVar(full, "skill")
 	if got == nil || findVar(full, "perf") == nil {
 		t.Fatalf("ep: variables %v", full.Variables)
@@ -222,7 +222,7 @@ func TestHierarchicalProbitMCMC(t *testing.T) {
 	if e.Status != infer.Converged || mc.Status != infer.Done {
 		t.Fatalf("ep %v (%s), mcmc %v (%s)", e.Status, e.Message, mc.Status, mc.Message)
 	}
-	for _, v := range e.Variables {
+	for _, v := range e.Variables.All() {
 		ref := findVar(mc, v.Name)
 		for i := range v.Mean {
 			t.Logf("%s[%d]: ep (%.4f, %.4f), mcmc (%.4f ± %.4f, %.4f ± %.4f)", v.Name, i, v.Mean[i], v.Var[i], ref.Mean[i], ref.MeanSE[i], ref.Var[i], ref.VarSE[i])

@@ -97,14 +97,14 @@ func TestProbitGoldEndToEnd(t *testing.T) {
 	}
 	mean, vr, logZ := probitClosedForm(c)
 	for _, r := range rs {
-		if !r.Status.HasNumbers() || len(r.Variables) != 2 {
-			t.Fatalf("%s: status %v (%s), %d variables", r.Label, r.Status, r.Message, len(r.Variables))
+		if !r.Status.HasNumbers() || r.Variables.Len() != 2 {
+			t.Fatalf("%s: status %v (%s), %d variables", r.Label, r.Status, r.Message, r.Variables.Len())
 		}
-		if r.Variables[0].Name != "x" || r.Variables[0].Shape != nil || r.Variables[1].Name != "z" {
-			t.Errorf("%s: variables %s %v, %s", r.Label, r.Variables[0].Name, r.Variables[0].Shape, r.Variables[1].Name)
+		if r.Variables.At(0).Name != "x" || r.Variables.At(0).Shape != nil || r.Variables.At(1).Name != "z" {
+			t.Errorf("%s: variables %s %v, %s", r.Label, r.Variables.At(0).Name, r.Variables.At(0).Shape, r.Variables.At(1).Name)
 		}
 		tol := map[string]float64{"ep": 1e-9, "exact": 1e-6}[r.Label]
-		for i, v := range r.Variables {
+		for i, v := range r.Variables.All() {
 			gm, gv := v.Mean[0], v.Var[0]
 			switch {
 			case r.Label == "mcmc":
@@ -200,7 +200,7 @@ infer ep as par { schedule = parallel }
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rs, err = Run(ctx, m, Options{})
-	if err == nil || len(rs) == 0 || rs[0].Status != infer.Canceled || len(rs[0].Variables) > 0 {
+	if err == nil || len(rs) == 0 || rs[0].Status != infer.Canceled || rs[0].Variables.Len() > 0 {
 		t.Errorf("canceled run: %v, %+v", err, rs)
 	}
 }

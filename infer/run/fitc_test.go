@@ -87,7 +87,7 @@ infer ep as par { schedule = parallel }
 		if !(math.Abs(r.LogEvidence-logZ) <= 1e-9) {
 			t.Errorf("%s: log Z %.12g, closed form %.12g", r.Label, r.LogEvidence, logZ)
 		}
-		v := r.Variables[0]
+		v := r.Variables.At(0)
 		for i := 0; i < 6; i++ {
 			if !(math.Abs(v.Mean[i]-mu.At(i, 0)) <= 1e-9) || !(math.Abs(v.Var[i]-(Kt.At(i, i)-S.At(i, i))) <= 1e-9) {
 				t.Errorf("%s: f[%d] = %g ± %g, closed form %g ± %g", r.Label, i, v.Mean[i], v.Var[i], mu.At(i, 0), Kt.At(i, i)-S.At(i, i))

@@ -100,7 +100,7 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
 	j.mergeFG(o)
 	if res.Status.HasNumbers() && res.Prob != nil {
-		j.res.Variables = append(j.res.Variables, j.selectorVars(fg, res.Prob, nil)...)
+		j.res.Variables.AppendVariables(j.selectorVars(fg, res.Prob, nil))
 	}
 	return err
 }
@@ -136,7 +136,7 @@ func (j *job) gatedExact(fg *compile.FactorGraph) error {
 		o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
 		j.mergeFG(o)
 		if res.Status == infer.Done {
-			j.res.Variables = append(j.res.Variables, j.selectorVars(fg, res.Prob, nil)...)
+			j.res.Variables.AppendVariables(j.selectorVars(fg, res.Prob, nil))
 		}
 		return err
 	}
@@ -180,7 +180,7 @@ func (j *job) gatedQuadrature(fg *compile.FactorGraph, g *fgraph.Graph) error {
 	for d, p := range g.Priors() {
 		prob[d], vals = vals[:len(p)], vals[len(p):]
 	}
-	j.res.Variables = append(j.res.Variables, j.selectorVars(fg, prob, nil)...)
+	j.res.Variables.AppendVariables(j.selectorVars(fg, prob, nil))
 	return nil
 }
 
@@ -208,32 +208,25 @@ func (j *job) gatedMCMC(fg *compile.FactorGraph) error {
 	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, MeanSE: res.MeanSE, VarSE: res.VarSE, ESS: res.ESS, RHat: res.RHat}
 	j.mergeFG(o)
 	if res.Status == infer.Done {
-		j.res.Variables = append(j.res.Variables, j.selectorVars(fg, res.Prob, res.ProbSE)...)
+		j.res.Variables.AppendVariables(j.selectorVars(fg, res.Prob, res.ProbSE))
 	}
 	return err
 }
 
 // selectorVars maps the selectors' marginals (in fg.Discrete order), and
 // their standard errors when se is non-nil, to the model's discrete latents.
-func (j *job) selectorVars(fg *compile.FactorGraph, prob, se [][]float64) []infer.Variable {
+func (j *job) selectorVars(fg *compile.FactorGraph, prob, se [][]float64) infer.Variables {
 	g := j.m.Graph
-	marg, margSE := make([][]float64, len(g.Vars)), make([][]float64, len(g.Vars))
+	marg := make([][]float64, len(g.Vars))
 	for d, dv := range fg.Discrete {
 		marg[dv.Var] = prob[d]
-		if se != nil {
-			margSE[dv.Var] = se[d]
+	}
+	t := discreteVars(g, marg)
+	if se != nil {
+		t.se = make([][]float64, len(g.Vars))
+		for d, dv := range fg.Discrete {
+			t.se[dv.Var] = se[d]
 		}
 	}
-	out := discreteVars(g, marg, nil)
-	if se == nil {
-		return out
-	}
-	i := 0 // discreteVars lists the discrete latents in order
-	for li := range g.Latents {
-		if l := &g.Latents[li]; l.Domain.Discrete() {
-			out[i].ProbsSE = margSE[l.First : l.First+l.Size()]
-			i++
-		}
-	}
-	return out
+	return t.vars()
 }

@@ -44,8 +44,8 @@ func TestGatedRelaxedModel(t *testing.T) {
 		t.Fatalf("relaxed: %v (%s), evidence %v", r.Status, r.Message, r.HasEvidence)
 	}
 	for k := range 2 {
-		if !(math.Abs(r.Variables[0].Mean[k]-want.Mean[k]) <= 1e-12) || !(math.Abs(r.Variables[0].Var[k]-want.Var[k]) <= 1e-12) {
-			t.Errorf("mu[%d]: %v ± %v, fgraph %v ± %v", k, r.Variables[0].Mean[k], r.Variables[0].Var[k], want.Mean[k], want.Var[k])
+		if !(math.Abs(r.Variables.At(0).Mean[k]-want.Mean[k]) <= 1e-12) || !(math.Abs(r.Variables.At(0).Var[k]-want.Var[k]) <= 1e-12) {
+			t.Errorf("mu[%d]: %v ± %v, fgraph %v ± %v", k, r.Variables.At(0).Mean[k], r.Variables.At(0).Var[k], want.Mean[k], want.Var[k])
 		}
 	}
 	if len(r.Relaxation) != 1 || r.Relaxation[0].Factor != "normal(y[5] | z[5])" || r.Relaxation[0].Pos != "test.fg:5:18" ||
@@ -57,8 +57,8 @@ func TestGatedRelaxedModel(t *testing.T) {
 		t.Errorf("c = 1: %v, relaxations %+v", pruned.Status, pruned.Relaxation)
 	}
 	for k := range 2 {
-		if !(math.Abs(pruned.Variables[0].Mean[k]-kl.Variables[0].Mean[k]) <= 1e-9) {
-			t.Errorf("c = 1: mu[%d] = %v, kl %v", k, pruned.Variables[0].Mean[k], kl.Variables[0].Mean[k])
+		if !(math.Abs(pruned.Variables.At(0).Mean[k]-kl.Variables.At(0).Mean[k]) <= 1e-9) {
+			t.Errorf("c = 1: mu[%d] = %v, kl %v", k, pruned.Variables.At(0).Mean[k], kl.Variables.At(0).Mean[k])
 		}
 	}
 }
@@ -125,7 +125,7 @@ infer ep { divergence = relaxed_kl(c = 0.01), tol = 1e-12, max_iter = 1000 }
 	if err != nil || want.Status != infer.Converged || r.Status != infer.Converged {
 		t.Fatalf("ep %v %v; fg %v (%s)", err, want, r.Status, r.Message)
 	}
-	u := r.Variables[1]
+	u := r.Variables.At(1)
 	if u.Name != "u" || !(math.Abs(u.Mean[0]-want.Mean[0]) <= 1e-7) || !(math.Abs(u.Var[0]-want.Var[0]) <= 1e-7) {
 		t.Errorf("u: %+v, ep %v ± %v", u, want.Mean[0], want.Var[0])
 	}

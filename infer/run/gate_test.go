@@ -41,10 +41,10 @@ func TestGatedMixtureModel(t *testing.T) {
 		if r.Status != infer.Done && r.Status != infer.Converged {
 			t.Fatalf("%s: %v (%s)", r.Label, r.Status, r.Message)
 		}
-		if len(r.Variables) != 2 || r.Variables[1].Name != "z" || !r.Variables[1].Discrete {
+		if r.Variables.Len() != 2 || r.Variables.At(1).Name != "z" || !r.Variables.At(1).Discrete {
 			t.Fatalf("%s: variables %+v", r.Label, r.Variables)
 		}
-		mu, z := r.Variables[0], r.Variables[1]
+		mu, z := r.Variables.At(0), r.Variables.At(1)
 		tol := func(se float64) float64 {
 			switch r.Method {
 			case "exact":

@@ -84,7 +84,7 @@ func checkGPMLCase(t *testing.T, dir string) {
 		if d := math.Abs(-r.LogEvidence - nlZ); !r.HasEvidence || !(d <= 1e-6*math.Max(1, nlZ)) {
 			t.Errorf("%s: −log Z = %.12g (status %v), GPML nlZ = %.12g", r.Label, -r.LogEvidence, r.Status, nlZ)
 		}
-		v := r.Variables[0]
+		v := r.Variables.At(0)
 		maxDiff(t, r.Label+" mu_f", v.Mean, lat["mu_f"], 1e-5)
 		maxDiff(t, r.Label+" var_f", v.Var, lat["var_f"], 1e-5)
 		maxDiff(t, r.Label+" p_plus", r.Predictions[0].Prob, pred["p_plus"], 1e-5)

@@ -296,7 +296,9 @@ type snapshot struct {
 	hyper [][]float64     // flattened kernel hyperparameters (gp priors)
 	lik   [][]float64     // each site's eps (step) or var (normal); 0 for probit
 	cov   []*mat.SymDense // prior covariance of normal/mvnormal priors (nil for gp)
+	mean  [][]float64     // prior mean (a factor graph's joint block: its conditionals' means propagated)
 	gvar  []float64       // a forest view's linear-Gaussian variances (forestVars)
+	gaff  []float64       // a forest view's linear-Gaussian means (forestAffs)
 	glik  []float64       // a forest view's EP sites' parameters (forestLiks)
 	net   [][]float64     // a Net model's factors' data numbers (learn_net.go)
 }
@@ -368,6 +370,12 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 			}
 			if nonzero(d.lik[bi]) {
 				blocks[bi].DLik[k] = d.lik[bi]
+			}
+			if nonzero(d.mean[bi]) {
+				if blocks[bi].DMean == nil {
+					blocks[bi].DMean = make([][]float64, len(x))
+				}
+				blocks[bi].DMean[k] = d.mean[bi]
 			}
 		}
 	}
@@ -448,7 +456,7 @@ func (lb *learnBuilder) deriv(x []float64, k int, mx *compile.Model) (snapshot, 
 func snapOf(m *compile.Model) snapshot {
 	var s snapshot
 	if m.FactorGraph != nil && len(m.Blocks) == 0 {
-		s.gvar, s.glik = forestVars(m.FactorGraph), forestLiks(m.FactorGraph)
+		s.gvar, s.gaff, s.glik = forestVars(m.FactorGraph), forestAffs(m.FactorGraph), forestLiks(m.FactorGraph)
 	}
 	if m.Net != nil {
 		s.net = netData(m.Net)
@@ -468,6 +476,7 @@ func snapOf(m *compile.Model) snapshot {
 			}
 		}
 		s.hyper, s.lik, s.cov = append(s.hyper, hy), append(s.lik, lik), append(s.cov, cov)
+		s.mean = append(s.mean, b.Prior.Mean)
 	}
 	return s
 }
@@ -479,9 +488,10 @@ func combine(ss []snapshot, c []float64) snapshot {
 		out.net = combineNet(ss, c)
 	}
 	if ss[0].gvar != nil {
-		out.gvar, out.glik = make([]float64, len(ss[0].gvar)), make([]float64, len(ss[0].glik))
+		out.gvar, out.gaff, out.glik = make([]float64, len(ss[0].gvar)), make([]float64, len(ss[0].gaff)), make([]float64, len(ss[0].glik))
 		for j, s := range ss {
 			axpy(out.gvar, c[j], s.gvar)
+			axpy(out.gaff, c[j], s.gaff)
 			axpy(out.glik, c[j], s.glik)
 		}
 	}
@@ -499,7 +509,12 @@ func combine(ss []snapshot, c []float64) snapshot {
 				addScaledSym(cov, c[j], s.cov[bi])
 			}
 		}
+		mean := make([]float64, len(ss[0].mean[bi]))
+		for j, s := range ss {
+			axpy(mean, c[j], s.mean[bi])
+		}
 		out.hyper, out.lik, out.cov = append(out.hyper, hy), append(out.lik, lik), append(out.cov, cov)
+		out.mean = append(out.mean, mean)
 	}
 	return out
 }
@@ -557,8 +572,10 @@ func sameStructure(a, b *compile.Model) error {
 		switch {
 		case x.N != y.N || x.Prior.Kind != y.Prior.Kind || len(x.Sites) != len(y.Sites):
 			return fmt.Errorf("changes the size, prior kind or sites of %s", x.Name)
-		case !equalFloats(x.Prior.Mean, y.Prior.Mean):
-			return fmt.Errorf("changes the prior mean of %s", x.Name)
+		case len(x.Prior.Mean) != len(y.Prior.Mean):
+			return fmt.Errorf("changes the size of the prior mean of %s", x.Name)
+		case x.Prior.FITC != nil && !equalFloats(x.Prior.Mean, y.Prior.Mean):
+			return fmt.Errorf("changes the prior mean of %s, a sparse gp", x.Name)
 		case x.Prior.Kind == compile.PriorGP && !sameKernelShape(x.Prior.Kernel, y.Prior.Kernel):
 			return fmt.Errorf("changes the kernel of %s", x.Name)
 		case x.Prior.Kind == compile.PriorGP && !mat.Equal(x.Prior.X, y.Prior.X):
@@ -618,6 +635,9 @@ func (lb *learnBuilder) classify() error {
 		x[i] = p.Init
 		lb.init[i] = lb.m.Params[p.Name].Num[0]
 	}
+	if err := lb.moveZeroStarts(x); err != nil {
+		return err
+	}
 	mx, err := lb.compileAt(x, false)
 	if err != nil {
 		return err
@@ -645,12 +665,56 @@ func (lb *learnBuilder) classify() error {
 	return nil
 }
 
+// zeroStart is where a learned coefficient that starts at exactly 0
+// starts instead (see moveZeroStarts): ten times deriv's step, so that the
+// differences at x ± h keep the variable too. (Much closer to 0, e.g.
+// 10⁻⁹, infer/mp's EP on a Gaussian whose only links are such
+// coefficients fails with an improper cavity.)
+const zeroStart = 1e-5
+
+// moveZeroStarts moves to zeroStart the start x[k] of every learned param
+// that is exactly 0 there and whose zero drops a variable from the model:
+// an affine form keeps no zero term, so a coefficient `a * x[t - 1]` at
+// a = 0 compiles to a factor without x[t − 1], and the graph would change
+// as soon as a moves (a start on a bound is moved inside it likewise). lb.m
+// becomes the model at the moved start; the reported initial values stay.
+func (lb *learnBuilder) moveZeroStarts(x []float64) error {
+	moved := false
+	for k := range x {
+		if x[k] != 0 {
+			continue
+		}
+		xx := slices.Clone(x)
+		xx[k] = 1e-6
+		mm, err := lb.f.At(xx, false)
+		if err == nil {
+			mm, err = learnView(mm)
+		}
+		if err != nil || sameStructure(lb.m, mm) == nil {
+			continue // an error is reported where the param is differentiated
+		}
+		x[k], lb.params[k].Init, moved = zeroStart, zeroStart, true
+	}
+	if !moved {
+		return nil
+	}
+	m0, err := lb.f.At(x, true)
+	if err == nil {
+		m0, err = learnView(m0)
+	}
+	if err != nil {
+		return err
+	}
+	lb.m = m0
+	return nil
+}
+
 func (s snapshot) any() bool {
-	if nonzero(s.gvar) || nonzero(s.glik) || slices.ContainsFunc(s.net, nonzero) {
+	if nonzero(s.gvar) || nonzero(s.gaff) || nonzero(s.glik) || slices.ContainsFunc(s.net, nonzero) {
 		return true
 	}
 	for bi := range s.hyper {
-		if nonzero(s.hyper[bi]) || nonzero(s.lik[bi]) || (s.cov[bi] != nil && mat.Norm(s.cov[bi], math.Inf(1)) != 0) {
+		if nonzero(s.hyper[bi]) || nonzero(s.lik[bi]) || nonzero(s.mean[bi]) || (s.cov[bi] != nil && mat.Norm(s.cov[bi], math.Inf(1)) != 0) {
 			return true
 		}
 	}

@@ -17,7 +17,8 @@ import (
 )
 
 // Learning on a factor graph (a GP with a latent bias, a random walk's
-// process variance, a hierarchy with a GP part) maximises the same
+// process variance, an AR coefficient or drift in a conditional's mean, a
+// hierarchy with a GP part) maximises the same
 // evidence as on Gaussian blocks, by viewing the graph as one block — or,
 // on a chain or tree, on the messages of ep's forward–backward passes
 // (forestView, below).
@@ -37,7 +38,8 @@ import (
 // of EP's free energy in the sites, Seeger 2005, Rasmussen & Williams
 // 2006 §5.5.2), and ∂Σ₀/∂θ the derivative of the prior of the factor
 // graph at θ (learnBuilder.deriv: the model compiled again at θ ± h, the
-// joint prior propagated in topological order by fgraph). The evidence is
+// joint prior propagated in topological order by fgraph). A param in a
+// conditional's mean moves μ₀ too, adding αᵀA ∂μ₀/∂θ (learn.Block.DMean). The evidence is
 // the one ep reports on the graph: on a forest infer/fgraph's forward–
 // backward schedule has joint EP's fixed point, and its Bethe energy is
 // joint EP's log Z there; elsewhere fgraph runs this very block
@@ -135,6 +137,23 @@ func forestVars(fg *compile.FactorGraph) []float64 {
 	return out
 }
 
+// forestAffs are the means of the linear-Gaussian factors of fg's
+// infer/fgraph graph (graphOf), in its order: each factor's coefficients
+// (in its variables' order) then its constant — the layout of
+// fgraph.Result.AffGrad.
+func forestAffs(fg *compile.FactorGraph) []float64 {
+	var out []float64
+	for _, f := range fg.Gaussians {
+		out = append(append(out, f.Aff.Coefs...), f.Aff.Const)
+	}
+	for _, s := range fg.Sites {
+		if _, ok := s.Shared.Lik.(factor.Normal); ok {
+			out = append(append(out, s.Aff.Coefs...), s.Aff.Const)
+		}
+	}
+	return out
+}
+
 // forestLiks are the likelihood parameters of fg's EP sites (the sites
 // graphOf does not make linear-Gaussian factors), in its order: a step's
 // eps, 0 for a site without one.
@@ -164,13 +183,16 @@ func (lb *learnBuilder) buildForest(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev := &forestEvidence{g: g, dvar: make([][]float64, len(x)), dlik: make([][]float64, len(x))}
+	ev := &forestEvidence{g: g, dvar: make([][]float64, len(x)), daff: make([][]float64, len(x)), dlik: make([][]float64, len(x))}
 	for k := range x {
 		d, err := lb.deriv(x, k, mx)
 		if err != nil {
 			return nil, err
 		}
 		ev.dvar[k] = d.gvar
+		if nonzero(d.gaff) {
+			ev.daff[k] = d.gaff
+		}
 		if nonzero(d.glik) {
 			ev.dlik[k] = d.glik
 		}
@@ -188,14 +210,18 @@ func (lb *learnBuilder) buildForest(x []float64) ([]*learn.Block, error) {
 // forestEvidence is learn.Evidence on a forest: ep's forward–backward
 // passes (family = full, kl) and
 //
-//	∂ log Z/∂x_k = Σ_f (∂σ²_f/∂x_k) ∂ log Z/∂σ²_f + Σ_i (∂θ_i/∂x_k) ∂ log Ẑ_i/∂θ_i
+//	∂ log Z/∂x_k = Σ_f [(∂σ²_f/∂x_k) ∂ log Z/∂σ²_f + Σ_j (∂a_fj/∂x_k) ∂ log Z/∂a_fj + (∂c_f/∂x_k) ∂ log Z/∂c_f]
+//	             + Σ_i (∂θ_i/∂x_k) ∂ log Ẑ_i/∂θ_i
 //
-// over its linear-Gaussian factors f (fgraph.Result.VarGrad) and its EP
-// sites i with a likelihood parameter θ_i, each at its cavity
-// (fgraph.Result.CavMean, CavVar; learn.LikParamGrad).
+// over its linear-Gaussian factors f = N(y_f; a_fᵀx + c_f, σ²_f)
+// (fgraph.Result.VarGrad, AffGrad: an AR coefficient or a drift in a
+// conditional's mean is an a_fj or a c_f) and its EP sites i with a
+// likelihood parameter θ_i, each at its cavity (fgraph.Result.CavMean,
+// CavVar; learn.LikParamGrad).
 type forestEvidence struct {
 	g    *fgraph.Graph
 	dvar [][]float64 // per learned param: ∂σ²_f/∂x_k, in forestVars' order
+	daff [][]float64 // per learned param: ∂(a_f, c_f)/∂x_k, in forestAffs' order (nil: none)
 	dlik [][]float64 // per learned param: ∂θ_i/∂x_k, in forestLiks' order (nil: none)
 	liks []ep.Likelihood
 	y    []float64
@@ -216,6 +242,12 @@ func (e *forestEvidence) Evaluate(ctx context.Context, tol, damping float64) (fl
 			return 0, nil, 0, fmt.Errorf("learn: %d variance derivatives for %d linear-Gaussian factors", len(d), len(res.VarGrad))
 		}
 		grad[k] = floats.Dot(d, res.VarGrad)
+		if da := e.daff[k]; da != nil {
+			if len(da) != len(res.AffGrad) {
+				return 0, nil, 0, fmt.Errorf("learn: %d mean derivatives for %d coefficients and constants", len(da), len(res.AffGrad))
+			}
+			grad[k] += floats.Dot(da, res.AffGrad)
+		}
 		for i, dt := range e.dlik[k] {
 			if dt == 0 {
 				continue
@@ -234,8 +266,9 @@ func (e *forestEvidence) Evaluate(ctx context.Context, tol, damping float64) (fl
 }
 
 // sameGraph reports what differs between two compilations of a factor
-// graph beyond the variances of its linear-Gaussian factors and its
-// sites' likelihood parameters.
+// graph beyond the variances and means of its linear-Gaussian factors
+// (the coefficients and constant of a prior or conditional, not its
+// variables) and its sites' likelihood parameters.
 func sameGraph(a, b *compile.FactorGraph) error {
 	if b == nil || a.NumVars != b.NumVars || len(a.Gaussians) != len(b.Gaussians) || len(a.Sites) != len(b.Sites) || len(a.Dense) != len(b.Dense) {
 		return fmt.Errorf("changes the variables or factors of the factor graph")
@@ -244,8 +277,8 @@ func sameGraph(a, b *compile.FactorGraph) error {
 		return slices.Equal(x.Vars, y.Vars) && equalFloats(x.Coefs, y.Coefs) && x.Const == y.Const
 	}
 	for i, f := range a.Gaussians {
-		if !same(f.Aff, b.Gaussians[i].Aff) {
-			return fmt.Errorf("changes the mean of %s", f.Label)
+		if !slices.Equal(f.Aff.Vars, b.Gaussians[i].Aff.Vars) {
+			return fmt.Errorf("changes the variables of the mean of %s (a learned coefficient of exactly 0 drops its variable)", f.Label)
 		}
 	}
 	for i, s := range a.Sites {

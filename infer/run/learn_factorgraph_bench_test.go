@@ -12,7 +12,9 @@ import (
 // the evidence: the three examples (a GP classifier with a latent bias and
 // a GP with a hierarchy, learned on the joint block; a probit random walk
 // of 40 steps, learned on the chain's messages) and the 5000-step walk
-// with Gaussian observations of TestLearnFactorGraphOptimum (messages).
+// with Gaussian observations of TestLearnFactorGraphOptimum (messages);
+// an AR(1) coefficient and drift (examples/learn_ar.fg, messages) and the
+// same with a random walk added (arLoop, the joint block).
 //
 //	go test -run '^$' -bench LearnFactorGraph -benchtime 3x ./infer/run/
 func BenchmarkLearnFactorGraph(b *testing.B) {
@@ -21,6 +23,8 @@ func BenchmarkLearnFactorGraph(b *testing.B) {
 		{"gp_hierarchy", "../../examples/learn_gp_hierarchy.fg", ""},
 		{"walk_probit", "../../examples/learn_random_walk.fg", ""},
 		{"walk_long", "", walkLong},
+		{"ar", "../../examples/learn_ar.fg", ""},
+		{"ar_loop", "", arLoop},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -29,7 +33,7 @@ func BenchmarkLearnFactorGraph(b *testing.B) {
 			if c.file != "" {
 				m, err = compile.CompileFile(c.file, compile.Options{})
 			} else {
-				m, err = compile.CompileSource("walk_long.fg", []byte(c.src), compile.Options{})
+				m, err = compile.CompileSource(c.name+".fg", []byte(c.src), compile.Options{})
 			}
 			if err != nil {
 				b.Fatal(err)

@@ -33,7 +33,30 @@ var learnFGCases = []struct {
 	{name: "walk_normal", src: walkNormal, x: []float64{0.05, 0.08}, forest: true},
 	{name: "walk_long", src: walkLong, x: []float64{0.02}, forest: true},
 	{name: "walk_step", src: walkStep, x: []float64{0.2, 0.1}, forest: true, noOptimum: true},
+	// A conditional's mean: an AR(1) coefficient and a drift (fgraph's AffGrad).
+	{name: "ar", file: "../../examples/learn_ar.fg", x: []float64{0.6, 0.3}, forest: true},
+	{name: "ar_probit", src: arProbit, x: []float64{0.7, -0.2}, forest: true},
+	{name: "ar_loop", src: arLoop, x: []float64{0.7, -0.2}},
 }
+
+// arProbit learns an AR(1) coefficient and a drift from probit labels: EP sites on the chain
+// with a learned coefficient in every conditional.
+const arProbit = `
+param a = 0.5
+param d = 0.1
+param q = 0.5
+data y: spin[16] = [1, 1, 1, -1, 1, 1, -1, -1, -1, -1, 1, -1, -1, -1, 1, 1]
+latent x: real[16]
+x[0] ~ normal(0, 1)
+for t in 1..16 {
+  x[t] ~ normal(a * x[t - 1] + d, q)
+}
+for t in 0..16 {
+  y[t] ~ probit(x[t])
+}
+learn a, d
+infer ep { tol = 1e-12 }
+`
 
 // walkLong is a random walk of 5000 steps (more than the dense joint's
 // 4000) observed in Gaussian noise (testdata/walk5000.csv: drawn with
@@ -191,22 +214,26 @@ func TestLearnFactorGraphOptimum(t *testing.T) {
 			if out.FactorGraph == nil || out.Learn != nil {
 				t.Fatalf("learned model: factor graph %v, learn %v", out.FactorGraph != nil, out.Learn)
 			}
-			checkLearnedOptimum(t, m, learned, trace, 1e-6, 1e-7, 1e-4)
+			checkLearnedOptimum(t, m, learned, trace, nil, 1e-6, 1e-7, 1e-4)
 		})
 	}
 }
 
 // checkLearnedOptimum checks a learn run of model m against the evidence
-// computed by running the model at fixed values: learned values carry no
-// warning, the run at them reproduces learn's best evidence (trace holds
-// −log Z) to evTol, and each value is the golden-section maximiser of the
-// evidence along its own coordinate (log scale, search tolerance gsStep)
-// to gsTol relative.
-func checkLearnedOptimum(t *testing.T, m *compile.Model, learned []infer.Learned, trace []float64, evTol, gsStep, gsTol float64) {
+// ev at fixed values of the learned params (nil: the model run at them,
+// runEvidence): learned values carry no warning, ev at them reproduces
+// learn's best evidence (trace holds −log Z) to evTol, and each value is
+// the golden-section maximiser of ev along its own coordinate (search
+// tolerance gsStep) to gsTol relative — on its log when it is positive,
+// else on its own scale, relative to max(1, |value|).
+func checkLearnedOptimum(t *testing.T, m *compile.Model, learned []infer.Learned, trace []float64, ev func([]float64) float64, evTol, gsStep, gsTol float64) {
 	t.Helper()
-	f, err := m.LearnFunc()
-	if err != nil {
-		t.Fatal(err)
+	if ev == nil {
+		f, err := m.LearnFunc()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev = func(x []float64) float64 { return runEvidence(t, f, x) }
 	}
 	x := make([]float64, len(learned))
 	for i, l := range learned {
@@ -219,17 +246,21 @@ func checkLearnedOptimum(t *testing.T, m *compile.Model, learned []infer.Learned
 	for _, v := range trace {
 		best = math.Min(best, v)
 	}
-	if lz := runEvidence(t, f, x); !(math.Abs(lz+best) <= evTol) {
-		t.Errorf("run at the learned values: log Z %.12g, learn's best %.12g", lz, -best)
+	if lz := ev(x); !(math.Abs(lz+best) <= evTol) {
+		t.Errorf("evidence at the learned values: log Z %.12g, learn's best %.12g", lz, -best)
 	}
 	for k, l := range learned {
+		to, from, scale := math.Exp, math.Log, l.Value
+		if !(l.Value > 0) {
+			to, from, scale = func(u float64) float64 { return u }, func(v float64) float64 { return v }, math.Max(1, math.Abs(l.Value))
+		}
 		slice := func(u float64) float64 {
 			xx := append([]float64(nil), x...)
-			xx[k] = math.Exp(u)
-			return runEvidence(t, f, xx)
+			xx[k] = to(u)
+			return ev(xx)
 		}
-		u := goldenMax(slice, math.Log(l.Value)-1, math.Log(l.Value)+1, gsStep)
-		if gs := math.Exp(u); !(math.Abs(gs-l.Value) <= gsTol*l.Value) {
+		u := goldenMax(slice, from(l.Value)-1, from(l.Value)+1, gsStep)
+		if gs := to(u); !(math.Abs(gs-l.Value) <= gsTol*scale) {
 			t.Errorf("%s: learned %.8g, golden-section maximum of the evidence %.8g", l.Name, l.Value, gs)
 		}
 	}

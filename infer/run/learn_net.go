@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/graph"
@@ -18,13 +19,15 @@ import (
 // under alpha(a), the ELBO under alpha(0) (variational message passing) —
 // of infer/mp's fixed point. A learned param reaches the Net only as data
 // of its factors' edges (a beta prior's pseudo-counts, a gamma prior's
-// shape or rate, a known variance, a categorical's probabilities; compile
-// refuses it anywhere else, at the place it is used), so
+// shape or rate, a known variance, a categorical's probabilities) or as a
+// coefficient or constant of an affine edge over Gaussian variables
+// (normal(b * mu + c, 1 / tau)); compile refuses it anywhere else, at the
+// place it is used. So
 //
 //	∂ log Z/∂θ = Σ_f (∂ log Z/∂d_f) · ∂d_f/∂θ
 //
-// over the factors f whose data numbers d_f (graph.NetFactor.Data) change
-// with θ. The first factor is the derivative of f's own term of the
+// over the factors f whose numbers d_f — data (graph.NetFactor.Data),
+// then coefficients and constants (NetFactor.Affine) — change with θ. The first factor is the derivative of f's own term of the
 // evidence at the converged messages, E_{p̃_f}[∂ log f/∂d] (EP's tilted
 // distribution of f, q under VMP; mp.RunGrad explains why the messages may
 // be held fixed); the second is a central difference of the model compiled
@@ -64,8 +67,16 @@ func (lb *learnBuilder) buildNet(x []float64) ([]*learn.Block, error) {
 			return nil, err
 		}
 		for fi, df := range d.net {
+			nd := len(mx.Net.Factors[fi].Data())
 			if nonzero(df) {
-				ts[k] = append(ts[k], mp.Tangent{Factor: fi, D: df})
+				tg := mp.Tangent{Factor: fi}
+				if nonzero(df[:nd]) {
+					tg.D = df[:nd]
+				}
+				if nonzero(df[nd:]) {
+					tg.A = df[nd:]
+				}
+				ts[k] = append(ts[k], tg)
 			}
 		}
 	}
@@ -116,11 +127,13 @@ func colonMsg(s string) string {
 	return ": " + s
 }
 
-// netData lists every factor's data numbers.
+// netData lists every factor's data numbers followed by the coefficients
+// and constants of its edges over variables (graph.NetFactor.Data, Affine).
 func netData(n *graph.Net) [][]float64 {
 	out := make([][]float64, len(n.Factors))
 	for i := range n.Factors {
-		out[i] = n.Factors[i].Data()
+		f := &n.Factors[i]
+		out[i] = append(f.Data(), f.Affine()...)
 	}
 	return out
 }
@@ -151,6 +164,25 @@ func sameNet(a, b *graph.Net) error {
 		if !equalFloats(x.Y, y.Y) {
 			return fmt.Errorf("changes the observation of %s", x.Label)
 		}
+		for j := range x.Edges {
+			if !sameEdgeVars(x.Edges[j], y.Edges[j]) {
+				return fmt.Errorf("changes the variables of %s of %s at %s (a learned coefficient of exactly 0 drops its variable)", x.Edges[j].Name, x.Label, x.Pos)
+			}
+		}
 	}
 	return nil
+}
+
+// sameEdgeVars reports whether two edges are over the same variables (in
+// every branch), whatever their coefficients.
+func sameEdgeVars(a, b graph.Edge) bool {
+	if !slices.Equal(a.Vars, b.Vars) || a.Selected != b.Selected || a.Sel != b.Sel || len(a.Branches) != len(b.Branches) {
+		return false
+	}
+	for k := range a.Branches {
+		if !sameEdgeVars(a.Branches[k], b.Branches[k]) {
+			return false
+		}
+	}
+	return true
 }

@@ -26,9 +26,9 @@ func epVsExact(t *testing.T, name, src string, tolMean, tolVar, tolLogZ float64)
 			t.Errorf("%s %s: %v (%s)", name, r.Label, r.Status, r.Message)
 			continue
 		}
-		for i := range r.Variables[0].Mean {
-			m, v := r.Variables[0].Mean[i], r.Variables[0].Var[i]
-			em, ev := ref.Variables[0].Mean[i], ref.Variables[0].Var[i]
+		for i := range r.Variables.At(0).Mean {
+			m, v := r.Variables.At(0).Mean[i], r.Variables.At(0).Var[i]
+			em, ev := ref.Variables.At(0).Mean[i], ref.Variables.At(0).Var[i]
 			if !(math.Abs(m-em) <= tolMean*math.Sqrt(ev)) || !(math.Abs(v/ev-1) <= tolVar) {
 				t.Errorf("%s %s: w[%d] = %.8g ± %.8g, exact %.8g ± %.8g", name, r.Label, i, m, v, em, ev)
 			}

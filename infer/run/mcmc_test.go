@@ -76,7 +76,7 @@ func TestMCMC3D40Exact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := rs[1].Variables[0]
+	ref := rs[1].Variables.At(0)
 	if rs[1].Status != infer.Done {
 		t.Fatalf("exact %v: %s", rs[1].Status, rs[1].Message)
 	}
@@ -91,7 +91,7 @@ func checkWithinSE(t *testing.T, r *infer.Result, mean, vr, meanErr, varErr []fl
 	if r.Status != infer.Done {
 		t.Fatalf("%s: %v: %s", r.Label, r.Status, r.Message)
 	}
-	v := r.Variables[0]
+	v := r.Variables.At(0)
 	at := func(x []float64, i int) float64 {
 		if x == nil {
 			return 0
@@ -127,7 +127,7 @@ func BenchmarkMCMC3D40(b *testing.B) {
 					b.Fatal(err)
 				}
 				r := rs[0]
-				ess += minFloat(r.Variables[0].ESS)
+				ess += minFloat(r.Variables.At(0).ESS)
 				secs += r.Runtime.Seconds()
 			}
 			b.ReportMetric(ess/secs, "ess/s")

@@ -136,7 +136,7 @@ func TestClutterEPEqualsHandWrittenEP(t *testing.T) {
 		if r.Status != infer.Converged || r.Skipped != 0 {
 			t.Fatalf("pv = %g: %v, %d skipped (%s)", pv, r.Status, r.Skipped, r.Message)
 		}
-		gm, gv := r.Variables[0].Mean[0], r.Variables[0].Var[0]
+		gm, gv := r.Variables.At(0).Mean[0], r.Variables.At(0).Var[0]
 		if !(math.Abs(gm-m) <= 1e-9) || !(math.Abs(gv-v) <= 1e-9) || !(math.Abs(r.LogEvidence-lz) <= 1e-9) {
 			t.Errorf("pv = %g: fg %.12g ± %.12g, log Z %.12g; hand-written EP %.12g ± %.12g, log Z %.12g",
 				pv, gm, gv, r.LogEvidence, m, v, lz)
@@ -161,7 +161,7 @@ func TestClutterExactEqualsQuadrature(t *testing.T) {
 	if r.Status != infer.Done {
 		t.Fatalf("exact: %v (%s)", r.Status, r.Message)
 	}
-	gm, gv := r.Variables[0].Mean[0], r.Variables[0].Var[0]
+	gm, gv := r.Variables.At(0).Mean[0], r.Variables.At(0).Var[0]
 	if !(math.Abs(gm-m) <= 1e-6) || !(math.Abs(gv-v) <= 1e-6) || !(math.Abs(r.LogEvidence-lz) <= 1e-6) {
 		t.Errorf("exact %.10g ± %.10g, log Z %.10g; quadrature %.10g ± %.10g, log Z %.10g", gm, gv, r.LogEvidence, m, v, lz)
 	}
@@ -196,10 +196,10 @@ func TestClutterEPNotConverged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m0, v0 := rs[0].Variables[0].Mean[0], rs[0].Variables[0].Var[0]
-		if tight[0].Status != infer.Converged || !(math.Abs(tight[0].Variables[0].Mean[0]-m0) <= 1e-6) || !(math.Abs(tight[0].Variables[0].Var[0]-v0) <= 1e-6) {
+		m0, v0 := rs[0].Variables.At(0).Mean[0], rs[0].Variables.At(0).Var[0]
+		if tight[0].Status != infer.Converged || !(math.Abs(tight[0].Variables.At(0).Mean[0]-m0) <= 1e-6) || !(math.Abs(tight[0].Variables.At(0).Var[0]-v0) <= 1e-6) {
 			t.Errorf("%v: fg reports converged at %g ± %g, but run to tol 1e-12 it is %v at %g ± %g", y, m0, v0,
-				tight[0].Status, tight[0].Variables[0].Mean[0], tight[0].Variables[0].Var[0])
+				tight[0].Status, tight[0].Variables.At(0).Mean[0], tight[0].Variables.At(0).Var[0])
 		}
 	}
 }
@@ -230,7 +230,7 @@ func TestClutterAdaptiveDamping(t *testing.T) {
 		if r.Status != infer.Converged || len(r.Adapted) == 0 || !hasWarning(r, "the step was adapted") {
 			t.Fatalf("%v: %v (%s), adapted %v, warnings %v", y, r.Status, r.Message, r.Adapted, r.Warnings)
 		}
-		m, v := r.Variables[0].Mean[0], r.Variables[0].Var[0]
+		m, v := r.Variables.At(0).Mean[0], r.Variables.At(0).Var[0]
 		t.Logf("%v: %g ± %g after %d sweeps (%v); hand-written %g ± %g", y, m, v, r.Iterations, r.Adapted, m1, v1)
 		if !(math.Abs(m-m1) <= 1e-5) || !(math.Abs(v-v1) <= 1e-5*v1) {
 			t.Errorf("%v: fg %.9g ± %.9g, hand-written damped EP %.9g ± %.9g", y, m, v, m1, v1)
@@ -240,7 +240,7 @@ func TestClutterAdaptiveDamping(t *testing.T) {
 			t.Fatal(err)
 		}
 		r = rs[0]
-		m, v = r.Variables[0].Mean[0], r.Variables[0].Var[0]
+		m, v = r.Variables.At(0).Mean[0], r.Variables.At(0).Var[0]
 		t.Logf("%v, tol 1e-12: %v, %g ± %g after %d sweeps (%v)", y, r.Status, m, v, r.Iterations, r.Adapted)
 		if r.Status != infer.Converged || !(math.Abs(m-m1) <= 1e-9) || !(math.Abs(v-v1) <= 1e-9*v1) {
 			t.Errorf("%v, tol 1e-12: %v, fg %.12g ± %.12g, hand-written damped EP %.12g ± %.12g", y, r.Status, m, v, m1, v1)
@@ -263,15 +263,15 @@ func TestParallelEPSymmetricNotConvergedAtOnce(t *testing.T) {
 	}
 	r := rs[0]
 	if r.Status == infer.Converged && r.Iterations <= 1 {
-		t.Fatalf("converged after %d sweep(s) at variance %g", r.Iterations, r.Variables[0].Var[0])
+		t.Fatalf("converged after %d sweep(s) at variance %g", r.Iterations, r.Variables.At(0).Var[0])
 	}
 	if r.Status == infer.Converged {
 		tight, err := Run(context.Background(), compileSrc(t, clutterSrc(y, 100, "infer ep { schedule = parallel, tol = 1e-12, max_iter = 2000 }")), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !(math.Abs(tight[0].Variables[0].Var[0]-r.Variables[0].Var[0]) <= 1e-6) {
-			t.Errorf("converged at variance %g, but %g at tol 1e-12", r.Variables[0].Var[0], tight[0].Variables[0].Var[0])
+		if !(math.Abs(tight[0].Variables.At(0).Var[0]-r.Variables.At(0).Var[0]) <= 1e-6) {
+			t.Errorf("converged at variance %g, but %g at tol 1e-12", r.Variables.At(0).Var[0], tight[0].Variables.At(0).Var[0])
 		}
 	}
 }
@@ -304,7 +304,7 @@ func TestAdaptiveDampingEngines(t *testing.T) {
 		if fixed.Status != infer.IterationLimit || len(fixed.Adapted) != 0 {
 			t.Errorf("%s, fixed step: %v, adapted %v", c.name, fixed.Status, fixed.Adapted)
 		}
-		m, v := adaptive.Variables[0].Mean[0], adaptive.Variables[0].Var[0]
+		m, v := adaptive.Variables.At(0).Mean[0], adaptive.Variables.At(0).Var[0]
 		if adaptive.Status != infer.Converged || len(adaptive.Adapted) == 0 || !(math.Abs(m-m1) <= 1e-5) || !(math.Abs(v-v1) <= 1e-5*v1) {
 			t.Errorf("%s, adaptive: %v, adapted %v, %.9g ± %.9g; hand-written %.9g ± %.9g", c.name, adaptive.Status, adaptive.Adapted, m, v, m1, v1)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/bp"
 	"github.com/fg-infer/fg/infer/exact"
 	"github.com/fg-infer/fg/infer/mcmc"
 )
@@ -89,14 +90,14 @@ type netElem struct {
 // element's marginal ("Beta(6, 5)") where the engine gives it in the
 // family. A discrete element's ESS is the smallest over its states and
 // its R-hat the largest.
-func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) []infer.Variable {
+func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) infer.Variables {
 	out := make([]infer.Variable, len(g.Latents))
 	has := make([]bool, len(g.Latents))
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		out[li] = infer.Variable{Name: l.Name, Shape: l.Shape, Discrete: l.Domain.Discrete()}
 		if out[li].Discrete {
-			out[li].States = stateLabels(l)
+			out[li].States = bp.StateLabels(l.Domain, l.Card)
 			out[li].Probs = make([][]float64, l.Size())
 		}
 	}
@@ -142,7 +143,7 @@ func netVariables(g *graph.Graph, n *graph.Net, get func(v int, out *netElem)) [
 			kept = append(kept, out[li])
 		}
 	}
-	return kept
+	return infer.NewVariables(kept...)
 }
 
 // grows returns x, or a new slice of length n when x is nil.

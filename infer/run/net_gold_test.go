@@ -41,23 +41,23 @@ func TestNetGoldRun(t *testing.T) {
 		t.Fatalf("statuses %v (%s), %v (%s)", ex.Status, ex.Message, mc.Status, mc.Message)
 	}
 	want := 7.0 / 12
-	if got := ex.Variables[0].Mean[0]; !(math.Abs(got-want) <= 1e-9) {
+	if got := ex.Variables.At(0).Mean[0]; !(math.Abs(got-want) <= 1e-9) {
 		t.Errorf("exact mean %v, want %v", got, want)
 	}
 	if got, want := ex.LogEvidence, mathext.Lbeta(7, 5)-mathext.Lbeta(2, 3); !ex.HasEvidence || !(math.Abs(got-want) <= 1e-9) {
 		t.Errorf("exact log Z %v (has %v), want %v", got, ex.HasEvidence, want)
 	}
-	v := mc.Variables[0]
+	v := mc.Variables.At(0)
 	if d := math.Abs(v.Mean[0] - want); !(d <= 4*v.MeanSE[0]) {
 		t.Errorf("mcmc mean %v ± %v, exact %v", v.Mean[0], v.MeanSE[0], want)
 	}
 	if mc.Errors == nil || !mc.Errors.HasMean || mc.Errors.Reference != "exact" {
 		t.Errorf("mcmc has no error columns against exact: %+v", mc.Errors)
 	}
-	if v := ex.Variables[0]; v.Family != "beta" || len(v.Dist) != 1 || v.Dist[0] != "Beta(7, 5)" {
+	if v := ex.Variables.At(0); v.Family != "beta" || len(v.Dist) != 1 || v.Dist[0] != "Beta(7, 5)" {
 		t.Errorf("exact: family %q, dist %v; want beta, Beta(7, 5)", v.Family, v.Dist)
 	}
-	if v := mc.Variables[0]; v.Family != "beta" || v.Dist != nil {
+	if v := mc.Variables.At(0); v.Family != "beta" || v.Dist != nil {
 		t.Errorf("mcmc: family %q, dist %v; want beta and no dist (its marginal is not a family member)", v.Family, v.Dist)
 	}
 	if ex.Options["algorithm"] != "closed form" {
@@ -92,7 +92,7 @@ func TestNetGoldDiscreteLatent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := rs[0].Variables[0]
+	v := rs[0].Variables.At(0)
 	if v.Name != "z" || !v.Discrete || len(v.Probs) != 3 || len(v.States) != 2 {
 		t.Fatalf("variable %+v", v)
 	}

@@ -33,7 +33,7 @@ func runNetSource(t *testing.T, src string) []*infer.Result {
 // variable returns r's variable called name.
 func variable(t *testing.T, r *infer.Result, name string) infer.Variable {
 	t.Helper()
-	for _, v := range r.Variables {
+	for _, v := range r.Variables.All() {
 		if v.Name == name {
 			return v
 		}

@@ -51,7 +51,7 @@ func TestNetResult(t *testing.T) {
 		if r.Status != infer.Converged {
 			t.Fatalf("%s: %v %s", r.Label, r.Status, r.Message)
 		}
-		v := r.Variables[0]
+		v := r.Variables.At(0)
 		if v.Name != "p" || v.Family != "beta" || v.Dist[0] != "Beta(6, 5)" {
 			t.Errorf("%s: %s %s %v", r.Label, v.Name, v.Family, v.Dist)
 		}

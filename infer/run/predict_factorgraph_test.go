@@ -190,7 +190,7 @@ infer exact
 		}
 		tm, tv, tp := make([]float64, 3), make([]float64, 3), make([]float64, 3)
 		ess := math.Inf(1)
-		for _, v := range r.Variables {
+		for _, v := range r.Variables.All() {
 			for _, e := range v.ESS {
 				ess = math.Min(ess, e)
 			}
@@ -257,7 +257,7 @@ infer ep { tol = 1e-11, max_iter = 1000 }
 		t.Fatalf("factorized: %v (%s)", fr.Status, fr.Message)
 	}
 	xs := [][2]float64{{0.5, 0.5}, {-1, 2}, {1.5, -1}}
-	w := fr.Variables[0]
+	w := fr.Variables.At(0)
 	fm, fv := make([]float64, 3), make([]float64, 3)
 	for i, x := range xs {
 		fm[i] = x[0]*w.Mean[0] + x[1]*w.Mean[1]

@@ -31,11 +31,11 @@ infer ep as full { tol = 1e-12 }
 		if ff.Status != infer.Converged || full.Status != infer.Converged {
 			t.Fatalf("%s: ff %v (%s), full %v (%s)", lik, ff.Status, ff.Message, full.Status, full.Message)
 		}
-		dm := math.Abs(ff.Variables[0].Mean[0] - full.Variables[0].Mean[0])
-		dv := math.Abs(ff.Variables[0].Var[0] - full.Variables[0].Var[0])
+		dm := math.Abs(ff.Variables.At(0).Mean[0] - full.Variables.At(0).Mean[0])
+		dv := math.Abs(ff.Variables.At(0).Var[0] - full.Variables.At(0).Var[0])
 		if !(dm <= 1e-8 && dv <= 1e-8) {
-			t.Errorf("%s: factorized %g ± %g, full %g ± %g", lik, ff.Variables[0].Mean[0], ff.Variables[0].Var[0],
-				full.Variables[0].Mean[0], full.Variables[0].Var[0])
+			t.Errorf("%s: factorized %g ± %g, full %g ± %g", lik, ff.Variables.At(0).Mean[0], ff.Variables.At(0).Var[0],
+				full.Variables.At(0).Mean[0], full.Variables.At(0).Var[0])
 		}
 	}
 }

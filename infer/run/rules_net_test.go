@@ -121,7 +121,7 @@ func checkNetRule(t *testing.T, c factor.Column, fx netFixture) {
 		t.Fatalf("no check for %s", c)
 	}
 	res := runFirst(t, fx.src+line)
-	v := res.Variables[0]
+	v := res.Variables.At(0)
 	for k, p := range fx.probs {
 		near(t, res.Label+" probability", v.Probs[0][k], p, 1e-9)
 	}

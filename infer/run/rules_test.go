@@ -178,8 +178,8 @@ func checkLikelihoodRule(t *testing.T, r factor.Rule) {
 
 func checkPosterior(t *testing.T, res *infer.Result, m, v, lz, tol float64) {
 	t.Helper()
-	near(t, res.Label+" mean", res.Variables[0].Mean[0], m, tol)
-	near(t, res.Label+" var", res.Variables[0].Var[0], v, tol)
+	near(t, res.Label+" mean", res.Variables.At(0).Mean[0], m, tol)
+	near(t, res.Label+" var", res.Variables.At(0).Var[0], v, tol)
 	if res.HasEvidence {
 		near(t, res.Label+" log Z", res.LogEvidence, lz, tol)
 	}
@@ -187,7 +187,7 @@ func checkPosterior(t *testing.T, res *infer.Result, m, v, lz, tol float64) {
 
 func checkSampled(t *testing.T, res *infer.Result, m, v float64) {
 	t.Helper()
-	x := res.Variables[0]
+	x := res.Variables.At(0)
 	near(t, "mcmc mean", x.Mean[0], m, 5*x.MeanSE[0]+1e-3)
 	near(t, "mcmc var", x.Var[0], v, 5*x.VarSE[0]+1e-3)
 }
@@ -197,7 +197,7 @@ func checkSampled(t *testing.T, res *infer.Result, m, v float64) {
 // tilted cavity·p^α whose moments are q's (Minka 2004).
 func checkPowerFixedPoint(t *testing.T, res *infer.Result, logp func(float64) float64, alpha float64) {
 	t.Helper()
-	qm, qv := res.Variables[0].Mean[0], res.Variables[0].Var[0]
+	qm, qv := res.Variables.At(0).Mean[0], res.Variables.At(0).Var[0]
 	tp, tn := 1/qv-1/2.0, qm/qv-0.3/2.0 // site precision and precision-mean
 	cp, cn := 1/2.0+(1-alpha)*tp, 0.3/2.0+(1-alpha)*tn
 	_, m, v := moments1D(func(f float64) float64 { return alpha * logp(f) }, cn/cp, 1/cp)
@@ -221,8 +221,8 @@ func checkEscort(t *testing.T, site string, logp func(float64) float64) {
 		return tt*(logSt(w)+logp(w)) + (w-0.3)*(w-0.3)/(2*carrier)
 	}
 	_, m, v := moments1D(g, 0.3, carrier)
-	near(t, "t-EP mean vs escort", res.Variables[0].Mean[0], m, 1e-5)
-	near(t, "t-EP scale vs escort variance", res.Variables[0].Var[0]*(nu-2)/nu, v, 1e-5)
+	near(t, "t-EP mean vs escort", res.Variables.At(0).Mean[0], m, 1e-5)
+	near(t, "t-EP scale vs escort variance", res.Variables.At(0).Var[0]*(nu-2)/nu, v, 1e-5)
 }
 
 // checkPrediction: EP's p(y* = +1) (or expected count) at x* = 1 equals
@@ -343,8 +343,8 @@ func checkTPriorRule(t *testing.T, r factor.Rule) {
 		// fixture's location by observing through w[0] + 0 (location 0)
 		res := runFirst(t, "latent w: real[1] ~ tp(5, se(1, 2), [[0]])\n"+site+"infer ep { divergence = t(nu = 5) }\n")
 		ref := runFirst(t, "latent w: real[1] ~ student_t(5, 0, 2)\n"+site+"infer ep { divergence = t(nu = 5) }\n")
-		near(t, "tp mean vs student_t", res.Variables[0].Mean[0], ref.Variables[0].Mean[0], 1e-9)
-		near(t, "tp var vs student_t", res.Variables[0].Var[0], ref.Variables[0].Var[0], 1e-9)
+		near(t, "tp mean vs student_t", res.Variables.At(0).Mean[0], ref.Variables.At(0).Mean[0], 1e-9)
+		near(t, "tp var vs student_t", res.Variables.At(0).Var[0], ref.Variables.At(0).Var[0], 1e-9)
 		return
 	}
 	checkEscort(t, site, func(f float64) float64 { return fx.logp(fx.y, f) })
@@ -452,9 +452,9 @@ func checkDiscrete(t *testing.T, c factor.Column) {
 		for i, p := range want {
 			tol := 1e-9
 			if c.Method == "mcmc" {
-				tol = 5*res.Variables[0].ProbsSE[i][1] + 1e-3
+				tol = 5*res.Variables.At(0).ProbsSE[i][1] + 1e-3
 			}
-			near(t, fmt.Sprintf("%s p(x[%d] = +1) in %s", c, i, strings.SplitN(fx.src, "\n", 3)[1]), res.Variables[0].Probs[i][1], p, tol)
+			near(t, fmt.Sprintf("%s p(x[%d] = +1) in %s", c, i, strings.SplitN(fx.src, "\n", 3)[1]), res.Variables.At(0).Probs[i][1], p, tol)
 		}
 	}
 }
@@ -495,8 +495,8 @@ func checkSchemeRule(t *testing.T, name, src string, m, v float64) {
 	logF := numericalLogF[name]
 	if name == "hinge" || name == "quasi01" {
 		res := runFirst(t, src+"infer ep\n")
-		near(t, "vq mean", res.Variables[0].Mean[0], m, 0.25*math.Sqrt(v))
-		near(t, "vq var ratio", res.Variables[0].Var[0]/v, 1, 0.4)
+		near(t, "vq mean", res.Variables.At(0).Mean[0], m, 0.25*math.Sqrt(v))
+		near(t, "vq var ratio", res.Variables.At(0).Var[0]/v, 1, 0.4)
 		return
 	}
 	phi := func(w float64) float64 { return logF(w) - (w-0.3)*(w-0.3)/4 }
@@ -509,8 +509,8 @@ func checkSchemeRule(t *testing.T, name, src string, m, v float64) {
 		w -= d1 / d2
 	}
 	res := runFirst(t, src+"infer ep { approx = laplace }\n")
-	near(t, "laplace mean", res.Variables[0].Mean[0], w, 1e-6)
-	near(t, "laplace var", res.Variables[0].Var[0], -1/d2, 1e-5)
+	near(t, "laplace mean", res.Variables.At(0).Mean[0], w, 1e-6)
+	near(t, "laplace var", res.Variables.At(0).Var[0], -1/d2, 1e-5)
 }
 
 // checkGateRule: the categorical prior as the selector of one gated
@@ -544,15 +544,15 @@ func checkGateRule(t *testing.T, c factor.Column) {
 	}
 	z := w[0] + w[1]
 	near(t, "gated ep log Z", res.LogEvidence, math.Log(z), 1e-9)
-	near(t, "gated ep p(z = 1)", res.Variables[1].Probs[0][1], w[1]/z, 1e-9)
+	near(t, "gated ep p(z = 1)", res.Variables.At(1).Probs[0][1], w[1]/z, 1e-9)
 	for k := range m {
 		r := w[k] / z
 		v1 := 1 / (1 + 1/s2)
 		m1 := v1 * (m[k] + y/s2)
 		mean := r*m1 + (1-r)*m[k]
 		second := r*(v1+m1*m1) + (1-r)*(1+m[k]*m[k])
-		near(t, fmt.Sprintf("gated ep mean(mu[%d])", k), res.Variables[0].Mean[k], mean, 1e-9)
-		near(t, fmt.Sprintf("gated ep var(mu[%d])", k), res.Variables[0].Var[k], second-mean*mean, 1e-9)
+		near(t, fmt.Sprintf("gated ep mean(mu[%d])", k), res.Variables.At(0).Mean[k], mean, 1e-9)
+		near(t, fmt.Sprintf("gated ep var(mu[%d])", k), res.Variables.At(0).Var[k], second-mean*mean, 1e-9)
 	}
 }
 
@@ -588,10 +588,10 @@ func checkGatePowerRule(t *testing.T) {
 		lmu = [2]float64{lz[0] / u, lz[1] / u}
 	}
 	P, L := 1/pv+tau, nu
-	near(t, "gated power ep mean", res.Variables[0].Mean[0], L/P, 1e-9)
-	near(t, "gated power ep var", res.Variables[0].Var[0], 1/P, 1e-9)
+	near(t, "gated power ep mean", res.Variables.At(0).Mean[0], L/P, 1e-9)
+	near(t, "gated power ep var", res.Variables.At(0).Var[0], 1/P, 1e-9)
 	pz := p[1] * math.Exp(lmu[1]) / (p[0]*math.Exp(lmu[0]) + p[1]*math.Exp(lmu[1]))
-	near(t, "gated power ep p(z = 1)", res.Variables[1].Probs[0][1], pz, 1e-9)
+	near(t, "gated power ep p(z = 1)", res.Variables.At(1).Probs[0][1], pz, 1e-9)
 }
 
 // checkGateRelaxedRule: one gate under relaxed_kl(c = 0.05) — x ~ N(0, 4),
@@ -664,9 +664,9 @@ func checkGateRelaxedRule(t *testing.T) {
 		m = next
 	}
 	P := 1/pv + tau
-	near(t, "gated relaxed ep mean", res.Variables[0].Mean[0], nu/P, 1e-7)
-	near(t, "gated relaxed ep var", res.Variables[0].Var[0], 1/P, 1e-7)
-	near(t, "gated relaxed ep p(z = 1)", res.Variables[1].Probs[0][1], 1-r0, 1e-7)
+	near(t, "gated relaxed ep mean", res.Variables.At(0).Mean[0], nu/P, 1e-7)
+	near(t, "gated relaxed ep var", res.Variables.At(0).Var[0], 1/P, 1e-7)
+	near(t, "gated relaxed ep p(z = 1)", res.Variables.At(1).Probs[0][1], 1-r0, 1e-7)
 	if len(res.Relaxation) != 1 {
 		t.Fatalf("relaxations %+v", res.Relaxation)
 	}

@@ -269,7 +269,7 @@ func (j *job) mergeBlock(i int, b *compile.Block, o *blockOut) {
 	}
 	o.v.Name, o.v.Shape = b.Name, j.m.Graph.Latents[b.Latent].Shape
 	if len(o.v.Mean) > 0 { // a failed engine may leave no estimate at all
-		r.Variables = append(r.Variables, o.v)
+		r.Variables.Append(o.v)
 	}
 	r.Relaxation = append(r.Relaxation, o.relax...)
 	r.Predictions = append(r.Predictions, o.predictions...)

@@ -49,7 +49,7 @@ infer exact
 		if r.Status != infer.Converged && r.Status != infer.Done {
 			t.Fatalf("%s: status %v (%s)", r.Label, r.Status, r.Message)
 		}
-		v := r.Variables[0]
+		v := r.Variables.At(0)
 		for i := range mean {
 			if !(math.Abs(v.Mean[i]-mean[i]) <= tol[r.Label]) || !(math.Abs(v.Var[i]-vr[i]) <= tol[r.Label]) {
 				t.Errorf("%s: w[%d] = %g ± %g, closed form %g ± %g", r.Label, i, v.Mean[i], v.Var[i], mean[i], vr[i])
@@ -134,7 +134,7 @@ infer exact
 		}
 	}
 	for _, r := range rs {
-		v := r.Variables[0]
+		v := r.Variables.At(0)
 		if v.Name != "x" || len(v.Probs) != 3 || v.States[1] != "+1" {
 			t.Fatalf("%s: variable %+v", r.Label, v)
 		}
@@ -301,12 +301,12 @@ infer mcmc { samples = 2000, seed = 3 }
 	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 	for k, r := range far {
 		ref := near[k]
-		if !r.Status.Succeeded() || len(r.Variables) != 1 || len(r.Predictions) != 1 {
-			t.Fatalf("%s: status %v (%s), %d variables, %d predictions", r.Label, r.Status, r.Message, len(r.Variables), len(r.Predictions))
+		if !r.Status.Succeeded() || r.Variables.Len() != 1 || len(r.Predictions) != 1 {
+			t.Fatalf("%s: status %v (%s), %d variables, %d predictions", r.Label, r.Status, r.Message, r.Variables.Len(), len(r.Predictions))
 		}
-		for i, m := range r.Variables[0].Mean {
-			if !close(m, ref.Variables[0].Mean[i]) || !close(r.Variables[0].Var[i], ref.Variables[0].Var[i]) {
-				t.Errorf("%s: w[%d] = %g ± %g, without the far input %g ± %g", r.Label, i, m, r.Variables[0].Var[i], ref.Variables[0].Mean[i], ref.Variables[0].Var[i])
+		for i, m := range r.Variables.At(0).Mean {
+			if !close(m, ref.Variables.At(0).Mean[i]) || !close(r.Variables.At(0).Var[i], ref.Variables.At(0).Var[i]) {
+				t.Errorf("%s: w[%d] = %g ± %g, without the far input %g ± %g", r.Label, i, m, r.Variables.At(0).Var[i], ref.Variables.At(0).Mean[i], ref.Variables.At(0).Var[i])
 			}
 		}
 		got, want := r.Predictions[0].MeanY, ref.Predictions[0].MeanY

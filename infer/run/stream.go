@@ -48,7 +48,7 @@ func (j *job) streamBlock(b *compile.Block) (*blockOut, error) {
 		return nil, err
 	}
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats, trace: res.Trace}
-	o.v = infer.Variable{Mean: res.Mean, Var: res.Var}
+	o.v = infer.Variable{Mean: res.Mean, Var: res.Var, Streamed: true}
 	j.res.Options = withOption(j.res.Options, "examples/s", fmt.Sprintf("%.3g", res.PerSecond))
 	if res.Status.HasNumbers() {
 		if o.predictions, err = j.streamPredictions(b, lik, res); err != nil {

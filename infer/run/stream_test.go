@@ -46,10 +46,10 @@ infer ep { passes = 1 }
 		t.Fatal(err)
 	}
 	r := rs[0]
-	if r.Status != infer.Done || len(r.Variables) != 1 {
+	if r.Status != infer.Done || r.Variables.Len() != 1 {
 		t.Fatalf("status %v (%s)", r.Status, r.Message)
 	}
-	v := r.Variables[0]
+	v := r.Variables.At(0)
 	if m, s2 := v.Mean[39999], v.Var[39999]; math.Abs(m-1/math.Sqrt(math.Pi)) > 1e-12 || math.Abs(s2-(1-1/math.Pi)) > 1e-12 {
 		t.Errorf("w[39999] = %.15g ± var %.15g, want 1/√π = %.15g, 1 − 1/π = %.15g", m, s2, 1/math.Sqrt(math.Pi), 1-1/math.Pi)
 	}

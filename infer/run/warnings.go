@@ -102,7 +102,7 @@ func (j *job) pos() string {
 // its effective sample size is below MinESS, naming the worst element.
 func samplingWarnings(r *infer.Result, pos string) {
 	worstR, worstE := extreme{v: MaxRHat}, extreme{v: MinESS}
-	for _, v := range r.Variables {
+	for _, v := range r.Variables.All() {
 		for i, x := range v.RHat {
 			if x > worstR.v || math.IsNaN(x) && !math.IsNaN(worstR.v) {
 				worstR = extreme{v: x, at: infer.ElementName(v.Name, v.Shape, i)}

@@ -16,7 +16,7 @@ func TestSamplingWarningsNameElementsAsTheTable(t *testing.T) {
 		rhat[i], ess[i] = 1, 1000
 	}
 	rhat[6], ess[13] = 1.5, 20
-	r := &infer.Result{Status: infer.Done, Variables: []infer.Variable{{Name: "perf", Shape: []int{8, 2}, RHat: rhat, ESS: ess}}}
+	r := &infer.Result{Status: infer.Done, Variables: infer.NewVariables([]infer.Variable{{Name: "perf", Shape: []int{8, 2}, RHat: rhat, ESS: ess}}...)}
 	samplingWarnings(r, "m.fg:1:1")
 	var msgs []string
 	for _, w := range r.Warnings {

@@ -21,7 +21,7 @@ func bigResults() []*infer.Result {
 			v.Mean[i], v.Var[i] = rng.NormFloat64(), rng.Float64()
 			p.Mean[i], p.Var[i], p.Prob[i] = rng.NormFloat64(), rng.Float64(), rng.Float64()
 		}
-		rs = append(rs, &infer.Result{Label: l, Method: "ep", Variables: []infer.Variable{v}, Predictions: []infer.Prediction{p}})
+		rs = append(rs, &infer.Result{Label: l, Method: "ep", Variables: infer.NewVariables([]infer.Variable{v}...), Predictions: []infer.Prediction{p}})
 	}
 	return rs
 }

@@ -23,7 +23,7 @@ func WriteCSV(w io.Writer, rs []*infer.Result) error {
 		return err
 	}
 	for _, r := range rs {
-		for _, v := range r.Variables {
+		for _, v := range r.Variables.All() {
 			for _, rec := range variableRows(r, v) {
 				cw.Write(rec)
 			}

@@ -17,7 +17,7 @@ import (
 
 // SchemaVersion is the "version" field of the JSON document; it changes only
 // when a field changes meaning or disappears (adding fields keeps it).
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Float is a float64 that encodes NaN and ±Inf as JSON null, so the output
 // is always valid JSON and never claims a number that is not one.
@@ -77,9 +77,17 @@ type Document struct {
 // JSONSummedStates names the discrete latents whose states log_evidence
 // sums over without a normalised prior (compile.Model.SummedStates):
 // log p(y) under uniform priors on them is log_evidence − log_states.
+// Latents is a compact list (CompactNames): a run of numbered latents is
+// one range "x0…x999999".
 type JSONSummedStates struct {
 	Latents   []string `json:"latents"`
 	LogStates Float    `json:"log_states"`
+}
+
+// NewSummedStates returns the summed-states object of latents (the full
+// list, compile.Model.SummedStates) and log Σ log K.
+func NewSummedStates(latents []string, logStates float64) *JSONSummedStates {
+	return &JSONSummedStates{Latents: CompactNames(latents), LogStates: Float(logStates)}
 }
 
 // JSONResult is one infer line's outcome; docs/json.md documents every field.
@@ -118,8 +126,28 @@ type JSONWarning struct {
 // WriteDocument streams 10⁶ variables without holding their encoding or a
 // JSONVariable each.
 type JSONVariables struct {
-	vars []infer.Variable
+	vars infer.Variables
 	stub bool // WriteDocument's placeholder (stubJSON)
+	all  bool // write abridged weights in full (Document.ShowAll)
+}
+
+// AbridgedWeights is the number of elements above which streamed weights
+// (infer.Variable.Streamed: a libsvm plate's) are abridged in JSON unless
+// asked for in full: 2²⁶ weights would be a document of gigabytes, most of
+// them features no example touched. `fg run --weights FILE` writes them.
+const AbridgedWeights = 1 << 20
+
+// JSONAbridged stands for the mean and var arrays of abridged weights.
+type JSONAbridged struct {
+	Elements int `json:"elements"`
+}
+
+// ShowAll makes the document write every element of abridged weights
+// (fg run --json --all).
+func (d *Document) ShowAll() {
+	for k := range d.Results {
+		d.Results[k].Variables.all = true
+	}
 }
 
 // stubJSON is what a placeholder JSONVariables encodes to: a string with a
@@ -158,13 +186,14 @@ func (v JSONVariables) MarshalJSON() ([]byte, error) {
 
 // encode appends the object to b, calling flush after each variable.
 func (v JSONVariables) encode(b *bytes.Buffer, flush func() error) error {
-	order := make([]int32, 0, len(v.vars))
-	for i := range v.vars {
+	n := v.vars.Len()
+	order := make([]int32, 0, n)
+	for i := range n {
 		order = append(order, int32(i))
 	}
 	// By name, the later of equal names first; then keep each name's first.
 	slices.SortStableFunc(order, func(i, j int32) int {
-		if c := strings.Compare(v.vars[i].Name, v.vars[j].Name); c != 0 {
+		if c := strings.Compare(v.vars.Name(int(i)), v.vars.Name(int(j))); c != 0 {
 			return c
 		}
 		return cmp.Compare(j, i)
@@ -173,18 +202,19 @@ func (v JSONVariables) encode(b *bytes.Buffer, flush func() error) error {
 	enc.SetEscapeHTML(true)
 	b.WriteByte('{')
 	for k, i := range order {
-		if k > 0 && v.vars[order[k-1]].Name == v.vars[i].Name {
+		name := v.vars.Name(int(i))
+		if k > 0 && v.vars.Name(int(order[k-1])) == name {
 			continue
 		}
 		if k > 0 {
 			b.WriteByte(',')
 		}
-		if err := enc.Encode(v.vars[i].Name); err != nil {
+		if err := enc.Encode(name); err != nil {
 			return err
 		}
 		b.Truncate(b.Len() - 1) // Encode's newline
 		b.WriteByte(':')
-		jv := jsonVariable(v.vars[i])
+		jv := jsonVariable(v.vars.At(int(i)), v.all)
 		probs := jv.Probs
 		if probs != nil && len(probs.probs) > probsChunk {
 			jv.Probs = &JSONProbs{stub: true}
@@ -270,6 +300,9 @@ type JSONVariable struct {
 	ProbsSE []Floats   `json:"probs_se,omitempty"`
 	ESS     Floats     `json:"ess,omitempty"`
 	RHat    Floats     `json:"rhat,omitempty"`
+	// Abridged stands for mean and var of streamed weights of more than
+	// AbridgedWeights elements (absent when they are written).
+	Abridged *JSONAbridged `json:"abridged,omitempty"`
 }
 
 // JSONPrediction is a predict quantity at new inputs.
@@ -448,9 +481,15 @@ func optFloat(ok bool, x float64) *Float {
 	return &f
 }
 
-func jsonVariable(v infer.Variable) JSONVariable {
+// jsonVariable converts v; streamed weights of more than AbridgedWeights
+// elements keep only their shape and count unless all is set.
+func jsonVariable(v infer.Variable, all bool) JSONVariable {
 	j := JSONVariable{Shape: shape(v.Shape), MeanSE: floats(v.MeanSE), VarSE: floats(v.VarSE),
 		ESS: floats(v.ESS), RHat: floats(v.RHat)}
+	if v.Streamed && !all && len(v.Mean) > AbridgedWeights {
+		j.Abridged = &JSONAbridged{Elements: len(v.Mean)}
+		return j
+	}
 	if !v.Discrete {
 		j.Mean, j.Var = nonNil(floats(v.Mean)), nonNil(floats(v.Var))
 		j.Family, j.Dist = v.Family, v.Dist

@@ -122,7 +122,7 @@ func TestJSONStreamed(t *testing.T) {
 		x := float64(i) / float64(len(big))
 		big[i] = []float64{1 - x, x}
 	}
-	rs[0].Variables = append(rs[0].Variables,
+	rs[0].Variables.Append(
 		infer.Variable{Name: "z<&>", Discrete: true, States: []string{"-1", "+1"}, Probs: [][]float64{{0.25, 0.75}}},
 		infer.Variable{Name: "a", Shape: []int{1}, Mean: []float64{1}, Var: []float64{2}},
 		infer.Variable{Name: "w", Shape: []int{1}, Mean: []float64{3}, Var: []float64{4}},
@@ -154,8 +154,8 @@ func TestJSONStreamed(t *testing.T) {
 		t.Errorf("the streamed probabilities read back as %d elements", len(p))
 	}
 	m := map[string]JSONVariable{}
-	for _, v := range rs[0].Variables {
-		m[v.Name] = jsonVariable(v)
+	for _, v := range rs[0].Variables.All() {
+		m[v.Name] = jsonVariable(v, false)
 	}
 	ref, _ := json.Marshal(m)
 	enc, _ := json.Marshal(d.Results[0].Variables)

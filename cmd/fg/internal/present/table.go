@@ -73,7 +73,7 @@ func writeEvidenceNote(w io.Writer, rs []*infer.Result, opt TableOptions) {
 	}
 	fmt.Fprintf(w, "  (log evidence = log Σ Π factors over the states of %s, which have no categorical prior:\n"+
 		"   the log partition function; log p(y) under uniform priors on them is log evidence − %s)\n",
-		strings.Join(opt.Summed, ", "), num(opt.LogStates))
+		strings.Join(CompactNames(opt.Summed), ", "), num(opt.LogStates))
 }
 
 // WriteWarnings prints every result's warnings, one a line:
@@ -145,7 +145,7 @@ func addSamplerRows(g *grid, rs []*infer.Result) {
 			return Dash
 		}
 		m := math.Inf(1)
-		for _, v := range r.Variables {
+		for _, v := range r.Variables.All() {
 			for _, e := range v.ESS {
 				m = math.Min(m, e)
 			}
@@ -157,7 +157,7 @@ func addSamplerRows(g *grid, rs []*infer.Result) {
 			return Dash
 		}
 		m := math.Inf(-1)
-		for _, v := range r.Variables {
+		for _, v := range r.Variables.All() {
 			for _, x := range v.RHat {
 				m = math.Max(m, x)
 			}
@@ -167,7 +167,7 @@ func addSamplerRows(g *grid, rs []*infer.Result) {
 }
 
 func hasDiagnostics(r *infer.Result) bool {
-	for _, v := range r.Variables {
+	for _, v := range r.Variables.All() {
 		if len(v.ESS) > 0 && len(v.RHat) > 0 {
 			return true
 		}
@@ -299,10 +299,10 @@ func varNames(rs []*infer.Result) []string {
 	var names []string
 	seen := map[string]bool{}
 	for _, r := range rs {
-		for _, v := range r.Variables {
-			if !seen[v.Name] {
-				seen[v.Name] = true
-				names = append(names, v.Name)
+		for i := range r.Variables.Len() {
+			if name := r.Variables.Name(i); !seen[name] {
+				seen[name] = true
+				names = append(names, name)
 			}
 		}
 	}
@@ -310,10 +310,8 @@ func varNames(rs []*infer.Result) []string {
 }
 
 func findVar(r *infer.Result, name string) *infer.Variable {
-	for i := range r.Variables {
-		if r.Variables[i].Name == name {
-			return &r.Variables[i]
-		}
+	if v, ok := r.Variables.Find(name); ok {
+		return &v
 	}
 	return nil
 }
@@ -328,25 +326,32 @@ func findVar(r *infer.Result, name string) *infer.Variable {
 func eachVariable(rs []*infer.Result, f func(name string, vs []*infer.Variable)) {
 	vs := make([]*infer.Variable, len(rs))
 	if len(rs) == 1 {
-		for i := range rs[0].Variables {
-			vs[0] = &rs[0].Variables[i]
-			f(vs[0].Name, vs)
+		var cur infer.Variable // one holder: &v of each would be a heap copy a variable
+		vs[0] = &cur
+		for _, v := range rs[0].Variables.All() {
+			cur = v
+			f(v.Name, vs)
 		}
 		return
 	}
-	byName := make([]map[string]*infer.Variable, len(rs))
+	byName := make([]map[string]int, len(rs)) // name → 1 + index of its first variable
 	for j, r := range rs {
-		m := make(map[string]*infer.Variable, len(r.Variables))
-		for i := range r.Variables {
-			if _, dup := m[r.Variables[i].Name]; !dup {
-				m[r.Variables[i].Name] = &r.Variables[i]
+		m := make(map[string]int, r.Variables.Len())
+		for i := range r.Variables.Len() {
+			if name := r.Variables.Name(i); m[name] == 0 {
+				m[name] = i + 1 // 0: absent
 			}
 		}
 		byName[j] = m
 	}
+	found := make([]infer.Variable, len(rs))
 	for _, name := range varNames(rs) {
-		for j := range rs {
-			vs[j] = byName[j][name]
+		for j, r := range rs {
+			vs[j] = nil
+			if i := byName[j][name]; i > 0 {
+				found[j] = r.Variables.At(i - 1)
+				vs[j] = &found[j]
+			}
 		}
 		f(name, vs)
 	}

@@ -94,9 +94,9 @@ func TestElementName(t *testing.T) {
 // reports it without values (a failed run) and a later one has them.
 func TestTableVariableFromAnyResult(t *testing.T) {
 	failed := &infer.Result{Method: "ep", Label: "a", Status: infer.Failed,
-		Variables: []infer.Variable{{Name: "f", Shape: []int{2}}}}
+		Variables: infer.NewVariables([]infer.Variable{{Name: "f", Shape: []int{2}}}...)}
 	ok := &infer.Result{Method: "ep", Label: "b", Status: infer.Converged,
-		Variables: []infer.Variable{{Name: "f", Shape: []int{2}, Mean: []float64{1, 2}, Var: []float64{1, 4}}}}
+		Variables: infer.NewVariables([]infer.Variable{{Name: "f", Shape: []int{2}, Mean: []float64{1, 2}, Var: []float64{1, 4}}}...)}
 	var buf bytes.Buffer
 	if err := WriteTable(&buf, "m", []*infer.Result{failed, ok}, TableOptions{}); err != nil {
 		t.Fatal(err)

@@ -14,11 +14,11 @@ import (
 // against it whose Student-t marginal has an infinite variance.
 func warned() []*infer.Result {
 	ref := &infer.Result{Method: "mcmc", Label: "mcmc", Status: infer.Done,
-		Variables: []infer.Variable{{Name: "w", Shape: []int{1}, Mean: []float64{0.1}, Var: []float64{1}}}}
+		Variables: infer.NewVariables([]infer.Variable{{Name: "w", Shape: []int{1}, Mean: []float64{0.1}, Var: []float64{1}}}...)}
 	ref.Warn("m.fg:7:1", "split R-hat 1.155 > 1.01 at w[0]: the chains disagree; run more samples (or burnin)")
 	ref.Warn("m.fg:7:1", "effective sample size 11 < 400 at w[0]: Monte Carlo error is large; run more samples")
 	r := &infer.Result{Method: "ep", Label: "ep_t", Status: infer.Converged,
-		Variables: []infer.Variable{{Name: "w", Shape: []int{1}, Mean: []float64{0.2}, Var: []float64{math.Inf(1)}}},
+		Variables: infer.NewVariables([]infer.Variable{{Name: "w", Shape: []int{1}, Mean: []float64{0.2}, Var: []float64{math.Inf(1)}}}...),
 		Errors:    &infer.Errors{Reference: "mcmc", ReferenceWarnings: 2, MeanMAE: 0.1, HasMean: true}}
 	return []*infer.Result{r, ref}
 }
@@ -83,7 +83,7 @@ func TestJSONWarnings(t *testing.T) {
 // marginals, JSON null and no variables.
 func TestFailedCarriesNoNumbers(t *testing.T) {
 	r := &infer.Result{Method: "bp", Label: "bp", Status: infer.Diverged, HasEvidence: true,
-		Variables: []infer.Variable{{Name: "x", Shape: []int{1}, Discrete: true, States: []string{"-1", "+1"}, Probs: [][]float64{{0, 0}}}}}
+		Variables: infer.NewVariables([]infer.Variable{{Name: "x", Shape: []int{1}, Discrete: true, States: []string{"-1", "+1"}, Probs: [][]float64{{0, 0}}}}...)}
 	r.ClearNumbers()
 	var b bytes.Buffer
 	if err := WriteJSON(&b, "m", []*infer.Result{r}); err != nil {
