@@ -416,7 +416,7 @@ func checkRetried(t *testing.T, r, ref *infer.Result, sweep int, rel float64) {
 		t.Errorf("%s: warnings %v", r.Label, r.Warnings)
 	}
 	var worst float64
-	v, w := r.Variables[0], ref.Variables[0]
+	v, w := r.Variables.At(0), ref.Variables.At(0)
 	for i := range w.Mean {
 		worst = max(worst, math.Abs(v.Mean[i]-w.Mean[i])/math.Sqrt(w.Var[i]), math.Abs(v.Var[i]/w.Var[i]-1))
 	}
