@@ -44,8 +44,7 @@ func (c *compiler) scanWeights(f *ast.File) {
 		}
 		return u
 	}
-	var stmts func([]ast.Stmt)
-	stmts = func(list []ast.Stmt) {
+	stmts := func(list []ast.Stmt) {
 		for _, s := range list {
 			switch s := s.(type) {
 			case *ast.ExpectStmt:
