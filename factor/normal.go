@@ -61,6 +61,13 @@ func (l Normal) Tilted(y, m, v, u float64) (logZ, d1, d2 float64) {
 	return logZ, d / s, -1 / s
 }
 
+// GaussianSite is the likelihood itself as an EP site, τ̃ = 1/σ²,
+// ν̃ = y/σ²: its site for every cavity and power (families.GaussianSiter),
+// exact where the derivative route loses σ² in v + σ²/u.
+func (l Normal) GaussianSite(y float64) families.Gaussian {
+	return families.Gaussian{Shift: y / l.Var, Prec: 1 / l.Var}
+}
+
 // ExpLogLik: the tilted is N(m̂, v̂), so E[log N(y; f, σ²)] = −½ log 2πσ² − ((y − m̂)² + v̂)/(2σ²).
 func (l Normal) ExpLogLik(y, m, v float64) float64 {
 	_, d1, d2 := l.Tilted(y, m, v, 1)

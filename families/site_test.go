@@ -104,3 +104,56 @@ func TestSiteMessage(t *testing.T) {
 		t.Errorf("%v, want [4 -1]", out)
 	}
 }
+
+// gaussFactor is the Gaussian factor N(y; x, r) as a site factor: its
+// tilted rule (gaussTilted) and, unless derivOnly, its own site.
+type gaussFactor struct{ r float64 }
+
+func (g gaussFactor) Tilted(y, m, v, u float64) (logZ, d1, d2 float64) {
+	d1, d2 = gaussTilted(y, g.r, m, v, u)
+	return 0, d1, d2
+}
+
+func (g gaussFactor) GaussianSite(y float64) Gaussian { return Gaussian{Shift: y / g.r, Prec: 1 / g.r} }
+
+// derivOnly hides GaussianSite: the derivative route.
+type derivOnly struct{ f gaussFactor }
+
+func (d derivOnly) Tilted(y, m, v, u float64) (float64, float64, float64) {
+	return d.f.Tilted(y, m, v, u)
+}
+
+// TestFactorSiteGaussianExact: a Gaussian factor N(y; x, r) with noise far
+// below the cavity variance (v = 2, r = 1e-3 … 1e-13) gets its own site
+// τ̃ = 1/r, ν̃ = y/r from the one site update (FactorSite, Propose) to
+// 1e-12 relative under KL and power EP, and the damped step lands at
+// Damped(old, site). The derivative route, which rounds r inside
+// v + r/u, is measured too: at r = 1e-12 it is more than 1e-6 off, so
+// this test fails if the exact site is not used.
+func TestFactorSiteGaussianExact(t *testing.T) {
+	const y = 0.7
+	cav := Gaussian{Shift: 0.3 / 2, Prec: 0.5} // N(0.3, 2)
+	old := Gaussian{Shift: 1, Prec: 3}
+	for e := 3; e <= 13; e++ {
+		r := math.Pow(10, -float64(e))
+		f := gaussFactor{r}
+		for _, u := range []float64{1, 0.5, 1e-3} {
+			site, ok := FactorSite(f, y, cav, u)
+			if !ok || !(math.Abs(site.Prec*r-1) <= 1e-12) || !(math.Abs(site.Shift*r/y-1) <= 1e-12) {
+				t.Errorf("r = %g, u = %g: site %+v (ok %v), want τ̃ = %g, ν̃ = %g", r, u, site, ok, 1/r, y/r)
+			}
+			got, ok := SiteUpdate{Power: u, Damping: 0.5}.Propose(f, y, old, cav)
+			if want := old.Damp(site, 0.5); !ok || got != want {
+				t.Errorf("r = %g, u = %g: damped %+v, want %+v", r, u, got, want)
+			}
+		}
+		if e == 12 {
+			d, ok := FactorSite(derivOnly{f}, y, cav, 1)
+			off := math.Abs(d.Prec*r - 1)
+			if !ok || !(off > 1e-6) {
+				t.Errorf("derivative route at r = 1e-12: τ̃ r − 1 = %.3g, expected its rounding of r in v + r (> 1e-6)", d.Prec*r-1)
+			}
+			t.Logf("derivative route at r = 1e-12: τ̃ r − 1 = %.3g", d.Prec*r-1)
+		}
+	}
+}

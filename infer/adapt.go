@@ -26,6 +26,18 @@ import (
 //     as too large for this model (a step can be tried again after a
 //     transient, but the schedule cannot cycle for ever between two steps).
 //
+// A sweep can also fail outright: parallel EP changes every site from the
+// same posterior, and when the negative site precisions of a likelihood
+// that is not log-concave add up, the new joint is not positive definite
+// (the undamped iteration has left the region where the posterior exists,
+// not EP's fixed point). A sweep that finds this leaves its state as it was
+// and returns a *Rejected error; the schedule then halves the step at once
+// and Iterate repeats the sweep from that state — the step-size control of
+// robust EP implementations (GPML's infEP restarts from the last good
+// sites; Minka 2001 and Seeger 2008 damp until the update is proper). A
+// rejection counts as a failure of its step, so a step rejected twice is
+// not tried again; only a rejection at MinDamping ends the run as diverged.
+//
 // A converging run is never touched. Convergence is still judged on the
 // undamped change R = change/δ of the step the sweep made (iterate.go), so
 // a step made small never fakes it. Each change is reported
@@ -40,9 +52,15 @@ const AdaptWindow = 20
 type Adaptation struct {
 	Sweep    int     // the sweep after which the step changed
 	From, To float64 // the steps before and after
+	// Rejected marks a sweep that made the state improper at step From:
+	// it was undone and repeated at step To.
+	Rejected bool
 }
 
 func (a Adaptation) String() string {
+	if a.Rejected {
+		return fmt.Sprintf("%g → %g retrying sweep %d", a.From, a.To, a.Sweep)
+	}
 	return fmt.Sprintf("%g → %g after sweep %d", a.From, a.To, a.Sweep)
 }
 
@@ -91,23 +109,40 @@ func (a *adapter) observe(it int, r float64) {
 	case math.IsInf(last, 1): // the first window at this step: nothing to compare
 	case win >= last*(1-1e-9):
 		a.streak = 0
-		if a.step() > MinDamping {
-			if a.strikes[a.level]++; a.strikes[a.level] >= 2 {
-				a.cap = max(a.cap, a.level+1)
-			}
-			a.move(it, a.level+1)
-		}
+		a.fail(it, false)
 	default:
 		if a.streak++; a.streak >= 2 && a.level > a.cap {
-			a.move(it, a.level-1)
+			a.move(it, a.level-1, false)
 		}
 	}
 }
 
-func (a *adapter) move(it, level int) {
+// reject takes a sweep it that made the state improper and left it as it
+// was: it halves the step, counting a failure of the old one, and reports
+// whether the sweep may be repeated (false when adaptation is off or the
+// step is already MinDamping).
+func (a *adapter) reject(it int) bool {
+	return a.on && a.fail(it, true)
+}
+
+// fail halves the step after a failure of the current one (a window that
+// did not lower the envelope, or a rejected sweep); a step that failed
+// twice caps the schedule below it. It reports false at MinDamping.
+func (a *adapter) fail(it int, rejected bool) bool {
+	if a.step() <= MinDamping {
+		return false
+	}
+	if a.strikes[a.level]++; a.strikes[a.level] >= 2 {
+		a.cap = max(a.cap, a.level+1)
+	}
+	a.move(it, a.level+1, rejected)
+	return true
+}
+
+func (a *adapter) move(it, level int, rejected bool) {
 	from := a.step()
 	a.level = level
-	a.log = append(a.log, Adaptation{Sweep: it, From: from, To: a.step()})
+	a.log = append(a.log, Adaptation{Sweep: it, From: from, To: a.step(), Rejected: rejected})
 	a.reset()
 }
 
@@ -119,6 +154,9 @@ func AdaptationSummary(log []Adaptation) string {
 	}
 	first, last := log[0], log[len(log)-1]
 	s := fmt.Sprintf("the residual stopped decreasing at damping %g, so the step was adapted (%s", first.From, first)
+	if first.Rejected {
+		s = fmt.Sprintf("sweep %d at damping %g made the state improper, so it was undone and the step was adapted (%s", first.Sweep, first.From, first)
+	}
 	switch {
 	case len(log) == 2:
 		s += ", " + last.String()

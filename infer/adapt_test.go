@@ -2,6 +2,7 @@ package infer
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -105,5 +106,61 @@ func TestAdaptCapped(t *testing.T) {
 	}
 	if o.Status != Converged || ups > 1 {
 		t.Errorf("%v, adapted %v", o.Status, o.Adapted)
+	}
+}
+
+// TestRejectedSweepRetried: a sweep that reports *Rejected (its step would
+// leave the region where the state is proper, here x ≥ −1 for the update
+// x ← x + δ(−3 − x) from x = 0 — at δ ≥ 1/3) changes nothing; Iterate
+// repeats it with the same number at half the step until it is accepted,
+// logs each halving as a rejection, and neither the trace nor the sweep
+// budget counts the rejected attempts. With a fixed step the first
+// rejection ends the run as diverged with the sweep's message. (Once the
+// residual falls for two windows the step is doubled back, as after any
+// other halving.)
+func TestRejectedSweepRetried(t *testing.T) {
+	var x float64
+	var calls []int
+	sweep := func(_ context.Context, it int, d float64) (Sweep, error) {
+		calls = append(calls, it)
+		next := x + d*(-0.9-x)
+		if x+d*(-3-x) < -1 && it == 1 {
+			return Sweep{Updates: 1}, &Rejected{Err: errors.New("improper")}
+		}
+		change := math.Abs(next - x)
+		x = next
+		return Sweep{Change: change, Updates: 1}, nil
+	}
+	o := Iterate(context.Background(), Loop{Tol: 1e-10, MaxIter: 100}, sweep)
+	want := []Adaptation{{Sweep: 1, From: 1, To: 0.5, Rejected: true}, {Sweep: 1, From: 0.5, To: 0.25, Rejected: true}}
+	if o.Status != Converged || len(o.Adapted) < 2 || o.Adapted[0] != want[0] || o.Adapted[1] != want[1] {
+		t.Fatalf("%v (%s), adapted %v", o.Status, o.Message, o.Adapted)
+	}
+	if calls[0] != 1 || calls[1] != 1 || calls[2] != 1 || calls[3] != 2 || len(o.Trace) != o.Iterations || o.Iterations != len(calls)-2 {
+		t.Errorf("sweeps called %v, %d iterations, trace %d", calls, o.Iterations, len(o.Trace))
+	}
+	if s := AdaptationSummary(o.Adapted[:2]); !strings.Contains(s, "sweep 1 at damping 1 made the state improper, so it was undone and the step was adapted (1 → 0.5 retrying sweep 1, 0.5 → 0.25 retrying sweep 1)") {
+		t.Errorf("summary %q", s)
+	}
+
+	x, calls = 0, nil
+	o = Iterate(context.Background(), Loop{Tol: 1e-10, MaxIter: 100, FixedDamping: true}, sweep)
+	if o.Status != Diverged || o.Message != "sweep 1: improper" || len(calls) != 1 || len(o.Adapted) != 0 {
+		t.Errorf("fixed step: %v %q after %d calls, adapted %v", o.Status, o.Message, len(calls), o.Adapted)
+	}
+}
+
+// TestRejectedAtFloor: a sweep rejected at every step halves it down to
+// MinDamping and then ends the run as diverged — a bounded number of
+// attempts, each logged.
+func TestRejectedAtFloor(t *testing.T) {
+	calls := 0
+	o := Iterate(context.Background(), Loop{Tol: 1e-10, MaxIter: 100}, func(context.Context, int, float64) (Sweep, error) {
+		calls++
+		return Sweep{}, &Rejected{Err: errors.New("improper")}
+	})
+	levels := int(math.Ceil(math.Log2(1 / MinDamping))) // 1 → MinDamping in halvings
+	if o.Status != Diverged || o.Damping != MinDamping || len(o.Adapted) != levels || calls != levels+1 {
+		t.Errorf("%v %q at step %g after %d calls, %d adaptations", o.Status, o.Message, o.Damping, calls, len(o.Adapted))
 	}
 }

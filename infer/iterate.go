@@ -16,7 +16,9 @@ import (
 // reports — and decides the status in one place:
 //
 //	canceled         the context ended (checked before and after every sweep)
-//	diverged         the sweep failed, or its change is NaN (non-finite state)
+//	diverged         the sweep failed (a rejected sweep only at MinDamping or
+//	                 a fixed step: it is repeated at half the step), or its
+//	                 change is NaN (non-finite state)
 //	failed           R < tol, but every update of the run was skipped
 //	stalled          R < tol, but updates of the last sweep were skipped
 //	converged        R < tol (the Converger's test) and nothing was skipped
@@ -78,6 +80,18 @@ type Sweep struct {
 // error ends the run as diverged with the error as the message, unless it
 // is a *Halt.
 type SweepFunc func(ctx context.Context, iter int, damping float64) (Sweep, error)
+
+// Rejected is the error of a sweep whose step made the state improper (a
+// joint that is not positive definite, a non-finite message) and that left
+// the state as it was before the sweep. Iterate then repeats the sweep at
+// half the step (adapt.go) — the sweep number, the sweep budget and the
+// trace are those of the repeated sweep — and ends the run as diverged,
+// with Err's message, only when the step is already MinDamping or the
+// step is fixed (Loop.FixedDamping).
+type Rejected struct{ Err error }
+
+func (r *Rejected) Error() string { return r.Err.Error() }
+func (r *Rejected) Unwrap() error { return r.Err }
 
 // Halt is an error a sweep returns to end the run with a status of its
 // choosing (for example Failed when a shard's worker fails).
@@ -175,6 +189,11 @@ func Iterate(ctx context.Context, l Loop, sweep SweepFunc) Outcome {
 		damping = ad.step()
 		o.Damping = damping
 		s, err := sweep(ctx, it, damping)
+		if rejected(ctx, err) && ad.reject(it) {
+			o.Adapted = ad.log
+			i-- // the same sweep again, from the same state, at half the step
+			continue
+		}
 		o.Iterations, o.Last = i, s
 		o.Updates += s.Updates
 		o.Skipped += s.Skipped
@@ -196,6 +215,12 @@ func Iterate(ctx context.Context, l Loop, sweep SweepFunc) Outcome {
 		o.Adapted = ad.log
 	}
 	return o.end(o.limit(l))
+}
+
+// rejected reports whether err is a *Rejected sweep of a live run.
+func rejected(ctx context.Context, err error) bool {
+	var r *Rejected
+	return ctx.Err() == nil && errors.As(err, &r)
 }
 
 // sweepError turns a sweep's error into the run's end: canceled when the

@@ -60,8 +60,11 @@
 // Gaussian observation with noise variance 1e-12 on a unit-scale GP) get
 // their marginals and cavities in leave-one-out form from B's Cholesky
 // (tight.go): EP on Gaussian sites equals GP regression's closed form to
-// 1e-8 down to r = 1e-12 (tight_test.go). The site-space path does this;
-// the weight-space and FITC paths read cavities from the marginals.
+// 1e-8 down to r = 1e-12 (tight_test.go). The weight-space path does the
+// same for its tight sites with a large leverage on a problem of at most
+// 2N of them (tightw.go), FITC with leave-latent-out forms (fitc_tight.go);
+// both match the leave-one-out closed form to 1e-8. A Gaussian site itself
+// is computed exactly, τ̃ = 1/r (families.FactorSite).
 //
 // GPML's infEP clamps new site precisions at zero; Settings.NonNegativeSites
 // does the same. It matters only for likelihoods that are not log-concave

@@ -198,6 +198,9 @@ type fitcEngine struct {
 	st      *fitcState
 	rng     *rand.Rand
 	stats   infer.Stats
+	// byLatent lists the sites of each latent value (onLatent; built
+	// when a tight latent first asks).
+	byLatent [][]int
 }
 
 func newFITCEngine(p *FITCProblem, pr *fitcPrior, s Settings, r rule) *fitcEngine {
@@ -266,7 +269,8 @@ func (e *fitcEngine) sweepSequential(ctx context.Context) error {
 		i := e.p.Sites[j].Index
 		old := e.sites[j]
 		mu, s2 := e.st.marginal(e.pr, i, e.tau[i], e.nu[i], w)
-		np, b, ok := e.r.propose(e.p.Sites[j], old, mu, s2)
+		tc, nc := e.cavity(j, e.r.Power, mu, s2)
+		np, b, ok := e.r.proposeCavity(e.p.Sites[j], old, tc, nc)
 		e.b[j] = b
 		if ok {
 			ok = e.st.update(e.pr, i, e.tau[i], e.nu[i], e.tau[i]+np.Prec-old.Prec, e.nu[i]+np.Shift-old.Shift, w)
@@ -301,16 +305,20 @@ func (e *fitcEngine) rebuild(ctx context.Context) error {
 }
 
 // sweepParallel computes every site's new message from the same posterior,
-// then rebuilds the representation once.
+// then rebuilds the representation once. New sites that give no proper
+// posterior change nothing and are reported as *infer.Rejected, as in the
+// dense engine.
 func (e *fitcEngine) sweepParallel(ctx context.Context) error {
 	next := append([]families.Gaussian(nil), e.sites...)
+	nb := append([]float64(nil), e.b...)
 	for j := range e.sites {
 		if j%ctxEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		i := e.p.Sites[j].Index
-		np, b, ok := e.r.propose(e.p.Sites[j], e.sites[j], e.st.mu[i], e.st.sdiag[i])
-		e.b[j] = b
+		tc, nc := e.cavity(j, e.r.Power, e.st.mu[i], e.st.sdiag[i])
+		np, b, ok := e.r.proposeCavity(e.p.Sites[j], e.sites[j], tc, nc)
+		nb[j] = b
 		if !ok {
 			e.stats.Skipped++
 			continue
@@ -321,9 +329,9 @@ func (e *fitcEngine) sweepParallel(ctx context.Context) error {
 	tau, nu := e.totals(next)
 	st, err := e.pr.recompute(ctx, tau, nu)
 	if err != nil {
-		return err
+		return rejectImproper(err)
 	}
-	e.sites, e.tau, e.nu, e.st = next, tau, nu, st
+	e.sites, e.b, e.tau, e.nu, e.st = next, nb, tau, nu, st
 	return nil
 }
 
@@ -343,6 +351,9 @@ func (e *fitcEngine) finish(res *FITCResult, status infer.Status, msg string) *F
 	alpha := make([]float64, e.pr.n)
 	for i := range alpha {
 		alpha[i] = e.nu[i] - e.tau[i]*st.mu[i]
+		if st.alpha != nil && !math.IsNaN(st.alpha[i]) {
+			alpha[i] = st.alpha[i] // a tight latent's, without cancelling
+		}
 	}
 	beta := mat.NewVecDense(e.pr.m, nil)
 	beta.MulVec(e.pr.Vt.T(), mat.NewVecDense(e.pr.n, alpha))
@@ -352,7 +363,10 @@ func (e *fitcEngine) finish(res *FITCResult, status infer.Status, msg string) *F
 		for j, s := range e.p.Sites {
 			mu[j], s2[j] = st.mu[s.Index], st.sdiag[s.Index]
 		}
-		lz, err := logZEP(e.r.Power, e.p.Sites, e.sites, nil, mu, s2, nil, nil, st.logDet)
+		cav := func(j int, u float64, _ families.Gaussian, mu, v float64) (float64, float64) {
+			return e.cavity(j, u, mu, v)
+		}
+		lz, err := logZEP(e.r.Power, e.p.Sites, e.sites, nil, mu, s2, e.siteAlpha(st), cav, st.logDet)
 		res.LogZ, res.HasLogZ = lz, err == nil
 		if err != nil {
 			res.Message = joinMsg(res.Message, err.Error())

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // fitcPrior is the FITC prior in low-rank form (see fitc.go): the rows
@@ -18,6 +20,7 @@ type fitcPrior struct {
 	Lu   mat.Cholesky // K_uu + snu2 I
 	Vt   *mat.Dense   // n×m
 	g    []float64
+	kt   []float64 // diag Kt = |v_i|² + g_i (tight sites, fitc_tight.go)
 }
 
 // fitcChunk is the number of rows of Vt processed at once by the O(n m²)
@@ -27,7 +30,7 @@ const fitcChunk = 256
 func newFITCPrior(ctx context.Context, p *FITCProblem) (*fitcPrior, error) {
 	m := p.Kuu.SymmetricDim()
 	n, _ := p.Kfu.Dims()
-	pr := &fitcPrior{n: n, m: m, g: make([]float64, n)}
+	pr := &fitcPrior{n: n, m: m, g: make([]float64, n), kt: make([]float64, n)}
 	kj := mat.NewSymDense(m, nil)
 	kj.CopySym(p.Kuu)
 	for i := 0; i < m; i++ {
@@ -42,7 +45,9 @@ func newFITCPrior(ctx context.Context, p *FITCProblem) (*fitcPrior, error) {
 	}
 	for i := range pr.g {
 		v := pr.Vt.RawRowView(i)
-		pr.g[i] = math.Max(p.Kdiag[i]-blas64.Dot(vec(v), vec(v)), 0)
+		q := blas64.Dot(vec(v), vec(v))
+		pr.g[i] = math.Max(p.Kdiag[i]-q, 0)
+		pr.kt[i] = q + pr.g[i]
 	}
 	return pr, nil
 }
@@ -78,6 +83,11 @@ type fitcState struct {
 	a         []float64
 	mu, sdiag []float64
 	logDet    float64 // log det(I + T Kt)
+	// cav and alpha are the cavities of the tight latents' summed sites
+	// and their α_i = ν_i − τ_i μ_i, computed without cancelling
+	// (fitc_tight.go); nil when no latent is tight.
+	cav   []families.Gaussian
+	alpha []float64
 }
 
 // coef returns c = 1/(1 + g τ̃), d = g c and w = τ̃ c, and false when
@@ -94,8 +104,21 @@ func coef(g, tau float64) (c, d, w float64, ok bool) {
 var errImproperFITC = errors.New("posterior became improper or non-finite")
 
 // recompute builds the representation from the summed site parameters
-// (tau, nu per latent value) in O(n m²) time and O(fitcChunk·m) extra memory.
+// (tau, nu per latent value) in O(n m²) time and O(fitcChunk·m) extra
+// memory, with the tight latents' cavities (fitc_tight.go).
 func (pr *fitcPrior) recompute(ctx context.Context, tau, nu []float64) (*fitcState, error) {
+	st, err := pr.represent(ctx, tau, nu)
+	if err != nil {
+		return nil, err
+	}
+	if err := pr.tighten(ctx, st, tau, nu); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// represent is recompute without the tight latents' cavities.
+func (pr *fitcPrior) represent(ctx context.Context, tau, nu []float64) (*fitcState, error) {
 	m := pr.m
 	st := &fitcState{mu: make([]float64, pr.n), sdiag: make([]float64, pr.n)}
 	cs, ds, ws := make([]float64, pr.n), make([]float64, pr.n), make([]float64, pr.n)

@@ -26,6 +26,10 @@ func iterate(ctx context.Context, s Settings, damping *float64, mu func() []floa
 			err := sweep(it)
 			stats.Iterations = it
 			sw := infer.Sweep{Updates: stats.Updates - u, Skipped: stats.Skipped - k, Why: "improper cavity or tilted distribution"}
+			var rej *infer.Rejected
+			if errors.As(err, &rej) {
+				stats.Updates, stats.Skipped = u, k // the sweep was undone
+			}
 			if err != nil {
 				return sw, fmt.Errorf("%w%s", err, improperHint(err, s, step))
 			}
@@ -56,6 +60,16 @@ func improperHint(err error, s Settings, damping float64) string {
 		return " (parallel EP changes every site at once and the negative site precisions of a likelihood that is not log-concave can overshoot: use damping < 1 or schedule = sequential)"
 	}
 	return " (parallel EP changes every site at once: use a smaller damping or schedule = sequential)"
+}
+
+// rejectImproper marks the error of a parallel sweep whose new sites give
+// no proper posterior — the sweep changed nothing — as *infer.Rejected, so
+// that infer.Iterate repeats it at a smaller step; other errors pass.
+func rejectImproper(err error) error {
+	if errors.Is(err, errImproper) || errors.Is(err, errImproperFITC) {
+		return &infer.Rejected{Err: err}
+	}
+	return err
 }
 
 // visitOrder is the order of one sequential sweep over m sites: 0..m−1,

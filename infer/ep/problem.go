@@ -53,6 +53,7 @@ type projection struct {
 	// formed; L is the lower Cholesky factor of K.
 	weight bool
 	L      *mat.TriDense
+	kfDiag []float64 // diag Kf = ‖Lᵀ a_i‖² on the weight-space path (tight sites, tightw.go)
 }
 
 func (p *Problem) validate() error {
@@ -176,6 +177,7 @@ func newProjectionDone(p *Problem, mode pathMode, done <-chan struct{}) (*projec
 	}
 	if pr.L != nil {
 		pr.weight = true
+		pr.kfDiag = priorVariancesW(pr.A, pr.L)
 		return pr, nil
 	}
 	if err := checkSiteSpace(m); err != nil {

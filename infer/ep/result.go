@@ -70,7 +70,8 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 
 // alpha returns α = ν̃ − T μ_f = Kf⁻¹(μ_f − f0) for the final state: on the
 // site-space path from B's factorisation (posteriorAlpha); on the weight-space
-// path, where μ_w is read directly and α only enters Predict, as ν̃ − T A μ_w.
+// path, where μ_w is read directly and α only enters Predict and log Z, as
+// ν̃ − T A μ_w (for tight sites, from tightenW).
 func (e *engine) alpha(st *state) ([]float64, error) {
 	if st.w == nil {
 		return posteriorAlpha(e.pr, st.bf, e.sites)
@@ -78,6 +79,9 @@ func (e *engine) alpha(st *state) ([]float64, error) {
 	alpha := make([]float64, len(e.sites))
 	for i, sp := range e.sites {
 		alpha[i] = sp.Shift - sp.Prec*st.mu[i]
+		if st.alpha != nil && !math.IsNaN(st.alpha[i]) {
+			alpha[i] = st.alpha[i] // a tight site's, without cancelling
+		}
 	}
 	return alpha, nil
 }

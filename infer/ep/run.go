@@ -379,7 +379,7 @@ func (e *engine) proposeAt(i int, v float64) (families.Gaussian, float64, bool) 
 	return e.r.proposeCavity(e.p.Sites[i], sp, tc, nc)
 }
 
-// freshCavities refactors the site-space state before a sequential sweep
+// freshCavities refactors the state (either path) before a sequential sweep
 // when some site is tight and the state was rank-one updated since its last
 // factorisation: a tight site's cavity cannot be read from the running Σ,
 // whose diagonal has lost the digits that carry it (tight.go), and is taken
@@ -387,7 +387,7 @@ func (e *engine) proposeAt(i int, v float64) (families.Gaussian, float64, bool) 
 // updates, which moves the path but not the fixed point. Models without
 // tight sites skip this.
 func (e *engine) freshCavities() error {
-	if e.pr.weight || e.fresh || !anyTight(e.pr, e.sites) {
+	if e.fresh || !anyTight(e.pr, e.sites) {
 		return nil
 	}
 	st, err := e.refactor(e.sites, true)
@@ -404,14 +404,19 @@ func (e *engine) freshCavities() error {
 // sweepParallel computes every site's new message from the same posterior,
 // then refactors once: one Cholesky of B and one triangular solve per sweep
 // (M×M in site space, N×N plus O(M N²) products in weight space).
+//
+// New sites that give no proper posterior leave the sites, relaxation
+// weights and posterior as they were and are reported as *infer.Rejected
+// (rejectImproper): infer.Iterate repeats the sweep at a smaller step.
 func (e *engine) sweepParallel() error {
 	next := append([]families.Gaussian(nil), e.sites...)
+	nb := append([]float64(nil), e.b...)
 	for i := range e.sites {
 		if e.canceled() {
 			return nil
 		}
 		np, b, ok := e.proposeAt(i, e.st.sdiag[i])
-		e.b[i] = b
+		nb[i] = b
 		if !ok {
 			e.stats.Skipped++
 			continue
@@ -424,9 +429,9 @@ func (e *engine) sweepParallel() error {
 		return nil // the loop reports the cancellation; sites stay as they were
 	}
 	if err != nil {
-		return err
+		return rejectImproper(err)
 	}
-	e.sites, e.st, e.fresh = next, st, true
+	e.sites, e.b, e.st, e.fresh = next, nb, st, true
 	return nil
 }
 

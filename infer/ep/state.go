@@ -21,6 +21,9 @@ type state struct {
 	bf    *bform
 	cav   []families.Gaussian // stable u = 1 cavities of the tight sites (tight.go; Prec = 0: none computed, the site is not tight or its cavity not proper), or nil
 	w     *wpost              // weight-space path (then sigma and bf are nil)
+	// alpha holds α_i = ν̃_i − τ̃_i μ_i of the weight-space path's tight
+	// sites, computed without cancelling (tightw.go; NaN elsewhere), or nil.
+	alpha []float64
 }
 
 // logDet returns log det(I + T Kf) of the factorisation behind s.

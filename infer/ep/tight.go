@@ -38,13 +38,21 @@ func tight(sp families.Gaussian, kii float64) bool { return sp.Prec > 0 && sp.Pr
 
 // anyTight reports whether some site is tight.
 func anyTight(pr *projection, sites []families.Gaussian) bool {
-	kr := pr.Kf.RawSymmetric()
 	for i, sp := range sites {
-		if tight(sp, kr.Data[i*kr.Stride+i]) {
+		if tight(sp, pr.priorVar(i)) {
 			return true
 		}
 	}
 	return false
+}
+
+// priorVar is Kf_ii, the prior variance of projection i.
+func (pr *projection) priorVar(i int) float64 {
+	if pr.weight {
+		return pr.kfDiag[i]
+	}
+	kr := pr.Kf.RawSymmetric()
+	return kr.Data[i*kr.Stride+i]
 }
 
 // powerCavity returns the natural parameters of the power-u cavity q / t̃^u
@@ -94,6 +102,22 @@ func (st *state) tighten(pr *projection, sites []families.Gaussian) error {
 		st.cav[i] = families.Gaussian{Prec: tc, Shift: tc * (mt - alpha[i]/(sp.Prec*beta))}
 	}
 	return nil
+}
+
+// leaveOneOut solves the site-space problem sub (a Gaussian prior over a
+// few projections with the given sites; the weight-space and FITC paths
+// build it for their tight sites) and returns its state — marginals, and
+// the tight sites' cavities in the forms above — and α = ν̃ − T μ.
+func leaveOneOut(sub *projection, sites []families.Gaussian) (*state, []float64, error) {
+	st, err := recompute(sub, sites, false, scratch{})
+	if err != nil {
+		return nil, nil, err
+	}
+	alpha, err := posteriorAlpha(sub, st.bf, sites)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, alpha, nil
 }
 
 // invDiag returns (B⁻¹)_ii, using w (length M) as scratch: ‖U⁻ᵀ e_i‖² in

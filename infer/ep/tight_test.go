@@ -98,13 +98,12 @@ const eps = 0x1p-52
 // at r = 1e-9 (a cavity with precision ≤ 0), EP stalled at r = 1e-11 and
 // |Δ log Z| was 2e-4 already at r = 1e-6.
 //
-// The site update itself (τ̃ = −d2/(1 + v d2) from the tilted derivatives,
-// with d2 = −1/(v + r)) rounds r inside v + r: the site precision it
-// returns is 1/r to a relative ε v/r (v ≤ Kf_ii the cavity variance;
-// measured 5e-6 at r = 1e-12), and the posterior variances inherit that
-// error. So the sites are checked against 1/r to 4 ε Kf_ii/r, and the
-// engine's marginals against the closed form for the sites it returned
-// (noise variances 1/τ̃_i, targets ν̃_i/τ̃_i) to 1e-8 relative.
+// The sites are checked against 1/r to 4 ε Kf_ii/r — the rounding of the
+// derivative route (τ̃ = −d2/(1 + v d2), d2 = −1/(v + r), which rounds r
+// inside v + r), which Gaussian sites no longer take (families.FactorSite;
+// TestGaussianSitesExact checks them to 1e-12) — and the engine's
+// marginals against the closed form for the sites it returned (noise
+// variances 1/τ̃_i, targets ν̃_i/τ̃_i) to 1e-8 relative.
 func TestTightGaussianSites(t *testing.T) {
 	K := seGram(tinyX)
 	n := len(tinyY)
@@ -162,6 +161,51 @@ func TestTightGaussianSites(t *testing.T) {
 				if !relClose(res.Mean[i], wantMu[i], 1e-8) || !relClose(res.Var[i], wantVar[i], 1e-8) {
 					t.Errorf("%s: f[%d] = %.15g ± %.10g, closed form %.15g ± %.10g (relative var error %.2g)", name, i,
 						res.Mean[i], res.Var[i], wantMu[i], wantVar[i], res.Var[i]/wantVar[i]-1)
+				}
+			}
+		}
+	}
+}
+
+// TestGaussianSitesExact: a Gaussian likelihood N(y; f, r) is its own EP
+// site, and the engine returns it exactly: τ̃ = 1/r and ν̃ = y/r to 1e-12
+// relative for r = 1e-3 … 1e-13 under both schedules, KL and power EP
+// (alpha(0.5)) — the derivative route was 5e-6 off at r = 1e-12 — and the
+// posterior marginals equal GP regression's closed form with the true r
+// (gaussClosed, a Cholesky of K + rI) to 1e-8 relative.
+func TestGaussianSitesExact(t *testing.T) {
+	K := seGram(tinyX)
+	n := len(tinyY)
+	zero := make([]float64, n)
+	for e := 3; e <= 13; e++ {
+		r := math.Pow(10, -float64(e))
+		rs := make([]float64, n)
+		sites := make([]Site, n)
+		for i := range sites {
+			rs[i], sites[i] = r, Site{Lik: Gaussian{Var: r}, Y: tinyY[i], Index: i}
+		}
+		_, wantMu, wantVar := gaussClosed(t, K, rs, tinyY, zero)
+		for _, sched := range []infer.Schedule{infer.Sequential, infer.Parallel} {
+			for _, div := range []infer.Divergence{infer.KL{}, infer.Alpha{A: 0.5}} {
+				res, err := Run(context.Background(), &Problem{Cov: K, Sites: sites},
+					Settings{Settings: infer.Settings{Schedule: sched, Divergence: div, Tol: 1e-9, MaxIter: 100}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("r=1e-%d/%v/%v", e, sched, div)
+				if res.Status != infer.Converged || res.Stats.Skipped != 0 {
+					t.Errorf("%s: status %v, %d skipped (%s)", name, res.Status, res.Stats.Skipped, res.Message)
+					continue
+				}
+				for i, sp := range res.Sites {
+					if !relClose(sp.Prec, 1/r, 1e-12) || !relClose(sp.Shift, tinyY[i]/r, 1e-12) {
+						t.Errorf("%s: site %d: τ̃ r − 1 = %.3g, ν̃ r/y − 1 = %.3g", name, i, sp.Prec*r-1, sp.Shift*r/tinyY[i]-1)
+					}
+				}
+				for i := range n {
+					if !relClose(res.Mean[i], wantMu[i], 1e-8) || !relClose(res.Var[i], wantVar[i], 1e-8) {
+						t.Errorf("%s: f[%d] = %.15g ± %.10g, closed form %.15g ± %.10g", name, i, res.Mean[i], res.Var[i], wantMu[i], wantVar[i])
+					}
 				}
 			}
 		}

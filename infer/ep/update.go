@@ -59,9 +59,10 @@ func newRule(d infer.Divergence, damping float64) (rule, bool) {
 //
 // Cavity (power u): τc = 1/v − u τ̃, νc = mu/v − u ν̃ (rodrigues eqs 10–11),
 // relaxed by the line search's r_i for relaxed KL. The tilted moments of
-// p(y|f)^u N(f; m, vc) come as (log Z, d1, d2) from the likelihood; the
+// p(y|f)^u N(f; m, vc) come as (log Z, d1, d2) from the likelihood (a
+// Gaussian likelihood is its own site, families.FactorSite); the
 // new message (q_new / cavity)^{1/u}, its clamp and damping are the shared
-// site update families.SiteUpdate.Step (rodrigues eqs 20–21 in natural
+// site update families.SiteUpdate.Propose (rodrigues eqs 20–21 in natural
 // parameters; qi-guo long version eq. 42; GPML infEP).
 func (r rule) propose(s Site, old families.Gaussian, mu, v float64) (families.Gaussian, float64, bool) {
 	return r.proposeCavity(s, old, 1/v-r.Power*old.Prec, mu/v-r.Power*old.Shift)
@@ -87,8 +88,7 @@ func (r rule) proposeCavity(s Site, old families.Gaussian, tc, nc float64) (fami
 		b = r.lineSearch(s, siteMean(old), tc, nc)
 		tc, nc = tc+b, nc+b*siteMean(old)
 	}
-	_, d1, d2 := s.Lik.Tilted(s.Y, nc/tc, 1/tc, r.Power)
-	np, ok := r.Step(old, families.Gaussian{Shift: nc, Prec: tc}, d1, d2)
+	np, ok := r.Propose(s.Lik, s.Y, old, families.Gaussian{Shift: nc, Prec: tc})
 	if !ok {
 		return old, b, false
 	}

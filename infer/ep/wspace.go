@@ -93,7 +93,22 @@ type wpost struct {
 // and is factored by LU, and a non-positive det B (an improper posterior) is
 // reported as errImproper, as in bform. The returned state carries the
 // projection marginals μ_f = A μ_w and diag(A Σ_w Aᵀ) as well.
+//
+// The marginals, cavities and α of tight sites are then recomputed in forms
+// that do not cancel (tightw.go).
 func recomputeW(pr *projection, sites []families.Gaussian) (*state, error) {
+	st, err := posteriorW(pr, sites)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.tightenW(pr, sites); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// posteriorW is recomputeW without the tight sites' forms.
+func posteriorW(pr *projection, sites []families.Gaussian) (*state, error) {
 	m, n := pr.A.Dims()
 	b := make([]float64, m)
 	TA := mat.NewDense(m, n, nil)
@@ -215,7 +230,8 @@ func (e *engine) sweepSequentialW() {
 		blas64.Symv(1, raw, blas64.Vector{N: len(a), Inc: 1, Data: a}, 0, blas64.Vector{N: len(s), Inc: 1, Data: s})
 		v, m := dot(a, s), dot(a, w.mu)
 		old := e.sites[i]
-		np, b, ok := e.r.propose(e.p.Sites[i], old, m, v)
+		tc, nc := e.st.cavityAt(i, e.r.Power, old, m, v)
+		np, b, ok := e.r.proposeCavity(e.p.Sites[i], old, tc, nc)
 		e.b[i] = b
 		e.st.sdiag[i] = v
 		if !ok || !w.rankOne(s, v, m, np.Prec-old.Prec, np.Shift-old.Shift) {

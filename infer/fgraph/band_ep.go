@@ -253,7 +253,7 @@ func (b *bandEP) sweep() (infer.Sweep, error) {
 
 // propose is site i's new message from the projection marginal
 // N(fm_i, fv_i): the cavity marginal / t̃^u, then the shared site update
-// (families.SiteUpdate.Step: projection, power, damping).
+// (families.SiteUpdate.Propose: projection, power, damping).
 // It reports false (a skipped update, counted) when the cavity or the
 // tilted marginal is improper, or when the new message would leave q
 // improper: adding Δτ a aᵀ to the window's marginal precision P_W keeps it
@@ -265,8 +265,7 @@ func (b *bandEP) propose(i int) (families.Gaussian, bool) {
 	cav := families.Gaussian{Prec: 1/b.fv[i] - b.u*old.Prec, Shift: b.fm[i]/b.fv[i] - b.u*old.Shift}
 	f := int(b.sites[i])
 	if cav.Prec > 0 && finite(cav.Shift) {
-		_, d1, d2 := b.g.lik(f).Tilted(b.g.y.At(f), cav.Shift/cav.Prec, 1/cav.Prec, b.u)
-		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Step(old, cav, d1, d2)
+		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Propose(b.g.lik(f), b.g.y.At(f), old, cav)
 		if ok && 1+(t.Prec-old.Prec)*b.fv[i] > 0 {
 			b.stats.Updates++
 			return t, true

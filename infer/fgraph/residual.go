@@ -135,8 +135,11 @@ func (q *residualQueue) Push(any) { panic("fgraph: residual queue is fixed") }
 func (q *residualQueue) Pop() any { panic("fgraph: residual queue is fixed") }
 
 // runResidual is the residual schedule's loop (see residualQueue): a
-// sweep is as many steps as there are factors, its change the largest
-// residual left, its skips the factors whose proposal fails.
+// sweep is as many steps as there are factors, its skips the factors whose
+// proposal fails. The largest residual left is already the undamped move
+// (the proposals are undamped), so the sweep reports it times the step as
+// its change, which infer.Iterate divides by the step again: R is that
+// residual, whatever the damping.
 func runResidual(ctx context.Context, p *passer, res *Result) (*Result, error) {
 	q := newResidualQueue(p)
 	o := infer.Iterate(ctx, infer.Loop{Tol: p.s.Tol, Damping: p.s.Damping, MaxIter: p.s.MaxIter, FixedDamping: p.s.FixedDamping, Progress: p.s.Progress},
@@ -149,7 +152,7 @@ func runResidual(ctx context.Context, p *passer, res *Result) (*Result, error) {
 			}
 			p.stats.Iterations++
 			p.stats.Skipped += q.nfail
-			return infer.Sweep{Change: r, Updates: p.stats.Updates - u, Skipped: q.nfail, Why: "a factor's proposal fails"}, nil
+			return infer.Sweep{Change: r * damping, Updates: p.stats.Updates - u, Skipped: q.nfail, Why: "a factor's proposal fails"}, nil
 		})
 	return p.finishOutcome(res, o)
 }

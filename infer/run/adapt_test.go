@@ -3,7 +3,10 @@ package run
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/infer"
 )
 
 // Models on which the full step does not settle: a two-component mixture
@@ -20,6 +23,30 @@ for i in 0..len(y) {
   z[i] ~ categorical(w)
   y[i] ~ normal(mu[z[i]], 1)
 }
+`
+	// shardClash: a location w seen through Student-t noise by four
+	// observations at +2 and four at −2, cut into two shards that disagree.
+	// Each shard's local EP pulls w to its side, and the two shard sites,
+	// updated from the same global posterior, overshoot each other: at
+	// damping 1 their negative curvatures make the global posterior
+	// improper at iteration 2; at damping 0.7 the iteration cycles.
+	shardClash = `
+data X: real[8, 1] = [[1], [1], [1], [1], [1], [1], [1], [1]]
+data y: real[8] = [2, 2, 2, 2, -2, -2, -2, -2]
+latent w: real[1] ~ normal(0, 100)
+for i in 0..8 { y[i] ~ student_t(4, dot(X[i], w), 1) }
+`
+	// residualClash: a chain of three strongly coupled states seen
+	// through Student-t noise by observations alternating at ±3, on which
+	// fgraph's residual schedule with the full step stops decreasing.
+	residualClash = `
+data y: real[8] = [3, -3, 3, -3, 3, -3, 3, -3]
+data idx: int[8] = [0, 1, 2, 0, 1, 2, 0, 1]
+latent x: real[3]
+x[0] ~ normal(0, 100)
+x[1] ~ normal(x[0], 0.01)
+x[2] ~ normal(x[1], 0.01)
+for i in 0..8 { y[i] ~ student_t(4, x[idx[i]], 1) }
 `
 	tepSteps = `
 data X: real[8, 1] = [[1], [1], [1], [1], [-1], [-1], [-1], [-1]]
@@ -48,9 +75,7 @@ for i in 0..len(y) { y[i] ~ ` + site + ` }
 // engine that ignored the driver's step would make the fixed run's move
 // while the driver divided it by δ: its R would be exactly R_fixed/δ. So R
 // must differ from both R_fixed and R_fixed/δ there — the step reached the
-// engine's updates. (infer/shard and infer/fgraph's residual schedule take
-// the step the same way, through their SweepFunc, but no model was found
-// on which they cycle: sharded EP converges where block EP cycles.)
+// engine's updates.
 func TestAdaptedStepReachesEngines(t *testing.T) {
 	clutter := clutterSrc([]float64{2, -2, 2, -2, 2, -2, 2, -2}, 100, "")
 	for _, c := range []struct{ engine, src, opts string }{
@@ -61,6 +86,8 @@ func TestAdaptedStepReachesEngines(t *testing.T) {
 		{"infer/tep", tepSteps, "divergence = t(nu = 3), max_iter = 100"},
 		{"infer/mp", netMixture, "max_iter = 100"},
 		{"infer/stream", sparseTrain("step(dot(X[i], w), 0.1)"), "passes = 60"},
+		{"infer/shard", shardClash, "shards = 2, damping = 0.7, max_iter = 130"},
+		{"infer/fgraph (residual schedule)", residualClash, "family = factorized, schedule = residual, max_iter = 100"},
 		{"infer/bp", `
 data G = libdai("../../data/reference/libdai/ising_grid10x10_w1_seed2.fg")
 latent x: spin[nodes(G)]
@@ -100,4 +127,29 @@ factor factors(G, x)
 		}
 		t.Logf("%s: %v; sweep %d: R %.6g adaptive, %.6g fixed; %v / %v", c.engine, a, s+1, ra, rf, adaptive.Status, fixed.Status)
 	}
+}
+
+// TestShardClashRetried: sharded EP on shardClash. With a fixed step the
+// two shard sites make the global posterior improper at iteration 2 and
+// the run ends diverged; by default that iteration is undone and repeated
+// at step 0.5, and the run
+// converges to full EP's fixed point (sequential EP on the same sites,
+// which sharded EP shares): mean and variance of w within 1e-8 relative to
+// its sd and variance, and log Z, at tol 1e-10 (about 300 iterations of two
+// local EP runs, 13 s; under -short only the fixed step is run).
+func TestShardClashRetried(t *testing.T) {
+	rs := runSrc(t, shardClash+`
+infer ep as fixed { shards = 2, adapt_damping = false }
+`)
+	if r := rs["fixed"]; r.Status != infer.Diverged || r.Iterations != 2 || !strings.Contains(r.Message, "global posterior is not positive definite") {
+		t.Errorf("fixed: %v after %d iterations: %q", r.Status, r.Iterations, r.Message)
+	}
+	if testing.Short() {
+		return
+	}
+	rs = runSrc(t, shardClash+`
+infer ep as retried { shards = 2, tol = 1e-10, max_iter = 500 }
+infer ep as full { tol = 1e-10, max_iter = 500 }
+`)
+	checkRetried(t, rs["retried"], rs["full"], 2, 1e-8)
 }

@@ -148,7 +148,11 @@ type Step func(ctx context.Context, global families.GaussianDense, sites []famil
 // defaults filled (Run does; Defaults for other callers). infer.Iterate
 // decides the status; an iteration with a skipped shard is never converged.
 // A step's error ends the run (failed, or canceled when ctx ended) and is
-// returned.
+// returned. New sites whose product with the prior is not positive definite
+// (the shards' negative curvatures adding up, as in parallel EP) change
+// nothing and are reported as *infer.Rejected: infer.Iterate repeats the
+// iteration at half the step, and only at its smallest step (or a fixed
+// one) is the run diverged.
 func Iterate(ctx context.Context, prior families.GaussianDense, s Settings, step Step, res *Result) error {
 	global := prior.Clone()
 	mean, cov, _ := global.Moments()
@@ -156,19 +160,19 @@ func Iterate(ctx context.Context, prior families.GaussianDense, s Settings, step
 	var stepErr error
 	o := infer.Iterate(ctx, infer.Loop{Tol: s.Tol, Damping: s.Damping, MaxIter: s.MaxIter, FixedDamping: s.FixedDamping, Unit: "shard", Progress: s.Progress},
 		func(ctx context.Context, it int, damping float64) (infer.Sweep, error) {
-			var sum families.GaussianDense
-			ups, sum, stepErr = step(ctx, global, res.Sites, damping)
-			if stepErr != nil {
-				return infer.Sweep{}, &infer.Halt{Status: infer.Failed, Message: stepErr.Error()}
+			next, sum, err := step(ctx, global, res.Sites, damping)
+			if err != nil {
+				stepErr = err
+				return infer.Sweep{}, &infer.Halt{Status: infer.Failed, Message: err.Error()}
 			}
-			why, skipped := collect(res, ups)
-			global = prior.Mul(sum)
-			m2, c2, ok := global.Moments()
 			res.Iterations = it
-			if !ok {
-				mean, cov = nil, nil
-				return infer.Sweep{}, &infer.Halt{Status: infer.Failed, Message: fmt.Sprintf("iteration %d: global posterior is not positive definite", it)}
+			cand := prior.Mul(sum)
+			m2, c2, ok := cand.Moments()
+			if !ok { // the sites and the global posterior stay as they were
+				return infer.Sweep{}, &infer.Rejected{Err: errors.New("the global posterior is not positive definite")}
 			}
+			ups, global = next, cand
+			why, skipped := collect(res, ups)
 			sw := infer.Sweep{Change: Residual(mean, cov, m2, c2), Updates: len(ups) - skipped, Skipped: skipped, Why: why}
 			mean, cov = m2, c2
 			return sw, nil
