@@ -96,7 +96,7 @@ func (pr *fitcPrior) tightenDominant(ctx context.Context, st *fitcState, T []int
 	}
 	t := len(T)
 	Zt := mat.NewDense(pr.m, t, nil) // U_L⁻ᵀ V_T
-	sub := &projection{identity: true, Kf: mat.NewSymDense(t, nil), f0: make([]float64, t)}
+	sub := &projection{identity: true, allTight: true, Kf: mat.NewSymDense(t, nil), f0: make([]float64, t)}
 	subSites := make([]families.Gaussian, t)
 	for a, i := range T {
 		v := pr.Vt.RawRowView(i)

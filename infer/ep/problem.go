@@ -43,6 +43,11 @@ type Site struct {
 // with one site per coordinate in order (A = I, no copies).
 type projection struct {
 	identity bool
+	// allTight makes every site tight (tight.go): the leave-one-out
+	// sub-problems of sites that dominate their direction, whose site
+	// precision times their variance there can fall below tightRatio while
+	// the cavity read from the marginal still cancels.
+	allTight bool
 	A        *mat.Dense // M×N, nil when identity
 	m0       []float64  // prior mean of w (N)
 	K        *mat.SymDense

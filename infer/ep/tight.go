@@ -70,7 +70,7 @@ func (st *state) tighten(pr *projection, sites []families.Gaussian) error {
 	kr := pr.Kf.RawSymmetric()
 	var idx []int
 	for i, sp := range sites {
-		if tight(sp, kr.Data[i*kr.Stride+i]) {
+		if pr.allTight || tight(sp, kr.Data[i*kr.Stride+i]) {
 			idx = append(idx, i)
 		}
 	}

@@ -196,7 +196,7 @@ func subProblemW(pr *projection, loose []families.Gaussian, rows []int) (*projec
 	}
 	t, n := len(rows), len(lw.w.mu)
 	AT := mat.NewDense(t, n, nil)
-	sub := &projection{identity: true, Kf: mat.NewSymDense(t, nil), f0: make([]float64, t)}
+	sub := &projection{identity: true, allTight: true, Kf: mat.NewSymDense(t, nil), f0: make([]float64, t)}
 	for a, i := range rows {
 		AT.SetRow(a, pr.A.RawRowView(i))
 		sub.f0[a] = dot(pr.A.RawRowView(i), lw.w.mu)
