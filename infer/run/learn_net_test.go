@@ -190,19 +190,7 @@ func TestLearnNetGradient(t *testing.T) {
 	for _, c := range learnNetCases {
 		t.Run(c.name, func(t *testing.T) {
 			lb := testBuilder(t, compileNetCase(t, c.src))
-			grad := adapterGradient(t, lb, c.x)
-			for k := range c.x {
-				h := 1e-4 * c.x[k]
-				at := func(off float64) float64 {
-					xx := append([]float64(nil), c.x...)
-					xx[k] += off
-					return runEvidence(t, lb.f, xx)
-				}
-				fd := (at(h) - at(-h)) / (2 * h)
-				if !(math.Abs(grad[k]-fd) <= 1e-5*math.Max(math.Abs(fd), 1e-3)) {
-					t.Errorf("∂/∂%s at %v: learn %.10g, central difference of the run's evidence %.10g", lb.params[k].Name, c.x, grad[k], fd)
-				}
-			}
+			checkGradient(t, lb, c.x)
 		})
 	}
 }
