@@ -17,8 +17,10 @@ import (
 //   - deps: the learned params and every param whose expression reads one
 //     (directly or through another such param), with the dependent params'
 //     expressions in declaration order;
-//   - priors and sites: the prior calls and likelihood calls whose
-//     parameters read a dependent param, with the plate variables in scope;
+//   - priors, sites and conds: the prior calls, likelihood calls and
+//     conditionals (a factor graph's means and variances) whose parameters
+//     read a dependent param, with the plate variables in scope and the
+//     graph factors they made (learn_inplace.go sets them in place);
 //   - uses: the places outside those slots that read a dependent param
 //     (data, shapes, plate ranges, projections, user potentials): learning
 //     cannot change them, so LearnFunc refuses the model, naming the place;
@@ -30,6 +32,7 @@ type learnRec struct {
 	params   []paramDef
 	priors   []priorSlot
 	sites    []siteSlot
+	conds    []*condSlot
 	uses     []*ast.Ident
 	positive map[string]bool
 
@@ -45,23 +48,28 @@ type paramDef struct {
 	at   *ast.Ident
 }
 
-// priorSlot is a prior call of latent lat whose arguments read a dependent param.
+// priorSlot is a prior call of latent lat whose arguments read a dependent
+// param; factor is its graph factor.
 type priorSlot struct {
-	lat  int
-	call *ast.CallExpr
-	b    *stdlib.Builtin
-	k    factor.Kind
+	lat    int
+	call   *ast.CallExpr
+	b      *stdlib.Builtin
+	k      factor.Kind
+	factor int
 }
 
 // siteSlot is a likelihood call whose parameters read a dependent param: it
-// made the n sites c.sites[lat][first:first+n] of likelihood kind k,
-// evaluated with the plate variables locals.
+// made the n sites of likelihood kind k whose graph factors are factors —
+// c.sites[lat][first:first+n] when they are sites of latent lat's block,
+// else factor-graph sites on affine forms — evaluated with the plate
+// variables locals.
 type siteSlot struct {
 	lat, first, n int
 	call          *ast.CallExpr
 	b             *stdlib.Builtin
 	k             factor.LikelihoodKind
 	locals        []map[string]*binding
+	factors       []int
 }
 
 // newLearnRec prepares the recording for the learn statement of the root
@@ -221,6 +229,10 @@ type LearnFunc struct {
 	m     *Model
 	st    *learnState
 	names []string
+	// live is a factor graph compiled once and set in place since
+	// (graphAt); recompile: its params cannot be set in place.
+	live      *Model
+	recompile bool
 }
 
 // learnUses reports every place a learned param (or a param computed from
@@ -260,7 +272,8 @@ func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] 
 // At returns the model at learned values x (in LearnFunc order) with every
 // block re-evaluated: a shallow copy of the model whose Blocks are new
 // where they depend on x; a model compiled to a factor graph or a typed
-// factor graph (Net) is compiled again at x (Model; gram is then ignored). With gram false the Gram matrices of gp and tp
+// factor graph is compiled once and set in place since, a typed factor graph
+// (Net) compiled again at x (graphAt; gram is then ignored). With gram false the Gram matrices of gp and tp
 // priors are not computed (Prior.Cov is nil there; the kernel and its
 // hyperparameters are set). Values outside the bounds of the learn
 // statement, and values the model rejects (a negative variance), are errors.
@@ -285,13 +298,60 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 		return nil, err
 	}
 	if f.m.FactorGraph != nil || f.m.Net != nil {
-		// A factor graph is compiled again: its conditionals' variances
-		// are spread over its Gaussian factors, and a gp or normal prior
-		// in it is a dense block or a factor per element; so is a typed
-		// factor graph (Net), whose data edges hold the learned values.
-		return f.Model(x)
+		return f.graphAt(c, x)
 	}
 	return f.blocks(c), nil
+}
+
+// graphAt is At on a factor graph: the graph compiled at the first value
+// x, and at every later one the same graph with the recorded statements'
+// numbers set in place (learn_inplace.go) — the model returned is then the
+// one returned before, valid until the next call. A model whose params
+// cannot all be set in place (a typed factor graph, Net, whose data edges
+// hold the learned values; sites that stop sharing their likelihood) is
+// compiled again at x.
+func (f *LearnFunc) graphAt(c *compiler, x []float64) (*Model, error) {
+	switch {
+	case f.recompile || f.m.Net != nil:
+		return f.Model(x)
+	case f.live == nil:
+		live, err := f.Model(x)
+		if err != nil {
+			return nil, err
+		}
+		if f.st.rec.inPlace(live.FactorGraph) != nil {
+			f.recompile = true
+		} else {
+			f.live = live
+		}
+		return live, nil
+	}
+	c.check = false // a gp prior of the graph is a dense block with its Gram matrix
+	c.m = f.live
+	if err := f.setGraph(c, f.live.FactorGraph); err == errShared {
+		f.recompile, f.live = true, nil
+		return f.Model(x)
+	} else if err != nil {
+		return nil, fmt.Errorf("learn: at %s the model %w; learn can change the numbers of factors, not the factor graph", f.describe(x), err)
+	}
+	return f.live, nil
+}
+
+// InPlace reports whether m is the factor graph At sets in place: the
+// next call of At overwrites its numbers, and its structure was checked
+// there.
+func (f *LearnFunc) InPlace(m *Model) bool { return m != nil && m == f.live }
+
+// describe is "a = 1, b = 2" for the learned values x.
+func (f *LearnFunc) describe(x []float64) string {
+	var b []byte
+	for i, n := range f.names {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, n+" = "+fmtNum(x[i])...)
+	}
+	return string(b)
 }
 
 // setValues binds the learned params to x and re-evaluates the params
@@ -344,9 +404,7 @@ func (f *LearnFunc) blocks(c *compiler) *Model {
 		if !copied[s.lat] {
 			b.Sites, copied[s.lat] = append([]Site(nil), b.Sites...), true
 		}
-		c.locals = s.locals
-		lik := c.newSite(c.bind(s.call, s.b), s.k, paramIndex(s.b, s.k.Projection()))
-		params := lik.Params() // shared by the statement's sites, as in likelihood
+		lik, params := c.siteAgain(&s)
 		for k := s.first; k < s.first+s.n; k++ {
 			b.Sites[k].Lik, b.Sites[k].Params = lik, params
 		}

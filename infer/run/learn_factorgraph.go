@@ -179,16 +179,21 @@ func (lb *learnBuilder) buildForest(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
+	ds, err := lb.derivs(x, snapOf(mx))
+	if err != nil {
+		return nil, err
+	}
+	if lb.f.InPlace(mx) { // the derivatives moved the graph set in place: back to x
+		if mx, err = lb.compileAt(x, false); err != nil {
+			return nil, err
+		}
+	}
 	g, sites, err := graphOf(mx.FactorGraph, false, siteLik)
 	if err != nil {
 		return nil, err
 	}
 	ev := &forestEvidence{g: g, dvar: make([][]float64, len(x)), daff: make([][]float64, len(x)), dlik: make([][]float64, len(x))}
-	for k := range x {
-		d, err := lb.deriv(x, k, mx)
-		if err != nil {
-			return nil, err
-		}
+	for k, d := range ds {
 		ev.dvar[k] = d.gvar
 		if nonzero(d.gaff) {
 			ev.daff[k] = d.gaff

@@ -60,12 +60,12 @@ func (lb *learnBuilder) buildNet(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
+	ds, err := lb.derivs(x, snapOf(mx))
+	if err != nil {
+		return nil, err
+	}
 	ts := make([][]mp.Tangent, len(x))
-	for k := range x {
-		d, err := lb.deriv(x, k, mx)
-		if err != nil {
-			return nil, err
-		}
+	for k, d := range ds {
 		for fi, df := range d.net {
 			nd := len(mx.Net.Factors[fi].Data())
 			if nonzero(df) {
