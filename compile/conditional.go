@@ -116,22 +116,23 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	// learning cannot change.
 	mark := c.lf.mark()
 	mv, _ := a.val(0)
-	learned := c.lf.usedSince(mark)
+	inMean := c.lf.usedSince(mark)
 	c.lf.allowIn(mark, a.expr(0))
 	mean := c.condMean(a, mv, n)
 	var vars []float64
+	inVar := false
 	if mvn {
 		mean, vars = c.mvConditional(a, mean, s.ids)
 	} else {
 		mark := c.lf.mark()
 		vv, _ := a.val(1)
-		learned = learned || c.lf.usedSince(mark)
+		inVar = c.lf.usedSince(mark)
 		c.lf.allowIn(mark, a.expr(1))
 		vars = c.condVar(a, vv, s.ids)
 	}
 	var slot *condSlot
-	if learned && n > 0 {
-		slot = &condSlot{call: call, b: b, mvn: mvn, ids: s.ids, locals: c.snapshotLocals()}
+	if (inMean || inVar) && n > 0 {
+		slot = &condSlot{call: call, b: b, mvn: mvn, mean: inMean || mvn, ids: s.ids, locals: c.snapshotLocals()}
 		c.lf.conds = append(c.lf.conds, slot)
 	}
 	if n == 0 {

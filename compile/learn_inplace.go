@@ -46,13 +46,15 @@ var compiles atomic.Int64
 func Compiles() int64 { return compiles.Load() }
 
 // condSlot is a conditional x[ids] ~ normal(mean, var) (mvnormal(mean,
-// cov) when mvn) whose mean or variance reads a dependent param: factors[k]
-// is the graph factor of element ids[k]; locals are the plate variables
-// in scope.
+// cov) when mvn) whose mean or variance reads a dependent param (the mean
+// when mean is set; else only the variance, and the mean's forms are not
+// evaluated again): factors[k] is the graph factor of element ids[k];
+// locals are the plate variables in scope.
 type condSlot struct {
 	call    *ast.CallExpr
 	b       *stdlib.Builtin
 	mvn     bool
+	mean    bool
 	ids     []int
 	factors []int
 	locals  []map[string]*binding
@@ -149,7 +151,8 @@ func (g *FactorGraph) siteOf(f int) (int, bool) {
 	return k, k < n && g.sites.Factor(k) == f
 }
 
-// fgNumbers are the numbers of a linear-Gaussian factor to set.
+// fgNumbers are the numbers of a linear-Gaussian factor to set: its
+// variance, and its coefficients and constant unless coefs is nil.
 type fgNumbers struct {
 	set   bool
 	coefs []float64
@@ -169,8 +172,11 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 	for _, s := range rec.conds {
 		c.locals = s.locals
 		a := c.bind(s.call, s.b)
-		mv, _ := a.val(0)
-		mean := c.condMean(a, mv, len(s.ids))
+		var mean func(k int) lin
+		if s.mean {
+			mv, _ := a.val(0)
+			mean = c.condMean(a, mv, len(s.ids))
+		}
 		var vs []float64
 		if s.mvn {
 			mean, vs = c.mvConditional(a, mean, s.ids)
@@ -179,6 +185,15 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 			vs = c.condVar(a, vv, s.ids)
 		}
 		for k, id := range s.ids {
+			v := vs[min(k, len(vs)-1)]
+			if !s.mean {
+				lo, hi := fg.gaussiansOf(s.factors[k])
+				if hi != lo+1 {
+					return fmt.Errorf("the conditional of %s is not in the factor graph", g.VarName(id))
+				}
+				upd[lo] = fgNumbers{set: true, v: v}
+				continue
+			}
 			m := c.condForm(a, mean, k, id)
 			vars, coefs = condAffine(id, m, vars, coefs)
 			form, ok := condFactor(graph.Affine{Vars: vars, Coefs: coefs, Const: m.c}, varOf, nil, nil)
@@ -190,7 +205,7 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 			if !ok || !slices.Equal(form.Vars, stored) {
 				return fmt.Errorf("changes the variables of the mean of %s (a learned coefficient of exactly 0 drops its variable)", fg.GaussianLabel(lo))
 			}
-			upd[lo] = fgNumbers{set: true, coefs: form.Coefs, c: form.Const, v: vs[min(k, len(vs)-1)]}
+			upd[lo] = fgNumbers{set: true, coefs: form.Coefs, c: form.Const, v: v}
 		}
 	}
 	dense, missing := map[int]Prior{}, map[int]bool{}
@@ -239,8 +254,11 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 	}
 	fg.gaussians.Rewrite(func(k int, coefs []float64, c, v *float64) {
 		if u := &upd[k]; u.set {
-			copy(coefs, u.coefs)
-			*c, *v = u.c, u.v
+			if u.coefs != nil {
+				copy(coefs, u.coefs)
+				*c = u.c
+			}
+			*v = u.v
 		}
 	})
 	return nil

@@ -11,7 +11,7 @@ import (
 // learnInPlaceSrc is a factor graph in which learned params reach every
 // kind of number learning sets in place: a conditional's coefficient
 // (through a dependent param), its constant (varying with the plate
-// variable) and variance, the mean and variance of whole-latent normal
+// variable) and variance, a conditional whose variance alone is learned, the mean and variance of whole-latent normal
 // priors, a dense gp prior's kernel, a step site's eps and a Gaussian
 // observation's variance (sites on affine forms over two latents).
 const learnInPlaceSrc = `
@@ -29,15 +29,18 @@ latent f: real[5] ~ gp(se(ell, 1), X)
 latent b: real ~ normal(0, s)
 latent u: real[3] ~ normal(d, s)
 latent x: real[6]
+latent z: real[6]
 x[0] ~ normal(0, 1)
+z[0] ~ normal(0, 1)
 for t in 1..6 {
   x[t] ~ normal(a * x[t - 1] + d * t, q)
+  z[t] ~ normal(z[t - 1] + 0.5, q * t)
 }
 for i in 0..5 {
   y[i] ~ step(f[i] + b, eps)
 }
 for t in 0..6 {
-  r[t] ~ normal(x[t] + u[1], q)
+  r[t] ~ normal(x[t] + u[1] + z[t], q)
 }
 learn la, d, q, ell, eps, s
 infer ep
