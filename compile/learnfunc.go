@@ -126,7 +126,8 @@ func (r *learnRec) mark() int {
 
 // allowIn drops the uses recorded since mark that lie inside e: e is a
 // place learning can change (the variance of a conditional in a factor
-// graph, which LearnFunc.At compiles again at every value).
+// graph, which LearnFunc.At sets in place at every value; a Net's data
+// edge, which it compiles again).
 func (r *learnRec) allowIn(mark int, e ast.Expr) {
 	if r == nil || e == nil {
 		return

@@ -37,7 +37,8 @@ import (
 // with R from the converged sites (infer/learn.Gradient; the stationarity
 // of EP's free energy in the sites, Seeger 2005, Rasmussen & Williams
 // 2006 §5.5.2), and ∂Σ₀/∂θ the derivative of the prior of the factor
-// graph at θ (learnBuilder.deriv: the model compiled again at θ ± h, the
+// graph at θ (learnBuilder.deriv: the factor graph at θ ± h, its numbers
+// set in place by compile.LearnFunc without compiling it again, the
 // joint prior propagated in topological order by fgraph). A param in a
 // conditional's mean moves μ₀ too, adding αᵀA ∂μ₀/∂θ (learn.Block.DMean). The evidence is
 // the one ep reports on the graph: on a forest infer/fgraph's forward–
