@@ -91,9 +91,23 @@ func (c *compiler) siteAgain(s *siteSlot) (factor.Site, map[string]float64) {
 }
 
 // inPlace reports whether every dependence the compilation recorded can
-// be set in place in fg (see above), or why not.
-func (r *learnRec) inPlace(fg *FactorGraph) error {
-	if fg == nil {
+// be set in place in m's factor graph or Net (see above), or why not.
+func (r *learnRec) inPlace(m *Model) error {
+	if m.Net != nil {
+		if len(r.sites)+len(r.priors)+len(r.conds) > 0 {
+			return fmt.Errorf("a typed factor graph with Gaussian-block slots")
+		}
+		n := 0
+		for _, s := range r.nets {
+			n = max(n, s.first+s.n)
+		}
+		if n > len(m.Net.Factors) {
+			return fmt.Errorf("the typed factor graph has %d factors, not %d", len(m.Net.Factors), n)
+		}
+		return nil
+	}
+	fg := m.FactorGraph
+	if fg == nil || len(r.nets) > 0 {
 		return fmt.Errorf("the model is not a factor graph")
 	}
 	for _, s := range r.sites {

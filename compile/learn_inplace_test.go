@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/graph"
 )
 
 // learnInPlaceSrc is a factor graph in which learned params reach every
@@ -118,6 +120,114 @@ func mapsEqual(a, b map[string]float64) bool {
 	}
 	for k, v := range a {
 		if w, ok := b[k]; !ok || math.Float64bits(v) != math.Float64bits(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// learnInPlaceNetSrc is a typed factor graph in which learned params reach
+// a beta prior's pseudo-counts (one through a dependent param), a
+// Dirichlet concentration, a categorical prior's probabilities, a known
+// variance of likelihoods whose mean a discrete latent selects, and the
+// coefficient and constant of an affine mean.
+const learnInPlaceNetSrc = `
+data y = [-1.1, -0.8, -1.3, 0.9, 1.2, 0.7]
+data k = [1, 0, 1, 1]
+data r = [1.2, 0.4, 2.1]
+param la = 0
+param a = exp(la)
+param c = 3
+param s = 0.3
+param p0 = 0.3
+param g = 1
+param o = 0.5
+latent p: real ~ beta(a, 2)
+latent A: real[2, 2]
+A[0] ~ dirichlet([c, 1])
+A[1] ~ dirichlet([1, c])
+latent mu: real[2] ~ normal([-1, 1], 1)
+latent z: cat(2)[6]
+z[0] ~ categorical([p0, 1 - p0])
+for t in 1..6 {
+  z[t] ~ categorical(A[z[t - 1]])
+}
+for t in 0..6 {
+  y[t] ~ normal(mu[z[t]], s)
+}
+for i in 0..4 {
+  k[i] ~ bernoulli(p)
+}
+latent m: real ~ normal(0, 10)
+latent tau: real ~ gamma(2, 2)
+for i in 0..3 {
+  r[i] ~ normal(g * m + o, 1 / tau)
+}
+learn la, c, s, p0 in [0.01, 0.5], g, o
+infer ep
+`
+
+// TestLearnFuncSetsNetInPlace: as TestLearnFuncSetsGraphInPlace on a
+// typed factor graph: every factor's data and affine numbers, set in place
+// at new values without compiling, equal the model's compiled again there
+// bit for bit.
+func TestLearnFuncSetsNetInPlace(t *testing.T) {
+	m, err := CompileSource("inplace_net.fg", []byte(learnInPlaceNetSrc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Net == nil {
+		t.Fatal("not a typed factor graph")
+	}
+	f, err := m.LearnFunc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := f.At([]float64{0, 3, 0.3, 0.3, 1, 0.5}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range [][]float64{{0.4, 1.7, 0.05, 0.2, 1.3, -0.6}, {-2, 9, 2, 0.45, -0.2, 3}} {
+		before := Compiles()
+		got, err := f.At(x, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := Compiles() - before; n != 0 || got != first || !f.InPlace(got) {
+			t.Fatalf("At(%v) compiled %d times (in place: %v)", x, n, f.InPlace(got))
+		}
+		want, err := f.Model(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Net.Factors) != len(want.Net.Factors) {
+			t.Fatalf("%d factors, compiled again %d", len(got.Net.Factors), len(want.Net.Factors))
+		}
+		moved := 0
+		for i := range want.Net.Factors {
+			g, w := &got.Net.Factors[i], &want.Net.Factors[i]
+			if !bitsEqual(g.Data(), w.Data()) || !bitsEqual(g.Affine(), w.Affine()) {
+				t.Errorf("%s: data %v affine %v, compiled again %v %v", w.Label, g.Data(), g.Affine(), w.Data(), w.Affine())
+			}
+			if !bitsEqual(g.Data(), first0(m, i).Data()) || !bitsEqual(g.Affine(), first0(m, i).Affine()) {
+				moved++
+			}
+		}
+		if moved < 6 {
+			t.Errorf("%d factors moved; the learned params reach at least 6", moved)
+		}
+	}
+}
+
+// first0 is factor i of m's Net (the model as compiled from source).
+func first0(m *Model, i int) *graph.NetFactor { return &m.Net.Factors[i] }
+
+func bitsEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
 			return false
 		}
 	}

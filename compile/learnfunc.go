@@ -33,6 +33,7 @@ type learnRec struct {
 	priors   []priorSlot
 	sites    []siteSlot
 	conds    []*condSlot
+	nets     []netSlot
 	uses     []*ast.Ident
 	positive map[string]bool
 
@@ -313,14 +314,14 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 // compiled again at x.
 func (f *LearnFunc) graphAt(c *compiler, x []float64) (*Model, error) {
 	switch {
-	case f.recompile || f.m.Net != nil:
+	case f.recompile:
 		return f.Model(x)
 	case f.live == nil:
 		live, err := f.Model(x)
 		if err != nil {
 			return nil, err
 		}
-		if f.st.rec.inPlace(live.FactorGraph) != nil {
+		if f.st.rec.inPlace(live) != nil {
 			f.recompile = true
 		} else {
 			f.live = live
@@ -329,7 +330,13 @@ func (f *LearnFunc) graphAt(c *compiler, x []float64) (*Model, error) {
 	}
 	c.check = false // a gp prior of the graph is a dense block with its Gram matrix
 	c.m = f.live
-	if err := f.setGraph(c, f.live.FactorGraph); err == errShared {
+	var err error
+	if f.live.Net != nil {
+		err = f.setNet(c, f.live.Net)
+	} else {
+		err = f.setGraph(c, f.live.FactorGraph)
+	}
+	if err == errShared {
 		f.recompile, f.live = true, nil
 		return f.Model(x)
 	} else if err != nil {

@@ -7,20 +7,37 @@ import (
 	"github.com/fg-infer/fg/compile"
 )
 
-// TestLearnFactorGraphCompilesOnce: learning on a factor graph compiles
-// the model once for its first evaluation and once more for the learned
-// model it returns; every other evaluation of the evidence — and the
-// re-evaluations at x ± h that differentiate the factors' numbers — sets
-// the learned values in place in that graph (compile.LearnFunc), so the
-// compilations do not grow with the evaluations. (Not parallel: the
-// counter is the process's.)
-func TestLearnFactorGraphCompilesOnce(t *testing.T) {
+// TestLearnCompilesOnce: learning on a factor graph or a typed factor
+// graph (Net) compiles the model once for its first evaluation and once
+// more for the learned model it returns; every other evaluation of the
+// evidence — and the re-evaluations at x ± h that differentiate the
+// factors' numbers — sets the learned values in place in that graph
+// (compile.LearnFunc), so the compilations do not grow with the
+// evaluations. (Not parallel: the counter is the process's.)
+func TestLearnCompilesOnce(t *testing.T) {
+	var cases []struct {
+		name string
+		m    func(t *testing.T) *compile.Model
+	}
+	add := func(name string, m func(t *testing.T) *compile.Model) {
+		cases = append(cases, struct {
+			name string
+			m    func(t *testing.T) *compile.Model
+		}{name, m})
+	}
 	for _, c := range learnFGCases {
-		if c.name == "walk_long" && testing.Short() {
-			continue
+		if c.name != "walk_long" || !testing.Short() {
+			add(c.name, func(t *testing.T) *compile.Model { return compileFGCase(t, c.file, c.src, c.replace) })
 		}
+	}
+	for _, c := range learnNetCases {
+		if !c.long || !testing.Short() {
+			add("net_"+c.name, func(t *testing.T) *compile.Model { return compileNetCase(t, c.src) })
+		}
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := compileFGCase(t, c.file, c.src, c.replace)
+			m := c.m(t)
 			before := compile.Compiles()
 			_, _, trace, err := Learn(context.Background(), m, Options{})
 			if err != nil {
