@@ -30,12 +30,12 @@ import (
 // its dense blocks' priors and its sites' shared likelihoods. One
 // evaluation of the evidence is then one engine run on that graph.
 //
-// What cannot be set in place is compiled again, as before: a value at
-// which a statement's factor would change its variables (a learned
-// coefficient of exactly 0 drops its variable; then learning reports it),
-// the sites of one statement that share one likelihood record but take
-// different values at some x, and a typed factor graph (Model.Net), whose
-// factors' data are compiled again at every value.
+// A value at which a statement's factor would change its variables (a
+// learned coefficient of exactly 0 drops its variable) is an error, as
+// when it was compiled again. What cannot be set in place is compiled
+// again at every value: the sites of one statement that share one
+// likelihood record but take different values at some x. A typed factor
+// graph (Model.Net) is set in place likewise (learn_inplace_net.go).
 
 // compiles counts the compilations run by this process.
 var compiles atomic.Int64
@@ -127,23 +127,19 @@ func (r *learnRec) inPlace(m *Model) error {
 			set[fg.tags[fg.sites.Tag(i)].shared]++
 		}
 	}
+	if len(set) == 0 {
+		return nil
+	}
+	all := map[*Site]int{}
+	for k := range fg.sites.Len() {
+		all[fg.tags[fg.sites.Tag(k)].shared]++
+	}
 	for sh, n := range set {
-		if fg.sharing(sh) != n {
+		if all[sh] != n {
 			return fmt.Errorf("the sites of %s share their likelihood with sites learning does not change", sh.Kind)
 		}
 	}
 	return nil
-}
-
-// sharing is the number of sites whose shared record is sh.
-func (g *FactorGraph) sharing(sh *Site) int {
-	n := 0
-	for k := range g.sites.Len() {
-		if g.tags[g.sites.Tag(k)].shared == sh {
-			n++
-		}
-	}
-	return n
 }
 
 // gaussiansOf is the range [lo, hi) of the linear-Gaussian factors of

@@ -233,3 +233,49 @@ func bitsEqual(a, b []float64) bool {
 	}
 	return true
 }
+
+// TestLearnFuncSharedSitesCompiledAgain: the sites of one plate statement
+// share one likelihood record while their values agree (eps·i + ¼(1 − i)
+// is ¼ for every i at eps = ¼); at a value where they differ LearnFunc
+// compiles the model again, then and from then on, and its numbers are
+// those of the model compiled again.
+func TestLearnFuncSharedSitesCompiledAgain(t *testing.T) {
+	src := `
+data X: real[4, 1] = [[0], [1], [2], [3]]
+data y: spin[4] = [1, -1, 1, 1]
+param eps = 0.25
+latent f: real[4] ~ gp(se(1, 1), X)
+latent b: real ~ normal(0, 1)
+for i in 0..4 {
+  y[i] ~ step(f[i] + b, eps * i + 0.25 * (1 - i))
+}
+learn eps
+infer ep
+`
+	m, err := CompileSource("shared.fg", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.LearnFunc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.At([]float64{0.25}, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []float64{0.2, 0.22} {
+		before := Compiles()
+		got, err := f.At([]float64{x}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := Compiles() - before; n != 1 || f.InPlace(got) {
+			t.Errorf("at eps = %v: %d compilations (in place: %v); want the model compiled again", x, n, f.InPlace(got))
+		}
+		want, err := f.Model([]float64{x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameNumbers(t, got.FactorGraph, want.FactorGraph)
+	}
+}

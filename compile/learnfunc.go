@@ -127,8 +127,8 @@ func (r *learnRec) mark() int {
 
 // allowIn drops the uses recorded since mark that lie inside e: e is a
 // place learning can change (the variance of a conditional in a factor
-// graph, which LearnFunc.At sets in place at every value; a Net's data
-// edge, which it compiles again).
+// graph, a Net's data edge, which LearnFunc.At sets in place at every
+// value).
 func (r *learnRec) allowIn(mark int, e ast.Expr) {
 	if r == nil || e == nil {
 		return
@@ -225,8 +225,10 @@ type learnState struct {
 // LearnFunc is a compiled model as a function of the params of its learn
 // statement: At re-evaluates only what depends on them — the params
 // defined from them, the prior calls and the likelihood parameters that
-// read them — from the compiled expressions, without parsing or compiling
-// the model again.
+// read them, a factor graph's conditionals — from the compiled
+// expressions, without parsing or compiling the model again (a factor
+// graph is compiled once, at the first value). A LearnFunc is not safe for
+// concurrent use: a factor graph's At sets the numbers of one model.
 type LearnFunc struct {
 	m     *Model
 	st    *learnState
@@ -274,8 +276,8 @@ func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] 
 // At returns the model at learned values x (in LearnFunc order) with every
 // block re-evaluated: a shallow copy of the model whose Blocks are new
 // where they depend on x; a model compiled to a factor graph or a typed
-// factor graph is compiled once and set in place since, a typed factor graph
-// (Net) compiled again at x (graphAt; gram is then ignored). With gram false the Gram matrices of gp and tp
+// factor graph or a typed factor graph (Net) is compiled once and set in
+// place since (graphAt; gram is then ignored). With gram false the Gram matrices of gp and tp
 // priors are not computed (Prior.Cov is nil there; the kernel and its
 // hyperparameters are set). Values outside the bounds of the learn
 // statement, and values the model rejects (a negative variance), are errors.
@@ -305,13 +307,13 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 	return f.blocks(c), nil
 }
 
-// graphAt is At on a factor graph: the graph compiled at the first value
-// x, and at every later one the same graph with the recorded statements'
-// numbers set in place (learn_inplace.go) — the model returned is then the
-// one returned before, valid until the next call. A model whose params
-// cannot all be set in place (a typed factor graph, Net, whose data edges
-// hold the learned values; sites that stop sharing their likelihood) is
-// compiled again at x.
+// graphAt is At on a factor graph or a typed factor graph (Net): the
+// graph compiled at the first value x, and at every later one the same
+// graph with the recorded statements' numbers set in place
+// (learn_inplace.go, learn_inplace_net.go) — the model returned is then
+// the one returned before, valid until the next call. A model whose
+// params cannot all be set in place (sites that stop sharing their
+// likelihood) is compiled again at x.
 func (f *LearnFunc) graphAt(c *compiler, x []float64) (*Model, error) {
 	switch {
 	case f.recompile:
