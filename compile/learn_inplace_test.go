@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -55,36 +56,50 @@ infer ep
 // variables, coefficients, constant and variance, every site's likelihood
 // and parameters, the dense prior's kernel and covariance.
 func TestLearnFuncSetsGraphInPlace(t *testing.T) {
-	m, err := CompileSource("inplace.fg", []byte(learnInPlaceSrc), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, f := learnFuncAt(t, learnInPlaceSrc, []float64{-1, 0.2, 0.3, 1, 0.1, 0.5})
 	if m.FactorGraph == nil {
 		t.Fatal("not a factor graph")
+	}
+	for _, x := range [][]float64{{-0.4, -0.3, 0.07, 0.6, 0.2, 1.3}, {0.2, 0, 2, 3, 0.01, 0.02}} {
+		got, want := atAndCompiled(t, f, x, 0)
+		sameNumbers(t, got.FactorGraph, want.FactorGraph)
+	}
+}
+
+// learnFuncAt compiles src and returns it with its LearnFunc, evaluated
+// once at x0 (the first value: the one compiled).
+func learnFuncAt(t *testing.T, src string, x0 []float64) (*Model, *LearnFunc) {
+	t.Helper()
+	m, err := CompileSource("inplace.fg", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	f, err := m.LearnFunc()
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := f.At([]float64{-1, 0.2, 0.3, 1, 0.1, 0.5}, false)
+	if _, err := f.At(x0, false); err != nil {
+		t.Fatal(err)
+	}
+	return m, f
+}
+
+// atAndCompiled returns f at x, checking that it compiled the model
+// compiles times (0: set in place), and the model compiled again at x.
+func atAndCompiled(t *testing.T, f *LearnFunc, x []float64, compiles int64) (got, want *Model) {
+	t.Helper()
+	before := Compiles()
+	got, err := f.At(x, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, x := range [][]float64{{-0.4, -0.3, 0.07, 0.6, 0.2, 1.3}, {0.2, 0, 2, 3, 0.01, 0.02}} {
-		before := Compiles()
-		got, err := f.At(x, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := Compiles() - before; n != 0 || got != first || !f.InPlace(got) {
-			t.Fatalf("At(%v) compiled %d times (in place: %v)", x, n, f.InPlace(got))
-		}
-		want, err := f.Model(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameNumbers(t, got.FactorGraph, want.FactorGraph)
+	if n := Compiles() - before; n != compiles || f.InPlace(got) != (compiles == 0) {
+		t.Fatalf("At(%v) compiled %d times (in place: %v), want %d", x, n, f.InPlace(got), compiles)
 	}
+	if want, err = f.Model(x); err != nil {
+		t.Fatal(err)
+	}
+	return got, want
 }
 
 // sameNumbers compares two factor graphs' factors bit for bit.
@@ -102,7 +117,7 @@ func sameNumbers(t *testing.T, got, want *FactorGraph) {
 	}
 	for i := range want.NumSites() {
 		g, w := got.Site(i), want.Site(i)
-		if g.Shared.Lik != w.Shared.Lik || !mapsEqual(g.Shared.Params, w.Shared.Params) || !same(g.Y, w.Y) {
+		if g.Shared.Lik != w.Shared.Lik || !maps.Equal(g.Shared.Params, w.Shared.Params) || !same(g.Y, w.Y) {
 			t.Errorf("%s: %#v %v, compiled again %#v %v", w.Label, g.Shared.Lik, g.Shared.Params, w.Shared.Lik, w.Shared.Params)
 		}
 	}
@@ -112,18 +127,6 @@ func sameNumbers(t *testing.T, got, want *FactorGraph) {
 			t.Errorf("%s: kernel %v, compiled again %v (or its Gram matrix differs)", w.Name, g.Prior.Kernel.Hyper, w.Prior.Kernel.Hyper)
 		}
 	}
-}
-
-func mapsEqual(a, b map[string]float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || math.Float64bits(v) != math.Float64bits(w) {
-			return false
-		}
-	}
-	return true
 }
 
 // learnInPlaceNetSrc is a typed factor graph in which learned params reach
@@ -172,44 +175,22 @@ infer ep
 // at new values without compiling, equal the model's compiled again there
 // bit for bit.
 func TestLearnFuncSetsNetInPlace(t *testing.T) {
-	m, err := CompileSource("inplace_net.fg", []byte(learnInPlaceNetSrc), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, f := learnFuncAt(t, learnInPlaceNetSrc, []float64{0, 3, 0.3, 0.3, 1, 0.5})
 	if m.Net == nil {
 		t.Fatal("not a typed factor graph")
 	}
-	f, err := m.LearnFunc()
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := f.At([]float64{0, 3, 0.3, 0.3, 1, 0.5}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, x := range [][]float64{{0.4, 1.7, 0.05, 0.2, 1.3, -0.6}, {-2, 9, 2, 0.45, -0.2, 3}} {
-		before := Compiles()
-		got, err := f.At(x, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := Compiles() - before; n != 0 || got != first || !f.InPlace(got) {
-			t.Fatalf("At(%v) compiled %d times (in place: %v)", x, n, f.InPlace(got))
-		}
-		want, err := f.Model(x)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, want := atAndCompiled(t, f, x, 0)
 		if len(got.Net.Factors) != len(want.Net.Factors) {
 			t.Fatalf("%d factors, compiled again %d", len(got.Net.Factors), len(want.Net.Factors))
 		}
 		moved := 0
 		for i := range want.Net.Factors {
 			g, w := &got.Net.Factors[i], &want.Net.Factors[i]
-			if !bitsEqual(g.Data(), w.Data()) || !bitsEqual(g.Affine(), w.Affine()) {
+			if !sameBits(g.Data(), w.Data()) || !sameBits(g.Affine(), w.Affine()) {
 				t.Errorf("%s: data %v affine %v, compiled again %v %v", w.Label, g.Data(), g.Affine(), w.Data(), w.Affine())
 			}
-			if !bitsEqual(g.Data(), first0(m, i).Data()) || !bitsEqual(g.Affine(), first0(m, i).Affine()) {
+			if !sameBits(g.Data(), first0(m, i).Data()) || !sameBits(g.Affine(), first0(m, i).Affine()) {
 				moved++
 			}
 		}
@@ -221,18 +202,6 @@ func TestLearnFuncSetsNetInPlace(t *testing.T) {
 
 // first0 is factor i of m's Net (the model as compiled from source).
 func first0(m *Model, i int) *graph.NetFactor { return &m.Net.Factors[i] }
-
-func bitsEqual(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 // TestLearnFuncSharedSitesCompiledAgain: the sites of one plate statement
 // share one likelihood record while their values agree (eps·i + ¼(1 − i)
@@ -252,30 +221,9 @@ for i in 0..4 {
 learn eps
 infer ep
 `
-	m, err := CompileSource("shared.fg", []byte(src), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := m.LearnFunc()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.At([]float64{0.25}, false); err != nil {
-		t.Fatal(err)
-	}
+	_, f := learnFuncAt(t, src, []float64{0.25})
 	for _, x := range []float64{0.2, 0.22} {
-		before := Compiles()
-		got, err := f.At([]float64{x}, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := Compiles() - before; n != 1 || f.InPlace(got) {
-			t.Errorf("at eps = %v: %d compilations (in place: %v); want the model compiled again", x, n, f.InPlace(got))
-		}
-		want, err := f.Model([]float64{x})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, want := atAndCompiled(t, f, []float64{x}, 1)
 		sameNumbers(t, got.FactorGraph, want.FactorGraph)
 	}
 }
