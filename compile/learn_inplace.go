@@ -175,7 +175,7 @@ type fgNumbers struct {
 func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 	rec := f.st.rec
 	g := f.m.Graph
-	varOf := func(id int) int { v := g.Vars[id]; return fg.First[v.Latent] + v.Index }
+	varOf := func(id int) int { v := g.Vars[id]; return fg.VarOf(v.Latent, v.Index) }
 	upd := make([]fgNumbers, fg.NumGaussians())
 	var vars, stored []int
 	var coefs []float64
