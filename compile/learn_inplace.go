@@ -22,10 +22,10 @@ import (
 // (siteSlot) — anything else it reaches (data, a shape, a plate range, a
 // projection) is a compile error at that place (learnRec.uses). The
 // compilation records each such statement with the plate variables in
-// scope and the graph factors it made. LearnFunc.At then compiles the
-// model once, at the first value, and at every later value re-evaluates
-// only those statements' arguments (the params computed from the learned
-// ones first) and writes their numbers into the same factor graph:
+// scope and the graph factors it made. LearnFunc.At then copies the
+// compiled graph once (learnCopy), and at every value re-evaluates only
+// those statements' arguments (the params computed from the learned ones
+// first) and writes their numbers into that same factor graph:
 // the Affines columns of its linear-Gaussian factors (graph.Affines.Rewrite),
 // its dense blocks' priors and its sites' shared likelihoods. One
 // evaluation of the evidence is then one engine run on that graph.
@@ -159,6 +159,38 @@ func (g *FactorGraph) siteOf(f int) (int, bool) {
 	n := g.sites.Len()
 	k := sort.Search(n, func(k int) bool { return g.sites.Factor(k) >= f })
 	return k, k < n && g.sites.Factor(k) == f
+}
+
+// learnCopy is a copy of m whose numbers learning sets are its own, the
+// rest shared with m: its factor graph's shared likelihood records and
+// dense blocks (the linear-Gaussian factors' number columns are replaced,
+// never written, by graph.Affines.Rewrite), its Net's factors (replaced by
+// graph.NetFactor.WithData and WithAffine). Its Learn is nil.
+func learnCopy(m *Model) *Model {
+	out := *m
+	out.Learn = nil
+	if fg := m.FactorGraph; fg != nil {
+		g := *fg
+		g.tags, g.tagOf = slices.Clone(fg.tags), nil
+		own := map[*Site]*Site{}
+		for i := range g.tags {
+			if sh := g.tags[i].shared; sh != nil {
+				if own[sh] == nil {
+					cp := *sh
+					own[sh] = &cp
+				}
+				g.tags[i].shared = own[sh]
+			}
+		}
+		g.Dense = slices.Clone(fg.Dense)
+		out.FactorGraph = &g
+	}
+	if n := m.Net; n != nil {
+		net := *n
+		net.Factors = slices.Clone(n.Factors)
+		out.Net = &net
+	}
+	return &out
 }
 
 // fgNumbers are the numbers of a linear-Gaussian factor to set: its

@@ -49,12 +49,13 @@ learn la, d, q, ell, eps, s
 infer ep
 `
 
-// TestLearnFuncSetsGraphInPlace: LearnFunc.At compiles a factor graph at
-// the first value and sets the next values in place, without compiling
-// again; the graph it holds then has the numbers of the model compiled
-// again at those values bit for bit — every linear-Gaussian factor's
-// variables, coefficients, constant and variance, every site's likelihood
-// and parameters, the dense prior's kernel and covariance.
+// TestLearnFuncSetsGraphInPlace: LearnFunc.At sets the learned values in
+// a copy of the compiled factor graph, at the first value and in place at
+// the next ones, without compiling; the graph it holds then has the
+// numbers of the model compiled again at those values bit for bit — every
+// linear-Gaussian factor's variables, coefficients, constant and
+// variance, every site's likelihood and parameters, the dense prior's
+// kernel and covariance — and the compiled model is unchanged.
 func TestLearnFuncSetsGraphInPlace(t *testing.T) {
 	m, f := learnFuncAt(t, learnInPlaceSrc, []float64{-1, 0.2, 0.3, 1, 0.1, 0.5})
 	if m.FactorGraph == nil {
@@ -64,6 +65,7 @@ func TestLearnFuncSetsGraphInPlace(t *testing.T) {
 		got, want := atAndCompiled(t, f, x, 0)
 		sameNumbers(t, got.FactorGraph, want.FactorGraph)
 	}
+	unchanged(t, m, learnInPlaceSrc)
 }
 
 // learnFuncAt compiles src and returns it with its LearnFunc, evaluated
@@ -78,10 +80,35 @@ func learnFuncAt(t *testing.T, src string, x0 []float64) (*Model, *LearnFunc) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	before := Compiles()
 	if _, err := f.At(x0, false); err != nil {
 		t.Fatal(err)
 	}
+	if n := Compiles() - before; n != 0 {
+		t.Fatalf("the first value compiled the model %d times; want a copy of it set there", n)
+	}
 	return m, f
+}
+
+// unchanged checks that m, whose copy LearnFunc set in place, still holds
+// the numbers src compiles to.
+func unchanged(t *testing.T, m *Model, src string) {
+	t.Helper()
+	fresh, err := CompileSource("inplace.fg", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.FactorGraph != nil {
+		sameNumbers(t, m.FactorGraph, fresh.FactorGraph)
+	}
+	if m.Net != nil {
+		for i := range fresh.Net.Factors {
+			g, w := &m.Net.Factors[i], &fresh.Net.Factors[i]
+			if !sameBits(g.Data(), w.Data()) || !sameBits(g.Affine(), w.Affine()) {
+				t.Errorf("the compiled model's %s changed: data %v affine %v, compiled %v %v", w.Label, g.Data(), g.Affine(), w.Data(), w.Affine())
+			}
+		}
+	}
 }
 
 // atAndCompiled returns f at x, checking that it compiled the model
@@ -173,7 +200,7 @@ infer ep
 // TestLearnFuncSetsNetInPlace: as TestLearnFuncSetsGraphInPlace on a
 // typed factor graph: every factor's data and affine numbers, set in place
 // at new values without compiling, equal the model's compiled again there
-// bit for bit.
+// bit for bit, and the compiled model is unchanged.
 func TestLearnFuncSetsNetInPlace(t *testing.T) {
 	m, f := learnFuncAt(t, learnInPlaceNetSrc, []float64{0, 3, 0.3, 0.3, 1, 0.5})
 	if m.Net == nil {
@@ -198,6 +225,7 @@ func TestLearnFuncSetsNetInPlace(t *testing.T) {
 			t.Errorf("%d factors moved; the learned params reach at least 6", moved)
 		}
 	}
+	unchanged(t, m, learnInPlaceNetSrc)
 }
 
 // first0 is factor i of m's Net (the model as compiled from source).

@@ -307,18 +307,29 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 	return f.blocks(c), nil
 }
 
-// graphAt is At on a factor graph or a typed factor graph (Net): the
-// graph compiled at the first value x, and at every later one the same
-// graph with the recorded statements' numbers set in place
-// (learn_inplace.go, learn_inplace_net.go) — the model returned is then
-// the one returned before, valid until the next call. A model whose
-// params cannot all be set in place (sites that stop sharing their
-// likelihood) is compiled again at x.
+// graphAt is At on a factor graph or a typed factor graph (Net): a copy
+// of the compiled graph with the recorded statements' numbers set at x
+// (learn_inplace.go, learn_inplace_net.go; compiled at x when its graph
+// differs there), and at every later value the same graph with those
+// numbers set in place — the model returned is the one returned before,
+// valid until the next call. A model whose params cannot all be set in
+// place (sites that stop sharing their likelihood) is compiled again at
+// x.
 func (f *LearnFunc) graphAt(c *compiler, x []float64) (*Model, error) {
 	switch {
 	case f.recompile:
 		return f.Model(x)
+	case f.live == nil && f.st.rec.inPlace(f.m) != nil:
+		f.recompile = true
+		return f.Model(x)
 	case f.live == nil:
+		// The compiled model's numbers set at x in a copy: no compilation.
+		if live, err := f.set(c, learnCopy(f.m)); err == nil {
+			f.live = live
+			return live, nil
+		}
+		// Its graph differs at x (a coefficient 0 at the start that
+		// dropped its variable): the graph compiled at x.
 		live, err := f.Model(x)
 		if err != nil {
 			return nil, err
@@ -330,14 +341,7 @@ func (f *LearnFunc) graphAt(c *compiler, x []float64) (*Model, error) {
 		}
 		return live, nil
 	}
-	c.check = false // a gp prior of the graph is a dense block with its Gram matrix
-	c.m = f.live
-	var err error
-	if f.live.Net != nil {
-		err = f.setNet(c, f.live.Net)
-	} else {
-		err = f.setGraph(c, f.live.FactorGraph)
-	}
+	_, err := f.set(c, f.live)
 	if err == errShared {
 		f.recompile, f.live = true, nil
 		return f.Model(x)
@@ -345,6 +349,17 @@ func (f *LearnFunc) graphAt(c *compiler, x []float64) (*Model, error) {
 		return nil, fmt.Errorf("learn: at %s the model %w; learn can change the numbers of factors, not the factor graph", f.describe(x), err)
 	}
 	return f.live, nil
+}
+
+// set sets the recorded statements' numbers in live's factor graph or
+// Net with c, its params bound at the new values.
+func (f *LearnFunc) set(c *compiler, live *Model) (*Model, error) {
+	c.check = false // a gp prior of the graph is a dense block with its Gram matrix
+	c.m = live
+	if live.Net != nil {
+		return live, f.setNet(c, live.Net)
+	}
+	return live, f.setGraph(c, live.FactorGraph)
 }
 
 // InPlace reports whether m is the factor graph At sets in place: the
