@@ -16,7 +16,7 @@ import (
 // affine edge (normal(b * mu + c, 1 / tau)), and the statement that made
 // those factors is recorded (netSlot) and its edges evaluated again at
 // every value; their numbers (graph.NetFactor.Data, Affine) replace the
-// factors' in the Net compiled at the first value.
+// factors' in a copy of the compiled Net (learnCopy).
 
 // netSlot is a Net statement (a prior or conditional when prior, whose
 // factors' first edge is the target; else a likelihood) whose arguments
