@@ -132,8 +132,12 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	}
 	var slot *condSlot
 	if (inMean || inVar) && n > 0 {
-		slot = &condSlot{call: call, b: b, mvn: mvn, mean: inMean || mvn, ids: s.ids, locals: c.snapshotLocals()}
-		c.lf.conds = append(c.lf.conds, slot)
+		slot = &condSlot{call: call, b: b, mvn: mvn, mean: inMean || mvn, ids: s.ids}
+		plain := !slot.mean && len(vars) == 1 && !c.readsLocal(a.expr(1))
+		if !plain {
+			slot.locals = c.snapshotLocals()
+		}
+		slot = c.lf.addCond(slot, plain)
 	}
 	if n == 0 {
 		c.fg.done[s.lat]++

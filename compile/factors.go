@@ -334,7 +334,12 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		if lat >= 0 {
 			first = len(c.sites[lat])
 		}
-		c.lf.sites = append(c.lf.sites, siteSlot{lat: lat, first: first, n: n, call: call, b: b, k: k, locals: c.snapshotLocals()})
+		slot := siteSlot{lat: lat, first: first, n: n, call: call, b: b, k: k}
+		plain := !c.readsLocal(siteParams(a, pi)...)
+		if !plain {
+			slot.locals = c.snapshotLocals()
+		}
+		c.lf.addSite(slot, plain)
 		defer c.lf.siteFactors(c, lat, first, n)
 	}
 	for i, x := range y.num {

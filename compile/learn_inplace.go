@@ -60,6 +60,69 @@ type condSlot struct {
 	locals  []map[string]*binding
 }
 
+// readsLocal reports whether any of the expressions names a plate
+// variable (or another local) in scope.
+func (c *compiler) readsLocal(es ...ast.Expr) bool {
+	found := false
+	for _, e := range es {
+		if e == nil || found {
+			continue
+		}
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				for _, l := range c.locals {
+					if _, ok := l[id.Name]; ok {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// addCond records the conditional slot s, whose arguments evaluated again
+// read no plate variable when plain: then its plate's iterations are one
+// slot (the variance of a chain's steps: a few bytes a step), merged into
+// the slot before when that is the same statement's.
+func (r *learnRec) addCond(s *condSlot, plain bool) *condSlot {
+	if !plain {
+		s.ids = slices.Clone(s.ids)
+		r.conds = append(r.conds, s)
+		return s
+	}
+	if r.plain == nil {
+		r.plain = map[*ast.CallExpr]int{}
+	}
+	if i, ok := r.plain[s.call]; ok {
+		last := r.conds[i]
+		last.ids = append(last.ids, s.ids...)
+		return last
+	}
+	s.ids, s.locals = slices.Clone(s.ids), nil
+	r.plain[s.call] = len(r.conds)
+	r.conds = append(r.conds, s)
+	return s
+}
+
+// addSite records the site slot s likewise: merged into the statement's
+// slot when it reads no plate variable (plain) and its sites are on
+// affine forms or follow that slot's in the same block. (A statement's
+// slot is its last; siteFactors appends to it.)
+func (r *learnRec) addSite(s siteSlot, plain bool) {
+	if n := len(r.sites); plain && n > 0 {
+		if last := &r.sites[n-1]; last.call == s.call && last.locals == nil && last.lat == s.lat && (s.lat < 0 || last.first+last.n == s.first) {
+			last.n += s.n
+			return
+		}
+	}
+	if plain {
+		s.locals = nil
+	}
+	r.sites = append(r.sites, s)
+}
+
 // usedSince reports whether a dependent param was read outside a slot
 // since mark.
 func (r *learnRec) usedSince(mark int) bool { return r != nil && len(r.uses) > mark }
@@ -69,7 +132,7 @@ func (r *learnRec) usedSince(mark int) bool { return r != nil && len(r.uses) > m
 // nothing): the n sites of latent lat's block from first, or the last n
 // sites on affine forms.
 func (r *learnRec) siteFactors(c *compiler, lat, first, n int) {
-	s := &r.sites[len(r.sites)-1]
+	s := &r.sites[len(r.sites)-1] // the statement's, or the one it was merged into
 	switch {
 	case lat >= 0 && len(c.sites[lat]) == first+n:
 		for _, st := range c.sites[lat][first:] {
@@ -309,3 +372,15 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 // errShared: the sites of a statement that share one likelihood record
 // take different values (see setGraph); the model is compiled again.
 var errShared = fmt.Errorf("sites sharing one likelihood take different values")
+
+// siteParams are the arguments of a likelihood call a other than its
+// projection (argument pi): what a site slot evaluates again.
+func siteParams(a *args, pi int) []ast.Expr {
+	var out []ast.Expr
+	for i := range a.b.Params {
+		if i != pi {
+			out = append(out, a.expr(i))
+		}
+	}
+	return out
+}

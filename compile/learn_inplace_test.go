@@ -14,7 +14,8 @@ import (
 // learnInPlaceSrc is a factor graph in which learned params reach every
 // kind of number learning sets in place: a conditional's coefficient
 // (through a dependent param), its constant (varying with the plate
-// variable) and variance, a conditional whose variance alone is learned, the mean and variance of whole-latent normal
+// variable) and variance, conditionals whose variance alone is learned
+// (reading the plate variable or not), the mean and variance of whole-latent normal
 // priors, a dense gp prior's kernel, a step site's eps and a Gaussian
 // observation's variance (sites on affine forms over two latents).
 const learnInPlaceSrc = `
@@ -33,17 +34,20 @@ latent b: real ~ normal(0, s)
 latent u: real[3] ~ normal(d, s)
 latent x: real[6]
 latent z: real[6]
+latent w: real[6]
 x[0] ~ normal(0, 1)
 z[0] ~ normal(0, 1)
+w[0] ~ normal(0, 1)
 for t in 1..6 {
   x[t] ~ normal(a * x[t - 1] + d * t, q)
   z[t] ~ normal(z[t - 1] + 0.5, q * t)
+  w[t] ~ normal(w[t - 1], s)
 }
 for i in 0..5 {
   y[i] ~ step(f[i] + b, eps)
 }
 for t in 0..6 {
-  r[t] ~ normal(x[t] + u[1] + z[t], q)
+  r[t] ~ normal(x[t] + u[1] + z[t] + w[t], q)
 }
 learn la, d, q, ell, eps, s
 infer ep
@@ -60,6 +64,12 @@ func TestLearnFuncSetsGraphInPlace(t *testing.T) {
 	m, f := learnFuncAt(t, learnInPlaceSrc, []float64{-1, 0.2, 0.3, 1, 0.1, 0.5})
 	if m.FactorGraph == nil {
 		t.Fatal("not a factor graph")
+	}
+	// A plate's statements that read no plate variable where they are
+	// evaluated again are one slot (w's variance, the sites' eps and q);
+	// the others one per iteration (x's mean, z's variance q·t).
+	if r := f.st.rec; len(r.conds) != 11 || len(r.sites) != 2 {
+		t.Errorf("%d conditional and %d site slots; want 5 + 5 + 1 and 2", len(r.conds), len(r.sites))
 	}
 	for _, x := range [][]float64{{-0.4, -0.3, 0.07, 0.6, 0.2, 1.3}, {0.2, 0, 2, 3, 0.01, 0.02}} {
 		got, want := atAndCompiled(t, f, x, 0)

@@ -33,6 +33,7 @@ type learnRec struct {
 	priors   []priorSlot
 	sites    []siteSlot
 	conds    []*condSlot
+	plain    map[*ast.CallExpr]int // the conds slot of each plain conditional (addCond)
 	nets     []netSlot
 	uses     []*ast.Ident
 	positive map[string]bool
