@@ -228,13 +228,13 @@ type learnState struct {
 // defined from them, the prior calls and the likelihood parameters that
 // read them, a factor graph's conditionals — from the compiled
 // expressions, without parsing or compiling the model again (a factor
-// graph is compiled once, at the first value). A LearnFunc is not safe for
+// graph's numbers are set in one copy of it). A LearnFunc is not safe for
 // concurrent use: a factor graph's At sets the numbers of one model.
 type LearnFunc struct {
 	m     *Model
 	st    *learnState
 	names []string
-	// live is a factor graph compiled once and set in place since
+	// live is the copy of the factor graph or Net At sets in place
 	// (graphAt); recompile: its params cannot be set in place.
 	live      *Model
 	recompile bool
@@ -277,9 +277,9 @@ func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] 
 // At returns the model at learned values x (in LearnFunc order) with every
 // block re-evaluated: a shallow copy of the model whose Blocks are new
 // where they depend on x; a model compiled to a factor graph or a typed
-// factor graph or a typed factor graph (Net) is compiled once and set in
-// place since (graphAt; gram is then ignored). With gram false the Gram matrices of gp and tp
-// priors are not computed (Prior.Cov is nil there; the kernel and its
+// factor graph (Net) is set in place in one copy of it (graphAt; gram is
+// then ignored). With gram false the Gram matrices of gp and tp priors are
+// not computed (Prior.Cov is nil there; the kernel and its
 // hyperparameters are set). Values outside the bounds of the learn
 // statement, and values the model rejects (a negative variance), are errors.
 func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
