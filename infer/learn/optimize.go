@@ -111,6 +111,10 @@ func (s *Settings) defaults() error {
 		s.EP.Refresh = 10
 	}
 	s.EP.KeepCov = true // the gradient's Σ_f (Gradient, wspaceR)
+	// Every evaluation needs log Z_EP and Σ_f only: no factorisation of B
+	// where rank-one updates do (ep.Settings.Incremental). The cold
+	// reference factorises as a plain run does.
+	s.EP.Incremental = !s.cold
 	if err := (infer.LearnOptions{Method: s.Method, MaxIter: s.MaxIter, Tol: s.GradTol}).Check(); err != nil {
 		return fmt.Errorf("learn: %w", err)
 	}
