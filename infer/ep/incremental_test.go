@@ -1,6 +1,7 @@
 package ep
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -126,4 +127,42 @@ func TestIncrementalInsertFallback(t *testing.T) {
 	close(t, "log Z", []float64{got.LogZ}, []float64{want.LogZ}, 1e-10)
 	close(t, "mean", got.FMean, want.FMean, 1e-10)
 	close(t, "var", got.FVar, want.FVar, 1e-10)
+}
+
+// BenchmarkWarmStart times the start of a warm-started sequential run on a
+// probit GP (M = 200, the size of pima_ripley; 500): the posterior at the
+// warm sites by a factorisation of B (recompute: Cholesky, triangular
+// solve, Σ = Kf − VᵀV; 2⅓ M³ flops) and by inserting the sites into the
+// prior one at a time (insertSites, Settings.Incremental: M³ flops, in
+// the delayed form).
+func BenchmarkWarmStart(b *testing.B) {
+	for _, m := range []int{200, 500} {
+		p, _, _ := probitProblem(m, 5)
+		res, err := Run(context.Background(), p, Settings{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		q := *p
+		q.Init = res.Sites
+		for _, inc := range []bool{false, true} {
+			name := fmt.Sprintf("%d/refactor", m)
+			if inc {
+				name = fmt.Sprintf("%d/insert", m)
+			}
+			b.Run(name, func(b *testing.B) {
+				s := Settings{Incremental: inc}
+				r, _ := settingsRule(s)
+				for i := 0; i < b.N; i++ {
+					e, err := newEngine(&q, s, r)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := e.start(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				gflops(b, float64(m)*float64(m)*float64(m))
+			})
+		}
+	}
 }
