@@ -24,7 +24,9 @@ type Param struct {
 
 // Builder returns the model's Gaussian blocks at parameter values x (one
 // per Param, natural scale). The number of blocks and of sites per block
-// must not depend on x.
+// must not depend on x. Optimize uses the blocks of one call only until
+// the next call, so that a Builder may write the next blocks' matrices
+// over their storage.
 type Builder func(x []float64) ([]*Block, error)
 
 // Settings configure Optimize. Zero values take the defaults in brackets.

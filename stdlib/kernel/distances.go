@@ -71,20 +71,45 @@ func (k Matern52) evalGradSq(d2 float64, g []float64) float64 {
 	return v
 }
 
+// GramGrad is storage for a Gram matrix and its derivatives that
+// MatrixGradDist may write over (a Gram matrix of an earlier evaluation
+// that is no longer used).
+type GramGrad struct {
+	K     *mat.SymDense
+	Grads []*mat.SymDense
+}
+
+// sym returns m when it is n×n, else a new n×n matrix.
+func sym(m *mat.SymDense, n int) *mat.SymDense {
+	if m != nil && m.SymmetricDim() == n {
+		return m
+	}
+	return mat.NewSymDense(n, nil)
+}
+
 // MatrixGradDist is MatrixGrad(k, X) with the squared distances of X taken
 // from d (d.Of(X) must hold) when k is se, matern32 or matern52; other
 // kernels (and a d of other inputs) go to MatrixGrad. The results are
-// MatrixGrad's bit for bit.
-func MatrixGradDist(k Kernel, X *mat.Dense, d *Distances) (*mat.SymDense, []*mat.SymDense) {
+// MatrixGrad's bit for bit. When reuse is non-nil, its matrices of the
+// right size are written over and returned instead of new ones (the
+// distance path only).
+func MatrixGradDist(k Kernel, X *mat.Dense, d *Distances, reuse *GramGrad) (*mat.SymDense, []*mat.SymDense) {
 	iso, ok := k.(isotropic)
 	if !ok || !d.Of(X) {
 		return MatrixGrad(k, X)
 	}
+	if reuse == nil {
+		reuse = &GramGrad{}
+	}
 	n, _ := X.Dims()
-	K := mat.NewSymDense(n, nil)
+	K := sym(reuse.K, n)
 	out := make([]*mat.SymDense, 2)
 	for j := range out {
-		out[j] = mat.NewSymDense(n, nil)
+		var m *mat.SymDense
+		if j < len(reuse.Grads) {
+			m = reuse.Grads[j]
+		}
+		out[j] = sym(m, n)
 	}
 	kr, g0, g1 := K.RawSymmetric().Data, out[0].RawSymmetric().Data, out[1].RawSymmetric().Data
 	var g [2]float64
