@@ -34,7 +34,8 @@ type Settings struct {
 	// EP are the settings of every evidence evaluation [KL, sequential,
 	// Tol 1e-9, MaxIter 1000, Refresh 10 (0 means 10 here; 1 refreshes
 	// every sweep)]; Tol is the tolerance near the optimum (see Optimize),
-	// and KeepCov is always set (the gradient reads Σ_f). Divergence must
+	// and KeepCov and Incremental are always set (the gradient reads Σ_f;
+	// an evaluation factorises nothing it can do without). Divergence must
 	// be nil or KL, and NonNegativeSites must be false: the gradient is
 	// exact only at an unclamped KL fixed point. When a run does not
 	// converge it is repeated from the last sites, from a cold start and
