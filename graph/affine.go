@@ -155,3 +155,18 @@ func (a *Affines) Bytes() int64 {
 	}
 	return b
 }
+
+// Slots is the number of variable slots: the largest arity.
+func (a *Affines) Slots() int { return len(a.vars) }
+
+// The columns, to read a stretch at a time (Column.AppendTo,
+// Column.AppendRange) instead of a factor at a time; never write them.
+// VarsCol(j) and CoefsCol(j) are slot j's variables and coefficients (−1
+// and 0 for a factor of arity ≤ j).
+func (a *Affines) ArityCol() *Column[int32]        { return &a.arity }
+func (a *Affines) VarsCol(j int) *Column[int]      { return &a.vars[j] }
+func (a *Affines) CoefsCol(j int) *Column[float64] { return &a.coefs[j] }
+func (a *Affines) ConstCol() *Column[float64]      { return &a.c }
+func (a *Affines) YCol() *Column[float64]          { return &a.y }
+func (a *Affines) VarCol() *Column[float64]        { return &a.v }
+func (a *Affines) TagCol() *Column[int32]          { return &a.tag }

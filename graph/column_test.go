@@ -152,3 +152,85 @@ func TestIndexedFactorLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnRangesReadBack checks AppendTo and AppendRange against At on
+// random columns and ranges (bit for bit, signed zeros, NaN and
+// infinities included), and that a column extended by AppendRange goes on
+// taking values with Add.
+func TestColumnRangesReadBack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	gens := []func(i int) float64{
+		func(i int) float64 { return 1 },
+		func(i int) float64 { return float64(i) },
+		func(i int) float64 { return 3 - 0.1*float64(i) },
+		func(i int) float64 { return rng.NormFloat64() },
+		func(i int) float64 { return math.Copysign(0, -1) },
+		func(i int) float64 { return math.NaN() },
+		func(i int) float64 { return math.Inf(1 - 2*(i%2)) },
+	}
+	fill := func(c *Column[float64]) {
+		for range 1 + rng.IntN(6) {
+			g, n := gens[rng.IntN(len(gens))], rng.IntN(40)
+			for i := range n {
+				c.Add(g(i))
+			}
+		}
+	}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	for trial := range 3000 {
+		var src, dst Column[float64]
+		fill(&src)
+		fill(&dst)
+		n0 := dst.Len()
+		from := rng.IntN(src.Len() + 1)
+		to := from + rng.IntN(src.Len()-from+1)
+		got := src.AppendTo([]float64{7}, from, to)
+		if len(got) != 1+to-from || got[0] != 7 {
+			t.Fatalf("trial %d: AppendTo(%d, %d) gave %d values", trial, from, to, len(got)-1)
+		}
+		for i := from; i < to; i++ {
+			if !same(got[1+i-from], src.At(i)) {
+				t.Fatalf("trial %d: AppendTo value %d = %v, want %v", trial, i, got[1+i-from], src.At(i))
+			}
+		}
+		dst.AppendRange(&src, from, to)
+		dst.Add(2.5)
+		dst.Add(3.5)
+		if dst.Len() != n0+to-from+2 {
+			t.Fatalf("trial %d: Len %d after AppendRange, want %d", trial, dst.Len(), n0+to-from+2)
+		}
+		for i := from; i < to; i++ {
+			if !same(dst.At(n0+i-from), src.At(i)) {
+				t.Fatalf("trial %d: AppendRange value %d = %v, want %v", trial, i, dst.At(n0+i-from), src.At(i))
+			}
+		}
+		if dst.At(dst.Len()-2) != 2.5 || dst.At(dst.Len()-1) != 3.5 {
+			t.Fatalf("trial %d: values added after AppendRange read back wrong", trial)
+		}
+	}
+	var ints, out Column[int]
+	for i := range 1000 {
+		ints.Add(i / 2)
+	}
+	out.AppendRange(&ints, 17, 900)
+	for i := 17; i < 900; i++ {
+		if out.At(i-17) != i/2 {
+			t.Fatalf("ints: At(%d) = %d, want %d", i-17, out.At(i-17), i/2)
+		}
+	}
+}
+
+// TestAppendRangeKeepsRules checks that a chain's columns appended whole
+// keep their rules: no memory per value.
+func TestAppendRangeKeepsRules(t *testing.T) {
+	var src, dst Column[float64]
+	for i := range 100000 {
+		src.Add(float64(i) * 0.5)
+	}
+	dst.AppendRange(&src, 0, src.Len())
+	if b := dst.Bytes(); b > 1024 {
+		t.Errorf("a rule of 10⁵ values appended takes %d bytes", b)
+	}
+}

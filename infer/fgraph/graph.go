@@ -112,14 +112,11 @@ func (g *Graph) add(vars []int, coefs []float64, c, y, variance float64, lik ep.
 		g.err = errors.New("fgraph: too many edges")
 	}
 	for i, x := range vars {
-		if g.err == nil && (x < 0 || x >= g.n) {
-			g.err = fmt.Errorf("fgraph: factor %d: variable %d out of range [0, %d)", k, x, g.n)
-		}
-		if g.err == nil && (!finite(coefs[i]) || coefs[i] == 0) {
-			g.err = fmt.Errorf("fgraph: factor %d: coefficient %g of variable %d, want finite and non-zero", k, coefs[i], x)
+		if g.err == nil {
+			g.err = g.checkEdge(k, x, coefs[i])
 		}
 		if g.err == nil && slices.Index(vars[:i], x) >= 0 {
-			g.err = fmt.Errorf("fgraph: factor %d: variable %d appears twice (add its coefficients)", k, x)
+			g.err = twice(k, x)
 		}
 	}
 	if g.err != nil {
@@ -139,6 +136,99 @@ func (g *Graph) add(vars []int, coefs []float64, c, y, variance float64, lik ep.
 		g.site.Add(int32(len(g.liks)))
 		g.liks = append(g.liks, lik)
 	}
+}
+
+// AddAffines adds factors from … to−1 of a — a compiled model's factors on
+// affine forms (graph.Affines) — as linear-Gaussian factors
+// N(a.Y(k); form_k(x), v_k), with v_k = variance when variance ≠ 0 and
+// a's variance of the factor when it is 0: what AddGaussian of each
+// factor adds, with the same checks, read a stretch of a's columns at a
+// time (graph.Column.AppendTo, AppendRange) rather than a factor at a
+// time, so that a plate's factors cost no call each and their constants,
+// observations and variances stay rules in g's columns.
+func (g *Graph) AddAffines(a *graph.Affines, from, to int, variance float64) {
+	if g.err != nil || from >= to {
+		return
+	}
+	var ar []int32
+	var c, y, v []float64
+	vars, coefs := make([][]int, a.Slots()), make([][]float64, a.Slots())
+	for lo := from; lo < to; lo += affineChunk {
+		hi := min(lo+affineChunk, to)
+		ar = a.ArityCol().AppendTo(ar[:0], lo, hi)
+		c = a.ConstCol().AppendTo(c[:0], lo, hi)
+		y = a.YCol().AppendTo(y[:0], lo, hi)
+		if variance == 0 {
+			v = a.VarCol().AppendTo(v[:0], lo, hi)
+		}
+		for j := range vars {
+			vars[j] = a.VarsCol(j).AppendTo(vars[j][:0], lo, hi)
+			coefs[j] = a.CoefsCol(j).AppendTo(coefs[j][:0], lo, hi)
+		}
+		for i := range hi - lo {
+			k, vi := g.NumFactors(), variance
+			if variance == 0 {
+				vi = v[i]
+			}
+			if !(vi > 0 && !math.IsInf(vi, 1)) {
+				g.err = fmt.Errorf("fgraph: factor %d: variance %g, want 0 < variance < ∞", k, vi)
+				return
+			}
+			n := int(ar[i])
+			switch {
+			case n == 0:
+				g.err = fmt.Errorf("fgraph: factor %d has %d variables and %d coefficients", k, 0, 0)
+			case !finite(c[i]) || !finite(y[i]):
+				g.err = fmt.Errorf("fgraph: factor %d: constant %g or observation %g is not finite", k, c[i], y[i])
+			case len(g.evar)+n > math.MaxInt32:
+				g.err = errors.New("fgraph: too many edges")
+			}
+			for j := 0; j < n && g.err == nil; j++ {
+				x := vars[j][i]
+				g.err = g.checkEdge(k, x, coefs[j][i])
+				for l := 0; l < j && g.err == nil; l++ {
+					if vars[l][i] == x {
+						g.err = twice(k, x)
+					}
+				}
+			}
+			if g.err != nil {
+				return
+			}
+			for j := range n {
+				g.evar = append(g.evar, int32(vars[j][i]))
+				g.ecoef = append(g.ecoef, coefs[j][i])
+			}
+			g.start = append(g.start, int32(len(g.evar)))
+		}
+	}
+	g.c.AppendRange(a.ConstCol(), from, to)
+	g.y.AppendRange(a.YCol(), from, to)
+	if variance == 0 {
+		g.v.AppendRange(a.VarCol(), from, to)
+	} else {
+		g.v.AddN(variance, to-from)
+	}
+	g.site.AddN(-1, to-from)
+}
+
+// affineChunk is the number of factors AddAffines reads at a time.
+const affineChunk = 4096
+
+// checkEdge checks an edge of factor k: variable x with coefficient c.
+func (g *Graph) checkEdge(k, x int, c float64) error {
+	switch {
+	case x < 0 || x >= g.n:
+		return fmt.Errorf("fgraph: factor %d: variable %d out of range [0, %d)", k, x, g.n)
+	case !finite(c) || c == 0:
+		return fmt.Errorf("fgraph: factor %d: coefficient %g of variable %d, want finite and non-zero", k, c, x)
+	}
+	return nil
+}
+
+// twice is the error of variable x appearing twice in factor k.
+func twice(k, x int) error {
+	return fmt.Errorf("fgraph: factor %d: variable %d appears twice (add its coefficients)", k, x)
 }
 
 // Err returns the first error met while building the graph.

@@ -107,32 +107,33 @@ func (j *job) warnJitter(fg *compile.FactorGraph, delta float64) {
 func graphOf(fg *compile.FactorGraph, relax bool, epLik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, []compile.Site, error) {
 	g := priorGraph(fg, fg.NumSites())
 	var liks []compile.Site
-	for i, s := range fg.Sites() {
-		a := s.Aff
-		if n, ok := s.Shared.Lik.(factor.Normal); ok && !relax {
-			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
+	for r := range fg.SiteGroups() {
+		if n, ok := r.Shared.Lik.(factor.Normal); ok && !relax {
+			g.AddAffines(fg.SiteForms(), r.From, r.To, n.Var)
 			continue
 		}
-		site := fg.SiteAt(i)
-		lik, err := epLik(site)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", site.Label, err)
+		for i := r.From; i < r.To; i++ {
+			s := fg.Site(i)
+			site := s.BlockSite()
+			lik, err := epLik(site)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", site.Label, err)
+			}
+			g.AddSite(lik, s.Y, s.Aff.Vars, s.Aff.Coefs, s.Aff.Const)
+			liks = append(liks, site)
 		}
-		g.AddSite(lik, s.Y, a.Vars, a.Coefs, a.Const)
-		liks = append(liks, site)
 	}
 	return g, liks, g.Err()
 }
 
-// priorGraph is the graph of fg's prior factors: its Gaussians and dense
-// blocks, whose product is the joint Gaussian prior of the variables, with
-// room for the first sites of fg.Sites.
+// priorGraph is the graph of fg's prior factors: its Gaussians (read from
+// the factor graph's columns) and dense blocks, whose product is the
+// joint Gaussian prior of the variables, with room for the first sites of
+// fg.Sites.
 func priorGraph(fg *compile.FactorGraph, sites int) *fgraph.Graph {
 	g := fgraph.NewGraph(fg.NumVars)
 	g.Grow(fg.NumGaussians()+sites, fg.Edges(sites))
-	for _, f := range fg.Gaussians() {
-		g.AddGaussian(f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, 0, f.Var)
-	}
+	g.AddAffines(fg.GaussianForms(), 0, fg.NumGaussians(), 0)
 	for _, d := range fg.Dense {
 		g.AddBlock(d.Vars, d.Prior.Mean, d.Prior.Cov)
 	}
