@@ -170,3 +170,51 @@ func (a *Affines) ConstCol() *Column[float64]      { return &a.c }
 func (a *Affines) YCol() *Column[float64]          { return &a.y }
 func (a *Affines) VarCol() *Column[float64]        { return &a.v }
 func (a *Affines) TagCol() *Column[int32]          { return &a.tag }
+
+// AppendRange appends factors from … to−1 of b, a stretch of each column
+// at a time (Column.AppendRange: rules stay rules).
+func (a *Affines) AppendRange(b *Affines, from, to int) {
+	if from >= to {
+		return
+	}
+	for len(a.vars) < len(b.vars) {
+		var vc Column[int]
+		var cc Column[float64]
+		vc.AddN(-1, a.n)
+		cc.AddN(0, a.n)
+		a.vars, a.coefs = append(a.vars, vc), append(a.coefs, cc)
+	}
+	for j := range a.vars {
+		if j < len(b.vars) {
+			a.vars[j].AppendRange(&b.vars[j], from, to)
+			a.coefs[j].AppendRange(&b.coefs[j], from, to)
+		} else {
+			a.vars[j].AddN(-1, to-from)
+			a.coefs[j].AddN(0, to-from)
+		}
+	}
+	a.arity.AppendRange(&b.arity, from, to)
+	a.c.AppendRange(&b.c, from, to)
+	a.y.AppendRange(&b.y, from, to)
+	a.v.AppendRange(&b.v, from, to)
+	a.factor.AppendRange(&b.factor, from, to)
+	a.tag.AppendRange(&b.tag, from, to)
+	a.n += to - from
+}
+
+// MapCoefs replaces the coefficients of slots from, from+1, … by f of
+// themselves (Column.Map), MapConsts the constants, and SetTags the tags
+// by tags (one per factor).
+func (a *Affines) MapCoefs(from int, f func(float64) float64) {
+	for j := from; j < len(a.coefs); j++ {
+		a.coefs[j].Map(f)
+	}
+}
+func (a *Affines) MapConsts(f func(float64) float64) { a.c.Map(f) }
+func (a *Affines) SetTags(tags Column[int32]) {
+	if tags.Len() != a.n {
+		panic("graph: Affines.SetTags: one tag per factor")
+	}
+	a.tag = tags
+}
+func (a *Affines) FactorCol() *Column[int] { return &a.factor }

@@ -398,3 +398,27 @@ func (c *Column[T]) appendRule(base, step T, n int) {
 	c.streak = 0
 	c.sync()
 }
+
+// Map replaces every value v by f(v) a stretch at a time: a constant
+// stretch (a rule of step 0) by the constant f(v), explicit values one by
+// one, and the values of a rule whose step is not 0 one by one (they
+// become explicit: f need not keep a rule).
+func (c *Column[T]) Map(f func(T) T) {
+	var out Column[T]
+	var buf []T
+	for k := range c.segs {
+		s := &c.segs[k]
+		end := c.end(k)
+		switch {
+		case s.off < 0 && (s.step == 0 || end-s.at == 1):
+			out.appendRule(f(s.base), 0, end-s.at)
+		default:
+			buf = c.AppendTo(buf[:0], s.at, end)
+			for i, v := range buf {
+				buf[i] = f(v)
+			}
+			out.appendValues(buf)
+		}
+	}
+	*c = out
+}

@@ -234,3 +234,48 @@ func TestAppendRangeKeepsRules(t *testing.T) {
 		t.Errorf("a rule of 10⁵ values appended takes %d bytes", b)
 	}
 }
+
+// TestColumnMap checks Map against f applied to each value read back (bit
+// for bit), for negation and 0 − v on columns mixing rules, signed zeros
+// and explicit values, and that a constant stretch stays one number.
+func TestColumnMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	gens := []func(i int) float64{
+		func(i int) float64 { return 1.5 },
+		func(i int) float64 { return float64(i) - 5 },
+		func(i int) float64 { return rng.NormFloat64() },
+		func(i int) float64 { return math.Copysign(0, -1) },
+		func(i int) float64 { return 0 },
+	}
+	fs := []func(float64) float64{func(v float64) float64 { return -v }, func(v float64) float64 { return 0 - v }}
+	for trial := range 2000 {
+		var c Column[float64]
+		for range 1 + rng.IntN(6) {
+			g, n := gens[rng.IntN(len(gens))], rng.IntN(40)
+			for i := range n {
+				c.Add(g(i))
+			}
+		}
+		f := fs[trial%2]
+		want := c.AppendTo(nil, 0, c.Len())
+		c.Map(f)
+		if c.Len() != len(want) {
+			t.Fatalf("trial %d: Len %d, want %d", trial, c.Len(), len(want))
+		}
+		for i, w := range want {
+			if got := c.At(i); math.Float64bits(got) != math.Float64bits(f(w)) {
+				t.Fatalf("trial %d: value %d = %v, want %v", trial, i, got, f(w))
+			}
+		}
+		c.Add(7)
+		if c.At(c.Len()-1) != 7 {
+			t.Fatalf("trial %d: a value added after Map reads back %v", trial, c.At(c.Len()-1))
+		}
+	}
+	var k Column[float64]
+	k.AddN(2, 1_000_000)
+	k.Map(func(v float64) float64 { return -v })
+	if k.Bytes() > 256 || k.At(999_999) != -2 {
+		t.Errorf("a constant column mapped: %d bytes, last value %v", k.Bytes(), k.At(999_999))
+	}
+}
