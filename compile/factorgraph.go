@@ -352,19 +352,6 @@ func (g *FactorGraph) tag(t fgTag) int {
 	return len(g.tags) - 1
 }
 
-// Edges is the number of variable–factor edges of the linear-Gaussian
-// factors and the first sites sites.
-func (g *FactorGraph) Edges(sites int) int {
-	e := g.gaussians.Edges()
-	if sites >= g.sites.Len() {
-		return e + g.sites.Edges()
-	}
-	for k := range sites {
-		e += g.sites.Arity(k)
-	}
-	return e
-}
-
 // factorVars iterates over the variables of the factors of a (a list
 // reused for the next factor): for the structure passes (forest,
 // bandwidth, cycles), which read nothing else.

@@ -125,9 +125,6 @@ func (a *Affines) Tag(k int) int     { return int(a.tag.At(k)) }
 // Var0 is factor k's first variable (the target of a conditional).
 func (a *Affines) Var0(k int) int { return a.vars[0].At(k) }
 
-// Edges is the number of variable–factor edges of all the factors.
-func (a *Affines) Edges() int { return int(a.arity.Sum()) }
-
 // AppendVars appends factor k's variables to vars.
 func (a *Affines) AppendVars(k int, vars []int) []int {
 	for j := range a.Arity(k) {

@@ -422,3 +422,21 @@ func (c *Column[T]) Map(f func(T) T) {
 	}
 	*c = out
 }
+
+// Stretch describes the stretch of values holding value i, from i on:
+// values i … end−1 are vals[0 … end−i−1] when vals is not nil (a view of
+// the column's explicit values: never write it), else the rule
+// base + step·k, k = k0 … k0+end−i−1 (base itself when k or step is 0,
+// so that a −0 stays −0).
+func (c *Column[T]) Stretch(i int) (end int, base, step T, k0 int, vals []T) {
+	if uint(i) >= uint(c.n) {
+		panic("graph: column index out of range")
+	}
+	k := c.segIndex(i)
+	s := &c.segs[k]
+	end = c.end(k)
+	if s.off >= 0 {
+		return end, 0, 0, 0, c.vals[s.off+i-s.at : s.off+end-s.at : s.off+end-s.at]
+	}
+	return end, s.base, s.step, i - s.at, nil
+}

@@ -249,15 +249,16 @@ func addGaussians(g *Graph, add func(i, j int, x float64), h []float64) float64 
 		if !g.gaussian(k) {
 			continue
 		}
-		lo, hi := g.edges(k)
-		d := g.y.At(k) - g.c.At(k)
-		r -= 0.5 * (d*d/g.v.At(k) + math.Log(2*math.Pi*g.v.At(k)))
+		fk := g.fac(k)
+		lo, hi := fk.lo, fk.hi
+		d := fk.y() - fk.c()
+		r -= 0.5 * (d*d/fk.variance() + math.Log(2*math.Pi*fk.variance()))
 		for i := lo; i < hi; i++ {
-			vi := int(g.evar[i])
-			h[vi] += g.ecoef[i] * d / g.v.At(k)
+			vi := int(fk.v(i))
+			h[vi] += fk.a(i) * d / fk.variance()
 			for j := lo; j < hi; j++ {
-				if vj := int(g.evar[j]); vj >= vi {
-					add(vi, vj, g.ecoef[i]*g.ecoef[j]/g.v.At(k))
+				if vj := int(fk.v(j)); vj >= vi {
+					add(vi, vj, fk.a(i)*fk.a(j)/fk.variance())
 				}
 			}
 		}
@@ -271,7 +272,7 @@ func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
 	n := g.n
 	constant := false
 	for k := 0; k < g.NumFactors(); k++ {
-		constant = constant || (!g.gaussian(k) && g.c.At(k) != 0)
+		constant = constant || (!g.gaussian(k) && g.cst(k) != 0)
 	}
 	if constant {
 		n++
@@ -285,14 +286,15 @@ func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
 			continue
 		}
 		a := make([]float64, n)
-		lo, hi := g.edges(k)
+		fk := g.fac(k)
+		lo, hi := fk.lo, fk.hi
 		for e := lo; e < hi; e++ {
-			a[g.evar[e]] = g.ecoef[e]
+			a[fk.v(e)] = fk.a(e)
 		}
 		if constant {
-			a[g.n] = g.c.At(k)
+			a[g.n] = fk.c()
 		}
-		p.Sites = append(p.Sites, ep.Site{Lik: g.lik(k), Y: g.y.At(k), Proj: a})
+		p.Sites = append(p.Sites, ep.Site{Lik: g.liks[fk.site()], Y: fk.y(), Proj: a})
 	}
 	return p
 }
