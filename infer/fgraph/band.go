@@ -150,10 +150,10 @@ func bandDiag(band []float64, n, k int) []float64 {
 func residualLogLik(g *Graph, mu []float64) float64 {
 	terms := make([]float64, 0, g.NumFactors())
 	for k := 0; k < g.NumFactors(); k++ {
-		if !g.gaussian(k) {
+		fk := g.fac(k)
+		if !fk.gaussian() {
 			continue
 		}
-		fk := g.fac(k)
 		d := fk.y() - fk.c()
 		for e := fk.lo; e < fk.hi; e++ {
 			d -= fk.a(e) * mu[fk.v(e)]

@@ -128,24 +128,26 @@ func conditionEach(g *Graph, obs []int32, mu, sigma []float64, done <-chan struc
 	n := g.n
 	quad, det, exp := 0.0, 1.0, 0 // Π s = det·2^exp (one Log at the end)
 	gv := make([]float64, n)
+	var vars []int
+	var coefs []float64
 	for i, k := range obs {
 		if i%64 == 0 && openblas.Done(done) {
 			return 0, openblas.ErrCanceled
 		}
 		fk := g.fac(int(k))
-		lo, hi := fk.lo, fk.hi
+		vars, coefs = fk.vars(vars[:0]), fk.coefs(coefs[:0])
 		clear(gv)
 		r := fk.y() - fk.c()
-		for e := lo; e < hi; e++ {
-			v, a := int(fk.v(e)), fk.a(e)
+		for e, v := range vars {
+			a := coefs[e]
 			for i, x := range sigma[v*n : (v+1)*n] {
 				gv[i] += a * x
 			}
 			r -= a * mu[v]
 		}
 		s := fk.variance()
-		for e := lo; e < hi; e++ {
-			s += fk.a(e) * gv[fk.v(e)]
+		for e, v := range vars {
+			s += coefs[e] * gv[v]
 		}
 		if !(s > 0) {
 			return 0, errors.New("an observation's predictive variance is not positive")

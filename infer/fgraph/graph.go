@@ -279,8 +279,12 @@ func (g *Graph) edges(k int) (int, int) {
 	return f.lo, f.hi
 }
 
-// gaussian reports whether factor k is linear-Gaussian.
+// gaussian reports whether factor k is linear-Gaussian (every factor is
+// when the graph has no sites).
 func (g *Graph) gaussian(k int) bool {
+	if len(g.liks) == 0 {
+		return true
+	}
 	f := g.fac(k)
 	return f.gaussian()
 }

@@ -245,20 +245,21 @@ func gaussianPart(g *Graph) (*mat.SymDense, *mat.VecDense, float64) {
 // constant −½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²].
 func addGaussians(g *Graph, add func(i, j int, x float64), h []float64) float64 {
 	r := 0.0
+	var vars []int
+	var coefs []float64
 	for k := 0; k < g.NumFactors(); k++ {
-		if !g.gaussian(k) {
+		fk := g.fac(k)
+		if !fk.gaussian() {
 			continue
 		}
-		fk := g.fac(k)
-		lo, hi := fk.lo, fk.hi
-		d := fk.y() - fk.c()
-		r -= 0.5 * (d*d/fk.variance() + math.Log(2*math.Pi*fk.variance()))
-		for i := lo; i < hi; i++ {
-			vi := int(fk.v(i))
-			h[vi] += fk.a(i) * d / fk.variance()
-			for j := lo; j < hi; j++ {
-				if vj := int(fk.v(j)); vj >= vi {
-					add(vi, vj, fk.a(i)*fk.a(j)/fk.variance())
+		vars, coefs = fk.vars(vars[:0]), fk.coefs(coefs[:0])
+		s, d := fk.variance(), fk.y()-fk.c()
+		r -= 0.5 * (d*d/s + math.Log(2*math.Pi*s))
+		for i, vi := range vars {
+			h[vi] += coefs[i] * d / s
+			for j, vj := range vars {
+				if vj >= vi {
+					add(vi, vj, coefs[i]*coefs[j]/s)
 				}
 			}
 		}

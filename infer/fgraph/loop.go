@@ -360,10 +360,10 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 func (p *passer) projections(res *Result) {
 	g := p.g
 	for k := 0; k < g.NumFactors(); k++ {
-		if g.gaussian(k) {
+		fk := g.fac(k)
+		if fk.gaussian() {
 			continue
 		}
-		fk := g.fac(k)
 		lo, hi := fk.lo, fk.hi
 		m, v := fk.c(), 0.0
 		for e := lo; e < hi; e++ {

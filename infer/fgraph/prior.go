@@ -48,10 +48,10 @@ func direct(g *Graph, ad *adjacency) (d directed, ok bool) {
 	undef := make([]int32, g.NumFactors())
 	var queue []int32
 	for k := range undef {
-		if !g.gaussian(k) {
+		fk := g.fac(k)
+		if !fk.gaussian() {
 			continue
 		}
-		fk := g.fac(k)
 		lo, hi := fk.lo, fk.hi
 		for e := lo; e < hi; e++ {
 			if !defined[fk.v(e)] {

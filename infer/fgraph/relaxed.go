@@ -78,10 +78,10 @@ type relaxation struct {
 func siteGates(g *Graph) []gate {
 	out := make([]gate, len(g.liks))
 	for k := range g.NumFactors() {
-		if g.gaussian(k) {
+		fk := g.fac(k)
+		if fk.gaussian() {
 			continue
 		}
-		fk := g.fac(k)
 		lo, hi := fk.lo, fk.hi
 		vars, coefs, pos := make([]int, hi-lo), fk.coefs(make([]float64, 0, hi-lo)), make([]int, hi-lo)
 		for e := lo; e < hi; e++ {

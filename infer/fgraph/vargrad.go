@@ -61,10 +61,10 @@ func varGrads(g *Graph, st *state) []float64 {
 func affGrads(g *Graph, st *state) []float64 {
 	var out []float64
 	for k := 0; k < g.NumFactors(); k++ {
-		if !g.gaussian(k) {
+		fk := g.fac(k)
+		if !fk.gaussian() {
 			continue
 		}
-		fk := g.fac(k)
 		lo, hi := fk.lo, fk.hi
 		d, s, ok := gaussianCavity(g, st, k)
 		if !ok {
