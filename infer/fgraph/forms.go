@@ -1,6 +1,10 @@
 package fgraph
 
-import "github.com/fg-infer/fg/graph"
+import (
+	"iter"
+
+	"github.com/fg-infer/fg/graph"
+)
 
 // The factors' affine forms f_k(x) = Σ_j a_kj x_{v_kj} + c_k with their
 // observations y_k, variances v_k (0 for a site) and site indices are
@@ -95,6 +99,29 @@ func (g *Graph) fac(k int) fac {
 	}
 	lo := r.e0 + r.arity*i
 	return fac{r, i, lo, lo + r.arity}
+}
+
+// facs iterates over the factors in order with their views, a run at a
+// time (no lookup per factor). The view is reused for the next factor.
+func (g *Graph) facs() iter.Seq2[int, *fac] {
+	return func(yield func(int, *fac) bool) {
+		for ri := range g.runs {
+			r := &g.runs[ri]
+			f := fac{r: r}
+			for i := range r.n {
+				f.i = i
+				if r.starts != nil {
+					f.lo, f.hi = r.e0+int(r.starts[i]), r.e0+int(r.starts[i+1])
+				} else {
+					f.lo = r.e0 + r.arity*i
+					f.hi = f.lo + r.arity
+				}
+				if !yield(r.k0+i, &f) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // runOf is the run holding factor k.

@@ -36,13 +36,13 @@ func bethe(g *Graph, ad *adjacency, st *state, u float64) (float64, bool) {
 		}
 		z += float64(1-ad.degree(v)-int(gdeg[v])) * logNorm(b)
 	}
-	for k := 0; k < g.NumFactors(); k++ {
+	for k, fk := range g.facs() {
 		var lz float64
 		ok := true
-		if u == 1 || g.gaussian(k) {
-			lz, ok = factorLogZ(g, st, k)
+		if u == 1 || fk.gaussian() {
+			lz, ok = factorLogZ(g, st, fk, k)
 		} else {
-			lz, ok = powerSiteLogZ(g, st, k, u)
+			lz, ok = powerSiteLogZ(g, st, fk, u)
 		}
 		if !ok {
 			return 0, false
@@ -60,13 +60,12 @@ func bethe(g *Graph, ad *adjacency, st *state, u float64) (float64, bool) {
 // and when exactly one n_j is flat the integral over x_j is 1/|a_j|, leaving
 // Σ_{i≠j} logNorm(n_i) − log |a_j|. A site gives Σ_j logNorm(n_j) + log Z of
 // the tilted distribution on its projection.
-func factorLogZ(g *Graph, st *state, k int) (float64, bool) {
-	fk := g.fac(k)
+func factorLogZ(g *Graph, st *state, fk *fac, k int) (float64, bool) {
 	lo, hi := fk.lo, fk.hi
 	var z, mf, vf float64
 	flat := -1
 	for e := lo; e < hi; e++ {
-		n := st.cavity(&fk, e, 1)
+		n := st.cavity(fk, e, 1)
 		if n.Prec == 0 && n.Shift == 0 && fk.gaussian() && flat < 0 {
 			flat = e
 			continue
@@ -96,12 +95,11 @@ func factorLogZ(g *Graph, st *state, k int) (float64, bool) {
 
 // powerSiteLogZ is a site's term under power EP (see bethe):
 // Σ_j logNorm(b_j) + log C̃_k.
-func powerSiteLogZ(g *Graph, st *state, k int, u float64) (float64, bool) {
-	fk := g.fac(k)
+func powerSiteLogZ(g *Graph, st *state, fk *fac, u float64) (float64, bool) {
 	lo, hi := fk.lo, fk.hi
 	var beliefs, cavities, mf, vf float64
 	for e := lo; e < hi; e++ {
-		b, c := st.belief[fk.v(e)], st.cavity(&fk, e, u)
+		b, c := st.belief[fk.v(e)], st.cavity(fk, e, u)
 		if !(b.Prec > 0) || !(c.Prec > 0) {
 			return 0, false
 		}

@@ -45,8 +45,7 @@ type adjacency struct {
 
 func newAdjacency(g *Graph) *adjacency {
 	ad := &adjacency{vstart: make([]int32, g.n+1), vedge: make([]int32, g.numEdges()), efactor: make([]int32, g.numEdges())}
-	for k := 0; k < g.NumFactors(); k++ {
-		fk := g.fac(k)
+	for _, fk := range g.facs() {
 		for e := fk.lo; e < fk.hi; e++ {
 			ad.vstart[fk.v(e)+1]++
 		}
@@ -55,10 +54,8 @@ func newAdjacency(g *Graph) *adjacency {
 		ad.vstart[v+1] += ad.vstart[v]
 	}
 	fill := append([]int32(nil), ad.vstart[:g.n]...)
-	for k := 0; k < g.NumFactors(); k++ {
-		fk := g.fac(k)
-		lo, hi := fk.lo, fk.hi
-		for e := lo; e < hi; e++ {
+	for k, fk := range g.facs() {
+		for e := fk.lo; e < fk.hi; e++ {
 			v := fk.v(e)
 			ad.vedge[fill[v]] = int32(e)
 			fill[v]++
@@ -92,8 +89,7 @@ func components(g *Graph, ad *adjacency) int {
 		return x
 	}
 	c := g.n + g.NumFactors()
-	for k := 0; k < g.NumFactors(); k++ {
-		fk := g.fac(k)
+	for _, fk := range g.facs() {
 		lo, hi := fk.lo, fk.hi
 		c-- // the factor joins the component of its first variable
 		r := find(int32(fk.v(lo)))
