@@ -65,8 +65,8 @@ type fgBuilder struct {
 // plate statement compiled once: its factors are columns of rules and
 // values, graph.Affines, with labels on demand): the graph's and the
 // engine's storage, messages and beliefs. A Gaussian chain written with
-// vector plates peaks at 97–100 bytes of resident memory per element (one
-// variable and two factors a step: 301–320 MB at T = 10⁶, 2.9 GB at 10⁷),
+// vector plates peaks at 77–82 bytes of resident memory per element (one
+// variable and two factors a step: 245–247 MB at T = 10⁶, 2.3 GB at 10⁷),
 // charged 170; the same chain as an unrolled plate takes more than its
 // charge (~600 bytes an element at T = 10⁶, compile's per-statement
 // work). The budget (infer.MemoryBudget) already leaves the garbage
