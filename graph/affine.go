@@ -49,14 +49,7 @@ func (a *Affines) Add(f Affine) {
 	if len(f.Vars) != len(f.Coefs) {
 		panic("graph: Affines.Add: variables and coefficients differ in number")
 	}
-	for len(a.vars) < len(f.Vars) {
-		// A new slot: the factors before it have no variable there.
-		var vc Column[int]
-		var cc Column[float64]
-		vc.AddN(-1, a.n)
-		cc.AddN(0, a.n)
-		a.vars, a.coefs = append(a.vars, vc), append(a.coefs, cc)
-	}
+	a.growSlots(len(f.Vars))
 	for j := range a.vars {
 		if j < len(f.Vars) {
 			a.vars[j].Add(f.Vars[j])
@@ -73,6 +66,18 @@ func (a *Affines) Add(f Affine) {
 	a.factor.Add(f.Factor)
 	a.tag.Add(int32(f.Tag))
 	a.n++
+}
+
+// growSlots adds slots up to n: the factors before a new slot have no
+// variable there (−1, coefficient 0).
+func (a *Affines) growSlots(n int) {
+	for len(a.vars) < n {
+		var vc Column[int]
+		var cc Column[float64]
+		vc.AddN(-1, a.n)
+		cc.AddN(0, a.n)
+		a.vars, a.coefs = append(a.vars, vc), append(a.coefs, cc)
+	}
 }
 
 // Arity is the number of variables of factor k.
@@ -174,13 +179,7 @@ func (a *Affines) AppendRange(b *Affines, from, to int) {
 	if from >= to {
 		return
 	}
-	for len(a.vars) < len(b.vars) {
-		var vc Column[int]
-		var cc Column[float64]
-		vc.AddN(-1, a.n)
-		cc.AddN(0, a.n)
-		a.vars, a.coefs = append(a.vars, vc), append(a.coefs, cc)
-	}
+	a.growSlots(len(b.vars))
 	for j := range a.vars {
 		if j < len(b.vars) {
 			a.vars[j].AppendRange(&b.vars[j], from, to)

@@ -9,13 +9,10 @@ import (
 	"testing"
 )
 
-// TestColumnReadsBack checks that a Column returns exactly the values
-// added (bit for bit) for sequences mixing rules, repeats, observations,
-// signed zeros, NaN and infinities, and that rule stretches take no
-// memory per value.
-func TestColumnReadsBack(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	gens := []func(i int) float64{
+// columnGens are sequences of values a column holds: rules, repeats,
+// observations, signed zeros, NaN and infinities.
+func columnGens(rng *rand.Rand) []func(i int) float64 {
+	return []func(i int) float64{
 		func(i int) float64 { return 1 },
 		func(i int) float64 { return float64(i) },
 		func(i int) float64 { return 3 - 0.1*float64(i) },
@@ -26,6 +23,15 @@ func TestColumnReadsBack(t *testing.T) {
 		func(i int) float64 { return math.Inf(1 - 2*(i%2)) },
 		func(i int) float64 { return float64(i % 3) },
 	}
+}
+
+// TestColumnReadsBack checks that a Column returns exactly the values
+// added (bit for bit) for sequences mixing rules, repeats, observations,
+// signed zeros, NaN and infinities, and that rule stretches take no
+// memory per value.
+func TestColumnReadsBack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gens := columnGens(rng)
 	for trial := range 3000 {
 		var c Column[float64]
 		var want []float64
@@ -159,15 +165,7 @@ func TestIndexedFactorLabels(t *testing.T) {
 // taking values with Add.
 func TestColumnRangesReadBack(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	gens := []func(i int) float64{
-		func(i int) float64 { return 1 },
-		func(i int) float64 { return float64(i) },
-		func(i int) float64 { return 3 - 0.1*float64(i) },
-		func(i int) float64 { return rng.NormFloat64() },
-		func(i int) float64 { return math.Copysign(0, -1) },
-		func(i int) float64 { return math.NaN() },
-		func(i int) float64 { return math.Inf(1 - 2*(i%2)) },
-	}
+	gens := columnGens(rng)
 	fill := func(c *Column[float64]) {
 		for range 1 + rng.IntN(6) {
 			g, n := gens[rng.IntN(len(gens))], rng.IntN(40)
@@ -240,13 +238,7 @@ func TestAppendRangeKeepsRules(t *testing.T) {
 // and explicit values, and that a constant stretch stays one number.
 func TestColumnMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	gens := []func(i int) float64{
-		func(i int) float64 { return 1.5 },
-		func(i int) float64 { return float64(i) - 5 },
-		func(i int) float64 { return rng.NormFloat64() },
-		func(i int) float64 { return math.Copysign(0, -1) },
-		func(i int) float64 { return 0 },
-	}
+	gens := append(columnGens(rng), func(i int) float64 { return float64(i) - 5 })
 	fs := []func(float64) float64{func(v float64) float64 { return -v }, func(v float64) float64 { return 0 - v }}
 	for trial := range 2000 {
 		var c Column[float64]
