@@ -273,12 +273,6 @@ func twice(k, x int) error {
 // Err returns the first error met while building the graph.
 func (g *Graph) Err() error { return g.err }
 
-// edges returns the edge range of factor k.
-func (g *Graph) edges(k int) (int, int) {
-	f := g.fac(k)
-	return f.lo, f.hi
-}
-
 // gaussian reports whether factor k is linear-Gaussian (every factor is
 // when the graph has no sites).
 func (g *Graph) gaussian(k int) bool {
