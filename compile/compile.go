@@ -38,6 +38,7 @@ type Options struct {
 
 	maxCovBytes float64 // tests only: a smaller covariance limit
 	unrolled    bool    // tests only: unroll every plate (no vector plates)
+	perElement  bool    // tests only: convert the conditionals one at a time (no conditionalColumns)
 
 	// files are parsed files by name, used instead of parsing again
 	// (Model.Recompile, LearnFunc.Model), with fset holding their

@@ -122,7 +122,8 @@ func (p *passer) finishOutcome(res *Result, o infer.Outcome) (*Result, error) {
 func maxDegree(g *Graph) int {
 	m := 0
 	for k := 0; k < g.NumFactors(); k++ {
-		lo, hi := g.edges(k)
+		fk := g.fac(k)
+		lo, hi := fk.lo, fk.hi
 		m = max(m, hi-lo)
 	}
 	return m
@@ -138,17 +139,19 @@ func (p *passer) treePass(ctx context.Context, t *tree) error {
 			return ctx.Err()
 		}
 		k := int(t.order[i])
-		p.update(k, int(t.parent[k]), true)
+		fk := p.g.fac(k)
+		p.update(&fk, k, int(t.parent[k]), true)
 	}
 	for i, k := range t.order {
 		if i&0xffff == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
+		fk := p.g.fac(int(k))
 		switch {
-		case !t.leaf(p.g, int(k)):
-			p.update(int(k), int(t.parent[k]), false)
-		case !p.g.gaussian(int(k)):
-			p.update(int(k), int(t.parent[k]), true) // a leaf site, again
+		case !t.leaf(&fk):
+			p.update(&fk, int(k), int(t.parent[k]), false)
+		case !fk.gaussian():
+			p.update(&fk, int(k), int(t.parent[k]), true) // a leaf site, again
 		}
 	}
 	return nil
@@ -156,7 +159,8 @@ func (p *passer) treePass(ctx context.Context, t *tree) error {
 
 func (p *passer) sequentialSweep() {
 	for k := 0; k < p.g.NumFactors(); k++ {
-		p.update(k, -1, false)
+		fk := p.g.fac(k)
+		p.update(&fk, k, -1, false)
 	}
 	if p.gs != nil {
 		p.gateSweep()
@@ -175,15 +179,19 @@ func (p *passer) parallelSweep() {
 		gout, zout, gok = p.gateProposals()
 	}
 	for k := 0; k < p.g.NumFactors(); k++ {
-		lo, hi := p.g.edges(k)
-		if m, ok := p.messages(k, -1, false); ok {
+		fk := p.g.fac(k)
+		lo, hi := fk.lo, fk.hi
+		if m, ok := p.messages(&fk, k, -1, false); ok {
 			for e := lo; e < hi; e++ {
-				next[e] = p.damped(k, p.st.msg[e], m[e-lo])
+				next[e] = p.damped(&fk, p.st.msg[e], m[e-lo])
 			}
 		}
 	}
-	for e, m := range next {
-		p.st.set(p.g, e, m)
+	for k := 0; k < p.g.NumFactors(); k++ {
+		fk := p.g.fac(k)
+		for e := fk.lo; e < fk.hi; e++ {
+			p.st.set(&fk, e, next[e])
+		}
 	}
 	for j, ok := range gok {
 		if ok {
@@ -192,17 +200,17 @@ func (p *passer) parallelSweep() {
 	}
 }
 
-// update sends factor k's messages: to edge only (only = true), or to every
-// edge except skip (skip = −1: every edge).
-func (p *passer) update(k, edge int, only bool) {
-	m, ok := p.messages(k, edge, only)
+// update sends factor k's (fk's) messages: to edge only (only = true), or
+// to every edge except skip (skip = −1: every edge).
+func (p *passer) update(fk *fac, k, edge int, only bool) {
+	m, ok := p.messages(fk, k, edge, only)
 	if !ok {
 		return
 	}
-	lo, hi := p.g.edges(k)
+	lo, hi := fk.lo, fk.hi
 	for e := lo; e < hi; e++ {
 		if wanted(e, edge, only) {
-			p.st.set(p.g, e, p.damped(k, p.st.msg[e], m[e-lo]))
+			p.st.set(fk, e, p.damped(fk, p.st.msg[e], m[e-lo]))
 		}
 	}
 }
@@ -215,8 +223,8 @@ func (p *passer) update(k, edge int, only bool) {
 // damping δ a normal(0, 1) prior's first message has variance 1/δ) and
 // leave every belief far wider than the model says until ~1/δ sweeps have
 // passed.
-func (p *passer) damped(k int, old, new families.Gaussian) families.Gaussian {
-	if old == (families.Gaussian{}) && p.g.gaussian(k) {
+func (p *passer) damped(fk *fac, old, new families.Gaussian) families.Gaussian {
+	if old == (families.Gaussian{}) && fk.gaussian() {
 		return new
 	}
 	return old.Damp(new, p.s.Damping)
@@ -226,19 +234,19 @@ func (p *passer) damped(k int, old, new families.Gaussian) families.Gaussian {
 // every edge but edge.
 func wanted(e, edge int, only bool) bool { return (e == edge) == only }
 
-// messages computes factor k's new messages to its target edges (see
-// wanted) from the current beliefs into p.buf, counting the update or the
-// skip. A site computes all its messages at once.
-func (p *passer) messages(k, edge int, only bool) ([]families.Gaussian, bool) {
-	lo, hi := p.g.edges(k)
+// messages computes factor k's (fk's) new messages to its target edges
+// (see wanted) from the current beliefs into p.buf, counting the update or
+// the skip. A site computes all its messages at once.
+func (p *passer) messages(fk *fac, k, edge int, only bool) ([]families.Gaussian, bool) {
+	lo, hi := fk.lo, fk.hi
 	out := p.buf[:hi-lo]
 	ok := true
-	if p.g.gaussian(k) && hi-lo > wideFactor && !only {
-		ok = gaussianMessages(p.g, p.st, k, out)
-	} else if p.g.gaussian(k) {
+	if fk.gaussian() && hi-lo > wideFactor && !only {
+		ok = gaussianMessages(p.st, fk, out)
+	} else if fk.gaussian() {
 		for e := lo; e < hi && ok; e++ {
 			if wanted(e, edge, only) {
-				out[e-lo], ok = gaussianMessage(p.g, p.st, k, e)
+				out[e-lo], ok = gaussianMessage(p.st, fk, e)
 			}
 		}
 	} else if p.uninformed(k) {
@@ -246,7 +254,7 @@ func (p *passer) messages(k, edge int, only bool) ([]families.Gaussian, bool) {
 	} else if p.gs != nil && p.gs.rx.relaxes(p.g, k) {
 		ok = p.gs.relaxedSite(p.g, p.st, k, out)
 	} else {
-		ok = siteMessages(p.g, p.st, k, p.u, out)
+		ok = siteMessages(p.g, p.st, fk, p.u, out)
 	}
 	if !ok {
 		p.stats.Skipped++
@@ -263,9 +271,10 @@ func (p *passer) messages(k, edge int, only bool) ([]families.Gaussian, bool) {
 // variables, and a sequential sweep may reach a site before its variable's
 // prior. The site then waits for the next pass; its update is not a skip.
 func (p *passer) uninformed(k int) bool {
-	lo, hi := p.g.edges(k)
+	fk := p.g.fac(k)
+	lo, hi := fk.lo, fk.hi
 	for e := lo; e < hi; e++ {
-		if n := p.st.cavity(p.g, e, p.u); n.Prec == 0 && n.Shift == 0 {
+		if n := p.st.cavity(&fk, e, p.u); n.Prec == 0 && n.Shift == 0 {
 			return true
 		}
 	}
@@ -351,15 +360,16 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 func (p *passer) projections(res *Result) {
 	g := p.g
 	for k := 0; k < g.NumFactors(); k++ {
-		if g.gaussian(k) {
+		fk := g.fac(k)
+		if fk.gaussian() {
 			continue
 		}
-		lo, hi := g.edges(k)
-		m, v := g.c.At(k), 0.0
+		lo, hi := fk.lo, fk.hi
+		m, v := fk.c(), 0.0
 		for e := lo; e < hi; e++ {
-			a := g.ecoef[e]
-			m += a * res.Mean[g.evar[e]]
-			v += a * a * res.Var[g.evar[e]]
+			a := fk.a(e)
+			m += a * res.Mean[fk.v(e)]
+			v += a * a * res.Var[fk.v(e)]
 		}
 		res.FMean, res.FVar = append(res.FMean, m), append(res.FVar, v)
 	}
