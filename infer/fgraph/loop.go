@@ -19,7 +19,9 @@ type passer struct {
 	s   Settings
 	u   float64
 	buf []families.Gaussian
-	gs  *gateScratch // nil without gates
+	// proj is siteMessages' scratch (2 projections per edge of a factor).
+	proj []families.Projection
+	gs   *gateScratch // nil without gates
 	// zprev are the discrete marginals of the previous sweep (flat).
 	zprev []float64
 	stats infer.Stats
@@ -37,7 +39,7 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	if err != nil {
 		return nil, err
 	}
-	p := &passer{ctx: ctx, g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]families.Gaussian, maxDegree(g))}
+	p := &passer{ctx: ctx, g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]families.Gaussian, maxDegree(g)), proj: make([]families.Projection, 2*maxDegree(g))}
 	if len(g.gates) > 0 {
 		p.gs, p.zprev = newGateScratch(g), make([]float64, len(p.st.gates.zbel))
 		p.gs.rx = rx
@@ -246,7 +248,7 @@ func (p *passer) messages(k, edge int, only bool) ([]families.Gaussian, bool) {
 	} else if p.gs != nil && p.gs.rx.relaxes(p.g, k) {
 		ok = p.gs.relaxedSite(p.g, p.st, k, out)
 	} else {
-		ok = siteMessages(p.g, p.st, k, p.u, out)
+		ok = siteMessages(p.g, p.st, k, p.u, out, p.proj)
 	}
 	if !ok {
 		p.stats.Skipped++

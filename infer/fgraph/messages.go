@@ -129,20 +129,29 @@ func gaussianMessages(g *Graph, s *state, k int, out []families.Gaussian) bool {
 // v_f = Σ a_k² v_k (families.Projection), and the tilted log normaliser
 // log Z(m_f, v_f) of p(y|f)^u gives each member's derivatives
 // d1_k = a_k d1, d2_k = a_k² d2 (families.MemberDerivs) and its message
-// (q̂_k / n_k)^{1/u} (families.TiltedSite). out[e−lo] receives the message
-// of edge e. It reports false (the update is skipped) when a cavity or a
-// tilted marginal is not proper or a result is not finite.
-func siteMessages(g *Graph, s *state, k int, u float64, out []families.Gaussian) bool {
+// (q̂_k / n_k)^{1/u} (families.TiltedSite). A factor Gaussian in f
+// (families.GaussianSiter) takes the exact leave-one-out form instead
+// (exactMemberSites). out[e−lo] receives the message of edge e; proj is
+// scratch of 2(hi − lo) projections. It reports false (the update is
+// skipped) when a cavity or a tilted marginal is not proper or a result is
+// not finite.
+func siteMessages(g *Graph, s *state, k int, u float64, out []families.Gaussian, proj []families.Projection) bool {
 	lo, hi := g.edges(k)
-	proj := families.Projection{Mean: g.c.At(k)}
+	terms := proj[:hi-lo]
+	f := families.Projection{Mean: g.c.At(k)}
 	for e := lo; e < hi; e++ {
 		n := s.cavity(g, e, u)
 		if !(n.Prec > 0) || !finite(n.Shift) {
 			return false
 		}
-		proj.Add(g.ecoef[e], n)
+		f.Add(g.ecoef[e], n)
+		terms[e-lo] = families.Projection{}
+		terms[e-lo].Add(g.ecoef[e], n)
 	}
-	_, d1, d2 := g.lik(k).Tilted(g.y.At(k), proj.Mean, proj.Var, u)
+	if gs, ok := g.lik(k).(families.GaussianSiter); ok {
+		return exactMemberSites(g, k, gs.GaussianSite(g.y.At(k)), u, terms, proj[hi-lo:2*(hi-lo)], out)
+	}
+	_, d1, d2 := g.lik(k).Tilted(g.y.At(k), f.Mean, f.Var, u)
 	if !finite(d1, d2) {
 		return false
 	}
@@ -153,6 +162,25 @@ func siteMessages(g *Graph, s *state, k int, u float64, out []families.Gaussian)
 			return false
 		}
 		out[e-lo] = t
+	}
+	return true
+}
+
+// exactMemberSites is siteMessages for a factor Gaussian in its projection,
+// with its own site fs in f: each member's message from the cavity of the
+// other members (families.LeaveOneOut of terms into loo,
+// families.MemberSite), exact at any noise, where the derivative route
+// loses the digits of the noise and the other members' variance that do not
+// survive the sum with a tight member's cavity variance.
+func exactMemberSites(g *Graph, k int, fs families.Gaussian, u float64, terms, loo []families.Projection, out []families.Gaussian) bool {
+	lo, _ := g.edges(k)
+	families.LeaveOneOut(g.c.At(k), terms, loo)
+	for i, o := range loo {
+		t, ok := families.MemberSite(fs, g.ecoef[lo+i], o, u)
+		if !ok {
+			return false
+		}
+		out[i] = t
 	}
 	return true
 }
