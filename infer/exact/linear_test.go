@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // randomLinear is a linear-Gaussian block with d elements and n
@@ -130,5 +132,36 @@ func TestLinearExpect(t *testing.T) {
 	}
 	if d, err := res.Draws(10, 1); err != nil || len(d) != 10 || len(d[0]) != 5 {
 		t.Errorf("draws: %v", err)
+	}
+}
+
+// TestLinearTightNoise: one reading y ~ N(aᵀw + c, r) of three independent
+// weights with a = (1, 1e-6, −1e-6), r = 1e-3 … 1e-13 (n < d: the
+// observation form), where w₀'s posterior variance is ~1e-12 of its prior:
+// Σ0 − K A Σ0 cancels there (w₀'s variance was 8e-6 relative off at
+// r = 1e-12), so the covariance comes from the precision form. Against the
+// closed form (testkit.GaussianSite): variances within 1e-10 relative,
+// means within 1e-10 sd plus 4ε|E w|, log Z within 1e-12.
+func TestLinearTightNoise(t *testing.T) {
+	mu, pv, a := []float64{0.3, -0.5, 1.1}, []float64{2, 0.8, 1.5}, []float64{1, 1e-6, -1e-6}
+	const c, y = 0.2, 1.3
+	cov := mat.NewSymDense(3, nil)
+	for i, v := range pv {
+		cov.SetSym(i, i, v)
+	}
+	for e := 3; e <= 13; e++ {
+		r := math.Pow(10, -float64(e))
+		p := Linear{Mean: mu, Cov: cov, A: mat.NewDense(1, 3, a), Offset: []float64{c}, Y: []float64{y}, R: []float64{r}}
+		res, err := RunLinear(context.Background(), p, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mean, vr, logZ := testkit.GaussianSite(mu, pv, a, c, y, r)
+		for k, m := range mean {
+			if dm := math.Abs(res.Mean[k] - m); !(dm <= 1e-10*math.Sqrt(vr[k])+4*0x1p-52*math.Abs(m)) || !(math.Abs(res.Var[k]/vr[k]-1) <= 1e-10) {
+				t.Errorf("r = %g: w[%d] = %.17g ± %.17g, closed form %.17g ± %.17g", r, k, res.Mean[k], math.Sqrt(res.Var[k]), m, math.Sqrt(vr[k]))
+			}
+		}
+		closeTo(t, "log Z", res.LogZ, logZ, 1e-12)
 	}
 }
