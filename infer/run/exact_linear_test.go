@@ -96,10 +96,6 @@ infer exact
 			t.Fatalf("%s: %v %s", l, r.Status, r.Message)
 		}
 		v := r.Variables.At(0)
-		for k, m := range mean {
-			if dm := math.Abs(v.Mean[k] - m); !(dm <= 1e-9*math.Sqrt(vr[k])+4*0x1p-52*math.Abs(m)) || !(math.Abs(v.Var[k]/vr[k]-1) <= 1e-9) {
-				t.Errorf("%s: w[%d] = %.17g ± %.17g, closed form %.17g ± %.17g", l, k, v.Mean[k], math.Sqrt(v.Var[k]), m, math.Sqrt(vr[k]))
-			}
-		}
+		testkit.CheckMarginals(t, l, v.Mean, v.Var, mean, vr, 1e-9)
 	}
 }
