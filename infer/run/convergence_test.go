@@ -400,7 +400,7 @@ infer ep as seq { tol = 1e-12, max_iter = 1000 }
 // run converges to the sequential schedule's fixed point (1e-8 relative in
 // means, variances and log Z). Under adapt_damping = false the sweep stands
 // as before (its improper cavities are skipped, 18 updates) and the run
-// still converges.
+// still converges. The same on a gated mixture, improper at sweep 5.
 func TestFactorizedParallelImproperRetried(t *testing.T) {
 	rs := runSrc(t, `
 data y: real[15] = [0.837, 0.838, 3.242, 1.163, 1.01, -0.001, 1.609, 11.951, 0.128, 0.999, -0.466, -0.494, -0.407, -0.505, -0.443]
@@ -420,6 +420,18 @@ infer ep as seq { family = factorized, tol = 1e-10, max_iter = 2000 }
 		t.Errorf("fixed: %v (%s), %d skipped, adaptations %v", r.Status, r.Message, r.Skipped, r.Adapted)
 	}
 	checkRetried(t, rs["retried"], rs["seq"], 4, 1e-8)
+	// Gated means (a two-component mixture): the parallel schedule ended
+	// diverged after 2000 sweeps with an improper belief; sweep 5 is now
+	// retried and the run reaches the sequential fixed point.
+	rs = runSrc(t, `
+data y: real[8] = [-2.1, 1.9, -1.8, 2.2, -2.4, 2.0, -1.9, 2.3]
+latent mu: real[2] ~ normal([0.5, 0], 100)
+latent z: cat(2)[8] ~ categorical([0.5, 0.5])
+for i in 0..8 { y[i] ~ normal(mu[z[i]], 1) }
+infer ep as seq { tol = 1e-10 }
+infer ep as par { family = factorized, schedule = parallel, tol = 1e-10, max_iter = 2000 }
+`)
+	checkRetried(t, rs["par"], rs["seq"], 5, 1e-8)
 }
 
 // gpStudentSrc is the model of TestParallelImproperRetried.
