@@ -107,6 +107,13 @@ type bandEP struct {
 	n, k, w  int
 	u, damp  float64
 	parallel bool
+	fixed    bool // adapt_damping = false: an improper parallel sweep is not retried
+	// fresh marks fm, fv as the marginals of the current sites (the
+	// validating pass of the last parallel sweep read them).
+	fresh bool
+	// oldTau, oldNu are the sites before the last parallel update, restored
+	// when it made q improper.
+	oldTau, oldNu []float64
 
 	sites  []int32   // site factors, ordered by their first variable
 	lo     []int32   // first variable of each site in that order
@@ -146,7 +153,7 @@ func newBandEP(ctx context.Context, g *Graph, k int, s Settings, u float64) (*ba
 	if need, budget := bandEPBytes(g.n, k, nsites), infer.MemoryBudget(); need > budget {
 		return nil, fmt.Errorf("fgraph: ep on the band of %d variables and %d sites needs %s, over the memory budget of %s", g.n, nsites, infer.FormatBytes(need), infer.FormatBytes(budget))
 	}
-	b := &bandEP{ctx: ctx, g: g, n: g.n, k: k, w: k + 1, u: u, damp: s.Damping, parallel: s.Schedule == infer.Parallel}
+	b := &bandEP{ctx: ctx, g: g, n: g.n, k: k, w: k + 1, u: u, damp: s.Damping, parallel: s.Schedule == infer.Parallel, fixed: s.FixedDamping}
 	for f := 0; f < g.NumFactors(); f++ {
 		if !g.gaussian(f) {
 			b.sites = append(b.sites, int32(f))
@@ -222,20 +229,23 @@ func runBandEP(ctx context.Context, g *Graph, k int, s Settings) (*Result, error
 	return res, nil
 }
 
-// sweep is one sweep: a sequential pass, or a marginal pass followed by
-// every site's update (parallel). Its change is the residual of the
-// projection marginals the updates read.
+// sweep is one sweep: a sequential pass, or every site's update from one
+// marginal pass followed by a pass that checks q and reads the marginals
+// the next sweep's updates use (parallel). Its change is the residual of
+// the projection marginals the updates read (parallel: will read).
 func (b *bandEP) sweep() (infer.Sweep, error) {
 	b.skip = 0
-	upd := b.stats.Updates
-	if err := b.pass(!b.parallel); err != nil {
-		return infer.Sweep{}, err
+	upd, skipped := b.stats.Updates, b.stats.Skipped
+	if !b.fresh {
+		if err := b.pass(!b.parallel); err != nil {
+			return infer.Sweep{}, err
+		}
 	}
+	b.fresh = false
 	if b.parallel {
-		for i := range b.sites {
-			if t, ok := b.propose(i); ok {
-				b.tau[i], b.nu[i] = t.Prec, t.Shift
-			}
+		if err := b.parallelUpdate(); err != nil {
+			b.stats.Updates, b.stats.Skipped, b.skip = upd, skipped, 0 // the sweep was undone
+			return infer.Sweep{}, err
 		}
 	}
 	sw := infer.Sweep{Updates: b.stats.Updates - upd, Skipped: b.skip, Why: "improper cavity or tilted marginal, or a message that would make the approximation improper"}
@@ -251,6 +261,32 @@ func (b *bandEP) sweep() (infer.Sweep, error) {
 	}
 	sw.Change = max(r, 0)
 	return sw, nil
+}
+
+// parallelUpdate updates every site from the marginals of one pass, then
+// assembles and eliminates q with the new sites, reading the marginals the
+// next sweep starts from. When the negative site precisions of a likelihood
+// that is not log-concave, all moved at once, leave q improper (errNotPD)
+// the sites are put back and the sweep is reported as *infer.Rejected, so
+// that infer.Iterate repeats it at half the step; with adapt_damping = false
+// or at infer.MinDamping the error ends the run (diverged), as before.
+func (b *bandEP) parallelUpdate() error {
+	b.oldTau, b.oldNu = append(b.oldTau[:0], b.tau...), append(b.oldNu[:0], b.nu...)
+	for i := range b.sites {
+		if t, ok := b.propose(i); ok {
+			b.tau[i], b.nu[i] = t.Prec, t.Shift
+		}
+	}
+	err := b.pass(false)
+	switch {
+	case err == nil:
+		b.fresh = true
+	case errors.Is(err, errNotPD) && !b.fixed && b.damp > infer.MinDamping:
+		copy(b.tau, b.oldTau)
+		copy(b.nu, b.oldNu)
+		err = &infer.Rejected{Err: err}
+	}
+	return err
 }
 
 // propose is site i's new message from the projection marginal

@@ -19,7 +19,12 @@ type passer struct {
 	s   Settings
 	u   float64
 	buf []families.Gaussian
-	gs  *gateScratch // nil without gates
+	// proj is siteMessages' scratch (2 projections per edge of a factor).
+	proj []families.Projection
+	gs   *gateScratch // nil without gates
+	// saved is the state before a parallel sweep, restored when the sweep
+	// is rejected.
+	saved state
 	// zprev are the discrete marginals of the previous sweep (flat).
 	zprev []float64
 	stats infer.Stats
@@ -37,7 +42,7 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	if err != nil {
 		return nil, err
 	}
-	p := &passer{ctx: ctx, g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]families.Gaussian, maxDegree(g))}
+	p := &passer{ctx: ctx, g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]families.Gaussian, maxDegree(g)), proj: make([]families.Projection, 2*maxDegree(g))}
 	if len(g.gates) > 0 {
 		p.gs, p.zprev = newGateScratch(g), make([]float64, len(p.st.gates.zbel))
 		p.gs.rx = rx
@@ -74,13 +79,16 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 // the residual against the moments prev of the previous sweep.
 func (p *passer) sweep(ctx context.Context, tr *tree, prev []moments) (infer.Sweep, error) {
 	p.skippedSweep = 0
-	u := p.stats.Updates
+	u, sk := p.stats.Updates, p.stats.Skipped
 	var err error
 	switch {
 	case tr != nil:
 		err = p.treePass(ctx, tr)
 	case p.s.Schedule == infer.Parallel:
-		p.parallelSweep()
+		if err = p.parallelSweep(); err != nil {
+			p.stats.Updates, p.stats.Skipped, p.skippedSweep = u, sk, 0 // the sweep was undone
+			return infer.Sweep{}, err
+		}
 	default:
 		p.sequentialSweep()
 	}
@@ -168,8 +176,17 @@ func (p *passer) sequentialSweep() {
 }
 
 // parallelSweep computes every factor's messages from the same beliefs,
-// then applies them all.
-func (p *passer) parallelSweep() {
+// then applies them all. A sweep that leaves a belief improper (τ < 0, or
+// τ = 0 with ν ≠ 0, or not finite) is undone and reported as
+// *infer.Rejected, so that infer.Iterate repeats it at half the step: the
+// negative message precisions of sites that are not log-concave (Student-t)
+// add up at once when every site moves from the same beliefs, where a
+// sequential sweep or a smaller step keeps each belief proper. Where the
+// step cannot be halved (adapt_damping = false, or the step is at
+// infer.MinDamping) the sweep stands, as before the retry existed: the
+// updates whose cavities it left improper are skipped and counted, and
+// message passing often recovers (Iterate would end such a run diverged).
+func (p *passer) parallelSweep() error {
 	next := make([]families.Gaussian, len(p.st.msg))
 	copy(next, p.st.msg)
 	var gout [][]families.Gaussian
@@ -187,6 +204,7 @@ func (p *passer) parallelSweep() {
 			}
 		}
 	}
+	saved := p.st.save(&p.saved)
 	for k := 0; k < p.g.NumFactors(); k++ {
 		fk := p.g.fac(k)
 		for e := fk.lo; e < fk.hi; e++ {
@@ -198,6 +216,42 @@ func (p *passer) parallelSweep() {
 			setGate(p.g, p.st, j, gout[j], zout[j], p.s.Damping)
 		}
 	}
+	if v := p.st.improper(); v >= 0 && !p.s.FixedDamping && p.s.Damping > infer.MinDamping {
+		p.st.restore(saved)
+		return &infer.Rejected{Err: fmt.Errorf("the belief of variable %d became improper", v)}
+	}
+	return nil
+}
+
+// save copies the messages and beliefs into buf (reused across sweeps)
+// and returns it, for restore.
+func (s *state) save(buf *state) *state {
+	buf.msg = append(buf.msg[:0], s.msg...)
+	buf.belief = append(buf.belief[:0], s.belief...)
+	buf.gates.gmsg = append(buf.gates.gmsg[:0], s.gates.gmsg...)
+	buf.gates.zmsg = append(buf.gates.zmsg[:0], s.gates.zmsg...)
+	buf.gates.zbel = append(buf.gates.zbel[:0], s.gates.zbel...)
+	return buf
+}
+
+// restore puts back the messages and beliefs save copied.
+func (s *state) restore(saved *state) {
+	copy(s.msg, saved.msg)
+	copy(s.belief, saved.belief)
+	copy(s.gates.gmsg, saved.gates.gmsg)
+	copy(s.gates.zmsg, saved.gates.zmsg)
+	copy(s.gates.zbel, saved.gates.zbel)
+}
+
+// improper returns a variable whose belief is improper (τ < 0, τ = 0 with
+// ν ≠ 0, or not finite), or −1. A flat belief (no message yet) is not.
+func (s *state) improper() int {
+	for v, b := range s.belief {
+		if !finite(b.Prec, b.Shift) || b.Prec < 0 || (b.Prec == 0 && b.Shift != 0) {
+			return v
+		}
+	}
+	return -1
 }
 
 // update sends factor k's (fk's) messages: to edge only (only = true), or
@@ -254,7 +308,7 @@ func (p *passer) messages(fk *fac, k, edge int, only bool) ([]families.Gaussian,
 	} else if p.gs != nil && p.gs.rx.relaxes(p.g, k) {
 		ok = p.gs.relaxedSite(p.g, p.st, k, out)
 	} else {
-		ok = siteMessages(p.g, p.st, fk, p.u, out)
+		ok = siteMessages(p.g, p.st, fk, p.u, out, p.proj)
 	}
 	if !ok {
 		p.stats.Skipped++

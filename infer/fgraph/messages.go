@@ -130,20 +130,30 @@ func gaussianMessages(s *state, fk *fac, out []families.Gaussian) bool {
 // v_f = Σ a_k² v_k (families.Projection), and the tilted log normaliser
 // log Z(m_f, v_f) of p(y|f)^u gives each member's derivatives
 // d1_k = a_k d1, d2_k = a_k² d2 (families.MemberDerivs) and its message
-// (q̂_k / n_k)^{1/u} (families.TiltedSite). out[e−lo] receives the message
-// of edge e. It reports false (the update is skipped) when a cavity or a
-// tilted marginal is not proper or a result is not finite.
-func siteMessages(g *Graph, s *state, fk *fac, u float64, out []families.Gaussian) bool {
+// (q̂_k / n_k)^{1/u} (families.TiltedSite). A factor Gaussian in f
+// (families.GaussianSiter) takes the exact leave-one-out form instead
+// (exactMemberSites). out[e−lo] receives the message of edge e; proj is
+// scratch of 2(hi − lo) projections. It reports false (the update is
+// skipped) when a cavity or a tilted marginal is not proper or a result is
+// not finite.
+func siteMessages(g *Graph, s *state, fk *fac, u float64, out []families.Gaussian, proj []families.Projection) bool {
 	lo, hi := fk.lo, fk.hi
-	proj := families.Projection{Mean: fk.c()}
+	terms := proj[:hi-lo]
+	f := families.Projection{Mean: fk.c()}
 	for e := lo; e < hi; e++ {
 		n := s.cavity(fk, e, u)
 		if !(n.Prec > 0) || !finite(n.Shift) {
 			return false
 		}
-		proj.Add(fk.a(e), n)
+		f.Add(fk.a(e), n)
+		terms[e-lo] = families.Projection{}
+		terms[e-lo].Add(fk.a(e), n)
 	}
-	_, d1, d2 := g.liks[fk.site()].Tilted(fk.y(), proj.Mean, proj.Var, u)
+	lik := g.liks[fk.site()]
+	if gs, ok := lik.(families.GaussianSiter); ok {
+		return exactMemberSites(fk, gs.GaussianSite(fk.y()), u, terms, proj[hi-lo:2*(hi-lo)], out)
+	}
+	_, d1, d2 := lik.Tilted(fk.y(), f.Mean, f.Var, u)
 	if !finite(d1, d2) {
 		return false
 	}
@@ -154,6 +164,24 @@ func siteMessages(g *Graph, s *state, fk *fac, u float64, out []families.Gaussia
 			return false
 		}
 		out[e-lo] = t
+	}
+	return true
+}
+
+// exactMemberSites is siteMessages for a factor Gaussian in its projection,
+// with its own site fs in f: each member's message from the cavity of the
+// other members (families.LeaveOneOut of terms into loo,
+// families.MemberSite), exact at any noise, where the derivative route
+// loses the digits of the noise and the other members' variance that do not
+// survive the sum with a tight member's cavity variance.
+func exactMemberSites(fk *fac, fs families.Gaussian, u float64, terms, loo []families.Projection, out []families.Gaussian) bool {
+	families.LeaveOneOut(fk.c(), terms, loo)
+	for i, o := range loo {
+		t, ok := families.MemberSite(fs, fk.a(fk.lo+i), o, u)
+		if !ok {
+			return false
+		}
+		out[i] = t
 	}
 	return true
 }

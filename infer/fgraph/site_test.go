@@ -26,7 +26,7 @@ func TestSiteUpdateIsShared(t *testing.T) {
 		for e := range old {
 			st.set(&fk, e, old[e])
 		}
-		p := &passer{g: g, st: st, s: Settings{Settings: infer.Settings{Damping: d}}, u: 1, buf: make([]families.Gaussian, 2)}
+		p := &passer{g: g, st: st, s: Settings{Settings: infer.Settings{Damping: d}}, u: 1, buf: make([]families.Gaussian, 2), proj: make([]families.Projection, 4)}
 		p.update(&fk, 0, -1, false)
 		if p.stats.Updates != 1 {
 			t.Fatalf("δ = %g: update skipped", d)
