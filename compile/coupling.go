@@ -8,13 +8,21 @@ import (
 )
 
 // EP serves `factor exp(...)` potentials in the fully factorised family
-// (infer/ffep: one Gaussian per element, moments by a numerical scheme with
-// the potential's diagonal curvature). On a potential of one element that is
-// EP; on one that couples elements it drops the correlation the potential
-// induces — exp(−2(x₁ − x₀ − 1)²) on a N(0, I) prior has exact marginals
-// 0.444 ± 0.745, laplace gives 0.444 ± 0.447, vq −0.8 ± 0.447 — so the
-// default family (full) is refused there and family = factorized must be
-// written to accept that approximation.
+// (infer/ffep: one Gaussian per element, the tilted moments by a numerical
+// scheme). The schemes read the potential along each element's axis through
+// the cavity mean μ: laplace and quick_laplace by its diagonal curvature, gq
+// and vq at the 2d + 1 points μ, μ ± γσ_j e_j (Roche's rules). A potential
+// of one element, or a separable one, is seen whole; a potential that
+// couples elements is not — its mixed terms are invisible to the schemes,
+// not only its correlation to the family. On exp(−2(x₁ − x₀ − 1)²) with a
+// N(0, I) prior, the only factor besides the prior, the tilted distribution
+// is the posterior, so fully factorised EP with its exact moments would give
+// the exact marginals x₀ = −0.444 ± 0.745; laplace gives −0.444 ± 0.447 (the
+// diagonal curvature 1 + 4), vq −0.8 ± 0.447 (log f interpolated on the
+// axes: the slice at x₁ = 0) and gq −0.698 ± 0.785 (five points). So the
+// default family (full) is refused there, and a line that writes family =
+// factorized gets a warning naming the factor (infer/run's
+// couplingWarning).
 
 // checkCoupledBatches refuses family = full when a block's exp(...)
 // potential couples several of its elements, at the family option (or the
@@ -22,8 +30,8 @@ import (
 func (c *compiler) checkCoupledBatches(s *ast.InferStmt) {
 	for _, b := range c.m.Blocks {
 		for _, f := range b.Batches {
-			if couples(f.F, b.N) {
-				c.fail(optionValue(s, "family"), "factor %s at %s couples several elements of `%s`: EP runs exp(...) factors in the fully factorised family, which drops the correlation such a factor induces (its moments use the diagonal curvature); write family = factorized to accept that approximation, or use infer exact or infer mcmc",
+			if Couples(f.F, b.N) {
+				c.fail(optionValue(s, "family"), "factor %s at %s couples several elements of `%s`: EP runs exp(...) factors in the fully factorised family with moment schemes that read the potential along each element's axis (laplace: its diagonal curvature; gq, vq: points on the axes), which miss the coupling; write family = factorized to accept that approximation, or use infer exact or infer mcmc",
 					f.Label, c.fset.Position(f.Pos), b.Name)
 				return
 			}
@@ -35,12 +43,12 @@ func (c *compiler) checkCoupledBatches(s *ast.InferStmt) {
 // couples checks per probe point.
 const couplingProbes = 32
 
-// couples reports whether the potential f of an n-vector couples elements:
+// Couples reports whether the potential f of an n-vector couples elements:
 // at two seeded points, moving one element on which f depends changes the
 // gradient in another (a mixed second derivative, by a finite difference).
 // A separable potential such as exp(−Σ w_i²) does not couple. A potential
 // flat at both points (a hinge loss past its kink) reads as not coupled.
-func couples(f Potential, n int) bool {
+func Couples(f Potential, n int) bool {
 	rng := rand.New(rand.NewPCG(7, 11))
 	w, g0, g1, h := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for range 2 {

@@ -164,3 +164,44 @@ infer ep
 		}
 	}
 }
+
+// TestCoupledExpSchemes: exp(−2(x₁ − x₀ − 1)²) on a N(0, I) prior under
+// family = factorized. With the prior the only other factor, the tilted
+// distribution is the posterior, so fully factorised EP with exact tilted
+// moments would give the exact marginals x₀ = −4/9 ± √(5/9); the schemes
+// read the potential along each element's axis through the cavity mean 0
+// instead, which their closed forms reproduce (1e-9; laplace's mean 1e-5,
+// the relative tolerance of its Newton search for the mode): laplace the
+// mode −4/9 with the diagonal curvature 1 + 4 (sd 1/√5), vq log f interpolated
+// on the axes, i.e. the slice at x₁ = 0 (N(0,1)·exp(−2(x₀ + 1)²): −4/5 ±
+// 1/√5), gq the five-point rule θ = 0, ±γe_j, γ = √2.5, with weights ∝ f.
+// The line is warned, naming the factor.
+func TestCoupledExpSchemes(t *testing.T) {
+	rs := runSrc(t, `
+latent x: real[2] ~ normal(0, 1)
+factor exp(-2 * (x[1] - x[0] - 1)^2)
+infer ep as vq { family = factorized }
+infer ep as gq { family = factorized, approx = gq }
+infer ep as la { family = factorized, approx = laplace }
+infer exact
+`)
+	f := func(x0, x1 float64) float64 { return math.Exp(-2 * (x1 - x0 - 1) * (x1 - x0 - 1)) }
+	g := math.Sqrt(2.5)
+	w := []float64{f(0, 0), f(g, 0), f(-g, 0), f(0, g), f(0, -g)}
+	z := w[0] + w[1] + w[2] + w[3] + w[4]
+	gm := g * (w[1] - w[2]) / z
+	gv := g*g*(w[1]+w[2])/z - gm*gm
+	for _, c := range []struct {
+		name          string
+		mean, sd, tol float64
+	}{{"vq", -0.8, 1 / math.Sqrt(5), 1e-9}, {"gq", gm, math.Sqrt(gv), 1e-9}, {"la", -4.0 / 9, 1 / math.Sqrt(5), 1e-5}, {"exact", -4.0 / 9, math.Sqrt(5.0 / 9), 1e-9}} {
+		r := rs[c.name]
+		v := r.Variables.At(0)
+		if math.Abs(v.Mean[0]-c.mean) > c.tol || math.Abs(math.Sqrt(v.Var[0])-c.sd) > 1e-9 || math.Abs(v.Mean[1]+c.mean) > c.tol {
+			t.Errorf("%s: x = (%.10g, %.10g) ± %.10g, want (%.10g, %.10g) ± %.10g", c.name, v.Mean[0], v.Mean[1], math.Sqrt(v.Var[0]), c.mean, -c.mean, c.sd)
+		}
+		if warned := hasWarning(r, "factor exp() at test.fg:3:1 couples several elements of `x`"); warned != (c.name != "exact") {
+			t.Errorf("%s: coupling warning %v: %v", c.name, warned, r.Warnings)
+		}
+	}
+}

@@ -40,6 +40,28 @@ func (j *job) warn() {
 	samplingWarnings(r, j.pos())
 	j.warnNonFinite()
 	j.multimodalWarning()
+	j.couplingWarning()
+}
+
+// couplingWarning warns on an EP result under family = factorized whose
+// model has an exp(...) potential that couples several elements of its
+// latent (compile.Couples; the default family refuses it at compile time):
+// the moment schemes read the potential along each element's axis, so
+// the marginals miss its mixed terms (compile/coupling.go has the numbers
+// of a Gaussian coupling, where the exact marginals are known).
+func (j *job) couplingWarning() {
+	if j.spec.Method != infer.MethodEP || j.spec.Family != infer.FamilyFactorized {
+		return
+	}
+	for _, b := range j.m.Blocks {
+		for _, f := range b.Batches {
+			if compile.Couples(f.F, b.N) {
+				j.warnOnce("factor %s at %s couples several elements of `%s`: the moment schemes read it along each element's axis (laplace: its diagonal curvature; gq, vq: points on the axes), so the marginals miss the coupling's mixed terms, beyond what the fully factorised family drops; compare with infer exact or infer mcmc",
+					f.Label, j.m.Fset.Position(f.Pos), b.Name)
+				return
+			}
+		}
+	}
 }
 
 // warnNonFinite warns, at each predict statement, about the elements of
