@@ -102,7 +102,9 @@ func joinMsg(a, b string) string {
 //
 //	μ_w = m0 + K Aᵀ α,   diag Σ_w = diag K − diag(K Aᵀ S B⁻¹ S A K),
 //
-// with α = ν̃ − T μ_f = Kf⁻¹(μ_f − f0) (computed without Kf⁻¹, posteriorAlpha).
+// with α = ν̃ − T μ_f = Kf⁻¹(μ_f − f0) (computed without Kf⁻¹, posteriorAlpha),
+// and the variances of tight sites' members in the leave-one-out form of
+// tightWeightVars.
 func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 	pr := e.pr
 	if pr.identity {
@@ -128,6 +130,7 @@ func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 	for i := range vr {
 		vr[i] = pr.K.At(i, i) - red[i]
 	}
+	e.tightWeightVars(res.Sites, vr)
 	return mean, vr
 }
 

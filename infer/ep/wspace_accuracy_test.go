@@ -56,9 +56,17 @@ func TestSpamSiteSpaceMeanAccuracy(t *testing.T) {
 }
 
 // bigWeightMean returns μ_w = (I + Aᵀ T A)⁻¹ Aᵀ ν̃ (prior N(0, I)) for the
-// given sites, accumulated and solved (Gaussian elimination, the matrix is
-// positive definite) in 256-bit floating point, then rounded to float64.
+// given sites (bigWeightPosterior).
 func bigWeightMean(A *mat.Dense, sites []families.Gaussian) []float64 {
+	mean, _ := bigWeightPosterior(A, sites, false)
+	return mean
+}
+
+// bigWeightPosterior returns μ_w = (I + Aᵀ T A)⁻¹ Aᵀ ν̃ (prior N(0, I)) for
+// the given sites and, when vars is set, diag (I + Aᵀ T A)⁻¹, accumulated
+// and solved (Gaussian elimination, the matrix is positive definite) in
+// 256-bit floating point, then rounded to float64.
+func bigWeightPosterior(A *mat.Dense, sites []families.Gaussian, vars bool) (mean, vr []float64) {
 	m, n := A.Dims()
 	nf := func(x float64) *big.Float { return new(big.Float).SetPrec(256).SetFloat64(x) }
 	P := make([][]*big.Float, n)
@@ -91,24 +99,49 @@ func bigWeightMean(A *mat.Dense, sites []families.Gaussian) []float64 {
 			P[i][j].Set(P[j][i])
 		}
 	}
+	// The right-hand sides: h, then e_j for the variances.
+	rhs := [][]*big.Float{h}
+	if vars {
+		for j := 0; j < n; j++ {
+			e := make([]*big.Float, n)
+			for i := range e {
+				e[i] = nf(0)
+			}
+			e[j].SetFloat64(1)
+			rhs = append(rhs, e)
+		}
+	}
 	for k := 0; k < n; k++ {
 		for i := k + 1; i < n; i++ {
 			f := nf(0).Quo(P[i][k], P[k][k])
 			for j := k; j < n; j++ {
 				P[i][j].Sub(P[i][j], tmp.Mul(f, P[k][j]))
 			}
-			h[i].Sub(h[i], tmp.Mul(f, h[k]))
+			for _, b := range rhs {
+				b[i].Sub(b[i], tmp.Mul(f, b[k]))
+			}
 		}
 	}
-	out := make([]float64, n)
-	x := make([]*big.Float, n)
-	for i := n - 1; i >= 0; i-- {
-		x[i] = nf(0).Set(h[i])
-		for j := i + 1; j < n; j++ {
-			x[i].Sub(x[i], tmp.Mul(P[i][j], x[j]))
+	solve := func(b []*big.Float) []*big.Float {
+		x := make([]*big.Float, n)
+		for i := n - 1; i >= 0; i-- {
+			x[i] = nf(0).Set(b[i])
+			for j := i + 1; j < n; j++ {
+				x[i].Sub(x[i], tmp.Mul(P[i][j], x[j]))
+			}
+			x[i].Quo(x[i], P[i][i])
 		}
-		x[i].Quo(x[i], P[i][i])
-		out[i], _ = x[i].Float64()
+		return x
 	}
-	return out
+	mean = make([]float64, n)
+	for i, x := range solve(h) {
+		mean[i], _ = x.Float64()
+	}
+	if vars {
+		vr = make([]float64, n)
+		for j := 0; j < n; j++ {
+			vr[j], _ = solve(rhs[1+j])[j].Float64()
+		}
+	}
+	return mean, vr
 }
