@@ -379,8 +379,10 @@ func TestPosteriorAlphaSplit(t *testing.T) {
 
 // TestTightSiteWeightVars: on the site-space path (M ≤ N) a tight
 // Gaussian site over several weights, a = (1, 1e-6, −1e-6) at noise r
-// (1e-6 … 1e-13), with a second, moderate Gaussian site that correlates
-// the weights of the first's cavity (prior N(0, I)): the weight marginals
+// (1e-6 … 1e-13), with a second Gaussian site on (0.5, 1, 0.3) that
+// correlates the weights of the first's cavity (prior N(0, I)), at noise
+// 0.5 or tight too (10 r: it pins w_1 once the first pins w_0): the weight
+// marginals
 // match the posterior solved in 256-bit arithmetic (bigWeightPosterior)
 // within 1e-10 relative in the variances and 1e-10 sd in the means. The
 // textbook diag K − diag(K Aᵀ S B⁻¹ S A K) put the pinned weight's
@@ -389,9 +391,13 @@ func TestPosteriorAlphaSplit(t *testing.T) {
 func TestTightSiteWeightVars(t *testing.T) {
 	a := [][]float64{{1, 1e-6, -1e-6}, {0.5, 1, 0.3}}
 	y := []float64{1.3, -0.4}
-	for e := 6; e <= 13; e++ {
+	for c := 0; c < 16; c++ {
+		e, both := 6+c%8, c >= 8
 		r := math.Pow(10, -float64(e))
 		vars := []float64{r, 0.5}
+		if both {
+			vars[1] = 10 * r
+		}
 		p := &Problem{Cov: mat.NewSymDense(3, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1})}
 		A := mat.NewDense(2, 3, nil)
 		exact := make([]families.Gaussian, 2)
@@ -401,7 +407,7 @@ func TestTightSiteWeightVars(t *testing.T) {
 			exact[i] = families.Gaussian{Prec: 1 / vars[i], Shift: y[i] / vars[i]}
 		}
 		res, err := Run(context.Background(), p, Settings{Settings: infer.Settings{Tol: 1e-12}})
-		name := fmt.Sprintf("r = %g", r)
+		name := fmt.Sprintf("r = %g, second site tight %v", r, both)
 		if err != nil || res.Status != infer.Converged || res.Skipped != 0 {
 			t.Errorf("%s: %v, %v (%s), %d skipped", name, err, res.Status, res.Message, res.Skipped)
 			continue

@@ -11,27 +11,36 @@ import (
 // (noise r_i = 1/τ̃_i far below its cavity variance) whose projection
 // a_iᵀw is dominated by w_j pins w_j to O(r_i + the rest of the
 // projection's variance), and the difference of two O(K_jj) numbers loses
-// ε K_jj / Var(w_j) of it (8e-6 relative at r = 1e-12 with a = (1, 1e-6,
-// −1e-6)). With Σ\i the weight posterior without site i (its factorisation
-// with τ̃_i = 0, which pins nothing), adding site i is the rank-one update
-// Σ = Σ\i − Σ\i a aᵀ Σ\i / (r + v), v = aᵀ Σ\i a, and writing
-// aᵀw = a_j w_j + uᵀw (u = a with its j-th entry zeroed) the a_j terms
-// cancel exactly in
+// ε K_jj / Var(w_j) of it (7e-5 relative at r = 1e-12 with a = (1, 1e-6,
+// −1e-6)). With Σ\i the weight posterior without site i, adding site i is
+// the rank-one update Σ = Σ\i − Σ\i a aᵀ Σ\i / (r + v), v = aᵀ Σ\i a, and
+// writing aᵀw = a_j w_j + uᵀw (u = a with its j-th entry zeroed) the a_j
+// terms cancel exactly in
 //
 //	Var(w_j) = [Σ\i_jj (r + uᵀΣ\i u) − (Σ\i u)_j²] / (r + v),
 //
 // the form of families.LeaveOneOut (the member's variance from the other
-// members' share of the projection) with a correlated cavity: its terms
-// are of the size of the answer unless w_j is pinned by Σ\i itself (a
-// second tight site on w_j), which this form does not repair. It costs one
-// factorisation of B per tight site, so it runs for at most tightMargMax
-// tight sites; beyond that the marginals keep the textbook form.
-const tightMargMax = 16
+// members' share of the projection) with a correlated cavity. Σ\i comes
+// from one factorisation of B with every tight site flat, which pins
+// nothing: its Gram Xᵀ Σ_L X = Xᵀ K X − Xᵀ K Aᵀ S B⁻¹ S A K X over the
+// tight sites' members e_j and projections a_k, then the other tight sites
+// T' = T ∖ {i} added back in their t − 1 dimensions,
+//
+//	Σ\i = Σ_L − Σ_L A_T'ᵀ (R_T' + A_T' Σ_L A_T'ᵀ)⁻¹ A_T' Σ_L.
+//
+// The terms are of the size of the answer unless w_j is pinned by Σ\i
+// itself (another tight site on w_j): a member of several tight sites takes
+// the form of the one whose cavity leaves it free (tightMemberVars); a
+// weight that only several tight sites together pin, none alone, is not
+// repaired.
+// It costs one more factorisation of B and O(M²(|U| + t) + t⁴), only when
+// some site is tight; beyond tightMargMax tight sites the marginals keep
+// the textbook form.
+const tightMargMax = 64
 
 // tightWeightVars overwrites vr[j] for the members j of every tight site
-// (a_ij ≠ 0) with the form above, when the run has at most tightMargMax
-// tight sites. A factorisation that fails (canceled, or B singular
-// without site i) leaves the textbook values of that site's members.
+// (a_ij ≠ 0) with the form above. A factorisation that fails (canceled,
+// or a singular matrix) leaves the textbook values.
 func (e *engine) tightWeightVars(sites []families.Gaussian, vr []float64) {
 	pr := e.pr
 	var idx []int
@@ -44,60 +53,127 @@ func (e *engine) tightWeightVars(sites []families.Gaussian, vr []float64) {
 		return
 	}
 	tau, _ := siteVectors(pr, sites)
-	m := len(sites)
 	for _, i := range idx {
-		var supp []int
-		a := pr.A.RawRowView(i)
-		for j, aj := range a {
-			if aj != 0 {
-				supp = append(supp, j)
-			}
-		}
-		ti := tau[i]
 		tau[i] = 0
-		bf, err := newBform(pr.Kf, tau, nil, e.done)
-		tau[i] = ti
-		if err != nil {
-			continue
-		}
-		// Σ\i on the support: K_SS − Cᵀ S B⁻¹ S C with C = (K Aᵀ)_S,:ᵀ.
-		C := mat.NewDense(m, len(supp), nil)
-		for s, j := range supp {
-			for k := 0; k < m; k++ {
-				C.Set(k, s, pr.KAt.At(j, k))
+	}
+	bf, err := newBform(pr.Kf, tau, nil, e.done)
+	if err != nil {
+		return
+	}
+	// X = [e_j for the members U, a_k for the tight sites T], column at[j]
+	// or len(U) + position in idx.
+	n := len(pr.m0)
+	at := make(map[int]int)
+	var members []int
+	for _, i := range idx {
+		for j, aj := range pr.A.RawRowView(i) {
+			if _, ok := at[j]; aj != 0 && !ok {
+				at[j] = len(members)
+				members = append(members, j)
 			}
 		}
-		P, Q := bf.quadForm(C)
-		sig := mat.NewDense(len(supp), len(supp), nil)
-		sig.Mul(P.T(), Q)
-		for s, j := range supp {
-			for t, k := range supp {
-				sig.Set(s, t, pr.K.At(j, k)-sig.At(s, t))
+	}
+	q := len(members) + len(idx)
+	X := mat.NewDense(n, q, nil)
+	for s, j := range members {
+		X.Set(j, s, 1)
+	}
+	for t, i := range idx {
+		X.SetCol(len(members)+t, pr.A.RawRowView(i))
+	}
+	var KX, gram, C mat.Dense
+	KX.Mul(pr.K, X)
+	gram.Mul(X.T(), &KX)
+	C.Mul(pr.A, &KX) // A K X (M×q)
+	P, Q := bf.quadForm(&C)
+	var red mat.Dense
+	red.Mul(P.T(), Q)
+	gram.Sub(&gram, &red) // Xᵀ Σ_L X
+	best := make([]float64, len(members))
+	for t := range idx {
+		e.tightMemberVars(&gram, members, at, idx, t, sites, vr, best)
+	}
+}
+
+// tightMemberVars applies the form of tightWeightVars to the members of
+// tight site idx[t], given the Gram matrix of Σ_L over the members and the
+// tight projections. A member of several tight sites takes the form of the
+// site whose cavity variance Σ\i_jj is the largest (best, per member): the
+// site that pins it, whose cavity does not.
+func (e *engine) tightMemberVars(gram *mat.Dense, members []int, at map[int]int, idx []int, t int, sites []families.Gaussian, vr, best []float64) {
+	pr := e.pr
+	i := idx[t]
+	a := pr.A.RawRowView(i)
+	var supp []int // columns of gram
+	for j, aj := range a {
+		if aj != 0 {
+			supp = append(supp, at[j])
+		}
+	}
+	// Σ\i on the support: Σ_L − Gᵀ H⁻¹ G over the other tight sites.
+	sig := mat.NewDense(len(supp), len(supp), nil)
+	for s, cs := range supp {
+		for u, cu := range supp {
+			sig.Set(s, u, gram.At(cs, cu))
+		}
+	}
+	if o := len(idx) - 1; o > 0 {
+		H := mat.NewSymDense(o, nil)
+		G := mat.NewDense(o, len(supp), nil)
+		var other []int
+		for k := range idx {
+			if k != t {
+				other = append(other, len(members)+k)
 			}
 		}
-		r := 1 / sites[i].Prec
-		var v float64
-		for s := range supp {
-			for t := range supp {
-				v += a[supp[s]] * sig.At(s, t) * a[supp[t]]
+		for x, ck := range other {
+			for y := x; y < o; y++ {
+				H.SetSym(x, y, gram.At(ck, other[y]))
+			}
+			H.SetSym(x, x, H.At(x, x)+1/sites[idx[ck-len(members)]].Prec)
+			for s, cs := range supp {
+				G.Set(x, s, gram.At(ck, cs))
 			}
 		}
-		for s, j := range supp {
-			var uu, cu float64 // uᵀΣ\i u, (Σ\i u)_j
-			for t := range supp {
-				if t == s {
-					continue
+		var ch mat.Cholesky
+		if !ch.Factorize(H) {
+			return
+		}
+		var HG, red mat.Dense
+		if err := ch.SolveTo(&HG, G); err != nil {
+			return
+		}
+		red.Mul(G.T(), &HG)
+		sig.Sub(sig, &red)
+	}
+	r := 1 / sites[i].Prec
+	var as []float64
+	for _, aj := range a {
+		if aj != 0 {
+			as = append(as, aj)
+		}
+	}
+	var v float64
+	for s := range supp {
+		for u := range supp {
+			v += as[s] * sig.At(s, u) * as[u]
+		}
+	}
+	for s, cs := range supp {
+		var uu, cu float64 // uᵀΣ\i u, (Σ\i u)_j
+		for u := range supp {
+			if u == s {
+				continue
+			}
+			cu += sig.At(s, u) * as[u]
+			for w := range supp {
+				if w != s {
+					uu += as[u] * sig.At(u, w) * as[w]
 				}
-				cu += sig.At(s, t) * a[supp[t]]
-				for q := range supp {
-					if q != s {
-						uu += a[supp[t]] * sig.At(t, q) * a[supp[q]]
-					}
-				}
 			}
-			if d := (sig.At(s, s)*(r+uu) - cu*cu) / (r + v); d > 0 && finite(d) {
-				vr[j] = d
-			}
+		}
+		if d := (sig.At(s, s)*(r+uu) - cu*cu) / (r + v); d > 0 && finite(d) && sig.At(s, s) > best[cs] {
+			vr[members[cs]], best[cs] = d, sig.At(s, s)
 		}
 	}
 }
