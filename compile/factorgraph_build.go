@@ -560,6 +560,20 @@ func (b *fgBuilder) missing(li int) {
 	}
 }
 
+// parentsPrecede reports whether every conditional's other variables come
+// before its target (vars[0]) in the variables' order — a chain or a
+// hierarchy declared top down — so that they cannot form a cycle.
+func parentsPrecede(a *graph.Affines) bool {
+	for _, vars := range factorVars(a) {
+		for _, v := range vars[1:] {
+			if v >= vars[0] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // cycles checks that the conditionals form a directed acyclic graph (each
 // factor's target depends on the variables of its mean), so that the
 // product of the prior factors is a proper joint Gaussian. Kahn's
@@ -567,6 +581,9 @@ func (b *fgBuilder) missing(li int) {
 // a variable left over to one of its parents left over until one repeats.
 func (b *fgBuilder) cycles() {
 	fg := b.fg
+	if parentsPrecede(&fg.gaussians) {
+		return // the variables' order is a topological order
+	}
 	// The parents of t are the other variables of its conditional's form;
 	// the children of v are children[row[v]:row[v+1]] (compressed rows).
 	cond := make([]int, fg.NumVars) // the Gaussians index of a variable's conditional
