@@ -197,7 +197,7 @@ infer exact
 	}{{"vq", -0.8, 1 / math.Sqrt(5), 1e-9}, {"gq", gm, math.Sqrt(gv), 1e-9}, {"la", -4.0 / 9, 1 / math.Sqrt(5), 1e-5}, {"exact", -4.0 / 9, math.Sqrt(5.0 / 9), 1e-9}} {
 		r := rs[c.name]
 		v := r.Variables.At(0)
-		if math.Abs(v.Mean[0]-c.mean) > c.tol || math.Abs(math.Sqrt(v.Var[0])-c.sd) > 1e-9 || math.Abs(v.Mean[1]+c.mean) > c.tol {
+		if !(math.Abs(v.Mean[0]-c.mean) <= c.tol && math.Abs(math.Sqrt(v.Var[0])-c.sd) <= 1e-9 && math.Abs(v.Mean[1]+c.mean) <= c.tol) {
 			t.Errorf("%s: x = (%.10g, %.10g) ± %.10g, want (%.10g, %.10g) ± %.10g", c.name, v.Mean[0], v.Mean[1], math.Sqrt(v.Var[0]), c.mean, -c.mean, c.sd)
 		}
 		if warned := hasWarning(r, "factor exp() at test.fg:3:1 couples several elements of `x`"); warned != (c.name != "exact") {
