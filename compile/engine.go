@@ -29,7 +29,8 @@ type Engine interface {
 	// Run runs infer line spec of m, which Supports accepted, under ctx,
 	// passing progress (when non-nil) the work done as it goes. An engine
 	// failure is the error and the result's status failed with its
-	// message; a failed or canceled result carries no numbers.
+	// message; a canceled run returns ctx's error and status canceled; a
+	// failed or canceled result carries no numbers.
 	Run(ctx context.Context, m *Model, spec *InferSpec, progress func(infer.Progress)) (*infer.Result, error)
 }
 

@@ -200,11 +200,11 @@ func (netEP) Supports(ck *compile.Checker) {
 	if net == nil {
 		return // the model's own errors stopped its lowering
 	}
-	opt := mp.Options{Alpha: 1}
-	if a, ok := ck.Spec.Settings.Divergence.(infer.Alpha); ok {
-		opt.Alpha = a.A
+	alpha, err := mpAlpha(ck.Spec.Settings.Divergence)
+	if err != nil {
+		ck.Fail(ck.Option("divergence"), "%v", err)
 	}
-	if d := mp.Supports(net, opt); len(d) > 0 {
+	if d := mp.Supports(net, mp.Options{Alpha: alpha}); len(d) > 0 {
 		ck.Fail(ck.Line.Method, "ep with divergence %v cannot run this model: %s (at %s)", ck.Spec.Settings.Divergence, d[0].Msg, d[0].Pos)
 	}
 }
