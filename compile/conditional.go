@@ -108,23 +108,36 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	}
 	a := c.bind(call, b)
 	// A learned param in the mean (its coefficients and constant) or in a
-	// normal's variance is re-evaluated: learning compiles a factor graph
-	// again at every value (LearnFunc.At) and differentiates the evidence
-	// in the factors' means and variances. mvnormal's covariance, which
-	// sets its scalar conditionals' coefficients and variances together,
-	// stays a place learning cannot change.
+	// normal's variance is re-evaluated: the statement is a condSlot, which
+	// LearnFunc.At evaluates again at every value and sets in place in the
+	// factors' means and variances, and learning differentiates the
+	// evidence in them. mvnormal's covariance, which sets its scalar
+	// conditionals' coefficients and variances together, stays a place
+	// learning cannot change.
 	mark := c.lf.mark()
 	mv, _ := a.val(0)
+	inMean := c.lf.usedSince(mark)
 	c.lf.allowIn(mark, a.expr(0))
 	mean := c.condMean(a, mv, n)
 	var vars []float64
+	inVar := false
 	if mvn {
 		mean, vars = c.mvConditional(a, mean, s.ids)
 	} else {
 		mark := c.lf.mark()
 		vv, _ := a.val(1)
+		inVar = c.lf.usedSince(mark)
 		c.lf.allowIn(mark, a.expr(1))
 		vars = c.condVar(a, vv, s.ids)
+	}
+	var slot *condSlot
+	if (inMean || inVar) && n > 0 {
+		slot = &condSlot{call: call, b: b, mvn: mvn, mean: inMean || mvn, ids: s.ids}
+		plain := !slot.mean && len(vars) == 1 && !c.readsLocal(a.expr(1))
+		if !plain {
+			slot.locals = c.snapshotLocals()
+		}
+		slot = c.lf.addCond(slot, plain)
 	}
 	if n == 0 {
 		c.fg.done[s.lat]++
@@ -146,10 +159,7 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	var scratch, cvars []int
 	var ccoefs []float64
 	for k, id := range s.ids {
-		m := mean(k)
-		if !m.finite() {
-			c.fail(a.at(0), "the mean of %s has an infinite or NaN coefficient or constant (a division by zero?)", c.m.Graph.VarName(id))
-		}
+		m := c.condForm(a, mean, k, id)
 		// A compact run copies the variables into its column: one scratch
 		// list serves every element.
 		gvars := append(scratch[:0], id)
@@ -170,12 +180,33 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 			f = c.addCompactFactor(call, gf)
 		}
 		scratch = gvars
-		cv, cc := append(cvars[:0], id), append(ccoefs[:0], 1)
-		cv, cc = append(cv, m.ids...), append(cc, m.coefs...)
+		cv, cc := condAffine(id, m, cvars, ccoefs)
 		cvars, ccoefs = cv, cc
 		c.fg.conds.Add(graph.Affine{Vars: cv, Coefs: cc, Const: m.c, Var: vars[min(k, len(vars)-1)], Factor: f})
+		if slot != nil {
+			slot.factors = append(slot.factors, f)
+		}
 	}
 	c.fg.done[s.lat]++
+}
+
+// condForm is the mean of element k (graph variable id) of a
+// conditional, checked finite.
+func (c *compiler) condForm(a *args, mean func(k int) lin, k, id int) lin {
+	m := mean(k)
+	if !m.finite() {
+		c.fail(a.at(0), "the mean of %s has an infinite or NaN coefficient or constant (a division by zero?)", c.m.Graph.VarName(id))
+	}
+	return m
+}
+
+// condAffine is the form x_id − mean as the conditional's factor stores it
+// before the graph is built: its target id with coefficient 1, then the
+// mean's variables and coefficients (fgBuilder.conditional negates them),
+// appended to vars[:0] and coefs[:0].
+func condAffine(id int, m lin, vars []int, coefs []float64) ([]int, []float64) {
+	vars, coefs = append(vars[:0], id), append(coefs[:0], 1)
+	return append(vars, m.ids...), append(coefs, m.coefs...)
 }
 
 // maxMVConditional bounds the elements of one mvnormal conditional.

@@ -426,17 +426,29 @@ func (b *fgBuilder) conditional(d graph.Affine) {
 	if !b.own(t, pos, target) {
 		return
 	}
-	b.vars, b.coefs = append(b.vars[:0], t), append(b.coefs[:0], 1)
-	for k, id := range d.Vars[1:] {
-		if id == target {
-			b.c.errAt(pos, pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(id), b.g.VarName(id))
-			return
-		}
-		b.vars, b.coefs = append(b.vars, b.varOf(id)), append(b.coefs, -d.Coefs[1+k])
+	a, ok := condFactor(d, b.varOf, b.vars, b.coefs)
+	if !ok {
+		b.c.errAt(pos, pos, "the conditional of %s has %s in its own mean: the conditionals form a cycle", b.g.VarName(target), b.g.VarName(target))
+		return
 	}
-	a := Affine{Vars: b.vars, Coefs: b.coefs, Const: 0 - d.Const}
+	b.vars, b.coefs = a.Vars, a.Coefs
 	// The label is the graph factor's (made on demand).
 	b.fg.addGaussian(a, d.Var, d.Factor, b.fg.tag(fgTag{pos: pos}))
+}
+
+// condFactor is the factor N(0; x_t − mean, v) of the conditional d over
+// graph variables (condAffine's form: target first) as a form over
+// FactorGraph variables (varOf), in vars[:0] and coefs[:0]; false when
+// the mean reads the target (a cycle).
+func condFactor(d graph.Affine, varOf func(int) int, vars []int, coefs []float64) (Affine, bool) {
+	vars, coefs = append(vars[:0], varOf(d.Vars[0])), append(coefs[:0], 1)
+	for k, id := range d.Vars[1:] {
+		if id == d.Vars[0] {
+			return Affine{}, false
+		}
+		vars, coefs = append(vars, varOf(id)), append(coefs, -d.Coefs[1+k])
+	}
+	return Affine{Vars: vars, Coefs: coefs, Const: 0 - d.Const}, true
 }
 
 // missing reports the elements of latent li that have no prior or

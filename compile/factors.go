@@ -330,9 +330,17 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		if len(liks) > 1 {
 			c.fail(call, "%s: learn does not tune per-element (vector) likelihood parameters; use a scalar param or a plate", b.Name)
 		}
+		first := 0
 		if lat >= 0 {
-			c.lf.sites = append(c.lf.sites, siteSlot{lat: lat, first: len(c.sites[lat]), n: n, call: call, b: b, k: k, locals: c.snapshotLocals()})
+			first = len(c.sites[lat])
 		}
+		slot := siteSlot{lat: lat, first: first, n: n, call: call, b: b, k: k}
+		plain := !c.readsLocal(siteParams(a, pi)...)
+		if !plain {
+			slot.locals = c.snapshotLocals()
+		}
+		c.lf.addSite(slot, plain)
+		defer c.lf.siteFactors(c, lat, first, n)
 	}
 	for i, x := range y.num {
 		if lik := liks[min(i, len(liks)-1)]; lik.CheckY(x) != nil {

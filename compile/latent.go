@@ -122,15 +122,16 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 		return
 	}
 	var p Prior
-	if c.lf.inSlot(func() { p = c.gaussianPrior(a, l, k) }) {
-		c.lf.priors = append(c.lf.priors, priorSlot{lat: lat, call: call, b: b, k: k})
-	}
+	slotted := c.lf.inSlot(func() { p = c.gaussianPrior(a, l, k) })
 	ids := make([]int, l.Size())
 	for i := range ids {
 		ids[i] = l.First + i
 	}
 	f := c.m.Graph.AddFactor(graph.Factor{Kind: b.Name, Vars: ids, Label: fmt.Sprintf("%s(%s)", b.Name, l.Name),
 		Params: priorParams(p), Pos: call.Pos()})
+	if slotted {
+		c.lf.priors = append(c.lf.priors, priorSlot{lat: lat, call: call, b: b, k: k, factor: f})
+	}
 	c.prior[lat] = &priorDecl{prior: p, factor: f, pos: call.Pos()}
 }
 

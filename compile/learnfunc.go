@@ -17,8 +17,10 @@ import (
 //   - deps: the learned params and every param whose expression reads one
 //     (directly or through another such param), with the dependent params'
 //     expressions in declaration order;
-//   - priors and sites: the prior calls and likelihood calls whose
-//     parameters read a dependent param, with the plate variables in scope;
+//   - priors, sites and conds: the prior calls, likelihood calls and
+//     conditionals (a factor graph's means and variances) whose parameters
+//     read a dependent param, with the plate variables in scope and the
+//     graph factors they made (learn_inplace.go sets them in place);
 //   - uses: the places outside those slots that read a dependent param
 //     (data, shapes, plate ranges, projections, user potentials): learning
 //     cannot change them, so LearnFunc refuses the model, naming the place;
@@ -30,6 +32,9 @@ type learnRec struct {
 	params   []paramDef
 	priors   []priorSlot
 	sites    []siteSlot
+	conds    []*condSlot
+	plain    map[*ast.CallExpr]int // the conds slot of each plain conditional (addCond)
+	nets     []netSlot
 	uses     []*ast.Ident
 	positive map[string]bool
 
@@ -45,23 +50,28 @@ type paramDef struct {
 	at   *ast.Ident
 }
 
-// priorSlot is a prior call of latent lat whose arguments read a dependent param.
+// priorSlot is a prior call of latent lat whose arguments read a dependent
+// param; factor is its graph factor.
 type priorSlot struct {
-	lat  int
-	call *ast.CallExpr
-	b    *stdlib.Builtin
-	k    factor.Kind
+	lat    int
+	call   *ast.CallExpr
+	b      *stdlib.Builtin
+	k      factor.Kind
+	factor int
 }
 
 // siteSlot is a likelihood call whose parameters read a dependent param: it
-// made the n sites c.sites[lat][first:first+n] of likelihood kind k,
-// evaluated with the plate variables locals.
+// made the n sites of likelihood kind k whose graph factors are factors —
+// c.sites[lat][first:first+n] when they are sites of latent lat's block,
+// else factor-graph sites on affine forms — evaluated with the plate
+// variables locals.
 type siteSlot struct {
 	lat, first, n int
 	call          *ast.CallExpr
 	b             *stdlib.Builtin
 	k             factor.LikelihoodKind
 	locals        []map[string]*binding
+	factors       []int
 }
 
 // newLearnRec prepares the recording for the learn statement of the root
@@ -118,7 +128,8 @@ func (r *learnRec) mark() int {
 
 // allowIn drops the uses recorded since mark that lie inside e: e is a
 // place learning can change (the variance of a conditional in a factor
-// graph, which LearnFunc.At compiles again at every value).
+// graph, a Net's data edge, which LearnFunc.At sets in place at every
+// value).
 func (r *learnRec) allowIn(mark int, e ast.Expr) {
 	if r == nil || e == nil {
 		return
@@ -215,12 +226,18 @@ type learnState struct {
 // LearnFunc is a compiled model as a function of the params of its learn
 // statement: At re-evaluates only what depends on them — the params
 // defined from them, the prior calls and the likelihood parameters that
-// read them — from the compiled expressions, without parsing or compiling
-// the model again.
+// read them, a factor graph's conditionals — from the compiled
+// expressions, without parsing or compiling the model again (a factor
+// graph's numbers are set in one copy of it). A LearnFunc is not safe for
+// concurrent use: a factor graph's At sets the numbers of one model.
 type LearnFunc struct {
 	m     *Model
 	st    *learnState
 	names []string
+	// live is the copy of the factor graph or Net At sets in place
+	// (graphAt); recompile: its params cannot be set in place.
+	live      *Model
+	recompile bool
 }
 
 // learnUses reports every place a learned param (or a param computed from
@@ -260,8 +277,9 @@ func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] 
 // At returns the model at learned values x (in LearnFunc order) with every
 // block re-evaluated: a shallow copy of the model whose Blocks are new
 // where they depend on x; a model compiled to a factor graph or a typed
-// factor graph (Net) is compiled again at x (Model; gram is then ignored). With gram false the Gram matrices of gp and tp
-// priors are not computed (Prior.Cov is nil there; the kernel and its
+// factor graph (Net) is set in place in one copy of it (graphAt; gram is
+// then ignored). With gram false the Gram matrices of gp and tp priors are
+// not computed (Prior.Cov is nil there; the kernel and its
 // hyperparameters are set). Values outside the bounds of the learn
 // statement, and values the model rejects (a negative variance), are errors.
 func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
@@ -285,13 +303,81 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 		return nil, err
 	}
 	if f.m.FactorGraph != nil || f.m.Net != nil {
-		// A factor graph is compiled again: its conditionals' variances
-		// are spread over its Gaussian factors, and a gp or normal prior
-		// in it is a dense block or a factor per element; so is a typed
-		// factor graph (Net), whose data edges hold the learned values.
-		return f.Model(x)
+		return f.graphAt(c, x)
 	}
 	return f.blocks(c), nil
+}
+
+// graphAt is At on a factor graph or a typed factor graph (Net): a copy
+// of the compiled graph with the recorded statements' numbers set at x
+// (learn_inplace.go, learn_inplace_net.go; compiled at x when its graph
+// differs there), and at every later value the same graph with those
+// numbers set in place — the model returned is the one returned before,
+// valid until the next call. A model whose params cannot all be set in
+// place (sites that stop sharing their likelihood) is compiled again at
+// x.
+func (f *LearnFunc) graphAt(c *compiler, x []float64) (*Model, error) {
+	switch {
+	case f.recompile:
+		return f.Model(x)
+	case f.live == nil && f.st.rec.inPlace(f.m) != nil:
+		f.recompile = true
+		return f.Model(x)
+	case f.live == nil:
+		// The compiled model's numbers set at x in a copy: no compilation.
+		if live, err := f.set(c, learnCopy(f.m)); err == nil {
+			f.live = live
+			return live, nil
+		}
+		// Its graph differs at x (a coefficient 0 at the start that
+		// dropped its variable): the graph compiled at x.
+		live, err := f.Model(x)
+		if err != nil {
+			return nil, err
+		}
+		if f.st.rec.inPlace(live) != nil {
+			f.recompile = true
+		} else {
+			f.live = live
+		}
+		return live, nil
+	}
+	_, err := f.set(c, f.live)
+	if err == errShared {
+		f.recompile, f.live = true, nil
+		return f.Model(x)
+	} else if err != nil {
+		return nil, fmt.Errorf("learn: at %s the model %w; learn can change the numbers of factors, not the factor graph", f.describe(x), err)
+	}
+	return f.live, nil
+}
+
+// set sets the recorded statements' numbers in live's factor graph or
+// Net with c, its params bound at the new values.
+func (f *LearnFunc) set(c *compiler, live *Model) (*Model, error) {
+	c.check = false // a gp prior of the graph is a dense block with its Gram matrix
+	c.m = live
+	if live.Net != nil {
+		return live, f.setNet(c, live.Net)
+	}
+	return live, f.setGraph(c, live.FactorGraph)
+}
+
+// InPlace reports whether m is the factor graph At sets in place: the
+// next call of At overwrites its numbers, and its structure was checked
+// there.
+func (f *LearnFunc) InPlace(m *Model) bool { return m != nil && m == f.live }
+
+// describe is "a = 1, b = 2" for the learned values x.
+func (f *LearnFunc) describe(x []float64) string {
+	var b []byte
+	for i, n := range f.names {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, n+" = "+fmtNum(x[i])...)
+	}
+	return string(b)
 }
 
 // setValues binds the learned params to x and re-evaluates the params
@@ -344,9 +430,7 @@ func (f *LearnFunc) blocks(c *compiler) *Model {
 		if !copied[s.lat] {
 			b.Sites, copied[s.lat] = append([]Site(nil), b.Sites...), true
 		}
-		c.locals = s.locals
-		lik := c.newSite(c.bind(s.call, s.b), s.k, paramIndex(s.b, s.k.Projection()))
-		params := lik.Params() // shared by the statement's sites, as in likelihood
+		lik, params := c.siteAgain(&s)
 		for k := s.first; k < s.first+s.n; k++ {
 			b.Sites[k].Lik, b.Sites[k].Params = lik, params
 		}

@@ -75,6 +75,7 @@ func compileSource(filename string, src []byte, opt Options, check bool) (m *Mod
 // run compiles the root file: model statements (with imports) in order,
 // then the blocks, then infer/predict/expect/learn lines.
 func (c *compiler) run(filename string, src []byte) {
+	compiles.Add(1)
 	f := c.parse(filename, src, nil)
 	if f == nil {
 		return

@@ -129,6 +129,7 @@ func (c *compiler) netPrior(lhsAt ast.Node, lat int, ids []int, call *ast.CallEx
 	}
 	a := c.bind(call, b)
 	edges, args := c.netEdges(a, c.netParamsOf(call, k, b), len(targets), K)
+	c.lf.netSlot(c, call, b, k, len(targets), K, true, args)
 	for e, id := range targets {
 		name := c.m.Graph.VarName(id)
 		if fam == graph.Dirichlet {
@@ -166,6 +167,7 @@ func (c *compiler) netObserve(s *ast.TildeStmt, y val, call *ast.CallExpr) {
 	n := y.size()
 	a := c.bind(call, b)
 	edges, args := c.netEdges(a, c.netParamsOf(call, k, b), n, 0)
+	c.lf.netSlot(c, call, b, k, n, 0, false, args)
 	if !c.netMentionsLatent(a) {
 		c.fail(call, "`%s` depends on no latent: a likelihood in this model has a latent parameter (p ~ beta(1, 1) with y ~ bernoulli(p))", c.text(call))
 	}

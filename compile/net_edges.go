@@ -197,7 +197,7 @@ func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph
 	switch v.k {
 	case kNum, kBool:
 		ar.learned = c.lf.mark() > mark
-		c.lf.allowIn(mark, ar.e) // data: learning compiles the Net again at every value
+		c.lf.allowIn(mark, ar.e) // data: learning sets it in place at every value (learnRec.nets)
 		if v.size() != 1 && v.size() != n {
 			c.fail(ar.e, "%s: `%s` must be a number or a vector of %d (one per element), got %s", a.b.Name, ar.p.name, n, v.describe())
 		}
@@ -212,10 +212,11 @@ func (c *compiler) netParamEdge(a *args, ar *netArg, n, K int) func(e int) graph
 		}
 		if ar.p.affine {
 			// A learned coefficient or offset of a mean (b * mu + c):
-			// learning compiles the Net again at every value and
-			// differentiates along the edge's coefficients and constant
+			// learning sets the edge's coefficients and constant in place
+			// at every value (learnRec.nets) and differentiates along them
 			// (graph.NetFactor.Affine); one that moves its variables (an
 			// index) is refused there, at this factor.
+			ar.learned = c.lf.mark() > mark
 			c.lf.allowIn(mark, ar.e)
 		}
 		forms := v.sym.forms()

@@ -315,10 +315,13 @@ func (lb *learnBuilder) set(x []float64) map[string]string {
 // matrix (the derivative evaluations need only the hyperparameters).
 func (lb *learnBuilder) compileAt(x []float64, gram bool) (*compile.Model, error) {
 	mx, err := lb.f.At(x, gram)
-	if err == nil {
-		mx, err = learnView(mx)
-	}
 	if err != nil {
+		return nil, err
+	}
+	if lb.f.InPlace(mx) {
+		return learnView(mx) // its structure checked where the values were set
+	}
+	if mx, err = learnView(mx); err != nil {
 		return nil, err
 	}
 	if err := sameStructure(lb.m, mx); err != nil {
@@ -355,11 +358,9 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := make([]snapshot, len(x))
-	for k := range x {
-		if ds[k], err = lb.deriv(x, k, mx); err != nil {
-			return nil, err
-		}
+	ds, err := lb.derivs(x, snapOf(mx))
+	if err != nil {
+		return nil, err
 	}
 	for bi, cb := range mx.Blocks {
 		if cb.Prior.FITC != nil {
@@ -480,10 +481,24 @@ func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat
 	return dK, nil
 }
 
+// derivs is deriv in every learned param; s0 is the snapshot at x.
+func (lb *learnBuilder) derivs(x []float64, s0 snapshot) ([]snapshot, error) {
+	ds := make([]snapshot, len(x))
+	for k := range x {
+		var err error
+		if ds[k], err = lb.deriv(x, k, s0); err != nil {
+			return nil, err
+		}
+	}
+	return ds, nil
+}
+
 // deriv differentiates the snapshot in x_k at x by central differences of
 // re-evaluated models, or by one-sided second-order differences when the
-// model rejects one side (a bound of the param).
-func (lb *learnBuilder) deriv(x []float64, k int, mx *compile.Model) (snapshot, error) {
+// model rejects one side (a bound of the param); s0 is the snapshot at x.
+// A factor graph set in place (compile.LearnFunc.InPlace) holds the last
+// value re-evaluated afterwards, not x.
+func (lb *learnBuilder) deriv(x []float64, k int, s0 snapshot) (snapshot, error) {
 	h := 1e-6 * math.Max(1, math.Abs(x[k]))
 	at := func(off float64) (snapshot, error) {
 		xx := append([]float64(nil), x...)
@@ -504,13 +519,13 @@ func (lb *learnBuilder) deriv(x []float64, k int, mx *compile.Model) (snapshot, 
 		if err != nil {
 			return snapshot{}, err
 		}
-		return combine([]snapshot{snapOf(mx), p, p2}, []float64{-1.5 / h, 2 / h, -0.5 / h}), nil
+		return combine([]snapshot{s0, p, p2}, []float64{-1.5 / h, 2 / h, -0.5 / h}), nil
 	case errM == nil:
 		m2, err := at(-2 * h)
 		if err != nil {
 			return snapshot{}, err
 		}
-		return combine([]snapshot{snapOf(mx), m, m2}, []float64{1.5 / h, -2 / h, 0.5 / h}), nil
+		return combine([]snapshot{s0, m, m2}, []float64{1.5 / h, -2 / h, 0.5 / h}), nil
 	}
 	return snapshot{}, errP
 }
@@ -704,8 +719,9 @@ func (lb *learnBuilder) classify() error {
 	if err != nil {
 		return err
 	}
+	s0 := snapOf(mx)
 	for k := range lb.params {
-		d, err := lb.deriv(x, k, mx)
+		d, err := lb.deriv(x, k, s0)
 		if err != nil {
 			return err
 		}

@@ -37,7 +37,8 @@ import (
 // with R from the converged sites (infer/learn.Gradient; the stationarity
 // of EP's free energy in the sites, Seeger 2005, Rasmussen & Williams
 // 2006 §5.5.2), and ∂Σ₀/∂θ the derivative of the prior of the factor
-// graph at θ (learnBuilder.deriv: the model compiled again at θ ± h, the
+// graph at θ (learnBuilder.deriv: the factor graph at θ ± h, its numbers
+// set in place by compile.LearnFunc without compiling it again, the
 // joint prior propagated in topological order by fgraph). A param in a
 // conditional's mean moves μ₀ too, adding αᵀA ∂μ₀/∂θ (learn.Block.DMean). The evidence is
 // the one ep reports on the graph: on a forest infer/fgraph's forward–
@@ -179,16 +180,21 @@ func (lb *learnBuilder) buildForest(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
+	ds, err := lb.derivs(x, snapOf(mx))
+	if err != nil {
+		return nil, err
+	}
+	if lb.f.InPlace(mx) { // the derivatives moved the graph set in place: back to x
+		if mx, err = lb.compileAt(x, false); err != nil {
+			return nil, err
+		}
+	}
 	g, sites, err := graphOf(mx.FactorGraph, false, siteLik)
 	if err != nil {
 		return nil, err
 	}
 	ev := &forestEvidence{g: g, dvar: make([][]float64, len(x)), daff: make([][]float64, len(x)), dlik: make([][]float64, len(x))}
-	for k := range x {
-		d, err := lb.deriv(x, k, mx)
-		if err != nil {
-			return nil, err
-		}
+	for k, d := range ds {
 		ev.dvar[k] = d.gvar
 		if nonzero(d.gaff) {
 			ev.daff[k] = d.gaff

@@ -30,9 +30,10 @@ import (
 // then coefficients and constants (NetFactor.Affine) — change with θ. The first factor is the derivative of f's own term of the
 // evidence at the converged messages, E_{p̃_f}[∂ log f/∂d] (EP's tilted
 // distribution of f, q under VMP; mp.RunGrad explains why the messages may
-// be held fixed); the second is a central difference of the model compiled
-// again at θ ± h (learnBuilder.deriv, as for kernel hyperparameters) —
-// closed-form compiled numbers, not the fixed point. Without an ep line
+// be held fixed); the second is a central difference of the Net's numbers
+// at θ ± h (learnBuilder.deriv, as for kernel hyperparameters: a copy of
+// the compiled Net, its recorded statements' edges evaluated again and set
+// in place by compile.LearnFunc) — closed-form numbers, not the fixed point. Without an ep line
 // (infer exact or mcmc only) learning maximises the kl evidence log Z_EP;
 // with several, the first one's.
 
@@ -60,12 +61,17 @@ func (lb *learnBuilder) buildNet(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	ts := make([][]mp.Tangent, len(x))
-	for k := range x {
-		d, err := lb.deriv(x, k, mx)
-		if err != nil {
+	ds, err := lb.derivs(x, snapOf(mx))
+	if err != nil {
+		return nil, err
+	}
+	if lb.f.InPlace(mx) { // the derivatives moved the Net set in place: back to x
+		if mx, err = lb.compileAt(x, true); err != nil {
 			return nil, err
 		}
+	}
+	ts := make([][]mp.Tangent, len(x))
+	for k, d := range ds {
 		for fi, df := range d.net {
 			nd := len(mx.Net.Factors[fi].Data())
 			if nonzero(df) {
