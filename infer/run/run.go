@@ -208,6 +208,8 @@ func (j *job) runBlocks(f func(b *compile.Block) (*blockOut, error)) error {
 	for i, b := range j.m.Blocks {
 		o, err := f(b)
 		if err != nil {
+			// The blocks before it do not make the evidence of the model.
+			r.LogEvidence, r.HasEvidence = 0, false
 			return fmt.Errorf("%s: %w", b.Name, err)
 		}
 		j.mergeBlock(i, b, o)
