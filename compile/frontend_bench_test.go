@@ -1,13 +1,11 @@
-//go:build unix
-
 package compile
 
 import (
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // frontEndInputs builds the front-end stress inputs (inputs that once took
@@ -53,23 +51,14 @@ func BenchmarkCheckFrontEnd(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/n=%d", in.name, n), func(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
-				cpu := cpuTime()
+				cpu := testkit.ProcessCPU(b)
 				for b.Loop() {
 					if _, err := Check("m.fg", src, Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(testkit.ProcessCPU(b)-cpu)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
-}
-
-// cpuTime is the user+system CPU time of the process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

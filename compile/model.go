@@ -1,6 +1,8 @@
 // Package compile turns a parsed fg model (lang/ast) into a Model: evaluated
-// data and params, a factor graph (graph.Graph), Gaussian blocks for the
-// continuous engines, and the infer/predict/expect/learn specifications.
+// data and params, a factor graph (graph.Graph), the continuous part in the
+// form its engines take (Gaussian blocks, a FactorGraph of several latents,
+// or a typed factor graph graph.Net), and the infer/predict/expect/learn
+// specifications.
 // It resolves names, checks types and shapes, evaluates data expressions
 // (csv, generators, --set overrides), unrolls plates and consults the stdlib
 // registry for every name; errors carry positions and are all reported.

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // exactTreewidth computes the treewidth of a graph of at most 16 vertices
@@ -256,9 +258,9 @@ func TestCliqueBudgetLargePlanar(t *testing.T) {
 		{"dome ν = 316", 10*316*316 + 2, func() [][2]int { return domeEdges(316) }},
 	} {
 		g := pairGraph(c.n, c.edges())
-		cpu := processCPU()
+		cpu := testkit.ProcessCPU(t)
 		err := g.CheckCliqueBudget(context.Background(), 1<<25)
-		used := processCPU() - cpu
+		used := testkit.ProcessCPU(t) - cpu
 		var b *CliqueBoundError
 		if !errors.As(err, &b) || b.Bound < 25 {
 			t.Errorf("%s: %v", c.name, err)

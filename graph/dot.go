@@ -47,8 +47,8 @@ func (g *Graph) DOT(w io.Writer) error { return DOT(w, g) }
 // loops (grids, the dome, Ising models) or many nodes is drawn by a force
 // layout, neato's stress majorisation up to largeGraph nodes or
 // denseGraph edges, sfdp's multiscale layout beyond (neato's time grows
-// quadratically: a 40-variable linear model with 468 edges takes it 0.7 s
-// of CPU, sfdp 0.4 s).
+// quadratically in the nodes: its time on a dense graph is in
+// docs/performance.md, "Elimination orders").
 const (
 	smallLoopy = 12  // nodes up to which even a loopy graph is drawn by dot
 	smallTree  = 60  // nodes up to which a tree is drawn by dot

@@ -143,12 +143,8 @@ func (g *Graph) EliminationOrder(heuristic string) (order []int, width int, maxT
 // v and gain fill edges; their cost is recomputed) and, for min-fill, of
 // the common neighbours w of the two ends of each fill edge added, whose
 // fill drops by one per such edge (N(w) is unchanged). Changed costs get a
-// fresh heap entry; entries whose cost is stale are skipped when popped. Measured
-// (go test -bench Elimination -benchtime 10x ./graph/, 2-core dev machine
-// shared with other jobs): a 40×40 grid, min-fill 0.99 s → 0.16–0.25 s,
-// min-weight 0.12 s → 0.03–0.045 s; a chain of 20000 variables 14.4 s →
-// 0.012 s; a 60×60 grid with min-fill 7.9 s (the scan of the tests'
-// scanOrder) → 0.74 s, an 80×80 grid 2.2 s.
+// fresh heap entry; entries whose cost is stale are skipped when popped.
+// Timings against the scan: docs/performance.md, "Elimination orders".
 func (g *Graph) EliminationOrderContext(ctx context.Context, heuristic string) (order []int, width int, maxTableSize float64, err error) {
 	return g.EliminationOrderBudget(ctx, heuristic, math.Inf(1), math.Inf(1))
 }

@@ -41,10 +41,10 @@ import (
 // ≤ 0 for no early stop), so refusing a graph costs no more than needed.
 // Adjacency is kept in slices, and a min-heap of (degree, id) with lazily
 // invalidated entries picks the vertex, so a sparse graph of n vertices
-// whose degrees stay small takes O(n log n) (a 1000×1000 grid: 2.4 s of
-// CPU on a loaded 2-core machine, against 29 s for the min-fill ordering
-// up to its first clique over 2²⁵ entries). It returns ctx.Err() when ctx
-// ends (checked every 4096 contractions).
+// whose degrees stay small takes O(n log n), far less than the min-fill
+// ordering up to its first clique over budget (docs/performance.md,
+// "Elimination orders"). It returns ctx.Err() when ctx ends (checked every
+// 4096 contractions).
 func (g *Graph) TreewidthLowerBound(ctx context.Context, stop int) (int, error) {
 	lb, _, err := g.treewidthLowerBound(ctx, stop)
 	return lb, err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // TestTreewidthLowerBound: the bound is a lower bound —
@@ -78,9 +80,9 @@ func TestTreewidthLowerBoundLargeGrid(t *testing.T) {
 		t.Skip("builds a 10⁶-variable grid")
 	}
 	g := gridGraph(1000, 1000)
-	cpu := processCPU()
+	cpu := testkit.ProcessCPU(t)
 	err := g.CheckCliqueBudget(context.Background(), 1<<25)
-	used := processCPU() - cpu
+	used := testkit.ProcessCPU(t) - cpu
 	var b *CliqueBoundError
 	if !errors.As(err, &b) || b.Bound != 1000 {
 		t.Fatalf("%v", err)

@@ -1,13 +1,27 @@
 // Package infer holds what every inference engine of fg shares: divergences as
-// parameterised value types, schedules, run status and statistics, and the
-// engine-neutral Result that the CLI, the REPL and the Go API present.
+// parameterised value types, schedules, run status and statistics, the
+// engine-neutral Result that the CLI, the REPL and the Go API present, and
+// the memory budget that bounds allocations a model controls (budget.go).
 //
-// Engines live in sub-packages (infer/ep for Gaussian blocks, infer/bp and
-// infer/jtree for discrete graphs, infer/tep for the t-exponential family,
-// infer/ffep for numerical moment schemes, infer/exact and infer/mcmc for
-// gold standards). Each takes its own problem type and a context.Context and
-// returns its own result; the adapter in infer/run turns a compiled model into
-// engine problems and engine results into a Result.
+// It is also the method registry: names.go is the one file that spells
+// method, divergence, schedule, scheme and family names (everything else
+// compares typed values), and methods.go says, per method, which options it
+// takes with their defaults and which Engine serves each model Structure, so
+// that compile's checks and infer/run's dispatch cannot disagree. The one
+// iteration driver of the message-passing engines is Iterate (iterate.go):
+// sweeps, the convergence test on change per step, the damping schedule
+// (adapt.go) and the loop's status (converged, stalled, failed, diverged,
+// iteration limit, canceled) are decided there, not in each engine.
+//
+// Engines live in sub-packages (infer/ep for Gaussian blocks, infer/fgraph
+// for factor graphs of Gaussian latents, infer/mp for typed factor graphs,
+// infer/bp and infer/jtree for discrete graphs, infer/tep for the
+// t-exponential family, infer/ffep for fully factorised EP with numerical
+// moment schemes, infer/stream and infer/shard for streamed and sharded
+// data, infer/exact and infer/mcmc for gold standards). Each takes its own
+// problem type and a context.Context and returns its own result; the adapter
+// in infer/run turns a compiled model into engine problems and engine results
+// into a Result.
 package infer
 
 import (

@@ -23,4 +23,5 @@ if ! have; then
   exit 0
 fi
 go build -tags openblas -o /dev/null ./cmd/fg
+./scripts/staticcheck.sh -tags openblas ./internal/openblas/
 go test -tags openblas -short -count=1 ./internal/openblas/ ./infer/ep/ ./infer/tep/

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The project's test command: formatting, vet, the test suite, and the
-# expect statements of every example (fg test examples/).
+# The project's test command: formatting, vet, staticcheck (scripts/staticcheck.sh),
+# the test suite, and the expect statements of every example (fg test examples/).
 # Long experiments are behind -short guards and are not run here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,5 +9,6 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+./scripts/staticcheck.sh ./...
 go run ./cmd/fg test examples/
 go test -short -count=1 -timeout 15m ./...

@@ -7,8 +7,8 @@ import (
 
 // BenchmarkRunToy5 measures `fg run examples/toy5.fg` with and without
 // --plot (three EP lines and exact; the plot's decision-boundary grid is
-// 61×61, answered by exact from 1000 posterior draws). Issue 16 asks that
-// --plot add under a second.
+// 61×61, answered by exact from 1000 posterior draws). The aim: --plot adds
+// under a second.
 func BenchmarkRunToy5(b *testing.B) {
 	toy5 := filepath.Join("..", "..", "examples", "toy5.fg")
 	b.Run("table", func(b *testing.B) {

@@ -1,3 +1,9 @@
+// Package gauss holds the jittered Cholesky factorisation of a Gaussian prior
+// covariance (CholeskyJitter): the one rule by which fg's dense-Gaussian code
+// paths that must factor a user's prior — the gold standards infer/exact and
+// infer/mcmc, and infer/fgraph's dense joint Gaussian — treat a numerically
+// singular covariance (a GP kernel with duplicate inputs), so that they agree
+// on the same model.
 package gauss
 
 import (
@@ -12,8 +18,9 @@ import (
 // 0 unless Σ is numerically singular (e.g. a GP kernel matrix with duplicate
 // or very close inputs, where f_i = f_j); then δ is the first of
 // 10^−10, …, 10^−6 times the mean of diag Σ for which the factorisation
-// succeeds. The gold standards (infer/exact, infer/mcmc) both use it, so
-// they treat the same prior the same way, and report δ > 0 to the user.
+// succeeds. The gold standards (infer/exact, infer/mcmc) and infer/fgraph's
+// dense joint Gaussian use it, so they treat the same prior the same way; the
+// gold standards report δ > 0 to the user.
 func CholeskyJitter(cov *mat.SymDense) (*mat.TriDense, float64, error) {
 	n := cov.SymmetricDim()
 	scale := 0.0

@@ -110,6 +110,7 @@ func (d *delayed) update(i int, dTau, dNu float64) bool {
 	if !(den > 0) {
 		return false
 	}
+	d.s.carry(den)
 	column(d.s.sigma.RawSymmetric(), i, d.col)
 	if d.k > 0 {
 		// col ← Σ0 e_i − U_k (c ⊙ U_k[i,:])

@@ -27,6 +27,8 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 	st, err := e.st, error(nil)
 	switch {
 	case e.fresh:
+	case e.st != nil && e.st.tracking && e.st.sigma != nil && !anyTight(e.pr, e.sites):
+		st, err = e.st.running().checked()
 	case e.st != nil && e.st.sigma != nil && (len(e.sites) >= delayMin || e.s.KeepCov):
 		e.release()
 		st, err = settle(e.pr, e.sites, e.st.sigma, scratch{done: e.done, b: e.spare})
@@ -69,11 +71,14 @@ func (e *engine) finish(res *Result, status infer.Status, msg string) *Result {
 }
 
 // alpha returns α = ν̃ − T μ_f = Kf⁻¹(μ_f − f0) for the final state: on the
-// site-space path from B's factorisation (posteriorAlpha); on the weight-space
-// path, where μ_w is read directly and α only enters Predict and log Z, as
-// ν̃ − T A μ_w (for tight sites, from tightenW).
+// site-space path from B's factorisation (posteriorAlpha), or for the
+// running state of an Incremental run (no tight site: |τ̃_i| Kf_ii ≤
+// tightRatio, so the difference loses at most that factor on ε|μ_i|) as
+// ν̃ − T μ_f; on the weight-space path, where μ_w is read directly and α
+// only enters Predict and log Z, as ν̃ − T A μ_w (for tight sites, from
+// tightenW).
 func (e *engine) alpha(st *state) ([]float64, error) {
-	if st.w == nil {
+	if st.w == nil && st.bf != nil {
 		return posteriorAlpha(e.pr, st.bf, e.sites)
 	}
 	alpha := make([]float64, len(e.sites))

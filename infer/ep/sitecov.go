@@ -10,7 +10,7 @@ import "gonum.org/v1/gonum/mat"
 // unset, a parallel schedule, the weight-space path, a failed run). The
 // matrix is the result's own: callers must not modify it.
 func (r *Result) SiteCov() (cov *mat.SymDense, ok bool) {
-	if r.sigma == nil || r.bf == nil {
+	if r.sigma == nil {
 		return nil, false
 	}
 	return r.sigma, true

@@ -24,14 +24,32 @@ type state struct {
 	// alpha holds α_i = ν̃_i − τ̃_i μ_i of the weight-space path's tight
 	// sites, computed without cancelling (tightw.go; NaN elsewhere), or nil.
 	alpha []float64
+	// tracking is set when runLogDet is carried through the rank-one
+	// updates (Settings.Incremental): runLogDet is then log det(I + T Kf)
+	// at the current sites.
+	tracking  bool
+	runLogDet float64
 }
 
-// logDet returns log det(I + T Kf) of the factorisation behind s.
+// logDet returns log det(I + T Kf) at the sites of s: carried through the
+// updates, or from the factorisation behind s.
 func (s *state) logDet() float64 {
-	if s.w != nil {
+	switch {
+	case s.w != nil:
 		return s.w.logDet
+	case s.tracking:
+		return s.runLogDet
 	}
 	return s.bf.logDet
+}
+
+// carry multiplies the carried det(I + T Kf) by den = 1 + Δτ Σ_ii, the
+// factor a site change Δτ on coordinate i applies (matrix determinant
+// lemma: det(Kf⁻¹ + T + Δτ e_i e_iᵀ) = det(Kf⁻¹ + T)(1 + Δτ Σ_ii)).
+func (s *state) carry(den float64) {
+	if s.tracking {
+		s.runLogDet += math.Log(den)
+	}
 }
 
 func (s *state) variance(i int) float64 {
@@ -340,6 +358,17 @@ func recomputeLU(pr *projection, bf *bform, sites []families.Gaussian, full bool
 	return st, nil
 }
 
+// running is the final state of an Incremental run as the rank-one updates
+// left it: μ and Σ as they are, diag Σ copied into sdiag, log det carried
+// (Settings.Incremental). It has no factorisation.
+func (s *state) running() *state {
+	s.sdiag = s.sdiag[:0]
+	for i := range s.mu {
+		s.sdiag = append(s.sdiag, s.sigma.At(i, i))
+	}
+	return s
+}
+
 // settle is recompute for the end of a sequential site-space run, whose
 // running Σ the rank-one updates kept exact up to rounding (and refreshed
 // every Refresh sweeps): it factors B once (log det for log Z, and the
@@ -425,6 +454,7 @@ func (s *state) rankOne(i int, dTau, dNu float64, col []float64) bool {
 	if !(den > 0) {
 		return false
 	}
+	s.carry(den)
 	column(raw, i, col)
 	g := (dNu - dTau*s.mu[i]) / den
 	for j, c := range col {

@@ -24,9 +24,9 @@ const maxLocalConfigs = 4096
 const maxProbes = 1 << 20
 
 // maxGaussComponent bounds the Gaussian latents integrated jointly in
-// closed form with a dense precision (an n×n Cholesky factor per
-// configuration, about 0.3 s at n = 1000: the context is checked between
-// configurations); a banded one (netjoint.RootBand) has no bound.
+// closed form with a dense precision (an n×n Cholesky factor, O(n³), per
+// configuration: the context is checked between configurations); a banded
+// one (netjoint.RootBand) has no bound.
 const maxGaussComponent = 1000
 
 // local holds, per factor, its discrete variables, the strides of its

@@ -68,7 +68,9 @@ func Gradient(res *ep.Result, b *Block) ([]float64, error) {
 			}
 		}
 	}
-	if anyMatrix(b.DCov) {
+	if Sf, kept := res.SiteCov(); kept && anyMatrix(b.DCov) && projMatrix(p) == nil {
+		keptTraces(grad, siteAlpha(res), res.Sites, Sf, b.DCov)
+	} else if anyMatrix(b.DCov) {
 		R, err := wspaceR(res, p)
 		if err != nil {
 			return nil, err
@@ -197,6 +199,38 @@ func wspaceR(res *ep.Result, p *ep.Problem) (*mat.SymDense, error) {
 		return R, nil
 	}
 	return sandwich(A.T(), R), nil
+}
+
+// keptTraces adds ½ tr(R ∂K/∂x_k) to grad[k] for every non-nil
+// dK[k] = ∂K/∂x_k, with R = α αᵀ + T̃ Σ_f T̃ − T̃ from the kept Σ_f (sites
+// on the coordinates, A = I): row by row of the upper triangles, R's row
+// formed once in a buffer of M floats and dotted with each dK's — the
+// traces of wspaceR and traceProd without the M×M matrix R.
+func keptTraces(grad, alpha []float64, sites []families.Gaussian, Sf *mat.SymDense, dK []*mat.SymDense) {
+	m := len(alpha)
+	sr := Sf.RawSymmetric()
+	row := make([]float64, m)
+	tr := make([]float64, len(dK))
+	for i := 0; i < m; i++ {
+		ti, ai := sites[i].Prec, alpha[i]
+		srow := sr.Data[i*sr.Stride+i : i*sr.Stride+m]
+		r := row[:m-i]
+		for j, sij := range srow {
+			r[j] = ai*alpha[i+j] + ti*sites[i+j].Prec*sij
+		}
+		r[0] -= ti
+		for k, d := range dK {
+			if d == nil {
+				continue
+			}
+			dr := d.RawSymmetric()
+			drow := dr.Data[i*dr.Stride+i : i*dr.Stride+m]
+			tr[k] += 2*floats.Dot(r, drow) - r[0]*drow[0] // off-diagonal entries twice
+		}
+	}
+	for k, t := range tr {
+		grad[k] += 0.5 * t
+	}
 }
 
 // identityR is R for sites that observe the coordinates of w one by one

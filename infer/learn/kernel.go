@@ -171,6 +171,16 @@ func (k Kernel) Grads(X *mat.Dense) ([]*mat.SymDense, error) {
 // rows once for both (kernel.MatrixGrad): one exponential per pair for se,
 // where the two calls take two. The Gram matrix is Gram's, bit for bit.
 func (k Kernel) GramGrads(X *mat.Dense) (*mat.SymDense, []*mat.SymDense, error) {
+	return k.GramGradsDist(X, nil, nil)
+}
+
+// GramGradsDist is GramGrads with the squared distances between the rows
+// of X read from d (kernel.MatrixGradDist; nil: computed), for evaluations
+// at many values of the hyperparameters on the same inputs, written over
+// reuse's matrices when it is non-nil (an earlier evaluation's results
+// that are no longer used). Sums and products evaluate their terms
+// without d and reuse.
+func (k Kernel) GramGradsDist(X *mat.Dense, d *kernel.Distances, reuse *kernel.GramGrad) (*mat.SymDense, []*mat.SymDense, error) {
 	if k.Kind == "sum" || k.Kind == "prod" {
 		var out []*mat.SymDense
 		K, err := k.combine(X, &out)
@@ -187,7 +197,7 @@ func (k Kernel) GramGrads(X *mat.Dense) (*mat.SymDense, []*mat.SymDense, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	K, g := kernel.MatrixGrad(s, X)
+	K, g := kernel.MatrixGradDist(s, X, d, reuse)
 	for j, th := range k.Hyper {
 		dh := 1 / th // h = log θ
 		if k.Kind == "linear" {

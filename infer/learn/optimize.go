@@ -24,7 +24,9 @@ type Param struct {
 
 // Builder returns the model's Gaussian blocks at parameter values x (one
 // per Param, natural scale). The number of blocks and of sites per block
-// must not depend on x.
+// must not depend on x. Optimize uses the blocks of one call only until
+// the next call, so that a Builder may write the next blocks' matrices
+// over their storage.
 type Builder func(x []float64) ([]*Block, error)
 
 // Settings configure Optimize. Zero values take the defaults in brackets.
@@ -32,7 +34,8 @@ type Settings struct {
 	// EP are the settings of every evidence evaluation [KL, sequential,
 	// Tol 1e-9, MaxIter 1000, Refresh 10 (0 means 10 here; 1 refreshes
 	// every sweep)]; Tol is the tolerance near the optimum (see Optimize),
-	// and KeepCov is always set (the gradient reads Σ_f). Divergence must
+	// and KeepCov and Incremental are always set (the gradient reads Σ_f;
+	// an evaluation factorises nothing it can do without). Divergence must
 	// be nil or KL, and NonNegativeSites must be false: the gradient is
 	// exact only at an unclamped KL fixed point. When a run does not
 	// converge it is repeated from the last sites, from a cold start and
@@ -111,6 +114,10 @@ func (s *Settings) defaults() error {
 		s.EP.Refresh = 10
 	}
 	s.EP.KeepCov = true // the gradient's Σ_f (Gradient, wspaceR)
+	// Every evaluation needs log Z_EP and Σ_f only: no factorisation of B
+	// where rank-one updates do (ep.Settings.Incremental). The cold
+	// reference factorises as a plain run does.
+	s.EP.Incremental = !s.cold
 	if err := (infer.LearnOptions{Method: s.Method, MaxIter: s.MaxIter, Tol: s.GradTol}).Check(); err != nil {
 		return fmt.Errorf("learn: %w", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/learn"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // Learn optimises the params named in m.Learn by maximising the KL EP
@@ -289,6 +290,8 @@ type learnBuilder struct {
 	params []learn.Param
 	init   []float64
 	f      *compile.LearnFunc
+	dists  []*kernel.Distances // per block: its inputs' squared distances, kept between evaluations (gramsAndGrads)
+	grams  []kernel.GramGrad   // per block: the last evaluation's Gram matrix and derivatives, written over by the next
 }
 
 // snapshot holds everything a learned param may change, per block.
@@ -350,7 +353,7 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	grads, err := gramsAndGrads(mx)
+	grads, err := lb.gramsAndGrads(mx)
 	if err != nil {
 		return nil, err
 	}
@@ -397,20 +400,31 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 // gramsAndGrads sets the Gram matrix of every dense gp block of mx that
 // has none (the model re-evaluated without them) together with the
 // kernel's derivatives ∂K/∂θ_j, which it returns per block: both from one
-// pass over the pairs of inputs (learn.Kernel.GramGrads), the Gram matrix
-// equal bit for bit to the one compile computes. Blocks that kept a Gram
-// matrix (a factor graph's joint block) get their derivatives in dCov.
-func gramsAndGrads(mx *compile.Model) ([][]*mat.SymDense, error) {
+// pass over the pairs of inputs (learn.Kernel.GramGradsDist), the Gram matrix
+// equal bit for bit to the one compile computes, with the squared
+// distances of the inputs computed at the first evaluation and kept
+// (kernel.Distances), and written over the storage of the last
+// evaluation's (learn.Optimize uses the blocks of one build only until
+// the next). Blocks that kept a Gram matrix (a factor graph's joint
+// block) get their derivatives in dCov.
+func (lb *learnBuilder) gramsAndGrads(mx *compile.Model) ([][]*mat.SymDense, error) {
 	grads := make([][]*mat.SymDense, len(mx.Blocks))
+	if len(lb.dists) != len(mx.Blocks) {
+		lb.dists, lb.grams = make([]*kernel.Distances, len(mx.Blocks)), make([]kernel.GramGrad, len(mx.Blocks))
+	}
 	for bi, b := range mx.Blocks {
 		if b.Prior.Kind != compile.PriorGP || b.Prior.FITC != nil || b.Prior.Cov != nil {
 			continue
 		}
-		K, g, err := kernelOf(b.Prior.Kernel).GramGrads(b.Prior.X)
+		if !lb.dists[bi].Of(b.Prior.X) {
+			lb.dists[bi] = kernel.NewDistances(b.Prior.X)
+		}
+		K, g, err := kernelOf(b.Prior.Kernel).GramGradsDist(b.Prior.X, lb.dists[bi], &lb.grams[bi])
 		if err != nil {
 			return nil, err
 		}
 		b.Prior.Cov, grads[bi] = K, g
+		lb.grams[bi] = kernel.GramGrad{K: K, Grads: g}
 	}
 	return grads, nil
 }

@@ -278,7 +278,7 @@ func TestParallelEPSymmetricNotConvergedAtOnce(t *testing.T) {
 
 // TestAdaptiveDampingEngines: the clutter data at ±2 make sequential EP
 // with a fixed step oscillate in every engine that runs the model — the
-// Gaussian block (infer/ep), the fully factorised family (infer/quad) and
+// Gaussian block (infer/ep), the fully factorised family (infer/ffep) and
 // the gated factor graph with explicit indicators under both families
 // (infer/fgraph) — and the driver's adaptive step reaches each of them:
 // iteration_limit with adapt_damping = false, converged with the default,

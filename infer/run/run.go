@@ -1,10 +1,13 @@
 // Package run is the one adapter between compiled models and the inference
 // engines: it turns each infer line of a compile.Model into the problem of
-// the engine that serves it (infer/ep, infer/tep, infer/ffep, infer/bp,
-// infer/jtree, infer/exact, infer/mcmc), runs it under a context, and maps
-// the engine's result back to an engine-neutral infer.Result with the model's
-// names. When the model has a gold standard (exact or mcmc) every other
-// result gets its approximation error.
+// the engine that serves it (infer/ep, infer/tep, infer/fgraph, infer/mp,
+// infer/ffep, infer/stream, infer/shard, infer/bp, infer/jtree, infer/exact,
+// infer/mcmc), runs it under a context, and maps the engine's result back to
+// an engine-neutral infer.Result with the model's names. The engine is the
+// method registry's (compile.Model.Engine); job.engines maps each engine to
+// its runner, and each engine's adapter has its own file here. When the model
+// has a gold standard (exact or mcmc) every other result gets its
+// approximation error.
 package run
 
 import (

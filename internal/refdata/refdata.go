@@ -1,5 +1,6 @@
 // Package refdata reads the peer-system reference files in data/reference
-// (GPML's summary.tsv and numeric CSV outputs) for tests and experiments.
+// (GPML's summary.tsv and numeric CSV outputs, libDAI's result files) for
+// tests and experiments.
 package refdata
 
 import (

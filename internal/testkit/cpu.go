@@ -1,12 +1,12 @@
 package testkit
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -32,14 +32,18 @@ const StopProcs = 2
 const StopCPU = StopProcs * time.Second
 
 // ProcessCPU is the CPU time (user + system, all threads) the calling
-// process has used so far.
+// process has used so far (CPUTime); it skips the test where the system
+// cannot tell.
 func ProcessCPU(t testing.TB) time.Duration {
 	t.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	d, err := CPUTime()
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skip("process CPU time is not available on this system")
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }
 
 // LimitProcs sets GOMAXPROCS to StopProcs until the test ends.

@@ -1,7 +1,10 @@
 // Package testkit holds the helpers that fg's tests share: golden files
-// with an -update flag (go/printer's printer_test.go style) and inline
-// error markers `### "regexp"` in testdata files (starlark-go style).
-// Only tests import it.
+// with an -update flag (go/printer's printer_test.go style), inline error
+// markers `### "regexp"` in testdata files (starlark-go style), stop latency
+// measured in CPU time (cpu.go), and independent oracles written in the
+// plainest form — Gaussian conditioning in covariance form, a Kalman chain,
+// a one-site probit posterior, a grid forward–backward smoother — that
+// message passing is held to. Only tests import it.
 package testkit
 
 import (

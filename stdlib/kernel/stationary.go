@@ -21,14 +21,9 @@ func NewSE(ell, v float64) (Kernel, bool) { return SE{ell, v}, positive(ell, v) 
 func (k SE) Eval(x, y []float64) float64 {
 	return k.Var * math.Exp(-0.5*sqDist(x, y)/(k.Lengthscale*k.Lengthscale))
 }
-func (k SE) evalGrad(x, y, g []float64) float64 {
-	r2 := sqDist(x, y) / (k.Lengthscale * k.Lengthscale)
-	v := k.Var * math.Exp(-0.5*r2)
-	g[0], g[1] = v*r2, v
-	return v
-}
-func (k SE) Matrix(X *mat.Dense) *mat.SymDense { return matrixOf(k, X) }
-func (k SE) Cross(X, Z *mat.Dense) *mat.Dense  { return crossOf(k, X, Z) }
+func (k SE) evalGrad(x, y, g []float64) float64 { return k.evalGradSq(sqDist(x, y), g) }
+func (k SE) Matrix(X *mat.Dense) *mat.SymDense  { return matrixOf(k, X) }
+func (k SE) Cross(X, Z *mat.Dense) *mat.Dense   { return crossOf(k, X, Z) }
 func (k SE) Hyper() []float64 {
 	return []float64{math.Log(k.Lengthscale), math.Log(k.Var)}
 }
@@ -127,15 +122,9 @@ func (k Matern32) Eval(x, y []float64) float64 {
 	s := math.Sqrt(3*sqDist(x, y)) / k.Lengthscale
 	return k.Var * (1 + s) * math.Exp(-s)
 }
-func (k Matern32) evalGrad(x, y, g []float64) float64 {
-	s := math.Sqrt(3*sqDist(x, y)) / k.Lengthscale
-	ex := math.Exp(-s)
-	v := k.Var * (1 + s) * ex // as Eval
-	g[0], g[1] = s*s*(k.Var*ex), v
-	return v
-}
-func (k Matern32) Matrix(X *mat.Dense) *mat.SymDense { return matrixOf(k, X) }
-func (k Matern32) Cross(X, Z *mat.Dense) *mat.Dense  { return crossOf(k, X, Z) }
+func (k Matern32) evalGrad(x, y, g []float64) float64 { return k.evalGradSq(sqDist(x, y), g) }
+func (k Matern32) Matrix(X *mat.Dense) *mat.SymDense  { return matrixOf(k, X) }
+func (k Matern32) Cross(X, Z *mat.Dense) *mat.Dense   { return crossOf(k, X, Z) }
 func (k Matern32) Hyper() []float64 {
 	return []float64{math.Log(k.Lengthscale), math.Log(k.Var)}
 }
@@ -165,15 +154,9 @@ func (k Matern52) Eval(x, y []float64) float64 {
 	s := math.Sqrt(5*sqDist(x, y)) / k.Lengthscale
 	return k.Var * (1 + s + s*s/3) * math.Exp(-s)
 }
-func (k Matern52) evalGrad(x, y, g []float64) float64 {
-	s := math.Sqrt(5*sqDist(x, y)) / k.Lengthscale
-	ex := math.Exp(-s)
-	v := k.Var * (1 + s + s*s/3) * ex // as Eval
-	g[0], g[1] = s*s*(1+s)/3*(k.Var*ex), v
-	return v
-}
-func (k Matern52) Matrix(X *mat.Dense) *mat.SymDense { return matrixOf(k, X) }
-func (k Matern52) Cross(X, Z *mat.Dense) *mat.Dense  { return crossOf(k, X, Z) }
+func (k Matern52) evalGrad(x, y, g []float64) float64 { return k.evalGradSq(sqDist(x, y), g) }
+func (k Matern52) Matrix(X *mat.Dense) *mat.SymDense  { return matrixOf(k, X) }
+func (k Matern52) Cross(X, Z *mat.Dense) *mat.Dense   { return crossOf(k, X, Z) }
 func (k Matern52) Hyper() []float64 {
 	return []float64{math.Log(k.Lengthscale), math.Log(k.Var)}
 }
