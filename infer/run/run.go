@@ -4,8 +4,9 @@
 // infer/ffep, infer/stream, infer/shard, infer/bp, infer/jtree, infer/exact,
 // infer/mcmc), runs it under a context, and maps the engine's result back to
 // an engine-neutral infer.Result with the model's names. The engine is the
-// method registry's (compile.Model.Engine); job.engines maps each engine to
-// its runner, and each engine's adapter has its own file here. When the model
+// method registry's (compile.Model.Engine); each engine is a type in
+// engines.go (compile.Engine: its options, its check of an infer line, its
+// runner), and each engine's adapter has its own file here. When the model
 // has a gold standard (exact or mcmc) every other result gets its
 // approximation error.
 package run
