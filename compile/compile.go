@@ -35,9 +35,14 @@ type Options struct {
 	// the model (a method the model refuses does not stop the others) and
 	// land in Model.Skipped.
 	Only []string
+	// MethodsReplaceDefaults tells that extra infer lines (--method,
+	// AddMethod) replace a libDAI file's default infer lines (bp and
+	// exact), which are then neither added nor checked.
+	MethodsReplaceDefaults bool
 
 	maxCovBytes float64 // tests only: a smaller covariance limit
 	unrolled    bool    // tests only: unroll every plate (no vector plates)
+	perElement  bool    // tests only: convert the conditionals one at a time (no conditionalColumns)
 
 	// files are parsed files by name, used instead of parsing again
 	// (Model.Recompile, LearnFunc.Model), with fset holding their

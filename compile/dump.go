@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -89,7 +90,7 @@ func dumpBlock(bw *bufio.Writer, i int, b *Block) {
 	p := b.Prior
 	fmt.Fprintf(bw, "block %d %s latent=%d N=%d prior=%s nu=%s mean=%s\n", i, b.Name, b.Latent, b.N, p.Kind, num(p.Nu), floats(p.Mean, 6))
 	if p.Cov != nil {
-		fmt.Fprintf(bw, "  cov trace=%s sum=%s first=%s\n", num(mat.Trace(p.Cov)), num(mat.Sum(p.Cov)), floats(mat.Row(nil, 0, p.Cov), 4))
+		fmt.Fprintf(bw, "  cov trace=%s sum=%s first=%s\n", blasNum(mat.Trace(p.Cov)), blasNum(entrySum(p.Cov)), blasFloats(mat.Row(nil, 0, p.Cov), 4))
 	} else if p.Var != nil {
 		fmt.Fprintf(bw, "  var (diagonal, not formed densely) sum=%s first=%s\n", num(sum(p.Var)), floats(p.Var, 4))
 	}
@@ -129,7 +130,32 @@ func kernelString(k KernelSpec) string {
 
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// floats renders up to n numbers, then "... (len)".
+// blasNum renders a number computed through the build's BLAS (a prior
+// covariance) to 12 significant digits: gonum's pure Go and OpenBLAS sum
+// in different orders, and a dump must read the same under both builds.
+func blasNum(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
+
+// blasFloats renders up to n numbers as blasNum, then "... (len)".
+func blasFloats(x []float64, n int) string { return render(x, n, blasNum) }
+
+// entrySum is the sum of a covariance's entries, or 0 where it is within
+// the rounding of the sum (N·ε·Σ|a_ij| over its N entries): a centred
+// linear kernel's entries cancel, and their last bits — which differ
+// between BLAS builds — would be all that a dump shows of them.
+func entrySum(a mat.Matrix) float64 {
+	r, c := a.Dims()
+	s, abs := mat.Sum(a), 0.0
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			abs += math.Abs(a.At(i, j))
+		}
+	}
+	if math.Abs(s) <= float64(r*c)*0x1p-52*abs {
+		return 0
+	}
+	return s
+}
+
 func sum(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {
@@ -138,7 +164,11 @@ func sum(x []float64) float64 {
 	return s
 }
 
-func floats(x []float64, n int) string {
+// floats renders up to n numbers, then "... (len)".
+func floats(x []float64, n int) string { return render(x, n, num) }
+
+// render renders up to n numbers of x with f, then "... (len)"; "-" for nil.
+func render(x []float64, n int, f func(float64) string) string {
 	if x == nil {
 		return "-"
 	}
@@ -148,7 +178,7 @@ func floats(x []float64, n int) string {
 			parts = append(parts, fmt.Sprintf("... (%d)", len(x)))
 			break
 		}
-		parts = append(parts, num(v))
+		parts = append(parts, f(v))
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
@@ -187,7 +217,7 @@ func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
 	for _, d := range g.Dense {
 		fmt.Fprintf(bw, "  dense %s latent=%d vars=%s prior=%s mean=%s factor=%d\n", d.Name, d.Latent, intRange(d.Vars), d.Prior.Kind, floats(d.Prior.Mean, 6), d.Factor)
 		if d.Prior.Cov != nil {
-			fmt.Fprintf(bw, "    cov trace=%s sum=%s\n", num(mat.Trace(d.Prior.Cov)), num(mat.Sum(d.Prior.Cov)))
+			fmt.Fprintf(bw, "    cov trace=%s sum=%s\n", blasNum(mat.Trace(d.Prior.Cov)), blasNum(entrySum(d.Prior.Cov)))
 		}
 	}
 	for i, f := range g.Gaussians() {

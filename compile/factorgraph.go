@@ -259,17 +259,59 @@ func (g *FactorGraph) label(t *fgTag, a graph.Affine) string {
 // and positions are, without assembling each site.
 func (g *FactorGraph) SharedSites() iter.Seq[*Site] {
 	return func(yield func(*Site) bool) {
-		last := -1
-		for k := range g.sites.Len() {
-			if t := g.sites.Tag(k); t != last {
-				last = t
-				if !yield(g.tags[t].shared) {
-					return
-				}
+		for r := range g.SiteGroups() {
+			if !yield(r.Shared) {
+				return
 			}
 		}
 	}
 }
+
+// A SiteGroup is a stretch of likelihood sites From … To−1 that share one
+// Site (Shared: kind, likelihood, parameters, position).
+type SiteGroup struct {
+	Shared   *Site
+	From, To int
+}
+
+// SiteGroups iterates over the maximal stretches of sites that share a
+// Site, in order, reading the sites' tags a stretch at a time.
+func (g *FactorGraph) SiteGroups() iter.Seq[SiteGroup] {
+	return func(yield func(SiteGroup) bool) {
+		const chunk = 4096
+		var tags []int32
+		cur := SiteGroup{From: 0}
+		last := int32(-1)
+		n := g.sites.Len()
+		for lo := 0; lo < n; lo += chunk {
+			hi := min(lo+chunk, n)
+			tags = g.sites.TagCol().AppendTo(tags[:0], lo, hi)
+			for i, t := range tags {
+				if t == last {
+					continue
+				}
+				if last >= 0 {
+					cur.To = lo + i
+					if !yield(cur) {
+						return
+					}
+				}
+				last, cur = t, SiteGroup{Shared: g.tags[t].shared, From: lo + i}
+			}
+		}
+		if last >= 0 {
+			cur.To = n
+			yield(cur)
+		}
+	}
+}
+
+// GaussianForms is the linear-Gaussian factors as graph.Affines (their
+// forms, variances and graph factors, in order), SiteForms the likelihood
+// sites (forms and observations): for engines that read the columns a
+// stretch at a time. Read them, never write.
+func (g *FactorGraph) GaussianForms() *graph.Affines { return &g.gaussians }
+func (g *FactorGraph) SiteForms() *graph.Affines     { return &g.sites }
 
 // AddGaussian appends f, whose target must be its first variable. Its
 // label is its graph factor's when the graph is known, else f.Label.
@@ -308,19 +350,6 @@ func (g *FactorGraph) tag(t fgTag) int {
 	g.tagOf[t] = len(g.tags)
 	g.tags = append(g.tags, t)
 	return len(g.tags) - 1
-}
-
-// Edges is the number of variable–factor edges of the linear-Gaussian
-// factors and the first sites sites.
-func (g *FactorGraph) Edges(sites int) int {
-	e := g.gaussians.Edges()
-	if sites >= g.sites.Len() {
-		return e + g.sites.Edges()
-	}
-	for k := range sites {
-		e += g.sites.Arity(k)
-	}
-	return e
 }
 
 // factorVars iterates over the variables of the factors of a (a list

@@ -65,8 +65,8 @@ type fgBuilder struct {
 // plate statement compiled once: its factors are columns of rules and
 // values, graph.Affines, with labels on demand): the graph's and the
 // engine's storage, messages and beliefs. A Gaussian chain written with
-// vector plates peaks at 97–100 bytes of resident memory per element (one
-// variable and two factors a step: 301–320 MB at T = 10⁶, 2.9 GB at 10⁷),
+// vector plates peaks at 77–82 bytes of resident memory per element (one
+// variable and two factors a step: 245–247 MB at T = 10⁶, 2.3 GB at 10⁷),
 // charged 170; the same chain as an unrolled plate takes more than its
 // charge (~600 bytes an element at T = 10⁶, compile's per-statement
 // work). The budget (infer.MemoryBudget) already leaves the garbage
@@ -189,8 +189,10 @@ func (c *compiler) buildFactorGraph() {
 			b.latent(li)
 		}
 	}
-	for _, d := range c.fg.conds.All() {
-		b.conditional(d)
+	if !b.conditionalColumns(&c.fg.conds) {
+		for _, d := range c.fg.conds.All() {
+			b.conditional(d)
+		}
 	}
 	c.fg.conds = graph.Affines{} // converted: let the collector have them
 	for li := range g.Latents {
@@ -232,10 +234,8 @@ func (b *fgBuilder) moveIdx() bool {
 	if fg.sites.Len() > 0 || c.fg.idx.Len() == 0 {
 		return false
 	}
-	for li, first := range fg.First {
-		if first >= 0 && first != b.g.Latents[li].First {
-			return false
-		}
+	if !b.identity() {
+		return false
 	}
 	base := len(fg.tags)
 	for t, shared := range c.fg.idxSites {
@@ -436,6 +436,75 @@ func (b *fgBuilder) conditional(d graph.Affine) {
 	b.fg.addGaussian(a, d.Var, d.Factor, b.fg.tag(fgTag{pos: pos}))
 }
 
+// conditionalColumns converts the conditionals conds as conditional does
+// each, a stretch of columns at a time, when every real latent's
+// variables are its graph variables (varOf is the identity) and no
+// conditional is refused (a second prior or conditional of an element, an
+// element in its own mean): the targets and the means' variables stay the
+// columns they are, the means' coefficients and constants become 0 − a and
+// −b (a constant stretch stays one number: Column.Map), and only the
+// targets' ownership and the tags are recorded an element at a time, from
+// the columns read a stretch at a time. It reports whether it converted
+// them; otherwise nothing has changed and conditional converts each.
+func (b *fgBuilder) conditionalColumns(conds *graph.Affines) bool {
+	n := conds.Len()
+	if n == 0 || !b.identity() || b.c.opt.perElement {
+		return n == 0
+	}
+	const chunk = 4096
+	slots := make([][]int, conds.Slots())
+	var factors []int
+	seen := make([]bool, b.fg.NumVars)
+	for lo := 0; lo < n; lo += chunk { // read only: is any refused?
+		hi := min(lo+chunk, n)
+		for j := range slots {
+			slots[j] = conds.VarsCol(j).AppendTo(slots[j][:0], lo, hi)
+		}
+		for i, t := range slots[0] {
+			if b.owner[t] >= 0 || seen[t] {
+				return false
+			}
+			seen[t] = true
+			for j := 1; j < len(slots) && slots[j][i] >= 0; j++ {
+				if slots[j][i] == t {
+					return false
+				}
+			}
+		}
+	}
+	var tags graph.Column[int32]
+	lastF, lastTag := -1, 0
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		slots[0] = conds.VarsCol(0).AppendTo(slots[0][:0], lo, hi)
+		factors = conds.FactorCol().AppendTo(factors[:0], lo, hi)
+		for i, t := range slots[0] {
+			if f := factors[i]; f != lastF {
+				pos := b.g.FactorPos(f)
+				lastF, lastTag = f, b.fg.tag(fgTag{pos: pos})
+			}
+			b.own(t, b.fg.tags[lastTag].pos, t)
+			tags.Add(int32(lastTag))
+		}
+	}
+	conds.MapCoefs(1, condCoef)
+	conds.MapConsts(condConst)
+	conds.SetTags(tags)
+	b.fg.gaussians.AppendRange(conds, 0, n)
+	return true
+}
+
+// identity reports whether every real latent's FactorGraph variables are
+// its graph variables (varOf(id) = id).
+func (b *fgBuilder) identity() bool {
+	for li, first := range b.fg.First {
+		if first >= 0 && first != b.g.Latents[li].First {
+			return false
+		}
+	}
+	return true
+}
+
 // condFactor is the factor N(0; x_t − mean, v) of the conditional d over
 // graph variables (condAffine's form: target first) as a form over
 // FactorGraph variables (varOf), in vars[:0] and coefs[:0]; false when
@@ -446,10 +515,15 @@ func condFactor(d graph.Affine, varOf func(int) int, vars []int, coefs []float64
 		if id == d.Vars[0] {
 			return Affine{}, false
 		}
-		vars, coefs = append(vars, varOf(id)), append(coefs, -d.Coefs[1+k])
+		vars, coefs = append(vars, varOf(id)), append(coefs, condCoef(d.Coefs[1+k]))
 	}
-	return Affine{Vars: vars, Coefs: coefs, Const: 0 - d.Const}, true
+	return Affine{Vars: vars, Coefs: coefs, Const: condConst(d.Const)}, true
 }
+
+// condCoef and condConst are a mean's coefficient a and constant b as the
+// factor N(0; x_t − mean, v) holds them: −a and 0 − b (+0 for b = ±0).
+func condCoef(a float64) float64  { return -a }
+func condConst(b float64) float64 { return 0 - b }
 
 // missing reports the elements of latent li that have no prior or
 // conditional: one error per latent, at its declaration.
@@ -486,6 +560,20 @@ func (b *fgBuilder) missing(li int) {
 	}
 }
 
+// parentsPrecede reports whether every conditional's other variables come
+// before its target (vars[0]) in the variables' order — a chain or a
+// hierarchy declared top down — so that they cannot form a cycle.
+func parentsPrecede(a *graph.Affines) bool {
+	for _, vars := range factorVars(a) {
+		for _, v := range vars[1:] {
+			if v >= vars[0] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // cycles checks that the conditionals form a directed acyclic graph (each
 // factor's target depends on the variables of its mean), so that the
 // product of the prior factors is a proper joint Gaussian. Kahn's
@@ -493,6 +581,9 @@ func (b *fgBuilder) missing(li int) {
 // a variable left over to one of its parents left over until one repeats.
 func (b *fgBuilder) cycles() {
 	fg := b.fg
+	if parentsPrecede(&fg.gaussians) {
+		return // the variables' order is a topological order
+	}
 	// The parents of t are the other variables of its conditional's form;
 	// the children of v are children[row[v]:row[v+1]] (compressed rows).
 	cond := make([]int, fg.NumVars) // the Gaussians index of a variable's conditional

@@ -2,7 +2,9 @@ package compile
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -487,4 +489,97 @@ for j in 0..4 {
 	if p := m.Blocks[0].Sites[257].Proj; len(p) != 250 || p[7] != 2 || p[8] != 0 {
 		t.Errorf("site 257: Proj %v", p)
 	}
+}
+
+// conditionalCases are chains whose conditionals' coefficients and
+// constants follow rules, vary per element, cross zero or are −0, with
+// several statements and whole-latent priors before them.
+var conditionalCases = []string{
+	`model m
+latent x: real[50]
+data y = random_normal(1, 50, 0, 1)
+x[0] ~ normal(-0.0, 4)
+for t in 1..50 { x[t] ~ normal(0.9 * x[t-1] - 0.0, 1) }
+for t in 0..50 { y[t] ~ normal(x[t], 2) }
+infer ep
+`,
+	`model m
+latent x: real[40]
+latent z: real[40]
+data a: real[40] = [0.5, 0.475, 0.45, 0.425, 0.4, 0.375, 0.35, 0.325, 0.3, 0.275, 0.25, 0.225, 0.2, 0.175, 0.15, 0.125, 0.1, 0.075, 0.05, 0.025, 0.0, -0.025, -0.05, -0.075, -0.1, -0.125, -0.15, -0.175, -0.2, -0.225, -0.25, -0.275, -0.3, -0.325, -0.35, -0.375, -0.4, -0.425, -0.45, -0.475]
+data b: real[40] = [-2.0, -1.9, -1.8, -1.7, -1.6, -0.0, 0, -0.0, -1.2, -1.1, -1.0, -0.9, -0.8, -0.7, -0.6, -0.5, -0.4, -0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9]
+data y: spin[40] = [-1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1]
+z ~ normal(0, 1)
+x[0] ~ normal(1, 2)
+for t in 1..40 { x[t] ~ normal(a[t] * x[t-1] + b[t] + z[t], 0.5) }
+for t in 0..40 { y[t] ~ probit(x[t]) }
+infer ep
+`,
+	`model m
+latent x: real[30]
+x[0:10] ~ normal(0, 1)
+for t in 10..30 { x[t] ~ normal(-x[t-1] + x[t-10], 2) }
+data y = random_normal(2, 30, 0, 1)
+for t in 1..30 { y[t] ~ normal(x[t] - x[t-1], 1) }
+infer ep
+`,
+}
+
+// TestConditionalColumnsAsPerElement checks that the conditionals
+// converted a stretch of columns at a time (conditionalColumns) are those
+// converted one at a time, bit for bit: every Gaussian's variables,
+// coefficients, constant, variance, graph factor, label and position, and
+// the model's dump, for conditionalCases, every example and every golden
+// and error file.
+func TestConditionalColumnsAsPerElement(t *testing.T) {
+	srcs := testSources(t)
+	for i, s := range conditionalCases {
+		srcs = append(srcs, testSource{fmt.Sprintf("cond%d.fg", i), s})
+	}
+	converted := 0
+	for _, s := range srcs {
+		cols, one := compileDump(s.name, s.text, Options{}), compileDump(s.name, s.text, Options{perElement: true})
+		if cols != one {
+			t.Errorf("%s: the conditionals compile differently:\n--- columns\n%s\n--- per element\n%s", s.name, clip(cols), clip(one))
+			continue
+		}
+		a, errA := CompileSource(s.name, []byte(s.text), Options{})
+		b, errB := CompileSource(s.name, []byte(s.text), Options{perElement: true})
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("%s: errors %v and %v", s.name, errA, errB)
+		}
+		if errA != nil || a.FactorGraph == nil {
+			continue
+		}
+		fa, fb := a.FactorGraph, b.FactorGraph
+		if fa.NumGaussians() != fb.NumGaussians() {
+			t.Fatalf("%s: %d and %d Gaussians", s.name, fa.NumGaussians(), fb.NumGaussians())
+		}
+		for i := range fa.NumGaussians() {
+			ga, gb := fa.Gaussian(i), fb.Gaussian(i)
+			if !sameGaussian(ga, gb) {
+				t.Errorf("%s: Gaussian %d is %+v by columns, %+v one at a time", s.name, i, ga, gb)
+			}
+		}
+		converted += fa.NumGaussians()
+	}
+	if converted < 100 {
+		t.Errorf("only %d conditionals compared", converted)
+	}
+}
+
+// sameGaussian reports whether a and b are the same factor, numbers bit
+// for bit.
+func sameGaussian(a, b LinearGaussian) bool {
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+	if !slices.Equal(a.Aff.Vars, b.Aff.Vars) || len(a.Aff.Coefs) != len(b.Aff.Coefs) || !same(a.Aff.Const, b.Aff.Const) ||
+		!same(a.Var, b.Var) || a.Target != b.Target || a.Factor != b.Factor || a.Label != b.Label || a.Pos != b.Pos {
+		return false
+	}
+	for k := range a.Aff.Coefs {
+		if !same(a.Aff.Coefs[k], b.Aff.Coefs[k]) {
+			return false
+		}
+	}
+	return true
 }

@@ -182,10 +182,10 @@ func (c *compiler) modelKinds() []kindUse {
 			}
 		}
 	}
-	for _, f := range c.m.Graph.FactorForms() {
-		if f.Table != nil || f.Stat != nil {
-			k, _ := factor.Lookup(f.Kind, factor.Potential)
-			use(k, f.Pos)
+	for u := range c.m.Graph.FactorKinds() {
+		if u.Potential {
+			k, _ := factor.Lookup(u.Kind, factor.Potential)
+			use(k, u.Pos)
 		}
 	}
 	return out

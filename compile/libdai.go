@@ -2,10 +2,12 @@ package compile
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/graph"
@@ -19,7 +21,12 @@ import (
 // `expect prob(x3) > 0.5` works) of domain cat(k), whose states 0..k−1 are
 // libDAI's; each factor keeps its table in libDAI order and is labelled
 // table(x3, x7) in results. Such a file has no infer lines, so the model
-// gets two: `infer bp` and `infer exact` (--method replaces them). The file
+// gets two: `infer bp` and `infer exact` (--method replaces them:
+// Options.MethodsReplaceDefaults). The exact line is checked here, as an
+// `infer exact` line of a model is: a graph whose treewidth lower bound puts
+// every elimination order's clique table over infer.MaxCliqueTable is
+// refused at the file's first line, before any ordering (unless
+// Options.Only leaves the exact line out). The file
 // is read as a stream (graph.ParseLibDAINamed): its text is not held, and
 // Recompile reads it again.
 func CompileLibDAI(path string, opt Options) (*Model, error) {
@@ -59,6 +66,13 @@ func compileLibDAI(filename string, r io.Reader, opt Options) (*Model, error) {
 	m := &Model{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Fset: g.Fset, Graph: g,
 		Params: map[string]Value{}, Data: map[string]Value{}, opt: opt, filename: filename}
 	start := g.Fset.Files()[0].Pos(0)
+	if opt.MethodsReplaceDefaults {
+		return m, nil
+	}
+	if err := checkLibDAIExact(g, opt); err != nil {
+		p := g.Fset.Position(start)
+		return nil, ast.ErrorList{{Pos: p, End: p, Msg: err.Error()}}
+	}
 	for _, method := range []infer.Method{infer.MethodBP, infer.MethodExact} {
 		s := &InferSpec{Label: string(method), Method: method, Options: map[string]string{}, Pos: start,
 			Approx: infer.Scheme{Kind: infer.SchemeExact}}
@@ -69,6 +83,21 @@ func compileLibDAI(filename string, r io.Reader, opt Options) (*Model, error) {
 		m.Infers = append(m.Infers, s)
 	}
 	return m, nil
+}
+
+// checkLibDAIExact refuses the default exact line of a libDAI graph whose
+// junction tree would be over the clique budget (graph.CheckCliqueBudget:
+// an exact recogniser for grids, bramble and minor-min-width lower bounds,
+// each O(n log n)-ish on sparse graphs, where the ordering they save can
+// take minutes), as checkEngineOptions refuses a written `infer exact`.
+func checkLibDAIExact(g *graph.Graph, opt Options) error {
+	if len(opt.Only) > 0 && !slices.Contains(opt.Only, string(infer.MethodExact)) {
+		return nil
+	}
+	if err := g.CheckCliqueBudget(context.Background(), infer.MaxCliqueTable); err != nil {
+		return fmt.Errorf("infer exact (a default line of a libDAI file): %v; run it with --method bp (or --only bp)", err)
+	}
+	return nil
 }
 
 // compileLibDAISource compiles libDAI text held in memory (a model given

@@ -13,6 +13,7 @@ package compile
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -305,6 +306,9 @@ func (m *Model) discretePriors() map[int]bool {
 // function of its factors (libDAI's log Z), not a normalised log p(y):
 // under uniform priors on those elements log p(y) = log Z − logStates.
 func (m *Model) SummedStates() (latents []string, logStates float64) {
+	if !slices.ContainsFunc(m.Graph.Latents, func(l graph.Latent) bool { return l.Domain.Discrete() }) {
+		return nil, 0 // no discrete latent: no factor need be read
+	}
 	prior := m.discretePriors()
 	for li := range m.Graph.Latents {
 		l := &m.Graph.Latents[li]

@@ -82,7 +82,21 @@ infer ep`,
 // unrolled: the model dumps (factors with their labels and parameters,
 // the factor graph, blocks) and the errors must be identical.
 func TestVectorPlatesAsUnrolled(t *testing.T) {
-	type src struct{ name, text string }
+	for _, s := range testSources(t) {
+		vec, unr := compileDump(s.name, s.text, Options{}), compileDump(s.name, s.text, Options{unrolled: true})
+		if vec != unr {
+			t.Errorf("%s: vector plates compile differently:\n--- vector\n%s\n--- unrolled\n%s", s.name, clip(vec), clip(unr))
+		}
+	}
+}
+
+// testSource is a model source and its file name.
+type testSource struct{ name, text string }
+
+// testSources are vectorPlateCases, every example and every golden and
+// error file.
+func testSources(t *testing.T) []testSource {
+	type src = testSource
 	var srcs []src
 	for i, s := range vectorPlateCases {
 		srcs = append(srcs, src{filepath.Join(t.TempDir(), "case"+string(rune('a'+i))+".fg"), s})
@@ -100,12 +114,7 @@ func TestVectorPlatesAsUnrolled(t *testing.T) {
 	if len(srcs) < 30 {
 		t.Fatalf("only %d sources", len(srcs))
 	}
-	for _, s := range srcs {
-		vec, unr := compileDump(s.name, s.text, Options{}), compileDump(s.name, s.text, Options{unrolled: true})
-		if vec != unr {
-			t.Errorf("%s: vector plates compile differently:\n--- vector\n%s\n--- unrolled\n%s", s.name, clip(vec), clip(unr))
-		}
-	}
+	return srcs
 }
 
 // compileDump is the model's Dump, or its errors.

@@ -27,7 +27,10 @@ package families
 // (Minka 2001 §3.2; infer/fgraph, infer/stream, infer/ffep) has the cavity
 // N(f; c + Σ a_k m_k, Σ a_k² v_k) (Projection) and, since ∂/∂m_k =
 // a_k ∂/∂m_f, the member derivatives d1_k = a_k d1, d2_k = a_k² d2
-// (MemberDerivs), which step 4 turns into each member's message.
+// (MemberDerivs), which step 4 turns into each member's message. A factor
+// Gaussian in f is its own site in f (GaussianSiter); its members' sites
+// are then exact, each from the cavity of the other members (LeaveOneOut,
+// MemberSite), at any noise.
 //
 // Damping is the convex combination of old and new natural parameters
 // (the damped EP of Minka 2004, as qi-guo-relaxed-ep-long §5 cites it;
@@ -128,6 +131,50 @@ func (p *Projection) Add(a float64, cav Gaussian) {
 	p.Var += a * a / cav.Prec
 }
 
+// LeaveOneOut sets out[k] to the cavity of the projection f = aᵀx + c
+// without member k, Mean = c + Σ_{j≠k} a_j m_j and Var = Σ_{j≠k} a_j² v_j,
+// from the members' terms (terms[k] is Projection{}.Add(a_k, cav_k):
+// {a_k m_k, a_k² v_k}). It sums prefixes and suffixes, never subtracting a
+// member from the total, so a member whose term dominates the sum costs
+// the others' sums no digits. out must be as long as terms and not alias it.
+func LeaveOneOut(c float64, terms, out []Projection) {
+	suf := Projection{}
+	for k := len(terms) - 1; k >= 0; k-- {
+		out[k] = suf
+		suf.Mean += terms[k].Mean
+		suf.Var += terms[k].Var
+	}
+	pre := Projection{Mean: c}
+	for k, t := range terms {
+		out[k].Mean += pre.Mean
+		out[k].Var += pre.Var
+		pre.Mean += t.Mean
+		pre.Var += t.Var
+	}
+}
+
+// MemberSite is the exact site of member x_k, with coefficient a, of a
+// projection f = a x_k + g whose factor is Gaussian in f: site is the
+// factor's own site in f (τ_f, ν_f; GaussianSiter: τ_f = 1/r, ν_f = y/r)
+// and others the cavity N(g; M, V) of the rest of the projection, the
+// constant included (LeaveOneOut). The tilted distribution f^u Π cav_j is
+// Gaussian, and its marginal on x_k divided by x_k's cavity is
+// N(y; a x_k + M, 1/(u τ_f) + V); the site is its 1/u-th power,
+//
+//	τ̃_k = a² / (1/τ_f + u V),   ν̃_k = a (y − M) / (1/τ_f + u V),
+//
+// the leave-one-out form of TiltedSite with MemberDerivs (which compute
+// 1 + v_k d2_k = (r/u + V)/(r/u + V + a² v_k) and lose the digits of r/u + V
+// that do not survive the sum with a² v_k). With one member (V = 0,
+// M = c) it is τ̃ = a² τ_f, ν̃ = a (ν_f − τ_f c). ok is false when the
+// result is not finite.
+func MemberSite(site Gaussian, a float64, others Projection, u float64) (Gaussian, bool) {
+	den := 1/site.Prec + u*others.Var
+	y := site.Shift / site.Prec
+	t := Gaussian{Prec: a * a / den, Shift: a * (y - others.Mean) / den}
+	return t, den > 0 && isFinite(t.Prec) && isFinite(t.Shift)
+}
+
 // SiteUpdate is steps 4–6 of the site update for one scalar site (see the
 // top of this file): the power, the clamp and the damping.
 type SiteUpdate struct {
@@ -152,6 +199,10 @@ func (r SiteUpdate) Propose(f Tilter, y float64, old, cav Gaussian) (Gaussian, b
 	t, ok := FactorSite(f, y, cav, r.Power)
 	return r.settle(old, t, ok)
 }
+
+// Settle is steps 5–6 (clamp, damping) for a new site t found by the
+// caller (MemberSite; ok false: refused, old is kept).
+func (r SiteUpdate) Settle(old, t Gaussian, ok bool) (Gaussian, bool) { return r.settle(old, t, ok) }
 
 // settle is steps 5–6 (clamp, damping) of a new site t that step 4
 // produced (ok) or refused.

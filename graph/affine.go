@@ -49,14 +49,7 @@ func (a *Affines) Add(f Affine) {
 	if len(f.Vars) != len(f.Coefs) {
 		panic("graph: Affines.Add: variables and coefficients differ in number")
 	}
-	for len(a.vars) < len(f.Vars) {
-		// A new slot: the factors before it have no variable there.
-		var vc Column[int]
-		var cc Column[float64]
-		vc.AddN(-1, a.n)
-		cc.AddN(0, a.n)
-		a.vars, a.coefs = append(a.vars, vc), append(a.coefs, cc)
-	}
+	a.growSlots(len(f.Vars))
 	for j := range a.vars {
 		if j < len(f.Vars) {
 			a.vars[j].Add(f.Vars[j])
@@ -73,6 +66,18 @@ func (a *Affines) Add(f Affine) {
 	a.factor.Add(f.Factor)
 	a.tag.Add(int32(f.Tag))
 	a.n++
+}
+
+// growSlots adds slots up to n: the factors before a new slot have no
+// variable there (−1, coefficient 0).
+func (a *Affines) growSlots(n int) {
+	for len(a.vars) < n {
+		var vc Column[int]
+		var cc Column[float64]
+		vc.AddN(-1, a.n)
+		cc.AddN(0, a.n)
+		a.vars, a.coefs = append(a.vars, vc), append(a.coefs, cc)
+	}
 }
 
 // Arity is the number of variables of factor k.
@@ -125,9 +130,6 @@ func (a *Affines) Tag(k int) int     { return int(a.tag.At(k)) }
 // Var0 is factor k's first variable (the target of a conditional).
 func (a *Affines) Var0(k int) int { return a.vars[0].At(k) }
 
-// Edges is the number of variable–factor edges of all the factors.
-func (a *Affines) Edges() int { return int(a.arity.Sum()) }
-
 // AppendVars appends factor k's variables to vars.
 func (a *Affines) AppendVars(k int, vars []int) []int {
 	for j := range a.Arity(k) {
@@ -155,3 +157,60 @@ func (a *Affines) Bytes() int64 {
 	}
 	return b
 }
+
+// Slots is the number of variable slots: the largest arity.
+func (a *Affines) Slots() int { return len(a.vars) }
+
+// The columns, to read a stretch at a time (Column.AppendTo,
+// Column.AppendRange) instead of a factor at a time; never write them.
+// VarsCol(j) and CoefsCol(j) are slot j's variables and coefficients (−1
+// and 0 for a factor of arity ≤ j).
+func (a *Affines) ArityCol() *Column[int32]        { return &a.arity }
+func (a *Affines) VarsCol(j int) *Column[int]      { return &a.vars[j] }
+func (a *Affines) CoefsCol(j int) *Column[float64] { return &a.coefs[j] }
+func (a *Affines) ConstCol() *Column[float64]      { return &a.c }
+func (a *Affines) YCol() *Column[float64]          { return &a.y }
+func (a *Affines) VarCol() *Column[float64]        { return &a.v }
+func (a *Affines) TagCol() *Column[int32]          { return &a.tag }
+
+// AppendRange appends factors from … to−1 of b, a stretch of each column
+// at a time (Column.AppendRange: rules stay rules).
+func (a *Affines) AppendRange(b *Affines, from, to int) {
+	if from >= to {
+		return
+	}
+	a.growSlots(len(b.vars))
+	for j := range a.vars {
+		if j < len(b.vars) {
+			a.vars[j].AppendRange(&b.vars[j], from, to)
+			a.coefs[j].AppendRange(&b.coefs[j], from, to)
+		} else {
+			a.vars[j].AddN(-1, to-from)
+			a.coefs[j].AddN(0, to-from)
+		}
+	}
+	a.arity.AppendRange(&b.arity, from, to)
+	a.c.AppendRange(&b.c, from, to)
+	a.y.AppendRange(&b.y, from, to)
+	a.v.AppendRange(&b.v, from, to)
+	a.factor.AppendRange(&b.factor, from, to)
+	a.tag.AppendRange(&b.tag, from, to)
+	a.n += to - from
+}
+
+// MapCoefs replaces the coefficients of slots from, from+1, … by f of
+// themselves (Column.Map), MapConsts the constants, and SetTags the tags
+// by tags (one per factor).
+func (a *Affines) MapCoefs(from int, f func(float64) float64) {
+	for j := from; j < len(a.coefs); j++ {
+		a.coefs[j].Map(f)
+	}
+}
+func (a *Affines) MapConsts(f func(float64) float64) { a.c.Map(f) }
+func (a *Affines) SetTags(tags Column[int32]) {
+	if tags.Len() != a.n {
+		panic("graph: Affines.SetTags: one tag per factor")
+	}
+	a.tag = tags
+}
+func (a *Affines) FactorCol() *Column[int] { return &a.factor }

@@ -299,3 +299,144 @@ func same[T int | int32 | float64](a, b T) bool {
 	}
 	return true
 }
+
+// end is the index after segment k's last value.
+func (c *Column[T]) end(k int) int {
+	if k+1 < len(c.segs) {
+		return c.segs[k+1].at
+	}
+	return c.n
+}
+
+// segIndex is the index of the segment holding value i (0 ≤ i < Len).
+func (c *Column[T]) segIndex(i int) int {
+	segs := c.segs
+	return sort.Search(len(segs), func(k int) bool { return segs[k].at > i }) - 1
+}
+
+// AppendTo appends values from … to−1 to dst a stretch at a time — a
+// rule's values by its multiply-add, explicit values copied — and returns
+// it: what At returns for each, bit for bit, without a call per value.
+func (c *Column[T]) AppendTo(dst []T, from, to int) []T {
+	if from < 0 || to > c.n || from > to {
+		panic("graph: column range out of range")
+	}
+	if from == to {
+		return dst
+	}
+	for k := c.segIndex(from); from < to; k++ {
+		s := &c.segs[k]
+		end := min(c.end(k), to)
+		if s.off >= 0 {
+			dst = append(dst, c.vals[s.off+from-s.at:s.off+end-s.at]...)
+		} else {
+			for i := from; i < end; i++ {
+				dst = append(dst, ruleAt(s.base, s.step, i-s.at))
+			}
+		}
+		from = end
+	}
+	return dst
+}
+
+// AppendRange appends values from … to−1 of src a stretch at a time: a
+// stretch of explicit values is copied, a rule that starts in the range
+// (or whose values do not depend on where it starts: integers, a
+// constant) stays one rule; only a rule that the range cuts is added
+// value by value. The values read back are src's, bit for bit.
+func (c *Column[T]) AppendRange(src *Column[T], from, to int) {
+	if from < 0 || to > src.n || from > to {
+		panic("graph: column range out of range")
+	}
+	if from == to {
+		return
+	}
+	for k := src.segIndex(from); from < to; k++ {
+		s := &src.segs[k]
+		end := min(src.end(k), to)
+		switch {
+		case s.off >= 0:
+			c.appendValues(src.vals[s.off+from-s.at : s.off+end-s.at])
+		case from == s.at || s.step == 0 || !isFloat(s.step):
+			c.appendRule(ruleAt(s.base, s.step, from-s.at), s.step, end-from)
+		default:
+			for i := from; i < end; i++ {
+				c.Add(ruleAt(s.base, s.step, i-s.at))
+			}
+		}
+		from = end
+	}
+}
+
+// isFloat reports whether T is float64 (whose rules depend on their base:
+// base + step·k is not (base + step·j) + step·(k − j) in floating point).
+func isFloat[T int | int32 | float64](x T) bool {
+	_, ok := any(x).(float64)
+	return ok
+}
+
+// appendValues appends vs as explicit values, joining an explicit segment
+// at the end.
+func (c *Column[T]) appendValues(vs []T) {
+	if k := len(c.segs); k == 0 || c.segs[k-1].off < 0 {
+		c.segs = append(c.segs, colSeg[T]{at: c.n, off: len(c.vals)})
+	}
+	c.vals = append(c.vals, vs...)
+	c.n += len(vs)
+	c.streak = 0
+	c.sync()
+}
+
+// appendRule appends the n values ruleAt(base, step, k), k = 0 … n−1, as
+// one rule segment.
+func (c *Column[T]) appendRule(base, step T, n int) {
+	if n == 1 {
+		step = 0 // a one-value segment's step is set by the next value Add appends
+	}
+	c.segs = append(c.segs, colSeg[T]{at: c.n, off: -1, base: base, step: step})
+	c.n += n
+	c.streak = 0
+	c.sync()
+}
+
+// Map replaces every value v by f(v) a stretch at a time: a constant
+// stretch (a rule of step 0) by the constant f(v), explicit values one by
+// one, and the values of a rule whose step is not 0 one by one (they
+// become explicit: f need not keep a rule).
+func (c *Column[T]) Map(f func(T) T) {
+	var out Column[T]
+	var buf []T
+	for k := range c.segs {
+		s := &c.segs[k]
+		end := c.end(k)
+		switch {
+		case s.off < 0 && (s.step == 0 || end-s.at == 1):
+			out.appendRule(f(s.base), 0, end-s.at)
+		default:
+			buf = c.AppendTo(buf[:0], s.at, end)
+			for i, v := range buf {
+				buf[i] = f(v)
+			}
+			out.appendValues(buf)
+		}
+	}
+	*c = out
+}
+
+// Stretch describes the stretch of values holding value i, from i on:
+// values i … end−1 are vals[0 … end−i−1] when vals is not nil (a view of
+// the column's explicit values: never write it), else the rule
+// base + step·k, k = k0 … k0+end−i−1 (base itself when k or step is 0,
+// so that a −0 stays −0).
+func (c *Column[T]) Stretch(i int) (end int, base, step T, k0 int, vals []T) {
+	if uint(i) >= uint(c.n) {
+		panic("graph: column index out of range")
+	}
+	k := c.segIndex(i)
+	s := &c.segs[k]
+	end = c.end(k)
+	if s.off >= 0 {
+		return end, 0, 0, 0, c.vals[s.off+i-s.at : s.off+end-s.at : s.off+end-s.at]
+	}
+	return end, s.base, s.step, i - s.at, nil
+}

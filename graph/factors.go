@@ -162,6 +162,39 @@ func (g *Graph) FactorForms() iter.Seq2[int, Factor] {
 	return g.factorSeq(true)
 }
 
+// KindUse is the kind shared by a stretch of factors, the position of
+// their statement and whether they are potentials (a table or a log-linear
+// statistic), as FactorKinds yields it.
+type KindUse struct {
+	Kind      string
+	Pos       ast.Pos
+	Potential bool
+}
+
+// FactorKinds yields the kinds of the graph's factors: once for each run of
+// compact factors (which share kind, position and form) and once for each
+// factor of a list run, so that a check of the kinds a model uses costs the
+// number of its statements, not of its factors.
+func (g *Graph) FactorKinds() iter.Seq[KindUse] {
+	return func(yield func(KindUse) bool) {
+		for ri := range g.factors.runs {
+			r := &g.factors.runs[ri]
+			if c := r.c; c != nil {
+				if c.n > 0 && !yield(KindUse{c.kind, c.pos, c.tsize > 0 || c.stat != nil}) {
+					return
+				}
+				continue
+			}
+			for k := range r.list {
+				f := &r.list[k]
+				if !yield(KindUse{f.Kind, f.Pos, f.Table != nil || f.Stat != nil}) {
+					return
+				}
+			}
+		}
+	}
+}
+
 func (g *Graph) factorSeq(forms bool) iter.Seq2[int, Factor] {
 	return func(yield func(int, Factor) bool) {
 		for ri := range g.factors.runs {

@@ -42,6 +42,10 @@ type Linear struct {
 //	m = m0 + L P⁻¹ Bᵀ R⁻¹ r,   Σ = L P⁻¹ Lᵀ,
 //	log Z = −½ (n log 2π + Σ log R_i + log |P| + rᵀR⁻¹r − gᵀP⁻¹g),   g = BᵀR⁻¹r.
 //
+// When the observation form's Σ0 − K A Σ0 cancelled (tight: a reading
+// whose noise is tiny against its prior) and Σ0 factorises, its covariance
+// is replaced by the precision form's.
+//
 // The result has Method "gaussian", Status Done, no error estimates, and
 // answers Expect and Draws by exact draws from the posterior (Expect's
 // values then carry Monte Carlo standard errors).
@@ -58,8 +62,11 @@ func RunLinear(ctx context.Context, p Linear, s Settings) (*Result, error) {
 	var res *Result
 	if n > d && chol.Factorize(p.Cov) {
 		res, err = p.precisionForm(&chol)
-	} else {
-		res, err = p.observationForm()
+	} else if res, err = p.observationForm(); err == nil && res.tight(p) && chol.Factorize(p.Cov) {
+		var pf *Result
+		if pf, err = p.precisionForm(&chol); err == nil {
+			res.Cov = pf.Cov
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -141,6 +148,28 @@ func (p Linear) observationForm() (*Result, error) {
 	}
 	logZ := -0.5 * (float64(n)*math.Log(2*math.Pi) + cs.LogDet() + mat.Dot(r, &alpha))
 	return &Result{Mean: mean.RawVector().Data, Cov: cov, LogZ: logZ}, nil
+}
+
+// tightVar is the ratio of a posterior variance to its prior variance
+// below which the observation form's Σ0 − K A Σ0 has cancelled more than
+// four of its digits (its error is about ε·Σ0_ii, so ε/tightVar ≈ 2e-12
+// relative at the threshold).
+const tightVar = 1e-4
+
+// tight reports whether the observation form's covariance res.Cov lost
+// digits to cancellation: some posterior variance is below tightVar times
+// its prior variance (a reading whose noise is tiny against the prior of
+// what it measures). RunLinear then takes the covariance of the precision
+// form, whose Σ = L P⁻¹ Lᵀ is a sum of squares (CᵀC) and cancels nothing,
+// and keeps the observation form's mean and log Z (the precision form's
+// log Z subtracts gᵀP⁻¹g from rᵀR⁻¹r, both of size r²/R).
+func (res *Result) tight(p Linear) bool {
+	for i := range p.Mean {
+		if res.Cov.At(i, i) < tightVar*p.Cov.At(i, i) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p Linear) precisionForm(c0 *mat.Cholesky) (*Result, error) {

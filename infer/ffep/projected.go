@@ -18,6 +18,15 @@ type Projected interface {
 	Tilted(m, v float64) (logZ, d1, d2 float64)
 }
 
+// GaussianProjected is a Projected factor that is Gaussian in its
+// projection, p(y | t) = N(y; t, r): GaussianSite is the factor itself as a
+// site in t, τ = 1/r, ν = y/r (families.GaussianSiter with its observation),
+// and ok is false when the factor has none. Its members' sites are then
+// exact at any noise (projectedGaussian).
+type GaussianProjected interface {
+	GaussianSite() (site families.Gaussian, ok bool)
+}
+
 // ErrNotProjected: scheme exact was asked of a factor that is not Projected.
 var ErrNotProjected = errors.New("ffep: approx = exact needs factors on one projection aᵀw with closed-form moments (probit, step, normal); use laplace, quick_laplace, gq or vq")
 
@@ -55,9 +64,22 @@ func (w *work) projected(f Potential, mu, sd []float64) error {
 		return ErrNonFinite
 	}
 	w.s.C0 = logZ
+	gs, exact := f.(GaussianProjected)
+	var fs families.Gaussian
+	if exact {
+		if fs, exact = gs.GaussianSite(); exact {
+			w.leaveOneOut(mt, a, idx, sd)
+		}
+	}
 	for k, i := range idx {
-		d1z, d2z := families.MemberDerivs(a[k]*sd[i], d1, d2)
-		t, ok := families.TiltedSite(standard, d1z, d2z, 1)
+		var t families.Gaussian
+		var ok bool
+		if exact {
+			t, ok = families.MemberSite(fs, a[k]*sd[i], w.loo[k], 1)
+		} else {
+			d1z, d2z := families.MemberDerivs(a[k]*sd[i], d1, d2)
+			t, ok = families.TiltedSite(standard, d1z, d2z, 1)
+		}
 		if !ok {
 			return ErrImproper
 		}
@@ -66,6 +88,25 @@ func (w *work) projected(f Potential, mu, sd []float64) error {
 		w.s.C0 -= -0.5*math.Log(pz) + w.s.A[i]*w.s.A[i]/(2*pz)
 	}
 	return nil
+}
+
+// leaveOneOut fills w.loo with the cavity of the projection without each
+// member, in the standardised coordinates (member k: coefficient a_k σ_k,
+// cavity N(0, 1); the constant m_t holds every member's mean): the
+// leave-one-out sums of families.LeaveOneOut, which a Gaussian factor's
+// exact member sites (families.MemberSite) need. A tight member (its
+// a_k² σ_k² far above the noise and the other members' variance) then keeps
+// the digits the derivative route loses in 1 + v d2.
+func (w *work) leaveOneOut(mt float64, a []float64, idx []int32, sd []float64) {
+	if cap(w.terms) < len(idx) {
+		w.terms, w.loo = make([]families.Projection, len(idx)), make([]families.Projection, len(idx))
+	}
+	w.terms, w.loo = w.terms[:len(idx)], w.loo[:len(idx)]
+	for k, i := range idx {
+		w.terms[k] = families.Projection{}
+		w.terms[k].Add(a[k]*sd[i], standard)
+	}
+	families.LeaveOneOut(mt, w.terms, w.loo)
 }
 
 // standard is the cavity of a standardised coordinate, N(0, 1).

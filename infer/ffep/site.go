@@ -2,6 +2,8 @@ package ffep
 
 import (
 	"math"
+
+	"github.com/fg-infer/fg/families"
 )
 
 // Potential is a log-potential log f(w) of a block vector w ∈ R^d with its
@@ -42,6 +44,8 @@ type work struct {
 	// convex is set by LA/QLA when ∂²log f > 0 in some coordinate at the
 	// expansion point: the factor is not log-concave there.
 	convex bool
+	// terms, loo: the exact scheme's leave-one-out projections (projected.go).
+	terms, loo []families.Projection
 }
 
 func newWork(d int) *work {

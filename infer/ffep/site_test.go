@@ -1,11 +1,14 @@
 package ffep
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
 
 	"github.com/fg-infer/fg/families"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // gaussProj is the factor N(y; aᵀw, s2) on a sparse projection, with its
@@ -72,6 +75,51 @@ func TestSiteUpdateIsShared(t *testing.T) {
 		if dl[i] != families.Damped(oldL[i], nl[i], delta) || de[i] != families.Damped(oldE[i], ne[i], delta) {
 			t.Errorf("coordinate %d: damped site (%v, %v), families.Damped (%v, %v)", i, dl[i], de[i],
 				families.Damped(oldL[i], nl[i], delta), families.Damped(oldE[i], ne[i], delta))
+		}
+	}
+}
+
+// gaussProjExact is gaussProj with its own site in the projection
+// (GaussianProjected): approx = exact takes the leave-one-out form.
+type gaussProjExact struct{ gaussProj }
+
+func (g gaussProjExact) GaussianSite() (families.Gaussian, bool) {
+	return families.Gaussian{Shift: g.y / g.s2, Prec: 1 / g.s2}, true
+}
+
+// TestFFTightMemberSites: one factor N(y; aᵀw, r) with a = (1, 1e-6,
+// −1e-6) on independent priors and r = 1e-3 … 1e-13, under approx = exact:
+// ADF and EP give the closed-form posterior (testkit.GaussianSite; one site
+// with the prior as cavity is exact) — variances within 1e-10 relative,
+// means within 1e-10 sd plus 4ε|E w| (the first weight's sd is ~1e-6).
+// The first member's site is tight; the derivative route (gaussProj, which
+// has no GaussianSite) puts its variance more than 1e-6 off at r = 1e-12,
+// which the test also checks, so it fails if the exact form is not used.
+func TestFFTightMemberSites(t *testing.T) {
+	mu, p, a := []float64{0.3, -0.5, 1.1}, []float64{2, 0.8, 1.5}, []float64{1, 1e-6, -1e-6}
+	const y = 1.3
+	for e := 3; e <= 13; e++ {
+		r := math.Pow(10, -float64(e))
+		mean, vr, _ := testkit.GaussianSite(mu, p, a, 0, y, r)
+		f := gaussProj{idx: []int32{0, 1, 2}, a: a, y: y, s2: r}
+		for _, passes := range []int{1, 3} {
+			res, err := RunFF(context.Background(), &Problem{PriorMean: mu, PriorVar: p, Factors: []Potential{gaussProjExact{f}}},
+				&Settings{Scheme: Scheme{Kind: Exact}, Passes: passes, Tol: 1e-12})
+			if err != nil || !res.Status.HasNumbers() || res.Skipped != 0 {
+				t.Fatalf("r = %g, %d passes: %v, %+v", r, passes, err, res)
+			}
+			testkit.CheckMarginals(t, fmt.Sprintf("r = %g, %d passes", r, passes), res.Mean, res.Var, mean, vr, 1e-10)
+		}
+		if e == 12 {
+			res, err := RunFF(context.Background(), &Problem{PriorMean: mu, PriorVar: p, Factors: []Potential{f}}, &Settings{Scheme: Scheme{Kind: Exact}, Passes: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			off := math.Abs(res.Var[0]/vr[0] - 1)
+			if !(off > 1e-6) {
+				t.Errorf("derivative route at r = 1e-12: variance %.3g off, expected its rounding (> 1e-6)", off)
+			}
+			t.Logf("derivative route at r = 1e-12: variance of w[0] %.3g relative off", off)
 		}
 	}
 }

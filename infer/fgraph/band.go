@@ -3,7 +3,6 @@ package fgraph
 import (
 	"errors"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -25,10 +24,11 @@ func bandwidth(g *Graph) int {
 	}
 	k := 0
 	for f := 0; f < g.NumFactors(); f++ {
-		lo, hi := g.edges(f)
+		fk := g.fac(f)
 		a, b := g.n, -1
-		for _, v := range g.evar[lo:hi] {
-			a, b = min(a, int(v)), max(b, int(v))
+		for e := fk.lo; e < fk.hi; e++ {
+			v := fk.v(e)
+			a, b = min(a, v), max(b, v)
 		}
 		k = max(k, b-a)
 	}
@@ -70,8 +70,8 @@ func (g *Graph) Banded() bool { return infer.Banded(g.n, bandwidth(g)) }
 func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 	rb := netjoint.NewRootBand(g.n, k)
 	if err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) }, func(f int) (float64, float64) {
-		s := math.Sqrt(g.v.At(f))
-		return 1 / s, (g.y.At(f) - g.c.At(f)) / s
+		s := math.Sqrt(g.noise(f))
+		return 1 / s, (g.obs(f) - g.cst(f)) / s
 	}); err != nil {
 		return gaussJoint{}, err
 	}
@@ -100,8 +100,8 @@ func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f int) bool, row func(f int) (scale, b float64)) error {
 	first := make([]int32, g.n+1) // counts, then starts, of the factors by first variable
 	for f := 0; f < g.NumFactors(); f++ {
-		if lo, hi := g.edges(f); use(f) && hi > lo {
-			first[slices.Min(g.evar[lo:hi])+1]++
+		if fk := g.fac(f); use(f) && fk.hi > fk.lo {
+			first[fk.minVar()+1]++
 		}
 	}
 	for i := 1; i <= g.n; i++ {
@@ -109,8 +109,8 @@ func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f 
 	}
 	order := make([]int32, first[g.n])
 	for f := 0; f < g.NumFactors(); f++ {
-		if lo, hi := g.edges(f); use(f) && hi > lo {
-			v := slices.Min(g.evar[lo:hi])
+		if fk := g.fac(f); use(f) && fk.hi > fk.lo {
+			v := fk.minVar()
 			order[first[v]] = int32(f)
 			first[v]++
 		}
@@ -120,14 +120,14 @@ func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f 
 		if r&0x3fff == 0 && openblas.Done(done) {
 			return netjoint.ErrCanceled
 		}
-		lo, hi := g.edges(int(f))
-		base := int(slices.Min(g.evar[lo:hi]))
+		fk := g.fac(int(f))
+		base := fk.minVar()
 		scale, b := row(int(f))
 		clear(a)
 		top := 0
-		for e := lo; e < hi; e++ {
-			j := int(g.evar[e]) - base
-			a[j] += scale * g.ecoef[e]
+		for e := fk.lo; e < fk.hi; e++ {
+			j := fk.v(e) - base
+			a[j] += scale * fk.a(e)
 			top = max(top, j)
 		}
 		rb.AddRow(base, a[:top+1], b)
@@ -150,15 +150,15 @@ func bandDiag(band []float64, n, k int) []float64 {
 func residualLogLik(g *Graph, mu []float64) float64 {
 	terms := make([]float64, 0, g.NumFactors())
 	for k := 0; k < g.NumFactors(); k++ {
-		if !g.gaussian(k) {
+		fk := g.fac(k)
+		if !fk.gaussian() {
 			continue
 		}
-		lo, hi := g.edges(k)
-		d := g.y.At(k) - g.c.At(k)
-		for e := lo; e < hi; e++ {
-			d -= g.ecoef[e] * mu[g.evar[e]]
+		d := fk.y() - fk.c()
+		for e := fk.lo; e < fk.hi; e++ {
+			d -= fk.a(e) * mu[fk.v(e)]
 		}
-		terms = append(terms, -0.5*(d*d/g.v.At(k)+math.Log(2*math.Pi*g.v.At(k))))
+		terms = append(terms, -0.5*(d*d/fk.variance()+math.Log(2*math.Pi*fk.variance())))
 	}
 	return floats.SumCompensated(terms)
 }

@@ -28,17 +28,19 @@ func siteBandwidth(g *Graph) int {
 	}
 	k := 0
 	for f := 0; f < g.NumFactors(); f++ {
-		lo, hi := g.edges(f)
-		k = max(k, span(g, lo, hi))
+		fk := g.fac(f)
+		lo, hi := fk.lo, fk.hi
+		k = max(k, span(g, &fk, lo, hi))
 	}
 	return k
 }
 
-// span is max F − min F over the variables of edges lo:hi.
-func span(g *Graph, lo, hi int) int {
+// span is max F − min F over the variables of factor fk's edges lo:hi.
+func span(g *Graph, fk *fac, lo, hi int) int {
 	a, b := g.n, -1
-	for _, v := range g.evar[lo:hi] {
-		a, b = min(a, int(v)), max(b, int(v))
+	for e := lo; e < hi; e++ {
+		v := fk.v(e)
+		a, b = min(a, v), max(b, v)
 	}
 	return b - a
 }
@@ -105,6 +107,13 @@ type bandEP struct {
 	n, k, w  int
 	u, damp  float64
 	parallel bool
+	fixed    bool // adapt_damping = false: an improper parallel sweep is not retried
+	// fresh marks fm, fv as the marginals of the current sites (the
+	// validating pass of the last parallel sweep read them).
+	fresh bool
+	// oldTau, oldNu are the sites before the last parallel update, restored
+	// when it made q improper.
+	oldTau, oldNu []float64
 
 	sites  []int32   // site factors, ordered by their first variable
 	lo     []int32   // first variable of each site in that order
@@ -144,15 +153,15 @@ func newBandEP(ctx context.Context, g *Graph, k int, s Settings, u float64) (*ba
 	if need, budget := bandEPBytes(g.n, k, nsites), infer.MemoryBudget(); need > budget {
 		return nil, fmt.Errorf("fgraph: ep on the band of %d variables and %d sites needs %s, over the memory budget of %s", g.n, nsites, infer.FormatBytes(need), infer.FormatBytes(budget))
 	}
-	b := &bandEP{ctx: ctx, g: g, n: g.n, k: k, w: k + 1, u: u, damp: s.Damping, parallel: s.Schedule == infer.Parallel}
+	b := &bandEP{ctx: ctx, g: g, n: g.n, k: k, w: k + 1, u: u, damp: s.Damping, parallel: s.Schedule == infer.Parallel, fixed: s.FixedDamping}
 	for f := 0; f < g.NumFactors(); f++ {
 		if !g.gaussian(f) {
 			b.sites = append(b.sites, int32(f))
 		}
 	}
 	first := func(f int32) int32 {
-		lo, hi := g.edges(int(f))
-		return slices.Min(g.evar[lo:hi])
+		fk := g.fac(int(f))
+		return int32(fk.minVar())
 	}
 	slices.SortStableFunc(b.sites, func(x, y int32) int { return int(first(x) - first(y)) })
 	b.lo = make([]int32, len(b.sites))
@@ -220,20 +229,23 @@ func runBandEP(ctx context.Context, g *Graph, k int, s Settings) (*Result, error
 	return res, nil
 }
 
-// sweep is one sweep: a sequential pass, or a marginal pass followed by
-// every site's update (parallel). Its change is the residual of the
-// projection marginals the updates read.
+// sweep is one sweep: a sequential pass, or every site's update from one
+// marginal pass followed by a pass that checks q and reads the marginals
+// the next sweep's updates use (parallel). Its change is the residual of
+// the projection marginals the updates read (parallel: will read).
 func (b *bandEP) sweep() (infer.Sweep, error) {
 	b.skip = 0
-	upd := b.stats.Updates
-	if err := b.pass(!b.parallel); err != nil {
-		return infer.Sweep{}, err
+	upd, skipped := b.stats.Updates, b.stats.Skipped
+	if !b.fresh {
+		if err := b.pass(!b.parallel); err != nil {
+			return infer.Sweep{}, err
+		}
 	}
+	b.fresh = false
 	if b.parallel {
-		for i := range b.sites {
-			if t, ok := b.propose(i); ok {
-				b.tau[i], b.nu[i] = t.Prec, t.Shift
-			}
+		if err := b.parallelUpdate(); err != nil {
+			b.stats.Updates, b.stats.Skipped, b.skip = upd, skipped, 0 // the sweep was undone
+			return infer.Sweep{}, err
 		}
 	}
 	sw := infer.Sweep{Updates: b.stats.Updates - upd, Skipped: b.skip, Why: "improper cavity or tilted marginal, or a message that would make the approximation improper"}
@@ -251,6 +263,32 @@ func (b *bandEP) sweep() (infer.Sweep, error) {
 	return sw, nil
 }
 
+// parallelUpdate updates every site from the marginals of one pass, then
+// assembles and eliminates q with the new sites, reading the marginals the
+// next sweep starts from. When the negative site precisions of a likelihood
+// that is not log-concave, all moved at once, leave q improper (errNotPD)
+// the sites are put back and the sweep is reported as *infer.Rejected, so
+// that infer.Iterate repeats it at half the step; with adapt_damping = false
+// or at infer.MinDamping the error ends the run (diverged), as before.
+func (b *bandEP) parallelUpdate() error {
+	b.oldTau, b.oldNu = append(b.oldTau[:0], b.tau...), append(b.oldNu[:0], b.nu...)
+	for i := range b.sites {
+		if t, ok := b.propose(i); ok {
+			b.tau[i], b.nu[i] = t.Prec, t.Shift
+		}
+	}
+	err := b.pass(false)
+	switch {
+	case err == nil:
+		b.fresh = true
+	case errors.Is(err, errNotPD) && !b.fixed && b.damp > infer.MinDamping:
+		copy(b.tau, b.oldTau)
+		copy(b.nu, b.oldNu)
+		err = &infer.Rejected{Err: err}
+	}
+	return err
+}
+
 // propose is site i's new message from the projection marginal
 // N(fm_i, fv_i): the cavity marginal / t̃^u, then the shared site update
 // (families.SiteUpdate.Propose: projection, power, damping).
@@ -265,7 +303,7 @@ func (b *bandEP) propose(i int) (families.Gaussian, bool) {
 	cav := families.Gaussian{Prec: 1/b.fv[i] - b.u*old.Prec, Shift: b.fm[i]/b.fv[i] - b.u*old.Shift}
 	f := int(b.sites[i])
 	if cav.Prec > 0 && finite(cav.Shift) {
-		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Propose(b.g.lik(f), b.g.y.At(f), old, cav)
+		t, ok := families.SiteUpdate{Power: b.u, Damping: b.damp}.Propose(b.g.lik(f), b.g.obs(f), old, cav)
 		if ok && 1+(t.Prec-old.Prec)*b.fv[i] > 0 {
 			b.stats.Updates++
 			return t, true
@@ -296,21 +334,22 @@ func (b *bandEP) assemble() {
 // p is not nil, to the window's marginal information (p, hw).
 func (b *bandEP) addSite(i int, tau, nu float64, p *blas64.Symmetric, hw []float64) {
 	g, f, w := b.g, int(b.sites[i]), b.w
-	lo, hi := g.edges(f)
+	fk := g.fac(f)
+	lo, hi := fk.lo, fk.hi
 	base := int(b.lo[i])
-	lin := nu - tau*g.c.At(f)
+	lin := nu - tau*fk.c()
 	for e := lo; e < hi; e++ {
-		vi, ai := int(g.evar[e]), g.ecoef[e]
+		vi, ai := int(fk.v(e)), fk.a(e)
 		b.h[vi] += lin * ai
 		if hw != nil {
 			hw[vi-base] += lin * ai
 		}
 		for e2 := lo; e2 < hi; e2++ {
-			vj := int(g.evar[e2])
+			vj := int(fk.v(e2))
 			if vj < vi {
 				continue
 			}
-			x := tau * ai * g.ecoef[e2]
+			x := tau * ai * fk.a(e2)
 			b.band[vi*w+vj-vi] += x
 			if p != nil {
 				p.Data[(vi-base)*p.Stride+vj-base] += x
@@ -489,18 +528,19 @@ func (b *bandEP) read(i int) error {
 		return errNotPD
 	}
 	g, f := b.g, int(b.sites[i])
-	lo, hi := g.edges(f)
+	fk := g.fac(f)
+	lo, hi := fk.lo, fk.hi
 	base := int(b.lo[i])
 	clear(b.xw)
 	for e := lo; e < hi; e++ {
-		b.xw[int(g.evar[e])-base] = g.ecoef[e]
+		b.xw[int(fk.v(e))-base] = fk.a(e)
 	}
 	x := blas64.Vector{N: b.w, Inc: 1, Data: b.xw}
 	blas64.Trsv(blas.Trans, u, x) // U⁻ᵀa
 	v := blas64.Dot(x, x)
 	blas64.Trsv(blas.NoTrans, u, x) // P_W⁻¹a
 	hw := blas64.Vector{N: b.w, Inc: 1, Data: b.hw}
-	m := g.c.At(f) + blas64.Dot(x, hw)
+	m := fk.c() + blas64.Dot(x, hw)
 	if !(v > 0) || !finite(m, v) {
 		return errNotPD
 	}
@@ -571,12 +611,12 @@ func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
 		rb := netjoint.NewRootBand(b.n, b.k)
 		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int) (float64, float64) {
 			if g.gaussian(f) {
-				s := math.Sqrt(g.v.At(f))
-				return 1 / s, (g.y.At(f) - g.c.At(f)) / s
+				s := math.Sqrt(g.noise(f))
+				return 1 / s, (g.obs(f) - g.cst(f)) / s
 			}
 			t, nu := b.tau[pos[f]], b.nu[pos[f]]
 			s := math.Sqrt(t)
-			return s, (nu - t*g.c.At(f)) / s
+			return s, (nu - t*g.cst(f)) / s
 		})
 		if err != nil {
 			return nil, nil, 0, err
@@ -605,14 +645,15 @@ func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
 // within the band (siteBandwidth), so every Σ_uv it needs is there.
 func (b *bandEP) project(i int, mean, cov []float64) (m, v float64) {
 	g, f, w := b.g, int(b.sites[i]), b.w
-	lo, hi := g.edges(f)
-	m = g.c.At(f)
+	fk := g.fac(f)
+	lo, hi := fk.lo, fk.hi
+	m = fk.c()
 	for e := lo; e < hi; e++ {
-		vi, ai := int(g.evar[e]), g.ecoef[e]
+		vi, ai := int(fk.v(e)), fk.a(e)
 		m += ai * mean[vi]
 		for e2 := lo; e2 < hi; e2++ {
-			r, c := min(vi, int(g.evar[e2])), max(vi, int(g.evar[e2]))
-			v += ai * g.ecoef[e2] * cov[r*w+c-r]
+			r, c := min(vi, int(fk.v(e2))), max(vi, int(fk.v(e2)))
+			v += ai * fk.a(e2) * cov[r*w+c-r]
 		}
 	}
 	return m, v
@@ -652,10 +693,11 @@ func (b *bandEP) logZ(mu []float64, logDet float64) (float64, bool) {
 	g := b.g
 	terms := []float64{residualLogLik(g, mu), 0.5 * float64(b.n) * math.Log(2*math.Pi), -0.5 * logDet}
 	for i, f := range b.sites {
-		lo, hi := g.edges(int(f))
-		fs := g.c.At(int(f))
+		fk := g.fac(int(f))
+		lo, hi := fk.lo, fk.hi
+		fs := fk.c()
 		for e := lo; e < hi; e++ {
-			fs += g.ecoef[e] * mu[g.evar[e]]
+			fs += fk.a(e) * mu[fk.v(e)]
 		}
 		t := families.Gaussian{Prec: b.tau[i], Shift: b.nu[i]}
 		marg := families.Gaussian{Prec: 1 / b.fv[i], Shift: b.fm[i] / b.fv[i]}
@@ -663,7 +705,7 @@ func (b *bandEP) logZ(mu []float64, logDet float64) (float64, bool) {
 		if !(cav.Prec > 0) {
 			return 0, false
 		}
-		lz, _, _ := g.lik(int(f)).Tilted(g.y.At(int(f)), cav.Shift/cav.Prec, 1/cav.Prec, b.u)
+		lz, _, _ := g.liks[fk.site()].Tilted(fk.y(), cav.Shift/cav.Prec, 1/cav.Prec, b.u)
 		terms = append(terms, -0.5*t.Prec*fs*fs+t.Shift*fs, (lz-logNorm(marg)+logNorm(cav))/b.u)
 	}
 	z := floats.SumCompensated(terms)

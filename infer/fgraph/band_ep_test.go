@@ -208,16 +208,12 @@ func gaussianFactors(g *Graph, asSite func(f int) bool) *Graph {
 		if !g.gaussian(f) {
 			continue
 		}
-		lo, hi := g.edges(f)
-		vars := make([]int, 0, hi-lo)
-		for _, v := range g.evar[lo:hi] {
-			vars = append(vars, int(v))
-		}
+		vars, coefs := g.factorVars(f, nil), g.factorCoefs(f, nil)
 		if asSite(f) {
-			out.AddSite(ep.Gaussian{Var: g.v.At(f)}, g.y.At(f), vars, g.ecoef[lo:hi], g.c.At(f))
+			out.AddSite(ep.Gaussian{Var: g.noise(f)}, g.obs(f), vars, coefs, g.cst(f))
 			continue
 		}
-		out.AddGaussian(vars, g.ecoef[lo:hi], g.c.At(f), g.y.At(f), g.v.At(f))
+		out.AddGaussian(vars, coefs, g.cst(f), g.obs(f), g.noise(f))
 	}
 	return out
 }
@@ -231,7 +227,7 @@ func gaussianFactors(g *Graph, asSite func(f int) bool) *Graph {
 func TestBandEPGaussianSites(t *testing.T) {
 	g := siteChain(400, 2, 3, 3)
 	exact := gaussianFactors(g, func(int) bool { return false })
-	sites := gaussianFactors(g, func(f int) bool { return g.y.At(f) != 0 })
+	sites := gaussianFactors(g, func(f int) bool { return g.obs(f) != 0 })
 	if len(sites.liks) < 30 {
 		t.Fatalf("%d sites", len(sites.liks))
 	}

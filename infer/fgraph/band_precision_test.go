@@ -86,7 +86,7 @@ func TestKalmanBig(t *testing.T) {
 // variances, log Z); from q's information band they were off by 4.4e-5.
 func TestBandEPPrecision(t *testing.T) {
 	g, m := cvGauss(900, 1e-3, 1e6)
-	sites := gaussianFactors(g, func(f int) bool { return len(g.evar[g.start[f]:g.start[f+1]]) == 2 && g.ecoef[g.start[f]+1] == -0.5 })
+	sites := gaussianFactors(g, func(f int) bool { c := g.factorCoefs(f, nil); return len(c) == 2 && c[1] == -0.5 })
 	if len(sites.liks) != 900 {
 		t.Fatalf("%d sites", len(sites.liks))
 	}

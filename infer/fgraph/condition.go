@@ -55,11 +55,12 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool, done <-cha
 			if openblas.Done(done) {
 				return 0, nil, openblas.ErrCanceled
 			}
-			lo, hi := g.edges(int(k))
+			fk := g.fac(int(k))
+			lo, hi := fk.lo, fk.hi
 			pi := P[i*n : (i+1)*n]
-			r[i] = g.y.At(int(k)) - g.c.At(int(k))
+			r[i] = g.obs(int(k)) - g.cst(int(k))
 			for e := lo; e < hi; e++ {
-				v, a := int(g.evar[e]), g.ecoef[e]
+				v, a := int(fk.v(e)), fk.a(e)
 				blas64.Axpy(a, vec(sigma[v*n:(v+1)*n]), vec(pi))
 				r[i] -= a * mu[v]
 			}
@@ -71,13 +72,14 @@ func condition(g *Graph, obs []int32, mu, sigma []float64, full bool, done <-cha
 			}
 			pi := P[i*n : (i+1)*n]
 			for l := i; l < b; l++ {
-				lo, hi := g.edges(int(chunk[l]))
+				fk := g.fac(int(chunk[l]))
+				lo, hi := fk.lo, fk.hi
 				s := 0.0
 				for e := lo; e < hi; e++ {
-					s += g.ecoef[e] * pi[g.evar[e]]
+					s += fk.a(e) * pi[fk.v(e)]
 				}
 				if l == i {
-					s += g.v.At(int(chunk[i]))
+					s += g.noise(int(chunk[i]))
 				}
 				S.SetSym(i, l, s)
 			}
@@ -126,23 +128,26 @@ func conditionEach(g *Graph, obs []int32, mu, sigma []float64, done <-chan struc
 	n := g.n
 	quad, det, exp := 0.0, 1.0, 0 // Π s = det·2^exp (one Log at the end)
 	gv := make([]float64, n)
+	var vars []int
+	var coefs []float64
 	for i, k := range obs {
 		if i%64 == 0 && openblas.Done(done) {
 			return 0, openblas.ErrCanceled
 		}
-		lo, hi := g.edges(int(k))
+		fk := g.fac(int(k))
+		vars, coefs = fk.vars(vars[:0]), fk.coefs(coefs[:0])
 		clear(gv)
-		r := g.y.At(int(k)) - g.c.At(int(k))
-		for e := lo; e < hi; e++ {
-			v, a := int(g.evar[e]), g.ecoef[e]
+		r := fk.y() - fk.c()
+		for e, v := range vars {
+			a := coefs[e]
 			for i, x := range sigma[v*n : (v+1)*n] {
 				gv[i] += a * x
 			}
 			r -= a * mu[v]
 		}
-		s := g.v.At(int(k))
-		for e := lo; e < hi; e++ {
-			s += g.ecoef[e] * gv[g.evar[e]]
+		s := fk.variance()
+		for e, v := range vars {
+			s += coefs[e] * gv[v]
 		}
 		if !(s > 0) {
 			return 0, errors.New("an observation's predictive variance is not positive")

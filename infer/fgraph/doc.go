@@ -30,7 +30,10 @@
 // parameters. The tilted moments are infer/ep's Likelihood.Tilted; the
 // projection, power and damping are the site update every EP engine
 // shares, in its multi-edge form (families/site.go: Projection,
-// MemberDerivs, TiltedSite, Damped).
+// MemberDerivs, TiltedSite, Damped). A site Gaussian in its projection
+// (N(y; f, r)) sends each member its exact message from the other members'
+// cavity (LeaveOneOut, MemberSite), which keeps its digits when r and the
+// other members' variance are tiny against a member's cavity.
 //
 // Schedules (loop.go, schedule.go): when the bipartite graph is a forest
 // (a chain, a hierarchy) a sweep is one upward and one downward pass from a

@@ -39,7 +39,8 @@ func BenchmarkRelaxedGateUpdate(b *testing.B) {
 	}{{"gaussian", oneGateGraph()}, {"probit", probit}} {
 		b.Run(tc.name, func(b *testing.B) {
 			st := newState(tc.g)
-			st.set(tc.g, 0, families.Gaussian{Prec: 1 / oneGate.s0, Shift: oneGate.mu0 / oneGate.s0}) // the prior's message
+			fk := tc.g.fac(0)
+			st.set(&fk, 0, families.Gaussian{Prec: 1 / oneGate.s0, Shift: oneGate.mu0 / oneGate.s0}) // the prior's message
 			sc := newGateScratch(tc.g)
 			sc.rx = &relaxation{c: 0.01, b: make([]float64, 1)}
 			for i := 0; i < b.N; i++ {

@@ -24,20 +24,18 @@ const MaxVars = 1 << 26
 // N(0; x_t − a x_{t−1} − b, q), observations), or a non-Gaussian likelihood
 // p(y | aᵀx_F + c) from infer/ep (probit, step, gaussian).
 //
-// The graph is stored flat (edges of factor k are start[k]:start[k+1]), so a
-// chain of T steps costs O(T) memory with no per-factor allocation.
+// The factors are stored as runs (forms.go): a compiled model's factors
+// are read in place from its graph.Affines columns (AddAffines, AddSites),
+// so a chain of T steps is a few runs and no array per factor; factors
+// added one at a time (AddGaussian, AddSite) are held as per-edge arrays.
 type Graph struct {
-	n     int
-	start []int32 // factor k's edges: start[k] : start[k+1]
-	evar  []int32 // variable of each edge
-	ecoef []float64
-	// Per factor, as columns (a plate's constants and variances follow
-	// rules and take no memory per factor):
-	c    graph.Column[float64] // constant of each factor's affine expression
-	y    graph.Column[float64] // observation
-	v    graph.Column[float64] // noise variance of a Gaussian factor (0 for a site)
-	site graph.Column[int32]   // index into liks, −1 for a Gaussian factor
-	liks []ep.Likelihood       // one per site (no pointers in the per-factor columns)
+	n      int
+	runs   []run
+	nf, ne int  // factors and edges
+	own    bool // the last run is AddGaussian's and AddSite's (decoded, appended to)
+	// growF and growE are the room Grow asks for in the next such run.
+	growF, growE int
+	liks         []ep.Likelihood // one per site (no pointers in the runs' columns)
 	// blocks are dense Gaussian factors (GP, mvnormal) over several variables.
 	blocks []*block
 	// disc are the discrete variables and gates the gated factors whose
@@ -49,7 +47,7 @@ type Graph struct {
 
 // NewGraph returns an empty graph over n variables.
 func NewGraph(n int) *Graph {
-	g := &Graph{n: n, start: []int32{0}}
+	g := &Graph{n: n}
 	if n <= 0 || n > MaxVars {
 		g.err = fmt.Errorf("fgraph: %d variables, want 1 … %d", n, MaxVars)
 	}
@@ -57,15 +55,14 @@ func NewGraph(n int) *Graph {
 }
 
 // Grow makes room for about factors more factors on edges more
-// variable–factor edges in all, so that a graph of 10⁶ factors built one
-// at a time fills its columns in place instead of copying them as append
-// grows them (a quarter at a time).
+// variable–factor edges in all, added one at a time (AddGaussian,
+// AddSite), so that a graph of 10⁶ factors built one at a time fills its
+// arrays in place instead of copying them as append grows them.
 func (g *Graph) Grow(factors, edges int) {
 	if factors <= 0 || edges < 0 {
 		return
 	}
-	g.evar, g.ecoef = slices.Grow(g.evar, edges), slices.Grow(g.ecoef, edges)
-	g.start = slices.Grow(g.start, factors)
+	g.growF, g.growE = factors, edges
 }
 
 // NumVars returns the number of variables.
@@ -73,7 +70,10 @@ func (g *Graph) NumVars() int { return g.n }
 
 // NumFactors returns the number of factors on affine expressions (blocks
 // not included).
-func (g *Graph) NumFactors() int { return len(g.start) - 1 }
+func (g *Graph) NumFactors() int { return g.nf }
+
+// numEdges is the number of variable–factor edges.
+func (g *Graph) numEdges() int { return g.ne }
 
 // AddGaussian adds the linear-Gaussian factor N(y; Σ_k coefs[k]·x[vars[k]] + c, variance).
 // A prior x ~ N(m, s²) is AddGaussian([x], [1], 0, m, s²); a conditional
@@ -108,57 +108,200 @@ func (g *Graph) add(vars []int, coefs []float64, c, y, variance float64, lik ep.
 		g.err = fmt.Errorf("fgraph: factor %d has %d variables and %d coefficients", k, len(vars), len(coefs))
 	case !finite(c) || !finite(y):
 		g.err = fmt.Errorf("fgraph: factor %d: constant %g or observation %g is not finite", k, c, y)
-	case len(g.evar)+len(vars) > math.MaxInt32:
+	case g.ne+len(vars) > math.MaxInt32:
 		g.err = errors.New("fgraph: too many edges")
 	}
 	for i, x := range vars {
-		if g.err == nil && (x < 0 || x >= g.n) {
-			g.err = fmt.Errorf("fgraph: factor %d: variable %d out of range [0, %d)", k, x, g.n)
-		}
-		if g.err == nil && (!finite(coefs[i]) || coefs[i] == 0) {
-			g.err = fmt.Errorf("fgraph: factor %d: coefficient %g of variable %d, want finite and non-zero", k, coefs[i], x)
+		if g.err == nil {
+			g.err = g.checkEdge(k, x, coefs[i])
 		}
 		if g.err == nil && slices.Index(vars[:i], x) >= 0 {
-			g.err = fmt.Errorf("fgraph: factor %d: variable %d appears twice (add its coefficients)", k, x)
+			g.err = twice(k, x)
 		}
 	}
 	if g.err != nil {
 		return
 	}
+	r := g.ownRun()
 	for i, x := range vars {
-		g.evar = append(g.evar, int32(x))
-		g.ecoef = append(g.ecoef, coefs[i])
+		r.evar = append(r.evar, int32(x))
+		r.ecoef = append(r.ecoef, coefs[i])
 	}
-	g.start = append(g.start, int32(len(g.evar)))
-	g.c.Add(c)
-	g.y.Add(y)
-	g.v.Add(variance)
+	r.starts = append(r.starts, int32(len(r.evar)))
+	r.c.vals, r.y.vals, r.v.vals = append(r.c.vals, c), append(r.y.vals, y), append(r.v.vals, variance)
 	if lik == nil {
-		g.site.Add(-1)
+		r.site.vals = append(r.site.vals, -1)
 	} else {
-		g.site.Add(int32(len(g.liks)))
+		r.site.vals = append(r.site.vals, int32(len(g.liks)))
 		g.liks = append(g.liks, lik)
 	}
+	r.n++
+	g.nf++
+	g.ne += len(vars)
+}
+
+// ownRun is the run AddGaussian and AddSite append to: the last one if
+// it is theirs, else a new decoded run (with the room Grow asked for).
+func (g *Graph) ownRun() *run {
+	if !g.own {
+		f, e := max(g.growF, 1), max(g.growE, 1)
+		g.growF, g.growE = 0, 0
+		g.runs = append(g.runs, run{k0: g.nf, e0: g.ne, starts: append(make([]int32, 0, f+1), 0),
+			evar: make([]int32, 0, e), ecoef: make([]float64, 0, e),
+			c: view[float64]{vals: make([]float64, 0, f)}, y: view[float64]{vals: make([]float64, 0, f)},
+			v: view[float64]{vals: make([]float64, 0, f)}, site: view[int32]{vals: make([]int32, 0, f)}})
+		g.own = true
+	}
+	return &g.runs[len(g.runs)-1]
+}
+
+// AddAffines adds factors from … to−1 of a — a compiled model's factors on
+// affine forms (graph.Affines) — as linear-Gaussian factors
+// N(a.Y(k); form_k(x), v_k), with v_k = variance when variance ≠ 0 and
+// a's variance of the factor when it is 0: what AddGaussian of each
+// factor adds, with the same checks, read in place (runs of a's columns:
+// forms.go). a must not change while g is used.
+func (g *Graph) AddAffines(a *graph.Affines, from, to int, variance float64) {
+	if g.err != nil || from >= to {
+		return
+	}
+	if g.checkAffines(a, from, to, variance, nil); g.err == nil {
+		g.addRuns(&source{a: a, variance: variance}, from, to)
+		g.own = false
+	}
+}
+
+// AddSites adds factors from … to−1 of a as likelihood sites
+// liks[i](a.Y(k) | form_k(x)), i = k − from: what AddSite of each adds,
+// with the same checks, read in place as AddAffines reads.
+func (g *Graph) AddSites(a *graph.Affines, from, to int, liks []ep.Likelihood) {
+	if g.err != nil || from >= to {
+		return
+	}
+	if len(liks) != to-from {
+		g.err = fmt.Errorf("fgraph: %d likelihoods for %d sites", len(liks), to-from)
+		return
+	}
+	if g.checkAffines(a, from, to, 0, liks); g.err == nil {
+		g.addRuns(&source{a: a, sites: true, site0: len(g.liks) - from}, from, to)
+		g.liks = append(g.liks, liks...)
+		g.own = false
+	}
+}
+
+// checkAffines makes the checks AddGaussian (liks nil) or AddSite makes of
+// factors from … to−1 of a, reading a's columns a stretch at a time.
+func (g *Graph) checkAffines(a *graph.Affines, from, to int, variance float64, liks []ep.Likelihood) {
+	var ar []int32
+	var c, y, v []float64
+	vars, coefs := make([][]int, a.Slots()), make([][]float64, a.Slots())
+	k, e := g.nf, g.ne
+	for lo := from; lo < to; lo += affineChunk {
+		hi := min(lo+affineChunk, to)
+		ar = a.ArityCol().AppendTo(ar[:0], lo, hi)
+		c = a.ConstCol().AppendTo(c[:0], lo, hi)
+		y = a.YCol().AppendTo(y[:0], lo, hi)
+		if liks == nil && variance == 0 {
+			v = a.VarCol().AppendTo(v[:0], lo, hi)
+		}
+		for j := range vars {
+			vars[j] = a.VarsCol(j).AppendTo(vars[j][:0], lo, hi)
+			coefs[j] = a.CoefsCol(j).AppendTo(coefs[j][:0], lo, hi)
+		}
+		for i := range hi - lo {
+			if liks == nil {
+				vi := variance
+				if variance == 0 {
+					vi = v[i]
+				}
+				if !(vi > 0 && !math.IsInf(vi, 1)) {
+					g.err = fmt.Errorf("fgraph: factor %d: variance %g, want 0 < variance < ∞", k, vi)
+					return
+				}
+			} else if lik := liks[lo+i-from]; lik == nil {
+				g.err = fmt.Errorf("fgraph: factor %d has no likelihood", k)
+				return
+			} else if err := lik.CheckY(y[i]); err != nil {
+				g.err = fmt.Errorf("fgraph: factor %d: %w", k, err)
+				return
+			}
+			n := int(ar[i])
+			switch {
+			case n == 0:
+				g.err = fmt.Errorf("fgraph: factor %d has %d variables and %d coefficients", k, 0, 0)
+			case !finite(c[i]) || !finite(y[i]):
+				g.err = fmt.Errorf("fgraph: factor %d: constant %g or observation %g is not finite", k, c[i], y[i])
+			case e+n > math.MaxInt32:
+				g.err = errors.New("fgraph: too many edges")
+			}
+			for j := 0; j < n && g.err == nil; j++ {
+				x := vars[j][i]
+				g.err = g.checkEdge(k, x, coefs[j][i])
+				for l := 0; l < j && g.err == nil; l++ {
+					if vars[l][i] == x {
+						g.err = twice(k, x)
+					}
+				}
+			}
+			if g.err != nil {
+				return
+			}
+			k, e = k+1, e+n
+		}
+	}
+}
+
+// affineChunk is the number of factors AddAffines reads at a time.
+const affineChunk = 4096
+
+// checkEdge checks an edge of factor k: variable x with coefficient c.
+func (g *Graph) checkEdge(k, x int, c float64) error {
+	switch {
+	case x < 0 || x >= g.n:
+		return fmt.Errorf("fgraph: factor %d: variable %d out of range [0, %d)", k, x, g.n)
+	case !finite(c) || c == 0:
+		return fmt.Errorf("fgraph: factor %d: coefficient %g of variable %d, want finite and non-zero", k, c, x)
+	}
+	return nil
+}
+
+// twice is the error of variable x appearing twice in factor k.
+func twice(k, x int) error {
+	return fmt.Errorf("fgraph: factor %d: variable %d appears twice (add its coefficients)", k, x)
 }
 
 // Err returns the first error met while building the graph.
 func (g *Graph) Err() error { return g.err }
 
-// edges returns the edge range of factor k.
-func (g *Graph) edges(k int) (int, int) { return int(g.start[k]), int(g.start[k+1]) }
-
-// gaussian reports whether factor k is linear-Gaussian.
-func (g *Graph) gaussian(k int) bool { return g.site.At(k) < 0 }
+// gaussian reports whether factor k is linear-Gaussian (every factor is
+// when the graph has no sites).
+func (g *Graph) gaussian(k int) bool {
+	if len(g.liks) == 0 {
+		return true
+	}
+	f := g.fac(k)
+	return f.gaussian()
+}
 
 // lik returns the likelihood of site factor k.
-func (g *Graph) lik(k int) ep.Likelihood { return g.liks[g.site.At(k)] }
+func (g *Graph) lik(k int) ep.Likelihood {
+	f := g.fac(k)
+	return g.liks[f.site()]
+}
 
 // StateBytes returns the bytes the graph and an engine's state hold: the
 // graph's arrays and columns, two messages per edge, a belief per variable and the
 // schedule (for the memory-per-time-step figure of a chain).
 func (g *Graph) StateBytes() int {
-	e, f := len(g.evar), g.NumFactors()
-	arrays := 4*len(g.start) + 4*e + 8*e + int(g.c.Bytes()+g.y.Bytes()+g.v.Bytes()+g.site.Bytes()) + 16*len(g.liks)
+	e, f := g.ne, g.nf
+	arrays := 16 * len(g.liks)
+	for k := range g.runs {
+		r := &g.runs[k]
+		arrays += 200 + 4*len(r.starts) + 12*len(r.evar) + 8*(len(r.c.vals)+len(r.v.vals)) + 4*len(r.site.vals)
+		if r.starts != nil {
+			arrays += 8 * len(r.y.vals) // a decoded run's own observations
+		}
+	}
 	state := 16*e + 16*g.n + 8*g.n
 	sched := 8*f + 4*(g.n+1) + 4*e
 	return arrays + state + sched

@@ -245,19 +245,21 @@ func gaussianPart(g *Graph) (*mat.SymDense, *mat.VecDense, float64) {
 // constant −½ Σ_k [(y_k − c_k)²/σ_k² + log 2πσ_k²].
 func addGaussians(g *Graph, add func(i, j int, x float64), h []float64) float64 {
 	r := 0.0
+	var vars []int
+	var coefs []float64
 	for k := 0; k < g.NumFactors(); k++ {
-		if !g.gaussian(k) {
+		fk := g.fac(k)
+		if !fk.gaussian() {
 			continue
 		}
-		lo, hi := g.edges(k)
-		d := g.y.At(k) - g.c.At(k)
-		r -= 0.5 * (d*d/g.v.At(k) + math.Log(2*math.Pi*g.v.At(k)))
-		for i := lo; i < hi; i++ {
-			vi := int(g.evar[i])
-			h[vi] += g.ecoef[i] * d / g.v.At(k)
-			for j := lo; j < hi; j++ {
-				if vj := int(g.evar[j]); vj >= vi {
-					add(vi, vj, g.ecoef[i]*g.ecoef[j]/g.v.At(k))
+		vars, coefs = fk.vars(vars[:0]), fk.coefs(coefs[:0])
+		s, d := fk.variance(), fk.y()-fk.c()
+		r -= 0.5 * (d*d/s + math.Log(2*math.Pi*s))
+		for i, vi := range vars {
+			h[vi] += coefs[i] * d / s
+			for j, vj := range vars {
+				if vj >= vi {
+					add(vi, vj, coefs[i]*coefs[j]/s)
 				}
 			}
 		}
@@ -271,7 +273,7 @@ func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
 	n := g.n
 	constant := false
 	for k := 0; k < g.NumFactors(); k++ {
-		constant = constant || (!g.gaussian(k) && g.c.At(k) != 0)
+		constant = constant || (!g.gaussian(k) && g.cst(k) != 0)
 	}
 	if constant {
 		n++
@@ -285,14 +287,15 @@ func siteProblem(g *Graph, mu []float64, cov *mat.SymDense) *ep.Problem {
 			continue
 		}
 		a := make([]float64, n)
-		lo, hi := g.edges(k)
+		fk := g.fac(k)
+		lo, hi := fk.lo, fk.hi
 		for e := lo; e < hi; e++ {
-			a[g.evar[e]] = g.ecoef[e]
+			a[fk.v(e)] = fk.a(e)
 		}
 		if constant {
-			a[g.n] = g.c.At(k)
+			a[g.n] = fk.c()
 		}
-		p.Sites = append(p.Sites, ep.Site{Lik: g.lik(k), Y: g.y.At(k), Proj: a})
+		p.Sites = append(p.Sites, ep.Site{Lik: g.liks[fk.site()], Y: fk.y(), Proj: a})
 	}
 	return p
 }

@@ -36,13 +36,13 @@ func bethe(g *Graph, ad *adjacency, st *state, u float64) (float64, bool) {
 		}
 		z += float64(1-ad.degree(v)-int(gdeg[v])) * logNorm(b)
 	}
-	for k := 0; k < g.NumFactors(); k++ {
+	for k, fk := range g.facs() {
 		var lz float64
 		ok := true
-		if u == 1 || g.gaussian(k) {
-			lz, ok = factorLogZ(g, st, k)
+		if u == 1 || fk.gaussian() {
+			lz, ok = factorLogZ(g, st, fk, k)
 		} else {
-			lz, ok = powerSiteLogZ(g, st, k, u)
+			lz, ok = powerSiteLogZ(g, st, fk, u)
 		}
 		if !ok {
 			return 0, false
@@ -60,56 +60,56 @@ func bethe(g *Graph, ad *adjacency, st *state, u float64) (float64, bool) {
 // and when exactly one n_j is flat the integral over x_j is 1/|a_j|, leaving
 // Σ_{i≠j} logNorm(n_i) − log |a_j|. A site gives Σ_j logNorm(n_j) + log Z of
 // the tilted distribution on its projection.
-func factorLogZ(g *Graph, st *state, k int) (float64, bool) {
-	lo, hi := g.edges(k)
+func factorLogZ(g *Graph, st *state, fk *fac, k int) (float64, bool) {
+	lo, hi := fk.lo, fk.hi
 	var z, mf, vf float64
 	flat := -1
 	for e := lo; e < hi; e++ {
-		n := st.cavity(g, e, 1)
-		if n.Prec == 0 && n.Shift == 0 && g.gaussian(k) && flat < 0 {
+		n := st.cavity(fk, e, 1)
+		if n.Prec == 0 && n.Shift == 0 && fk.gaussian() && flat < 0 {
 			flat = e
 			continue
 		}
-		if !(n.Prec > 0) && g.gaussian(k) {
+		if !(n.Prec > 0) && fk.gaussian() {
 			return gaussianLogZImproper(g, st, k)
 		}
 		if !(n.Prec > 0) {
 			return 0, false
 		}
 		z += logNorm(n)
-		mf += g.ecoef[e] * n.Shift / n.Prec
-		vf += g.ecoef[e] * g.ecoef[e] / n.Prec
+		mf += fk.a(e) * n.Shift / n.Prec
+		vf += fk.a(e) * fk.a(e) / n.Prec
 	}
-	mf += g.c.At(k)
+	mf += fk.c()
 	if flat >= 0 {
-		return z - math.Log(math.Abs(g.ecoef[flat])), true
+		return z - math.Log(math.Abs(fk.a(flat))), true
 	}
-	if g.gaussian(k) {
-		s := g.v.At(k) + vf
-		d := g.y.At(k) - mf
+	if fk.gaussian() {
+		s := fk.variance() + vf
+		d := fk.y() - mf
 		return z - 0.5*math.Log(2*math.Pi*s) - 0.5*d*d/s, true
 	}
-	lz, _, _ := g.lik(k).Tilted(g.y.At(k), mf, vf, 1)
+	lz, _, _ := g.liks[fk.site()].Tilted(fk.y(), mf, vf, 1)
 	return z + lz, finite(lz)
 }
 
 // powerSiteLogZ is a site's term under power EP (see bethe):
 // Σ_j logNorm(b_j) + log C̃_k.
-func powerSiteLogZ(g *Graph, st *state, k int, u float64) (float64, bool) {
-	lo, hi := g.edges(k)
+func powerSiteLogZ(g *Graph, st *state, fk *fac, u float64) (float64, bool) {
+	lo, hi := fk.lo, fk.hi
 	var beliefs, cavities, mf, vf float64
 	for e := lo; e < hi; e++ {
-		b, c := st.belief[g.evar[e]], st.cavity(g, e, u)
+		b, c := st.belief[fk.v(e)], st.cavity(fk, e, u)
 		if !(b.Prec > 0) || !(c.Prec > 0) {
 			return 0, false
 		}
 		beliefs += logNorm(b)
 		cavities += logNorm(c)
-		a := g.ecoef[e]
+		a := fk.a(e)
 		mf += a * c.Shift / c.Prec
 		vf += a * a / c.Prec
 	}
-	lz, _, _ := g.lik(k).Tilted(g.y.At(k), mf+g.c.At(k), vf, u)
+	lz, _, _ := g.liks[fk.site()].Tilted(fk.y(), mf+fk.c(), vf, u)
 	z := beliefs + (lz+cavities-beliefs)/u
 	return z, finite(z)
 }
@@ -125,17 +125,18 @@ func powerSiteLogZ(g *Graph, st *state, k int, u float64) (float64, bool) {
 // over the factor's m variables. It reports false when Λ is not positive
 // definite (the integral diverges).
 func gaussianLogZImproper(g *Graph, st *state, k int) (float64, bool) {
-	lo, hi := g.edges(k)
+	fk := g.fac(k)
+	lo, hi := fk.lo, fk.hi
 	m := hi - lo
 	lam := mat.NewSymDense(m, nil)
 	h := mat.NewVecDense(m, nil)
-	s2, d := g.v.At(k), g.y.At(k)-g.c.At(k)
+	s2, d := fk.variance(), fk.y()-fk.c()
 	for i := 0; i < m; i++ {
-		n := st.cavity(g, lo+i, 1)
-		ai := g.ecoef[lo+i]
+		n := st.cavity(&fk, lo+i, 1)
+		ai := fk.a(lo + i)
 		h.SetVec(i, n.Shift+ai*d/s2)
 		for j := i; j < m; j++ {
-			lam.SetSym(i, j, ai*g.ecoef[lo+j]/s2)
+			lam.SetSym(i, j, ai*fk.a(lo+j)/s2)
 		}
 		lam.SetSym(i, i, lam.At(i, i)+n.Prec)
 	}

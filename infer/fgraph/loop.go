@@ -19,7 +19,12 @@ type passer struct {
 	s   Settings
 	u   float64
 	buf []families.Gaussian
-	gs  *gateScratch // nil without gates
+	// proj is siteMessages' scratch (2 projections per edge of a factor).
+	proj []families.Projection
+	gs   *gateScratch // nil without gates
+	// saved is the state before a parallel sweep, restored when the sweep
+	// is rejected.
+	saved state
 	// zprev are the discrete marginals of the previous sweep (flat).
 	zprev []float64
 	stats infer.Stats
@@ -37,7 +42,7 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 	if err != nil {
 		return nil, err
 	}
-	p := &passer{ctx: ctx, g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]families.Gaussian, maxDegree(g))}
+	p := &passer{ctx: ctx, g: g, ad: ad, st: newState(g), s: s, u: u, buf: make([]families.Gaussian, maxDegree(g)), proj: make([]families.Projection, 2*maxDegree(g))}
 	if len(g.gates) > 0 {
 		p.gs, p.zprev = newGateScratch(g), make([]float64, len(p.st.gates.zbel))
 		p.gs.rx = rx
@@ -74,13 +79,16 @@ func runMessages(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Res
 // the residual against the moments prev of the previous sweep.
 func (p *passer) sweep(ctx context.Context, tr *tree, prev []moments) (infer.Sweep, error) {
 	p.skippedSweep = 0
-	u := p.stats.Updates
+	u, sk := p.stats.Updates, p.stats.Skipped
 	var err error
 	switch {
 	case tr != nil:
 		err = p.treePass(ctx, tr)
 	case p.s.Schedule == infer.Parallel:
-		p.parallelSweep()
+		if err = p.parallelSweep(); err != nil {
+			p.stats.Updates, p.stats.Skipped, p.skippedSweep = u, sk, 0 // the sweep was undone
+			return infer.Sweep{}, err
+		}
 	default:
 		p.sequentialSweep()
 	}
@@ -122,7 +130,8 @@ func (p *passer) finishOutcome(res *Result, o infer.Outcome) (*Result, error) {
 func maxDegree(g *Graph) int {
 	m := 0
 	for k := 0; k < g.NumFactors(); k++ {
-		lo, hi := g.edges(k)
+		fk := g.fac(k)
+		lo, hi := fk.lo, fk.hi
 		m = max(m, hi-lo)
 	}
 	return m
@@ -138,17 +147,19 @@ func (p *passer) treePass(ctx context.Context, t *tree) error {
 			return ctx.Err()
 		}
 		k := int(t.order[i])
-		p.update(k, int(t.parent[k]), true)
+		fk := p.g.fac(k)
+		p.update(&fk, k, int(t.parent[k]), true)
 	}
 	for i, k := range t.order {
 		if i&0xffff == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
+		fk := p.g.fac(int(k))
 		switch {
-		case !t.leaf(p.g, int(k)):
-			p.update(int(k), int(t.parent[k]), false)
-		case !p.g.gaussian(int(k)):
-			p.update(int(k), int(t.parent[k]), true) // a leaf site, again
+		case !t.leaf(&fk):
+			p.update(&fk, int(k), int(t.parent[k]), false)
+		case !fk.gaussian():
+			p.update(&fk, int(k), int(t.parent[k]), true) // a leaf site, again
 		}
 	}
 	return nil
@@ -156,7 +167,8 @@ func (p *passer) treePass(ctx context.Context, t *tree) error {
 
 func (p *passer) sequentialSweep() {
 	for k := 0; k < p.g.NumFactors(); k++ {
-		p.update(k, -1, false)
+		fk := p.g.fac(k)
+		p.update(&fk, k, -1, false)
 	}
 	if p.gs != nil {
 		p.gateSweep()
@@ -164,8 +176,17 @@ func (p *passer) sequentialSweep() {
 }
 
 // parallelSweep computes every factor's messages from the same beliefs,
-// then applies them all.
-func (p *passer) parallelSweep() {
+// then applies them all. A sweep that leaves a belief improper (τ < 0, or
+// τ = 0 with ν ≠ 0, or not finite) is undone and reported as
+// *infer.Rejected, so that infer.Iterate repeats it at half the step: the
+// negative message precisions of sites that are not log-concave (Student-t)
+// add up at once when every site moves from the same beliefs, where a
+// sequential sweep or a smaller step keeps each belief proper. Where the
+// step cannot be halved (adapt_damping = false, or the step is at
+// infer.MinDamping) the sweep stands, as before the retry existed: the
+// updates whose cavities it left improper are skipped and counted, and
+// message passing often recovers (Iterate would end such a run diverged).
+func (p *passer) parallelSweep() error {
 	next := make([]families.Gaussian, len(p.st.msg))
 	copy(next, p.st.msg)
 	var gout [][]families.Gaussian
@@ -175,34 +196,75 @@ func (p *passer) parallelSweep() {
 		gout, zout, gok = p.gateProposals()
 	}
 	for k := 0; k < p.g.NumFactors(); k++ {
-		lo, hi := p.g.edges(k)
-		if m, ok := p.messages(k, -1, false); ok {
+		fk := p.g.fac(k)
+		lo, hi := fk.lo, fk.hi
+		if m, ok := p.messages(&fk, k, -1, false); ok {
 			for e := lo; e < hi; e++ {
-				next[e] = p.damped(k, p.st.msg[e], m[e-lo])
+				next[e] = p.damped(&fk, p.st.msg[e], m[e-lo])
 			}
 		}
 	}
-	for e, m := range next {
-		p.st.set(p.g, e, m)
+	saved := p.st.save(&p.saved)
+	for k := 0; k < p.g.NumFactors(); k++ {
+		fk := p.g.fac(k)
+		for e := fk.lo; e < fk.hi; e++ {
+			p.st.set(&fk, e, next[e])
+		}
 	}
 	for j, ok := range gok {
 		if ok {
 			setGate(p.g, p.st, j, gout[j], zout[j], p.s.Damping)
 		}
 	}
+	if v := p.st.improper(); v >= 0 && !p.s.FixedDamping && p.s.Damping > infer.MinDamping {
+		p.st.restore(saved)
+		return &infer.Rejected{Err: fmt.Errorf("the belief of variable %d became improper", v)}
+	}
+	return nil
 }
 
-// update sends factor k's messages: to edge only (only = true), or to every
-// edge except skip (skip = −1: every edge).
-func (p *passer) update(k, edge int, only bool) {
-	m, ok := p.messages(k, edge, only)
+// save copies the messages and beliefs into buf (reused across sweeps)
+// and returns it, for restore.
+func (s *state) save(buf *state) *state {
+	buf.msg = append(buf.msg[:0], s.msg...)
+	buf.belief = append(buf.belief[:0], s.belief...)
+	buf.gates.gmsg = append(buf.gates.gmsg[:0], s.gates.gmsg...)
+	buf.gates.zmsg = append(buf.gates.zmsg[:0], s.gates.zmsg...)
+	buf.gates.zbel = append(buf.gates.zbel[:0], s.gates.zbel...)
+	return buf
+}
+
+// restore puts back the messages and beliefs save copied.
+func (s *state) restore(saved *state) {
+	copy(s.msg, saved.msg)
+	copy(s.belief, saved.belief)
+	copy(s.gates.gmsg, saved.gates.gmsg)
+	copy(s.gates.zmsg, saved.gates.zmsg)
+	copy(s.gates.zbel, saved.gates.zbel)
+}
+
+// improper returns a variable whose belief is improper (τ < 0, τ = 0 with
+// ν ≠ 0, or not finite), or −1. A flat belief (no message yet) is not.
+func (s *state) improper() int {
+	for v, b := range s.belief {
+		if !finite(b.Prec, b.Shift) || b.Prec < 0 || (b.Prec == 0 && b.Shift != 0) {
+			return v
+		}
+	}
+	return -1
+}
+
+// update sends factor k's (fk's) messages: to edge only (only = true), or
+// to every edge except skip (skip = −1: every edge).
+func (p *passer) update(fk *fac, k, edge int, only bool) {
+	m, ok := p.messages(fk, k, edge, only)
 	if !ok {
 		return
 	}
-	lo, hi := p.g.edges(k)
+	lo, hi := fk.lo, fk.hi
 	for e := lo; e < hi; e++ {
 		if wanted(e, edge, only) {
-			p.st.set(p.g, e, p.damped(k, p.st.msg[e], m[e-lo]))
+			p.st.set(fk, e, p.damped(fk, p.st.msg[e], m[e-lo]))
 		}
 	}
 }
@@ -215,8 +277,8 @@ func (p *passer) update(k, edge int, only bool) {
 // damping δ a normal(0, 1) prior's first message has variance 1/δ) and
 // leave every belief far wider than the model says until ~1/δ sweeps have
 // passed.
-func (p *passer) damped(k int, old, new families.Gaussian) families.Gaussian {
-	if old == (families.Gaussian{}) && p.g.gaussian(k) {
+func (p *passer) damped(fk *fac, old, new families.Gaussian) families.Gaussian {
+	if old == (families.Gaussian{}) && fk.gaussian() {
 		return new
 	}
 	return old.Damp(new, p.s.Damping)
@@ -226,19 +288,19 @@ func (p *passer) damped(k int, old, new families.Gaussian) families.Gaussian {
 // every edge but edge.
 func wanted(e, edge int, only bool) bool { return (e == edge) == only }
 
-// messages computes factor k's new messages to its target edges (see
-// wanted) from the current beliefs into p.buf, counting the update or the
-// skip. A site computes all its messages at once.
-func (p *passer) messages(k, edge int, only bool) ([]families.Gaussian, bool) {
-	lo, hi := p.g.edges(k)
+// messages computes factor k's (fk's) new messages to its target edges
+// (see wanted) from the current beliefs into p.buf, counting the update or
+// the skip. A site computes all its messages at once.
+func (p *passer) messages(fk *fac, k, edge int, only bool) ([]families.Gaussian, bool) {
+	lo, hi := fk.lo, fk.hi
 	out := p.buf[:hi-lo]
 	ok := true
-	if p.g.gaussian(k) && hi-lo > wideFactor && !only {
-		ok = gaussianMessages(p.g, p.st, k, out)
-	} else if p.g.gaussian(k) {
+	if fk.gaussian() && hi-lo > wideFactor && !only {
+		ok = gaussianMessages(p.st, fk, out)
+	} else if fk.gaussian() {
 		for e := lo; e < hi && ok; e++ {
 			if wanted(e, edge, only) {
-				out[e-lo], ok = gaussianMessage(p.g, p.st, k, e)
+				out[e-lo], ok = gaussianMessage(p.st, fk, e)
 			}
 		}
 	} else if p.uninformed(k) {
@@ -246,7 +308,7 @@ func (p *passer) messages(k, edge int, only bool) ([]families.Gaussian, bool) {
 	} else if p.gs != nil && p.gs.rx.relaxes(p.g, k) {
 		ok = p.gs.relaxedSite(p.g, p.st, k, out)
 	} else {
-		ok = siteMessages(p.g, p.st, k, p.u, out)
+		ok = siteMessages(p.g, p.st, fk, p.u, out, p.proj)
 	}
 	if !ok {
 		p.stats.Skipped++
@@ -263,9 +325,10 @@ func (p *passer) messages(k, edge int, only bool) ([]families.Gaussian, bool) {
 // variables, and a sequential sweep may reach a site before its variable's
 // prior. The site then waits for the next pass; its update is not a skip.
 func (p *passer) uninformed(k int) bool {
-	lo, hi := p.g.edges(k)
+	fk := p.g.fac(k)
+	lo, hi := fk.lo, fk.hi
 	for e := lo; e < hi; e++ {
-		if n := p.st.cavity(p.g, e, p.u); n.Prec == 0 && n.Shift == 0 {
+		if n := p.st.cavity(&fk, e, p.u); n.Prec == 0 && n.Shift == 0 {
 			return true
 		}
 	}
@@ -351,15 +414,16 @@ func (p *passer) finish(res *Result, st infer.Status, msg string) *Result {
 func (p *passer) projections(res *Result) {
 	g := p.g
 	for k := 0; k < g.NumFactors(); k++ {
-		if g.gaussian(k) {
+		fk := g.fac(k)
+		if fk.gaussian() {
 			continue
 		}
-		lo, hi := g.edges(k)
-		m, v := g.c.At(k), 0.0
+		lo, hi := fk.lo, fk.hi
+		m, v := fk.c(), 0.0
 		for e := lo; e < hi; e++ {
-			a := g.ecoef[e]
-			m += a * res.Mean[g.evar[e]]
-			v += a * a * res.Var[g.evar[e]]
+			a := fk.a(e)
+			m += a * res.Mean[fk.v(e)]
+			v += a * a * res.Var[fk.v(e)]
 		}
 		res.FMean, res.FVar = append(res.FMean, m), append(res.FVar, v)
 	}

@@ -16,19 +16,20 @@ type state struct {
 }
 
 func newState(g *Graph) *state {
-	return &state{msg: make([]families.Gaussian, len(g.evar)), belief: make([]families.Gaussian, g.n), gates: newGateState(g)}
+	return &state{msg: make([]families.Gaussian, g.numEdges()), belief: make([]families.Gaussian, g.n), gates: newGateState(g)}
 }
 
-// cavity returns the message variable → factor on edge e with power u:
-// b_v / m_e^u (u = 1 except for power EP).
-func (s *state) cavity(g *Graph, e int, u float64) families.Gaussian {
-	b, m := s.belief[g.evar[e]], s.msg[e]
+// cavity returns the message variable → factor on edge e of factor f
+// with power u: b_v / m_e^u (u = 1 except for power EP).
+func (s *state) cavity(f *fac, e int, u float64) families.Gaussian {
+	b, m := s.belief[f.v(e)], s.msg[e]
 	return families.Gaussian{Prec: b.Prec - u*m.Prec, Shift: b.Shift - u*m.Shift}
 }
 
-// set replaces the message on edge e, updating the belief of its variable.
-func (s *state) set(g *Graph, e int, m families.Gaussian) {
-	v := g.evar[e]
+// set replaces the message on edge e of factor f, updating the belief of
+// its variable.
+func (s *state) set(f *fac, e int, m families.Gaussian) {
+	v := f.v(e)
 	old := s.msg[e]
 	s.belief[v].Prec += m.Prec - old.Prec
 	s.belief[v].Shift += m.Shift - old.Shift
@@ -45,25 +46,25 @@ func (s *state) set(g *Graph, e int, m families.Gaussian) {
 // An incoming flat message (τ = ν = 0) makes the outgoing one flat. It
 // reports false when an incoming message is improper (τ < 0, or τ = 0
 // with ν ≠ 0).
-func gaussianMessage(g *Graph, s *state, k, j int) (families.Gaussian, bool) {
-	lo, hi := g.edges(k)
-	S, r := g.v.At(k), g.y.At(k)-g.c.At(k)
+func gaussianMessage(s *state, fk *fac, j int) (families.Gaussian, bool) {
+	lo, hi := fk.lo, fk.hi
+	S, r := fk.variance(), fk.y()-fk.c()
 	for e := lo; e < hi; e++ {
 		if e == j {
 			continue
 		}
-		n := s.cavity(g, e, 1)
+		n := s.cavity(fk, e, 1)
 		if n.Prec == 0 && n.Shift == 0 {
 			return families.Gaussian{}, true
 		}
 		if !(n.Prec > 0) {
 			return families.Gaussian{}, false
 		}
-		a := g.ecoef[e]
+		a := fk.a(e)
 		S += a * a / n.Prec
 		r -= a * n.Shift / n.Prec
 	}
-	a := g.ecoef[j]
+	a := fk.a(j)
 	return families.Gaussian{Prec: a * a / S, Shift: a * r / S}, true
 }
 
@@ -78,12 +79,12 @@ const wideFactor = 8
 // S_j = S − a_j² v_j, r_j = r + a_j m_j. When a target's own term dominates
 // S (a_j² v_j > S/2, where the subtraction would lose digits) that message
 // is computed directly. A flat incoming message makes the others flat.
-func gaussianMessages(g *Graph, s *state, k int, out []families.Gaussian) bool {
-	lo, hi := g.edges(k)
-	S, r := g.v.At(k), g.y.At(k)-g.c.At(k)
+func gaussianMessages(s *state, fk *fac, out []families.Gaussian) bool {
+	lo, hi := fk.lo, fk.hi
+	S, r := fk.variance(), fk.y()-fk.c()
 	flat := -1
 	for e := lo; e < hi; e++ {
-		n := s.cavity(g, e, 1)
+		n := s.cavity(fk, e, 1)
 		if n.Prec == 0 && n.Shift == 0 {
 			if flat >= 0 {
 				clear(out[:hi-lo])
@@ -95,22 +96,22 @@ func gaussianMessages(g *Graph, s *state, k int, out []families.Gaussian) bool {
 		if !(n.Prec > 0) {
 			return false
 		}
-		a := g.ecoef[e]
+		a := fk.a(e)
 		S += a * a / n.Prec
 		r -= a * n.Shift / n.Prec
 	}
 	for e := lo; e < hi; e++ {
-		a := g.ecoef[e]
+		a := fk.a(e)
 		switch {
 		case flat >= 0 && e != flat:
 			out[e-lo] = families.Gaussian{}
 		case e == flat:
 			out[e-lo] = families.Gaussian{Prec: a * a / S, Shift: a * r / S}
 		default:
-			n := s.cavity(g, e, 1)
+			n := s.cavity(fk, e, 1)
 			own := a * a / n.Prec
 			if own > S/2 {
-				out[e-lo], _ = gaussianMessage(g, s, k, e)
+				out[e-lo], _ = gaussianMessage(s, fk, e)
 				continue
 			}
 			Sj, rj := S-own, r+a*n.Shift/n.Prec
@@ -129,30 +130,58 @@ func gaussianMessages(g *Graph, s *state, k int, out []families.Gaussian) bool {
 // v_f = Σ a_k² v_k (families.Projection), and the tilted log normaliser
 // log Z(m_f, v_f) of p(y|f)^u gives each member's derivatives
 // d1_k = a_k d1, d2_k = a_k² d2 (families.MemberDerivs) and its message
-// (q̂_k / n_k)^{1/u} (families.TiltedSite). out[e−lo] receives the message
-// of edge e. It reports false (the update is skipped) when a cavity or a
-// tilted marginal is not proper or a result is not finite.
-func siteMessages(g *Graph, s *state, k int, u float64, out []families.Gaussian) bool {
-	lo, hi := g.edges(k)
-	proj := families.Projection{Mean: g.c.At(k)}
+// (q̂_k / n_k)^{1/u} (families.TiltedSite). A factor Gaussian in f
+// (families.GaussianSiter) takes the exact leave-one-out form instead
+// (exactMemberSites). out[e−lo] receives the message of edge e; proj is
+// scratch of 2(hi − lo) projections. It reports false (the update is
+// skipped) when a cavity or a tilted marginal is not proper or a result is
+// not finite.
+func siteMessages(g *Graph, s *state, fk *fac, u float64, out []families.Gaussian, proj []families.Projection) bool {
+	lo, hi := fk.lo, fk.hi
+	terms := proj[:hi-lo]
+	f := families.Projection{Mean: fk.c()}
 	for e := lo; e < hi; e++ {
-		n := s.cavity(g, e, u)
+		n := s.cavity(fk, e, u)
 		if !(n.Prec > 0) || !finite(n.Shift) {
 			return false
 		}
-		proj.Add(g.ecoef[e], n)
+		f.Add(fk.a(e), n)
+		terms[e-lo] = families.Projection{}
+		terms[e-lo].Add(fk.a(e), n)
 	}
-	_, d1, d2 := g.lik(k).Tilted(g.y.At(k), proj.Mean, proj.Var, u)
+	lik := g.liks[fk.site()]
+	if gs, ok := lik.(families.GaussianSiter); ok {
+		return exactMemberSites(fk, gs.GaussianSite(fk.y()), u, terms, proj[hi-lo:2*(hi-lo)], out)
+	}
+	_, d1, d2 := lik.Tilted(fk.y(), f.Mean, f.Var, u)
 	if !finite(d1, d2) {
 		return false
 	}
 	for e := lo; e < hi; e++ {
-		d1k, d2k := families.MemberDerivs(g.ecoef[e], d1, d2)
-		t, ok := families.TiltedSite(s.cavity(g, e, u), d1k, d2k, u)
+		d1k, d2k := families.MemberDerivs(fk.a(e), d1, d2)
+		t, ok := families.TiltedSite(s.cavity(fk, e, u), d1k, d2k, u)
 		if !ok {
 			return false
 		}
 		out[e-lo] = t
+	}
+	return true
+}
+
+// exactMemberSites is siteMessages for a factor Gaussian in its projection,
+// with its own site fs in f: each member's message from the cavity of the
+// other members (families.LeaveOneOut of terms into loo,
+// families.MemberSite), exact at any noise, where the derivative route
+// loses the digits of the noise and the other members' variance that do not
+// survive the sum with a tight member's cavity variance.
+func exactMemberSites(fk *fac, fs families.Gaussian, u float64, terms, loo []families.Projection, out []families.Gaussian) bool {
+	families.LeaveOneOut(fk.c(), terms, loo)
+	for i, o := range loo {
+		t, ok := families.MemberSite(fs, fk.a(fk.lo+i), o, u)
+		if !ok {
+			return false
+		}
+		out[i] = t
 	}
 	return true
 }

@@ -33,11 +33,12 @@ func TestWideGaussianMessages(t *testing.T) {
 			st.belief[trial%d].Prec = 1e-9 // one dominant variance
 		}
 		out := make([]families.Gaussian, d)
-		if !gaussianMessages(g, st, 0, out) {
+		if fk := g.fac(0); !gaussianMessages(st, &fk, out) {
 			t.Fatal("skipped")
 		}
 		for e := 0; e < d; e++ {
-			want, _ := gaussianMessage(g, st, 0, e)
+			fk := g.fac(0)
+			want, _ := gaussianMessage(st, &fk, e)
 			if !scalar.EqualWithinAbsOrRel(out[e].Prec, want.Prec, 1e-12, 1e-9) || !scalar.EqualWithinAbsOrRel(out[e].Shift, want.Shift, 1e-12, 1e-9) {
 				t.Fatalf("trial %d, edge %d: %+v, direct %+v", trial, e, out[e], want)
 			}

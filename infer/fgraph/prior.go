@@ -48,12 +48,13 @@ func direct(g *Graph, ad *adjacency) (d directed, ok bool) {
 	undef := make([]int32, g.NumFactors())
 	var queue []int32
 	for k := range undef {
-		if !g.gaussian(k) {
+		fk := g.fac(k)
+		if !fk.gaussian() {
 			continue
 		}
-		lo, hi := g.edges(k)
-		for _, v := range g.evar[lo:hi] {
-			if !defined[v] {
+		lo, hi := fk.lo, fk.hi
+		for e := lo; e < hi; e++ {
+			if !defined[fk.v(e)] {
 				undef[k]++
 			}
 		}
@@ -68,10 +69,11 @@ func direct(g *Graph, ad *adjacency) (d directed, ok bool) {
 		if undef[k] != 1 {
 			continue
 		}
-		lo, hi := g.edges(int(k))
+		fk := g.fac(int(k))
+		lo, hi := fk.lo, fk.hi
 		v := int32(-1)
-		for _, u := range g.evar[lo:hi] {
-			if !defined[u] {
+		for e := lo; e < hi; e++ {
+			if u := int32(fk.v(e)); !defined[u] {
 				v = u
 			}
 		}
@@ -129,26 +131,27 @@ func priorMoments(g *Graph, d directed, done <-chan struct{}) (mu, sigma []float
 			continue
 		}
 		v := int(v32)
-		lo, hi := g.edges(int(k))
+		fk := g.fac(int(k))
+		lo, hi := fk.lo, fk.hi
 		av := 0.0
 		for e := lo; e < hi; e++ {
-			if int(g.evar[e]) == v {
-				av = g.ecoef[e]
+			if int(fk.v(e)) == v {
+				av = fk.a(e)
 			}
 		}
 		row := sigma[v*n : (v+1)*n]
-		m := (g.y.At(int(k)) - g.c.At(int(k))) / av
+		m := (fk.y() - fk.c()) / av
 		for e := lo; e < hi; e++ {
-			if j := int(g.evar[e]); j != v {
-				b := -g.ecoef[e] / av
+			if j := int(fk.v(e)); j != v {
+				b := -fk.a(e) / av
 				m += b * mu[j]
 				floats.AddScaled(row, b, sigma[j*n:(j+1)*n])
 			}
 		}
-		vv := g.v.At(int(k)) / (av * av)
+		vv := fk.variance() / (av * av)
 		for e := lo; e < hi; e++ {
-			if j := int(g.evar[e]); j != v {
-				vv -= g.ecoef[e] / av * row[j]
+			if j := int(fk.v(e)); j != v {
+				vv -= fk.a(e) / av * row[j]
 			}
 		}
 		mu[v] = m

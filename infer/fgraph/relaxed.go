@@ -78,16 +78,17 @@ type relaxation struct {
 func siteGates(g *Graph) []gate {
 	out := make([]gate, len(g.liks))
 	for k := range g.NumFactors() {
-		if g.gaussian(k) {
+		fk := g.fac(k)
+		if fk.gaussian() {
 			continue
 		}
-		lo, hi := g.edges(k)
-		vars, coefs, pos := make([]int, hi-lo), g.ecoef[lo:hi:hi], make([]int, hi-lo)
+		lo, hi := fk.lo, fk.hi
+		vars, coefs, pos := make([]int, hi-lo), fk.coefs(make([]float64, 0, hi-lo)), make([]int, hi-lo)
 		for e := lo; e < hi; e++ {
-			vars[e-lo], pos[e-lo] = int(g.evar[e]), e-lo
+			vars[e-lo], pos[e-lo] = fk.v(e), e-lo
 		}
-		out[g.site.At(k)] = gate{z: -1, y: g.y.At(k), vars: vars, pos: [][]int{pos},
-			branches: []Branch{{Lik: g.lik(k), Vars: vars, Coefs: coefs, C: g.c.At(k)}}}
+		out[fk.site()] = gate{z: -1, y: fk.y(), vars: vars, pos: [][]int{pos},
+			branches: []Branch{{Lik: g.liks[fk.site()], Vars: vars, Coefs: coefs, C: fk.c()}}}
 	}
 	return out
 }
@@ -105,11 +106,12 @@ func (r *relaxation) relaxes(g *Graph, k int) bool {
 // see above) into out; false when a cavity or the tilted distribution is
 // improper or a result is not finite.
 func (sc *gateScratch) relaxedSite(g *Graph, st *state, k int, out []families.Gaussian) bool {
-	si := g.site.At(k)
+	si := g.siteIndex(k)
 	gt := &sc.rx.sites[si]
-	lo, hi := g.edges(k)
+	fk := g.fac(k)
+	lo, hi := fk.lo, fk.hi
 	for e := lo; e < hi; e++ {
-		c, m, i := st.cavity(g, e, 1), st.msg[e], e-lo
+		c, m, i := st.cavity(&fk, e, 1), st.msg[e], e-lo
 		if !(c.Prec > 0) || !finite(c.Shift) {
 			return false
 		}

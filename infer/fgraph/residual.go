@@ -43,7 +43,8 @@ func newResidualQueue(p *passer) *residualQueue {
 func (q *residualQueue) propose(k int) {
 	p := q.p
 	stats, sk := p.stats, p.skippedSweep
-	m, ok := p.messages(k, -1, false)
+	fk := p.g.fac(k)
+	m, ok := p.messages(&fk, k, -1, false)
 	p.stats, p.skippedSweep = stats, sk // a proposal is not an update
 	if ok == q.failed[k] {
 		if ok {
@@ -57,10 +58,10 @@ func (q *residualQueue) propose(k int) {
 	if !ok {
 		return
 	}
-	lo, hi := p.g.edges(k)
+	lo, hi := fk.lo, fk.hi
 	copy(q.prop[lo:hi], m)
 	for e := lo; e < hi; e++ {
-		b := p.st.belief[p.g.evar[e]]
+		b := p.st.belief[fk.v(e)]
 		old := p.st.msg[e]
 		if m[e-lo] == old {
 			continue
@@ -94,15 +95,16 @@ func (q *residualQueue) step() float64 {
 	p := q.p
 	k := int(q.heap[0])
 	r := q.res[k]
-	lo, hi := p.g.edges(k)
+	fk := p.g.fac(k)
+	lo, hi := fk.lo, fk.hi
 	if !q.failed[k] {
 		for e := lo; e < hi; e++ {
-			p.st.set(p.g, e, p.damped(k, p.st.msg[e], q.prop[e]))
+			p.st.set(&fk, e, p.damped(&fk, p.st.msg[e], q.prop[e]))
 		}
 		p.stats.Updates++
 	}
 	for e := lo; e < hi; e++ {
-		v := p.g.evar[e]
+		v := fk.v(e)
 		for _, f := range p.ad.vedge[p.ad.vstart[v]:p.ad.vstart[v+1]] {
 			j := int(p.ad.efactor[f])
 			q.propose(j)

@@ -52,8 +52,8 @@ func (g *Graph) sitesLogLik(x []float64) float64 {
 	s := 0.0
 	for k := 0; k < g.NumFactors(); k++ {
 		if !g.gaussian(k) {
-			lo, hi := g.edges(k)
-			s += logDensity(g.lik(k), g.y.At(k), g.evar[lo:hi], g.ecoef[lo:hi], g.c.At(k), x)
+			fk := g.fac(k)
+			s += logDensity(g.liks[fk.site()], fk.y(), &fk, x)
 		}
 	}
 	return s
@@ -83,10 +83,10 @@ func (gt *gate) branchLogLik(k int, x []float64) float64 {
 }
 
 // logDensity is log p(y | Σ a_e x[v_e] + c).
-func logDensity(l any, y float64, vars []int32, coefs []float64, c float64, x []float64) float64 {
-	f := c
-	for i, v := range vars {
-		f += coefs[i] * x[v]
+func logDensity(l any, y float64, fk *fac, x []float64) float64 {
+	f := fk.c()
+	for e := fk.lo; e < fk.hi; e++ {
+		f += fk.a(e) * x[fk.v(e)]
 	}
 	lv, _, _ := l.(factor.LogDensity).LogLik(y, f)
 	return lv

@@ -44,18 +44,19 @@ type adjacency struct {
 }
 
 func newAdjacency(g *Graph) *adjacency {
-	ad := &adjacency{vstart: make([]int32, g.n+1), vedge: make([]int32, len(g.evar)), efactor: make([]int32, len(g.evar))}
-	for _, v := range g.evar {
-		ad.vstart[v+1]++
+	ad := &adjacency{vstart: make([]int32, g.n+1), vedge: make([]int32, g.numEdges()), efactor: make([]int32, g.numEdges())}
+	for _, fk := range g.facs() {
+		for e := fk.lo; e < fk.hi; e++ {
+			ad.vstart[fk.v(e)+1]++
+		}
 	}
 	for v := 0; v < g.n; v++ {
 		ad.vstart[v+1] += ad.vstart[v]
 	}
 	fill := append([]int32(nil), ad.vstart[:g.n]...)
-	for k := 0; k < g.NumFactors(); k++ {
-		lo, hi := g.edges(k)
-		for e := lo; e < hi; e++ {
-			v := g.evar[e]
+	for k, fk := range g.facs() {
+		for e := fk.lo; e < fk.hi; e++ {
+			v := fk.v(e)
 			ad.vedge[fill[v]] = int32(e)
 			fill[v]++
 			ad.efactor[e] = int32(k)
@@ -70,7 +71,7 @@ func (ad *adjacency) degree(v int) int { return int(ad.vstart[v+1] - ad.vstart[v
 // isForest reports whether the bipartite graph has no cycle: a graph with
 // V + F nodes, E edges and C components is a forest iff E = V + F − C.
 func isForest(g *Graph, ad *adjacency) bool {
-	return len(g.evar) == g.n+g.NumFactors()-components(g, ad)
+	return g.numEdges() == g.n+g.NumFactors()-components(g, ad)
 }
 
 // components counts the connected components of the bipartite graph by
@@ -88,12 +89,12 @@ func components(g *Graph, ad *adjacency) int {
 		return x
 	}
 	c := g.n + g.NumFactors()
-	for k := 0; k < g.NumFactors(); k++ {
-		lo, hi := g.edges(k)
+	for _, fk := range g.facs() {
+		lo, hi := fk.lo, fk.hi
 		c-- // the factor joins the component of its first variable
-		r := find(g.evar[lo])
+		r := find(int32(fk.v(lo)))
 		for e := lo + 1; e < hi; e++ {
-			if s := find(g.evar[e]); s != r {
+			if s := find(int32(fk.v(e))); s != r {
 				parent[s] = r
 				c--
 			}
@@ -127,11 +128,12 @@ func newTree(g *Graph, ad *adjacency) *tree {
 				seenF[k] = true
 				t.order = append(t.order, k)
 				t.parent[k] = e
-				lo, hi := g.edges(int(k))
+				fk := g.fac(int(k))
+				lo, hi := fk.lo, fk.hi
 				for c := lo; c < hi; c++ {
-					if w := g.evar[c]; !seenV[w] {
+					if w := fk.v(c); !seenV[w] {
 						seenV[w] = true
-						queue = append(queue, w)
+						queue = append(queue, int32(w))
 					}
 				}
 			}
@@ -144,19 +146,17 @@ func newTree(g *Graph, ad *adjacency) *tree {
 // leafRank orders the factors below a variable: leaf sites (0), other
 // leaves (1), factors with variables further down (2).
 func leafRank(g *Graph, k int32) int {
-	lo, hi := g.edges(int(k))
+	fk := g.fac(int(k))
+	lo, hi := fk.lo, fk.hi
 	switch {
 	case hi-lo > 1:
 		return 2
-	case g.gaussian(int(k)):
+	case fk.gaussian():
 		return 1
 	}
 	return 0
 }
 
-// leaf reports whether factor k of the forest has no edge but the one to
+// leaf reports whether factor f of the forest has no edge but the one to
 // its parent.
-func (t *tree) leaf(g *Graph, k int) bool {
-	lo, hi := g.edges(k)
-	return hi-lo == 1
-}
+func (t *tree) leaf(f *fac) bool { return f.hi-f.lo == 1 }

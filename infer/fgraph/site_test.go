@@ -22,11 +22,12 @@ func TestSiteUpdateIsShared(t *testing.T) {
 		g.AddSite(ep.Probit{}, 1, []int{0, 1}, coefs, 0.2)
 		st := newState(g)
 		st.belief[0], st.belief[1] = families.Gaussian{Prec: 1.5, Shift: 0.3}, families.Gaussian{Prec: 0.8, Shift: -0.4} // other factors' messages
+		fk := g.fac(0)
 		for e := range old {
-			st.set(g, e, old[e])
+			st.set(&fk, e, old[e])
 		}
-		p := &passer{g: g, st: st, s: Settings{Settings: infer.Settings{Damping: d}}, u: 1, buf: make([]families.Gaussian, 2)}
-		p.update(0, -1, false)
+		p := &passer{g: g, st: st, s: Settings{Settings: infer.Settings{Damping: d}}, u: 1, buf: make([]families.Gaussian, 2), proj: make([]families.Projection, 4)}
+		p.update(&fk, 0, -1, false)
 		if p.stats.Updates != 1 {
 			t.Fatalf("δ = %g: update skipped", d)
 		}

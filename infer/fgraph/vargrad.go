@@ -61,10 +61,11 @@ func varGrads(g *Graph, st *state) []float64 {
 func affGrads(g *Graph, st *state) []float64 {
 	var out []float64
 	for k := 0; k < g.NumFactors(); k++ {
-		if !g.gaussian(k) {
+		fk := g.fac(k)
+		if !fk.gaussian() {
 			continue
 		}
-		lo, hi := g.edges(k)
+		lo, hi := fk.lo, fk.hi
 		d, s, ok := gaussianCavity(g, st, k)
 		if !ok {
 			return nil
@@ -72,8 +73,8 @@ func affGrads(g *Graph, st *state) []float64 {
 		if s == 0 { // a flat incoming message
 			for e := lo; e < hi; e++ {
 				var da float64
-				if n := st.cavity(g, e, 1); n.Prec == 0 && n.Shift == 0 {
-					da = -1 / g.ecoef[e]
+				if n := st.cavity(&fk, e, 1); n.Prec == 0 && n.Shift == 0 {
+					da = -1 / fk.a(e)
 				}
 				out = append(out, da)
 			}
@@ -82,8 +83,8 @@ func affGrads(g *Graph, st *state) []float64 {
 		}
 		r := d / s
 		for e := lo; e < hi; e++ {
-			n := st.cavity(g, e, 1)
-			a := g.ecoef[e]
+			n := st.cavity(&fk, e, 1)
+			a := fk.a(e)
 			out = append(out, r*n.Shift/n.Prec+a/n.Prec*(r*r-1/s))
 		}
 		out = append(out, r)
@@ -118,24 +119,25 @@ func gaussianCavity(g *Graph, st *state, k int) (d, s float64, ok bool) {
 	if flat || !ok {
 		return 0, 0, ok
 	}
-	return g.y.At(k) - m, g.v.At(k) + v, true
+	return g.obs(k) - m, g.noise(k) + v, true
 }
 
 // projCavity returns the mean c + Σ a_j m_j and variance Σ a_j² v_j of
 // factor k's projection aᵀx + c under its incoming messages N(m_j, v_j);
 // flat when one of them is flat, false when one is improper.
 func projCavity(g *Graph, st *state, k int) (m, v float64, flat, ok bool) {
-	lo, hi := g.edges(k)
-	m = g.c.At(k)
+	fk := g.fac(k)
+	lo, hi := fk.lo, fk.hi
+	m = fk.c()
 	for e := lo; e < hi; e++ {
-		n := st.cavity(g, e, 1)
+		n := st.cavity(&fk, e, 1)
 		if n.Prec == 0 && n.Shift == 0 {
 			return 0, 0, true, true
 		}
 		if !(n.Prec > 0) {
 			return 0, 0, false, false
 		}
-		a := g.ecoef[e]
+		a := fk.a(e)
 		m += a * n.Shift / n.Prec
 		v += a * a / n.Prec
 	}

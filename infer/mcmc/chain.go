@@ -133,6 +133,9 @@ func RunChain(ctx context.Context, p ChainProblem, s ChainSettings) (*Result, er
 	}
 	m, err := newChainModel(ctx, &p, r, parts)
 	if err != nil {
+		if ctx.Err() != nil { // canceled while setting up: a Canceled result
+			return chainsResult(ctx, start, r, 0, 0, nil, p.N, err, false)
+		}
 		return nil, err
 	}
 	n := p.N

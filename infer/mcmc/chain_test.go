@@ -304,3 +304,14 @@ func TestChainCancel(t *testing.T) {
 		t.Errorf("got %v, %v", res, err)
 	}
 }
+
+// A context canceled before the chain's set-up ends gives a Canceled
+// result too (as RunChain's doc says), not a nil one.
+func TestChainCanceledInSetUp(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := RunChain(ctx, probitWalkProblem(20000, 0.1), ChainSettings{Samples: 10, Chains: 2}) // its set-up checks the context every 2¹⁴ factors
+	if !errors.Is(err, context.Canceled) || res == nil || res.Status != infer.Canceled {
+		t.Errorf("got %v, %v", res, err)
+	}
+}

@@ -66,7 +66,8 @@ func TestApproxPerSite(t *testing.T) {
 // that is not log-concave names it (here Minka's clutter mixture, whose
 // posterior has a second mode), since convergence does not say which mode
 // EP settled in; a probit model (log-concave) carries no such warning, nor
-// does exact.
+// does exact; on a factor graph (a chain with Student-t readings) the
+// warning names the statement's first site.
 func TestMultimodalWarning(t *testing.T) {
 	rs := runSrc(t, `
 data y: real[6] = [2.1, 1.7, -3.5, 2.4, 6.1, 1.9]
@@ -80,6 +81,19 @@ infer exact
 	}
 	if hasWarning(rs["exact"], "log-concave") {
 		t.Errorf("exact warned: %v", rs["exact"].Warnings)
+	}
+	// A factor graph's sites share their statement's Site, which has no
+	// label: the warning names the statement's first site.
+	rs = runSrc(t, `
+data y: real[3] = [0.2, 5.1, 0.4]
+latent x: real[3]
+x[0] ~ normal(0, 10)
+for t in 1..3 { x[t] ~ normal(x[t - 1], 1) }
+for t in 0..3 { y[t] ~ student_t(4, x[t], 0.5) }
+infer ep
+`)
+	if r := rs["ep"]; r.Status != infer.Converged || !hasWarning(r, "factor student_t(y[0]) at test.fg:6:17 is not log-concave") {
+		t.Errorf("ep on a chain with Student-t readings: %v, warnings %v", r.Status, r.Warnings)
 	}
 	rs = runSrc(t, `
 data X: real[4, 2] = [[1, 0.5], [-0.3, 1], [0.7, -1.2], [2, 0.1]]

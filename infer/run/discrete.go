@@ -39,13 +39,15 @@ func (j *job) runBP() error {
 // is worth collecting before the results are made (collectLarge).
 const largeGraph = 1 << 20
 
-// collectLarge runs the garbage collector after an engine has returned on a
-// graph of largeGraph factors or more: its state — hundreds of MB on a
-// 10⁶-variable graph (BP's engine form and messages) — is garbage by then,
-// and the collector, which lets the heap grow to twice what was live at its
-// last run, would otherwise hold it while the results (an infer.Variable a
-// latent: 10⁶ on a libDAI file) and their output are made, so that the
-// peak is their sum rather than the larger of the two.
+// collectLarge runs the garbage collector on a graph of largeGraph factors
+// or more at a point where much of the heap has just become garbage: after
+// an engine has returned (its state — hundreds of MB on a 10⁶-variable
+// graph, BP's engine form and messages — is garbage by then), or before
+// infer/fgraph starts (compile's working lists are). The collector lets
+// the heap grow to twice what was live at its last run, so it would
+// otherwise hold that garbage while the next large allocation (the
+// results and their output; the engine's messages and schedule) is made,
+// and the peak would be their sum rather than the larger of the two.
 func collectLarge(g *graph.Graph) {
 	if g.NumFactors() >= largeGraph {
 		runtime.GC()

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // TestExactLinearAnySize: infer exact on a conjugate Gaussian block of six
@@ -67,5 +68,34 @@ infer exact as is { method = is }
 		if !(math.Abs(v.Mean[i]-e.Mean[i]) <= 0.05) || !(v.MeanSE[i] > 0) {
 			t.Errorf("is: w[%d] = %g (se %g), ep %g", i, v.Mean[i], v.MeanSE[i], e.Mean[i])
 		}
+	}
+}
+
+// TestFactorizedTightSiteFromSource: a Gaussian reading of a projection of
+// three weights whose noise (1e-12) is tiny against the first weight's
+// prior, under family = factorized with approx = exact (infer/ffep's exact
+// member sites, families.MemberSite), as EP and as ADF, and under infer
+// exact: every line gives the closed-form posterior
+// (testkit.GaussianSite) — variances within 1e-9 relative, means within
+// 1e-9 sd plus 4ε|E w| (w[0]'s sd is 1.8e-6). The derivative route put
+// w[0]'s variance 8e-6 off.
+func TestFactorizedTightSiteFromSource(t *testing.T) {
+	rs := runSrc(t, `
+data X: real[1, 3] = [[1, 1e-6, -1e-6]]
+data y: real[1] = [1.3]
+latent w: real[3] ~ normal([0.3, -0.5, 1.1], [2, 0.8, 1.5])
+for i in 0..1 { y[i] ~ normal(dot(X[i], w), 1e-12) }
+infer ep as ff { family = factorized, approx = exact, tol = 1e-12 }
+infer ep as adf { family = factorized, approx = exact, passes = 1 }
+infer exact
+`)
+	mean, vr, _ := testkit.GaussianSite([]float64{0.3, -0.5, 1.1}, []float64{2, 0.8, 1.5}, []float64{1, 1e-6, -1e-6}, 0, 1.3, 1e-12)
+	for _, l := range []string{"ff", "adf", "exact"} {
+		r := rs[l]
+		if !r.Status.HasNumbers() {
+			t.Fatalf("%s: %v %s", l, r.Status, r.Message)
+		}
+		v := r.Variables.At(0)
+		testkit.CheckMarginals(t, l, v.Mean, v.Var, mean, vr, 1e-9)
 	}
 }

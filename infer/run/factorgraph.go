@@ -53,6 +53,7 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 		s = fgraph.Settings{Settings: infer.Settings{Progress: j.st.Progress}}
 	}
 	s.Cov = len(j.m.Predicts) > 0
+	collectLarge(j.m.Graph) // compile's garbage, before the engine's state
 	res, err := fgraph.Run(j.ctx, g, s)
 	if res == nil {
 		return err
@@ -105,34 +106,34 @@ func (j *job) warnJitter(fg *compile.FactorGraph, delta float64) {
 // factors unless relax, the other sites as EP sites; it returns the sites
 // added as EP sites, in order.
 func graphOf(fg *compile.FactorGraph, relax bool, epLik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, []compile.Site, error) {
-	g := priorGraph(fg, fg.NumSites())
+	g := priorGraph(fg)
 	var liks []compile.Site
-	for i, s := range fg.Sites() {
-		a := s.Aff
-		if n, ok := s.Shared.Lik.(factor.Normal); ok && !relax {
-			g.AddGaussian(a.Vars, a.Coefs, a.Const, s.Y, n.Var)
+	for r := range fg.SiteGroups() {
+		if n, ok := r.Shared.Lik.(factor.Normal); ok && !relax {
+			g.AddAffines(fg.SiteForms(), r.From, r.To, n.Var)
 			continue
 		}
-		site := fg.SiteAt(i)
-		lik, err := epLik(site)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", site.Label, err)
+		group := make([]ep.Likelihood, 0, r.To-r.From)
+		for i := r.From; i < r.To; i++ {
+			site := fg.SiteAt(i)
+			lik, err := epLik(site)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", site.Label, err)
+			}
+			group = append(group, lik)
+			liks = append(liks, site)
 		}
-		g.AddSite(lik, s.Y, a.Vars, a.Coefs, a.Const)
-		liks = append(liks, site)
+		g.AddSites(fg.SiteForms(), r.From, r.To, group)
 	}
 	return g, liks, g.Err()
 }
 
-// priorGraph is the graph of fg's prior factors: its Gaussians and dense
-// blocks, whose product is the joint Gaussian prior of the variables, with
-// room for the first sites of fg.Sites.
-func priorGraph(fg *compile.FactorGraph, sites int) *fgraph.Graph {
+// priorGraph is the graph of fg's prior factors: its Gaussians (read in
+// place from the factor graph's columns) and dense blocks, whose product
+// is the joint Gaussian prior of the variables.
+func priorGraph(fg *compile.FactorGraph) *fgraph.Graph {
 	g := fgraph.NewGraph(fg.NumVars)
-	g.Grow(fg.NumGaussians()+sites, fg.Edges(sites))
-	for _, f := range fg.Gaussians() {
-		g.AddGaussian(f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, 0, f.Var)
-	}
+	g.AddAffines(fg.GaussianForms(), 0, fg.NumGaussians(), 0)
 	for _, d := range fg.Dense {
 		g.AddBlock(d.Vars, d.Prior.Mean, d.Prior.Cov)
 	}
@@ -162,7 +163,7 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOu
 // a singular one, returned) and every site as the sparse projection
 // aᵀx + c of the joint vector.
 func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, float64, error) {
-	g := priorGraph(fg, 0)
+	g := priorGraph(fg)
 	mean, cov, err := g.Gaussian()
 	if err != nil {
 		return nil, 0, err

@@ -34,7 +34,7 @@ import (
 // gatedGraph is fg as an infer/fgraph graph with its discrete variables
 // and gates; lik maps a site to the engine's likelihood.
 func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
-	g := priorGraph(fg, fg.NumSites())
+	g := priorGraph(fg)
 	j.warnJitter(fg, g.Jitter())
 	for i, s := range fg.Sites() {
 		site := fg.SiteAt(i)

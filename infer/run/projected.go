@@ -3,6 +3,8 @@ package run
 import (
 	"math"
 
+	"github.com/fg-infer/fg/families"
+
 	"github.com/fg-infer/fg/infer/ep"
 )
 
@@ -37,4 +39,16 @@ func (p sitePotential) Tilted(m, v float64) (float64, float64, float64) {
 		return math.NaN(), math.NaN(), math.NaN()
 	}
 	return lik.Tilted(p.s.Y, m, v, 1)
+}
+
+// GaussianSite is the site's likelihood itself as a site in the
+// projection (τ = 1/r, ν = y/r) when it is Gaussian in it
+// (families.GaussianSiter), so that approx = exact computes its members'
+// sites in leave-one-out form (ffep.GaussianProjected).
+func (p sitePotential) GaussianSite() (families.Gaussian, bool) {
+	g, ok := p.s.Lik.(families.GaussianSiter)
+	if !ok {
+		return families.Gaussian{}, false
+	}
+	return g.GaussianSite(p.s.Y), true
 }

@@ -54,6 +54,13 @@ func Run(ctx context.Context, m *compile.Model, opt Options) ([]*infer.Result, e
 		}
 	}
 	FillErrors(out)
+	pos := make([]string, len(out))
+	for i, s := range specs[:len(out)] {
+		if s.Pos.IsValid() {
+			pos[i] = m.Fset.Position(s.Pos).String()
+		}
+	}
+	FlagApart(out, pos)
 	return out, nil
 }
 

@@ -175,8 +175,15 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 			return fmt.Sprintf("the gated factor %s at %s", gt.Label, m.Fset.Position(gt.Pos)), true
 		}
 		for s := range g.SharedSites() {
-			if w, ok := site(*s); ok {
-				return w, true
+			if _, ok := site(*s); ok {
+				sc := *s // the shared Site has no label: its first site's
+				for i, a := range g.Sites() {
+					if a.Shared == s {
+						sc.Label = g.SiteLabel(i)
+						break
+					}
+				}
+				return site(sc)
 			}
 		}
 	}

@@ -1,11 +1,16 @@
 package stream
 
 import (
+	"context"
+	"fmt"
+	"math"
 	"slices"
 	"testing"
 
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/internal/testkit"
+	"github.com/fg-infer/fg/stdlib"
 )
 
 // TestSiteUpdateIsShared: one example's update with damping δ lands, bit
@@ -48,6 +53,36 @@ func TestSiteUpdateIsShared(t *testing.T) {
 		if dl[k] != families.Damped(oldL[k], nl[k], delta) || de[k] != families.Damped(oldE[k], ne[k], delta) {
 			t.Errorf("member %d: damped site (%v, %v), families.Damped (%v, %v)", k, dl[k], de[k],
 				families.Damped(oldL[k], nl[k], delta), families.Damped(oldE[k], ne[k], delta))
+		}
+	}
+}
+
+// TestStreamTightMemberSites: one example y = 1.3 with x = (1, 1e-6, −1e-6)
+// under a Gaussian likelihood of noise r = 1e-3 … 1e-13 on independent
+// priors: ADF's and EP's marginals are the closed-form posterior
+// (testkit.GaussianSite; one site with the prior as cavity is exact) —
+// variances within 1e-10 relative, means within 1e-10 sd plus 4ε|E w| (the
+// first weight's sd is ~1e-6). Its site is tight (cavity variance ~1e12
+// times the rest of the projection's); the derivative route put its
+// variance 8e-6 off at r = 1e-12, the leave-one-out form
+// (families.MemberSite) does not.
+func TestStreamTightMemberSites(t *testing.T) {
+	mu, p, a := []float64{0.3, -0.5, 1.1}, []float64{2, 0.8, 1.5}, []float64{1, 1e-6, -1e-6}
+	const y = 1.3
+	src := CSRSource{M: &stdlib.CSR{Rows: 1, Cols: 3, Ptr: []int{0, 3}, Idx: []int32{0, 1, 2}, Val: a}, Y: []float64{y}}
+	for e := 3; e <= 13; e++ {
+		r := math.Pow(10, -float64(e))
+		mean, vr, _ := testkit.GaussianSite(mu, p, a, 0, y, r)
+		for _, passes := range []int{1, 3} {
+			res, err := Run(context.Background(), &Problem{PriorMean: mu, PriorVar: p, Lik: ep.Gaussian{Var: r}, Train: src},
+				&Settings{Passes: passes, Tol: 1e-12, SiteDir: t.TempDir()})
+			if err != nil {
+				t.Fatalf("r = %g, %d passes: %v", r, passes, err)
+			}
+			if !res.Status.HasNumbers() || res.Skipped != 0 {
+				t.Fatalf("r = %g, %d passes: %v (%s)", r, passes, res.Status, res.Message)
+			}
+			testkit.CheckMarginals(t, fmt.Sprintf("r = %g, %d passes", r, passes), res.Mean, res.Var, mean, vr, 1e-10)
 		}
 	}
 }

@@ -126,7 +126,7 @@ func newModel(name string, src []byte, libdai bool, fsys fs.FS) (*Model, error) 
 
 // recompile compiles the source with the current overrides.
 func (m *Model) recompile() error {
-	opt := compile.Options{Set: m.set, Data: m.data, FS: m.fsys, Only: m.only, Syntax: m.syntax}
+	opt := compile.Options{Set: m.set, Data: m.data, FS: m.fsys, Only: m.only, Syntax: m.syntax, MethodsReplaceDefaults: len(m.methods) > 0}
 	var cm *compile.Model
 	var err error
 	if m.libdai {

@@ -90,3 +90,20 @@ func TestAddedMethodAfterLearning(t *testing.T) {
 		t.Fatal("no result of the added line")
 	}
 }
+
+// TestLibDAIMethodsReplaceDefaults: a libDAI file whose default exact line
+// compile refuses (K₂₆, over the clique budget) loads with --method lines,
+// which replace the default lines and are checked themselves.
+func TestLibDAIMethodsReplaceDefaults(t *testing.T) {
+	const path = "../../cmd/fg/testdata/badinput/libdai_exact_default_complete26/complete26.fg"
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "a default line of a libDAI file") {
+		t.Fatalf("default lines: %v", err)
+	}
+	m, err := LoadWith(path, Overrides{Methods: []string{"bp"}})
+	if err != nil || len(m.Labels()) != 1 || m.Labels()[0] != "bp" {
+		t.Fatalf("--method bp: %v", err)
+	}
+	if _, err := LoadWith(path, Overrides{Methods: []string{"exact"}}); err == nil || !strings.Contains(err.Error(), "treewidth ≥ 25") {
+		t.Errorf("--method exact: %v", err)
+	}
+}
