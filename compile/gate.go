@@ -426,43 +426,44 @@ func (g *FactorGraph) ConditionallyGaussian() bool {
 // enumeration (about an hour on one core).
 const maxEnumerationWork = 1e13
 
-// checkGates checks an infer line against a factor graph with gated
-// likelihoods (infer/run's runGated serves it): ep runs infer/fgraph under
+// The checks of an infer line against a factor graph with gated
+// likelihoods (infer/run's gated engines serve it): ep runs infer/fgraph under
 // family = factorized with kl, alpha or relaxed_kl; exact enumerates the selectors'
 // configurations (at most infer.MaxConfigurations) when the model is
 // conditionally Gaussian and integrates at most infer.MaxQuadDim real
 // elements otherwise; mcmc samples a dense joint of at most infer.MaxJoint.
-func (c *compiler) checkGates(s *ast.InferStmt, spec *InferSpec) {
+
+// checkGatesExact checks exact on gated likelihoods.
+func (c *compiler) checkGatesExact(s *ast.InferStmt) {
 	fg := c.m.FactorGraph
-	switch spec.Method {
-	case infer.MethodEP:
-		c.checkGatesEP(s, spec)
-	case infer.MethodExact:
-		switch n := fg.configurations(); {
-		case !fg.ConditionallyGaussian() && fg.NumVars > infer.MaxQuadDim:
-			c.errorf(s.Method, "exact integrates a model with gated non-Gaussian likelihoods by quadrature over at most %d real latent elements, the selectors summed out; this one has %d: use infer mcmc as the gold standard",
-				infer.MaxQuadDim, fg.NumVars)
-		case fg.ConditionallyGaussian() && n > infer.MaxConfigurations:
-			c.errorf(s.Method, "exact enumerates the configurations of the %d selectors, at most %d (2^20); this model has %.4g: use infer mcmc as the gold standard",
-				len(fg.Discrete), infer.MaxConfigurations, n)
-		case fg.ConditionallyGaussian() && n*math.Pow(float64(fg.NumVars), 3) > maxEnumerationWork:
-			c.errorf(s.Method, "exact would factor a %d×%d Gaussian for each of %.4g selector configurations (more than %.0e flops): use infer mcmc as the gold standard",
-				fg.NumVars, fg.NumVars, n, maxEnumerationWork)
-		case fg.NumVars > infer.MaxJoint:
-			c.errorf(s.Method, "exact needs a dense Gaussian over at most %d real latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
-		}
-	case infer.MethodMCMC:
-		if fg.NumVars > infer.MaxJoint {
-			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
-		}
+	switch n := fg.configurations(); {
+	case !fg.ConditionallyGaussian() && fg.NumVars > infer.MaxQuadDim:
+		c.errorf(s.Method, "exact integrates a model with gated non-Gaussian likelihoods by quadrature over at most %d real latent elements, the selectors summed out; this one has %d: use infer mcmc as the gold standard",
+			infer.MaxQuadDim, fg.NumVars)
+	case fg.ConditionallyGaussian() && n > infer.MaxConfigurations:
+		c.errorf(s.Method, "exact enumerates the configurations of the %d selectors, at most %d (2^20); this model has %.4g: use infer mcmc as the gold standard",
+			len(fg.Discrete), infer.MaxConfigurations, n)
+	case fg.ConditionallyGaussian() && n*math.Pow(float64(fg.NumVars), 3) > maxEnumerationWork:
+		c.errorf(s.Method, "exact would factor a %d×%d Gaussian for each of %.4g selector configurations (more than %.0e flops): use infer mcmc as the gold standard",
+			fg.NumVars, fg.NumVars, n, maxEnumerationWork)
+	case fg.NumVars > infer.MaxJoint:
+		c.errorf(s.Method, "exact needs a dense Gaussian over at most %d real latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
+	}
+}
+
+// checkGatesMCMC checks mcmc on gated likelihoods.
+func (c *compiler) checkGatesMCMC(s *ast.InferStmt) {
+	fg := c.m.FactorGraph
+	if fg.NumVars > infer.MaxJoint {
+		c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements; this model has %d", infer.MaxJoint, fg.NumVars)
 	}
 }
 
 // checkGatesEP checks the options of ep on gated likelihoods and sets the
 // family to factorized.
-func (c *compiler) checkGatesEP(s *ast.InferStmt, spec *InferSpec) {
+func (c *compiler) checkGatesEP(s *ast.InferStmt, spec *InferSpec, eng Engine) {
 	fg := c.m.FactorGraph
-	c.blockOnlyOptions(s, spec, infer.GatedEP)
+	c.blockOnlyOptions(s, spec, eng)
 	if at := optionValue(s, "family"); at != ast.Node(s) && spec.Family == infer.FamilyFull {
 		c.errorf(at, "gated likelihoods run under family = factorized (belief propagation on the selectors, EP on the real latents): a gate's tilted distribution is a mixture over several projections, which one joint Gaussian has no site for")
 	}

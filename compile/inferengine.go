@@ -7,56 +7,68 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// checkEngineOptions checks the options of an infer line against the
-// engine serving it — which the method registry (package infer) chooses by
-// the model's structure (Model.Engine) — so that no option value fails at
-// run time: the schedule against that engine's schedules, family =
-// factorized against the priors, the scheme and the divergence, the mcmc
-// run lengths. A line no engine serves is refused at its method.
-func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec) {
-	eng, err := c.m.Engine(spec)
+// checkEngine checks an infer line against the engine serving it — which
+// the method registry (package infer) chooses by the model's structure
+// (Model.Engine) — through that engine's Supports, so that no option value
+// fails at run time. A line no engine serves is refused at its method.
+func (c *compiler) checkEngine(s *ast.InferStmt, spec *InferSpec) {
+	id, err := c.m.Engine(spec)
 	if err != nil {
 		if c.modelFailed {
 			panic(abort{}) // the model's own error explains it
 		}
 		c.fail(s.Method, "%v", err)
 	}
-	switch eng {
-	case infer.GatedEP, infer.GatedExact, infer.GatedMCMC:
-		c.checkGates(s, spec)
-	case infer.GraphEP, infer.GraphExact, infer.GraphESS:
-		c.checkFactorGraph(s, spec)
+	c.engineSupports(id, s, spec)
+}
+
+// engineSupports runs the Supports of registered engine id on infer line s.
+func (c *compiler) engineSupports(id infer.Engine, s *ast.InferStmt, spec *InferSpec) {
+	eng, err := EngineOf(id)
+	c.check1(s.Method, err)
+	eng.Supports(&Checker{c: c, eng: eng, Line: s, Spec: spec})
+}
+
+// checkEPOptions checks the options of ep on Gaussian sites (blocks,
+// factor graphs) and of ep's belief propagation: family = factorized
+// against the priors and the scheme, family = full against exp(...)
+// factors that couple elements, nonnegative_sites against the engine.
+func (c *compiler) checkEPOptions(s *ast.InferStmt, spec *InferSpec) {
+	if spec.Method != infer.MethodEP {
+		return
 	}
-	switch eng {
-	case infer.BlockEP, infer.GraphEP, infer.BP:
-		c.checkSchedule(s, spec)
-		if spec.Method == infer.MethodEP && spec.Family == infer.FamilyFactorized {
-			c.checkFactorized(s, spec)
+	if spec.Family == infer.FamilyFactorized {
+		c.checkFactorized(s, spec)
+	}
+	if spec.Family != infer.FamilyFactorized {
+		if _, t := spec.Settings.Divergence.(infer.T); !t {
+			c.checkCoupledBatches(s)
 		}
-		if spec.Method == infer.MethodEP && spec.Family != infer.FamilyFactorized {
-			if _, t := spec.Settings.Divergence.(infer.T); !t {
-				c.checkCoupledBatches(s)
-			}
-		}
-		if spec.Method == infer.MethodEP && spec.NonNegativeSites {
-			c.checkNonNegative(s, spec)
-		}
-	case infer.BlockESS, infer.GraphESS, infer.GatedMCMC, infer.Gibbs:
-		c.checkMCMC(s, spec)
-	case infer.BlockQuadrature, infer.GraphExact, infer.JunctionTree:
-		if eng == infer.JunctionTree {
-			// The treewidth lower bound is O(n log n) on sparse graphs;
-			// the ordering it saves can take seconds to minutes.
-			if err := c.m.Graph.CheckCliqueBudget(context.Background(), infer.MaxCliqueTable); err != nil {
-				c.fail(s.Method, "infer exact: %v; use infer bp (or infer ep)", err)
-			}
-		}
-		if spec.ExactMethod == string(infer.ExactQuad) {
-			for _, b := range c.m.Blocks {
-				if b.N > infer.MaxQuadDim {
-					c.fail(optionValue(s, "method"), "method quad integrates at most %d dimensions; `%s` has %d (method is samples any dimension)", infer.MaxQuadDim, b.Name, b.N)
-				}
-			}
+	}
+	if spec.NonNegativeSites {
+		c.checkNonNegative(s, spec)
+	}
+}
+
+// checkCliqueBudget refuses exact on a discrete graph whose junction tree
+// would hold a clique table above infer.MaxCliqueTable. The treewidth
+// lower bound is O(n log n) on sparse graphs; the ordering it saves can
+// take seconds to minutes.
+func (c *compiler) checkCliqueBudget(s *ast.InferStmt) {
+	if err := c.m.Graph.CheckCliqueBudget(context.Background(), infer.MaxCliqueTable); err != nil {
+		c.fail(s.Method, "infer exact: %v; use infer bp (or infer ep)", err)
+	}
+}
+
+// checkQuadDim refuses method = quad on a block of more than
+// infer.MaxQuadDim elements.
+func (c *compiler) checkQuadDim(s *ast.InferStmt, spec *InferSpec) {
+	if spec.ExactMethod != string(infer.ExactQuad) {
+		return
+	}
+	for _, b := range c.m.Blocks {
+		if b.N > infer.MaxQuadDim {
+			c.fail(optionValue(s, "method"), "method quad integrates at most %d dimensions; `%s` has %d (method is samples any dimension)", infer.MaxQuadDim, b.Name, b.N)
 		}
 	}
 }

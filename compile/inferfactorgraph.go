@@ -8,8 +8,8 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// checkFactorGraph checks an infer line against a model compiled to a
-// FactorGraph (infer/run's runFactorGraph serves it): ep runs infer/fgraph
+// The checks of an infer line against a model compiled to a FactorGraph
+// (infer/run's factor-graph engines serve it): ep runs infer/fgraph
 // (kl, alpha, relaxed_kl under family = full; the schedules it has); exact
 // solves linear-Gaussian graphs at any size and integrates the joint by
 // quadrature up to infer.MaxQuadDim elements otherwise; mcmc samples the
@@ -20,33 +20,34 @@ import (
 // within the memory budget. The options of the block engines (shards, passes,
 // nonnegative_sites) are refused; bp and t(nu) have no rule for the
 // normal priors and conditionals (checkRules).
-func (c *compiler) checkFactorGraph(s *ast.InferStmt, spec *InferSpec) {
+
+// checkFactorGraphExact checks exact on a factor graph.
+func (c *compiler) checkFactorGraphExact(s *ast.InferStmt) {
 	fg := c.m.FactorGraph
-	switch spec.Method {
-	case infer.MethodEP:
-		c.checkFactorGraphEP(s, spec)
-	case infer.MethodExact:
-		switch {
-		case !fg.LinearGaussian():
-			if fg.NumVars > infer.MaxQuadDim {
-				c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", infer.MaxQuadDim, fg.NumVars)
-			}
-		case fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) && !fg.banded():
-			c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain, a tree or a chain of vector states) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
+	switch {
+	case !fg.LinearGaussian():
+		if fg.NumVars > infer.MaxQuadDim {
+			c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", infer.MaxQuadDim, fg.NumVars)
 		}
-	case infer.MethodMCMC:
-		if fg.NumVars > infer.MaxJoint && !fg.Chain() {
-			c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements unless the model is a chain (factors and sites within a band of the elements' order); this model has %d", infer.MaxJoint, fg.NumVars)
-		}
+	case fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) && !fg.banded():
+		c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain, a tree or a chain of vector states) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
+	}
+}
+
+// checkFactorGraphMCMC checks mcmc on a factor graph.
+func (c *compiler) checkFactorGraphMCMC(s *ast.InferStmt) {
+	fg := c.m.FactorGraph
+	if fg.NumVars > infer.MaxJoint && !fg.Chain() {
+		c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements unless the model is a chain (factors and sites within a band of the elements' order); this model has %d", infer.MaxJoint, fg.NumVars)
 	}
 }
 
 // checkFactorGraphEP checks the options of ep on a factor graph.
-func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
+func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec, eng Engine) {
 	fg := c.m.FactorGraph
 	div := optionValue(s, "divergence")
 	_, relaxed := spec.Settings.Divergence.(infer.RelaxedKL)
-	c.blockOnlyOptions(s, spec, infer.GraphEP)
+	c.blockOnlyOptions(s, spec, eng)
 	sch := spec.Settings.Schedule
 	if spec.Family == infer.FamilyFactorized {
 		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = factorized", sch, infer.GraphFactorizedSchedules))
@@ -67,14 +68,14 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec) {
 
 // blockOnlyOptions refuses the options of ep that engine eng (message
 // passing on a factor graph) does not take: those of the Gaussian-block
-// engines (the method registry's engine options).
-func (c *compiler) blockOnlyOptions(s *ast.InferStmt, spec *InferSpec, eng infer.Engine) {
+// engines (Engine.Options).
+func (c *compiler) blockOnlyOptions(s *ast.InferStmt, spec *InferSpec, eng Engine) {
 	e, err := infer.Lookup(spec.Method)
 	if err != nil {
 		return
 	}
 	for _, k := range infer.OptionKeys {
-		if at := optionValue(s, k); at != ast.Node(s) && e.Accepts(k) && !eng.Accepts(e, k) {
+		if at := optionValue(s, k); at != ast.Node(s) && e.Accepts(k) && !engineAccepts(eng, e, k) {
 			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
 		}
 	}

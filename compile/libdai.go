@@ -89,7 +89,8 @@ func compileLibDAI(filename string, r io.Reader, opt Options) (*Model, error) {
 // junction tree would be over the clique budget (graph.CheckCliqueBudget:
 // an exact recogniser for grids, bramble and minor-min-width lower bounds,
 // each O(n log n)-ish on sparse graphs, where the ordering they save can
-// take minutes), as checkEngineOptions refuses a written `infer exact`.
+// take minutes), as the junction-tree engine's Supports (checkCliqueBudget)
+// refuses a written `infer exact`.
 func checkLibDAIExact(g *graph.Graph, opt Options) error {
 	if len(opt.Only) > 0 && !slices.Contains(opt.Only, string(infer.MethodExact)) {
 		return nil

@@ -20,41 +20,33 @@ func (c *compiler) netRefuse(at ast.Node, what string) {
 // in each variable's family: kl is EP, alpha(a) power EP, alpha(0) the
 // exclusive-KL limit, variational message passing), exact and mcmc run
 // on it; bp, relaxed_kl and t(nu) do not, and options of the Gaussian
-// engines are refused where they are written.
+// engines are refused where they are written. The engine then checks the
+// graph itself (its Supports).
 func (c *compiler) checkNet(s *ast.InferStmt, spec *InferSpec) {
 	e, err := infer.Lookup(spec.Method)
 	c.check1(s.Method, err)
-	eng, err := e.Engine(infer.Net)
+	id, err := e.Engine(infer.Net)
 	if err != nil {
 		c.fail(s.Method, "%s does not run on %s: use ep (divergence kl, alpha(a), or alpha(0) for variational message passing), exact or mcmc", spec.Method, netModel)
 	}
+	eng, err := EngineOf(id)
+	c.check1(s.Method, err)
 	for _, o := range s.Options {
-		if !eng.Accepts(e, o.Key.Name) {
-			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, netModel, optionList(eng.Options(e)))
+		if !engineAccepts(eng, e, o.Key.Name) {
+			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, netModel, optionList(engineOptions(eng, e)))
 		}
 	}
-	switch spec.Method {
-	case infer.MethodEP:
-		switch d := spec.Settings.Divergence.(type) {
-		case infer.KL, infer.Alpha:
-		default:
-			c.fail(optionValue(s, "divergence"), "divergence %v does not run on %s: use kl, alpha(a) or alpha(0) (variational message passing)", d, netModel)
-		}
-		c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a typed factor graph", spec.Settings.Schedule, infer.NetSchedules))
-		if c.m.Net != nil {
-			if r := infer.CheckNet(eng, c.m.Net, spec.Settings); len(r) > 0 {
-				c.fail(s.Method, "ep with divergence %v cannot run this model: %s (at %s)", spec.Settings.Divergence, r[0].Msg, r[0].Pos)
-			}
-		}
-	case infer.MethodExact:
-		if c.m.Net != nil {
-			if r := infer.CheckNet(eng, c.m.Net, spec.Settings); len(r) > 0 {
-				c.fail(s.Method, "%s", r[0].Msg)
-			}
-		}
-	case infer.MethodMCMC:
-		c.checkMCMC(s, spec)
+	eng.Supports(&Checker{c: c, eng: eng, Line: s, Spec: spec})
+}
+
+// checkNetEP checks ep's divergence and schedule on a Net model.
+func (c *compiler) checkNetEP(s *ast.InferStmt, spec *InferSpec) {
+	switch d := spec.Settings.Divergence.(type) {
+	case infer.KL, infer.Alpha:
+	default:
+		c.fail(optionValue(s, "divergence"), "divergence %v does not run on %s: use kl, alpha(a) or alpha(0) (variational message passing)", d, netModel)
 	}
+	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a typed factor graph", spec.Settings.Schedule, infer.NetSchedules))
 }
 
 // optionList renders a list of options, or "none".

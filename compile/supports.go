@@ -49,7 +49,8 @@ func (m *Model) Supports(spec *InferSpec) []Diagnostic {
 }
 
 // supports runs Supports' checks of infer line s on the compiler's model,
-// reporting on c.
+// reporting on c: the method's checks around the Supports of the engine
+// that serves the line (Engine.Supports, through checkEngine and checkNet).
 func (c *compiler) supports(s *ast.InferStmt, spec *InferSpec) {
 	given := map[string]ast.Node{}
 	for _, o := range s.Options {
@@ -62,7 +63,7 @@ func (c *compiler) supports(s *ast.InferStmt, spec *InferSpec) {
 	c.checkRules(s, spec)
 	c.checkDraws(s, spec)
 	c.checkFITC(s, spec)
-	c.checkEngineOptions(s, spec)
+	c.checkEngine(s, spec)
 	c.checkStreamInfer(s, spec, given)
 	c.checkShards(s, spec)
 }

@@ -9,8 +9,9 @@ import (
 // (ep, bp, exact, mcmc) with the options it accepts, their defaults, and
 // which of the internal engines serves a model of each structure. compile
 // asks it which options apply and which engine a line will run on (and
-// refuses, with a position, a line no engine serves); infer/run dispatches
-// on the engine it names. The names themselves are in names.go.
+// refuses, with a position, a line no engine serves); the engine it names
+// is a type in infer/run (compile.Engine: its options, its Supports and
+// its Run). The names themselves are in names.go.
 
 // Defaults of the infer options besides the tolerances and sweep budgets
 // (iterate.go: DefaultMomentTol and DefaultMaxIter for ep, DefaultBeliefTol
@@ -78,7 +79,8 @@ const (
 	Net
 )
 
-// Engine is the internal engine a method runs on a model structure.
+// Engine is the internal engine a method runs on a model structure: the
+// key of its implementation (compile.EngineOf; the types are in infer/run).
 type Engine int
 
 // The internal engines.
@@ -147,37 +149,22 @@ var (
 	exactOptions = []string{"method"}
 )
 
-// engineOptions are the options of the engines that take fewer than their
-// method: message passing on a factor graph (with or without gates) has
-// no shards, passes or nonnegative_sites, which act on Gaussian blocks;
-// the engines of typed factor graphs take the options of their loop
-// (NetEP), none (NetExact), or the run lengths and seed (NetMCMC).
-var engineOptions = map[Engine][]string{
-	GraphEP:  graphEPOptions,
-	GatedEP:  graphEPOptions,
-	NetEP:    iterOptions,
-	NetExact: {},
-	NetMCMC:  append(append([]string(nil), mcmcOptions...), "seed"),
-}
-
-var graphEPOptions = append(append([]string(nil), iterOptions...), "seed", "approx", "family")
-
-// Accepts reports whether engine e, run by method entry m, takes option
-// key: every option of the method unless the engine takes fewer.
-func (e Engine) Accepts(m *Entry, key string) bool {
-	if opts, ok := engineOptions[e]; ok {
-		return slices.Contains(opts, key)
-	}
-	return m.Accepts(key)
-}
-
-// Options lists the option keys engine e, run by method entry m, takes.
-func (e Engine) Options(m *Entry) []string {
-	if opts, ok := engineOptions[e]; ok {
-		return opts
-	}
-	return append(append([]string(nil), m.Options...), "seed")
-}
+// The option sets of the engines that take fewer options than their
+// method (each engine's Options, infer/run): message passing on a factor
+// graph (with or without gates) has no shards, passes or nonnegative_sites,
+// which act on Gaussian blocks; the engines of typed factor graphs take
+// the options of their loop (NetEP), none (NetExact), or the run lengths
+// and seed (NetMCMC).
+var (
+	// LoopOptions are the options of the iteration loop.
+	LoopOptions = slices.Clip(iterOptions)
+	// GraphEPOptions are those of message passing on a factor graph.
+	GraphEPOptions = slices.Clip(append(append([]string(nil), iterOptions...), "seed", "approx", "family"))
+	// SamplerOptions are the run lengths of a sampler and its seed.
+	SamplerOptions = slices.Clip(append(append([]string(nil), mcmcOptions...), "seed"))
+	// NoOptions is the set of an engine that takes no option.
+	NoOptions = []string{}
+)
 
 // OptionKeys are the keys an infer line accepts, in the order error
 // messages list them.

@@ -41,8 +41,14 @@ func TestRunInterrupt(t *testing.T) {
 }
 
 // startDelay is how long a run gets to compile and start its method before
-// the signal (the slow models compile in a few tens of milliseconds).
-const startDelay = 500 * time.Millisecond
+// the signal (the slow models compile in a few tens of milliseconds), and
+// startCPU the CPU time it must have used by then: on a loaded machine
+// 500 ms of wall time can pass before the process has run at all (it then
+// dies of the signal's default action before fg installs its handler).
+const (
+	startDelay = 500 * time.Millisecond
+	startCPU   = 150 * time.Millisecond
+)
 
 // interrupt runs fg on path, sends sig after startDelay and checks that fg
 // stops within a second (of CPU time on StopProcs threads) with a
@@ -57,11 +63,7 @@ func interrupt(t *testing.T, path string, sig os.Signal) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		t.Fatalf("fg ended before the signal (%v):\n%s%s", err, out.String(), errb.String())
-	case <-time.After(startDelay):
-	}
+	waitStarted(t, cmd.Process.Pid, done, &out, &errb)
 	cpu0, haveCPU := testkit.PidCPU(cmd.Process.Pid)
 	sent := time.Now()
 	cmd.Process.Signal(sig)
@@ -87,6 +89,32 @@ func interrupt(t *testing.T, path string, sig os.Signal) {
 	}
 	if !strings.Contains(out.String(), "canceled") || !strings.Contains(errb.String(), "interrupted") || strings.Contains(errb.String(), "goroutine") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+	}
+}
+
+// waitStarted waits until the process has run for startDelay of wall time
+// and startCPU of CPU time (startDelay alone without /proc), or fails the
+// test when it ends first or has not started within 20 s.
+func waitStarted(t *testing.T, pid int, done chan error, out, errb *bytes.Buffer) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	wall := time.After(startDelay)
+	for waited := false; ; {
+		select {
+		case err := <-done:
+			t.Fatalf("fg ended before the signal (%v):\n%s%s", err, out.String(), errb.String())
+		case <-deadline:
+			t.Fatalf("fg used less than %v of CPU time in 20 s", startCPU)
+		case <-wall:
+			waited = true
+		case <-time.After(10 * time.Millisecond):
+		}
+		if !waited {
+			continue
+		}
+		if cpu, ok := testkit.PidCPU(pid); !ok || cpu >= startCPU {
+			return
+		}
 	}
 }
 

@@ -30,7 +30,7 @@ import (
 //   - mcmc runs particle Gibbs on a chain (fgChain), else elliptical
 //     slice sampling on that joint Gaussian prior (fgESS).
 //
-// compile refuses what these cannot serve (checkFactorGraph), with a position.
+// compile refuses what these cannot serve (the engines' Supports in engines.go), with a position.
 
 // fgExact is infer.GraphExact: infer/fgraph's exact posterior of a
 // linear-Gaussian graph, else quadrature on the joint Gaussian prior.

@@ -29,7 +29,7 @@ import (
 //   - mcmc runs Gibbs on the selectors with elliptical slice sampling on
 //     the continuous elements (mcmc.RunMixed).
 //
-// compile refuses what these cannot serve (checkGates), with positions.
+// compile refuses what these cannot serve (the engines' Supports in engines.go), with positions.
 
 // gatedGraph is fg as an infer/fgraph graph with its discrete variables
 // and gates; lik maps a site to the engine's likelihood.

@@ -15,16 +15,25 @@ import (
 // (variational message passing) — runs infer/mp (infer.NetEP); exact and
 // mcmc run the gold standards (net_gold.go: infer.NetExact, NetMCMC).
 
+// mpAlpha is infer/mp's α under divergence d: 1 for kl (EP), a for
+// alpha(a) (power EP; 0 is variational message passing).
+func mpAlpha(d infer.Divergence) (float64, error) {
+	switch d := d.(type) {
+	case infer.Alpha:
+		return d.A, nil
+	case infer.KL, nil:
+		return 1, nil
+	}
+	return 0, fmt.Errorf("divergence %v does not run on this model; use kl, alpha(a) or alpha(0)", d)
+}
+
 // runMP is infer.NetEP: it runs infer/mp and maps its beliefs to the model's latents.
 func (j *job) runMP() error {
-	opt := mp.Options{Alpha: 1, Damping: j.st.Damping, FixedDamping: j.st.FixedDamping, Tol: j.st.Tol, MaxIter: j.st.MaxIter, Progress: j.st.Progress}
-	switch d := j.st.Divergence.(type) {
-	case infer.Alpha:
-		opt.Alpha = d.A
-	case infer.KL, nil:
-	default:
-		return fmt.Errorf("divergence %v does not run on this model; use kl, alpha(a) or alpha(0)", d)
+	alpha, err := mpAlpha(j.st.Divergence)
+	if err != nil {
+		return err
 	}
+	opt := mp.Options{Alpha: alpha, Damping: j.st.Damping, FixedDamping: j.st.FixedDamping, Tol: j.st.Tol, MaxIter: j.st.MaxIter, Progress: j.st.Progress}
 	res, err := mp.Run(j.ctx, j.m.Net, opt)
 	if err != nil {
 		return err

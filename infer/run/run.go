@@ -4,8 +4,9 @@
 // infer/ffep, infer/stream, infer/shard, infer/bp, infer/jtree, infer/exact,
 // infer/mcmc), runs it under a context, and maps the engine's result back to
 // an engine-neutral infer.Result with the model's names. The engine is the
-// method registry's (compile.Model.Engine); job.engines maps each engine to
-// its runner, and each engine's adapter has its own file here. When the model
+// method registry's (compile.Model.Engine); each engine is a type in
+// engines.go (compile.Engine: its options, its check of an infer line, its
+// runner), and each engine's adapter has its own file here. When the model
 // has a gold standard (exact or mcmc) every other result gets its
 // approximation error.
 package run
@@ -117,8 +118,29 @@ func labelList(specs []*compile.InferSpec) string {
 	return strings.Join(ls, ", ")
 }
 
-// runOne runs one infer line and never returns nil.
+// runOne runs one infer line on the engine that package infer's method
+// registry chooses for the method and the model's structure
+// (compile.Model.Engine), and never returns nil.
 func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(infer.Progress)) *infer.Result {
+	id, err := m.Engine(s)
+	var eng compile.Engine
+	if err == nil {
+		eng, err = compile.EngineOf(id)
+	}
+	if err != nil {
+		r, _ := runJob(ctx, m, s, progress, func(*job) error { return err })
+		return r
+	}
+	r, _ := eng.Run(ctx, m, s, progress)
+	return r
+}
+
+// runJob is every engine's Run: it runs f, the engine's runner, as the job
+// of infer line s of m and completes the result: an error of f is its
+// status failed and message, a canceled ctx its status canceled; a failed
+// or canceled result loses its numbers; then the warnings every result can
+// carry and the run time. It returns f's error, or ctx's when canceled.
+func runJob(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(infer.Progress), f func(*job) error) (*infer.Result, error) {
 	start := time.Now()
 	r := newResult(s)
 	st := s.Settings
@@ -130,20 +152,22 @@ func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progres
 		}
 		j.st.Progress = func(iter int, x float64) { j.report("sweep", iter, 0, "R", x) }
 	}
-	if err := j.dispatch(); err != nil {
+	err := f(j)
+	if err != nil {
 		r.Status, r.Message = infer.Failed, err.Error()
 	}
-	if err := ctx.Err(); err != nil {
+	if cerr := ctx.Err(); cerr != nil {
 		// An engine error while the context is canceled is the cancellation
 		// (e.g. exact's quadrature returns ctx.Err()), not a failure.
 		// The message is the context's error alone: presenters print
 		// "label: canceled: context canceled".
-		r.Status, r.Message = infer.Canceled, err.Error()
+		r.Status, r.Message = infer.Canceled, cerr.Error()
+		err = cerr
 	}
 	r.ClearNumbers()
 	j.warn()
 	r.Runtime = time.Since(start)
-	return r
+	return r, err
 }
 
 // newResult is the result of infer line s before it runs: its method,
@@ -183,42 +207,6 @@ func (j *job) drawProgress() func(done, total int) {
 	return func(done, total int) { j.report("draw", done, total, "", math.NaN()) }
 }
 
-// dispatch runs the engine that package infer's method registry chooses
-// for the method and the model's structure (compile.Model.Engine).
-func (j *job) dispatch() error {
-	eng, err := j.m.Engine(j.spec)
-	if err != nil {
-		return err
-	}
-	run, ok := j.engines()[eng]
-	if !ok {
-		return fmt.Errorf("internal error: no runner for engine %d of %s", eng, j.spec.Method)
-	}
-	return run()
-}
-
-// engines maps each engine of the method registry to its runner.
-func (j *job) engines() map[infer.Engine]func() error {
-	fg := j.m.FactorGraph
-	return map[infer.Engine]func() error{
-		infer.BlockEP:         func() error { return j.runBlocks(j.epBlock) },
-		infer.BlockQuadrature: func() error { return j.runBlocks(j.exactBlock) },
-		infer.BlockESS:        func() error { return j.runBlocks(j.essBlock) },
-		infer.GraphEP:         func() error { return j.fgMessages(fg, false) },
-		infer.GraphExact:      func() error { return j.fgExact(fg) },
-		infer.GraphESS:        func() error { return j.fgMCMC(fg) },
-		infer.GatedEP:         func() error { return j.gatedEP(fg) },
-		infer.GatedExact:      func() error { return j.gatedExact(fg) },
-		infer.GatedMCMC:       func() error { return j.gatedMCMC(fg) },
-		infer.BP:              j.runBP,
-		infer.JunctionTree:    j.runJTree,
-		infer.Gibbs:           j.runGibbs,
-		infer.NetEP:           j.runMP,
-		infer.NetExact:        j.runNetExact,
-		infer.NetMCMC:         j.runNetMCMC,
-	}
-}
-
 // runBlocks runs f on every Gaussian block. Blocks share no factor, so they
 // are independent: the statuses combine to the worst, iterations to the
 // largest, log evidences add.
@@ -231,6 +219,8 @@ func (j *job) runBlocks(f func(b *compile.Block) (*blockOut, error)) error {
 	for i, b := range j.m.Blocks {
 		o, err := f(b)
 		if err != nil {
+			// The blocks before it do not make the evidence of the model.
+			r.LogEvidence, r.HasEvidence = 0, false
 			return fmt.Errorf("%s: %w", b.Name, err)
 		}
 		j.mergeBlock(i, b, o)

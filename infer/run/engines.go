@@ -1,0 +1,244 @@
+package run
+
+import (
+	"context"
+
+	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/exact"
+	"github.com/fg-infer/fg/infer/mp"
+)
+
+// The internal engines of package infer's method registry, one type each
+// (compile.Engine): the options it takes, its check of an infer line —
+// compile's building blocks (compile.Checker) and, on typed factor graphs,
+// the engine package's own check of the graph — and its runner, a method
+// of job. Adding an engine is its package under infer/, a constant in
+// infer/methods.go (and the structure it serves in the method's entry),
+// its type here and its line in registry.
+var registry = map[infer.Engine]compile.Engine{
+	infer.BlockEP:         blockEP{},
+	infer.BlockQuadrature: blockQuadrature{},
+	infer.BlockESS:        blockESS{},
+	infer.GraphEP:         graphEP{},
+	infer.GraphExact:      graphExact{},
+	infer.GraphESS:        graphESS{},
+	infer.GatedEP:         gatedEP{},
+	infer.GatedExact:      gatedExact{},
+	infer.GatedMCMC:       gatedMCMC{},
+	infer.BP:              beliefProp{},
+	infer.JunctionTree:    junctionTree{},
+	infer.Gibbs:           gibbs{},
+	infer.NetEP:           netEP{},
+	infer.NetExact:        netExact{},
+	infer.NetMCMC:         netMCMC{},
+}
+
+func init() {
+	for id, e := range registry {
+		compile.RegisterEngine(id, e)
+	}
+}
+
+// methodOptions is embedded by the engines that take every option of
+// their method.
+type methodOptions struct{}
+
+func (methodOptions) Options() []string { return nil }
+
+// blockEP is EP on each Gaussian block (infer/ep; infer/tep for t(nu),
+// infer/ffep for numerical schemes and family = factorized, infer/stream
+// for libsvm sites, infer/shard for shards, FITC).
+type blockEP struct{ methodOptions }
+
+func (blockEP) Supports(ck *compile.Checker) {
+	ck.Schedule()
+	ck.EPOptions()
+}
+
+func (blockEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, func(j *job) error { return j.runBlocks(j.epBlock) })
+}
+
+// blockQuadrature is quadrature or importance sampling on each block (infer/exact).
+type blockQuadrature struct{ methodOptions }
+
+func (blockQuadrature) Supports(ck *compile.Checker) { ck.QuadDim() }
+
+func (blockQuadrature) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, func(j *job) error { return j.runBlocks(j.exactBlock) })
+}
+
+// blockESS is elliptical slice sampling on each block (infer/mcmc).
+type blockESS struct{ methodOptions }
+
+func (blockESS) Supports(ck *compile.Checker) { ck.MCMC() }
+
+func (blockESS) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, func(j *job) error { return j.runBlocks(j.essBlock) })
+}
+
+// graphEP is message passing on a factor graph of real latents (infer/fgraph).
+type graphEP struct{}
+
+func (graphEP) Options() []string { return infer.GraphEPOptions }
+
+func (graphEP) Supports(ck *compile.Checker) {
+	ck.FactorGraphEP()
+	ck.Schedule()
+	ck.EPOptions()
+}
+
+func (graphEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, func(j *job) error { return j.fgMessages(m.FactorGraph, false) })
+}
+
+// graphExact is the exact posterior of a linear-Gaussian factor graph
+// (infer/fgraph), else quadrature on its joint Gaussian prior (infer/exact).
+type graphExact struct{ methodOptions }
+
+func (graphExact) Supports(ck *compile.Checker) {
+	ck.FactorGraphExact()
+	ck.QuadDim()
+}
+
+func (graphExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, func(j *job) error { return j.fgExact(m.FactorGraph) })
+}
+
+// graphESS samples the joint Gaussian prior of a factor graph (infer/mcmc:
+// elliptical slice sampling, particle Gibbs on chains).
+type graphESS struct{ methodOptions }
+
+func (graphESS) Supports(ck *compile.Checker) {
+	ck.FactorGraphMCMC()
+	ck.MCMC()
+}
+
+func (graphESS) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, func(j *job) error { return j.fgMCMC(m.FactorGraph) })
+}
+
+// gatedEP is BP on the selectors of gated likelihoods, EP on the Gaussian
+// side (infer/fgraph).
+type gatedEP struct{}
+
+func (gatedEP) Options() []string { return infer.GraphEPOptions }
+
+func (gatedEP) Supports(ck *compile.Checker) { ck.GatesEP() }
+
+func (gatedEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, func(j *job) error { return j.gatedEP(m.FactorGraph) })
+}
+
+// gatedExact enumerates the selectors of gated likelihoods, or integrates
+// with the selectors summed out (infer/fgraph, infer/exact).
+type gatedExact struct{ methodOptions }
+
+func (gatedExact) Supports(ck *compile.Checker) { ck.GatesExact() }
+
+func (gatedExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, func(j *job) error { return j.gatedExact(m.FactorGraph) })
+}
+
+// gatedMCMC is Gibbs on the selectors within elliptical slice sampling
+// (infer/mcmc.RunMixed).
+type gatedMCMC struct{ methodOptions }
+
+func (gatedMCMC) Supports(ck *compile.Checker) {
+	ck.GatesMCMC()
+	ck.MCMC()
+}
+
+func (gatedMCMC) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, func(j *job) error { return j.gatedMCMC(m.FactorGraph) })
+}
+
+// beliefProp is belief propagation on discrete factors (infer/bp), run by
+// bp and by ep on discrete latents.
+type beliefProp struct{ methodOptions }
+
+func (beliefProp) Supports(ck *compile.Checker) {
+	ck.Schedule()
+	ck.EPOptions()
+}
+
+func (beliefProp) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, (*job).runBP)
+}
+
+// junctionTree is the exact marginals of discrete factors (infer/jtree).
+type junctionTree struct{ methodOptions }
+
+func (junctionTree) Supports(ck *compile.Checker) {
+	ck.CliqueBudget()
+	ck.QuadDim()
+}
+
+func (junctionTree) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, (*job).runJTree)
+}
+
+// gibbs is Gibbs sampling of discrete latents (infer/mcmc).
+type gibbs struct{ methodOptions }
+
+func (gibbs) Supports(ck *compile.Checker) { ck.MCMC() }
+
+func (gibbs) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, (*job).runGibbs)
+}
+
+// netEP is EP, power EP and VMP (alpha(0)) on a typed factor graph
+// (infer/mp), which checks the graph's rules under the divergence itself.
+type netEP struct{}
+
+func (netEP) Options() []string { return infer.LoopOptions }
+
+func (netEP) Supports(ck *compile.Checker) {
+	ck.NetEP()
+	net := ck.Model().Net
+	if net == nil {
+		return // the model's own errors stopped its lowering
+	}
+	alpha, err := mpAlpha(ck.Spec.Settings.Divergence)
+	if err != nil {
+		ck.Fail(ck.Option("divergence"), "%v", err)
+	}
+	if d := mp.Supports(net, mp.Options{Alpha: alpha}); len(d) > 0 {
+		ck.Fail(ck.Line.Method, "ep with divergence %v cannot run this model: %s (at %s)", ck.Spec.Settings.Divergence, d[0].Msg, d[0].Pos)
+	}
+}
+
+func (netEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, (*job).runMP)
+}
+
+// netExact is the exact posterior of a typed factor graph (infer/exact's
+// RunNet: forward–backward, enumeration × closed form, quadrature), which
+// refuses a graph it cannot plan.
+type netExact struct{}
+
+func (netExact) Options() []string { return infer.NoOptions }
+
+func (netExact) Supports(ck *compile.Checker) {
+	if net := ck.Model().Net; net != nil {
+		if _, err := exact.PlanNet(net); err != nil {
+			ck.Fail(ck.Line.Method, "%s", err.Error())
+		}
+	}
+}
+
+func (netExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, (*job).runNetExact)
+}
+
+// netMCMC is Gibbs and slice sampling on a typed factor graph (infer/mcmc).
+type netMCMC struct{}
+
+func (netMCMC) Options() []string { return infer.SamplerOptions }
+
+func (netMCMC) Supports(ck *compile.Checker) { ck.MCMC() }
+
+func (netMCMC) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
+	return runJob(ctx, m, s, p, (*job).runNetMCMC)
+}
