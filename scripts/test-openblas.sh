@@ -3,8 +3,9 @@
 # libopenblas-dev and liblapacke-dev when they are missing and apt-get can
 # (root), then builds fg with the tag and runs the tests of the packages whose
 # dense algebra goes through it: the backend comparison (OpenBLAS against
-# gonum's pure Go to 1e-10) and the GPML reproductions of infer/ep and
-# infer/tep. Skips (exit 0, with a message) when the libraries cannot be had.
+# gonum's pure Go to 1e-10), the GPML reproductions of infer/ep and
+# infer/tep, and compile's golden dumps (prior covariances made through
+# BLAS). Skips (exit 0, with a message) when the libraries cannot be had.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # have: the header and a library the linker finds (a runtime-only
@@ -24,4 +25,4 @@ if ! have; then
 fi
 go build -tags openblas -o /dev/null ./cmd/fg
 ./scripts/staticcheck.sh -tags openblas ./internal/openblas/
-go test -tags openblas -short -count=1 ./internal/openblas/ ./infer/ep/ ./infer/tep/
+go test -tags openblas -short -count=1 ./internal/openblas/ ./infer/ep/ ./infer/tep/ ./compile/
