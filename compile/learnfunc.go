@@ -302,7 +302,7 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
 	}
-	if f.m.FactorGraph != nil || f.m.Net != nil {
+	if f.m.Blocks() == nil && (f.m.FactorGraph != nil || f.m.Net != nil) {
 		return f.graphAt(c, x)
 	}
 	return f.blocks(c), nil
@@ -407,11 +407,15 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 // blocks re-evaluates the recorded prior and likelihood slots.
 func (f *LearnFunc) blocks(c *compiler) *Model {
 	m := *f.m
-	m.Blocks = make([]*Block, len(f.m.Blocks))
 	byLat := map[int]*Block{}
-	for i, b := range f.m.Blocks {
-		nb := *b
-		m.Blocks[i], byLat[b.Latent] = &nb, &nb
+	if f.m.FactorGraph != nil {
+		fg := *f.m.FactorGraph
+		fg.Dense = make([]*Block, len(fg.Dense))
+		for i, b := range f.m.FactorGraph.Dense {
+			nb := *b
+			fg.Dense[i], byLat[b.Latent] = &nb, &nb
+		}
+		m.FactorGraph = &fg
 	}
 	for _, p := range f.st.rec.priors {
 		if b := byLat[p.lat]; b != nil {

@@ -58,12 +58,12 @@ import (
 
 // learnView is the model learn works on: m itself when it compiled to
 // Gaussian blocks or to a forest learned on its messages (forestView);
-// for another factor graph a shallow copy whose Blocks hold the joint
-// block (jointLearnBlock). Its other fields are m's, so that LearnFunc
-// compiles it again at other values.
+// for another factor graph a shallow copy whose factor graph is the joint
+// block (jointLearnBlock) alone. Its other fields are m's, so that
+// LearnFunc compiles it again at other values.
 func learnView(m *compile.Model) (*compile.Model, error) {
 	fg := m.FactorGraph
-	if fg == nil || forestView(fg) {
+	if fg == nil || m.Blocks() != nil || forestView(fg) {
 		return m, nil
 	}
 	if len(fg.Gates) > 0 {
@@ -74,7 +74,7 @@ func learnView(m *compile.Model) (*compile.Model, error) {
 		return nil, err
 	}
 	out := *m
-	out.Blocks = []*compile.Block{b}
+	out.FactorGraph = compile.BlockGraph(b)
 	return &out, nil
 }
 

@@ -173,10 +173,10 @@ func TestLearnFactorGraphGradient(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if forest := len(lm.Blocks) == 0; forest != c.forest {
+			if forest := len(lm.Blocks()) == 0; forest != c.forest {
 				t.Fatalf("learned on the forest's messages: %v, want %v", forest, c.forest)
 			}
-			lb := testBuilder(t, lm)
+			lb := testBuilder(t, m)
 			checkGradient(t, lb, c.x)
 		})
 	}
