@@ -346,13 +346,25 @@ func (g *FactorGraph) AddGaussian(f LinearGaussian) {
 	if len(f.Aff.Vars) == 0 || f.Aff.Vars[0] != f.Target || f.Aff.Coefs[0] != 1 {
 		panic("compile: a linear-Gaussian factor's first variable is its target, with coefficient 1")
 	}
+	g.mustBeGraph()
 	g.addGaussian(f.Aff, f.Var, f.Factor, g.tag(fgTag{pos: f.Pos, label: f.Label}))
 }
 
 // AddSite appends s. Its label is its graph factor's when the graph is
 // known, else s.Label.
 func (g *FactorGraph) AddSite(s AffineSite) {
+	g.mustBeGraph()
 	g.addSite(s.Aff, s.Y, s.Factor, g.tag(fgTag{shared: s.Shared, label: s.Label}))
+}
+
+// mustBeGraph panics when a block of g holds factors of its own: those
+// are a graph of blocks' (Blocks), which has no other factor.
+func (g *FactorGraph) mustBeGraph() {
+	for _, b := range g.Dense {
+		if len(b.Sites) > 0 || len(b.Batches) > 0 || len(b.Streams) > 0 {
+			panic("compile: a block with sites of its own is a graph of blocks, which takes no other factor")
+		}
+	}
 }
 
 func (g *FactorGraph) addGaussian(a Affine, v float64, factor, tag int) {

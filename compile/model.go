@@ -1,7 +1,7 @@
 // Package compile turns a parsed fg model (lang/ast) into a Model: evaluated
-// data and params, a factor graph (graph.Graph), the continuous part in the
-// form its engines take (Gaussian blocks, a FactorGraph of several latents,
-// or a typed factor graph graph.Net), and the infer/predict/expect/learn
+// data and params, a factor graph (graph.Graph), the real latents held once
+// as a FactorGraph (its Blocks view: independent Gaussian blocks) or the
+// model as a typed factor graph graph.Net, and the infer/predict/expect/learn
 // specifications.
 // It resolves names, checks types and shapes, evaluates data expressions
 // (csv, generators, --set overrides), unrolls plates and consults the stdlib

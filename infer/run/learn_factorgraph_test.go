@@ -138,7 +138,7 @@ func compileFGCase(t *testing.T, file, src string, replace [2]string) *compile.M
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.FactorGraph == nil {
+	if m.FactorGraph == nil || m.Blocks() != nil {
 		t.Fatalf("%s did not compile to a factor graph", name)
 	}
 	return m
@@ -219,7 +219,7 @@ func TestLearnFactorGraphOptimum(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.FactorGraph == nil || out.Learn != nil {
+			if out.FactorGraph == nil || out.Blocks() != nil || out.Learn != nil {
 				t.Fatalf("learned model: factor graph %v, learn %v", out.FactorGraph != nil, out.Learn)
 			}
 			checkLearnedOptimum(t, m, learned, trace, nil, 1e-6, 1e-7, 1e-4)
