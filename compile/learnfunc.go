@@ -275,8 +275,8 @@ func (m *Model) LearnFunc() (*LearnFunc, error) {
 func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] }
 
 // At returns the model at learned values x (in LearnFunc order) with every
-// block re-evaluated: a shallow copy of the model whose Blocks are new
-// where they depend on x; a model compiled to a factor graph or a typed
+// block re-evaluated: a shallow copy of the model whose graph of blocks
+// holds copies of the blocks, new where they depend on x; a model compiled to a factor graph or a typed
 // factor graph (Net) is set in place in one copy of it (graphAt; gram is
 // then ignored). With gram false the Gram matrices of gp and tp priors are
 // not computed (Prior.Cov is nil there; the kernel and its
