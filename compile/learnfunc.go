@@ -275,10 +275,10 @@ func (m *Model) LearnFunc() (*LearnFunc, error) {
 func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] }
 
 // At returns the model at learned values x (in LearnFunc order) with every
-// block re-evaluated: a shallow copy of the model whose graph of blocks
-// holds copies of the blocks, new where they depend on x; a model compiled to a factor graph or a typed
-// factor graph (Net) is set in place in one copy of it (graphAt; gram is
-// then ignored). With gram false the Gram matrices of gp and tp priors are
+// block re-evaluated: for a graph of blocks a shallow copy of the model
+// whose blocks are copies, new where they depend on x; a model compiled to
+// another factor graph or a typed factor graph (Net) is set in place in
+// one copy of it (graphAt; gram is then ignored). With gram false the Gram matrices of gp and tp priors are
 // not computed (Prior.Cov is nil there; the kernel and its
 // hyperparameters are set). Values outside the bounds of the learn
 // statement, and values the model rejects (a negative variance), are errors.
