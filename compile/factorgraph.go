@@ -199,7 +199,8 @@ func (g *FactorGraph) VarOf(l, e int) int { return g.First[l] + e }
 // NumGaussians is the number of linear-Gaussian factors.
 func (g *FactorGraph) NumGaussians() int { return g.gaussians.Len() }
 
-// NumSites is the number of likelihood sites.
+// NumSites is the number of affine likelihood sites (none in a graph of
+// blocks, whose sites are its blocks'; Blocks).
 func (g *FactorGraph) NumSites() int { return g.sites.Len() }
 
 // Gaussian is linear-Gaussian factor i, with its label and lists of its
