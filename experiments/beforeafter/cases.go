@@ -32,17 +32,19 @@ type benchCase struct {
 // the fg binary.
 func cases() []benchCase {
 	return []benchCase{
+		{name: "startup", about: "fg check examples/toy5.fg (5 points): the cost of starting the binary, under every other case",
+			args: example("check", "examples/toy5.fg")},
 		{name: "bp", about: "BP, 20 sequential passes, 300×300 Ising grid with a coupling per edge (benchdata.IsingGridSource)",
 			setup: writeFile("grid300.fg", benchdata.IsingGridSource(300, true, 20)),
 			args:  inDir("run", "grid300.fg"), json: true},
 		{name: "ep", about: "EP on GPML's wdbc case (n = 379, SE kernel, probit): examples/gpml/se_probit.fg --only ep",
-			args: example("examples/gpml/se_probit.fg", "--set", "dir=../../data/reference/gpml/wdbc_se_probit",
+			args: example("run", "examples/gpml/se_probit.fg", "--set", "dir=../../data/reference/gpml/wdbc_se_probit",
 				"--set", "log_ell=1.5", "--set", "log_sf=1", "--only", "ep"), json: true},
 		{name: "ep-gp1000", about: "EP, 5 sequential sweeps, probit GP n = 1000 on 2-D inputs (benchdata.ProbitGPData)",
 			setup: writeGP(1000, 0, "infer ep { max_iter = 5, tol = 1e-300 }"),
 			args:  inDir("run", "model.fg"), json: true},
 		{name: "fitc", about: "FITC EP, sequential and parallel, GPML's pima case (n = 200, m = 20): examples/gpml/fitc_probit.fg",
-			args: example("examples/gpml/fitc_probit.fg", "--set", "dir=../../data/reference/gpml_fitc/pima_ripley_fitc20",
+			args: example("run", "examples/gpml/fitc_probit.fg", "--set", "dir=../../data/reference/gpml_fitc/pima_ripley_fitc20",
 				"--set", "log_ell=1", "--set", "log_sf=0.5", "--set", "nlz_gpml=103.27672157785325"), json: true},
 		{name: "fitc-10k", about: "FITC EP, 10 sequential sweeps, probit GP n = 10⁴, m = 100 (benchdata.ProbitGPData)",
 			setup: writeGP(10000, 100, "infer ep { max_iter = 10, tol = 1e-300 }"),
@@ -57,7 +59,7 @@ func cases() []benchCase {
 			setup: writeFile("grid1000.fg", benchdata.IsingGridSource(1000, false, 20)),
 			args:  inDir("check", "grid1000.fg")},
 		{name: "learn", about: "learning GPML's pima case (n = 200) by evidence from (1, 0.5): examples/gpml/learn_se_probit.fg",
-			args: example("examples/gpml/learn_se_probit.fg", "--set", "dir=../../data/reference/gpml/pima_ripley_se_probit",
+			args: example("run", "examples/gpml/learn_se_probit.fg", "--set", "dir=../../data/reference/gpml/pima_ripley_se_probit",
 				"--set", "log_ell=1", "--set", "log_sf=0.5"), json: true},
 	}
 }
@@ -127,11 +129,11 @@ func inDir(cmd, file string, args ...string) func(repo, dir string) []string {
 	}
 }
 
-// example is `fg run REPO/PATH ARGS...` on an example of the repository
+// example is `fg CMD REPO/PATH ARGS...` on an example of the repository
 // (the working tree's copy for both binaries).
-func example(path string, args ...string) func(repo, dir string) []string {
+func example(cmd, path string, args ...string) func(repo, dir string) []string {
 	return func(repo, _ string) []string {
-		return append([]string{"run", filepath.Join(repo, path)}, args...)
+		return append([]string{cmd, filepath.Join(repo, path)}, args...)
 	}
 }
 

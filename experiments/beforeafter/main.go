@@ -11,10 +11,11 @@
 // The base is checked out in a temporary detached git worktree, built with
 // `go build ./cmd/fg` and the worktree removed. A case is an example of the
 // repository (the working tree's copy, for both binaries) or a model
-// written into a temporary folder (cases.go): BP on a 300×300 Ising grid,
-// EP on a GPML dataset and on a generated GP of 1000 sites, FITC EP on a
-// GPML dataset and on 10⁴ sites, a random walk of 10⁶ steps, `fg check` on
-// the walk and on a 1000×1000 grid, and learning a GP's hyperparameters.
+// written into a temporary folder (cases.go): the binary's start-up, BP on
+// a 300×300 Ising grid, EP on a GPML dataset and on a generated GP of 1000
+// sites, FITC EP on a GPML dataset and on 10⁴ sites, a random walk of 10⁶
+// steps, `fg check` on the walk and on a 1000×1000 grid, and learning a
+// GP's hyperparameters.
 // Every case runs on ef3dc6c, the commit before the one-core redesign.
 //
 // Runs alternate base, head, head, base, … (n of each), so that a load that
