@@ -2,15 +2,14 @@ package factor_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
 
-	"github.com/fg-infer/fg/compile"
-	"github.com/fg-infer/fg/infer"
-	"github.com/fg-infer/fg/infer/run"
+	fg "github.com/fg-infer/fg"
 )
 
 // logitModels are two small logistic regressions on 0/1 labels, written
@@ -53,55 +52,73 @@ func model(src, lik string, spin bool) string {
 	return "model m\n" + strings.ReplaceAll(src, "LIK", lik)
 }
 
-func runModel(t *testing.T, src string) []*infer.Result {
+// runModel loads a model through the public Go API and runs its infer lines.
+func runModel(t *testing.T, src string) []*fg.Result {
 	t.Helper()
-	m, err := compile.CompileSource("m.fg", []byte(src), compile.Options{})
+	m, err := fg.LoadBytes("m.fg", []byte(src))
 	if err != nil {
-		t.Fatalf("compile: %v\n%s", err, src)
+		t.Fatalf("load: %v\n%s", err, src)
 	}
-	rs, err := run.Run(context.Background(), m, run.Options{})
+	rs, err := m.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range rs {
-		if !r.Status.HasNumbers() {
-			t.Fatalf("%s: %v (%s)", r.Label, r.Status, r.Message)
+	for _, r := range rs.All() {
+		if !r.Status().OK() {
+			t.Fatalf("%s: %v (%s)", r.Label(), r.Status(), r.Message())
 		}
 	}
-	return rs
+	return rs.All()
 }
 
 // sameResults compares two runs of the same infer lines: every marginal
 // mean and variance, the log evidence and every class probability.
-func sameResults(t *testing.T, what string, got, want []*infer.Result, tol float64) {
+func sameResults(t *testing.T, what string, got, want []*fg.Result, tol float64) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d results, want %d", what, len(got), len(want))
 	}
 	for k, g := range got {
 		w := want[k]
-		eq := func(name string, x, y float64) {
+		eq := func(name string, x, y float64, errs ...error) {
+			if err := errors.Join(errs...); err != nil {
+				t.Fatalf("%s %s: %s: %v", what, g.Label(), name, err)
+			}
 			if !scalar.EqualWithinAbsOrRel(x, y, tol, tol) {
-				t.Errorf("%s %s: %s = %.17g, logistic on spins %.17g (tolerance %g)", what, g.Label, name, x, y, tol)
+				t.Errorf("%s %s: %s = %.17g, logistic on spins %.17g (tolerance %g)", what, g.Label(), name, x, y, tol)
 			}
 		}
-		eq("log Z", g.LogEvidence, w.LogEvidence)
-		for i, v := range g.Variables.All() {
-			for e := range v.Mean {
-				eq(fmt.Sprintf("%s mean[%d]", v.Name, e), v.Mean[e], w.Variables.At(i).Mean[e])
-				eq(fmt.Sprintf("%s var[%d]", v.Name, e), v.Var[e], w.Variables.At(i).Var[e])
+		gz, _ := g.LogZ()
+		wz, _ := w.LogZ()
+		eq("log Z", gz, wz)
+		for _, name := range g.Variables() {
+			shape, err := g.Shape(name)
+			n := 1
+			for _, d := range shape {
+				n *= d
+			}
+			for e := range n {
+				gm, err1 := g.Mean(name, e)
+				wm, err2 := w.Mean(name, e)
+				eq(fmt.Sprintf("%s mean[%d]", name, e), gm, wm, err, err1, err2)
+				gv, err1 := g.Variance(name, e)
+				wv, err2 := w.Variance(name, e)
+				eq(fmt.Sprintf("%s var[%d]", name, e), gv, wv, err1, err2)
 			}
 		}
-		if len(g.Predictions) != len(w.Predictions) {
-			t.Fatalf("%s %s: %d predictions, want %d", what, g.Label, len(g.Predictions), len(w.Predictions))
-		}
-		for j, p := range g.Predictions {
-			for e := range p.Prob {
-				eq(fmt.Sprintf("p(y = 1)[%d]", e), p.Prob[e], w.Predictions[j].Prob[e])
+		for e := range predictions {
+			if _, err := g.Prediction("p", 0); err != nil {
+				break // the model has no predict line
 			}
+			gp, err1 := g.Prediction("p", e)
+			wp, err2 := w.Prediction("p", e)
+			eq(fmt.Sprintf("p(y = 1)[%d]", e), gp, wp, err1, err2)
 		}
 	}
 }
+
+// predictions is the number of points of the block model's predict line.
+const predictions = 2
 
 // TestBernoulliLogitEqualsLogistic: bernoulli_logit on 0/1 labels is
 // logistic on the spins 2y − 1, so with the same scheme every engine gives
