@@ -37,16 +37,6 @@ func (BernoulliLogit) Support() string            { return "0 or 1 (false or tru
 // New is the bernoulli_logit likelihood; it has no parameters.
 func (BernoulliLogit) New(map[string]float64) (Site, error) { return BernoulliLogit{}, nil }
 
-// Quality: evidence maximisation with bernoulli_logit sites has no
-// reference yet (every other rule is checked by infer/run's
-// TestStableRules against Simpson's rule).
-func (BernoulliLogit) Quality(c Column) Quality {
-	if c == learn {
-		return Experimental
-	}
-	return Stable
-}
-
 // CheckY accepts 0 and 1 (false and true).
 func (BernoulliLogit) CheckY(y float64) error {
 	if y != 0 && y != 1 {

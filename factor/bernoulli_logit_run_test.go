@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -135,5 +137,53 @@ func TestBernoulliLogitEqualsLogistic(t *testing.T) {
 		bl = runModel(t, model(src, "bernoulli_logit", false)+"infer ep\n")
 		lg = runModel(t, model(src, "logistic", true)+"infer ep { approx = gh(n = 200) }\n")
 		sameResults(t, name+" (Tilted)", bl, lg, 1e-9)
+	}
+}
+
+// gpLogitSrc is a GP classifier on 0/1 labels whose kernel length-scale
+// ell is a param.
+const gpLogitSrc = `model gp
+param ell = 1
+data X: real[8, 1] = [[-2], [-1.4], [-0.8], [-0.3], [0.2], [0.9], [1.5], [2.1]]
+data y: int[8] = [0, 0, 1, 0, 1, 1, 0, 1]
+latent f: real[8] ~ gp(se(ell, 2), X)
+y ~ bernoulli_logit(f)
+`
+
+// TestBernoulliLogitLearn: `learn ell` (evidence maximisation with
+// bernoulli_logit's quadrature sites) lands on the maximiser of the EP
+// evidence of runs at fixed ell: the vertex of the parabola through
+// log Z_EP at log ell − h, log ell, log ell + h (h = 0.01) is within 1e-4
+// of the learned log ell, and the parabola is concave.
+func TestBernoulliLogitLearn(t *testing.T) {
+	ell, ok := runModel(t, gpLogitSrc+"learn ell\ninfer ep\n")[0].Learned("ell")
+	if !ok {
+		t.Fatal("no learned ell")
+	}
+	logZ := func(u float64) float64 {
+		m, err := fg.LoadBytes("gp.fg", []byte(gpLogitSrc+"infer ep\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Set("ell", strconv.FormatFloat(math.Exp(u), 'g', -1, 64)); err != nil {
+			t.Fatal(err)
+		}
+		rs, err := m.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		lz, ok := rs.All()[0].LogZ()
+		if !ok || !rs.All()[0].Status().OK() {
+			t.Fatalf("ell = %g: %s (%s)", math.Exp(u), rs.All()[0].Status(), rs.All()[0].Message())
+		}
+		return lz
+	}
+	const h = 0.01
+	u := math.Log(ell)
+	zm, z0, zp := logZ(u-h), logZ(u), logZ(u+h)
+	curv := zm - 2*z0 + zp
+	vertex := u + h*(zm-zp)/(2*curv)
+	if !(curv < 0) || !(math.Abs(vertex-u) <= 1e-4) {
+		t.Errorf("learned ell %.8g (log %.8g); the evidence's parabola peaks at log ell %.8g (second difference %g)", ell, u, vertex, curv)
 	}
 }
