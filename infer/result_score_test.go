@@ -13,7 +13,7 @@ func TestScoreLabelEncodings(t *testing.T) {
 	want := (math.Log(0.8) + math.Log(0.3) + math.Log(0.6)) / 3
 	for _, y := range [][]float64{{-1, 1, 1}, {0, 1, 1}} {
 		s := p.Score(y)
-		if s.N != 3 || s.ErrorRate != 1.0/3 || math.Abs(s.MeanLogProb-want) > 1e-15 {
+		if s.N != 3 || s.ErrorRate != 1.0/3 || !(math.Abs(s.MeanLogProb-want) <= 1e-15) {
 			t.Errorf("labels %v: %+v, want 1/3 errors and mean log p %g", y, *s, want)
 		}
 	}
