@@ -23,8 +23,9 @@ var bernoulliLogitBuiltin = stdlib.Builtin{Name: "bernoulli_logit", Kind: stdlib
 // Logistic it has a Tilted rule: it is log-concave, so EP site precisions
 // stay positive, and its tilted moments come from quadTilted (composite
 // Gauss–Legendre around the cavity, the tilted mode and f = 0, where the
-// sigmoid bends), as poisson_log's do. An `approx` written on the infer line integrates its LogDensity
-// with that scheme instead, exactly as for logistic.
+// sigmoid bends), as poisson_log's do. An `approx` written on the infer
+// line integrates its LogDensity with that scheme instead, exactly as for
+// logistic.
 type BernoulliLogit struct{}
 
 func (BernoulliLogit) Name() string               { return "bernoulli_logit" }
