@@ -45,6 +45,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fg-infer/fg/internal/benchdata"
 )
 
 type config struct {
@@ -116,7 +118,7 @@ func measureAll(ctx context.Context, c config, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	start, loadStart := time.Now(), loadAvg()
+	start, loadStart := time.Now(), benchdata.LoadAvg()
 	var results []caseResult
 	for _, bc := range chosen {
 		r, err := measureCase(ctx, c, bc, repo, filepath.Join(work, bc.name), base, head)
@@ -242,7 +244,7 @@ func writeHeader(w io.Writer, c config, base, head binary, start time.Time, load
 	fmt.Fprintf(w, "%s, %s on %s/%s, %d CPUs, GOMAXPROCS=%s; %d timed runs of each side per case, alternated; "+
 		"1-minute load average %.1f at the start, %.1f at the end (%s).\n", start.UTC().Format("2006-01-02 15:04 MST"),
 		host, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), orElse(os.Getenv("GOMAXPROCS"), "unset"), c.n,
-		loadStart, loadAvg(), time.Since(start).Round(time.Second))
+		loadStart, benchdata.LoadAvg(), time.Since(start).Round(time.Second))
 	fmt.Fprintf(w, "CPU = user + system time of the fg process; peak = its ru_maxrss (not below this process's own %.0f MiB); "+
 		"ratios are of the medians; output: the `--json` (fg run) or text (fg check) of the two binaries, numbers to %g.\n\n",
 		float64(floor)/(1<<20), c.tol)

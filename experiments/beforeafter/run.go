@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/fg-infer/fg/internal/benchdata"
 )
 
 // sample is what one run of fg cost, read from the operating system.
@@ -22,7 +24,7 @@ type sample struct {
 // (discarded when empty), and measures it. A run that exits non-zero or
 // outlives timeout is an error carrying the end of its standard error.
 func run(ctx context.Context, bin string, args []string, dir, stdout string, timeout time.Duration) (sample, error) {
-	s := sample{load: loadAvg()}
+	s := sample{load: benchdata.LoadAvg()}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
@@ -69,16 +71,4 @@ func (t *tail) Write(p []byte) (int, error) {
 // String is the kept text on one line.
 func (t *tail) String() string {
 	return strings.Join(strings.Fields(string(t.b)), " ")
-}
-
-// loadAvg is the 1-minute load average (/proc/loadavg), 0 when it cannot
-// be read.
-func loadAvg() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 0
-	}
-	var l float64
-	fmt.Sscan(string(b), &l)
-	return l
 }
