@@ -115,7 +115,7 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if lm.Net == nil && (lm.FactorGraph == nil || len(lm.Blocks()) > 0) { // a forest view checks its sites in graphOf; a Net in netEvidence
+	if lm.Net == nil && !onMessages(lm) { // a forest view checks its sites in graphOf; a Net in netEvidence
 		if err := learnable(lm); err != nil {
 			return nil, nil, nil, err
 		}
@@ -347,7 +347,7 @@ func describeSet(s map[string]string) string {
 
 // build returns the blocks at x with DCov[k] = ∂K/∂x_k and DLik[k] = ∂θ_site/∂x_k.
 func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
-	if lb.m.FactorGraph != nil && len(lb.m.Blocks()) == 0 {
+	if onMessages(lb.m) {
 		return lb.buildForest(x)
 	}
 	if lb.m.Net != nil {
@@ -550,7 +550,7 @@ func (lb *learnBuilder) deriv(x []float64, k int, s0 snapshot) (snapshot, error)
 
 func snapOf(m *compile.Model) snapshot {
 	var s snapshot
-	if m.FactorGraph != nil && len(m.Blocks()) == 0 {
+	if onMessages(m) {
 		s.gvar, s.gaff, s.glik = forestVars(m.FactorGraph), forestAffs(m.FactorGraph), forestLiks(m.FactorGraph)
 	}
 	if m.Net != nil {
@@ -653,7 +653,7 @@ func kernelParams(k compile.KernelSpec) []string {
 // sameStructure reports what differs between two compilations of a model
 // beyond what learn may change.
 func sameStructure(a, b *compile.Model) error {
-	if a.FactorGraph != nil && len(a.Blocks()) == 0 {
+	if onMessages(a) {
 		return sameGraph(a.FactorGraph, b.FactorGraph)
 	}
 	if a.Net != nil {

@@ -116,6 +116,10 @@ func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block,
 	return b, nil
 }
 
+// onMessages reports whether the learn view m is a factor graph learned
+// on its messages (forestView): a factor graph that is not Gaussian blocks.
+func onMessages(m *compile.Model) bool { return m.FactorGraph != nil && m.Blocks() == nil }
+
 // forestView reports whether fg is learned on its messages: a forest
 // (ep's forward–backward schedule) with no dense block and no gate.
 func forestView(fg *compile.FactorGraph) bool {
