@@ -242,7 +242,7 @@ y[2] ~ normal(dot(w, X[2]), 0.5)
 	if got := m.Graph.Factor(f.Sites[1].Factor).Vars; len(got) != 2 {
 		t.Errorf("site vars %v", got)
 	}
-	if f.Prior.Kind != PriorMVNormal || f.Prior.Cov.At(0, 1) != 1 {
+	if f.Prior.Kind != (factor.MVNormal{}) || f.Prior.Cov.At(0, 1) != 1 {
 		t.Errorf("prior %+v", f.Prior)
 	}
 }
@@ -429,11 +429,11 @@ latent a: real[2] ~ student_t(3, 0, 2)
 latent f: real[2] ~ tp(5, matern52(2, 1), X)
 `, Options{})
 	a, f := m.Blocks[0].Prior, m.Blocks[1].Prior
-	if a.Kind != PriorStudentT || a.Nu != 3 || a.Cov.At(1, 1) != 2 {
+	if a.Kind != (factor.StudentTPrior{}) || a.Nu != 3 || a.Cov.At(1, 1) != 2 {
 		t.Errorf("student_t %+v", a)
 	}
 	r := math.Sqrt(5) / 2
-	if f.Kind != PriorTP || f.Nu != 5 || !(math.Abs(f.Cov.At(0, 1)-(1+r+r*r/3)*math.Exp(-r)) <= 1e-15) {
+	if f.Kind != (factor.TP{}) || f.Nu != 5 || !(math.Abs(f.Cov.At(0, 1)-(1+r+r*r/3)*math.Exp(-r)) <= 1e-15) {
 		t.Errorf("tp %+v", f)
 	}
 }

@@ -102,22 +102,13 @@ type Block struct {
 	Pos     ast.Pos
 }
 
-// PriorKind names the prior of a block.
-type PriorKind string
-
-// The prior kinds, named by package factor.
-var (
-	PriorNormal   = PriorKind(factor.NormalPrior{}.Name())   // iid normal(mean, var) over the vector
-	PriorMVNormal = PriorKind(factor.MVNormal{}.Name())      // mvnormal(mean, cov)
-	PriorGP       = PriorKind(factor.GP{}.Name())            // gp(kernel, X)
-	PriorStudentT = PriorKind(factor.StudentTPrior{}.Name()) // iid/multivariate Student-t(nu, mean, scale)
-	PriorTP       = PriorKind(factor.TP{}.Name())            // tp(nu, kernel, X)
-)
-
 // Prior is a block's prior: mean vector and covariance (for student_t/tp the
 // scale matrix), plus for GP/TP priors what prediction and learning need.
 type Prior struct {
-	Kind PriorKind
+	// Kind is the prior's factor kind (factor.NormalPrior{}, MVNormal{},
+	// GP{}, StudentTPrior{}, TP{}); consumers ask it for its family and
+	// shape.
+	Kind factor.PriorKind
 	Mean []float64
 	Cov  *mat.SymDense
 	// Var, for a normal prior, are the per-element variances (Cov's
