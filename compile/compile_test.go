@@ -16,6 +16,7 @@ import (
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 func mustCompile(t *testing.T, src string, opt Options) *Model {
@@ -412,7 +413,7 @@ func TestLibDAIFile(t *testing.T) {
 func TestCheckSkipsGram(t *testing.T) {
 	src := "data X: real[3, 1] = [[0], [1], [2]]\nlatent f: real[3] ~ gp(se(1, 2) + white(0.1), X)\n"
 	m, err := Check("t.fg", []byte(src), Options{})
-	if err != nil || m.Blocks[0].Prior.Cov != nil || m.Blocks[0].Prior.Kernel.Kind != "sum" {
+	if err != nil || m.Blocks[0].Prior.Cov != nil || m.Blocks[0].Prior.Kernel.Kind != kernel.KindSum {
 		t.Fatalf("check: %v", err)
 	}
 	m = mustCompile(t, src, Options{})

@@ -123,7 +123,7 @@ func kernelString(k KernelSpec) string {
 		for i, a := range k.Args {
 			parts[i] = kernelString(a)
 		}
-		return k.Kind + "(" + strings.Join(parts, ", ") + ")"
+		return k.Kind.String() + "(" + strings.Join(parts, ", ") + ")"
 	}
 	return fmt.Sprintf("%s%s%v", k.Kind, floats(k.Hyper, 8), k.HyperParams)
 }

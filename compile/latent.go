@@ -297,7 +297,8 @@ func abs(x float64) float64 {
 }
 
 // processPrior evaluates gp(kernel, X) / tp(nu, kernel, X): the kernel
-// (param k) and inputs X (param k+1), and the Gram matrix (skipped in Check).
+// (param k) and inputs X (param k+1), and the Gram matrix (skipped in Check)
+// or, for a Gaussian process with inducing inputs, its FITC approximation.
 func (c *compiler) processPrior(a *args, l *graph.Latent, kind factor.PriorKind, k int, nu float64) Prior {
 	kv, _ := a.val(k)
 	if kv.k != kKernel {

@@ -21,6 +21,7 @@ import (
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // Model is a compiled model.
@@ -129,12 +130,12 @@ type Prior struct {
 }
 
 // KernelSpec is a kernel expression with its hyperparameters resolved:
-// Kind is "se", "linear", "ard", "matern32", "matern52", "bias", "white",
-// "sum" or "prod"; Hyper are its numeric hyperparameters in stdlib order;
+// Kind is a leaf kernel (se, linear, ard, matern32, matern52, bias, white)
+// or a sum or product of Args; Hyper are its numeric hyperparameters in stdlib order;
 // HyperParams names the param (if any) each hyperparameter came from, so
 // `learn` can map params to kernel hyperparameters; Args are sub-kernels.
 type KernelSpec struct {
-	Kind        string
+	Kind        kernel.Kind
 	Hyper       []float64
 	HyperParams []string
 	Args        []KernelSpec

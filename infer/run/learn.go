@@ -642,7 +642,7 @@ func kernelOf(k compile.KernelSpec) learn.Kernel {
 
 // kernelParams flattens HyperParams in the order of learn.Kernel.Flat.
 func kernelParams(k compile.KernelSpec) []string {
-	if k.Kind == "sum" || k.Kind == "prod" {
+	if k.Kind.Composite() {
 		var out []string
 		for _, a := range k.Args {
 			out = append(out, kernelParams(a)...)
