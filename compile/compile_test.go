@@ -3,7 +3,6 @@ package compile
 import (
 	"encoding/csv"
 	"errors"
-	"github.com/fg-infer/fg/factor"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/datadir"
