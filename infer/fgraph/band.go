@@ -3,6 +3,7 @@ package fgraph
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -23,14 +24,8 @@ func bandwidth(g *Graph) int {
 		return -1
 	}
 	k := 0
-	for f := 0; f < g.NumFactors(); f++ {
-		fk := g.fac(f)
-		a, b := g.n, -1
-		for e := fk.lo; e < fk.hi; e++ {
-			v := fk.v(e)
-			a, b = min(a, v), max(b, v)
-		}
-		k = max(k, b-a)
+	for _, vs := range g.varLists() {
+		k = max(k, spread(g, vs))
 	}
 	return k
 }
@@ -99,18 +94,18 @@ func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 // checks done every 2¹⁴ rows.
 func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f int) bool, row func(f int) (scale, b float64)) error {
 	first := make([]int32, g.n+1) // counts, then starts, of the factors by first variable
-	for f := 0; f < g.NumFactors(); f++ {
-		if fk := g.fac(f); use(f) && fk.hi > fk.lo {
-			first[fk.minVar()+1]++
+	for f, vs := range g.varLists() {
+		if use(f) && len(vs) > 0 {
+			first[slices.Min(vs)+1]++
 		}
 	}
 	for i := 1; i <= g.n; i++ {
 		first[i] += first[i-1]
 	}
 	order := make([]int32, first[g.n])
-	for f := 0; f < g.NumFactors(); f++ {
-		if fk := g.fac(f); use(f) && fk.hi > fk.lo {
-			v := fk.minVar()
+	for f, vs := range g.varLists() {
+		if use(f) && len(vs) > 0 {
+			v := slices.Min(vs)
 			order[first[v]] = int32(f)
 			first[v]++
 		}

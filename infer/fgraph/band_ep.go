@@ -27,22 +27,19 @@ func siteBandwidth(g *Graph) int {
 		return -1
 	}
 	k := 0
-	for f := 0; f < g.NumFactors(); f++ {
-		fk := g.fac(f)
-		lo, hi := fk.lo, fk.hi
-		k = max(k, span(g, &fk, lo, hi))
+	for _, vs := range g.varLists() {
+		k = max(k, spread(g, vs))
 	}
 	return k
 }
 
-// span is max F − min F over the variables of factor fk's edges lo:hi.
-func span(g *Graph, fk *fac, lo, hi int) int {
-	a, b := g.n, -1
-	for e := lo; e < hi; e++ {
-		v := fk.v(e)
+// spread is max F − min F over variables F.
+func spread(g *Graph, vs []int32) int {
+	a, b := int32(g.n), int32(-1)
+	for _, v := range vs {
 		a, b = min(a, v), max(b, v)
 	}
-	return b - a
+	return int(b - a)
 }
 
 // bandEP is joint-Gaussian EP (family = full) on a graph with likelihood
