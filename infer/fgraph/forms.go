@@ -175,8 +175,12 @@ func (r *run) appendVars(dst []int32, i0, i1 int) []int32 {
 			}
 			continue
 		}
-		for i := i0; i < i1; i++ {
-			out[r.arity*(i-i0)+j] = int32(w.at(i))
+		// base + step·k, k = k0 + i: an integer rule (at's exceptions
+		// for k or step 0 are the same number).
+		v, step := w.base+(w.k0+i0)*w.step, w.step
+		for e := j; e < m; e += r.arity {
+			out[e] = int32(v)
+			v += step
 		}
 	}
 	return dst
