@@ -64,9 +64,9 @@ func (g *Graph) Banded() bool { return infer.Banded(g.n, bandwidth(g)) }
 // and returns netjoint.ErrCanceled when it closes.
 func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 	rb := netjoint.NewRootBand(g.n, k)
-	if err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) }, func(f int) (float64, float64) {
-		s := math.Sqrt(g.noise(f))
-		return 1 / s, (g.obs(f) - g.cst(f)) / s
+	if err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) }, func(_ int, fk *fac) (float64, float64) {
+		s := math.Sqrt(fk.variance())
+		return 1 / s, (fk.y() - fk.c()) / s
 	}); err != nil {
 		return gaussJoint{}, err
 	}
@@ -89,10 +89,10 @@ func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 
 // rootRows adds to rb a row per factor f with use(f), in order of the
 // factors' first variables (a counting sort): scale·a_f over its
-// variables and right-hand side b, with (scale, b) = row(f). A variable
-// named twice in a factor adds its coefficients, as addGaussians does. It
-// checks done every 2¹⁴ rows.
-func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f int) bool, row func(f int) (scale, b float64)) error {
+// variables and right-hand side b, with (scale, b) = row(f, its view). A
+// variable named twice in a factor adds its coefficients, as addGaussians
+// does. It checks done every 2¹⁴ rows.
+func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f int) bool, row func(f int, fk *fac) (scale, b float64)) error {
 	first := make([]int32, g.n+1) // counts, then starts, of the factors by first variable
 	for f, vs := range g.varLists() {
 		if use(f) && len(vs) > 0 {
@@ -117,7 +117,7 @@ func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f 
 		}
 		fk := g.fac(int(f))
 		base := fk.minVar()
-		scale, b := row(int(f))
+		scale, b := row(int(f), &fk)
 		clear(a)
 		top := 0
 		for e := fk.lo; e < fk.hi; e++ {

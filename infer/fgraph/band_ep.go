@@ -606,14 +606,14 @@ func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
 	}
 	if rows {
 		rb := netjoint.NewRootBand(b.n, b.k)
-		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int) (float64, float64) {
-			if g.gaussian(f) {
-				s := math.Sqrt(g.noise(f))
-				return 1 / s, (g.obs(f) - g.cst(f)) / s
+		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int, fk *fac) (float64, float64) {
+			if fk.gaussian() {
+				s := math.Sqrt(fk.variance())
+				return 1 / s, (fk.y() - fk.c()) / s
 			}
 			t, nu := b.tau[pos[f]], b.nu[pos[f]]
 			s := math.Sqrt(t)
-			return s, (nu - t*g.cst(f)) / s
+			return s, (nu - t*fk.c()) / s
 		})
 		if err != nil {
 			return nil, nil, 0, err

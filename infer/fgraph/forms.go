@@ -227,8 +227,11 @@ func (f *fac) gaussian() bool    { return f.r.site.at(f.i) < 0 }
 // vars appends the factor's variables to dst, coefs its coefficients.
 func (f *fac) vars(dst []int) []int {
 	if r := f.r; r.starts != nil {
-		for _, v := range r.evar[f.lo-r.e0 : f.hi-r.e0] {
-			dst = append(dst, int(v))
+		ev := r.evar[f.lo-r.e0 : f.hi-r.e0]
+		n := len(dst)
+		dst = slices.Grow(dst, len(ev))[:n+len(ev)]
+		for i, v := range ev {
+			dst[n+i] = int(v)
 		}
 		return dst
 	}
