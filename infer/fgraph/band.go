@@ -111,18 +111,21 @@ func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f 
 		}
 	}
 	a := make([]float64, rb.HalfWidth()+1)
+	var vars []int
+	var coefs []float64
 	for r, f := range order {
 		if r&0x3fff == 0 && openblas.Done(done) {
 			return netjoint.ErrCanceled
 		}
 		fk := g.fac(int(f))
-		base := fk.minVar()
+		vars, coefs = fk.vars(vars[:0]), fk.coefs(coefs[:0])
+		base := slices.Min(vars)
 		scale, b := row(int(f), &fk)
 		clear(a)
 		top := 0
-		for e := fk.lo; e < fk.hi; e++ {
-			j := fk.v(e) - base
-			a[j] += scale * fk.a(e)
+		for i, v := range vars {
+			j := v - base
+			a[j] += scale * coefs[i]
 			top = max(top, j)
 		}
 		rb.AddRow(base, a[:top+1], b)
