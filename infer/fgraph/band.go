@@ -64,7 +64,7 @@ func (g *Graph) Banded() bool { return infer.Banded(g.n, bandwidth(g)) }
 // and returns netjoint.ErrCanceled when it closes.
 func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 	rb := netjoint.NewRootBand(g.n, k)
-	if err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) }, func(_ int, fk *fac) (float64, float64) {
+	if err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) }, func(_ int, fk fac) (float64, float64) {
 		s := math.Sqrt(fk.variance())
 		return 1 / s, (fk.y() - fk.c()) / s
 	}); err != nil {
@@ -92,7 +92,7 @@ func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 // variables and right-hand side b, with (scale, b) = row(f, its view). A
 // variable named twice in a factor adds its coefficients, as addGaussians
 // does. It checks done every 2¹⁴ rows.
-func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f int) bool, row func(f int, fk *fac) (scale, b float64)) error {
+func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f int) bool, row func(f int, fk fac) (scale, b float64)) error {
 	first := make([]int32, g.n+1) // counts, then starts, of the factors by first variable
 	for f, vs := range g.varLists() {
 		if use(f) && len(vs) > 0 {
@@ -120,7 +120,7 @@ func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f 
 		fk := g.fac(int(f))
 		vars, coefs = fk.vars(vars[:0]), fk.coefs(coefs[:0])
 		base := slices.Min(vars)
-		scale, b := row(int(f), &fk)
+		scale, b := row(int(f), fk)
 		clear(a)
 		top := 0
 		for i, v := range vars {
@@ -147,8 +147,7 @@ func bandDiag(band []float64, n, k int) []float64 {
 // linear-Gaussian factors.
 func residualLogLik(g *Graph, mu []float64) float64 {
 	terms := make([]float64, 0, g.NumFactors())
-	for k := 0; k < g.NumFactors(); k++ {
-		fk := g.fac(k)
+	for _, fk := range g.facs() {
 		if !fk.gaussian() {
 			continue
 		}

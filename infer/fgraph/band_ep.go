@@ -606,7 +606,7 @@ func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
 	}
 	if rows {
 		rb := netjoint.NewRootBand(b.n, b.k)
-		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int, fk *fac) (float64, float64) {
+		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int, fk fac) (float64, float64) {
 			if fk.gaussian() {
 				s := math.Sqrt(fk.variance())
 				return 1 / s, (fk.y() - fk.c()) / s
