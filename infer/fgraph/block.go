@@ -60,25 +60,14 @@ func (g *Graph) AddBlock(vars []int, mean []float64, cov *mat.SymDense) {
 }
 
 // factorize sets the block's covariance and its Cholesky factor: cov as
-// given when it factorises, else cov + δI with gauss.CholeskyJitter's δ.
+// given when it factorises, else cov + δI with gauss.CholeskyJitter's δ
+// (gauss.FactorizeJittered).
 func (b *block) factorize(cov *mat.SymDense) error {
-	n := cov.SymmetricDim()
-	b.cov = mat.NewSymDense(n, nil)
-	b.cov.CopySym(cov)
-	if b.chol.Factorize(b.cov) {
-		return nil
-	}
-	_, delta, err := gauss.CholeskyJitter(cov)
+	c, delta, err := gauss.FactorizeJittered(cov, &b.chol)
 	if err != nil {
 		return err
 	}
-	for i := 0; i < n; i++ {
-		b.cov.SetSym(i, i, cov.At(i, i)+delta)
-	}
-	if !b.chol.Factorize(b.cov) {
-		return fmt.Errorf("not positive definite with jitter %g", delta)
-	}
-	b.jitter = delta
+	b.cov, b.jitter = c, delta
 	return nil
 }
 

@@ -129,7 +129,7 @@ func gaussianJoint(g *Graph, ad *adjacency, full bool, done <-chan struct{}) (ga
 	if !ok {
 		return informationJoint(g, done)
 	}
-	mu, sigma, logZ, err := priorMoments(g, d, done)
+	mu, sigma, logZ, err := priorMoments(g, ad, d, done)
 	if err != nil {
 		return gaussJoint{}, err
 	}

@@ -156,15 +156,14 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOu
 }
 
 // jointBlock is fg as one Gaussian block over all its variables: the prior
-// N(μ, Σ) of its Gaussian factors and dense blocks (fgraph.Graph.Gaussian:
+// N(μ, Σ) of its Gaussian factors and dense blocks (FactorGraph.JointPrior:
 // compile's priors and conditionals are directed, so the mean and
 // covariance are propagated in topological order with no inverse, the
-// blocks' covariances copied as given, with the jitter δ AddBlock added to
-// a singular one, returned) and every site as the sparse projection
-// aᵀx + c of the joint vector.
+// blocks' covariances copied as given, with the jitter δ added to a
+// singular one, returned) and every site as the sparse projection aᵀx + c
+// of the joint vector.
 func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, float64, error) {
-	g := priorGraph(fg)
-	mean, cov, err := g.Gaussian()
+	mean, cov, delta, err := fg.JointPrior()
 	if err != nil {
 		return nil, 0, err
 	}
@@ -175,7 +174,7 @@ func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, floa
 		site.Vars, site.Proj, site.Offset = slices.Clone(s.Aff.Vars), slices.Clone(s.Aff.Coefs), s.Aff.Const
 		b.Sites = append(b.Sites, site)
 	}
-	return b, g.Jitter(), nil
+	return b, delta, nil
 }
 
 // jointName names the joint of the real latents in messages, e.g. "x, mu".

@@ -147,7 +147,7 @@ func (j *job) gatedExact(fg *compile.FactorGraph) error {
 // gatedQuadrature integrates the continuous elements by adaptive cubature
 // with the selectors summed out; p(z_d = k) = E[p(z_d = k | x, y)].
 func (j *job) gatedQuadrature(fg *compile.FactorGraph, g *fgraph.Graph) error {
-	mean, cov, err := g.Gaussian()
+	mean, cov, _, err := fg.JointPrior()
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (j *job) gatedMCMC(fg *compile.FactorGraph) error {
 	if err != nil {
 		return err
 	}
-	mean, cov, err := g.Gaussian()
+	mean, cov, _, err := fg.JointPrior()
 	if err != nil {
 		return err
 	}

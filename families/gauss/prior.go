@@ -1,0 +1,242 @@
+package gauss
+
+import (
+	"fmt"
+	"iter"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/internal/openblas"
+)
+
+// Linear is what the joint Gaussian prior reads of a factor graph over
+// NumVars scalar variables: its factors in order, of which the
+// linear-Gaussian ones
+//
+//	N(y_k; a_kᵀx + c_k, σ_k²)
+//
+// enter the prior (Gaussian(k); the others, likelihood sites, are
+// skipped), and its dense blocks N(x_F; m, K) (mean nil = 0). compile's
+// real-latent IR (compile.FactorGraph's Gaussian forms and blocks) and
+// infer/fgraph's engine storage implement it, so that the gold standards
+// and infer/fgraph's dense joint propagate the same prior one way.
+type Linear interface {
+	NumVars() int
+	NumFactors() int
+	Gaussian(k int) bool
+	// VarLists iterates over every factor in order with its variables in
+	// edge order.
+	VarLists() iter.Seq2[int, []int32]
+	// Adjacent iterates over the factor of each edge of variable v, in
+	// the order of the factors (VarLists' order).
+	Adjacent(v int) iter.Seq[int32]
+	// Form appends factor k's variables and coefficients to vars and
+	// coefs and returns them with c_k, y_k and σ_k².
+	Form(k int, vars []int, coefs []float64) ([]int, []float64, float64, float64, float64)
+	NumBlocks() int
+	Block(b int) (vars []int, mean []float64, cov *mat.SymDense)
+}
+
+// Directed is a directed reading of the linear-Gaussian factors of a
+// Linear: each variable is defined by one of them (or by a block), in an
+// order where a factor's other variables come first, and the factors that
+// define no variable are observations of the ones before.
+type Directed struct {
+	Order []int32 // the variables, parents first: the blocks', then the peeled ones
+	Def   []int32 // per variable: the factor that defines it, −1 in a block
+	Obs   []int32 // the linear-Gaussian factors that define no variable
+}
+
+// Direct reads l as a directed model by peeling: the blocks' variables
+// come first (a block has a constant mean, so it has no parents), then a
+// linear-Gaussian factor N(y; a_v x_v + Σ_j a_j x_j + c, σ²) whose variables
+// are all defined but one, v, defines v,
+//
+//	x_v = (y − c − Σ_j a_j x_j)/a_v + ε_v,   ε_v ~ N(0, σ²/a_v²),
+//
+// until no such factor is left. When the model is directed (every variable
+// has one prior or conditional, with no cycle, as compile builds it) the
+// peeling defines every variable whatever factor it takes first: the
+// first undefined variable of a topological order always has its own
+// conditional ready. It fails (ok false) on an undirected loop (no factor
+// with a single undefined variable while some are undefined) or when
+// blocks overlap.
+func Direct(l Linear) (d Directed, ok bool) {
+	n, nf := l.NumVars(), l.NumFactors()
+	d.Def = make([]int32, n)
+	defined := make([]bool, n)
+	for b := range l.NumBlocks() {
+		vars, _, _ := l.Block(b)
+		for _, v := range vars {
+			if defined[v] {
+				return d, false
+			}
+			defined[v] = true
+			d.Def[v] = -1
+			d.Order = append(d.Order, int32(v))
+		}
+	}
+	undef := make([]int32, nf)
+	var queue []int32
+	for k, vs := range l.VarLists() {
+		if !l.Gaussian(k) {
+			continue
+		}
+		for _, v := range vs {
+			if !defined[v] {
+				undef[k]++
+			}
+		}
+		if undef[k] == 1 {
+			queue = append(queue, int32(k))
+		}
+	}
+	used := make([]bool, nf)
+	var vars []int
+	var coefs []float64
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		if undef[k] != 1 {
+			continue
+		}
+		vars, coefs, _, _, _ = l.Form(int(k), vars[:0], coefs[:0])
+		v := int32(-1)
+		for _, u := range vars {
+			if !defined[u] {
+				v = int32(u)
+			}
+		}
+		defined[v], d.Def[v], used[k] = true, k, true
+		d.Order = append(d.Order, v)
+		for f := range l.Adjacent(int(v)) {
+			if l.Gaussian(int(f)) {
+				if undef[f]--; undef[f] == 1 {
+					queue = append(queue, f)
+				}
+			}
+		}
+	}
+	if len(d.Order) < n {
+		return d, false
+	}
+	for k := range used {
+		if !used[k] && l.Gaussian(k) {
+			d.Obs = append(d.Obs, int32(k))
+		}
+	}
+	return d, true
+}
+
+// Moments returns the mean and covariance of the directed prior with no
+// inversion: the blocks' N(m, K) are copied, and each peeled variable
+// x_v = Σ_j b_j x_j + d + ε_v (b_j = −a_j/a_v, d = (y − c)/a_v,
+// Var ε_v = q = σ²/a_v²) adds
+//
+//	μ_v = Σ_j b_j μ_j + d,   Σ_{v,·} = Σ_j b_j Σ_{j,·},   Σ_vv = Σ_j b_j Σ_{j,v} + q,
+//
+// in O(n · edges) time. The covariance is returned as the full n×n
+// row-major array (both triangles). logJac is −Σ_v log|a_v|: the defining
+// factors' product is that constant times the prior density, since
+// N(y; a_v x_v + r, σ²) = N(x_v; (y − r)/a_v, σ²/a_v²) / |a_v|. It checks
+// done before each variable (O(edges · n) work) and returns
+// openblas.ErrCanceled when it closes.
+func (d Directed) Moments(l Linear, done <-chan struct{}) (mu, sigma []float64, logJac float64, err error) {
+	n := l.NumVars()
+	mu, sigma = make([]float64, n), make([]float64, n*n)
+	for b := range l.NumBlocks() {
+		vars, mean, cov := l.Block(b)
+		for i, vi := range vars {
+			if mean != nil {
+				mu[vi] = mean[i]
+			}
+			for j, vj := range vars {
+				sigma[vi*n+vj] = cov.At(i, j)
+			}
+		}
+	}
+	var vars []int
+	var coefs []float64
+	for _, v32 := range d.Order {
+		if openblas.Done(done) {
+			return nil, nil, 0, openblas.ErrCanceled
+		}
+		k := d.Def[v32]
+		if k < 0 {
+			continue
+		}
+		v := int(v32)
+		var c, y, s float64
+		vars, coefs, c, y, s = l.Form(int(k), vars[:0], coefs[:0])
+		av := 0.0
+		for e, u := range vars {
+			if u == v {
+				av = coefs[e]
+			}
+		}
+		row := sigma[v*n : (v+1)*n]
+		m := (y - c) / av
+		for e, j := range vars {
+			if j != v {
+				b := -coefs[e] / av
+				m += b * mu[j]
+				floats.AddScaled(row, b, sigma[j*n:(j+1)*n])
+			}
+		}
+		vv := s / (av * av)
+		for e, j := range vars {
+			if j != v {
+				vv -= coefs[e] / av * row[j]
+			}
+		}
+		mu[v] = m
+		for j, x := range row {
+			sigma[j*n+v] = x
+		}
+		sigma[v*n+v] = vv
+		logJac -= math.Log(math.Abs(av))
+	}
+	return mu, sigma, logJac, nil
+}
+
+// Prior returns the joint Gaussian N(mean, cov) of a directed l (every
+// variable defined by one linear-Gaussian factor or block, no
+// observation): Direct, then Moments. It is the prior of the gold
+// standards on a factor graph (exact quadrature, elliptical slice
+// sampling).
+func Prior(l Linear) (mean []float64, cov *mat.SymDense, err error) {
+	d, ok := Direct(l)
+	if !ok || len(d.Obs) > 0 {
+		return nil, nil, fmt.Errorf("the linear-Gaussian factors are not a directed prior (one prior or conditional per variable, no cycle)")
+	}
+	mu, sigma, _, err := d.Moments(l, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mu, mat.NewSymDense(l.NumVars(), sigma), nil
+}
+
+// FactorizeJittered sets ch to the Cholesky factor of cov when it
+// factorises, else of cov + δI with CholeskyJitter's δ, and returns the
+// covariance factorised (a copy of cov, jittered when δ > 0) and δ.
+func FactorizeJittered(cov *mat.SymDense, ch *mat.Cholesky) (*mat.SymDense, float64, error) {
+	n := cov.SymmetricDim()
+	c := mat.NewSymDense(n, nil)
+	c.CopySym(cov)
+	if ch.Factorize(c) {
+		return c, 0, nil
+	}
+	_, delta, err := CholeskyJitter(cov)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := 0; i < n; i++ {
+		c.SetSym(i, i, cov.At(i, i)+delta)
+	}
+	if !ch.Factorize(c) {
+		return nil, 0, fmt.Errorf("not positive definite with jitter %g", delta)
+	}
+	return c, delta, nil
+}
