@@ -1,9 +1,13 @@
-// Package gauss holds the jittered Cholesky factorisation of a Gaussian prior
-// covariance (CholeskyJitter): the one rule by which fg's dense-Gaussian code
-// paths that must factor a user's prior — the gold standards infer/exact and
-// infer/mcmc, and infer/fgraph's dense joint Gaussian — treat a numerically
-// singular covariance (a GP kernel with duplicate inputs), so that they agree
-// on the same model.
+// Package gauss holds what fg's dense-Gaussian code paths share so that they
+// agree on the same model: the jittered Cholesky factorisation of a Gaussian
+// prior covariance (CholeskyJitter, FactorizeJittered), the one rule by which
+// the gold standards infer/exact and infer/mcmc and infer/fgraph's dense
+// joint Gaussian treat a numerically singular covariance (a GP kernel with
+// duplicate inputs), and the joint Gaussian prior of a directed
+// linear-Gaussian factor graph (prior.go: Direct, Directed.Moments, Prior),
+// propagated in topological order with no inverse, which infer/fgraph's
+// dense joint runs on its storage and compile.FactorGraph.JointPrior on the
+// compiled model for the gold standards.
 package gauss
 
 import (

@@ -94,7 +94,8 @@ func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, 
 }
 
 // warnJitter says that a dense block's covariance was numerically singular
-// and jitter δ > 0 was added to its diagonal (fgraph.Graph.AddBlock).
+// and jitter δ > 0 was added to its diagonal (fgraph.Graph.AddBlock,
+// compile.FactorGraph.JointPrior).
 func (j *job) warnJitter(fg *compile.FactorGraph, delta float64) {
 	if delta > 0 {
 		j.warnOnce("%s: a gp or mvnormal block's covariance is numerically singular (very close GP inputs or a very smooth kernel?); used N(m0, Σ0 + %.3g I)", jointName(j.m, fg), delta)
