@@ -79,9 +79,10 @@ func Direct(l Linear) (d Directed, ok bool) {
 		}
 	}
 	undef := make([]int32, nf)
+	lin := make([]bool, nf) // Gaussian(k), asked once per factor
 	var queue []int32
 	for k, vs := range l.VarLists() {
-		if !l.Gaussian(k) {
+		if lin[k] = l.Gaussian(k); !lin[k] {
 			continue
 		}
 		for _, v := range vs {
@@ -112,7 +113,7 @@ func Direct(l Linear) (d Directed, ok bool) {
 		defined[v], d.Def[v], used[k] = true, k, true
 		d.Order = append(d.Order, v)
 		for f := range l.Adjacent(int(v)) {
-			if l.Gaussian(int(f)) {
+			if lin[f] {
 				if undef[f]--; undef[f] == 1 {
 					queue = append(queue, f)
 				}
@@ -123,7 +124,7 @@ func Direct(l Linear) (d Directed, ok bool) {
 		return d, false
 	}
 	for k := range used {
-		if !used[k] && l.Gaussian(k) {
+		if lin[k] && !used[k] {
 			d.Obs = append(d.Obs, int32(k))
 		}
 	}
