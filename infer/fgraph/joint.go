@@ -86,7 +86,10 @@ func runJoint(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result
 
 // Gaussian returns the joint Gaussian N(mean, cov) that the linear-Gaussian
 // factors define (the prior of the likelihood sites): the starting point of
-// a gold standard such as elliptical slice sampling (infer/mcmc). It fails
+// a gold standard such as elliptical slice sampling (infer/mcmc) on a graph
+// built through this API (a compiled model's gold standards read theirs
+// from the model, compile.FactorGraph.JointPrior, by the same
+// propagation, gauss.Directed.Moments). It fails
 // when the graph has more than MaxJoint variables or the factors do not
 // define a proper joint.
 func (g *Graph) Gaussian() (mean []float64, cov *mat.SymDense, err error) {
