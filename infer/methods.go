@@ -79,52 +79,6 @@ const (
 	Net
 )
 
-// Engine is the internal engine a method runs on a model structure: the
-// key of its implementation (compile.EngineOf; the types are in infer/run).
-type Engine int
-
-// The internal engines.
-const (
-	NoEngine Engine = iota
-	// BlockEP: EP on each Gaussian block (infer/ep, infer/tep for t(nu),
-	// infer/ffep for numerical schemes and family = factorized,
-	// infer/stream for libsvm sites, infer/shard for shards, FITC).
-	BlockEP
-	// BlockQuadrature: quadrature / importance sampling on each block (infer/exact).
-	BlockQuadrature
-	// BlockESS: elliptical slice sampling on each block (infer/mcmc).
-	BlockESS
-	// GraphEP: message passing on a factor graph of real latents (infer/fgraph).
-	GraphEP
-	// GraphExact: the exact posterior of a linear-Gaussian factor graph
-	// (infer/fgraph), else quadrature on its joint Gaussian prior (infer/exact).
-	GraphExact
-	// GraphESS: elliptical slice sampling on the joint Gaussian prior of a
-	// factor graph (infer/mcmc).
-	GraphESS
-	// GatedEP: BP on the selectors, EP on the Gaussian side (infer/fgraph).
-	GatedEP
-	// GatedExact: enumeration of the selectors, or quadrature with the
-	// selectors summed out (infer/fgraph, infer/exact).
-	GatedExact
-	// GatedMCMC: Gibbs on the selectors within elliptical slice sampling
-	// (infer/mcmc.RunMixed).
-	GatedMCMC
-	// BP: belief propagation on discrete factors (infer/bp).
-	BP
-	// JunctionTree: the exact marginals of discrete factors (infer/jtree).
-	JunctionTree
-	// Gibbs: Gibbs sampling of discrete latents (infer/mcmc).
-	Gibbs
-	// NetEP: EP, power EP and VMP (alpha(0)) on a typed factor graph (infer/mp).
-	NetEP
-	// NetExact: the exact posterior of a typed factor graph (infer/exact's
-	// RunNet: forward–backward, enumeration × closed form, quadrature).
-	NetExact
-	// NetMCMC: Gibbs and slice sampling on a typed factor graph (infer/mcmc).
-	NetMCMC
-)
-
 // Entry is one method of the registry.
 type Entry struct {
 	Method Method
@@ -134,10 +88,9 @@ type Entry struct {
 	// Settings and MCMC are the defaults of a line that sets no option.
 	Settings Settings
 	MCMC     MCMCSpec
-	// engines is the engine serving each structure; a missing structure
-	// is refused with refuse.
-	engines map[Structure]Engine
-	refuse  func(Structure) error
+	// refuse says why no engine of the method serves a structure (nil:
+	// the method does not run on this model).
+	refuse func(Structure) error
 }
 
 // The options of the methods.
@@ -175,12 +128,10 @@ var Registry = map[Method]*Entry{
 	MethodEP: {
 		Method: MethodEP, Options: epOptions,
 		Settings: Settings{Divergence: KL{}, Tol: DefaultMomentTol, MaxIter: DefaultMaxIter, Damping: 1, Seed: DefaultSeed},
-		engines:  map[Structure]Engine{Blocks: BlockEP, FactorGraph: GraphEP, Gated: GatedEP, Discrete: BP, Net: NetEP},
 	},
 	MethodBP: {
 		Method: MethodBP, Options: iterOptions,
 		Settings: Settings{Divergence: KL{}, Tol: DefaultBeliefTol, MaxIter: DefaultBPMaxIter, Damping: 1, Seed: DefaultSeed},
-		engines:  map[Structure]Engine{Discrete: BP},
 		refuse: func(s Structure) error {
 			switch s {
 			case Gated:
@@ -195,12 +146,10 @@ var Registry = map[Method]*Entry{
 	},
 	MethodExact: {
 		Method: MethodExact, Options: exactOptions, Settings: Settings{Damping: 1, Seed: DefaultSeed},
-		engines: map[Structure]Engine{Blocks: BlockQuadrature, FactorGraph: GraphExact, Gated: GatedExact, Discrete: JunctionTree, Net: NetExact},
 	},
 	MethodMCMC: {
 		Method: MethodMCMC, Options: mcmcOptions, Settings: Settings{Damping: 1, Seed: DefaultSeed},
-		MCMC:    MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains},
-		engines: map[Structure]Engine{Blocks: BlockESS, FactorGraph: GraphESS, Gated: GatedMCMC, Discrete: Gibbs, Net: NetMCMC},
+		MCMC: MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains},
 	},
 }
 
@@ -229,18 +178,15 @@ func MethodsAccepting(key string) []Method {
 	return out
 }
 
-// Engine returns the engine that serves a model of structure s, or an
-// error saying why none does.
-func (e *Entry) Engine(s Structure) (Engine, error) {
-	switch s {
-	case Mixed:
-		return NoEngine, fmt.Errorf("the model mixes discrete and real latents; no engine of fg handles both in one graph yet")
+// Refuse is the error refusing a line of the method on a model of
+// structure s that no registered engine of the method serves (the
+// engines register by method and structure: compile.RegisterEngine).
+func (e *Entry) Refuse(s Structure) error {
+	switch {
+	case s == Mixed:
+		return fmt.Errorf("the model mixes discrete and real latents; no engine of fg handles both in one graph yet")
+	case e.refuse != nil:
+		return e.refuse(s)
 	}
-	if eng, ok := e.engines[s]; ok {
-		return eng, nil
-	}
-	if e.refuse != nil {
-		return NoEngine, e.refuse(s)
-	}
-	return NoEngine, fmt.Errorf("%s does not run on this model", e.Method)
+	return fmt.Errorf("%s does not run on this model", e.Method)
 }

@@ -6,30 +6,29 @@ import (
 	"testing"
 )
 
-// TestRegistryEngines: every method serves the structures it has engines
-// for, and refuses the others with a reason naming what to use.
-func TestRegistryEngines(t *testing.T) {
-	want := map[Method]map[Structure]Engine{
-		MethodEP:    {Blocks: BlockEP, FactorGraph: GraphEP, Gated: GatedEP, Discrete: BP, Net: NetEP},
-		MethodBP:    {Discrete: BP},
-		MethodExact: {Blocks: BlockQuadrature, FactorGraph: GraphExact, Gated: GatedExact, Discrete: JunctionTree, Net: NetExact},
-		MethodMCMC:  {Blocks: BlockESS, FactorGraph: GraphESS, Gated: GatedMCMC, Discrete: Gibbs, Net: NetMCMC},
+// TestRegistryRefusals: a method refuses a structure none of its engines
+// serves (the engines register by method and structure: compile's
+// TestEnginesRegistered) with a reason naming what to use; mixed discrete
+// and real latents are refused by every method.
+func TestRegistryRefusals(t *testing.T) {
+	bp := Registry[MethodBP]
+	for s, want := range map[Structure]string{
+		Blocks:      "bp needs discrete latents; use ep for the real latents of this model",
+		FactorGraph: "bp does not run on real latents; use ep, exact or mcmc",
+		Gated:       "bp does not run on gated likelihoods (discrete latents selecting the parameters of likelihoods on real latents): use ep, exact or mcmc",
+		Net:         "bp does not run on models with beta, gamma, inv_gamma or dirichlet latents or discrete chains; use ep (kl, alpha(a), or alpha(0) for VMP)",
+	} {
+		if err := bp.Refuse(s); err == nil || err.Error() != want {
+			t.Errorf("bp on structure %d: %v, want %q", s, err, want)
+		}
 	}
 	for _, m := range Methods {
-		e, err := Lookup(m)
-		if err != nil {
-			t.Fatal(err)
+		if err := Registry[m].Refuse(Mixed); err == nil || !strings.Contains(err.Error(), "mixes discrete and real latents") {
+			t.Errorf("%s on mixed latents: %v", m, err)
 		}
-		for s := Blocks; s <= Net; s++ {
-			got, err := e.Engine(s)
-			w, ok := want[m][s]
-			switch {
-			case ok && (err != nil || got != w):
-				t.Errorf("%s on structure %d: %d, %v; want %d", m, s, got, err, w)
-			case !ok && (err == nil || got != NoEngine || !strings.Contains(err.Error(), "use") && s != Mixed):
-				t.Errorf("%s on structure %d: %d, %v; want a refusal", m, s, got, err)
-			}
-		}
+	}
+	if err := Registry[MethodEP].Refuse(Blocks); err == nil || err.Error() != "ep does not run on this model" {
+		t.Errorf("ep: %v", err)
 	}
 	if _, err := Lookup("vmp"); err == nil || !strings.Contains(err.Error(), "methods are ep, bp, exact, mcmc") {
 		t.Errorf("unknown method: %v", err)

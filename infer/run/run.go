@@ -122,11 +122,7 @@ func labelList(specs []*compile.InferSpec) string {
 // registry chooses for the method and the model's structure
 // (compile.Model.Engine), and never returns nil.
 func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(infer.Progress)) *infer.Result {
-	id, err := m.Engine(s)
-	var eng compile.Engine
-	if err == nil {
-		eng, err = compile.EngineOf(id)
-	}
+	eng, err := m.Engine(s)
 	if err != nil {
 		r, _ := runJob(ctx, m, s, progress, func(*job) error { return err })
 		return r
