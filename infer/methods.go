@@ -6,22 +6,68 @@ import (
 )
 
 // This file is the method registry: one entry per method of an infer line
-// (ep, bp, exact, mcmc) with the options it accepts, their defaults, and
-// which of the internal engines serves a model of each structure. compile
-// asks it which options apply and which engine a line will run on (and
-// refuses, with a position, a line no engine serves); the engine it names
-// is a type in infer/run (compile.Engine: its options, its Supports and
-// its Run). The names themselves are in names.go.
+// (ep, bp, exact, mcmc) with the options it accepts, their defaults (and
+// the default-tolerance policy), and the reason a method gives for a
+// model structure none of its engines serves. The engines are types in
+// infer/run (compile.Engine: their options, Supports and Run), each
+// registered there for the methods and structures it serves
+// (compile.RegisterEngine); compile asks the registry which options apply
+// and refuses, with a position, a line no engine serves. The names
+// themselves are in names.go.
 
-// Defaults of the infer options besides the tolerances and sweep budgets
-// (iterate.go: DefaultMomentTol and DefaultMaxIter for ep, DefaultBeliefTol
-// and DefaultBPMaxIter for bp).
+// The default-tolerance policy: one tolerance and one budget per quantity
+// a loop measures, given here and nowhere else. The entries below hand
+// them to the infer lines; the engines that are also Go entries fill a
+// zero Tol or MaxIter from them (Settings.WithDefaults) and hold no
+// literal of their own for these quantities.
+const (
+	// DefaultMomentTol bounds the change of Gaussian moments per sweep
+	// (posterior means, and standard deviations where an engine measures
+	// them): EP in every family, t-EP, sharded and streamed EP, message
+	// passing on typed factor graphs.
+	DefaultMomentTol = 1e-6
+	// DefaultBeliefTol bounds the largest change of a discrete belief's
+	// probability per pass (BP; libDAI's test and default).
+	DefaultBeliefTol = 1e-9
+	// DefaultMaxIter is the sweep budget of EP-family engines.
+	DefaultMaxIter = 200
+	// DefaultBPMaxIter is BP's pass budget (libDAI's default).
+	DefaultBPMaxIter = 10000
+	// DefaultQuadTol is the target error of exact's adaptive quadrature
+	// on a Gaussian block (log Z absolute, means and covariances relative
+	// to the posterior standard deviations; infer/exact.Settings.Tol).
+	DefaultQuadTol = 1e-6
+	// StepQuadTol replaces DefaultQuadTol on a block with a step site:
+	// the discontinuous integrand makes the error bound shrink only
+	// linearly with the cell size while the actual errors are far smaller
+	// (infer/exact's tests).
+	StepQuadTol = 1e-3
+	// NetQuadTol is the target error of the quadrature of exact on a
+	// typed factor graph (infer/exact.NetSettings.Tol).
+	NetQuadTol = 1e-8
+)
+
+// Defaults of the other infer options.
 const (
 	MCMCSamples = 10000
 	MCMCBurnin  = 1000
 	MCMCChains  = 4
 	DefaultSeed = 1
 )
+
+// WithDefaults returns s with a zero Tol or MaxIter set to the default of
+// method m (its registry entry's Settings): a Go caller's zero Settings
+// then runs as an infer line that sets neither option.
+func (s Settings) WithDefaults(m Method) Settings {
+	d := Registry[m].Settings
+	if s.Tol == 0 {
+		s.Tol = d.Tol
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = d.MaxIter
+	}
+	return s
+}
 
 // Size limits of the internal engines, checked by compile before anything
 // is allocated and by the engines themselves (and MaxQuadDim, options.go).

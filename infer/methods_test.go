@@ -57,6 +57,21 @@ func TestRegistryOptions(t *testing.T) {
 	if ep := Registry[MethodEP]; ep.Settings.Tol != 1e-6 || ep.Settings.MaxIter != 200 || bp.Settings.Tol != 1e-9 || bp.Settings.MaxIter != 10000 {
 		t.Errorf("ep/bp defaults: %+v, %+v", ep.Settings, bp.Settings)
 	}
+	for _, c := range []struct {
+		m       Method
+		in      Settings
+		tol     float64
+		maxIter int
+	}{
+		{MethodEP, Settings{}, 1e-6, 200},
+		{MethodBP, Settings{}, 1e-9, 10000},
+		{MethodEP, Settings{Tol: 1e-3, MaxIter: 7}, 1e-3, 7},
+		{MethodBP, Settings{MaxIter: 7}, 1e-9, 7},
+	} {
+		if got := c.in.WithDefaults(c.m); got.Tol != c.tol || got.MaxIter != c.maxIter {
+			t.Errorf("%s %+v with defaults: tol %g, max_iter %d; want %g, %d", c.m, c.in, got.Tol, got.MaxIter, c.tol, c.maxIter)
+		}
+	}
 	if mcmc.MCMC != (MCMCSpec{Samples: 10000, Burnin: 1000, Chains: 4}) || mcmc.MCMC.Check() != nil {
 		t.Errorf("mcmc defaults: %+v", mcmc.MCMC)
 	}

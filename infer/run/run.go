@@ -118,9 +118,8 @@ func labelList(specs []*compile.InferSpec) string {
 	return strings.Join(ls, ", ")
 }
 
-// runOne runs one infer line on the engine that package infer's method
-// registry chooses for the method and the model's structure
-// (compile.Model.Engine), and never returns nil.
+// runOne runs one infer line on the engine registered for its method and
+// the model's structure (compile.Model.Engine), and never returns nil.
 func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(infer.Progress)) *infer.Result {
 	eng, err := m.Engine(s)
 	if err != nil {
