@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command peers runs fg and the peer systems it reproduces — GPML 4.2 under
 // Octave and libDAI 0.3 — on the same inputs with the same sweeps or passes,
 // interleaved, and writes one table of wall and CPU time, peak memory, their

@@ -1,11 +1,10 @@
-//go:build unix
-
 package main
 
 import (
 	"path/filepath"
-	"syscall"
 	"testing"
+
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // BenchmarkPlotExamples measures `fg run` with and without --plot on every
@@ -61,15 +60,6 @@ func BenchmarkPlotExamples(b *testing.B) {
 // reportCPU starts measuring the process's CPU time; the function it
 // returns reports it per iteration as cpu-s/op.
 func reportCPU(b *testing.B) func() {
-	t0 := cpuSeconds(b)
-	return func() { b.ReportMetric((cpuSeconds(b)-t0)/float64(b.N), "cpu-s/op") }
-}
-
-func cpuSeconds(b *testing.B) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return tv(ru.Utime) + tv(ru.Stime)
+	t0 := testkit.ProcessCPU(b)
+	return func() { b.ReportMetric((testkit.ProcessCPU(b)-t0).Seconds()/float64(b.N), "cpu-s/op") }
 }

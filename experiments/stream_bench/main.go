@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command stream_bench measures streaming ADF (infer/stream) on a sparse
 // probit problem too large to hold in memory: it generates n training
 // examples with d features and about nnz non-zeros each to a libsvm file

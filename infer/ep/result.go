@@ -130,7 +130,9 @@ func (e *engine) weightMarginals(res *Result) (mean, vr []float64) {
 	for i := range vr {
 		vr[i] = pr.K.At(i, i) - red[i]
 	}
-	e.tightWeightVars(res.Sites, vr)
+	if note := e.tightWeightVars(res.Sites, vr); note != "" {
+		res.Message = joinMsg(res.Message, note)
+	}
 	return mean, vr
 }
 

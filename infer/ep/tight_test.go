@@ -420,3 +420,31 @@ func TestTightSiteWeightVars(t *testing.T) {
 		}
 	}
 }
+
+// TestTightSitesBeyondRepairNoted: beyond tightMargMax tight sites the
+// weights' marginal variances keep the textbook form, and the result's
+// message says so (a warning on a converged run); at tightMargMax tight
+// sites they are repaired and there is no note.
+func TestTightSitesBeyondRepairNoted(t *testing.T) {
+	for _, m := range []int{tightMargMax, tightMargMax + 1} {
+		d := m + 16
+		cov := mat.NewSymDense(d, nil)
+		for j := 0; j < d; j++ {
+			cov.SetSym(j, j, 1)
+		}
+		p := &Problem{Cov: cov}
+		for i := 0; i < m; i++ {
+			a := make([]float64, d)
+			a[i], a[i+1] = 1, 1e-6
+			p.Sites = append(p.Sites, Site{Lik: Gaussian{Var: 1e-10}, Y: 0.1 * float64(i%7), Proj: a})
+		}
+		res, err := Run(context.Background(), p, Settings{Settings: infer.Settings{Tol: 1e-10}})
+		if err != nil || res.Status != infer.Converged {
+			t.Fatalf("%d tight sites: %v, %v (%s)", m, err, res.Status, res.Message)
+		}
+		noted := strings.Contains(res.Message, "textbook form")
+		if noted != (m > tightMargMax) {
+			t.Errorf("%d tight sites: message %q", m, res.Message)
+		}
+	}
+}

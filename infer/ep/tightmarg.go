@@ -1,6 +1,9 @@
 package ep
 
 import (
+	"errors"
+	"fmt"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/families"
@@ -43,9 +46,12 @@ import (
 const tightMargMax = 64
 
 // tightWeightVars overwrites vr[j] for the members j of every tight site
-// (a_ij ≠ 0) with the form above. A factorisation that fails (canceled,
-// or a singular matrix) leaves the textbook values.
-func (e *engine) tightWeightVars(sites []families.Gaussian, vr []float64) {
+// (a_ij ≠ 0) with the form above. Beyond tightMargMax tight sites, or when
+// its factorisation fails (a singular matrix), it leaves the textbook
+// values and returns a note saying so, which the result's message carries
+// (a warning on a converged run); canceled, it returns "" (the run's status
+// says it).
+func (e *engine) tightWeightVars(sites []families.Gaussian, vr []float64) string {
 	pr := e.pr
 	var idx []int
 	for i, sp := range sites {
@@ -53,16 +59,22 @@ func (e *engine) tightWeightVars(sites []families.Gaussian, vr []float64) {
 			idx = append(idx, i)
 		}
 	}
-	if len(idx) == 0 || len(idx) > tightMargMax {
-		return
+	if len(idx) == 0 {
+		return ""
+	}
+	if len(idx) > tightMargMax {
+		return fmt.Sprintf("%d sites are tight (noise below 1/%g of their prior variance), more than the %d whose weights' marginal variances are repaired: those variances keep the textbook form, which can lose digits", len(idx), tightRatio, tightMargMax)
 	}
 	tau, _ := siteVectors(pr, sites)
 	for _, i := range idx {
 		tau[i] = 0
 	}
 	bf, err := newBform(pr.Kf, tau, nil, e.done)
+	if errors.Is(err, errCanceled) {
+		return ""
+	}
 	if err != nil {
-		return
+		return fmt.Sprintf("the marginal variances of the weights of %d tight sites keep the textbook form, which can lose digits (the factorisation without them failed: %v)", len(idx), err)
 	}
 	// X = [e_j for the members U, a_k for the tight sites T], column at[j]
 	// or len(U) + position in idx.
@@ -97,6 +109,7 @@ func (e *engine) tightWeightVars(sites []families.Gaussian, vr []float64) {
 	for t := range idx {
 		e.tightMemberVars(&gram, members, at, idx, t, sites, vr, best)
 	}
+	return ""
 }
 
 // tightMemberVars applies the form of tightWeightVars to the members of

@@ -4,12 +4,11 @@ import (
 	"context"
 	"math"
 	"strconv"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/internal/datadir"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // BenchmarkLearnPima times a whole learning run of
@@ -36,7 +35,7 @@ func BenchmarkLearnPima(b *testing.B) {
 	want := []float64{1.8630322897825609, 0.6757361083825328}
 	var evals int
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := testkit.ProcessCPU(b)
 	for i := 0; i < b.N; i++ {
 		_, learned, trace, err := Learn(context.Background(), m, Options{})
 		if err != nil {
@@ -52,7 +51,7 @@ func BenchmarkLearnPima(b *testing.B) {
 		}
 		evals = len(trace)
 	}
-	b.ReportMetric(float64(processCPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(testkit.ProcessCPU(b)-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(evals), "evals")
 }
 
@@ -68,7 +67,7 @@ func BenchmarkPlainPima(b *testing.B) {
 	set := map[string]string{"dir": strconv.Quote(datadir.Path("reference", "gpml", "pima_ripley_se_probit")),
 		"log_ell": "1.8630322897825609", "log_sf": "0.6757361083825328"}
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := testkit.ProcessCPU(b)
 	for i := 0; i < b.N; i++ {
 		m, err := compile.CompileFile("../../examples/gpml/learn_se_probit.fg", compile.Options{Set: set})
 		if err != nil {
@@ -82,14 +81,5 @@ func BenchmarkPlainPima(b *testing.B) {
 			b.Fatalf("log Z %v (%v) at the learned values, GPML −102.264174233", r.LogEvidence, r.HasEvidence)
 		}
 	}
-	b.ReportMetric(float64(processCPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
-}
-
-// processCPU is the CPU time (user + system) the process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(testkit.ProcessCPU(b)-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 }

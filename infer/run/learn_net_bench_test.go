@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // BenchmarkLearnNet times whole learning runs on typed factor graphs and
@@ -30,7 +31,7 @@ func BenchmarkLearnNet(b *testing.B) {
 			}
 			var evals int
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := testkit.ProcessCPU(b)
 			for i := 0; i < b.N; i++ {
 				_, _, trace, err := Learn(context.Background(), m, Options{})
 				if err != nil {
@@ -38,7 +39,7 @@ func BenchmarkLearnNet(b *testing.B) {
 				}
 				evals = len(trace)
 			}
-			b.ReportMetric(float64(processCPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(testkit.ProcessCPU(b)-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(evals), "evals")
 		})
 	}
