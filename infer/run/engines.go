@@ -14,8 +14,8 @@ import (
 // (compile.Checker) and, on typed factor graphs, the engine package's own
 // check of the graph — and its runner, a method of job. registry says
 // which method each runs on which model structure (infer.Structure);
-// adding an engine is its package under infer/, its type and runner here
-// and in infer/run, and its line in registry.
+// adding an engine is its package under infer/, its runner (a method of
+// job), its type here and its line in registry.
 var registry = []struct {
 	method    infer.Method
 	structure infer.Structure
@@ -70,7 +70,7 @@ func (blockEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, 
 // blockQuadrature is quadrature or importance sampling on each block (infer/exact).
 type blockQuadrature struct{ methodOptions }
 
-func (blockQuadrature) Supports(ck *compile.Checker) { ck.Method(func() { ck.QuadDim() }) }
+func (blockQuadrature) Supports(ck *compile.Checker) { ck.Method(ck.QuadDim) }
 
 func (blockQuadrature) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, func(j *job) error { return j.runBlocks(j.exactBlock) })
@@ -79,7 +79,7 @@ func (blockQuadrature) Run(ctx context.Context, m *compile.Model, s *compile.Inf
 // blockESS is elliptical slice sampling on each block (infer/mcmc).
 type blockESS struct{ methodOptions }
 
-func (blockESS) Supports(ck *compile.Checker) { ck.Method(func() { ck.MCMC() }) }
+func (blockESS) Supports(ck *compile.Checker) { ck.Method(ck.MCMC) }
 
 func (blockESS) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, func(j *job) error { return j.runBlocks(j.essBlock) })
@@ -138,7 +138,7 @@ type gatedEP struct{}
 
 func (gatedEP) Options() []string { return infer.GraphEPOptions }
 
-func (gatedEP) Supports(ck *compile.Checker) { ck.Method(func() { ck.GatesEP() }) }
+func (gatedEP) Supports(ck *compile.Checker) { ck.Method(ck.GatesEP) }
 
 func (gatedEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, func(j *job) error { return j.gatedEP(m.FactorGraph) })
@@ -148,7 +148,7 @@ func (gatedEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, 
 // with the selectors summed out (infer/fgraph, infer/exact).
 type gatedExact struct{ methodOptions }
 
-func (gatedExact) Supports(ck *compile.Checker) { ck.Method(func() { ck.GatesExact() }) }
+func (gatedExact) Supports(ck *compile.Checker) { ck.Method(ck.GatesExact) }
 
 func (gatedExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, func(j *job) error { return j.gatedExact(m.FactorGraph) })
@@ -201,7 +201,7 @@ func (junctionTree) Run(ctx context.Context, m *compile.Model, s *compile.InferS
 // gibbs is Gibbs sampling of discrete latents (infer/mcmc).
 type gibbs struct{ methodOptions }
 
-func (gibbs) Supports(ck *compile.Checker) { ck.Method(func() { ck.MCMC() }) }
+func (gibbs) Supports(ck *compile.Checker) { ck.Method(ck.MCMC) }
 
 func (gibbs) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, (*job).runGibbs)
