@@ -129,7 +129,7 @@ func (c *compiler) streamPlate(s *ast.ForStmt) bool {
 		name = call.FunName()
 	}
 	if !streamable(name) {
-		c.fail(t.Dist, "libsvm labels are observed through a binary classification likelihood (%s), e.g. y[i] ~ probit(dot(X[i], w))",
+		c.fail(t.Dist, "libsvm labels are read as spins −1/+1 (0/1 files map 0 → −1) and observed through a binary classification likelihood on spins (%s), e.g. y[i] ~ probit(dot(X[i], w))",
 			strings.Join(streamableNames(), ", "))
 	}
 	x, lat := c.sparseDot(call, s.Vars[0].Name)
@@ -305,7 +305,9 @@ func (c *compiler) sparsePredict(s *ast.PredictStmt, a *args, bi int, xv val) {
 }
 
 // streamable reports whether the likelihood name is a binary classifier
-// (its ClassProb rule answers) that the streaming engine can run.
+// (its ClassProb rule answers) on spins, as the streaming engine reads
+// libsvm labels (stdlib.SpinLabels: 0/1 files map 0 → −1), so that a
+// classifier on 0/1 labels (bernoulli_logit) is refused, not fed −1.
 func streamable(name string) bool {
 	k, err := factor.Find(name, factor.Likelihood)
 	if err != nil {
@@ -315,8 +317,11 @@ func streamable(name string) bool {
 	if !ok {
 		return false
 	}
-	_, ok = cp.Prob(0, 1)
-	return ok
+	if _, ok = cp.Prob(0, 1); !ok {
+		return false
+	}
+	s, ok := k.(factor.Site)
+	return ok && s.CheckY(-1) == nil
 }
 
 // streamableNames lists the likelihoods streamable accepts.

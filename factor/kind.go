@@ -86,7 +86,7 @@ func KeyOf(k Kind) Key { return Key{k.Name(), k.Role()} }
 var kinds = []Kind{
 	NormalPrior{}, MVNormal{}, GP{}, StudentTPrior{}, TP{}, UniformSpin{}, Categorical{},
 	Beta{}, Gamma{}, InvGamma{}, Dirichlet{},
-	Probit{}, Step{}, Logistic{}, Normal{}, StudentT{}, PoissonLog{}, Bernoulli{}, Binomial{}, Poisson{}, Mixture{},
+	Probit{}, Step{}, Logistic{}, BernoulliLogit{}, Normal{}, StudentT{}, PoissonLog{}, Bernoulli{}, Binomial{}, Poisson{}, Mixture{},
 	Ising{}, Field{}, Table{}, Factors{}, Exp{},
 	LogisticLoss{}, Hinge{}, Quasi01{},
 }

@@ -12,6 +12,7 @@ func BenchmarkQuadTilted(b *testing.B) {
 	}{
 		{"poisson_log", PoissonLog{}, 3},
 		{"student_t", StudentT{Nu: 4, Scale: 0.5}, 1.2},
+		{"bernoulli_logit", BernoulliLogit{}, 1},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -163,8 +163,9 @@ type Errors struct {
 }
 
 // TestScore scores a class-probability prediction against observed labels
-// y ∈ {−1, +1}: the error rate of the decision p(y = +1) > ½ and the mean
-// log predictive probability (1/N) Σ log p(y_i | x_i).
+// y ∈ {−1, +1} or {0, 1} (y > 0 is the positive class, p(y = +1) or
+// p(y = 1)): the error rate of the decision p > ½ and the mean log
+// predictive probability (1/N) Σ log p(y_i | x_i).
 type TestScore struct {
 	N           int
 	ErrorRate   float64
@@ -180,7 +181,7 @@ func (p *Prediction) Score(y []float64) *TestScore {
 	s := &TestScore{N: len(y)}
 	for i, pp := range p.Prob {
 		q := pp
-		if y[i] < 0 {
+		if !(y[i] > 0) {
 			q = 1 - pp
 		}
 		if q < 0.5 || (q == 0.5 && y[i] > 0) {

@@ -26,6 +26,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/fg-infer/fg/internal/benchdata"
 )
 
 // benchCase is one comparison: the fg command and the peer's on the same
@@ -246,7 +248,7 @@ func newTable(path string, c *config) (*table, error) {
 	}
 	t := &table{f: f, w: bufio.NewWriter(f)}
 	t.printf("# fg against its peers, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	t.printf("Machine: %s, %d cores (GOMAXPROCS %d), %s; load average at start %.2f.\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), memTotal(), loadAvg())
+	t.printf("Machine: %s, %d cores (GOMAXPROCS %d), %s; load average at start %.2f.\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), memTotal(), benchdata.LoadAvg())
 	t.printf("fg: %s (%s, pure-Go BLAS unless built otherwise). Peers: %s, %s; Octave's BLAS: OpenBLAS, threads = cores.\n",
 		c.fgBin, gitDescribe(c.repo), readTrim(filepath.Join(c.peers, "src", "gpml.version")), readTrim(filepath.Join(c.peers, "src", "libDAI.version")))
 	t.printf("Command: `go run ./bench/peers %s`\n\n", strings.Join(os.Args[1:], " "))

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fg-infer/fg/internal/benchdata"
 )
 
 // command is one process to measure: argv, working folder and the file its
@@ -43,7 +45,7 @@ type measure struct {
 // at the fork (Linux keeps the high-water mark across exec), while GNU
 // time's is a megabyte or two.
 func run(c command, timeout time.Duration) measure {
-	m := measure{load: loadAvg()}
+	m := measure{load: benchdata.LoadAvg()}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	rss, err := os.CreateTemp("", "fg-peers-rss")
@@ -122,18 +124,6 @@ func resultMessage(path string) string {
 
 // gnuTime is GNU time, which build.sh installs (Debian's package time).
 const gnuTime = "/usr/bin/time"
-
-// loadAvg is the 1-minute load average (/proc/loadavg), NaN-free: 0 when
-// it cannot be read.
-func loadAvg() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 0
-	}
-	var l float64
-	fmt.Sscan(string(b), &l)
-	return l
-}
 
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // and docs/families.md.
 func TestRulesCommand(t *testing.T) {
 	out, _, code := runFG("rules")
-	if code != exitOK || out != factor.Text()+"\n"+factor.NetText() || !strings.Contains(out, "poisson_log    likelihood  stable") {
+	if code != exitOK || out != factor.Text()+"\n"+factor.NetText() || !regexp.MustCompile(`\npoisson_log +likelihood +stable`).MatchString(out) {
 		t.Errorf("fg rules: exit %d\n%s", code, out)
 	}
 	out, _, code = runFG("rules", "--markdown")

@@ -23,9 +23,13 @@ type Numeric struct {
 	Kind   string                               // stdlib name, e.g. "logistic"
 	Scheme ffep.Scheme                          // the moment scheme
 	LogLik func(y, f float64) (v, g, h float64) // log p(y | f) and its first two f-derivatives
-	// Binary says that p(y | f) is a classifier over y ∈ {−1, +1}, so that
-	// p(+1 | f) = exp(LogLik(+1, f)) is a class probability.
+	// Binary says that p(y | f) is a classifier whose positive class is
+	// y = 1 (over {−1, +1} or {0, 1}), so that p(y = 1 | f) =
+	// exp(LogLik(1, f)) is a class probability.
 	Binary bool
+	// Check is the likelihood's own support check (factor.Site's CheckY);
+	// nil means any y for a regression and y = ±1 for a Binary likelihood.
+	Check func(y float64) error
 }
 
 // Name returns the likelihood's stdlib name.
@@ -75,10 +79,14 @@ func (l Numeric) Prob(m, v float64) (float64, bool) {
 	return ghExpect(m, v, func(f float64) float64 { a, _, _ := l.LogLik(1, f); return math.Exp(a) }), true
 }
 
-// CheckY requires a log-likelihood and, for a classifier, y = ±1.
+// CheckY requires a log-likelihood and an observation that passes Check
+// (without one, y = ±1 for a classifier).
 func (l Numeric) CheckY(y float64) error {
 	if l.LogLik == nil {
 		return fmt.Errorf("likelihood %s has no log-likelihood function", l.Kind)
+	}
+	if l.Check != nil {
+		return l.Check(y)
 	}
 	if l.Binary && y != 1 && y != -1 {
 		return fmt.Errorf("%s needs y = ±1, got %g", l.Kind, y)

@@ -3,6 +3,7 @@ package mp
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families"
@@ -148,13 +149,19 @@ func (fs *fstate) branch(ed graph.Edge, w *view) graph.Edge {
 	return ed
 }
 
-var stateValues = func() [][]float64 {
-	out := make([][]float64, factor.MaxDim)
+// stateNums holds the numbers 0, 1, …, factor.MaxDim − 1, made on first
+// use (not at start-up: every fg process would pay for it); a discrete
+// variable's state k reads as the one-element data stateValue(k).
+var stateNums = sync.OnceValue(func() []float64 {
+	out := make([]float64, factor.MaxDim)
 	for k := range out {
-		out[k] = []float64{float64(k)}
+		out[k] = float64(k)
 	}
 	return out
-}()
+})
+
+// stateValue is state k as read-only data, a view of stateNums.
+func stateValue(k int) []float64 { return stateNums()[k : k+1 : k+1] }
 
 // ins builds the rule's view of fs's edges in the current joint state.
 func (e *engine) ins(fs *fstate, w *view, in []factor.In) ([]factor.In, error) {
@@ -169,7 +176,7 @@ func (e *engine) ins(fs *fstate, w *view, in []factor.In) ([]factor.In, error) {
 		if v, ok := br.IsVar(); ok && e.net.Vars[v].Family != graph.Gaussian {
 			k := fs.slotOf(v)
 			if e.net.Vars[v].Family == graph.Discrete {
-				in[i].Data = stateValues[w.state[k]]
+				in[i].Data = stateValue(w.state[k])
 				continue
 			}
 			in[i].Fam, in[i].Nat, in[i].ESS = e.net.Vars[v].Family, w.nat[k], w.ess[k]

@@ -64,7 +64,8 @@ var oneDim = map[string]struct {
 		b, _ := math.Lgamma(1.5)
 		return a - b - 0.5*math.Log(3*math.Pi*0.5) - 2*math.Log1p((y-f)*(y-f)/1.5)
 	}},
-	"poisson_log": {3, "poisson_log(w[0])", func(y, f float64) float64 { return y*f - math.Exp(f) - math.Log(6) }},
+	"bernoulli_logit": {0, "bernoulli_logit(w[0])", func(y, f float64) float64 { return y*f - math.Log1p(math.Exp(f)) }},
+	"poisson_log":     {3, "poisson_log(w[0])", func(y, f float64) float64 { return y*f - math.Exp(f) - math.Log(6) }},
 	"mixture": {2.5, "mixture([0.5, 0.5], normal(w[0], 1), normal(0, 10))", func(y, f float64) float64 {
 		return math.Log(0.5*math.Exp(-(y-f)*(y-f)/2)/math.Sqrt(2*math.Pi) + 0.5*math.Exp(-y*y/20)/math.Sqrt(20*math.Pi))
 	}},

@@ -47,7 +47,7 @@ func numericLik(lik factor.Site, scheme ffep.Scheme) (ep.Likelihood, error) {
 	}
 	cp, isClass := lik.(factor.ClassProb)
 	binary := isClass && classifier(cp)
-	return ep.Numeric{Kind: lik.Name(), Scheme: scheme, LogLik: d.LogLik, Binary: binary}, nil
+	return ep.Numeric{Kind: lik.Name(), Scheme: scheme, LogLik: d.LogLik, Binary: binary, Check: lik.CheckY}, nil
 }
 
 // classifier reports whether a ClassProb rule gives class probabilities.
