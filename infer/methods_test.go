@@ -1,6 +1,10 @@
 package infer
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -108,5 +112,48 @@ func TestNames(t *testing.T) {
 		if f, err := ParseFamily(name); err != nil || f.String() != name {
 			t.Errorf("family %s: %v, %v", name, f, err)
 		}
+	}
+}
+
+// TestTolDefaultsOnlyInRegistry: the default-tolerance policy is this
+// package's (methods.go): no Go file of the engine packages below infer
+// sets a tolerance field (Tol, GradTol, ...) to a number literal other
+// than 0, by assignment or in a composite literal — a zero Tol is filled
+// by Settings.WithDefaults or a constant of methods.go. infer/learn is the
+// optimiser's, not an engine's, and keeps its own settings.
+func TestTolDefaultsOnlyInRegistry(t *testing.T) {
+	files, err := filepath.Glob("*/*.go")
+	if err != nil || len(files) < 50 {
+		t.Fatalf("%d files: %v", len(files), err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || filepath.Dir(f) == "learn" {
+			continue
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			var field string
+			var val ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if s, ok := l.(*ast.SelectorExpr); ok && i < len(n.Rhs) && strings.HasSuffix(s.Sel.Name, "Tol") {
+						field, val = s.Sel.Name, n.Rhs[i]
+					}
+				}
+			case *ast.KeyValueExpr:
+				if k, ok := n.Key.(*ast.Ident); ok && strings.HasSuffix(k.Name, "Tol") {
+					field, val = k.Name, n.Value
+				}
+			}
+			if lit, ok := val.(*ast.BasicLit); ok && lit.Value != "0" {
+				t.Errorf("%s: %s set to the literal %s: take the default from infer/methods.go", fset.Position(lit.Pos()), field, lit.Value)
+			}
+			return true
+		})
 	}
 }
