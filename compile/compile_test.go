@@ -3,7 +3,6 @@ package compile
 import (
 	"encoding/csv"
 	"errors"
-	"github.com/fg-infer/fg/factor"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,10 +11,12 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 func mustCompile(t *testing.T, src string, opt Options) *Model {
@@ -242,7 +243,7 @@ y[2] ~ normal(dot(w, X[2]), 0.5)
 	if got := m.Graph.Factor(f.Sites[1].Factor).Vars; len(got) != 2 {
 		t.Errorf("site vars %v", got)
 	}
-	if f.Prior.Kind != PriorMVNormal || f.Prior.Cov.At(0, 1) != 1 {
+	if f.Prior.Kind != (factor.MVNormal{}) || f.Prior.Cov.At(0, 1) != 1 {
 		t.Errorf("prior %+v", f.Prior)
 	}
 }
@@ -412,7 +413,7 @@ func TestLibDAIFile(t *testing.T) {
 func TestCheckSkipsGram(t *testing.T) {
 	src := "data X: real[3, 1] = [[0], [1], [2]]\nlatent f: real[3] ~ gp(se(1, 2) + white(0.1), X)\n"
 	m, err := Check("t.fg", []byte(src), Options{})
-	if err != nil || m.Blocks[0].Prior.Cov != nil || m.Blocks[0].Prior.Kernel.Kind != "sum" {
+	if err != nil || m.Blocks[0].Prior.Cov != nil || m.Blocks[0].Prior.Kernel.Kind != kernel.KindSum {
 		t.Fatalf("check: %v", err)
 	}
 	m = mustCompile(t, src, Options{})
@@ -429,11 +430,11 @@ latent a: real[2] ~ student_t(3, 0, 2)
 latent f: real[2] ~ tp(5, matern52(2, 1), X)
 `, Options{})
 	a, f := m.Blocks[0].Prior, m.Blocks[1].Prior
-	if a.Kind != PriorStudentT || a.Nu != 3 || a.Cov.At(1, 1) != 2 {
+	if a.Kind != (factor.StudentTPrior{}) || a.Nu != 3 || a.Cov.At(1, 1) != 2 {
 		t.Errorf("student_t %+v", a)
 	}
 	r := math.Sqrt(5) / 2
-	if f.Kind != PriorTP || f.Nu != 5 || !(math.Abs(f.Cov.At(0, 1)-(1+r+r*r/3)*math.Exp(-r)) <= 1e-15) {
+	if f.Kind != (factor.TP{}) || f.Nu != 5 || !(math.Abs(f.Cov.At(0, 1)-(1+r+r*r/3)*math.Exp(-r)) <= 1e-15) {
 		t.Errorf("tp %+v", f)
 	}
 }

@@ -88,7 +88,7 @@ func Dump(w io.Writer, m *Model) error {
 
 func dumpBlock(bw *bufio.Writer, i int, b *Block) {
 	p := b.Prior
-	fmt.Fprintf(bw, "block %d %s latent=%d N=%d prior=%s nu=%s mean=%s\n", i, b.Name, b.Latent, b.N, p.Kind, num(p.Nu), floats(p.Mean, 6))
+	fmt.Fprintf(bw, "block %d %s latent=%d N=%d prior=%s nu=%s mean=%s\n", i, b.Name, b.Latent, b.N, p.Kind.Name(), num(p.Nu), floats(p.Mean, 6))
 	if p.Cov != nil {
 		fmt.Fprintf(bw, "  cov trace=%s sum=%s first=%s\n", blasNum(mat.Trace(p.Cov)), blasNum(entrySum(p.Cov)), blasFloats(mat.Row(nil, 0, p.Cov), 4))
 	} else if p.Var != nil {
@@ -123,7 +123,7 @@ func kernelString(k KernelSpec) string {
 		for i, a := range k.Args {
 			parts[i] = kernelString(a)
 		}
-		return k.Kind + "(" + strings.Join(parts, ", ") + ")"
+		return k.Kind.String() + "(" + strings.Join(parts, ", ") + ")"
 	}
 	return fmt.Sprintf("%s%s%v", k.Kind, floats(k.Hyper, 8), k.HyperParams)
 }
@@ -215,7 +215,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
 	fmt.Fprintf(bw, "factorgraph vars=%d first=%v gaussians=%d sites=%d dense=%d\n", g.NumVars, g.First, g.NumGaussians(), g.NumSites(), len(g.Dense))
 	for _, d := range g.Dense {
-		fmt.Fprintf(bw, "  dense %s latent=%d vars=%s prior=%s mean=%s factor=%d\n", d.Name, d.Latent, intRange(d.Vars), d.Prior.Kind, floats(d.Prior.Mean, 6), d.Factor)
+		fmt.Fprintf(bw, "  dense %s latent=%d vars=%s prior=%s mean=%s factor=%d\n", d.Name, d.Latent, intRange(d.Vars), d.Prior.Kind.Name(), floats(d.Prior.Mean, 6), d.Factor)
 		if d.Prior.Cov != nil {
 			fmt.Fprintf(bw, "    cov trace=%s sum=%s\n", blasNum(mat.Trace(d.Prior.Cov)), blasNum(entrySum(d.Prior.Cov)))
 		}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // TestDataExpressions evaluates data expressions and compares them with
@@ -78,7 +80,7 @@ latent kd: real[2] ~ gp(se(1, 2) * white(0.5), X)
 			t.Errorf("block %d K[%d,%d] = %.17g, want %.17g", tc.blk, tc.i, tc.j, got, tc.want)
 		}
 	}
-	if k := m.Blocks[2].Prior.Kernel; k.Kind != "sum" || k.Args[0].Kind != "prod" || k.Args[0].Args[0].Kind != "bias" {
+	if k := m.Blocks[2].Prior.Kernel; k.Kind != kernel.KindSum || k.Args[0].Kind != kernel.KindProd || k.Args[0].Args[0].Kind != kernel.KindBias {
 		t.Errorf("kernel tree %+v", k)
 	}
 	if msg := compileErr(t, "data X = [[0, 0], [1, 2]]\nlatent a: real[2] ~ gp(ard([1, 2, 3], 1), X)\n", Options{}); !strings.Contains(msg, "ard has 3 lengthscales but the inputs have 2 columns") {

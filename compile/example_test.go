@@ -24,7 +24,7 @@ infer ep { divergence = relaxed_kl(c = 20) }
 		return
 	}
 	b := m.Blocks[0]
-	fmt.Println(b.Name, b.N, b.Prior.Kind, len(b.Sites))
+	fmt.Println(b.Name, b.N, b.Prior.Kind.Name(), len(b.Sites))
 	fmt.Println(b.Sites[1].Label, b.Sites[1].Y, b.Sites[1].Proj, b.Sites[1].Params["eps"])
 	for _, s := range m.Infers {
 		fmt.Println(s.Label, s.Settings.Divergence, s.Settings.Tol, s.Settings.MaxIter)

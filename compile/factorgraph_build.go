@@ -384,9 +384,9 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 	case p.prior.FITC != nil:
 		c.refuse(p.pos, fmt.Sprintf("the sparse (FITC) gp prior of `%s`", l.Name))
 		b.ownAll(li, p.pos)
-	case p.prior.Kind == PriorNormal:
+	case p.prior.Kind.Independent():
 		// Labels kind(x[e]), made on demand from the target.
-		tag := fg.tag(fgTag{pos: p.pos, kind: string(p.prior.Kind), gvar: l.First - first})
+		tag := fg.tag(fgTag{pos: p.pos, kind: p.prior.Kind.Name(), gvar: l.First - first})
 		for e := 0; e < l.Size(); e++ {
 			v := first + e
 			if !b.own(v, p.pos, l.First+e) {
@@ -394,7 +394,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 			}
 			fg.addGaussian(b.unit(v, 0-p.prior.Mean[e]), p.prior.Var[e], p.factor, tag)
 		}
-	case p.prior.Kind == PriorMVNormal || p.prior.Kind == PriorGP:
+	case p.prior.Kind.Family() == graph.Gaussian:
 		d := DenseBlock{Latent: li, Name: l.Name, Vars: make([]int, l.Size()), Prior: p.prior, Factor: p.factor, Pos: p.pos}
 		for e := range d.Vars {
 			d.Vars[e] = first + e
@@ -402,7 +402,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 		b.ownAll(li, p.pos)
 		fg.Dense = append(fg.Dense, d)
 	default:
-		c.refuse(p.pos, fmt.Sprintf("the %s prior of `%s`", p.prior.Kind, l.Name))
+		c.refuse(p.pos, fmt.Sprintf("the %s prior of `%s`", p.prior.Kind.Name(), l.Name))
 		b.ownAll(li, p.pos)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/parser"
 )
 
@@ -260,7 +261,7 @@ for i in 0..3 {
   y[i] ~ probit(f[i] + b - 0.5)
 }
 `)
-	if len(g.Dense) != 1 || !reflect.DeepEqual(g.Dense[0].Vars, []int{0, 1, 2}) || g.Dense[0].Prior.Kind != PriorGP || g.Dense[0].Name != "f" {
+	if len(g.Dense) != 1 || !reflect.DeepEqual(g.Dense[0].Vars, []int{0, 1, 2}) || g.Dense[0].Prior.Kind != (factor.GP{}) || g.Dense[0].Name != "f" {
 		t.Fatalf("dense: %+v", g.Dense)
 	}
 	if c := g.Dense[0].Prior.Cov; c == nil || c.At(0, 0) != 1 {
@@ -288,7 +289,7 @@ y[1] ~ probit(w[1] + c)
 	if g.Site(0).Shared.Proj != nil || g.Site(0).Shared.Index != -1 {
 		t.Errorf("converted site keeps Index %d Proj %v", g.Site(0).Shared.Index, g.Site(0).Shared.Proj)
 	}
-	if len(g.Dense) != 1 || g.Dense[0].Prior.Kind != PriorMVNormal {
+	if len(g.Dense) != 1 || g.Dense[0].Prior.Kind != (factor.MVNormal{}) {
 		t.Errorf("dense: %+v", g.Dense)
 	}
 }

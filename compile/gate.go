@@ -471,7 +471,7 @@ func (c *compiler) checkGatesEP(s *ast.InferStmt, spec *InferSpec, eng Engine) {
 	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on gated likelihoods", spec.Settings.Schedule, infer.GatedSchedules))
 	if len(fg.Dense) > 0 {
 		c.errorf(s.Method, "gated likelihoods run under family = factorized, which keeps one belief per element; the %s prior of `%s` is a dense Gaussian over several elements",
-			fg.Dense[0].Prior.Kind, fg.Dense[0].Name)
+			fg.Dense[0].Prior.Kind.Name(), fg.Dense[0].Name)
 	}
 }
 

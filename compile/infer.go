@@ -155,8 +155,7 @@ func (c *compiler) modelKinds() []kindUse {
 		}
 	}
 	for _, b := range c.m.Blocks {
-		k, _ := factor.Lookup(string(b.Prior.Kind), factor.Prior)
-		use(k, b.Pos)
+		use(b.Prior.Kind, b.Pos)
 		for _, s := range b.Sites {
 			use(s.Lik, s.Pos)
 		}
@@ -169,8 +168,7 @@ func (c *compiler) modelKinds() []kindUse {
 			use(factor.NormalPrior{}, g.Gaussian(0).Pos)
 		}
 		for _, d := range g.Dense {
-			k, _ := factor.Lookup(string(d.Prior.Kind), factor.Prior)
-			use(k, d.Pos)
+			use(d.Prior.Kind, d.Pos)
 		}
 		for s := range g.SharedSites() {
 			use(s.Lik, s.Pos)
@@ -217,7 +215,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 		for _, b := range c.m.Blocks {
 			if b.Prior.Nu != t.Nu {
 				c.fail(s, "divergence %v needs the prior of `%s` to have the same degrees of freedom; it is %s with nu = %s",
-					t, b.Name, b.Prior.Kind, fmtNum(b.Prior.Nu))
+					t, b.Name, b.Prior.Kind.Name(), fmtNum(b.Prior.Nu))
 			}
 		}
 	}

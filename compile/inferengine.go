@@ -155,8 +155,8 @@ func (c *compiler) checkFactorized(s *ast.InferStmt, spec *InferSpec) {
 		if len(b.Streams) > 0 {
 			continue // libsvm sites: checkStreamInfer
 		}
-		if b.Prior.Kind == PriorGP || b.Prior.Kind == PriorTP || !diagonal(b.Prior) {
-			c.fail(at, "family = factorized needs independent priors (normal, or mvnormal with a diagonal covariance); `%s` has a %s prior", b.Name, b.Prior.Kind)
+		if b.Prior.Kind.Process() || !diagonal(b.Prior) {
+			c.fail(at, "family = factorized needs independent priors (normal, or mvnormal with a diagonal covariance); `%s` has a %s prior", b.Name, b.Prior.Kind.Name())
 		}
 		if spec.Approx.Kind == infer.SchemeGH && b.N > 1 {
 			c.fail(optionValue(s, "approx"), "approx = gh integrates one-dimensional projections; family = factorized treats every site as a factor of all %d elements of `%s`: use laplace, quick_laplace, gq or vq", b.N, b.Name)

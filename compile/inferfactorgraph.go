@@ -55,7 +55,7 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec, eng Eng
 			c.errorf(div, "relaxed_kl acts on the projections of one joint Gaussian: it needs family = full")
 		}
 		if len(fg.Dense) > 0 {
-			c.errorf(optionValue(s, "family"), "family = factorized keeps one belief per element; the %s prior of `%s` is a dense Gaussian over several elements: use family = full", fg.Dense[0].Prior.Kind, fg.Dense[0].Name)
+			c.errorf(optionValue(s, "family"), "family = factorized keeps one belief per element; the %s prior of `%s` is a dense Gaussian over several elements: use family = full", fg.Dense[0].Prior.Kind.Name(), fg.Dense[0].Name)
 		}
 		return
 	}

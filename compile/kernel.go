@@ -15,18 +15,19 @@ import (
 // variance). HyperParams[i] names the param an argument was, when it is a
 // bare param name (so `learn` can map params to hyperparameters).
 func (c *compiler) kernelCall(a *args) val {
-	k := &KernelSpec{Kind: a.b.Name}
+	kind, _ := kernel.KindOf(a.b.Name) // every builtin of stdlib.Kernel is a kernel.Kind
+	k := &KernelSpec{Kind: kind}
 	addHyper := func(i int, x float64) {
 		k.Hyper = append(k.Hyper, x)
 		k.HyperParams = append(k.HyperParams, c.paramName(a.expr(i)))
 	}
-	switch a.b.Name {
-	case "linear":
+	switch kind {
+	case kernel.KindLinear:
 		addHyper(0, a.positive(0, 1))
-	case "se", "matern32", "matern52":
+	case kernel.KindSE, kernel.KindMatern32, kernel.KindMatern52:
 		addHyper(0, a.positive(0, 1))
 		addHyper(1, a.positive(1, 1))
-	case "ard":
+	case kernel.KindARD:
 		ls, _ := a.val(0)
 		if ls.k != kNum || len(ls.shape) != 1 || len(ls.num) == 0 {
 			c.fail(a.at(0), "ard: lengthscales must be a non-empty vector, got %s", ls.describe())
@@ -40,7 +41,7 @@ func (c *compiler) kernelCall(a *args) val {
 			k.HyperParams = append(k.HyperParams, "")
 		}
 		addHyper(1, a.positive(1, 1))
-	case "bias", "white":
+	case kernel.KindBias, kernel.KindWhite:
 		v := a.num(0, 1)
 		if v < 0 {
 			c.fail(a.at(0), "%s: variance must be ≥ 0, got %s", a.b.Name, fmtNum(v))
@@ -69,7 +70,7 @@ func (c *compiler) kernelArith(e *ast.BinaryExpr, x, y val) val {
 			return *v.kern
 		}
 		if v.isScalar() && v.k == kNum && e.Op == ast.OpMul && v.num[0] >= 0 {
-			return KernelSpec{Kind: "bias", Hyper: []float64{v.num[0]}, HyperParams: []string{c.paramName(at)}}
+			return KernelSpec{Kind: kernel.KindBias, Hyper: []float64{v.num[0]}, HyperParams: []string{c.paramName(at)}}
 		}
 		c.fail(at, "kernels combine with + and * (or a non-negative number * kernel), got %s", v.describe())
 		return KernelSpec{}
@@ -77,9 +78,9 @@ func (c *compiler) kernelArith(e *ast.BinaryExpr, x, y val) val {
 	kx, ky := toK(x, e.X), toK(y, e.Y)
 	switch e.Op {
 	case ast.OpAdd:
-		return val{k: kKernel, kern: &KernelSpec{Kind: "sum", Args: []KernelSpec{kx, ky}}}
+		return val{k: kKernel, kern: &KernelSpec{Kind: kernel.KindSum, Args: []KernelSpec{kx, ky}}}
 	case ast.OpMul:
-		return val{k: kKernel, kern: &KernelSpec{Kind: "prod", Args: []KernelSpec{kx, ky}}}
+		return val{k: kKernel, kern: &KernelSpec{Kind: kernel.KindProd, Args: []KernelSpec{kx, ky}}}
 	}
 	c.fail(e, "kernels combine with + and *, not %s", e.Op)
 	return val{}
@@ -152,7 +153,7 @@ func nanSlice(n int) []float64 {
 
 // kernelDims checks ard's lengthscales against the input dimension.
 func (c *compiler) kernelDims(at ast.Node, k *KernelSpec, d int) {
-	if k.Kind == "ard" && len(k.Hyper)-1 != d {
+	if k.Kind == kernel.KindARD && len(k.Hyper)-1 != d {
 		c.fail(at, "ard has %d lengthscales but the inputs have %d columns", len(k.Hyper)-1, d)
 	}
 	for i := range k.Args {

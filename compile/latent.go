@@ -136,7 +136,7 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 }
 
 func priorParams(p Prior) map[string]float64 {
-	if p.Kind == PriorStudentT || p.Kind == PriorTP {
+	if p.Kind.Family() == graph.StudentT {
 		return map[string]float64{"nu": p.Nu}
 	}
 	return nil
@@ -188,21 +188,21 @@ func (c *compiler) gaussianPrior(a *args, l *graph.Latent, k factor.Kind) Prior 
 	if _, ok := k.(factor.NormalPrior); ok {
 		// Diagonal: the dense covariance is formed by densePrior once the
 		// block is known not to be streamed.
-		return Prior{Kind: PriorNormal, Mean: c.perElement(a, 0, n, false), Var: c.perElement(a, 1, n, true)}
+		return Prior{Kind: factor.NormalPrior{}, Mean: c.perElement(a, 0, n, false), Var: c.perElement(a, 1, n, true)}
 	}
 	if msg := c.covTooLarge(l.Name, n, fitcHint(a)); msg != "" && !isFITC(a) {
 		c.fail(a.call, "%s", msg)
 	}
-	switch k.(type) {
+	switch k := k.(type) {
 	case factor.MVNormal:
-		return Prior{Kind: PriorMVNormal, Mean: c.perElement(a, 0, n, false), Cov: c.covArg(a, 1, n)}
+		return Prior{Kind: k, Mean: c.perElement(a, 0, n, false), Cov: c.covArg(a, 1, n)}
 	case factor.StudentTPrior:
 		nu := a.positive(0, 0)
-		return Prior{Kind: PriorStudentT, Nu: nu, Mean: c.perElement(a, 1, n, false), Cov: diag(c.perElement(a, 2, n, true))}
+		return Prior{Kind: k, Nu: nu, Mean: c.perElement(a, 1, n, false), Cov: diag(c.perElement(a, 2, n, true))}
 	case factor.GP:
-		return c.processPrior(a, l, PriorGP, 0, 0)
+		return c.processPrior(a, l, k, 0, 0)
 	case factor.TP:
-		return c.processPrior(a, l, PriorTP, 1, a.positive(0, 0))
+		return c.processPrior(a, l, k, 1, a.positive(0, 0))
 	}
 	c.fail(a.call, "unsupported prior %s", a.b.Name)
 	return Prior{}
@@ -226,7 +226,7 @@ func (c *compiler) covTooLarge(name string, n int, hint string) string {
 // block that is not streamed (its engines read Cov), or reports at pos
 // that it is over the covariance budget.
 func (c *compiler) densePrior(p *Prior, name string, pos ast.Pos) bool {
-	if p.Kind != PriorNormal || p.Cov != nil {
+	if !p.Kind.Independent() || p.Cov != nil {
 		return true
 	}
 	if msg := c.covTooLarge(name, len(p.Var), ""); msg != "" {
@@ -297,8 +297,9 @@ func abs(x float64) float64 {
 }
 
 // processPrior evaluates gp(kernel, X) / tp(nu, kernel, X): the kernel
-// (param k) and inputs X (param k+1), and the Gram matrix (skipped in Check).
-func (c *compiler) processPrior(a *args, l *graph.Latent, kind PriorKind, k int, nu float64) Prior {
+// (param k) and inputs X (param k+1), and the Gram matrix (skipped in Check)
+// or, for a Gaussian process with inducing inputs, its FITC approximation.
+func (c *compiler) processPrior(a *args, l *graph.Latent, kind factor.PriorKind, k int, nu float64) Prior {
 	kv, _ := a.val(k)
 	if kv.k != kKernel {
 		c.fail(a.at(k), "%s: `kernel` must be a kernel such as se(1, 1), got %s", a.b.Name, kv.describe())
@@ -321,7 +322,7 @@ func (c *compiler) processPrior(a *args, l *graph.Latent, kind PriorKind, k int,
 	c.kernelDims(a.at(k), kv.kern, cols)
 	X := mat.NewDense(n, cols, append([]float64(nil), xv.num...))
 	p := Prior{Kind: kind, Nu: nu, Mean: make([]float64, n), Kernel: *kv.kern, X: X}
-	if kind == PriorGP {
+	if kind.Family() == graph.Gaussian {
 		p.FITC = c.fitcPrior(a, n, cols)
 	}
 	if !c.check && p.FITC == nil {

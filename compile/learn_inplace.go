@@ -317,7 +317,7 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 	for _, p := range rec.priors {
 		l := &g.Latents[p.lat]
 		pr := c.gaussianPrior(c.bind(p.call, p.b), l, p.k)
-		if pr.Kind != PriorNormal {
+		if !pr.Kind.Independent() {
 			dense[p.lat], missing[p.lat] = pr, true
 			continue
 		}

@@ -255,8 +255,8 @@ func (c *compiler) checkStreamInfer(s *ast.InferStmt, spec *InferSpec, given map
 		if spec.Settings.Schedule != infer.Sequential {
 			c.fail(given["schedule"], "libsvm sites are visited in file order: schedule = sequential")
 		}
-		if b.Prior.Kind != PriorNormal {
-			c.fail(s, "libsvm sites need an independent normal prior on `%s`, e.g. ~ normal(0, 1); it has %s", b.Name, b.Prior.Kind)
+		if !b.Prior.Kind.Independent() {
+			c.fail(s, "libsvm sites need an independent normal prior on `%s`, e.g. ~ normal(0, 1); it has %s", b.Name, b.Prior.Kind.Name())
 		}
 		c.streamApprox(s, spec, b, given["approx"] != nil)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // Model is a compiled model.
@@ -102,22 +103,13 @@ type Block struct {
 	Pos     ast.Pos
 }
 
-// PriorKind names the prior of a block.
-type PriorKind string
-
-// The prior kinds, named by package factor.
-var (
-	PriorNormal   = PriorKind(factor.NormalPrior{}.Name())   // iid normal(mean, var) over the vector
-	PriorMVNormal = PriorKind(factor.MVNormal{}.Name())      // mvnormal(mean, cov)
-	PriorGP       = PriorKind(factor.GP{}.Name())            // gp(kernel, X)
-	PriorStudentT = PriorKind(factor.StudentTPrior{}.Name()) // iid/multivariate Student-t(nu, mean, scale)
-	PriorTP       = PriorKind(factor.TP{}.Name())            // tp(nu, kernel, X)
-)
-
 // Prior is a block's prior: mean vector and covariance (for student_t/tp the
 // scale matrix), plus for GP/TP priors what prediction and learning need.
 type Prior struct {
-	Kind PriorKind
+	// Kind is the prior's factor kind (factor.NormalPrior{}, MVNormal{},
+	// GP{}, StudentTPrior{}, TP{}); consumers ask it for its family and
+	// shape.
+	Kind factor.PriorKind
 	Mean []float64
 	Cov  *mat.SymDense
 	// Var, for a normal prior, are the per-element variances (Cov's
@@ -138,12 +130,12 @@ type Prior struct {
 }
 
 // KernelSpec is a kernel expression with its hyperparameters resolved:
-// Kind is "se", "linear", "ard", "matern32", "matern52", "bias", "white",
-// "sum" or "prod"; Hyper are its numeric hyperparameters in stdlib order;
+// Kind is a leaf kernel (se, linear, ard, matern32, matern52, bias, white)
+// or a sum or product of Args; Hyper are its numeric hyperparameters in stdlib order;
 // HyperParams names the param (if any) each hyperparameter came from, so
 // `learn` can map params to kernel hyperparameters; Args are sub-kernels.
 type KernelSpec struct {
-	Kind        string
+	Kind        kernel.Kind
 	Hyper       []float64
 	HyperParams []string
 	Args        []KernelSpec

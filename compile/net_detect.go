@@ -22,7 +22,7 @@ func netOnly(name string) bool {
 			return false
 		}
 		switch k.(type) {
-		case factor.GaussianPrior, factor.TPrior, factor.Selector, factor.DiscretePrior, factor.LikelihoodKind:
+		case factor.PriorKind, factor.Selector, factor.DiscretePrior, factor.LikelihoodKind:
 			return false
 		}
 		found = true

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -271,7 +272,7 @@ func (c *compiler) learnOption(st *infer.LearnOptions, o *ast.Option) {
 // (learning then maximises the t-EP evidence).
 func (c *compiler) studentTBlocks() bool {
 	for _, b := range c.m.Blocks {
-		if b.Prior.Kind != PriorStudentT && b.Prior.Kind != PriorTP {
+		if b.Prior.Kind.Family() != graph.StudentT {
 			return false
 		}
 	}

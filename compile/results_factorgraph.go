@@ -33,7 +33,7 @@ func (c *compiler) fgPredict(s *ast.PredictStmt, a *args, lv val) {
 		spec.FG.Vars[e] = first + e
 	}
 	for i, d := range fg.Dense {
-		if d.Latent == lat && d.Prior.Kind == PriorGP {
+		if d.Latent == lat && d.Prior.Kind.Process() {
 			spec.FG.Dense = i
 		}
 	}

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -30,8 +31,8 @@ func (c *compiler) checkShards(s *ast.InferStmt, spec *InferSpec) {
 		return
 	}
 	for _, b := range c.m.Blocks {
-		if b.Prior.Kind != PriorNormal && b.Prior.Kind != PriorMVNormal || len(b.Batches) > 0 {
-			c.fail(s, "shards needs a normal or mvnormal prior and no mini-batch factors; `%s` has a %s prior and %d batch factors", b.Name, b.Prior.Kind, len(b.Batches))
+		if b.Prior.Kind.Family() != graph.Gaussian || b.Prior.Kind.Process() || len(b.Batches) > 0 {
+			c.fail(s, "shards needs a normal or mvnormal prior and no mini-batch factors; `%s` has a %s prior and %d batch factors", b.Name, b.Prior.Kind.Name(), len(b.Batches))
 			continue
 		}
 		if len(b.Sites) < spec.Shards {

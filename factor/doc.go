@@ -12,7 +12,8 @@
 //	MeanObs      E[y] under a Gaussian predictive — predict (e.g. expected counts)
 //	ParamGrad    the evidence gradient in the likelihood's parameter — learn
 //	Tabler       a table over discrete states — bp, jtree, gibbs
-//	GaussianPrior, TPrior, GaussianLimit, DiscretePrior, Numerical — priors and potentials
+//	PriorKind    a real vector prior of a Gaussian block: its family (Gaussian, Student-t) and shape — ep, t-EP, exact, mcmc, learn
+//	DiscretePrior, Selector, Numerical — discrete priors and potentials
 //
 // The role a kind plays (prior, likelihood, potential, loss) is part of its
 // key: normal the prior and normal the likelihood are two kinds, NormalPrior

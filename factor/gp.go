@@ -1,6 +1,9 @@
 package factor
 
-import "github.com/fg-infer/fg/stdlib"
+import (
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/stdlib"
+)
 
 var gpBuiltin = stdlib.Builtin{Name: "gp", Kind: stdlib.Distribution, Domains: realDomain, Prior: true,
 	Params: []stdlib.Param{stdlib.Required("kernel", stdlib.KernelT, "covariance function"),
@@ -17,4 +20,6 @@ type GP struct{}
 func (GP) Name() string             { return "gp" }
 func (GP) Role() Role               { return Prior }
 func (GP) Builtin() *stdlib.Builtin { return &gpBuiltin }
-func (GP) gaussianPrior()           {}
+func (GP) Family() graph.Family     { return graph.Gaussian }
+func (GP) Process() bool            { return true }
+func (GP) Independent() bool        { return false }

@@ -1,6 +1,9 @@
 package factor
 
-import "github.com/fg-infer/fg/stdlib"
+import (
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/stdlib"
+)
 
 var mvnormalBuiltin = stdlib.Builtin{Name: "mvnormal", Kind: stdlib.Distribution, Domains: realDomain, Prior: true,
 	Params: []stdlib.Param{stdlib.Required("mean", stdlib.NumericT, "mean vector (or scalar)"),
@@ -14,4 +17,6 @@ type MVNormal struct{}
 func (MVNormal) Name() string             { return "mvnormal" }
 func (MVNormal) Role() Role               { return Prior }
 func (MVNormal) Builtin() *stdlib.Builtin { return &mvnormalBuiltin }
-func (MVNormal) gaussianPrior()           {}
+func (MVNormal) Family() graph.Family     { return graph.Gaussian }
+func (MVNormal) Process() bool            { return false }
+func (MVNormal) Independent() bool        { return false }

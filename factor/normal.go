@@ -22,7 +22,9 @@ type NormalPrior struct{}
 func (NormalPrior) Name() string             { return "normal" }
 func (NormalPrior) Role() Role               { return Prior }
 func (NormalPrior) Builtin() *stdlib.Builtin { return &normalBuiltin }
-func (NormalPrior) gaussianPrior()           {}
+func (NormalPrior) Family() graph.Family     { return graph.Gaussian }
+func (NormalPrior) Process() bool            { return false }
+func (NormalPrior) Independent() bool        { return true }
 
 // Normal is the regression likelihood p(y | f) = N(y; f, Var). EP with it
 // is exact: one sweep gives the closed-form GP posterior and evidence.

@@ -1,5 +1,7 @@
 package factor
 
+import "github.com/fg-infer/fg/graph"
+
 // Site is a likelihood bound to its parameters: a factor p(y | f) on one
 // scalar projection f = aᵀw of a Gaussian block's latent vector.
 type Site interface {
@@ -113,22 +115,44 @@ type LogLinear interface {
 	Stat() []float64
 }
 
-// GaussianPrior marks a Gaussian prior N(mean, cov) over a latent vector:
-// EP absorbs it into q once; exact and mcmc integrate against it.
-type GaussianPrior interface {
-	gaussianPrior()
+// PriorKind is a prior over a whole real vector latent that is kept as
+// the prior of a Gaussian block (or a dense block of a factor graph):
+// its density is of Family
+//
+//   - graph.Gaussian: N(mean, Σ) — EP absorbs it into q once; exact and
+//     mcmc integrate against it;
+//   - graph.StudentT: St(ν, mean, Σ) with ν degrees of freedom — the
+//     prior of t-exponential EP (divergence t(ν) with the same ν); Gaussian
+//     EP replaces it by its ν → ∞ limit N(mean, Σ) (an approximation,
+//     hence experimental).
+//
+// Every consumer asks the kind (its Family and shape) rather than its
+// name.
+type PriorKind interface {
+	Kind
+	// Family is the family of the prior's density.
+	Family() graph.Family
+	// Process reports whether the prior is a process over inputs X whose
+	// covariance (scale) is kernel(X, X): prediction at new inputs and
+	// learning read its kernel and inputs.
+	Process() bool
+	// Independent reports whether the elements are independent a priori,
+	// each with its own mean and variance (a diagonal Gaussian, kept as
+	// the variances alone). A diagonal Student-t scale is not: the
+	// elements of St(ν, m, diag(s)) share one scale mixture.
+	Independent() bool
 }
 
-// TPrior marks a Student-t prior St(nu, mean, scale), the prior of
-// t-exponential EP (divergence t(nu) with the same nu).
-type TPrior interface {
-	studentTPrior()
-}
+// The priors of Gaussian blocks.
+var _ = []PriorKind{NormalPrior{}, MVNormal{}, GP{}, StudentTPrior{}, TP{}}
 
-// GaussianLimit marks a Student-t prior that Gaussian EP replaces by its
-// ν → ∞ limit N(mean, scale) (an approximation, hence experimental).
-type GaussianLimit interface {
-	gaussianLimit()
+// priorFamily is the family of a PriorKind; ok is false for any other kind.
+func priorFamily(k Kind) (f graph.Family, ok bool) {
+	p, ok := k.(PriorKind)
+	if !ok {
+		return 0, false
+	}
+	return p.Family(), true
 }
 
 // Selector marks a prior over discrete latents whose elements may select

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -60,7 +61,9 @@ func (c Column) PowerOrRelaxed() bool { return c.Method == infer.MethodEP && c.D
 // Rule is one cell of the rule table: kind Kind is handled under Column,
 // with Quality; Approx is true when the moments come from the infer line's
 // numerical scheme rather than the kind's own Tilted rule; Via names the
-// interface the rule comes from.
+// interface the rule comes from (for a PriorKind, the use of its family:
+// GaussianPrior, TPrior, or GaussianLimit, a Student-t prior under
+// Gaussian EP).
 type Rule struct {
 	Kind    Kind
 	Column  Column
@@ -116,7 +119,7 @@ func netSupport(k Kind, c Column) string {
 		return "EP"
 	case c == epVMP && has[VMP](k):
 		return "VMP"
-	case c.gold() && !has[LogDensity](k) && !has[Tabler](k) && !has[GaussianPrior](k):
+	case c.gold() && !has[LogDensity](k) && !has[Tabler](k) && !has[PriorKind](k):
 		return "LogDensityEdges"
 	}
 	return ""
@@ -161,12 +164,14 @@ func hasParams(k Kind) bool {
 }
 
 func priorSupport(k Kind, c Column) (string, bool) {
+	fam, block := priorFamily(k)
+	gauss, t := block && fam == graph.Gaussian, block && fam == graph.StudentT
 	switch {
-	case has[GaussianPrior](k) && (c.ep() || c.gold() || c == learn):
+	case gauss && (c.ep() || c.gold() || c == learn):
 		return "GaussianPrior", false
-	case has[TPrior](k) && c == epT:
+	case t && c == epT:
 		return "TPrior", false
-	case has[GaussianLimit](k) && c == epKL:
+	case t && c == epKL:
 		return "GaussianLimit", false
 	case has[DiscretePrior](k) && (c.bp() || c.gold()):
 		return "DiscretePrior", false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -21,8 +22,9 @@ type StudentTPrior struct{}
 func (StudentTPrior) Name() string             { return "student_t" }
 func (StudentTPrior) Role() Role               { return Prior }
 func (StudentTPrior) Builtin() *stdlib.Builtin { return &studentTBuiltin }
-func (StudentTPrior) studentTPrior()           {}
-func (StudentTPrior) gaussianLimit()           {}
+func (StudentTPrior) Family() graph.Family     { return graph.StudentT }
+func (StudentTPrior) Process() bool            { return false }
+func (StudentTPrior) Independent() bool        { return false }
 func (StudentTPrior) Quality(c Column) Quality { return limitQuality(c) }
 
 // StudentT is the robust regression likelihood

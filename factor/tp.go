@@ -1,6 +1,9 @@
 package factor
 
-import "github.com/fg-infer/fg/stdlib"
+import (
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/stdlib"
+)
 
 var tpBuiltin = stdlib.Builtin{Name: "tp", Kind: stdlib.Distribution, Domains: realDomain, Prior: true,
 	Params: []stdlib.Param{stdlib.Required("nu", stdlib.NumberT, "degrees of freedom (> 0)"),
@@ -14,8 +17,9 @@ type TP struct{}
 func (TP) Name() string             { return "tp" }
 func (TP) Role() Role               { return Prior }
 func (TP) Builtin() *stdlib.Builtin { return &tpBuiltin }
-func (TP) studentTPrior()           {}
-func (TP) gaussianLimit()           {}
+func (TP) Family() graph.Family     { return graph.StudentT }
+func (TP) Process() bool            { return true }
+func (TP) Independent() bool        { return false }
 
 // Quality: the Gaussian limit under ep kl has no reference.
 func (TP) Quality(c Column) Quality { return limitQuality(c) }

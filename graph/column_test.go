@@ -1,12 +1,12 @@
 package graph
 
 import (
-	"strconv"
-
-	"github.com/fg-infer/fg/lang/ast"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
+
+	"github.com/fg-infer/fg/lang/ast"
 )
 
 // columnGens are sequences of values a column holds: rules, repeats,

@@ -38,9 +38,13 @@ const (
 	Beta                    // a probability in (0, 1): Beta(a, b)
 	Dirichlet               // a point of the (K−1)-simplex: Dirichlet(α₁..α_K)
 	Discrete                // one of K states (cat(K), bool, spin)
+	// StudentT is a real vector under a Student-t prior St(ν, m, Σ), the
+	// family of t-exponential EP (families/tfam). Only the prior of a
+	// Gaussian block has it (factor.PriorKind); no Net variable does.
+	StudentT
 )
 
-var familyNames = [...]string{"gaussian", "gamma", "inv_gamma", "beta", "dirichlet", "discrete"}
+var familyNames = [...]string{"gaussian", "gamma", "inv_gamma", "beta", "dirichlet", "discrete", "student_t"}
 
 func (f Family) String() string {
 	if f < 0 || int(f) >= len(familyNames) {

@@ -97,10 +97,12 @@ func strictNames() map[string]bool {
 // allowed are string literals (FILE:NAME) that coincide with a method name
 // but mean something else, or are command-line text for the fg binary.
 var allowed = map[string]string{
-	"cmd/fgbench/main.go:ep":      "the -ep flag (EP problem sizes)",
-	"bench/peers/main.go:ep":      "the -ep flag (GP EP sizes)",
-	"bench/peers/main.go:bp":      "the bp case group of -cases",
-	"bench/peers/libdai.go:exact": "the --method text the fg binary is run with",
+	"cmd/fgbench/main.go:ep":              "the -ep flag (EP problem sizes)",
+	"bench/peers/main.go:ep":              "the -ep flag (GP EP sizes)",
+	"bench/peers/main.go:bp":              "the bp case group of -cases",
+	"bench/peers/libdai.go:exact":         "the --method text the fg binary is run with",
+	"experiments/beforeafter/cases.go:ep": "a case's name and the --only label of the fg command it measures",
+	"experiments/beforeafter/cases.go:bp": "a case's name",
 }
 
 // TestMethodNamesOnlyInRegistry fails when Go code outside names.go and

@@ -1,6 +1,9 @@
 package stdlib
 
-import "github.com/fg-infer/fg/infer"
+import (
+	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/stdlib/kernel"
+)
 
 // Required is a required parameter.
 func Required(name string, t ArgType, doc string) Param {
@@ -22,20 +25,20 @@ var (
 // registers from its one file per kind (Register). Formulas are in the
 // docs.
 var table = []Builtin{
-	// Kernels.
-	{Name: "linear", Kind: Kernel, Params: []Param{opt("lengthscale", NumberT, "1", "ℓ > 0")},
+	// Kernels, named by their stdlib/kernel kinds.
+	{Name: kernel.KindLinear.String(), Kind: Kernel, Params: []Param{opt("lengthscale", NumberT, "1", "ℓ > 0")},
 		Doc: "k(x, x') = xᵀx' / ℓ² (GPML covLINiso)"},
-	{Name: "se", Kind: Kernel, Params: []Param{opt("lengthscale", NumberT, "1", "ℓ > 0"), opt("variance", NumberT, "1", "σ² > 0")},
+	{Name: kernel.KindSE.String(), Kind: Kernel, Params: []Param{opt("lengthscale", NumberT, "1", "ℓ > 0"), opt("variance", NumberT, "1", "σ² > 0")},
 		Doc: "k(x, x') = σ² exp(−|x − x'|² / (2ℓ²)) (GPML covSEiso with ℓ, σ² = sf²)"},
-	{Name: "ard", Kind: Kernel, Params: []Param{req("lengthscales", VectorT, "one ℓ_d > 0 per input dimension"), opt("variance", NumberT, "1", "σ² > 0")},
+	{Name: kernel.KindARD.String(), Kind: Kernel, Params: []Param{req("lengthscales", VectorT, "one ℓ_d > 0 per input dimension"), opt("variance", NumberT, "1", "σ² > 0")},
 		Doc: "k(x, x') = σ² exp(−Σ_d (x_d − x'_d)² / (2ℓ_d²))"},
-	{Name: "matern32", Kind: Kernel, Params: []Param{opt("lengthscale", NumberT, "1", "ℓ > 0"), opt("variance", NumberT, "1", "σ² > 0")},
+	{Name: kernel.KindMatern32.String(), Kind: Kernel, Params: []Param{opt("lengthscale", NumberT, "1", "ℓ > 0"), opt("variance", NumberT, "1", "σ² > 0")},
 		Doc: "k = σ² (1 + √3 r/ℓ) exp(−√3 r/ℓ), r = |x − x'|"},
-	{Name: "matern52", Kind: Kernel, Params: []Param{opt("lengthscale", NumberT, "1", "ℓ > 0"), opt("variance", NumberT, "1", "σ² > 0")},
+	{Name: kernel.KindMatern52.String(), Kind: Kernel, Params: []Param{opt("lengthscale", NumberT, "1", "ℓ > 0"), opt("variance", NumberT, "1", "σ² > 0")},
 		Doc: "k = σ² (1 + √5 r/ℓ + 5r²/(3ℓ²)) exp(−√5 r/ℓ)"},
-	{Name: "bias", Kind: Kernel, Params: []Param{opt("variance", NumberT, "1", "σ² ≥ 0")},
+	{Name: kernel.KindBias.String(), Kind: Kernel, Params: []Param{opt("variance", NumberT, "1", "σ² ≥ 0")},
 		Doc: "k(x, x') = σ² (a constant offset)"},
-	{Name: "white", Kind: Kernel, Params: []Param{opt("variance", NumberT, "1", "σ² ≥ 0")},
+	{Name: kernel.KindWhite.String(), Kind: Kernel, Params: []Param{opt("variance", NumberT, "1", "σ² ≥ 0")},
 		Doc: "k(x, x') = σ² if x and x' are the same point (same row), else 0"},
 	// Data and generators.
 	{Name: "csv", Kind: Data, Params: []Param{req("path", StringT, "file path, relative to the model file"),

@@ -3,15 +3,16 @@ package ep
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/mathx"
+
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
-	"math/rand/v2"
-	"sort"
 )
 
 // quadKL computes KL(P ‖ G) = ∫ P log(P/G) for two unnormalised 1-D log

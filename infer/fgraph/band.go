@@ -3,6 +3,7 @@ package fgraph
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -23,14 +24,8 @@ func bandwidth(g *Graph) int {
 		return -1
 	}
 	k := 0
-	for f := 0; f < g.NumFactors(); f++ {
-		fk := g.fac(f)
-		a, b := g.n, -1
-		for e := fk.lo; e < fk.hi; e++ {
-			v := fk.v(e)
-			a, b = min(a, v), max(b, v)
-		}
-		k = max(k, b-a)
+	for _, vs := range g.varLists() {
+		k = max(k, spread(g, vs))
 	}
 	return k
 }
@@ -69,9 +64,9 @@ func (g *Graph) Banded() bool { return infer.Banded(g.n, bandwidth(g)) }
 // and returns netjoint.ErrCanceled when it closes.
 func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 	rb := netjoint.NewRootBand(g.n, k)
-	if err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) }, func(f int) (float64, float64) {
-		s := math.Sqrt(g.noise(f))
-		return 1 / s, (g.obs(f) - g.cst(f)) / s
+	if err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) }, func(_ int, fk fac) (float64, float64) {
+		s := math.Sqrt(fk.variance())
+		return 1 / s, (fk.y() - fk.c()) / s
 	}); err != nil {
 		return gaussJoint{}, err
 	}
@@ -94,40 +89,43 @@ func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 
 // rootRows adds to rb a row per factor f with use(f), in order of the
 // factors' first variables (a counting sort): scale·a_f over its
-// variables and right-hand side b, with (scale, b) = row(f). A variable
-// named twice in a factor adds its coefficients, as addGaussians does. It
-// checks done every 2¹⁴ rows.
-func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f int) bool, row func(f int) (scale, b float64)) error {
+// variables and right-hand side b, with (scale, b) = row(f, its view). A
+// variable named twice in a factor adds its coefficients, as addGaussians
+// does. It checks done every 2¹⁴ rows.
+func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f int) bool, row func(f int, fk fac) (scale, b float64)) error {
 	first := make([]int32, g.n+1) // counts, then starts, of the factors by first variable
-	for f := 0; f < g.NumFactors(); f++ {
-		if fk := g.fac(f); use(f) && fk.hi > fk.lo {
-			first[fk.minVar()+1]++
+	for f, vs := range g.varLists() {
+		if use(f) && len(vs) > 0 {
+			first[slices.Min(vs)+1]++
 		}
 	}
 	for i := 1; i <= g.n; i++ {
 		first[i] += first[i-1]
 	}
 	order := make([]int32, first[g.n])
-	for f := 0; f < g.NumFactors(); f++ {
-		if fk := g.fac(f); use(f) && fk.hi > fk.lo {
-			v := fk.minVar()
+	for f, vs := range g.varLists() {
+		if use(f) && len(vs) > 0 {
+			v := slices.Min(vs)
 			order[first[v]] = int32(f)
 			first[v]++
 		}
 	}
 	a := make([]float64, rb.HalfWidth()+1)
+	var vars []int
+	var coefs []float64
 	for r, f := range order {
 		if r&0x3fff == 0 && openblas.Done(done) {
 			return netjoint.ErrCanceled
 		}
 		fk := g.fac(int(f))
-		base := fk.minVar()
-		scale, b := row(int(f))
+		vars, coefs = fk.vars(vars[:0]), fk.coefs(coefs[:0])
+		base := slices.Min(vars)
+		scale, b := row(int(f), fk)
 		clear(a)
 		top := 0
-		for e := fk.lo; e < fk.hi; e++ {
-			j := fk.v(e) - base
-			a[j] += scale * fk.a(e)
+		for i, v := range vars {
+			j := v - base
+			a[j] += scale * coefs[i]
 			top = max(top, j)
 		}
 		rb.AddRow(base, a[:top+1], b)
@@ -149,8 +147,7 @@ func bandDiag(band []float64, n, k int) []float64 {
 // linear-Gaussian factors.
 func residualLogLik(g *Graph, mu []float64) float64 {
 	terms := make([]float64, 0, g.NumFactors())
-	for k := 0; k < g.NumFactors(); k++ {
-		fk := g.fac(k)
+	for _, fk := range g.facs() {
 		if !fk.gaussian() {
 			continue
 		}

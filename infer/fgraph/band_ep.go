@@ -27,22 +27,19 @@ func siteBandwidth(g *Graph) int {
 		return -1
 	}
 	k := 0
-	for f := 0; f < g.NumFactors(); f++ {
-		fk := g.fac(f)
-		lo, hi := fk.lo, fk.hi
-		k = max(k, span(g, &fk, lo, hi))
+	for _, vs := range g.varLists() {
+		k = max(k, spread(g, vs))
 	}
 	return k
 }
 
-// span is max F − min F over the variables of factor fk's edges lo:hi.
-func span(g *Graph, fk *fac, lo, hi int) int {
-	a, b := g.n, -1
-	for e := lo; e < hi; e++ {
-		v := fk.v(e)
+// spread is max F − min F over variables F.
+func spread(g *Graph, vs []int32) int {
+	a, b := int32(g.n), int32(-1)
+	for _, v := range vs {
 		a, b = min(a, v), max(b, v)
 	}
-	return b - a
+	return int(b - a)
 }
 
 // bandEP is joint-Gaussian EP (family = full) on a graph with likelihood
@@ -609,14 +606,14 @@ func (b *bandEP) solveQ() (mean, cov []float64, logDet float64, err error) {
 	}
 	if rows {
 		rb := netjoint.NewRootBand(b.n, b.k)
-		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int) (float64, float64) {
-			if g.gaussian(f) {
-				s := math.Sqrt(g.noise(f))
-				return 1 / s, (g.obs(f) - g.cst(f)) / s
+		err := rootRows(g, rb, done, func(f int) bool { return g.gaussian(f) || b.tau[pos[f]] > 0 }, func(f int, fk fac) (float64, float64) {
+			if fk.gaussian() {
+				s := math.Sqrt(fk.variance())
+				return 1 / s, (fk.y() - fk.c()) / s
 			}
 			t, nu := b.tau[pos[f]], b.nu[pos[f]]
 			s := math.Sqrt(t)
-			return s, (nu - t*g.cst(f)) / s
+			return s, (nu - t*fk.c()) / s
 		})
 		if err != nil {
 			return nil, nil, 0, err

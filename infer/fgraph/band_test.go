@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // vectorChain is a chain of d-dimensional states written as scalar
@@ -108,14 +109,14 @@ func BenchmarkVectorChain(b *testing.B) {
 		b.Run(fmt.Sprintf("T=%d", T), func(b *testing.B) {
 			g := vectorChain(T, 4, false, 5)
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := testkit.ProcessCPU(b)
 			for i := 0; i < b.N; i++ {
 				res, err := Run(context.Background(), g, Settings{})
 				if err != nil || !res.Exact {
 					b.Fatal(err, res.Message)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(testkit.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -3,11 +3,10 @@ package fgraph
 import (
 	"context"
 	"fmt"
+	"testing"
 
 	"github.com/fg-infer/fg/infer"
-	"syscall"
-	"testing"
-	"time"
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 // BenchmarkRandomWalk smooths a random walk observed at every step (T
@@ -25,14 +24,14 @@ func BenchmarkRandomWalk(b *testing.B) {
 			c := newChain(T, 1, 0, 1, 9)
 			g := c.graph()
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := testkit.ProcessCPU(b)
 			for i := 0; i < b.N; i++ {
 				res, err := Run(context.Background(), g, Settings{})
 				if err != nil || !res.Exact {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(testkit.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(g.StateBytes())/float64(T), "state-B/step")
 		})
 	}
@@ -58,7 +57,7 @@ func BenchmarkProbitWalk(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/T=%d", w.name, T), func(b *testing.B) {
 				g := w.make(T)
 				b.ResetTimer()
-				cpu0 := cpuTime()
+				cpu0 := testkit.ProcessCPU(b)
 				passes := 0
 				for i := 0; i < b.N; i++ {
 					res, err := Run(context.Background(), g, Settings{})
@@ -67,20 +66,11 @@ func BenchmarkProbitWalk(b *testing.B) {
 					}
 					passes += res.Iterations
 				}
-				cpu := float64(cpuTime() - cpu0)
+				cpu := float64(testkit.ProcessCPU(b) - cpu0)
 				b.ReportMetric(cpu/float64(b.N), "cpu-ns/op")
 				b.ReportMetric(cpu/float64(passes), "cpu-ns/pass")
 				b.ReportMetric(float64(passes)/float64(b.N), "passes")
 			})
 		}
 	}
-}
-
-// cpuTime is the process's user + system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

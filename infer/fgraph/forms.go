@@ -2,6 +2,7 @@ package fgraph
 
 import (
 	"iter"
+	"slices"
 
 	"github.com/fg-infer/fg/graph"
 )
@@ -124,6 +125,67 @@ func (g *Graph) facs() iter.Seq2[int, *fac] {
 	}
 }
 
+// varLists iterates over the factors in order with their variables in
+// edge order (factor k's edges follow factor k−1's): a decoded run's
+// lists are its own, a run of views is read a slot at a time, listChunk
+// factors at a time, into a list reused for the next chunk. The passes
+// over every edge (adjacency, components, bandwidth) read them as arrays,
+// with no lookup per factor or edge.
+func (g *Graph) varLists() iter.Seq2[int, []int32] {
+	return func(yield func(int, []int32) bool) {
+		var buf []int32
+		for ri := range g.runs {
+			r := &g.runs[ri]
+			if r.starts != nil {
+				for i := range r.n {
+					if !yield(r.k0+i, r.evar[r.starts[i]:r.starts[i+1]]) {
+						return
+					}
+				}
+				continue
+			}
+			for i0 := 0; i0 < r.n; i0 += listChunk {
+				i1 := min(i0+listChunk, r.n)
+				buf = r.appendVars(buf[:0], i0, i1)
+				for i := range i1 - i0 {
+					if !yield(r.k0+i0+i, buf[r.arity*i:r.arity*(i+1)]) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// listChunk is the number of factors of a run of views varLists reads at
+// a time.
+const listChunk = 1024
+
+// appendVars appends the variables of factors i0 … i1−1 of r, a run of
+// views, to dst in edge order, a slot at a time.
+func (r *run) appendVars(dst []int32, i0, i1 int) []int32 {
+	n, m := len(dst), r.arity*(i1-i0)
+	dst = slices.Grow(dst, m)[:n+m]
+	out := dst[n:]
+	for j := range r.vars {
+		w := &r.vars[j]
+		if w.vals != nil {
+			for i, v := range w.vals[i0:i1] {
+				out[r.arity*i+j] = int32(v)
+			}
+			continue
+		}
+		// base + step·k, k = k0 + i: an integer rule (at's exceptions
+		// for k or step 0 are the same number).
+		v, step := w.base+(w.k0+i0)*w.step, w.step
+		for e := j; e < m; e += r.arity {
+			out[e] = int32(v)
+			v += step
+		}
+	}
+	return dst
+}
+
 // runOf is the run holding factor k.
 func (g *Graph) runOf(k int) *run {
 	rs := g.runs
@@ -164,15 +226,29 @@ func (f *fac) gaussian() bool    { return f.r.site.at(f.i) < 0 }
 
 // vars appends the factor's variables to dst, coefs its coefficients.
 func (f *fac) vars(dst []int) []int {
-	for e := f.lo; e < f.hi; e++ {
-		dst = append(dst, f.v(e))
+	if r := f.r; r.starts != nil {
+		ev := r.evar[f.lo-r.e0 : f.hi-r.e0]
+		n := len(dst)
+		dst = slices.Grow(dst, len(ev))[:n+len(ev)]
+		for i, v := range ev {
+			dst[n+i] = int(v)
+		}
+		return dst
+	}
+	ws := f.r.vars[:f.hi-f.lo]
+	for j := range ws {
+		dst = append(dst, ws[j].at(f.i))
 	}
 	return dst
 }
 
 func (f *fac) coefs(dst []float64) []float64 {
-	for e := f.lo; e < f.hi; e++ {
-		dst = append(dst, f.a(e))
+	if r := f.r; r.starts != nil {
+		return append(dst, r.ecoef[f.lo-r.e0:f.hi-r.e0]...)
+	}
+	ws := f.r.coefs[:f.hi-f.lo]
+	for j := range ws {
+		dst = append(dst, ws[j].at(f.i))
 	}
 	return dst
 }

@@ -175,3 +175,34 @@ func TestChainReadInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestVarLists checks that the passes over every edge read each factor's
+// variables as its view does, in order, for runs of views (read a slot at
+// a time, across chunk boundaries) and decoded runs alike.
+func TestVarLists(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	inPlace, oneByOne := affineGraphs(rng, 5000)
+	var cond graph.Affines
+	for t := 1; t < 3000; t++ {
+		cond.Add(graph.Affine{Vars: []int{t, t - 1}, Coefs: []float64{1, -1}, Var: 1})
+	}
+	chain := NewGraph(3000)
+	chain.AddAffines(&cond, 0, cond.Len(), 0)
+	for _, g := range []*Graph{inPlace, oneByOne, chain} {
+		next, e := 0, 0
+		for k, vs := range g.varLists() {
+			f := g.fac(k)
+			var want []int32
+			for _, v := range f.vars(nil) {
+				want = append(want, int32(v))
+			}
+			if k != next || f.lo != e || !slices.Equal(vs, want) {
+				t.Fatalf("factor %d (want %d) from edge %d: %v; its view %v from edge %d", k, next, e, vs, want, f.lo)
+			}
+			next, e = k+1, e+len(vs)
+		}
+		if next != g.NumFactors() || e != g.numEdges() {
+			t.Fatalf("%d factors, %d edges listed; the graph has %d, %d", next, e, g.NumFactors(), g.numEdges())
+		}
+	}
+}

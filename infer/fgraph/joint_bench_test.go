@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/testkit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -86,14 +87,14 @@ func BenchmarkDenseJoint(b *testing.B) {
 	cases = append(cases, bench{"regression/d=6,m=1e5", regression(6, 100_000), Settings{}})
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := testkit.ProcessCPU(b)
 			for i := 0; i < b.N; i++ {
 				res, err := Run(context.Background(), c.g, c.s)
 				if err != nil || res.Status != infer.Converged || !res.Exact {
 					b.Fatal(err, res)
 				}
 			}
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(testkit.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -47,14 +47,12 @@ func direct(g *Graph, ad *adjacency) (d directed, ok bool) {
 	}
 	undef := make([]int32, g.NumFactors())
 	var queue []int32
-	for k := range undef {
-		fk := g.fac(k)
-		if !fk.gaussian() {
+	for k, vs := range g.varLists() {
+		if !g.gaussian(k) {
 			continue
 		}
-		lo, hi := fk.lo, fk.hi
-		for e := lo; e < hi; e++ {
-			if !defined[fk.v(e)] {
+		for _, v := range vs {
+			if !defined[v] {
 				undef[k]++
 			}
 		}

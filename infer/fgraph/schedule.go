@@ -45,21 +45,22 @@ type adjacency struct {
 
 func newAdjacency(g *Graph) *adjacency {
 	ad := &adjacency{vstart: make([]int32, g.n+1), vedge: make([]int32, g.numEdges()), efactor: make([]int32, g.numEdges())}
-	for _, fk := range g.facs() {
-		for e := fk.lo; e < fk.hi; e++ {
-			ad.vstart[fk.v(e)+1]++
+	for _, vs := range g.varLists() {
+		for _, v := range vs {
+			ad.vstart[v+1]++
 		}
 	}
 	for v := 0; v < g.n; v++ {
 		ad.vstart[v+1] += ad.vstart[v]
 	}
 	fill := append([]int32(nil), ad.vstart[:g.n]...)
-	for k, fk := range g.facs() {
-		for e := fk.lo; e < fk.hi; e++ {
-			v := fk.v(e)
+	e := 0 // factor k's edges follow factor k−1's
+	for k, vs := range g.varLists() {
+		for _, v := range vs {
 			ad.vedge[fill[v]] = int32(e)
 			fill[v]++
 			ad.efactor[e] = int32(k)
+			e++
 		}
 	}
 	return ad
@@ -89,12 +90,11 @@ func components(g *Graph, ad *adjacency) int {
 		return x
 	}
 	c := g.n + g.NumFactors()
-	for _, fk := range g.facs() {
-		lo, hi := fk.lo, fk.hi
+	for _, vs := range g.varLists() {
 		c-- // the factor joins the component of its first variable
-		r := find(int32(fk.v(lo)))
-		for e := lo + 1; e < hi; e++ {
-			if s := find(int32(fk.v(e))); s != r {
+		r := find(vs[0])
+		for _, v := range vs[1:] {
+			if s := find(v); s != r {
 				parent[s] = r
 				c--
 			}

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/infer/ep"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // gaussEvidence is the closed-form evidence of y ~ N(mean, C) with its
@@ -56,7 +57,7 @@ func TestGradientGPRegression(t *testing.T) {
 		y[i] = math.Sin(X.At(i, 0)) + 0.3*rng.NormFloat64()
 	}
 	ell, sf2, sn2 := 0.8, 1.3, 0.2
-	k := Kernel{Kind: "se", Hyper: []float64{ell, sf2}}
+	k := Kernel{Kind: kernel.KindSE, Hyper: []float64{ell, sf2}}
 	K, _ := k.Gram(X)
 	dK, _ := k.Grads(X)
 	b := &Block{Problem: &ep.Problem{Cov: K}, DCov: []*mat.SymDense{dK[0], dK[1], nil}, DLik: [][]float64{nil, nil, ones(n)}}

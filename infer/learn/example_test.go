@@ -10,6 +10,7 @@ import (
 
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/learn"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // Example learns the lengthscale, signal variance and noise variance of a
@@ -26,7 +27,7 @@ func Example() {
 		y[i] = math.Sin(x) + 0.1*rng.NormFloat64()
 	}
 	build := func(x []float64) ([]*learn.Block, error) {
-		k := learn.Kernel{Kind: "se", Hyper: []float64{x[0], x[1]}}
+		k := learn.Kernel{Kind: kernel.KindSE, Hyper: []float64{x[0], x[1]}}
 		K, err := k.Gram(X)
 		if err != nil {
 			return nil, err

@@ -3,14 +3,14 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"math"
+
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families"
-	"math"
+	"github.com/fg-infer/fg/infer/ep"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/fg-infer/fg/infer/ep"
 )
 
 // Block is one Gaussian block of a model at a value x of the learned

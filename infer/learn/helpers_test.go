@@ -13,6 +13,7 @@ import (
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/internal/datadir"
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // gpmlData reads train.csv (features, then the label column) of a case in
@@ -52,7 +53,7 @@ func gpmlData(t testing.TB, name, file string) (*mat.Dense, []float64) {
 // parameter, every site is Step{ε = x2}.
 func seBuilder(X *mat.Dense, y []float64, lik func(x []float64) ep.Likelihood) Builder {
 	return func(x []float64) ([]*Block, error) {
-		k := Kernel{Kind: "se", Hyper: []float64{math.Exp(x[0]), math.Exp(2 * x[1])}}
+		k := Kernel{Kind: kernel.KindSE, Hyper: []float64{math.Exp(x[0]), math.Exp(2 * x[1])}}
 		K, err := k.Gram(X)
 		if err != nil {
 			return nil, err

@@ -9,10 +9,10 @@ import (
 )
 
 // Kernel is a kernel expression as plain values, in the conventions of the
-// fg language (compile.KernelSpec without its param names): Kind is "se",
-// "matern32", "matern52" (Hyper = [ℓ, σ²]), "linear" (Hyper = [ℓ],
-// k = xᵀx'/ℓ²), "ard" (Hyper = [ℓ_1, …, ℓ_D, σ²]), "bias", "white"
-// (Hyper = [σ²], σ² ≥ 0), "sum" or "prod" (two or more Args). Hyper are
+// fg language (compile.KernelSpec without its param names): Kind is se,
+// matern32, matern52 (Hyper = [ℓ, σ²]), linear (Hyper = [ℓ],
+// k = xᵀx'/ℓ²), ard (Hyper = [ℓ_1, …, ℓ_D, σ²]), bias, white
+// (Hyper = [σ²], σ² ≥ 0), sum or prod (two or more Args). Hyper are
 // on their natural (not log) scale.
 //
 // The mapping to stdlib/kernel (kernel.FromSpec), whose hyperparameters are
@@ -27,7 +27,7 @@ import (
 // and Grads converts stdlib's ∂K/∂h to the natural scale by the chain rule
 // ∂K/∂θ = (∂K/∂h)(dh/dθ): dh/dθ = 1/θ, and −2/ℓ for linear.
 type Kernel struct {
-	Kind  string
+	Kind  kernel.Kind
 	Hyper []float64
 	Args  []Kernel
 }
@@ -35,7 +35,7 @@ type Kernel struct {
 // NumHyper is the number of hyperparameters of the expression: the leaves'
 // Hyper concatenated in depth-first order.
 func (k Kernel) NumHyper() int {
-	if k.Kind == "sum" || k.Kind == "prod" {
+	if k.Kind.Composite() {
 		n := 0
 		for _, a := range k.Args {
 			n += a.NumHyper()
@@ -47,7 +47,7 @@ func (k Kernel) NumHyper() int {
 
 // Flat returns every hyperparameter in the order of NumHyper and Grads.
 func (k Kernel) Flat() []float64 {
-	if k.Kind == "sum" || k.Kind == "prod" {
+	if k.Kind.Composite() {
 		var out []float64
 		for _, a := range k.Args {
 			out = append(out, a.Flat()...)
@@ -63,7 +63,7 @@ func (k Kernel) Flat() []float64 {
 // hyperparameter is −∞; Gram and Grads use its unit-variance matrix instead.
 func (k Kernel) Stdlib() (kernel.Kernel, error) {
 	var args []kernel.Kernel
-	if k.Kind == "sum" || k.Kind == "prod" {
+	if k.Kind.Composite() {
 		for _, a := range k.Args {
 			s, err := a.Stdlib()
 			if err != nil {
@@ -83,9 +83,9 @@ func (k Kernel) Stdlib() (kernel.Kernel, error) {
 // is σ² times a fixed matrix (so ∂K/∂σ² is that matrix, also at σ² = 0).
 func (k Kernel) unitVariance() (kernel.Kernel, bool) {
 	switch k.Kind {
-	case "bias":
+	case kernel.KindBias:
 		return kernel.Bias{Var: 1}, true
-	case "white":
+	case kernel.KindWhite:
 		return kernel.White{Var: 1}, true
 	}
 	return nil, false
@@ -94,8 +94,7 @@ func (k Kernel) unitVariance() (kernel.Kernel, bool) {
 // Gram returns K_ij = k(x_i, x_j) over the rows of X.
 func (k Kernel) Gram(X *mat.Dense) (*mat.SymDense, error) {
 	n, _ := X.Dims()
-	switch k.Kind {
-	case "sum", "prod":
+	if k.Kind.Composite() {
 		return k.combine(X, nil)
 	}
 	if u, ok := k.unitVariance(); ok && len(k.Hyper) == 1 && k.Hyper[0] >= 0 {
@@ -131,7 +130,7 @@ func (k Kernel) combine(X *mat.Dense, grads *[]*mat.SymDense) (*mat.SymDense, er
 	}
 	n, _ := X.Dims()
 	K := mat.NewSymDense(n, nil)
-	if k.Kind == "sum" {
+	if k.Kind == kernel.KindSum {
 		for _, g := range grams {
 			K.AddSym(K, g)
 		}
@@ -145,7 +144,7 @@ func (k Kernel) combine(X *mat.Dense, grads *[]*mat.SymDense) (*mat.SymDense, er
 		return K, nil
 	}
 	for i, ga := range argGrads {
-		if k.Kind == "prod" {
+		if k.Kind == kernel.KindProd {
 			for _, g := range ga {
 				for j, o := range grams {
 					if j != i {
@@ -181,7 +180,7 @@ func (k Kernel) GramGrads(X *mat.Dense) (*mat.SymDense, []*mat.SymDense, error) 
 // that are no longer used). Sums and products evaluate their terms
 // without d and reuse.
 func (k Kernel) GramGradsDist(X *mat.Dense, d *kernel.Distances, reuse *kernel.GramGrad) (*mat.SymDense, []*mat.SymDense, error) {
-	if k.Kind == "sum" || k.Kind == "prod" {
+	if k.Kind.Composite() {
 		var out []*mat.SymDense
 		K, err := k.combine(X, &out)
 		return K, out, err
@@ -200,7 +199,7 @@ func (k Kernel) GramGradsDist(X *mat.Dense, d *kernel.Distances, reuse *kernel.G
 	K, g := kernel.MatrixGradDist(s, X, d, reuse)
 	for j, th := range k.Hyper {
 		dh := 1 / th // h = log θ
-		if k.Kind == "linear" {
+		if k.Kind == kernel.KindLinear {
 			dh = -2 / th // h = log(1/ℓ²)
 		}
 		g[j].ScaleSym(dh, g[j])

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 func randInputs(n, d int, seed uint64) *mat.Dense {
@@ -20,18 +22,18 @@ func randInputs(n, d int, seed uint64) *mat.Dense {
 }
 
 func testKernels() []Kernel {
-	se := Kernel{Kind: "se", Hyper: []float64{0.7, 1.8}}
+	se := Kernel{Kind: kernel.KindSE, Hyper: []float64{0.7, 1.8}}
 	return []Kernel{
 		se,
-		{Kind: "matern32", Hyper: []float64{1.3, 0.6}},
-		{Kind: "matern52", Hyper: []float64{0.9, 2.1}},
-		{Kind: "linear", Hyper: []float64{1.7}},
-		{Kind: "ard", Hyper: []float64{0.5, 2, 1.2, 0.8}},
-		{Kind: "bias", Hyper: []float64{0.4}},
-		{Kind: "bias", Hyper: []float64{0}},
-		{Kind: "white", Hyper: []float64{0.3}},
-		{Kind: "sum", Args: []Kernel{se, {Kind: "white", Hyper: []float64{0.1}}}},
-		{Kind: "prod", Args: []Kernel{{Kind: "linear", Hyper: []float64{0.5}}, se, {Kind: "bias", Hyper: []float64{2}}}},
+		{Kind: kernel.KindMatern32, Hyper: []float64{1.3, 0.6}},
+		{Kind: kernel.KindMatern52, Hyper: []float64{0.9, 2.1}},
+		{Kind: kernel.KindLinear, Hyper: []float64{1.7}},
+		{Kind: kernel.KindARD, Hyper: []float64{0.5, 2, 1.2, 0.8}},
+		{Kind: kernel.KindBias, Hyper: []float64{0.4}},
+		{Kind: kernel.KindBias, Hyper: []float64{0}},
+		{Kind: kernel.KindWhite, Hyper: []float64{0.3}},
+		{Kind: kernel.KindSum, Args: []Kernel{se, {Kind: kernel.KindWhite, Hyper: []float64{0.1}}}},
+		{Kind: kernel.KindProd, Args: []Kernel{{Kind: kernel.KindLinear, Hyper: []float64{0.5}}, se, {Kind: kernel.KindBias, Hyper: []float64{2}}}},
 	}
 }
 
@@ -50,33 +52,33 @@ func direct(k Kernel, x, y []float64, same bool) float64 {
 	}
 	h := k.Hyper
 	switch k.Kind {
-	case "se":
+	case kernel.KindSE:
 		return h[1] * math.Exp(-sq(nil)/(2*h[0]*h[0]))
-	case "matern32":
+	case kernel.KindMatern32:
 		r := math.Sqrt(3*sq(nil)) / h[0]
 		return h[1] * (1 + r) * math.Exp(-r)
-	case "matern52":
+	case kernel.KindMatern52:
 		r := math.Sqrt(5*sq(nil)) / h[0]
 		return h[1] * (1 + r + r*r/3) * math.Exp(-r)
-	case "linear":
+	case kernel.KindLinear:
 		s := 0.0
 		for i := range x {
 			s += x[i] * y[i]
 		}
 		return s / (h[0] * h[0])
-	case "ard":
+	case kernel.KindARD:
 		return h[len(h)-1] * math.Exp(-sq(h[:len(h)-1])/2)
-	case "bias":
+	case kernel.KindBias:
 		return h[0]
-	case "white":
+	case kernel.KindWhite:
 		if same {
 			return h[0]
 		}
 		return 0
-	case "sum", "prod":
+	case kernel.KindSum, kernel.KindProd:
 		v := direct(k.Args[0], x, y, same)
 		for _, a := range k.Args[1:] {
-			if k.Kind == "sum" {
+			if k.Kind == kernel.KindSum {
 				v += direct(a, x, y, same)
 			} else {
 				v *= direct(a, x, y, same)
@@ -141,7 +143,7 @@ func TestKernelGradsFiniteDifference(t *testing.T) {
 
 // withFlat returns k with its j-th flattened hyperparameter set to v.
 func withFlat(k Kernel, j int, v float64) Kernel {
-	if k.Kind != "sum" && k.Kind != "prod" {
+	if k.Kind != kernel.KindSum && k.Kind != kernel.KindProd {
 		h := append([]float64(nil), k.Hyper...)
 		h[j] = v
 		return Kernel{Kind: k.Kind, Hyper: h}
@@ -161,11 +163,11 @@ func withFlat(k Kernel, j int, v float64) Kernel {
 func TestKernelErrors(t *testing.T) {
 	X := randInputs(3, 2, 3)
 	for _, k := range []Kernel{
-		{Kind: "se", Hyper: []float64{-1, 1}},
-		{Kind: "se", Hyper: []float64{1}},
-		{Kind: "nope", Hyper: []float64{1}},
-		{Kind: "sum", Args: []Kernel{{Kind: "bias", Hyper: []float64{1}}}},
-		{Kind: "ard", Hyper: []float64{1}},
+		{Kind: kernel.KindSE, Hyper: []float64{-1, 1}},
+		{Kind: kernel.KindSE, Hyper: []float64{1}},
+		{Kind: kernel.Kind(99), Hyper: []float64{1}},
+		{Kind: kernel.KindSum, Args: []Kernel{{Kind: kernel.KindBias, Hyper: []float64{1}}}},
+		{Kind: kernel.KindARD, Hyper: []float64{1}},
 	} {
 		if _, err := k.Gram(X); err == nil {
 			t.Errorf("%+v: no error from Gram", k)

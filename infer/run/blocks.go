@@ -8,6 +8,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/exact"
@@ -203,8 +204,8 @@ func diagonal(c *mat.SymDense) ([]float64, error) {
 // goldProblem is the block's prior and its total log-likelihood
 // log Π_i p(y_i | a_iᵀw) + Σ_k log f_k(w), for the gold standards.
 func goldProblem(b *compile.Block) (mean []float64, cov *mat.SymDense, loglik func(w []float64) float64, err error) {
-	if b.Prior.Kind == compile.PriorStudentT || b.Prior.Kind == compile.PriorTP {
-		return nil, nil, nil, fmt.Errorf("exact and mcmc need a Gaussian prior; %s priors are not supported by them", b.Prior.Kind)
+	if b.Prior.Kind.Family() != graph.Gaussian {
+		return nil, nil, nil, fmt.Errorf("exact and mcmc need a Gaussian prior; %s priors are not supported by them", b.Prior.Kind.Name())
 	}
 	value := make([]func(float64) float64, len(b.Sites))
 	for i, site := range b.Sites {
@@ -353,7 +354,7 @@ func (j *job) mcmcOut(b *compile.Block, res *mcmc.Result) (*blockOut, error) {
 // and mcmc then use N(m0, Σ0 + δI) (gauss.CholeskyJitter).
 func (j *job) goldWarnings(b *compile.Block, jitter float64) {
 	switch {
-	case jitter > 0 && (b.Prior.Kind == compile.PriorGP || b.Prior.Kind == compile.PriorTP):
+	case jitter > 0 && b.Prior.Kind.Process():
 		j.warnOnce("%s: the prior covariance is numerically singular (duplicate or very close GP inputs?); used N(m0, Σ0 + %.3g I)", b.Name, jitter)
 	case jitter > 0:
 		j.warnOnce("%s: the prior covariance is numerically singular (a near-deterministic relation between elements, or variances of very different scales); used N(m0, Σ0 + %.3g I), which changes the model", b.Name, jitter)

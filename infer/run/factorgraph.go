@@ -169,7 +169,7 @@ func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, floa
 		return nil, 0, err
 	}
 	b := &compile.Block{Latent: -1, Name: jointName(m, fg), N: fg.NumVars,
-		Prior: compile.Prior{Kind: compile.PriorMVNormal, Mean: mean, Cov: cov}}
+		Prior: compile.Prior{Kind: factor.MVNormal{}, Mean: mean, Cov: cov}}
 	for i, s := range fg.Sites() {
 		site := fg.SiteAt(i)
 		site.Vars, site.Proj, site.Offset = slices.Clone(s.Aff.Vars), slices.Clone(s.Aff.Coefs), s.Aff.Const

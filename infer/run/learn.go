@@ -16,6 +16,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/learn"
@@ -195,10 +196,8 @@ func learnable(m *compile.Model) error {
 		return fmt.Errorf("learn: the model has no real latent with a Gaussian prior, so there is no EP evidence to maximise")
 	}
 	for _, b := range m.Blocks {
-		switch b.Prior.Kind {
-		case compile.PriorNormal, compile.PriorMVNormal, compile.PriorGP:
-		default:
-			return fmt.Errorf("learn: %s has a %s prior while other latents have Gaussian priors; learn maximises either the kl EP evidence (normal, mvnormal, gp priors) or the t(nu) EP evidence (all priors student_t or tp), not a mix", b.Name, b.Prior.Kind)
+		if b.Prior.Kind.Family() != graph.Gaussian {
+			return fmt.Errorf("learn: %s has a %s prior while other latents have Gaussian priors; learn maximises either the kl EP evidence (normal, mvnormal, gp priors) or the t(nu) EP evidence (all priors student_t or tp), not a mix", b.Name, b.Prior.Kind.Name())
 		}
 		if len(b.Batches) > 0 {
 			return fmt.Errorf("learn: %s has mini-batch factors (%s), whose EP has no closed-form evidence", b.Name, b.Batches[0].Label)
@@ -413,7 +412,7 @@ func (lb *learnBuilder) gramsAndGrads(mx *compile.Model) ([][]*mat.SymDense, err
 		lb.dists, lb.grams = make([]*kernel.Distances, len(mx.Blocks)), make([]kernel.GramGrad, len(mx.Blocks))
 	}
 	for bi, b := range mx.Blocks {
-		if b.Prior.Kind != compile.PriorGP || b.Prior.FITC != nil || b.Prior.Cov != nil {
+		if !gaussianProcess(b.Prior) || b.Prior.FITC != nil || b.Prior.Cov != nil {
 			continue
 		}
 		if !lb.dists[bi].Of(b.Prior.X) {
@@ -455,7 +454,7 @@ func hyperUses(ds []snapshot, bi int) []int {
 // single hyperparameter j, moved by no other param (uses[j] = 1), scales
 // ∂K/∂θ_j in place (the same numbers as a sum into a new matrix).
 func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat.SymDense, uses []int) (*mat.SymDense, error) {
-	if b.Prior.Kind != compile.PriorGP {
+	if !gaussianProcess(b.Prior) {
 		if d.cov[bi] == nil || mat.Norm(d.cov[bi], math.Inf(1)) == 0 {
 			return nil, nil
 		}
@@ -555,7 +554,7 @@ func snapOf(m *compile.Model) snapshot {
 	for _, b := range m.Blocks {
 		var hy []float64
 		var cov *mat.SymDense
-		if b.Prior.Kind == compile.PriorGP {
+		if gaussianProcess(b.Prior) {
 			hy = kernelOf(b.Prior.Kernel).Flat()
 		} else {
 			cov = b.Prior.Cov
@@ -625,6 +624,13 @@ func nonzero(v []float64) bool {
 	return false
 }
 
+// gaussianProcess reports whether a block's prior is a Gaussian process
+// (gp): its covariance kernel(X, X) is differentiated in the kernel's
+// hyperparameters rather than differenced.
+func gaussianProcess(p compile.Prior) bool {
+	return p.Kind.Process() && p.Kind.Family() == graph.Gaussian
+}
+
 // kernelOf maps a compiled kernel expression to infer/learn's plain values.
 func kernelOf(k compile.KernelSpec) learn.Kernel {
 	out := learn.Kernel{Kind: k.Kind, Hyper: append([]float64(nil), k.Hyper...)}
@@ -636,7 +642,7 @@ func kernelOf(k compile.KernelSpec) learn.Kernel {
 
 // kernelParams flattens HyperParams in the order of learn.Kernel.Flat.
 func kernelParams(k compile.KernelSpec) []string {
-	if k.Kind == "sum" || k.Kind == "prod" {
+	if k.Kind.Composite() {
 		var out []string
 		for _, a := range k.Args {
 			out = append(out, kernelParams(a)...)
@@ -667,9 +673,9 @@ func sameStructure(a, b *compile.Model) error {
 			return fmt.Errorf("changes the size of the prior mean of %s", x.Name)
 		case x.Prior.FITC != nil && !equalFloats(x.Prior.Mean, y.Prior.Mean):
 			return fmt.Errorf("changes the prior mean of %s, a sparse gp", x.Name)
-		case x.Prior.Kind == compile.PriorGP && !sameKernelShape(x.Prior.Kernel, y.Prior.Kernel):
+		case gaussianProcess(x.Prior) && !sameKernelShape(x.Prior.Kernel, y.Prior.Kernel):
 			return fmt.Errorf("changes the kernel of %s", x.Name)
-		case x.Prior.Kind == compile.PriorGP && !mat.Equal(x.Prior.X, y.Prior.X):
+		case gaussianProcess(x.Prior) && !mat.Equal(x.Prior.X, y.Prior.X):
 			return fmt.Errorf("changes the inputs of %s", x.Name)
 		}
 		for j, s := range x.Sites {
@@ -817,7 +823,7 @@ func (s snapshot) any() bool {
 // value v whose snapshot derivative is d.
 func directTransform(m *compile.Model, name string, v float64, d snapshot) learn.Transform {
 	for _, b := range m.Blocks {
-		if b.Prior.Kind == compile.PriorGP && v > 0 {
+		if gaussianProcess(b.Prior) && v > 0 {
 			for _, n := range kernelParams(b.Prior.Kernel) {
 				if n == name {
 					return learn.Transform{Kind: learn.Log}

@@ -114,7 +114,7 @@ func withFlat(k learn.Kernel, h []float64) learn.Kernel {
 	var walk func(k learn.Kernel) learn.Kernel
 	walk = func(k learn.Kernel) learn.Kernel {
 		out := learn.Kernel{Kind: k.Kind}
-		if k.Kind == "sum" || k.Kind == "prod" {
+		if k.Kind.Composite() {
 			for _, a := range k.Args {
 				out.Args = append(out.Args, walk(a))
 			}

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/learn"
 	"github.com/fg-infer/fg/infer/tep"
@@ -18,7 +19,7 @@ import (
 // tp), the models whose evidence is t-EP's.
 func tBlocks(m *compile.Model) bool {
 	for _, b := range m.Blocks {
-		if b.Prior.Kind != compile.PriorStudentT && b.Prior.Kind != compile.PriorTP {
+		if b.Prior.Kind.Family() != graph.StudentT {
 			return false
 		}
 	}

@@ -45,7 +45,7 @@ func kernelInputs(pr *compile.Prior, xnew *mat.Dense) (*mat.Dense, []float64) {
 }
 
 func hasKernel(b *compile.Block) bool {
-	return b.Prior.Kind == compile.PriorGP || b.Prior.Kind == compile.PriorTP
+	return b.Prior.Kind.Process()
 }
 
 // epPredictions evaluates the block's predict statements on an EP result.

@@ -178,8 +178,8 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 		return "", false
 	}
 	for _, b := range m.Blocks {
-		if b.Prior.Kind == compile.PriorStudentT || b.Prior.Kind == compile.PriorTP {
-			return fmt.Sprintf("the %s prior of `%s` at %s", b.Prior.Kind, b.Name, m.Fset.Position(b.Pos)), true
+		if b.Prior.Kind.Family() == graph.StudentT {
+			return fmt.Sprintf("the %s prior of `%s` at %s", b.Prior.Kind.Name(), b.Name, m.Fset.Position(b.Pos)), true
 		}
 		for _, s := range b.Sites {
 			if w, ok := site(s); ok {

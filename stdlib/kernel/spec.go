@@ -7,7 +7,7 @@ import (
 
 // FromSpec builds a kernel from a kernel expression of the fg language
 // (compile.KernelSpec, infer/learn.Kernel): the kind, its hyperparameters on
-// their natural scale, in the registry's order, and for "sum" and "prod" the
+// their natural scale, in the registry's order, and for sum and prod the
 // already-built terms. The mapping is
 //
 //	se(ℓ, σ²)              → SE{ℓ, σ²}          k = σ² exp(−|x−x'|²/(2ℓ²))
@@ -24,14 +24,13 @@ import (
 // is the zero kernel Bias{0} / White{0}, whose log hyperparameter is −∞, so
 // an optimiser must treat such a leaf by its unit-variance Gram matrix
 // (as infer/learn does).
-func FromSpec(kind string, hyper []float64, args ...Kernel) (Kernel, error) {
-	switch kind {
-	case "sum", "prod":
+func FromSpec(kind Kind, hyper []float64, args ...Kernel) (Kernel, error) {
+	if kind.Composite() {
 		if len(hyper) != 0 || len(args) < 2 {
 			return nil, fmt.Errorf("kernel: %s needs two or more terms and no hyperparameters, got %d terms and %d hyperparameters", kind, len(args), len(hyper))
 		}
 		ks := append([]Kernel(nil), args...)
-		if kind == "sum" {
+		if kind == KindSum {
 			return Sum(ks), nil
 		}
 		return Prod(ks), nil
@@ -39,26 +38,26 @@ func FromSpec(kind string, hyper []float64, args ...Kernel) (Kernel, error) {
 	if len(args) != 0 {
 		return nil, fmt.Errorf("kernel: %s takes no sub-kernels", kind)
 	}
-	want := map[string]int{"se": 2, "matern32": 2, "matern52": 2, "linear": 1, "bias": 1, "white": 1}
+	want := map[Kind]int{KindSE: 2, KindMatern32: 2, KindMatern52: 2, KindLinear: 1, KindBias: 1, KindWhite: 1}
 	if n, ok := want[kind]; ok && len(hyper) != n {
 		return nil, fmt.Errorf("kernel: %s has %d hyperparameters, want %d", kind, len(hyper), n)
 	}
 	switch kind {
-	case "bias", "white":
+	case KindBias, KindWhite:
 		if !(hyper[0] >= 0) || math.IsInf(hyper[0], 0) {
 			return nil, fmt.Errorf("kernel: %s variance must be finite and ≥ 0, got %g", kind, hyper[0])
 		}
-		if kind == "bias" {
+		if kind == KindBias {
 			return Bias{hyper[0]}, nil
 		}
 		return White{hyper[0]}, nil
-	case "ard":
+	case KindARD:
 		if len(hyper) < 2 {
 			return nil, fmt.Errorf("kernel: ard needs D ≥ 1 lengthscales and a variance, got %d hyperparameters", len(hyper))
 		}
-	case "se", "matern32", "matern52", "linear":
+	case KindSE, KindMatern32, KindMatern52, KindLinear:
 	default:
-		return nil, fmt.Errorf("kernel: unknown kernel %q (have se, matern32, matern52, linear, ard, bias, white, sum, prod)", kind)
+		return nil, fmt.Errorf("kernel: unknown kernel %s (have se, matern32, matern52, linear, ard, bias, white, sum, prod)", kind)
 	}
 	for _, h := range hyper {
 		if !(h > 0) || math.IsInf(h, 0) {
@@ -66,13 +65,13 @@ func FromSpec(kind string, hyper []float64, args ...Kernel) (Kernel, error) {
 		}
 	}
 	switch kind {
-	case "se":
+	case KindSE:
 		return SE{hyper[0], hyper[1]}, nil
-	case "matern32":
+	case KindMatern32:
 		return Matern32{hyper[0], hyper[1]}, nil
-	case "matern52":
+	case KindMatern52:
 		return Matern52{hyper[0], hyper[1]}, nil
-	case "linear":
+	case KindLinear:
 		return Linear{1 / (hyper[0] * hyper[0])}, nil
 	}
 	d := len(hyper) - 1

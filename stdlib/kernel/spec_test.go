@@ -16,33 +16,33 @@ func TestFromSpec(t *testing.T) {
 	Z := mat.NewDense(2, 2, []float64{0, 0, 3, -1}) // Z[0] equals X[0]
 	sq := func(x, y []float64) float64 { return (x[0]-y[0])*(x[0]-y[0]) + (x[1]-y[1])*(x[1]-y[1]) }
 	cases := []struct {
-		kind  string
+		kind  Kind
 		hyper []float64
 		f     func(x, y []float64, same bool) float64
 	}{
-		{"se", []float64{1.5, 2}, func(x, y []float64, _ bool) float64 { return 2 * math.Exp(-sq(x, y)/(2*1.5*1.5)) }},
-		{"linear", []float64{2}, func(x, y []float64, _ bool) float64 { return (x[0]*y[0] + x[1]*y[1]) / 4 }},
-		{"matern32", []float64{0.7, 1.3}, func(x, y []float64, _ bool) float64 {
+		{KindSE, []float64{1.5, 2}, func(x, y []float64, _ bool) float64 { return 2 * math.Exp(-sq(x, y)/(2*1.5*1.5)) }},
+		{KindLinear, []float64{2}, func(x, y []float64, _ bool) float64 { return (x[0]*y[0] + x[1]*y[1]) / 4 }},
+		{KindMatern32, []float64{0.7, 1.3}, func(x, y []float64, _ bool) float64 {
 			r := math.Sqrt(3*sq(x, y)) / 0.7
 			return 1.3 * (1 + r) * math.Exp(-r)
 		}},
-		{"matern52", []float64{0.7, 1.3}, func(x, y []float64, _ bool) float64 {
+		{KindMatern52, []float64{0.7, 1.3}, func(x, y []float64, _ bool) float64 {
 			r := math.Sqrt(5*sq(x, y)) / 0.7
 			return 1.3 * (1 + r + r*r/3) * math.Exp(-r)
 		}},
-		{"ard", []float64{0.5, 2, 3}, func(x, y []float64, _ bool) float64 {
+		{KindARD, []float64{0.5, 2, 3}, func(x, y []float64, _ bool) float64 {
 			a, b := (x[0]-y[0])/0.5, (x[1]-y[1])/2
 			return 3 * math.Exp(-(a*a+b*b)/2)
 		}},
-		{"bias", []float64{0.4}, func(x, y []float64, _ bool) float64 { return 0.4 }},
-		{"bias", []float64{0}, func(x, y []float64, _ bool) float64 { return 0 }},
-		{"white", []float64{0.3}, func(x, y []float64, same bool) float64 {
+		{KindBias, []float64{0.4}, func(x, y []float64, _ bool) float64 { return 0.4 }},
+		{KindBias, []float64{0}, func(x, y []float64, _ bool) float64 { return 0 }},
+		{KindWhite, []float64{0.3}, func(x, y []float64, same bool) float64 {
 			if same {
 				return 0.3
 			}
 			return 0
 		}},
-		{"white", []float64{0}, func(x, y []float64, same bool) float64 { return 0 }},
+		{KindWhite, []float64{0}, func(x, y []float64, same bool) float64 { return 0 }},
 	}
 	for _, c := range cases {
 		k, err := FromSpec(c.kind, c.hyper)
@@ -63,40 +63,56 @@ func TestFromSpec(t *testing.T) {
 			}
 		}
 	}
-	se, _ := FromSpec("se", []float64{1, 1})
-	wh, _ := FromSpec("white", []float64{0.5})
-	s, err := FromSpec("sum", nil, se, wh)
+	se, _ := FromSpec(KindSE, []float64{1, 1})
+	wh, _ := FromSpec(KindWhite, []float64{0.5})
+	s, err := FromSpec(KindSum, nil, se, wh)
 	if err != nil || !(math.Abs(s.Matrix(X).At(1, 1)-1.5) <= 1e-15) || s.Cross(X, Z).At(0, 0) != 1 {
 		t.Errorf("sum: %v", err)
 	}
-	p, err := FromSpec("prod", nil, se, wh)
+	p, err := FromSpec(KindProd, nil, se, wh)
 	if err != nil || p.Matrix(X).At(1, 1) != 0.5 || p.Matrix(X).At(0, 1) != 0 || p.Cross(X, Z).At(0, 0) != 0 {
 		t.Errorf("prod: %v", err)
 	}
 }
 
 func TestFromSpecErrors(t *testing.T) {
-	se, _ := FromSpec("se", []float64{1, 1})
+	se, _ := FromSpec(KindSE, []float64{1, 1})
 	bad := []struct {
-		kind  string
+		kind  Kind
 		hyper []float64
 		args  []Kernel
 	}{
-		{"se", []float64{1}, nil},
-		{"se", []float64{0, 1}, nil},
-		{"linear", []float64{math.Inf(1)}, nil},
-		{"ard", []float64{1}, nil},
-		{"ard", []float64{1, -1, 1}, nil},
-		{"bias", []float64{-1}, nil},
-		{"white", []float64{math.NaN()}, nil},
-		{"sum", nil, []Kernel{se}},
-		{"prod", []float64{1}, []Kernel{se, se}},
-		{"se", []float64{1, 1}, []Kernel{se}},
-		{"rbf", []float64{1}, nil},
+		{KindSE, []float64{1}, nil},
+		{KindSE, []float64{0, 1}, nil},
+		{KindLinear, []float64{math.Inf(1)}, nil},
+		{KindARD, []float64{1}, nil},
+		{KindARD, []float64{1, -1, 1}, nil},
+		{KindBias, []float64{-1}, nil},
+		{KindWhite, []float64{math.NaN()}, nil},
+		{KindSum, nil, []Kernel{se}},
+		{KindProd, []float64{1}, []Kernel{se, se}},
+		{KindSE, []float64{1, 1}, []Kernel{se}},
+		{Kind(99), []float64{1}, nil},
 	}
 	for _, b := range bad {
 		if _, err := FromSpec(b.kind, b.hyper, b.args...); err == nil {
 			t.Errorf("FromSpec(%s, %v, %d args): no error", b.kind, b.hyper, len(b.args))
 		}
+	}
+}
+
+// TestKindNames checks that every kind has a name that KindOf maps back to
+// it, and that the zero Kind and unknown names are no kernel.
+func TestKindNames(t *testing.T) {
+	for k := KindSE; k <= KindProd; k++ {
+		if got, ok := KindOf(k.String()); !ok || got != k {
+			t.Errorf("KindOf(%q) = %v, %v; want %v", k.String(), got, ok, k)
+		}
+	}
+	if _, ok := KindOf("rbf"); ok {
+		t.Error(`KindOf("rbf") is a kernel`)
+	}
+	if _, err := FromSpec(0, []float64{1}); err == nil {
+		t.Error("FromSpec(0, ...): no error")
 	}
 }
