@@ -18,7 +18,7 @@ func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
 		c.fail(optionNamed(s, "chains"), "infer mcmc: chains = %d, at most %d", spec.Chains, infer.MaxChains)
 	}
 	q := 0
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		q += b.N
 	}
 	if c.m.Graph != nil {

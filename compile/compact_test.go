@@ -42,7 +42,7 @@ func TestCompactLatentErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := m.Blocks[0]
+	b := m.Blocks()[0]
 	if !b.Prior.Shared || len(b.Prior.Mean) != 1 || b.Prior.Mean[0] != 0.5 || b.Prior.Var[0] != 4 || b.N != d || len(b.Streams) != 1 {
 		t.Errorf("block %s: N %d, prior shared %v mean %v var %v, %d streams", b.Name, b.N, b.Prior.Shared, b.Prior.Mean, b.Prior.Var, len(b.Streams))
 	}

@@ -78,7 +78,7 @@ func TestGPMLKernels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	K := m.Blocks[0].Prior.Cov
+	K := m.Blocks()[0].Prior.Cov
 	for _, ij := range [][2]int{{0, 0}, {0, 1}, {3, 17}, {39, 12}} {
 		a, b := rows[ij[0]], rows[ij[1]]
 		d2 := (a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1])
@@ -87,8 +87,8 @@ func TestGPMLKernels(t *testing.T) {
 			t.Errorf("se K%v = %.17g, want %.17g", ij, got, want)
 		}
 	}
-	if m.Predicts[0].Lik != (factor.Probit{}) || m.Blocks[0].Sites[5].Y != rows[5][2] {
-		t.Errorf("predict lik %v, site y %g vs %g", m.Predicts[0].Lik, m.Blocks[0].Sites[5].Y, rows[5][2])
+	if m.Predicts[0].Lik != (factor.Probit{}) || m.Blocks()[0].Sites[5].Y != rows[5][2] {
+		t.Errorf("predict lik %v, site y %g vs %g", m.Predicts[0].Lik, m.Blocks()[0].Sites[5].Y, rows[5][2])
 	}
 	rows = readCSV(t, filepath.Join(d, "reference/gpml/ionosphere_lin_probit/train.csv"))
 	m, err = CompileFile("../examples/gpml/lin_probit.fg", Options{Set: map[string]string{"log_ell": "0.25"}})
@@ -96,7 +96,7 @@ func TestGPMLKernels(t *testing.T) {
 		t.Fatal(err)
 	}
 	ell = math.Exp(0.25)
-	K = m.Blocks[0].Prior.Cov
+	K = m.Blocks()[0].Prior.Cov
 	D := len(rows[0]) - 1
 	for _, ij := range [][2]int{{0, 0}, {2, 100}, {233, 7}} {
 		want := 0.0
@@ -183,7 +183,7 @@ for b in batches(4, 3) {
 		}
 		return -0.7 * s
 	}
-	b := m.Blocks[0]
+	b := m.Blocks()[0]
 	if len(b.Batches) != 2 || b.Batches[0].Label != "exp(b=0:3)" || b.Batches[1].Label != "exp(b=3:4)" {
 		t.Fatalf("batches %+v", b.Batches)
 	}
@@ -225,7 +225,7 @@ y[0] ~ probit(f[3])
 y[1] ~ probit(2 * f[1] - f[0] / 2)
 y[2] ~ normal(dot(w, X[2]), 0.5)
 `, Options{})
-	w, f := m.Blocks[0], m.Blocks[1]
+	w, f := m.Blocks()[0], m.Blocks()[1]
 	for i, s := range w.Sites[:3] {
 		if s.Index != -1 || s.Proj[0] != []float64{1, 3, 0}[i] || s.Proj[1] != []float64{2, -4, 5}[i] || s.Label != "probit(y["+strconv.Itoa(i)+"])" {
 			t.Errorf("site %d: %+v", i, s)
@@ -260,7 +260,7 @@ for i in 0..3 {
 
 func TestSetOverrides(t *testing.T) {
 	m := mustCompile(t, toyModel, Options{Set: map[string]string{"eps": "1/8 + 0.125"}})
-	if got := m.Blocks[0].Sites[2].Params["eps"]; got != 0.25 {
+	if got := m.Blocks()[0].Sites[2].Params["eps"]; got != 0.25 {
 		t.Errorf("eps = %g", got)
 	}
 	if msg := compileErr(t, toyModel, Options{Set: map[string]string{"esp": "0.1"}}); !strings.Contains(msg, "--set esp: the model has no param `esp`; did you mean `eps`?") {
@@ -281,7 +281,7 @@ func TestSetOverrides(t *testing.T) {
 		t.Errorf("quoted string set: %+v", sm.Params)
 	}
 	r, err := m.Recompile(map[string]string{"eps": "0.05"})
-	if err != nil || r.Blocks[0].Sites[0].Params["eps"] != 0.05 {
+	if err != nil || r.Blocks()[0].Sites[0].Params["eps"] != 0.05 {
 		t.Errorf("recompile: %v", err)
 	}
 }
@@ -300,11 +300,11 @@ func TestFSImportsAndData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Files) != 3 || len(m.Infers) != 2 || m.Blocks[0].Sites[1].Proj[1] != 4 {
+	if len(m.Files) != 3 || len(m.Infers) != 2 || m.Blocks()[0].Sites[1].Proj[1] != 4 {
 		t.Errorf("files %d infers %d", len(m.Files), len(m.Infers))
 	}
 	m, err = CompileFile("m/main.fg", Options{FS: fsys, Data: map[string]string{"X": "alt.csv"}})
-	if err != nil || m.Blocks[0].Sites[0].Proj[0] != 5 {
+	if err != nil || m.Blocks()[0].Sites[0].Proj[0] != 5 {
 		t.Errorf("data override: %v", err)
 	}
 	_, err = CompileFile("c/a.fg", Options{FS: fsys})
@@ -413,11 +413,11 @@ func TestLibDAIFile(t *testing.T) {
 func TestCheckSkipsGram(t *testing.T) {
 	src := "data X: real[3, 1] = [[0], [1], [2]]\nlatent f: real[3] ~ gp(se(1, 2) + white(0.1), X)\n"
 	m, err := Check("t.fg", []byte(src), Options{})
-	if err != nil || m.Blocks[0].Prior.Cov != nil || m.Blocks[0].Prior.Kernel.Kind != kernel.KindSum {
+	if err != nil || m.Blocks()[0].Prior.Cov != nil || m.Blocks()[0].Prior.Kernel.Kind != kernel.KindSum {
 		t.Fatalf("check: %v", err)
 	}
 	m = mustCompile(t, src, Options{})
-	K := m.Blocks[0].Prior.Cov
+	K := m.Blocks()[0].Prior.Cov
 	if !(math.Abs(K.At(0, 0)-2.1) <= 1e-15) || !(math.Abs(K.At(0, 2)-2*math.Exp(-2)) <= 1e-15) {
 		t.Errorf("K = %v", K)
 	}
@@ -429,7 +429,7 @@ data X: real[2, 1] = [[0], [1]]
 latent a: real[2] ~ student_t(3, 0, 2)
 latent f: real[2] ~ tp(5, matern52(2, 1), X)
 `, Options{})
-	a, f := m.Blocks[0].Prior, m.Blocks[1].Prior
+	a, f := m.Blocks()[0].Prior, m.Blocks()[1].Prior
 	if a.Kind != (factor.StudentTPrior{}) || a.Nu != 3 || a.Cov.At(1, 1) != 2 {
 		t.Errorf("student_t %+v", a)
 	}
@@ -477,12 +477,12 @@ learn ell in [0.1, 10], sf2 by evidence { max_iter = 50 }
 		l.Params[1].Bounded || l.Options["max_iter"] != "50" {
 		t.Fatalf("learn %+v", l)
 	}
-	k := m.Blocks[0].Prior.Kernel
+	k := m.Blocks()[0].Prior.Kernel
 	if k.HyperParams[0] != "ell" || k.HyperParams[1] != "sf2" {
 		t.Errorf("hyper params %v", k.HyperParams)
 	}
 	// Cross with distinct point sets equals Eval pairwise.
-	Xn := m.Blocks[0].Prior.X
+	Xn := m.Blocks()[0].Prior.X
 	C := k.Cross(Xn, Xn)
 	if C.At(0, 1) != k.Eval(Xn.RawRowView(0), Xn.RawRowView(1), false) || C.At(1, 1) != 2 {
 		t.Errorf("cross %v", C)

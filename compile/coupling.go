@@ -28,7 +28,7 @@ import (
 // potential couples several of its elements, at the family option (or the
 // infer line), naming the potential's position.
 func (c *compiler) checkCoupledBatches(s *ast.InferStmt) {
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		for _, f := range b.Batches {
 			if Couples(f.F, b.N) {
 				c.fail(optionValue(s, "family"), "factor %s at %s couples several elements of `%s`: EP runs exp(...) factors in the fully factorised family with moment schemes that read the potential along each element's axis (laplace: its diagonal curvature; gq, vq: points on the axes), which miss the coupling; write family = factorized to accept that approximation, or use infer exact or infer mcmc",

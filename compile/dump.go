@@ -32,10 +32,10 @@ func Dump(w io.Writer, m *Model) error {
 	for _, k := range sortedKeys(m.Data) {
 		fmt.Fprintf(bw, "data %s = %s\n", k, valueString(m.Data[k]))
 	}
-	for i, b := range m.Blocks {
+	for i, b := range m.Blocks() {
 		dumpBlock(bw, i, b)
 	}
-	if m.FactorGraph != nil {
+	if m.FactorGraph != nil && m.Blocks() == nil {
 		dumpFactorGraph(bw, m.FactorGraph)
 	}
 	if m.Net != nil {
@@ -215,7 +215,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
 	fmt.Fprintf(bw, "factorgraph vars=%d first=%v gaussians=%d sites=%d dense=%d\n", g.NumVars, g.First, g.NumGaussians(), g.NumSites(), len(g.Dense))
 	for _, d := range g.Dense {
-		fmt.Fprintf(bw, "  dense %s latent=%d vars=%s prior=%s mean=%s factor=%d\n", d.Name, d.Latent, intRange(d.Vars), d.Prior.Kind.Name(), floats(d.Prior.Mean, 6), d.Factor)
+		fmt.Fprintf(bw, "  dense %s latent=%d vars=%s prior=%s mean=%s factor=%d\n", d.Name, d.Latent, intRange(d.Vars()), d.Prior.Kind.Name(), floats(d.Prior.Mean, 6), d.Factor)
 		if d.Prior.Cov != nil {
 			fmt.Fprintf(bw, "    cov trace=%s sum=%s\n", blasNum(mat.Trace(d.Prior.Cov)), blasNum(entrySum(d.Prior.Cov)))
 		}

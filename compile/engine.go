@@ -111,7 +111,7 @@ func (m *Model) Structure() infer.Structure {
 	switch {
 	case disc && cont:
 		return infer.Mixed
-	case cont && m.FactorGraph != nil:
+	case cont && m.FactorGraph != nil && m.Blocks() == nil:
 		return infer.FactorGraph
 	case disc:
 		return infer.Discrete

@@ -76,11 +76,11 @@ latent kd: real[2] ~ gp(se(1, 2) * white(0.5), X)
 		{3, 0, 1, 0},
 	}
 	for _, tc := range cases {
-		if got := m.Blocks[tc.blk].Prior.Cov.At(tc.i, tc.j); !(math.Abs(got-tc.want) <= 1e-14) {
+		if got := m.Blocks()[tc.blk].Prior.Cov.At(tc.i, tc.j); !(math.Abs(got-tc.want) <= 1e-14) {
 			t.Errorf("block %d K[%d,%d] = %.17g, want %.17g", tc.blk, tc.i, tc.j, got, tc.want)
 		}
 	}
-	if k := m.Blocks[2].Prior.Kernel; k.Kind != kernel.KindSum || k.Args[0].Kind != kernel.KindProd || k.Args[0].Args[0].Kind != kernel.KindBias {
+	if k := m.Blocks()[2].Prior.Kernel; k.Kind != kernel.KindSum || k.Args[0].Kind != kernel.KindProd || k.Args[0].Args[0].Kind != kernel.KindBias {
 		t.Errorf("kernel tree %+v", k)
 	}
 	if msg := compileErr(t, "data X = [[0, 0], [1, 2]]\nlatent a: real[2] ~ gp(ard([1, 2, 3], 1), X)\n", Options{}); !strings.Contains(msg, "ard has 3 lengthscales but the inputs have 2 columns") {

@@ -23,7 +23,7 @@ infer ep { divergence = relaxed_kl(c = 20) }
 		fmt.Println(err)
 		return
 	}
-	b := m.Blocks[0]
+	b := m.Blocks()[0]
 	fmt.Println(b.Name, b.N, b.Prior.Kind.Name(), len(b.Sites))
 	fmt.Println(b.Sites[1].Label, b.Sites[1].Y, b.Sites[1].Proj, b.Sites[1].Params["eps"])
 	for _, s := range m.Infers {
@@ -65,7 +65,7 @@ y ~ normal(x[1:3], 0.2)
 		return
 	}
 	g := m.FactorGraph
-	fmt.Println(len(m.Blocks), g.NumVars, g.NumGaussians(), g.NumSites())
+	fmt.Println(len(m.Blocks()), g.NumVars, g.NumGaussians(), g.NumSites())
 	for i, f := range g.Gaussians() {
 		fmt.Println(g.GaussianLabel(i), f.Target, f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, f.Var)
 	}

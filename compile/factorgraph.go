@@ -9,15 +9,27 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// FactorGraph is the continuous part of a model that is not a set of
-// independent Gaussian blocks: a factor graph over the scalar
-// elements of its real latents, with factors on affine expressions of any
-// number of them. compile builds it instead of Model.Blocks when the model
-// has an element-level conditional (x[t] ~ normal(a*x[t-1] + b, q)), a prior
-// whose parameters involve latents (theta ~ normal(mu, tau^2)), or a factor
-// whose argument spans several latents or has a constant term
-// (probit(dot(X[i], w) + b), step(perf[g, 0] - perf[g, 1], 0)). Models that
-// fit the block engines keep compiling to Blocks (the fast paths).
+// FactorGraph is the real-latent part of a model, held once: a factor
+// graph over the scalar elements of its real latents, with factors on
+// affine expressions of any number of them, and dense Gaussian blocks
+// over whole latents. It is the one form compile gives the engines;
+// what they see of it are analyses:
+//
+//   - Blocks: the graph is independent Gaussian blocks — every real
+//     latent one dense block whose sites are projections of its own
+//     elements (plus mini-batch potentials and libsvm streams), no
+//     linear-Gaussian factor, affine site or gate. The block engines
+//     (infer/ep, tep, ffep, stream, shard, FITC, exact quadrature, ESS)
+//     and Model.Structure read this view; compile builds such a graph
+//     with each site in its block (Block.Sites) and nowhere else.
+//   - otherwise a factor graph for infer/fgraph and its gold standards:
+//     compile builds one when the model has an element-level conditional
+//     (x[t] ~ normal(a*x[t-1] + b, q)), a prior whose parameters involve
+//     latents (theta ~ normal(mu, tau^2)), or a factor whose argument
+//     spans several latents or has a constant term
+//     (probit(dot(X[i], w) + b), step(perf[g, 0] - perf[g, 1], 0)); its
+//     sites are then all affine sites (Sites, SiteForms), its blocks
+//     carry priors only.
 //
 // Variables: element e (row-major) of real latent l is variable
 // First[l] + e; First[l] is −1 for latents that are not real. NumVars is
@@ -27,9 +39,10 @@ import (
 // the product of the prior factors is a proper joint Gaussian with
 // normaliser 1 (a directed model).
 //
-// infer/run maps a FactorGraph to the engines: infer/fgraph for ep (and for
-// exact when the graph is linear-Gaussian), and the joint Gaussian of the
-// prior factors with the sites as projections for the gold standards.
+// infer/run maps a FactorGraph to the engines: its block view to the
+// block engines, else infer/fgraph for ep (and for exact when the graph
+// is linear-Gaussian), and the joint Gaussian of the prior factors with
+// the sites as projections for the gold standards.
 type FactorGraph struct {
 	NumVars int
 	First   []int // per graph latent: variable of its element 0, or −1
@@ -48,9 +61,10 @@ type FactorGraph struct {
 	// hand, whose labels are their tags'.
 	graph *graph.Graph
 	tagOf map[fgTag]int // the index of each tag
-	// Dense are GP / mvnormal / iid-normal priors over a whole latent
-	// (constant mean) kept as one dense Gaussian block.
-	Dense []DenseBlock
+	// Dense are the priors over a whole latent kept as one dense Gaussian
+	// block (gp, mvnormal; in a graph of blocks also normal, student_t and
+	// tp), with their sites in a graph of blocks (Blocks).
+	Dense []*Block
 	// Discrete are the elements of the cat(K) latents with a categorical
 	// prior in a model with Gates (gated likelihoods), in graph order.
 	Discrete []DiscreteVar
@@ -154,16 +168,29 @@ func sameLik(a, b factor.Site) bool {
 	return t == reflect.TypeOf(b) && t != nil && t.Comparable() && reflect.ValueOf(a).Equal(reflect.ValueOf(b))
 }
 
-// DenseBlock is a Gaussian prior N(x[Vars]; Prior.Mean, Prior.Cov) over
-// all the elements of latent Latent (a gp, mvnormal or normal prior with
-// constant parameters), in element order.
-type DenseBlock struct {
-	Latent int
-	Name   string
-	Vars   []int
-	Prior  Prior
-	Factor int
-	Pos    ast.Pos
+// Blocks is the view of g as independent Gaussian blocks: g.Dense when
+// every real latent is one dense block and g has no linear-Gaussian
+// factor, affine site, gate or discrete variable (compile then keeps each
+// site in its block), else nil. Engines that run blocks read it (the
+// slice is g's: never write it); Model.Structure decides by it.
+func (g *FactorGraph) Blocks() []*Block {
+	if len(g.Dense) == 0 || g.gaussians.Len() > 0 || g.sites.Len() > 0 || len(g.Gates) > 0 || len(g.Discrete) > 0 {
+		return nil
+	}
+	return g.Dense
+}
+
+// BlockGraph is a factor graph of the independent Gaussian blocks
+// blocks, built by hand (its Blocks view is blocks): their variables are
+// numbered in order (each block's First is set) and no graph latent maps
+// to them (First is nil).
+func BlockGraph(blocks ...*Block) *FactorGraph {
+	g := &FactorGraph{Dense: blocks}
+	for _, b := range blocks {
+		b.First = g.NumVars
+		g.NumVars += b.N
+	}
+	return g
 }
 
 // VarOf returns the variable of element e of real latent l.
@@ -172,7 +199,8 @@ func (g *FactorGraph) VarOf(l, e int) int { return g.First[l] + e }
 // NumGaussians is the number of linear-Gaussian factors.
 func (g *FactorGraph) NumGaussians() int { return g.gaussians.Len() }
 
-// NumSites is the number of likelihood sites.
+// NumSites is the number of affine likelihood sites (none in a graph of
+// blocks, whose sites are its blocks'; Blocks).
 func (g *FactorGraph) NumSites() int { return g.sites.Len() }
 
 // Gaussian is linear-Gaussian factor i, with its label and lists of its
@@ -319,13 +347,25 @@ func (g *FactorGraph) AddGaussian(f LinearGaussian) {
 	if len(f.Aff.Vars) == 0 || f.Aff.Vars[0] != f.Target || f.Aff.Coefs[0] != 1 {
 		panic("compile: a linear-Gaussian factor's first variable is its target, with coefficient 1")
 	}
+	g.mustBeGraph()
 	g.addGaussian(f.Aff, f.Var, f.Factor, g.tag(fgTag{pos: f.Pos, label: f.Label}))
 }
 
 // AddSite appends s. Its label is its graph factor's when the graph is
 // known, else s.Label.
 func (g *FactorGraph) AddSite(s AffineSite) {
+	g.mustBeGraph()
 	g.addSite(s.Aff, s.Y, s.Factor, g.tag(fgTag{shared: s.Shared, label: s.Label}))
+}
+
+// mustBeGraph panics when a block of g holds factors of its own: those
+// are a graph of blocks' (Blocks), which has no other factor.
+func (g *FactorGraph) mustBeGraph() {
+	for _, b := range g.Dense {
+		if len(b.Sites) > 0 || len(b.Batches) > 0 || len(b.Streams) > 0 {
+			panic("compile: a block with sites of its own is a graph of blocks, which takes no other factor")
+		}
+	}
 }
 
 func (g *FactorGraph) addGaussian(a Affine, v float64, factor, tag int) {

@@ -169,14 +169,7 @@ func (c *compiler) realElements() int {
 // factor-graph engines do not serve yet.
 func (c *compiler) buildFactorGraph() {
 	g := c.m.Graph
-	fg := &FactorGraph{First: make([]int, len(g.Latents)), graph: g}
-	for li := range g.Latents {
-		fg.First[li] = -1
-		if l := &g.Latents[li]; l.Domain == graph.Real {
-			fg.First[li] = fg.NumVars
-			fg.NumVars += l.Size()
-		}
-	}
+	fg := newFactorGraph(g)
 	if !c.chargeFactorGraph(g.NumFactors(), fg.NumVars) {
 		return
 	}
@@ -221,6 +214,20 @@ func (c *compiler) buildFactorGraph() {
 	byFactor(&fg.gaussians)
 	byFactor(&fg.sites)
 	c.m.FactorGraph = fg
+}
+
+// newFactorGraph is the factor graph of g's real latents with their
+// variables and no factor yet.
+func newFactorGraph(g *graph.Graph) *FactorGraph {
+	fg := &FactorGraph{First: make([]int, len(g.Latents)), graph: g}
+	for li := range g.Latents {
+		fg.First[li] = -1
+		if l := &g.Latents[li]; l.Domain == graph.Real {
+			fg.First[li] = fg.NumVars
+			fg.NumVars += l.Size()
+		}
+	}
+	return fg
 }
 
 // moveIdx makes the single-element sites compiled into columns
@@ -395,12 +402,9 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 			fg.addGaussian(b.unit(v, 0-p.prior.Mean[e]), p.prior.Var[e], p.factor, tag)
 		}
 	case p.prior.Kind.Family() == graph.Gaussian:
-		d := DenseBlock{Latent: li, Name: l.Name, Vars: make([]int, l.Size()), Prior: p.prior, Factor: p.factor, Pos: p.pos}
-		for e := range d.Vars {
-			d.Vars[e] = first + e
-		}
 		b.ownAll(li, p.pos)
-		fg.Dense = append(fg.Dense, d)
+		fg.Dense = append(fg.Dense, &Block{Latent: li, Name: l.Name, First: first, N: l.Size(), Prior: p.prior, Factor: p.factor,
+			Pos: l.Pos, PriorPos: p.pos})
 	default:
 		c.refuse(p.pos, fmt.Sprintf("the %s prior of `%s`", p.prior.Kind.Name(), l.Name))
 		b.ownAll(li, p.pos)

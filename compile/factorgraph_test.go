@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/parser"
 )
 
@@ -17,8 +18,8 @@ import (
 func fgOf(t *testing.T, src string) (*Model, *FactorGraph) {
 	t.Helper()
 	m := mustCompile(t, src, Options{})
-	if m.FactorGraph == nil || len(m.Blocks) != 0 {
-		t.Fatalf("model compiled to %d blocks and FactorGraph %v, want a factor graph", len(m.Blocks), m.FactorGraph)
+	if m.FactorGraph == nil || len(m.Blocks()) != 0 {
+		t.Fatalf("model compiled to %d blocks and FactorGraph %v, want a factor graph", len(m.Blocks()), m.FactorGraph)
 	}
 	return m, m.FactorGraph
 }
@@ -261,7 +262,7 @@ for i in 0..3 {
   y[i] ~ probit(f[i] + b - 0.5)
 }
 `)
-	if len(g.Dense) != 1 || !reflect.DeepEqual(g.Dense[0].Vars, []int{0, 1, 2}) || g.Dense[0].Prior.Kind != (factor.GP{}) || g.Dense[0].Name != "f" {
+	if len(g.Dense) != 1 || !reflect.DeepEqual(g.Dense[0].Vars(), []int{0, 1, 2}) || g.Dense[0].Prior.Kind != (factor.GP{}) || g.Dense[0].Name != "f" {
 		t.Fatalf("dense: %+v", g.Dense)
 	}
 	if c := g.Dense[0].Prior.Cov; c == nil || c.At(0, 0) != 1 {
@@ -295,7 +296,7 @@ y[1] ~ probit(w[1] + c)
 }
 
 // TestBlockModelsUnchanged: models with none of the factor-graph
-// constructs still compile to blocks, and a projection built from affine
+// constructs still compile to a graph of blocks, each site in its block, and a projection built from affine
 // forms equals, bit for bit, the gradient the jet path gives.
 func TestBlockModelsUnchanged(t *testing.T) {
 	src := `
@@ -308,8 +309,8 @@ y[1] ~ probit((X @ w)[1] * 0.1 - w[2] / 7)
 y[2] ~ probit(sum(w) - 0.3 * (w[0] + w[1]))
 `
 	m := mustCompile(t, src, Options{})
-	if m.FactorGraph != nil || len(m.Blocks) != 1 {
-		t.Fatalf("FactorGraph %v, %d blocks", m.FactorGraph, len(m.Blocks))
+	if m.Structure() != infer.Blocks || len(m.Blocks()) != 1 || m.FactorGraph.NumSites() != 0 || m.FactorGraph.NumGaussians() != 0 {
+		t.Fatalf("structure %v, %d blocks", m.Structure(), len(m.Blocks()))
 	}
 	c := newCompiler(Options{})
 	c.run("test.fg", []byte(src))
@@ -320,7 +321,7 @@ y[2] ~ probit(sum(w) - 0.3 * (w[0] + w[1]))
 		}
 		c.sources[""] = []byte(e)
 		jets := c.affine(x, c.eval(x))[0]
-		if got := m.Blocks[0].Sites[i].Proj; !reflect.DeepEqual(got, jets.Proj) {
+		if got := m.Blocks()[0].Sites[i].Proj; !reflect.DeepEqual(got, jets.Proj) {
 			t.Errorf("%s: Proj %v, jets %v", e, got, jets.Proj)
 		}
 	}
@@ -332,8 +333,8 @@ data y = [1, 2]
 latent mu: real ~ normal(0, 100)
 y ~ normal(mu, 1)
 `, Options{})
-	if m.FactorGraph != nil || len(m.Blocks) != 1 || m.Blocks[0].N != 1 {
-		t.Fatalf("scalar latent: %+v", m.Blocks)
+	if m.Structure() != infer.Blocks || len(m.Blocks()) != 1 || m.Blocks()[0].N != 1 {
+		t.Fatalf("scalar latent: %+v", m.Blocks())
 	}
 	_, g := fgOf(t, `
 data y = [1, 2]
@@ -453,7 +454,7 @@ latent theta: real[3] ~ normal(0, 100)
 y ~ normal(theta, sigma^2)
 `, Options{})
 	for i, want := range []float64{225, 100, 256} {
-		s := m.Blocks[0].Sites[i]
+		s := m.Blocks()[0].Sites[i]
 		if s.Params["var"] != want || s.Lik.Params()["var"] != want || s.Index != i {
 			t.Errorf("site %d: params %v, index %d, want var %g", i, s.Params, s.Index, want)
 		}
@@ -487,7 +488,7 @@ for j in 0..4 {
 		t.Errorf("error %q", got)
 	}
 	m := mustCompile(t, src, Options{maxCovBytes: 4 << 20})
-	if p := m.Blocks[0].Sites[257].Proj; len(p) != 250 || p[7] != 2 || p[8] != 0 {
+	if p := m.Blocks()[0].Sites[257].Proj; len(p) != 250 || p[7] != 2 || p[8] != 0 {
 		t.Errorf("site 257: Proj %v", p)
 	}
 }

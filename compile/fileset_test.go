@@ -27,7 +27,7 @@ func TestPositionsAcrossImports(t *testing.T) {
 		if got := m.Fset.Position(m.Infers[0].Pos).String(); got != "m/main.fg:7:1" {
 			t.Errorf("infer ep at %s, want m/main.fg:7:1", got)
 		}
-		if got := m.Fset.Position(m.Blocks[0].Sites[2].Pos).String(); got != "m/main.fg:5:3" {
+		if got := m.Fset.Position(m.Blocks()[0].Sites[2].Pos).String(); got != "m/main.fg:5:3" {
 			t.Errorf("site y[2] at %s, want m/main.fg:5:3", got)
 		}
 	}

@@ -95,7 +95,7 @@ func (c *compiler) fitcPrior(a *args, n, cols int) *FITC {
 // sparse representation; exact, mcmc, t(nu), fully factorised EP and
 // mini-batch factors need the dense prior.
 func (c *compiler) checkFITC(s *ast.InferStmt, spec *InferSpec) {
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		if b.Prior.FITC == nil {
 			continue
 		}

@@ -119,7 +119,7 @@ func (c *compiler) defaultApprox() infer.Scheme {
 			approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
 		}
 	}
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		if len(b.Batches) > 0 {
 			return infer.Scheme{Kind: infer.SchemeVQ}
 		}
@@ -154,7 +154,7 @@ func (c *compiler) modelKinds() []kindUse {
 			out = append(out, kindUse{k, pos})
 		}
 	}
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		use(b.Prior.Kind, b.Pos)
 		for _, s := range b.Sites {
 			use(s.Lik, s.Pos)
@@ -163,12 +163,12 @@ func (c *compiler) modelKinds() []kindUse {
 			use(factor.Exp{}, f.Pos)
 		}
 	}
-	if g := c.m.FactorGraph; g != nil {
+	if g := c.m.FactorGraph; g != nil && g.Blocks() == nil {
 		if g.NumGaussians() > 0 { // one kind: its first position
 			use(factor.NormalPrior{}, g.Gaussian(0).Pos)
 		}
 		for _, d := range g.Dense {
-			use(d.Prior.Kind, d.Pos)
+			use(d.Prior.Kind, d.PriorPos)
 		}
 		for s := range g.SharedSites() {
 			use(s.Lik, s.Pos)
@@ -212,7 +212,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 	}
 	c.checkMixtures(s, spec)
 	if t, ok := spec.Settings.Divergence.(infer.T); ok && spec.Method == infer.MethodEP {
-		for _, b := range c.m.Blocks {
+		for _, b := range c.m.Blocks() {
 			if b.Prior.Nu != t.Nu {
 				c.fail(s, "divergence %v needs the prior of `%s` to have the same degrees of freedom; it is %s with nu = %s",
 					t, b.Name, b.Prior.Kind.Name(), fmtNum(b.Prior.Nu))
@@ -220,7 +220,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 		}
 	}
 	if spec.Method == infer.MethodEP && spec.Approx.Kind == infer.SchemeGH {
-		for _, b := range c.m.Blocks {
+		for _, b := range c.m.Blocks() {
 			if len(b.Batches) > 0 {
 				c.fail(s, "approx = gh integrates one-dimensional projections; the exp(...) factors of `%s` need laplace, quick_laplace, gq or vq", b.Name)
 			}

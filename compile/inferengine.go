@@ -65,7 +65,7 @@ func (c *compiler) checkQuadDim(s *ast.InferStmt, spec *InferSpec) {
 	if spec.ExactMethod != string(infer.ExactQuad) {
 		return
 	}
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		if b.N > infer.MaxQuadDim {
 			c.fail(optionValue(s, "method"), "method quad integrates at most %d dimensions; `%s` has %d (method is samples any dimension)", infer.MaxQuadDim, b.Name, b.N)
 		}
@@ -84,7 +84,7 @@ func (c *compiler) checkNonNegative(s *ast.InferStmt, spec *InferSpec) {
 	if spec.Family == infer.FamilyFactorized {
 		c.fail(at, "nonnegative_sites applies to the sites of family = full; fully factorised EP does not clamp its sites")
 	}
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		if len(b.Batches) > 0 || len(b.Streams) > 0 {
 			c.fail(at, "nonnegative_sites applies to Gaussian-block EP; `%s` runs fully factorised EP (mini-batch factors or libsvm data), which does not clamp its sites", b.Name)
 		}
@@ -124,7 +124,7 @@ func (c *compiler) checkSchedule(s *ast.InferStmt, spec *InferSpec) {
 		c.check1(at, infer.CheckSchedule("t-EP", sch, infer.EPSchedules))
 		return
 	}
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		if len(b.Streams) > 0 {
 			continue // libsvm sites: checkStreamInfer
 		}
@@ -151,7 +151,7 @@ func (c *compiler) checkFactorized(s *ast.InferStmt, spec *InferSpec) {
 		return // t-EP has no factorised family; the option is not used
 	}
 	at := optionValue(s, "family")
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		if len(b.Streams) > 0 {
 			continue // libsvm sites: checkStreamInfer
 		}

@@ -134,7 +134,7 @@ func (g *FactorGraph) forest() bool {
 		}
 	}
 	for _, d := range g.Dense {
-		if !join(d.Vars) {
+		if !join(d.Vars()) {
 			return false
 		}
 	}

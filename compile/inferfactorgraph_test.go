@@ -23,7 +23,7 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 	fg := &FactorGraph{NumVars: n, First: []int{0}}
 	start := 1
 	if dense {
-		fg.Dense = []DenseBlock{{Latent: 0, Name: "x", Vars: []int{0, 1}, Prior: Prior{Kind: factor.MVNormal{}, Mean: []float64{0, 0}, Cov: mat.NewSymDense(2, []float64{1, 0, 0, 1})}}}
+		fg.Dense = []*Block{{Latent: 0, Name: "x", First: 0, N: 2, Prior: Prior{Kind: factor.MVNormal{}, Mean: []float64{0, 0}, Cov: mat.NewSymDense(2, []float64{1, 0, 0, 1})}}}
 		start = 2
 	} else {
 		fg.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}, Var: 1})

@@ -331,10 +331,12 @@ func (c *compiler) processPrior(a *args, l *graph.Latent, kind factor.PriorKind,
 	return p
 }
 
-// buildBlocks makes a Block of every real latent; each needs a prior. A
-// model with a factor-graph construct (a conditional, a prior with latent
-// parameters, a site over several latents or with a constant) builds a
-// FactorGraph instead (factorgraph_build.go).
+// buildBlocks makes the FactorGraph of a model of independent Gaussian
+// blocks: a Block of every real latent, holding its sites, mini-batch
+// potentials and libsvm streams; each needs a prior. A model with a
+// factor-graph construct (a conditional, a prior with latent parameters,
+// a site over several latents or with a constant) builds a general one
+// (buildFactorGraph, factorgraph_build.go).
 func (c *compiler) buildBlocks() {
 	if c.net != nil {
 		c.buildNet()
@@ -353,6 +355,7 @@ func (c *compiler) buildBlocks() {
 	}
 	c.expandProjections()
 	g := c.m.Graph
+	fg := newFactorGraph(g)
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		if l.Domain != graph.Real {
@@ -372,8 +375,11 @@ func (c *compiler) buildBlocks() {
 		if len(c.streams[li]) == 0 && !c.densePrior(&p.prior, l.Name, p.pos) {
 			continue
 		}
-		c.m.Blocks = append(c.m.Blocks, &Block{Latent: li, Name: l.Name, N: l.Size(), Prior: p.prior,
-			Sites: c.sites[li], Batches: c.batches[li], Streams: c.streams[li], Pos: l.Pos})
+		fg.Dense = append(fg.Dense, &Block{Latent: li, Name: l.Name, First: fg.First[li], N: l.Size(), Prior: p.prior,
+			Sites: c.sites[li], Batches: c.batches[li], Streams: c.streams[li], Factor: p.factor, Pos: l.Pos, PriorPos: p.pos})
+	}
+	if len(fg.Dense) > 0 {
+		c.m.FactorGraph = fg
 	}
 }
 

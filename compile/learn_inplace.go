@@ -245,7 +245,11 @@ func learnCopy(m *Model) *Model {
 				g.tags[i].shared = own[sh]
 			}
 		}
-		g.Dense = slices.Clone(fg.Dense)
+		g.Dense = make([]*Block, len(fg.Dense))
+		for i, b := range fg.Dense {
+			nb := *b
+			g.Dense[i] = &nb
+		}
 		out.FactorGraph = &g
 	}
 	if n := m.Net; n != nil {

@@ -62,7 +62,7 @@ infer ep
 // kernel and covariance — and the compiled model is unchanged.
 func TestLearnFuncSetsGraphInPlace(t *testing.T) {
 	m, f := learnFuncAt(t, learnInPlaceSrc, []float64{-1, 0.2, 0.3, 1, 0.1, 0.5})
-	if m.FactorGraph == nil {
+	if m.FactorGraph == nil || m.Blocks() != nil {
 		t.Fatal("not a factor graph")
 	}
 	// A plate's statements that read no plate variable where they are

@@ -275,10 +275,10 @@ func (m *Model) LearnFunc() (*LearnFunc, error) {
 func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] }
 
 // At returns the model at learned values x (in LearnFunc order) with every
-// block re-evaluated: a shallow copy of the model whose Blocks are new
-// where they depend on x; a model compiled to a factor graph or a typed
-// factor graph (Net) is set in place in one copy of it (graphAt; gram is
-// then ignored). With gram false the Gram matrices of gp and tp priors are
+// block re-evaluated: for a graph of blocks a shallow copy of the model
+// whose blocks are copies, new where they depend on x; a model compiled to
+// another factor graph or a typed factor graph (Net) is set in place in
+// one copy of it (graphAt; gram is then ignored). With gram false the Gram matrices of gp and tp priors are
 // not computed (Prior.Cov is nil there; the kernel and its
 // hyperparameters are set). Values outside the bounds of the learn
 // statement, and values the model rejects (a negative variance), are errors.
@@ -302,7 +302,7 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
 	}
-	if f.m.FactorGraph != nil || f.m.Net != nil {
+	if f.m.Blocks() == nil && (f.m.FactorGraph != nil || f.m.Net != nil) {
 		return f.graphAt(c, x)
 	}
 	return f.blocks(c), nil
@@ -407,11 +407,15 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 // blocks re-evaluates the recorded prior and likelihood slots.
 func (f *LearnFunc) blocks(c *compiler) *Model {
 	m := *f.m
-	m.Blocks = make([]*Block, len(f.m.Blocks))
 	byLat := map[int]*Block{}
-	for i, b := range f.m.Blocks {
-		nb := *b
-		m.Blocks[i], byLat[b.Latent] = &nb, &nb
+	if f.m.FactorGraph != nil {
+		fg := *f.m.FactorGraph
+		fg.Dense = make([]*Block, len(fg.Dense))
+		for i, b := range f.m.FactorGraph.Dense {
+			nb := *b
+			fg.Dense[i], byLat[b.Latent] = &nb, &nb
+		}
+		m.FactorGraph = &fg
 	}
 	for _, p := range f.st.rec.priors {
 		if b := byLat[p.lat]; b != nil {

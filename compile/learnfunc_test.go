@@ -47,8 +47,8 @@ func TestLearnFuncMatchesRecompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, b := range want.Blocks {
-		g := got.Blocks[i]
+	for i, b := range want.Blocks() {
+		g := got.Blocks()[i]
 		if !mat.EqualApprox(g.Prior.Cov, b.Prior.Cov, 1e-15) {
 			t.Errorf("%s: prior covariance %v, recompiled %v", b.Name, mat.Formatted(g.Prior.Cov), mat.Formatted(b.Prior.Cov))
 		}
@@ -61,8 +61,8 @@ func TestLearnFuncMatchesRecompile(t *testing.T) {
 			}
 		}
 	}
-	if m.Blocks[0].Sites[1].Params["eps"] != 0.05 {
-		t.Errorf("At changed the original model's sites: eps %g", m.Blocks[0].Sites[1].Params["eps"])
+	if m.Blocks()[0].Sites[1].Params["eps"] != 0.05 {
+		t.Errorf("At changed the original model's sites: eps %g", m.Blocks()[0].Sites[1].Params["eps"])
 	}
 	for _, p := range []string{"s2"} {
 		if !f.Positive(p) {
@@ -118,8 +118,8 @@ learn sn2
 	if err != nil {
 		t.Fatal(err)
 	}
-	for j, s := range want.Blocks[0].Sites {
-		if g := got.Blocks[0].Sites[j]; g.Lik != s.Lik || g.Params["var"] != 0.7 {
+	for j, s := range want.Blocks()[0].Sites {
+		if g := got.Blocks()[0].Sites[j]; g.Lik != s.Lik || g.Params["var"] != 0.7 {
 			t.Errorf("%s: likelihood %#v (var %g), recompiled %#v", s.Label, g.Lik, g.Params["var"], s.Lik)
 		}
 	}

@@ -235,7 +235,7 @@ func (c *compiler) addStream(s *ast.ForStmt, t *ast.TildeStmt, call *ast.CallExp
 // an iid normal prior, closed-form moments for probit and step and
 // Gauss–Hermite on the projection for logistic.
 func (c *compiler) checkStreamInfer(s *ast.InferStmt, spec *InferSpec, given map[string]ast.Node) {
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		if len(b.Streams) == 0 {
 			continue
 		}
@@ -281,7 +281,7 @@ func (c *compiler) streamApprox(s *ast.InferStmt, spec *InferSpec, b *Block, giv
 // sparsePredict is predict NAME = predictive(w, Xt) with Xt libsvm data:
 // the examples of Xt's file are scored against its labels.
 func (c *compiler) sparsePredict(s *ast.PredictStmt, a *args, bi int, xv val) {
-	blk := c.m.Blocks[bi]
+	blk := c.m.Blocks()[bi]
 	if len(blk.Streams) == 0 {
 		c.fail(a.at(1), "predictive on libsvm data needs `%s` to have libsvm sites", blk.Name)
 	}

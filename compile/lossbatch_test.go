@@ -30,11 +30,11 @@ func compileBoth(t *testing.T, compile func() (*Model, error)) (fast, generic *M
 // at random points; the ad version is the independent computation.
 func sameBatches(t *testing.T, fast, generic *Model) {
 	t.Helper()
-	fb, gb := fast.Blocks[0].Batches, generic.Blocks[0].Batches
+	fb, gb := fast.Blocks()[0].Batches, generic.Blocks()[0].Batches
 	if len(fb) == 0 || len(fb) != len(gb) {
 		t.Fatalf("%d fast and %d generic batch factors", len(fb), len(gb))
 	}
-	d := fast.Blocks[0].N
+	d := fast.Blocks()[0].N
 	rng := rand.New(rand.NewPCG(1, 2))
 	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
 	for i := range fb {
@@ -139,7 +139,7 @@ func TestLossBatchOtherShapes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, bf := range m.Blocks[0].Batches {
+			for _, bf := range m.Blocks()[0].Batches {
 				if _, ok := bf.F.(ad.Potential); !ok {
 					t.Errorf("%s: %T, want the generic ad.Potential", f, bf.F)
 				}
@@ -159,8 +159,8 @@ func BenchmarkHingeBatchAxes(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		f := m.Blocks[0].Batches[0].F
-		d := m.Blocks[0].N
+		f := m.Blocks()[0].Batches[0].F
+		d := m.Blocks()[0].N
 		w, step, lp, lm := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
 		for j := range w {
 			w[j], step[j] = 0.1*float64(j), 0.5

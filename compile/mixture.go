@@ -237,7 +237,7 @@ func (c *compiler) checkMixtures(s *ast.InferStmt, spec *InferSpec) {
 		return
 	}
 	var sites []Site
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		sites = append(sites, b.Sites...)
 	}
 	if g := c.m.FactorGraph; g != nil {

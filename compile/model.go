@@ -1,7 +1,7 @@
 // Package compile turns a parsed fg model (lang/ast) into a Model: evaluated
-// data and params, a factor graph (graph.Graph), the continuous part in the
-// form its engines take (Gaussian blocks, a FactorGraph of several latents,
-// or a typed factor graph graph.Net), and the infer/predict/expect/learn
+// data and params, a factor graph (graph.Graph), the real latents held once
+// as a FactorGraph (its Blocks view: independent Gaussian blocks) or the
+// model as a typed factor graph graph.Net, and the infer/predict/expect/learn
 // specifications.
 // It resolves names, checks types and shapes, evaluates data expressions
 // (csv, generators, --set overrides), unrolls plates and consults the stdlib
@@ -39,15 +39,16 @@ type Model struct {
 	// Options.FS.
 	CSVFiles map[string]string
 	Graph    *graph.Graph // every latent and factor, discrete and continuous
-	Blocks   []*Block     // continuous latents with a Gaussian-type prior and their factors
-	// FactorGraph is the continuous part when the model is a factor graph
-	// over several latents (factorgraph.go); Blocks is then empty.
+	// FactorGraph is the real-latent part of the model, held once: its
+	// variables, linear-Gaussian factors, dense blocks and sites
+	// (factorgraph.go); nil without real latents. Blocks is its view as
+	// independent Gaussian blocks when it is one.
 	FactorGraph *FactorGraph
 	// Net is the whole model as a typed factor graph (graph/net.go) when
 	// it has a latent of a family other than the Gaussian (beta, gamma,
 	// inv_gamma, dirichlet), a likelihood whose parameter is such a
 	// latent, or a discrete chain; Graph still lists its latents, and
-	// Blocks and FactorGraph are then empty. infer/run runs it on
+	// FactorGraph is then nil. infer/run runs it on
 	// infer/mp (ep, alpha(0) = VMP) and its gold standards.
 	Net    *graph.Net
 	Infers []*InferSpec
@@ -88,19 +89,47 @@ type Value struct {
 	Pos     ast.Pos
 }
 
-// Block is one Gaussian block: a real latent vector w (length N) with a
-// Gaussian-family prior and the factors that depend on it only through
-// projections aᵀw (GP sites a = e_i; linear models a = x_i), plus mini-batch
-// potentials that depend on the whole vector.
+// Block is a dense Gaussian block of the factor graph: the whole real
+// latent Latent (N elements, FactorGraph variables First … First+N−1 in
+// element order) with a Gaussian-family prior over all its elements
+// (normal, mvnormal, gp; student_t and tp serve the block engines only),
+// and, in a model that is all blocks (FactorGraph.Blocks()), the factors
+// that depend on it only through projections aᵀw of its own elements
+// (GP sites a = e_i; linear models a = x_i), its mini-batch potentials
+// over the whole vector and its streamed libsvm plates. In any other
+// factor graph a block has no sites of its own: its sites are affine
+// sites of the graph (FactorGraph.Sites).
 type Block struct {
 	Latent  int    // index into Graph.Latents
 	Name    string // latent name
+	First   int    // FactorGraph variable of element 0
 	N       int
 	Prior   Prior
 	Sites   []Site
 	Batches []BatchFactor
 	Streams []StreamSites // plates over libsvm data, streamed (libsvm.go)
-	Pos     ast.Pos
+	Factor  int           // the prior's index into Graph.Factors
+	Pos     ast.Pos       // the latent's declaration
+	// PriorPos is the prior's statement.
+	PriorPos ast.Pos
+}
+
+// Vars lists the FactorGraph variables of b's elements, in element order.
+func (b *Block) Vars() []int {
+	vars := make([]int, b.N)
+	for e := range vars {
+		vars[e] = b.First + e
+	}
+	return vars
+}
+
+// Blocks is the model's real-latent part viewed as independent Gaussian
+// blocks (FactorGraph.Blocks()), nil when it is not one or there is none.
+func (m *Model) Blocks() []*Block {
+	if m.FactorGraph == nil {
+		return nil
+	}
+	return m.FactorGraph.Blocks()
 }
 
 // Prior is a block's prior: mean vector and covariance (for student_t/tp the

@@ -19,8 +19,8 @@ func compileNet(t *testing.T, src string) *graph.Net {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Net == nil || len(m.Blocks) > 0 || m.FactorGraph != nil {
-		t.Fatalf("Net %v, %d blocks, factor graph %v: want the Net only", m.Net != nil, len(m.Blocks), m.FactorGraph != nil)
+	if m.Net == nil || len(m.Blocks()) > 0 || m.FactorGraph != nil {
+		t.Fatalf("Net %v, %d blocks, factor graph %v: want the Net only", m.Net != nil, len(m.Blocks()), m.FactorGraph != nil)
 	}
 	return m.Net
 }

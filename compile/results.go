@@ -31,7 +31,7 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 		return
 	}
 	lv, _ := a.val(0)
-	if c.m.FactorGraph != nil {
+	if c.m.FactorGraph != nil && c.m.Blocks() == nil {
 		c.fgPredict(s, a, lv)
 		return
 	}
@@ -42,7 +42,7 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 	if bi < 0 {
 		c.fail(a.at(0), "`%s` is not a real latent with a Gaussian-family prior", c.text(a.at(0)))
 	}
-	blk := c.m.Blocks[bi]
+	blk := c.m.Blocks()[bi]
 	xv, _ := a.val(1)
 	if xv.k == kSparse {
 		c.sparsePredict(s, a, bi, xv)
@@ -88,7 +88,7 @@ func blockLikelihood(b *Block) factor.Site {
 }
 
 func (c *compiler) blockOf(lat int) int {
-	for i, b := range c.m.Blocks {
+	for i, b := range c.m.Blocks() {
 		if b.Latent == lat {
 			return i
 		}
@@ -185,7 +185,7 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	if c.m.Learn != nil {
 		c.fail(s, "only one learn statement is allowed (the first is at %s)", c.fset.Position(c.m.Learn.Pos))
 	}
-	if fg := c.m.FactorGraph; fg != nil {
+	if fg := c.m.FactorGraph; fg != nil && fg.Blocks() == nil {
 		c.learnFactorGraph(s, fg)
 	}
 	if s.By != nil && s.By.Name != "evidence" {
@@ -271,10 +271,10 @@ func (c *compiler) learnOption(st *infer.LearnOptions, o *ast.Option) {
 // studentTBlocks reports whether every block has a student_t or tp prior
 // (learning then maximises the t-EP evidence).
 func (c *compiler) studentTBlocks() bool {
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		if b.Prior.Kind.Family() != graph.StudentT {
 			return false
 		}
 	}
-	return len(c.m.Blocks) > 0
+	return len(c.m.Blocks()) > 0
 }

@@ -30,7 +30,7 @@ func (c *compiler) checkShards(s *ast.InferStmt, spec *InferSpec) {
 		c.fail(s, "shards needs divergence = kl and family = full, got %v and %s", spec.Settings.Divergence, spec.Family)
 		return
 	}
-	for _, b := range c.m.Blocks {
+	for _, b := range c.m.Blocks() {
 		if b.Prior.Kind.Family() != graph.Gaussian || b.Prior.Kind.Process() || len(b.Batches) > 0 {
 			c.fail(s, "shards needs a normal or mvnormal prior and no mini-batch factors; `%s` has a %s prior and %d batch factors", b.Name, b.Prior.Kind.Name(), len(b.Batches))
 			continue

@@ -25,7 +25,7 @@ func expectFixture() (*compile.Model, []*infer.Result) {
 		fi := g.AddFactor(graph.Factor{Kind: "step", Label: lab})
 		blk.Sites = append(blk.Sites, compile.Site{Kind: "step", Factor: fi, Label: lab})
 	}
-	m := &compile.Model{Fset: ast.NewFileSet(), Graph: g, Blocks: []*compile.Block{blk},
+	m := &compile.Model{Fset: ast.NewFileSet(), Graph: g, FactorGraph: compile.BlockGraph(blk),
 		Params: map[string]compile.Value{"eps": {Num: []float64{0.2}}},
 		Data:   map[string]compile.Value{"y": {Shape: []int{5}, Num: []float64{-1, -1, 1, 1, -1}}}}
 	x := infer.Variable{Name: "x", Shape: []int{3}, Discrete: true, States: []string{"-1", "+1"},

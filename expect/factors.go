@@ -80,7 +80,7 @@ func (ev *evaluator) factorByIndex(x *ast.NumberLit) string {
 		fail(x, "factor index %s is not a non-negative integer", x.Text)
 	}
 	var sites []string
-	for _, b := range ev.model.Blocks {
+	for _, b := range ev.model.Blocks() {
 		for _, s := range b.Sites {
 			sites = append(sites, s.Label)
 		}

@@ -42,7 +42,7 @@ func addBoundaryGrid(cm *compile.Model) *present.Boundary {
 	if cm == nil {
 		return nil
 	}
-	for bi, blk := range cm.Blocks {
+	for bi, blk := range cm.Blocks() {
 		pts, sites := blockPoints(blk)
 		if len(pts) == 0 {
 			continue

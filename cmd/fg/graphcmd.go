@@ -93,7 +93,7 @@ type libsvmPlate struct {
 // libsvmPlates lists m's libsvm plates in block order.
 func libsvmPlates(m *compile.Model) []libsvmPlate {
 	var out []libsvmPlate
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks() {
 		if b.Latent < 0 || b.Latent >= len(m.Graph.Latents) {
 			continue
 		}

@@ -135,7 +135,7 @@ func priorGraph(fg *compile.FactorGraph) *fgraph.Graph {
 	g := fgraph.NewGraph(fg.NumVars)
 	g.AddAffines(fg.GaussianForms(), 0, fg.NumGaussians(), 0)
 	for _, d := range fg.Dense {
-		g.AddBlock(d.Vars, d.Prior.Mean, d.Prior.Cov)
+		g.AddBlock(d.Vars(), d.Prior.Mean, d.Prior.Cov)
 	}
 	return g
 }

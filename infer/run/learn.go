@@ -116,7 +116,7 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if lm.Net == nil && (lm.FactorGraph == nil || len(lm.Blocks) > 0) { // a forest view checks its sites in graphOf; a Net in netEvidence
+	if lm.Net == nil && !onMessages(lm) { // a forest view checks its sites in graphOf; a Net in netEvidence
 		if err := learnable(lm); err != nil {
 			return nil, nil, nil, err
 		}
@@ -127,7 +127,11 @@ func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*com
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	lb := &learnBuilder{m: lm, params: params}
+	f, err := m.LearnFunc() // of the compiled model: lm may be its joint view
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	lb := &learnBuilder{m: lm, params: params, f: f}
 	if err := lb.classify(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -192,10 +196,10 @@ func notMaximum(res *learn.Result, k int, l infer.Learned, p compile.LearnParam)
 
 // learnable reports why a block has no Gaussian EP evidence to maximise.
 func learnable(m *compile.Model) error {
-	if len(m.Blocks) == 0 {
+	if len(m.Blocks()) == 0 {
 		return fmt.Errorf("learn: the model has no real latent with a Gaussian prior, so there is no EP evidence to maximise")
 	}
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks() {
 		if b.Prior.Kind.Family() != graph.Gaussian {
 			return fmt.Errorf("learn: %s has a %s prior while other latents have Gaussian priors; learn maximises either the kl EP evidence (normal, mvnormal, gp priors) or the t(nu) EP evidence (all priors student_t or tp), not a mix", b.Name, b.Prior.Kind.Name())
 		}
@@ -264,7 +268,7 @@ func formatParam(x float64) string {
 // learnBlocksOf maps a model's blocks to infer/learn blocks without derivatives.
 func learnBlocksOf(m *compile.Model, np int) ([]*learn.Block, error) {
 	var out []*learn.Block
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks() {
 		p := &ep.Problem{Mean: b.Prior.Mean, Cov: b.Prior.Cov}
 		for _, s := range b.Sites {
 			lik, err := siteLik(s)
@@ -342,7 +346,7 @@ func describeSet(s map[string]string) string {
 
 // build returns the blocks at x with DCov[k] = ∂K/∂x_k and DLik[k] = ∂θ_site/∂x_k.
 func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
-	if lb.m.FactorGraph != nil && len(lb.m.Blocks) == 0 {
+	if onMessages(lb.m) {
 		return lb.buildForest(x)
 	}
 	if lb.m.Net != nil {
@@ -364,7 +368,7 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	for bi, cb := range mx.Blocks {
+	for bi, cb := range mx.Blocks() {
 		if cb.Prior.FITC != nil {
 			continue // fitcLearnBlock below
 		}
@@ -386,7 +390,7 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 			}
 		}
 	}
-	for bi, cb := range mx.Blocks {
+	for bi, cb := range mx.Blocks() {
 		if cb.Prior.FITC != nil {
 			if blocks[bi].FITC, err = lb.fitcLearnBlock(cb, bi, ds); err != nil {
 				return nil, err
@@ -407,11 +411,11 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 // the next). Blocks that kept a Gram matrix (a factor graph's joint
 // block) get their derivatives in dCov.
 func (lb *learnBuilder) gramsAndGrads(mx *compile.Model) ([][]*mat.SymDense, error) {
-	grads := make([][]*mat.SymDense, len(mx.Blocks))
-	if len(lb.dists) != len(mx.Blocks) {
-		lb.dists, lb.grams = make([]*kernel.Distances, len(mx.Blocks)), make([]kernel.GramGrad, len(mx.Blocks))
+	grads := make([][]*mat.SymDense, len(mx.Blocks()))
+	if len(lb.dists) != len(mx.Blocks()) {
+		lb.dists, lb.grams = make([]*kernel.Distances, len(mx.Blocks())), make([]kernel.GramGrad, len(mx.Blocks()))
 	}
-	for bi, b := range mx.Blocks {
+	for bi, b := range mx.Blocks() {
 		if !gaussianProcess(b.Prior) || b.Prior.FITC != nil || b.Prior.Cov != nil {
 			continue
 		}
@@ -545,13 +549,13 @@ func (lb *learnBuilder) deriv(x []float64, k int, s0 snapshot) (snapshot, error)
 
 func snapOf(m *compile.Model) snapshot {
 	var s snapshot
-	if m.FactorGraph != nil && len(m.Blocks) == 0 {
+	if onMessages(m) {
 		s.gvar, s.gaff, s.glik = forestVars(m.FactorGraph), forestAffs(m.FactorGraph), forestLiks(m.FactorGraph)
 	}
 	if m.Net != nil {
 		s.net = netData(m.Net)
 	}
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks() {
 		var hy []float64
 		var cov *mat.SymDense
 		if gaussianProcess(b.Prior) {
@@ -655,17 +659,17 @@ func kernelParams(k compile.KernelSpec) []string {
 // sameStructure reports what differs between two compilations of a model
 // beyond what learn may change.
 func sameStructure(a, b *compile.Model) error {
-	if a.FactorGraph != nil && len(a.Blocks) == 0 {
+	if onMessages(a) {
 		return sameGraph(a.FactorGraph, b.FactorGraph)
 	}
 	if a.Net != nil {
 		return sameNet(a.Net, b.Net)
 	}
-	if len(a.Blocks) != len(b.Blocks) {
-		return fmt.Errorf("has %d blocks instead of %d", len(b.Blocks), len(a.Blocks))
+	if len(a.Blocks()) != len(b.Blocks()) {
+		return fmt.Errorf("has %d blocks instead of %d", len(b.Blocks()), len(a.Blocks()))
 	}
-	for i, x := range a.Blocks {
-		y := b.Blocks[i]
+	for i, x := range a.Blocks() {
+		y := b.Blocks()[i]
 		switch {
 		case x.N != y.N || x.Prior.Kind != y.Prior.Kind || len(x.Sites) != len(y.Sites):
 			return fmt.Errorf("changes the size, prior kind or sites of %s", x.Name)
@@ -822,7 +826,7 @@ func (s snapshot) any() bool {
 // directTransform is the transform of an unbounded param named name with
 // value v whose snapshot derivative is d.
 func directTransform(m *compile.Model, name string, v float64, d snapshot) learn.Transform {
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks() {
 		if gaussianProcess(b.Prior) && v > 0 {
 			for _, n := range kernelParams(b.Prior.Kernel) {
 				if n == name {
@@ -833,7 +837,7 @@ func directTransform(m *compile.Model, name string, v float64, d snapshot) learn
 	}
 	var kind factor.ParamGrad
 	var key factor.Key
-	for bi, b := range m.Blocks {
+	for bi, b := range m.Blocks() {
 		for i, s := range b.Sites {
 			if d.lik[bi][i] == 0 {
 				continue

@@ -109,8 +109,8 @@ infer ep { tol = 1e-12 }
 func TestLearnARLoopKalman(t *testing.T) {
 	m := compileFGCase(t, "", arLoop, [2]string{})
 	lm, err := learnView(m)
-	if err != nil || len(lm.Blocks) != 1 {
-		t.Fatalf("learn view: %v, %d blocks, want the joint block", err, len(lm.Blocks))
+	if err != nil || len(lm.Blocks()) != 1 {
+		t.Fatalf("learn view: %v, %d blocks, want the joint block", err, len(lm.Blocks()))
 	}
 	y := m.Data["y"].Num
 	_, learned, trace, err := Learn(context.Background(), m, Options{})

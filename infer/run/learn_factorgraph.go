@@ -58,12 +58,12 @@ import (
 
 // learnView is the model learn works on: m itself when it compiled to
 // Gaussian blocks or to a forest learned on its messages (forestView);
-// for another factor graph a shallow copy whose Blocks hold the joint
-// block (jointLearnBlock). Its other fields are m's, so that LearnFunc
-// compiles it again at other values.
+// for another factor graph a shallow copy whose factor graph is the joint
+// block (jointLearnBlock) alone. Its other fields are m's, so that
+// LearnFunc compiles it again at other values.
 func learnView(m *compile.Model) (*compile.Model, error) {
 	fg := m.FactorGraph
-	if fg == nil || forestView(fg) {
+	if fg == nil || m.Blocks() != nil || forestView(fg) {
 		return m, nil
 	}
 	if len(fg.Gates) > 0 {
@@ -74,7 +74,7 @@ func learnView(m *compile.Model) (*compile.Model, error) {
 		return nil, err
 	}
 	out := *m
-	out.Blocks = []*compile.Block{b}
+	out.FactorGraph = compile.BlockGraph(b)
 	return &out, nil
 }
 
@@ -115,6 +115,10 @@ func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block,
 	b.N = n
 	return b, nil
 }
+
+// onMessages reports whether the learn view m is a factor graph learned
+// on its messages (forestView): a factor graph that is not Gaussian blocks.
+func onMessages(m *compile.Model) bool { return m.FactorGraph != nil && m.Blocks() == nil }
 
 // forestView reports whether fg is learned on its messages: a forest
 // (ep's forward–backward schedule) with no dense block and no gate.

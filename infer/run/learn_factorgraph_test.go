@@ -138,7 +138,7 @@ func compileFGCase(t *testing.T, file, src string, replace [2]string) *compile.M
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.FactorGraph == nil {
+	if m.FactorGraph == nil || m.Blocks() != nil {
 		t.Fatalf("%s did not compile to a factor graph", name)
 	}
 	return m
@@ -173,10 +173,10 @@ func TestLearnFactorGraphGradient(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if forest := len(lm.Blocks) == 0; forest != c.forest {
+			if forest := len(lm.Blocks()) == 0; forest != c.forest {
 				t.Fatalf("learned on the forest's messages: %v, want %v", forest, c.forest)
 			}
-			lb := testBuilder(t, lm)
+			lb := testBuilder(t, m)
 			checkGradient(t, lb, c.x)
 		})
 	}
@@ -219,7 +219,7 @@ func TestLearnFactorGraphOptimum(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.FactorGraph == nil || out.Learn != nil {
+			if out.FactorGraph == nil || out.Blocks() != nil || out.Learn != nil {
 				t.Fatalf("learned model: factor graph %v, learn %v", out.FactorGraph != nil, out.Learn)
 			}
 			checkLearnedOptimum(t, m, learned, trace, nil, 1e-6, 1e-7, 1e-4)

@@ -27,7 +27,7 @@ import (
 // derivative is included. The inducing inputs and an explicit jitter stay
 // fixed; sites whose likelihood parameters are learned are refused.
 func (lb *learnBuilder) fitcLearnBlock(cb *compile.Block, bi int, d []snapshot) (*learn.FITCBlock, error) {
-	if err := sameFITC(lb.m.Blocks[bi], cb); err != nil {
+	if err := sameFITC(lb.m.Blocks()[bi], cb); err != nil {
 		return nil, err
 	}
 	p, err := fitcProblem(cb)

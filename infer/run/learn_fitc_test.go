@@ -48,7 +48,7 @@ func fitcEvidenceAt(t *testing.T, lb *learnBuilder, x []float64) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := mx.Blocks[0]
+	b := mx.Blocks()[0]
 	p, err := fitcProblem(b)
 	if err != nil {
 		t.Fatal(err)
@@ -64,11 +64,18 @@ func fitcEvidenceAt(t *testing.T, lb *learnBuilder, x []float64) float64 {
 	return res.LogZ
 }
 
-// testBuilder is the learn adapter of m after classify.
+// testBuilder is the learn adapter of the compiled model m (on its
+// learnView) after classify.
 func testBuilder(t *testing.T, m *compile.Model) *learnBuilder {
 	t.Helper()
-	lb := &learnBuilder{m: m}
-	var err error
+	lm, err := learnView(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := &learnBuilder{m: lm}
+	if lb.f, err = m.LearnFunc(); err != nil {
+		t.Fatal(err)
+	}
 	if lb.params, err = learnParams(m); err != nil {
 		t.Fatal(err)
 	}

@@ -18,12 +18,12 @@ import (
 // tBlocks reports whether every block has a Student-t prior (student_t or
 // tp), the models whose evidence is t-EP's.
 func tBlocks(m *compile.Model) bool {
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks() {
 		if b.Prior.Kind.Family() != graph.StudentT {
 			return false
 		}
 	}
-	return len(m.Blocks) > 0
+	return len(m.Blocks()) > 0
 }
 
 // learnT maximises the approximate marginal likelihood of EP for the
@@ -37,7 +37,7 @@ func tBlocks(m *compile.Model) bool {
 // Options: max_iter (function evaluations, default 200), tol (change of
 // −log Z over 20 iterations, default 1e-6).
 func learnT(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, []infer.Learned, []float64, error) {
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks() {
 		if len(b.Batches) > 0 {
 			return nil, nil, nil, fmt.Errorf("learn: %s has mini-batch factors, which t-EP does not handle", b.Name)
 		}
@@ -124,7 +124,7 @@ func learnT(ctx context.Context, m *compile.Model, opt Options) (*compile.Model,
 // block's prior degrees of freedom as the divergence's nu.
 func tNegLogZAt(ctx context.Context, mm *compile.Model) (float64, bool) {
 	total := 0.0
-	for _, b := range mm.Blocks {
+	for _, b := range mm.Blocks() {
 		p := &tep.Problem{Nu: b.Prior.Nu, Mean: b.Prior.Mean, Scale: b.Prior.Cov}
 		for _, s := range b.Sites {
 			ts, err := tepSite(s)

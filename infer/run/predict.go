@@ -23,7 +23,7 @@ func (j *job) predictsOf(b *compile.Block) []*compile.PredictSpec {
 			out = append(out, p)
 			continue
 		}
-		if p.Block >= 0 && p.Block < len(j.m.Blocks) && j.m.Blocks[p.Block] == b {
+		if p.Block >= 0 && p.Block < len(j.m.Blocks()) && j.m.Blocks()[p.Block] == b {
 			out = append(out, p)
 		}
 	}

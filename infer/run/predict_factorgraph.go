@@ -38,7 +38,7 @@ func fgBase(fg *compile.FactorGraph, p *compile.PredictSpec) (*fgRows, error) {
 		r.X = p.Xnew
 		return r, nil
 	}
-	d := &fg.Dense[p.FG.Dense]
+	d := fg.Dense[p.FG.Dense]
 	var ch mat.Cholesky
 	if !ch.Factorize(d.Prior.Cov) {
 		return nil, fmt.Errorf("predict %s: the gp covariance of `%s` is not positive definite", p.Name, d.Name)

@@ -206,12 +206,12 @@ func (j *job) drawProgress() func(done, total int) {
 // are independent: the statuses combine to the worst, iterations to the
 // largest, log evidences add.
 func (j *job) runBlocks(f func(b *compile.Block) (*blockOut, error)) error {
-	if len(j.m.Blocks) == 0 {
+	if len(j.m.Blocks()) == 0 {
 		return fmt.Errorf("the model has no latent variables to infer")
 	}
 	r := j.res
 	r.HasEvidence = true
-	for i, b := range j.m.Blocks {
+	for i, b := range j.m.Blocks() {
 		o, err := f(b)
 		if err != nil {
 			// The blocks before it do not make the evidence of the model.

@@ -52,11 +52,11 @@ func ShardBlockOf(m *compile.Model, label string) (*ShardBlock, error) {
 	if spec == nil || spec.Method != infer.MethodEP {
 		return nil, fmt.Errorf("no ep infer line %q; the model's lines are %s", label, labelList(m.Infers))
 	}
-	if len(m.Blocks) != 1 || m.Blocks[0].Prior.Cov == nil {
-		return nil, fmt.Errorf("sharded EP needs a model with one Gaussian block, this one has %d blocks", len(m.Blocks))
+	if len(m.Blocks()) != 1 || m.Blocks()[0].Prior.Cov == nil {
+		return nil, fmt.Errorf("sharded EP needs a model with one Gaussian block, this one has %d blocks", len(m.Blocks()))
 	}
 	j := &job{ctx: context.Background(), m: m, spec: spec, st: spec.Settings}
-	b := m.Blocks[0]
+	b := m.Blocks()[0]
 	sites, err := j.epSites(b)
 	if err != nil {
 		return nil, err

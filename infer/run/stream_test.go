@@ -38,7 +38,7 @@ infer ep { passes = 1 }
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := m.Blocks[0]; b.N != 40000 || b.Prior.Cov != nil || !b.Prior.Shared || len(b.Prior.Var) != 1 {
+	if b := m.Blocks()[0]; b.N != 40000 || b.Prior.Cov != nil || !b.Prior.Shared || len(b.Prior.Var) != 1 {
 		t.Fatalf("block of %d with a dense covariance %v, %d variances (shared %v)", b.N, b.Prior.Cov != nil, len(b.Prior.Var), b.Prior.Shared)
 	}
 	rs, err := Run(context.Background(), m, Options{})

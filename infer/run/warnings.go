@@ -53,7 +53,7 @@ func (j *job) couplingWarning() {
 	if j.spec.Method != infer.MethodEP || j.spec.Family != infer.FamilyFactorized {
 		return
 	}
-	for _, b := range j.m.Blocks {
+	for _, b := range j.m.Blocks() {
 		for _, f := range b.Batches {
 			if compile.Couples(f.F, b.N) {
 				j.warnOnce("factor %s at %s couples several elements of `%s`: the moment schemes read it along each element's axis (laplace: its diagonal curvature; gq, vq: points on the axes), so the marginals miss the coupling's mixed terms, beyond what the fully factorised family drops; compare with infer exact or infer mcmc",
@@ -177,7 +177,7 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 		}
 		return "", false
 	}
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks() {
 		if b.Prior.Kind.Family() == graph.StudentT {
 			return fmt.Sprintf("the %s prior of `%s` at %s", b.Prior.Kind.Name(), b.Name, m.Fset.Position(b.Pos)), true
 		}
