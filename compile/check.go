@@ -28,6 +28,50 @@ func (k *Checker) Fail(at ast.Node, format string, args ...any) { k.c.fail(at, f
 // itself when the option is not written (a refusal of a default).
 func (k *Checker) Option(key string) ast.Node { return optionValue(k.Line, key) }
 
+// Method runs the checks that hold for every engine of the line's method
+// on Gaussian blocks, factor graphs of real latents and discrete latents,
+// around own, the engine's own checks, in the order of their refusals:
+// Rules, Draws and FITC before, Streams and Shards after.
+func (k *Checker) Method(own func()) {
+	k.Rules()
+	k.Draws()
+	k.FITC()
+	own()
+	k.Streams()
+	k.Shards()
+}
+
+// Rules checks that the method handles every factor kind of the model
+// under its divergence (package factor's rule table), a numerical scheme
+// for the sites without closed-form moments, t(nu) against the priors'
+// degrees of freedom; it warns about experimental rules.
+func (k *Checker) Rules() { k.c.checkRules(k.Line, k.Spec) }
+
+// Draws checks the memory of the draws mcmc keeps.
+func (k *Checker) Draws() { k.c.checkDraws(k.Line, k.Spec) }
+
+// FITC refuses a method, divergence, family or schedule that cannot run a
+// block with a sparse gp prior (inducing = ...).
+func (k *Checker) FITC() { k.c.checkFITC(k.Line, k.Spec) }
+
+// Streams checks the line against libsvm sites (streamed from disk) and
+// settles their family and approx.
+func (k *Checker) Streams() {
+	given := map[string]ast.Node{}
+	for _, o := range k.Line.Options {
+		given[o.Key.Name] = o.Value
+	}
+	k.c.checkStreamInfer(k.Line, k.Spec, given)
+}
+
+// Shards checks shards = K against the divergence, family, priors and
+// sites of the blocks.
+func (k *Checker) Shards() { k.c.checkShards(k.Line, k.Spec) }
+
+// NetOptions refuses, at its key, an option of the line that the engine of
+// a typed factor graph does not take (Engine.Options).
+func (k *Checker) NetOptions() { k.c.checkNetOptions(k.Line, k.Spec, k.eng) }
+
 // Schedule checks the schedule against each engine the line runs: belief
 // propagation on discrete latents, t-EP, fully factorised EP (mini-batch
 // factors, family = factorized, with divergence kl only) or EP on Gaussian

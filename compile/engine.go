@@ -9,22 +9,22 @@ import (
 	"github.com/fg-infer/fg/infer"
 )
 
-// Engine is one internal engine of package infer's method registry (an
-// infer.Engine value, which the registry chooses by method and model
-// structure) as one type: the options it takes, its check of an infer line
-// and its runner. compile comes before the engines in the phase order and
-// imports none of them, so the types live with the runners (infer/run)
+// Engine is one internal engine of package infer's method registry as one
+// type: the options it takes, its check of an infer line and its runner.
+// An engine serves one or more methods on one or more model structures
+// (infer.Structure); compile comes before the engines in the phase order
+// and imports none of them, so the types live with the runners (infer/run)
 // and install themselves with RegisterEngine from an init function;
 // compile reaches an engine only through this interface.
 type Engine interface {
 	// Options are the option keys the engine takes when it takes fewer
 	// than its method (nil: every option of the method, and seed).
 	Options() []string
-	// Supports checks infer line ck.Spec against the engine: the
-	// engine's own checks, composed from Checker's building blocks, each
-	// refusal at the node of the line it is about (Checker.Fail). The
-	// method's checks (the rule of every factor kind, kept draws, FITC,
-	// libsvm sites, shards) run before and after it (Model.Supports).
+	// Supports checks infer line ck.Spec against the engine, composed
+	// from Checker's building blocks (the method's checks, Checker.Method,
+	// around the engine's own), each refusal at the node of the line it
+	// is about (Checker.Fail). Model.Supports is this call on the engine
+	// the line runs on.
 	Supports(ck *Checker)
 	// Run runs infer line spec of m, which Supports accepted, under ctx,
 	// passing progress (when non-nil) the work done as it goes. An engine
@@ -34,26 +34,47 @@ type Engine interface {
 	Run(ctx context.Context, m *Model, spec *InferSpec, progress func(infer.Progress)) (*infer.Result, error)
 }
 
-// engines are the registered engines.
-var engines = map[infer.Engine]Engine{}
-
-// RegisterEngine installs e as engine id. The runners' package (infer/run)
-// calls it from an init function, so that compile checks infer lines
-// against the engines without importing them; a program that compiles
-// models links infer/run (compile's tests link it in engines_link_test.go).
-func RegisterEngine(id infer.Engine, e Engine) {
-	if _, dup := engines[id]; dup {
-		panic(fmt.Sprintf("compile: engine %d registered twice", id))
-	}
-	engines[id] = e
+// engineKey is a method and a model structure, the key of the engine
+// registry.
+type engineKey struct {
+	method    infer.Method
+	structure infer.Structure
 }
 
-// EngineOf returns the registered engine id.
-func EngineOf(id infer.Engine) (Engine, error) {
-	if e, ok := engines[id]; ok {
+// engines are the registered engines.
+var engines = map[engineKey]Engine{}
+
+// RegisterEngine installs e as the engine running method m on a model of
+// structure s. The runners' package (infer/run) calls it from an init
+// function for each line of its engine table, so that compile checks
+// infer lines against the engines without importing them; a program that
+// compiles models links infer/run (compile's tests link it in
+// engines_link_test.go).
+func RegisterEngine(m infer.Method, s infer.Structure, e Engine) {
+	if _, err := infer.Lookup(m); err != nil {
+		panic(fmt.Sprintf("compile: engine %T registered for %v", e, err))
+	}
+	k := engineKey{m, s}
+	if prev, dup := engines[k]; dup {
+		panic(fmt.Sprintf("compile: engines %T and %T both registered for %s on structure %d", prev, e, m, s))
+	}
+	engines[k] = e
+}
+
+// EngineFor returns the engine that runs method m on a model of structure
+// s, or the method registry's reason why none does (infer.Entry.Refuse).
+func EngineFor(m infer.Method, s infer.Structure) (Engine, error) {
+	entry, err := infer.Lookup(m)
+	if err != nil {
+		return nil, err
+	}
+	if e, ok := engines[engineKey{m, s}]; ok {
 		return e, nil
 	}
-	return nil, fmt.Errorf("internal error: engine %d is not linked into this program", id)
+	if len(engines) == 0 {
+		return nil, fmt.Errorf("internal error: no engine is linked into this program (import github.com/fg-infer/fg/infer/run)")
+	}
+	return nil, entry.Refuse(s)
 }
 
 // engineOptions lists the option keys engine e takes when run by method
@@ -100,12 +121,18 @@ func (m *Model) Structure() infer.Structure {
 
 // Engine returns the engine that runs infer line spec on m, or the
 // registry's reason why none does (compile refuses such a line).
-func (m *Model) Engine(spec *InferSpec) (infer.Engine, error) {
-	e, err := infer.Lookup(spec.Method)
-	if err != nil {
-		return infer.NoEngine, err
+func (m *Model) Engine(spec *InferSpec) (Engine, error) {
+	return EngineFor(spec.Method, m.Structure())
+}
+
+// structure is the structure of the model being compiled: that of a
+// typed factor graph as soon as the model lowers to one (before Model.Net
+// is set, and when errors keep it unset), else Model.Structure.
+func (c *compiler) structure() infer.Structure {
+	if c.isNet() {
+		return infer.Net
 	}
-	return e.Engine(m.Structure())
+	return c.m.Structure()
 }
 
 // latentKinds reports whether the graph has discrete and real latents.

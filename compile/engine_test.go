@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	goast "go/ast"
 	"go/parser"
 	"go/token"
@@ -12,42 +13,69 @@ import (
 	"github.com/fg-infer/fg/infer"
 )
 
-// TestEnginesRegistered: every engine the method registry names for a
-// method and structure is registered (infer/run, linked by
-// engines_link_test.go); an engine that is not is refused by name.
+// TestEnginesRegistered: every method runs on discrete latents (infer/run,
+// linked by engines_link_test.go); a structure no engine of a method serves is
+// refused with the registry's reason (mixed latents for every method);
+// with no engine linked, every line is refused as an internal error.
 func TestEnginesRegistered(t *testing.T) {
 	for _, m := range infer.Methods {
-		e, err := infer.Lookup(m)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for s := infer.Blocks; s <= infer.Net; s++ {
-			id, err := e.Engine(s)
-			if err != nil {
-				continue
-			}
-			if _, err := EngineOf(id); err != nil {
-				t.Errorf("%s on structure %d: %v", m, s, err)
+			e, err := EngineFor(m, s)
+			switch {
+			case err == nil:
+			case e != nil || err.Error() != mustLookup(t, m).Refuse(s).Error():
+				t.Errorf("%s on structure %d: %v, %v", m, s, e, err)
 			}
 		}
+		if _, err := EngineFor(m, infer.Discrete); err != nil {
+			t.Errorf("%s on discrete latents: %v", m, err)
+		}
+		if _, err := EngineFor(m, infer.Mixed); err == nil || !strings.Contains(err.Error(), "mixes discrete and real latents") {
+			t.Errorf("%s on mixed latents: %v", m, err)
+		}
 	}
-	if _, err := EngineOf(infer.NoEngine); err == nil || !strings.Contains(err.Error(), "engine 0 is not linked") {
-		t.Errorf("unregistered engine: %v", err)
+	saved := engines
+	engines = map[engineKey]Engine{}
+	defer func() { engines = saved }()
+	if _, err := EngineFor(infer.MethodEP, infer.Blocks); err == nil || !strings.Contains(err.Error(), "no engine is linked") {
+		t.Errorf("no engine linked: %v", err)
 	}
+}
+
+// TestRegisterEngineTwice: a method and structure take one engine.
+func TestRegisterEngineTwice(t *testing.T) {
+	e, err := EngineFor(infer.MethodEP, infer.Blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "both registered for ep") {
+			t.Errorf("second engine for ep on blocks: %v", r)
+		}
+	}()
+	RegisterEngine(infer.MethodEP, infer.Blocks, e)
+}
+
+func mustLookup(t *testing.T, m infer.Method) *infer.Entry {
+	e, err := infer.Lookup(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // TestEngineOptions: the engines that take fewer options than their
 // method (Engine.Options), the others take the method's and seed.
 func TestEngineOptions(t *testing.T) {
 	ep, exact, mcmc := infer.Registry[infer.MethodEP], infer.Registry[infer.MethodExact], infer.Registry[infer.MethodMCMC]
-	eng := func(id infer.Engine) Engine {
-		e, err := EngineOf(id)
+	eng := func(m infer.Method, s infer.Structure) Engine {
+		e, err := EngineFor(m, s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return e
 	}
-	blockEP, graphEP, gatedEP := eng(infer.BlockEP), eng(infer.GraphEP), eng(infer.GatedEP)
+	blockEP, graphEP, gatedEP := eng(infer.MethodEP, infer.Blocks), eng(infer.MethodEP, infer.FactorGraph), eng(infer.MethodEP, infer.Gated)
 	for _, k := range []string{"shards", "passes", "nonnegative_sites"} {
 		if !engineAccepts(blockEP, ep, k) || engineAccepts(graphEP, ep, k) || engineAccepts(gatedEP, ep, k) {
 			t.Errorf("%s: block EP takes it, message passing on a factor graph does not", k)
@@ -59,64 +87,81 @@ func TestEngineOptions(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		eng  infer.Engine
+		eng  Engine
 		m    *infer.Entry
 		want []string
 	}{
-		{infer.NetEP, ep, []string{"divergence", "schedule", "damping", "adapt_damping", "tol", "max_iter"}},
-		{infer.NetExact, exact, []string{}},
-		{infer.NetMCMC, mcmc, []string{"samples", "burnin", "chains", "seed"}},
-		{infer.BlockQuadrature, exact, []string{"method", "seed"}},
+		{eng(infer.MethodEP, infer.Net), ep, []string{"divergence", "schedule", "damping", "adapt_damping", "tol", "max_iter"}},
+		{eng(infer.MethodExact, infer.Net), exact, []string{}},
+		{eng(infer.MethodMCMC, infer.Net), mcmc, []string{"samples", "burnin", "chains", "seed"}},
+		{eng(infer.MethodExact, infer.Blocks), exact, []string{"method", "seed"}},
 	} {
-		if got := engineOptions(eng(c.eng), c.m); !slices.Equal(got, c.want) {
-			t.Errorf("engine %d takes %v, want %v", c.eng, got, c.want)
+		if got := engineOptions(c.eng, c.m); !slices.Equal(got, c.want) {
+			t.Errorf("engine %T takes %v, want %v", c.eng, got, c.want)
 		}
 	}
-	netExact, blockQuad := eng(infer.NetExact), eng(infer.BlockQuadrature)
+	netExact, blockQuad := eng(infer.MethodExact, infer.Net), eng(infer.MethodExact, infer.Blocks)
 	if engineAccepts(netExact, exact, "seed") || engineAccepts(netExact, exact, "method") || !engineAccepts(blockQuad, exact, "method") {
 		t.Error("exact on a typed factor graph takes no option; on blocks it takes method and seed")
 	}
 }
 
-// TestEngineValuesOnlyInRegistry: no Go file of compile or infer/run names
-// an engine of the method registry (infer.BlockEP, infer.NetMCMC, ...)
-// besides infer/run/engines.go, where each value is given its type: the
-// checks and runners are reached through compile.Engine, not by switching
-// on engine values.
-func TestEngineValuesOnlyInRegistry(t *testing.T) {
-	engines := engineConstants(t, "../infer/methods.go")
-	if len(engines) < 15 {
-		t.Fatalf("found %d engine constants in infer/methods.go: %v", len(engines), engines)
+// TestEnginesWiredOnlyInRegistry: an engine is wired in one place, its
+// line in infer/run/engines.go's registry. No other Go file of the module
+// calls compile.RegisterEngine; no other Go file of compile or infer/run
+// names a model structure (infer.Blocks, infer.Net, ...: compile/engine.go
+// decides the structure, EngineFor looks its engine up) or, in infer/run,
+// an engine type: the checks and runners are reached through
+// compile.Engine, not by switching on structures or engines.
+func TestEnginesWiredOnlyInRegistry(t *testing.T) {
+	const registry = "../infer/run/engines.go"
+	structures := constantsOfType(t, "../infer/methods.go", "Structure")
+	types := engineTypes(t, registry)
+	if len(structures) < 6 || len(types) < 15 {
+		t.Fatalf("found structures %v and engine types %v", structures, types)
 	}
-	for _, dir := range []string{".", "../infer/run"} {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	files, err := filepath.Glob("../*/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := filepath.Glob("../*/*/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(files, more...) {
+		f = filepath.ToSlash(f)
+		if strings.HasSuffix(f, "_test.go") || f == registry {
+			continue
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") || filepath.ToSlash(f) == "../infer/run/engines.go" {
-				continue
-			}
-			file, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			goast.Inspect(file, func(n goast.Node) bool {
-				if sel, ok := n.(*goast.SelectorExpr); ok {
-					if x, ok := sel.X.(*goast.Ident); ok && x.Name == "infer" && engines[sel.Sel.Name] {
-						t.Errorf("%s names the engine infer.%s: reach it through compile.Engine (infer/run/engines.go)", f, sel.Sel.Name)
-					}
+		inCompile, inRun := filepath.Dir(f) == "../compile", filepath.Dir(f) == "../infer/run"
+		goast.Inspect(file, func(n goast.Node) bool {
+			switch n := n.(type) {
+			case *goast.CallExpr:
+				if isIdent(n.Fun, "RegisterEngine") || isSelector(n.Fun, "", "RegisterEngine") {
+					t.Errorf("%s registers an engine: its line belongs in %s's registry", f, registry)
 				}
-				return true
-			})
-		}
+			case *goast.SelectorExpr:
+				if (inCompile && f != "../compile/engine.go" || inRun) && isSelector(n, "infer", "") && structures[n.Sel.Name] {
+					t.Errorf("%s names the structure infer.%s: reach the engine through compile.EngineFor (registry: %s)", f, n.Sel.Name, registry)
+				}
+			case *goast.CompositeLit:
+				if id, ok := n.Type.(*goast.Ident); ok && inRun && types[id.Name] {
+					t.Errorf("%s makes the engine %s: reach it through compile.Engine (%s)", f, id.Name, registry)
+				}
+			}
+			return true
+		})
 	}
 }
 
-// engineConstants returns the names of the constants of type Engine
-// declared in the Go file at path (the first of a const block with type
-// Engine and the names that follow it).
-func engineConstants(t *testing.T, path string) map[string]bool {
+// constantsOfType returns the names of the constants of type typ declared
+// in the Go file at path (the first of a const block with type typ and
+// the names that follow it).
+func constantsOfType(t *testing.T, path, typ string) map[string]bool {
 	file, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -127,14 +172,30 @@ func engineConstants(t *testing.T, path string) map[string]bool {
 		if !ok || g.Tok != token.CONST || len(g.Specs) == 0 {
 			continue
 		}
-		if v := g.Specs[0].(*goast.ValueSpec); v.Type == nil || !isIdent(v.Type, "Engine") {
+		if v := g.Specs[0].(*goast.ValueSpec); v.Type == nil || !isIdent(v.Type, typ) {
 			continue
 		}
 		for _, s := range g.Specs {
 			for _, n := range s.(*goast.ValueSpec).Names {
-				if n.Name != "NoEngine" {
-					out[n.Name] = true
-				}
+				out[n.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// engineTypes returns the types with a Supports method declared in the
+// Go file at path.
+func engineTypes(t *testing.T, path string) map[string]bool {
+	file, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, d := range file.Decls {
+		if f, ok := d.(*goast.FuncDecl); ok && f.Recv != nil && f.Name.Name == "Supports" {
+			if id, ok := f.Recv.List[0].Type.(*goast.Ident); ok {
+				out[id.Name] = true
 			}
 		}
 	}
@@ -144,4 +205,14 @@ func engineConstants(t *testing.T, path string) map[string]bool {
 func isIdent(e goast.Expr, name string) bool {
 	id, ok := e.(*goast.Ident)
 	return ok && id.Name == name
+}
+
+// isSelector reports whether e is x.sel, either empty matching any name.
+func isSelector(e goast.Expr, x, sel string) bool {
+	s, ok := e.(*goast.SelectorExpr)
+	if !ok || sel != "" && s.Sel.Name != sel {
+		return false
+	}
+	id, ok := s.X.(*goast.Ident)
+	return x == "" || ok && id.Name == x
 }

@@ -7,26 +7,25 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// checkEngine checks an infer line against the engine serving it — which
-// the method registry (package infer) chooses by the model's structure
-// (Model.Engine) — through that engine's Supports, so that no option value
-// fails at run time. A line no engine serves is refused at its method.
-func (c *compiler) checkEngine(s *ast.InferStmt, spec *InferSpec) {
-	id, err := c.m.Engine(spec)
-	if err != nil {
+// refuseLine refuses infer line ck.Line, which no engine serves, at its
+// method with err, the method registry's reason (EngineFor). On a typed
+// factor graph it says what runs there; elsewhere the method's checks come
+// first (a factor kind without a rule under the method is the better
+// reason), and a model whose own errors explain the refusal gets no
+// further message.
+func (c *compiler) refuseLine(ck *Checker, err error) {
+	s, spec := ck.Line, ck.Spec
+	if c.isNet() {
+		_, lerr := infer.Lookup(spec.Method)
+		c.check1(s.Method, lerr)
+		c.fail(s.Method, "%s does not run on %s: use ep (divergence kl, alpha(a), or alpha(0) for variational message passing), exact or mcmc", spec.Method, netModel)
+	}
+	ck.Method(func() {
 		if c.modelFailed {
-			panic(abort{}) // the model's own error explains it
+			panic(abort{})
 		}
 		c.fail(s.Method, "%v", err)
-	}
-	c.engineSupports(id, s, spec)
-}
-
-// engineSupports runs the Supports of registered engine id on infer line s.
-func (c *compiler) engineSupports(id infer.Engine, s *ast.InferStmt, spec *InferSpec) {
-	eng, err := EngineOf(id)
-	c.check1(s.Method, err)
-	eng.Supports(&Checker{c: c, eng: eng, Line: s, Spec: spec})
+	})
 }
 
 // checkEPOptions checks the options of ep on Gaussian sites (blocks,

@@ -16,27 +16,20 @@ func (c *compiler) netRefuse(at ast.Node, what string) {
 	c.fail(at, "%s are not supported in %s", what, netModel)
 }
 
-// checkNet checks an infer line against a Net model: ep (message passing
-// in each variable's family: kl is EP, alpha(a) power EP, alpha(0) the
-// exclusive-KL limit, variational message passing), exact and mcmc run
-// on it; bp, relaxed_kl and t(nu) do not, and options of the Gaussian
-// engines are refused where they are written. The engine then checks the
-// graph itself (its Supports).
-func (c *compiler) checkNet(s *ast.InferStmt, spec *InferSpec) {
+// checkNetOptions refuses, at its key, an option of infer line s that
+// eng, an engine of a typed factor graph, does not take (Engine.Options):
+// ep there is message passing in each variable's family (kl is EP,
+// alpha(a) power EP, alpha(0) the exclusive-KL limit, variational message
+// passing), exact and mcmc the gold standards, and the options of the
+// Gaussian engines do not apply.
+func (c *compiler) checkNetOptions(s *ast.InferStmt, spec *InferSpec, eng Engine) {
 	e, err := infer.Lookup(spec.Method)
-	c.check1(s.Method, err)
-	id, err := e.Engine(infer.Net)
-	if err != nil {
-		c.fail(s.Method, "%s does not run on %s: use ep (divergence kl, alpha(a), or alpha(0) for variational message passing), exact or mcmc", spec.Method, netModel)
-	}
-	eng, err := EngineOf(id)
 	c.check1(s.Method, err)
 	for _, o := range s.Options {
 		if !engineAccepts(eng, e, o.Key.Name) {
 			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, netModel, optionList(engineOptions(eng, e)))
 		}
 	}
-	eng.Supports(&Checker{c: c, eng: eng, Line: s, Spec: spec})
 }
 
 // checkNetEP checks ep's divergence and schedule on a Net model.

@@ -17,17 +17,17 @@ type Diagnostic struct {
 
 func (d Diagnostic) String() string { return fmt.Sprintf("%s: %s", d.Pos, d.Msg) }
 
-// Supports checks infer line spec of m against the engine that package
-// infer's method registry chooses for it (Model.Engine): the rule of
-// every factor kind under the method and divergence, the engine's
-// schedules, families, schemes and size limits, the memory of kept draws,
-// and the options of FITC, libsvm and sharded models. It settles the
-// options the engine fixes (gated likelihoods and libsvm sites run under
-// family = factorized; libsvm sites without approx take gh). compile runs
-// it on every infer line and --method string, so a compiled line has no
-// error diagnostics; refusals after the first that makes the rest
-// meaningless are not reported. spec must come from compile (its
-// positions are those of its line).
+// Supports checks infer line spec of m against the engine that serves it
+// (Model.Engine): the engine's Supports, which composes the method's
+// checks (the rule of every factor kind under the method and divergence,
+// the memory of kept draws, the options of FITC, libsvm and sharded
+// models) with the engine's schedules, families, schemes and size limits.
+// It settles the options the engine fixes (gated likelihoods and libsvm
+// sites run under family = factorized; libsvm sites without approx take
+// gh). compile runs it on every infer line and --method string, so a
+// compiled line has no error diagnostics; refusals after the first that
+// makes the rest meaningless are not reported. spec must come from
+// compile (its positions are those of its line).
 func (m *Model) Supports(spec *InferSpec) []Diagnostic {
 	if spec.stmt == nil {
 		p := m.Fset.Position(spec.Pos)
@@ -48,22 +48,16 @@ func (m *Model) Supports(spec *InferSpec) []Diagnostic {
 	return out
 }
 
-// supports runs Supports' checks of infer line s on the compiler's model,
-// reporting on c: the method's checks around the Supports of the engine
-// that serves the line (Engine.Supports, through checkEngine and checkNet).
+// supports runs Supports' check of infer line s on the compiler's model,
+// reporting on c: the Supports of the engine that serves the line, or the
+// refusal of a line no engine serves.
 func (c *compiler) supports(s *ast.InferStmt, spec *InferSpec) {
-	given := map[string]ast.Node{}
-	for _, o := range s.Options {
-		given[o.Key.Name] = o.Value
-	}
-	if c.isNet() {
-		c.checkNet(s, spec)
+	ck := &Checker{c: c, Line: s, Spec: spec}
+	eng, err := EngineFor(spec.Method, c.structure())
+	if err != nil {
+		c.refuseLine(ck, err)
 		return
 	}
-	c.checkRules(s, spec)
-	c.checkDraws(s, spec)
-	c.checkFITC(s, spec)
-	c.checkEngine(s, spec)
-	c.checkStreamInfer(s, spec, given)
-	c.checkShards(s, spec)
+	ck.eng = eng
+	eng.Supports(ck)
 }

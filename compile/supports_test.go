@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,28 +48,32 @@ func TestSupports(t *testing.T) {
 	}
 }
 
-// TestEngineChoice: the method registry's engine for each model structure,
-// as compile and infer/run see it.
+// TestEngineChoice: the engine registered for each method and model
+// structure, as compile and infer/run see it (the engine types of
+// infer/run, linked by engines_link_test.go), and the method registry's
+// refusal where none is.
 func TestEngineChoice(t *testing.T) {
 	cases := []struct {
 		src    string
 		method infer.Method
-		want   infer.Engine
+		want   string
 		refuse string
 	}{
-		{"latent w: real[2] ~ normal(0, 1)\n1 ~ normal(w[0] + w[1], 1)\n", infer.MethodEP, infer.BlockEP, ""},
-		{"latent w: real[2] ~ normal(0, 1)\n1 ~ normal(w[0] + w[1], 1)\n", infer.MethodMCMC, infer.BlockESS, ""},
-		{"latent w: real[2] ~ normal(0, 1)\n1 ~ normal(w[0] + w[1], 1)\n", infer.MethodBP, infer.NoEngine, "bp needs discrete latents"},
-		{"latent s: spin[2] ~ uniform_spin()\nfactor ising(s[0], s[1], 0.5)\n", infer.MethodEP, infer.BP, ""},
-		{"latent s: spin[2] ~ uniform_spin()\nfactor ising(s[0], s[1], 0.5)\n", infer.MethodExact, infer.JunctionTree, ""},
-		{"latent s: spin[2] ~ uniform_spin()\nfactor ising(s[0], s[1], 0.5)\n", infer.MethodMCMC, infer.Gibbs, ""},
-		{"latent x: real[2]\nx[0] ~ normal(0, 1)\nx[1] ~ normal(x[0], 1)\n2 ~ normal(x[1], 1)\n", infer.MethodExact, infer.GraphExact, ""},
+		{"latent w: real[2] ~ normal(0, 1)\n1 ~ normal(w[0] + w[1], 1)\n", infer.MethodEP, "run.blockEP", ""},
+		{"latent w: real[2] ~ normal(0, 1)\n1 ~ normal(w[0] + w[1], 1)\n", infer.MethodMCMC, "run.blockESS", ""},
+		{"latent w: real[2] ~ normal(0, 1)\n1 ~ normal(w[0] + w[1], 1)\n", infer.MethodBP, "<nil>", "bp needs discrete latents"},
+		{"latent s: spin[2] ~ uniform_spin()\nfactor ising(s[0], s[1], 0.5)\n", infer.MethodEP, "run.beliefProp", ""},
+		{"latent s: spin[2] ~ uniform_spin()\nfactor ising(s[0], s[1], 0.5)\n", infer.MethodBP, "run.beliefProp", ""},
+		{"latent s: spin[2] ~ uniform_spin()\nfactor ising(s[0], s[1], 0.5)\n", infer.MethodExact, "run.junctionTree", ""},
+		{"latent s: spin[2] ~ uniform_spin()\nfactor ising(s[0], s[1], 0.5)\n", infer.MethodMCMC, "run.gibbs", ""},
+		{"latent x: real[2]\nx[0] ~ normal(0, 1)\nx[1] ~ normal(x[0], 1)\n2 ~ normal(x[1], 1)\n", infer.MethodExact, "run.graphExact", ""},
 	}
 	for _, c := range cases {
 		m := mustCompile(t, c.src, Options{})
-		got, err := m.Engine(&InferSpec{Method: c.method})
+		eng, err := m.Engine(&InferSpec{Method: c.method})
+		got := fmt.Sprintf("%T", eng)
 		if got != c.want || (err == nil) != (c.refuse == "") || err != nil && !strings.Contains(err.Error(), c.refuse) {
-			t.Errorf("%q under %s: engine %d, %v; want %d, %q", c.src, c.method, got, err, c.want, c.refuse)
+			t.Errorf("%q under %s: engine %s, %v; want %s, %q", c.src, c.method, got, err, c.want, c.refuse)
 		}
 	}
 }

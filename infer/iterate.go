@@ -41,22 +41,6 @@ import (
 // tolerance: a damping that small is a typo, not a schedule.
 const MinDamping = 1e-4
 
-// Default tolerances and sweep budgets, one per measured quantity. The
-// engines and the compiler read them here.
-const (
-	// DefaultMomentTol bounds the change of Gaussian moments per sweep
-	// (posterior means, and standard deviations where an engine measures
-	// them): EP in every family, t-EP, sharded and streamed EP.
-	DefaultMomentTol = 1e-6
-	// DefaultBeliefTol bounds the largest change of a discrete belief's
-	// probability per pass (BP; libDAI's test and default).
-	DefaultBeliefTol = 1e-9
-	// DefaultMaxIter is the sweep budget of EP-family engines.
-	DefaultMaxIter = 200
-	// DefaultBPMaxIter is BP's pass budget (libDAI's default).
-	DefaultBPMaxIter = 10000
-)
-
 // Sweep is what one sweep reports to Iterate.
 type Sweep struct {
 	// Change is the sweep's convergence measure — the change of the state

@@ -6,22 +6,68 @@ import (
 )
 
 // This file is the method registry: one entry per method of an infer line
-// (ep, bp, exact, mcmc) with the options it accepts, their defaults, and
-// which of the internal engines serves a model of each structure. compile
-// asks it which options apply and which engine a line will run on (and
-// refuses, with a position, a line no engine serves); the engine it names
-// is a type in infer/run (compile.Engine: its options, its Supports and
-// its Run). The names themselves are in names.go.
+// (ep, bp, exact, mcmc) with the options it accepts, their defaults (and
+// the default-tolerance policy), and the reason a method gives for a
+// model structure none of its engines serves. The engines are types in
+// infer/run (compile.Engine: their options, Supports and Run), each
+// registered there for the methods and structures it serves
+// (compile.RegisterEngine); compile asks the registry which options apply
+// and refuses, with a position, a line no engine serves. The names
+// themselves are in names.go.
 
-// Defaults of the infer options besides the tolerances and sweep budgets
-// (iterate.go: DefaultMomentTol and DefaultMaxIter for ep, DefaultBeliefTol
-// and DefaultBPMaxIter for bp).
+// The default-tolerance policy: one tolerance and one budget per quantity
+// a loop measures, given here and nowhere else. The entries below hand
+// them to the infer lines; the engines that are also Go entries fill a
+// zero Tol or MaxIter from them (Settings.WithDefaults) and hold no
+// literal of their own for these quantities.
+const (
+	// DefaultMomentTol bounds the change of Gaussian moments per sweep
+	// (posterior means, and standard deviations where an engine measures
+	// them): EP in every family, t-EP, sharded and streamed EP, message
+	// passing on typed factor graphs.
+	DefaultMomentTol = 1e-6
+	// DefaultBeliefTol bounds the largest change of a discrete belief's
+	// probability per pass (BP; libDAI's test and default).
+	DefaultBeliefTol = 1e-9
+	// DefaultMaxIter is the sweep budget of EP-family engines.
+	DefaultMaxIter = 200
+	// DefaultBPMaxIter is BP's pass budget (libDAI's default).
+	DefaultBPMaxIter = 10000
+	// DefaultQuadTol is the target error of exact's adaptive quadrature
+	// on a Gaussian block (log Z absolute, means and covariances relative
+	// to the posterior standard deviations; infer/exact.Settings.Tol).
+	DefaultQuadTol = 1e-6
+	// StepQuadTol replaces DefaultQuadTol on a block with a step site:
+	// the discontinuous integrand makes the error bound shrink only
+	// linearly with the cell size while the actual errors are far smaller
+	// (infer/exact's tests).
+	StepQuadTol = 1e-3
+	// NetQuadTol is the target error of the quadrature of exact on a
+	// typed factor graph (infer/exact.NetSettings.Tol).
+	NetQuadTol = 1e-8
+)
+
+// Defaults of the other infer options.
 const (
 	MCMCSamples = 10000
 	MCMCBurnin  = 1000
 	MCMCChains  = 4
 	DefaultSeed = 1
 )
+
+// WithDefaults returns s with a zero Tol or MaxIter set to the default of
+// method m (its registry entry's Settings): a Go caller's zero Settings
+// then runs as an infer line that sets neither option.
+func (s Settings) WithDefaults(m Method) Settings {
+	d := Registry[m].Settings
+	if s.Tol == 0 {
+		s.Tol = d.Tol
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = d.MaxIter
+	}
+	return s
+}
 
 // Size limits of the internal engines, checked by compile before anything
 // is allocated and by the engines themselves (and MaxQuadDim, options.go).
@@ -79,52 +125,6 @@ const (
 	Net
 )
 
-// Engine is the internal engine a method runs on a model structure: the
-// key of its implementation (compile.EngineOf; the types are in infer/run).
-type Engine int
-
-// The internal engines.
-const (
-	NoEngine Engine = iota
-	// BlockEP: EP on each Gaussian block (infer/ep, infer/tep for t(nu),
-	// infer/ffep for numerical schemes and family = factorized,
-	// infer/stream for libsvm sites, infer/shard for shards, FITC).
-	BlockEP
-	// BlockQuadrature: quadrature / importance sampling on each block (infer/exact).
-	BlockQuadrature
-	// BlockESS: elliptical slice sampling on each block (infer/mcmc).
-	BlockESS
-	// GraphEP: message passing on a factor graph of real latents (infer/fgraph).
-	GraphEP
-	// GraphExact: the exact posterior of a linear-Gaussian factor graph
-	// (infer/fgraph), else quadrature on its joint Gaussian prior (infer/exact).
-	GraphExact
-	// GraphESS: elliptical slice sampling on the joint Gaussian prior of a
-	// factor graph (infer/mcmc).
-	GraphESS
-	// GatedEP: BP on the selectors, EP on the Gaussian side (infer/fgraph).
-	GatedEP
-	// GatedExact: enumeration of the selectors, or quadrature with the
-	// selectors summed out (infer/fgraph, infer/exact).
-	GatedExact
-	// GatedMCMC: Gibbs on the selectors within elliptical slice sampling
-	// (infer/mcmc.RunMixed).
-	GatedMCMC
-	// BP: belief propagation on discrete factors (infer/bp).
-	BP
-	// JunctionTree: the exact marginals of discrete factors (infer/jtree).
-	JunctionTree
-	// Gibbs: Gibbs sampling of discrete latents (infer/mcmc).
-	Gibbs
-	// NetEP: EP, power EP and VMP (alpha(0)) on a typed factor graph (infer/mp).
-	NetEP
-	// NetExact: the exact posterior of a typed factor graph (infer/exact's
-	// RunNet: forward–backward, enumeration × closed form, quadrature).
-	NetExact
-	// NetMCMC: Gibbs and slice sampling on a typed factor graph (infer/mcmc).
-	NetMCMC
-)
-
 // Entry is one method of the registry.
 type Entry struct {
 	Method Method
@@ -134,10 +134,9 @@ type Entry struct {
 	// Settings and MCMC are the defaults of a line that sets no option.
 	Settings Settings
 	MCMC     MCMCSpec
-	// engines is the engine serving each structure; a missing structure
-	// is refused with refuse.
-	engines map[Structure]Engine
-	refuse  func(Structure) error
+	// refuse says why no engine of the method serves a structure (nil:
+	// the method does not run on this model).
+	refuse func(Structure) error
 }
 
 // The options of the methods.
@@ -175,12 +174,10 @@ var Registry = map[Method]*Entry{
 	MethodEP: {
 		Method: MethodEP, Options: epOptions,
 		Settings: Settings{Divergence: KL{}, Tol: DefaultMomentTol, MaxIter: DefaultMaxIter, Damping: 1, Seed: DefaultSeed},
-		engines:  map[Structure]Engine{Blocks: BlockEP, FactorGraph: GraphEP, Gated: GatedEP, Discrete: BP, Net: NetEP},
 	},
 	MethodBP: {
 		Method: MethodBP, Options: iterOptions,
 		Settings: Settings{Divergence: KL{}, Tol: DefaultBeliefTol, MaxIter: DefaultBPMaxIter, Damping: 1, Seed: DefaultSeed},
-		engines:  map[Structure]Engine{Discrete: BP},
 		refuse: func(s Structure) error {
 			switch s {
 			case Gated:
@@ -195,12 +192,10 @@ var Registry = map[Method]*Entry{
 	},
 	MethodExact: {
 		Method: MethodExact, Options: exactOptions, Settings: Settings{Damping: 1, Seed: DefaultSeed},
-		engines: map[Structure]Engine{Blocks: BlockQuadrature, FactorGraph: GraphExact, Gated: GatedExact, Discrete: JunctionTree, Net: NetExact},
 	},
 	MethodMCMC: {
 		Method: MethodMCMC, Options: mcmcOptions, Settings: Settings{Damping: 1, Seed: DefaultSeed},
-		MCMC:    MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains},
-		engines: map[Structure]Engine{Blocks: BlockESS, FactorGraph: GraphESS, Gated: GatedMCMC, Discrete: Gibbs, Net: NetMCMC},
+		MCMC: MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains},
 	},
 }
 
@@ -229,18 +224,15 @@ func MethodsAccepting(key string) []Method {
 	return out
 }
 
-// Engine returns the engine that serves a model of structure s, or an
-// error saying why none does.
-func (e *Entry) Engine(s Structure) (Engine, error) {
-	switch s {
-	case Mixed:
-		return NoEngine, fmt.Errorf("the model mixes discrete and real latents; no engine of fg handles both in one graph yet")
+// Refuse is the error refusing a line of the method on a model of
+// structure s that no registered engine of the method serves (the
+// engines register by method and structure: compile.RegisterEngine).
+func (e *Entry) Refuse(s Structure) error {
+	switch {
+	case s == Mixed:
+		return fmt.Errorf("the model mixes discrete and real latents; no engine of fg handles both in one graph yet")
+	case e.refuse != nil:
+		return e.refuse(s)
 	}
-	if eng, ok := e.engines[s]; ok {
-		return eng, nil
-	}
-	if e.refuse != nil {
-		return NoEngine, e.refuse(s)
-	}
-	return NoEngine, fmt.Errorf("%s does not run on this model", e.Method)
+	return fmt.Errorf("%s does not run on this model", e.Method)
 }

@@ -1,35 +1,38 @@
 package infer
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// TestRegistryEngines: every method serves the structures it has engines
-// for, and refuses the others with a reason naming what to use.
-func TestRegistryEngines(t *testing.T) {
-	want := map[Method]map[Structure]Engine{
-		MethodEP:    {Blocks: BlockEP, FactorGraph: GraphEP, Gated: GatedEP, Discrete: BP, Net: NetEP},
-		MethodBP:    {Discrete: BP},
-		MethodExact: {Blocks: BlockQuadrature, FactorGraph: GraphExact, Gated: GatedExact, Discrete: JunctionTree, Net: NetExact},
-		MethodMCMC:  {Blocks: BlockESS, FactorGraph: GraphESS, Gated: GatedMCMC, Discrete: Gibbs, Net: NetMCMC},
+// TestRegistryRefusals: a method refuses a structure none of its engines
+// serves (the engines register by method and structure: compile's
+// TestEnginesRegistered) with a reason naming what to use; mixed discrete
+// and real latents are refused by every method.
+func TestRegistryRefusals(t *testing.T) {
+	bp := Registry[MethodBP]
+	for s, want := range map[Structure]string{
+		Blocks:      "bp needs discrete latents; use ep for the real latents of this model",
+		FactorGraph: "bp does not run on real latents; use ep, exact or mcmc",
+		Gated:       "bp does not run on gated likelihoods (discrete latents selecting the parameters of likelihoods on real latents): use ep, exact or mcmc",
+		Net:         "bp does not run on models with beta, gamma, inv_gamma or dirichlet latents or discrete chains; use ep (kl, alpha(a), or alpha(0) for VMP)",
+	} {
+		if err := bp.Refuse(s); err == nil || err.Error() != want {
+			t.Errorf("bp on structure %d: %v, want %q", s, err, want)
+		}
 	}
 	for _, m := range Methods {
-		e, err := Lookup(m)
-		if err != nil {
-			t.Fatal(err)
+		if err := Registry[m].Refuse(Mixed); err == nil || !strings.Contains(err.Error(), "mixes discrete and real latents") {
+			t.Errorf("%s on mixed latents: %v", m, err)
 		}
-		for s := Blocks; s <= Net; s++ {
-			got, err := e.Engine(s)
-			w, ok := want[m][s]
-			switch {
-			case ok && (err != nil || got != w):
-				t.Errorf("%s on structure %d: %d, %v; want %d", m, s, got, err, w)
-			case !ok && (err == nil || got != NoEngine || !strings.Contains(err.Error(), "use") && s != Mixed):
-				t.Errorf("%s on structure %d: %d, %v; want a refusal", m, s, got, err)
-			}
-		}
+	}
+	if err := Registry[MethodEP].Refuse(Blocks); err == nil || err.Error() != "ep does not run on this model" {
+		t.Errorf("ep: %v", err)
 	}
 	if _, err := Lookup("vmp"); err == nil || !strings.Contains(err.Error(), "methods are ep, bp, exact, mcmc") {
 		t.Errorf("unknown method: %v", err)
@@ -57,6 +60,21 @@ func TestRegistryOptions(t *testing.T) {
 	}
 	if ep := Registry[MethodEP]; ep.Settings.Tol != 1e-6 || ep.Settings.MaxIter != 200 || bp.Settings.Tol != 1e-9 || bp.Settings.MaxIter != 10000 {
 		t.Errorf("ep/bp defaults: %+v, %+v", ep.Settings, bp.Settings)
+	}
+	for _, c := range []struct {
+		m       Method
+		in      Settings
+		tol     float64
+		maxIter int
+	}{
+		{MethodEP, Settings{}, 1e-6, 200},
+		{MethodBP, Settings{}, 1e-9, 10000},
+		{MethodEP, Settings{Tol: 1e-3, MaxIter: 7}, 1e-3, 7},
+		{MethodBP, Settings{MaxIter: 7}, 1e-9, 7},
+	} {
+		if got := c.in.WithDefaults(c.m); got.Tol != c.tol || got.MaxIter != c.maxIter {
+			t.Errorf("%s %+v with defaults: tol %g, max_iter %d; want %g, %d", c.m, c.in, got.Tol, got.MaxIter, c.tol, c.maxIter)
+		}
 	}
 	if mcmc.MCMC != (MCMCSpec{Samples: 10000, Burnin: 1000, Chains: 4}) || mcmc.MCMC.Check() != nil {
 		t.Errorf("mcmc defaults: %+v", mcmc.MCMC)
@@ -94,5 +112,48 @@ func TestNames(t *testing.T) {
 		if f, err := ParseFamily(name); err != nil || f.String() != name {
 			t.Errorf("family %s: %v, %v", name, f, err)
 		}
+	}
+}
+
+// TestTolDefaultsOnlyInRegistry: the default-tolerance policy is this
+// package's (methods.go): no Go file of the engine packages below infer
+// sets a tolerance field (Tol, GradTol, ...) to a number literal other
+// than 0, by assignment or in a composite literal — a zero Tol is filled
+// by Settings.WithDefaults or a constant of methods.go. infer/learn is the
+// optimiser's, not an engine's, and keeps its own settings.
+func TestTolDefaultsOnlyInRegistry(t *testing.T) {
+	files, err := filepath.Glob("*/*.go")
+	if err != nil || len(files) < 50 {
+		t.Fatalf("%d files: %v", len(files), err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || filepath.Dir(f) == "learn" {
+			continue
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			var field string
+			var val ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					if s, ok := l.(*ast.SelectorExpr); ok && i < len(n.Rhs) && strings.HasSuffix(s.Sel.Name, "Tol") {
+						field, val = s.Sel.Name, n.Rhs[i]
+					}
+				}
+			case *ast.KeyValueExpr:
+				if k, ok := n.Key.(*ast.Ident); ok && strings.HasSuffix(k.Name, "Tol") {
+					field, val = k.Name, n.Value
+				}
+			}
+			if lit, ok := val.(*ast.BasicLit); ok && lit.Value != "0" {
+				t.Errorf("%s: %s set to the literal %s: take the default from infer/methods.go", fset.Position(lit.Pos()), field, lit.Value)
+			}
+			return true
+		})
 	}
 }

@@ -149,12 +149,7 @@ func (p *Problem) Run(ctx context.Context, s Settings) (*Result, error) {
 
 func (p *Problem) run(ctx context.Context, s Settings, spinOK bool) (*Result, error) {
 	start := time.Now()
-	if s.Tol == 0 {
-		s.Tol = infer.DefaultBeliefTol
-	}
-	if s.MaxIter == 0 {
-		s.MaxIter = infer.DefaultBPMaxIter
-	}
+	s.Settings = s.Settings.WithDefaults(infer.MethodBP)
 	en, err := newEngine(p, &s, spinOK)
 	if err != nil {
 		return nil, err

@@ -104,14 +104,9 @@ func settingsRule(s Settings) (rule, error) {
 	return r, nil
 }
 
-// withDefaults fills Tol (infer.DefaultMomentTol) and MaxIter
-// (infer.DefaultMaxIter) when zero.
+// withDefaults fills a zero Tol or MaxIter with ep's defaults
+// (infer.Settings.WithDefaults).
 func (s Settings) withDefaults() Settings {
-	if s.Tol == 0 {
-		s.Tol = infer.DefaultMomentTol
-	}
-	if s.MaxIter == 0 {
-		s.MaxIter = infer.DefaultMaxIter
-	}
+	s.Settings = s.Settings.WithDefaults(infer.MethodEP)
 	return s
 }

@@ -34,7 +34,7 @@ type Settings struct {
 	Method string
 	// Tol is the target error of "quad": log Z absolute, means and
 	// covariances relative to the posterior standard deviations
-	// (default 1e-6).
+	// (default infer.DefaultQuadTol).
 	Tol float64
 	// MaxEval bounds the log-likelihood evaluations of each "quad" stage
 	// (default 4e6). Reaching it ends the run with infer.IterationLimit.
@@ -150,7 +150,7 @@ func (s Settings) withDefaults() Settings {
 		s.Method = "quad"
 	}
 	if s.Tol <= 0 {
-		s.Tol = 1e-6
+		s.Tol = infer.DefaultQuadTol
 	}
 	if s.MaxEval <= 0 {
 		s.MaxEval = 4_000_000

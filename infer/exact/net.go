@@ -43,7 +43,7 @@ const maxQuadConfigs = 256
 
 // NetSettings configure RunNet.
 type NetSettings struct {
-	// Tol is the target error of the quadrature (default 1e-8; see Settings.Tol).
+	// Tol is the target error of the quadrature (default infer.NetQuadTol; see Settings.Tol).
 	Tol float64
 	// MaxEval bounds the evaluations of each quadrature (default 4e6).
 	MaxEval int
@@ -198,7 +198,7 @@ func (p *partPlan) Run(ctx context.Context, s NetSettings) (res *NetResult, err 
 		}
 	}()
 	if s.Tol <= 0 {
-		s.Tol = 1e-8
+		s.Tol = infer.NetQuadTol
 	}
 	res = &NetResult{Status: infer.Done, Algorithm: p.Algorithm()}
 	if p.chain != nil {

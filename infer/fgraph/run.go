@@ -124,12 +124,7 @@ func Run(ctx context.Context, g *Graph, s Settings) (res *Result, err error) {
 	if g.NumFactors() == 0 && len(g.blocks) == 0 {
 		return nil, fmt.Errorf("fgraph: graph has no factors")
 	}
-	if s.Tol == 0 {
-		s.Tol = infer.DefaultMomentTol
-	}
-	if s.MaxIter == 0 {
-		s.MaxIter = infer.DefaultMaxIter
-	}
+	s.Settings = s.Settings.WithDefaults(infer.MethodEP)
 	if s.Damping == 0 {
 		s.Damping = 1
 	}

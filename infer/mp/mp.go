@@ -112,12 +112,8 @@ func runEngine(ctx context.Context, net *graph.Net, opt Options) (*Result, *engi
 	if opt.Damping == 0 {
 		opt.Damping = 1
 	}
-	if opt.Tol == 0 {
-		opt.Tol = infer.DefaultMomentTol
-	}
-	if opt.MaxIter == 0 {
-		opt.MaxIter = infer.DefaultMaxIter
-	}
+	loop := infer.Settings{Tol: opt.Tol, MaxIter: opt.MaxIter}.WithDefaults(infer.MethodEP)
+	opt.Tol, opt.MaxIter = loop.Tol, loop.MaxIter
 	e := newEngine(net, opt)
 	out := infer.Iterate(ctx, infer.Loop{Tol: opt.Tol, Damping: opt.Damping, MaxIter: opt.MaxIter, FixedDamping: opt.FixedDamping, Unit: "factor", Progress: opt.Progress},
 		func(ctx context.Context, iter int, damping float64) (infer.Sweep, error) {

@@ -300,18 +300,16 @@ func (j *job) exactMethod() string {
 }
 
 // exactTol is the quadrature tolerance (an error bound in posterior
-// standard deviations): 1e-3 when a step site makes the integrand
-// discontinuous — the bound then shrinks only linearly with the cell size
-// while the actual errors are far smaller (infer/exact's tests) — else
-// 1e-6. `tol` is not an option of exact (compile refuses it), so the infer
-// line has no say.
+// standard deviations): infer.StepQuadTol when a step site makes the
+// integrand discontinuous, else infer.DefaultQuadTol. `tol` is not an
+// option of exact (compile refuses it), so the infer line has no say.
 func (j *job) exactTol(b *compile.Block) float64 {
 	for _, s := range b.Sites {
 		if _, ok := s.Lik.(factor.Discontinuous); ok {
-			return 1e-3
+			return infer.StepQuadTol
 		}
 	}
-	return 1e-6
+	return infer.DefaultQuadTol
 }
 
 // essBlock runs elliptical slice sampling from prior draws.

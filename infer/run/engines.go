@@ -9,34 +9,39 @@ import (
 	"github.com/fg-infer/fg/infer/mp"
 )
 
-// The internal engines of package infer's method registry, one type each
-// (compile.Engine): the options it takes, its check of an infer line —
-// compile's building blocks (compile.Checker) and, on typed factor graphs,
-// the engine package's own check of the graph — and its runner, a method
-// of job. Adding an engine is its package under infer/, a constant in
-// infer/methods.go (and the structure it serves in the method's entry),
-// its type here and its line in registry.
-var registry = map[infer.Engine]compile.Engine{
-	infer.BlockEP:         blockEP{},
-	infer.BlockQuadrature: blockQuadrature{},
-	infer.BlockESS:        blockESS{},
-	infer.GraphEP:         graphEP{},
-	infer.GraphExact:      graphExact{},
-	infer.GraphESS:        graphESS{},
-	infer.GatedEP:         gatedEP{},
-	infer.GatedExact:      gatedExact{},
-	infer.GatedMCMC:       gatedMCMC{},
-	infer.BP:              beliefProp{},
-	infer.JunctionTree:    junctionTree{},
-	infer.Gibbs:           gibbs{},
-	infer.NetEP:           netEP{},
-	infer.NetExact:        netExact{},
-	infer.NetMCMC:         netMCMC{},
+// The internal engines, one type each (compile.Engine): the options it
+// takes, its check of an infer line — compile's building blocks
+// (compile.Checker) and, on typed factor graphs, the engine package's own
+// check of the graph — and its runner, a method of job. registry says
+// which method each runs on which model structure (infer.Structure);
+// adding an engine is its package under infer/, its runner (a method of
+// job), its type here and its line in registry.
+var registry = []struct {
+	method    infer.Method
+	structure infer.Structure
+	engine    compile.Engine
+}{
+	{infer.MethodEP, infer.Blocks, blockEP{}},
+	{infer.MethodEP, infer.FactorGraph, graphEP{}},
+	{infer.MethodEP, infer.Gated, gatedEP{}},
+	{infer.MethodEP, infer.Discrete, beliefProp{}},
+	{infer.MethodEP, infer.Net, netEP{}},
+	{infer.MethodBP, infer.Discrete, beliefProp{}},
+	{infer.MethodExact, infer.Blocks, blockQuadrature{}},
+	{infer.MethodExact, infer.FactorGraph, graphExact{}},
+	{infer.MethodExact, infer.Gated, gatedExact{}},
+	{infer.MethodExact, infer.Discrete, junctionTree{}},
+	{infer.MethodExact, infer.Net, netExact{}},
+	{infer.MethodMCMC, infer.Blocks, blockESS{}},
+	{infer.MethodMCMC, infer.FactorGraph, graphESS{}},
+	{infer.MethodMCMC, infer.Gated, gatedMCMC{}},
+	{infer.MethodMCMC, infer.Discrete, gibbs{}},
+	{infer.MethodMCMC, infer.Net, netMCMC{}},
 }
 
 func init() {
-	for id, e := range registry {
-		compile.RegisterEngine(id, e)
+	for _, r := range registry {
+		compile.RegisterEngine(r.method, r.structure, r.engine)
 	}
 }
 
@@ -52,8 +57,10 @@ func (methodOptions) Options() []string { return nil }
 type blockEP struct{ methodOptions }
 
 func (blockEP) Supports(ck *compile.Checker) {
-	ck.Schedule()
-	ck.EPOptions()
+	ck.Method(func() {
+		ck.Schedule()
+		ck.EPOptions()
+	})
 }
 
 func (blockEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
@@ -63,7 +70,7 @@ func (blockEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, 
 // blockQuadrature is quadrature or importance sampling on each block (infer/exact).
 type blockQuadrature struct{ methodOptions }
 
-func (blockQuadrature) Supports(ck *compile.Checker) { ck.QuadDim() }
+func (blockQuadrature) Supports(ck *compile.Checker) { ck.Method(ck.QuadDim) }
 
 func (blockQuadrature) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, func(j *job) error { return j.runBlocks(j.exactBlock) })
@@ -72,7 +79,7 @@ func (blockQuadrature) Run(ctx context.Context, m *compile.Model, s *compile.Inf
 // blockESS is elliptical slice sampling on each block (infer/mcmc).
 type blockESS struct{ methodOptions }
 
-func (blockESS) Supports(ck *compile.Checker) { ck.MCMC() }
+func (blockESS) Supports(ck *compile.Checker) { ck.Method(ck.MCMC) }
 
 func (blockESS) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, func(j *job) error { return j.runBlocks(j.essBlock) })
@@ -84,9 +91,11 @@ type graphEP struct{}
 func (graphEP) Options() []string { return infer.GraphEPOptions }
 
 func (graphEP) Supports(ck *compile.Checker) {
-	ck.FactorGraphEP()
-	ck.Schedule()
-	ck.EPOptions()
+	ck.Method(func() {
+		ck.FactorGraphEP()
+		ck.Schedule()
+		ck.EPOptions()
+	})
 }
 
 func (graphEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
@@ -98,8 +107,10 @@ func (graphEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, 
 type graphExact struct{ methodOptions }
 
 func (graphExact) Supports(ck *compile.Checker) {
-	ck.FactorGraphExact()
-	ck.QuadDim()
+	ck.Method(func() {
+		ck.FactorGraphExact()
+		ck.QuadDim()
+	})
 }
 
 func (graphExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
@@ -111,8 +122,10 @@ func (graphExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpe
 type graphESS struct{ methodOptions }
 
 func (graphESS) Supports(ck *compile.Checker) {
-	ck.FactorGraphMCMC()
-	ck.MCMC()
+	ck.Method(func() {
+		ck.FactorGraphMCMC()
+		ck.MCMC()
+	})
 }
 
 func (graphESS) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
@@ -125,7 +138,7 @@ type gatedEP struct{}
 
 func (gatedEP) Options() []string { return infer.GraphEPOptions }
 
-func (gatedEP) Supports(ck *compile.Checker) { ck.GatesEP() }
+func (gatedEP) Supports(ck *compile.Checker) { ck.Method(ck.GatesEP) }
 
 func (gatedEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, func(j *job) error { return j.gatedEP(m.FactorGraph) })
@@ -135,7 +148,7 @@ func (gatedEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, 
 // with the selectors summed out (infer/fgraph, infer/exact).
 type gatedExact struct{ methodOptions }
 
-func (gatedExact) Supports(ck *compile.Checker) { ck.GatesExact() }
+func (gatedExact) Supports(ck *compile.Checker) { ck.Method(ck.GatesExact) }
 
 func (gatedExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, func(j *job) error { return j.gatedExact(m.FactorGraph) })
@@ -146,8 +159,10 @@ func (gatedExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpe
 type gatedMCMC struct{ methodOptions }
 
 func (gatedMCMC) Supports(ck *compile.Checker) {
-	ck.GatesMCMC()
-	ck.MCMC()
+	ck.Method(func() {
+		ck.GatesMCMC()
+		ck.MCMC()
+	})
 }
 
 func (gatedMCMC) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
@@ -159,8 +174,10 @@ func (gatedMCMC) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec
 type beliefProp struct{ methodOptions }
 
 func (beliefProp) Supports(ck *compile.Checker) {
-	ck.Schedule()
-	ck.EPOptions()
+	ck.Method(func() {
+		ck.Schedule()
+		ck.EPOptions()
+	})
 }
 
 func (beliefProp) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
@@ -171,8 +188,10 @@ func (beliefProp) Run(ctx context.Context, m *compile.Model, s *compile.InferSpe
 type junctionTree struct{ methodOptions }
 
 func (junctionTree) Supports(ck *compile.Checker) {
-	ck.CliqueBudget()
-	ck.QuadDim()
+	ck.Method(func() {
+		ck.CliqueBudget()
+		ck.QuadDim()
+	})
 }
 
 func (junctionTree) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
@@ -182,7 +201,7 @@ func (junctionTree) Run(ctx context.Context, m *compile.Model, s *compile.InferS
 // gibbs is Gibbs sampling of discrete latents (infer/mcmc).
 type gibbs struct{ methodOptions }
 
-func (gibbs) Supports(ck *compile.Checker) { ck.MCMC() }
+func (gibbs) Supports(ck *compile.Checker) { ck.Method(ck.MCMC) }
 
 func (gibbs) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, (*job).runGibbs)
@@ -195,6 +214,7 @@ type netEP struct{}
 func (netEP) Options() []string { return infer.LoopOptions }
 
 func (netEP) Supports(ck *compile.Checker) {
+	ck.NetOptions()
 	ck.NetEP()
 	net := ck.Model().Net
 	if net == nil {
@@ -221,6 +241,7 @@ type netExact struct{}
 func (netExact) Options() []string { return infer.NoOptions }
 
 func (netExact) Supports(ck *compile.Checker) {
+	ck.NetOptions()
 	if net := ck.Model().Net; net != nil {
 		if _, err := exact.PlanNet(net); err != nil {
 			ck.Fail(ck.Line.Method, "%s", err.Error())
@@ -237,7 +258,10 @@ type netMCMC struct{}
 
 func (netMCMC) Options() []string { return infer.SamplerOptions }
 
-func (netMCMC) Supports(ck *compile.Checker) { ck.MCMC() }
+func (netMCMC) Supports(ck *compile.Checker) {
+	ck.NetOptions()
+	ck.MCMC()
+}
 
 func (netMCMC) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, (*job).runNetMCMC)

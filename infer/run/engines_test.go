@@ -22,12 +22,12 @@ var engineModels = []string{
 	"data y: bool[4] = [1, 0, 1, 1]\nlatent p: real ~ beta(2, 2)\nfor i in 0..4 { y[i] ~ bernoulli(p) }\ninfer ep\ninfer exact\ninfer mcmc { samples = 200, burnin = 50, chains = 2 }\n",
 }
 
-// TestEngineRunAsRun: an engine's Run, called through compile.EngineOf on
-// the engine Model.Engine names, gives the result Run gives for the same
+// TestEngineRunAsRun: an engine's Run, called on the engine Model.Engine
+// names, gives the result Run gives for the same
 // line (bit for bit: the same runner, nothing else between), for every
 // engine of the registry.
 func TestEngineRunAsRun(t *testing.T) {
-	ran := map[infer.Engine]bool{}
+	ran := map[compile.Engine]bool{}
 	for _, src := range engineModels {
 		m := compileSrc(t, src)
 		all, err := Run(context.Background(), m, Options{})
@@ -35,15 +35,11 @@ func TestEngineRunAsRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, spec := range m.Infers {
-			id, err := m.Engine(spec)
+			eng, err := m.Engine(spec)
 			if err != nil {
 				t.Fatal(err)
 			}
-			eng, err := compile.EngineOf(id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ran[id] = true
+			ran[eng] = true
 			r, err := eng.Run(context.Background(), m, spec, nil)
 			if err != nil || !r.Status.HasNumbers() {
 				t.Errorf("%s on structure %d: %v, %v", spec.Label, m.Structure(), r.Status, err)
@@ -64,8 +60,8 @@ func TestEngineRunAsRun(t *testing.T) {
 	}
 	for _, meth := range infer.Methods {
 		for s := infer.Blocks; s <= infer.Net; s++ {
-			if id, err := infer.Registry[meth].Engine(s); err == nil && !ran[id] {
-				t.Errorf("engine %d (%s on structure %d) not run", id, meth, s)
+			if eng, err := compile.EngineFor(meth, s); err == nil && !ran[eng] {
+				t.Errorf("engine %T (%s on structure %d) not run", eng, meth, s)
 			}
 		}
 	}
@@ -78,8 +74,7 @@ func TestEngineRunCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, spec := range m.Infers {
-		id, _ := m.Engine(spec)
-		eng, err := compile.EngineOf(id)
+		eng, err := m.Engine(spec)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,7 @@ import (
 )
 
 // The engines of a model compiled to a factor graph over several latents
-// (compile.FactorGraph; infer.GraphEP, GraphExact and GraphESS):
+// (compile.FactorGraph; the engines graphEP, graphExact and graphESS):
 //
 //   - ep runs infer/fgraph: messages on the graph under family = full (the
 //     default: one joint Gaussian, forward–backward on a forest) or
@@ -32,7 +32,7 @@ import (
 //
 // compile refuses what these cannot serve (the engines' Supports in engines.go), with a position.
 
-// fgExact is infer.GraphExact: infer/fgraph's exact posterior of a
+// fgExact is the runner of graphExact: infer/fgraph's exact posterior of a
 // linear-Gaussian graph, else quadrature on the joint Gaussian prior.
 func (j *job) fgExact(fg *compile.FactorGraph) error {
 	if fg.LinearGaussian() {

@@ -9,13 +9,13 @@ import (
 	"github.com/fg-infer/fg/infer/mcmc"
 )
 
-// Samplers of infer.GraphESS, named in the result's options as `sampler`.
+// Samplers of the engine graphESS, named in the result's options as `sampler`.
 const (
 	samplerParticleGibbs = "particle_gibbs"
 	samplerSlice         = "elliptical_slice"
 )
 
-// fgMCMC is infer.GraphESS: particle Gibbs with backward sampling
+// fgMCMC is the runner of graphESS: particle Gibbs with backward sampling
 // (mcmc.RunChain) when fg is a chain (compile.FactorGraph.Chain: no dense
 // block, factors and sites within a band of the elements' order), whose
 // mixing does not degrade with the chain's length; otherwise, or when no

@@ -15,7 +15,7 @@ import (
 
 // The engines of a factor-graph model with gated likelihoods
 // (compile.FactorGraph.Gates: discrete latents that select a likelihood's
-// parameters; infer.GatedEP, GatedExact and GatedMCMC):
+// parameters; the engines gatedEP, gatedExact and gatedMCMC):
 //
 //   - ep runs infer/fgraph under family = factorized: BP on the selectors,
 //     EP on the Gaussian side, in one schedule (kl, alpha, or relaxed_kl
@@ -155,7 +155,7 @@ func (j *job) gatedQuadrature(fg *compile.FactorGraph, g *fgraph.Graph) error {
 	if err != nil {
 		return err
 	}
-	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{Tol: 1e-6, Progress: j.evalProgress()})
+	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{Tol: infer.DefaultQuadTol, Progress: j.evalProgress()})
 	if res == nil {
 		return err
 	}

@@ -107,34 +107,48 @@ type paramError struct {
 
 func (e *paramError) Error() string { return e.msg }
 
+// newLearnBuilder is the evidence builder of compiled model m: its learn
+// view (learnView: a factor graph may be learned on its joint block), the
+// checks of the view's sites, the learned params with their transforms,
+// and the LearnFunc of m itself — never of the view, whose re-evaluated
+// numbers would not reach the graph the evidence is computed on (every
+// param would then change nothing).
+func newLearnBuilder(m *compile.Model) (*learnBuilder, error) {
+	lm, err := learnView(m)
+	if err != nil {
+		return nil, err
+	}
+	if lm.Net == nil && !onMessages(lm) { // a forest view checks its sites in graphOf; a Net in netEvidence
+		if err := learnable(lm); err != nil {
+			return nil, err
+		}
+	}
+	params, err := learnParams(m)
+	if err != nil {
+		return nil, err
+	}
+	f, err := m.LearnFunc()
+	if err != nil {
+		return nil, err
+	}
+	lb := &learnBuilder{m: lm, params: params, f: f}
+	if err := lb.classify(); err != nil {
+		return nil, err
+	}
+	return lb, nil
+}
+
 // learnPositionless is Learn without the errors' positions.
 func learnPositionless(ctx context.Context, m *compile.Model, opt Options) (*compile.Model, []infer.Learned, []float64, error) {
 	if tBlocks(m) {
 		return learnT(ctx, m, opt)
 	}
-	lm, err := learnView(m)
+	lb, err := newLearnBuilder(m)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	if lm.Net == nil && !onMessages(lm) { // a forest view checks its sites in graphOf; a Net in netEvidence
-		if err := learnable(lm); err != nil {
-			return nil, nil, nil, err
-		}
 	}
 	o := m.Learn.Settings
 	s := learn.Settings{Method: o.Method, MaxIter: o.MaxIter, GradTol: o.Tol}
-	params, err := learnParams(m)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	f, err := m.LearnFunc() // of the compiled model: lm may be its joint view
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	lb := &learnBuilder{m: lm, params: params, f: f}
-	if err := lb.classify(); err != nil {
-		return nil, nil, nil, err
-	}
 	start := time.Now()
 	var trace []float64
 	s.Progress = func(e learn.Eval) {

@@ -64,22 +64,11 @@ func fitcEvidenceAt(t *testing.T, lb *learnBuilder, x []float64) float64 {
 	return res.LogZ
 }
 
-// testBuilder is the learn adapter of the compiled model m (on its
-// learnView) after classify.
+// testBuilder is newLearnBuilder's builder of the compiled model m.
 func testBuilder(t *testing.T, m *compile.Model) *learnBuilder {
 	t.Helper()
-	lm, err := learnView(m)
+	lb, err := newLearnBuilder(m)
 	if err != nil {
-		t.Fatal(err)
-	}
-	lb := &learnBuilder{m: lm}
-	if lb.f, err = m.LearnFunc(); err != nil {
-		t.Fatal(err)
-	}
-	if lb.params, err = learnParams(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := lb.classify(); err != nil {
 		t.Fatal(err)
 	}
 	return lb

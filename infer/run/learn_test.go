@@ -87,14 +87,7 @@ func TestLearnToy2dMatchesGPML(t *testing.T) {
 // parameterisation: ℓ = e^{1.52457}, sf² = e^{2·1.19728}.
 func TestLearnDirectParams(t *testing.T) {
 	m := compileLearn(t, "toy2d_se_probit", "se(ell, sf2)", "probit(f[i])", "learn ell, sf2 { max_iter = 200, tol = 1e-6, method = bfgs }")
-	lb := &learnBuilder{m: m}
-	var err error
-	if lb.params, err = learnParams(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := lb.classify(); err != nil {
-		t.Fatal(err)
-	}
+	lb := testBuilder(t, m)
 	for _, p := range lb.params {
 		if p.Transform.Kind != learn.Log {
 			t.Errorf("%s: transform %v, want log", p.Name, p.Transform.Kind)
@@ -272,10 +265,8 @@ learn s2
 		t.Fatal(err)
 	}
 	checkAdapterGradient(t, m, []float64{2})
-	lb := &learnBuilder{m: m}
-	lb.params, _ = learnParams(m)
-	if err := lb.classify(); err != nil || lb.params[0].Transform.Kind != learn.Log {
-		t.Errorf("s2: transform %v (err %v), want log", lb.params[0].Transform.Kind, err)
+	if lb := testBuilder(t, m); lb.params[0].Transform.Kind != learn.Log {
+		t.Errorf("s2: transform %v, want log", lb.params[0].Transform.Kind)
 	}
 	out, learned, trace, err := Learn(context.Background(), m, Options{})
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 
 // The engines of a model compiled to the typed factor graph
 // (compile.Model.Net): ep — with kl, alpha(a) (power EP) or alpha(0)
-// (variational message passing) — runs infer/mp (infer.NetEP); exact and
-// mcmc run the gold standards (net_gold.go: infer.NetExact, NetMCMC).
+// (variational message passing) — runs infer/mp (the engine netEP); exact and
+// mcmc run the gold standards (net_gold.go: netExact, netMCMC).
 
 // mpAlpha is infer/mp's α under divergence d: 1 for kl (EP), a for
 // alpha(a) (power EP; 0 is variational message passing).
@@ -27,7 +27,7 @@ func mpAlpha(d infer.Divergence) (float64, error) {
 	return 0, fmt.Errorf("divergence %v does not run on this model; use kl, alpha(a) or alpha(0)", d)
 }
 
-// runMP is infer.NetEP: it runs infer/mp and maps its beliefs to the model's latents.
+// runMP is the runner of netEP: it runs infer/mp and maps its beliefs to the model's latents.
 func (j *job) runMP() error {
 	alpha, err := mpAlpha(j.st.Divergence)
 	if err != nil {

@@ -13,9 +13,9 @@ import (
 )
 
 // The gold standards on a model held as a graph.Net: exact
-// (forward–backward, enumeration × closed form, quadrature; infer.NetExact)
+// (forward–backward, enumeration × closed form, quadrature; the engine netExact)
 // and mcmc (Gibbs on conjugate and discrete conditionals, slice sampling;
-// infer.NetMCMC).
+// netMCMC).
 
 // runNetExact maps exact.RunNet's result to the model's latents.
 func (j *job) runNetExact() error {

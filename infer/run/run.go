@@ -118,15 +118,10 @@ func labelList(specs []*compile.InferSpec) string {
 	return strings.Join(ls, ", ")
 }
 
-// runOne runs one infer line on the engine that package infer's method
-// registry chooses for the method and the model's structure
-// (compile.Model.Engine), and never returns nil.
+// runOne runs one infer line on the engine registered for its method and
+// the model's structure (compile.Model.Engine), and never returns nil.
 func runOne(ctx context.Context, m *compile.Model, s *compile.InferSpec, progress func(infer.Progress)) *infer.Result {
-	id, err := m.Engine(s)
-	var eng compile.Engine
-	if err == nil {
-		eng, err = compile.EngineOf(id)
-	}
+	eng, err := m.Engine(s)
 	if err != nil {
 		r, _ := runJob(ctx, m, s, progress, func(*job) error { return err })
 		return r

@@ -66,12 +66,7 @@ func (s *Settings) Defaults() error {
 	if err := infer.CheckDamping(s.Damping); err != nil {
 		return fmt.Errorf("shard: %w", err)
 	}
-	if s.Tol == 0 {
-		s.Tol = infer.DefaultMomentTol
-	}
-	if s.MaxIter == 0 {
-		s.MaxIter = infer.DefaultMaxIter
-	}
+	s.Settings = s.Settings.WithDefaults(infer.MethodEP)
 	if s.Local.Tol == 0 {
 		s.Local.Tol = s.Tol / 100
 	}

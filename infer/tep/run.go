@@ -140,12 +140,7 @@ func checkSettings(p *Problem, s *infer.Settings, o *Options) error {
 	if err := infer.CheckSchedule("t-EP", s.Schedule, infer.EPSchedules); err != nil {
 		return fmt.Errorf("tep: %w", err)
 	}
-	if s.Tol == 0 {
-		s.Tol = infer.DefaultMomentTol
-	}
-	if s.MaxIter == 0 {
-		s.MaxIter = infer.DefaultMaxIter
-	}
+	*s = s.WithDefaults(infer.MethodEP)
 	if o != nil && o.Order != nil && !isPermutation(o.Order, len(p.Sites)) {
 		return errors.New("tep: Order is not a permutation of the sites")
 	}
