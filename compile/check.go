@@ -70,7 +70,15 @@ func (k *Checker) Shards() { k.c.checkShards(k.Line, k.Spec) }
 
 // NetOptions refuses, at its key, an option of the line that the engine of
 // a typed factor graph does not take (Engine.Options).
-func (k *Checker) NetOptions() { k.c.checkNetOptions(k.Line, k.Spec, k.eng) }
+func (k *Checker) NetOptions() { k.c.checkEngineOptions(k.Line, k.Spec, k.eng, netModel) }
+
+// DiscreteOptions refuses, at its key, an option of the line that the
+// engine of discrete latents does not take (Engine.Options): ep's options
+// on Gaussian blocks and sites (shards, passes, nonnegative_sites, approx,
+// family) have nothing to act on there.
+func (k *Checker) DiscreteOptions() {
+	k.c.checkEngineOptions(k.Line, k.Spec, k.eng, "discrete latents")
+}
 
 // Schedule checks the schedule against each engine the line runs: belief
 // propagation on discrete latents, t-EP, fully factorised EP (mini-batch

@@ -16,18 +16,19 @@ func (c *compiler) netRefuse(at ast.Node, what string) {
 	c.fail(at, "%s are not supported in %s", what, netModel)
 }
 
-// checkNetOptions refuses, at its key, an option of infer line s that
-// eng, an engine of a typed factor graph, does not take (Engine.Options):
-// ep there is message passing in each variable's family (kl is EP,
-// alpha(a) power EP, alpha(0) the exclusive-KL limit, variational message
-// passing), exact and mcmc the gold standards, and the options of the
-// Gaussian engines do not apply.
-func (c *compiler) checkNetOptions(s *ast.InferStmt, spec *InferSpec, eng Engine) {
+// checkEngineOptions refuses, at its key, an option of infer line s that
+// eng, an engine of the model described by model, does not take
+// (Engine.Options). On a typed factor graph (netModel), ep is message
+// passing in each variable's family (kl is EP, alpha(a) power EP, alpha(0)
+// the exclusive-KL limit, variational message passing), exact and mcmc
+// the gold standards, and the options of the Gaussian engines do not
+// apply; on discrete latents, ep and bp are belief propagation.
+func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec, eng Engine, model string) {
 	e, err := infer.Lookup(spec.Method)
 	c.check1(s.Method, err)
 	for _, o := range s.Options {
 		if !engineAccepts(eng, e, o.Key.Name) {
-			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, netModel, optionList(engineOptions(eng, e)))
+			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, model, optionList(engineOptions(eng, e)))
 		}
 	}
 }

@@ -151,7 +151,10 @@ var (
 // The option sets of the engines that take fewer options than their
 // method (each engine's Options, infer/run): message passing on a factor
 // graph (with or without gates) has no shards, passes or nonnegative_sites,
-// which act on Gaussian blocks; the engines of typed factor graphs take
+// which act on Gaussian blocks; belief propagation on discrete latents
+// takes the options of its loop and seed (family, approx and the
+// options of the Gaussian blocks have nothing to act on); the engines of
+// typed factor graphs take
 // the options of their loop (NetEP), none (NetExact), or the run lengths
 // and seed (NetMCMC).
 var (
@@ -159,6 +162,8 @@ var (
 	LoopOptions = slices.Clip(iterOptions)
 	// GraphEPOptions are those of message passing on a factor graph.
 	GraphEPOptions = slices.Clip(append(append([]string(nil), iterOptions...), "seed", "approx", "family"))
+	// BeliefOptions are those of belief propagation on discrete latents.
+	BeliefOptions = slices.Clip(append(append([]string(nil), iterOptions...), "seed"))
 	// SamplerOptions are the run lengths of a sampler and its seed.
 	SamplerOptions = slices.Clip(append(append([]string(nil), mcmcOptions...), "seed"))
 	// NoOptions is the set of an engine that takes no option.

@@ -170,11 +170,14 @@ func (gatedMCMC) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec
 }
 
 // beliefProp is belief propagation on discrete factors (infer/bp), run by
-// bp and by ep on discrete latents.
-type beliefProp struct{ methodOptions }
+// bp and by ep on discrete latents: the options of its loop and seed.
+type beliefProp struct{}
+
+func (beliefProp) Options() []string { return infer.BeliefOptions }
 
 func (beliefProp) Supports(ck *compile.Checker) {
 	ck.Method(func() {
+		ck.DiscreteOptions()
 		ck.Schedule()
 		ck.EPOptions()
 	})
