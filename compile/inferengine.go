@@ -9,16 +9,16 @@ import (
 
 // refuseLine refuses infer line ck.Line, which no engine serves, at its
 // method with err, the method registry's reason (EngineFor). On a typed
-// factor graph it says what runs there; elsewhere the method's checks come
-// first (a factor kind without a rule under the method is the better
-// reason), and a model whose own errors explain the refusal gets no
-// further message.
+// factor graph the reason comes first (it says what runs there);
+// elsewhere the method's checks come first (a factor kind without a rule
+// under the method is the better reason), and a model whose own errors
+// explain the refusal gets no further message.
 func (c *compiler) refuseLine(ck *Checker, err error) {
 	s, spec := ck.Line, ck.Spec
 	if c.isNet() {
 		_, lerr := infer.Lookup(spec.Method)
 		c.check1(s.Method, lerr)
-		c.fail(s.Method, "%s does not run on %s: use ep (divergence kl, alpha(a), or alpha(0) for variational message passing), exact or mcmc", spec.Method, netModel)
+		c.fail(s.Method, "%v", err)
 	}
 	ck.Method(func() {
 		if c.modelFailed {
@@ -29,7 +29,7 @@ func (c *compiler) refuseLine(ck *Checker, err error) {
 }
 
 // checkEPOptions checks the options of ep on Gaussian sites (blocks,
-// factor graphs) and of ep's belief propagation: family = factorized
+// factor graphs): family = factorized
 // against the priors and the scheme, family = full against exp(...)
 // factors that couple elements, nonnegative_sites against the engine.
 func (c *compiler) checkEPOptions(s *ast.InferStmt, spec *InferSpec) {

@@ -6,7 +6,7 @@ import (
 )
 
 // netModel is the description of a Net model in messages.
-const netModel = "a model with beta, gamma, inv_gamma or dirichlet latents, likelihoods with latent parameters or discrete chains"
+const netModel = infer.NetModel
 
 // isNet reports whether the model lowers (or was lowered) to a graph.Net.
 func (c *compiler) isNet() bool { return c.net != nil || c.m.Net != nil }

@@ -125,6 +125,9 @@ const (
 	Net
 )
 
+// NetModel describes a model of structure Net in messages.
+const NetModel = "a model with beta, gamma, inv_gamma or dirichlet latents, likelihoods with latent parameters or discrete chains"
+
 // Entry is one method of the registry.
 type Entry struct {
 	Method Method
@@ -190,7 +193,7 @@ var Registry = map[Method]*Entry{
 			case FactorGraph:
 				return fmt.Errorf("%s does not run on real latents; use %s, %s or %s", MethodBP, MethodEP, MethodExact, MethodMCMC)
 			case Net:
-				return fmt.Errorf("%s does not run on models with beta, gamma, inv_gamma or dirichlet latents or discrete chains; use %s (kl, alpha(a), or alpha(0) for VMP)", MethodBP, MethodEP)
+				return fmt.Errorf("%s does not run on %s: use %s (divergence kl, alpha(a), or alpha(0) for variational message passing), %s or %s", MethodBP, NetModel, MethodEP, MethodExact, MethodMCMC)
 			}
 			return fmt.Errorf("%s needs discrete latents; use %s for the real latents of this model", MethodBP, MethodEP)
 		},

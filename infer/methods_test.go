@@ -20,7 +20,7 @@ func TestRegistryRefusals(t *testing.T) {
 		Blocks:      "bp needs discrete latents; use ep for the real latents of this model",
 		FactorGraph: "bp does not run on real latents; use ep, exact or mcmc",
 		Gated:       "bp does not run on gated likelihoods (discrete latents selecting the parameters of likelihoods on real latents): use ep, exact or mcmc",
-		Net:         "bp does not run on models with beta, gamma, inv_gamma or dirichlet latents or discrete chains; use ep (kl, alpha(a), or alpha(0) for VMP)",
+		Net:         "bp does not run on a model with beta, gamma, inv_gamma or dirichlet latents, likelihoods with latent parameters or discrete chains: use ep (divergence kl, alpha(a), or alpha(0) for variational message passing), exact or mcmc",
 	} {
 		if err := bp.Refuse(s); err == nil || err.Error() != want {
 			t.Errorf("bp on structure %d: %v, want %q", s, err, want)
