@@ -205,10 +205,7 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 		if spec.Method == infer.MethodEP && r.Approx && !spec.Approx.Numerical() {
 			c.fail(s, "%s factors have no closed-form moments: set approx = gh(n = 32), laplace, quick_laplace, gq or vq", u.kind.Name())
 		}
-		if r.Quality == factor.Experimental {
-			c.warn(s, "%s uses an experimental rule for %s (at %s): it runs but has no independent reference",
-				col, factor.KeyOf(u.kind), c.fset.Position(u.pos))
-		}
+		c.warnExperimental(s, r, u)
 	}
 	c.checkMixtures(s, spec)
 	if t, ok := spec.Settings.Divergence.(infer.T); ok && spec.Method == infer.MethodEP {
@@ -225,6 +222,15 @@ func (c *compiler) checkRules(s *ast.InferStmt, spec *InferSpec) {
 				c.fail(s, "approx = gh integrates one-dimensional projections; the exp(...) factors of `%s` need laplace, quick_laplace, gq or vq", b.Name)
 			}
 		}
+	}
+}
+
+// warnExperimental warns at statement n (an infer or learn line) when
+// rule r, of kind use u, is experimental, naming where the kind is used.
+func (c *compiler) warnExperimental(n ast.Node, r factor.Rule, u kindUse) {
+	if r.Quality == factor.Experimental {
+		c.warn(n, "%s uses an experimental rule for %s (at %s): it runs but has no independent reference",
+			r.Column, factor.KeyOf(u.kind), c.fset.Position(u.pos))
 	}
 }
 

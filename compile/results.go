@@ -228,6 +228,18 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	}
 	c.m.Learn = ls
 	c.learnUses()
+	c.learnRules(s)
+}
+
+// learnRules warns at learn statement s about the likelihoods of the
+// model whose learning rule (package factor's table, column learn) is
+// experimental; a likelihood without one is refused when learning starts.
+func (c *compiler) learnRules(s *ast.LearnStmt) {
+	for _, u := range c.modelKinds() {
+		if r, ok := factor.Support(u.kind, factor.Column{Method: infer.ColumnLearn}); ok && u.kind.Role() == factor.Likelihood {
+			c.warnExperimental(s, r, u)
+		}
+	}
 }
 
 // learnFactorGraph refuses learn on the factor graphs whose evidence has
