@@ -1,6 +1,10 @@
 package factor
 
-import "github.com/fg-infer/fg/graph"
+import (
+	"slices"
+
+	"github.com/fg-infer/fg/graph"
+)
 
 // Site is a likelihood bound to its parameters: a factor p(y | f) on one
 // scalar projection f = aᵀw of a Gaussian block's latent vector.
@@ -34,6 +38,18 @@ type Tilted interface {
 // binary classifier.
 type ClassProb interface {
 	Prob(m, v float64) (p float64, ok bool)
+}
+
+// ProbEvent is the event whose probability a classifier's prediction
+// (ClassProb, or a predictive's HasProb) reports, from the observation
+// domains of kind k's builtin: y = +1 on spin labels (probit, logistic,
+// step), y = 1 on 0/1 labels (bernoulli_logit; bernoulli in
+// predictive(...)).
+func ProbEvent(k Kind) string {
+	if slices.Contains(k.Builtin().Domains, graph.Spin) {
+		return "y = +1"
+	}
+	return "y = 1"
 }
 
 // MeanObs is the prediction rule of a likelihood whose observation mean is

@@ -117,7 +117,8 @@ type Prediction struct {
 	Shape []int
 	Mean  []float64  // predictive latent mean
 	Var   []float64  // predictive latent variance
-	Prob  []float64  // p(y = +1) where the likelihood defines it (nil otherwise)
+	Prob  []float64  // p(y = +1) (spin labels) or p(y = 1) (0/1 labels) where the likelihood defines it (nil otherwise)
+	Event string     // the event Prob is the probability of: "y = +1" or "y = 1" (factor.ProbEvent), "" without Prob
 	MeanY []float64  // E[y*] for a count likelihood (poisson_log: the expected count), nil otherwise
 	Test  *TestScore // scores against the labels of a test file (fg run --test), nil otherwise
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -160,9 +161,28 @@ func runJob(ctx context.Context, m *compile.Model, s *compile.InferSpec, progres
 		err = cerr
 	}
 	r.ClearNumbers()
+	j.probEvents()
 	j.warn()
 	r.Runtime = time.Since(start)
 	return r, err
+}
+
+// probEvents names, on each prediction with class probabilities, the
+// event they are the probability of: factor.ProbEvent of the likelihood
+// of its predict statement.
+func (j *job) probEvents() {
+	for i := range j.res.Predictions {
+		pr := &j.res.Predictions[i]
+		for _, p := range j.m.Predicts {
+			switch {
+			case pr.Prob == nil || p.Name != pr.Name:
+			case p.Net != nil:
+				pr.Event = factor.ProbEvent(p.Net.Kind)
+			case p.Lik != nil:
+				pr.Event = factor.ProbEvent(p.Lik)
+			}
+		}
+	}
 }
 
 // newResult is the result of infer line s before it runs: its method,

@@ -3,6 +3,8 @@ package present
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/fg-infer/fg/infer"
 )
@@ -34,7 +36,8 @@ func findPred(r *infer.Result, name string) *infer.Prediction {
 }
 
 // writePredictions prints the first elements of every prediction: p(y = +1)
-// where the likelihood defines it, otherwise the predictive latent mean ± sd.
+// or p(y = 1) (probText) where the likelihood defines it, otherwise the
+// predictive latent mean ± sd.
 func writePredictions(w io.Writer, rs []*infer.Result, opt TableOptions) {
 	names := predNames(rs)
 	if len(names) == 0 {
@@ -64,14 +67,37 @@ func writePredictions(w io.Writer, rs []*infer.Result, opt TableOptions) {
 		}
 	}
 	g.write(w, "")
+	p := probText(rs)
 	if anyResult(rs, func(r *infer.Result) bool { return len(r.Predictions) > 0 && r.Predictions[0].MeanY != nil }) {
-		fmt.Fprintln(w, "  (expected count E[y] for count likelihoods (poisson_log, poisson, binomial), p(y = +1) for classifiers, else the predictive mean ± sd: of the latent, or of a new observation y* for predictive(DIST(...)))")
+		fmt.Fprintf(w, "  (expected count E[y] for count likelihoods (poisson_log, poisson, binomial), %s for classifiers, else the predictive mean ± sd: of the latent, or of a new observation y* for predictive(DIST(...)))\n", p)
 	} else {
-		fmt.Fprintln(w, "  (p(y = +1) where the likelihood defines it, else the predictive mean ± sd: of the latent, or of a new observation y* for predictive(DIST(...)))")
+		fmt.Fprintf(w, "  (%s where the likelihood defines it, else the predictive mean ± sd: of the latent, or of a new observation y* for predictive(DIST(...)))\n", p)
 	}
 	for _, n := range notes {
 		fmt.Fprintf(w, "  (%s)\n", n)
 	}
+}
+
+// probText names the class probabilities the predictions report, by the
+// events of their likelihoods' labels (infer.Prediction.Event): p(y = +1)
+// on spin labels, p(y = 1) on 0/1 labels, both when the results hold both.
+func probText(rs []*infer.Result) string {
+	var events []string
+	for _, r := range rs {
+		for _, p := range r.Predictions {
+			if p.Event != "" && !slices.Contains(events, p.Event) {
+				events = append(events, p.Event)
+			}
+		}
+	}
+	if len(events) == 0 {
+		events = []string{"y = +1"}
+	}
+	slices.Sort(events)
+	for i, e := range events {
+		events[i] = "p(" + e + ")"
+	}
+	return strings.Join(events, " or ")
 }
 
 func predCell(p *infer.Prediction, i int) string {
