@@ -5,20 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fg-infer/fg/internal/benchdata"
 )
 
-// randomWalkFG is a random walk observed with noise at every step, written
-// as users write it: a conditional per step, a reading per step; T is a
-// param set from the command line.
-const randomWalkFG = `model random_walk
-param T = 1000
-data y = random_normal(1, T, 0, 3)
-latent x: real[T]
-x[0] ~ normal(0, 10)
-for t in 1..T { x[t] ~ normal(x[t-1], 1) }
-for t in 0..T { y[t] ~ normal(x[t], 9) }
-infer ep
-`
+// randomWalkFG is the random walk of the chain measurements, T a param
+// set from the command line.
+const randomWalkFG = benchdata.RandomWalkSource
 
 // BenchmarkRunRandomWalk is `fg run rw.fg --set T=…` on the whole path:
 // parse, compile, infer/run, infer/fgraph's forward–backward pass and the

@@ -64,19 +64,10 @@ func cases() []benchCase {
 	}
 }
 
-// randomWalk is a random walk of T steps observed with noise at every
-// step, written as users write it (the model of docs/performance.md's
-// chain measurements and cmd/fg's BenchmarkRunRandomWalk).
+// randomWalk is benchdata.RandomWalkSource with T steps written in the
+// file.
 func randomWalk(T int) []byte {
-	return fmt.Appendf(nil, `model random_walk
-param T = %d
-data y = random_normal(1, T, 0, 3)
-latent x: real[T]
-x[0] ~ normal(0, 10)
-for t in 1..T { x[t] ~ normal(x[t-1], 1) }
-for t in 0..T { y[t] ~ normal(x[t], 9) }
-infer ep
-`, T)
+	return []byte(strings.Replace(benchdata.RandomWalkSource, "param T = 1000", fmt.Sprintf("param T = %d", T), 1))
 }
 
 // writeGP writes a probit GP classification model on benchdata's 2-D

@@ -9,18 +9,8 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/internal/benchdata"
 )
-
-// randomWalkSrc is a random walk observed with noise at every step, as a
-// user writes it; T is a param.
-const randomWalkSrc = `param T = 1000
-data y = random_normal(1, T, 0, 3)
-latent x: real[T]
-x[0] ~ normal(0, 10)
-for t in 1..T { x[t] ~ normal(x[t-1], 1) }
-for t in 0..T { y[t] ~ normal(x[t], 9) }
-infer ep
-`
 
 // BenchmarkRandomWalkEndToEnd compiles the random walk from source and
 // runs `infer ep` through infer/run (one forward–backward pass), the path
@@ -38,7 +28,7 @@ func BenchmarkRandomWalkEndToEnd(b *testing.B) {
 			var ms runtime.MemStats
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
-				m, err := compile.CompileSource("rw.fg", []byte(randomWalkSrc), compile.Options{Set: map[string]string{"T": fmt.Sprint(T)}})
+				m, err := compile.CompileSource("rw.fg", []byte(benchdata.RandomWalkSource), compile.Options{Set: map[string]string{"T": fmt.Sprint(T)}})
 				if err != nil {
 					b.Fatal(err)
 				}
