@@ -137,7 +137,12 @@ func (g *gatedLik) posterior(x []float64, d int, out []float64) {
 	}
 	l := mathx.LogSumExp(out)
 	if math.IsInf(l, 0) || math.IsNaN(l) {
-		return // y impossible given x: a point of no weight in p(x | y)
+		// y impossible given x: a point of no weight in p(x | y), where
+		// the selector keeps its prior (out stays a distribution).
+		for k, lp := range g.logPrior[d] {
+			out[k] = math.Exp(lp)
+		}
+		return
 	}
 	for k, v := range out {
 		out[k] = math.Exp(v - l)

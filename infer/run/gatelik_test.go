@@ -196,3 +196,22 @@ func checkMixedWithinSE(t *testing.T, name string, res *mcmc.MixedResult, mean, 
 		}
 	}
 }
+
+// noWeight is a likelihood under which every observation is impossible.
+type noWeight struct{}
+
+func (noWeight) LogLik(y, f float64) (v, g, h float64) { return math.Inf(-1), 0, 0 }
+
+// TestGatedPosteriorImpossible: where y is impossible under every branch
+// the selector's posterior is its prior — a distribution, not the log
+// values it was computed from.
+func TestGatedPosteriorImpossible(t *testing.T) {
+	br := logTerm{d: noWeight{}, aff: compile.Affine{Vars: []int{0}, Coefs: []float64{1}}}
+	g := &gatedLik{gates: []gateTerm{{z: 0, branches: []logTerm{br, br}}},
+		logPrior: [][]float64{{math.Log(0.3), math.Log(0.7)}}, of: [][]int{{0}}}
+	out := make([]float64, 2)
+	g.posterior([]float64{1}, 0, out)
+	if !(math.Abs(out[0]-0.3) <= 1e-15 && math.Abs(out[1]-0.7) <= 1e-15) {
+		t.Errorf("posterior %v, want the prior [0.3 0.7]", out)
+	}
+}
