@@ -89,13 +89,12 @@
 // graph are relaxed as one-branch gates. Result.B holds the sites'
 // weights, then the gates'.
 //
-// Gold standards: Enumerate sums the closed-form Gaussian posterior and
+// Gold standard: Enumerate sums the closed-form Gaussian posterior and
 // evidence of every configuration of the discrete variables (at most
 // MaxConfigurations = 2²⁰) when every branch is Gaussian and there are no
-// other sites; MarginalLogLikelihood sums the discrete variables out given
-// x (they are independent given x) for quadrature over up to 3 continuous
-// dimensions (infer/exact); LogLikelihood and Priors drive Gibbs with
-// elliptical slice sampling (infer/mcmc.RunMixed).
+// other sites. The gold standards of other gated graphs (quadrature with
+// the discrete variables summed out, Gibbs with elliptical slice sampling)
+// read the model's IR, not this graph (infer/run/gatelik.go).
 //
 // # family = full
 //

@@ -3,12 +3,12 @@ package run
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/fg-infer/fg/compile"
-	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/exact"
-	"github.com/fg-infer/fg/infer/ffep"
 	"github.com/fg-infer/fg/infer/fgraph"
 	"github.com/fg-infer/fg/infer/mcmc"
 )
@@ -24,10 +24,12 @@ import (
 //     of the selectors (fgraph.Enumerate, at most 2²⁰) when every branch
 //     and site is a Gaussian observation, and otherwise integrates the
 //     continuous elements (at most 3) by quadrature with the selectors
-//     summed out (fgraph.MarginalLogLikelihood), p(z) as a posterior
-//     expectation;
+//     summed out (gatedLik.marginal), p(z) as a posterior expectation;
 //   - mcmc runs Gibbs on the selectors with elliptical slice sampling on
 //     the continuous elements (mcmc.RunMixed).
+//
+// The gold standards read the IR: the prior is compile.FactorGraph.JointPrior,
+// the likelihood its sites and gates (gatedlik.go).
 //
 // compile refuses what these cannot serve (the engines' Supports in engines.go), with positions.
 
@@ -61,29 +63,14 @@ func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Lik
 	return g, g.Err()
 }
 
-// goldLik is a site's likelihood for the gold standards, which read its
-// log-density (fgraph.LogLikelihood).
-type goldLik struct {
-	ep.Likelihood
-	d factor.LogDensity
-}
-
-func (l goldLik) LogLik(y, f float64) (float64, float64, float64) { return l.d.LogLik(y, f) }
-
-// goldLikelihood wraps a site for Enumerate, quadrature and sampling.
-func (j *job) goldLikelihood(s compile.Site) (ep.Likelihood, error) {
-	d, ok := s.Lik.(factor.LogDensity)
+// closedForm is a site's closed-form likelihood: a Gaussian observation
+// (factor.Normal) for Enumerate.
+func closedForm(s compile.Site) (ep.Likelihood, error) {
+	l, ok := s.Lik.(ep.Likelihood)
 	if !ok {
-		return nil, fmt.Errorf("%s has no log-density", s.Kind)
+		return nil, fmt.Errorf("%s has no closed form", s.Kind)
 	}
-	if l, ok := s.Lik.(ep.Likelihood); ok {
-		return l, nil // a closed-form kind: a log-density too (factor.Normal for Enumerate)
-	}
-	l, err := numericLik(s.Lik, ffep.Scheme{Kind: infer.SchemeGH, N: 32}) // its Tilted is not used
-	if err != nil {
-		return nil, err
-	}
-	return goldLik{l, d}, nil
+	return l, nil
 }
 
 // gatedEP runs infer/fgraph's gated EP.
@@ -124,11 +111,11 @@ func (j *job) gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Rela
 // gatedExact is the exact posterior: enumeration when conditionally
 // linear-Gaussian, quadrature otherwise.
 func (j *job) gatedExact(fg *compile.FactorGraph) error {
-	g, err := j.gatedGraph(fg, j.goldLikelihood)
-	if err != nil {
-		return err
-	}
 	if fg.ConditionallyGaussian() {
+		g, err := j.gatedGraph(fg, closedForm)
+		if err != nil {
+			return err
+		}
 		res, err := fgraph.Enumerate(j.ctx, g)
 		if res == nil {
 			return err
@@ -141,21 +128,17 @@ func (j *job) gatedExact(fg *compile.FactorGraph) error {
 		}
 		return err
 	}
-	return j.gatedQuadrature(fg, g)
+	return j.gatedQuadrature(fg)
 }
 
 // gatedQuadrature integrates the continuous elements by adaptive cubature
 // with the selectors summed out; p(z_d = k) = E[p(z_d = k | x, y)].
-func (j *job) gatedQuadrature(fg *compile.FactorGraph, g *fgraph.Graph) error {
-	mean, cov, _, err := fg.JointPrior()
+func (j *job) gatedQuadrature(fg *compile.FactorGraph) error {
+	mean, cov, lik, err := j.gatedGold(fg)
 	if err != nil {
 		return err
 	}
-	ll, post, err := g.MarginalLogLikelihood()
-	if err != nil {
-		return err
-	}
-	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: ll}, exact.Settings{Tol: infer.DefaultQuadTol, Progress: j.evalProgress()})
+	res, err := exact.Run(j.ctx, exact.Problem{Mean: mean, Cov: cov, LogLik: lik.marginal}, exact.Settings{Tol: infer.DefaultQuadTol, Progress: j.evalProgress()})
 	if res == nil {
 		return err
 	}
@@ -167,10 +150,10 @@ func (j *job) gatedQuadrature(fg *compile.FactorGraph, g *fgraph.Graph) error {
 		return err
 	}
 	var gs []func([]float64) float64
-	for d, p := range g.Priors() {
-		buf := make([]float64, len(p))
-		for k := range p {
-			gs = append(gs, func(x []float64) float64 { post(x, d, buf); return buf[k] })
+	for d, lp := range lik.logPrior {
+		buf := make([]float64, len(lp))
+		for k := range lp {
+			gs = append(gs, func(x []float64) float64 { lik.posterior(x, d, buf); return buf[k] })
 		}
 	}
 	vals, _, err := res.Expect(j.ctx, gs)
@@ -178,8 +161,8 @@ func (j *job) gatedQuadrature(fg *compile.FactorGraph, g *fgraph.Graph) error {
 		return err
 	}
 	prob := make([][]float64, len(fg.Discrete))
-	for d, p := range g.Priors() {
-		prob[d], vals = vals[:len(p)], vals[len(p):]
+	for d, lp := range lik.logPrior {
+		prob[d], vals = vals[:len(lp)], vals[len(lp):]
 	}
 	j.res.Variables.AppendVariables(j.selectorVars(fg, prob, nil))
 	return nil
@@ -188,20 +171,12 @@ func (j *job) gatedQuadrature(fg *compile.FactorGraph, g *fgraph.Graph) error {
 // gatedMCMC runs Gibbs on the selectors with elliptical slice sampling on
 // the continuous elements.
 func (j *job) gatedMCMC(fg *compile.FactorGraph) error {
-	g, err := j.gatedGraph(fg, j.goldLikelihood)
-	if err != nil {
-		return err
-	}
-	mean, cov, _, err := fg.JointPrior()
-	if err != nil {
-		return err
-	}
-	ll, local, err := g.LogLikelihood()
+	mean, cov, lik, err := j.gatedGold(fg)
 	if err != nil {
 		return err
 	}
 	s := mcmc.Settings{Samples: j.spec.Samples, Burnin: burnin(j.spec.MCMCSpec), Chains: j.spec.Chains, Seed: j.st.Seed, Progress: j.drawProgress()}
-	res, err := mcmc.RunMixed(j.ctx, mcmc.MixedProblem{Mean: mean, Cov: cov, Prior: g.Priors(), LogLik: ll, Local: local}, s)
+	res, err := mcmc.RunMixed(j.ctx, mcmc.MixedProblem{Mean: mean, Cov: cov, Prior: lik.priors(), LogLik: lik.logLik, Local: lik.local}, s)
 	if res == nil || res.Result == nil {
 		return err
 	}
@@ -212,6 +187,22 @@ func (j *job) gatedMCMC(fg *compile.FactorGraph) error {
 		j.res.Variables.AppendVariables(j.selectorVars(fg, res.Prob, res.ProbSE))
 	}
 	return err
+}
+
+// gatedGold is what the gold standards on gated likelihoods read from the
+// IR: the joint Gaussian prior (warning when a block's covariance was
+// jittered) and the likelihood with its selectors.
+func (j *job) gatedGold(fg *compile.FactorGraph) ([]float64, *mat.SymDense, *gatedLik, error) {
+	mean, cov, jitter, err := fg.JointPrior()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	j.warnJitter(fg, jitter)
+	lik, err := newGatedLik(fg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return mean, cov, lik, nil
 }
 
 // selectorVars maps the selectors' marginals (in fg.Discrete order), and
