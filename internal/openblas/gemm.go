@@ -52,11 +52,28 @@ type packedA struct {
 	tile [gemmMR * gemmNR]float64
 }
 
-// The packing buffers, reused across calls (a product allocates nothing).
+// The packing buffers, reused across calls (a product allocates nothing
+// once the pool holds a buffer large enough).
 var (
 	aPool = sync.Pool{New: func() any { return new(packedA) }}
-	bPool = sync.Pool{New: func() any { b := make([]float64, gemmKC*gemmNC); return &b }}
+	bPool sync.Pool // *[]float64, from packedB
 )
+
+// packedB returns a pooled buffer for packB's blocks of a product with n
+// columns and inner dimension k: min(k, gemmKC)×min(n, gemmNC) float64
+// with the last sliver padded to gemmNR columns, not the 4 MiB of the
+// largest block, so a small product keeps a small buffer live (and the
+// garbage collector's heap goal, twice the live heap, small). Return it
+// with bPool.Put.
+func packedB(k, n int) *[]float64 {
+	need := min(k, gemmKC) * ((min(n, gemmNC) + gemmNR - 1) / gemmNR * gemmNR)
+	pb, _ := bPool.Get().(*[]float64)
+	if pb == nil || len(*pb) < need {
+		b := make([]float64, need)
+		pb = &b
+	}
+	return pb
+}
 
 // Gemm sets C ← alpha·op(A)·op(B) + beta·C on the calling goroutine, where
 // op(X) is X or Xᵀ as tA, tB say. On the packed micro-kernel (fastGemm) the
@@ -78,7 +95,7 @@ func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float6
 	if alpha == 0 || k == 0 {
 		return
 	}
-	pb := bPool.Get().(*[]float64)
+	pb := packedB(k, n)
 	defer bPool.Put(pb)
 	pa := aPool.Get().(*packedA)
 	defer aPool.Put(pa)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -158,6 +159,20 @@ func gemmTiles(x, y, c blas64.General) {
 				blas64.General{Rows: i1 - i0, Cols: x.Cols, Stride: x.Stride, Data: x.Data[i0*x.Stride:]},
 				blas64.General{Rows: j1 - j0, Cols: y.Cols, Stride: y.Stride, Data: y.Data[j0*y.Stride:]}, 1,
 				blas64.General{Rows: i1 - i0, Cols: j1 - j0, Stride: c.Stride, Data: c.Data[i0*c.Stride+j0:]})
+		}
+	}
+}
+
+// TestPackedBSized checks that the packing buffer of B is sized to the
+// product (min(k, gemmKC) × min(n, gemmNC) rounded up to whole slivers), so
+// a small product does not keep the 4 MiB of the largest block live.
+func TestPackedBSized(t *testing.T) {
+	for _, sh := range [][3]int{{7, 9, 7 * 16}, {200, 200, 200 * 200}, {300, 2100, gemmKC * gemmNC}, {1, 1, gemmNR}} {
+		runtime.GC() // a pool's buffers survive one collection (victim cache)
+		runtime.GC()
+		pb := packedB(sh[0], sh[1])
+		if len(*pb) != sh[2] {
+			t.Errorf("k = %d, n = %d: buffer of %d float64, want %d", sh[0], sh[1], len(*pb), sh[2])
 		}
 	}
 }

@@ -65,7 +65,7 @@ func upperPacked(alpha float64, a, b blas64.General, c blas64.Symmetric) {
 	if k == 0 || alpha == 0 {
 		return
 	}
-	pb := bPool.Get().(*[]float64)
+	pb := packedB(k, n)
 	defer bPool.Put(pb)
 	cg := blas64.General{Rows: n, Cols: n, Stride: c.Stride, Data: c.Data}
 	for j0 := 0; j0 < n; j0 += gemmNC {
