@@ -1,10 +1,8 @@
 package compile
 
 import (
-	"errors"
 	"fmt"
 	"iter"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -40,20 +38,13 @@ func (g *FactorGraph) JointPrior() (mean []float64, cov *mat.SymDense, jitter fl
 }
 
 // blockCov is the covariance of block d's prior as the joint reads it:
-// as given when it factorises, else jittered by δ
-// (gauss.FactorizeJittered).
+// as given when it factorises, else jittered by δ (gauss.FactorizeBlock,
+// the check infer/fgraph's blocks take too).
 func blockCov(d *Block) (*mat.SymDense, float64, error) {
-	c, m := d.Prior.Cov, d.Prior.Mean
-	if c == nil || c.SymmetricDim() != d.N || d.N == 0 || (m != nil && len(m) != d.N) {
-		return nil, 0, fmt.Errorf("block %s: a prior over %d variables needs a %d×%d covariance and a mean of length %d", d.Name, d.N, d.N, d.N, d.N)
-	}
-	if !finite(m) || !finiteSym(c) {
-		return nil, 0, errors.New("block mean or covariance is not finite")
-	}
 	var ch mat.Cholesky
-	cov, delta, err := gauss.FactorizeJittered(c, &ch)
+	cov, delta, err := gauss.FactorizeBlock(d.N, d.Prior.Mean, d.Prior.Cov, &ch)
 	if err != nil {
-		return nil, 0, fmt.Errorf("block covariance over %d variables: %w", d.N, err)
+		return nil, 0, fmt.Errorf("%s: %w", d.Name, err)
 	}
 	return cov, delta, nil
 }
@@ -132,25 +123,4 @@ func (p *priorForms) Form(k int, vars []int, coefs []float64) ([]int, []float64,
 func (p *priorForms) Block(b int) ([]int, []float64, *mat.SymDense) {
 	d := p.g.Dense[b]
 	return d.Vars(), d.Prior.Mean, p.covs[b]
-}
-
-// finite reports whether every x is finite, finiteSym every element of c.
-func finite(xs []float64) bool {
-	for _, x := range xs {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
-}
-
-func finiteSym(c *mat.SymDense) bool {
-	for i := range c.SymmetricDim() {
-		for j := i; j < c.SymmetricDim(); j++ {
-			if x := c.At(i, j); math.IsNaN(x) || math.IsInf(x, 0) {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -219,6 +219,50 @@ func Prior(l Linear) (mean []float64, cov *mat.SymDense, err error) {
 	return mu, mat.NewSymDense(l.NumVars(), sigma), nil
 }
 
+// FactorizeBlock checks a Gaussian block N(mean, cov) over n variables
+// (mean nil = 0: a covariance n×n, n > 0, a mean of length n, every number
+// finite) and factorises its covariance (FactorizeJittered): the one check
+// of a block for the IR's joint prior and infer/fgraph's blocks.
+func FactorizeBlock(n int, mean []float64, cov *mat.SymDense, ch *mat.Cholesky) (*mat.SymDense, float64, error) {
+	switch {
+	case cov == nil || cov.SymmetricDim() != n || n == 0:
+		return nil, 0, fmt.Errorf("block over %d variables needs a %d×%d covariance", n, n, n)
+	case mean != nil && len(mean) != n:
+		return nil, 0, fmt.Errorf("block mean has length %d, want %d", len(mean), n)
+	case !allFinite(mean) || !finiteSym(cov):
+		return nil, 0, fmt.Errorf("block mean or covariance is not finite")
+	}
+	c, delta, err := FactorizeJittered(cov, ch)
+	if err != nil {
+		return nil, 0, fmt.Errorf("block covariance over %d variables: %w", n, err)
+	}
+	return c, delta, nil
+}
+
+// allFinite reports whether every x is finite.
+func allFinite(xs []float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// finiteSym reports whether every element of c (its upper triangle) is
+// finite.
+func finiteSym(c *mat.SymDense) bool {
+	n := c.SymmetricDim()
+	for i := range n {
+		for j := i; j < n; j++ {
+			if x := c.At(i, j); math.IsNaN(x) || math.IsInf(x, 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // FactorizeJittered sets ch to the Cholesky factor of cov when it
 // factorises, else of cov + δI with CholeskyJitter's δ, and returns the
 // covariance factorised (a copy of cov, jittered when δ > 0) and δ.

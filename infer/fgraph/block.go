@@ -34,17 +34,8 @@ func (g *Graph) AddBlock(vars []int, mean []float64, cov *mat.SymDense) {
 		return
 	}
 	b := &block{vars: append([]int(nil), vars...), mean: mean}
-	switch {
-	case cov == nil || cov.SymmetricDim() != len(vars) || len(vars) == 0:
-		g.err = fmt.Errorf("fgraph: block over %d variables needs a %d×%d covariance", len(vars), len(vars), len(vars))
-	case mean != nil && len(mean) != len(vars):
-		g.err = fmt.Errorf("fgraph: block mean has length %d, want %d", len(mean), len(vars))
-	case !finite(mean...) || !finiteSym(cov):
-		g.err = fmt.Errorf("fgraph: block mean or covariance is not finite")
-	default:
-		if err := b.factorize(cov); err != nil {
-			g.err = fmt.Errorf("fgraph: block covariance over %d variables: %w", len(vars), err)
-		}
+	if err := b.factorize(len(vars), mean, cov); err != nil {
+		g.err = fmt.Errorf("fgraph: %w", err)
 	}
 	for i, v := range vars {
 		if g.err == nil && (v < 0 || v >= g.n || slices.Index(vars[:i], v) >= 0) {
@@ -59,11 +50,11 @@ func (g *Graph) AddBlock(vars []int, mean []float64, cov *mat.SymDense) {
 	}
 }
 
-// factorize sets the block's covariance and its Cholesky factor: cov as
-// given when it factorises, else cov + δI with gauss.CholeskyJitter's δ
-// (gauss.FactorizeJittered).
-func (b *block) factorize(cov *mat.SymDense) error {
-	c, delta, err := gauss.FactorizeJittered(cov, &b.chol)
+// factorize checks the block over n variables and sets its covariance and
+// Cholesky factor: cov as given when it factorises, else cov + δI with
+// gauss.CholeskyJitter's δ (gauss.FactorizeBlock).
+func (b *block) factorize(n int, mean []float64, cov *mat.SymDense) error {
+	c, delta, err := gauss.FactorizeBlock(n, mean, cov, &b.chol)
 	if err != nil {
 		return err
 	}
@@ -121,16 +112,4 @@ func (b *block) logDensity(x []float64) float64 {
 		panic(err) // factorised in AddBlock
 	}
 	return -0.5*mat.Dot(r, &s) - 0.5*b.chol.LogDet() - 0.5*float64(d)*math.Log(2*math.Pi)
-}
-
-func finiteSym(a *mat.SymDense) bool {
-	n := a.SymmetricDim()
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			if !finite(a.At(i, j)) {
-				return false
-			}
-		}
-	}
-	return true
 }
