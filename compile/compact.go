@@ -48,12 +48,8 @@ func (c *compiler) compactLatent(s *ast.LatentStmt, d graph.Domain, shape []int)
 		c.fail(s.Type, "latent `%s` has %g elements: about %s through streaming EP at %d bytes each, more than the memory budget of %s (FG_MEMORY_BUDGET, docs/cli.md)",
 			s.Name.Name, n, infer.FormatBytes(need), streamWeightBytes, infer.FormatBytes(budget))
 	}
-	if clashesWithBuiltin(s.Name.Name) {
-		c.fail(s.Name, "latent `%s` has the name of a builtin; choose another name", s.Name.Name)
-	}
-	if _, dup := c.global[s.Name.Name]; dup {
-		c.declare(s.Name, &binding{kind: bLatent})
-		panic(abort{})
+	if msg := c.an.declError(s.Name); msg != "" {
+		c.fail(s.Name, "%s", msg)
 	}
 	lat := c.m.Graph.AddCompactLatent(s.Name.Name, int(n), s.Pos())
 	c.declare(s.Name, &binding{kind: bLatent, lat: lat})

@@ -30,17 +30,15 @@ type weightUses struct {
 	features                 []string // X of dot(X[i], w), Xt of predictive(w, Xt)
 }
 
-// scanWeights fills c.weights from the root file f and the files it
-// imports (read as isNetModel reads them).
-func (c *compiler) scanWeights(f *ast.File) {
-	var files []*ast.File
-	c.netFiles(f, map[string]bool{}, &files)
-	c.weights = map[string]*weightUses{}
+// scanWeights reads what the model's files do with each name (part of
+// semantic analysis: the text alone decides it).
+func scanWeights(files []*ast.File) map[string]*weightUses {
+	weights := map[string]*weightUses{}
 	use := func(name string) *weightUses {
-		u := c.weights[name]
+		u := weights[name]
 		if u == nil {
 			u = &weightUses{}
-			c.weights[name] = u
+			weights[name] = u
 		}
 		return u
 	}
@@ -75,6 +73,7 @@ func (c *compiler) scanWeights(f *ast.File) {
 	for _, f := range files {
 		stmts(f.Stmts)
 	}
+	return weights
 }
 
 // countIdents counts every identifier under n as a use.
@@ -138,7 +137,7 @@ func streamedPredict(s *ast.PredictStmt) (*ast.Ident, string, bool) {
 // maxLatent elements is only ever the weights of libsvm plates (see
 // above), so that it compiles compact.
 func (c *compiler) streamedWeights(s *ast.LatentStmt, d graph.Domain, shape []int) bool {
-	u := c.weights[s.Name.Name]
+	u := c.an.weights[s.Name.Name]
 	if u == nil || u.declared != 1 || u.streamed == 0 || u.uses != u.streamed || d != graph.Real || len(shape) != 1 || c.net != nil {
 		return false
 	}

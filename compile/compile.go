@@ -84,6 +84,10 @@ type binding struct {
 	// abandon their statement silently, since the declaration's error
 	// already explains them (no cascade of "undefined" errors).
 	poisoned bool
+	// declared marks a binding made by a declaration that succeeded (not a
+	// poisoned stand-in, nor a param bound from outside the model's text):
+	// the names an undefined one may be a typo of.
+	declared bool
 }
 
 // compiler holds the state of one compilation.
@@ -94,11 +98,8 @@ type compiler struct {
 	fset       *ast.FileSet // the positions of every file read (Model.Fset)
 	errs       ast.ErrorList
 	global     map[string]*binding
-	order      []string // global names in declaration order
 	locals     []map[string]*binding
-	sources    map[string][]byte // file name → source, for labels and options
-	loading    []string          // import stack (cycle detection)
-	setUsed    map[string]bool
+	sources    map[string][]byte  // file name → source, for labels and options
 	prior      map[int]*priorDecl // latent index → its prior
 	priorTried map[int]bool       // latents whose prior was attempted
 	sites      map[int][]Site     // latent index → likelihood sites
@@ -120,9 +121,13 @@ type compiler struct {
 	sitesMade  map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)
 	siteVals   []float64                     // makeSite's scratch space
 	varMaps    map[*ast.CallExpr]map[string]float64
-	net        *netState              // non-nil when the model lowers to a graph.Net (net.go)
-	vec        *vecPlate              // the plate compiled as one vector statement (plate_vector.go)
-	weights    map[string]*weightUses // what the model's text does with each name (compact_scan.go)
+	net        *netState // non-nil when the model lowers to a graph.Net (net.go)
+	vec        *vecPlate // the plate compiled as one vector statement (plate_vector.go)
+
+	// an is what semantic analysis decided from the text alone: the
+	// files, the declarations and their errors, the plate scopes
+	// (sema.go); global holds the values lowering binds to the names.
+	an *analysis
 
 	// modelFailed is set when the model's statements had errors before
 	// its infer lines are checked: its structure is then not the one
@@ -196,7 +201,6 @@ func newCompiler(opt Options) *compiler {
 		m:          &Model{Fset: fset, Graph: &graph.Graph{Fset: fset}, Params: map[string]Value{}, Data: map[string]Value{}},
 		global:     map[string]*binding{},
 		sources:    map[string][]byte{},
-		setUsed:    map[string]bool{},
 		prior:      map[int]*priorDecl{},
 		priorTried: map[int]bool{},
 		sites:      map[int][]Site{},
@@ -228,7 +232,11 @@ func (c *compiler) visibleNames() []string {
 			out = append(out, n)
 		}
 	}
-	out = append(out, c.order...)
+	for n, b := range c.global {
+		if b.declared {
+			out = append(out, n)
+		}
+	}
 	sort.Strings(out)
 	return out
 }
@@ -294,33 +302,16 @@ func (c *compiler) poisoned(lat int) bool {
 	return ok && b.kind == bLatent && b.lat == lat && b.poisoned
 }
 
-// declare binds a global name, rejecting redeclarations.
+// declare binds a declared name to its value when semantic analysis found
+// its declaration sound, and reports analysis's error for it otherwise.
 func (c *compiler) declare(id *ast.Ident, b *binding) bool {
-	if old, ok := c.global[id.Name]; ok {
-		c.errorf(id, "%s `%s` redeclared (first declared as %s at %s)", bindNames[b.kind], id.Name, bindNames[old.kind], c.fset.Position(old.pos))
+	if msg := c.an.declError(id); msg != "" {
+		c.errorf(id, "%s", msg)
 		return false
 	}
-	if b.kind == bLatent && clashesWithBuiltin(id.Name) {
-		c.errorf(id, "latent `%s` shadows the builtin of the same name; choose another name", id.Name)
-		return false
-	}
-	b.pos = id.Pos()
+	b.pos, b.declared = id.Pos(), true
 	c.global[id.Name] = b
-	c.order = append(c.order, id.Name)
 	return true
-}
-
-// clashesWithBuiltin reports whether a latent called name would hide a
-// builtin. Result accessors (mean, b, logz, …) do not count: they are names
-// only inside expect, which reads latents through them (mean(b[0])), so a
-// model may call a latent b or mean.
-func clashesWithBuiltin(name string) bool {
-	for _, b := range stdlib.LookupAny(name) {
-		if b.Kind != stdlib.Accessor {
-			return true
-		}
-	}
-	return false
 }
 
 // text returns the source text of a node.

@@ -36,8 +36,8 @@ func (c *compiler) plateStmt(s ast.Stmt) {
 // the body stops the plate (so a bad line is reported once).
 func (c *compiler) forStmt(s *ast.ForStmt) {
 	for _, v := range s.Vars {
-		if _, ok := c.lookup(v.Name); ok {
-			c.fail(v, "plate variable `%s` shadows a name already in scope", v.Name)
+		if msg := c.an.plateVarError(v); msg != "" {
+			c.fail(v, "%s", msg)
 		}
 	}
 	if c.net == nil && c.streamPlate(s) {

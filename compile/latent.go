@@ -36,12 +36,8 @@ func (c *compiler) latentStmt(s *ast.LatentStmt) {
 		c.fail(s.Type, "latent `%s`: int latents are not supported; use cat(K)", s.Name.Name)
 	}
 	c.chargeLatent(s, int(sizeOf(shape)))
-	if clashesWithBuiltin(s.Name.Name) {
-		c.fail(s.Name, "latent `%s` has the name of a builtin; choose another name", s.Name.Name)
-	}
-	if _, dup := c.global[s.Name.Name]; dup {
-		c.declare(s.Name, &binding{kind: bLatent})
-		panic(abort{})
+	if msg := c.an.declError(s.Name); msg != "" {
+		c.fail(s.Name, "%s", msg)
 	}
 	lat := c.m.Graph.AddLatent(s.Name.Name, d, card, shape, s.Pos())
 	c.declare(s.Name, &binding{kind: bLatent, lat: lat})

@@ -72,8 +72,10 @@ func compileSource(filename string, src []byte, opt Options, check bool) (m *Mod
 	return c.m, nil
 }
 
-// run compiles the root file: model statements (with imports) in order,
-// then the blocks, then infer/predict/expect/learn lines.
+// run compiles the root file: its imports are read, then the files are
+// analysed (sema.go), then the model statements are lowered in order,
+// then the blocks are built, then the infer/predict/expect/learn lines
+// are compiled.
 func (c *compiler) run(filename string, src []byte) {
 	compiles.Add(1)
 	f := c.parse(filename, src, nil)
@@ -81,12 +83,13 @@ func (c *compiler) run(filename string, src []byte) {
 		return
 	}
 	c.m.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
-	c.loading = append(c.loading, c.canonical(filename))
+	imports := map[*ast.ImportStmt]*ast.File{}
+	c.loadImports(f, []string{c.canonical(filename)}, imports)
+	c.an = analyse(c.fset, f, imports)
 	c.lf = newLearnRec(f)
-	if c.isNetModel(f) {
+	if c.isNetModel() {
 		c.net = newNetState()
 	}
-	c.scanWeights(f)
 	c.modelStmts(f, true)
 	c.checkSetUsed(f)
 	c.buildBlocks()
@@ -153,8 +156,9 @@ func (c *compiler) parse(filename string, src []byte, at ast.Node) *ast.File {
 	return f
 }
 
-// modelStmts processes the model statements of a file in order. Imported
-// files contribute only data, param, latent, factor, ~ and for statements.
+// modelStmts lowers the model statements of a file in order, those of an
+// imported file where its import statement stands. Imported files
+// contribute only data, param, latent, factor, ~ and for statements.
 func (c *compiler) modelStmts(f *ast.File, root bool) {
 	for _, s := range f.Stmts {
 		switch s := s.(type) {
@@ -163,7 +167,9 @@ func (c *compiler) modelStmts(f *ast.File, root bool) {
 				c.m.Name = s.Name.Name
 			}
 		case *ast.ImportStmt:
-			c.guard(func() { c.importFile(s) })
+			if g := c.an.imports[s]; g != nil {
+				c.modelStmts(g, false)
+			}
 		case *ast.InferStmt, *ast.PredictStmt, *ast.ExpectStmt, *ast.LearnStmt:
 			// result statements: the root file's are handled after the blocks.
 		default:
@@ -174,13 +180,24 @@ func (c *compiler) modelStmts(f *ast.File, root bool) {
 	}
 }
 
+// loadImports reads and parses, depth first, the files f imports, each
+// once, recording in imports the file each import statement brings in;
+// stack is the chain of files being loaded, f's last (cycle detection).
+func (c *compiler) loadImports(f *ast.File, stack []string, imports map[*ast.ImportStmt]*ast.File) {
+	for _, s := range f.Stmts {
+		if s, ok := s.(*ast.ImportStmt); ok {
+			c.guard(func() { c.importFile(s, stack, imports) })
+		}
+	}
+}
+
 // importFile loads path relative to the importing file, rejecting cycles.
-func (c *compiler) importFile(s *ast.ImportStmt) {
+func (c *compiler) importFile(s *ast.ImportStmt, stack []string, imports map[*ast.ImportStmt]*ast.File) {
 	p := c.resolve(c.filename(s.Pos()), s.Path.Value)
 	key := c.canonical(p)
-	for i, l := range c.loading {
+	for i, l := range stack {
 		if l == key {
-			chain := append(append([]string(nil), c.loading[i:]...), key)
+			chain := append(append([]string(nil), stack[i:]...), key)
 			c.fail(s.Path, "import cycle: %s", strings.Join(chain, " → "))
 		}
 	}
@@ -196,13 +213,12 @@ func (c *compiler) importFile(s *ast.ImportStmt) {
 	if IsLibDAI(src) {
 		c.fail(s.Path, "import %q: a libDAI file cannot be imported; use data G = libdai(%q)", s.Path.Value, s.Path.Value)
 	}
-	f := c.parse(p, src, s.Path)
-	if f == nil {
+	g := c.parse(p, src, s.Path)
+	if g == nil {
 		return
 	}
-	c.loading = append(c.loading, key)
-	c.modelStmts(f, false)
-	c.loading = c.loading[:len(c.loading)-1]
+	imports[s] = g
+	c.loadImports(g, append(stack[:len(stack):len(stack)], key), imports)
 }
 
 // resolve makes a path in a model file relative to that file's folder (or

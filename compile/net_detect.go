@@ -3,7 +3,6 @@ package compile
 import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/ast"
-	"github.com/fg-infer/fg/lang/parser"
 )
 
 // netOnly reports whether the distribution called name exists only on
@@ -42,8 +41,8 @@ func isSelectorPrior(name string) bool {
 	return sel
 }
 
-// isNetModel reports whether the root file f, with the files it imports,
-// describes a model that
+// isNetModel reports whether the model's files (as semantic analysis
+// found them: the root file and its imports) describe a model that
 // lowers to the typed factor graph (net.go) rather than to Gaussian
 // blocks: it uses a distribution that exists only there (netOnly: it gives
 // a latent a non-Gaussian family or observes through one), or a categorical whose
@@ -52,10 +51,9 @@ func isSelectorPrior(name string) bool {
 // syntactic, made once before the statements compile, so that every
 // statement of a model is lowered to one form; the other models compile
 // exactly as before.
-func (c *compiler) isNetModel(f *ast.File) bool {
+func (c *compiler) isNetModel() bool {
 	latents := map[string]bool{}
-	var files []*ast.File
-	c.netFiles(f, map[string]bool{}, &files)
+	files := c.an.files
 	for _, f := range files {
 		for _, s := range f.Stmts {
 			if l, ok := s.(*ast.LatentStmt); ok {
@@ -85,36 +83,6 @@ func (c *compiler) isNetModel(f *ast.File) bool {
 		visit(f.Stmts)
 	}
 	return found
-}
-
-// netFiles lists f and the files it imports, transitively, each once. An
-// import that cannot be read or parsed is skipped: importing it reports
-// the error when the statements compile.
-func (c *compiler) netFiles(f *ast.File, seen map[string]bool, out *[]*ast.File) {
-	*out = append(*out, f)
-	seen[c.canonical(f.Filename)] = true
-	for _, s := range f.Stmts {
-		imp, ok := s.(*ast.ImportStmt)
-		if !ok {
-			continue
-		}
-		p := c.resolve(f.Filename, imp.Path.Value)
-		if seen[c.canonical(p)] {
-			continue
-		}
-		seen[c.canonical(p)] = true
-		g := c.opt.files[p]
-		if g == nil {
-			src, err := readFile(c.opt.FS, p)
-			if err != nil || IsLibDAI(src) {
-				continue
-			}
-			if g, err = parser.ParseFile(ast.NewFileSet(), p, src); err != nil { // a look at the imports only
-				continue
-			}
-		}
-		c.netFiles(g, seen, out)
-	}
 }
 
 // netCall reports whether one distribution call makes a model a Net model

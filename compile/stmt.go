@@ -218,10 +218,8 @@ func (c *compiler) typeOf(t *ast.TypeExpr) (graph.Domain, int, []int) {
 func (c *compiler) paramStmt(s *ast.ParamStmt) {
 	e := s.Value
 	if x, ok := c.opt.values[s.Name.Name]; ok {
-		c.setUsed[s.Name.Name] = true
 		e = &ast.NumberLit{ValuePos: s.Value.Pos(), Text: fmtNum(x), Value: x}
 	} else if txt, ok := c.opt.Set[s.Name.Name]; ok {
-		c.setUsed[s.Name.Name] = true
 		if lit, isStr := s.Value.(*ast.StringLit); isStr && !strings.HasPrefix(strings.TrimSpace(txt), `"`) {
 			// A string param takes an unquoted --set value literally:
 			// --set dir=../data is dir = "../data".
@@ -288,18 +286,14 @@ func (c *compiler) evalSafe(e ast.Expr) (out *val) {
 // data item. There is no declaration to point at, so the error is on the
 // file and lists what exists.
 func (c *compiler) checkSetUsed(f *ast.File) {
-	var params, csvs []string
-	for n, b := range c.global {
-		if b.kind == bParam {
-			params = append(params, n)
-		}
-	}
+	var csvs []string
+	params := c.an.params()
 	for n := range c.dataUsed {
 		csvs = append(csvs, n)
 	}
 	file := ast.Position{Filename: c.filename(f.Pos())}
 	for name := range c.opt.Set {
-		if !c.setUsed[name] {
+		if !c.an.declaresParam(name) {
 			c.errs.Add(file, file, "%s", unknownOverride(c.override("set", name, ""), name, "param", params))
 		}
 	}

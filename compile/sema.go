@@ -1,0 +1,196 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib"
+)
+
+// Semantic analysis is the compiler's first stage: it reads the parsed
+// files — the root and, once each, the files it imports — before any
+// value is computed, and decides what the text alone decides: which
+// files make up the model, every declared name with its kind, position
+// and declaration order, which declarations are in error (a name declared
+// twice, a latent named like a builtin), which plate variables shadow a
+// name in scope, which params an override can name, and what the text
+// does with each latent (compact_scan.go). Lowering (the rest of the
+// package) evaluates values and builds the model, and reads these
+// decisions instead of making them again.
+//
+// An analysis error is reported by lowering when it reaches the statement
+// (declare, forStmt), not by the analysis itself: a statement that already
+// failed on a value before its name is checked reports that one error
+// only, and the errors of the statements in a plate stop at the plate's
+// first error, as they always have (one mistake, one message).
+
+// symbol is one top-level declaration: a data, param or latent statement.
+type symbol struct {
+	name  string
+	kind  bindKind // bData, bParam or bLatent
+	pos   ast.Pos  // the declared identifier
+	order int      // the declaration's rank in lowering order, from 0
+	// first is the earlier declaration of the same name when this one
+	// redeclares it, else nil.
+	first *symbol
+}
+
+// analysis is what semantic analysis decides about a model's files.
+type analysis struct {
+	fset *ast.FileSet
+	// files are the root file and the files it imports, transitively,
+	// each once, in the order their statements are lowered.
+	files []*ast.File
+	// imports is the file each import statement brings in; an import that
+	// failed or repeats an earlier one (a diamond) is absent.
+	imports map[*ast.ImportStmt]*ast.File
+	// symbols are every top-level declaration in lowering order (imported
+	// statements where their import statement is); byIdent finds one by
+	// its declared identifier, and scope the first declaration of a name.
+	symbols []*symbol
+	byIdent map[*ast.Ident]*symbol
+	scope   map[string]*symbol
+	// shadows holds the plate variables that shadow a name in scope: a
+	// global declared before the plate, or a variable of an enclosing
+	// plate.
+	shadows map[*ast.Ident]bool
+	// weights is what the text does with each name (compact_scan.go).
+	weights map[string]*weightUses
+}
+
+// analyse analyses the root file root and the files its import statements
+// bring in (imports, as load read them).
+func analyse(fset *ast.FileSet, root *ast.File, imports map[*ast.ImportStmt]*ast.File) *analysis {
+	a := &analysis{
+		fset:    fset,
+		imports: imports,
+		byIdent: map[*ast.Ident]*symbol{},
+		scope:   map[string]*symbol{},
+		shadows: map[*ast.Ident]bool{},
+	}
+	a.file(root)
+	a.weights = scanWeights(a.files)
+	return a
+}
+
+// file analyses the top-level statements of f, entering each import where
+// it stands, as lowering does.
+func (a *analysis) file(f *ast.File) {
+	a.files = append(a.files, f)
+	for _, s := range f.Stmts {
+		switch s := s.(type) {
+		case *ast.ImportStmt:
+			if g := a.imports[s]; g != nil {
+				a.file(g)
+			}
+		case *ast.DataStmt:
+			a.declare(s.Name, bData)
+		case *ast.ParamStmt:
+			a.declare(s.Name, bParam)
+		case *ast.LatentStmt:
+			a.declare(s.Name, bLatent)
+		case *ast.ForStmt:
+			a.plate(s, nil)
+		}
+	}
+}
+
+// declare records the declaration of id as a kind.
+func (a *analysis) declare(id *ast.Ident, kind bindKind) {
+	sym := &symbol{name: id.Name, kind: kind, pos: id.Pos(), order: len(a.symbols)}
+	if first, ok := a.scope[id.Name]; ok {
+		sym.first = first
+	} else {
+		a.scope[id.Name] = sym
+	}
+	a.symbols = append(a.symbols, sym)
+	a.byIdent[id] = sym
+}
+
+// plate records which variables of plate s shadow a global declared
+// before it or a variable of the enclosing plates (outer), and analyses
+// the plates nested in its body.
+func (a *analysis) plate(s *ast.ForStmt, outer []*ast.Ident) {
+	for _, v := range s.Vars {
+		if _, ok := a.scope[v.Name]; ok || hasName(outer, v.Name) {
+			a.shadows[v] = true
+		}
+	}
+	inner := append(outer[:len(outer):len(outer)], s.Vars...)
+	for _, b := range s.Body {
+		if f, ok := b.(*ast.ForStmt); ok {
+			a.plate(f, inner)
+		}
+	}
+}
+
+// hasName reports whether one of ids is called name.
+func hasName(ids []*ast.Ident, name string) bool {
+	for _, id := range ids {
+		if id.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// declError is the error of the declaration of id, "" when there is none:
+// a latent named like a builtin, or a name declared before.
+func (a *analysis) declError(id *ast.Ident) string {
+	sym := a.byIdent[id]
+	if sym == nil {
+		return ""
+	}
+	if sym.kind == bLatent && clashesWithBuiltin(sym.name) {
+		return fmt.Sprintf("latent `%s` has the name of a builtin; choose another name", sym.name)
+	}
+	if sym.first != nil {
+		return fmt.Sprintf("%s `%s` redeclared (first declared as %s at %s)", bindNames[sym.kind], sym.name, bindNames[sym.first.kind], a.fset.Position(sym.first.pos))
+	}
+	return ""
+}
+
+// plateVarError is the error of plate variable v, "" when there is none.
+func (a *analysis) plateVarError(v *ast.Ident) string {
+	if a.shadows[v] {
+		return fmt.Sprintf("plate variable `%s` shadows a name already in scope", v.Name)
+	}
+	return ""
+}
+
+// params are the names the model declares as params first, which an
+// override (--set) can name.
+func (a *analysis) params() []string {
+	var out []string
+	for _, sym := range a.symbols {
+		if sym.kind == bParam && sym.first == nil {
+			out = append(out, sym.name)
+		}
+	}
+	return out
+}
+
+// declaresParam reports whether a top-level param statement declares
+// name (the first declaration of name or not): an override of name then
+// has a param to apply to.
+func (a *analysis) declaresParam(name string) bool {
+	for _, sym := range a.symbols {
+		if sym.kind == bParam && sym.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// clashesWithBuiltin reports whether a latent called name would hide a
+// builtin. Result accessors (mean, b, logz, …) do not count: they are names
+// only inside expect, which reads latents through them (mean(b[0])), so a
+// model may call a latent b or mean.
+func clashesWithBuiltin(name string) bool {
+	for _, b := range stdlib.LookupAny(name) {
+		if b.Kind != stdlib.Accessor {
+			return true
+		}
+	}
+	return false
+}
