@@ -83,9 +83,7 @@ func (c *compiler) run(filename string, src []byte) {
 		return
 	}
 	c.m.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
-	imports := map[*ast.ImportStmt]*ast.File{}
-	c.loadImports(f, []string{c.canonical(filename)}, imports)
-	c.an = analyse(c.fset, f, imports)
+	c.an = c.analyseFiles(filename, f)
 	c.lf = newLearnRec(f)
 	if c.isNetModel() {
 		c.net = newNetState()
@@ -178,6 +176,14 @@ func (c *compiler) modelStmts(f *ast.File, root bool) {
 			}
 		}
 	}
+}
+
+// analyseFiles reads the files the root file f (read from filename)
+// imports and analyses them all.
+func (c *compiler) analyseFiles(filename string, f *ast.File) *analysis {
+	imports := map[*ast.ImportStmt]*ast.File{}
+	c.loadImports(f, []string{c.canonical(filename)}, imports)
+	return analyse(c.fset, f, imports)
 }
 
 // loadImports reads and parses, depth first, the files f imports, each

@@ -2,7 +2,9 @@ package compile
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/graph"
@@ -283,8 +285,8 @@ func (c *compiler) evalSafe(e ast.Expr) (out *val) {
 }
 
 // checkSetUsed reports --set and --data names that match no param or csv
-// data item. There is no declaration to point at, so the error is on the
-// file and lists what exists.
+// data item, in the order of their names. There is no declaration to
+// point at, so the error is on the file and lists what exists.
 func (c *compiler) checkSetUsed(f *ast.File) {
 	var csvs []string
 	params := c.an.params()
@@ -292,12 +294,12 @@ func (c *compiler) checkSetUsed(f *ast.File) {
 		csvs = append(csvs, n)
 	}
 	file := ast.Position{Filename: c.filename(f.Pos())}
-	for name := range c.opt.Set {
+	for _, name := range slices.Sorted(maps.Keys(c.opt.Set)) {
 		if !c.an.declaresParam(name) {
 			c.errs.Add(file, file, "%s", unknownOverride(c.override("set", name, ""), name, "param", params))
 		}
 	}
-	for name := range c.opt.Data {
+	for _, name := range slices.Sorted(maps.Keys(c.opt.Data)) {
 		if !c.dataUsed[name] {
 			c.errs.Add(file, file, "%s", unknownOverride(c.override("data", name, ""), name, "csv data item", csvs))
 		}
