@@ -85,7 +85,7 @@ func (c *compiler) run(filename string, src []byte) {
 	c.m.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
 	c.an = c.analyseFiles(filename, f)
 	c.lf = newLearnRec(f)
-	if c.isNetModel() {
+	if c.an.net {
 		c.net = newNetState()
 	}
 	c.modelStmts(f, true)

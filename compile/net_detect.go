@@ -41,19 +41,18 @@ func isSelectorPrior(name string) bool {
 	return sel
 }
 
-// isNetModel reports whether the model's files (as semantic analysis
-// found them: the root file and its imports) describe a model that
+// isNetModel reports whether the model's files (the root file and its
+// imports) describe a model that
 // lowers to the typed factor graph (net.go) rather than to Gaussian
 // blocks: it uses a distribution that exists only there (netOnly: it gives
 // a latent a non-Gaussian family or observes through one), or a categorical whose
 // probabilities depend on a latent (latent weights `categorical(w)`, the
 // rows of a discrete chain `categorical(A[z[t-1]])`). The decision is
-// syntactic, made once before the statements compile, so that every
-// statement of a model is lowered to one form; the other models compile
-// exactly as before.
-func (c *compiler) isNetModel() bool {
+// syntactic, made once by semantic analysis before the statements
+// compile, so that every statement of a model is lowered to one form; the
+// other models compile exactly as before.
+func isNetModel(files []*ast.File) bool {
 	latents := map[string]bool{}
-	files := c.an.files
 	for _, f := range files {
 		for _, s := range f.Stmts {
 			if l, ok := s.(*ast.LatentStmt); ok {

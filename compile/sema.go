@@ -7,14 +7,15 @@ import (
 	"github.com/fg-infer/fg/stdlib"
 )
 
-// Semantic analysis is the compiler's first stage: it reads the parsed
-// files — the root and, once each, the files it imports — before any
-// value is computed, and decides what the text alone decides: which
+// Semantic analysis is the compiler's stage between reading the files
+// (load.go: the root and, once each, the files it imports) and lowering:
+// before any value is computed, it decides what the text alone decides: which
 // files make up the model, every declared name with its kind, position
 // and declaration order, which declarations are in error (a name declared
 // twice, a latent named like a builtin), which plate variables shadow a
-// name in scope, which params an override can name, and what the text
-// does with each latent (compact_scan.go). Lowering (the rest of the
+// name in scope, which params an override can name, what the text does
+// with each latent (compact_scan.go) and whether the model lowers to the
+// typed factor graph (isNetModel). Lowering (the rest of the
 // package) evaluates values and builds the model, and reads these
 // decisions instead of making them again.
 //
@@ -26,10 +27,9 @@ import (
 
 // symbol is one top-level declaration: a data, param or latent statement.
 type symbol struct {
-	name  string
-	kind  bindKind // bData, bParam or bLatent
-	pos   ast.Pos  // the declared identifier
-	order int      // the declaration's rank in lowering order, from 0
+	name string
+	kind bindKind // bData, bParam or bLatent
+	pos  ast.Pos  // the declared identifier
 	// first is the earlier declaration of the same name when this one
 	// redeclares it, else nil.
 	first *symbol
@@ -44,8 +44,9 @@ type analysis struct {
 	// imports is the file each import statement brings in; an import that
 	// failed or repeats an earlier one (a diamond) is absent.
 	imports map[*ast.ImportStmt]*ast.File
-	// symbols are every top-level declaration in lowering order (imported
-	// statements where their import statement is); byIdent finds one by
+	// symbols are every top-level declaration in declaration order, the
+	// order of lowering (imported statements where their import statement
+	// is); byIdent finds one by
 	// its declared identifier, and scope the first declaration of a name.
 	symbols []*symbol
 	byIdent map[*ast.Ident]*symbol
@@ -56,6 +57,9 @@ type analysis struct {
 	shadows map[*ast.Ident]bool
 	// weights is what the text does with each name (compact_scan.go).
 	weights map[string]*weightUses
+	// net is whether the model lowers to the typed factor graph
+	// (isNetModel) rather than to Gaussian blocks.
+	net bool
 }
 
 // analyse analyses the root file root and the files its import statements
@@ -70,6 +74,7 @@ func analyse(fset *ast.FileSet, root *ast.File, imports map[*ast.ImportStmt]*ast
 	}
 	a.file(root)
 	a.weights = scanWeights(a.files)
+	a.net = isNetModel(a.files)
 	return a
 }
 
@@ -97,7 +102,7 @@ func (a *analysis) file(f *ast.File) {
 
 // declare records the declaration of id as a kind.
 func (a *analysis) declare(id *ast.Ident, kind bindKind) {
-	sym := &symbol{name: id.Name, kind: kind, pos: id.Pos(), order: len(a.symbols)}
+	sym := &symbol{name: id.Name, kind: kind, pos: id.Pos()}
 	if first, ok := a.scope[id.Name]; ok {
 		sym.first = first
 	} else {

@@ -172,6 +172,28 @@ param z = 1`)},
 	if len(c.m.Files) != 3 {
 		t.Errorf("%d files parsed, want 3 (each once)", len(c.m.Files))
 	}
+	if a.net {
+		t.Error("a model of data and params lowers to the typed factor graph")
+	}
+}
+
+// TestAnalysisNet: a Beta prior in an imported file makes the whole model
+// lower to the typed factor graph; the same model with a normal prior
+// does not.
+func TestAnalysisNet(t *testing.T) {
+	for prior, want := range map[string]bool{"beta(2, 2)": true, "normal(0, 1)": false} {
+		fsys := fstest.MapFS{
+			"m.fg":     {Data: []byte("import \"prior.fg\"\ndata y: spin[2] = [1, -1]\nfor i in 0..2 { y[i] ~ probit(p) }")},
+			"prior.fg": {Data: []byte("latent p: real ~ " + prior)},
+		}
+		a, errs, _ := analyseFS(t, fsys, "m.fg")
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if a.net != want {
+			t.Errorf("prior %s: net %v, want %v", prior, a.net, want)
+		}
+	}
 }
 
 // TestOverridesUnknown: the overrides that name no param are reported in
