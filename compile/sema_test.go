@@ -223,3 +223,14 @@ func TestOverridesUnknown(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCompileImports compiles examples/imports/probit.fg, whose
+// data, latent and likelihood come from an imported file: the import is
+// read and parsed once, before analysis.
+func BenchmarkCompileImports(b *testing.B) {
+	for b.Loop() {
+		if _, err := CompileFile("../examples/imports/probit.fg", Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
