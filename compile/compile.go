@@ -259,26 +259,29 @@ func (c *compiler) undefined(id *ast.Ident) {
 // poison marks the name of a failed data, param or latent declaration (a
 // latent whose prior failed, or a declaration that read a poisoned name),
 // binding it if nothing else holds it, so that its uses raise no further
-// errors: one mistake, one message.
+// errors: one mistake, one message. A redeclaration that failed leaves
+// the first declaration's binding as it is.
 func (c *compiler) poison(s ast.Stmt) {
 	var id *ast.Ident
-	kind := bData
 	switch s := s.(type) {
 	case *ast.DataStmt:
 		id = s.Name
 	case *ast.ParamStmt:
-		id, kind = s.Name, bParam
+		id = s.Name
 	case *ast.LatentStmt:
-		id, kind = s.Name, bLatent
+		id = s.Name
 	default:
 		return
 	}
-	switch b, ok := c.global[id.Name]; {
-	case !ok:
-		c.global[id.Name] = &binding{kind: kind, pos: id.Pos(), poisoned: true}
-	case b.pos == id.Pos(): // declared by s before it failed
-		b.poisoned = true
+	sym := c.an.byIdent[id]
+	if sym == nil || sym.first != nil {
+		return
 	}
+	if b, ok := c.global[id.Name]; ok {
+		b.poisoned = true // declared by s before it failed
+		return
+	}
+	c.global[id.Name] = &binding{kind: sym.kind, pos: id.Pos(), poisoned: true}
 }
 
 // poisonOnAbort, deferred by a statement that gives latent lat a prior or
