@@ -74,12 +74,12 @@ const (
 
 var bindNames = [...]string{"param", "data", "latent", "loop variable"}
 
-// binding is a name in scope.
+// binding is the value of a name in scope (where the name is declared is
+// the symbol table's: analysis).
 type binding struct {
 	kind bindKind
 	v    val
 	lat  int // bLatent: index into Graph.Latents
-	pos  ast.Pos
 	// poisoned marks the name of a declaration that failed: uses of it
 	// abandon their statement silently, since the declaration's error
 	// already explains them (no cascade of "undefined" errors).
@@ -281,7 +281,7 @@ func (c *compiler) poison(s ast.Stmt) {
 		b.poisoned = true // declared by s before it failed
 		return
 	}
-	c.global[id.Name] = &binding{kind: sym.kind, pos: id.Pos(), poisoned: true}
+	c.global[id.Name] = &binding{kind: sym.kind, poisoned: true}
 }
 
 // poisonOnAbort, deferred by a statement that gives latent lat a prior or
@@ -312,7 +312,7 @@ func (c *compiler) declare(id *ast.Ident, b *binding) bool {
 		c.errorf(id, "%s", msg)
 		return false
 	}
-	b.pos, b.declared = id.Pos(), true
+	b.declared = true
 	c.global[id.Name] = b
 	return true
 }

@@ -46,7 +46,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 	n, at := c.plateRangeOf(s)
 	scope := map[string]*binding{}
 	for _, v := range s.Vars {
-		scope[v.Name] = &binding{kind: bLoop, pos: v.Pos()}
+		scope[v.Name] = &binding{kind: bLoop}
 	}
 	c.locals = append(c.locals, scope)
 	defer func() { c.locals = c.locals[:len(c.locals)-1] }()

@@ -389,7 +389,7 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 		if p.Bounded && !(x[i] >= p.Lo && x[i] <= p.Hi) {
 			return fmt.Errorf("learn: the value %s of `%s` is outside [%s, %s]", fmtNum(x[i]), name, fmtNum(p.Lo), fmtNum(p.Hi))
 		}
-		c.global[name] = &binding{kind: bParam, v: numVal(x[i]), pos: p.Pos}
+		c.global[name] = &binding{kind: bParam, v: numVal(x[i])}
 	}
 	for _, d := range f.st.rec.params {
 		if f.st.rec.learned[d.name] {
@@ -399,7 +399,7 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 		if v.k == kNum {
 			c.finite(d.expr, "param "+d.name, v)
 		}
-		c.global[d.name] = &binding{kind: bParam, v: v, pos: d.at.Pos()}
+		c.global[d.name] = &binding{kind: bParam, v: v}
 	}
 	return nil
 }
