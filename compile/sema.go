@@ -8,16 +8,17 @@ import (
 )
 
 // Semantic analysis is the compiler's stage between reading the files
-// (load.go: the root and, once each, the files it imports) and lowering:
-// before any value is computed, it decides what the text alone decides: which
-// files make up the model, every declared name with its kind, position
-// and declaration order, which declarations are in error (a name declared
-// twice, a latent named like a builtin), which plate variables shadow a
-// name in scope, which params an override can name, what the text does
-// with each latent (compact_scan.go) and whether the model lowers to the
-// typed factor graph (isNetModel). Lowering (the rest of the
-// package) evaluates values and builds the model, and reads these
-// decisions instead of making them again.
+// (load.go: the root and, once each, the files it imports) and lowering.
+// Before any value is computed, it decides what the text alone decides:
+// which files make up the model, every declared name with its kind,
+// position and declaration order, which declarations are in error (a name
+// declared twice, a latent named like a builtin), which plate variables
+// shadow a name in scope, which params an override can name, what the
+// text does with each latent (compact_scan.go) and whether the model
+// lowers to the typed factor graph (isNetModel). Lowering (the rest of
+// the package) evaluates values and builds the model, and reads these
+// decisions instead of making them again; a binding (compile.go) holds a
+// name's value, the symbol its declaration.
 //
 // An analysis error is reported by lowering when it reaches the statement
 // (declare, forStmt), not by the analysis itself: a statement that already
@@ -46,8 +47,8 @@ type analysis struct {
 	imports map[*ast.ImportStmt]*ast.File
 	// symbols are every top-level declaration in declaration order, the
 	// order of lowering (imported statements where their import statement
-	// is); byIdent finds one by
-	// its declared identifier, and scope the first declaration of a name.
+	// is); byIdent finds one by its declared identifier, and scope the
+	// first declaration of a name.
 	symbols []*symbol
 	byIdent map[*ast.Ident]*symbol
 	scope   map[string]*symbol
