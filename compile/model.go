@@ -211,21 +211,10 @@ type BatchFactor struct {
 type InferSpec struct {
 	Label    string // unique label: `as NAME`, else the method for its default divergence, else METHOD_DIVNAME; _2, _3 for later lines (docs/language.md)
 	Method   infer.Method
-	Settings infer.Settings
-	Approx   infer.Scheme // exact (closed form) or a numerical scheme (gh with its nodes)
-	Family   infer.Family
-	Passes   int // ADF / mini-batch passes; 1 = single-pass ADF
-	// ExactMethod is infer exact's integrator (infer.ExactMethods), ""
-	// when not written: chosen by the block's dimension.
-	ExactMethod string
-	// NonNegativeSites clamps new EP site precisions at zero, GPML infEP's
-	// convention (`nonnegative_sites = true`); it changes the fixed point
-	// only for likelihoods that are not log-concave, such as step.
-	NonNegativeSites bool
-	// Shards > 0 runs EP over that many contiguous data shards (infer/shard).
-	Shards int
-	// mcmc run lengths
-	infer.MCMCSpec
+	// LineOptions are what the line's options set (Settings, Approx,
+	// Family, Passes, ExactMethod, NonNegativeSites, Shards, the mcmc run
+	// lengths), the method's defaults for those it does not write.
+	infer.LineOptions
 	Options map[string]string // the options as written, for reports
 	Pos     ast.Pos
 	stmt    *ast.InferStmt // the line, for the positions of Model.Supports
