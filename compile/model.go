@@ -209,8 +209,8 @@ type BatchFactor struct {
 
 // InferSpec is one infer line.
 type InferSpec struct {
-	Label    string // unique label: `as NAME`, else the method for its default divergence, else METHOD_DIVNAME; _2, _3 for later lines (docs/language.md)
-	Method   infer.Method
+	Label  string // unique label: `as NAME`, else the method for its default divergence, else METHOD_DIVNAME; _2, _3 for later lines (docs/language.md)
+	Method infer.Method
 	// LineOptions are what the line's options set (Settings, Approx,
 	// Family, Passes, ExactMethod, NonNegativeSites, Shards, the mcmc run
 	// lengths), the method's defaults for those it does not write.
