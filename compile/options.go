@@ -3,7 +3,6 @@ package compile
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/infer"
@@ -41,24 +40,28 @@ func (c *compiler) specCall(e ast.Expr, k stdlib.Kind) *args {
 }
 
 // inferOption applies one `key = value` of an infer line: its descriptor
-// in the options schema (infer.InferOptions) says which methods take it,
-// the kind of value to read, its range check and where it is stored.
+// in the method's options schema (infer.Entry.Options) says the kind of
+// value to read, its range check and where it is stored. A key of another
+// method's schema does not apply; any other is unknown (infer.InferOptions
+// lists them all).
 func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
-	if ms := infer.MethodsAccepting(o.Key.Name); len(ms) > 0 && !slices.Contains(ms, spec.Method) {
+	if e, err := infer.Lookup(spec.Method); err == nil {
+		if opt, ok := e.Options.Lookup(o.Key.Name); ok {
+			setOption(c, opt, &spec.LineOptions, o)
+			return
+		}
+	}
+	if ms := infer.MethodsAccepting(o.Key.Name); len(ms) > 0 {
 		c.fail(o.Key, "option `%s` does not apply to %s (only to %v)", o.Key.Name, spec.Method, ms)
 	}
-	opt, ok := infer.InferOptions.Lookup(o.Key.Name)
-	if !ok {
-		keys := infer.InferOptions.Keys()
-		msg := fmt.Sprintf("unknown infer option `%s`", o.Key.Name)
-		if dym := didYouMean(o.Key.Name, keys); dym != "" {
-			msg += dym
-		} else {
-			msg += "; options are " + joinQuoted(keys)
-		}
-		c.fail(o.Key, "%s", msg)
+	keys := infer.InferOptions.Keys()
+	msg := fmt.Sprintf("unknown infer option `%s`", o.Key.Name)
+	if dym := didYouMean(o.Key.Name, keys); dym != "" {
+		msg += dym
+	} else {
+		msg += "; options are " + joinQuoted(keys)
 	}
-	setOption(c, opt, &spec.LineOptions, o)
+	c.fail(o.Key, "%s", msg)
 }
 
 // setOption reads option o's value as its descriptor's kind says, checks
