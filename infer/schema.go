@@ -16,7 +16,8 @@ import (
 // looking its key up in the schema (compile/options.go reads a value of
 // each ValueKind); the engines say which options they take by their
 // schema (compile.Engine.Options); the option tables of docs/language.md
-// and docs/learn.md are generated from it (Markdown, docs_test.go).
+// and docs/learn.md are generated from it (Markdown, LearnMarkdown; kept
+// equal by TestOptionTablesDocs).
 
 // ValueKind is the type of value an option takes, which says how the
 // compiler reads the expression written after `key =`.
@@ -220,6 +221,8 @@ var (
 		Set:     func(l *LineOptions, v Value) { l.Settings.Seed = uint64(v.Int) },
 		Values:  "integer 0 … 2⁵³ − 1 for random schedules and samplers",
 	}
+	// The default of approx on ep depends on the model's sites: compile's
+	// defaultApprox (exact when every site has closed-form moments).
 	optApprox = &LineOption{
 		Key: "approx", Kind: SchemeValue,
 		Default:    always(Value{Scheme: Scheme{Kind: SchemeExact}}),
