@@ -107,6 +107,7 @@ type compiler struct {
 	libsvm     map[string]*stdlib.LibSVMInfo // libsvm files read, by path
 	allIDs     map[int][]int                 // latent → ids of all its elements
 	nUnroll    int                           // factors produced, against the limit
+	offGraph   []int                         // the numbers of the factors Graph does not hold, increasing (factorNumber)
 	nBranches  int64                         // branches of gated likelihoods, against the memory budget
 	nIter      int                           // plate iterations run, against maxIterations
 	plates     []plateAt                     // the plates being unrolled, outermost first (plate_grow.go)

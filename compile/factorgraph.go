@@ -60,7 +60,12 @@ type FactorGraph struct {
 	// graph names the factors (labels on demand); nil in graphs built by
 	// hand, whose labels are their tags'.
 	graph *graph.Graph
-	tagOf map[fgTag]int // the index of each tag
+	// offGraph are the numbers of the model's factors that graph does not
+	// hold (the whole-latent priors: Dense blocks and the linear-Gaussian
+	// factors of a tag with kind), increasing; a factor graph holds
+	// the numbers of its factors, graph the rest (Model.Factors).
+	offGraph []int
+	tagOf    map[fgTag]int // the index of each tag
 	// Dense are the priors over a whole latent kept as one dense Gaussian
 	// block (gp, mvnormal; in a graph of blocks also normal, student_t and
 	// tp), with their sites in a graph of blocks (Blocks).
@@ -99,7 +104,7 @@ type DiscreteVar struct {
 type Gate struct {
 	Selector int
 	Branches []AffineSite
-	Factor   int    // index into Graph.Factors
+	Factor   int    // the factor's number (Model.Factors)
 	Label    string // e.g. "normal(y[3] | z[3])"
 	Pos      ast.Pos
 }
@@ -119,7 +124,7 @@ type LinearGaussian struct {
 	Aff    Affine
 	Var    float64
 	Target int     // the variable this factor is the prior / conditional of
-	Factor int     // index into Graph.Factors (shared by the elements of one whole-latent normal prior)
+	Factor int     // the factor's number (Model.Factors; shared by the elements of one whole-latent normal prior)
 	Label  string  // e.g. "normal(x[3])"
 	Pos    ast.Pos // the statement's (NoPos in graphs not compiled from source)
 }
@@ -133,7 +138,7 @@ type LinearGaussian struct {
 type AffineSite struct {
 	Shared *Site // Kind, Lik, Params and Pos of the statement; its Y, Factor, Label, Index and Proj are not this site's
 	Y      float64
-	Factor int    // index into Graph.Factors
+	Factor int    // the factor's number (Model.Factors)
 	Label  string // e.g. "normal(y[3])"
 	Aff    Affine
 }
@@ -278,7 +283,7 @@ func (g *FactorGraph) label(t *fgTag, a graph.Affine) string {
 		b = g.graph.AppendVarName(b, a.Vars[0]+t.gvar)
 		return string(append(b, ')'))
 	}
-	return g.graph.Factor(a.Factor).Label
+	return g.graph.Factor(g.graphIndex(a.Factor)).Label
 }
 
 // SharedSites iterates over the Sites the likelihood sites share, in the

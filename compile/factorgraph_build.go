@@ -125,7 +125,7 @@ func (c *compiler) chargeElements(stmt ast.Node, n int) {
 	if c.fg.overBudget { // refused once: the later statements only repeat it
 		panic(abort{})
 	}
-	factors := c.m.Graph.NumFactors() + n*c.plateLeft()
+	factors := c.nextFactor() + n*c.plateLeft()
 	if c.vec != nil { // the statement's factors are a vector plate's
 		c.fg.vecFactors += n
 	}
@@ -169,8 +169,8 @@ func (c *compiler) realElements() int {
 // factor-graph engines do not serve yet.
 func (c *compiler) buildFactorGraph() {
 	g := c.m.Graph
-	fg := newFactorGraph(g)
-	if !c.chargeFactorGraph(g.NumFactors(), fg.NumVars) {
+	fg := newFactorGraph(g, c.offGraph)
+	if !c.chargeFactorGraph(c.nextFactor(), fg.NumVars) {
 		return
 	}
 	b := &fgBuilder{c: c, g: g, fg: fg, owner: make([]int, fg.NumVars)}
@@ -218,8 +218,8 @@ func (c *compiler) buildFactorGraph() {
 
 // newFactorGraph is the factor graph of g's real latents with their
 // variables and no factor yet.
-func newFactorGraph(g *graph.Graph) *FactorGraph {
-	fg := &FactorGraph{First: make([]int, len(g.Latents)), graph: g}
+func newFactorGraph(g *graph.Graph, offGraph []int) *FactorGraph {
+	fg := &FactorGraph{First: make([]int, len(g.Latents)), graph: g, offGraph: offGraph}
 	for li := range g.Latents {
 		fg.First[li] = -1
 		if l := &g.Latents[li]; l.Domain == graph.Real {
@@ -426,7 +426,7 @@ func (b *fgBuilder) ownAll(li int, pos ast.Pos) {
 func (b *fgBuilder) conditional(d graph.Affine) {
 	target := d.Vars[0]
 	t := b.varOf(target)
-	pos := b.g.FactorPos(d.Factor)
+	pos := b.fg.factorPos(d.Factor)
 	if !b.own(t, pos, target) {
 		return
 	}
@@ -484,7 +484,7 @@ func (b *fgBuilder) conditionalColumns(conds *graph.Affines) bool {
 		factors = conds.FactorCol().AppendTo(factors[:0], lo, hi)
 		for i, t := range slots[0] {
 			if f := factors[i]; f != lastF {
-				pos := b.g.FactorPos(f)
+				pos := b.fg.factorPos(f)
 				lastF, lastTag = f, b.fg.tag(fgTag{pos: pos})
 			}
 			b.own(t, b.fg.tags[lastTag].pos, t)

@@ -221,10 +221,30 @@ func (c *compiler) checkUnroll(at ast.Node, n float64) {
 	}
 }
 
-// addFactor appends a graph factor, enforcing the model's factor limit.
+// addFactor appends a graph factor, enforcing the model's factor limit,
+// and returns its number (nextFactor).
 func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
 	c.countFactor(at)
-	return c.m.Graph.AddFactor(f)
+	n := c.nextFactor()
+	c.m.Graph.AddFactor(f)
+	return n
+}
+
+// nextFactor is the number the next factor of the model gets: factors are
+// numbered in the order they compile, those Graph holds (the discrete
+// ones, and the continuous ones not moved out of it yet) and those only
+// the real-latent IR holds (offGraph: the whole-latent priors) alike, so
+// that a factor keeps the number it had when Graph held every factor
+// (Block.Factor, LinearGaussian.Factor, the dumps' factor=N, the order of
+// Model.Factors).
+func (c *compiler) nextFactor() int { return c.m.Graph.NumFactors() + len(c.offGraph) }
+
+// addOffGraph numbers a factor that Graph does not hold (the real-latent
+// IR does) and returns its number.
+func (c *compiler) addOffGraph() int {
+	n := c.nextFactor()
+	c.offGraph = append(c.offGraph, n)
+	return n
 }
 
 // addCompactFactor adds a factor without a table (a likelihood site, a
@@ -234,7 +254,9 @@ func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
 // variables, so that runs are long.
 func (c *compiler) addCompactFactor(at ast.Node, f graph.Factor) int {
 	c.countFactor(at)
-	return c.m.Graph.AddCompactFactor(f)
+	n := c.nextFactor()
+	c.m.Graph.AddCompactFactor(f)
+	return n
 }
 
 // countFactor counts a factor about to be added against the model's

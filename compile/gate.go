@@ -383,7 +383,7 @@ func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
 	}
 	gates := map[int]bool{}
 	for _, gt := range fg.Gates {
-		gates[gt.Factor] = true
+		gates[fg.graphIndex(gt.Factor)] = true
 	}
 	for fi, f := range g.Factors() {
 		if gates[fi] || f.Kind == (factor.Categorical{}).Name() {

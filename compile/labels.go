@@ -84,5 +84,7 @@ func (c *compiler) condIndexLabels(kind string, ids []int) indexLabels {
 func (c *compiler) addIndexedFactor(at ast.Node, f graph.Factor, il indexLabels, k int) int {
 	c.countFactor(at)
 	f.Label = ""
-	return c.m.Graph.AddIndexedFactor(f, il.prefix, il.first+k, il.suffix)
+	n := c.nextFactor()
+	c.m.Graph.AddIndexedFactor(f, il.prefix, il.first+k, il.suffix)
+	return n
 }
