@@ -3,17 +3,20 @@ package compile
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"sort"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
 // Factors is the model's list of its factors in compile order (Dump, DOT,
 // `fg check`, the labels an expect line names): Graph's, interleaved with
-// the factors only the FactorGraph holds (its whole-latent priors), whose
-// graph.Factor — kind, the latent's variables, label kind(NAME),
-// parameters, position — is made on demand from the FactorGraph.
+// the factors only the FactorGraph holds (whole-latent priors, mini-batch
+// potentials, gated likelihoods), whose graph.Factor — kind, graph
+// variables, label, parameters, position — is made on demand from the
+// FactorGraph.
 // Numbers are the factors' (Block.Factor, LinearGaussian.Factor, ...).
 func (m *Model) Factors() graph.FactorList {
 	if fg := m.FactorGraph; fg != nil && len(fg.offGraph) > 0 {
@@ -69,16 +72,28 @@ func (g *FactorGraph) graphIndex(n int) int { return n - sort.SearchInts(g.offGr
 // factorPos is the position of factor number n, a factor Graph holds.
 func (g *FactorGraph) factorPos(n int) ast.Pos { return g.graph.FactorPos(g.graphIndex(n)) }
 
-// offGraphFactor is off-graph factor number n as the graph.Factor Graph
-// held before: a whole-latent prior over every element of its latent,
-// from its dense block or from the linear-Gaussian factors of its
-// elements (which share number n; their tag has the prior's kind and
-// statement).
+// offGraphFactor is off-graph factor number n as a graph.Factor: a
+// whole-latent prior over every element of its latent, from its dense
+// block or from the linear-Gaussian factors of its elements (which share
+// number n; their tag has the prior's kind and statement); a mini-batch
+// potential exp(...) over every element of its block's latent; a gated
+// likelihood on its selector, then the variables of its branches in the
+// order they first appear.
 func (g *FactorGraph) offGraphFactor(n int) graph.Factor {
 	for _, b := range g.Dense {
 		if b.Factor == n {
 			return g.priorFactor(b.Latent, b.Prior.Kind.Name(), priorParams(b.Prior), b.PriorPos)
 		}
+		for _, bf := range b.Batches {
+			if bf.Factor == n {
+				f := g.priorFactor(b.Latent, factor.Exp{}.Name(), nil, bf.Pos)
+				f.Label = bf.Label
+				return f
+			}
+		}
+	}
+	if k := sort.Search(len(g.Gates), func(k int) bool { return g.Gates[k].Factor >= n }); k < len(g.Gates) && g.Gates[k].Factor == n {
+		return g.gateFactor(&g.Gates[k])
 	}
 	if lo, hi := g.gaussiansOf(n); lo < hi {
 		a := g.gaussians.At(lo, nil, nil)
@@ -97,4 +112,30 @@ func (g *FactorGraph) priorFactor(li int, kind string, params map[string]float64
 		ids[i] = l.First + i
 	}
 	return graph.Factor{Kind: kind, Vars: ids, Label: kind + "(" + l.Name + ")", Params: params, Pos: pos}
+}
+
+// gateFactor is gate gt as a graph.Factor: an observed likelihood on its
+// selector and the graph variables of its branches' projections, each
+// once, in the order they first appear.
+func (g *FactorGraph) gateFactor(gt *Gate) graph.Factor {
+	vars := []int{g.Discrete[gt.Selector].Var}
+	for _, b := range gt.Branches {
+		for _, v := range b.Aff.Vars {
+			if id := g.graphVar(v); !slices.Contains(vars[1:], id) {
+				vars = append(vars, id)
+			}
+		}
+	}
+	b := &gt.Branches[0]
+	return graph.Factor{Kind: b.Shared.Kind, Vars: vars, Y: b.Y, Observed: true, Label: gt.Label, Pos: gt.Pos}
+}
+
+// graphVar is the graph variable of FactorGraph variable v.
+func (g *FactorGraph) graphVar(v int) int {
+	for li, first := range g.First {
+		if l := &g.graph.Latents[li]; first >= 0 && v >= first && v < first+l.Size() {
+			return l.First + v - first
+		}
+	}
+	panic(fmt.Sprintf("compile: variable %d is not in the factor graph", v))
 }
