@@ -357,7 +357,7 @@ func (c *compiler) buildBlocks() {
 	}
 	c.expandProjections()
 	g := c.m.Graph
-	fg := newFactorGraph(g, c.offGraph)
+	fg := newFactorGraph(g, &c.offGraph)
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		if l.Domain != graph.Real {
