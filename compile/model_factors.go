@@ -12,11 +12,12 @@ import (
 )
 
 // Factors is the model's list of its factors in compile order (Dump, DOT,
-// `fg check`, the labels an expect line names): Graph's, interleaved with
-// the factors only the FactorGraph holds (whole-latent priors, mini-batch
-// potentials, gated likelihoods), whose graph.Factor — kind, graph
-// variables, label, parameters, position — is made on demand from the
-// FactorGraph.
+// `fg check`, the labels an expect line names): Graph's (the discrete
+// factors), interleaved with the continuous ones, which only the
+// FactorGraph holds (whole-latent priors, conditionals, likelihood sites
+// and mixtures, mini-batch potentials, gated likelihoods) and whose
+// graph.Factor — kind, graph variables, label, parameters, position — is
+// made on demand from it: the list Graph was when it held every factor.
 // Numbers are the factors' (Block.Factor, LinearGaussian.Factor, ...).
 func (m *Model) Factors() graph.FactorList {
 	if fg := m.FactorGraph; fg != nil && fg.offGraph.Len() > 0 {
