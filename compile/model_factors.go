@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"container/heap"
 	"fmt"
 	"iter"
 	"slices"
@@ -44,23 +45,31 @@ func (l modelFactors) LabelledFactor(i int) graph.Factor {
 
 func (l modelFactors) LabelledFactors() iter.Seq2[int, graph.Factor] {
 	return func(yield func(int, graph.Factor) bool) {
-		off, k := &l.fg.offGraph, 0
-		for j, f := range l.g.LabelledFactors() {
-			// Graph's factor j is number j + k when k off-graph factors
-			// come before it.
-			for ; k < off.Len() && off.At(k) == j+k; k++ {
-				if !yield(j+k, l.fg.offGraphFactor(j+k)) {
-					return
+		off := l.fg.offCursors() // the off-graph factors, the next first
+		n := 0                   // the next number
+		emitOff := func() bool {
+			for len(off) > 0 && off[0].num() == n {
+				c := off[0]
+				if !yield(n, c.factor()) {
+					return false
+				}
+				n++
+				if c.advance() {
+					heap.Fix(&off, 0)
+				} else {
+					heap.Pop(&off)
 				}
 			}
-			if !yield(j+k, f) {
-				return
-			}
+			return true
 		}
-		for ; k < off.Len(); k++ {
-			if n := off.At(k); !yield(n, l.fg.offGraphFactor(n)) {
+		for _, f := range l.g.LabelledFactors() {
+			if !emitOff() || !yield(n, f) {
 				return
 			}
+			n++
+		}
+		if emitOff() && len(off) > 0 {
+			panic(fmt.Sprintf("compile: off-graph factor %d is not numbered after factor %d", off[0].num(), n-1))
 		}
 	}
 }
@@ -81,48 +90,165 @@ func (g *FactorGraph) isOffGraph(n int) bool {
 }
 
 // offGraphFactor is off-graph factor number n as a graph.Factor, found
-// by its number (the factors of each kind are in number order): a
-// whole-latent prior over every element of its latent, from its dense
-// block or from the linear-Gaussian factors of its elements (which share
-// number n; their tag has the prior's kind and statement); a conditional
-// normal on its target, then its mean's variables; a likelihood site
-// (a block's or an affine one) on its variables in increasing order; a
-// mini-batch potential exp(...) over every element of its block's latent;
-// a gated likelihood on its selector, then the variables of its branches
-// in the order they first appear.
+// by its number in the list that holds it (offList).
 func (g *FactorGraph) offGraphFactor(n int) graph.Factor {
+	for _, l := range g.offLists() {
+		if k := sort.Search(l.len(), func(k int) bool { return l.num(k) >= n }); k < l.len() && l.num(k) == n {
+			return l.factor(k)
+		}
+	}
+	panic(fmt.Sprintf("compile: factor %d is neither in the graph nor in the factor graph", n))
+}
+
+// An offList is one list of the off-graph factors, in number order: a
+// dense block's prior, its sites or its mini-batch potentials, the
+// gates, the linear-Gaussian factors or the affine sites. Their factors
+// as graph.Factor values (factor) are: a whole-latent prior over every
+// element of its latent, from its dense block or from the linear-Gaussian
+// factors of its elements (which share its number: the list gives the
+// first, next skips the others; their tag has the prior's kind and
+// statement); a conditional normal on its target, then its mean's
+// variables; a likelihood site (a block's or an affine one) on its
+// variables in increasing order; a mini-batch potential exp(...) over
+// every element of its block's latent; a gated likelihood on its
+// selector, then the variables of its branches in the order they first
+// appear.
+type offList struct {
+	g    *FactorGraph
+	kind offKind
+	b    *Block
+}
+
+type offKind int
+
+const (
+	offPrior offKind = iota
+	offBlockSites
+	offBatches
+	offGates
+	offGaussians
+	offSites
+)
+
+// offLists are g's lists of off-graph factors.
+func (g *FactorGraph) offLists() []offList {
+	var out []offList
 	for _, b := range g.Dense {
-		if b.Factor == n {
-			return g.priorFactor(b.Latent, b.Prior.Kind.Name(), priorParams(b.Prior), b.PriorPos)
-		}
-		if k := sort.Search(len(b.Sites), func(k int) bool { return b.Sites[k].Factor >= n }); k < len(b.Sites) && b.Sites[k].Factor == n {
-			return g.blockSiteFactor(b, &b.Sites[k])
-		}
-		for _, bf := range b.Batches {
-			if bf.Factor == n {
-				f := g.priorFactor(b.Latent, factor.Exp{}.Name(), nil, bf.Pos)
-				f.Label = bf.Label
-				return f
-			}
-		}
+		out = append(out, offList{g, offPrior, b}, offList{g, offBlockSites, b}, offList{g, offBatches, b})
 	}
-	if k := sort.Search(len(g.Gates), func(k int) bool { return g.Gates[k].Factor >= n }); k < len(g.Gates) && g.Gates[k].Factor == n {
+	return append(out, offList{g, offGates, nil}, offList{g, offGaussians, nil}, offList{g, offSites, nil})
+}
+
+func (l offList) len() int {
+	switch l.kind {
+	case offPrior:
+		if l.b.Factor < 0 {
+			return 0 // a compact latent's shared prior: no factor
+		}
+		return 1
+	case offBlockSites:
+		return len(l.b.Sites)
+	case offBatches:
+		return len(l.b.Batches)
+	case offGates:
+		return len(l.g.Gates)
+	case offGaussians:
+		return l.g.gaussians.Len()
+	}
+	return l.g.sites.Len()
+}
+
+// num is the number of factor k of the list.
+func (l offList) num(k int) int {
+	switch l.kind {
+	case offPrior:
+		return l.b.Factor
+	case offBlockSites:
+		return l.b.Sites[k].Factor
+	case offBatches:
+		return l.b.Batches[k].Factor
+	case offGates:
+		return l.g.Gates[k].Factor
+	case offGaussians:
+		return l.g.gaussians.Factor(k)
+	}
+	return l.g.sites.Factor(k)
+}
+
+// next is the index of the factor after k: k + 1, or past the elements
+// of a whole-latent prior, which share its number.
+func (l offList) next(k int) int {
+	n := l.num(k)
+	for k++; l.kind == offGaussians && k < l.len() && l.num(k) == n; k++ {
+	}
+	return k
+}
+
+// factor is factor k of the list as a graph.Factor.
+func (l offList) factor(k int) graph.Factor {
+	g := l.g
+	switch l.kind {
+	case offPrior:
+		return g.priorFactor(l.b.Latent, l.b.Prior.Kind.Name(), priorParams(l.b.Prior), l.b.PriorPos)
+	case offBlockSites:
+		return g.blockSiteFactor(l.b, &l.b.Sites[k])
+	case offBatches:
+		bf := &l.b.Batches[k]
+		f := g.priorFactor(l.b.Latent, factor.Exp{}.Name(), nil, bf.Pos)
+		f.Label = bf.Label
+		return f
+	case offGates:
 		return g.gateFactor(&g.Gates[k])
-	}
-	if lo, hi := g.gaussiansOf(n); lo < hi {
-		a := g.gaussians.At(lo, nil, nil)
+	case offGaussians:
+		a := g.gaussians.At(k, nil, nil)
 		t := &g.tags[a.Tag]
 		if t.kind != "" {
 			return g.priorFactor(g.graph.Vars[a.Vars[0]+t.gvar].Latent, t.kind, nil, t.pos)
 		}
-		return graph.Factor{Kind: factor.NormalPrior{}.Name(), Vars: g.graphVars(a.Vars, false), Label: g.label(t, a, &g.gaussLabels, lo),
+		return graph.Factor{Kind: factor.NormalPrior{}.Name(), Vars: g.graphVars(a.Vars, false), Label: g.label(t, a, &g.gaussLabels, k),
 			Pos: t.pos, ScalarName: "var", Scalar: a.Var}
 	}
-	if k, ok := g.siteOf(n); ok {
-		s := g.Site(k)
-		return siteFactor(s.Shared, g.graphVars(s.Aff.Vars, true), s.Y, s.Label)
+	s := g.Site(k)
+	return siteFactor(s.Shared, g.graphVars(s.Aff.Vars, true), s.Y, s.Label)
+}
+
+// offCursor is the next factor k of list l.
+type offCursor struct {
+	l offList
+	k int
+}
+
+func (c *offCursor) num() int             { return c.l.num(c.k) }
+func (c *offCursor) factor() graph.Factor { return c.l.factor(c.k) }
+func (c *offCursor) advance() bool        { c.k = c.l.next(c.k); return c.k < c.l.len() }
+
+// offHeap is a min-heap of cursors by the number of their next factor,
+// so that the off-graph factors are read in number order in O(log lists)
+// each, however many blocks there are.
+type offHeap []*offCursor
+
+func (h offHeap) Len() int           { return len(h) }
+func (h offHeap) Less(i, j int) bool { return h[i].num() < h[j].num() }
+func (h offHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *offHeap) Push(x any)        { *h = append(*h, x.(*offCursor)) }
+func (h *offHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}
+
+// offCursors is a heap of cursors at the first factor of each non-empty
+// list of off-graph factors.
+func (g *FactorGraph) offCursors() offHeap {
+	var h offHeap
+	for _, l := range g.offLists() {
+		if l.len() > 0 {
+			h = append(h, &offCursor{l: l})
+		}
 	}
-	panic(fmt.Sprintf("compile: factor %d is neither in the graph nor in the factor graph", n))
+	heap.Init(&h)
+	return h
 }
 
 // priorFactor is the graph.Factor of the prior kind(params) of latent li
