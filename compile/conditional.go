@@ -169,7 +169,7 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 			}
 		}
 		// mvnormal's factors are its scalar conditionals (mvConditional).
-		gf := graph.Factor{Kind: (factor.NormalPrior{}).Name(), Vars: gvars, Label: label(k), Pos: pos, Params: shared}
+		gf := graph.Factor{Kind: factor.NormalPrior{}, Vars: gvars, Label: label(k), Pos: pos, Params: shared}
 		if shared == nil {
 			gf.ScalarName, gf.Scalar = "var", vars[k]
 		}

@@ -350,7 +350,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	// One params map for all the statement's sites and factors (read only):
 	// per-site maps cost ~0.5 KB a site; only per-element
 	// (vector) parameters give each site its own.
-	lik, params := liks[0], map[string]float64(nil)
+	lik, params, kind := liks[0], map[string]float64(nil), graph.Kind(k) // the loops below count with k
 	if len(liks) == 1 {
 		params = c.likParams(call, lik)
 	}
@@ -393,7 +393,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		}
 		for k := 0; k < n; k++ {
 			one[0] = ids[min(k, len(ids)-1)]
-			gf := graph.Factor{Kind: b.Name, Vars: one, Params: params, Y: y.num[k], Observed: true, Label: label(k), Pos: s.Pos()}
+			gf := graph.Factor{Kind: kind, Vars: one, Params: params, Y: y.num[k], Observed: true, Label: label(k), Pos: s.Pos()}
 			var f int
 			if il.ok {
 				f = c.addIndexedFactor(s, gf, il, k)
@@ -431,7 +431,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		} else {
 			vars = c.siteVars(lat, site)
 		}
-		gf := graph.Factor{Kind: b.Name, Vars: vars, Params: params, Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()}
+		gf := graph.Factor{Kind: kind, Vars: vars, Params: params, Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()}
 		if len(liks) == 1 && forms == nil {
 			// One Params map and one variable per site: a compact run.
 			site.Factor = c.addCompactFactor(s, gf)

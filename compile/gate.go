@@ -162,7 +162,7 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 			d.branches[st] = branches[st][i]
 		}
 		d.label = fmt.Sprintf("%s(%s | %s)", call.FunName(), c.elemName(s.LHS, y, i), c.m.Graph.VarName(sel))
-		d.factor = c.addFactor(s, graph.Factor{Kind: call.FunName(), Vars: append([]int{sel}, c.gateVars(d)...), Y: d.y, Observed: true,
+		d.factor = c.addFactor(s, graph.Factor{Kind: lk, Vars: append([]int{sel}, c.gateVars(d)...), Y: d.y, Observed: true,
 			Label: d.label, Pos: s.Pos()})
 		c.gate.decls = append(c.gate.decls, d)
 		c.useFG(s, func() string { return "gated likelihood " + d.label })
@@ -386,7 +386,7 @@ func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
 		gates[gt.Factor] = true
 	}
 	for fi, f := range g.Factors() {
-		if gates[fi] || f.Kind == (factor.Categorical{}).Name() {
+		if _, cat := f.Kind.(factor.Categorical); gates[fi] || cat {
 			continue
 		}
 		for _, v := range f.Vars {

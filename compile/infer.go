@@ -182,7 +182,7 @@ func (c *compiler) modelKinds() []kindUse {
 	}
 	for u := range c.m.Graph.FactorKinds() {
 		if u.Potential {
-			k, _ := factor.Lookup(u.Kind, factor.Potential)
+			k, _ := u.Kind.(factor.Kind)
 			use(k, u.Pos)
 		}
 	}

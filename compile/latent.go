@@ -127,7 +127,7 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 	for i := range ids {
 		ids[i] = l.First + i
 	}
-	f := c.m.Graph.AddFactor(graph.Factor{Kind: b.Name, Vars: ids, Label: fmt.Sprintf("%s(%s)", b.Name, l.Name),
+	f := c.m.Graph.AddFactor(graph.Factor{Kind: k, Vars: ids, Label: fmt.Sprintf("%s(%s)", b.Name, l.Name),
 		Params: priorParams(p), Pos: call.Pos()})
 	if slotted {
 		c.lf.priors = append(c.lf.priors, priorSlot{lat: lat, call: call, b: b, k: k, factor: f})

@@ -111,7 +111,7 @@ func (c *compiler) mixture(s *ast.TildeStmt, y val, call *ast.CallExpr, name str
 		} else {
 			vars = c.siteVars(lat, site)
 		}
-		site.Factor = c.addFactor(s, graph.Factor{Kind: name, Vars: vars,
+		site.Factor = c.addFactor(s, graph.Factor{Kind: factor.Mixture{}, Vars: vars,
 			Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()})
 		if forms != nil {
 			c.fg.sites = append(c.fg.sites, fgSite{site: site, aff: forms[min(i, len(forms)-1)]})

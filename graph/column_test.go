@@ -141,7 +141,7 @@ func TestIndexedFactorLabels(t *testing.T) {
 	g.AddLatent("x", Real, 0, []int{1000}, ast.NoPos)
 	params := map[string]float64{"var": 9}
 	for k := range 1000 {
-		g.AddIndexedFactor(Factor{Kind: "normal", Vars: []int{k}, Params: params, Y: float64(k) / 3, Observed: true}, "normal(y[", 5+k, "])")
+		g.AddIndexedFactor(Factor{Kind: normalKind{}, Vars: []int{k}, Params: params, Y: float64(k) / 3, Observed: true}, "normal(y[", 5+k, "])")
 	}
 	if len(g.factors.runs) != 1 || g.factors.runs[0].c.labels != nil || g.factors.runs[0].c.lindex.Bytes() > 256 {
 		t.Fatalf("%d runs; the labels are not a rule", len(g.factors.runs))

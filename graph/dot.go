@@ -81,7 +81,7 @@ func factorText(g *Graph, i int) string {
 	f, label := g.Factor(i), g.FactorLabel(i)
 	open, end := strings.IndexByte(label, '('), strings.LastIndexByte(label, ')')
 	if open < 0 || end <= open {
-		return f.Kind
+		return f.Kind.Name()
 	}
 	own := map[string]bool{}
 	for _, v := range f.Vars {
@@ -95,5 +95,5 @@ func factorText(g *Graph, i int) string {
 			return label
 		}
 	}
-	return f.Kind
+	return f.Kind.Name()
 }

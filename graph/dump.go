@@ -49,7 +49,7 @@ func dumpFactor(bw *bufio.Writer, g *Graph, i int) {
 			names[j] = g.VarName(v)
 		}
 	}
-	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind, g.FactorLabel(i),
+	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind.Name(), g.FactorLabel(i),
 		strings.Join(ids, " "), strings.Join(names, ", "), paramString(&f))
 	if f.Table != nil {
 		bw.WriteString("  table")

@@ -71,10 +71,14 @@ type Var struct {
 // Factor is one factor node. Vars lists the scalar variables it touches in
 // argument order. A discrete factor carries Table, a dense non-negative table
 // over the joint states of Vars in libDAI order (the first variable changes
-// fastest). Kind names the stdlib potential or distribution ("ising",
-// "field", "table", "probit", "step", "gp", "normal", "exp", ...); Params
-// holds its named scalar parameters; Label is a readable name such as
-// "step(y[4])" used in reports.
+// fastest). Kind is the factor's kind, a value of package factor's kinds
+// (factor.Ising{}, factor.Table{}, factor.Probit{}, factor.NormalPrior{},
+// ...) without its parameters — the factors of one statement share it, and
+// a factor's numbers are in Table, Scalar, Y and Params; readers ask it
+// what it is by type (a type switch or assertion, SameKind), never by its
+// name, which is for printing (Kind.Name()). Params holds the factor's
+// named scalar parameters; Label is a readable name such as "step(y[4])"
+// used in reports.
 //
 // A likelihood site (Observed) carries its observation in Y rather than in
 // Params, so that the sites of one statement can share one Params map: a
@@ -88,7 +92,7 @@ type Var struct {
 // its table is exp(Scalar·Stat) entrywise, made when the factor is read
 // (FactorForms leaves it out).
 type Factor struct {
-	Kind       string
+	Kind       Kind
 	Vars       []int
 	Table      []float64
 	Params     map[string]float64
@@ -174,7 +178,7 @@ func (g *Graph) FactorLabel(i int) string {
 		return f.Label
 	}
 	var b strings.Builder
-	b.WriteString(f.Kind)
+	b.WriteString(f.Kind.Name())
 	b.WriteByte('(')
 	for k, v := range f.Vars {
 		if k > 0 {
