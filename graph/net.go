@@ -13,7 +13,8 @@ import (
 // named edges, and a factor's parameters may be variables (a Gamma
 // precision, a Beta probability, Dirichlet weights). It is the form in which
 // models with non-Gaussian latents (Beta, Gamma, inverse Gamma, Dirichlet)
-// and discrete chains are compiled; the string-typed Graph of graph.go and
+// and discrete chains are compiled; the Graph of graph.go (whose factors
+// carry the same Kind but their numbers as tables and parameter maps) and
 // the Gaussian-block forms of package compile are the older forms that the
 // engines of Gaussian models still read (docs/architecture.md says which
 // engine reads which).
