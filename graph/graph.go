@@ -71,19 +71,23 @@ type Var struct {
 // Factor is one factor node. Vars lists the scalar variables it touches in
 // argument order. A discrete factor carries Table, a dense non-negative table
 // over the joint states of Vars in libDAI order (the first variable changes
-// fastest). Kind is the factor's kind, a value of package factor's kinds
-// (factor.Ising{}, factor.Table{}, factor.Probit{}, factor.NormalPrior{},
-// ...) without its parameters — the factors of one statement share it, and
-// a factor's numbers are in Table, Scalar, Y and Params; readers ask it
-// what it is by type (a type switch or assertion, SameKind), never by its
-// name, which is for printing (Kind.Name()). Params holds the factor's
-// named scalar parameters; Label is a readable name such as "step(y[4])"
-// used in reports.
+// fastest). Kind is the factor's kind, a value of one of package factor's
+// kind types (factor.Ising{}, factor.Table{}, factor.Categorical{}, and
+// for the continuous factors compile.Model.Factors makes, factor.Probit{},
+// factor.NormalPrior{}, ...): its type is the kind — readers ask it what
+// it is by a type switch or assertion (SameKind), never by its name, which
+// is for printing (Kind.Name()) — and the fields of a kind type that holds
+// parameters (factor.Ising's J) need not be set: the factors of a compact
+// run share one kind value, and a factor's numbers are in Table, Scalar, Y
+// and Params. Params holds the factor's named scalar parameters; Label is
+// a readable name such as "step(y[4])" used in reports.
 //
 // A likelihood site (Observed) carries its observation in Y rather than in
-// Params, so that the sites of one statement can share one Params map: a
-// model with 10⁶ sites then holds one map, not 10⁶. Param
-// reports it as the parameter "y" alongside Params. Likewise a potential
+// Params, so that the sites of one statement share one Params map; Param
+// reports it as the parameter "y" alongside Params. (A compiled model's
+// Graph holds its discrete factors only: its continuous factors — priors,
+// conditionals, sites — are compile.FactorGraph's, and compile.Model.Factors
+// gives them as Factor values made on demand.) A potential
 // of one scalar parameter (ising's J, field's h) keeps it in Scalar, named
 // ScalarName, with no map at all; identical potentials share one Table,
 // and the compiler may leave Label empty (FactorLabel makes it on demand):
