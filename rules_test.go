@@ -13,7 +13,7 @@ import (
 func TestRulesAndWarnings(t *testing.T) {
 	found := false
 	for _, r := range Rules() {
-		if r.Kind.Name() == "poisson_log" && r.Column == (factor.Column{Method: "ep", Div: infer.DivKL}) {
+		if _, ok := r.Kind.(factor.PoissonLog); ok && r.Column == (factor.Column{Method: "ep", Div: infer.DivKL}) {
 			found = r.Quality == factor.Stable
 		}
 	}

@@ -71,7 +71,7 @@ func (c *compiler) categoricalTables(a *args, K int, ids []int) int {
 			c.fail(a.call, "`%s` already has a categorical prior (at %s)", c.m.Graph.VarName(id), c.fset.Position(old.pos))
 		}
 		c.gate.prior[id] = catPrior{cat.Table(), a.call.Pos()}
-		f := c.addFactor(a.call, graph.Factor{Kind: cat.Name(), Vars: []int{id}, Table: cat.Table(),
+		f := c.addFactor(a.call, graph.Factor{Kind: factor.Categorical{}, Vars: []int{id}, Table: cat.Table(),
 			Label: fmt.Sprintf("%s(%s)", cat.Name(), c.m.Graph.VarName(id)), Pos: a.call.Pos()})
 		if first < 0 {
 			first = f

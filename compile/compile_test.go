@@ -387,7 +387,7 @@ func TestLibDAIFile(t *testing.T) {
 	if _, err := CompileLibDAI(p+".missing", Options{}); err == nil {
 		t.Error("missing libDAI file accepted")
 	}
-	g, err := graph.ReadLibDAI(p)
+	g, err := graph.ReadLibDAI(p, factor.Table{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ type FactorGraph struct {
 type fgTag struct {
 	pos    ast.Pos
 	shared *Site
-	kind   string
+	kind   factor.PriorKind // an independent prior's kind (a zero-size value: tags are map keys)
 	gvar   int
 	label  string
 }
@@ -284,8 +284,8 @@ func (g *FactorGraph) label(t *fgTag, a graph.Affine, col *labelCol, k int) stri
 	switch {
 	case t.label != "" || g.graph == nil:
 		return t.label
-	case t.kind != "":
-		b := append([]byte(t.kind), '(')
+	case t.kind != nil:
+		b := append([]byte(t.kind.Name()), '(')
 		b = g.graph.AppendVarName(b, a.Vars[0]+t.gvar)
 		return string(append(b, ')'))
 	}

@@ -401,7 +401,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 		b.ownAll(li, p.pos)
 	case p.prior.Kind.Independent():
 		// Labels kind(x[e]), made on demand from the target.
-		tag := fg.tag(fgTag{pos: p.pos, kind: p.prior.Kind.Name(), gvar: l.First - first})
+		tag := fg.tag(fgTag{pos: p.pos, kind: p.prior.Kind, gvar: l.First - first})
 		for e := 0; e < l.Size(); e++ {
 			v := first + e
 			if !b.own(v, p.pos, l.First+e) {

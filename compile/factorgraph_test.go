@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/parser"
 )
@@ -50,14 +51,14 @@ func checkFactors(t *testing.T, m *Model) {
 	for i := range m.FactorGraph.NumGaussians() {
 		lg := m.FactorGraph.Gaussian(i)
 		f := m.Factors().LabelledFactor(lg.Factor)
-		if f.Kind != "normal" || !lg.Pos.IsValid() {
-			t.Errorf("%s: graph factor %d is %s %q, pos %v", lg.Label, lg.Factor, f.Kind, f.Label, lg.Pos)
+		if _, ok := f.Kind.(factor.NormalPrior); !ok || !lg.Pos.IsValid() {
+			t.Errorf("%s: graph factor %d is %T %q, pos %v", lg.Label, lg.Factor, f.Kind, f.Label, lg.Pos)
 		}
 	}
 	for i := range m.FactorGraph.NumSites() {
 		s := m.FactorGraph.Site(i)
-		if f := m.Factors().LabelledFactor(s.Factor); f.Label != s.Label || f.Kind != s.Shared.Kind {
-			t.Errorf("site %s: graph factor %d is %s %q", s.Label, s.Factor, f.Kind, f.Label)
+		if f := m.Factors().LabelledFactor(s.Factor); f.Label != s.Label || !graph.SameKind(f.Kind, s.Shared.Lik) {
+			t.Errorf("site %s: graph factor %d is %T %q, want %T", s.Label, s.Factor, f.Kind, f.Label, s.Shared.Lik)
 		}
 	}
 }

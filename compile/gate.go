@@ -369,7 +369,7 @@ func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
 		sel[d.Var] = true
 	}
 	for fi, f := range g.Factors() {
-		if f.Kind == (factor.Categorical{}).Name() {
+		if _, cat := f.Kind.(factor.Categorical); cat {
 			continue
 		}
 		for _, v := range f.Vars {

@@ -177,8 +177,9 @@ func (c *compiler) modelKinds() []kindUse {
 		}
 	}
 	for u := range c.m.Graph.FactorKinds() {
-		if u.Potential {
-			k, _ := factor.Lookup(u.Kind, factor.Potential)
+		// The factors with a table or statistic in the potential role
+		// (ising, field, table; a categorical prior's table is not one).
+		if k, ok := u.Kind.(factor.Kind); ok && u.Potential && k.Role() == factor.Potential {
 			use(k, u.Pos)
 		}
 	}

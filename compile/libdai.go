@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/safefile"
@@ -114,7 +115,7 @@ func compileLibDAISource(filename string, src []byte, opt Options) (*Model, erro
 // adding the file to fset; the error is an *ast.Error with the file's
 // position.
 func parseLibDAI(fset *ast.FileSet, filename string, r io.Reader) (*graph.Graph, *ast.Error) {
-	g, err := graph.ParseLibDAINamed(fset, r, filename, "x")
+	g, err := graph.ParseLibDAINamed(fset, r, filename, "x", factor.Table{})
 	if err != nil {
 		var e *ast.Error
 		if errors.As(err, &e) {

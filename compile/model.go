@@ -288,7 +288,7 @@ type LearnParam struct {
 func (m *Model) discretePriors() map[int]bool {
 	prior := map[int]bool{}
 	for _, f := range m.Graph.FactorForms() {
-		if f.Kind == (factor.Categorical{}).Name() && len(f.Vars) == 1 {
+		if _, cat := f.Kind.(factor.Categorical); cat && len(f.Vars) == 1 {
 			prior[f.Vars[0]] = true
 		}
 	}

@@ -189,12 +189,12 @@ func (l offList) factor(k int) graph.Factor {
 	g := l.g
 	switch l.kind {
 	case offPrior:
-		return g.priorFactor(l.b.Latent, l.b.Prior.Kind.Name(), priorParams(l.b.Prior), l.b.PriorPos)
+		return g.priorFactor(l.b.Latent, l.b.Prior.Kind, priorParams(l.b.Prior), l.b.PriorPos)
 	case offBlockSites:
 		return g.blockSiteFactor(l.b, &l.b.Sites[k])
 	case offBatches:
 		bf := &l.b.Batches[k]
-		f := g.priorFactor(l.b.Latent, factor.Exp{}.Name(), nil, bf.Pos)
+		f := g.priorFactor(l.b.Latent, factor.Exp{}, nil, bf.Pos)
 		f.Label = bf.Label
 		return f
 	case offGates:
@@ -202,10 +202,10 @@ func (l offList) factor(k int) graph.Factor {
 	case offGaussians:
 		a := g.gaussians.At(k, nil, nil)
 		t := &g.tags[a.Tag]
-		if t.kind != "" {
+		if t.kind != nil {
 			return g.priorFactor(g.graph.Vars[a.Vars[0]+t.gvar].Latent, t.kind, nil, t.pos)
 		}
-		return graph.Factor{Kind: factor.NormalPrior{}.Name(), Vars: g.graphVars(a.Vars, false), Label: g.label(t, a, &g.gaussLabels, k),
+		return graph.Factor{Kind: factor.NormalPrior{}, Vars: g.graphVars(a.Vars, false), Label: g.label(t, a, &g.gaussLabels, k),
 			Pos: t.pos, ScalarName: "var", Scalar: a.Var}
 	}
 	s := g.Site(k)
@@ -253,13 +253,13 @@ func (g *FactorGraph) offCursors() offHeap {
 
 // priorFactor is the graph.Factor of the prior kind(params) of latent li
 // at pos: over all its elements, labelled kind(NAME).
-func (g *FactorGraph) priorFactor(li int, kind string, params map[string]float64, pos ast.Pos) graph.Factor {
+func (g *FactorGraph) priorFactor(li int, kind graph.Kind, params map[string]float64, pos ast.Pos) graph.Factor {
 	l := &g.graph.Latents[li]
 	ids := make([]int, l.Size())
 	for i := range ids {
 		ids[i] = l.First + i
 	}
-	return graph.Factor{Kind: kind, Vars: ids, Label: kind + "(" + l.Name + ")", Params: params, Pos: pos}
+	return graph.Factor{Kind: kind, Vars: ids, Label: kind.Name() + "(" + l.Name + ")", Params: params, Pos: pos}
 }
 
 // gateFactor is gate gt as a graph.Factor: an observed likelihood on its
@@ -275,7 +275,7 @@ func (g *FactorGraph) gateFactor(gt *Gate) graph.Factor {
 		}
 	}
 	b := &gt.Branches[0]
-	return graph.Factor{Kind: b.Shared.Kind, Vars: vars, Y: b.Y, Observed: true, Label: gt.Label, Pos: gt.Pos}
+	return graph.Factor{Kind: b.Shared.Lik, Vars: vars, Y: b.Y, Observed: true, Label: gt.Label, Pos: gt.Pos}
 }
 
 // graphVar is the graph variable of FactorGraph variable v.
@@ -322,7 +322,7 @@ func siteFactor(shared *Site, vars []int, y float64, label string) graph.Factor 
 	if _, ok := shared.Lik.(factor.Mixture); ok {
 		params = nil
 	}
-	return graph.Factor{Kind: shared.Kind, Vars: vars, Params: params, Y: y, Observed: true, Label: label, Pos: shared.Pos}
+	return graph.Factor{Kind: shared.Lik, Vars: vars, Params: params, Y: y, Observed: true, Label: label, Pos: shared.Pos}
 }
 
 // graphVars are the graph variables of FactorGraph variables vars, in

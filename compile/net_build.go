@@ -190,7 +190,7 @@ func offending(net *graph.Net, e graph.Edge, spec factor.EdgeSpec) (int, bool) {
 // checkObservedCategory checks an observed category against the number
 // of components of the Dirichlet row it is drawn from.
 func (c *compiler) checkObservedCategory(net *graph.Net, f graph.NetFactor) bool {
-	if !f.Observed || f.Kind.Name() != (factor.Categorical{}).Name() {
+	if _, cat := f.Kind.(factor.Categorical); !f.Observed || !cat {
 		return true
 	}
 	e, _ := f.Edge("p")

@@ -130,7 +130,7 @@ func (c *compiler) netPredictLatent(s *ast.PredictStmt, at ast.Expr) {
 				first = f
 				continue
 			}
-			if f.Kind.Name() != first.Kind.Name() || !sameEdges(f.Edges, first.Edges) {
+			if !graph.SameKind(f.Kind, first.Kind) || !sameEdges(f.Edges, first.Edges) {
 				c.fail(at, "predictive(%s): the observations of `%s` have different likelihoods (%s at %s, %s at %s); write the new observation's likelihood, predictive(DIST(args))",
 					c.text(at), name, first.Label, c.fset.Position(first.Pos), f.Label, c.fset.Position(f.Pos))
 			}
@@ -154,7 +154,7 @@ func (c *compiler) netPredictLatent(s *ast.PredictStmt, at ast.Expr) {
 		spec.Net.Kind, spec.Net.Factors[e] = pk, f
 	}
 	for _, f := range spec.Net.Factors[1:] {
-		if f.Kind.Name() != spec.Net.Kind.Name() {
+		if !graph.SameKind(f.Kind, spec.Net.Kind) {
 			c.fail(at, "predictive(%s): its elements' observations have different likelihoods (%s and %s); predict them one by one", c.text(at), spec.Net.Kind.Name(), f.Kind.Name())
 		}
 	}

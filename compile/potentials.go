@@ -68,7 +68,7 @@ func (c *compiler) libdaiFactors(s *ast.FactorStmt, a *args) {
 			vars[j] = xv.sym.ids[v]
 			names[j] = c.m.Graph.VarName(vars[j])
 		}
-		c.addFactor(s, graph.Factor{Kind: factor.Table{}.Name(), Vars: vars, Table: append([]float64(nil), f.Table...),
+		c.addFactor(s, graph.Factor{Kind: factor.Table{}, Vars: vars, Table: append([]float64(nil), f.Table...),
 			Label: "table(" + strings.Join(names, ", ") + ")", Pos: s.Pos()})
 	}
 }
@@ -103,7 +103,7 @@ func (c *compiler) isingFactor(s *ast.FactorStmt, a *args) {
 	if i == j {
 		c.fail(s.Call, "%s: both arguments are `%s`", name, c.m.Graph.VarName(i))
 	}
-	c.logLinear(s, name, "J", factor.Ising{J: a.num(2, 0)}, i, j)
+	c.logLinear(s, factor.Ising{}, "J", factor.Ising{J: a.num(2, 0)}, i, j)
 }
 
 // fieldFactor is exp(h·x) on a spin ([e^−h, e^h]), stored as h alone.
@@ -111,14 +111,14 @@ func (c *compiler) fieldFactor(s *ast.FactorStmt, a *args) {
 	xv, _ := a.val(0)
 	name := a.b.Name
 	i := c.discreteVar(a.at(0), xv, name, true)
-	c.logLinear(s, name, "h", factor.Field{H: a.num(1, 0)}, i)
+	c.logLinear(s, factor.Field{}, "h", factor.Field{H: a.num(1, 0)}, i)
 }
 
 // logLinear adds the potential f = exp(θ·φ) over vars as its parameter
 // (graph.AddLogLinear; the label is left to graph.FactorLabel), after
 // checkTable's checks, which need the table only when some θ·φ_k is
 // large enough (|θ·φ_k| ≥ 700) for an entry to overflow or vanish.
-func (c *compiler) logLinear(s *ast.FactorStmt, kind, pname string, f factor.LogLinear, vars ...int) {
+func (c *compiler) logLinear(s *ast.FactorStmt, kind graph.Kind, pname string, f factor.LogLinear, vars ...int) {
 	theta, stat := f.Param(), f.Stat()
 	for _, x := range stat {
 		if v := theta * x; !(v > -700 && v < 700) {
@@ -163,7 +163,7 @@ func (c *compiler) tableFactor(s *ast.FactorStmt, a *args) {
 	}
 	t := f.Table()
 	c.checkTable(s, t)
-	c.addFactor(s, graph.Factor{Kind: a.b.Name, Vars: vars, Table: t,
+	c.addFactor(s, graph.Factor{Kind: factor.Table{}, Vars: vars, Table: t,
 		Label: a.b.Name + "(" + strings.Join(names, ", ") + ")", Pos: s.Pos()})
 }
 

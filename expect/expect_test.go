@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -22,7 +23,7 @@ func expectFixture() (*compile.Model, []*infer.Result) {
 	blk := &compile.Block{Name: "w", N: 2}
 	for i := 0; i < 5; i++ {
 		lab := "step(y[" + string(rune('0'+i)) + "])"
-		fi := g.AddFactor(graph.Factor{Kind: "step", Label: lab})
+		fi := g.AddFactor(graph.Factor{Kind: factor.Step{}, Label: lab})
 		blk.Sites = append(blk.Sites, compile.Site{Kind: "step", Factor: fi, Label: lab})
 	}
 	m := &compile.Model{Fset: ast.NewFileSet(), Graph: g, FactorGraph: compile.BlockGraph(blk),

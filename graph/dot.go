@@ -88,7 +88,7 @@ func factorText(g *Graph, f *Factor) string {
 	label := f.Label
 	open, end := strings.IndexByte(label, '('), strings.LastIndexByte(label, ')')
 	if open < 0 || end <= open {
-		return f.Kind
+		return f.Kind.Name()
 	}
 	own := map[string]bool{}
 	for _, v := range f.Vars {
@@ -102,5 +102,5 @@ func factorText(g *Graph, f *Factor) string {
 			return label
 		}
 	}
-	return f.Kind
+	return f.Kind.Name()
 }

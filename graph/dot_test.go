@@ -12,12 +12,12 @@ func gridGraph(r, c int) *Graph {
 	g := &Graph{}
 	g.AddLatent("x", Spin, 2, []int{r * c}, ast.NoPos)
 	for i := 0; i < r*c; i++ {
-		g.AddFactor(Factor{Kind: "field", Vars: []int{i}, Label: "field(" + g.VarName(i) + ")"})
+		g.AddFactor(Factor{Kind: fieldKind{}, Vars: []int{i}, Label: "field(" + g.VarName(i) + ")"})
 		if (i+1)%c != 0 {
-			g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + 1}, Label: "ising(" + g.VarName(i) + ", " + g.VarName(i+1) + ")"})
+			g.AddFactor(Factor{Kind: isingKind{}, Vars: []int{i, i + 1}, Label: "ising(" + g.VarName(i) + ", " + g.VarName(i+1) + ")"})
 		}
 		if i+c < r*c {
-			g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + c}, Label: "ising(" + g.VarName(i) + ", " + g.VarName(i+c) + ")"})
+			g.AddFactor(Factor{Kind: isingKind{}, Vars: []int{i, i + c}, Label: "ising(" + g.VarName(i) + ", " + g.VarName(i+c) + ")"})
 		}
 	}
 	return g
@@ -28,7 +28,7 @@ func chainGraph(n int) *Graph {
 	g := &Graph{}
 	g.AddLatent("x", Spin, 2, []int{n}, ast.NoPos)
 	for i := 0; i+1 < n; i++ {
-		g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + 1}, Label: "ising"})
+		g.AddFactor(Factor{Kind: isingKind{}, Vars: []int{i, i + 1}, Label: "ising"})
 	}
 	return g
 }
@@ -66,12 +66,12 @@ func TestFactorText(t *testing.T) {
 		f    Factor
 		want string
 	}{
-		{Factor{Kind: "step", Vars: []int{0, 1}, Label: "step(y[4])"}, "step(y[4])"},
-		{Factor{Kind: "normal", Vars: []int{0, 1}, Label: "normal(w)"}, "normal"},
-		{Factor{Kind: "ising", Vars: []int{2, 3}, Label: "ising(x[0], x[1])"}, "ising"},
-		{Factor{Kind: "table", Vars: []int{2}, Label: "table"}, "table"},
-		{Factor{Kind: "probit", Vars: []int{0}, Label: "probit(labels[3])"}, "probit(labels[3])"},
-		{Factor{Kind: "ising", Vars: []int{2, 3}}, "ising"}, // label made on demand
+		{Factor{Kind: stepKind{}, Vars: []int{0, 1}, Label: "step(y[4])"}, "step(y[4])"},
+		{Factor{Kind: normalKind{}, Vars: []int{0, 1}, Label: "normal(w)"}, "normal"},
+		{Factor{Kind: isingKind{}, Vars: []int{2, 3}, Label: "ising(x[0], x[1])"}, "ising"},
+		{Factor{Kind: tableKind{}, Vars: []int{2}, Label: "table"}, "table"},
+		{Factor{Kind: probitKind{}, Vars: []int{0}, Label: "probit(labels[3])"}, "probit(labels[3])"},
+		{Factor{Kind: isingKind{}, Vars: []int{2, 3}}, "ising"}, // label made on demand
 	} {
 		if g.NumFactors() == 0 {
 			g.AddFactor(c.f)

@@ -52,7 +52,7 @@ func dumpFactor(bw *bufio.Writer, g *Graph, i int, f *Factor) {
 			names[j] = g.VarName(v)
 		}
 	}
-	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind, f.Label,
+	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind.Name(), f.Label,
 		strings.Join(ids, " "), strings.Join(names, ", "), paramString(f))
 	if f.Table != nil {
 		bw.WriteString("  table")

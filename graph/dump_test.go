@@ -23,12 +23,12 @@ func smallGraph() *Graph {
 	g.AddLatent("c", Cat, 3, []int{2, 1}, ast.NoPos)
 	for i := 0; i < 2; i++ {
 		J := 0.5 * float64(i+1)
-		g.AddFactor(Factor{Kind: "ising", Vars: []int{i, i + 1}, Params: map[string]float64{"J": J},
+		g.AddFactor(Factor{Kind: isingKind{}, Vars: []int{i, i + 1}, Params: map[string]float64{"J": J},
 			Table: []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)},
 			Label: "ising(" + g.VarName(i) + ", " + g.VarName(i+1) + ")"})
 	}
-	g.AddFactor(Factor{Kind: "field", Vars: []int{0}, Params: map[string]float64{"h": -1}, Table: []float64{math.E, 1 / math.E}, Label: "field(x[0])"})
-	g.AddFactor(Factor{Kind: "normal", Vars: []int{3}, Params: map[string]float64{"mean": 0, "var": 2}, Label: "normal(w)"})
+	g.AddFactor(Factor{Kind: fieldKind{}, Vars: []int{0}, Params: map[string]float64{"h": -1}, Table: []float64{math.E, 1 / math.E}, Label: "field(x[0])"})
+	g.AddFactor(Factor{Kind: normalKind{}, Vars: []int{3}, Params: map[string]float64{"mean": 0, "var": 2}, Label: "normal(w)"})
 	return g
 }
 
@@ -47,7 +47,7 @@ func TestDumpGolden(t *testing.T) {
 
 func TestDumpLibDAIGolden(t *testing.T) {
 	src := "2\n\n2\n3 1\n2 3\n3\n0 0.5\n4 2\n5 1e-3\n\n1\n3\n2\n1\n1 7\n"
-	g, err := ParseLibDAI(strings.NewReader(src), "x.fg")
+	g, err := ParseLibDAI(strings.NewReader(src), "x.fg", tableKind{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,9 +73,9 @@ func TestObservedSiteParams(t *testing.T) {
 	g := &Graph{}
 	g.AddLatent("f", Real, 0, []int{2}, ast.NoPos)
 	shared := map[string]float64{"eps": 0.1, "z": 2}
-	g.AddFactor(Factor{Kind: "step", Vars: []int{0}, Params: shared, Y: -1, Observed: true, Label: "step(y[0])"})
-	g.AddFactor(Factor{Kind: "step", Vars: []int{1}, Params: shared, Y: 1, Observed: true, Label: "step(y[1])"})
-	g.AddFactor(Factor{Kind: "probit", Vars: []int{1}, Y: 1, Observed: true, Label: "probit(y[1])"})
+	g.AddFactor(Factor{Kind: stepKind{}, Vars: []int{0}, Params: shared, Y: -1, Observed: true, Label: "step(y[0])"})
+	g.AddFactor(Factor{Kind: stepKind{}, Vars: []int{1}, Params: shared, Y: 1, Observed: true, Label: "step(y[1])"})
+	g.AddFactor(Factor{Kind: probitKind{}, Vars: []int{1}, Y: 1, Observed: true, Label: "probit(y[1])"})
 	var buf bytes.Buffer
 	if err := g.Dump(&buf); err != nil {
 		t.Fatal(err)

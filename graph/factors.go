@@ -41,15 +41,16 @@ type factorRun struct {
 
 // compactRun holds the columns of a compact run.
 type compactRun struct {
-	kind, scalarName string
-	pos              ast.Pos
-	arity, tsize     int
-	vars             []int     // arity per factor
-	scalar           []float64 // one per factor; nil while every one is 0 (a libDAI file's tables)
-	n, hint          int       // factors in the run; the capacity Reserve asked for
-	toff             []int32   // per factor: offset of its table in tab
-	tab              []float64 // the tables, tsize entries each
-	last             []float64 // the table the previous factor was added with
+	kind         Kind
+	scalarName   string
+	pos          ast.Pos
+	arity, tsize int
+	vars         []int     // arity per factor
+	scalar       []float64 // one per factor; nil while every one is 0 (a libDAI file's tables)
+	n, hint      int       // factors in the run; the capacity Reserve asked for
+	toff         []int32   // per factor: offset of its table in tab
+	tab          []float64 // the tables, tsize entries each
+	last         []float64 // the table the previous factor was added with
 	// stat is the statistic φ of a log-linear run (AddLogLinear): factor
 	// k's table is exp(scalar[k]·φ), and the run keeps no tables.
 	stat []float64
@@ -134,7 +135,7 @@ func (g *Graph) FactorForms() iter.Seq2[int, Factor] {
 // their statement and whether they are potentials (a table or a log-linear
 // statistic), as FactorKinds yields it.
 type KindUse struct {
-	Kind      string
+	Kind      Kind
 	Pos       ast.Pos
 	Potential bool
 }
@@ -218,6 +219,9 @@ func (g *Graph) Reserve(n int) { g.factors.hint = n }
 
 // AddFactor appends a factor and returns its index.
 func (g *Graph) AddFactor(f Factor) int {
+	if f.Kind == nil {
+		panic("graph: AddFactor of a factor without a kind")
+	}
 	s := &g.factors
 	if len(s.runs) == 0 || s.runs[len(s.runs)-1].c != nil {
 		s.runs = append(s.runs, factorRun{first: s.n, list: make([]Factor, 0, max(s.hint, 1))})
@@ -239,7 +243,7 @@ func (g *Graph) AddFactor(f Factor) int {
 // position, parameter name, number of variables and table size, else to a
 // new compact run, and returns its index. The table is copied, once for
 // consecutive factors given the same table slice.
-func (g *Graph) AddCompact(kind string, pos ast.Pos, scalarName string, scalar float64, table []float64, vars ...int) int {
+func (g *Graph) AddCompact(kind Kind, pos ast.Pos, scalarName string, scalar float64, table []float64, vars ...int) int {
 	return g.addCompact(compactRun{kind: kind, pos: pos, scalarName: scalarName}, scalar, table, vars)
 }
 
@@ -250,7 +254,7 @@ func (g *Graph) AddCompact(kind string, pos ast.Pos, scalarName string, scalar f
 // parameter name, number of variables and stat, else to a new run, and
 // returns its index. The run keeps theta and the variables, no table:
 // Factor(i) computes the table, FactorForms gives theta and stat.
-func (g *Graph) AddLogLinear(kind string, pos ast.Pos, scalarName string, theta float64, stat []float64, vars ...int) int {
+func (g *Graph) AddLogLinear(kind Kind, pos ast.Pos, scalarName string, theta float64, stat []float64, vars ...int) int {
 	if len(stat) == 0 {
 		panic("graph: AddLogLinear without a statistic")
 	}
@@ -260,12 +264,15 @@ func (g *Graph) AddLogLinear(kind string, pos ast.Pos, scalarName string, theta 
 // addCompact appends a factor with the run fields of key to the last run
 // when it matches, else to a new run.
 func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, vars []int) int {
+	if key.kind == nil {
+		panic("graph: a compact factor without a kind")
+	}
 	s := &g.factors
 	var c *compactRun
 	if len(s.runs) > 0 {
 		c = s.runs[len(s.runs)-1].c
 	}
-	if c == nil || c.kind != key.kind || c.pos != key.pos || c.scalarName != key.scalarName || c.arity != len(vars) || c.tsize != len(table) ||
+	if c == nil || !SameKind(c.kind, key.kind) || c.pos != key.pos || c.scalarName != key.scalarName || c.arity != len(vars) || c.tsize != len(table) ||
 		!sameTable(c.stat, key.stat) {
 		c = new(compactRun)
 		*c = key

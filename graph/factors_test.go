@@ -18,27 +18,27 @@ func TestFactorRuns(t *testing.T) {
 	p1, p2 := ast.Pos(3), ast.Pos(4)
 	coupling := []float64{2, 0.5, 0.5, 2}
 	type want struct {
-		kind  string
+		kind  Kind
 		vars  []int
 		table []float64
 		pos   ast.Pos
 		theta float64
 	}
 	var wants []want
-	add := func(kind string, pos ast.Pos, theta float64, table []float64, vars ...int) {
+	add := func(kind Kind, pos ast.Pos, theta float64, table []float64, vars ...int) {
 		if got := g.AddCompact(kind, pos, "J", theta, table, vars...); got != len(wants) {
 			t.Fatalf("AddCompact returned %d, want %d", got, len(wants))
 		}
 		wants = append(wants, want{kind, vars, table, pos, theta})
 	}
 	g.Reserve(3)
-	add("ising", p1, 0.7, coupling, 0, 1)
-	add("ising", p1, 0.7, coupling, 1, 2)
-	add("ising", p1, 0.7, coupling, 2, 3)
-	add("field", p2, 0.1, []float64{0.9, 1.1}, 0)
-	g.AddFactor(Factor{Kind: "table", Vars: []int{3}, Table: []float64{1, 3}, Label: "table(x[3])", Pos: p2})
-	wants = append(wants, want{"table", []int{3}, []float64{1, 3}, p2, 0})
-	add("ising", p1, -0.2, []float64{0.8, 1.2, 1.2, 0.8}, 3, 0)
+	add(isingKind{}, p1, 0.7, coupling, 0, 1)
+	add(isingKind{}, p1, 0.7, coupling, 1, 2)
+	add(isingKind{}, p1, 0.7, coupling, 2, 3)
+	add(fieldKind{}, p2, 0.1, []float64{0.9, 1.1}, 0)
+	g.AddFactor(Factor{Kind: tableKind{}, Vars: []int{3}, Table: []float64{1, 3}, Label: "table(x[3])", Pos: p2})
+	wants = append(wants, want{tableKind{}, []int{3}, []float64{1, 3}, p2, 0})
+	add(isingKind{}, p1, -0.2, []float64{0.8, 1.2, 1.2, 0.8}, 3, 0)
 	if g.NumFactors() != len(wants) {
 		t.Fatalf("%d factors, want %d", g.NumFactors(), len(wants))
 	}
@@ -48,7 +48,7 @@ func TestFactorRuns(t *testing.T) {
 		if i != n || f.Kind != w.kind || !slices.Equal(f.Vars, w.vars) || !slices.Equal(f.Table, w.table) || f.Pos != w.pos {
 			t.Errorf("factor %d = %+v, want %+v", i, f, w)
 		}
-		if f.Kind == "ising" {
+		if f.Kind == (isingKind{}) {
 			if v, ok := f.Param("J"); !ok || v != w.theta {
 				t.Errorf("factor %d: J = %v, %v; want %v", i, v, ok, w.theta)
 			}
@@ -64,11 +64,11 @@ func TestFactorRuns(t *testing.T) {
 	if got := g.FactorsOf(0); !slices.Equal(got, []int{0, 3, 5}) {
 		t.Errorf("factors of x[0]: %v", got)
 	}
-	g.SetFactor(1, Factor{Kind: "table", Vars: []int{1, 2}, Table: []float64{1, 1, 1, 4}})
-	if f := g.Factor(1); f.Kind != "table" || f.Table[3] != 4 {
+	g.SetFactor(1, Factor{Kind: tableKind{}, Vars: []int{1, 2}, Table: []float64{1, 1, 1, 4}})
+	if f := g.Factor(1); f.Kind != (tableKind{}) || f.Table[3] != 4 {
 		t.Errorf("SetFactor: %+v", f)
 	}
-	if f := g.Factor(2); f.Kind != "ising" || !slices.Equal(f.Vars, []int{2, 3}) || f.Scalar != 0.7 || !slices.Equal(f.Table, coupling) {
+	if f := g.Factor(2); f.Kind != (isingKind{}) || !slices.Equal(f.Vars, []int{2, 3}) || f.Scalar != 0.7 || !slices.Equal(f.Table, coupling) {
 		t.Errorf("neighbour after SetFactor: %+v", f)
 	}
 }
@@ -84,9 +84,9 @@ func TestLogLinearRuns(t *testing.T) {
 	pair, unary := []float64{1, -1, -1, 1}, []float64{-1, 1}
 	J := []float64{0.3, -1.7, 0.3}
 	for k, e := range [][2]int{{0, 1}, {1, 2}, {2, 0}} {
-		g.AddLogLinear("ising", pos, "J", J[k], pair, e[0], e[1])
+		g.AddLogLinear(isingKind{}, pos, "J", J[k], pair, e[0], e[1])
 	}
-	g.AddLogLinear("field", pos, "h", 0.5, unary, 2)
+	g.AddLogLinear(fieldKind{}, pos, "h", 0.5, unary, 2)
 	if got := len(g.factors.runs); got != 2 {
 		t.Errorf("%d runs, want 2", got)
 	}
@@ -128,13 +128,13 @@ func TestZeroScalars(t *testing.T) {
 	tab := []float64{1, 2, 3, 4}
 	g.Reserve(4)
 	for v := range 3 {
-		g.AddCompact("table", ast.NoPos, "", 0, tab, v, v+1)
+		g.AddCompact(tableKind{}, ast.NoPos, "", 0, tab, v, v+1)
 	}
 	if c := g.factors.runs[0].c; c.scalar != nil || c.n != 3 {
 		t.Fatalf("zero scalars: column %v, %d factors", c.scalar, c.n)
 	}
-	g.AddCompact("table", ast.NoPos, "", math.Copysign(0, -1), tab, 3, 0)
-	g.AddCompact("table", ast.NoPos, "", 2.5, tab, 0, 2)
+	g.AddCompact(tableKind{}, ast.NoPos, "", math.Copysign(0, -1), tab, 3, 0)
+	g.AddCompact(tableKind{}, ast.NoPos, "", 2.5, tab, 0, 2)
 	for i, want := range []float64{0, 0, 0, math.Copysign(0, -1), 2.5} {
 		if f := g.Factor(i); f.Scalar != want || math.Signbit(f.Scalar) != math.Signbit(want) || !slices.Equal(f.Table, tab) {
 			t.Errorf("factor %d: scalar %v, table %v", i, f.Scalar, f.Table)

@@ -71,10 +71,16 @@ type Var struct {
 // Factor is one factor node. Vars lists the scalar variables it touches in
 // argument order. A discrete factor carries Table, a dense non-negative table
 // over the joint states of Vars in libDAI order (the first variable changes
-// fastest). Kind names the stdlib potential or distribution ("ising",
-// "field", "table", "probit", "step", "gp", "normal", "exp", ...); Params
-// holds its named scalar parameters; Label is a readable name such as
-// "step(y[4])" used in reports.
+// fastest). Kind is the factor's kind, a value of one of package factor's
+// kind types (factor.Ising{}, factor.Table{}, factor.Categorical{}, and
+// for the continuous factors compile.Model.Factors makes, factor.Probit{},
+// factor.NormalPrior{}, ...): its type is the kind — readers ask it what
+// it is by a type switch or assertion (SameKind), never by its name, which
+// is for printing (Kind.Name()) — and the fields of a kind type that holds
+// parameters (factor.Ising's J) need not be set: the factors of a compact
+// run share one kind value, and a factor's numbers are in Table, Scalar, Y
+// and Params. Params holds the factor's named scalar parameters; Label is
+// a readable name such as "step(y[4])" used in reports.
 //
 // A likelihood site (Observed) carries its observation in Y rather than in
 // Params, so that the sites of one statement share one Params map; Param
@@ -90,7 +96,7 @@ type Var struct {
 // its table is exp(Scalar·Stat) entrywise, made when the factor is read
 // (FactorForms leaves it out).
 type Factor struct {
-	Kind       string
+	Kind       Kind
 	Vars       []int
 	Table      []float64
 	Params     map[string]float64
@@ -176,7 +182,7 @@ func (g *Graph) FactorLabel(i int) string {
 		return f.Label
 	}
 	var b strings.Builder
-	b.WriteString(f.Kind)
+	b.WriteString(f.Kind.Name())
 	b.WriteByte('(')
 	for k, v := range f.Vars {
 		if k > 0 {

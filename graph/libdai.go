@@ -14,14 +14,15 @@ import (
 )
 
 // ReadLibDAI reads a factor graph in libDAI's plain-text .fg format from the
-// file at path. See ParseLibDAI for the mapping onto Graph.
-func ReadLibDAI(path string) (*Graph, error) {
+// file at path, its factors of kind table. See ParseLibDAI for the mapping
+// onto Graph.
+func ReadLibDAI(path string, table Kind) (*Graph, error) {
 	f, err := safefile.Open(nil, path, safefile.MaxLibDAI)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ParseLibDAI(f, path)
+	return ParseLibDAI(f, path, table)
 }
 
 // ParseLibDAI parses libDAI's .fg format read from r; name is the file name
@@ -38,11 +39,16 @@ func ReadLibDAI(path string) (*Graph, error) {
 //
 // Every distinct label becomes one scalar latent named after the label
 // (domain Cat, Card k); latents are ordered by ascending label, so variable
-// ids follow label order. Each block becomes a factor of Kind "table" whose
+// ids follow label order. Each block becomes a factor of kind table whose
 // Vars are in the order listed in the file and whose dense table keeps the
 // file's index order; entries not listed are zero. Errors are *ast.Error
 // values naming the file, line and column. The graph's positions are in
 // a file set of its own (Graph.Fset).
+//
+// The caller gives the table kind (factor.Table{}): graph cannot name
+// package factor's kinds, which import graph, and a kind of graph's own
+// would be a second type for the same kind, missed by every type switch on
+// factor.Table.
 //
 // The text is read in one pass through a 1 MiB buffer and the factors go
 // straight into compact runs (graph/factors.go): consecutive blocks with
@@ -51,8 +57,8 @@ func ReadLibDAI(path string) (*Graph, error) {
 // when equal; there is no Go value per factor, and the run's position is
 // its first block's. A factor label, table(3, 7), is made on demand
 // (FactorLabel). A 1000×1000 createfg grid (3·10⁶ blocks) is two runs.
-func ParseLibDAI(r io.Reader, name string) (*Graph, error) {
-	return ParseLibDAINamed(ast.NewFileSet(), r, name, "")
+func ParseLibDAI(r io.Reader, name string, table Kind) (*Graph, error) {
+	return ParseLibDAINamed(ast.NewFileSet(), r, name, "", table)
 }
 
 // ParseLibDAINamed is ParseLibDAI with the latents named prefix+label
@@ -60,9 +66,12 @@ func ParseLibDAI(r io.Reader, name string) (*Graph, error) {
 // stream of at most safefile.MaxLibDAI bytes whose line table holds the
 // lines of the positions the graph keeps (a latent's first appearance, a
 // run's first block).
-func ParseLibDAINamed(fset *ast.FileSet, r io.Reader, name, prefix string) (*Graph, error) {
+func ParseLibDAINamed(fset *ast.FileSet, r io.Reader, name, prefix string, table Kind) (*Graph, error) {
+	if table == nil {
+		panic("graph: ParseLibDAINamed without a table kind")
+	}
 	file := fset.AddStream(name, safefile.MaxLibDAI)
-	p := &fgParser{s: newScanner(r, file), lpos: make([]ast.Position, 64)}
+	p := &fgParser{s: newScanner(r, file), lpos: make([]ast.Position, 64), kind: table}
 	g, err := p.parse()
 	if err != nil {
 		return nil, err
@@ -94,7 +103,8 @@ type labelInfo struct {
 }
 
 type fgParser struct {
-	s *scanner
+	s    *scanner
+	kind Kind // of the factors: the table kind
 	// the labels seen, in order of first appearance; a label's index is
 	// dense[label]-1 for labels below len(dense), else sparse[label]
 	labels []labelInfo
@@ -253,7 +263,7 @@ func (p *fgParser) factor(g *Graph, k int) error {
 	if key := [2]int{n, len(table)}; key != p.runKey {
 		p.runKey, p.runPos = key, p.keep(at)
 	}
-	g.AddCompact("table", p.runPos, "", 0, table, vars...)
+	g.AddCompact(p.kind, p.runPos, "", 0, table, vars...)
 	return nil
 }
 

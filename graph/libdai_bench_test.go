@@ -57,7 +57,7 @@ func BenchmarkParseLibDAIGrid(b *testing.B) {
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)
-				g, err := ParseLibDAI(bytes.NewReader(src), "grid.fg")
+				g, err := ParseLibDAI(bytes.NewReader(src), "grid.fg", tableKind{})
 				if err != nil {
 					b.Fatal(err)
 				}

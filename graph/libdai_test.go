@@ -72,7 +72,7 @@ func readRaw(t *testing.T, path string) []rawFactor {
 func TestReadLibDAIReferenceModels(t *testing.T) {
 	for _, path := range libdaiFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			g, err := ReadLibDAI(path)
+			g, err := ReadLibDAI(path, tableKind{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +133,7 @@ func checkLabelsAgainstJTree(t *testing.T, g *Graph, tsv string) {
 
 func TestLibDAIKnownEntries(t *testing.T) {
 	dir := datadir.Dir()
-	g, err := ReadLibDAI(filepath.Join(dir, "reference", "libdai", "ising_grid4x4_seed1.fg"))
+	g, err := ReadLibDAI(filepath.Join(dir, "reference", "libdai", "ising_grid4x4_seed1.fg"), tableKind{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestLibDAIKnownEntries(t *testing.T) {
 
 func TestLibDAIRoundTrip(t *testing.T) {
 	src := "# comment\n2\n\n2\n3 1\n2 3\n3\n0 0.5\n4 2 # trailing comment\n5 1e-3\n\n1\n3\n2\n1\n1 7\n"
-	g, err := ParseLibDAI(strings.NewReader(src), "rt.fg")
+	g, err := ParseLibDAI(strings.NewReader(src), "rt.fg", tableKind{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestLibDAIRoundTrip(t *testing.T) {
 	if err := WriteLibDAI(&buf, g); err != nil {
 		t.Fatal(err)
 	}
-	g2, err := ParseLibDAI(&buf, "rt2.fg")
+	g2, err := ParseLibDAI(&buf, "rt2.fg", tableKind{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestLibDAIErrors(t *testing.T) {
 		{"5\n" + strings.Repeat("1\n0\n16777216\n0\n", 5), "bad.fg:18:1: libdai: the tables up to factor 4 hold more than 67108864 entries in all, fg's limit for one graph"},
 	}
 	for _, c := range cases {
-		_, err := ParseLibDAI(strings.NewReader(c.src), "bad.fg")
+		_, err := ParseLibDAI(strings.NewReader(c.src), "bad.fg", tableKind{})
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q:\n got %v\nwant %s", c.src, err, c.want)
 		}
@@ -250,7 +250,7 @@ func TestLibDAIManyFactors(t *testing.T) {
 	if testing.Short() {
 		n = 100_000
 	}
-	g, err := ParseLibDAI(&factorStream{n: n}, "many.fg")
+	g, err := ParseLibDAI(&factorStream{n: n}, "many.fg", tableKind{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestLibDAIBufferBoundaries(t *testing.T) {
 		"chunks":   func() io.Reader { return &chunkReader{r: strings.NewReader(src), n: 4093} },
 	}
 	for name, r := range readers {
-		g, err := ParseLibDAI(r(), "long.fg")
+		g, err := ParseLibDAI(r(), "long.fg", tableKind{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -317,11 +317,11 @@ func (c *chunkReader) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p
 // reader are errors with positions, not panics or silent truncation.
 func TestLibDAIScannerErrors(t *testing.T) {
 	long := "1\n1\n0\n2\n1\n0 " + strings.Repeat("1", scanBuf+10) + "\n"
-	if _, err := ParseLibDAI(strings.NewReader(long), "long.fg"); err == nil || !strings.Contains(err.Error(), "long.fg:6:3: libdai: a token of more than 1 MiB") {
+	if _, err := ParseLibDAI(strings.NewReader(long), "long.fg", tableKind{}); err == nil || !strings.Contains(err.Error(), "long.fg:6:3: libdai: a token of more than 1 MiB") {
 		t.Errorf("long token: %v", err)
 	}
 	failing := io.MultiReader(strings.NewReader("2\n1\n0\n2\n1\n0 1\n"), iotest.ErrReader(errors.New("disk on fire")))
-	if _, err := ParseLibDAI(failing, "f.fg"); err == nil || !strings.Contains(err.Error(), "f.fg:7:1: libdai: disk on fire") {
+	if _, err := ParseLibDAI(failing, "f.fg", tableKind{}); err == nil || !strings.Contains(err.Error(), "f.fg:7:1: libdai: disk on fire") {
 		t.Errorf("read error: %v", err)
 	}
 }
@@ -336,7 +336,7 @@ func TestLibDAICompactStorage(t *testing.T) {
 		"2\n1 2\n2 2\n4\n0 2\n1 0.5\n2 0.5\n3 2\n" + // A again: shared
 		"2\n2 3\n2 2\n4\n0 3\n1 0.5\n2 0.5\n3 2\n" + // B
 		"1\n3\n2\n2\n0 1\n1 2\n" // a field again: a new run
-	g, err := ParseLibDAI(strings.NewReader(src), "c.fg")
+	g, err := ParseLibDAI(strings.NewReader(src), "c.fg", tableKind{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestLibDAISparseLabels(t *testing.T) {
 	src := "3\n1\n1000000000000000\n2\n1\n0 1\n2\n5 77777777777\n2 3\n1\n0 1\n1\n5\n2\n1\n1 1\n"
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	g, err := ParseLibDAI(strings.NewReader(src), "s.fg")
+	g, err := ParseLibDAI(strings.NewReader(src), "s.fg", tableKind{})
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)

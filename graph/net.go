@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -12,7 +13,8 @@ import (
 // named edges, and a factor's parameters may be variables (a Gamma
 // precision, a Beta probability, Dirichlet weights). It is the form in which
 // models with non-Gaussian latents (Beta, Gamma, inverse Gamma, Dirichlet)
-// and discrete chains are compiled; the string-typed Graph of graph.go and
+// and discrete chains are compiled; the Graph of graph.go (whose factors
+// carry the same Kind but their numbers as tables and parameter maps) and
 // the Gaussian-block forms of package compile are the older forms that the
 // engines of Gaussian models still read (docs/architecture.md says which
 // engine reads which).
@@ -66,12 +68,21 @@ type NetVar struct {
 	Pos    ast.Pos
 }
 
-// Kind is a factor kind as the IR sees it: package factor's kinds
-// implement it, and the engines ask a kind for its rules by type
-// assertion (factor's rule interfaces), never by comparing names.
+// Kind is a factor kind as the IR sees it, the kind of a Net's factors
+// and of a Graph's: package factor's kinds implement it (graph cannot
+// name them, since factor imports graph), and the engines ask a kind for
+// its rules by type assertion (factor's rule interfaces), never by
+// comparing names; Name is the builtin's name, for printing.
 type Kind interface {
 	Name() string
 }
+
+// SameKind reports whether a and b are the same kind: values of one type.
+// A kind type may hold its factor's parameters (factor.Ising's J,
+// factor.Table's entries) and need not be comparable with ==; a graph
+// stores the kind without them and the numbers beside it, so the type is
+// the kind.
+func SameKind(a, b Kind) bool { return reflect.TypeOf(a) == reflect.TypeOf(b) }
 
 // Edge is one argument of a factor. Exactly one of these forms:
 //

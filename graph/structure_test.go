@@ -18,7 +18,7 @@ func pairGraph(n int, edges [][2]int) *Graph {
 	g := &Graph{}
 	g.AddLatent("x", Cat, 2, []int{n}, ast.NoPos)
 	for _, e := range edges {
-		g.AddFactor(Factor{Kind: "table", Vars: []int{e[0], e[1]}, Table: []float64{1, 1, 1, 1}})
+		g.AddFactor(Factor{Kind: tableKind{}, Vars: []int{e[0], e[1]}, Table: []float64{1, 1, 1, 1}})
 	}
 	return g
 }
@@ -62,8 +62,8 @@ func TestHasCycle(t *testing.T) {
 	// A 3-ary factor and a pairwise factor sharing two of its variables form
 	// the bipartite cycle f0 – x0 – f1 – x1 – f0.
 	tri := pairGraph(3, nil)
-	tri.AddFactor(Factor{Kind: "table", Vars: []int{0, 1, 2}, Table: make([]float64, 8)})
-	tri.AddFactor(Factor{Kind: "table", Vars: []int{0, 1}, Table: make([]float64, 4)})
+	tri.AddFactor(Factor{Kind: tableKind{}, Vars: []int{0, 1, 2}, Table: make([]float64, 8)})
+	tri.AddFactor(Factor{Kind: tableKind{}, Vars: []int{0, 1}, Table: make([]float64, 4)})
 	cases = append(cases, struct {
 		name string
 		g    *Graph
@@ -212,7 +212,7 @@ func TestEliminationOrderHeapEqualsScan(t *testing.T) {
 			for _, v := range vs {
 				size *= g.Vars[v].Card
 			}
-			g.AddFactor(Factor{Kind: "table", Vars: vs, Table: make([]float64, size)})
+			g.AddFactor(Factor{Kind: tableKind{}, Vars: vs, Table: make([]float64, size)})
 		}
 		graphs[fmt.Sprintf("random%d", k)] = g
 	}

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/mcmc"
 	"github.com/fg-infer/fg/internal/datadir"
@@ -95,7 +96,7 @@ func gibbsTable(c config) {
 	fmt.Printf("%-26s %8s %10s %10s %10s %10s %8s\n", "model", "samples", "max|err|", "max|z|", "min ESS", "max R-hat", "seconds")
 	var rows [][]string
 	for _, name := range []string{"ising_grid4x4_seed1", "ising_full10_seed4", "ising_grid10x10_w1_seed2"} {
-		g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", name+".fg"))
+		g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", name+".fg"), factor.Table{})
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -45,13 +46,13 @@ func TestDomeModelTables(t *testing.T) {
 		t.Fatalf("%d vars, %d factors", len(g.Vars), g.NumFactors())
 	}
 	for _, f := range g.Factors() {
-		switch f.Kind {
-		case "field":
+		switch f.Kind.(type) {
+		case factor.Field:
 			h := f.Params["h"]
 			if !(math.Abs(f.Table[1]-math.Exp(h)) <= 1e-12) || !(math.Abs(f.Table[0]-math.Exp(-h)) <= 1e-12) {
 				t.Fatalf("field table %v for h %v", f.Table, h)
 			}
-		case "ising":
+		case factor.Ising:
 			J := -f.Params["J"] // the coupling in the paper's sign: exp(−J x_i x_j), J ≥ 0
 			if J < 0 || !(math.Abs(f.Table[0]-math.Exp(-J)) <= 1e-12) || !(math.Abs(f.Table[1]-math.Exp(J)) <= 1e-9*math.Exp(J)) {
 				t.Fatalf("ising table %v for J %v", f.Table, J)

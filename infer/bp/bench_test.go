@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -119,14 +120,14 @@ func gridGraph(r int) *graph.Graph {
 	field := []float64{math.Exp(-0.1), math.Exp(0.1)}
 	ising := []float64{math.Exp(0.25), math.Exp(-0.25), math.Exp(-0.25), math.Exp(0.25)}
 	for v := range r * r {
-		g.AddFactor(graph.Factor{Kind: "field", Vars: []int{v}, Table: field})
+		g.AddFactor(graph.Factor{Kind: factor.Field{}, Vars: []int{v}, Table: field})
 	}
 	for v := range r * r {
 		if (v+1)%r != 0 {
-			g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{v, v + 1}, Table: ising})
+			g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{v, v + 1}, Table: ising})
 		}
 		if v+r < r*r {
-			g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{v, v + r}, Table: ising})
+			g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{v, v + r}, Table: ising})
 		}
 	}
 	return g

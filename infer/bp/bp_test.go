@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/jtree"
@@ -49,7 +50,7 @@ func randomFactor(rng *rand.Rand, g *graph.Graph, vars []int) graph.Factor {
 	for k := range t {
 		t[k] = math.Exp(1.5 * rng.NormFloat64())
 	}
-	return graph.Factor{Kind: "table", Vars: vars, Table: t}
+	return graph.Factor{Kind: factor.Table{}, Vars: vars, Table: t}
 }
 
 // On a tree BP is exact: marginals and the Bethe log Z equal the junction
@@ -116,13 +117,13 @@ func loopyGraph(rng *rand.Rand, r int, w float64) *graph.Graph {
 	g.AddLatent("x", graph.Spin, 2, []int{r, r}, ast.NoPos)
 	for i := 0; i < r*r; i++ {
 		h := rng.NormFloat64()
-		g.AddFactor(graph.Factor{Kind: "field", Vars: []int{i}, Table: []float64{math.Exp(-h), math.Exp(h)}})
+		g.AddFactor(graph.Factor{Kind: factor.Field{}, Vars: []int{i}, Table: []float64{math.Exp(-h), math.Exp(h)}})
 	}
 	for i := 0; i < r; i++ {
 		for j := 0; j < r; j++ {
 			for _, nb := range []int{i*r + (j+1)%r, ((i+1)%r)*r + j} {
 				J := w * rng.NormFloat64()
-				g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{i*r + j, nb}, Table: []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)}})
+				g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{i*r + j, nb}, Table: []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)}})
 			}
 		}
 	}
@@ -184,11 +185,11 @@ func TestSpinPairwiseMatchesGraph(t *testing.T) {
 		for _, b := range []int{(a + 1) % n, (a + 3) % n} {
 			j := rng.NormFloat64()
 			edges, J = append(edges, [2]int32{int32(a), int32(b)}), append(J, j)
-			g.AddFactor(graph.Factor{Vars: []int{a, b}, Table: []float64{math.Exp(j), math.Exp(-j), math.Exp(-j), math.Exp(j)}})
+			g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{a, b}, Table: []float64{math.Exp(j), math.Exp(-j), math.Exp(-j), math.Exp(j)}})
 		}
 	}
 	for i := range h {
-		g.AddFactor(graph.Factor{Vars: []int{i}, Table: []float64{math.Exp(-h[i]), math.Exp(h[i])}})
+		g.AddFactor(graph.Factor{Kind: factor.Field{}, Vars: []int{i}, Table: []float64{math.Exp(-h[i]), math.Exp(h[i])}})
 	}
 	p, err := NewSpinPairwise(n, h, edges, J)
 	if err != nil {
@@ -251,8 +252,8 @@ func TestStatusAndErrors(t *testing.T) {
 func TestHardConstraints(t *testing.T) {
 	g := &graph.Graph{}
 	g.AddLatent("x", graph.Cat, 3, []int{2}, ast.NoPos)
-	g.AddFactor(graph.Factor{Vars: []int{0, 1}, Table: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}})
-	g.AddFactor(graph.Factor{Vars: []int{0}, Table: []float64{1, 2, 0}})
+	g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: []int{0, 1}, Table: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}})
+	g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: []int{0}, Table: []float64{1, 2, 0}})
 	res, err := Run(context.Background(), g, Settings{})
 	if err != nil {
 		t.Fatal(err)

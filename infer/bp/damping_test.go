@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/jtree"
@@ -59,7 +60,7 @@ func TestDampingJudgedUndamped(t *testing.T) {
 // BP's approximation; its error is bounded at 1.5 times the measured one.
 func TestAdaptiveDampingGrid(t *testing.T) {
 	base := filepath.Join(datadir.Dir(), "reference", "libdai", "ising_grid10x10_w1_seed2")
-	g, err := graph.ReadLibDAI(base + ".fg")
+	g, err := graph.ReadLibDAI(base+".fg", factor.Table{})
 	if err != nil {
 		t.Fatal(err)
 	}

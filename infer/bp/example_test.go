@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/bp"
@@ -18,8 +19,8 @@ func ExampleRun() {
 	g := &graph.Graph{}
 	g.AddLatent("x", graph.Spin, 2, []int{2}, ast.NoPos)
 	h, J := 0.5, 1.0
-	g.AddFactor(graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{math.Exp(-h), math.Exp(h)}})
-	g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{0, 1}, Table: []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)}})
+	g.AddFactor(graph.Factor{Kind: factor.Field{}, Vars: []int{0}, Table: []float64{math.Exp(-h), math.Exp(h)}})
+	g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{0, 1}, Table: []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)}})
 	res, err := bp.Run(context.Background(), g, bp.Settings{Settings: infer.Settings{Schedule: infer.Sequential}})
 	if err != nil {
 		fmt.Println(err)

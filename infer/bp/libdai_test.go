@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/datadir"
@@ -44,7 +45,7 @@ func compareToLibDAI(t *testing.T, suffix string, s Settings) {
 			if ref.Iters >= 10000 {
 				t.Skipf("libDAI did not converge (%d passes)", ref.Iters)
 			}
-			g, err := graph.ReadLibDAI(base + ".fg")
+			g, err := graph.ReadLibDAI(base+".fg", factor.Table{})
 			if err != nil {
 				t.Fatal(err)
 			}

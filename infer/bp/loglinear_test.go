@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -21,7 +22,7 @@ func logLinearGrid(r int, seed uint64, tables bool) *graph.Graph {
 	g := &graph.Graph{}
 	g.AddLatent("x", graph.Spin, 2, []int{r * r}, ast.NoPos)
 	pair, unary := []float64{1, -1, -1, 1}, []float64{-1, 1}
-	add := func(kind string, theta float64, stat []float64, vars ...int) {
+	add := func(kind graph.Kind, theta float64, stat []float64, vars ...int) {
 		if tables {
 			g.AddFactor(graph.Factor{Kind: kind, Vars: vars, Table: graph.LogLinearTable(theta, stat)})
 		} else {
@@ -29,17 +30,17 @@ func logLinearGrid(r int, seed uint64, tables bool) *graph.Graph {
 		}
 	}
 	for v := range r * r {
-		add("field", 0.5*rng.NormFloat64(), unary, v)
+		add(factor.Field{}, 0.5*rng.NormFloat64(), unary, v)
 	}
 	for v := range r * r {
 		if (v+1)%r != 0 {
-			add("ising", 0.5*rng.NormFloat64(), pair, v, v+1)
+			add(factor.Ising{}, 0.5*rng.NormFloat64(), pair, v, v+1)
 		}
 		if v+r < r*r {
-			add("ising", 0.5*rng.NormFloat64(), pair, v, v+r)
+			add(factor.Ising{}, 0.5*rng.NormFloat64(), pair, v, v+r)
 		}
 	}
-	add("ising", 0.3, pair, r*r-1, r*r-1)
+	add(factor.Ising{}, 0.3, pair, r*r-1, r*r-1)
 	return g
 }
 

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -14,8 +15,8 @@ func TestStateLabelsAndRelaxations(t *testing.T) {
 	g.AddLatent("s", graph.Spin, 2, []int{2}, ast.NoPos)
 	g.AddLatent("w", graph.Real, 0, nil, ast.NoPos)
 	g.AddLatent("c", graph.Cat, 3, nil, ast.NoPos)
-	g.AddFactor(graph.Factor{Kind: "ising", Label: "ising(s[0], s[1])", Vars: []int{0, 1}, Pos: at})
-	g.AddFactor(graph.Factor{Kind: "table", Vars: []int{3}})
+	g.AddFactor(graph.Factor{Kind: factor.Ising{}, Label: "ising(s[0], s[1])", Vars: []int{0, 1}, Pos: at})
+	g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: []int{3}})
 	for _, c := range []struct {
 		d    graph.Domain
 		card int

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -21,13 +22,13 @@ func spinTestGraph(seed uint64, hard bool) *graph.Graph {
 	rng := rand.New(rand.NewPCG(seed, 9))
 	g := loopyGraph(rng, 5, 0.4)
 	for _, e := range [][2]int{{3, 8}, {9, 4}, {12, 13}, {18, 12}} {
-		g.AddFactor(graph.Factor{Kind: "table", Vars: e[:], Table: []float64{rng.Float64(), rng.Float64(), 2 * rng.Float64(), rng.Float64()}})
+		g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: e[:], Table: []float64{rng.Float64(), rng.Float64(), 2 * rng.Float64(), rng.Float64()}})
 	}
 	if hard {
-		g.AddFactor(graph.Factor{Kind: "table", Vars: []int{0}, Table: []float64{0, 1}})
+		g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: []int{0}, Table: []float64{0, 1}})
 	}
-	g.AddFactor(graph.Factor{Kind: "table", Vars: []int{1}, Table: []float64{math.Exp(-300), math.Exp(300)}})
-	g.AddFactor(graph.Factor{Kind: "table", Vars: []int{2, 7}, Table: []float64{1, 1e-250, 1e-250, 1}})
+	g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: []int{1}, Table: []float64{math.Exp(-300), math.Exp(300)}})
+	g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: []int{2, 7}, Table: []float64{1, 1e-250, 1e-250, 1}})
 	return g
 }
 
@@ -116,9 +117,9 @@ func TestSpinCavityOverflow(t *testing.T) {
 	g := &graph.Graph{}
 	g.AddLatent("x", graph.Spin, 2, []int{5}, ast.NoPos)
 	tab := []float64{0.3, 0.9, 0.2, 0.7}
-	g.AddFactor(graph.Factor{Kind: "table", Vars: []int{0, 1}, Table: tab})
+	g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: []int{0, 1}, Table: tab})
 	for v := 2; v < 5; v++ {
-		g.AddFactor(graph.Factor{Kind: "table", Vars: []int{1, v}, Table: []float64{1, 1e-260, 1e-260, 1}})
+		g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: []int{1, v}, Table: []float64{1, 1e-260, 1e-260, 1}})
 	}
 	p, err := NewProblem(g)
 	if err != nil {

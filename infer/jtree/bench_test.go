@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -19,11 +20,11 @@ func domeGraph() *graph.Graph {
 	g.AddLatent("x", graph.Spin, 2, []int{dome.N}, ast.NoPos)
 	for i := 0; i < dome.N; i++ {
 		h := rng.NormFloat64()
-		g.AddFactor(graph.Factor{Kind: "field", Vars: []int{i}, Table: []float64{math.Exp(-h), math.Exp(h)}})
+		g.AddFactor(graph.Factor{Kind: factor.Field{}, Vars: []int{i}, Table: []float64{math.Exp(-h), math.Exp(h)}})
 	}
 	for _, e := range dome.Edges {
 		J := math.Abs(5 + math.Sqrt(5)*rng.NormFloat64())
-		g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{e[0], e[1]}, Table: []float64{math.Exp(-J), math.Exp(J), math.Exp(J), math.Exp(-J)}})
+		g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{e[0], e[1]}, Table: []float64{math.Exp(-J), math.Exp(J), math.Exp(J), math.Exp(-J)}})
 	}
 	return g
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/internal/refdata"
@@ -35,7 +36,7 @@ func TestMatchesLibDAIJTree(t *testing.T) {
 	for _, m := range models {
 		base := strings.TrimSuffix(m, ".fg")
 		t.Run(filepath.Base(base), func(t *testing.T) {
-			g, err := graph.ReadLibDAI(m)
+			g, err := graph.ReadLibDAI(m, factor.Table{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +71,7 @@ func randomGraph(rng *rand.Rand, n, m int) *graph.Graph {
 	}
 	for a := 0; a < m; a++ {
 		ar := rng.IntN(4)
-		f := graph.Factor{Kind: "table", Vars: make([]int, ar)}
+		f := graph.Factor{Kind: factor.Table{}, Vars: make([]int, ar)}
 		size := 1
 		for k := range f.Vars {
 			f.Vars[k] = rng.IntN(n)
@@ -171,7 +172,7 @@ func TestBudgetRefusal(t *testing.T) {
 	g.AddLatent("x", graph.Spin, 2, []int{12}, ast.NoPos)
 	for a := 0; a < 12; a++ {
 		for b := a + 1; b < 12; b++ {
-			g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{a, b}, Table: []float64{1, 2, 2, 1}})
+			g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{a, b}, Table: []float64{1, 2, 2, 1}})
 		}
 	}
 	_, err := Run(context.Background(), g, Settings{MaxTableSize: 1000})
@@ -186,10 +187,10 @@ func TestBudgetRefusal(t *testing.T) {
 	for r := range 20 {
 		for c := range 20 {
 			if c+1 < 20 {
-				grid.AddFactor(graph.Factor{Kind: "ising", Vars: []int{20*r + c, 20*r + c + 1}, Table: []float64{1, 2, 2, 1}})
+				grid.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{20*r + c, 20*r + c + 1}, Table: []float64{1, 2, 2, 1}})
 			}
 			if r+1 < 20 {
-				grid.AddFactor(graph.Factor{Kind: "ising", Vars: []int{20*r + c, 20*(r+1) + c}, Table: []float64{1, 2, 2, 1}})
+				grid.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{20*r + c, 20*(r+1) + c}, Table: []float64{1, 2, 2, 1}})
 			}
 		}
 	}
@@ -207,17 +208,17 @@ func TestRejectsBadInput(t *testing.T) {
 	}
 	g = &graph.Graph{}
 	g.AddLatent("x", graph.Spin, 2, nil, ast.NoPos)
-	g.AddFactor(graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{1}})
+	g.AddFactor(graph.Factor{Kind: factor.Field{}, Vars: []int{0}, Table: []float64{1}})
 	if _, err := Run(context.Background(), g, Settings{}); err == nil {
 		t.Error("short table accepted")
 	}
-	g.SetFactor(0, graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{1, math.NaN()}})
+	g.SetFactor(0, graph.Factor{Kind: factor.Field{}, Vars: []int{0}, Table: []float64{1, math.NaN()}})
 	if _, err := Run(context.Background(), g, Settings{}); err == nil {
 		t.Error("NaN entry accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	g.SetFactor(0, graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{1, 2}})
+	g.SetFactor(0, graph.Factor{Kind: factor.Field{}, Vars: []int{0}, Table: []float64{1, 2}})
 	if _, err := Run(ctx, g, Settings{}); err == nil {
 		t.Error("canceled context ignored")
 	}

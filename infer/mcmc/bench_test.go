@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/internal/datadir"
 	"github.com/fg-infer/fg/internal/testkit"
@@ -36,7 +37,7 @@ func BenchmarkESSGP50Long(b *testing.B) {
 
 // BenchmarkGibbsGrid10x10: 4 chains × 1500 sweeps of the 10×10 libDAI grid.
 func BenchmarkGibbsGrid10x10(b *testing.B) {
-	g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", "ising_grid10x10_w1_seed2.fg"))
+	g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", "ising_grid10x10_w1_seed2.fg"), factor.Table{})
 	if err != nil {
 		b.Fatal(err)
 	}

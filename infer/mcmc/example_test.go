@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/mcmc"
 	"github.com/fg-infer/fg/lang/ast"
@@ -17,9 +18,9 @@ func ExampleRunGibbs() {
 	j, h := 0.5, 0.3
 	g := &graph.Graph{}
 	g.AddLatent("s", graph.Spin, 2, []int{2}, ast.NoPos)
-	g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{0, 1},
+	g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{0, 1},
 		Table: []float64{math.Exp(j), math.Exp(-j), math.Exp(-j), math.Exp(j)}})
-	g.AddFactor(graph.Factor{Kind: "field", Vars: []int{0}, Table: []float64{math.Exp(-h), math.Exp(h)}})
+	g.AddFactor(graph.Factor{Kind: factor.Field{}, Vars: []int{0}, Table: []float64{math.Exp(-h), math.Exp(h)}})
 	res, err := mcmc.RunGibbs(context.Background(), g, mcmc.GibbsSettings{Samples: 5000, Seed: 1})
 	if err != nil {
 		fmt.Println(err)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/internal/datadir"
@@ -36,7 +37,7 @@ func smallGraphScale(scale float64) *graph.Graph {
 		for i := range t {
 			t[i] = math.Exp(scale * rng.NormFloat64())
 		}
-		g.AddFactor(graph.Factor{Kind: "table", Vars: vars, Table: t})
+		g.AddFactor(graph.Factor{Kind: factor.Table{}, Vars: vars, Table: t})
 	}
 	add(0)
 	add(0, 1)
@@ -145,7 +146,7 @@ func readJTree(t *testing.T, path string) [][]float64 {
 // TestGibbsLibDAIGrid: the 4×4 Ising grid of data/reference/libdai against
 // libDAI's junction-tree marginals within 4 standard errors.
 func TestGibbsLibDAIGrid(t *testing.T) {
-	g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", "ising_grid4x4_seed1.fg"))
+	g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", "ising_grid4x4_seed1.fg"), factor.Table{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func isingPair(j float64) *graph.Graph {
 	g := &graph.Graph{}
 	g.AddLatent("s", graph.Spin, 2, []int{2}, ast.NoPos)
 	a, b := math.Exp(j), math.Exp(-j)
-	g.AddFactor(graph.Factor{Kind: "ising", Vars: []int{0, 1}, Table: []float64{a, b, b, a}})
+	g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{0, 1}, Table: []float64{a, b, b, a}})
 	return g
 }
 

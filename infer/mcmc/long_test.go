@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/internal/datadir"
 )
@@ -16,7 +17,7 @@ func TestGibbsLibDAILong(t *testing.T) {
 		t.Skip("long Gibbs runs; run without -short")
 	}
 	for _, name := range []string{"ising_full10_seed4", "ising_grid10x10_w1_seed2"} {
-		g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", name+".fg"))
+		g, err := graph.ReadLibDAI(datadir.Path("reference", "libdai", name+".fg"), factor.Table{})
 		if err != nil {
 			t.Fatal(err)
 		}
