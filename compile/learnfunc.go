@@ -8,6 +8,7 @@ import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
+	"github.com/fg-infer/fg/stdlib/ad"
 )
 
 // learnRec is what a compilation records for the learned params of the
@@ -390,6 +391,9 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 			return fmt.Errorf("learn: the value %s of `%s` is outside [%s, %s]", fmtNum(x[i]), name, fmtNum(p.Lo), fmtNum(p.Hi))
 		}
 		c.global[name] = &binding{kind: bParam, v: numVal(x[i]), pos: p.Pos}
+		if c.jet != nil {
+			c.jet.env[name] = jetVal{j: []ad.Jet{ad.Var(i, len(x), x[i])}}
+		}
 	}
 	for _, d := range f.st.rec.params {
 		if f.st.rec.learned[d.name] {
@@ -400,6 +404,9 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 			c.finite(d.expr, "param "+d.name, v)
 		}
 		c.global[d.name] = &binding{kind: bParam, v: v, pos: d.at.Pos()}
+		if c.jet != nil {
+			c.jet.define(c, d.name, d.expr, v)
+		}
 	}
 	return nil
 }

@@ -512,14 +512,32 @@ func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat
 	return dK, nil
 }
 
-// derivs is deriv in every learned param; s0 is the snapshot at x.
+// derivs is the snapshot's derivative in every learned param at x; s0 is
+// the snapshot at x. A model of Gaussian blocks is differentiated exactly
+// by forward-mode AD (jetDerivs); what that leaves without a derivative,
+// and every number of a factor graph or typed factor graph, by central
+// differences (deriv).
 func (lb *learnBuilder) derivs(x []float64, s0 snapshot) ([]snapshot, error) {
-	ds := make([]snapshot, len(x))
+	ds, err := lb.jetDerivs(x, s0)
+	if err != nil {
+		return nil, err
+	}
+	if ds == nil {
+		ds = make([]snapshot, len(x))
+	}
 	for k := range x {
-		var err error
-		if ds[k], err = lb.deriv(x, k, s0); err != nil {
+		if ds[k].hyper != nil && !ds[k].hasNaN() {
+			continue
+		}
+		d, err := lb.deriv(x, k, s0)
+		if err != nil {
 			return nil, err
 		}
+		if ds[k].hyper == nil {
+			ds[k] = d
+			continue
+		}
+		fillNaN(ds[k], d)
 	}
 	return ds, nil
 }
@@ -757,12 +775,12 @@ func (lb *learnBuilder) classify() error {
 	if err != nil {
 		return err
 	}
-	s0 := snapOf(mx)
+	ds, err := lb.derivs(x, snapOf(mx))
+	if err != nil {
+		return err
+	}
 	for k := range lb.params {
-		d, err := lb.deriv(x, k, s0)
-		if err != nil {
-			return err
-		}
+		d := ds[k]
 		if !d.any() {
 			what := "kernel hyperparameter, prior covariance or likelihood eps/var"
 			if lb.m.Net != nil {
