@@ -41,11 +41,17 @@ import (
 // se(exp(log_ell), exp(2*log_sf))): the model is compiled once, and at
 // every evaluation compile.LearnFunc re-evaluates only what depends on the
 // learned params (the params computed from them, the priors and likelihood
-// parameters that read them); the derivatives of the kernel
-// hyperparameters, of normal/mvnormal prior covariances and of the sites'
-// eps/var with respect to each param are central differences of those
-// re-evaluations (step 1e-6·max(1, |x|)); the Gram-matrix derivatives
-// come from stdlib/kernel and the evidence gradient from infer/learn.
+// parameters that read them). On a model of Gaussian blocks the
+// derivatives of the kernel hyperparameters, of normal/mvnormal prior
+// means and covariances and of the sites' eps/var with respect to every
+// param are exact, by forward-mode AD: compile.LearnFunc.Tangents
+// evaluates the same expressions on stdlib/ad jets seeded on the learned
+// params (jetDerivs). A number reached through an expression without jets
+// (an index, @, a data builtin), and every number of a factor graph's
+// joint block, a forest or a typed factor graph, is a central difference
+// of re-evaluations instead (deriv; step 1e-6·max(1, |x|)). The
+// Gram-matrix derivatives come from stdlib/kernel and the evidence
+// gradient from infer/learn.
 // Models whose blocks all have student_t/tp priors maximise the t-EP
 // evidence instead, without gradients (learnT). Errors: blocks without a
 // Gaussian EP evidence (a mix of Student-t and Gaussian priors; mini-batch factors;
