@@ -33,11 +33,12 @@ import (
 // A sub-expression that reads no learned param is a constant, evaluated
 // as compile evaluates it. The arithmetic of a learned one is the
 // language's: numbers, + − * / ^ with scalar broadcasting, unary minus,
-// lists, the math builtins (exp, log, abs, sqrt, sum, dot, min, max — the
-// ad.Jet functions compile's own evaluation uses) and the losses. Anything
-// else that reads a learned param (indexing, @, a data builtin) has no
-// jet: the quantity it reaches carries the reason (jetVal.why) and learning
-// differences that quantity alone (infer/run's learnBuilder.derivs).
+// lists, indexing, the math builtins (exp, log, abs, sqrt, sum, dot, min,
+// max — the ad.Jet functions compile's own evaluation uses) and the
+// losses. Anything else that reads a learned param (@, a data builtin, a
+// comparison) has no jet: the quantity it reaches carries the reason
+// (jetVal.why) and learning differences that quantity alone (infer/run's
+// learnBuilder.derivs).
 
 // jetState is the forward-mode state of a compilation that differentiates
 // (LearnFunc.Tangents): d learned params, and the jets of the params
@@ -102,8 +103,36 @@ func (c *compiler) jetEval(e ast.Expr) jetVal {
 		return c.jetList(e)
 	case *ast.CallExpr:
 		return c.jetCall(e)
+	case *ast.IndexExpr:
+		return c.jetIndex(e)
 	}
 	return noJet(c.fset, e, "`%s` has no derivative in the learned params (forward-mode AD covers + − * / ^, lists and the math builtins)", c.text(e))
+}
+
+// jetIndex selects elements of a number array with jets, as index does
+// (the indices are numbers no learned param reaches).
+func (c *compiler) jetIndex(e *ast.IndexExpr) jetVal {
+	x := c.jetEval(e.X)
+	if x.why != "" {
+		return x
+	}
+	if len(e.Indices) > len(x.shape) || len(x.j) == 0 {
+		return noJet(c.fset, e, "`%s` is indexed with %d indices", c.text(e.X), len(e.Indices))
+	}
+	sels := make([]dimSel, len(x.shape))
+	for d := range x.shape {
+		if d < len(e.Indices) {
+			sels[d] = c.dimSelection(e, d, x.shape[d])
+		} else {
+			sels[d] = dimSel{idxs: seq(0, x.shape[d])}
+		}
+	}
+	offs, shape := flatSelect(x.shape, sels)
+	out := jetVal{j: make([]ad.Jet, len(offs)), shape: shape}
+	for i, o := range offs {
+		out.j[i] = x.j[o]
+	}
+	return out
 }
 
 // jetMap1 applies f elementwise.

@@ -78,7 +78,8 @@ func covDims(lb *learnBuilder) []int {
 // models (to 1e-6 relative): a kernel lengthscale exp(p), a prior variance
 // exp(2p) through a param and through `sd =`, a step eps 0.5·σ(p), a
 // likelihood variance, an mvnormal mean and covariance written as lists,
-// a kernel scaled by a number, and a power with a learned exponent.
+// a kernel scaled by a number, indexing, and a power with a learned
+// exponent.
 func TestLearnJetDerivatives(t *testing.T) {
 	p := 0.3
 	sig := 1 / (1 + math.Exp(-p))
@@ -106,6 +107,9 @@ func TestLearnJetDerivatives(t *testing.T) {
 		}},
 		{"scaled kernel", "latent f: real[4] ~ gp(exp(p) * se(1, 1) + bias(p * p), X)\nfor i in 0..4 { s[i] ~ probit(f[i]) }", func(s snapshot) map[string][2]float64 {
 			return map[string][2]float64{"scale": {s.hyper[0][0], math.Exp(p)}, "ell": {s.hyper[0][1], 0}, "bias": {s.hyper[0][3], 2 * p}}
+		}},
+		{"index", "param v = [p, exp(p)]\nlatent f: real[4] ~ gp(se(v[1], [[1, v[0]], [2, 3]][0, 1]), X)\nfor i in 0..4 { s[i] ~ probit(f[i]) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"ell": {s.hyper[0][0], math.Exp(p)}, "var": {s.hyper[0][1], 1}}
 		}},
 		{"learned exponent", "latent f: real[4] ~ gp(matern52(2 ^ p, sqrt(p)), X)\nfor i in 0..4 { s[i] ~ probit(f[i]) }", func(s snapshot) map[string][2]float64 {
 			return map[string][2]float64{"ell": {s.hyper[0][0], math.Ln2 * math.Pow(2, p)}, "var": {s.hyper[0][1], 0.5 / math.Sqrt(p)}}
@@ -138,11 +142,11 @@ func TestLearnJetDerivatives(t *testing.T) {
 }
 
 // TestLearnJetFallback: a quantity a learned param reaches through an
-// expression without jets (an index into a param vector) has none in the
+// expression without jets (a product @ with a param vector) has none in the
 // forward-mode pass, and derivs takes its central difference, while the
 // other quantities keep their exact derivatives.
 func TestLearnJetFallback(t *testing.T) {
-	body := "param v = [p, 2]\nlatent f: real[4] ~ gp(se(v[0] + 1, exp(p)), X)\nfor i in 0..4 { s[i] ~ step(f[i], 0.1 * exp(p)) }"
+	body := "param v = [p, 2]\nlatent f: real[4] ~ gp(se([1, 0] @ v + 1, exp(p)), X)\nfor i in 0..4 { s[i] ~ step(f[i], 0.1 * exp(p)) }"
 	m, err := compile.CompileSource("j.fg", []byte(jetModel+body+"\ninfer ep\nlearn p\n"), compile.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +155,7 @@ func TestLearnJetFallback(t *testing.T) {
 	x := []float64{0.3}
 	exact, diff := snapshotsAt(t, lb, x)
 	if !math.IsNaN(exact[0].hyper[0][0]) {
-		t.Fatalf("∂ell/∂p = %g by jets; an index has no jet", exact[0].hyper[0][0])
+		t.Fatalf("∂ell/∂p = %g by jets; @ has no jet", exact[0].hyper[0][0])
 	}
 	mx, err := lb.compileAt(x, false)
 	if err != nil {
