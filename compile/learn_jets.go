@@ -119,15 +119,7 @@ func (c *compiler) jetIndex(e *ast.IndexExpr) jetVal {
 	if len(e.Indices) > len(x.shape) || len(x.j) == 0 {
 		return noJet(c.fset, e, "`%s` is indexed with %d indices", c.text(e.X), len(e.Indices))
 	}
-	sels := make([]dimSel, len(x.shape))
-	for d := range x.shape {
-		if d < len(e.Indices) {
-			sels[d] = c.dimSelection(e, d, x.shape[d])
-		} else {
-			sels[d] = dimSel{idxs: seq(0, x.shape[d])}
-		}
-	}
-	offs, shape := flatSelect(x.shape, sels)
+	offs, shape := c.indexOffsets(e, x.shape)
 	out := jetVal{j: make([]ad.Jet, len(offs)), shape: shape}
 	for i, o := range offs {
 		out.j[i] = x.j[o]
@@ -400,27 +392,16 @@ func (f *LearnFunc) Tangents(x []float64) (t *LearnTangents, err error) {
 	if f.m.Blocks() == nil {
 		return nil, fmt.Errorf("learn: the model is not a set of Gaussian blocks")
 	}
-	c := newCompiler(f.m.opt)
-	c.fset = f.m.Fset
-	c.check = true
-	c.sources = f.st.sources
-	c.m = f.m
+	c := f.compiler(true)
 	c.jet = &jetState{d: len(x), env: map[string]jetVal{}}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(abort); !ok {
-				panic(r)
-			}
-			t, err = nil, c.errs
-		}
-	}()
+	defer c.catchAbort(&err)
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
 	}
-	t = &LearnTangents{}
+	out := &LearnTangents{}
 	rec := f.st.rec
 	for _, p := range rec.priors {
-		t.Priors = append(t.Priors, c.priorTangent(c.bind(p.call, p.b), p.lat, p.k))
+		out.Priors = append(out.Priors, c.priorTangent(c.bind(p.call, p.b), p.lat, p.k))
 	}
 	for i := range rec.sites {
 		s := &rec.sites[i]
@@ -439,10 +420,10 @@ func (f *LearnFunc) Tangents(x []float64) (t *LearnTangents, err error) {
 			}
 			st.Params[p.Name] = v.j
 		}
-		t.Sites = append(t.Sites, st)
+		out.Sites = append(out.Sites, st)
 	}
 	c.locals = nil
-	return t, nil
+	return out, nil
 }
 
 // priorTangent is the derivative of prior call a of latent lat, of kind k.

@@ -287,19 +287,8 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 	if len(x) != len(f.names) {
 		return nil, fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
 	}
-	c := newCompiler(f.m.opt)
-	c.fset = f.m.Fset
-	c.check = !gram
-	c.sources = f.st.sources
-	c.m = f.m
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(abort); !ok {
-				panic(r)
-			}
-			out, err = nil, c.errs
-		}
-	}()
+	c := f.compiler(!gram)
+	defer c.catchAbort(&err)
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
 	}
@@ -307,6 +296,28 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 		return f.graphAt(c, x)
 	}
 	return f.blocks(c), nil
+}
+
+// compiler is a compiler that evaluates f's model again (check: without
+// Gram matrices).
+func (f *LearnFunc) compiler(check bool) *compiler {
+	c := newCompiler(f.m.opt)
+	c.fset = f.m.Fset
+	c.check = check
+	c.sources = f.st.sources
+	c.m = f.m
+	return c
+}
+
+// catchAbort, deferred, turns the abort of a failed evaluation into its
+// errors in *err.
+func (c *compiler) catchAbort(err *error) {
+	if r := recover(); r != nil {
+		if _, ok := r.(abort); !ok {
+			panic(r)
+		}
+		*err = c.errs
+	}
 }
 
 // graphAt is At on a factor graph or a typed factor graph (Net): a copy
