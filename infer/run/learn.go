@@ -519,27 +519,28 @@ func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat
 }
 
 // derivs is the snapshot's derivative in every learned param at x; s0 is
-// the snapshot at x. A model of Gaussian blocks is differentiated exactly
-// by forward-mode AD (jetDerivs); what that leaves without a derivative,
-// and every number of a factor graph or typed factor graph, by central
-// differences (deriv).
+// the snapshot at x. A model of Gaussian blocks or a forest is
+// differentiated exactly by forward-mode AD (jetDerivs); what that leaves
+// without a derivative, and every number of a factor graph's joint block
+// or a typed factor graph, by central differences (deriv).
 func (lb *learnBuilder) derivs(x []float64, s0 snapshot) ([]snapshot, error) {
 	ds, err := lb.jetDerivs(x, s0)
 	if err != nil {
 		return nil, err
 	}
-	if ds == nil {
+	exact := ds != nil
+	if !exact {
 		ds = make([]snapshot, len(x))
 	}
 	for k := range x {
-		if ds[k].hyper != nil && !ds[k].hasNaN() {
+		if exact && !ds[k].hasNaN() {
 			continue
 		}
 		d, err := lb.deriv(x, k, s0)
 		if err != nil {
 			return nil, err
 		}
-		if ds[k].hyper == nil {
+		if !exact {
 			ds[k] = d
 			continue
 		}

@@ -17,7 +17,10 @@ import (
 // not the number compiled at x) is NaN there, and derivs differences it.
 // It is nil for a model that is not a set of Gaussian blocks.
 func (lb *learnBuilder) jetDerivs(x []float64, s0 snapshot) ([]snapshot, error) {
-	if !lb.f.HasTangents() || lb.m.Net != nil || onMessages(lb.m) {
+	if onMessages(lb.m) && lb.m.Net == nil {
+		return lb.forestJetDerivs(x, s0)
+	}
+	if !lb.f.HasTangents() || lb.m.Net != nil {
 		return nil, nil
 	}
 	t, err := lb.f.Tangents(x)
@@ -72,6 +75,34 @@ func (lb *learnBuilder) jetDerivs(x []float64, s0 snapshot) ([]snapshot, error) 
 			for k := range ds {
 				ds[k].lik[bi][i] = jetGrad(j, k, s0.lik[bi][i])
 			}
+		}
+	}
+	return ds, nil
+}
+
+// forestJetDerivs is jetDerivs on a forest view: the derivatives of its
+// factors' variances, means and sites' parameters
+// (compile.LearnFunc.GraphTangents).
+func (lb *learnBuilder) forestJetDerivs(x []float64, s0 snapshot) ([]snapshot, error) {
+	t, err := lb.f.GraphTangents(x, lb.m.FactorGraph)
+	if err != nil {
+		return nil, err
+	}
+	if len(t.Vars) != len(s0.gvar) || len(t.Affs) != len(s0.gaff) || len(t.Liks) != len(s0.glik) {
+		return nil, nil
+	}
+	ds := make([]snapshot, len(x))
+	for k := range ds {
+		d := &ds[k]
+		d.gvar, d.gaff, d.glik = make([]float64, len(s0.gvar)), make([]float64, len(s0.gaff)), make([]float64, len(s0.glik))
+		for i, j := range t.Vars {
+			d.gvar[i] = jetGrad(j, k, s0.gvar[i])
+		}
+		for i, j := range t.Affs {
+			d.gaff[i] = jetGrad(j, k, s0.gaff[i])
+		}
+		for i, j := range t.Liks {
+			d.glik[i] = jetGrad(j, k, s0.glik[i])
 		}
 	}
 	return ds, nil
@@ -161,6 +192,9 @@ func fillNaN(d, e snapshot) {
 			}
 		}
 	}
+	fill(d.gvar, e.gvar)
+	fill(d.gaff, e.gaff)
+	fill(d.glik, e.glik)
 	for bi := range d.hyper {
 		fill(d.hyper[bi], e.hyper[bi])
 		fill(d.lik[bi], e.lik[bi])
@@ -173,6 +207,13 @@ func fillNaN(d, e snapshot) {
 
 // hasNaN reports whether d has an entry without an exact derivative.
 func (d snapshot) hasNaN() bool {
+	for _, v := range [][]float64{d.gvar, d.gaff, d.glik} {
+		for _, x := range v {
+			if math.IsNaN(x) {
+				return true
+			}
+		}
+	}
 	for bi := range d.hyper {
 		for _, v := range [][]float64{d.hyper[bi], d.lik[bi], d.mean[bi]} {
 			for _, x := range v {

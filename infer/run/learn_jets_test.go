@@ -222,3 +222,92 @@ func TestLearnJetsMatchDifferences(t *testing.T) {
 		})
 	}
 }
+
+// TestLearnJetsForest: on the factor-graph models learned on a forest's
+// messages (random walks learning a process variance, a noise variance
+// and step eps; AR(1) models learning a coefficient and a drift), the
+// forward-mode derivatives of the factors' variances and the sites'
+// parameters are exact and agree with the central differences to 1e-6
+// relative; only a conditional's mean (its affine form) is left to the
+// differences, and derivs fills it with them.
+func TestLearnJetsForest(t *testing.T) {
+	extra := []struct {
+		name, src string
+		x         []float64
+	}{
+		// A prior's mean and variance and a conditional variance through expressions.
+		{"prior_exprs", "param p = 0.3\ndata y: spin[4] = [1, -1, 1, 1]\nlatent x: real[4]\nx[0] ~ normal(p * p, sd = exp(p))\nfor t in 1..4 { x[t] ~ normal(x[t - 1], exp(2 * p)) }\nfor t in 0..4 { y[t] ~ step(x[t], 0.5 / (1 + exp(-p))) }\nlearn p\ninfer ep { tol = 1e-12 }\n", []float64{0.3}},
+	}
+	type fcase struct {
+		name string
+		m    *compile.Model
+		x    []float64
+	}
+	var cases []fcase
+	for _, c := range learnFGCases {
+		if c.forest {
+			cases = append(cases, fcase{c.name, compileFGCase(t, c.file, c.src, c.replace), c.x})
+		}
+	}
+	for _, c := range extra {
+		m, err := compile.CompileSource("j.fg", []byte(c.src), compile.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, fcase{c.name, m, c.x})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lb := testBuilder(t, c.m)
+			if !onMessages(lb.m) {
+				t.Fatal("not learned on the forest's messages")
+			}
+			exact, diff := snapshotsAt(t, lb, c.x)
+			if c.name == "prior_exprs" {
+				// Closed forms: x[0]'s variance exp(2p) and mean p², the
+				// conditionals' variance exp(2p), the eps 0.5·σ(p).
+				p, sig := c.x[0], 1/(1+math.Exp(-c.x[0]))
+				e := exact[0]
+				for _, q := range [][2]float64{{e.gvar[0], 2 * math.Exp(2*p)}, {e.gaff[1], -2 * p}, {e.gvar[2], 2 * math.Exp(2*p)}, {e.glik[3], 0.5 * sig * (1 - sig)}} {
+					if math.Abs(q[0]-q[1]) > 1e-12*math.Max(1, math.Abs(q[1])) {
+						t.Errorf("exact %.17g, closed form %.17g", q[0], q[1])
+					}
+				}
+			}
+			mx, err := lb.compileAt(c.x, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ds, err := lb.derivs(c.x, snapOf(mx))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range c.x {
+				e, d := exact[k], diff[k]
+				for _, q := range []struct {
+					name          string
+					e, d, merged  []float64
+					mayDifference bool
+				}{{"variance", e.gvar, d.gvar, ds[k].gvar, false}, {"mean", e.gaff, d.gaff, ds[k].gaff, true}, {"site parameter", e.glik, d.glik, ds[k].glik, false}} {
+					for i := range q.e {
+						if math.IsNaN(q.e[i]) {
+							if !q.mayDifference {
+								t.Errorf("∂/∂%s: %s %d has no exact derivative", lb.params[k].Name, q.name, i)
+							}
+							if q.merged[i] != q.d[i] {
+								t.Errorf("∂/∂%s: %s %d is %g, not the central difference %g", lb.params[k].Name, q.name, i, q.merged[i], q.d[i])
+							}
+							continue
+						}
+						if math.Abs(q.e[i]-q.d[i]) > 1e-6*math.Max(1, math.Abs(q.d[i])) {
+							t.Errorf("∂/∂%s: %s %d exact %.12g, central difference %.12g", lb.params[k].Name, q.name, i, q.e[i], q.d[i])
+						}
+						if q.merged[i] != q.e[i] {
+							t.Errorf("∂/∂%s: %s %d is %g, not the exact %g", lb.params[k].Name, q.name, i, q.merged[i], q.e[i])
+						}
+					}
+				}
+			}
+		})
+	}
+}
