@@ -317,6 +317,9 @@ type learnBuilder struct {
 	f      *compile.LearnFunc
 	dists  []*kernel.Distances // per block: its inputs' squared distances, kept between evaluations (gramsAndGrads)
 	grams  []kernel.GramGrad   // per block: the last evaluation's Gram matrix and derivatives, written over by the next
+	// moved: deriv set a graph set in place (compile.LearnFunc.InPlace) at
+	// another value than the last compileAt's.
+	moved bool
 }
 
 // snapshot holds everything a learned param may change, per block.
@@ -346,6 +349,7 @@ func (lb *learnBuilder) compileAt(x []float64, gram bool) (*compile.Model, error
 	if err != nil {
 		return nil, err
 	}
+	lb.moved = false
 	if lb.f.InPlace(mx) {
 		return learnView(mx) // its structure checked where the values were set
 	}
@@ -562,6 +566,7 @@ func (lb *learnBuilder) deriv(x []float64, k int, s0 snapshot) (snapshot, error)
 		xx := append([]float64(nil), x...)
 		xx[k] += off
 		mm, err := lb.compileAt(xx, false)
+		lb.moved = true
 		if err != nil {
 			return snapshot{}, err
 		}
