@@ -41,10 +41,9 @@ import (
 // learnBuilder.derivs).
 
 // jetState is the forward-mode state of a compilation that differentiates
-// (LearnFunc.Tangents): d learned params, and the jets of the params
-// defined so far, by name.
+// (LearnFunc.Tangents): the jets of the params defined so far, by name
+// (the learned params' seeded by setValues).
 type jetState struct {
-	d   int
 	env map[string]jetVal
 }
 
@@ -393,7 +392,7 @@ func (f *LearnFunc) Tangents(x []float64) (t *LearnTangents, err error) {
 		return nil, fmt.Errorf("learn: the model is not a set of Gaussian blocks")
 	}
 	c := f.compiler(true)
-	c.jet = &jetState{d: len(x), env: map[string]jetVal{}}
+	c.jet = &jetState{env: map[string]jetVal{}}
 	defer c.catchAbort(&err)
 	if err := f.setValues(c, x); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib/ad"
 )
 
@@ -34,7 +35,7 @@ type GraphTangents struct {
 // variances and the sites' likelihood parameters.
 func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangents, err error) {
 	c := f.compiler(false)
-	c.jet = &jetState{d: len(x), env: map[string]jetVal{}}
+	c.jet = &jetState{env: map[string]jetVal{}}
 	defer c.catchAbort(&err)
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
@@ -83,7 +84,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 		if !s.mvn {
 			v = c.jetArg(a, 1, 0)
 		}
-		if s.mean && !s.mvn {
+		if s.mean && !s.mvn && !c.readsLatent(a.expr(0)) {
 			mean = c.jetArg(a, 0, 0) // numbers only: a mean over latents has no jets
 		}
 		for k := range s.ids {
@@ -104,7 +105,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 			if g+1 < len(gOff) {
 				end = gOff[g+1]
 			}
-			if !s.mvn && mean.why == "" && len(mean.j) > 0 && end == gOff[g]+2 {
+			if !s.mvn && len(mean.j) > 0 && mean.why == "" && end == gOff[g]+2 {
 				// A mean of numbers: the factor N(0; x − m, v) has
 				// coefficient 1 and constant 0 − m.
 				out.Affs[gOff[g]+1] = mean.j[min(k, len(mean.j)-1)].Neg()
@@ -175,4 +176,17 @@ func jetAt(js []ad.Jet, i int) ad.Jet {
 		return js[i]
 	}
 	return ad.Const(math.NaN())
+}
+
+// readsLatent reports whether e names a latent where it is evaluated.
+func (c *compiler) readsLatent(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !found {
+			b, ok := c.lookup(id.Name)
+			found = ok && b.kind == bLatent
+		}
+		return !found
+	})
+	return found
 }
