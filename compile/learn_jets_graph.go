@@ -2,6 +2,7 @@ package compile
 
 import (
 	"math"
+	"slices"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/ast"
@@ -19,10 +20,12 @@ import (
 //   - Liks: each other site's learned likelihood parameter (step's eps),
 //     0 for a site without one.
 //
-// A number no learned param reaches is a constant; one without an exact
-// derivative (a conditional's mean over latents, whose affine form
-// compile merges; an mvnormal conditional; an expression without jets) a
-// NaN constant.
+// A conditional's mean a·x[t − 1] + d is evaluated as an affine form
+// whose coefficients and constant are jets (jetAffine), aligned to the
+// variables of the compiled form. A number no learned param reaches is a
+// constant; one without an exact derivative (an mvnormal conditional, a
+// mean that is not + − of forms and products with numbers, an expression
+// without jets) a NaN constant.
 type GraphTangents struct {
 	Vars, Affs, Liks []ad.Jet
 }
@@ -42,7 +45,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 	}
 	out := &GraphTangents{}
 	nan := ad.Const(math.NaN())
-	gOff := make([]int, 0, fg.NumGaussians())
+	gOff := make([]int, 0, fg.NumGaussians()+1) // each factor's first entry in Affs
 	for _, g := range fg.Gaussians() {
 		gOff = append(gOff, len(out.Affs))
 		out.Vars = append(out.Vars, ad.Const(g.Var))
@@ -51,6 +54,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 		}
 		out.Affs = append(out.Affs, ad.Const(g.Aff.Const))
 	}
+	gOff = append(gOff, len(out.Affs))    // the end of the last factor's
 	sitePos := make([]int, fg.NumSites()) // index into Vars (normal sites) or Liks
 	for i, s := range fg.Sites() {
 		if n, ok := s.Shared.Lik.(factor.Normal); ok {
@@ -80,14 +84,20 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 	for _, s := range rec.conds {
 		c.locals = s.locals
 		a := c.bind(s.call, s.b)
-		var v, mean jetVal
+		var v jetVal
+		var mean []jetLin
+		var forms func(k int) lin // the compiled means, whose variables' order the factor keeps
 		if !s.mvn {
 			v = c.jetArg(a, 1, 0)
 		}
-		if s.mean && !s.mvn && !c.readsLatent(a.expr(0)) {
-			mean = c.jetArg(a, 0, 0) // numbers only: a mean over latents has no jets
+		if s.mean && !s.mvn {
+			var ok bool
+			if mean, ok = c.jetAffine(a.expr(0)); ok {
+				mv, _ := a.val(0)
+				forms = c.condMean(a, mv, len(s.ids))
+			}
 		}
-		for k := range s.ids {
+		for k, id := range s.ids {
 			g := gaussian(s.factors[k])
 			if g < 0 {
 				continue
@@ -101,15 +111,18 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 			if !s.mvn && !s.mean {
 				continue
 			}
-			end := len(out.Affs)
-			if g+1 < len(gOff) {
-				end = gOff[g+1]
-			}
-			if !s.mvn && len(mean.j) > 0 && mean.why == "" && end == gOff[g]+2 {
-				// A mean of numbers: the factor N(0; x − m, v) has
-				// coefficient 1 and constant 0 − m.
-				out.Affs[gOff[g]+1] = mean.j[min(k, len(mean.j)-1)].Neg()
-				continue
+			end := gOff[g+1]
+			if forms != nil && len(mean) > 0 {
+				// The factor N(0; x − m, v) of the mean m = Σ a_j x_j + d:
+				// coefficients 1, −a_j (in m's order), constant 0 − d.
+				m, jl := c.condForm(a, forms, k, id), mean[min(k, len(mean)-1)]
+				if end == gOff[g]+len(m.ids)+2 {
+					for j, vid := range m.ids {
+						out.Affs[gOff[g]+1+j] = jl.at(vid).Neg()
+					}
+					out.Affs[end-1] = jl.c.Neg()
+					continue
+				}
 			}
 			for i := gOff[g]; i < end; i++ {
 				out.Affs[i] = nan
@@ -189,4 +202,116 @@ func (c *compiler) readsLatent(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// jetLin is an affine form of graph variables whose coefficients and
+// constant are jets in the learned params (a conditional's mean a·x + d
+// with a, d learned); its ids may repeat (the terms are summed).
+type jetLin struct {
+	ids   []int
+	coefs []ad.Jet
+	c     ad.Jet
+}
+
+// scale is s·l.
+func (l jetLin) scale(s ad.Jet) jetLin {
+	out := jetLin{ids: l.ids, coefs: make([]ad.Jet, len(l.coefs)), c: l.c.Mul(s)}
+	for i, a := range l.coefs {
+		out.coefs[i] = a.Mul(s)
+	}
+	return out
+}
+
+// jetAffine evaluates e, an affine expression of latents whose
+// coefficients may read learned params, as one jetLin per element (a
+// scalar is one), as affine2 does on numbers: + and − of forms, * and /
+// by numbers; false when it is not such an expression.
+func (c *compiler) jetAffine(e ast.Expr) ([]jetLin, bool) {
+	if !c.readsLatent(e) {
+		v := c.jetEval(e)
+		if v.why != "" {
+			return nil, false
+		}
+		out := make([]jetLin, len(v.j))
+		for i, j := range v.j {
+			out[i] = jetLin{c: j}
+		}
+		return out, true
+	}
+	if !c.readsJet(e) {
+		f := affOf(c.eval(e))
+		if f == nil {
+			return nil, false
+		}
+		v := c.eval(e)
+		out := make([]jetLin, v.size())
+		for i := range out {
+			l := f(i)
+			out[i] = jetLin{ids: l.ids, coefs: ad.Consts(l.coefs), c: ad.Const(l.c)}
+		}
+		return out, true
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return c.jetAffine(e.X)
+	case *ast.UnaryExpr:
+		if x, ok := c.jetAffine(e.X); ok && e.Op == ast.OpNeg {
+			return jetLinMap(x, x, func(a, _ jetLin) (jetLin, bool) { return a.scale(ad.Const(-1)), true })
+		}
+	case *ast.BinaryExpr:
+		x, okx := c.jetAffine(e.X)
+		y, oky := c.jetAffine(e.Y)
+		if !okx || !oky {
+			return nil, false
+		}
+		return jetLinMap(x, y, func(a, b jetLin) (jetLin, bool) {
+			switch {
+			case e.Op == ast.OpAdd || e.Op == ast.OpSub:
+				if e.Op == ast.OpSub {
+					b = b.scale(ad.Const(-1))
+				}
+				return jetLin{ids: append(slices.Clone(a.ids), b.ids...), coefs: append(slices.Clone(a.coefs), b.coefs...), c: a.c.Add(b.c)}, true
+			case e.Op == ast.OpMul && len(a.ids) == 0:
+				return b.scale(a.c), true
+			case e.Op == ast.OpMul && len(b.ids) == 0:
+				return a.scale(b.c), true
+			case e.Op == ast.OpDiv && len(b.ids) == 0:
+				return a.scale(b.c.Recip()), true
+			}
+			return jetLin{}, false
+		})
+	}
+	return nil, false
+}
+
+// jetLinMap applies f elementwise with scalar broadcasting.
+func jetLinMap(x, y []jetLin, f func(a, b jetLin) (jetLin, bool)) ([]jetLin, bool) {
+	if len(x) != len(y) && len(x) != 1 && len(y) != 1 {
+		return nil, false
+	}
+	out := make([]jetLin, max(len(x), len(y)))
+	for i := range out {
+		var ok bool
+		if out[i], ok = f(x[min(i, len(x)-1)], y[min(i, len(y)-1)]); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// at is the jet of l's coefficient of variable id (its terms summed).
+func (l jetLin) at(id int) ad.Jet {
+	s := ad.Const(0)
+	n := 0
+	for i, v := range l.ids {
+		if v == id {
+			if n == 0 {
+				s = l.coefs[i]
+			} else {
+				s = s.Add(l.coefs[i])
+			}
+			n++
+		}
+	}
+	return s
 }
