@@ -46,12 +46,13 @@ import (
 // means and covariances and of the sites' eps/var with respect to every
 // param are exact, by forward-mode AD: compile.LearnFunc.Tangents
 // evaluates the same expressions on stdlib/ad jets seeded on the learned
-// params (jetDerivs); on a forest likewise its factors' variances, its
-// priors' means and its sites' eps/var (compile.LearnFunc.GraphTangents).
-// A number reached through an expression without jets (@, a data
-// builtin), a forest conditional's mean over latents, and every number of
-// a factor graph's joint block or a typed factor graph, is a central
-// difference of re-evaluations instead (deriv; step 1e-6·max(1, |x|)). The
+// params (jetDerivs); on a forest likewise its factors' variances and
+// means (an AR coefficient, a drift) and its sites' eps/var
+// (compile.LearnFunc.GraphTangents). A number reached through an
+// expression without jets (@, a data builtin, an mvnormal conditional),
+// and every number of a factor graph's joint block or a typed factor
+// graph, is a central difference of re-evaluations instead (deriv; step
+// 1e-6·max(1, |x|)). The
 // Gram-matrix derivatives come from stdlib/kernel and the evidence
 // gradient from infer/learn.
 // Models whose blocks all have student_t/tp priors maximise the t-EP
