@@ -107,6 +107,7 @@ type compiler struct {
 	libsvm     map[string]*stdlib.LibSVMInfo // libsvm files read, by path
 	allIDs     map[int][]int                 // latent → ids of all its elements
 	nUnroll    int                           // factors produced, against the limit
+	offGraph   graph.Column[int]             // the numbers of the factors Graph does not hold, increasing (nextFactor)
 	nBranches  int64                         // branches of gated likelihoods, against the memory budget
 	nIter      int                           // plate iterations run, against maxIterations
 	plates     []plateAt                     // the plates being unrolled, outermost first (plate_grow.go)
@@ -120,10 +121,9 @@ type compiler struct {
 	ints       []float64                     // 0, 1, 2, ...: shared backing of plate index values (plate_values.go)
 	sitesMade  map[*ast.CallExpr]*madeSite   // the last site each likelihood call made (site_cache.go)
 	siteVals   []float64                     // makeSite's scratch space
-	varMaps    map[*ast.CallExpr]map[string]float64
-	net        *netState              // non-nil when the model lowers to a graph.Net (net.go)
-	vec        *vecPlate              // the plate compiled as one vector statement (plate_vector.go)
-	weights    map[string]*weightUses // what the model's text does with each name (compact_scan.go)
+	net        *netState                     // non-nil when the model lowers to a graph.Net (net.go)
+	vec        *vecPlate                     // the plate compiled as one vector statement (plate_vector.go)
+	weights    map[string]*weightUses        // what the model's text does with each name (compact_scan.go)
 
 	// modelFailed is set when the model's statements had errors before
 	// its infer lines are checked: its structure is then not the one

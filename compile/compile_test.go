@@ -240,7 +240,7 @@ y[2] ~ normal(dot(w, X[2]), 0.5)
 	if s := f.Sites[1]; s.Index != -1 || s.Proj[0] != -0.5 || s.Proj[1] != 2 || s.Proj[2] != 0 {
 		t.Errorf("2 f[1] - f[0]/2 site %+v", s)
 	}
-	if got := m.Graph.Factor(f.Sites[1].Factor).Vars; len(got) != 2 {
+	if got := m.Factors().LabelledFactor(f.Sites[1].Factor).Vars; len(got) != 2 {
 		t.Errorf("site vars %v", got)
 	}
 	if f.Prior.Kind != (factor.MVNormal{}) || f.Prior.Cov.At(0, 1) != 1 {

@@ -22,18 +22,23 @@ type fgState struct {
 	// over graph variable ids, as columns (a chain's take no memory per
 	// step): Vars[0] is the target (coefficient 1), then the mean's
 	// variables with their coefficients, Const the mean's constant, Var
-	// v and Factor the graph factor, which holds the label and position.
+	// v, Factor the factor's number and Tag its statement's position in
+	// condPos.
 	conds graph.Affines
-	sites []fgSite
+	// condLabels are the conditionals' labels, in their order.
+	condLabels labelCol
+	condPos    []ast.Pos
+	sites      []fgSite
 	// idx are the sites on single elements (selections: y[t] ~ normal(x[t],
 	// r)) of statements compiled once the model is known to be a factor
 	// graph, over graph variables, as columns: Y, Factor and Tag, an index
 	// into idxSites (the statement's Site: kind, likelihood, parameters,
 	// position). idxOf counts them per latent.
-	idx      graph.Affines
-	idxSites []*Site
-	idxShare siteSharer
-	idxOf    map[int]int
+	idx       graph.Affines
+	idxLabels labelCol // the labels of idx, in its order
+	idxSites  []*Site
+	idxShare  siteSharer
+	idxOf     map[int]int
 	// proj holds, per latent and site index, the form of an old-path site
 	// (one latent, no constant) that is not a single element: a block model
 	// expands it into the dense Proj, a factor graph keeps it sparse.
@@ -143,46 +148,31 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 		c.fg.done[s.lat]++
 		return
 	}
-	// A scalar variance is one params map shared by the statement's
-	// factors, as for likelihood sites; per-element variances are the
-	// factors' scalar parameter "var" (a column of the compact run): a map
-	// per factor would cost ~0.5 KB each.
-	var shared map[string]float64
-	if len(vars) == 1 {
-		shared = c.sharedVar(call, vars[0])
-	}
+	// The labels kind(x[i]): made on demand from il, or as one string.
 	il := c.condIndexLabels(b.Name, s.ids)
 	label := func(int) string { return "" } // il makes them
 	if !il.ok {
 		label = labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.m.Graph.AppendVarName(buf, s.ids[k]) })
 	}
-	var scratch, cvars []int
+	if np := len(c.fg.condPos); np == 0 || c.fg.condPos[np-1] != pos {
+		c.fg.condPos = append(c.fg.condPos, pos)
+	}
+	tag := len(c.fg.condPos) - 1
+	var cvars []int
 	var ccoefs []float64
 	for k, id := range s.ids {
 		m := c.condForm(a, mean, k, id)
-		// A compact run copies the variables into its column: one scratch
-		// list serves every element.
-		gvars := append(scratch[:0], id)
-		for _, j := range m.ids {
-			if j != id {
-				gvars = append(gvars, j)
-			}
-		}
 		// mvnormal's factors are its scalar conditionals (mvConditional).
-		gf := graph.Factor{Kind: (factor.NormalPrior{}).Name(), Vars: gvars, Label: label(k), Pos: pos, Params: shared}
-		if shared == nil {
-			gf.ScalarName, gf.Scalar = "var", vars[k]
-		}
-		var f int
-		if il.ok { // labels on demand
-			f = c.addIndexedFactor(call, gf, il, k)
+		c.countFactor(call)
+		f := c.addOffGraph()
+		if il.ok {
+			c.fg.condLabels.AddIndexed(il.prefix, il.first+k, il.suffix)
 		} else {
-			f = c.addCompactFactor(call, gf)
+			c.fg.condLabels.Add(label(k))
 		}
-		scratch = gvars
 		cv, cc := condAffine(id, m, cvars, ccoefs)
 		cvars, ccoefs = cv, cc
-		c.fg.conds.Add(graph.Affine{Vars: cv, Coefs: cc, Const: m.c, Var: vars[min(k, len(vars)-1)], Factor: f})
+		c.fg.conds.Add(graph.Affine{Vars: cv, Coefs: cc, Const: m.c, Var: vars[min(k, len(vars)-1)], Factor: f, Tag: tag})
 		if slot != nil {
 			slot.factors = append(slot.factors, f)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/stdlib"
 )
 
@@ -33,7 +34,7 @@ func TestLanguageDocs(t *testing.T) {
 			t.Errorf("builtin %s %s is not documented", b.Kind, b.Name)
 		}
 	}
-	for _, o := range inferOptions {
+	for _, o := range infer.InferOptions.Keys() {
 		if !strings.Contains(doc, "`"+o+"`") {
 			t.Errorf("infer option %s is not documented", o)
 		}

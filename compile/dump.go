@@ -21,7 +21,7 @@ import (
 // evaluated at w = 0 and w = 1), infer specs, predicts, expects and learn.
 // Numbers use the shortest representation that round-trips.
 func Dump(w io.Writer, m *Model) error {
-	if err := m.Graph.Dump(w); err != nil {
+	if err := graph.DumpFactors(w, m.Graph, m.Factors()); err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)

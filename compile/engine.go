@@ -3,7 +3,6 @@ package compile
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
@@ -17,9 +16,9 @@ import (
 // and install themselves with RegisterEngine from an init function;
 // compile reaches an engine only through this interface.
 type Engine interface {
-	// Options are the option keys the engine takes when it takes fewer
-	// than its method (nil: every option of the method, and seed).
-	Options() []string
+	// Options are the options the engine takes when it takes fewer than
+	// its method (nil: every option of the method; infer's schemas).
+	Options() *infer.LineSchema
 	// Supports checks infer line ck.Spec against the engine, composed
 	// from Checker's building blocks (the method's checks, Checker.Method,
 	// around the engine's own), each refusal at the node of the line it
@@ -77,22 +76,19 @@ func EngineFor(m infer.Method, s infer.Structure) (Engine, error) {
 	return nil, entry.Refuse(s)
 }
 
-// engineOptions lists the option keys engine e takes when run by method
-// entry m: its own, else every option of the method and seed.
-func engineOptions(e Engine, m *infer.Entry) []string {
+// engineOptions is the schema of the options engine e takes when run by
+// method entry m: its own, else every option of the method.
+func engineOptions(e Engine, m *infer.Entry) *infer.LineSchema {
 	if opts := e.Options(); opts != nil {
 		return opts
 	}
-	return append(append([]string(nil), m.Options...), "seed")
+	return m.Options
 }
 
 // engineAccepts reports whether engine e, run by method entry m, takes
 // option key.
 func engineAccepts(e Engine, m *infer.Entry, key string) bool {
-	if opts := e.Options(); opts != nil {
-		return slices.Contains(opts, key)
-	}
-	return m.Accepts(key)
+	return engineOptions(e, m).Has(key)
 }
 
 // Structure is the shape of the model as the engines see it (package

@@ -55,12 +55,21 @@ type FactorGraph struct {
 	// observations y ~ normal(aᵀx + c, r) (a factor.Normal site), in
 	// graph factor order (NumSites, Site, Sites).
 	sites graph.Affines
+	// gaussLabels and siteLabels are the labels of the linear-Gaussian
+	// factors and of the sites, one per factor in their order (labelCol).
+	gaussLabels, siteLabels labelCol
 	// tags are what the factors of one statement share (graph.Affine.Tag).
 	tags []fgTag
 	// graph names the factors (labels on demand); nil in graphs built by
 	// hand, whose labels are their tags'.
 	graph *graph.Graph
-	tagOf map[fgTag]int // the index of each tag
+	// offGraph are the numbers of the model's factors that graph does not
+	// hold — every continuous factor: the graph's own (whole-latent priors,
+	// conditionals, sites, mini-batch potentials, gates) —, increasing, as
+	// a column (a model of real latents only is one rule, 0, 1, 2, …);
+	// graph holds the others, the discrete factors (Model.Factors).
+	offGraph graph.Column[int]
+	tagOf    map[fgTag]int // the index of each tag
 	// Dense are the priors over a whole latent kept as one dense Gaussian
 	// block (gp, mvnormal; in a graph of blocks also normal, student_t and
 	// tp), with their sites in a graph of blocks (Blocks).
@@ -75,9 +84,10 @@ type FactorGraph struct {
 
 // fgTag is what the factors of one statement share: the position of a
 // Gaussian factor's statement, the Site of a likelihood's, and how their
-// labels are made — from the graph factor, or kind(x[e]) from the target
-// for the elements of a whole-latent prior (kind set; gvar maps a
-// variable to its graph variable), or the label given (hand-built graphs).
+// labels are made — kind(x[e]) from the target for the elements of a
+// whole-latent prior (kind set; gvar maps a variable to its graph
+// variable), or the label given (hand-built graphs), else the factor's
+// own in the label columns (gaussLabels, siteLabels).
 type fgTag struct {
 	pos    ast.Pos
 	shared *Site
@@ -99,7 +109,7 @@ type DiscreteVar struct {
 type Gate struct {
 	Selector int
 	Branches []AffineSite
-	Factor   int    // index into Graph.Factors
+	Factor   int    // the factor's number (Model.Factors)
 	Label    string // e.g. "normal(y[3] | z[3])"
 	Pos      ast.Pos
 }
@@ -119,7 +129,7 @@ type LinearGaussian struct {
 	Aff    Affine
 	Var    float64
 	Target int     // the variable this factor is the prior / conditional of
-	Factor int     // index into Graph.Factors (shared by the elements of one whole-latent normal prior)
+	Factor int     // the factor's number (Model.Factors; shared by the elements of one whole-latent normal prior)
 	Label  string  // e.g. "normal(x[3])"
 	Pos    ast.Pos // the statement's (NoPos in graphs not compiled from source)
 }
@@ -133,7 +143,7 @@ type LinearGaussian struct {
 type AffineSite struct {
 	Shared *Site // Kind, Lik, Params and Pos of the statement; its Y, Factor, Label, Index and Proj are not this site's
 	Y      float64
-	Factor int    // index into Graph.Factors
+	Factor int    // the factor's number (Model.Factors)
 	Label  string // e.g. "normal(y[3])"
 	Aff    Affine
 }
@@ -208,7 +218,7 @@ func (g *FactorGraph) NumSites() int { return g.sites.Len() }
 func (g *FactorGraph) Gaussian(i int) LinearGaussian {
 	a := g.gaussians.At(i, nil, nil)
 	f := g.gaussian(a)
-	f.Label = g.label(&g.tags[a.Tag], a)
+	f.Label = g.label(&g.tags[a.Tag], a, &g.gaussLabels, i)
 	return f
 }
 
@@ -216,7 +226,7 @@ func (g *FactorGraph) Gaussian(i int) LinearGaussian {
 func (g *FactorGraph) Site(i int) AffineSite {
 	a := g.sites.At(i, nil, nil)
 	s := g.site(a)
-	s.Label = g.label(&g.tags[a.Tag], a)
+	s.Label = g.label(&g.tags[a.Tag], a, &g.siteLabels, i)
 	return s
 }
 
@@ -268,8 +278,9 @@ func (g *FactorGraph) site(a graph.Affine) AffineSite {
 	return AffineSite{Shared: t.shared, Y: a.Y, Factor: a.Factor, Aff: Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}}
 }
 
-// label is the label of factor a of tag t, made on demand.
-func (g *FactorGraph) label(t *fgTag, a graph.Affine) string {
+// label is the label of factor a of tag t, factor k of the label column
+// col, made on demand.
+func (g *FactorGraph) label(t *fgTag, a graph.Affine, col *labelCol, k int) string {
 	switch {
 	case t.label != "" || g.graph == nil:
 		return t.label
@@ -278,7 +289,7 @@ func (g *FactorGraph) label(t *fgTag, a graph.Affine) string {
 		b = g.graph.AppendVarName(b, a.Vars[0]+t.gvar)
 		return string(append(b, ')'))
 	}
-	return g.graph.Factor(a.Factor).Label
+	return col.At(k)
 }
 
 // SharedSites iterates over the Sites the likelihood sites share, in the
@@ -341,21 +352,22 @@ func (g *FactorGraph) SiteGroups() iter.Seq[SiteGroup] {
 func (g *FactorGraph) GaussianForms() *graph.Affines { return &g.gaussians }
 func (g *FactorGraph) SiteForms() *graph.Affines     { return &g.sites }
 
-// AddGaussian appends f, whose target must be its first variable. Its
-// label is its graph factor's when the graph is known, else f.Label.
+// AddGaussian appends f, whose target must be its first variable, with
+// its label f.Label (a graph built by hand).
 func (g *FactorGraph) AddGaussian(f LinearGaussian) {
 	if len(f.Aff.Vars) == 0 || f.Aff.Vars[0] != f.Target || f.Aff.Coefs[0] != 1 {
 		panic("compile: a linear-Gaussian factor's first variable is its target, with coefficient 1")
 	}
 	g.mustBeGraph()
 	g.addGaussian(f.Aff, f.Var, f.Factor, g.tag(fgTag{pos: f.Pos, label: f.Label}))
+	g.gaussLabels.AddTagged(1)
 }
 
-// AddSite appends s. Its label is its graph factor's when the graph is
-// known, else s.Label.
+// AddSite appends s with its label s.Label (a graph built by hand).
 func (g *FactorGraph) AddSite(s AffineSite) {
 	g.mustBeGraph()
 	g.addSite(s.Aff, s.Y, s.Factor, g.tag(fgTag{shared: s.Shared, label: s.Label}))
+	g.siteLabels.AddTagged(1)
 }
 
 // mustBeGraph panics when a block of g holds factors of its own: those
@@ -408,4 +420,6 @@ func factorVars(a *graph.Affines) iter.Seq2[int, []int] {
 }
 
 // Bytes is the memory the factors' columns hold.
-func (g *FactorGraph) Bytes() int64 { return g.gaussians.Bytes() + g.sites.Bytes() }
+func (g *FactorGraph) Bytes() int64 {
+	return g.gaussians.Bytes() + g.sites.Bytes() + g.gaussLabels.Bytes() + g.siteLabels.Bytes()
+}

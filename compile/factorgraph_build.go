@@ -125,7 +125,7 @@ func (c *compiler) chargeElements(stmt ast.Node, n int) {
 	if c.fg.overBudget { // refused once: the later statements only repeat it
 		panic(abort{})
 	}
-	factors := c.m.Graph.NumFactors() + n*c.plateLeft()
+	factors := c.nextFactor() + n*c.plateLeft()
 	if c.vec != nil { // the statement's factors are a vector plate's
 		c.fg.vecFactors += n
 	}
@@ -169,8 +169,8 @@ func (c *compiler) realElements() int {
 // factor-graph engines do not serve yet.
 func (c *compiler) buildFactorGraph() {
 	g := c.m.Graph
-	fg := newFactorGraph(g)
-	if !c.chargeFactorGraph(g.NumFactors(), fg.NumVars) {
+	fg := newFactorGraph(g, &c.offGraph)
+	if !c.chargeFactorGraph(c.nextFactor(), fg.NumVars) {
 		return
 	}
 	b := &fgBuilder{c: c, g: g, fg: fg, owner: make([]int, fg.NumVars)}
@@ -183,11 +183,11 @@ func (c *compiler) buildFactorGraph() {
 		}
 	}
 	if !b.conditionalColumns(&c.fg.conds) {
-		for _, d := range c.fg.conds.All() {
-			b.conditional(d)
+		for k, d := range c.fg.conds.All() {
+			b.conditional(d, k)
 		}
 	}
-	c.fg.conds = graph.Affines{} // converted: let the collector have them
+	c.fg.conds, c.fg.condLabels = graph.Affines{}, labelCol{} // converted: let the collector have them
 	for li := range g.Latents {
 		if g.Latents[li].Domain == graph.Real {
 			b.missing(li)
@@ -201,25 +201,29 @@ func (c *compiler) buildFactorGraph() {
 		}
 	}
 	if !b.moveIdx() {
-		for _, d := range c.fg.idx.All() {
+		for k, d := range c.fg.idx.All() {
 			fg.addSite(b.unit(b.varOf(d.Vars[0]), 0), d.Y, d.Factor, fg.tag(fgTag{shared: c.fg.idxSites[d.Tag]}))
+			fg.siteLabels.AppendFrom(&c.fg.idxLabels, k)
 		}
 	}
-	c.fg.idx, c.fg.idxSites = graph.Affines{}, nil
+	c.fg.idx, c.fg.idxLabels, c.fg.idxSites = graph.Affines{}, labelCol{}, nil
 	for _, s := range c.fg.sites {
 		b.addSite(s.site, b.form(s.aff))
 	}
 	c.fg.sites = nil
 	c.gateGraph(fg, b.affine)
-	byFactor(&fg.gaussians)
-	byFactor(&fg.sites)
+	byFactor(&fg.gaussians, &fg.gaussLabels)
+	byFactor(&fg.sites, &fg.siteLabels)
+	if fg.gaussLabels.Len() != fg.gaussians.Len() || fg.siteLabels.Len() != fg.sites.Len() {
+		panic("compile: a factor of the factor graph without its label")
+	}
 	c.m.FactorGraph = fg
 }
 
 // newFactorGraph is the factor graph of g's real latents with their
 // variables and no factor yet.
-func newFactorGraph(g *graph.Graph) *FactorGraph {
-	fg := &FactorGraph{First: make([]int, len(g.Latents)), graph: g}
+func newFactorGraph(g *graph.Graph, offGraph *graph.Column[int]) *FactorGraph {
+	fg := &FactorGraph{First: make([]int, len(g.Latents)), graph: g, offGraph: *offGraph}
 	for li := range g.Latents {
 		fg.First[li] = -1
 		if l := &g.Latents[li]; l.Domain == graph.Real {
@@ -252,14 +256,15 @@ func (b *fgBuilder) moveIdx() bool {
 	}
 	fg.sites = c.fg.idx
 	fg.sites.ShiftTags(base)
+	fg.siteLabels.Move(&c.fg.idxLabels)
 	return true
 }
 
-// byFactor orders the factors of a by their graph factor, keeping the
-// order of equal ones (the elements of one prior): a copy in that order
-// when they are not in it already (they are when the statements add their
-// factors in graph order, as plates do).
-func byFactor(a *graph.Affines) {
+// byFactor orders the factors of a and their labels by their numbers,
+// keeping the order of equal ones (the elements of one prior): a copy in
+// that order when they are not in it already (they are when the
+// statements add their factors in order, as plates do).
+func byFactor(a *graph.Affines, labels *labelCol) {
 	if a.Sorted() {
 		return
 	}
@@ -270,20 +275,23 @@ func byFactor(a *graph.Affines) {
 	}
 	sort.SliceStable(perm, func(i, j int) bool { return a.Factor(perm[i]) < a.Factor(perm[j]) })
 	var out graph.Affines
+	var outLabels labelCol
 	var vars []int
 	var coefs []float64
 	for _, k := range perm {
 		f := a.At(k, vars, coefs) // in perm's order
 		vars, coefs = f.Vars, f.Coefs
 		out.Add(f)
+		outLabels.AppendFrom(labels, k)
 	}
-	*a = out
+	*a, *labels = out, outLabels
 }
 
 // addSite appends the site s on the form a (in b.vars, b.coefs or its own).
 func (b *fgBuilder) addSite(s Site, a Affine) {
 	as := b.share.site(s, a)
 	b.fg.addSite(a, s.Y, s.Factor, b.fg.tag(fgTag{shared: as.Shared}))
+	b.fg.siteLabels.Add(s.Label)
 }
 
 // refuse reports a construct the factor-graph engines cannot serve yet.
@@ -400,6 +408,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 				continue
 			}
 			fg.addGaussian(b.unit(v, 0-p.prior.Mean[e]), p.prior.Var[e], p.factor, tag)
+			fg.gaussLabels.AddTagged(1)
 		}
 	case p.prior.Kind.Family() == graph.Gaussian:
 		b.ownAll(li, p.pos)
@@ -423,10 +432,10 @@ func (b *fgBuilder) ownAll(li int, pos ast.Pos) {
 // conditional converts x_t ~ N(mean, v) (d: the target, then the mean's
 // variables and coefficients over graph variables, its constant, v) into
 // the factor N(0; x_t − mean, v).
-func (b *fgBuilder) conditional(d graph.Affine) {
+func (b *fgBuilder) conditional(d graph.Affine, k int) {
 	target := d.Vars[0]
 	t := b.varOf(target)
-	pos := b.g.FactorPos(d.Factor)
+	pos := b.c.fg.condPos[d.Tag]
 	if !b.own(t, pos, target) {
 		return
 	}
@@ -436,8 +445,8 @@ func (b *fgBuilder) conditional(d graph.Affine) {
 		return
 	}
 	b.vars, b.coefs = a.Vars, a.Coefs
-	// The label is the graph factor's (made on demand).
 	b.fg.addGaussian(a, d.Var, d.Factor, b.fg.tag(fgTag{pos: pos}))
+	b.fg.gaussLabels.AppendFrom(&b.c.fg.condLabels, k)
 }
 
 // conditionalColumns converts the conditionals conds as conditional does
@@ -457,7 +466,6 @@ func (b *fgBuilder) conditionalColumns(conds *graph.Affines) bool {
 	}
 	const chunk = 4096
 	slots := make([][]int, conds.Slots())
-	var factors []int
 	seen := make([]bool, b.fg.NumVars)
 	for lo := 0; lo < n; lo += chunk { // read only: is any refused?
 		hi := min(lo+chunk, n)
@@ -477,15 +485,15 @@ func (b *fgBuilder) conditionalColumns(conds *graph.Affines) bool {
 		}
 	}
 	var tags graph.Column[int32]
-	lastF, lastTag := -1, 0
+	var stmts []int32
+	lastStmt, lastTag := int32(-1), 0
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		slots[0] = conds.VarsCol(0).AppendTo(slots[0][:0], lo, hi)
-		factors = conds.FactorCol().AppendTo(factors[:0], lo, hi)
+		stmts = conds.TagCol().AppendTo(stmts[:0], lo, hi)
 		for i, t := range slots[0] {
-			if f := factors[i]; f != lastF {
-				pos := b.g.FactorPos(f)
-				lastF, lastTag = f, b.fg.tag(fgTag{pos: pos})
+			if st := stmts[i]; st != lastStmt {
+				lastStmt, lastTag = st, b.fg.tag(fgTag{pos: b.c.fg.condPos[st]})
 			}
 			b.own(t, b.fg.tags[lastTag].pos, t)
 			tags.Add(int32(lastTag))
@@ -495,6 +503,7 @@ func (b *fgBuilder) conditionalColumns(conds *graph.Affines) bool {
 	conds.MapConsts(condConst)
 	conds.SetTags(tags)
 	b.fg.gaussians.AppendRange(conds, 0, n)
+	b.fg.gaussLabels.Move(&b.c.fg.condLabels)
 	return true
 }
 

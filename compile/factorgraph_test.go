@@ -49,14 +49,14 @@ func checkFactors(t *testing.T, m *Model) {
 	t.Helper()
 	for i := range m.FactorGraph.NumGaussians() {
 		lg := m.FactorGraph.Gaussian(i)
-		f := m.Graph.Factor(lg.Factor)
+		f := m.Factors().LabelledFactor(lg.Factor)
 		if f.Kind != "normal" || !lg.Pos.IsValid() {
 			t.Errorf("%s: graph factor %d is %s %q, pos %v", lg.Label, lg.Factor, f.Kind, f.Label, lg.Pos)
 		}
 	}
 	for i := range m.FactorGraph.NumSites() {
 		s := m.FactorGraph.Site(i)
-		if f := m.Graph.Factor(s.Factor); f.Label != s.Label || f.Kind != s.Shared.Kind {
+		if f := m.Factors().LabelledFactor(s.Factor); f.Label != s.Label || f.Kind != s.Shared.Kind {
 			t.Errorf("site %s: graph factor %d is %s %q", s.Label, s.Factor, f.Kind, f.Label)
 		}
 	}
@@ -96,7 +96,7 @@ func TestFactorGraphRandomWalk(t *testing.T) {
 	if s.Shared.Kind != "normal" || s.Y != 0.9 || s.Shared.Params["var"] != 0.2 || s.Label != "normal(y[3])" {
 		t.Errorf("site: %+v", s.Shared)
 	}
-	if f := m.Graph.Factor(x3.Factor); !reflect.DeepEqual(f.Vars, []int{3, 2}) {
+	if f := m.Factors().LabelledFactor(x3.Factor); !reflect.DeepEqual(f.Vars, []int{3, 2}) {
 		t.Errorf("graph factor of x[3] touches %v", f.Vars)
 	}
 	checkFactors(t, m)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -74,7 +73,11 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 		c.fail(s, "plates run more than %d iterations in total", maxIterations)
 	}
 	if n <= maxFactors-c.nUnroll { // within the factor budget: room for a factor per iteration
+		// In Graph, for the discrete factors; a plate that adds none
+		// (the continuous factors are the FactorGraph's) leaves no hint
+		// behind for a later statement's run.
 		c.m.Graph.Reserve(n)
+		defer c.m.Graph.Reserve(0)
 	}
 	c.plates = append(c.plates, plateAt{n: n, at: s.Pos()})
 	defer func() { c.plates = c.plates[:len(c.plates)-1] }()
@@ -221,20 +224,29 @@ func (c *compiler) checkUnroll(at ast.Node, n float64) {
 	}
 }
 
-// addFactor appends a graph factor, enforcing the model's factor limit.
+// addFactor appends a graph factor, enforcing the model's factor limit,
+// and returns its number (nextFactor).
 func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
 	c.countFactor(at)
-	return c.m.Graph.AddFactor(f)
+	n := c.nextFactor()
+	c.m.Graph.AddFactor(f)
+	return n
 }
 
-// addCompactFactor adds a factor without a table (a likelihood site, a
-// conditional) in the graph's compact form: the factors of one statement
-// share its kind, position and Params map (graph.AddCompactFactor). The
-// callers use it where consecutive factors share these and their number of
-// variables, so that runs are long.
-func (c *compiler) addCompactFactor(at ast.Node, f graph.Factor) int {
-	c.countFactor(at)
-	return c.m.Graph.AddCompactFactor(f)
+// nextFactor is the number the next factor of the model gets: factors are
+// numbered in the order they compile, those Graph holds (the discrete
+// ones) and those only the real-latent IR holds (offGraph: the continuous
+// ones) alike, so that the numbers are the order of Model.Factors
+// (Block.Factor, LinearGaussian.Factor, Site.Factor, the dumps' factor=N)
+// and the FactorGraph's factors can be ordered by them (byFactor).
+func (c *compiler) nextFactor() int { return c.m.Graph.NumFactors() + c.offGraph.Len() }
+
+// addOffGraph numbers a factor that Graph does not hold (the real-latent
+// IR does) and returns its number.
+func (c *compiler) addOffGraph() int {
+	n := c.nextFactor()
+	c.offGraph.Add(n)
+	return n
 }
 
 // countFactor counts a factor about to be added against the model's
@@ -393,12 +405,12 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		}
 		for k := 0; k < n; k++ {
 			one[0] = ids[min(k, len(ids)-1)]
-			gf := graph.Factor{Kind: b.Name, Vars: one, Params: params, Y: y.num[k], Observed: true, Label: label(k), Pos: s.Pos()}
-			var f int
+			c.countFactor(s)
+			f := c.addOffGraph()
 			if il.ok {
-				f = c.addIndexedFactor(s, gf, il, k)
+				c.fg.idxLabels.AddIndexed(il.prefix, il.first+k, il.suffix)
 			} else {
-				f = c.addCompactFactor(s, gf)
+				c.fg.idxLabels.Add(label(k))
 			}
 			c.fg.idx.Add(graph.Affine{Vars: one, Coefs: unitCoef[:1:1], Y: y.num[k], Factor: f, Tag: len(c.fg.idxSites) - 1})
 		}
@@ -425,21 +437,8 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = b.Name, lik, y.num[k], params, s.Pos()
 		site.Label = label(k)
-		var vars []int
-		if forms != nil {
-			vars = sortedIDs(form)
-		} else {
-			vars = c.siteVars(lat, site)
-		}
-		gf := graph.Factor{Kind: b.Name, Vars: vars, Params: params, Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()}
-		if len(liks) == 1 && forms == nil {
-			// One Params map and one variable per site: a compact run.
-			site.Factor = c.addCompactFactor(s, gf)
-		} else {
-			// Per-element parameters or forms whose number of variables
-			// may vary would start a run per factor.
-			site.Factor = c.addFactor(s, gf)
-		}
+		c.countFactor(s)
+		site.Factor = c.addOffGraph()
 		switch {
 		case !block:
 			site.Index = -1
@@ -505,13 +504,6 @@ func (c *compiler) pendingProj(lat, i int, f lin) {
 		c.fg.proj[lat] = map[int]lin{}
 	}
 	c.fg.proj[lat][i] = f
-}
-
-// sortedIDs are the variables of a form in increasing order.
-func sortedIDs(f lin) []int {
-	out := append([]int(nil), f.ids...)
-	sort.Ints(out)
-	return out
 }
 
 // newSite evaluates a likelihood's parameters other than the projection
@@ -619,21 +611,6 @@ func paramIndex(b *stdlib.Builtin, name string) int {
 
 func ordinal(i int) string {
 	return [...]string{"first", "second", "third", "fourth"}[min(i, 3)]
-}
-
-// siteVars are the graph variables a site touches.
-func (c *compiler) siteVars(lat int, s Site) []int {
-	first := c.m.Graph.Latents[lat].First
-	if s.Proj == nil {
-		return []int{first + s.Index}
-	}
-	var vars []int
-	for j, a := range s.Proj {
-		if a != 0 {
-			vars = append(vars, first+j)
-		}
-	}
-	return vars
 }
 
 // elemName renders element k of the observations y of expression e, with

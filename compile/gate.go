@@ -162,8 +162,9 @@ func (c *compiler) gatedLikelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, 
 			d.branches[st] = branches[st][i]
 		}
 		d.label = fmt.Sprintf("%s(%s | %s)", call.FunName(), c.elemName(s.LHS, y, i), c.m.Graph.VarName(sel))
-		d.factor = c.addFactor(s, graph.Factor{Kind: call.FunName(), Vars: append([]int{sel}, c.gateVars(d)...), Y: d.y, Observed: true,
-			Label: d.label, Pos: s.Pos()})
+		c.countFactor(s)
+		d.factor = c.addOffGraph() // held by FactorGraph.Gates only
+
 		c.gate.decls = append(c.gate.decls, d)
 		c.useFG(s, func() string { return "gated likelihood " + d.label })
 	}
@@ -275,20 +276,6 @@ func (c *compiler) checkGateIndex(e *ast.IndexExpr, ix ast.Expr, n int) {
 	}
 }
 
-// gateVars returns the graph variables of a gate's branches (the union of
-// their projections' latent elements), for the graph factor.
-func (c *compiler) gateVars(d gateDecl) []int {
-	var out []int
-	for _, b := range d.branches {
-		for _, id := range b.form.ids {
-			if !slices.Contains(out, id) {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
-}
-
 // badIndex fails on an index that is not a number or an index vector,
 // saying where a discrete latent may index.
 func (c *compiler) badIndex(ix ast.Expr, v val) {
@@ -381,12 +368,8 @@ func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
 	for _, d := range fg.Discrete {
 		sel[d.Var] = true
 	}
-	gates := map[int]bool{}
-	for _, gt := range fg.Gates {
-		gates[gt.Factor] = true
-	}
 	for fi, f := range g.Factors() {
-		if gates[fi] || f.Kind == (factor.Categorical{}).Name() {
+		if f.Kind == (factor.Categorical{}).Name() {
 			continue
 		}
 		for _, v := range f.Vars {

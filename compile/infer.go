@@ -13,10 +13,6 @@ import (
 	"github.com/fg-infer/fg/stdlib"
 )
 
-// inferOptions are the keys an infer line accepts (package infer's method
-// registry says which method takes which).
-var inferOptions = infer.OptionKeys
-
 // resultStmts compiles the root file's infer, predict, expect and learn
 // lines. Every infer line is parsed and labelled; those Options.Only
 // selects (all by default) are then checked against the model.
@@ -73,7 +69,7 @@ func (c *compiler) inferLine(s *ast.InferStmt) inferLine {
 	}
 	method, err := infer.ParseMethod(s.Method.Name)
 	c.check1(s.Method, err)
-	spec := &InferSpec{Method: method, Options: map[string]string{}, Pos: s.Pos(), Approx: infer.Scheme{Kind: infer.SchemeExact}}
+	spec := &InferSpec{Method: method, Options: map[string]string{}, Pos: s.Pos()}
 	c.defaults(spec)
 	seen := map[string]bool{}
 	for _, o := range s.Options {
@@ -97,13 +93,13 @@ func (c *compiler) checkInfer(ln inferLine) {
 	c.supports(ln.stmt, ln.spec)
 }
 
-// defaults fills the method's default settings from its registry entry.
+// defaults fills the method's defaults from its registry entry.
 func (c *compiler) defaults(spec *InferSpec) {
 	e, err := infer.Lookup(spec.Method)
 	if err != nil {
 		return // ParseMethod's error is already reported
 	}
-	spec.Settings, spec.MCMCSpec = e.Settings, e.MCMC
+	spec.LineOptions = e.Defaults
 }
 
 // defaultApprox is exact when every site has its own Tilted rule

@@ -74,7 +74,7 @@ func (c *compiler) blockOnlyOptions(s *ast.InferStmt, spec *InferSpec, eng Engin
 	if err != nil {
 		return
 	}
-	for _, k := range infer.OptionKeys {
+	for _, k := range infer.InferOptions.Keys() {
 		if at := optionValue(s, k); at != ast.Node(s) && e.Accepts(k) && !engineAccepts(eng, e, k) {
 			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
 		}

@@ -3,7 +3,6 @@ package compile
 import (
 	"strings"
 
-	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -39,7 +38,7 @@ func labelRun(n int, kind string, name func(b []byte, k int) []byte) (label func
 }
 
 // indexLabels says how the labels of a statement's elements are made on
-// demand (graph.AddIndexedFactor) when they are prefix, first + k and
+// demand (labelCol.AddIndexed) when they are prefix, first + k and
 // suffix for element k: normal(y[3]) in a vector plate, normal(x[3]) on
 // consecutive elements of a one-dimensional latent. ok is false when they
 // are not (labelRun makes them).
@@ -77,12 +76,4 @@ func (c *compiler) condIndexLabels(kind string, ids []int) indexLabels {
 		}
 	}
 	return indexLabels{ok: true, prefix: kind + "(" + l.Name + "[", first: ids[0] - l.First, suffix: "])"}
-}
-
-// addIndexedFactor adds f, element k of a statement whose labels il makes,
-// to the graph (a compact run).
-func (c *compiler) addIndexedFactor(at ast.Node, f graph.Factor, il indexLabels, k int) int {
-	c.countFactor(at)
-	f.Label = ""
-	return c.m.Graph.AddIndexedFactor(f, il.prefix, il.first+k, il.suffix)
 }

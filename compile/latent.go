@@ -127,8 +127,10 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 	for i := range ids {
 		ids[i] = l.First + i
 	}
-	f := c.m.Graph.AddFactor(graph.Factor{Kind: b.Name, Vars: ids, Label: fmt.Sprintf("%s(%s)", b.Name, l.Name),
-		Params: priorParams(p), Pos: call.Pos()})
+	// The prior is a factor of the real-latent IR only (a dense block or
+	// the linear-Gaussian factors of its elements; Model.Factors makes its
+	// graph.Factor on demand).
+	f := c.addOffGraph()
 	if slotted {
 		c.lf.priors = append(c.lf.priors, priorSlot{lat: lat, call: call, b: b, k: k, factor: f})
 	}
@@ -355,7 +357,7 @@ func (c *compiler) buildBlocks() {
 	}
 	c.expandProjections()
 	g := c.m.Graph
-	fg := newFactorGraph(g)
+	fg := newFactorGraph(g, &c.offGraph)
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		if l.Domain != graph.Real {

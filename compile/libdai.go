@@ -74,8 +74,7 @@ func compileLibDAI(filename string, r io.Reader, opt Options) (*Model, error) {
 		return nil, ast.ErrorList{{Pos: p, End: p, Msg: err.Error()}}
 	}
 	for _, method := range []infer.Method{infer.MethodBP, infer.MethodExact} {
-		s := &InferSpec{Label: string(method), Method: method, Options: map[string]string{}, Pos: start,
-			Approx: infer.Scheme{Kind: infer.SchemeExact}}
+		s := &InferSpec{Label: string(method), Method: method, Options: map[string]string{}, Pos: start}
 		(&compiler{}).defaults(s)
 		if method == infer.MethodBP {
 			s.Settings.Divergence = infer.KL{}

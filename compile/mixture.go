@@ -105,14 +105,8 @@ func (c *compiler) mixture(s *ast.TildeStmt, y val, call *ast.CallExpr, name str
 		}
 		site.Kind, site.Lik, site.Y, site.Params, site.Pos = name, m, y.num[i], m.Params(), s.Pos()
 		site.Label = fmt.Sprintf("%s(%s)", name, c.elemName(s.LHS, y, i))
-		var vars []int
-		if forms != nil {
-			vars = sortedIDs(forms[min(i, len(forms)-1)])
-		} else {
-			vars = c.siteVars(lat, site)
-		}
-		site.Factor = c.addFactor(s, graph.Factor{Kind: name, Vars: vars,
-			Y: site.Y, Observed: true, Label: site.Label, Pos: s.Pos()})
+		c.countFactor(s)
+		site.Factor = c.addOffGraph()
 		if forms != nil {
 			c.fg.sites = append(c.fg.sites, fgSite{site: site, aff: forms[min(i, len(forms)-1)]})
 			continue

@@ -39,7 +39,7 @@ type Model struct {
 	// it read (after an Options.Data override), as opened through
 	// Options.FS.
 	CSVFiles map[string]string
-	Graph    *graph.Graph // every latent and factor, discrete and continuous
+	Graph    *graph.Graph // every latent; the factors but those only FactorGraph holds (Factors lists them all)
 	// FactorGraph is the real-latent part of the model, held once: its
 	// variables, linear-Gaussian factors, dense blocks and sites
 	// (factorgraph.go); nil without real latents. Blocks is its view as
@@ -109,7 +109,7 @@ type Block struct {
 	Sites   []Site
 	Batches []BatchFactor
 	Streams []StreamSites // plates over libsvm data, streamed (libsvm.go)
-	Factor  int           // the prior's index into Graph.Factors
+	Factor  int           // the prior's number (Model.Factors), −1 for a compact latent's
 	Pos     ast.Pos       // the latent's declaration
 	// PriorPos is the prior's statement.
 	PriorPos ast.Pos
@@ -184,7 +184,7 @@ type Site struct {
 	Index  int
 	Proj   []float64
 	Params map[string]float64 // Lik.Params(): eps for step, var for normal; shared by the statement's sites, read only
-	Factor int                // index into Graph.Factors
+	Factor int                // the factor's number (Model.Factors)
 	Label  string             // e.g. "step(y[4])"
 	Pos    ast.Pos
 	// Vars, when non-nil, makes Proj sparse: aᵀw = Σ_k Proj[k]·w[Vars[k]].
@@ -214,23 +214,12 @@ type BatchFactor struct {
 
 // InferSpec is one infer line.
 type InferSpec struct {
-	Label    string // unique label: `as NAME`, else the method for its default divergence, else METHOD_DIVNAME; _2, _3 for later lines (docs/language.md)
-	Method   infer.Method
-	Settings infer.Settings
-	Approx   infer.Scheme // exact (closed form) or a numerical scheme (gh with its nodes)
-	Family   infer.Family
-	Passes   int // ADF / mini-batch passes; 1 = single-pass ADF
-	// ExactMethod is infer exact's integrator (infer.ExactMethods), ""
-	// when not written: chosen by the block's dimension.
-	ExactMethod string
-	// NonNegativeSites clamps new EP site precisions at zero, GPML infEP's
-	// convention (`nonnegative_sites = true`); it changes the fixed point
-	// only for likelihoods that are not log-concave, such as step.
-	NonNegativeSites bool
-	// Shards > 0 runs EP over that many contiguous data shards (infer/shard).
-	Shards int
-	// mcmc run lengths
-	infer.MCMCSpec
+	Label  string // unique label: `as NAME`, else the method for its default divergence, else METHOD_DIVNAME; _2, _3 for later lines (docs/language.md)
+	Method infer.Method
+	// LineOptions are what the line's options set (Settings, Approx,
+	// Family, Passes, ExactMethod, NonNegativeSites, Shards, the mcmc run
+	// lengths), the method's defaults for those it does not write.
+	infer.LineOptions
 	Options map[string]string // the options as written, for reports
 	Pos     ast.Pos
 	stmt    *ast.InferStmt // the line, for the positions of Model.Supports

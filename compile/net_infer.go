@@ -28,7 +28,7 @@ func (c *compiler) checkEngineOptions(s *ast.InferStmt, spec *InferSpec, eng Eng
 	c.check1(s.Method, err)
 	for _, o := range s.Options {
 		if !engineAccepts(eng, e, o.Key.Name) {
-			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, model, optionList(engineOptions(eng, e)))
+			c.fail(o.Key, "option `%s` does not apply to %s on %s; it takes %s", o.Key.Name, spec.Method, model, optionList(engineOptions(eng, e).Keys()))
 		}
 	}
 }

@@ -3,7 +3,6 @@ package compile
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/infer"
@@ -40,71 +39,62 @@ func (c *compiler) specCall(e ast.Expr, k stdlib.Kind) *args {
 	return c.bind(call, b)
 }
 
-// inferOption applies one `key = value` of an infer line; each value is
-// checked against its range in package infer.
+// inferOption applies one `key = value` of an infer line: its descriptor
+// in the method's options schema (infer.Entry.Options) says the kind of
+// value to read, its range check and where it is stored. A key of another
+// method's schema does not apply; any other is unknown (infer.InferOptions
+// lists them all).
 func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
-	st := &spec.Settings
-	if ms := infer.MethodsAccepting(o.Key.Name); len(ms) > 0 && !slices.Contains(ms, spec.Method) {
+	if e, err := infer.Lookup(spec.Method); err == nil {
+		if opt, ok := e.Options.Lookup(o.Key.Name); ok {
+			setOption(c, opt, &spec.LineOptions, o)
+			return
+		}
+	}
+	if ms := infer.MethodsAccepting(o.Key.Name); len(ms) > 0 {
 		c.fail(o.Key, "option `%s` does not apply to %s (only to %v)", o.Key.Name, spec.Method, ms)
 	}
-	switch o.Key.Name {
-	case "divergence":
-		st.Divergence = c.divergence(o.Value)
-	case "schedule":
-		st.Schedule = c.schedule(o.Value, st)
-	case "damping":
-		st.Damping = c.optNum(o)
-		c.check1(o.Value, infer.CheckDamping(st.Damping))
-	case "tol":
-		st.Tol = c.optNum(o)
-		c.check1(o.Value, infer.CheckTol(st.Tol))
-	case "max_iter":
-		st.MaxIter = c.optInt(o, 1)
-		c.check1(o.Value, infer.CheckMaxIter(st.MaxIter))
-	case "seed":
-		n := c.optInt(o, 0)
-		c.check1(o.Value, infer.CheckSeed(n))
-		st.Seed = uint64(n)
-	case "approx":
-		a := c.specCall(o.Value, stdlib.ApproxName)
-		n := 0
-		if len(a.b.Params) > 0 { // gh(n)
-			n = a.integer(0, infer.DefaultGHNodes)
-		}
-		sc, err := infer.ParseScheme(a.b.Name, n)
-		c.check1(o.Value, err)
-		spec.Approx = sc
-	case "family":
-		f, err := infer.ParseFamily(c.optIdent(o, "full, factorized"))
-		c.check1(o.Value, err)
-		spec.Family = f
-	case "passes":
-		spec.Passes = c.optInt(o, 1)
-		c.check1(o.Value, infer.CheckPasses(spec.Passes))
-	case "adapt_damping":
-		st.FixedDamping = !c.optBool(o)
-	case "nonnegative_sites":
-		spec.NonNegativeSites = c.optBool(o)
-	case "shards":
-		c.shardsOption(spec, o)
-	case "samples":
-		spec.Samples = c.optInt(o, math.MinInt) // range: checkMCMC
-	case "burnin":
-		spec.Burnin = c.optInt(o, math.MinInt)
-	case "chains":
-		spec.Chains = c.optInt(o, math.MinInt)
-	case "method":
-		spec.ExactMethod = c.optIdent(o, strings.Join(infer.ExactMethods, ", "))
-		c.check1(o.Value, infer.CheckExactMethod(spec.ExactMethod))
-	default:
-		msg := fmt.Sprintf("unknown infer option `%s`", o.Key.Name)
-		if dym := didYouMean(o.Key.Name, inferOptions); dym != "" {
-			msg += dym
-		} else {
-			msg += "; options are " + joinQuoted(inferOptions)
-		}
-		c.fail(o.Key, "%s", msg)
+	keys := infer.InferOptions.Keys()
+	msg := fmt.Sprintf("unknown infer option `%s`", o.Key.Name)
+	if dym := didYouMean(o.Key.Name, keys); dym != "" {
+		msg += dym
+	} else {
+		msg += "; options are " + joinQuoted(keys)
 	}
+	c.fail(o.Key, "%s", msg)
+}
+
+// setOption reads option o's value as its descriptor's kind says, checks
+// it (at the value) and stores it into dst.
+func setOption[T any](c *compiler, opt *infer.Option[T], dst *T, o *ast.Option) {
+	v := c.optValue(opt.Kind, opt.Choices, o)
+	if opt.Check != nil {
+		c.check1(o.Value, opt.Check(v))
+	}
+	opt.Set(dst, v)
+}
+
+// optValue reads the value of option o of kind k (choices: the names a
+// NameValue takes).
+func (c *compiler) optValue(k infer.ValueKind, choices []string, o *ast.Option) infer.Value {
+	switch k {
+	case infer.NumberValue:
+		return infer.Value{Num: c.optNum(o)}
+	case infer.CountValue:
+		return infer.Value{Int: c.optInt(o, math.MinInt)} // range: the option's Check
+	case infer.BoolValue:
+		return infer.Value{Bool: c.optBool(o)}
+	case infer.DivergenceValue:
+		return infer.Value{Divergence: c.divergence(o.Value)}
+	case infer.ScheduleValue:
+		s, seed := c.schedule(o.Value)
+		return infer.Value{Schedule: s, Int: seed}
+	case infer.SchemeValue:
+		return infer.Value{Scheme: c.approx(o.Value)}
+	case infer.NameValue:
+		return infer.Value{Name: c.optIdent(o, strings.Join(choices, ", "))}
+	}
+	panic(fmt.Sprintf("compile: option %s of unknown kind %d", o.Key.Name, k))
 }
 
 // optIdent returns the name an option value is written as (family =
@@ -150,19 +140,32 @@ func (c *compiler) divergence(e ast.Expr) infer.Divergence {
 	return d
 }
 
-// schedule parses sequential, parallel, random(seed = S), residual; which
-// of them the engine serving the line runs is checked with the model
-// (checkSchedule).
-func (c *compiler) schedule(e ast.Expr, st *infer.Settings) infer.Schedule {
+// schedule parses sequential, parallel, random(seed = S), residual, with
+// the seed of random; which of them the engine serving the line runs is
+// checked with the model (checkSchedule).
+func (c *compiler) schedule(e ast.Expr) (infer.Schedule, int) {
 	a := c.specCall(e, stdlib.ScheduleName)
 	s, err := infer.ParseSchedule(a.b.Name)
 	c.check1(e, err)
-	if s == infer.Random {
-		n := a.integer(0, infer.DefaultSeed)
-		c.check1(a.at(0), infer.CheckSeed(n))
-		st.Seed = uint64(n)
+	if s != infer.Random {
+		return s, 0
 	}
-	return s
+	n := a.integer(0, infer.DefaultSeed)
+	c.check1(a.at(0), infer.CheckSeed(n))
+	return s, n
+}
+
+// approx parses a moment scheme: exact, gh(n = N), laplace, quick_laplace,
+// gq, vq.
+func (c *compiler) approx(e ast.Expr) infer.Scheme {
+	a := c.specCall(e, stdlib.ApproxName)
+	n := 0
+	if len(a.b.Params) > 0 { // gh(n)
+		n = a.integer(0, infer.DefaultGHNodes)
+	}
+	sc, err := infer.ParseScheme(a.b.Name, n)
+	c.check1(e, err)
+	return sc
 }
 
 func (c *compiler) optNum(o *ast.Option) float64 {

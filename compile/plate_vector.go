@@ -59,7 +59,7 @@ func (c *compiler) vectorPlate(s *ast.ForStmt, b *binding, lo, n int) bool {
 	if !ok || !v.index(lhs) || !v.hasVar(lhs) {
 		return false // the left side is an element per iteration: y[t], x[t + 1]
 	}
-	varies, cond, ok := c.vecArgs(lhs, call)
+	varies, ok := c.vecArgs(lhs, call)
 	if !ok {
 		return false
 	}
@@ -78,47 +78,42 @@ func (c *compiler) vectorPlate(s *ast.ForStmt, b *binding, lo, n int) bool {
 	b.v = val{k: kNum, num: ints, shape: []int{n}}
 	c.vec = &vecPlate{name: s.Vars[0].Name, b: b, lo: lo, lhs: lhs, prefix: c.render(lhs.X) + "[", off: off, at: s.Pos()}
 	defer func() { c.vec = nil }()
-	// Room for the plate's factors in the graph, made when the first is
-	// added: past the factor limit only for elements charged to the memory
-	// budget first (a conditional, or a site of a factor-graph model).
-	if n <= maxFactors-c.nUnroll || cond || c.fg.at.IsValid() {
-		c.m.Graph.Reserve(n)
-	}
 	c.tildeStmt(st)
 	return true
 }
 
 // vecArgs says which arguments of the distribution call of a vector
 // plate's statement may vary with the plate variable (by position, or by
-// name for a named argument), whether the statement is a conditional (cond),
-// and ok false when the statement cannot be one vector statement. A conditional on a latent (lhs names one) must be
+// name for a named argument), and ok false when the statement cannot be
+// one vector statement (its factors are continuous: the FactorGraph's,
+// none in Graph). A conditional on a latent (lhs names one) must be
 // normal, whose elements are independent (mvnormal over the plate's
 // elements would be one joint); every argument may vary: its per-element
 // checks name the element as the unrolled statement does. A likelihood's
 // projection may vary, its other parameters not (per-element parameters
 // name their element in messages, which the unrolled statement does not).
-func (c *compiler) vecArgs(lhs *ast.IndexExpr, call *ast.CallExpr) (varies func(pos int, name string) bool, cond, ok bool) {
+func (c *compiler) vecArgs(lhs *ast.IndexExpr, call *ast.CallExpr) (varies func(pos int, name string) bool, ok bool) {
 	name := call.FunName()
 	if b, found := c.lookup(lhs.X.(*ast.Ident).Name); found && b.kind == bLatent {
-		return func(int, string) bool { return true }, true, name == (factor.NormalPrior{}).Name()
+		return func(int, string) bool { return true }, name == (factor.NormalPrior{}).Name()
 	}
 	b, err := stdlib.Find(stdlib.Distribution, name)
 	if err != nil {
-		return nil, false, false
+		return nil, false
 	}
 	k, err := factor.Find(name, factor.Likelihood)
 	if err != nil {
-		return nil, false, false
+		return nil, false
 	}
 	lk, isLik := k.(factor.LikelihoodKind)
 	if !isLik {
-		return nil, false, false
+		return nil, false
 	}
 	pi := paramIndex(b, lk.Projection())
 	if pi < 0 || pi >= len(b.Params) {
-		return nil, false, false
+		return nil, false
 	}
-	return func(pos int, arg string) bool { return pos == pi || (pos < 0 && arg == b.Params[pi].Name) }, false, true
+	return func(pos int, arg string) bool { return pos == pi || (pos < 0 && arg == b.Params[pi].Name) }, true
 }
 
 // intsFrom is lo, lo+1, …, lo+n−1, a view of c.ints when it holds them.

@@ -153,10 +153,11 @@ infer ep`, Options{})
 }
 
 // TestPerElementVarianceNoMaps: a chain's conditionals with per-element
-// variances carry each variance as the factor's scalar parameter "var"
-// (the data's value, read back exactly) in one compact run, not a Params
-// map and a variable list per factor: a compile allocates one object per
-// step (the coefficient a[t] of the mean, lin.scale), not three or more.
+// variances carry each variance in the factor graph's variance column
+// (listed by Model.Factors as the factor's scalar parameter "var", the
+// data's value read back exactly), not a Params map and a variable list
+// per factor: a compile allocates one object per step (the coefficient
+// a[t] of the mean, lin.scale), not three or more.
 func TestPerElementVarianceNoMaps(t *testing.T) {
 	src := func(T int) string {
 		return fmt.Sprintf(`param T = %d
@@ -172,9 +173,8 @@ infer ep`, T)
 		t.Fatal(err)
 	}
 	q := m.Data["q"].Num
-	g := m.Graph
 	seen := 0
-	for i, f := range g.Factors() {
+	for i, f := range m.Factors().LabelledFactors() {
 		if !strings.HasPrefix(f.Label, "normal(x[") || f.Label == "normal(x[0])" {
 			continue
 		}

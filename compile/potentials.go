@@ -216,12 +216,9 @@ func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 	if x := pot.LogF(make([]float64, l.Size())); math.IsNaN(x) {
 		c.fail(e, "exp(...) is NaN at %s = 0", l.Name)
 	}
-	vars := make([]int, l.Size())
-	for i := range vars {
-		vars[i] = l.First + i
-	}
 	label := "exp(" + strings.Join(c.plateBindings(), ", ") + ")"
-	fi := c.addFactor(s, graph.Factor{Kind: a.b.Name, Vars: vars, Label: label, Pos: s.Pos()})
+	c.countFactor(s)
+	fi := c.addOffGraph() // held by its block only (Block.Batches)
 	c.batches[v.sym.lat] = append(c.batches[v.sym.lat], BatchFactor{F: pot, Factor: fi, Label: label, Pos: s.Pos()})
 }
 

@@ -258,25 +258,16 @@ func (c *compiler) learnFactorGraph(s *ast.LearnStmt, fg *FactorGraph) {
 	}
 }
 
-// learnOption applies one `key = value` of a learn statement, checked
-// against its range in package infer.
+// learnOption applies one `key = value` of a learn statement: its
+// descriptor in the learn options schema (infer.LearnSchema).
 func (c *compiler) learnOption(st *infer.LearnOptions, o *ast.Option) {
-	switch o.Key.Name {
-	case "max_iter":
-		st.MaxIter = c.optInt(o, 1)
-		c.check1(o.Value, infer.CheckLearnIter(st.MaxIter))
-	case "tol":
-		st.Tol = c.optNum(o)
-		c.check1(o.Value, infer.CheckTol(st.Tol))
-	case "method":
-		m, err := infer.ParseOptimizer(c.optIdent(o, "lbfgs, bfgs, cg"))
-		c.check1(o.Value, err)
-		if c.studentTBlocks() {
-			c.fail(o.Key, "learn: method = %s: the t-EP evidence of student_t and tp priors is optimised by Nelder–Mead (no gradient); remove the method option", m)
-		}
-		st.Method = m
-	default:
-		c.fail(o.Key, "unknown learn option `%s`; options are `max_iter`, `tol`, `method`", o.Key.Name)
+	opt, ok := infer.LearnSchema.Lookup(o.Key.Name)
+	if !ok {
+		c.fail(o.Key, "unknown learn option `%s`; options are %s", o.Key.Name, joinQuoted(infer.LearnSchema.Keys()))
+	}
+	setOption(c, opt, st, o)
+	if st.Method != "" && c.studentTBlocks() {
+		c.fail(o.Key, "learn: method = %s: the t-EP evidence of student_t and tp priors is optimised by Nelder–Mead (no gradient); remove the method option", st.Method)
 	}
 }
 

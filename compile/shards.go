@@ -6,18 +6,6 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// MaxShards bounds `infer ep { shards = K }` (each shard holds a d×d site).
-const MaxShards = 1 << 16
-
-// shardsOption reads `shards = K`: EP over K contiguous data shards
-// (infer/shard, docs/language.md).
-func (c *compiler) shardsOption(spec *InferSpec, o *ast.Option) {
-	spec.Shards = c.optInt(o, 1)
-	if spec.Shards > MaxShards {
-		c.fail(o.Value, "shards = %d is above the bound %d", spec.Shards, MaxShards)
-	}
-}
-
 // checkShards refuses a sharded infer line on a model it cannot handle:
 // sharded EP needs divergence kl, the full Gaussian family, and blocks with a
 // normal or mvnormal prior (no GP/TP or Student-t prior, no mini-batch

@@ -46,20 +46,6 @@ func (c *compiler) likParams(call *ast.CallExpr, lik factor.Site) map[string]flo
 	return e.likParams
 }
 
-// sharedVar is the params map {"var": v} of a conditional, the one made
-// at an earlier iteration of the same call when v is the same.
-func (c *compiler) sharedVar(call *ast.CallExpr, v float64) map[string]float64 {
-	if m, ok := c.varMaps[call]; ok && math.Float64bits(m["var"]) == math.Float64bits(v) {
-		return m
-	}
-	if c.varMaps == nil {
-		c.varMaps = map[*ast.CallExpr]map[string]float64{}
-	}
-	m := map[string]float64{"var": v}
-	c.varMaps[call] = m
-	return m
-}
-
 // sameBits reports whether a and b hold the same float64s bit for bit.
 func sameBits(a, b []float64) bool {
 	if len(a) != len(b) {

@@ -52,9 +52,9 @@ func (ev *evaluator) factorLabel(e ast.Expr) string {
 // factorLabels lists every factor label the model defines.
 func (ev *evaluator) factorLabels() []string {
 	var out []string
-	if g := ev.model.Graph; g != nil {
-		for i := range g.Factors() {
-			out = append(out, g.FactorLabel(i))
+	if ev.model.Graph != nil {
+		for _, f := range ev.model.Factors().LabelledFactors() {
+			out = append(out, f.Label)
 		}
 	}
 	return out

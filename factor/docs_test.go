@@ -5,41 +5,18 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the rule table in docs/language.md")
 
 const docsPath = "../docs/language.md"
 
-const (
-	rulesBegin = "<!-- rules:begin -->\n"
-	rulesEnd   = "<!-- rules:end -->"
-)
-
 // TestRuleTableDocs keeps the rule table in docs/language.md equal to the
 // table derived from the kinds' types (Markdown); -update rewrites it.
 func TestRuleTableDocs(t *testing.T) {
-	raw, err := os.ReadFile(docsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
-	begin, end := strings.Index(doc, rulesBegin), strings.Index(doc, rulesEnd)
-	if begin < 0 || end < begin {
-		t.Fatalf("%s: rules markers missing", docsPath)
-	}
-	got, want := doc[begin+len(rulesBegin):end], Markdown()
-	if got == want {
-		return
-	}
-	if *update {
-		doc = doc[:begin+len(rulesBegin)] + want + doc[end:]
-		if err := os.WriteFile(docsPath, []byte(doc), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("the rule table in %s differs from the derived table (go test ./factor -update rewrites it):\n%s", docsPath, want)
+	testkit.GoldenSection(t, docsPath, "rules", Markdown(), *update)
 }
 
 // TestKindsDocumented fails when a kind lacks a doc line, a parameter lacks
@@ -110,23 +87,5 @@ func checkNetKindDocs(t *testing.T, k NetKind) {
 // TestNetRuleTableDocs keeps the message rules of the typed factor graph
 // in docs/families.md equal to NetMarkdown; -update rewrites it.
 func TestNetRuleTableDocs(t *testing.T) {
-	const path, begin, end = "../docs/families.md", "<!-- netrules:begin -->\n", "<!-- netrules:end -->"
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(raw)
-	b, e := strings.Index(doc, begin), strings.Index(doc, end)
-	if b < 0 || e < b {
-		t.Fatalf("%s: netrules markers missing", path)
-	}
-	if got, want := doc[b+len(begin):e], NetMarkdown(); got != want {
-		if *update {
-			if err := os.WriteFile(path, []byte(doc[:b+len(begin)]+want+doc[e:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		t.Errorf("the rule table in %s differs from NetMarkdown (go test ./factor -update rewrites it):\n%s", path, want)
-	}
+	testkit.GoldenSection(t, "../docs/families.md", "netrules", NetMarkdown(), *update)
 }

@@ -37,7 +37,7 @@ type Affine struct {
 	Coefs  []float64
 	Const  float64
 	Y, Var float64
-	Factor int // index into the model's Graph factors
+	Factor int // the factor's number in its model (compile.Model.Factors)
 	Tag    int // the caller's
 }
 

@@ -3,10 +3,7 @@ package graph
 import (
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"testing"
-
-	"github.com/fg-infer/fg/lang/ast"
 )
 
 // columnGens are sequences of values a column holds: rules, repeats,
@@ -130,32 +127,6 @@ func TestColumnSum(t *testing.T) {
 	}
 	if c.At(len(vals)) != 7 || c.Sum() != want+5*int32(len(vals))+7 {
 		t.Errorf("after Shift and Add: At = %d, Sum = %d", c.At(len(vals)), c.Sum())
-	}
-}
-
-// TestIndexedFactorLabels checks that AddIndexedFactor's labels are made
-// on demand as prefix, index and suffix (Factor, FactorLabel), left out by
-// FactorForms, and that a run of them keeps no label per factor.
-func TestIndexedFactorLabels(t *testing.T) {
-	var g Graph
-	g.AddLatent("x", Real, 0, []int{1000}, ast.NoPos)
-	params := map[string]float64{"var": 9}
-	for k := range 1000 {
-		g.AddIndexedFactor(Factor{Kind: "normal", Vars: []int{k}, Params: params, Y: float64(k) / 3, Observed: true}, "normal(y[", 5+k, "])")
-	}
-	if len(g.factors.runs) != 1 || g.factors.runs[0].c.labels != nil || g.factors.runs[0].c.lindex.Bytes() > 256 {
-		t.Fatalf("%d runs; the labels are not a rule", len(g.factors.runs))
-	}
-	for _, k := range []int{0, 1, 999} {
-		f := g.Factor(k)
-		if want := "normal(y[" + strconv.Itoa(5+k) + "])"; f.Label != want || g.FactorLabel(k) != want || f.Y != float64(k)/3 || !f.Observed || f.Vars[0] != k {
-			t.Errorf("factor %d: %+v, want label %s", k, f, want)
-		}
-	}
-	for i, f := range g.FactorForms() {
-		if f.Label != "" || f.Vars[0] != i {
-			t.Fatalf("FactorForms %d: %+v", i, f)
-		}
 	}
 }
 

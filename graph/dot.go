@@ -16,9 +16,13 @@ import (
 // with their kind; one edge per (factor, variable) incidence. The graph
 // attributes choose the layout engine (Layout) so that `dot -Tpng` and any
 // other Graphviz front end draw grids and domes as meshes, not strips.
-func DOT(w io.Writer, g *Graph) error {
+func DOT(w io.Writer, g *Graph) error { return DOTFactors(w, g, g) }
+
+// DOTFactors is DOT with the factors of fl, a model's list of its factors
+// over the variables of g (compile.Model.Factors).
+func DOTFactors(w io.Writer, g *Graph, fl FactorList) error {
 	bw := bufio.NewWriter(w)
-	layout := Layout(g)
+	layout := layoutOf(g, fl)
 	fmt.Fprintf(bw, "graph fg {\n  graph [layout=%s", layout)
 	if layout != "dot" {
 		bw.WriteString(", overlap=false, sep=\"+6\"")
@@ -27,12 +31,12 @@ func DOT(w io.Writer, g *Graph) error {
 	for i := range g.Vars {
 		fmt.Fprintf(bw, "  v%d [shape=circle, label=%s];\n", i, strconv.Quote(g.VarName(i)))
 	}
-	for i := range g.Factors() {
+	for i, f := range fl.LabelledFactors() {
 		fmt.Fprintf(bw, "  f%d [shape=box, style=filled, fillcolor=gray85, height=0.25, width=0.25, label=%s, tooltip=%s];\n",
-			i, strconv.Quote(factorText(g, i)), strconv.Quote(g.FactorLabel(i)))
+			i, strconv.Quote(factorText(g, &f)), strconv.Quote(f.Label))
 	}
-	for i := range g.Factors() {
-		for _, v := range g.Factor(i).Vars {
+	for i, f := range fl.LabelledFactors() {
+		for _, v := range f.Vars {
 			fmt.Fprintf(bw, "  f%d -- v%d;\n", i, v)
 		}
 	}
@@ -60,15 +64,18 @@ const (
 // graphs without loops (and tiny loopy ones), "neato" for loopy or larger
 // ones, "sfdp" beyond largeGraph nodes (variables plus factors) or
 // denseGraph edges (factor–variable incidences).
-func Layout(g *Graph) string {
-	n, e := len(g.Vars)+g.NumFactors(), 0
-	for _, f := range g.Factors() {
+func Layout(g *Graph) string { return layoutOf(g, g) }
+
+// layoutOf is Layout of the variables of g and the factors of fl.
+func layoutOf(g *Graph, fl FactorList) string {
+	n, e := len(g.Vars)+fl.NumFactors(), 0
+	for _, f := range fl.LabelledFactors() {
 		e += len(f.Vars)
 	}
 	switch {
 	case n > largeGraph, e > denseGraph:
 		return "sfdp"
-	case n <= smallLoopy, n <= smallTree && !g.HasCycle():
+	case n <= smallLoopy, n <= smallTree && !hasCycle(len(g.Vars), fl.NumFactors(), fl.LabelledFactors()):
 		return "dot"
 	}
 	return "neato"
@@ -77,8 +84,8 @@ func Layout(g *Graph) string {
 // factorText is a factor node's label: the factor's Label when it names
 // something besides the factor's own latents (an observation such as
 // step(y[4])), else its kind.
-func factorText(g *Graph, i int) string {
-	f, label := g.Factor(i), g.FactorLabel(i)
+func factorText(g *Graph, f *Factor) string {
+	label := f.Label
 	open, end := strings.IndexByte(label, '('), strings.LastIndexByte(label, ')')
 	if open < 0 || end <= open {
 		return f.Kind

@@ -77,7 +77,8 @@ func TestFactorText(t *testing.T) {
 			g.AddFactor(c.f)
 		}
 		g.SetFactor(0, c.f)
-		if got := factorText(g, 0); got != c.want {
+		f := g.LabelledFactor(0)
+		if got := factorText(g, &f); got != c.want {
 			t.Errorf("factorText(%q) = %q, want %q", c.f.Label, got, c.want)
 		}
 	}

@@ -19,9 +19,13 @@ import (
 //	var 0 x[0] spin card=2
 //	factor 0 ising "ising(x[0], x[1])" vars=[0 1] (x[0], x[1]) params={J=0.5}
 //	  table 0.6065306597126334 1.6487212707001282 1.6487212707001282 0.6065306597126334
-func Dump(w io.Writer, g *Graph) error {
+func Dump(w io.Writer, g *Graph) error { return DumpFactors(w, g, g) }
+
+// DumpFactors is Dump with the factors of fl, a model's list of its
+// factors over the variables of g (compile.Model.Factors).
+func DumpFactors(w io.Writer, g *Graph, fl FactorList) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "graph latents=%d vars=%d factors=%d\n", len(g.Latents), len(g.Vars), g.NumFactors())
+	fmt.Fprintf(bw, "graph latents=%d vars=%d factors=%d\n", len(g.Latents), len(g.Vars), fl.NumFactors())
 	for i := range g.Latents {
 		l := &g.Latents[i]
 		fmt.Fprintf(bw, "latent %d %s: %s%s first=%d\n", i, l.Name, typeName(l.Domain, l.Card), shapeString(l.Shape), l.First)
@@ -29,8 +33,8 @@ func Dump(w io.Writer, g *Graph) error {
 	for i, v := range g.Vars {
 		fmt.Fprintf(bw, "var %d %s %s card=%d\n", i, g.VarName(i), v.Domain, v.Card)
 	}
-	for i := range g.Factors() {
-		dumpFactor(bw, g, i)
+	for i, f := range fl.LabelledFactors() {
+		dumpFactor(bw, g, i, &f)
 	}
 	return bw.Flush()
 }
@@ -38,8 +42,7 @@ func Dump(w io.Writer, g *Graph) error {
 // Dump is the method form of the package function Dump.
 func (g *Graph) Dump(w io.Writer) error { return Dump(w, g) }
 
-func dumpFactor(bw *bufio.Writer, g *Graph, i int) {
-	f := g.Factor(i)
+func dumpFactor(bw *bufio.Writer, g *Graph, i int, f *Factor) {
 	ids := make([]string, len(f.Vars))
 	names := make([]string, len(f.Vars))
 	for j, v := range f.Vars {
@@ -49,8 +52,8 @@ func dumpFactor(bw *bufio.Writer, g *Graph, i int) {
 			names[j] = g.VarName(v)
 		}
 	}
-	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind, g.FactorLabel(i),
-		strings.Join(ids, " "), strings.Join(names, ", "), paramString(&f))
+	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind, f.Label,
+		strings.Join(ids, " "), strings.Join(names, ", "), paramString(f))
 	if f.Table != nil {
 		bw.WriteString("  table")
 		for _, t := range f.Table {

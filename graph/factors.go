@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -23,10 +22,7 @@ import (
 // 1000×1000 Ising grid written in the language (3·10⁶ factors) takes about
 // 100 MB rather than 550 MB. Factor(i) assembles a Factor value whose
 // Vars and Table are views of the columns (no allocation); Label stays
-// empty (FactorLabel makes it on demand). AddCompactFactor stores the
-// likelihood sites and linear-Gaussian conditionals of a plate the same way:
-// their variables, observation (or scalar) and label, with the Params map
-// of the run. AddLogLinear stores a potential whose table is exp(θ·φ)
+// empty (FactorLabel makes it on demand). AddLogLinear stores a potential whose table is exp(θ·φ)
 // entrywise, φ a statistic fixed for the run (ising: x_i·x_j, field: x_i),
 // as its parameter θ alone: a coupling per edge then costs its variables
 // and one number, like a shared one, and Factor(i) computes its table.
@@ -57,16 +53,6 @@ type compactRun struct {
 	// stat is the statistic φ of a log-linear run (AddLogLinear): factor
 	// k's table is exp(scalar[k]·φ), and the run keeps no tables.
 	stat []float64
-	// AddCompactFactor's runs: one Params map for the run, Y in scalar
-	// when observed, and a label per factor when labels is non-nil.
-	params   map[string]float64
-	observed bool
-	labels   []string
-	// AddIndexedFactor's runs: factor k's label is lprefix, the number
-	// lindex.At(k) and lsuffix, made on demand ("normal(y[" 3 "])").
-	indexed          bool
-	lprefix, lsuffix string
-	lindex           Column[int]
 }
 
 func (r *factorRun) len() int {
@@ -81,15 +67,14 @@ func (r *factorRun) factor(k int) Factor {
 	if r.c == nil {
 		return r.list[k]
 	}
-	return r.c.factor(k, true)
+	return r.c.factor(k)
 }
 
-// factor is the run's k-th factor, with its label made when label is
-// set (an indexed run's).
-func (c *compactRun) factor(k int, label bool) Factor {
+// factor is the run's k-th factor.
+func (c *compactRun) factor(k int) Factor {
 	v := k * c.arity
 	f := Factor{Kind: c.kind, Vars: c.vars[v : v+c.arity : v+c.arity],
-		Pos: c.pos, ScalarName: c.scalarName, Scalar: c.scalarAt(k), Params: c.params}
+		Pos: c.pos, ScalarName: c.scalarName, Scalar: c.scalarAt(k)}
 	if c.tsize > 0 { // runs of factors without tables keep no offsets
 		t := int(c.toff[k])
 		f.Table = c.tab[t : t+c.tsize : t+c.tsize]
@@ -98,24 +83,7 @@ func (c *compactRun) factor(k int, label bool) Factor {
 		f.Stat = c.stat
 		f.Table = LogLinearTable(f.Scalar, c.stat)
 	}
-	if c.observed {
-		f.Y, f.Observed, f.Scalar = f.Scalar, true, 0
-	}
-	if c.labels != nil {
-		f.Label = c.labels[k]
-	}
-	if c.indexed && label {
-		f.Label = c.indexLabel(k)
-	}
 	return f
-}
-
-// indexLabel is the label of factor k of an indexed run.
-func (c *compactRun) indexLabel(k int) string {
-	b := make([]byte, 0, len(c.lprefix)+len(c.lsuffix)+20)
-	b = append(b, c.lprefix...)
-	b = strconv.AppendInt(b, int64(c.lindex.At(k)), 10)
-	return string(append(b, c.lsuffix...))
 }
 
 // NumFactors is the number of factors.
@@ -204,8 +172,6 @@ func (g *Graph) factorSeq(forms bool) iter.Seq2[int, Factor] {
 				switch {
 				case forms && r.c != nil && r.c.stat != nil:
 					f = r.form(k)
-				case forms && r.c != nil && r.c.indexed:
-					f = r.c.factor(k, false)
 				default:
 					f = r.factor(k)
 				}
@@ -274,7 +240,7 @@ func (g *Graph) AddFactor(f Factor) int {
 // new compact run, and returns its index. The table is copied, once for
 // consecutive factors given the same table slice.
 func (g *Graph) AddCompact(kind string, pos ast.Pos, scalarName string, scalar float64, table []float64, vars ...int) int {
-	return g.addCompact(compactRun{kind: kind, pos: pos, scalarName: scalarName}, scalar, table, "", vars)
+	return g.addCompact(compactRun{kind: kind, pos: pos, scalarName: scalarName}, scalar, table, vars)
 }
 
 // AddLogLinear appends a factor of kind over vars whose table is
@@ -288,89 +254,22 @@ func (g *Graph) AddLogLinear(kind string, pos ast.Pos, scalarName string, theta 
 	if len(stat) == 0 {
 		panic("graph: AddLogLinear without a statistic")
 	}
-	return g.addCompact(compactRun{kind: kind, pos: pos, scalarName: scalarName, stat: stat}, theta, nil, "", vars)
-}
-
-// AddCompactFactor appends f (no table) to a compact run as AddCompact
-// does, keeping what a likelihood site or a linear-Gaussian conditional
-// carries besides its variables: its Params map, shared by the run
-// (consecutive factors given the same map), its observation Y when
-// Observed (in the scalar column), and its Label when set (a column of
-// strings, which may share their text with the compiler's own labels).
-// Factor(i) returns the factor as given. A plate's conditionals or
-// Gaussian sites then cost their variables, one number and a label each
-// instead of a Factor.
-func (g *Graph) AddCompactFactor(f Factor) int {
-	if f.Table != nil {
-		panic("graph: AddCompactFactor of a factor with a table")
-	}
-	c := compactRun{kind: f.Kind, pos: f.Pos, scalarName: f.ScalarName, params: f.Params, observed: f.Observed}
-	scalar := f.Scalar
-	if f.Observed {
-		if f.ScalarName != "" {
-			panic("graph: AddCompactFactor of an observed factor with a scalar parameter")
-		}
-		scalar = f.Y
-	}
-	return g.addCompact(c, scalar, nil, f.Label, f.Vars)
-}
-
-// AddIndexedFactor appends f (no table, no Label) to a compact run as
-// AddCompactFactor does, with its label made on demand as prefix, the
-// number index and suffix ("normal(y[", 3, "])" for normal(y[3])): the
-// factors of a plate statement over a range then keep no label each
-// (consecutive indices are a rule of their column).
-func (g *Graph) AddIndexedFactor(f Factor, prefix string, index int, suffix string) int {
-	if f.Table != nil || f.Label != "" {
-		panic("graph: AddIndexedFactor of a factor with a table or a label")
-	}
-	scalar := f.Scalar
-	if f.Observed {
-		if f.ScalarName != "" {
-			panic("graph: AddIndexedFactor of an observed factor with a scalar parameter")
-		}
-		scalar = f.Y
-	}
-	s := &g.factors
-	if n := len(s.runs); n > 0 && s.hint == 0 {
-		// The run of the factor before (the plate's): no new run to
-		// consider.
-		if c := s.runs[n-1].c; c != nil && c.indexed && c.arity == len(f.Vars) && c.observed == f.Observed &&
-			c.kind == f.Kind && c.scalarName == f.ScalarName && c.lprefix == prefix && c.lsuffix == suffix &&
-			SameParams(c.params, f.Params) && c.pos == f.Pos {
-			c.push(scalar, f.Vars)
-			c.lindex.Add(index)
-			g.adj = nil
-			s.n++
-			return s.n - 1
-		}
-	}
-	c := compactRun{kind: f.Kind, pos: f.Pos, scalarName: f.ScalarName, params: f.Params, observed: f.Observed,
-		indexed: true, lprefix: prefix, lsuffix: suffix}
-	at := g.addCompact(c, scalar, nil, "", f.Vars)
-	r := s.runs[len(s.runs)-1].c
-	r.lindex.Add(index)
-	return at
+	return g.addCompact(compactRun{kind: kind, pos: pos, scalarName: scalarName, stat: stat}, theta, nil, vars)
 }
 
 // addCompact appends a factor with the run fields of key to the last run
 // when it matches, else to a new run.
-func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, label string, vars []int) int {
+func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, vars []int) int {
 	s := &g.factors
 	var c *compactRun
 	if len(s.runs) > 0 {
 		c = s.runs[len(s.runs)-1].c
 	}
-	labeled := label != ""
 	if c == nil || c.kind != key.kind || c.pos != key.pos || c.scalarName != key.scalarName || c.arity != len(vars) || c.tsize != len(table) ||
-		!SameParams(c.params, key.params) || c.observed != key.observed || (c.labels != nil) != labeled || !sameTable(c.stat, key.stat) ||
-		c.indexed != key.indexed || c.lprefix != key.lprefix || c.lsuffix != key.lsuffix {
+		!sameTable(c.stat, key.stat) {
 		c = new(compactRun)
 		*c = key
 		c.arity, c.tsize = len(vars), len(table)
-		if labeled {
-			c.labels = make([]string, 0, s.hint)
-		}
 		if s.hint > 0 {
 			c.vars = make([]int, 0, s.hint*len(vars))
 			c.hint = s.hint
@@ -387,7 +286,7 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 		if len(c.tab)+len(table) > 1<<31-1 {
 			// int32 offsets: start a new run rather than overflow.
 			c.tsize = -1
-			return g.addCompact(key, scalar, table, label, vars)
+			return g.addCompact(key, scalar, table, vars)
 		}
 		c.toff = append(c.toff, int32(len(c.tab)))
 		c.tab = append(c.tab, table...)
@@ -396,9 +295,6 @@ func (g *Graph) addCompact(key compactRun, scalar float64, table []float64, labe
 		c.toff = append(c.toff, c.toff[len(c.toff)-1])
 	}
 	c.push(scalar, vars)
-	if labeled {
-		c.labels = append(c.labels, label)
-	}
 	g.adj = nil
 	s.n++
 	return s.n - 1
@@ -417,8 +313,8 @@ func (c *compactRun) push(scalar float64, vars []int) {
 }
 
 // SameParams reports whether a and b are the same parameter map (one
-// allocation, not only equal contents) or both nil: the factors of a
-// compact run share their statement's map, and compile shares a site's.
+// allocation, not only equal contents) or both nil: compile's sites of one
+// statement share their statement's map.
 func SameParams(a, b map[string]float64) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil

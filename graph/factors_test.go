@@ -73,47 +73,6 @@ func TestFactorRuns(t *testing.T) {
 	}
 }
 
-// TestCompactFactors: sites and conditionals added with AddCompactFactor
-// read back as given (Params, Y of observed sites, labels, scalars); a new
-// Params map, observedness or labelling starts a new run.
-func TestCompactFactors(t *testing.T) {
-	g := &Graph{}
-	g.AddLatent("x", Real, 0, []int{4}, ast.NoPos)
-	pos := ast.Pos(2)
-	v1, v2 := map[string]float64{"var": 0.5}, map[string]float64{"var": 0.5}
-	in := []Factor{
-		{Kind: "normal", Vars: []int{0}, Params: v1, Label: "normal(x[0])", Pos: pos},
-		{Kind: "normal", Vars: []int{1, 0}, Params: v1, Label: "normal(x[1])", Pos: pos},
-		{Kind: "normal", Vars: []int{2, 1}, Params: v1, Label: "normal(x[2])", Pos: pos},
-		{Kind: "normal", Vars: []int{3, 2}, Params: v2, Label: "normal(x[3])", Pos: pos},
-		{Kind: "normal", Vars: []int{0}, Params: v1, Y: 1.5, Observed: true, Label: "normal(y[0])", Pos: pos},
-		{Kind: "normal", Vars: []int{1}, Params: v1, Y: -2, Observed: true, Label: "normal(y[1])", Pos: pos},
-		{Kind: "normal", Vars: []int{2}, Params: v1, Y: 3, Observed: true, Pos: pos},
-		{Kind: "field", Vars: []int{2}, ScalarName: "h", Scalar: 0.25, Pos: pos},
-	}
-	g.Reserve(3)
-	for i, f := range in {
-		if got := g.AddCompactFactor(f); got != i {
-			t.Fatalf("AddCompactFactor returned %d, want %d", got, i)
-		}
-	}
-	for i, want := range in {
-		got := g.Factor(i)
-		p, _ := got.Param("var")
-		if got.Kind != want.Kind || !slices.Equal(got.Vars, want.Vars) || got.Label != want.Label || got.Pos != want.Pos ||
-			got.Y != want.Y || got.Observed != want.Observed || !SameParams(got.Params, want.Params) || p != want.Params["var"] ||
-			got.ScalarName != want.ScalarName || got.Scalar != want.Scalar || got.Table != nil {
-			t.Errorf("factor %d = %+v, want %+v", i, got, want)
-		}
-	}
-	if got := len(g.factors.runs); got != 6 {
-		t.Errorf("%d runs, want 6 (x[0]; x[1..2]; x[3] with another map; y[0..1]; y[2] unlabelled; field)", got)
-	}
-	if got := g.FactorLabel(6); got != "normal(x[2])" {
-		t.Errorf("FactorLabel(6) = %q", got)
-	}
-}
-
 // TestLogLinearRuns: factors added with AddLogLinear read back with their
 // table exp(θ·φ) (bit-identical to math.Exp(θ), math.Exp(−θ)), their θ and
 // φ; FactorForms gives them without a table; one run holds a statement's

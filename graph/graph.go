@@ -77,9 +77,11 @@ type Var struct {
 // "step(y[4])" used in reports.
 //
 // A likelihood site (Observed) carries its observation in Y rather than in
-// Params, so that the sites of one statement can share one Params map: a
-// model with 10⁶ sites then holds one map, not 10⁶. Param
-// reports it as the parameter "y" alongside Params. Likewise a potential
+// Params, so that the sites of one statement share one Params map; Param
+// reports it as the parameter "y" alongside Params. (A compiled model's
+// Graph holds its discrete factors only: its continuous factors — priors,
+// conditionals, sites — are compile.FactorGraph's, and compile.Model.Factors
+// gives them as Factor values made on demand.) A potential
 // of one scalar parameter (ising's J, field's h) keeps it in Scalar, named
 // ScalarName, with no map at all; identical potentials share one Table,
 // and the compiler may leave Label empty (FactorLabel makes it on demand):

@@ -95,20 +95,9 @@ func (g *Graph) Components() [][]int {
 
 // HasCycle reports whether the factor graph (the bipartite graph of
 // variables and factors, one edge per distinct factor–variable incidence)
-// contains a cycle, i.e. whether loopy BP is not exact. A forest on N nodes
-// with C components has exactly N − C edges; every extra edge closes a
-// cycle, and union–find detects the first one.
+// contains a cycle, i.e. whether loopy BP is not exact.
 func (g *Graph) HasCycle() bool {
-	nv := len(g.Vars)
-	u := newUnionFind(nv + g.NumFactors())
-	for i, f := range g.FactorForms() {
-		for _, v := range distinctVars(f.Vars) {
-			if !u.union(nv+i, v) {
-				return true
-			}
-		}
-	}
-	return false
+	return hasCycle(len(g.Vars), g.NumFactors(), g.FactorForms())
 }
 
 // Heuristic names for EliminationOrder.

@@ -1,14 +1,12 @@
 package infer
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // This file is the method registry: one entry per method of an infer line
-// (ep, bp, exact, mcmc) with the options it accepts, their defaults (and
-// the default-tolerance policy), and the reason a method gives for a
-// model structure none of its engines serves. The engines are types in
+// (ep, bp, exact, mcmc) with the options it accepts (its schema: schema.go,
+// where each option's default per method is given), the default-tolerance
+// policy, and the reason a method gives for a model structure none of its
+// engines serves. The engines are types in
 // infer/run (compile.Engine: their options, Supports and Run), each
 // registered there for the methods and structures it serves
 // (compile.RegisterEngine); compile asks the registry which options apply
@@ -16,8 +14,8 @@ import (
 // themselves are in names.go.
 
 // The default-tolerance policy: one tolerance and one budget per quantity
-// a loop measures, given here and nowhere else. The entries below hand
-// them to the infer lines; the engines that are also Go entries fill a
+// a loop measures, given here and nowhere else. The options' defaults
+// (schema.go) hand them to the infer lines; the engines that are also Go entries fill a
 // zero Tol or MaxIter from them (Settings.WithDefaults) and hold no
 // literal of their own for these quantities.
 const (
@@ -47,6 +45,16 @@ const (
 	NetQuadTol = 1e-8
 )
 
+// Defaults of the options of a learn line (infer.LearnOptions' zero
+// values): the gradient optimiser of the EP evidence (infer/learn) and
+// Nelder–Mead on the t-EP evidence (infer/run's learnT).
+const (
+	DefaultLearnIter  = 100  // optimiser iterations
+	DefaultLearnTol   = 1e-5 // on ‖∂(−log Z)/∂u‖∞, scaled by the sites
+	DefaultTLearnEval = 200  // Nelder–Mead's evaluations
+	DefaultTLearnTol  = 1e-6 // on the change of −log Z over 20 iterations
+)
+
 // Defaults of the other infer options.
 const (
 	MCMCSamples = 10000
@@ -56,10 +64,10 @@ const (
 )
 
 // WithDefaults returns s with a zero Tol or MaxIter set to the default of
-// method m (its registry entry's Settings): a Go caller's zero Settings
+// method m (its registry entry's Defaults): a Go caller's zero Settings
 // then runs as an infer line that sets neither option.
 func (s Settings) WithDefaults(m Method) Settings {
-	d := Registry[m].Settings
+	d := Registry[m].Defaults.Settings
 	if s.Tol == 0 {
 		s.Tol = d.Tol
 	}
@@ -131,61 +139,22 @@ const NetModel = "a model with beta, gamma, inv_gamma or dirichlet latents, like
 // Entry is one method of the registry.
 type Entry struct {
 	Method Method
-	// Options are the keys of the options an infer line with the method
-	// accepts besides seed, which every method accepts.
-	Options []string
-	// Settings and MCMC are the defaults of a line that sets no option.
-	Settings Settings
-	MCMC     MCMCSpec
+	// Options are the options an infer line with the method accepts
+	// (schema.go).
+	Options *LineSchema
+	// Defaults are the options of a line that sets none (each option's
+	// Default for the method: Defaults).
+	Defaults LineOptions
 	// refuse says why no engine of the method serves a structure (nil:
 	// the method does not run on this model).
 	refuse func(Structure) error
 }
 
-// The options of the methods.
-var (
-	iterOptions = []string{"divergence", "schedule", "damping", "adapt_damping", "tol", "max_iter"}
-	epOptions   = append(append([]string(nil), iterOptions...), "approx", "family", "passes", "nonnegative_sites", "shards")
-	mcmcOptions = []string{"samples", "burnin", "chains"}
-	// exactOptions: the integrator of exact on a continuous block.
-	exactOptions = []string{"method"}
-)
-
-// The option sets of the engines that take fewer options than their
-// method (each engine's Options, infer/run): message passing on a factor
-// graph (with or without gates) has no shards, passes or nonnegative_sites,
-// which act on Gaussian blocks; belief propagation on discrete latents
-// takes the options of its loop and seed (family, approx and the
-// options of the Gaussian blocks have nothing to act on); the engines of
-// typed factor graphs take
-// the options of their loop (NetEP), none (NetExact), or the run lengths
-// and seed (NetMCMC).
-var (
-	// LoopOptions are the options of the iteration loop.
-	LoopOptions = slices.Clip(iterOptions)
-	// GraphEPOptions are those of message passing on a factor graph.
-	GraphEPOptions = slices.Clip(append(append([]string(nil), iterOptions...), "seed", "approx", "family"))
-	// BeliefOptions are those of belief propagation on discrete latents.
-	BeliefOptions = slices.Clip(append(append([]string(nil), iterOptions...), "seed"))
-	// SamplerOptions are the run lengths of a sampler and its seed.
-	SamplerOptions = slices.Clip(append(append([]string(nil), mcmcOptions...), "seed"))
-	// NoOptions is the set of an engine that takes no option.
-	NoOptions = []string{}
-)
-
-// OptionKeys are the keys an infer line accepts, in the order error
-// messages list them.
-var OptionKeys = slices.Concat(iterOptions, []string{"seed"}, epOptions[len(iterOptions):], mcmcOptions, exactOptions)
-
 // Registry holds the entries of the methods.
 var Registry = map[Method]*Entry{
-	MethodEP: {
-		Method: MethodEP, Options: epOptions,
-		Settings: Settings{Divergence: KL{}, Tol: DefaultMomentTol, MaxIter: DefaultMaxIter, Damping: 1, Seed: DefaultSeed},
-	},
+	MethodEP: {Method: MethodEP, Options: epOptions, Defaults: Defaults(MethodEP)},
 	MethodBP: {
-		Method: MethodBP, Options: iterOptions,
-		Settings: Settings{Divergence: KL{}, Tol: DefaultBeliefTol, MaxIter: DefaultBPMaxIter, Damping: 1, Seed: DefaultSeed},
+		Method: MethodBP, Options: BeliefOptions, Defaults: Defaults(MethodBP),
 		refuse: func(s Structure) error {
 			switch s {
 			case Gated:
@@ -198,13 +167,8 @@ var Registry = map[Method]*Entry{
 			return fmt.Errorf("%s needs discrete latents; use %s for the real latents of this model", MethodBP, MethodEP)
 		},
 	},
-	MethodExact: {
-		Method: MethodExact, Options: exactOptions, Settings: Settings{Damping: 1, Seed: DefaultSeed},
-	},
-	MethodMCMC: {
-		Method: MethodMCMC, Options: mcmcOptions, Settings: Settings{Damping: 1, Seed: DefaultSeed},
-		MCMC: MCMCSpec{Samples: MCMCSamples, Burnin: MCMCBurnin, Chains: MCMCChains},
-	},
+	MethodExact: {Method: MethodExact, Options: exactOptions, Defaults: Defaults(MethodExact)},
+	MethodMCMC:  {Method: MethodMCMC, Options: SamplerOptions, Defaults: Defaults(MethodMCMC)},
 }
 
 // Lookup returns the entry of method m.
@@ -217,9 +181,7 @@ func Lookup(m Method) (*Entry, error) {
 }
 
 // Accepts reports whether an infer line with the method takes option key.
-func (e *Entry) Accepts(key string) bool {
-	return key == "seed" || slices.Contains(e.Options, key)
-}
+func (e *Entry) Accepts(key string) bool { return e.Options.Has(key) }
 
 // MethodsAccepting lists the methods that take option key.
 func MethodsAccepting(key string) []Method {

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func TestRegistryRefusals(t *testing.T) {
 // option, the defaults (the engines that take fewer: compile's
 // TestEngineOptions).
 func TestRegistryOptions(t *testing.T) {
-	bp, mcmc := Registry[MethodBP], Registry[MethodMCMC]
+	mcmc := Registry[MethodMCMC]
 	for _, c := range []struct {
 		key  string
 		want []Method
@@ -58,8 +59,17 @@ func TestRegistryOptions(t *testing.T) {
 			t.Errorf("%s applies to %v, want %v", c.key, got, c.want)
 		}
 	}
-	if ep := Registry[MethodEP]; ep.Settings.Tol != 1e-6 || ep.Settings.MaxIter != 200 || bp.Settings.Tol != 1e-9 || bp.Settings.MaxIter != 10000 {
-		t.Errorf("ep/bp defaults: %+v, %+v", ep.Settings, bp.Settings)
+	exact := Settings{Damping: 1, Seed: DefaultSeed}
+	for m, want := range map[Method]LineOptions{
+		MethodEP:    {Settings: Settings{Divergence: KL{}, Tol: 1e-6, MaxIter: 200, Damping: 1, Seed: 1}},
+		MethodBP:    {Settings: Settings{Divergence: KL{}, Tol: 1e-9, MaxIter: 10000, Damping: 1, Seed: 1}},
+		MethodExact: {Settings: exact},
+		MethodMCMC:  {Settings: exact, MCMCSpec: MCMCSpec{Samples: 10000, Burnin: 1000, Chains: 4}},
+	} {
+		want.Approx = Scheme{Kind: SchemeExact}
+		if got := Registry[m].Defaults; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s defaults: %+v, want %+v", m, got, want)
+		}
 	}
 	for _, c := range []struct {
 		m       Method
@@ -76,11 +86,19 @@ func TestRegistryOptions(t *testing.T) {
 			t.Errorf("%s %+v with defaults: tol %g, max_iter %d; want %g, %d", c.m, c.in, got.Tol, got.MaxIter, c.tol, c.maxIter)
 		}
 	}
-	if mcmc.MCMC != (MCMCSpec{Samples: 10000, Burnin: 1000, Chains: 4}) || mcmc.MCMC.Check() != nil {
-		t.Errorf("mcmc defaults: %+v", mcmc.MCMC)
+	if mcmc.Defaults.MCMCSpec.Check() != nil {
+		t.Errorf("mcmc defaults: %+v", mcmc.Defaults.MCMCSpec)
 	}
-	if len(OptionKeys) != 16 || OptionKeys[6] != "seed" || OptionKeys[15] != "method" {
-		t.Errorf("OptionKeys: %v", OptionKeys)
+	keys := InferOptions.Keys()
+	if len(keys) != 16 || keys[6] != "seed" || keys[15] != "method" {
+		t.Errorf("infer options: %v", keys)
+	}
+	for _, m := range Methods {
+		for _, k := range Registry[m].Options.Keys() {
+			if !InferOptions.Has(k) {
+				t.Errorf("%s takes %s, which is not among InferOptions", m, k)
+			}
+		}
 	}
 }
 

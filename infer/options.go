@@ -24,6 +24,7 @@ const (
 	DefaultGHNodes = 32            // approx = gh
 	MinGHNodes     = 2             // approx = gh(n = N)
 	MaxGHNodes     = 1000          // approx = gh(n = N); the rule is computed for every site
+	MaxShards      = 1 << 16       // shards = K of ep; each shard holds a d×d site
 )
 
 // CheckDamping checks a damping step: MinDamping ≤ d ≤ 1 (1 is undamped;
@@ -54,6 +55,14 @@ func CheckPasses(n int) error { return checkCount("passes", n, 1, MaxSweeps) }
 
 // CheckSeed checks a random seed: 0 ≤ s ≤ MaxSeed.
 func CheckSeed(s int) error { return checkCount("seed", s, 0, MaxSeed) }
+
+// CheckShards checks the number of data shards of ep: 1 ≤ k ≤ MaxShards.
+func CheckShards(k int) error {
+	if k > MaxShards {
+		return fmt.Errorf("shards = %d is above the bound %d", k, MaxShards)
+	}
+	return checkCount("shards", k, 1, MaxShards)
+}
 
 func checkCount(name string, n, lo, hi int) error {
 	switch {

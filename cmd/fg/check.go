@@ -60,7 +60,7 @@ func (e *env) checkFile(path string, opt compile.Options) bool {
 		return false
 	}
 	e.printWarnings(m.Warnings)
-	vars, factors := len(m.Graph.Vars), m.Graph.NumFactors()
+	vars, factors := len(m.Graph.Vars), m.Factors().NumFactors()
 	for _, l := range m.Graph.Latents {
 		if l.Compact { // streamed weights: elements that are not graph variables
 			vars += l.Size()

@@ -45,7 +45,7 @@ func (e *env) graph(args []string) int {
 	var dot bytes.Buffer
 	cm := m.Compiled()
 	draw := func() error {
-		if err := graph.DOT(&dot, cm.Graph); err != nil {
+		if err := graph.DOTFactors(&dot, cm.Graph, cm.Factors()); err != nil {
 			return err
 		}
 		streamedDOT(&dot, cm)

@@ -159,7 +159,7 @@ func (s *replSession) graph() {
 		return
 	}
 	m := s.model.Compiled()
-	graph.Dump(s.e.stdout, m.Graph)
+	graph.DumpFactors(s.e.stdout, m.Graph, m.Factors())
 	for _, p := range libsvmPlates(m) { // streamed sites: no graph factors
 		fmt.Fprintf(s.e.stdout, "libsvm plate on %s: %s\n", m.Graph.Latents[p.latent].Name, p.label)
 	}

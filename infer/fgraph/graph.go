@@ -31,11 +31,9 @@ const MaxVars = 1 << 26
 type Graph struct {
 	n      int
 	runs   []run
-	nf, ne int  // factors and edges
-	own    bool // the last run is AddGaussian's and AddSite's (decoded, appended to)
-	// growF and growE are the room Grow asks for in the next such run.
-	growF, growE int
-	liks         []ep.Likelihood // one per site (no pointers in the runs' columns)
+	nf, ne int             // factors and edges
+	own    bool            // the last run is AddGaussian's and AddSite's (decoded, appended to)
+	liks   []ep.Likelihood // one per site (no pointers in the runs' columns)
 	// blocks are dense Gaussian factors (GP, mvnormal) over several variables.
 	blocks []*block
 	// disc are the discrete variables and gates the gated factors whose
@@ -52,17 +50,6 @@ func NewGraph(n int) *Graph {
 		g.err = fmt.Errorf("fgraph: %d variables, want 1 … %d", n, MaxVars)
 	}
 	return g
-}
-
-// Grow makes room for about factors more factors on edges more
-// variable–factor edges in all, added one at a time (AddGaussian,
-// AddSite), so that a graph of 10⁶ factors built one at a time fills its
-// arrays in place instead of copying them as append grows them.
-func (g *Graph) Grow(factors, edges int) {
-	if factors <= 0 || edges < 0 {
-		return
-	}
-	g.growF, g.growE = factors, edges
 }
 
 // NumVars returns the number of variables.
@@ -141,15 +128,13 @@ func (g *Graph) add(vars []int, coefs []float64, c, y, variance float64, lik ep.
 }
 
 // ownRun is the run AddGaussian and AddSite append to: the last one if
-// it is theirs, else a new decoded run (with the room Grow asked for).
+// it is theirs, else a new decoded run.
 func (g *Graph) ownRun() *run {
 	if !g.own {
-		f, e := max(g.growF, 1), max(g.growE, 1)
-		g.growF, g.growE = 0, 0
-		g.runs = append(g.runs, run{k0: g.nf, e0: g.ne, starts: append(make([]int32, 0, f+1), 0),
-			evar: make([]int32, 0, e), ecoef: make([]float64, 0, e),
-			c: view[float64]{vals: make([]float64, 0, f)}, y: view[float64]{vals: make([]float64, 0, f)},
-			v: view[float64]{vals: make([]float64, 0, f)}, site: view[int32]{vals: make([]int32, 0, f)}})
+		// Empty, not nil, value slices: a view with vals reads them (forms.go).
+		g.runs = append(g.runs, run{k0: g.nf, e0: g.ne, starts: []int32{0},
+			c: view[float64]{vals: []float64{}}, y: view[float64]{vals: []float64{}},
+			v: view[float64]{vals: []float64{}}, site: view[int32]{vals: []int32{}}})
 		g.own = true
 	}
 	return &g.runs[len(g.runs)-1]

@@ -125,13 +125,13 @@ func (s *Settings) defaults() error {
 		s.Method = infer.Optimizers[0]
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 100
+		s.MaxIter = infer.DefaultLearnIter
 	}
 	if s.MaxEval == 0 {
 		s.MaxEval = 4 * s.MaxIter
 	}
 	if s.GradTol == 0 {
-		s.GradTol = 1e-5
+		s.GradTol = infer.DefaultLearnTol
 	}
 	if s.FuncTol == 0 {
 		s.FuncTol = 1e-9

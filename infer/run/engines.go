@@ -49,7 +49,7 @@ func init() {
 // their method.
 type methodOptions struct{}
 
-func (methodOptions) Options() []string { return nil }
+func (methodOptions) Options() *infer.LineSchema { return nil }
 
 // blockEP is EP on each Gaussian block (infer/ep; infer/tep for t(nu),
 // infer/ffep for numerical schemes and family = factorized, infer/stream
@@ -88,7 +88,7 @@ func (blockESS) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec,
 // graphEP is message passing on a factor graph of real latents (infer/fgraph).
 type graphEP struct{}
 
-func (graphEP) Options() []string { return infer.GraphEPOptions }
+func (graphEP) Options() *infer.LineSchema { return infer.GraphEPOptions }
 
 func (graphEP) Supports(ck *compile.Checker) {
 	ck.Method(func() {
@@ -136,7 +136,7 @@ func (graphESS) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec,
 // side (infer/fgraph).
 type gatedEP struct{}
 
-func (gatedEP) Options() []string { return infer.GraphEPOptions }
+func (gatedEP) Options() *infer.LineSchema { return infer.GraphEPOptions }
 
 func (gatedEP) Supports(ck *compile.Checker) { ck.Method(ck.GatesEP) }
 
@@ -173,7 +173,7 @@ func (gatedMCMC) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec
 // bp and by ep on discrete latents: the options of its loop and seed.
 type beliefProp struct{}
 
-func (beliefProp) Options() []string { return infer.BeliefOptions }
+func (beliefProp) Options() *infer.LineSchema { return infer.BeliefOptions }
 
 func (beliefProp) Supports(ck *compile.Checker) {
 	ck.Method(func() {
@@ -214,7 +214,7 @@ func (gibbs) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p 
 // (infer/mp), which checks the graph's rules under the divergence itself.
 type netEP struct{}
 
-func (netEP) Options() []string { return infer.LoopOptions }
+func (netEP) Options() *infer.LineSchema { return infer.LoopOptions }
 
 func (netEP) Supports(ck *compile.Checker) {
 	ck.NetOptions()
@@ -241,7 +241,7 @@ func (netEP) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p 
 // refuses a graph it cannot plan.
 type netExact struct{}
 
-func (netExact) Options() []string { return infer.NoOptions }
+func (netExact) Options() *infer.LineSchema { return infer.NoOptions }
 
 func (netExact) Supports(ck *compile.Checker) {
 	ck.NetOptions()
@@ -259,7 +259,7 @@ func (netExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec,
 // netMCMC is Gibbs and slice sampling on a typed factor graph (infer/mcmc).
 type netMCMC struct{}
 
-func (netMCMC) Options() []string { return infer.SamplerOptions }
+func (netMCMC) Options() *infer.LineSchema { return infer.SamplerOptions }
 
 func (netMCMC) Supports(ck *compile.Checker) {
 	ck.NetOptions()

@@ -150,7 +150,7 @@ func learnTSettings(s infer.LearnOptions) (maxEval int, tol float64, err error) 
 	if s.Method != "" {
 		return 0, 0, fmt.Errorf("learn: method = %s: t-EP evidence is optimised by Nelder–Mead (no gradient)", s.Method)
 	}
-	maxEval, tol = 200, 1e-6
+	maxEval, tol = infer.DefaultTLearnEval, infer.DefaultTLearnTol
 	if s.MaxIter > 0 {
 		maxEval = s.MaxIter
 	}

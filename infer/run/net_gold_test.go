@@ -30,7 +30,7 @@ func TestNetGoldRun(t *testing.T) {
 	}
 	m := &compile.Model{Graph: &g, Net: &n, Infers: []*compile.InferSpec{
 		{Label: "exact", Method: infer.MethodExact},
-		{Label: "mcmc", Method: infer.MethodMCMC, MCMCSpec: infer.MCMCSpec{Samples: 2000, Chains: 4}, Settings: infer.Settings{Seed: 7}},
+		{Label: "mcmc", Method: infer.MethodMCMC, LineOptions: infer.LineOptions{MCMCSpec: infer.MCMCSpec{Samples: 2000, Chains: 4}, Settings: infer.Settings{Seed: 7}}},
 	}}
 	rs, err := Run(context.Background(), m, Options{})
 	if err != nil {

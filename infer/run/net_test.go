@@ -28,8 +28,8 @@ func coinModel() *compile.Model {
 		return infer.Settings{Divergence: d, Damping: 1, Tol: 1e-12, MaxIter: 50}
 	}
 	return &compile.Model{Graph: g, Net: net, Infers: []*compile.InferSpec{
-		{Label: "ep", Method: infer.MethodEP, Settings: settings(infer.KL{})},
-		{Label: "vmp", Method: infer.MethodEP, Settings: settings(infer.Alpha{A: 0})},
+		{Label: "ep", Method: infer.MethodEP, LineOptions: infer.LineOptions{Settings: settings(infer.KL{})}},
+		{Label: "vmp", Method: infer.MethodEP, LineOptions: infer.LineOptions{Settings: settings(infer.Alpha{A: 0})}},
 	}}
 }
 

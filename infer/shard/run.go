@@ -17,8 +17,9 @@ import (
 	"github.com/fg-infer/fg/infer/ep"
 )
 
-// MaxShards bounds the number of shards (each holds a d×d site).
-const MaxShards = 1 << 16
+// MaxShards bounds the number of shards (each holds a d×d site): the
+// bound of the shards option.
+const MaxShards = infer.MaxShards
 
 // Problem is a Gaussian prior N(Mean, Cov) on w (Cov positive definite)
 // and the likelihood sites of each shard (infer/ep sites on projections of w).

@@ -39,6 +39,34 @@ func Golden(t testing.TB, path string, got []byte, update bool) {
 	}
 }
 
+// GoldenSection compares got with the section of the file at path between
+// the lines `<!-- marker:begin -->` and `<!-- marker:end -->` (a table of
+// the docs generated from code); with update it rewrites the section.
+func GoldenSection(t testing.TB, path, marker, got string, update bool) {
+	t.Helper()
+	begin, end := "<!-- "+marker+":begin -->\n", "<!-- "+marker+":end -->"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	b, e := strings.Index(doc, begin), strings.Index(doc, end)
+	if b < 0 || e < b {
+		t.Fatalf("%s: %s markers missing", path, marker)
+	}
+	want := doc[b+len(begin) : e]
+	if want == got {
+		return
+	}
+	if update {
+		if err := os.WriteFile(path, []byte(doc[:b+len(begin)]+got+doc[e:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s: the %s section differs from the one generated (go test -update rewrites it): %s\ngenerated:\n%s", path, marker, FirstDiff(want, got), got)
+}
+
 // FirstDiff describes the first line where want and got differ.
 func FirstDiff(want, got string) string {
 	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
