@@ -112,7 +112,7 @@ func (lb *learnBuilder) forestJetDerivs(x []float64, s0 snapshot) ([]snapshot, e
 // compiled at x (its expression was not evaluated as compile evaluates
 // it).
 func jetGrad(j ad.Jet, k int, v float64) float64 {
-	if math.IsNaN(j.V) || math.Abs(j.V-v) > 1e-12*math.Max(1, math.Abs(v)) {
+	if !(math.Abs(j.V-v) <= 1e-12*math.Max(1, math.Abs(v))) { // NaN: no jet
 		return math.NaN()
 	}
 	if j.G == nil {

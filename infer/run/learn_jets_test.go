@@ -127,13 +127,13 @@ func TestLearnJetDerivatives(t *testing.T) {
 				t.Fatalf("a quantity has no exact derivative: %+v", exact[0])
 			}
 			for q, v := range c.want(exact[0]) {
-				if math.Abs(v[0]-v[1]) > 1e-12*math.Max(1, math.Abs(v[1])) {
+				if !(math.Abs(v[0]-v[1]) <= 1e-12*math.Max(1, math.Abs(v[1]))) {
 					t.Errorf("∂%s/∂p = %.17g, closed form %.17g", q, v[0], v[1])
 				}
 			}
 			e, d := flatSnap(exact[0], covDims(lb)), flatSnap(diff[0], covDims(lb))
 			for i := range e {
-				if math.Abs(e[i]-d[i]) > 1e-6*math.Max(1, math.Abs(d[i])) {
+				if !(math.Abs(e[i]-d[i]) <= 1e-6*math.Max(1, math.Abs(d[i]))) {
 					t.Errorf("derivative %d: exact %.12g, central difference %.12g", i, e[i], d[i])
 				}
 			}
@@ -214,7 +214,7 @@ func TestLearnJetsMatchDifferences(t *testing.T) {
 				}
 				e, d := flatSnap(exact[k], covDims(lb)), flatSnap(diff[k], covDims(lb))
 				for i := range e {
-					if math.Abs(e[i]-d[i]) > 1e-6*math.Max(1, math.Abs(d[i])) {
+					if !(math.Abs(e[i]-d[i]) <= 1e-6*math.Max(1, math.Abs(d[i]))) {
 						t.Errorf("∂/∂%s, derivative %d: exact %.12g, central difference %.12g", lb.params[k].Name, i, e[i], d[i])
 					}
 				}
@@ -270,7 +270,7 @@ func TestLearnJetsForest(t *testing.T) {
 				p, sig := c.x[0], 1/(1+math.Exp(-c.x[0]))
 				e := exact[0]
 				for _, q := range [][2]float64{{e.gvar[0], 2 * math.Exp(2*p)}, {e.gaff[1], -2 * p}, {e.gvar[2], 2 * math.Exp(2*p)}, {e.glik[3], 0.5 * sig * (1 - sig)}} {
-					if math.Abs(q[0]-q[1]) > 1e-12*math.Max(1, math.Abs(q[1])) {
+					if !(math.Abs(q[0]-q[1]) <= 1e-12*math.Max(1, math.Abs(q[1]))) {
 						t.Errorf("exact %.17g, closed form %.17g", q[0], q[1])
 					}
 				}
@@ -294,7 +294,7 @@ func TestLearnJetsForest(t *testing.T) {
 							t.Errorf("∂/∂%s: %s %d has no exact derivative", lb.params[k].Name, q.name, i)
 							continue
 						}
-						if math.Abs(q.e[i]-q.d[i]) > 1e-6*math.Max(1, math.Abs(q.d[i])) {
+						if !(math.Abs(q.e[i]-q.d[i]) <= 1e-6*math.Max(1, math.Abs(q.d[i]))) {
 							t.Errorf("∂/∂%s: %s %d exact %.12g, central difference %.12g", lb.params[k].Name, q.name, i, q.e[i], q.d[i])
 						}
 						if q.merged[i] != q.e[i] {
