@@ -38,6 +38,21 @@ func snapshotsAt(t *testing.T, lb *learnBuilder, x []float64) (exact, diff []sna
 	return exact, diff
 }
 
+// derivsAt are the derivatives learning uses at x (derivs: exact, and
+// differenced where there is no jet).
+func derivsAt(t *testing.T, lb *learnBuilder, x []float64) []snapshot {
+	t.Helper()
+	mx, err := lb.compileAt(x, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := lb.derivs(x, snapOf(mx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
 // flatSnap lists every derivative of a snapshot: hyperparameters,
 // likelihood parameters, means, covariance entries (upper triangle).
 func flatSnap(s snapshot, covN []int) []float64 {
@@ -157,14 +172,7 @@ func TestLearnJetFallback(t *testing.T) {
 	if !math.IsNaN(exact[0].hyper[0][0]) {
 		t.Fatalf("∂ell/∂p = %g by jets; @ has no jet", exact[0].hyper[0][0])
 	}
-	mx, err := lb.compileAt(x, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := lb.derivs(x, snapOf(mx))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := derivsAt(t, lb, x)
 	d := ds[0]
 	if d.hyper[0][0] != diff[0].hyper[0][0] || !(math.Abs(d.hyper[0][0]-1) < 1e-8) {
 		t.Errorf("∂ell/∂p = %.12g, want the central difference %.12g ≈ 1", d.hyper[0][0], diff[0].hyper[0][0])
@@ -275,14 +283,7 @@ func TestLearnJetsForest(t *testing.T) {
 					}
 				}
 			}
-			mx, err := lb.compileAt(c.x, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ds, err := lb.derivs(c.x, snapOf(mx))
-			if err != nil {
-				t.Fatal(err)
-			}
+			ds := derivsAt(t, lb, c.x)
 			for k := range c.x {
 				e, d := exact[k], diff[k]
 				for _, q := range []struct {
@@ -321,14 +322,7 @@ func TestLearnJetForestFallback(t *testing.T) {
 	if !math.IsNaN(exact[0].gvar[1]) {
 		t.Fatalf("∂q/∂p = %g by jets; @ has no jet", exact[0].gvar[1])
 	}
-	mx, err := lb.compileAt(x, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := lb.derivs(x, snapOf(mx))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := derivsAt(t, lb, x)
 	if d := ds[0]; d.gvar[1] != diff[0].gvar[1] || !(math.Abs(d.gvar[1]-math.Exp(0.3)) < 1e-8) || d.glik[0] != 0.1*math.Exp(0.3) {
 		t.Errorf("∂q/∂p = %.12g (central difference %.12g ≈ e^0.3), ∂eps/∂p = %.17g (exact 0.1·e^0.3)", d.gvar[1], diff[0].gvar[1], d.glik[0])
 	}
