@@ -254,15 +254,10 @@ func (c *compiler) mathCall(a *args) val {
 	if a.b.Name != "sum" && a.b.Name != "dot" {
 		c.needAffineArg(a.call, x)
 	}
+	if f, ok := unaryMath[a.b.Name]; ok {
+		return c.map1(a.at(0), x, f, nil)
+	}
 	switch a.b.Name {
-	case "exp":
-		return c.map1(a.at(0), x, ad.Jet.Exp, nil)
-	case "log":
-		return c.map1(a.at(0), x, ad.Jet.Log, nil)
-	case "abs":
-		return c.map1(a.at(0), x, ad.Jet.Abs, nil)
-	case "sqrt":
-		return c.map1(a.at(0), x, ad.Jet.Sqrt, nil)
 	case "sum":
 		return c.reduce(a.at(0), x, ad.Sum, true)
 	case "dot":
@@ -290,6 +285,10 @@ func (c *compiler) mathCall(a *args) val {
 	c.fail(a.call, "unsupported math function %s", a.b.Name)
 	return val{}
 }
+
+// unaryMath are the elementwise math builtins on jets (of latents in
+// compile's evaluation, of learned params in learn_jets.go).
+var unaryMath = map[string]func(ad.Jet) ad.Jet{"exp": ad.Jet.Exp, "log": ad.Jet.Log, "abs": ad.Jet.Abs, "sqrt": ad.Jet.Sqrt}
 
 // reduce applies a vector → scalar function; sum marks ad.Sum, which keeps
 // an affine expression affine.

@@ -116,6 +116,7 @@ type compiler struct {
 	curData    string                        // the data item being defined (for Options.Data)
 	dataUsed   map[string]bool               // Options.Data entries that matched
 	lf         *learnRec                     // nil without a learn statement
+	jet        *jetState                     // non-nil while differentiating in the learned params (learn_jets.go)
 	fg         fgState                       // factor-graph constructs (conditional.go)
 	gate       gateRec                       // gated likelihoods (gate.go)
 	ints       []float64                     // 0, 1, 2, ...: shared backing of plate index values (plate_values.go)

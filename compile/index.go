@@ -33,15 +33,7 @@ func (c *compiler) index(e *ast.IndexExpr) val {
 	if len(e.Indices) > len(x.shape) {
 		c.fail(e, "`%s` has %d dimension(s) (%s), indexed with %d", c.text(e.X), len(x.shape), x.describe(), len(e.Indices))
 	}
-	sels := make([]dimSel, len(x.shape))
-	for d := range x.shape {
-		if d < len(e.Indices) {
-			sels[d] = c.dimSelection(e, d, x.shape[d])
-		} else {
-			sels[d] = dimSel{idxs: seq(0, x.shape[d])}
-		}
-	}
-	offs, shape := flatSelect(x.shape, sels)
+	offs, shape := c.indexOffsets(e, x.shape)
 	if x.k == kNum {
 		out := val{k: kNum, shape: shape, num: make([]float64, len(offs)), dom: x.dom}
 		for i, o := range offs {
@@ -75,6 +67,20 @@ func (c *compiler) index(e *ast.IndexExpr) val {
 }
 
 // dimSelection evaluates the d-th index of e against a dimension of size n.
+// indexOffsets are the row-major offsets e selects in an array of the
+// given shape (at most len(shape) indices), and the result's shape.
+func (c *compiler) indexOffsets(e *ast.IndexExpr, shape []int) ([]int, []int) {
+	sels := make([]dimSel, len(shape))
+	for d := range shape {
+		if d < len(e.Indices) {
+			sels[d] = c.dimSelection(e, d, shape[d])
+		} else {
+			sels[d] = dimSel{idxs: seq(0, shape[d])}
+		}
+	}
+	return flatSelect(shape, sels)
+}
+
 func (c *compiler) dimSelection(e *ast.IndexExpr, d, n int) dimSel {
 	ix := e.Indices[d]
 	if s, ok := ix.(*ast.SliceExpr); ok {

@@ -20,6 +20,7 @@ func (c *compiler) kernelCall(a *args) val {
 	addHyper := func(i int, x float64) {
 		k.Hyper = append(k.Hyper, x)
 		k.HyperParams = append(k.HyperParams, c.paramName(a.expr(i)))
+		c.hyperJets(k, a, i, 1)
 	}
 	switch kind {
 	case kernel.KindLinear:
@@ -40,6 +41,7 @@ func (c *compiler) kernelCall(a *args) val {
 			k.Hyper = append(k.Hyper, x)
 			k.HyperParams = append(k.HyperParams, "")
 		}
+		c.hyperJets(k, a, 0, 1)
 		addHyper(1, a.positive(1, 1))
 	case kernel.KindBias, kernel.KindWhite:
 		v := a.num(0, 1)
@@ -70,7 +72,11 @@ func (c *compiler) kernelArith(e *ast.BinaryExpr, x, y val) val {
 			return *v.kern
 		}
 		if v.isScalar() && v.k == kNum && e.Op == ast.OpMul && v.num[0] >= 0 {
-			return KernelSpec{Kind: kernel.KindBias, Hyper: []float64{v.num[0]}, HyperParams: []string{c.paramName(at)}}
+			k := KernelSpec{Kind: kernel.KindBias, Hyper: []float64{v.num[0]}, HyperParams: []string{c.paramName(at)}}
+			if c.jet != nil {
+				k.jets = appendJets(nil, c.jetEval(at), 1)
+			}
+			return k
 		}
 		c.fail(at, "kernels combine with + and * (or a non-negative number * kernel), got %s", v.describe())
 		return KernelSpec{}

@@ -8,6 +8,7 @@ import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
+	"github.com/fg-infer/fg/stdlib/ad"
 )
 
 // learnRec is what a compilation records for the learned params of the
@@ -286,19 +287,8 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 	if len(x) != len(f.names) {
 		return nil, fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
 	}
-	c := newCompiler(f.m.opt)
-	c.fset = f.m.Fset
-	c.check = !gram
-	c.sources = f.st.sources
-	c.m = f.m
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(abort); !ok {
-				panic(r)
-			}
-			out, err = nil, c.errs
-		}
-	}()
+	c := f.compiler(!gram)
+	defer c.catchAbort(&err)
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
 	}
@@ -306,6 +296,28 @@ func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
 		return f.graphAt(c, x)
 	}
 	return f.blocks(c), nil
+}
+
+// compiler is a compiler that evaluates f's model again (check: without
+// Gram matrices).
+func (f *LearnFunc) compiler(check bool) *compiler {
+	c := newCompiler(f.m.opt)
+	c.fset = f.m.Fset
+	c.check = check
+	c.sources = f.st.sources
+	c.m = f.m
+	return c
+}
+
+// catchAbort, deferred, turns the abort of a failed evaluation into its
+// errors in *err.
+func (c *compiler) catchAbort(err *error) {
+	if r := recover(); r != nil {
+		if _, ok := r.(abort); !ok {
+			panic(r)
+		}
+		*err = c.errs
+	}
 }
 
 // graphAt is At on a factor graph or a typed factor graph (Net): a copy
@@ -390,6 +402,9 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 			return fmt.Errorf("learn: the value %s of `%s` is outside [%s, %s]", fmtNum(x[i]), name, fmtNum(p.Lo), fmtNum(p.Hi))
 		}
 		c.global[name] = &binding{kind: bParam, v: numVal(x[i])}
+		if c.jet != nil {
+			c.jet.env[name] = jetVal{j: []ad.Jet{ad.Var(i, len(x), x[i])}}
+		}
 	}
 	for _, d := range f.st.rec.params {
 		if f.st.rec.learned[d.name] {
@@ -400,6 +415,9 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 			c.finite(d.expr, "param "+d.name, v)
 		}
 		c.global[d.name] = &binding{kind: bParam, v: v}
+		if c.jet != nil {
+			c.jet.define(c, d.name, d.expr, v)
+		}
 	}
 	return nil
 }

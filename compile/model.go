@@ -21,6 +21,7 @@ import (
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib/ad"
 	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
@@ -168,6 +169,10 @@ type KernelSpec struct {
 	Hyper       []float64
 	HyperParams []string
 	Args        []KernelSpec
+	// jets are the hyperparameters' jets in the learned params when the
+	// kernel was evaluated differentiating (learn_jets.go; NaN where one
+	// has none).
+	jets []ad.Jet
 }
 
 // Site is one factor on a single projection aᵀw of the block's vector.

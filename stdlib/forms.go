@@ -1,6 +1,10 @@
 package stdlib
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fg-infer/fg/stdlib/ad"
+)
 
 // Form is another way to give a parameter, by naming the form: a spread
 // whose canonical parameter is a variance may be given as a standard
@@ -12,8 +16,8 @@ type Form struct {
 	// Doc says what the value is and how it becomes the canonical one.
 	Doc string
 	// canonical maps a value x > 0 given in this form to the canonical
-	// parameter.
-	canonical func(x float64) float64
+	// parameter, on a jet (the value's derivatives in learned params).
+	canonical func(x ad.Jet) ad.Jet
 }
 
 // Canonical converts x, given in form f, to the parameter's canonical value.
@@ -23,19 +27,24 @@ func (f *Form) Canonical(x float64) (float64, error) {
 	if !(x > 0) || x > maxFloat {
 		return 0, fmt.Errorf("`%s` must be > 0 and finite, got %g", f.Name, x)
 	}
-	y := f.canonical(x)
+	y := f.canonical(ad.Const(x)).V
 	if !(y > 0) || y > maxFloat {
 		return 0, fmt.Errorf("`%s = %g` gives %g, outside the floating-point range", f.Name, x, y)
 	}
 	return y, nil
 }
 
+// CanonicalJet converts the jet x, given in form f, to the parameter's
+// canonical value with its derivatives (learning's exact derivatives of
+// `sd = exp(p)`); Canonical checks the value.
+func (f *Form) CanonicalJet(x ad.Jet) ad.Jet { return f.canonical(x) }
+
 const maxFloat = 1.7976931348623157e308
 
 var (
-	sdForm        = Form{Name: "sd", Doc: "standard deviation σ: variance σ²", canonical: func(x float64) float64 { return x * x }}
-	varForm       = Form{Name: "var", Doc: "variance σ²", canonical: func(x float64) float64 { return x }}
-	precisionForm = Form{Name: "precision", Doc: "precision τ: variance 1/τ", canonical: func(x float64) float64 { return 1 / x }}
+	sdForm        = Form{Name: "sd", Doc: "standard deviation σ: variance σ²", canonical: func(x ad.Jet) ad.Jet { return x.Mul(x) }}
+	varForm       = Form{Name: "var", Doc: "variance σ²", canonical: func(x ad.Jet) ad.Jet { return x }}
+	precisionForm = Form{Name: "precision", Doc: "precision τ: variance 1/τ", canonical: func(x ad.Jet) ad.Jet { return x.Recip() }}
 )
 
 // VarianceForms are the named forms of a variance-like parameter called

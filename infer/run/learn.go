@@ -41,11 +41,20 @@ import (
 // se(exp(log_ell), exp(2*log_sf))): the model is compiled once, and at
 // every evaluation compile.LearnFunc re-evaluates only what depends on the
 // learned params (the params computed from them, the priors and likelihood
-// parameters that read them); the derivatives of the kernel
-// hyperparameters, of normal/mvnormal prior covariances and of the sites'
-// eps/var with respect to each param are central differences of those
-// re-evaluations (step 1e-6·max(1, |x|)); the Gram-matrix derivatives
-// come from stdlib/kernel and the evidence gradient from infer/learn.
+// parameters that read them). On a model of Gaussian blocks the
+// derivatives of the kernel hyperparameters, of normal/mvnormal prior
+// means and covariances and of the sites' eps/var with respect to every
+// param are exact, by forward-mode AD: compile.LearnFunc.Tangents
+// evaluates the same expressions on stdlib/ad jets seeded on the learned
+// params (jetDerivs); on a forest likewise its factors' variances and
+// means (an AR coefficient, a drift) and its sites' eps/var
+// (compile.LearnFunc.GraphTangents). A number reached through an
+// expression without jets (@, a data builtin, an mvnormal conditional),
+// and every number of a factor graph's joint block or a typed factor
+// graph, is a central difference of re-evaluations instead (deriv; step
+// 1e-6·max(1, |x|)). The
+// Gram-matrix derivatives come from stdlib/kernel and the evidence
+// gradient from infer/learn.
 // Models whose blocks all have student_t/tp priors maximise the t-EP
 // evidence instead, without gradients (learnT). Errors: blocks without a
 // Gaussian EP evidence (a mix of Student-t and Gaussian priors; mini-batch factors;
@@ -309,6 +318,9 @@ type learnBuilder struct {
 	f      *compile.LearnFunc
 	dists  []*kernel.Distances // per block: its inputs' squared distances, kept between evaluations (gramsAndGrads)
 	grams  []kernel.GramGrad   // per block: the last evaluation's Gram matrix and derivatives, written over by the next
+	// moved: deriv set a graph set in place (compile.LearnFunc.InPlace) at
+	// another value than the last compileAt's.
+	moved bool
 }
 
 // snapshot holds everything a learned param may change, per block.
@@ -338,6 +350,7 @@ func (lb *learnBuilder) compileAt(x []float64, gram bool) (*compile.Model, error
 	if err != nil {
 		return nil, err
 	}
+	lb.moved = false
 	if lb.f.InPlace(mx) {
 		return learnView(mx) // its structure checked where the values were set
 	}
@@ -512,14 +525,33 @@ func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat
 	return dK, nil
 }
 
-// derivs is deriv in every learned param; s0 is the snapshot at x.
+// derivs is the snapshot's derivative in every learned param at x; s0 is
+// the snapshot at x. A model of Gaussian blocks or a forest is
+// differentiated exactly by forward-mode AD (jetDerivs); what that leaves
+// without a derivative, and every number of a factor graph's joint block
+// or a typed factor graph, by central differences (deriv).
 func (lb *learnBuilder) derivs(x []float64, s0 snapshot) ([]snapshot, error) {
-	ds := make([]snapshot, len(x))
+	ds, err := lb.jetDerivs(x, s0)
+	if err != nil {
+		return nil, err
+	}
+	exact := ds != nil
+	if !exact {
+		ds = make([]snapshot, len(x))
+	}
 	for k := range x {
-		var err error
-		if ds[k], err = lb.deriv(x, k, s0); err != nil {
+		if exact && !ds[k].hasNaN() {
+			continue
+		}
+		d, err := lb.deriv(x, k, s0)
+		if err != nil {
 			return nil, err
 		}
+		if !exact {
+			ds[k] = d
+			continue
+		}
+		fillNaN(ds[k], d)
 	}
 	return ds, nil
 }
@@ -535,6 +567,7 @@ func (lb *learnBuilder) deriv(x []float64, k int, s0 snapshot) (snapshot, error)
 		xx := append([]float64(nil), x...)
 		xx[k] += off
 		mm, err := lb.compileAt(xx, false)
+		lb.moved = true
 		if err != nil {
 			return snapshot{}, err
 		}
@@ -757,12 +790,12 @@ func (lb *learnBuilder) classify() error {
 	if err != nil {
 		return err
 	}
-	s0 := snapOf(mx)
+	ds, err := lb.derivs(x, snapOf(mx))
+	if err != nil {
+		return err
+	}
 	for k := range lb.params {
-		d, err := lb.deriv(x, k, s0)
-		if err != nil {
-			return err
-		}
+		d := ds[k]
 		if !d.any() {
 			what := "kernel hyperparameter, prior covariance or likelihood eps/var"
 			if lb.m.Net != nil {

@@ -188,7 +188,7 @@ func (lb *learnBuilder) buildForest(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lb.f.InPlace(mx) { // the derivatives moved the graph set in place: back to x
+	if lb.f.InPlace(mx) && lb.moved { // the derivatives moved the graph set in place: back to x
 		if mx, err = lb.compileAt(x, false); err != nil {
 			return nil, err
 		}

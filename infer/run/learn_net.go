@@ -65,7 +65,7 @@ func (lb *learnBuilder) buildNet(x []float64) ([]*learn.Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lb.f.InPlace(mx) { // the derivatives moved the Net set in place: back to x
+	if lb.f.InPlace(mx) && lb.moved { // the derivatives moved the Net set in place: back to x
 		if mx, err = lb.compileAt(x, true); err != nil {
 			return nil, err
 		}

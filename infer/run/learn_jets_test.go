@@ -1,0 +1,329 @@
+package run
+
+import (
+	"math"
+	"testing"
+
+	"github.com/fg-infer/fg/compile"
+)
+
+// jetModel is a small model with one learned param p: BODY is its latent
+// and likelihood statements.
+const jetModel = `
+param p = 0.3
+data X = [[0.0], [0.5], [1.2], [2.0]]
+data s: spin[4] = [1, -1, 1, 1]
+data y = [0.5, -0.2, 1.1, 0.4]
+`
+
+// snapshotsAt are the exact (forward-mode) and the central-difference
+// derivatives of lb's snapshot at x.
+func snapshotsAt(t *testing.T, lb *learnBuilder, x []float64) (exact, diff []snapshot) {
+	t.Helper()
+	mx, err := lb.compileAt(x, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s0 := snapOf(mx)
+	if exact, err = lb.jetDerivs(x, s0); err != nil || exact == nil {
+		t.Fatalf("jetDerivs: %v (nil: %v)", err, exact == nil)
+	}
+	for k := range x {
+		d, err := lb.deriv(x, k, s0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff = append(diff, d)
+	}
+	return exact, diff
+}
+
+// derivsAt are the derivatives learning uses at x (derivs: exact, and
+// differenced where there is no jet).
+func derivsAt(t *testing.T, lb *learnBuilder, x []float64) []snapshot {
+	t.Helper()
+	mx, err := lb.compileAt(x, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := lb.derivs(x, snapOf(mx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// flatSnap lists every derivative of a snapshot: hyperparameters,
+// likelihood parameters, means, covariance entries (upper triangle).
+func flatSnap(s snapshot, covN []int) []float64 {
+	var out []float64
+	for bi := range s.hyper {
+		out = append(out, s.hyper[bi]...)
+		out = append(out, s.lik[bi]...)
+		out = append(out, s.mean[bi]...)
+		n := covN[bi]
+		for r := range n {
+			for q := r; q < n; q++ {
+				v := 0.0
+				if s.cov[bi] != nil {
+					v = s.cov[bi].At(r, q)
+				}
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func covDims(lb *learnBuilder) []int {
+	var out []int
+	for _, b := range lb.m.Blocks() {
+		n := 0
+		if !gaussianProcess(b.Prior) && b.Prior.Cov != nil {
+			n = b.N
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// TestLearnJetDerivatives checks the forward-mode derivatives of the
+// numbers a learned param reaches against their closed forms (to 1e-12
+// relative) and against learning's central differences of re-evaluated
+// models (to 1e-6 relative): a kernel lengthscale exp(p), a prior variance
+// exp(2p) through a param and through `sd =`, a step eps 0.5·σ(p), a
+// likelihood variance, an mvnormal mean and covariance written as lists,
+// a kernel scaled by a number, indexing, and a power with a learned
+// exponent.
+func TestLearnJetDerivatives(t *testing.T) {
+	p := 0.3
+	sig := 1 / (1 + math.Exp(-p))
+	cases := []struct {
+		name, body string
+		want       func(s snapshot) map[string][2]float64 // quantity → (got, closed form)
+	}{
+		{"gp lengthscale exp(p)", "latent f: real[4] ~ gp(se(exp(p), 1), X)\nfor i in 0..4 { s[i] ~ probit(f[i]) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"ell": {s.hyper[0][0], math.Exp(p)}, "sf2": {s.hyper[0][1], 0}}
+		}},
+		{"prior variance exp(2p)", "param s2 = exp(2 * p)\nlatent w: real[4] ~ normal(0, s2)\nfor i in 0..4 { y[i] ~ normal(w[i], 0.5) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"var": {s.cov[0].At(2, 2), 2 * math.Exp(2*p)}, "cov": {s.cov[0].At(0, 1), 0}}
+		}},
+		{"sd = exp(p)", "latent w: real[4] ~ normal(p, sd = exp(p))\nfor i in 0..4 { y[i] ~ normal(w[i], 0.5) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"var": {s.cov[0].At(1, 1), 2 * math.Exp(2*p)}, "mean": {s.mean[0][3], 1}}
+		}},
+		{"step eps logistic", "latent f: real[4] ~ gp(se(1, 1), X)\nfor i in 0..4 { s[i] ~ step(f[i], 0.5 / (1 + exp(-p))) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"eps": {s.lik[0][2], 0.5 * sig * (1 - sig)}}
+		}},
+		{"normal var", "latent w: real[4] ~ normal(0, 1)\nfor i in 0..4 { y[i] ~ normal(w[i], exp(p) + 0.1) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"var": {s.lik[0][0], math.Exp(p)}}
+		}},
+		{"mvnormal lists", "latent w: real[2] ~ mvnormal([p, 2 * p], [[exp(p), 0.5], [0.5, p * p + 1]])\nfor i in 0..2 { y[i] ~ normal(w[i], 0.5) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"m1": {s.mean[0][1], 2}, "c00": {s.cov[0].At(0, 0), math.Exp(p)}, "c01": {s.cov[0].At(0, 1), 0}, "c11": {s.cov[0].At(1, 1), 2 * p}}
+		}},
+		{"scaled kernel", "latent f: real[4] ~ gp(exp(p) * se(1, 1) + bias(p * p), X)\nfor i in 0..4 { s[i] ~ probit(f[i]) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"scale": {s.hyper[0][0], math.Exp(p)}, "ell": {s.hyper[0][1], 0}, "bias": {s.hyper[0][3], 2 * p}}
+		}},
+		{"index", "param v = [p, exp(p)]\nlatent f: real[4] ~ gp(se(v[1], [[1, v[0]], [2, 3]][0, 1]), X)\nfor i in 0..4 { s[i] ~ probit(f[i]) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"ell": {s.hyper[0][0], math.Exp(p)}, "var": {s.hyper[0][1], 1}}
+		}},
+		{"learned exponent", "latent f: real[4] ~ gp(matern52(2 ^ p, sqrt(p)), X)\nfor i in 0..4 { s[i] ~ probit(f[i]) }", func(s snapshot) map[string][2]float64 {
+			return map[string][2]float64{"ell": {s.hyper[0][0], math.Ln2 * math.Pow(2, p)}, "var": {s.hyper[0][1], 0.5 / math.Sqrt(p)}}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := compile.CompileSource("j.fg", []byte(jetModel+c.body+"\ninfer ep\nlearn p\n"), compile.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lb := testBuilder(t, m)
+			exact, diff := snapshotsAt(t, lb, []float64{p})
+			if exact[0].hasNaN() {
+				t.Fatalf("a quantity has no exact derivative: %+v", exact[0])
+			}
+			for q, v := range c.want(exact[0]) {
+				if !(math.Abs(v[0]-v[1]) <= 1e-12*math.Max(1, math.Abs(v[1]))) {
+					t.Errorf("∂%s/∂p = %.17g, closed form %.17g", q, v[0], v[1])
+				}
+			}
+			e, d := flatSnap(exact[0], covDims(lb)), flatSnap(diff[0], covDims(lb))
+			for i := range e {
+				if !(math.Abs(e[i]-d[i]) <= 1e-6*math.Max(1, math.Abs(d[i]))) {
+					t.Errorf("derivative %d: exact %.12g, central difference %.12g", i, e[i], d[i])
+				}
+			}
+		})
+	}
+}
+
+// TestLearnJetFallback: a quantity a learned param reaches through an
+// expression without jets (a product @ with a param vector) has none in the
+// forward-mode pass, and derivs takes its central difference, while the
+// other quantities keep their exact derivatives.
+func TestLearnJetFallback(t *testing.T) {
+	body := "param v = [p, 2]\nlatent f: real[4] ~ gp(se([1, 0] @ v + 1, exp(p)), X)\nfor i in 0..4 { s[i] ~ step(f[i], 0.1 * exp(p)) }"
+	m, err := compile.CompileSource("j.fg", []byte(jetModel+body+"\ninfer ep\nlearn p\n"), compile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := testBuilder(t, m)
+	x := []float64{0.3}
+	exact, diff := snapshotsAt(t, lb, x)
+	if !math.IsNaN(exact[0].hyper[0][0]) {
+		t.Fatalf("∂ell/∂p = %g by jets; @ has no jet", exact[0].hyper[0][0])
+	}
+	ds := derivsAt(t, lb, x)
+	d := ds[0]
+	if d.hyper[0][0] != diff[0].hyper[0][0] || !(math.Abs(d.hyper[0][0]-1) < 1e-8) {
+		t.Errorf("∂ell/∂p = %.12g, want the central difference %.12g ≈ 1", d.hyper[0][0], diff[0].hyper[0][0])
+	}
+	if d.hyper[0][1] != math.Exp(0.3) || d.lik[0][0] != 0.1*math.Exp(0.3) {
+		t.Errorf("∂sf2/∂p = %.17g, ∂eps/∂p = %.17g: want the exact exp(p) and 0.1·exp(p)", d.hyper[0][1], d.lik[0][0])
+	}
+}
+
+// TestLearnJetsMatchDifferences: on the models of the gradient tests
+// (GPML's toy2d and FITC cases, kernels through exp, sums, products, ard
+// vectors, step eps), every derivative is exact (no quantity falls back
+// to differences) and agrees with learning's central differences to 1e-6
+// relative.
+func TestLearnJetsMatchDifferences(t *testing.T) {
+	cases := []struct {
+		name string
+		m    func(t *testing.T) *compile.Model
+		x    []float64
+	}{
+		{"exp", func(t *testing.T) *compile.Model {
+			return compileLearn(t, "toy2d_se_probit", seLog, "probit(f[i])", "learn log_ell, log_sf")
+		}, []float64{0.3, -0.2}},
+		{"step_eps", func(t *testing.T) *compile.Model {
+			return compileLearn(t, "toy2d_se_step01", "se(ell, exp(2 * log_sf))", "step(f[i], eps)", "learn ell, log_sf, eps in [0.01, 0.4]")
+		}, []float64{1.3, 0.1, 0.12}},
+		{"sum_kernel", func(t *testing.T) *compile.Model {
+			return compileLearn(t, "toy2d_se_probit", "se(ell, sf2) + bias(sf2 / 4)", "probit(f[i])", "learn ell, sf2")
+		}, []float64{0.8, 1.5}},
+		{"ard_vector", func(t *testing.T) *compile.Model {
+			return compileLearn(t, "toy2d_se_probit", "ard([ell, exp(log_ell)], sf2)", "probit(f[i])", "learn ell, log_ell, sf2")
+		}, []float64{0.7, 0.4, 2}},
+		{"matern_prod", func(t *testing.T) *compile.Model {
+			return compileLearn(t, "toy2d_se_step01", "matern32(ell, 1) * linear(sf2) + white(0.01)", "step(f[i], eps)", "learn ell, sf2, eps")
+		}, []float64{1.2, 0.9, 0.08}},
+		{"fitc_sum", func(t *testing.T) *compile.Model {
+			return compileFITCLearn(t, "se(ell, sf2) + bias(sf2 / 4)", "learn ell, sf2")
+		}, []float64{0.6, 0.8}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lb := testBuilder(t, c.m(t))
+			exact, diff := snapshotsAt(t, lb, c.x)
+			for k := range c.x {
+				if exact[k].hasNaN() {
+					t.Fatalf("∂/∂%s: a quantity has no exact derivative", lb.params[k].Name)
+				}
+				e, d := flatSnap(exact[k], covDims(lb)), flatSnap(diff[k], covDims(lb))
+				for i := range e {
+					if !(math.Abs(e[i]-d[i]) <= 1e-6*math.Max(1, math.Abs(d[i]))) {
+						t.Errorf("∂/∂%s, derivative %d: exact %.12g, central difference %.12g", lb.params[k].Name, i, e[i], d[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLearnJetsForest: on the factor-graph models learned on a forest's
+// messages (random walks learning a process variance, a noise variance
+// and step eps; AR(1) models learning a coefficient and a drift in the
+// conditionals' means; a prior written with `sd =`), every forward-mode
+// derivative — the factors' variances, their means' coefficients and
+// constants, the sites' parameters — is exact, agrees with the central
+// differences to 1e-6 relative, and is the one derivs uses; on the last
+// model against closed forms to 1e-12.
+func TestLearnJetsForest(t *testing.T) {
+	extra := []struct {
+		name, src string
+		x         []float64
+	}{
+		// A prior's mean and variance and a conditional variance through expressions.
+		{"prior_exprs", "param p = 0.3\ndata y: spin[4] = [1, -1, 1, 1]\nlatent x: real[4]\nx[0] ~ normal(p * p, sd = exp(p))\nfor t in 1..4 { x[t] ~ normal(x[t - 1], exp(2 * p)) }\nfor t in 0..4 { y[t] ~ step(x[t], 0.5 / (1 + exp(-p))) }\nlearn p\ninfer ep { tol = 1e-12 }\n", []float64{0.3}},
+	}
+	type fcase struct {
+		name string
+		m    *compile.Model
+		x    []float64
+	}
+	var cases []fcase
+	for _, c := range learnFGCases {
+		if c.forest {
+			cases = append(cases, fcase{c.name, compileFGCase(t, c.file, c.src, c.replace), c.x})
+		}
+	}
+	for _, c := range extra {
+		m, err := compile.CompileSource("j.fg", []byte(c.src), compile.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, fcase{c.name, m, c.x})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lb := testBuilder(t, c.m)
+			if !onMessages(lb.m) {
+				t.Fatal("not learned on the forest's messages")
+			}
+			exact, diff := snapshotsAt(t, lb, c.x)
+			if c.name == "prior_exprs" {
+				// Closed forms: x[0]'s variance exp(2p) and mean p², the
+				// conditionals' variance exp(2p), the eps 0.5·σ(p).
+				p, sig := c.x[0], 1/(1+math.Exp(-c.x[0]))
+				e := exact[0]
+				for _, q := range [][2]float64{{e.gvar[0], 2 * math.Exp(2*p)}, {e.gaff[1], -2 * p}, {e.gvar[2], 2 * math.Exp(2*p)}, {e.glik[3], 0.5 * sig * (1 - sig)}} {
+					if !(math.Abs(q[0]-q[1]) <= 1e-12*math.Max(1, math.Abs(q[1]))) {
+						t.Errorf("exact %.17g, closed form %.17g", q[0], q[1])
+					}
+				}
+			}
+			ds := derivsAt(t, lb, c.x)
+			for k := range c.x {
+				e, d := exact[k], diff[k]
+				for _, q := range []struct {
+					name         string
+					e, d, merged []float64
+				}{{"variance", e.gvar, d.gvar, ds[k].gvar}, {"mean", e.gaff, d.gaff, ds[k].gaff}, {"site parameter", e.glik, d.glik, ds[k].glik}} {
+					for i := range q.e {
+						if math.IsNaN(q.e[i]) {
+							t.Errorf("∂/∂%s: %s %d has no exact derivative", lb.params[k].Name, q.name, i)
+							continue
+						}
+						if !(math.Abs(q.e[i]-q.d[i]) <= 1e-6*math.Max(1, math.Abs(q.d[i]))) {
+							t.Errorf("∂/∂%s: %s %d exact %.12g, central difference %.12g", lb.params[k].Name, q.name, i, q.e[i], q.d[i])
+						}
+						if q.merged[i] != q.e[i] {
+							t.Errorf("∂/∂%s: %s %d is %g, not the exact %g", lb.params[k].Name, q.name, i, q.merged[i], q.e[i])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLearnJetForestFallback: on a forest, a conditional variance reached
+// through @ (no jets) is the central difference, the eps beside it exact.
+func TestLearnJetForestFallback(t *testing.T) {
+	src := "param p = 0.3\ndata y: spin[4] = [1, -1, 1, 1]\nlatent x: real[4]\nx[0] ~ normal(0, 1)\nfor t in 1..4 { x[t] ~ normal(x[t - 1], [1, 0] @ [exp(p), 1]) }\nfor t in 0..4 { y[t] ~ step(x[t], 0.1 * exp(p)) }\nlearn p\ninfer ep { tol = 1e-12 }\n"
+	m, err := compile.CompileSource("j.fg", []byte(src), compile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := testBuilder(t, m)
+	x := []float64{0.3}
+	exact, diff := snapshotsAt(t, lb, x)
+	if !math.IsNaN(exact[0].gvar[1]) {
+		t.Fatalf("∂q/∂p = %g by jets; @ has no jet", exact[0].gvar[1])
+	}
+	ds := derivsAt(t, lb, x)
+	if d := ds[0]; d.gvar[1] != diff[0].gvar[1] || !(math.Abs(d.gvar[1]-math.Exp(0.3)) < 1e-8) || d.glik[0] != 0.1*math.Exp(0.3) {
+		t.Errorf("∂q/∂p = %.12g (central difference %.12g ≈ e^0.3), ∂eps/∂p = %.17g (exact 0.1·e^0.3)", d.gvar[1], diff[0].gvar[1], d.glik[0])
+	}
+}
