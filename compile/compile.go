@@ -1,9 +1,7 @@
 package compile
 
 import (
-	"fmt"
 	"io/fs"
-	"sort"
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
@@ -84,9 +82,10 @@ type binding struct {
 	// abandon their statement silently, since the declaration's error
 	// already explains them (no cascade of "undefined" errors).
 	poisoned bool
-	// declared marks a binding made by a declaration that succeeded (not a
-	// poisoned stand-in, nor a param bound from outside the model's text):
-	// the names an undefined one may be a typo of.
+	// declared marks a binding made by a declaration that lowered (not a
+	// poisoned stand-in for one that failed before binding its name, nor a
+	// param bound from outside the model's text): the names an undefined
+	// one may be a typo of.
 	declared bool
 }
 
@@ -126,8 +125,9 @@ type compiler struct {
 	vec        *vecPlate                     // the plate compiled as one vector statement (plate_vector.go)
 
 	// an is what semantic analysis decided from the text alone: the
-	// files, the declarations and their errors, the plate scopes
-	// (sema.go); global holds the values lowering binds to the names.
+	// files, the declarations and their errors, the plate scopes, the
+	// declaration each name used names (sema.go, resolve.go); global holds
+	// the values lowering binds to the names.
 	an *analysis
 
 	// modelFailed is set when the model's statements had errors before
@@ -201,6 +201,7 @@ func newCompiler(opt Options) *compiler {
 		fset:       fset,
 		m:          &Model{Fset: fset, Graph: &graph.Graph{Fset: fset}, Params: map[string]Value{}, Data: map[string]Value{}},
 		global:     map[string]*binding{},
+		an:         newAnalysis(fset, nil),
 		sources:    map[string][]byte{},
 		prior:      map[int]*priorDecl{},
 		priorTried: map[int]bool{},
@@ -225,36 +226,31 @@ func (c *compiler) lookup(name string) (*binding, bool) {
 	return b, ok
 }
 
-// visibleNames lists every name a user could have meant.
-func (c *compiler) visibleNames() []string {
-	var out []string
-	for _, l := range c.locals {
-		for n := range l {
-			out = append(out, n)
+// resolved is the binding of the declaration semantic analysis resolved
+// the name id to (resolve.go), nil when it resolved to none — or to a
+// declaration lowering has not bound.
+func (c *compiler) resolved(id *ast.Ident) *binding {
+	sym := c.an.uses[id].sym
+	switch {
+	case sym == nil:
+		return nil
+	case sym.kind == bLoop:
+		for i := len(c.locals) - 1; i >= 0; i-- {
+			if b, ok := c.locals[i][sym.name]; ok {
+				return b
+			}
 		}
+		return nil
 	}
-	for n, b := range c.global {
-		if b.declared {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return c.global[sym.name]
 }
 
-// undefined reports an unknown name with a suggestion among names in scope
-// and builtins. Result accessors (mean, b, …) are left out: they only have a
-// meaning inside expect, which reports its own undefined names (expectIdent).
-func (c *compiler) undefined(id *ast.Ident) {
-	cands := c.visibleNames()
-	for _, b := range stdlib.All() {
-		if b.Kind != stdlib.Accessor {
-			cands = append(cands, b.Name)
-		}
-	}
-	msg := fmt.Sprintf("undefined: `%s`", id.Name)
-	msg += didYouMean(id.Name, cands)
-	c.fail(id, "%s", msg)
+// lowered reports whether the global declaration sym lowered: its
+// declaration bound its name (and may have failed after, as a latent's
+// prior can).
+func (c *compiler) lowered(sym *symbol) bool {
+	b, ok := c.global[sym.name]
+	return ok && b.declared
 }
 
 // poison marks the name of a failed data, param or latent declaration (a

@@ -5,7 +5,6 @@ import (
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
-	"github.com/fg-infer/fg/stdlib"
 	"github.com/fg-infer/fg/stdlib/ad"
 )
 
@@ -51,16 +50,9 @@ func (c *compiler) eval(e ast.Expr) val {
 }
 
 func (c *compiler) ident(id *ast.Ident) val {
-	b, ok := c.lookup(id.Name)
-	if !ok {
-		if bs := stdlib.LookupAny(id.Name); len(bs) > 0 {
-			switch bs[0].Kind {
-			case stdlib.Kernel, stdlib.Data, stdlib.Math, stdlib.Loss:
-				c.fail(id, "`%s` is a builtin function; call it: %s", id.Name, bs[0].Signature())
-			}
-			c.fail(id, "`%s` is a %s and cannot be used here", id.Name, bs[0].Kind)
-		}
-		c.undefined(id)
+	b := c.resolved(id)
+	if b == nil {
+		c.fail(id, "%s", c.an.undefined(id, c.lowered))
 	}
 	if b.poisoned {
 		panic(abort{})

@@ -321,6 +321,7 @@ y[2] ~ probit(sum(w) - 0.3 * (w[0] + w[1]))
 			t.Fatal(err)
 		}
 		c.sources[""] = []byte(e)
+		c.an.resolve(x, c.an.here()) // an expression outside the files, after the model
 		jets := c.affine(x, c.eval(x))[0]
 		if got := m.Blocks()[0].Sites[i].Proj; !reflect.DeepEqual(got, jets.Proj) {
 			t.Errorf("%s: Proj %v, jets %v", e, got, jets.Proj)

@@ -3,6 +3,7 @@ package compile
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -386,6 +387,7 @@ func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err erro
 	for n, v := range m.Params {
 		c.global[n] = &binding{kind: bParam, v: fromValue(v)}
 	}
+	c.an = methodAnalysis(c.fset, slices.Collect(maps.Keys(m.Params)), is)
 	s = c.inferSpec(is)
 	if len(c.errs) == 0 {
 		s.Label = l.assign(c, is, s)

@@ -214,12 +214,13 @@ func (c *compiler) saveLearn() {
 	if c.lf == nil {
 		return
 	}
-	c.m.learn = &learnState{rec: c.lf, global: c.global, sources: c.sources}
+	c.m.learn = &learnState{rec: c.lf, an: c.an, global: c.global, sources: c.sources}
 }
 
 // learnState is a compiled model's recording for LearnFunc.
 type learnState struct {
 	rec     *learnRec
+	an      *analysis
 	global  map[string]*binding
 	sources map[string][]byte
 }
@@ -305,6 +306,7 @@ func (f *LearnFunc) compiler(check bool) *compiler {
 	c.fset = f.m.Fset
 	c.check = check
 	c.sources = f.st.sources
+	c.an = f.st.an
 	c.m = f.m
 	return c
 }

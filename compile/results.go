@@ -173,7 +173,7 @@ func (c *compiler) expectIdent(id *ast.Ident) {
 			return
 		}
 	}
-	cands := append(c.visibleNames(), stdlib.Names(stdlib.Accessor)...)
+	cands := append(c.an.visible(c.an.here(), c.lowered), stdlib.Names(stdlib.Accessor)...)
 	cands = append(cands, stdlib.Names(stdlib.Math)...)
 	msg := fmt.Sprintf("undefined in expect: `%s`", id.Name)
 	msg += didYouMean(id.Name, cands)

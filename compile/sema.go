@@ -26,11 +26,15 @@ import (
 // only, and the errors of the statements in a plate stop at the plate's
 // first error, as they always have (one mistake, one message).
 
-// symbol is one top-level declaration: a data, param or latent statement.
+// symbol is one declaration: a top-level data, param or latent statement,
+// or a variable of a for plate.
 type symbol struct {
 	name string
-	kind bindKind // bData, bParam or bLatent
+	kind bindKind // bData, bParam, bLatent or bLoop
 	pos  ast.Pos  // the declared identifier
+	// index is a top-level declaration's place in declaration order
+	// (analysis.symbols); -1 for a plate variable.
+	index int
 	// first is the earlier declaration of the same name when this one
 	// redeclares it, else nil.
 	first *symbol
@@ -56,6 +60,10 @@ type analysis struct {
 	// global declared before the plate, or a variable of an enclosing
 	// plate.
 	shadows map[*ast.Ident]bool
+	// uses resolves every identifier the model's expressions use as a
+	// name (resolve.go) — and those of the expressions lowering evaluates
+	// outside the files, resolved on demand — to its symbol and scope.
+	uses map[*ast.Ident]use
 	// weights is what the text does with each name (compact_scan.go).
 	weights map[string]*weightUses
 	// net is whether the model lowers to the typed factor graph
@@ -66,17 +74,23 @@ type analysis struct {
 // analyse analyses the root file root and the files its import statements
 // bring in (imports, as load read them).
 func analyse(fset *ast.FileSet, root *ast.File, imports map[*ast.ImportStmt]*ast.File) *analysis {
-	a := &analysis{
+	a := newAnalysis(fset, imports)
+	a.file(root)
+	a.weights = scanWeights(a.files)
+	a.net = isNetModel(a.files)
+	return a
+}
+
+// newAnalysis is an empty analysis.
+func newAnalysis(fset *ast.FileSet, imports map[*ast.ImportStmt]*ast.File) *analysis {
+	return &analysis{
 		fset:    fset,
 		imports: imports,
 		byIdent: map[*ast.Ident]*symbol{},
 		scope:   map[string]*symbol{},
 		shadows: map[*ast.Ident]bool{},
+		uses:    map[*ast.Ident]use{},
 	}
-	a.file(root)
-	a.weights = scanWeights(a.files)
-	a.net = isNetModel(a.files)
-	return a
 }
 
 // file analyses the top-level statements of f, entering each import where
@@ -90,20 +104,27 @@ func (a *analysis) file(f *ast.File) {
 				a.file(g)
 			}
 		case *ast.DataStmt:
+			a.resolveType(s.Type, a.here())
+			a.resolve(s.Value, a.here())
 			a.declare(s.Name, bData)
 		case *ast.ParamStmt:
+			a.resolve(s.Value, a.here())
 			a.declare(s.Name, bParam)
 		case *ast.LatentStmt:
+			a.resolveType(s.Type, a.here())
 			a.declare(s.Name, bLatent)
+			a.resolve(s.Prior, a.here())
 		case *ast.ForStmt:
-			a.plate(s, nil)
+			a.plate(s, a.here())
+		default:
+			a.resolveStmt(s, a.here())
 		}
 	}
 }
 
 // declare records the declaration of id as a kind.
 func (a *analysis) declare(id *ast.Ident, kind bindKind) {
-	sym := &symbol{name: id.Name, kind: kind, pos: id.Pos()}
+	sym := &symbol{name: id.Name, kind: kind, pos: id.Pos(), index: len(a.symbols)}
 	if first, ok := a.scope[id.Name]; ok {
 		sym.first = first
 	} else {
@@ -114,26 +135,33 @@ func (a *analysis) declare(id *ast.Ident, kind bindKind) {
 }
 
 // plate records which variables of plate s shadow a global declared
-// before it or a variable of the enclosing plates (outer), and analyses
+// before it or a variable of the enclosing plates (outer's), resolves its
+// range in outer and its body with its variables in scope, and analyses
 // the plates nested in its body.
-func (a *analysis) plate(s *ast.ForStmt, outer []*ast.Ident) {
+func (a *analysis) plate(s *ast.ForStmt, outer scopeAt) {
+	a.resolve(s.Iter, outer)
+	inner := outer
+	inner.plates = outer.plates[:len(outer.plates):len(outer.plates)]
 	for _, v := range s.Vars {
-		if _, ok := a.scope[v.Name]; ok || hasName(outer, v.Name) {
+		if _, ok := a.scope[v.Name]; ok || hasPlateVar(outer.plates, v.Name) {
 			a.shadows[v] = true
 		}
+		inner.plates = append(inner.plates, &symbol{name: v.Name, kind: bLoop, pos: v.Pos(), index: -1})
 	}
-	inner := append(outer[:len(outer):len(outer)], s.Vars...)
 	for _, b := range s.Body {
 		if f, ok := b.(*ast.ForStmt); ok {
 			a.plate(f, inner)
+		} else {
+			a.resolveStmt(b, inner)
 		}
 	}
 }
 
-// hasName reports whether one of ids is called name.
-func hasName(ids []*ast.Ident, name string) bool {
-	for _, id := range ids {
-		if id.Name == name {
+// hasPlateVar reports whether one of the plate variables vars is called
+// name.
+func hasPlateVar(vars []*symbol, name string) bool {
+	for _, v := range vars {
+		if v.name == name {
 			return true
 		}
 	}

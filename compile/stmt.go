@@ -236,6 +236,7 @@ func (c *compiler) paramStmt(s *ast.ParamStmt) {
 			c.fail(s.Name, "%s: %v", c.override("set", s.Name.Name, txt), err)
 		}
 		c.sources[""] = []byte(txt)
+		c.an.resolveBefore(x, s.Name)
 		e = x
 	}
 	n := len(c.errs)
