@@ -54,6 +54,14 @@ type scopeAt struct {
 // analysis: every global declared so far.
 func (a *analysis) here() scopeAt { return scopeAt{limit: len(a.symbols)} }
 
+// resolveResults resolves the infer, predict and learn lines, which see
+// every global.
+func (a *analysis) resolveResults() {
+	for _, s := range a.results {
+		a.resolveStmt(s, a.here())
+	}
+}
+
 // resolveStmt resolves the expressions of a ~, factor, infer, predict or
 // learn statement. Expect statements name results (mean(w), a predict) and
 // are checked by their own rule (expectIdent).

@@ -64,6 +64,9 @@ type analysis struct {
 	// name (resolve.go) — and those of the expressions lowering evaluates
 	// outside the files, resolved on demand — to its symbol and scope.
 	uses map[*ast.Ident]use
+	// results are the infer, predict and learn lines, resolved after the
+	// model statements, as lowering compiles them.
+	results []ast.Stmt
 	// weights is what the text does with each name (compact_scan.go).
 	weights map[string]*weightUses
 	// net is whether the model lowers to the typed factor graph
@@ -76,6 +79,7 @@ type analysis struct {
 func analyse(fset *ast.FileSet, root *ast.File, imports map[*ast.ImportStmt]*ast.File) *analysis {
 	a := newAnalysis(fset, imports)
 	a.file(root)
+	a.resolveResults()
 	a.weights = scanWeights(a.files)
 	a.net = isNetModel(a.files)
 	return a
@@ -116,6 +120,8 @@ func (a *analysis) file(f *ast.File) {
 			a.resolve(s.Prior, a.here())
 		case *ast.ForStmt:
 			a.plate(s, a.here())
+		case *ast.InferStmt, *ast.PredictStmt, *ast.LearnStmt:
+			a.results = append(a.results, s) // lowered after the model statements
 		default:
 			a.resolveStmt(s, a.here())
 		}
