@@ -135,7 +135,7 @@ data n = 3`, []string{
 // import stands, and its expressions see the globals declared before.
 func TestResolveImports(t *testing.T) {
 	a, errs, _ := analyseFS(t, fstest.MapFS{
-		"m.fg": {Data: []byte("data a = b\nimport \"lib.fg\"\ndata c = b + d")},
+		"m.fg":   {Data: []byte("data a = b\nimport \"lib.fg\"\ndata c = b + d")},
 		"lib.fg": {Data: []byte("data b = a\ndata d = c")},
 	}, "m.fg")
 	if len(errs) > 0 {
