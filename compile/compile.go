@@ -73,7 +73,8 @@ const (
 var bindNames = [...]string{"param", "data", "latent", "loop variable"}
 
 // binding is the value of a name in scope (where the name is declared is
-// the symbol table's: analysis).
+// the symbol table's: analysis); a global declaration's is in its slot
+// (compiler.slots), a plate variable's in its plate's locals.
 type binding struct {
 	kind bindKind
 	v    val
@@ -96,7 +97,7 @@ type compiler struct {
 	m          *Model
 	fset       *ast.FileSet // the positions of every file read (Model.Fset)
 	errs       ast.ErrorList
-	global     map[string]*binding
+	slots      []*binding // the bindings of an's global declarations, by symbol index (nil: not bound)
 	locals     []map[string]*binding
 	sources    map[string][]byte  // file name → source, for labels and options
 	prior      map[int]*priorDecl // latent index → its prior
@@ -126,8 +127,9 @@ type compiler struct {
 
 	// an is what semantic analysis decided from the text alone: the
 	// files, the declarations and their errors, the plate scopes, the
-	// declaration each name used names (sema.go, resolve.go); global holds
-	// the values lowering binds to the names.
+	// declaration each name used names (sema.go, resolve.go); slots hold
+	// the values lowering binds to the global declarations, a plate's
+	// variables are bound in locals.
 	an *analysis
 
 	// modelFailed is set when the model's statements had errors before
@@ -196,12 +198,10 @@ func newCompiler(opt Options) *compiler {
 	if fset == nil {
 		fset = ast.NewFileSet()
 	}
-	return &compiler{
+	c := &compiler{
 		opt:        opt,
 		fset:       fset,
 		m:          &Model{Fset: fset, Graph: &graph.Graph{Fset: fset}, Params: map[string]Value{}, Data: map[string]Value{}},
-		global:     map[string]*binding{},
-		an:         newAnalysis(fset, nil),
 		sources:    map[string][]byte{},
 		prior:      map[int]*priorDecl{},
 		priorTried: map[int]bool{},
@@ -213,6 +213,22 @@ func newCompiler(opt Options) *compiler {
 		dataUsed:   map[string]bool{},
 		fg:         fgState{proj: map[int]map[int]lin{}, tried: map[int]int{}, done: map[int]int{}},
 	}
+	c.setAnalysis(newAnalysis(fset, nil))
+	return c
+}
+
+// setAnalysis makes a the table of the names lowering binds, none bound.
+func (c *compiler) setAnalysis(a *analysis) {
+	c.an, c.slots = a, make([]*binding, len(a.symbols))
+}
+
+// globalNamed is the binding of the global called name, nil when it has
+// none (not declared, or not bound yet).
+func (c *compiler) globalNamed(name string) *binding {
+	if sym := c.an.scope[name]; sym != nil {
+		return c.slots[sym.index]
+	}
+	return nil
 }
 
 // lookup resolves a name: loop variables (innermost first), then globals.
@@ -222,8 +238,8 @@ func (c *compiler) lookup(name string) (*binding, bool) {
 			return b, true
 		}
 	}
-	b, ok := c.global[name]
-	return b, ok
+	b := c.globalNamed(name)
+	return b, b != nil
 }
 
 // resolved is the binding of the declaration semantic analysis resolved
@@ -242,15 +258,15 @@ func (c *compiler) resolved(id *ast.Ident) *binding {
 		}
 		return nil
 	}
-	return c.global[sym.name]
+	return c.slots[sym.index]
 }
 
 // lowered reports whether the global declaration sym lowered: its
 // declaration bound its name (and may have failed after, as a latent's
 // prior can).
 func (c *compiler) lowered(sym *symbol) bool {
-	b, ok := c.global[sym.name]
-	return ok && b.declared
+	b := c.slots[sym.index]
+	return b != nil && b.declared
 }
 
 // poison marks the name of a failed data, param or latent declaration (a
@@ -274,11 +290,11 @@ func (c *compiler) poison(s ast.Stmt) {
 	if sym == nil || sym.first != nil {
 		return
 	}
-	if b, ok := c.global[id.Name]; ok {
+	if b := c.slots[sym.index]; b != nil {
 		b.poisoned = true // declared by s before it failed
 		return
 	}
-	c.global[id.Name] = &binding{kind: sym.kind, poisoned: true}
+	c.slots[sym.index] = &binding{kind: sym.kind, poisoned: true}
 }
 
 // poisonOnAbort, deferred by a statement that gives latent lat a prior or
@@ -288,7 +304,7 @@ func (c *compiler) poison(s ast.Stmt) {
 func (c *compiler) poisonOnAbort(lat int) {
 	if r := recover(); r != nil {
 		if _, ok := r.(abort); ok {
-			if b, ok := c.global[c.m.Graph.Latents[lat].Name]; ok && b.kind == bLatent && b.lat == lat {
+			if b := c.globalNamed(c.m.Graph.Latents[lat].Name); b != nil && b.kind == bLatent && b.lat == lat {
 				b.poisoned = true
 			}
 		}
@@ -298,8 +314,8 @@ func (c *compiler) poisonOnAbort(lat int) {
 
 // poisoned reports whether latent lat's name is poisoned (poisonOnAbort).
 func (c *compiler) poisoned(lat int) bool {
-	b, ok := c.global[c.m.Graph.Latents[lat].Name]
-	return ok && b.kind == bLatent && b.lat == lat && b.poisoned
+	b := c.globalNamed(c.m.Graph.Latents[lat].Name)
+	return b != nil && b.kind == bLatent && b.lat == lat && b.poisoned
 }
 
 // declare binds a declared name to its value when semantic analysis found
@@ -310,7 +326,7 @@ func (c *compiler) declare(id *ast.Ident, b *binding) bool {
 		return false
 	}
 	b.declared = true
-	c.global[id.Name] = b
+	c.slots[c.an.byIdent[id].index] = b
 	return true
 }
 

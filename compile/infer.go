@@ -384,10 +384,10 @@ func compileMethodLine(m *Model, spec string, l labeler) (s *InferSpec, err erro
 		c.errs.Add(start, start, "%s: expected METHOD [as LABEL] [{ options }]", name)
 		return nil, c.errs
 	}
+	c.setAnalysis(methodAnalysis(c.fset, slices.Collect(maps.Keys(m.Params)), is))
 	for n, v := range m.Params {
-		c.global[n] = &binding{kind: bParam, v: fromValue(v)}
+		c.slots[c.an.scope[n].index] = &binding{kind: bParam, v: fromValue(v)}
 	}
-	c.an = methodAnalysis(c.fset, slices.Collect(maps.Keys(m.Params)), is)
 	s = c.inferSpec(is)
 	if len(c.errs) == 0 {
 		s.Label = l.assign(c, is, s)

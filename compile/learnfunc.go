@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/lang/ast"
@@ -214,14 +215,14 @@ func (c *compiler) saveLearn() {
 	if c.lf == nil {
 		return
 	}
-	c.m.learn = &learnState{rec: c.lf, an: c.an, global: c.global, sources: c.sources}
+	c.m.learn = &learnState{rec: c.lf, an: c.an, slots: c.slots, sources: c.sources}
 }
 
 // learnState is a compiled model's recording for LearnFunc.
 type learnState struct {
 	rec     *learnRec
 	an      *analysis
-	global  map[string]*binding
+	slots   []*binding
 	sources map[string][]byte
 }
 
@@ -306,7 +307,7 @@ func (f *LearnFunc) compiler(check bool) *compiler {
 	c.fset = f.m.Fset
 	c.check = check
 	c.sources = f.st.sources
-	c.an = f.st.an
+	c.setAnalysis(f.st.an)
 	c.m = f.m
 	return c
 }
@@ -397,13 +398,13 @@ func (f *LearnFunc) describe(x []float64) string {
 // setValues binds the learned params to x and re-evaluates the params
 // that depend on them.
 func (f *LearnFunc) setValues(c *compiler, x []float64) error {
-	c.global = maps.Clone(f.st.global)
+	c.slots = slices.Clone(f.st.slots)
 	for i, name := range f.names {
 		p := f.m.Learn.Params[i]
 		if p.Bounded && !(x[i] >= p.Lo && x[i] <= p.Hi) {
 			return fmt.Errorf("learn: the value %s of `%s` is outside [%s, %s]", fmtNum(x[i]), name, fmtNum(p.Lo), fmtNum(p.Hi))
 		}
-		c.global[name] = &binding{kind: bParam, v: numVal(x[i])}
+		c.slots[c.an.scope[name].index] = &binding{kind: bParam, v: numVal(x[i])}
 		if c.jet != nil {
 			c.jet.env[name] = jetVal{j: []ad.Jet{ad.Var(i, len(x), x[i])}}
 		}
@@ -416,7 +417,7 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 		if v.k == kNum {
 			c.finite(d.expr, "param "+d.name, v)
 		}
-		c.global[d.name] = &binding{kind: bParam, v: v}
+		c.slots[c.an.scope[d.name].index] = &binding{kind: bParam, v: v}
 		if c.jet != nil {
 			c.jet.define(c, d.name, d.expr, v)
 		}

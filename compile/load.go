@@ -83,7 +83,7 @@ func (c *compiler) run(filename string, src []byte) {
 		return
 	}
 	c.m.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
-	c.an = c.analyseFiles(filename, f)
+	c.setAnalysis(c.analyseFiles(filename, f))
 	c.lf = newLearnRec(f)
 	if c.an.net {
 		c.net = newNetState()

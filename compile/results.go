@@ -193,7 +193,8 @@ func (c *compiler) learnStmt(s *ast.LearnStmt) {
 	}
 	ls := &LearnSpec{Options: map[string]string{}, Pos: s.Pos()}
 	for _, it := range s.Items {
-		b, ok := c.global[it.Name.Name]
+		b := c.globalNamed(it.Name.Name)
+		ok := b != nil
 		if ok && b.poisoned {
 			panic(abort{})
 		}

@@ -18,7 +18,7 @@ import (
 // lowers to the typed factor graph (isNetModel). Lowering (the rest of
 // the package) evaluates values and builds the model, and reads these
 // decisions instead of making them again; a binding (compile.go) holds a
-// name's value, the symbol its declaration.
+// name's value, in the slot of its symbol, the symbol its declaration.
 //
 // An analysis error is reported by lowering when it reaches the statement
 // (declare, forStmt), not by the analysis itself: a statement that already
