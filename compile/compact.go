@@ -127,8 +127,8 @@ func (c *compiler) compactPredict(s *ast.PredictStmt, a *args) bool {
 	if !ok {
 		return false
 	}
-	b, ok := c.lookup(id.Name)
-	if !ok || b.poisoned || b.kind != bLatent || b.lat >= len(c.m.Graph.Latents) || !c.m.Graph.Latents[b.lat].Compact {
+	b := c.resolved(id)
+	if b == nil || b.poisoned || b.kind != bLatent || b.lat >= len(c.m.Graph.Latents) || !c.m.Graph.Latents[b.lat].Compact {
 		return false
 	}
 	bi := c.blockOf(b.lat)

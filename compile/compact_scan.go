@@ -178,8 +178,8 @@ func (c *compiler) scalarNumber(e ast.Expr) bool {
 	case *ast.UnaryExpr:
 		return e.Op == ast.OpNeg && c.scalarNumber(e.X)
 	case *ast.Ident:
-		b, ok := c.lookup(e.Name)
-		return ok && !b.poisoned && (b.kind == bData || b.kind == bParam) && b.v.k == kNum && len(b.v.shape) == 0
+		b := c.resolved(e)
+		return b != nil && !b.poisoned && (b.kind == bData || b.kind == bParam) && b.v.k == kNum && len(b.v.shape) == 0
 	}
 	return false
 }

@@ -111,7 +111,7 @@ func (c *compiler) triedOnAbort(s *ast.ForStmt) {
 				if t, ok := nd.(*ast.TildeStmt); ok {
 					if ix, ok := t.LHS.(*ast.IndexExpr); ok {
 						if id, ok := ix.X.(*ast.Ident); ok {
-							if b, ok := c.lookup(id.Name); ok && b.kind == bLatent {
+							if b := c.resolved(id); b != nil && b.kind == bLatent {
 								c.fg.tried[b.lat]++
 							}
 						}
@@ -640,7 +640,7 @@ func (c *compiler) render(e ast.Expr) string {
 			continue
 		}
 		if id, ok := x.(*ast.Ident); ok { // a plate variable, as eval gives it
-			if b, ok := c.lookup(id.Name); ok && b.kind == bLoop && b.v.isScalar() {
+			if b := c.resolved(id); b != nil && b.kind == bLoop && b.v.isScalar() {
 				parts[i] = fmtNum(b.v.num[0])
 				continue
 			}

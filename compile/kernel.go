@@ -59,7 +59,7 @@ func (c *compiler) paramName(e ast.Expr) string {
 	if !ok {
 		return ""
 	}
-	if b, ok := c.lookup(id.Name); ok && b.kind == bParam {
+	if b := c.resolved(id); b != nil && b.kind == bParam {
 		return id.Name
 	}
 	return ""

@@ -164,7 +164,7 @@ func (c *compiler) notePositive(e ast.Expr) {
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
-		if b, ok := c.lookup(e.Name); ok && b.kind == bParam && c.lf.learned[e.Name] {
+		if b := c.resolved(e); b != nil && b.kind == bParam && c.lf.learned[e.Name] {
 			c.lf.positive[e.Name] = true
 		}
 	case *ast.ParenExpr:

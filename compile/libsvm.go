@@ -155,8 +155,8 @@ func (c *compiler) sparseIndexed(e ast.Expr, loopVar string) (*sparseVal, bool) 
 	if !ok {
 		return nil, false
 	}
-	b, ok := c.lookup(id.Name)
-	if !ok || b.kind != bData || b.v.k != kSparse {
+	b := c.resolved(id)
+	if b == nil || b.kind != bData || b.v.k != kSparse {
 		return nil, false
 	}
 	if i, ok := ix.Indices[0].(*ast.Ident); !ok || i.Name != loopVar {
@@ -190,7 +190,8 @@ func (c *compiler) sparseDot(call *ast.CallExpr, loopVar string) (*sparseVal, in
 	if !ok {
 		bad(we)
 	}
-	b, ok := c.lookup(wid.Name)
+	b := c.resolved(wid)
+	ok = b != nil
 	if ok && b.poisoned {
 		panic(abort{}) // its declaration failed, with an error there
 	}

@@ -44,8 +44,8 @@ func (c *compiler) indexElement(e *ast.IndexExpr) (val, bool) {
 	if !ok || c.gate.subst != nil { // a gate's branch checks its selectors' dimensions (dimSelection)
 		return val{}, false
 	}
-	b, ok := c.lookup(id.Name)
-	if !ok || b.poisoned {
+	b := c.resolved(id)
+	if b == nil || b.poisoned {
 		return val{}, false
 	}
 	var shape []int
