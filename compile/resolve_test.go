@@ -120,13 +120,7 @@ data n = 3`, []string{
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, errs, _ := analyseFS(t, fstest.MapFS{"m.fg": {Data: []byte(tc.src)}}, "m.fg")
-			if len(errs) > 0 {
-				t.Fatal(errs)
-			}
-			if got := a.describeUses(); !slices.Equal(got, tc.want) {
-				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
-			}
+			equalLines(t, mustAnalyse(t, fstest.MapFS{"m.fg": {Data: []byte(tc.src)}}).describeUses(), tc.want)
 		})
 	}
 }
@@ -134,13 +128,10 @@ data n = 3`, []string{
 // TestResolveImports: an imported file's names are declared where its
 // import stands, and its expressions see the globals declared before.
 func TestResolveImports(t *testing.T) {
-	a, errs, _ := analyseFS(t, fstest.MapFS{
+	a := mustAnalyse(t, fstest.MapFS{
 		"m.fg":   {Data: []byte("data a = b\nimport \"lib.fg\"\ndata c = b + d")},
 		"lib.fg": {Data: []byte("data b = a\ndata d = c")},
-	}, "m.fg")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	})
 	want := []string{
 		"a lib.fg:1:10 -> data a m.fg:1:6",
 		"c lib.fg:2:10 -> none",
@@ -148,19 +139,14 @@ func TestResolveImports(t *testing.T) {
 		"b m.fg:3:10 -> data b lib.fg:1:6",
 		"d m.fg:3:14 -> data d lib.fg:2:6",
 	}
-	if got := a.describeUses(); !slices.Equal(got, want) {
-		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
-	}
+	equalLines(t, a.describeUses(), want)
 }
 
 // TestResolveOutsideFiles: an expression that is not in the files is
 // resolved by the same rule where it stands — a --set value at its
 // param's declaration, an added infer line against the model's params.
 func TestResolveOutsideFiles(t *testing.T) {
-	a, errs, _ := analyseFS(t, fstest.MapFS{"m.fg": {Data: []byte("param a = 1\nparam p = 2\nparam z = 3")}}, "m.fg")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	a := mustAnalyse(t, fstest.MapFS{"m.fg": {Data: []byte("param a = 1\nparam p = 2\nparam z = 3")}})
 	p := a.symbols[1]
 	var pid *ast.Ident
 	for id, sym := range a.byIdent {
@@ -202,13 +188,10 @@ func TestResolveOutsideFiles(t *testing.T) {
 // a builtin's misuse, or suggests a name in scope whose declaration
 // lowered — a plate variable, a global before the use — or a builtin.
 func TestUndefinedMessage(t *testing.T) {
-	a, errs, _ := analyseFS(t, fstest.MapFS{"m.fg": {Data: []byte(`data alpha = 1
+	a := mustAnalyse(t, fstest.MapFS{"m.fg": {Data: []byte(`data alpha = 1
 data bravo = 2
 for i in 0..2 { factor exp(alphx + bravx + ii + exp + normal + charlie) }
-data charlie = 3`)}}, "m.fg")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+data charlie = 3`)}})
 	lowered := func(sym *symbol) bool { return sym.name != "bravo" } // bravo failed on its value
 	got := map[string]string{}
 	for id, u := range a.uses {

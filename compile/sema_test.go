@@ -23,6 +23,24 @@ func analyseFS(t *testing.T, fsys fstest.MapFS, root string) (*analysis, ast.Err
 	return c.analyseFiles(root, f), c.errs, c
 }
 
+// mustAnalyse analyses m.fg of fsys, failing the test on a load error.
+func mustAnalyse(t *testing.T, fsys fstest.MapFS) *analysis {
+	t.Helper()
+	a, errs, _ := analyseFS(t, fsys, "m.fg")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return a
+}
+
+// equalLines fails the test when got and want differ, showing both.
+func equalLines(t *testing.T, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
 // describe renders what analysis decided: one line per declaration
 // ("KIND NAME FILE:LINE:COL", with its error after " ! "), then one per
 // plate variable that has an error.
@@ -103,13 +121,7 @@ data n = 1`, []string{
 		{"declarations in plates are not symbols", `for i in 0..2 { data z = 1 }`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, errs, _ := analyseFS(t, fstest.MapFS{"m.fg": {Data: []byte(tc.src)}}, "m.fg")
-			if len(errs) > 0 {
-				t.Fatal(errs)
-			}
-			if got := a.describe(); !slices.Equal(got, tc.want) {
-				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
-			}
+			equalLines(t, mustAnalyse(t, fstest.MapFS{"m.fg": {Data: []byte(tc.src)}}).describe(), tc.want)
 		})
 	}
 }
