@@ -246,7 +246,7 @@ func (c *compiler) lookup(name string) (*binding, bool) {
 // the name id to (resolve.go), nil when it resolved to none — or to a
 // declaration lowering has not bound.
 func (c *compiler) resolved(id *ast.Ident) *binding {
-	sym := c.an.uses[id].sym
+	sym := c.an.uses[id]
 	switch {
 	case sym == nil:
 		return nil

@@ -34,14 +34,6 @@ import (
 // resolved by the same rule on demand (resolveBefore, methodAnalysis);
 // learning re-evaluates the expressions of the model, resolved already.
 
-// use is the resolution of one identifier: the symbol it names, nil when
-// it names none, and the scope it was resolved in (for the message of an
-// undefined name).
-type use struct {
-	sym   *symbol
-	scope scopeAt
-}
-
 // scopeAt is what a use can name: the globals declared before it (the
 // first limit symbols) and the variables of the plates around it,
 // outermost first.
@@ -113,7 +105,11 @@ func (a *analysis) resolveType(t *ast.TypeExpr, sc scopeAt) {
 func (a *analysis) resolve(e ast.Expr, sc scopeAt) {
 	switch e := e.(type) {
 	case *ast.Ident:
-		a.uses[e] = use{sym: a.lookup(e.Name, sc), scope: sc}
+		sym := a.lookup(e.Name, sc)
+		a.uses[e] = sym
+		if sym == nil {
+			a.unresolved[e] = sc
+		}
 	case *ast.ParenExpr:
 		a.resolve(e.X, sc)
 	case *ast.ListLit:
@@ -200,11 +196,10 @@ func (a *analysis) undefined(id *ast.Ident, lowered func(*symbol) bool) string {
 		}
 		return fmt.Sprintf("`%s` is a %s and cannot be used here", id.Name, bs[0].Kind)
 	}
-	u, ok := a.uses[id]
-	if !ok {
+	if _, ok := a.uses[id]; !ok {
 		panic(fmt.Sprintf("name `%s` at %s was not resolved", id.Name, a.fset.Position(id.Pos())))
 	}
-	cands := a.visible(u.scope, lowered)
+	cands := a.visible(a.unresolved[id], lowered) // none when id resolved to a declaration lowering did not bind
 	for _, b := range stdlib.All() {
 		if b.Kind != stdlib.Accessor {
 			cands = append(cands, b.Name)

@@ -32,7 +32,7 @@ func (a *analysis) describeUses() []string {
 	for _, id := range ids {
 		p := a.fset.Position(id.Pos())
 		line := fmt.Sprintf("%s %s:%d:%d -> ", id.Name, p.Filename, p.Line, p.Column)
-		if sym := a.uses[id].sym; sym != nil {
+		if sym := a.uses[id]; sym != nil {
 			q := a.fset.Position(sym.pos)
 			line += fmt.Sprintf("%s %s %s:%d:%d", bindNames[sym.kind], sym.name, q.Filename, q.Line, q.Column)
 		} else {
@@ -162,7 +162,7 @@ func TestResolveOutsideFiles(t *testing.T) {
 	var got []string
 	ast.Inspect(x, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
-			got = append(got, fmt.Sprintf("%s -> %v", id.Name, a.uses[id].sym != nil))
+			got = append(got, fmt.Sprintf("%s -> %v", id.Name, a.uses[id] != nil))
 		}
 		return true
 	})
@@ -176,10 +176,10 @@ func TestResolveOutsideFiles(t *testing.T) {
 	}
 	s := stmts[0].(*ast.InferStmt)
 	m := methodAnalysis(a.fset, []string{"n"}, s)
-	if sym := m.uses[s.Options[0].Value.(*ast.Ident)].sym; sym == nil || sym.kind != bParam || sym.name != "n" {
+	if sym := m.uses[s.Options[0].Value.(*ast.Ident)]; sym == nil || sym.kind != bParam || sym.name != "n" {
 		t.Errorf("--method max_iter = n: resolved to %v, want param n", sym)
 	}
-	if sym := m.uses[s.Options[1].Value.(*ast.Ident)].sym; sym != nil {
+	if sym := m.uses[s.Options[1].Value.(*ast.Ident)]; sym != nil {
 		t.Errorf("--method damping = eps: resolved to %v, want none", sym)
 	}
 }
@@ -194,8 +194,8 @@ for i in 0..2 { factor exp(alphx + bravx + ii + exp + normal + charlie) }
 data charlie = 3`)}})
 	lowered := func(sym *symbol) bool { return sym.name != "bravo" } // bravo failed on its value
 	got := map[string]string{}
-	for id, u := range a.uses {
-		if u.sym == nil {
+	for id, sym := range a.uses {
+		if sym == nil {
 			got[id.Name] = a.undefined(id, lowered)
 		}
 	}

@@ -62,8 +62,10 @@ type analysis struct {
 	shadows map[*ast.Ident]bool
 	// uses resolves every identifier the model's expressions use as a
 	// name (resolve.go) — and those of the expressions lowering evaluates
-	// outside the files, resolved on demand — to its symbol and scope.
-	uses map[*ast.Ident]use
+	// outside the files, resolved on demand — to its symbol, nil when it
+	// names none; unresolved holds the scope of those, for their message.
+	uses       map[*ast.Ident]*symbol
+	unresolved map[*ast.Ident]scopeAt
 	// results are the infer, predict and learn lines, resolved after the
 	// model statements, as lowering compiles them.
 	results []ast.Stmt
@@ -88,12 +90,13 @@ func analyse(fset *ast.FileSet, root *ast.File, imports map[*ast.ImportStmt]*ast
 // newAnalysis is an empty analysis.
 func newAnalysis(fset *ast.FileSet, imports map[*ast.ImportStmt]*ast.File) *analysis {
 	return &analysis{
-		fset:    fset,
-		imports: imports,
-		byIdent: map[*ast.Ident]*symbol{},
-		scope:   map[string]*symbol{},
-		shadows: map[*ast.Ident]bool{},
-		uses:    map[*ast.Ident]use{},
+		fset:       fset,
+		imports:    imports,
+		byIdent:    map[*ast.Ident]*symbol{},
+		scope:      map[string]*symbol{},
+		shadows:    map[*ast.Ident]bool{},
+		uses:       map[*ast.Ident]*symbol{},
+		unresolved: map[*ast.Ident]scopeAt{},
 	}
 }
 
