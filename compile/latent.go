@@ -133,9 +133,11 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 	c.prior[lat] = &priorDecl{prior: p, factor: f, pos: call.Pos()}
 }
 
-func priorParams(p Prior) map[string]float64 {
+// priorParams are the parameters of prior p beyond its kind and arrays
+// (graph.ParamList): a Student-t prior's ν.
+func priorParams(p Prior) []graph.Param {
 	if p.Kind.Family() == graph.StudentT {
-		return map[string]float64{"nu": p.Nu}
+		return []graph.Param{{Name: "nu", Value: p.Nu}}
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/graph"
 )
 
 // vectorPlateCases are plates that compile as one vector statement, or
@@ -180,8 +182,8 @@ infer ep`, T)
 		}
 		var k int
 		fmt.Sscanf(f.Label, "normal(x[%d])", &k)
-		if v, ok := f.Param("var"); !ok || math.Float64bits(v) != math.Float64bits(q[k]) || f.Params != nil {
-			t.Errorf("factor %d %s: var %v (%v), params %v; want %v and no map", i, f.Label, v, ok, f.Params, q[k])
+		if ps := m.Factors().(graph.ParamList).FactorParams(i); f.ScalarName != "var" || math.Float64bits(f.Scalar) != math.Float64bits(q[k]) || ps != nil {
+			t.Errorf("factor %d %s: %s %v, params %v; want var %v and no others", i, f.Label, f.ScalarName, f.Scalar, ps, q[k])
 		}
 		seen++
 	}

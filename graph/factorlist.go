@@ -18,6 +18,22 @@ type FactorList interface {
 	LabelledFactors() iter.Seq2[int, Factor]
 }
 
+// Param is one named scalar parameter of a factor.
+type Param struct {
+	Name  string
+	Value float64
+}
+
+// ParamList is a FactorList whose factors have named parameters their
+// Factor values do not carry besides Scalar (compile.Model.Factors: a
+// likelihood site's observation y and its likelihood's parameters, a
+// Student-t prior's ν). Dump lists them with the Scalar.
+type ParamList interface {
+	FactorList
+	// FactorParams are factor i's parameters (nil when it has none).
+	FactorParams(i int) []Param
+}
+
 // LabelledFactor is factor i with its Label (FactorLabel).
 func (g *Graph) LabelledFactor(i int) Factor {
 	f := g.Factor(i)
