@@ -46,44 +46,52 @@ func (l modelFactors) LabelledFactor(i int) graph.Factor {
 	return l.g.LabelledFactor(l.fg.graphIndex(i))
 }
 
-// FactorParams are factor i's parameters beyond its Scalar
-// (graph.ParamList): none for Graph's factors.
-func (l modelFactors) FactorParams(i int) []graph.Param {
-	if !l.fg.isOffGraph(i) {
-		return nil
-	}
-	ol, k := l.fg.offGraphAt(i)
-	return ol.params(k)
-}
-
 func (l modelFactors) LabelledFactors() iter.Seq2[int, graph.Factor] {
 	return func(yield func(int, graph.Factor) bool) {
-		off := l.fg.offCursors() // the off-graph factors, the next first
-		n := 0                   // the next number
-		emitOff := func() bool {
-			for len(off) > 0 && off[0].num() == n {
-				c := off[0]
-				if !yield(n, c.factor()) {
-					return false
-				}
-				n++
-				if c.advance() {
-					heap.Fix(&off, 0)
-				} else {
-					heap.Pop(&off)
-				}
+		l.each(false, func(n int, f graph.Factor, _ []graph.Param) bool { return yield(n, f) })
+	}
+}
+
+// LabelledFactorParams is LabelledFactors with each factor's parameters
+// beyond its Scalar (graph.ParamList): none for Graph's factors.
+func (l modelFactors) LabelledFactorParams() iter.Seq2[graph.Factor, []graph.Param] {
+	return func(yield func(graph.Factor, []graph.Param) bool) {
+		l.each(true, func(_ int, f graph.Factor, ps []graph.Param) bool { return yield(f, ps) })
+	}
+}
+
+// each calls yield with the factors in number order, with their
+// parameters when params is set, until it returns false.
+func (l modelFactors) each(params bool, yield func(int, graph.Factor, []graph.Param) bool) {
+	off := l.fg.offCursors() // the off-graph factors, the next first
+	n := 0                   // the next number
+	emitOff := func() bool {
+		for len(off) > 0 && off[0].num() == n {
+			c := off[0]
+			var ps []graph.Param
+			if params {
+				ps = c.params()
 			}
-			return true
-		}
-		for _, f := range l.g.LabelledFactors() {
-			if !emitOff() || !yield(n, f) {
-				return
+			if !yield(n, c.factor(), ps) {
+				return false
 			}
 			n++
+			if c.advance() {
+				heap.Fix(&off, 0)
+			} else {
+				heap.Pop(&off)
+			}
 		}
-		if emitOff() && len(off) > 0 {
-			panic(fmt.Sprintf("compile: off-graph factor %d is not numbered after factor %d", off[0].num(), n-1))
+		return true
+	}
+	for _, f := range l.g.LabelledFactors() {
+		if !emitOff() || !yield(n, f, nil) {
+			return
 		}
+		n++
+	}
+	if emitOff() && len(off) > 0 {
+		panic(fmt.Sprintf("compile: off-graph factor %d is not numbered after factor %d", off[0].num(), n-1))
 	}
 }
 
@@ -102,18 +110,12 @@ func (g *FactorGraph) isOffGraph(n int) bool {
 	return k < g.offGraph.Len() && g.offGraph.At(k) == n
 }
 
-// offGraphFactor is off-graph factor number n as a graph.Factor.
+// offGraphFactor is off-graph factor number n as a graph.Factor, found
+// by its number in the list that holds it (offList).
 func (g *FactorGraph) offGraphFactor(n int) graph.Factor {
-	l, k := g.offGraphAt(n)
-	return l.factor(k)
-}
-
-// offGraphAt finds off-graph factor number n by its number: the list that
-// holds it (offList) and its index there.
-func (g *FactorGraph) offGraphAt(n int) (offList, int) {
 	for _, l := range g.offLists() {
 		if k := sort.Search(l.len(), func(k int) bool { return l.num(k) >= n }); k < l.len() && l.num(k) == n {
-			return l, k
+			return l.factor(k)
 		}
 	}
 	panic(fmt.Sprintf("compile: factor %d is neither in the graph nor in the factor graph", n))
@@ -256,9 +258,10 @@ type offCursor struct {
 	k int
 }
 
-func (c *offCursor) num() int             { return c.l.num(c.k) }
-func (c *offCursor) factor() graph.Factor { return c.l.factor(c.k) }
-func (c *offCursor) advance() bool        { c.k = c.l.next(c.k); return c.k < c.l.len() }
+func (c *offCursor) num() int              { return c.l.num(c.k) }
+func (c *offCursor) factor() graph.Factor  { return c.l.factor(c.k) }
+func (c *offCursor) params() []graph.Param { return c.l.params(c.k) }
+func (c *offCursor) advance() bool         { c.k = c.l.next(c.k); return c.k < c.l.len() }
 
 // offHeap is a min-heap of cursors by the number of their next factor,
 // so that the off-graph factors are read in number order in O(log lists)

@@ -176,14 +176,14 @@ infer ep`, T)
 	}
 	q := m.Data["q"].Num
 	seen := 0
-	for i, f := range m.Factors().LabelledFactors() {
+	for f, ps := range m.Factors().(graph.ParamList).LabelledFactorParams() {
 		if !strings.HasPrefix(f.Label, "normal(x[") || f.Label == "normal(x[0])" {
 			continue
 		}
 		var k int
 		fmt.Sscanf(f.Label, "normal(x[%d])", &k)
-		if ps := m.Factors().(graph.ParamList).FactorParams(i); f.ScalarName != "var" || math.Float64bits(f.Scalar) != math.Float64bits(q[k]) || ps != nil {
-			t.Errorf("factor %d %s: %s %v, params %v; want var %v and no others", i, f.Label, f.ScalarName, f.Scalar, ps, q[k])
+		if f.ScalarName != "var" || math.Float64bits(f.Scalar) != math.Float64bits(q[k]) || ps != nil {
+			t.Errorf("%s: %s %v, params %v; want var %v and no others", f.Label, f.ScalarName, f.Scalar, ps, q[k])
 		}
 		seen++
 	}

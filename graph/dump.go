@@ -33,13 +33,20 @@ func DumpFactors(w io.Writer, g *Graph, fl FactorList) error {
 	for i, v := range g.Vars {
 		fmt.Fprintf(bw, "var %d %s %s card=%d\n", i, g.VarName(i), v.Domain, v.Card)
 	}
-	pl, _ := fl.(ParamList)
-	for i, f := range fl.LabelledFactors() {
-		var params []Param
-		if pl != nil {
-			params = pl.FactorParams(i)
+	factors := func(yield func(Factor, []Param) bool) {
+		for _, f := range fl.LabelledFactors() {
+			if !yield(f, nil) {
+				return
+			}
 		}
+	}
+	if pl, ok := fl.(ParamList); ok {
+		factors = pl.LabelledFactorParams()
+	}
+	i := 0
+	for f, params := range factors {
 		dumpFactor(bw, g, i, &f, params)
+		i++
 	}
 	return bw.Flush()
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"flag"
+	"iter"
 	"math"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,15 @@ type paramList struct {
 	params map[int][]Param
 }
 
-func (l paramList) FactorParams(i int) []Param { return l.params[i] }
+func (l paramList) LabelledFactorParams() iter.Seq2[Factor, []Param] {
+	return func(yield func(Factor, []Param) bool) {
+		for i, f := range l.LabelledFactors() {
+			if !yield(f, l.params[i]) {
+				return
+			}
+		}
+	}
+}
 
 // smallList is smallGraph with its Gaussian's mean and variance.
 func smallList() ParamList {

@@ -30,8 +30,10 @@ type Param struct {
 // Student-t prior's ν). Dump lists them with the Scalar.
 type ParamList interface {
 	FactorList
-	// FactorParams are factor i's parameters (nil when it has none).
-	FactorParams(i int) []Param
+	// LabelledFactorParams iterates over the factors in order as
+	// LabelledFactors does, each with its parameters (nil when it has
+	// none).
+	LabelledFactorParams() iter.Seq2[Factor, []Param]
 }
 
 // LabelledFactor is factor i with its Label (FactorLabel).
