@@ -87,7 +87,7 @@ type Var struct {
 // values made on demand, with their other named numbers — a site's
 // observation and its likelihood's parameters — through ParamList.) A potential
 // of one scalar parameter (ising's J, field's h) keeps it in Scalar, named
-// ScalarName, with no map at all; identical potentials share one Table,
+// ScalarName; identical potentials share one Table,
 // and the compiler may leave Label empty (FactorLabel makes it on demand):
 // a 10⁶-factor grid then costs about the Factor itself per factor.
 // A log-linear potential (AddLogLinear) also carries its statistic Stat:
