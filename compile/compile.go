@@ -98,6 +98,7 @@ type compiler struct {
 	fset       *ast.FileSet // the positions of every file read (Model.Fset)
 	errs       ast.ErrorList
 	slots      []*binding // the bindings of an's global declarations, by symbol index (nil: not bound)
+	recent     recentUses // the last resolutions read, by position
 	locals     []map[string]*binding
 	sources    map[string][]byte  // file name → source, for labels and options
 	prior      map[int]*priorDecl // latent index → its prior
@@ -220,6 +221,15 @@ func newCompiler(opt Options) *compiler {
 // setAnalysis makes a the table of the names lowering binds, none bound.
 func (c *compiler) setAnalysis(a *analysis) {
 	c.an, c.slots = a, make([]*binding, len(a.symbols))
+	c.recent = recentUses{}
+}
+
+// recentUses caches the resolutions lowering reads (analysis.uses),
+// direct-mapped by position: a plate's body evaluates the same few names
+// once per element, and a hit costs no map lookup.
+type recentUses [64]struct {
+	id  *ast.Ident
+	sym *symbol
 }
 
 // globalNamed is the binding of the global called name, nil when it has
@@ -246,7 +256,11 @@ func (c *compiler) lookup(name string) (*binding, bool) {
 // the name id to (resolve.go), nil when it resolved to none — or to a
 // declaration lowering has not bound.
 func (c *compiler) resolved(id *ast.Ident) *binding {
-	sym := c.an.uses[id]
+	e := &c.recent[uint(id.NamePos)%uint(len(c.recent))]
+	if e.id != id {
+		e.id, e.sym = id, c.an.uses[id]
+	}
+	sym := e.sym
 	switch {
 	case sym == nil:
 		return nil
