@@ -191,10 +191,16 @@ func jetAt(js []ad.Jet, i int) ad.Jet {
 	return ad.Const(math.NaN())
 }
 
-// readsLatent reports whether e names a latent where it is evaluated.
+// readsLatent reports whether e names a latent where it is evaluated (a
+// selector replaced by a state, z[t] in a branch of mu[z[t]], is a number).
 func (c *compiler) readsLatent(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && c.gate.subst != nil {
+			if _, sub := c.gate.subst[x]; sub {
+				return false
+			}
+		}
 		if id, ok := n.(*ast.Ident); ok && !found {
 			b, ok := c.lookup(id.Name)
 			found = ok && b.kind == bLatent

@@ -48,10 +48,11 @@ import (
 // evaluates the same expressions on stdlib/ad jets seeded on the learned
 // params (jetDerivs); on a forest likewise its factors' variances and
 // means (an AR coefficient, a drift) and its sites' eps/var
-// (compile.LearnFunc.GraphTangents). A number reached through an
-// expression without jets (@, a data builtin, an mvnormal conditional),
-// and every number of a factor graph's joint block or a typed factor
-// graph, is a central difference of re-evaluations instead (deriv; step
+// (compile.LearnFunc.GraphTangents); on a typed factor graph its factors'
+// data and affine numbers (compile.LearnFunc.NetTangents). A number
+// reached through an expression without jets (@, a data builtin, an
+// mvnormal conditional), and every number of a factor graph's joint
+// block, is a central difference of re-evaluations instead (deriv; step
 // 1e-6·max(1, |x|)). The
 // Gram-matrix derivatives come from stdlib/kernel and the evidence
 // gradient from infer/learn.
@@ -528,8 +529,8 @@ func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat
 // derivs is the snapshot's derivative in every learned param at x; s0 is
 // the snapshot at x. A model of Gaussian blocks or a forest is
 // differentiated exactly by forward-mode AD (jetDerivs); what that leaves
-// without a derivative, and every number of a factor graph's joint block
-// or a typed factor graph, by central differences (deriv).
+// without a derivative, and every number of a factor graph's joint block,
+// by central differences (deriv).
 func (lb *learnBuilder) derivs(x []float64, s0 snapshot) ([]snapshot, error) {
 	ds, err := lb.jetDerivs(x, s0)
 	if err != nil {
