@@ -28,6 +28,10 @@ import (
 // without jets) a NaN constant.
 type GraphTangents struct {
 	Vars, Affs, Liks []ad.Jet
+	// Blocks are the derivatives of the dense blocks' priors (gp,
+	// mvnormal), in FactorGraph.Dense's order, as Tangents gives them: nil
+	// for a block no learned param reaches.
+	Blocks []*PriorTangent
 }
 
 // GraphTangents returns the derivatives at learned values x (LearnFunc
@@ -35,7 +39,8 @@ type GraphTangents struct {
 // values: only its layout and the numbers no learned param reaches are
 // read), by forward-mode AD as Tangents, from the statements setGraph
 // evaluates again: the conditionals' variances, the priors' means and
-// variances and the sites' likelihood parameters.
+// variances, the dense blocks' priors and the sites' likelihood
+// parameters.
 func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangents, err error) {
 	c := f.compiler(false)
 	c.jet = &jetState{env: map[string]jetVal{}}
@@ -129,9 +134,18 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 			}
 		}
 	}
+	out.Blocks = make([]*PriorTangent, len(fg.Dense))
 	for _, p := range rec.priors {
 		a := c.bind(p.call, p.b)
 		pt := c.priorTangent(a, p.lat, p.k)
+		if pk, ok := p.k.(factor.PriorKind); ok && !pk.Independent() {
+			for i, d := range fg.Dense {
+				if d.Latent == p.lat {
+					out.Blocks[i] = &pt
+				}
+			}
+			continue
+		}
 		lo, hi := fg.gaussiansOf(p.factor)
 		for e := range hi - lo {
 			g := lo + e

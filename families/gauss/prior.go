@@ -282,15 +282,26 @@ func copyBlock(mu, sigma []float64, vars []int, mean []float64, cov *mat.SymDens
 // standards on a factor graph (exact quadrature, elliptical slice
 // sampling).
 func Prior(l Linear) (mean []float64, cov *mat.SymDense, err error) {
+	mean, cov, _, _, err = PriorTangents(l, nil)
+	return mean, cov, err
+}
+
+// PriorTangents is Prior with the derivatives of the mean and covariance
+// in each direction ts[t] (MomentsTangents): dmean[t], dcov[t].
+func PriorTangents(l Linear, ts []Tangent) (mean []float64, cov *mat.SymDense, dmean [][]float64, dcov []*mat.SymDense, err error) {
 	d, ok := Direct(l)
 	if !ok || len(d.Obs) > 0 {
-		return nil, nil, fmt.Errorf("the linear-Gaussian factors are not a directed prior (one prior or conditional per variable, no cycle)")
+		return nil, nil, nil, nil, fmt.Errorf("the linear-Gaussian factors are not a directed prior (one prior or conditional per variable, no cycle)")
 	}
-	mu, sigma, _, err := d.Moments(l, nil)
+	mu, sigma, tan, _, err := d.MomentsTangents(l, ts, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return mu, mat.NewSymDense(l.NumVars(), sigma), nil
+	n := l.NumVars()
+	for _, t := range tan {
+		dmean, dcov = append(dmean, t[:n:n]), append(dcov, mat.NewSymDense(n, t[n:]))
+	}
+	return mu, mat.NewSymDense(n, sigma), dmean, dcov, nil
 }
 
 // FactorizeBlock checks a Gaussian block N(mean, cov) over n variables

@@ -15,13 +15,17 @@ import (
 // snapshot at x: a quantity without an exact derivative (one the learned
 // params reach through an expression with no jet, or whose jet's value is
 // not the number compiled at x) is NaN there, and derivs differences it.
-// It is nil for a factor graph's joint block (differenced whole).
+// On a factor graph's joint block the prior's mean and covariance are
+// propagated with their tangents (jointJetDerivs).
 func (lb *learnBuilder) jetDerivs(x []float64, s0 snapshot) ([]snapshot, error) {
 	if onMessages(lb.m) && lb.m.Net == nil {
 		return lb.forestJetDerivs(x, s0)
 	}
 	if lb.m.Net != nil {
 		return lb.netJetDerivs(x, s0)
+	}
+	if at := lb.at; at != nil && at.FactorGraph != nil && at.Blocks() == nil {
+		return lb.jointJetDerivs(x, at.FactorGraph, s0)
 	}
 	if !lb.f.HasTangents() {
 		return nil, nil

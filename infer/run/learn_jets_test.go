@@ -430,3 +430,77 @@ for t in 0..10 {
 learn s, d
 infer ep { tol = 1e-12 }
 `
+
+// TestLearnJetsJoint: on the factor graphs learned on their joint block
+// (a GP classifier with a latent bias, with a constant in the sites'
+// argument, a GP trend plus a hierarchy of group effects, an AR(1) loop
+// learning a conditional's coefficient and drift), the derivatives of the
+// propagated prior mean and covariance and of the sites' parameters are
+// exact (none falls back), the ones derivs uses, and equal to the
+// central differences to 1e-6 relative; on the hierarchy against the
+// closed forms to 1e-12: ∂Cov(u_i, u_j)/∂tau2 = [i = j] (u_j ~ N(mu,
+// tau2), mu ~ N(0, 1)), ∂K_ij/∂ell = K_ij r²/ell³ of se(ell, 1).
+func TestLearnJetsJoint(t *testing.T) {
+	for _, c := range learnFGCases {
+		if c.forest {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			lb := testBuilder(t, compileFGCase(t, c.file, c.src, c.replace))
+			if onMessages(lb.m) || lb.m.Net != nil {
+				t.Fatal("not learned on the joint block")
+			}
+			exact, diff := snapshotsAt(t, lb, c.x)
+			ds := derivsAt(t, lb, c.x)
+			for k := range c.x {
+				if exact[k].hasNaN() {
+					t.Fatalf("∂/∂%s: a quantity has no exact derivative", lb.params[k].Name)
+				}
+				e, d, u := flatSnap(exact[k], covDims(lb)), flatSnap(diff[k], covDims(lb)), flatSnap(ds[k], covDims(lb))
+				moved := 0
+				for i := range e {
+					if !(math.Abs(e[i]-d[i]) <= 1e-6*math.Max(1, math.Abs(d[i]))) {
+						t.Errorf("∂/∂%s, derivative %d: exact %.12g, central difference %.12g", lb.params[k].Name, i, e[i], d[i])
+					}
+					if u[i] != e[i] {
+						t.Errorf("∂/∂%s, derivative %d: derivs %g, exact %g", lb.params[k].Name, i, u[i], e[i])
+					}
+					if e[i] != 0 {
+						moved++
+					}
+				}
+				if moved == 0 {
+					t.Errorf("∂/∂%s: nothing moves", lb.params[k].Name)
+				}
+			}
+			if c.name != "gp_hierarchy" {
+				return
+			}
+			fg := lb.at.FactorGraph
+			first := map[string]int{}
+			for l, f := range fg.First {
+				first[lb.at.Graph.Latents[l].Name] = f
+			}
+			ell := c.x[0]
+			dK, dT := exact[0].cov[0], exact[1].cov[0]
+			u, f := first["u"], first["f"]
+			X := lb.at.FactorGraph.Dense[0].Prior.X
+			for i := range 5 {
+				for j := range 5 {
+					want := 0.0
+					if i == j {
+						want = 1
+					}
+					if got := dT.At(u+i, u+j); math.Abs(got-want) > 1e-12 {
+						t.Errorf("∂Cov(u%d, u%d)/∂tau2 = %.17g, want %g", i, j, got, want)
+					}
+					r := X.At(i, 0) - X.At(j, 0)
+					kij := math.Exp(-r * r / (2 * ell * ell))
+					if got, want := dK.At(f+i, f+j), kij*r*r/(ell*ell*ell); math.Abs(got-want) > 1e-12 {
+						t.Errorf("∂K(%d, %d)/∂ell = %.17g, closed form %.17g", i, j, got, want)
+					}
+				}
+			}
+		})
+	}
+}
