@@ -32,6 +32,7 @@ type GraphTangents struct {
 	// mvnormal), in FactorGraph.Dense's order, as Tangents gives them: nil
 	// for a block no learned param reaches.
 	Blocks []*PriorTangent
+	falls  []jetFall
 }
 
 // GraphTangents returns the derivatives at learned values x (LearnFunc
@@ -94,12 +95,17 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 		var forms func(k int) lin // the compiled means, whose variables' order the factor keeps
 		if !s.mvn {
 			v = c.jetArg(a, 1, 0)
+			c.fellBack(v)
+		} else {
+			c.fellAt(s.call, "an mvnormal conditional's means and variances have no derivative in the learned params (forward-mode AD does not differentiate its Cholesky factor)")
 		}
 		if s.mean && !s.mvn {
 			var ok bool
 			if mean, ok = c.jetAffine(a.expr(0)); ok {
 				mv, _ := a.val(0)
 				forms = c.condMean(a, mv, len(s.ids))
+			} else {
+				c.fellAt(a.expr(0), "the mean `%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(a.expr(0)))
 			}
 		}
 		for k, id := range s.ids {
@@ -170,6 +176,8 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 				}
 				if v := c.jetArg(a, pi, paramDefault(p)); v.why == "" && len(v.j) == 1 {
 					j = v.j[0]
+				} else {
+					c.fellBack(v)
 				}
 			}
 			jets[name] = j
@@ -193,7 +201,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 			}
 		}
 	}
-	c.locals = nil
+	c.locals, out.falls = nil, c.jet.falls
 	return out, nil
 }
 

@@ -17,6 +17,7 @@ import (
 type NetTangents struct {
 	Factors [][]ad.Jet
 	Why     []string
+	falls   []jetFall
 }
 
 // NetTangents returns the derivatives at learned values x (LearnFunc
@@ -71,7 +72,7 @@ func (f *LearnFunc) NetTangents(x []float64, net *graph.Net) (t *NetTangents, er
 			t.Factors[i], t.Why[i] = nj.flat(nf)
 		}
 	}
-	c.locals = nil
+	c.locals, t.falls = nil, c.jet.falls
 	return t, nil
 }
 
@@ -139,7 +140,7 @@ func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
 		}
 		switch {
 		case v.why != "":
-			n.fail(v.why, ed)
+			n.fail(v, ed)
 		case ar.p.vector && len(v.j) == len(ed.Value):
 			n.data = append(n.data, v.j...)
 		case ar.p.vector && len(v.j) == 1:
@@ -149,13 +150,13 @@ func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
 		case !ar.p.vector && len(ed.Value) == 1 && len(v.j) > 0:
 			n.data = append(n.data, v.j[min(e, len(v.j)-1)])
 		default:
-			n.fail(fmt.Sprintf("%s: %d numbers for the %d of the edge", c.fset.Position(ar.e.Pos()), len(v.j), len(ed.Value)), ed)
+			n.fail(noJet(c.fset, ar.e, "%d numbers for the %d of the edge", len(v.j), len(ed.Value)), ed)
 		}
 		return
 	}
 	ls, ok := c.jetAffine(ar.e)
 	if !ok || len(ls) == 0 {
-		n.fail(fmt.Sprintf("%s: `%s` is not + − of latents and products with numbers, which forward-mode AD differentiates", c.fset.Position(ar.e.Pos()), c.text(ar.e)), ed)
+		n.fail(noJet(c.fset, ar.e, "`%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(ar.e)), ed)
 		return
 	}
 	l := ls[min(e, len(ls)-1)]
@@ -169,12 +170,12 @@ func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
 		forms = v.sym.forms()
 	}
 	if forms == nil {
-		n.fail(fmt.Sprintf("%s: `%s` is not an affine form", c.fset.Position(ar.e.Pos()), c.text(ar.e)), ed)
+		n.fail(noJet(c.fset, ar.e, "`%s` is not an affine form", c.text(ar.e)), ed)
 		return
 	}
 	fm := forms(min(e, v.size()-1))
 	if len(fm.ids) != len(ed.Vars) {
-		n.fail(fmt.Sprintf("%s: `%s` has %d variables, its edge %d", c.fset.Position(ar.e.Pos()), c.text(ar.e), len(fm.ids), len(ed.Vars)), ed)
+		n.fail(noJet(c.fset, ar.e, "`%s` has %d variables, its edge %d", c.text(ar.e), len(fm.ids), len(ed.Vars)), ed)
 		return
 	}
 	for _, id := range fm.ids {
@@ -184,11 +185,12 @@ func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
 }
 
 // fail appends ed's numbers as NaN constants (no exact derivative) and
-// notes why.
-func (n *netJets) fail(why string, ed graph.Edge) {
+// notes why (v's reason).
+func (n *netJets) fail(v jetVal, ed graph.Edge) {
 	if n.why == "" {
-		n.why = why
+		n.why = v.why
 	}
+	n.c.fellBack(v)
 	nan := ad.Const(math.NaN())
 	for range ed.Value {
 		n.data = append(n.data, nan)
