@@ -491,12 +491,12 @@ func TestLearnJetsJoint(t *testing.T) {
 					if i == j {
 						want = 1
 					}
-					if got := dT.At(u+i, u+j); math.Abs(got-want) > 1e-12 {
+					if got := dT.At(u+i, u+j); !(math.Abs(got-want) <= 1e-12) {
 						t.Errorf("∂Cov(u%d, u%d)/∂tau2 = %.17g, want %g", i, j, got, want)
 					}
 					r := X.At(i, 0) - X.At(j, 0)
 					kij := math.Exp(-r * r / (2 * ell * ell))
-					if got, want := dK.At(f+i, f+j), kij*r*r/(ell*ell*ell); math.Abs(got-want) > 1e-12 {
+					if got, want := dK.At(f+i, f+j), kij*r*r/(ell*ell*ell); !(math.Abs(got-want) <= 1e-12) {
 						t.Errorf("∂K(%d, %d)/∂ell = %.17g, closed form %.17g", i, j, got, want)
 					}
 				}
