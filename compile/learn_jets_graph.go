@@ -22,10 +22,11 @@ import (
 //
 // A conditional's mean a·x[t − 1] + d is evaluated as an affine form
 // whose coefficients and constant are jets (jetAffine), aligned to the
-// variables of the compiled form. A number no learned param reaches is a
-// constant; one without an exact derivative (an mvnormal conditional, a
-// mean that is not + − of forms and products with numbers, an expression
-// without jets) a NaN constant.
+// variables of the compiled form; an mvnormal conditional's scalar
+// conditionals combine those forms with the numbers β of its covariance
+// (mvJetMeans). A number no learned param reaches is a constant; one
+// without an exact derivative (a mean that is not + − of forms and
+// products with numbers, an expression without jets) a NaN constant.
 type GraphTangents struct {
 	Vars, Affs, Liks []ad.Jet
 	// Blocks are the derivatives of the dense blocks' priors (gp,
@@ -93,11 +94,16 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 		var v jetVal
 		var mean []jetLin
 		var forms func(k int) lin // the compiled means, whose variables' order the factor keeps
+		var mvVars []float64      // an mvnormal conditional's variances (its covariance is not learned)
 		if !s.mvn {
 			v = c.jetArg(a, 1, 0)
 			c.fellBack(v)
+		} else if ml, ok := c.jetAffine(a.expr(0)); ok && (len(ml) == 1 || len(ml) == len(s.ids)) {
+			mv, _ := a.val(0)
+			forms, mvVars = c.mvConditional(a, c.condMean(a, mv, len(s.ids)), s.ids)
+			mean = c.mvJetMeans(a, ml, s.ids)
 		} else {
-			c.fellAt(s.call, "an mvnormal conditional's means and variances have no derivative in the learned params (forward-mode AD does not differentiate its Cholesky factor)")
+			c.fellAt(a.expr(0), "the mean `%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(a.expr(0)))
 		}
 		if s.mean && !s.mvn {
 			var ok bool
@@ -114,6 +120,8 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 				continue
 			}
 			switch {
+			case mvVars != nil:
+				out.Vars[g] = ad.Const(mvVars[k])
 			case s.mvn || v.why != "" || len(v.j) == 0:
 				out.Vars[g] = nan
 			default:
@@ -203,6 +211,27 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 	}
 	c.locals, out.falls = nil, c.jet.falls
 	return out, nil
+}
+
+// mvJetMeans are the means of the scalar conditionals of mvnormal call a
+// over the elements ids (mvConditional) with jets: m_i + Σ_{j<i} β_ij (x_j
+// − m_j), ml the mean's forms with jets (one broadcasts); β, from the
+// covariance, which no learned param reaches, is a number.
+func (c *compiler) mvJetMeans(a *args, ml []jetLin, ids []int) []jetLin {
+	out := make([]jetLin, len(ids))
+	m := func(i int) jetLin { return ml[min(i, len(ml)-1)] }
+	c.mvRows(a, len(ids), func(i int, beta []float64, _ float64) {
+		l := m(i)
+		l = jetLin{ids: slices.Clone(l.ids), coefs: slices.Clone(l.coefs), c: l.c}
+		for j, b := range beta {
+			mj := m(j).scale(ad.Const(-b))
+			l.ids = append(append(l.ids, ids[j]), mj.ids...)
+			l.coefs = append(append(l.coefs, ad.Const(b)), mj.coefs...)
+			l.c = l.c.Add(mj.c)
+		}
+		out[i] = l
+	})
+	return out
 }
 
 // jetAt is js[i], or a NaN constant past its end.

@@ -8,8 +8,8 @@ import (
 
 // learnWarnings warns, once per place, where learning will take central
 // differences instead of exact derivatives: the numbers a learned param
-// reaches through an expression without jets (@, a data builtin, an
-// mvnormal conditional; learn_jets.go). It runs the forward-mode pass
+// reaches through an expression without jets (@, a data builtin;
+// learn_jets.go). It runs the forward-mode pass
 // learning runs (Tangents, GraphTangents or NetTangents) at the learned
 // params' starting values and warns at each place it noted (jetFall). A
 // model whose learning uses no gradient (Student-t blocks) or whose pass

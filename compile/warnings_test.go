@@ -66,8 +66,8 @@ learn s in [0.1, 10]
 // TestLearnFallbackWarns: a learned param that reaches a number through
 // an expression without jets — @ in a gp kernel (Gaussian blocks), in a
 // random walk's variance inside a plate (a forest: one warning for the
-// statement), in a beta prior's pseudo-count (a typed factor graph), an
-// mvnormal conditional's mean (a factor graph's joint block) — compiles
+// statement), in a beta prior's pseudo-count (a typed factor graph), in
+// an mvnormal conditional's mean (a factor graph's joint block) — compiles
 // with one warning at that expression saying learning differences it;
 // the same models with the expression written with jets give none.
 func TestLearnFallbackWarns(t *testing.T) {
@@ -107,11 +107,11 @@ data y = [0.3, -0.2]
 latent u: real[2]
 u ~ mvnormal([0, 0], [[1, 0], [0, 1]])
 latent w: real[2]
-w ~ mvnormal(a * u, [[1, 0.3], [0.3, 1]])
+w ~ mvnormal([1, 0] @ [a, 1] * u, [[1, 0.3], [0.3, 1]])
 for i in 0..2 { y[i] ~ normal(w[i], 0.5) }
 learn a
 infer ep
-`, [2]string{"w ~ mvnormal(a * u, [[1, 0.3], [0.3, 1]])", "for i in 0..2 { w[i] ~ normal(a * u[i], 1) }"}, 6, 5, "an mvnormal conditional's means and variances have no derivative"},
+`, [2]string{"[1, 0] @ [a, 1] * u", "a * u"}, 6, 14, "the mean `[1, 0] @ [a, 1] * u` has no derivative"},
 	} {
 		m, err := CompileSource("l.fg", []byte(c.src), Options{})
 		if err != nil {

@@ -52,7 +52,7 @@ import (
 // data and affine numbers (compile.LearnFunc.NetTangents); on a factor
 // graph's joint block its prior mean and covariance, propagated with
 // their tangents (jointJetDerivs). A number reached through an
-// expression without jets (@, a data builtin, an mvnormal conditional),
+// expression without jets (@, a data builtin),
 // and what it reaches, is a central difference of re-evaluations instead
 // (deriv; step 1e-6·max(1, |x|)). The
 // Gram-matrix derivatives come from stdlib/kernel and the evidence

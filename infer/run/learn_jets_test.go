@@ -431,20 +431,50 @@ learn s, d
 infer ep { tol = 1e-12 }
 `
 
+// mvChain is a chain of 2-vector states x[t] ~ mvnormal(a * x[t − 1] + d,
+// Q) learning a and d: its scalar conditionals (compile's mvConditional)
+// have means m_i + Σ_{j<i} β_ij (x_j − m_j) with a and d in every m.
+const mvChain = `
+param a = 0.6
+param d = 0.2
+data Y: real[4, 2] = [[0.3, -0.1], [0.5, 0.2], [0.9, 0.4], [0.7, 0.8]]
+latent x: real[4, 2]
+x[0] ~ mvnormal([0, 0], [[1, 0.3], [0.3, 1]])
+for t in 1..4 {
+  x[t] ~ mvnormal(a * x[t - 1] + d, [[0.5, 0.2], [0.2, 0.4]])
+}
+for t in 0..4 {
+  for k in 0..2 {
+    Y[t, k] ~ normal(x[t, k], 0.1)
+  }
+}
+learn a, d
+infer ep { tol = 1e-12 }
+`
+
 // TestLearnJetsJoint: on the factor graphs learned on their joint block
 // (a GP classifier with a latent bias, with a constant in the sites'
 // argument, a GP trend plus a hierarchy of group effects, an AR(1) loop
-// learning a conditional's coefficient and drift), the derivatives of the
+// learning a conditional's coefficient and drift, a chain of mvnormal
+// conditionals learning a coefficient and drift of their means), the derivatives of the
 // propagated prior mean and covariance and of the sites' parameters are
 // exact (none falls back), the ones derivs uses, and equal to the
 // central differences to 1e-6 relative; on the hierarchy against the
 // closed forms to 1e-12: ∂Cov(u_i, u_j)/∂tau2 = [i = j] (u_j ~ N(mu,
 // tau2), mu ~ N(0, 1)), ∂K_ij/∂ell = K_ij r²/ell³ of se(ell, 1).
 func TestLearnJetsJoint(t *testing.T) {
+	type jcase struct {
+		name, file, src string
+		x               []float64
+		replace         [2]string
+	}
+	cases := []jcase{{name: "mvnormal_chain", src: mvChain, x: []float64{0.6, 0.2}}}
 	for _, c := range learnFGCases {
-		if c.forest {
-			continue
+		if !c.forest {
+			cases = append(cases, jcase{c.name, c.file, c.src, c.x, c.replace})
 		}
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			lb := testBuilder(t, compileFGCase(t, c.file, c.src, c.replace))
 			if onMessages(lb.m) || lb.m.Net != nil {
