@@ -33,7 +33,11 @@ func (c *compiler) categoricalPrior(lat int, a *args) {
 // distribution is not categorical.
 func (c *compiler) elementCategorical(lhsAt ast.Node, lhs val, call *ast.CallExpr) bool {
 	sy := lhs.sym
-	if sy.lat < 0 || sy.exprs || sy.ids == nil || call.FunName() != (factor.Categorical{}).Name() {
+	if sy.lat < 0 || sy.exprs || sy.ids == nil {
+		return false
+	}
+	k, _ := factor.Lookup(call.FunName(), factor.Prior)
+	if _, cat := k.(factor.Categorical); !cat {
 		return false
 	}
 	l := &c.m.Graph.Latents[sy.lat]

@@ -231,7 +231,7 @@ y[2] ~ normal(dot(w, X[2]), 0.5)
 			t.Errorf("site %d: %+v", i, s)
 		}
 	}
-	if s := w.Sites[3]; s.Kind != "normal" || s.Params["var"] != 0.5 || s.Y != 1 || s.Proj[1] != 5 {
+	if s := w.Sites[3]; s.Lik != (factor.Normal{Var: 0.5}) || s.Params["var"] != 0.5 || s.Y != 1 || s.Proj[1] != 5 {
 		t.Errorf("normal site %+v", s)
 	}
 	if s := f.Sites[0]; s.Index != 3 || s.Proj != nil {

@@ -99,8 +99,9 @@ func (c *compiler) conditional(lhsAt ast.Node, lhs val, call *ast.CallExpr, pos 
 	}
 	c.fg.tried[s.lat]++
 	b := c.distribution(call)
-	mvn := b.Name == (factor.MVNormal{}).Name()
-	if b.Name != (factor.NormalPrior{}).Name() && !mvn {
+	k, _ := factor.Lookup(b.Name, factor.Prior)
+	_, mvn := k.(factor.MVNormal)
+	if _, normal := k.(factor.NormalPrior); !normal && !mvn {
 		if !b.Prior {
 			c.fail(call.Fun, "`%s` is a likelihood and cannot be the prior of `%s`; a conditional on latent elements is normal(mean, var) or mvnormal(mean, cov)", b.Name, c.text(lhsAt))
 		}

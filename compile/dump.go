@@ -100,10 +100,10 @@ func dumpBlock(bw *bufio.Writer, i int, b *Block) {
 	}
 	dumpFITC(bw, p.FITC)
 	for _, s := range b.Sites {
-		fmt.Fprintf(bw, "  site %s %s y=%s index=%d proj=%s params=%v factor=%d\n", s.Label, s.Kind, num(s.Y), s.Index, floats(s.Proj, 8), s.Params, s.Factor)
+		fmt.Fprintf(bw, "  site %s %s y=%s index=%d proj=%s params=%v factor=%d\n", s.Label, s.Lik.Name(), num(s.Y), s.Index, floats(s.Proj, 8), s.Params, s.Factor)
 	}
 	for _, s := range b.Streams {
-		fmt.Fprintf(bw, "  stream %s %s params=%v data=%s labels=%s %dx%d\n", s.Label, s.Kind, s.Params, filepath.ToSlash(s.Data), filepath.ToSlash(s.Labels), s.Rows, s.Cols)
+		fmt.Fprintf(bw, "  stream %s %s params=%v data=%s labels=%s %dx%d\n", s.Label, s.Lik.Name(), s.Params, filepath.ToSlash(s.Data), filepath.ToSlash(s.Labels), s.Rows, s.Cols)
 	}
 	zero, one := make([]float64, b.N), make([]float64, b.N)
 	for j := range one {
@@ -224,7 +224,7 @@ func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
 		fmt.Fprintf(bw, "  gaussian %s target=%d aff=%s var=%s factor=%d\n", g.GaussianLabel(i), f.Target, affineString(f.Aff), num(f.Var), f.Factor)
 	}
 	for i, s := range g.Sites() {
-		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", g.SiteLabel(i), s.Shared.Kind, num(s.Y), affineString(s.Aff), s.Shared.Params, s.Factor)
+		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", g.SiteLabel(i), s.Shared.Lik.Name(), num(s.Y), affineString(s.Aff), s.Shared.Params, s.Factor)
 	}
 	dumpGates(bw, g)
 }
@@ -237,7 +237,7 @@ func dumpGates(bw *bufio.Writer, g *FactorGraph) {
 	for _, gt := range g.Gates {
 		fmt.Fprintf(bw, "  gate %s selector=%d factor=%d\n", gt.Label, gt.Selector, gt.Factor)
 		for k, s := range gt.Branches {
-			fmt.Fprintf(bw, "    branch %d %s y=%s aff=%s params=%v\n", k, s.Shared.Kind, num(s.Y), affineString(s.Aff), s.Shared.Params)
+			fmt.Fprintf(bw, "    branch %d %s y=%s aff=%s params=%v\n", k, s.Shared.Lik.Name(), num(s.Y), affineString(s.Aff), s.Shared.Params)
 		}
 	}
 }

@@ -136,12 +136,12 @@ type LinearGaussian struct {
 
 // AffineSite is a likelihood site on an affine expression, with the
 // projection in Aff. The sites of one statement share one *Site, Shared,
-// for what they have in common (Kind, Lik, Params, Pos; its Index is −1
+// for what they have in common (Lik, Params, Pos; its Index is −1
 // and Proj nil), so that a plate of 10⁶ sites keeps one Site, not 10⁶:
 // Y, Factor and Label are the site's own (Shared's are not). BlockSite
 // assembles the whole Site.
 type AffineSite struct {
-	Shared *Site // Kind, Lik, Params and Pos of the statement; its Y, Factor, Label, Index and Proj are not this site's
+	Shared *Site // Lik, Params and Pos of the statement; its Y, Factor, Label, Index and Proj are not this site's
 	Y      float64
 	Factor int    // the factor's number (Model.Factors)
 	Label  string // e.g. "normal(y[3])"
@@ -162,7 +162,7 @@ type siteSharer struct{ last *Site }
 
 // site is the AffineSite of s with projection a.
 func (sh *siteSharer) site(s Site, a Affine) AffineSite {
-	if l := sh.last; l == nil || l.Kind != s.Kind || l.Pos != s.Pos || !graph.SameParams(l.Params, s.Params) || !sameLik(l.Lik, s.Lik) ||
+	if l := sh.last; l == nil || l.Pos != s.Pos || !graph.SameParams(l.Params, s.Params) || !sameLik(l.Lik, s.Lik) ||
 		l.Vars != nil || s.Vars != nil || l.Offset != s.Offset {
 		shared := s
 		shared.Y, shared.Factor, shared.Label, shared.Index, shared.Proj = 0, 0, "", -1, nil

@@ -94,7 +94,7 @@ func TestFactorGraphRandomWalk(t *testing.T) {
 	}
 	s := g.Site(2) // y[3] observes x[3]
 	wantAffine(t, "y[3]", s.Aff, []int{3}, []float64{1}, 0)
-	if s.Shared.Kind != "normal" || s.Y != 0.9 || s.Shared.Params["var"] != 0.2 || s.Label != "normal(y[3])" {
+	if s.Shared.Lik != (factor.Normal{Var: 0.2}) || s.Y != 0.9 || s.Shared.Params["var"] != 0.2 || s.Label != "normal(y[3])" {
 		t.Errorf("site: %+v", s.Shared)
 	}
 	if f := m.Factors().LabelledFactor(x3.Factor); !reflect.DeepEqual(f.Vars, []int{3, 2}) {
@@ -220,7 +220,7 @@ for i in 0..4 {
 	}
 	s := g.Site(2)
 	wantAffine(t, "won[2]", s.Aff, []int{7, 8}, []float64{1, -1}, 0)
-	if s.Shared.Kind != "step" || s.Y != 1 || s.Label != "step(won[2])" {
+	if !graph.SameKind(s.Shared.Lik, factor.Step{}) || s.Y != 1 || s.Label != "step(won[2])" {
 		t.Errorf("won[2]: %+v", s.Shared)
 	}
 	checkFactors(t, m)
@@ -245,7 +245,7 @@ for i in 0..4 {
 	}
 	wantAffine(t, "a[1]", gaussianOf(t, g, 4).Aff, []int{4, 2}, []float64{1, -1}, 0)
 	wantAffine(t, "y[3]", g.Site(3).Aff, []int{0, 1, 3}, []float64{-1, 2, 1}, 0)
-	if g.Site(3).Y != -1 || g.Site(3).Shared.Kind != "probit" {
+	if g.Site(3).Y != -1 || !graph.SameKind(g.Site(3).Shared.Lik, factor.Probit{}) {
 		t.Errorf("y[3]: %+v", g.Site(3).Shared)
 	}
 	checkFactors(t, m)
@@ -422,23 +422,23 @@ k[0] ~ poisson_log(2 * w[0] + 0.5)
 r[1] ~ mixture([0.8, 0.2], normal(w[1] + c, 1), normal(0, 10))
 `)
 	want := []struct {
-		kind  string
+		kind  factor.Kind
 		vars  []int
 		coefs []float64
 		c     float64
 	}{
-		{"logistic", []int{0, 2}, []float64{1, 1}, 0},
-		{"student_t", []int{1, 2}, []float64{1, -1}, 1},
-		{"poisson_log", []int{0}, []float64{2}, 0.5},
-		{"mixture", []int{1, 2}, []float64{1, 1}, 0},
+		{factor.Logistic{}, []int{0, 2}, []float64{1, 1}, 0},
+		{factor.StudentT{}, []int{1, 2}, []float64{1, -1}, 1},
+		{factor.PoissonLog{}, []int{0}, []float64{2}, 0.5},
+		{factor.Mixture{}, []int{1, 2}, []float64{1, 1}, 0},
 	}
 	if g.NumSites() != len(want) {
 		t.Fatalf("%d sites", g.NumSites())
 	}
 	for i, w := range want {
 		s := g.Site(i)
-		if s.Shared.Kind != w.kind {
-			t.Errorf("site %d is %s, want %s", i, s.Shared.Kind, w.kind)
+		if !graph.SameKind(s.Shared.Lik, w.kind) {
+			t.Errorf("site %d is %s, want %s", i, s.Shared.Lik.Name(), w.kind.Name())
 		}
 		wantAffine(t, s.Label, s.Aff, w.vars, w.coefs, w.c)
 	}

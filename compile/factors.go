@@ -393,7 +393,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	if idx {
 		// The statement's Site, shared with the statement before when they
 		// are the same (an unrolled plate's statements).
-		shared := c.fg.idxShare.site(Site{Kind: b.Name, Lik: lik, Params: params, Pos: s.Pos(), Index: -1}, Affine{}).Shared
+		shared := c.fg.idxShare.site(Site{Lik: lik, Params: params, Pos: s.Pos(), Index: -1}, Affine{}).Shared
 		if len(c.fg.idxSites) == 0 || c.fg.idxSites[len(c.fg.idxSites)-1] != shared {
 			c.fg.idxSites = append(c.fg.idxSites, shared)
 		}
@@ -435,7 +435,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		case block:
 			site = c.formSite(lat, form)
 		}
-		site.Kind, site.Lik, site.Y, site.Params, site.Pos = b.Name, lik, y.num[k], params, s.Pos()
+		site.Lik, site.Y, site.Params, site.Pos = lik, y.num[k], params, s.Pos()
 		site.Label = label(k)
 		c.countFactor(s)
 		site.Factor = c.addOffGraph()

@@ -24,9 +24,9 @@ type FITC struct {
 	JitterSet bool
 }
 
-// fitcHint points a too-large dense gp prior to the sparse one.
-func fitcHint(a *args) string {
-	if a.b.Name != (factor.GP{}).Name() {
+// fitcHint points a too-large dense gp prior (kind k) to the sparse one.
+func fitcHint(k factor.Kind) string {
+	if _, gp := k.(factor.GP); !gp {
 		return ""
 	}
 	return "; gp(kernel, X, inducing = Z) with m inducing inputs Z needs only n×m numbers (FITC)"
@@ -41,18 +41,21 @@ const (
 	gpJitter   = 3
 )
 
-// isFITC reports whether a gp call names inducing inputs.
-func isFITC(a *args) bool {
-	return a.b.Name == (factor.GP{}).Name() && a.expr(gpInducing) != nil
+// isFITC reports whether the call a of a prior of kind k is a gp call
+// naming inducing inputs.
+func isFITC(a *args, k factor.Kind) bool {
+	_, gp := k.(factor.GP)
+	return gp && a.expr(gpInducing) != nil
 }
 
-// fitcPrior evaluates `inducing = Z` and `jitter = J` of a gp call with
-// n latent elements and inputs of `cols` columns, bounding m and n·m.
-func (c *compiler) fitcPrior(a *args, n, cols int) *FITC {
-	if e := a.expr(gpJitter); e != nil && !isFITC(a) {
+// fitcPrior evaluates `inducing = Z` and `jitter = J` of a gp call a
+// (kind k) with n latent elements and inputs of `cols` columns, bounding
+// m and n·m.
+func (c *compiler) fitcPrior(a *args, k factor.Kind, n, cols int) *FITC {
+	if e := a.expr(gpJitter); e != nil && !isFITC(a, k) {
 		c.fail(e, "gp: `jitter` is the FITC jitter on K_uu and needs `inducing = Z`")
 	}
-	if !isFITC(a) {
+	if !isFITC(a, k) {
 		return nil
 	}
 	zv, _ := a.val(gpInducing)

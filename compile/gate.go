@@ -216,7 +216,7 @@ func (c *compiler) gateBranches(s *ast.TildeStmt, y val, call *ast.CallExpr, lk 
 	forms := c.branchForms(a.at(pi), b.Name, proj)
 	out := make([]gateBranch, n)
 	for i := range out {
-		site := Site{Kind: b.Name, Lik: lik, Y: y.num[i], Params: lik.Params(), Pos: s.Pos(), Index: -1,
+		site := Site{Lik: lik, Y: y.num[i], Params: lik.Params(), Pos: s.Pos(), Index: -1,
 			Label: fmt.Sprintf("%s(%s | %s = %d)", b.Name, c.elemName(s.LHS, y, i), c.selectorName(uses[0], i), st)}
 		out[i] = gateBranch{site: site, form: forms[min(i, len(forms)-1)]}
 	}

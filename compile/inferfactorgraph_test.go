@@ -35,9 +35,9 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 	if gaussian {
 		lik = factor.Normal{Var: 1}
 	}
-	fg.AddSite(AffineSite{Shared: &Site{Kind: lik.Name(), Lik: lik, Index: -1}, Y: 1, Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}})
+	fg.AddSite(AffineSite{Shared: &Site{Lik: lik, Index: -1}, Y: 1, Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}})
 	if loop {
-		fg.AddSite(AffineSite{Shared: &Site{Kind: "normal", Lik: factor.Normal{Var: 1}, Index: -1}, Aff: Affine{Vars: []int{n - 1, 0}, Coefs: []float64{1, -1}}})
+		fg.AddSite(AffineSite{Shared: &Site{Lik: factor.Normal{Var: 1}, Index: -1}, Aff: Affine{Vars: []int{n - 1, 0}, Coefs: []float64{1, -1}}})
 	}
 	return &Model{Fset: fgFset, Graph: g, FactorGraph: fg, Params: map[string]Value{}, Data: map[string]Value{}}
 }

@@ -133,9 +133,11 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 	c.prior[lat] = &priorDecl{prior: p, factor: f, pos: call.Pos()}
 }
 
-func priorParams(p Prior) map[string]float64 {
+// priorParams are the parameters of prior p beyond its kind and arrays
+// (graph.ParamList): a Student-t prior's ν.
+func priorParams(p Prior) []graph.Param {
 	if p.Kind.Family() == graph.StudentT {
-		return map[string]float64{"nu": p.Nu}
+		return []graph.Param{{Name: "nu", Value: p.Nu}}
 	}
 	return nil
 }
@@ -188,7 +190,7 @@ func (c *compiler) gaussianPrior(a *args, l *graph.Latent, k factor.Kind) Prior 
 		// block is known not to be streamed.
 		return Prior{Kind: factor.NormalPrior{}, Mean: c.perElement(a, 0, n, false), Var: c.perElement(a, 1, n, true)}
 	}
-	if msg := c.covTooLarge(l.Name, n, fitcHint(a)); msg != "" && !isFITC(a) {
+	if msg := c.covTooLarge(l.Name, n, fitcHint(k)); msg != "" && !isFITC(a, k) {
 		c.fail(a.call, "%s", msg)
 	}
 	switch k := k.(type) {
@@ -321,7 +323,7 @@ func (c *compiler) processPrior(a *args, l *graph.Latent, kind factor.PriorKind,
 	X := mat.NewDense(n, cols, append([]float64(nil), xv.num...))
 	p := Prior{Kind: kind, Nu: nu, Mean: make([]float64, n), Kernel: *kv.kern, X: X}
 	if kind.Family() == graph.Gaussian {
-		p.FITC = c.fitcPrior(a, n, cols)
+		p.FITC = c.fitcPrior(a, kind, n, cols)
 	}
 	if !c.check && p.FITC == nil {
 		p.Cov = kv.kern.Gram(X)

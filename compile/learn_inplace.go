@@ -199,7 +199,7 @@ func (r *learnRec) inPlace(m *Model) error {
 	}
 	for sh, n := range set {
 		if all[sh] != n {
-			return fmt.Errorf("the sites of %s share their likelihood with sites learning does not change", sh.Kind)
+			return fmt.Errorf("the sites of %s share their likelihood with sites learning does not change", sh.Lik.Name())
 		}
 	}
 	return nil

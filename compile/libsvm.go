@@ -22,7 +22,6 @@ import (
 // features file, Labels the labels file (often the same file), both read
 // through FS (nil: the operating system's files).
 type StreamSites struct {
-	Kind         string             // the likelihood's name
 	Lik          factor.Site        // the likelihood with its parameters: a binary classifier (factor.ClassProb)
 	Params       map[string]float64 // Lik.Params()
 	Data, Labels string
@@ -224,7 +223,7 @@ func (c *compiler) addStream(s *ast.ForStmt, t *ast.TildeStmt, call *ast.CallExp
 	lk := k.(factor.LikelihoodKind)
 	a := c.bind(call, b)
 	lik := c.newSite(a, lk, paramIndex(b, lk.Projection()))
-	c.streams[lat] = append(c.streams[lat], StreamSites{Kind: b.Name, Lik: lik, Params: lik.Params(), Data: x.path, Labels: y.path,
+	c.streams[lat] = append(c.streams[lat], StreamSites{Lik: lik, Params: lik.Params(), Data: x.path, Labels: y.path,
 		FS: c.opt.FS, Rows: y.info.Rows, Cols: x.cols, Pos: t.Pos(),
 		Label: fmt.Sprintf("%s(%s) over %d examples of %s", b.Name, c.text(t.LHS), y.info.Rows, y.path)})
 }
@@ -271,7 +270,7 @@ func (c *compiler) streamApprox(s *ast.InferStmt, spec *InferSpec, b *Block, giv
 		case !closed && !given:
 			spec.Approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
 		case !closed && spec.Approx.Kind != infer.SchemeGH:
-			c.fail(s, "%s sites on libsvm data integrate their projection with approx = gh(n = 32)", st.Kind)
+			c.fail(s, "%s sites on libsvm data integrate their projection with approx = gh(n = 32)", st.Lik.Name())
 		case spec.Approx.Kind != infer.SchemeExact && spec.Approx.Kind != infer.SchemeGH:
 			c.fail(s, "libsvm sites use closed-form moments or approx = gh on the projection, not %s", spec.Approx)
 		}

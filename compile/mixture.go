@@ -103,7 +103,7 @@ func (c *compiler) mixture(s *ast.TildeStmt, y val, call *ast.CallExpr, name str
 		if forms == nil {
 			site = mc[first].sites[min(i, len(mc[first].sites)-1)]
 		}
-		site.Kind, site.Lik, site.Y, site.Params, site.Pos = name, m, y.num[i], m.Params(), s.Pos()
+		site.Lik, site.Y, site.Params, site.Pos = m, y.num[i], m.Params(), s.Pos()
 		site.Label = fmt.Sprintf("%s(%s)", name, c.elemName(s.LHS, y, i))
 		c.countFactor(s)
 		site.Factor = c.addOffGraph()
@@ -242,7 +242,7 @@ func (c *compiler) checkMixtures(s *ast.InferStmt, spec *InferSpec) {
 	for _, site := range sites {
 		if m, ok := site.Lik.(factor.Mixture); ok && m.HasJump() {
 			c.fail(s, "divergence %v integrates a mixture's log-density numerically, which a step component makes inaccurate (the %s at %s); use divergence kl",
-				spec.Settings.Divergence, site.Kind, c.fset.Position(site.Pos))
+				spec.Settings.Divergence, site.Lik.Name(), c.fset.Position(site.Pos))
 		}
 	}
 }

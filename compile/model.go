@@ -178,8 +178,7 @@ type KernelSpec struct {
 // Site is one factor on a single projection aᵀw of the block's vector.
 // Exactly one of Index (≥ 0: a = e_Index) and Proj (non-nil: a = Proj) is set.
 type Site struct {
-	Kind   string      // the likelihood's name, e.g. probit
-	Lik    factor.Site // the likelihood with its parameters; its types carry the rules
+	Lik    factor.Site // the likelihood with its parameters: its type is the kind (compare with graph.SameKind, print with Name()) and carries the rules
 	Y      float64     // the observation: ±1 for classification, the target for normal
 	Index  int
 	Proj   []float64

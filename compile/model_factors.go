@@ -17,9 +17,12 @@ import (
 // factors), interleaved with the continuous ones, which only the
 // FactorGraph holds (whole-latent priors, conditionals, likelihood sites
 // and mixtures, mini-batch potentials, gated likelihoods) and whose
-// graph.Factor — kind, graph variables, label, parameters, position — is
-// made on demand from it: the list Graph was when it held every factor.
-// Numbers are the factors' (Block.Factor, LinearGaussian.Factor, ...).
+// graph.Factor — kind, graph variables, label, position, a conditional's
+// variance as its Scalar — is made on demand from it, and their other
+// parameters (a site's observation y and its likelihood's parameters, a
+// Student-t prior's ν) too, by graph.ParamList: the list Graph was when it
+// held every factor. Numbers are the factors' (Block.Factor,
+// LinearGaussian.Factor, ...).
 func (m *Model) Factors() graph.FactorList {
 	if fg := m.FactorGraph; fg != nil && fg.offGraph.Len() > 0 {
 		return modelFactors{g: m.Graph, fg: fg}
@@ -45,32 +48,50 @@ func (l modelFactors) LabelledFactor(i int) graph.Factor {
 
 func (l modelFactors) LabelledFactors() iter.Seq2[int, graph.Factor] {
 	return func(yield func(int, graph.Factor) bool) {
-		off := l.fg.offCursors() // the off-graph factors, the next first
-		n := 0                   // the next number
-		emitOff := func() bool {
-			for len(off) > 0 && off[0].num() == n {
-				c := off[0]
-				if !yield(n, c.factor()) {
-					return false
-				}
-				n++
-				if c.advance() {
-					heap.Fix(&off, 0)
-				} else {
-					heap.Pop(&off)
-				}
+		l.each(false, func(n int, f graph.Factor, _ []graph.Param) bool { return yield(n, f) })
+	}
+}
+
+// LabelledFactorParams is LabelledFactors with each factor's parameters
+// beyond its Scalar (graph.ParamList): none for Graph's factors.
+func (l modelFactors) LabelledFactorParams() iter.Seq2[graph.Factor, []graph.Param] {
+	return func(yield func(graph.Factor, []graph.Param) bool) {
+		l.each(true, func(_ int, f graph.Factor, ps []graph.Param) bool { return yield(f, ps) })
+	}
+}
+
+// each calls yield with the factors in number order, with their
+// parameters when params is set, until it returns false.
+func (l modelFactors) each(params bool, yield func(int, graph.Factor, []graph.Param) bool) {
+	off := l.fg.offCursors() // the off-graph factors, the next first
+	n := 0                   // the next number
+	emitOff := func() bool {
+		for len(off) > 0 && off[0].num() == n {
+			c := off[0]
+			var ps []graph.Param
+			if params {
+				ps = c.params()
 			}
-			return true
-		}
-		for _, f := range l.g.LabelledFactors() {
-			if !emitOff() || !yield(n, f) {
-				return
+			if !yield(n, c.factor(), ps) {
+				return false
 			}
 			n++
+			if c.advance() {
+				heap.Fix(&off, 0)
+			} else {
+				heap.Pop(&off)
+			}
 		}
-		if emitOff() && len(off) > 0 {
-			panic(fmt.Sprintf("compile: off-graph factor %d is not numbered after factor %d", off[0].num(), n-1))
+		return true
+	}
+	for _, f := range l.g.LabelledFactors() {
+		if !emitOff() || !yield(n, f, nil) {
+			return
 		}
+		n++
+	}
+	if emitOff() && len(off) > 0 {
+		panic(fmt.Sprintf("compile: off-graph factor %d is not numbered after factor %d", off[0].num(), n-1))
 	}
 }
 
@@ -189,12 +210,12 @@ func (l offList) factor(k int) graph.Factor {
 	g := l.g
 	switch l.kind {
 	case offPrior:
-		return g.priorFactor(l.b.Latent, l.b.Prior.Kind, priorParams(l.b.Prior), l.b.PriorPos)
+		return g.priorFactor(l.b.Latent, l.b.Prior.Kind, l.b.PriorPos)
 	case offBlockSites:
 		return g.blockSiteFactor(l.b, &l.b.Sites[k])
 	case offBatches:
 		bf := &l.b.Batches[k]
-		f := g.priorFactor(l.b.Latent, factor.Exp{}, nil, bf.Pos)
+		f := g.priorFactor(l.b.Latent, factor.Exp{}, bf.Pos)
 		f.Label = bf.Label
 		return f
 	case offGates:
@@ -203,13 +224,32 @@ func (l offList) factor(k int) graph.Factor {
 		a := g.gaussians.At(k, nil, nil)
 		t := &g.tags[a.Tag]
 		if t.kind != nil {
-			return g.priorFactor(g.graph.Vars[a.Vars[0]+t.gvar].Latent, t.kind, nil, t.pos)
+			return g.priorFactor(g.graph.Vars[a.Vars[0]+t.gvar].Latent, t.kind, t.pos)
 		}
 		return graph.Factor{Kind: factor.NormalPrior{}, Vars: g.graphVars(a.Vars, false), Label: g.label(t, a, &g.gaussLabels, k),
 			Pos: t.pos, ScalarName: "var", Scalar: a.Var}
 	}
 	s := g.Site(k)
-	return siteFactor(s.Shared, g.graphVars(s.Aff.Vars, true), s.Y, s.Label)
+	return siteFactor(s.Shared, g.graphVars(s.Aff.Vars, true), s.Label)
+}
+
+// params are factor k's parameters beyond its graph.Factor's Scalar
+// (graph.ParamList): a Student-t prior's ν, a site's likelihood
+// parameters and observation y, a gated likelihood's observation.
+func (l offList) params(k int) []graph.Param {
+	switch l.kind {
+	case offPrior:
+		return priorParams(l.b.Prior)
+	case offBlockSites:
+		s := &l.b.Sites[k]
+		return siteFactorParams(s, s.Y)
+	case offGates:
+		return []graph.Param{{Name: "y", Value: l.g.Gates[k].Branches[0].Y}}
+	case offSites:
+		s := l.g.Site(k)
+		return siteFactorParams(s.Shared, s.Y)
+	}
+	return nil // a mini-batch potential, a prior of Gaussian factors or a conditional (its variance is the Scalar)
 }
 
 // offCursor is the next factor k of list l.
@@ -218,9 +258,10 @@ type offCursor struct {
 	k int
 }
 
-func (c *offCursor) num() int             { return c.l.num(c.k) }
-func (c *offCursor) factor() graph.Factor { return c.l.factor(c.k) }
-func (c *offCursor) advance() bool        { c.k = c.l.next(c.k); return c.k < c.l.len() }
+func (c *offCursor) num() int              { return c.l.num(c.k) }
+func (c *offCursor) factor() graph.Factor  { return c.l.factor(c.k) }
+func (c *offCursor) params() []graph.Param { return c.l.params(c.k) }
+func (c *offCursor) advance() bool         { c.k = c.l.next(c.k); return c.k < c.l.len() }
 
 // offHeap is a min-heap of cursors by the number of their next factor,
 // so that the off-graph factors are read in number order in O(log lists)
@@ -251,15 +292,15 @@ func (g *FactorGraph) offCursors() offHeap {
 	return h
 }
 
-// priorFactor is the graph.Factor of the prior kind(params) of latent li
-// at pos: over all its elements, labelled kind(NAME).
-func (g *FactorGraph) priorFactor(li int, kind graph.Kind, params map[string]float64, pos ast.Pos) graph.Factor {
+// priorFactor is the graph.Factor of the prior kind of latent li at pos:
+// over all its elements, labelled kind(NAME).
+func (g *FactorGraph) priorFactor(li int, kind graph.Kind, pos ast.Pos) graph.Factor {
 	l := &g.graph.Latents[li]
 	ids := make([]int, l.Size())
 	for i := range ids {
 		ids[i] = l.First + i
 	}
-	return graph.Factor{Kind: kind, Vars: ids, Label: kind.Name() + "(" + l.Name + ")", Params: params, Pos: pos}
+	return graph.Factor{Kind: kind, Vars: ids, Label: kind.Name() + "(" + l.Name + ")", Pos: pos}
 }
 
 // gateFactor is gate gt as a graph.Factor: an observed likelihood on its
@@ -275,7 +316,7 @@ func (g *FactorGraph) gateFactor(gt *Gate) graph.Factor {
 		}
 	}
 	b := &gt.Branches[0]
-	return graph.Factor{Kind: b.Shared.Lik, Vars: vars, Y: b.Y, Observed: true, Label: gt.Label, Pos: gt.Pos}
+	return graph.Factor{Kind: b.Shared.Lik, Vars: vars, Label: gt.Label, Pos: gt.Pos}
 }
 
 // graphVar is the graph variable of FactorGraph variable v.
@@ -310,19 +351,28 @@ func (g *FactorGraph) blockSiteFactor(b *Block, s *Site) graph.Factor {
 			}
 		}
 	}
-	return siteFactor(s, vars, s.Y, s.Label)
+	return siteFactor(s, vars, s.Label)
 }
 
-// siteFactor is the likelihood site of kind, parameters and statement
-// shared on vars with observation y as a graph.Factor. A mixture lists no
-// parameters: its Params (the weights and the components' parameters)
-// are there for learning to refuse it.
-func siteFactor(shared *Site, vars []int, y float64, label string) graph.Factor {
-	params := shared.Params
-	if _, ok := shared.Lik.(factor.Mixture); ok {
-		params = nil
+// siteFactor is the likelihood site of kind and statement shared on vars
+// as a graph.Factor.
+func siteFactor(shared *Site, vars []int, label string) graph.Factor {
+	return graph.Factor{Kind: shared.Lik, Vars: vars, Label: label, Pos: shared.Pos}
+}
+
+// siteFactorParams are the parameters of a likelihood site of kind and
+// statement shared with observation y: its likelihood's (Lik.Params(),
+// which shared.Params holds) and y. A mixture lists y only: its Params
+// (the weights and the components' parameters) are there for learning to
+// refuse it.
+func siteFactorParams(shared *Site, y float64) []graph.Param {
+	var out []graph.Param
+	if _, ok := shared.Lik.(factor.Mixture); !ok {
+		for name, v := range shared.Params {
+			out = append(out, graph.Param{Name: name, Value: v})
+		}
 	}
-	return graph.Factor{Kind: shared.Lik, Vars: vars, Params: params, Y: y, Observed: true, Label: label, Pos: shared.Pos}
+	return append(out, graph.Param{Name: "y", Value: y})
 }
 
 // graphVars are the graph variables of FactorGraph variables vars, in

@@ -95,7 +95,9 @@ func (c *compiler) vectorPlate(s *ast.ForStmt, b *binding, lo, n int) bool {
 func (c *compiler) vecArgs(lhs *ast.IndexExpr, call *ast.CallExpr) (varies func(pos int, name string) bool, ok bool) {
 	name := call.FunName()
 	if b, found := c.lookup(lhs.X.(*ast.Ident).Name); found && b.kind == bLatent {
-		return func(int, string) bool { return true }, name == (factor.NormalPrior{}).Name()
+		k, _ := factor.Lookup(name, factor.Prior)
+		_, normal := k.(factor.NormalPrior)
+		return func(int, string) bool { return true }, normal
 	}
 	b, err := stdlib.Find(stdlib.Distribution, name)
 	if err != nil {

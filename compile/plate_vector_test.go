@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fg-infer/fg/graph"
 )
 
 // vectorPlateCases are plates that compile as one vector statement, or
@@ -174,14 +176,14 @@ infer ep`, T)
 	}
 	q := m.Data["q"].Num
 	seen := 0
-	for i, f := range m.Factors().LabelledFactors() {
+	for f, ps := range m.Factors().(graph.ParamList).LabelledFactorParams() {
 		if !strings.HasPrefix(f.Label, "normal(x[") || f.Label == "normal(x[0])" {
 			continue
 		}
 		var k int
 		fmt.Sscanf(f.Label, "normal(x[%d])", &k)
-		if v, ok := f.Param("var"); !ok || math.Float64bits(v) != math.Float64bits(q[k]) || f.Params != nil {
-			t.Errorf("factor %d %s: var %v (%v), params %v; want %v and no map", i, f.Label, v, ok, f.Params, q[k])
+		if f.ScalarName != "var" || math.Float64bits(f.Scalar) != math.Float64bits(q[k]) || ps != nil {
+			t.Errorf("%s: %s %v, params %v; want var %v and no others", f.Label, f.ScalarName, f.Scalar, ps, q[k])
 		}
 		seen++
 	}

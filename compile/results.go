@@ -80,7 +80,7 @@ func blockLikelihood(b *Block) factor.Site {
 	}
 	first := b.Sites[0].Lik
 	for _, s := range b.Sites[1:] {
-		if factor.KeyOf(s.Lik) != factor.KeyOf(first) || !maps.Equal(s.Lik.Params(), first.Params()) {
+		if !graph.SameKind(s.Lik, first) || !maps.Equal(s.Lik.Params(), first.Params()) {
 			return nil
 		}
 	}

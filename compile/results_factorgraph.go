@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -172,7 +173,7 @@ func fgSiteArgument(fg *FactorGraph, lo, hi int, gp bool) (factor.Site, float64,
 			return nil, 0, Affine{}
 		case lik == nil:
 			lik, s, rest = st.Shared.Lik, coef, r
-		case factor.KeyOf(st.Shared.Lik) != factor.KeyOf(lik) || !maps.Equal(st.Shared.Lik.Params(), lik.Params()) || coef != s || !sameAffine(r, rest):
+		case !graph.SameKind(st.Shared.Lik, lik) || !maps.Equal(st.Shared.Lik.Params(), lik.Params()) || coef != s || !sameAffine(r, rest):
 			return nil, 0, Affine{}
 		}
 	}

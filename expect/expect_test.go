@@ -24,7 +24,7 @@ func expectFixture() (*compile.Model, []*infer.Result) {
 	for i := 0; i < 5; i++ {
 		lab := "step(y[" + string(rune('0'+i)) + "])"
 		fi := g.AddFactor(graph.Factor{Kind: factor.Step{}, Label: lab})
-		blk.Sites = append(blk.Sites, compile.Site{Kind: "step", Factor: fi, Label: lab})
+		blk.Sites = append(blk.Sites, compile.Site{Lik: factor.Step{Eps: 0.2}, Factor: fi, Label: lab})
 	}
 	m := &compile.Model{Fset: ast.NewFileSet(), Graph: g, FactorGraph: compile.BlockGraph(blk),
 		Params: map[string]compile.Value{"eps": {Num: []float64{0.2}}},

@@ -1,6 +1,8 @@
 package factor
 
 import (
+	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
 	"io/fs"
@@ -97,4 +99,88 @@ func quoted(t *testing.T, path string) []strLit {
 			}
 		}
 	}
+}
+
+// nameCompareAllowed are the comparisons of a Name() that
+// TestNoKindNameComparisons lets stand (FILE:EXPRESSION): a name that is
+// the input (a user's source name looked up among the kinds), or a name
+// that is not a kind's.
+var nameCompareAllowed = map[string]string{
+	"factor/kind.go:k.Name() == name":            "Find: the source name looked up among the kinds",
+	"compile/net_detect.go:k.Name() != name":     "netOnly: the source name looked up among the kinds",
+	"cmd/fg/testcmd.go:d.Name() == \"testdata\"": "a directory's name",
+}
+
+// TestNoKindNameComparisons fails when Go code outside tests compares a
+// Name() with == or != (a kind read back by its name, e.g. `b.Name ==
+// (factor.GP{}).Name()`, or two kinds compared by name): a kind in hand is
+// compared by its type (a type switch, graph.SameKind), and a builtin
+// name from source is turned into its kind once (Lookup, Find).
+func TestNoKindNameComparisons(t *testing.T) {
+	root := ".."
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		for _, c := range nameCompares(t, path) {
+			key := rel + ":" + c.text
+			if nameCompareAllowed[key] == "" {
+				t.Errorf("%s:%d: %s compares a Name(): compare kinds by type (type switch, graph.SameKind)", rel, c.line, c.text)
+			}
+			seen[key] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range nameCompareAllowed {
+		if !seen[k] {
+			t.Errorf("allow-list entry %q matches nothing: remove it", k)
+		}
+	}
+}
+
+// nameCompares returns the == and != comparisons of a Go file one of
+// whose sides is a call of a method Name without arguments.
+func nameCompares(t *testing.T, path string) []strLit {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	isName := func(e ast.Expr) bool {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 0 {
+			return false
+		}
+		s, ok := c.Fun.(*ast.SelectorExpr)
+		return ok && s.Sel.Name == "Name"
+	}
+	var out []strLit
+	ast.Inspect(f, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if ok && (b.Op == token.EQL || b.Op == token.NEQ) && (isName(b.X) || isName(b.Y)) {
+			from, to := fset.Position(b.Pos()), fset.Position(b.End())
+			out = append(out, strLit{string(src[from.Offset:to.Offset]), from.Line})
+		}
+		return true
+	})
+	return out
 }

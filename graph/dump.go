@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -33,8 +33,20 @@ func DumpFactors(w io.Writer, g *Graph, fl FactorList) error {
 	for i, v := range g.Vars {
 		fmt.Fprintf(bw, "var %d %s %s card=%d\n", i, g.VarName(i), v.Domain, v.Card)
 	}
-	for i, f := range fl.LabelledFactors() {
-		dumpFactor(bw, g, i, &f)
+	factors := func(yield func(Factor, []Param) bool) {
+		for _, f := range fl.LabelledFactors() {
+			if !yield(f, nil) {
+				return
+			}
+		}
+	}
+	if pl, ok := fl.(ParamList); ok {
+		factors = pl.LabelledFactorParams()
+	}
+	i := 0
+	for f, params := range factors {
+		dumpFactor(bw, g, i, &f, params)
+		i++
 	}
 	return bw.Flush()
 }
@@ -42,7 +54,7 @@ func DumpFactors(w io.Writer, g *Graph, fl FactorList) error {
 // Dump is the method form of the package function Dump.
 func (g *Graph) Dump(w io.Writer) error { return Dump(w, g) }
 
-func dumpFactor(bw *bufio.Writer, g *Graph, i int, f *Factor) {
+func dumpFactor(bw *bufio.Writer, g *Graph, i int, f *Factor, params []Param) {
 	ids := make([]string, len(f.Vars))
 	names := make([]string, len(f.Vars))
 	for j, v := range f.Vars {
@@ -53,7 +65,7 @@ func dumpFactor(bw *bufio.Writer, g *Graph, i int, f *Factor) {
 		}
 	}
 	fmt.Fprintf(bw, "factor %d %s %q vars=[%s] (%s) params={%s}\n", i, f.Kind.Name(), f.Label,
-		strings.Join(ids, " "), strings.Join(names, ", "), paramString(f))
+		strings.Join(ids, " "), strings.Join(names, ", "), paramString(f, params))
 	if f.Table != nil {
 		bw.WriteString("  table")
 		for _, t := range f.Table {
@@ -81,24 +93,17 @@ func shapeString(shape []int) string {
 	return "[" + strings.Join(s, ", ") + "]"
 }
 
-// paramString lists f's parameters (Params, and y of an observed site)
-// sorted by name.
-func paramString(f *Factor) string {
-	keys := make([]string, 0, len(f.Params)+1)
-	for k := range f.Params {
-		keys = append(keys, k)
+// paramString lists f's parameters (its Scalar, and params: the ones its
+// list knows, left as they are) sorted by name.
+func paramString(f *Factor, params []Param) string {
+	params = slices.Clone(params)
+	if f.ScalarName != "" {
+		params = append(params, Param{f.ScalarName, f.Scalar})
 	}
-	if _, ok := f.Params["y"]; f.Observed && !ok {
-		keys = append(keys, "y")
-	}
-	if _, ok := f.Params[f.ScalarName]; f.ScalarName != "" && !ok {
-		keys = append(keys, f.ScalarName)
-	}
-	sort.Strings(keys)
-	s := make([]string, len(keys))
-	for i, k := range keys {
-		v, _ := f.Param(k)
-		s[i] = k + "=" + fmtFloat(v)
+	slices.SortStableFunc(params, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
+	s := make([]string, len(params))
+	for i, p := range params {
+		s[i] = p.Name + "=" + fmtFloat(p.Value)
 	}
 	return strings.Join(s, ", ")
 }

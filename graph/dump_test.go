@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"flag"
+	"iter"
 	"math"
 	"path/filepath"
 	"strings"
@@ -15,7 +16,8 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // smallGraph is a spin chain x[0..2] with two Ising couplings, a field and a
-// real latent with a Gaussian factor: every Dump feature in a few lines.
+// real latent with a Gaussian factor: every Dump feature in a few lines
+// (the Gaussian's parameters are its list's: smallList).
 func smallGraph() *Graph {
 	g := &Graph{}
 	g.AddLatent("x", Spin, 2, []int{3}, ast.Pos(1))
@@ -23,13 +25,35 @@ func smallGraph() *Graph {
 	g.AddLatent("c", Cat, 3, []int{2, 1}, ast.NoPos)
 	for i := 0; i < 2; i++ {
 		J := 0.5 * float64(i+1)
-		g.AddFactor(Factor{Kind: isingKind{}, Vars: []int{i, i + 1}, Params: map[string]float64{"J": J},
+		g.AddFactor(Factor{Kind: isingKind{}, Vars: []int{i, i + 1}, ScalarName: "J", Scalar: J,
 			Table: []float64{math.Exp(J), math.Exp(-J), math.Exp(-J), math.Exp(J)},
 			Label: "ising(" + g.VarName(i) + ", " + g.VarName(i+1) + ")"})
 	}
-	g.AddFactor(Factor{Kind: fieldKind{}, Vars: []int{0}, Params: map[string]float64{"h": -1}, Table: []float64{math.E, 1 / math.E}, Label: "field(x[0])"})
-	g.AddFactor(Factor{Kind: normalKind{}, Vars: []int{3}, Params: map[string]float64{"mean": 0, "var": 2}, Label: "normal(w)"})
+	g.AddFactor(Factor{Kind: fieldKind{}, Vars: []int{0}, ScalarName: "h", Scalar: -1, Table: []float64{math.E, 1 / math.E}, Label: "field(x[0])"})
+	g.AddFactor(Factor{Kind: normalKind{}, Vars: []int{3}, Label: "normal(w)"})
 	return g
+}
+
+// paramList is a Graph as a ParamList: its factors with the parameters
+// in params.
+type paramList struct {
+	*Graph
+	params map[int][]Param
+}
+
+func (l paramList) LabelledFactorParams() iter.Seq2[Factor, []Param] {
+	return func(yield func(Factor, []Param) bool) {
+		for i, f := range l.LabelledFactors() {
+			if !yield(f, l.params[i]) {
+				return
+			}
+		}
+	}
+}
+
+// smallList is smallGraph with its Gaussian's mean and variance.
+func smallList() ParamList {
+	return paramList{smallGraph(), map[int][]Param{3: {{"var", 2}, {"mean", 0}}}}
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -39,7 +63,7 @@ func golden(t *testing.T, name string, got []byte) {
 
 func TestDumpGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := smallGraph().Dump(&buf); err != nil {
+	if err := DumpFactors(&buf, smallGraph(), smallList()); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "small.dump.golden", buf.Bytes())
@@ -66,32 +90,28 @@ func TestDOTGolden(t *testing.T) {
 	golden(t, "small.dot.golden", buf.Bytes())
 }
 
-// TestObservedSiteParams: an observed likelihood site reports its Y as the
-// parameter y, sorted in with the Params it shares with its statement's
-// other sites, and sharing leaves each site's y its own.
-func TestObservedSiteParams(t *testing.T) {
+// TestListParams: Dump lists a factor's parameters from its ParamList
+// (an observed site's y and its likelihood's parameters) sorted by name
+// with its Scalar, and leaves a list's slices as they were.
+func TestListParams(t *testing.T) {
 	g := &Graph{}
 	g.AddLatent("f", Real, 0, []int{2}, ast.NoPos)
-	shared := map[string]float64{"eps": 0.1, "z": 2}
-	g.AddFactor(Factor{Kind: stepKind{}, Vars: []int{0}, Params: shared, Y: -1, Observed: true, Label: "step(y[0])"})
-	g.AddFactor(Factor{Kind: stepKind{}, Vars: []int{1}, Params: shared, Y: 1, Observed: true, Label: "step(y[1])"})
-	g.AddFactor(Factor{Kind: probitKind{}, Vars: []int{1}, Y: 1, Observed: true, Label: "probit(y[1])"})
+	g.AddFactor(Factor{Kind: stepKind{}, Vars: []int{0}, Label: "step(y[0])"})
+	g.AddFactor(Factor{Kind: stepKind{}, Vars: []int{1}, Label: "step(y[1])", ScalarName: "s", Scalar: 3})
+	g.AddFactor(Factor{Kind: probitKind{}, Vars: []int{1}, Label: "probit(y[1])"})
+	shared := []Param{{"z", 2}, {"eps", 0.1}}
+	l := paramList{g, map[int][]Param{0: append(shared[:2:2], Param{"y", -1}), 1: append(shared[:2:2], Param{"y", 1}), 2: {{"y", 1}}}}
 	var buf bytes.Buffer
-	if err := g.Dump(&buf); err != nil {
+	if err := DumpFactors(&buf, g, l); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"params={eps=0.1, y=-1, z=2}", "params={eps=0.1, y=1, z=2}", `"probit(y[1])" vars=[1] (f[1]) params={y=1}`} {
+	for _, want := range []string{`"step(y[0])" vars=[0] (f[0]) params={eps=0.1, y=-1, z=2}`, `"step(y[1])" vars=[1] (f[1]) params={eps=0.1, s=3, y=1, z=2}`,
+		`"probit(y[1])" vars=[1] (f[1]) params={y=1}`} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("dump lacks %q:\n%s", want, buf.String())
 		}
 	}
-	if y, ok := g.Factor(0).Param("y"); !ok || y != -1 {
-		t.Errorf("Param(y) = %g, %v; want -1, true", y, ok)
-	}
-	if eps, ok := g.Factor(1).Param("eps"); !ok || eps != 0.1 {
-		t.Errorf("Param(eps) = %g, %v; want 0.1, true", eps, ok)
-	}
-	if _, ok := g.Factor(2).Param("eps"); ok {
-		t.Error("probit site has no eps")
+	if p := l.params[0]; p[0].Name != "z" || p[2].Name != "y" {
+		t.Errorf("Dump reordered its list's parameters: %v", p)
 	}
 }

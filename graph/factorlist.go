@@ -18,6 +18,24 @@ type FactorList interface {
 	LabelledFactors() iter.Seq2[int, Factor]
 }
 
+// Param is one named scalar parameter of a factor.
+type Param struct {
+	Name  string
+	Value float64
+}
+
+// ParamList is a FactorList whose factors have named parameters their
+// Factor values do not carry besides Scalar (compile.Model.Factors: a
+// likelihood site's observation y and its likelihood's parameters, a
+// Student-t prior's ν). Dump lists them with the Scalar.
+type ParamList interface {
+	FactorList
+	// LabelledFactorParams iterates over the factors in order as
+	// LabelledFactors does, each with its parameters (nil when it has
+	// none).
+	LabelledFactorParams() iter.Seq2[Factor, []Param]
+}
+
 // LabelledFactor is factor i with its Label (FactorLabel).
 func (g *Graph) LabelledFactor(i int) Factor {
 	f := g.Factor(i)

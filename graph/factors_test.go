@@ -49,8 +49,8 @@ func TestFactorRuns(t *testing.T) {
 			t.Errorf("factor %d = %+v, want %+v", i, f, w)
 		}
 		if f.Kind == (isingKind{}) {
-			if v, ok := f.Param("J"); !ok || v != w.theta {
-				t.Errorf("factor %d: J = %v, %v; want %v", i, v, ok, w.theta)
+			if f.ScalarName != "J" || f.Scalar != w.theta {
+				t.Errorf("factor %d: %s = %v; want J = %v", i, f.ScalarName, f.Scalar, w.theta)
 			}
 		}
 		n++

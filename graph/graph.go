@@ -78,18 +78,16 @@ type Var struct {
 // it is by a type switch or assertion (SameKind), never by its name, which
 // is for printing (Kind.Name()) — and the fields of a kind type that holds
 // parameters (factor.Ising's J) need not be set: the factors of a compact
-// run share one kind value, and a factor's numbers are in Table, Scalar, Y
-// and Params. Params holds the factor's named scalar parameters; Label is
-// a readable name such as "step(y[4])" used in reports.
+// run share one kind value, and a factor's numbers are in Table and
+// Scalar. Label is a readable name such as "step(y[4])" used in reports.
 //
-// A likelihood site (Observed) carries its observation in Y rather than in
-// Params, so that the sites of one statement share one Params map; Param
-// reports it as the parameter "y" alongside Params. (A compiled model's
-// Graph holds its discrete factors only: its continuous factors — priors,
-// conditionals, sites — are compile.FactorGraph's, and compile.Model.Factors
-// gives them as Factor values made on demand.) A potential
+// (A compiled model's Graph holds its discrete factors only: its
+// continuous factors — priors, conditionals, sites — are
+// compile.FactorGraph's, and compile.Model.Factors gives them as Factor
+// values made on demand, with their other named numbers — a site's
+// observation and its likelihood's parameters — through ParamList.) A potential
 // of one scalar parameter (ising's J, field's h) keeps it in Scalar, named
-// ScalarName, with no map at all; identical potentials share one Table,
+// ScalarName; identical potentials share one Table,
 // and the compiler may leave Label empty (FactorLabel makes it on demand):
 // a 10⁶-factor grid then costs about the Factor itself per factor.
 // A log-linear potential (AddLogLinear) also carries its statistic Stat:
@@ -99,27 +97,11 @@ type Factor struct {
 	Kind       Kind
 	Vars       []int
 	Table      []float64
-	Params     map[string]float64
 	Label      string
 	Pos        ast.Pos
-	Y          float64
-	Observed   bool
 	ScalarName string
 	Scalar     float64
 	Stat       []float64
-}
-
-// Param is the factor's named scalar parameter: Y for "y" on an observed
-// likelihood site, Scalar for ScalarName, else Params[name].
-func (f Factor) Param(name string) (float64, bool) {
-	if f.Observed && name == "y" {
-		return f.Y, true
-	}
-	if f.ScalarName != "" && name == f.ScalarName {
-		return f.Scalar, true
-	}
-	v, ok := f.Params[name]
-	return v, ok
 }
 
 // The factor budget bounds the number of factors of one graph as memory,

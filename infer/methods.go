@@ -53,6 +53,15 @@ const (
 	DefaultLearnTol   = 1e-5 // on ‖∂(−log Z)/∂u‖∞, scaled by the sites
 	DefaultTLearnEval = 200  // Nelder–Mead's evaluations
 	DefaultTLearnTol  = 1e-6 // on the change of −log Z over 20 iterations
+	// DefaultLearnFuncTol stops the gradient optimiser when −log Z
+	// improved by less than it over 10 iterations.
+	DefaultLearnFuncTol = 1e-9
+	// DefaultLearnEPTol and DefaultLearnEPMaxIter are the EP settings of
+	// each evidence evaluation near the optimum: tighter than a run's
+	// (DefaultMomentTol) since the gradient is exact only at EP's fixed
+	// point (infer/learn.Optimize adapts the tolerance on the way there).
+	DefaultLearnEPTol     = 1e-9
+	DefaultLearnEPMaxIter = 1000
 )
 
 // Defaults of the other infer options.

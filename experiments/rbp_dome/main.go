@@ -182,7 +182,7 @@ func domeModel(dome *stdlib.Graph, rng *rand.Rand, cond condition, reading strin
 	for i := 0; i < dome.N; i++ {
 		h := rng.NormFloat64() // J_i ~ N(0, 1)
 		f := factor.Field{H: h}
-		g.AddFactor(graph.Factor{Kind: factor.Field{}, Vars: []int{i}, Params: map[string]float64{"h": h}, Table: f.Table()})
+		g.AddFactor(graph.Factor{Kind: factor.Field{}, Vars: []int{i}, ScalarName: "h", Scalar: h, Table: f.Table()})
 	}
 	sd := cond.spec
 	if reading == "variance" {
@@ -192,7 +192,7 @@ func domeModel(dome *stdlib.Graph, rng *rand.Rand, cond condition, reading strin
 		J := math.Abs(cond.mean + sd*rng.NormFloat64())
 		// exp(−J x_i x_j) over (x_i, x_j) in libDAI order: (−,−) (+,−) (−,+) (+,+).
 		f := factor.Ising{J: -J}
-		g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{e[0], e[1]}, Params: map[string]float64{"J": f.J}, Table: f.Table()})
+		g.AddFactor(graph.Factor{Kind: factor.Ising{}, Vars: []int{e[0], e[1]}, ScalarName: "J", Scalar: f.J, Table: f.Table()})
 	}
 	return g
 }

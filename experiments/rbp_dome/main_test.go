@@ -48,13 +48,13 @@ func TestDomeModelTables(t *testing.T) {
 	for _, f := range g.Factors() {
 		switch f.Kind.(type) {
 		case factor.Field:
-			h := f.Params["h"]
-			if !(math.Abs(f.Table[1]-math.Exp(h)) <= 1e-12) || !(math.Abs(f.Table[0]-math.Exp(-h)) <= 1e-12) {
+			h := f.Scalar
+			if f.ScalarName != "h" || !(math.Abs(f.Table[1]-math.Exp(h)) <= 1e-12) || !(math.Abs(f.Table[0]-math.Exp(-h)) <= 1e-12) {
 				t.Fatalf("field table %v for h %v", f.Table, h)
 			}
 		case factor.Ising:
-			J := -f.Params["J"] // the coupling in the paper's sign: exp(−J x_i x_j), J ≥ 0
-			if J < 0 || !(math.Abs(f.Table[0]-math.Exp(-J)) <= 1e-12) || !(math.Abs(f.Table[1]-math.Exp(J)) <= 1e-9*math.Exp(J)) {
+			J := -f.Scalar // the coupling in the paper's sign: exp(−J x_i x_j), J ≥ 0
+			if f.ScalarName != "J" || J < 0 || !(math.Abs(f.Table[0]-math.Exp(-J)) <= 1e-12) || !(math.Abs(f.Table[1]-math.Exp(J)) <= 1e-9*math.Exp(J)) {
 				t.Fatalf("ising table %v for J %v", f.Table, J)
 			}
 		}

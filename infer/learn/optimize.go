@@ -105,10 +105,10 @@ func (s *Settings) defaults() error {
 		return errors.New("learn: clamped site precisions (NonNegativeSites) leave EP off its fixed point; the evidence gradient needs plain EP")
 	}
 	if s.EP.Tol == 0 {
-		s.EP.Tol = 1e-9
+		s.EP.Tol = infer.DefaultLearnEPTol
 	}
 	if s.EP.MaxIter == 0 {
-		s.EP.MaxIter = 1000
+		s.EP.MaxIter = infer.DefaultLearnEPMaxIter
 	}
 	if s.EP.Refresh == 0 {
 		s.EP.Refresh = 10
@@ -134,7 +134,7 @@ func (s *Settings) defaults() error {
 		s.GradTol = infer.DefaultLearnTol
 	}
 	if s.FuncTol == 0 {
-		s.FuncTol = 1e-9
+		s.FuncTol = infer.DefaultLearnFuncTol
 	}
 	return nil
 }

@@ -94,7 +94,7 @@ func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
 		}
 	}
 	if !j.spec.Approx.Numerical() {
-		return nil, fmt.Errorf("%s has no closed-form moments; choose approx = gh(n = 32), laplace, quick_laplace, gq or vq", s.Kind)
+		return nil, fmt.Errorf("%s has no closed-form moments; choose approx = gh(n = 32), laplace, quick_laplace, gq or vq", s.Lik.Name())
 	}
 	return j.numericLikelihood(s)
 }
@@ -140,7 +140,7 @@ func (j *job) tepBlock(b *compile.Block) (*blockOut, error) {
 func tepSite(s compile.Site) (tep.Site, error) {
 	ts, ok := escortSite(s.Lik)
 	if !ok {
-		return ts, fmt.Errorf("divergence t has no escort rule for %s sites", s.Kind)
+		return ts, fmt.Errorf("divergence t has no escort rule for %s sites", s.Lik.Name())
 	}
 	ts.Y, ts.Proj, ts.Index = s.Y, s.Proj, s.Index
 	return ts, nil

@@ -68,7 +68,7 @@ func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Lik
 func closedForm(s compile.Site) (ep.Likelihood, error) {
 	l, ok := s.Lik.(ep.Likelihood)
 	if !ok {
-		return nil, fmt.Errorf("%s has no closed form", s.Kind)
+		return nil, fmt.Errorf("%s has no closed form", s.Lik.Name())
 	}
 	return l, nil
 }

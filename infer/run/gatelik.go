@@ -45,7 +45,7 @@ func newGatedLik(fg *compile.FactorGraph) (*gatedLik, error) {
 	for i, s := range fg.Sites() {
 		d, ok := s.Shared.Lik.(factor.LogDensity)
 		if !ok {
-			return nil, fmt.Errorf("%s: %s has no log-density", fg.SiteLabel(i), s.Shared.Kind)
+			return nil, fmt.Errorf("%s: %s has no log-density", fg.SiteLabel(i), s.Shared.Lik.Name())
 		}
 		aff := compile.Affine{Vars: slices.Clone(s.Aff.Vars), Coefs: slices.Clone(s.Aff.Coefs), Const: s.Aff.Const}
 		g.sites = append(g.sites, logTerm{d, s.Y, aff})
@@ -61,7 +61,7 @@ func newGatedLik(fg *compile.FactorGraph) (*gatedLik, error) {
 		for k, b := range gt.Branches {
 			d, ok := b.Shared.Lik.(factor.LogDensity)
 			if !ok {
-				return nil, fmt.Errorf("%s: %s has no log-density", b.Label, b.Shared.Kind)
+				return nil, fmt.Errorf("%s: %s has no log-density", b.Label, b.Shared.Lik.Name())
 			}
 			t.branches[k] = logTerm{d, gt.Branches[0].Y, b.Aff}
 		}

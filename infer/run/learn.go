@@ -245,7 +245,7 @@ func learnable(m *compile.Model) error {
 func siteLik(s compile.Site) (ep.Likelihood, error) {
 	lik, ok := s.Lik.(ep.Likelihood)
 	if _, learnable := factor.Support(s.Lik, factor.Column{Method: infer.ColumnLearn}); !ok || !learnable {
-		return nil, fmt.Errorf("%s sites have no closed-form EP evidence; learn needs %s sites", s.Kind, learnableSites())
+		return nil, fmt.Errorf("%s sites have no closed-form EP evidence; learn needs %s sites", s.Lik.Name(), learnableSites())
 	}
 	return lik, nil
 }
@@ -736,7 +736,7 @@ func sameStructure(a, b *compile.Model) error {
 		}
 		for j, s := range x.Sites {
 			t := y.Sites[j]
-			if s.Kind != t.Kind || s.Y != t.Y || s.Index != t.Index || !equalFloats(s.Proj, t.Proj) {
+			if !graph.SameKind(s.Lik, t.Lik) || s.Y != t.Y || s.Index != t.Index || !equalFloats(s.Proj, t.Proj) {
 				return fmt.Errorf("changes the data or projection of %s", s.Label)
 			}
 		}

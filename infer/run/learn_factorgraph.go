@@ -10,6 +10,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/fgraph"
@@ -294,7 +295,7 @@ func sameGraph(a, b *compile.FactorGraph) error {
 	}
 	for i, s := range a.Sites() {
 		t := b.Site(i)
-		if s.Shared.Kind != t.Shared.Kind || s.Y != t.Y || !same(s.Aff, t.Aff) {
+		if !graph.SameKind(s.Shared.Lik, t.Shared.Lik) || s.Y != t.Y || !same(s.Aff, t.Aff) {
 			return fmt.Errorf("changes the data or projection of %s", a.SiteLabel(i))
 		}
 	}

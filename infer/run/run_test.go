@@ -165,8 +165,8 @@ func TestSelectLabels(t *testing.T) {
 // against central finite differences.
 func TestSiteLogLikDerivatives(t *testing.T) {
 	sites := []compile.Site{
-		{Kind: "probit", Lik: factor.Probit{}, Y: 1}, {Kind: "probit", Lik: factor.Probit{}, Y: -1}, {Kind: "logistic", Lik: factor.Logistic{}, Y: 1}, {Kind: "logistic", Lik: factor.Logistic{}, Y: -1},
-		{Kind: "normal", Lik: factor.Normal{Var: 0.5}, Y: 0.3, Params: map[string]float64{"var": 0.5}},
+		{Lik: factor.Probit{}, Y: 1}, {Lik: factor.Probit{}, Y: -1}, {Lik: factor.Logistic{}, Y: 1}, {Lik: factor.Logistic{}, Y: -1},
+		{Lik: factor.Normal{Var: 0.5}, Y: 0.3, Params: map[string]float64{"var": 0.5}},
 	}
 	const h = 1e-5
 	for _, s := range sites {
@@ -175,12 +175,12 @@ func TestSiteLogLikDerivatives(t *testing.T) {
 			vp, gp, _ := siteLogLik(s, f+h)
 			vm, gm, _ := siteLogLik(s, f-h)
 			if !(math.Abs((vp-vm)/(2*h)-g) <= 1e-6*math.Max(1, math.Abs(g))) || !(math.Abs((gp-gm)/(2*h)-hh) <= 1e-6*math.Max(1, math.Abs(hh))) {
-				t.Errorf("%s y=%g f=%g: v=%g g=%g h=%g; differences give g=%g h=%g", s.Kind, s.Y, f, v, g, hh, (vp-vm)/(2*h), (gp-gm)/(2*h))
+				t.Errorf("%s y=%g f=%g: v=%g g=%g h=%g; differences give g=%g h=%g", s.Lik.Name(), s.Y, f, v, g, hh, (vp-vm)/(2*h), (gp-gm)/(2*h))
 			}
 		}
 	}
 	// Step: piecewise constant, with Θ(0) = ½ at the kink.
-	st := compile.Site{Kind: "step", Lik: factor.Step{Eps: 0.1}, Y: 1, Params: map[string]float64{"eps": 0.1}}
+	st := compile.Site{Lik: factor.Step{Eps: 0.1}, Y: 1, Params: map[string]float64{"eps": 0.1}}
 	if v, _, _ := siteLogLik(st, 1); !(math.Abs(v-math.Log(0.9)) <= 1e-15) {
 		t.Errorf("step correct side: %g", v)
 	}
@@ -193,15 +193,15 @@ func TestSiteLogLikDerivatives(t *testing.T) {
 // siteLogLik's value for every site kind, on both sides of a step's kink.
 func TestSiteValue(t *testing.T) {
 	sites := []compile.Site{
-		{Kind: "probit", Lik: factor.Probit{}, Y: 1}, {Kind: "probit", Lik: factor.Probit{}, Y: -1}, {Kind: "logistic", Lik: factor.Logistic{}, Y: -1},
-		{Kind: "normal", Lik: factor.Normal{Var: 0.5}, Y: 0.3, Params: map[string]float64{"var": 0.5}},
-		{Kind: "step", Lik: factor.Step{Eps: 0.1}, Y: -1, Params: map[string]float64{"eps": 0.1}},
+		{Lik: factor.Probit{}, Y: 1}, {Lik: factor.Probit{}, Y: -1}, {Lik: factor.Logistic{}, Y: -1},
+		{Lik: factor.Normal{Var: 0.5}, Y: 0.3, Params: map[string]float64{"var": 0.5}},
+		{Lik: factor.Step{Eps: 0.1}, Y: -1, Params: map[string]float64{"eps": 0.1}},
 	}
 	for _, s := range sites {
 		v := siteValue(s)
 		for _, f := range []float64{-3, -0.7, 0, 0.2, 6} {
 			if want, _, _ := siteLogLik(s, f); v(f) != want {
-				t.Errorf("%s y=%g f=%g: siteValue %g, siteLogLik %g", s.Kind, s.Y, f, v(f), want)
+				t.Errorf("%s y=%g f=%g: siteValue %g, siteLogLik %g", s.Lik.Name(), s.Y, f, v(f), want)
 			}
 		}
 	}

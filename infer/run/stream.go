@@ -64,7 +64,7 @@ func (j *job) streamLik(st compile.StreamSites) (ep.Likelihood, error) {
 	if lik, ok := st.Lik.(ep.Likelihood); ok {
 		return lik, nil
 	}
-	return j.numericLikelihood(compile.Site{Kind: st.Kind, Lik: st.Lik, Params: st.Params})
+	return j.numericLikelihood(compile.Site{Lik: st.Lik, Params: st.Params})
 }
 
 // streamPredictions scores each predict on libsvm data.
