@@ -13,9 +13,10 @@ import (
 // learning runs (Tangents, GraphTangents or NetTangents) at the learned
 // params' starting values and warns at each place it noted (jetFall). A
 // model whose learning uses no gradient (Student-t blocks) or whose pass
-// fails (learning reports why) gets none.
+// fails (an error: learning reports why) gets none. The passes turn their
+// own aborts into errors (catchAbort); any other panic is a bug and is
+// not hidden.
 func (m *Model) learnWarnings() {
-	defer func() { _ = recover() }() // a warning never stops a compilation; learning reports the failure
 	f, err := m.LearnFunc()
 	if err != nil {
 		return
