@@ -216,28 +216,10 @@ const maxMVConditional = 2000
 // means and the variances C_ii².
 func (c *compiler) mvConditional(a *args, mean func(k int) lin, ids []int) (func(k int) lin, []float64) {
 	d := len(ids)
-	if d > maxMVConditional {
-		c.fail(a.call, "mvnormal as a conditional on %d elements; the limit is %d (its scalar conditionals have d²/2 coefficients): use it on the rows of a state, x[t] ~ mvnormal(A @ x[t-1], Q)", d, maxMVConditional)
-	}
-	cov := c.covArg(a, 1, d)
-	var ch mat.Cholesky
-	if !ch.Factorize(cov) {
-		c.fail(a.at(1), "mvnormal: cov is not positive definite")
-	}
-	var C mat.TriDense
-	ch.LTo(&C)
 	vars := make([]float64, d)
 	means := make([]lin, d)
-	beta := make([]float64, d)
-	for i := 0; i < d; i++ {
-		vars[i] = C.At(i, i) * C.At(i, i)
-		for k := i - 1; k >= 0; k-- { // C_{<i}ᵀ β = C[i, <i], upper triangular
-			s := C.At(i, k)
-			for m := k + 1; m < i; m++ {
-				s -= C.At(m, k) * beta[m]
-			}
-			beta[k] = s / C.At(k, k)
-		}
+	c.mvRows(a, d, func(i int, beta []float64, v float64) {
+		vars[i] = v
 		// m_i + Σ_{j<i} β_ij (x_j − m_j), merged once (weighted).
 		means[i] = weighted(2*i+1, nil, func(k int) lin {
 			switch {
@@ -248,8 +230,35 @@ func (c *compiler) mvConditional(a *args, mean func(k int) lin, ids []int) (func
 			}
 			return mean(k / 2).scale(-beta[k/2])
 		})
-	}
+	})
 	return func(k int) lin { return means[k] }, vars
+}
+
+// mvRows calls row(i, β_i, C_ii²) for each of the d scalar conditionals
+// of mvnormal call a (mvConditional), in order; β_i (i entries) is valid
+// during the call only.
+func (c *compiler) mvRows(a *args, d int, row func(i int, beta []float64, v float64)) {
+	if d > maxMVConditional {
+		c.fail(a.call, "mvnormal as a conditional on %d elements; the limit is %d (its scalar conditionals have d²/2 coefficients): use it on the rows of a state, x[t] ~ mvnormal(A @ x[t-1], Q)", d, maxMVConditional)
+	}
+	cov := c.covArg(a, 1, d)
+	var ch mat.Cholesky
+	if !ch.Factorize(cov) {
+		c.fail(a.at(1), "mvnormal: cov is not positive definite")
+	}
+	var C mat.TriDense
+	ch.LTo(&C)
+	beta := make([]float64, d)
+	for i := 0; i < d; i++ {
+		for k := i - 1; k >= 0; k-- { // C_{<i}ᵀ β = C[i, <i], upper triangular
+			s := C.At(i, k)
+			for m := k + 1; m < i; m++ {
+				s -= C.At(m, k) * beta[m]
+			}
+			beta[k] = s / C.At(k, k)
+		}
+		row(i, beta[:i], C.At(i, i)*C.At(i, i))
+	}
 }
 
 // condMean is the mean of a conditional as affine forms, per element of

@@ -21,20 +21,29 @@ import (
 // prior of the gold standards on a factor graph; it fails above
 // infer.MaxJoint variables.
 func (g *FactorGraph) JointPrior() (mean []float64, cov *mat.SymDense, jitter float64, err error) {
+	mean, cov, _, _, jitter, err = g.JointPriorTangents(nil)
+	return mean, cov, jitter, err
+}
+
+// JointPriorTangents is JointPrior with the derivatives of the mean and
+// covariance in each direction ts[t] (a tangent of the linear-Gaussian
+// factors' numbers in factor order, and of the dense blocks' in g.Dense's
+// order: gauss.PriorTangents); a jitter is held fixed.
+func (g *FactorGraph) JointPriorTangents(ts []gauss.Tangent) (mean []float64, cov *mat.SymDense, dmean [][]float64, dcov []*mat.SymDense, jitter float64, err error) {
 	if g.NumVars > infer.MaxJoint {
-		return nil, nil, 0, fmt.Errorf("a dense joint over %d variables (at most %d)", g.NumVars, infer.MaxJoint)
+		return nil, nil, nil, nil, 0, fmt.Errorf("a dense joint over %d variables (at most %d)", g.NumVars, infer.MaxJoint)
 	}
 	p := &priorForms{g: g, covs: make([]*mat.SymDense, len(g.Dense))}
 	for b, d := range g.Dense {
 		var delta float64
 		if p.covs[b], delta, err = blockCov(d); err != nil {
-			return nil, nil, 0, err
+			return nil, nil, nil, nil, 0, err
 		}
 		jitter = max(jitter, delta)
 	}
 	p.adjacency()
-	mean, cov, err = gauss.Prior(p)
-	return mean, cov, jitter, err
+	mean, cov, dmean, dcov, err = gauss.PriorTangents(p, ts)
+	return mean, cov, dmean, dcov, jitter, err
 }
 
 // blockCov is the covariance of block d's prior as the joint reads it:

@@ -180,15 +180,21 @@ func (c *compiler) checkSelector(at ast.Expr, id int) {
 	}
 }
 
+// inState replaces every use of the selectors by state st (of K states)
+// until the returned function is called.
+func (c *compiler) inState(uses []selectorUse, st, K int) (restore func()) {
+	c.gate.subst, c.gate.card = map[ast.Expr]val{}, map[ast.Expr]int{}
+	for _, u := range uses {
+		c.gate.subst[u.at], c.gate.card[u.at] = numVal(float64(st)), K
+	}
+	return func() { c.gate.subst, c.gate.card = nil, nil }
+}
+
 // gateBranches evaluates the likelihood with every use of the selectors
 // replaced by state st: branch st of each observation (the projection is
 // one element, broadcast, or one per observation).
 func (c *compiler) gateBranches(s *ast.TildeStmt, y val, call *ast.CallExpr, lk factor.LikelihoodKind, uses []selectorUse, st, K int) []gateBranch {
-	c.gate.subst, c.gate.card = map[ast.Expr]val{}, map[ast.Expr]int{}
-	defer func() { c.gate.subst, c.gate.card = nil, nil }()
-	for _, u := range uses {
-		c.gate.subst[u.at], c.gate.card[u.at] = numVal(float64(st)), K
-	}
+	defer c.inState(uses, st, K)()
 	b := c.distribution(call)
 	a := c.bind(call, b)
 	pi := paramIndex(b, lk.Projection())

@@ -42,21 +42,46 @@ import (
 
 // jetState is the forward-mode state of a compilation that differentiates
 // (LearnFunc.Tangents): the jets of the params defined so far, by name
-// (the learned params' seeded by setValues).
+// (the learned params' seeded by setValues), and the places whose numbers
+// got no derivative (learnWarnings shows them).
 type jetState struct {
-	env map[string]jetVal
+	env   map[string]jetVal
+	falls []jetFall
+}
+
+// jetFall is a place whose numbers have no exact derivative, and why:
+// learning takes their central differences.
+type jetFall struct {
+	at  ast.Node
+	msg string
 }
 
 // jetVal is a number array with its jets (row-major, shape as in val), or
-// the reason it has none.
+// the reason it has none: why, positioned, the message msg about at.
 type jetVal struct {
 	j     []ad.Jet
 	shape []int
 	why   string
+	at    ast.Node
+	msg   string
 }
 
 func noJet(fset *ast.FileSet, at ast.Node, format string, args ...any) jetVal {
-	return jetVal{why: fmt.Sprintf("%s: %s", fset.Position(at.Pos()), fmt.Sprintf(format, args...))}
+	msg := fmt.Sprintf(format, args...)
+	return jetVal{why: fmt.Sprintf("%s: %s", fset.Position(at.Pos()), msg), at: at, msg: msg}
+}
+
+// fellBack notes that the numbers of v, which has no jets, are
+// differenced (a no-op when v has jets).
+func (c *compiler) fellBack(v jetVal) {
+	if v.why != "" && v.at != nil {
+		c.jet.falls = append(c.jet.falls, jetFall{v.at, v.msg})
+	}
+}
+
+// fellAt notes that the numbers at node at are differenced, and why.
+func (c *compiler) fellAt(at ast.Node, format string, args ...any) {
+	c.jet.falls = append(c.jet.falls, jetFall{at, fmt.Sprintf(format, args...)})
 }
 
 // constJet is the constant jet array of the values of v.
@@ -318,7 +343,9 @@ func (j *jetState) define(c *compiler, name string, e ast.Expr, v val) {
 // those without one.
 func (c *compiler) hyperJets(k *KernelSpec, a *args, i int, def float64) {
 	if c.jet != nil {
-		k.jets = appendJets(k.jets, c.jetArg(a, i, def), len(k.Hyper)-len(k.jets))
+		v := c.jetArg(a, i, def)
+		c.fellBack(v)
+		k.jets = appendJets(k.jets, v, len(k.Hyper)-len(k.jets))
 	}
 }
 
@@ -357,6 +384,7 @@ func (k *KernelSpec) flatJets(out []ad.Jet) []ad.Jet {
 type LearnTangents struct {
 	Priors []PriorTangent
 	Sites  []SiteTangent
+	falls  []jetFall
 }
 
 // PriorTangent is the derivative of the prior of latent Latent: its
@@ -415,13 +443,14 @@ func (f *LearnFunc) Tangents(x []float64) (t *LearnTangents, err error) {
 			v := c.jetArg(a, j, paramDefault(p))
 			if v.why != "" {
 				st.Why[p.Name] = v.why
+				c.fellBack(v)
 				continue
 			}
 			st.Params[p.Name] = v.j
 		}
 		out.Sites = append(out.Sites, st)
 	}
-	c.locals = nil
+	c.locals, out.falls = nil, c.jet.falls
 	return out, nil
 }
 
@@ -434,6 +463,7 @@ func (c *compiler) priorTangent(a *args, lat int, k factor.Kind) PriorTangent {
 		switch {
 		case v.why != "":
 			t.Why = v.why
+			c.fellBack(v)
 		case len(v.j) == 1:
 			out := make([]ad.Jet, n)
 			for e := range out {
@@ -454,6 +484,7 @@ func (c *compiler) priorTangent(a *args, lat int, k factor.Kind) PriorTangent {
 		t.Mean = perElement(0)
 		if v := c.jetArg(a, 1, 0); v.why != "" || len(v.j) != n*n {
 			t.Why = v.why
+			c.fellBack(v)
 			if t.Why == "" {
 				t.Why = fmt.Sprintf("mvnormal: %d covariance jets for %d×%d", len(v.j), n, n)
 			}

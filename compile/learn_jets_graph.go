@@ -22,12 +22,18 @@ import (
 //
 // A conditional's mean a·x[t − 1] + d is evaluated as an affine form
 // whose coefficients and constant are jets (jetAffine), aligned to the
-// variables of the compiled form. A number no learned param reaches is a
-// constant; one without an exact derivative (an mvnormal conditional, a
-// mean that is not + − of forms and products with numbers, an expression
-// without jets) a NaN constant.
+// variables of the compiled form; an mvnormal conditional's scalar
+// conditionals combine those forms with the numbers β of its covariance
+// (mvJetMeans). A number no learned param reaches is a constant; one
+// without an exact derivative (a mean that is not + − of forms and
+// products with numbers, an expression without jets) a NaN constant.
 type GraphTangents struct {
 	Vars, Affs, Liks []ad.Jet
+	// Blocks are the derivatives of the dense blocks' priors (gp,
+	// mvnormal), in FactorGraph.Dense's order, as Tangents gives them: nil
+	// for a block no learned param reaches.
+	Blocks []*PriorTangent
+	falls  []jetFall
 }
 
 // GraphTangents returns the derivatives at learned values x (LearnFunc
@@ -35,7 +41,8 @@ type GraphTangents struct {
 // values: only its layout and the numbers no learned param reaches are
 // read), by forward-mode AD as Tangents, from the statements setGraph
 // evaluates again: the conditionals' variances, the priors' means and
-// variances and the sites' likelihood parameters.
+// variances, the dense blocks' priors and the sites' likelihood
+// parameters.
 func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangents, err error) {
 	c := f.compiler(false)
 	c.jet = &jetState{env: map[string]jetVal{}}
@@ -87,14 +94,24 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 		var v jetVal
 		var mean []jetLin
 		var forms func(k int) lin // the compiled means, whose variables' order the factor keeps
+		var mvVars []float64      // an mvnormal conditional's variances (its covariance is not learned)
 		if !s.mvn {
 			v = c.jetArg(a, 1, 0)
+			c.fellBack(v)
+		} else if ml, ok := c.jetAffine(a.expr(0)); ok && (len(ml) == 1 || len(ml) == len(s.ids)) {
+			mv, _ := a.val(0)
+			forms, mvVars = c.mvConditional(a, c.condMean(a, mv, len(s.ids)), s.ids)
+			mean = c.mvJetMeans(a, ml, s.ids)
+		} else {
+			c.fellAt(a.expr(0), "the mean `%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(a.expr(0)))
 		}
 		if s.mean && !s.mvn {
 			var ok bool
 			if mean, ok = c.jetAffine(a.expr(0)); ok {
 				mv, _ := a.val(0)
 				forms = c.condMean(a, mv, len(s.ids))
+			} else {
+				c.fellAt(a.expr(0), "the mean `%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(a.expr(0)))
 			}
 		}
 		for k, id := range s.ids {
@@ -103,6 +120,8 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 				continue
 			}
 			switch {
+			case mvVars != nil:
+				out.Vars[g] = ad.Const(mvVars[k])
 			case s.mvn || v.why != "" || len(v.j) == 0:
 				out.Vars[g] = nan
 			default:
@@ -129,9 +148,18 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 			}
 		}
 	}
+	out.Blocks = make([]*PriorTangent, len(fg.Dense))
 	for _, p := range rec.priors {
 		a := c.bind(p.call, p.b)
 		pt := c.priorTangent(a, p.lat, p.k)
+		if pk, ok := p.k.(factor.PriorKind); ok && !pk.Independent() {
+			for i, d := range fg.Dense {
+				if d.Latent == p.lat {
+					out.Blocks[i] = &pt
+				}
+			}
+			continue
+		}
 		lo, hi := fg.gaussiansOf(p.factor)
 		for e := range hi - lo {
 			g := lo + e
@@ -156,6 +184,8 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 				}
 				if v := c.jetArg(a, pi, paramDefault(p)); v.why == "" && len(v.j) == 1 {
 					j = v.j[0]
+				} else {
+					c.fellBack(v)
 				}
 			}
 			jets[name] = j
@@ -179,8 +209,29 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 			}
 		}
 	}
-	c.locals = nil
+	c.locals, out.falls = nil, c.jet.falls
 	return out, nil
+}
+
+// mvJetMeans are the means of the scalar conditionals of mvnormal call a
+// over the elements ids (mvConditional) with jets: m_i + Σ_{j<i} β_ij (x_j
+// − m_j), ml the mean's forms with jets (one broadcasts); β, from the
+// covariance, which no learned param reaches, is a number.
+func (c *compiler) mvJetMeans(a *args, ml []jetLin, ids []int) []jetLin {
+	out := make([]jetLin, len(ids))
+	m := func(i int) jetLin { return ml[min(i, len(ml)-1)] }
+	c.mvRows(a, len(ids), func(i int, beta []float64, _ float64) {
+		l := m(i)
+		l = jetLin{ids: slices.Clone(l.ids), coefs: slices.Clone(l.coefs), c: l.c}
+		for j, b := range beta {
+			mj := m(j).scale(ad.Const(-b))
+			l.ids = append(append(l.ids, ids[j]), mj.ids...)
+			l.coefs = append(append(l.coefs, ad.Const(b)), mj.coefs...)
+			l.c = l.c.Add(mj.c)
+		}
+		out[i] = l
+	})
+	return out
 }
 
 // jetAt is js[i], or a NaN constant past its end.
@@ -191,10 +242,16 @@ func jetAt(js []ad.Jet, i int) ad.Jet {
 	return ad.Const(math.NaN())
 }
 
-// readsLatent reports whether e names a latent where it is evaluated.
+// readsLatent reports whether e names a latent where it is evaluated (a
+// selector replaced by a state, z[t] in a branch of mu[z[t]], is a number).
 func (c *compiler) readsLatent(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && c.gate.subst != nil {
+			if _, sub := c.gate.subst[x]; sub {
+				return false
+			}
+		}
 		if id, ok := n.(*ast.Ident); ok && !found {
 			b, ok := c.lookup(id.Name)
 			found = ok && b.kind == bLatent

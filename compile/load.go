@@ -69,6 +69,9 @@ func compileSource(filename string, src []byte, opt Options, check bool) (m *Mod
 	c.m.opt, c.m.src, c.m.filename = opt, src, filename
 	c.m.opt.files, c.m.opt.fset, c.m.opt.values = nil, nil, nil
 	c.saveLearn()
+	if c.m.learn != nil && opt.values == nil { // not a recompilation at learned values
+		c.m.learnWarnings()
+	}
 	return c.m, nil
 }
 

@@ -172,11 +172,7 @@ func (c *compiler) shareBranches(call *ast.CallExpr, j int, bs []graph.Edge) []g
 // netBranch evaluates the edges with every use of the selector replaced
 // by state st (of K states).
 func (c *compiler) netBranch(a *args, params []*netArg, uses []selectorUse, st, states, K int) []graph.Edge {
-	c.gate.subst, c.gate.card = map[ast.Expr]val{}, map[ast.Expr]int{}
-	defer func() { c.gate.subst, c.gate.card = nil, nil }()
-	for _, u := range uses {
-		c.gate.subst[u.at], c.gate.card[u.at] = numVal(float64(st)), states
-	}
+	defer c.inState(uses, st, states)()
 	out := make([]graph.Edge, len(params))
 	for j, ar := range params {
 		out[j] = c.netParamEdge(a, ar, 1, K)(0)

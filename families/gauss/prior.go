@@ -145,24 +145,48 @@ func Direct(l Linear) (d Directed, ok bool) {
 // done before each variable (O(edges · n) work) and returns
 // openblas.ErrCanceled when it closes.
 func (d Directed) Moments(l Linear, done <-chan struct{}) (mu, sigma []float64, logJac float64, err error) {
+	mu, sigma, _, logJac, err = d.MomentsTangents(l, nil, done)
+	return mu, sigma, logJac, err
+}
+
+// Tangent is the derivative of a Linear's numbers in one direction θ (a
+// learned param): ∂a_k/∂θ (in Form's order), ∂c_k/∂θ, ∂y_k/∂θ, ∂σ_k²/∂θ
+// of factor k, and ∂m/∂θ, ∂K/∂θ of block b (nil: 0).
+type Tangent interface {
+	Form(k int, dcoefs []float64) ([]float64, float64, float64, float64)
+	Block(b int) (dmean []float64, dcov *mat.SymDense)
+}
+
+// Moments is the prior's moments (Moments) with their derivatives in
+// each direction ts[t]: tan[t] holds ∂μ/∂θ_t then ∂Σ/∂θ_t (n + n×n),
+// propagated in the same pass by differentiating each step (with ḃ_j =
+// −(ȧ_j + b_j ȧ_v)/a_v),
+//
+//	μ̇_v = Σ_j (ḃ_j μ_j + b_j μ̇_j) + (ẏ − ċ)/a_v − d ȧ_v/a_v,
+//	Σ̇_{v,·} = Σ_j (ḃ_j Σ_{j,·} + b_j Σ̇_{j,·}),
+//	Σ̇_vv = Σ_j (ḃ_j Σ_{j,v} + b_j Σ̇_{j,v}) + σ̇²/a_v² − 2 q ȧ_v/a_v,
+//
+// each in O(n · edges) time more.
+func (d Directed) MomentsTangents(l Linear, ts []Tangent, done <-chan struct{}) (mu, sigma []float64, tan [][]float64, logJac float64, err error) {
 	n := l.NumVars()
 	mu, sigma = make([]float64, n), make([]float64, n*n)
+	tan = make([][]float64, len(ts))
+	for t := range ts {
+		tan[t] = make([]float64, n+n*n)
+	}
 	for b := range l.NumBlocks() {
 		vars, mean, cov := l.Block(b)
-		for i, vi := range vars {
-			if mean != nil {
-				mu[vi] = mean[i]
-			}
-			for j, vj := range vars {
-				sigma[vi*n+vj] = cov.At(i, j)
-			}
+		copyBlock(mu, sigma, vars, mean, cov)
+		for t, tg := range ts {
+			dm, dc := tg.Block(b)
+			copyBlock(tan[t][:n], tan[t][n:], vars, dm, dc)
 		}
 	}
 	var vars []int
-	var coefs []float64
+	var coefs, dcoefs, db []float64
 	for _, v32 := range d.Order {
 		if openblas.Done(done) {
-			return nil, nil, 0, openblas.ErrCanceled
+			return nil, nil, nil, 0, openblas.ErrCanceled
 		}
 		k := d.Def[v32]
 		if k < 0 {
@@ -171,10 +195,10 @@ func (d Directed) Moments(l Linear, done <-chan struct{}) (mu, sigma []float64, 
 		v := int(v32)
 		var c, y, s float64
 		vars, coefs, c, y, s = l.Form(int(k), vars[:0], coefs[:0])
-		av := 0.0
+		av, ev := 0.0, 0
 		for e, u := range vars {
 			if u == v {
-				av = coefs[e]
+				av, ev = coefs[e], e
 			}
 		}
 		row := sigma[v*n : (v+1)*n]
@@ -192,6 +216,39 @@ func (d Directed) Moments(l Linear, done <-chan struct{}) (mu, sigma []float64, 
 				vv -= coefs[e] / av * row[j]
 			}
 		}
+		// The tangents, before row v is written into column v (a
+		// parent's row has 0 there, as the values read it).
+		for t, tg := range ts {
+			var dc, dy, ds float64
+			dcoefs, dc, dy, ds = tg.Form(int(k), dcoefs[:0])
+			dav := dcoefs[ev]
+			dmu, dsig := tan[t][:n], tan[t][n:]
+			drow := dsig[v*n : (v+1)*n]
+			dm := (dy-dc)/av - (y-c)/av*dav/av
+			db = db[:0]
+			for e, j := range vars {
+				bj, dbj := 0.0, 0.0
+				if j != v {
+					bj = -coefs[e] / av
+					dbj = -(dcoefs[e] + bj*dav) / av
+					dm += dbj*mu[j] + bj*dmu[j]
+					floats.AddScaled(drow, dbj, sigma[j*n:(j+1)*n])
+					floats.AddScaled(drow, bj, dsig[j*n:(j+1)*n])
+				}
+				db = append(db, dbj)
+			}
+			dvv := ds/(av*av) - 2*s/(av*av)*dav/av
+			for e, j := range vars {
+				if j != v {
+					dvv += db[e]*row[j] - coefs[e]/av*drow[j]
+				}
+			}
+			dmu[v] = dm
+			for j, x := range drow {
+				dsig[j*n+v] = x
+			}
+			dsig[v*n+v] = dvv
+		}
 		mu[v] = m
 		for j, x := range row {
 			sigma[j*n+v] = x
@@ -199,7 +256,24 @@ func (d Directed) Moments(l Linear, done <-chan struct{}) (mu, sigma []float64, 
 		sigma[v*n+v] = vv
 		logJac -= math.Log(math.Abs(av))
 	}
-	return mu, sigma, logJac, nil
+	return mu, sigma, tan, logJac, nil
+}
+
+// copyBlock sets block N(mean, cov) over vars in mu and the row-major
+// n×n sigma (mean or cov nil: left 0).
+func copyBlock(mu, sigma []float64, vars []int, mean []float64, cov *mat.SymDense) {
+	n := len(mu)
+	for i, vi := range vars {
+		if mean != nil {
+			mu[vi] = mean[i]
+		}
+		if cov == nil {
+			continue
+		}
+		for j, vj := range vars {
+			sigma[vi*n+vj] = cov.At(i, j)
+		}
+	}
 }
 
 // Prior returns the joint Gaussian N(mean, cov) of a directed l (every
@@ -208,15 +282,26 @@ func (d Directed) Moments(l Linear, done <-chan struct{}) (mu, sigma []float64, 
 // standards on a factor graph (exact quadrature, elliptical slice
 // sampling).
 func Prior(l Linear) (mean []float64, cov *mat.SymDense, err error) {
+	mean, cov, _, _, err = PriorTangents(l, nil)
+	return mean, cov, err
+}
+
+// PriorTangents is Prior with the derivatives of the mean and covariance
+// in each direction ts[t] (MomentsTangents): dmean[t], dcov[t].
+func PriorTangents(l Linear, ts []Tangent) (mean []float64, cov *mat.SymDense, dmean [][]float64, dcov []*mat.SymDense, err error) {
 	d, ok := Direct(l)
 	if !ok || len(d.Obs) > 0 {
-		return nil, nil, fmt.Errorf("the linear-Gaussian factors are not a directed prior (one prior or conditional per variable, no cycle)")
+		return nil, nil, nil, nil, fmt.Errorf("the linear-Gaussian factors are not a directed prior (one prior or conditional per variable, no cycle)")
 	}
-	mu, sigma, _, err := d.Moments(l, nil)
+	mu, sigma, tan, _, err := d.MomentsTangents(l, ts, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return mu, mat.NewSymDense(l.NumVars(), sigma), nil
+	n := l.NumVars()
+	for _, t := range tan {
+		dmean, dcov = append(dmean, t[:n:n]), append(dcov, mat.NewSymDense(n, t[n:]))
+	}
+	return mu, mat.NewSymDense(n, sigma), dmean, dcov, nil
 }
 
 // FactorizeBlock checks a Gaussian block N(mean, cov) over n variables

@@ -32,6 +32,11 @@ type objective struct {
 	// gradNorm is ‖∂(−log Z)/∂u‖∞ at the last successful evaluation
 	// (+Inf before the first), which sets EP's tolerance (epTol).
 	gradNorm float64
+	// gradTol is the optimiser's gradient threshold (0 until minimize);
+	// resolved: an evaluation passed it within FuncTol of the best log Z
+	// (see at).
+	gradTol  float64
+	resolved bool
 }
 
 // epTolGrad and epTolMax set EP's convergence tolerance at an evaluation:
@@ -84,7 +89,18 @@ func (o *objective) at(u []float64) Eval {
 		for i, g := range e.Grad {
 			o.gradNorm = math.Max(o.gradNorm, math.Abs(g*dx[i]))
 		}
-		if len(o.trace) == 0 || e.LogZ > o.trace[o.bestIdx].LogZ {
+		newBest := len(o.trace) == 0 || e.LogZ > o.trace[o.bestIdx].LogZ
+		// The gradient test on every evaluation, not only the line
+		// search's accepted points: a point within FuncTol of the best log
+		// Z whose gradient passes it is the optimum to the tolerances
+		// asked. Near the optimum log Z changes by less than its rounding
+		// from one trial point to the next, so the line search may reject
+		// such a point by rounding and step on forever at x equal to 16
+		// digits (a line-search failure after dozens of evaluations).
+		if o.gradTol > 0 && o.gradNorm <= o.gradTol && (newBest || e.LogZ >= o.trace[o.bestIdx].LogZ-o.s.FuncTol) {
+			o.resolved = true
+		}
+		if newBest {
 			o.bestIdx, o.bestSites = len(o.trace), sites
 		}
 	}

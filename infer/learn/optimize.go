@@ -233,6 +233,7 @@ func gradTol(tol float64, sites [][]families.Gaussian) float64 {
 // threshold gradTol and collects the result.
 func (o *objective) minimize(meth optimize.Method, u0 []float64, gradTol float64) *Result {
 	s := o.s
+	o.gradTol = gradTol
 	p := optimize.Problem{
 		Func: func(u []float64) float64 { return -o.at(u).LogZ },
 		Grad: func(g, u []float64) { o.gradU(g, u) },
@@ -242,9 +243,15 @@ func (o *objective) minimize(meth optimize.Method, u0 []float64, gradTol float64
 		MajorIterations:   s.MaxIter,
 		FuncEvaluations:   s.MaxEval,
 		Converger:         &optimize.FunctionConverge{Absolute: s.FuncTol, Iterations: 10},
-		Recorder:          ctxRecorder{o.ctx},
+		Recorder:          recorder{o},
 	}
 	or, err := optimize.Minimize(p, u0, st, meth)
+	if errors.Is(err, errResolved) {
+		if or == nil { // stopped at its first record
+			or = &optimize.Result{}
+		}
+		or.Status, err = optimize.GradientThreshold, nil
+	}
 	res := &Result{Trace: o.trace}
 	best := o.best()
 	res.X, res.LogZ, res.Grad, res.Sites = best.X, best.LogZ, best.Grad, o.bestSites
@@ -281,10 +288,20 @@ func optStatus(st optimize.Status, err error) (infer.Status, string) {
 	return infer.Failed, msg
 }
 
-// ctxRecorder stops the optimiser when the context is canceled.
-type ctxRecorder struct{ ctx context.Context }
+// recorder stops the optimiser when the context is canceled, or when an
+// evaluation passed the gradient test (objective.resolved).
+type recorder struct{ o *objective }
 
-func (ctxRecorder) Init() error { return nil }
-func (r ctxRecorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
-	return r.ctx.Err()
+// errResolved stops the optimiser at a resolved objective.
+var errResolved = errors.New("the gradient test passed")
+
+func (recorder) Init() error { return nil }
+func (r recorder) Record(*optimize.Location, optimize.Operation, *optimize.Stats) error {
+	if err := r.o.ctx.Err(); err != nil {
+		return err
+	}
+	if r.o.resolved {
+		return errResolved
+	}
+	return nil
 }

@@ -48,11 +48,13 @@ import (
 // evaluates the same expressions on stdlib/ad jets seeded on the learned
 // params (jetDerivs); on a forest likewise its factors' variances and
 // means (an AR coefficient, a drift) and its sites' eps/var
-// (compile.LearnFunc.GraphTangents). A number reached through an
-// expression without jets (@, a data builtin, an mvnormal conditional),
-// and every number of a factor graph's joint block or a typed factor
-// graph, is a central difference of re-evaluations instead (deriv; step
-// 1e-6·max(1, |x|)). The
+// (compile.LearnFunc.GraphTangents); on a typed factor graph its factors'
+// data and affine numbers (compile.LearnFunc.NetTangents); on a factor
+// graph's joint block its prior mean and covariance, propagated with
+// their tangents (jointJetDerivs). A number reached through an
+// expression without jets (@, a data builtin),
+// and what it reaches, is a central difference of re-evaluations instead
+// (deriv; step 1e-6·max(1, |x|)). The
 // Gram-matrix derivatives come from stdlib/kernel and the evidence
 // gradient from infer/learn.
 // Models whose blocks all have student_t/tp priors maximise the t-EP
@@ -321,6 +323,10 @@ type learnBuilder struct {
 	// moved: deriv set a graph set in place (compile.LearnFunc.InPlace) at
 	// another value than the last compileAt's.
 	moved bool
+	// at is the model at the last compileAt's x, of which its learn view
+	// was made (a factor graph's, whose joint block jointJetDerivs
+	// differentiates).
+	at *compile.Model
 }
 
 // snapshot holds everything a learned param may change, per block.
@@ -350,7 +356,7 @@ func (lb *learnBuilder) compileAt(x []float64, gram bool) (*compile.Model, error
 	if err != nil {
 		return nil, err
 	}
-	lb.moved = false
+	lb.moved, lb.at = false, mx
 	if lb.f.InPlace(mx) {
 		return learnView(mx) // its structure checked where the values were set
 	}
@@ -528,8 +534,7 @@ func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat
 // derivs is the snapshot's derivative in every learned param at x; s0 is
 // the snapshot at x. A model of Gaussian blocks or a forest is
 // differentiated exactly by forward-mode AD (jetDerivs); what that leaves
-// without a derivative, and every number of a factor graph's joint block
-// or a typed factor graph, by central differences (deriv).
+// without a derivative by central differences (deriv).
 func (lb *learnBuilder) derivs(x []float64, s0 snapshot) ([]snapshot, error) {
 	ds, err := lb.jetDerivs(x, s0)
 	if err != nil {

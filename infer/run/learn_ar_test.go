@@ -10,6 +10,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/infer"
+	"github.com/fg-infer/fg/infer/learn"
 )
 
 // arComp is one AR(1) component x_t ~ N(a x_{t−1} + d, q), x_0 ~ N(0, p0).
@@ -222,5 +223,24 @@ func TestLearnZeroStart(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLearnStopsAtResolution: on arLoop, asked for a gradient of 10⁻⁸,
+// below what log Z resolves there (its rounding is 10⁻¹⁵, its curvature
+// O(10), so the maximiser is known to ~10⁻⁸ and the gradient to ~10⁻⁷),
+// the optimiser stops converged at the first evaluation that passes the
+// gradient test within FuncTol of the best log Z — not after dozens of
+// line-search trials at x equal to 16 digits (a line-search failure).
+func TestLearnStopsAtResolution(t *testing.T) {
+	m := compileFGCase(t, "", arLoop, [2]string{})
+	lb := testBuilder(t, m)
+	o := m.Learn.Settings
+	res, err := learn.Optimize(context.Background(), lb.build, lb.params, learn.Settings{Method: o.Method, MaxIter: o.MaxIter, GradTol: o.Tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != infer.Converged || res.Updates > 30 {
+		t.Errorf("status %s (%s) after %d evaluations; want converged within 30", res.Status, res.Message, res.Updates)
 	}
 }

@@ -38,9 +38,10 @@ import (
 // with R from the converged sites (infer/learn.Gradient; the stationarity
 // of EP's free energy in the sites, Seeger 2005, Rasmussen & Williams
 // 2006 §5.5.2), and ∂Σ₀/∂θ the derivative of the prior of the factor
-// graph at θ (learnBuilder.deriv: the factor graph at θ ± h, its numbers
-// set in place by compile.LearnFunc without compiling it again, the
-// joint prior propagated in topological order by fgraph). A param in a
+// graph at θ, propagated in topological order beside the prior itself
+// (learn_jets_joint.go; a number without a jet by learnBuilder.deriv:
+// the factor graph at θ ± h, its numbers set in place by
+// compile.LearnFunc without compiling it again). A param in a
 // conditional's mean moves μ₀ too, adding αᵀA ∂μ₀/∂θ (learn.Block.DMean). The evidence is
 // the one ep reports on the graph: on a forest infer/fgraph's forward–
 // backward schedule has joint EP's fixed point, and its Bethe energy is

@@ -15,12 +15,19 @@ import (
 // snapshot at x: a quantity without an exact derivative (one the learned
 // params reach through an expression with no jet, or whose jet's value is
 // not the number compiled at x) is NaN there, and derivs differences it.
-// It is nil for a model that is not a set of Gaussian blocks.
+// On a factor graph's joint block the prior's mean and covariance are
+// propagated with their tangents (jointJetDerivs).
 func (lb *learnBuilder) jetDerivs(x []float64, s0 snapshot) ([]snapshot, error) {
 	if onMessages(lb.m) && lb.m.Net == nil {
 		return lb.forestJetDerivs(x, s0)
 	}
-	if !lb.f.HasTangents() || lb.m.Net != nil {
+	if lb.m.Net != nil {
+		return lb.netJetDerivs(x, s0)
+	}
+	if at := lb.at; at != nil && at.FactorGraph != nil && at.Blocks() == nil {
+		return lb.jointJetDerivs(x, at.FactorGraph, s0)
+	}
+	if !lb.f.HasTangents() {
 		return nil, nil
 	}
 	t, err := lb.f.Tangents(x)
@@ -108,6 +115,40 @@ func (lb *learnBuilder) forestJetDerivs(x []float64, s0 snapshot) ([]snapshot, e
 	return ds, nil
 }
 
+// netJetDerivs is jetDerivs on a typed factor graph: the derivatives of
+// its factors' data and affine numbers (compile.LearnFunc.NetTangents).
+func (lb *learnBuilder) netJetDerivs(x []float64, s0 snapshot) ([]snapshot, error) {
+	t, err := lb.f.NetTangents(x, lb.m.Net)
+	if err != nil {
+		return nil, err
+	}
+	if len(t.Factors) != len(s0.net) {
+		return nil, nil
+	}
+	ds := make([]snapshot, len(x))
+	for k := range ds {
+		ds[k].net = make([][]float64, len(s0.net))
+		for fi, v := range s0.net {
+			d := make([]float64, len(v))
+			if js := t.Factors[fi]; js != nil {
+				for i := range d {
+					d[i] = jetGrad(jetAt(js, i), k, v[i])
+				}
+			}
+			ds[k].net[fi] = d
+		}
+	}
+	return ds, nil
+}
+
+// jetAt is js[i], or a NaN constant past its end.
+func jetAt(js []ad.Jet, i int) ad.Jet {
+	if i < len(js) {
+		return js[i]
+	}
+	return ad.Const(math.NaN())
+}
+
 // jetGrad is ∂j/∂x_k, or NaN when j's value is not v, the number
 // compiled at x (its expression was not evaluated as compile evaluates
 // it).
@@ -127,12 +168,7 @@ func jetGrad(j ad.Jet, k int, v float64) float64 {
 // none.
 func priorDerivs(ds []snapshot, bi int, b *compile.Block, p compile.PriorTangent, s0 snapshot) {
 	nan := ad.Const(math.NaN())
-	at := func(js []ad.Jet, i int) ad.Jet {
-		if i >= len(js) {
-			return nan
-		}
-		return js[i]
-	}
+	at := jetAt
 	n := len(s0.mean[bi])
 	for k := range ds {
 		for i := range ds[k].mean[bi] {
@@ -195,6 +231,9 @@ func fillNaN(d, e snapshot) {
 	fill(d.gvar, e.gvar)
 	fill(d.gaff, e.gaff)
 	fill(d.glik, e.glik)
+	for fi := range d.net {
+		fill(d.net[fi], e.net[fi])
+	}
 	for bi := range d.hyper {
 		fill(d.hyper[bi], e.hyper[bi])
 		fill(d.lik[bi], e.lik[bi])
@@ -207,7 +246,7 @@ func fillNaN(d, e snapshot) {
 
 // hasNaN reports whether d has an entry without an exact derivative.
 func (d snapshot) hasNaN() bool {
-	for _, v := range [][]float64{d.gvar, d.gaff, d.glik} {
+	for _, v := range append([][]float64{d.gvar, d.gaff, d.glik}, d.net...) {
 		for _, x := range v {
 			if math.IsNaN(x) {
 				return true

@@ -327,3 +327,210 @@ func TestLearnJetForestFallback(t *testing.T) {
 		t.Errorf("∂q/∂p = %.12g (central difference %.12g ≈ e^0.3), ∂eps/∂p = %.17g (exact 0.1·e^0.3)", d.gvar[1], diff[0].gvar[1], d.glik[0])
 	}
 }
+
+// TestLearnJetsNet: on the typed-factor-graph models of the gradient
+// tests (pseudo-counts, shared Beta priors, a Gamma rate, a known
+// variance, Dirichlet concentrations and a categorical's probabilities in
+// an HMM with selected emissions, a Gamma shape, a learned gain and offset
+// of an affine mean, written `b * mu + c` and starting at the variable edge
+// b = 1, c = 0; an HMM's emission offset and variance, learned and
+// selected by the state), every number a learned param reaches has an exact
+// derivative, the one derivs uses, equal to the central differences to
+// 1e-6 relative; on a beta prior's pseudo-count and on the gain and
+// offset of b * mu + c against their closed forms to 1e-12.
+func TestLearnJetsNet(t *testing.T) {
+	type ncase struct {
+		name, src string
+		x         []float64
+	}
+	cases := []ncase{{"hmm_selected", netHMMSelected, []float64{0.3, 0.2}}}
+	for _, c := range learnNetCases {
+		cases = append(cases, ncase{c.name, c.src, c.x})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lb := testBuilder(t, compileNetCase(t, c.src))
+			exact, diff := snapshotsAt(t, lb, c.x)
+			ds := derivsAt(t, lb, c.x)
+			moved := 0
+			for k := range c.x {
+				for fi := range exact[k].net {
+					for i, e := range exact[k].net[fi] {
+						d := diff[k].net[fi][i]
+						switch {
+						case math.IsNaN(e):
+							t.Errorf("∂/∂%s: number %d of factor %d has no exact derivative", lb.params[k].Name, i, fi)
+						case !(math.Abs(e-d) <= 1e-6*math.Max(1, math.Abs(d))):
+							t.Errorf("∂/∂%s: number %d of factor %d exact %.12g, central difference %.12g", lb.params[k].Name, i, fi, e, d)
+						case ds[k].net[fi][i] != e:
+							t.Errorf("∂/∂%s: number %d of factor %d is %g, not the exact %g", lb.params[k].Name, i, fi, ds[k].net[fi][i], e)
+						}
+						if e != 0 {
+							moved++
+						}
+					}
+				}
+			}
+			if moved == 0 {
+				t.Fatal("no number moves with the learned params")
+			}
+		})
+	}
+	// Closed forms: ∂a/∂a = 1 in beta(a, 2)'s numbers [a, 2, 1, 0] (the x
+	// edge's coefficient and constant last); in
+	// normal(b * mu + c, 1 / tau) the mean edge's coefficient b and
+	// constant c (Affine: b, c, then the precision edge tau's 1, 0).
+	for _, c := range []struct {
+		src  string
+		x    float64
+		fi   int
+		aff  bool
+		want []float64
+	}{
+		{netCoin, 3, 0, false, []float64{1, 0, 0, 0}},
+		{netAffine("kl", "learn b"), 0.7, 2, true, []float64{1, 0, 0, 0}},
+		{netAffine("kl", "learn c"), 0.4, 2, true, []float64{0, 1, 0, 0}},
+	} {
+		lb := testBuilder(t, compileNetCase(t, c.src))
+		exact, _ := snapshotsAt(t, lb, []float64{c.x})
+		got := exact[0].net[c.fi]
+		if c.aff {
+			got = got[len(lb.m.Net.Factors[c.fi].Data()):]
+		}
+		if len(got) != len(c.want) {
+			t.Fatalf("factor %s: %d derivatives %v, want %v", lb.m.Net.Factors[c.fi].Label, len(got), got, c.want)
+		}
+		for i := range got {
+			if !(math.Abs(got[i]-c.want[i]) <= 1e-12) {
+				t.Errorf("factor %s, number %d: ∂/∂%s = %.17g, closed form %g", lb.m.Net.Factors[c.fi].Label, i, lb.params[0].Name, got[i], c.want[i])
+			}
+		}
+	}
+}
+
+// netHMMSelected is an HMM whose emissions' offset and variance read the
+// learned d and s and are selected by the state: each branch of the
+// selected edges has its own derivative.
+const netHMMSelected = `
+data y = [-1.1, -0.8, -1.3, 0.9, 1.2, 0.7, 1.1, -0.9, -1.2, 1.0]
+param s = 0.3
+param d = 0.2
+latent A: real[2, 2]
+A[0] ~ dirichlet([3, 1])
+A[1] ~ dirichlet([1, 3])
+latent mu: real[2] ~ normal([-1, 1], 1)
+latent z: cat(2)[10]
+z[0] ~ categorical([0.5, 0.5])
+for t in 1..10 {
+  z[t] ~ categorical(A[z[t - 1]])
+}
+for t in 0..10 {
+  y[t] ~ normal(mu[z[t]] + [d, -d][z[t]], [s, 2 * s][z[t]])
+}
+learn s, d
+infer ep { tol = 1e-12 }
+`
+
+// mvChain is a chain of 2-vector states x[t] ~ mvnormal(a * x[t − 1] + d,
+// Q) learning a and d: its scalar conditionals (compile's mvConditional)
+// have means m_i + Σ_{j<i} β_ij (x_j − m_j) with a and d in every m.
+const mvChain = `
+param a = 0.6
+param d = 0.2
+data Y: real[4, 2] = [[0.3, -0.1], [0.5, 0.2], [0.9, 0.4], [0.7, 0.8]]
+latent x: real[4, 2]
+x[0] ~ mvnormal([0, 0], [[1, 0.3], [0.3, 1]])
+for t in 1..4 {
+  x[t] ~ mvnormal(a * x[t - 1] + d, [[0.5, 0.2], [0.2, 0.4]])
+}
+for t in 0..4 {
+  for k in 0..2 {
+    Y[t, k] ~ normal(x[t, k], 0.1)
+  }
+}
+learn a, d
+infer ep { tol = 1e-12 }
+`
+
+// TestLearnJetsJoint: on the factor graphs learned on their joint block
+// (a GP classifier with a latent bias, with a constant in the sites'
+// argument, a GP trend plus a hierarchy of group effects, an AR(1) loop
+// learning a conditional's coefficient and drift, a chain of mvnormal
+// conditionals learning a coefficient and drift of their means), the derivatives of the
+// propagated prior mean and covariance and of the sites' parameters are
+// exact (none falls back), the ones derivs uses, and equal to the
+// central differences to 1e-6 relative; on the hierarchy against the
+// closed forms to 1e-12: ∂Cov(u_i, u_j)/∂tau2 = [i = j] (u_j ~ N(mu,
+// tau2), mu ~ N(0, 1)), ∂K_ij/∂ell = K_ij r²/ell³ of se(ell, 1).
+func TestLearnJetsJoint(t *testing.T) {
+	type jcase struct {
+		name, file, src string
+		x               []float64
+		replace         [2]string
+	}
+	cases := []jcase{{name: "mvnormal_chain", src: mvChain, x: []float64{0.6, 0.2}}}
+	for _, c := range learnFGCases {
+		if !c.forest {
+			cases = append(cases, jcase{c.name, c.file, c.src, c.x, c.replace})
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lb := testBuilder(t, compileFGCase(t, c.file, c.src, c.replace))
+			if onMessages(lb.m) || lb.m.Net != nil {
+				t.Fatal("not learned on the joint block")
+			}
+			exact, diff := snapshotsAt(t, lb, c.x)
+			ds := derivsAt(t, lb, c.x)
+			for k := range c.x {
+				if exact[k].hasNaN() {
+					t.Fatalf("∂/∂%s: a quantity has no exact derivative", lb.params[k].Name)
+				}
+				e, d, u := flatSnap(exact[k], covDims(lb)), flatSnap(diff[k], covDims(lb)), flatSnap(ds[k], covDims(lb))
+				moved := 0
+				for i := range e {
+					if !(math.Abs(e[i]-d[i]) <= 1e-6*math.Max(1, math.Abs(d[i]))) {
+						t.Errorf("∂/∂%s, derivative %d: exact %.12g, central difference %.12g", lb.params[k].Name, i, e[i], d[i])
+					}
+					if u[i] != e[i] {
+						t.Errorf("∂/∂%s, derivative %d: derivs %g, exact %g", lb.params[k].Name, i, u[i], e[i])
+					}
+					if e[i] != 0 {
+						moved++
+					}
+				}
+				if moved == 0 {
+					t.Errorf("∂/∂%s: nothing moves", lb.params[k].Name)
+				}
+			}
+			if c.name != "gp_hierarchy" {
+				return
+			}
+			fg := lb.at.FactorGraph
+			first := map[string]int{}
+			for l, f := range fg.First {
+				first[lb.at.Graph.Latents[l].Name] = f
+			}
+			ell := c.x[0]
+			dK, dT := exact[0].cov[0], exact[1].cov[0]
+			u, f := first["u"], first["f"]
+			X := lb.at.FactorGraph.Dense[0].Prior.X
+			for i := range 5 {
+				for j := range 5 {
+					want := 0.0
+					if i == j {
+						want = 1
+					}
+					if got := dT.At(u+i, u+j); !(math.Abs(got-want) <= 1e-12) {
+						t.Errorf("∂Cov(u%d, u%d)/∂tau2 = %.17g, want %g", i, j, got, want)
+					}
+					r := X.At(i, 0) - X.At(j, 0)
+					kij := math.Exp(-r * r / (2 * ell * ell))
+					if got, want := dK.At(f+i, f+j), kij*r*r/(ell*ell*ell); !(math.Abs(got-want) <= 1e-12) {
+						t.Errorf("∂K(%d, %d)/∂ell = %.17g, closed form %.17g", i, j, got, want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -30,10 +30,12 @@ import (
 // then coefficients and constants (NetFactor.Affine) — change with θ. The first factor is the derivative of f's own term of the
 // evidence at the converged messages, E_{p̃_f}[∂ log f/∂d] (EP's tilted
 // distribution of f, q under VMP; mp.RunGrad explains why the messages may
-// be held fixed); the second is a central difference of the Net's numbers
-// at θ ± h (learnBuilder.deriv, as for kernel hyperparameters: a copy of
-// the compiled Net, its recorded statements' edges evaluated again and set
-// in place by compile.LearnFunc) — closed-form numbers, not the fixed point. Without an ep line
+// be held fixed); the second is exact, by forward-mode AD on the recorded
+// statements' arguments (compile.LearnFunc.NetTangents, netJetDerivs) — or,
+// for a number reached through an expression without jets, a central
+// difference of the Net's numbers at θ ± h (learnBuilder.deriv: the
+// recorded statements' edges evaluated again and set in place by
+// compile.LearnFunc) — closed-form numbers, not the fixed point. Without an ep line
 // (infer exact or mcmc only) learning maximises the kl evidence log Z_EP;
 // with several, the first one's.
 

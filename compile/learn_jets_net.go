@@ -1,0 +1,217 @@
+package compile
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/stdlib/ad"
+)
+
+// NetTangents are the derivatives at learned values x of the numbers of
+// a typed factor graph's factors (Model.Net), with their values: Factors[i]
+// lists factor i's numbers in learning's layout, graph.NetFactor.Data
+// then Affine — nil for a factor no learned param reaches. A number
+// without an exact derivative is a NaN constant, and Why[i] says, with a
+// position, why factor i has one.
+type NetTangents struct {
+	Factors [][]ad.Jet
+	Why     []string
+	falls   []jetFall
+}
+
+// NetTangents returns the derivatives at learned values x (LearnFunc
+// order) of the numbers of net, the typed factor graph of the model (at
+// any values: only its layout and variables are read), by forward-mode AD
+// as Tangents: the recorded statements that setNet evaluates again have
+// their arguments evaluated on jets — a data edge's number (a beta
+// prior's pseudo-count, a known variance, in its canonical form as
+// netVal converts it; a categorical's probabilities), an affine edge's
+// coefficients and constant (b * mu + c, by jetAffine, aligned to the
+// variables of the compiled form), each branch of a selected edge with
+// its selector replaced by the branch's state, as netEdges evaluates them.
+func (f *LearnFunc) NetTangents(x []float64, net *graph.Net) (t *NetTangents, err error) {
+	if len(x) != len(f.names) {
+		return nil, fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
+	}
+	c := f.compiler(false)
+	c.jet = &jetState{env: map[string]jetVal{}}
+	defer c.catchAbort(&err)
+	if err := f.setValues(c, x); err != nil {
+		return nil, err
+	}
+	c.net = newNetState()
+	t = &NetTangents{Factors: make([][]ad.Jet, len(net.Factors)), Why: make([]string, len(net.Factors))}
+	for _, s := range f.st.rec.nets {
+		c.locals = s.locals
+		a := c.bind(s.call, s.b)
+		params := c.netArgs(a, c.netParamsOf(s.call, s.k, s.b))
+		uses := c.selectors(a.call)
+		states := 0
+		if len(uses) > 0 {
+			states = c.m.Graph.Vars[uses[0].ids[0]].Card
+		}
+		for e := range s.n {
+			i := s.first + e
+			if i >= len(net.Factors) {
+				return nil, fmt.Errorf("the factors of %s are not in the typed factor graph", s.b.Name)
+			}
+			nf := &net.Factors[i]
+			nj := netJets{c: c, a: a, uses: uses, states: states}
+			for j, ed := range nf.Edges {
+				if s.prior && j == 0 {
+					nj.constant(ed) // the target x
+					continue
+				}
+				if j -= b2i(s.prior); j >= len(params) {
+					nj.why = fmt.Sprintf("%s: %s has more edges than arguments", c.fset.Position(s.call.Pos()), nf.Label)
+					break
+				}
+				nj.edge(params[j], ed, e)
+			}
+			t.Factors[i], t.Why[i] = nj.flat(nf)
+		}
+	}
+	c.locals, t.falls = nil, c.jet.falls
+	return t, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// netJets gathers one factor's numbers as jets, in NetFactor.Data's and
+// Affine's orders, from call a (whose selectors uses select among states
+// states).
+type netJets struct {
+	c         *compiler
+	a         *args
+	uses      []selectorUse
+	states    int
+	data, aff []ad.Jet
+	why       string // the first number without an exact derivative
+}
+
+// constant appends ed's numbers (and its branches') as constants.
+func (n *netJets) constant(ed graph.Edge) {
+	n.data = append(n.data, ad.Consts(ed.Value)...)
+	if len(ed.Vars) > 0 {
+		n.aff = append(append(n.aff, ad.Consts(ed.Coefs)...), ad.Const(ed.Const))
+	}
+	for _, b := range ed.Branches {
+		n.constant(b)
+	}
+}
+
+// edge appends the jets of ed, the compiled edge of argument ar for
+// element e: a selected edge's branches each in its state.
+func (n *netJets) edge(ar *netArg, ed graph.Edge, e int) {
+	c := n.c
+	if !c.readsJet(ar.e) {
+		n.constant(ed)
+		return
+	}
+	if !ed.Selected {
+		if len(n.uses) > 0 { // a merged edge, the same in every state (netEdges)
+			defer c.inState(n.uses, 0, n.states)()
+		}
+		n.leaf(ar, ed, e)
+		return
+	}
+	for st, b := range ed.Branches {
+		restore := c.inState(n.uses, st, n.states)
+		n.leaf(ar, b, 0)
+		restore()
+	}
+}
+
+// leaf appends the jets of ed, an edge without branches, for element e
+// of argument ar: its data from jetEval, or its coefficients and
+// constant from jetAffine in the order of the compiled form's variables.
+func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
+	c := n.c
+	if !c.readsLatent(ar.e) {
+		v := c.jetEval(ar.e)
+		if f := n.a.form(ar.i); f != nil && ar.p.edge != precEdge && !ar.p.vector {
+			v = jetMap1(v, f.CanonicalJet)
+		}
+		switch {
+		case v.why != "":
+			n.fail(v, ed)
+		case ar.p.vector && len(v.j) == len(ed.Value):
+			n.data = append(n.data, v.j...)
+		case ar.p.vector && len(v.j) == 1:
+			for range ed.Value {
+				n.data = append(n.data, v.j[0])
+			}
+		case !ar.p.vector && len(ed.Value) == 1 && len(v.j) > 0:
+			n.data = append(n.data, v.j[min(e, len(v.j)-1)])
+		default:
+			n.fail(noJet(c.fset, ar.e, "%d numbers for the %d of the edge", len(v.j), len(ed.Value)), ed)
+		}
+		return
+	}
+	ls, ok := c.jetAffine(ar.e)
+	if !ok || len(ls) == 0 {
+		n.fail(noJet(c.fset, ar.e, "`%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(ar.e)), ed)
+		return
+	}
+	l := ls[min(e, len(ls)-1)]
+	if len(ed.Vars) == 0 { // every coefficient 0: the constant is data
+		n.data = append(n.data, l.c)
+		return
+	}
+	v := c.netVal(n.a, ar)
+	var forms func(int) lin
+	if v.k == kSym {
+		forms = v.sym.forms()
+	}
+	if forms == nil {
+		n.fail(noJet(c.fset, ar.e, "`%s` is not an affine form", c.text(ar.e)), ed)
+		return
+	}
+	fm := forms(min(e, v.size()-1))
+	if len(fm.ids) != len(ed.Vars) {
+		n.fail(noJet(c.fset, ar.e, "`%s` has %d variables, its edge %d", c.text(ar.e), len(fm.ids), len(ed.Vars)), ed)
+		return
+	}
+	for _, id := range fm.ids {
+		n.aff = append(n.aff, l.at(id))
+	}
+	n.aff = append(n.aff, l.c)
+}
+
+// fail appends ed's numbers as NaN constants (no exact derivative) and
+// notes why (v's reason).
+func (n *netJets) fail(v jetVal, ed graph.Edge) {
+	if n.why == "" {
+		n.why = v.why
+	}
+	n.c.fellBack(v)
+	nan := ad.Const(math.NaN())
+	for range ed.Value {
+		n.data = append(n.data, nan)
+	}
+	if len(ed.Vars) > 0 {
+		for range len(ed.Vars) + 1 {
+			n.aff = append(n.aff, nan)
+		}
+	}
+}
+
+// flat is the factor's numbers, Data then Affine, and why one has no
+// derivative; all NaN when their count is not nf's.
+func (n *netJets) flat(nf *graph.NetFactor) ([]ad.Jet, string) {
+	nd, na := len(nf.Data()), len(nf.Affine())
+	if len(n.data) != nd || len(n.aff) != na {
+		out := make([]ad.Jet, nd+na)
+		for i := range out {
+			out[i] = ad.Const(math.NaN())
+		}
+		return out, fmt.Sprintf("%s: %s: %d+%d jets for %d+%d numbers", n.c.fset.Position(nf.Pos), nf.Label, len(n.data), len(n.aff), nd, na)
+	}
+	return append(n.data, n.aff...), n.why
+}
