@@ -53,6 +53,9 @@ const (
 	DefaultLearnTol   = 1e-5 // on ‖∂(−log Z)/∂u‖∞, scaled by the sites
 	DefaultTLearnEval = 200  // Nelder–Mead's evaluations
 	DefaultTLearnTol  = 1e-6 // on the change of −log Z over 20 iterations
+	// DefaultTLearnEPMaxIter bounds the damped t-EP run of each of
+	// Nelder–Mead's evaluations.
+	DefaultTLearnEPMaxIter = 500
 	// DefaultLearnFuncTol stops the gradient optimiser when −log Z
 	// improved by less than it over 10 iterations.
 	DefaultLearnFuncTol = 1e-9

@@ -888,7 +888,7 @@ func directTransform(m *compile.Model, name string, v float64, d snapshot) learn
 		}
 	}
 	var kind factor.ParamGrad
-	var key factor.Key
+	var first graph.Kind // the first such site's likelihood
 	for bi, b := range m.Blocks() {
 		for i, s := range b.Sites {
 			if d.lik[bi][i] == 0 {
@@ -899,10 +899,10 @@ func directTransform(m *compile.Model, name string, v float64, d snapshot) learn
 				return learn.Transform{}
 			}
 			_, x, _, _ := g.LearnParam()
-			if math.Abs(d.lik[bi][i]-1) > 1e-6 || x != v || (kind != nil && key != factor.KeyOf(s.Lik)) {
+			if math.Abs(d.lik[bi][i]-1) > 1e-6 || x != v || (first != nil && !graph.SameKind(first, s.Lik)) {
 				return learn.Transform{}
 			}
-			kind, key = g, factor.KeyOf(s.Lik)
+			kind, first = g, s.Lik
 		}
 	}
 	if kind == nil || !(v > 0) {

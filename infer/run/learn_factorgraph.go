@@ -240,7 +240,7 @@ type forestEvidence struct {
 }
 
 func (e *forestEvidence) Evaluate(ctx context.Context, tol, damping float64) (float64, []float64, int, error) {
-	s := fgraph.Settings{Settings: infer.Settings{Tol: tol, Damping: damping, MaxIter: 1000}, Family: fgraph.Full, VarGrad: true}
+	s := fgraph.Settings{Settings: infer.Settings{Tol: tol, Damping: damping, MaxIter: infer.DefaultLearnEPMaxIter}, Family: fgraph.Full, VarGrad: true}
 	res, err := fgraph.Run(ctx, e.g, s)
 	if err != nil {
 		return 0, nil, 0, err

@@ -133,7 +133,7 @@ func tNegLogZAt(ctx context.Context, mm *compile.Model) (float64, bool) {
 			}
 			p.Sites = append(p.Sites, ts)
 		}
-		res, err := tep.Run(ctx, p, infer.Settings{Divergence: infer.T{Nu: b.Prior.Nu}, Damping: 0.5, MaxIter: 500}, nil)
+		res, err := tep.Run(ctx, p, infer.Settings{Divergence: infer.T{Nu: b.Prior.Nu}, Damping: 0.5, MaxIter: infer.DefaultTLearnEPMaxIter}, nil)
 		if err != nil || res == nil || !res.HasLogZ {
 			return 0, false
 		}
