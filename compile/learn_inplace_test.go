@@ -265,3 +265,17 @@ infer ep
 		sameNumbers(t, got.FactorGraph, want.FactorGraph)
 	}
 }
+
+// TestLearnValuesCounted: LearnFunc's entries refuse a wrong number of
+// learned values with an error, not a panic (GraphTangents indexed past x).
+func TestLearnValuesCounted(t *testing.T) {
+	m, f := learnFuncAt(t, learnInPlaceSrc, []float64{-1, 0.2, 0.3, 1, 0.1, 0.5})
+	want := "learn: 2 values for 6 learned params"
+	x := []float64{1, 2}
+	if _, err := f.At(x, false); err == nil || err.Error() != want {
+		t.Errorf("At: %v; want %q", err, want)
+	}
+	if _, err := f.GraphTangents(x, m.FactorGraph); err == nil || err.Error() != want {
+		t.Errorf("GraphTangents: %v; want %q", err, want)
+	}
+}

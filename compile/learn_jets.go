@@ -413,9 +413,6 @@ type SiteTangent struct {
 // forward-mode AD (see above), for a model of Gaussian blocks (At's
 // blocks path); it is an error for another model.
 func (f *LearnFunc) Tangents(x []float64) (t *LearnTangents, err error) {
-	if len(x) != len(f.names) {
-		return nil, fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
-	}
 	if f.m.Blocks() == nil {
 		return nil, fmt.Errorf("learn: the model is not a set of Gaussian blocks")
 	}

@@ -31,9 +31,6 @@ type NetTangents struct {
 // variables of the compiled form), each branch of a selected edge with
 // its selector replaced by the branch's state, as netEdges evaluates them.
 func (f *LearnFunc) NetTangents(x []float64, net *graph.Net) (t *NetTangents, err error) {
-	if len(x) != len(f.names) {
-		return nil, fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
-	}
 	c := f.compiler(false)
 	c.jet = &jetState{env: map[string]jetVal{}}
 	defer c.catchAbort(&err)

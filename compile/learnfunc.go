@@ -286,9 +286,6 @@ func (f *LearnFunc) Positive(name string) bool { return f.st.rec.positive[name] 
 // hyperparameters are set). Values outside the bounds of the learn
 // statement, and values the model rejects (a negative variance), are errors.
 func (f *LearnFunc) At(x []float64, gram bool) (out *Model, err error) {
-	if len(x) != len(f.names) {
-		return nil, fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
-	}
 	c := f.compiler(!gram)
 	defer c.catchAbort(&err)
 	if err := f.setValues(c, x); err != nil {
@@ -395,9 +392,12 @@ func (f *LearnFunc) describe(x []float64) string {
 	return string(b)
 }
 
-// setValues binds the learned params to x and re-evaluates the params
-// that depend on them.
+// setValues binds the learned params to x (one value per learned param,
+// in LearnFunc order) and re-evaluates the params that depend on them.
 func (f *LearnFunc) setValues(c *compiler, x []float64) error {
+	if len(x) != len(f.names) {
+		return fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
+	}
 	c.slots = slices.Clone(f.st.slots)
 	for i, name := range f.names {
 		p := f.m.Learn.Params[i]
