@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -111,7 +112,7 @@ func (c *compiler) defaults(spec *InferSpec) {
 // with its own rule keeps it (infer/run's epLikelihood).
 func (c *compiler) defaultApprox() infer.Scheme {
 	approx := infer.Scheme{Kind: infer.SchemeExact}
-	gh := func(s Site) {
+	gh := func(s graph.Site) {
 		if _, ok := s.Lik.(factor.Tilted); !ok {
 			approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
 		}
@@ -145,8 +146,8 @@ type kindUse struct {
 func (c *compiler) modelKinds() []kindUse {
 	var out []kindUse
 	seen := map[factor.Key]bool{}
-	use := func(k factor.Kind, pos ast.Pos) {
-		if k != nil && !seen[factor.KeyOf(k)] {
+	use := func(gk graph.Kind, pos ast.Pos) {
+		if k, ok := gk.(factor.Kind); ok && !seen[factor.KeyOf(k)] {
 			seen[factor.KeyOf(k)] = true
 			out = append(out, kindUse{k, pos})
 		}

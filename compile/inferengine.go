@@ -3,6 +3,7 @@ package compile
 import (
 	"context"
 
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -166,7 +167,7 @@ func (c *compiler) checkFactorized(s *ast.InferStmt, spec *InferSpec) {
 
 // diagonal reports whether a prior covariance is diagonal (true when it is
 // not computed, as for gp priors under Check).
-func diagonal(p Prior) bool {
+func diagonal(p graph.Prior) bool {
 	if p.Cov == nil {
 		return true
 	}

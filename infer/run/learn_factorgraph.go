@@ -85,7 +85,7 @@ func learnView(m *compile.Model) (*compile.Model, error) {
 // constant term c, one more coordinate with prior mean 1 and variance 0
 // carries it, as in fgraph's dense joint (a zero-variance coordinate
 // changes neither the evidence nor its gradient).
-func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, error) {
+func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph) (*graph.Block, error) {
 	b, _, err := jointBlock(m, fg)
 	if err != nil {
 		return nil, err
@@ -285,7 +285,7 @@ func sameGraph(a, b *compile.FactorGraph) error {
 	if b == nil || a.NumVars != b.NumVars || a.NumGaussians() != b.NumGaussians() || a.NumSites() != b.NumSites() || len(a.Dense) != len(b.Dense) {
 		return fmt.Errorf("changes the variables or factors of the factor graph")
 	}
-	same := func(x, y compile.Affine) bool {
+	same := func(x, y graph.Form) bool {
 		return slices.Equal(x.Vars, y.Vars) && equalFloats(x.Coefs, y.Coefs) && x.Const == y.Const
 	}
 	for i, f := range a.Gaussians() {
