@@ -457,7 +457,7 @@ y ~ normal(theta, sigma^2)
 `, Options{})
 	for i, want := range []float64{225, 100, 256} {
 		s := m.Blocks()[0].Sites[i]
-		if s.Lik.Params()["var"] != want || s.Lik.Params()["var"] != want || s.Index != i {
+		if s.Lik.Params()["var"] != want || s.Lik != (factor.Normal{Var: want}) || s.Index != i {
 			t.Errorf("site %d: params %v, index %d, want var %g", i, s.Lik.Params(), s.Index, want)
 		}
 	}
