@@ -26,7 +26,7 @@ type fgState struct {
 	// condPos.
 	conds graph.Affines
 	// condLabels are the conditionals' labels, in their order.
-	condLabels labelCol
+	condLabels graph.LabelColumn
 	condPos    []ast.Pos
 	sites      []fgSite
 	// idx are the sites on single elements (selections: y[t] ~ normal(x[t],
@@ -35,7 +35,7 @@ type fgState struct {
 	// into idxSites (the statement's Site: kind, likelihood, parameters,
 	// position). idxOf counts them per latent.
 	idx       graph.Affines
-	idxLabels labelCol // the labels of idx, in its order
+	idxLabels graph.LabelColumn // the labels of idx, in its order
 	idxSites  []*graph.Site
 	idxShare  siteSharer
 	idxOf     map[int]int

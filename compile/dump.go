@@ -212,7 +212,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // dumpFactorGraph writes a factor-graph model: its variables, dense blocks,
 // linear-Gaussian factors and affine sites.
-func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
+func dumpFactorGraph(bw *bufio.Writer, g *graph.FactorGraph) {
 	fmt.Fprintf(bw, "factorgraph vars=%d first=%v gaussians=%d sites=%d dense=%d\n", g.NumVars, g.First, g.NumGaussians(), g.NumSites(), len(g.Dense))
 	for _, d := range g.Dense {
 		fmt.Fprintf(bw, "  dense %s latent=%d vars=%s prior=%s mean=%s factor=%d\n", d.Name, d.Latent, intRange(d.Vars()), d.Prior.Kind.Name(), floats(d.Prior.Mean, 6), d.Factor)
@@ -230,7 +230,7 @@ func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
 }
 
 // dumpGates writes the discrete variables and the gates of a factor graph.
-func dumpGates(bw *bufio.Writer, g *FactorGraph) {
+func dumpGates(bw *bufio.Writer, g *graph.FactorGraph) {
 	for d, v := range g.Discrete {
 		fmt.Fprintf(bw, "  discrete %d var=%d prior=%s\n", d, v.Var, floats(v.Prior, 6))
 	}

@@ -2,8 +2,8 @@ package compile
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/fg-infer/fg/graph"
@@ -45,11 +45,11 @@ func (c *compiler) expandProjections() {
 	}
 }
 
-// fgBuilder assembles a FactorGraph from the compiled statements.
+// fgBuilder assembles a graph.FactorGraph from the compiled statements.
 type fgBuilder struct {
 	c     *compiler
 	g     *graph.Graph
-	fg    *FactorGraph
+	fg    *graph.FactorGraph
 	owner []int     // per variable: index into pos of its prior, −1 none
 	pos   []ast.Pos // the positions of the priors and conditionals
 	share siteSharer
@@ -169,7 +169,7 @@ func (c *compiler) realElements() int {
 // factor-graph engines do not serve yet.
 func (c *compiler) buildFactorGraph() {
 	g := c.m.Graph
-	fg := newFactorGraph(g, &c.offGraph)
+	fg := graph.NewFactorGraph(g, &c.offGraph)
 	if !c.chargeFactorGraph(c.nextFactor(), fg.NumVars) {
 		return
 	}
@@ -187,7 +187,7 @@ func (c *compiler) buildFactorGraph() {
 			b.conditional(d, k)
 		}
 	}
-	c.fg.conds, c.fg.condLabels = graph.Affines{}, labelCol{} // converted: let the collector have them
+	c.fg.conds, c.fg.condLabels = graph.Affines{}, graph.LabelColumn{} // converted: let the collector have them
 	for li := range g.Latents {
 		if g.Latents[li].Domain == graph.Real {
 			b.missing(li)
@@ -202,36 +202,18 @@ func (c *compiler) buildFactorGraph() {
 	}
 	if !b.moveIdx() {
 		for k, d := range c.fg.idx.All() {
-			fg.addSite(b.unit(b.varOf(d.Vars[0]), 0), d.Y, d.Factor, fg.tag(fgTag{shared: c.fg.idxSites[d.Tag]}))
-			fg.siteLabels.AppendFrom(&c.fg.idxLabels, k)
+			fg.AppendSite(b.unit(b.varOf(d.Vars[0]), 0), d.Y, d.Factor, fg.SiteTag(c.fg.idxSites[d.Tag]))
+			fg.SiteLabels().AppendFrom(&c.fg.idxLabels, k)
 		}
 	}
-	c.fg.idx, c.fg.idxLabels, c.fg.idxSites = graph.Affines{}, labelCol{}, nil
+	c.fg.idx, c.fg.idxLabels, c.fg.idxSites = graph.Affines{}, graph.LabelColumn{}, nil
 	for _, s := range c.fg.sites {
 		b.addSite(s.site, b.form(s.aff))
 	}
 	c.fg.sites = nil
 	c.gateGraph(fg, b.affine)
-	byFactor(&fg.gaussians, &fg.gaussLabels)
-	byFactor(&fg.sites, &fg.siteLabels)
-	if fg.gaussLabels.Len() != fg.gaussians.Len() || fg.siteLabels.Len() != fg.sites.Len() {
-		panic("compile: a factor of the factor graph without its label")
-	}
+	fg.SortByFactor()
 	c.m.FactorGraph = fg
-}
-
-// newFactorGraph is the factor graph of g's real latents with their
-// variables and no factor yet.
-func newFactorGraph(g *graph.Graph, offGraph *graph.Column[int]) *FactorGraph {
-	fg := &FactorGraph{First: make([]int, len(g.Latents)), graph: g, offGraph: *offGraph}
-	for li := range g.Latents {
-		fg.First[li] = -1
-		if l := &g.Latents[li]; l.Domain == graph.Real {
-			fg.First[li] = fg.NumVars
-			fg.NumVars += l.Size()
-		}
-	}
-	return fg
 }
 
 // moveIdx makes the single-element sites compiled into columns
@@ -242,56 +224,49 @@ func newFactorGraph(g *graph.Graph, offGraph *graph.Column[int]) *FactorGraph {
 // before theirs). It reports whether it did.
 func (b *fgBuilder) moveIdx() bool {
 	c, fg := b.c, b.fg
-	if fg.sites.Len() > 0 || c.fg.idx.Len() == 0 {
+	if fg.NumSites() > 0 || c.fg.idx.Len() == 0 {
 		return false
 	}
 	if !b.identity() {
 		return false
 	}
-	base := len(fg.tags)
+	base := fg.NumTags()
 	for t, shared := range c.fg.idxSites {
-		if fg.tag(fgTag{shared: shared}) != base+t {
+		if fg.SiteTag(shared) != base+t {
 			return false // a tag seen before: the copy below finds the tags added
 		}
 	}
-	fg.sites = c.fg.idx
-	fg.sites.ShiftTags(base)
-	fg.siteLabels.Move(&c.fg.idxLabels)
+	fg.MoveSites(&c.fg.idx, &c.fg.idxLabels, base)
 	return true
 }
 
-// byFactor orders the factors of a and their labels by their numbers,
-// keeping the order of equal ones (the elements of one prior): a copy in
-// that order when they are not in it already (they are when the
-// statements add their factors in order, as plates do).
-func byFactor(a *graph.Affines, labels *labelCol) {
-	if a.Sorted() {
-		return
+// siteSharer makes AffineSites that share their Site with the site made
+// before when it is of the same statement and likelihood.
+type siteSharer struct{ last *graph.Site }
+
+// site is the AffineSite of s with projection a.
+func (sh *siteSharer) site(s graph.Site, a graph.Form) graph.AffineSite {
+	if l := sh.last; l == nil || l.Pos != s.Pos || !sameLik(l.Lik, s.Lik) ||
+		l.Vars != nil || s.Vars != nil || l.Offset != s.Offset {
+		shared := s
+		shared.Y, shared.Factor, shared.Label, shared.Index, shared.Proj = 0, 0, "", -1, nil
+		sh.last = &shared
 	}
-	n := a.Len()
-	perm := make([]int, n)
-	for k := range perm {
-		perm[k] = k
-	}
-	sort.SliceStable(perm, func(i, j int) bool { return a.Factor(perm[i]) < a.Factor(perm[j]) })
-	var out graph.Affines
-	var outLabels labelCol
-	var vars []int
-	var coefs []float64
-	for _, k := range perm {
-		f := a.At(k, vars, coefs) // in perm's order
-		vars, coefs = f.Vars, f.Coefs
-		out.Add(f)
-		outLabels.AppendFrom(labels, k)
-	}
-	*a, *labels = out, outLabels
+	return graph.AffineSite{Shared: sh.last, Y: s.Y, Factor: s.Factor, Label: s.Label, Aff: a}
+}
+
+// sameLik reports whether a and b are equal likelihoods of a comparable
+// type (a likelihood holding slices is never shared).
+func sameLik(a, b graph.SiteKind) bool {
+	t := reflect.TypeOf(a)
+	return t == reflect.TypeOf(b) && t != nil && t.Comparable() && reflect.ValueOf(a).Equal(reflect.ValueOf(b))
 }
 
 // addSite appends the site s on the form a (in b.vars, b.coefs or its own).
 func (b *fgBuilder) addSite(s graph.Site, a graph.Form) {
 	as := b.share.site(s, a)
-	b.fg.addSite(a, s.Y, s.Factor, b.fg.tag(fgTag{shared: as.Shared}))
-	b.fg.siteLabels.Add(s.Label)
+	b.fg.AppendSite(a, s.Y, s.Factor, b.fg.SiteTag(as.Shared))
+	b.fg.SiteLabels().Add(s.Label)
 }
 
 // refuse reports a construct the factor-graph engines cannot serve yet.
@@ -401,14 +376,14 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 		b.ownAll(li, p.pos)
 	case p.prior.Kind.Independent():
 		// Labels kind(x[e]), made on demand from the target.
-		tag := fg.tag(fgTag{pos: p.pos, kind: p.prior.Kind, gvar: l.First - first})
+		tag := fg.PriorTag(p.pos, p.prior.Kind, l.First-first)
 		for e := 0; e < l.Size(); e++ {
 			v := first + e
 			if !b.own(v, p.pos, l.First+e) {
 				continue
 			}
-			fg.addGaussian(b.unit(v, 0-p.prior.Mean[e]), p.prior.Var[e], p.factor, tag)
-			fg.gaussLabels.AddTagged(1)
+			fg.AppendGaussian(b.unit(v, 0-p.prior.Mean[e]), p.prior.Var[e], p.factor, tag)
+			fg.GaussianLabels().AddTagged(1)
 		}
 	case p.prior.Kind.Family() == graph.Gaussian:
 		b.ownAll(li, p.pos)
@@ -445,8 +420,8 @@ func (b *fgBuilder) conditional(d graph.Affine, k int) {
 		return
 	}
 	b.vars, b.coefs = a.Vars, a.Coefs
-	b.fg.addGaussian(a, d.Var, d.Factor, b.fg.tag(fgTag{pos: pos}))
-	b.fg.gaussLabels.AppendFrom(&b.c.fg.condLabels, k)
+	b.fg.AppendGaussian(a, d.Var, d.Factor, b.fg.ConditionalTag(pos))
+	b.fg.GaussianLabels().AppendFrom(&b.c.fg.condLabels, k)
 }
 
 // conditionalColumns converts the conditionals conds as conditional does
@@ -486,24 +461,24 @@ func (b *fgBuilder) conditionalColumns(conds *graph.Affines) bool {
 	}
 	var tags graph.Column[int32]
 	var stmts []int32
-	lastStmt, lastTag := int32(-1), 0
+	lastStmt, lastTag, lastPos := int32(-1), 0, ast.Pos(0)
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		slots[0] = conds.VarsCol(0).AppendTo(slots[0][:0], lo, hi)
 		stmts = conds.TagCol().AppendTo(stmts[:0], lo, hi)
 		for i, t := range slots[0] {
 			if st := stmts[i]; st != lastStmt {
-				lastStmt, lastTag = st, b.fg.tag(fgTag{pos: b.c.fg.condPos[st]})
+				lastStmt, lastPos = st, b.c.fg.condPos[st]
+				lastTag = b.fg.ConditionalTag(lastPos)
 			}
-			b.own(t, b.fg.tags[lastTag].pos, t)
+			b.own(t, lastPos, t)
 			tags.Add(int32(lastTag))
 		}
 	}
 	conds.MapCoefs(1, condCoef)
 	conds.MapConsts(condConst)
 	conds.SetTags(tags)
-	b.fg.gaussians.AppendRange(conds, 0, n)
-	b.fg.gaussLabels.Move(&b.c.fg.condLabels)
+	b.fg.AppendGaussians(conds, &b.c.fg.condLabels)
 	return true
 }
 
@@ -577,7 +552,7 @@ func (b *fgBuilder) missing(li int) {
 // before its target (vars[0]) in the variables' order — a chain or a
 // hierarchy declared top down — so that they cannot form a cycle.
 func parentsPrecede(a *graph.Affines) bool {
-	for _, vars := range factorVars(a) {
+	for _, vars := range a.FactorVars() {
 		for _, v := range vars[1:] {
 			if v >= vars[0] {
 				return false
@@ -594,7 +569,8 @@ func parentsPrecede(a *graph.Affines) bool {
 // a variable left over to one of its parents left over until one repeats.
 func (b *fgBuilder) cycles() {
 	fg := b.fg
-	if parentsPrecede(&fg.gaussians) {
+	gs := fg.GaussianForms()
+	if parentsPrecede(gs) {
 		return // the variables' order is a topological order
 	}
 	// The parents of t are the other variables of its conditional's form;
@@ -605,7 +581,7 @@ func (b *fgBuilder) cycles() {
 	}
 	indeg := make([]int, fg.NumVars)
 	row := make([]int, fg.NumVars+1)
-	for gi, vars := range factorVars(&fg.gaussians) {
+	for gi, vars := range gs.FactorVars() {
 		t := vars[0] // the target
 		cond[t] = gi
 		for _, v := range vars {
@@ -619,7 +595,7 @@ func (b *fgBuilder) cycles() {
 		row[v+1] += row[v]
 	}
 	children, fill := make([]int, row[fg.NumVars]), slices.Clone(row[:fg.NumVars])
-	for _, vars := range factorVars(&fg.gaussians) {
+	for _, vars := range gs.FactorVars() {
 		for _, v := range vars[1:] {
 			if v != vars[0] {
 				children[fill[v]] = vars[0]
@@ -673,7 +649,7 @@ func (b *fgBuilder) cycles() {
 	at := 0
 	for k := range path {
 		cyc[k] = path[len(path)-1-k]
-		if fg.gaussians.Factor(cond[cyc[k]]) < fg.gaussians.Factor(cond[cyc[at]]) {
+		if gs.Factor(cond[cyc[k]]) < gs.Factor(cond[cyc[at]]) {
 			at = k
 		}
 	}

@@ -16,7 +16,7 @@ import (
 
 // fgOf compiles src and returns its FactorGraph, failing if the model
 // compiled to blocks.
-func fgOf(t *testing.T, src string) (*Model, *FactorGraph) {
+func fgOf(t *testing.T, src string) (*Model, *graph.FactorGraph) {
 	t.Helper()
 	m := mustCompile(t, src, Options{})
 	if m.FactorGraph == nil || len(m.Blocks()) != 0 {
@@ -33,7 +33,7 @@ func wantAffine(t *testing.T, what string, got graph.Form, vars []int, coefs []f
 }
 
 // gaussianOf returns the linear-Gaussian factor whose target is v.
-func gaussianOf(t *testing.T, g *FactorGraph, v int) graph.LinearGaussian {
+func gaussianOf(t *testing.T, g *graph.FactorGraph, v int) graph.LinearGaussian {
 	t.Helper()
 	for i, lg := range g.Gaussians() {
 		if lg.Target == v {

@@ -238,7 +238,7 @@ func (c *compiler) addFactor(at ast.Node, f graph.Factor) int {
 // ones) and those only the real-latent IR holds (offGraph: the continuous
 // ones) alike, so that the numbers are the order of Model.Factors
 // (Block.Factor, LinearGaussian.Factor, Site.Factor, the dumps' factor=N)
-// and the FactorGraph's factors can be ordered by them (byFactor).
+// and the FactorGraph's factors can be ordered by them (graph.FactorGraph.SortByFactor).
 func (c *compiler) nextFactor() int { return c.m.Graph.NumFactors() + c.offGraph.Len() }
 
 // addOffGraph numbers a factor that Graph does not hold (the real-latent

@@ -300,7 +300,7 @@ func (c *compiler) badIndex(ix ast.Expr, v val) {
 // gate's branches AffineSites (affine maps a branch's projection to
 // FactorGraph variables). A selector without a categorical prior, or with
 // other discrete factors, is an error at the gated statement.
-func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) graph.Form) {
+func (c *compiler) gateGraph(fg *graph.FactorGraph, affine func(lin) graph.Form) {
 	if len(c.gate.decls) == 0 || c.nBranches*gateBranchBytes > infer.MemoryBudget() {
 		return // none, or a plate stopped at the memory budget (that error stands alone)
 	}
@@ -368,7 +368,7 @@ func (c *compiler) noSelectorPrior(li, id int) string {
 // otherDiscreteFactors refuses factors other than the categorical priors
 // and the gates on the selectors: the gate engines keep the discrete
 // variables independent given the continuous ones.
-func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
+func (c *compiler) otherDiscreteFactors(fg *graph.FactorGraph) {
 	g := c.m.Graph
 	sel := map[int]bool{}
 	for _, d := range fg.Discrete {
@@ -388,29 +388,6 @@ func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
 	}
 }
 
-// ConditionallyGaussian reports whether every site and every branch of g's
-// gates is a Gaussian observation (factor.Normal): given the discrete
-// latents the posterior is then Gaussian, and exact enumerates them.
-func (g *FactorGraph) ConditionallyGaussian() bool {
-	normal := func(s graph.Site) bool {
-		_, ok := s.Lik.(factor.Normal)
-		return ok
-	}
-	for s := range g.SharedSites() {
-		if !normal(*s) {
-			return false
-		}
-	}
-	for _, gt := range g.Gates {
-		for _, b := range gt.Branches {
-			if !normal(*b.Shared) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // maxEnumerationWork bounds configurations × (real elements)³ of exact's
 // enumeration (about an hour on one core).
 const maxEnumerationWork = 1e13
@@ -425,7 +402,7 @@ const maxEnumerationWork = 1e13
 // checkGatesExact checks exact on gated likelihoods.
 func (c *compiler) checkGatesExact(s *ast.InferStmt) {
 	fg := c.m.FactorGraph
-	switch n := fg.configurations(); {
+	switch n := fg.Configurations(); {
 	case !fg.ConditionallyGaussian() && fg.NumVars > infer.MaxQuadDim:
 		c.errorf(s.Method, "exact integrates a model with gated non-Gaussian likelihoods by quadrature over at most %d real latent elements, the selectors summed out; this one has %d: use infer mcmc as the gold standard",
 			infer.MaxQuadDim, fg.NumVars)
@@ -462,14 +439,4 @@ func (c *compiler) checkGatesEP(s *ast.InferStmt, spec *InferSpec, eng Engine) {
 		c.errorf(s.Method, "gated likelihoods run under family = factorized, which keeps one belief per element; the %s prior of `%s` is a dense Gaussian over several elements",
 			fg.Dense[0].Prior.Kind.Name(), fg.Dense[0].Name)
 	}
-}
-
-// configurations is the number of joint configurations of g's discrete
-// variables (as a float: it may overflow an int).
-func (g *FactorGraph) configurations() float64 {
-	n := 1.0
-	for _, d := range g.Discrete {
-		n *= float64(len(d.Prior))
-	}
-	return n
 }

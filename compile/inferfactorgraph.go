@@ -1,21 +1,18 @@
 package compile
 
 import (
-	"slices"
-
-	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// The checks of an infer line against a model compiled to a FactorGraph
+// The checks of an infer line against a model compiled to a graph.FactorGraph
 // (infer/run's factor-graph engines serve it): ep runs infer/fgraph
 // (kl, alpha, relaxed_kl under family = full; the schedules it has); exact
 // solves linear-Gaussian graphs at any size and integrates the joint by
 // quadrature up to infer.MaxQuadDim elements otherwise; mcmc samples the
 // joint Gaussian prior. Whatever needs a dense joint is bounded by
 // infer.MaxJoint; a graph with a banded precision (a chain of vector
-// states: banded when linear-Gaussian, sitesBanded with likelihood sites
+// states: graph.FactorGraph.Banded when linear-Gaussian, SitesBanded with likelihood sites
 // on one step's elements under ep) is solved on the band at any size
 // within the memory budget. The options of the block engines (shards, passes,
 // nonnegative_sites) are refused; bp and t(nu) have no rule for the
@@ -29,7 +26,7 @@ func (c *compiler) checkFactorGraphExact(s *ast.InferStmt) {
 		if fg.NumVars > infer.MaxQuadDim {
 			c.errorf(s.Method, "exact integrates a model with non-Gaussian likelihoods by quadrature over at most %d latent elements; this one has %d: use infer mcmc as the gold standard", infer.MaxQuadDim, fg.NumVars)
 		}
-	case fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) && !fg.banded():
+	case fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.Forest()) && !fg.Banded(infer.Banded):
 		c.errorf(s.Method, "exact solves this linear-Gaussian graph (not a chain, a tree or a chain of vector states) as one dense Gaussian over at most %d latent elements; it has %d", infer.MaxJoint, fg.NumVars)
 	}
 }
@@ -37,7 +34,7 @@ func (c *compiler) checkFactorGraphExact(s *ast.InferStmt) {
 // checkFactorGraphMCMC checks mcmc on a factor graph.
 func (c *compiler) checkFactorGraphMCMC(s *ast.InferStmt) {
 	fg := c.m.FactorGraph
-	if fg.NumVars > infer.MaxJoint && !fg.Chain() {
+	if fg.NumVars > infer.MaxJoint && !fg.SitesBanded(infer.Banded) {
 		c.errorf(s.Method, "mcmc samples the joint Gaussian prior of at most %d latent elements unless the model is a chain (factors and sites within a band of the elements' order); this model has %d", infer.MaxJoint, fg.NumVars)
 	}
 }
@@ -60,7 +57,7 @@ func (c *compiler) checkFactorGraphEP(s *ast.InferStmt, spec *InferSpec, eng Eng
 		return
 	}
 	c.check1(optionValue(s, "schedule"), infer.CheckSchedule("ep on a factor graph under family = full", sch, infer.GraphFullSchedules))
-	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.forest()) && !(fg.sitesBanded() && !relaxed) {
+	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || relaxed || !fg.Forest()) && !(fg.SitesBanded(infer.Banded) && !relaxed) {
 		c.errorf(optionValue(s, "family"), "family = full here (a graph with a cycle, a dense gp or mvnormal prior, or relaxed_kl) is one dense Gaussian over at most %d latent elements; this one has %d: use family = factorized",
 			infer.MaxJoint, fg.NumVars)
 	}
@@ -79,101 +76,4 @@ func (c *compiler) blockOnlyOptions(s *ast.InferStmt, spec *InferSpec, eng Engin
 			c.errorf(at, "option `%s` applies to the Gaussian-block engines; a factor graph over several latents runs ep by message passing (use max_iter and tol)", k)
 		}
 	}
-}
-
-// LinearGaussian reports whether every site of g is a Gaussian observation
-// (factor.Normal): the posterior is then Gaussian and exact.
-func (g *FactorGraph) LinearGaussian() bool {
-	for s := range g.SharedSites() {
-		if _, ok := s.Lik.(factor.Normal); !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// Forest reports whether the bipartite graph of g's factors and variables
-// is a forest (see forest): ep then runs forward–backward passes on it.
-func (g *FactorGraph) Forest() bool { return g.forest() }
-
-// forest reports whether the bipartite graph of g's factors and
-// variables is a forest (no cycle), by union–find over the variables: a
-// factor closes a cycle when two of its variables are already connected.
-// Dense blocks count as factors over their variables.
-func (g *FactorGraph) forest() bool {
-	parent := make([]int, g.NumVars)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
-	join := func(vars []int) bool {
-		for k := 1; k < len(vars); k++ {
-			v := vars[k]
-			a, b := find(vars[0]), find(v)
-			if a == b {
-				return false
-			}
-			parent[b] = a
-		}
-		return true
-	}
-	for _, vars := range factorVars(&g.gaussians) {
-		if !join(vars) {
-			return false
-		}
-	}
-	for _, vars := range factorVars(&g.sites) {
-		if !join(vars) {
-			return false
-		}
-	}
-	for _, d := range g.Dense {
-		if !join(d.Vars()) {
-			return false
-		}
-	}
-	return true
-}
-
-// banded reports whether g is linear-Gaussian with no dense block or gate
-// and its joint precision is banded in the variables' order (infer.Banded),
-// so that infer/fgraph solves it on the band (its Graph.Banded makes the
-// same test on the same factors).
-func (g *FactorGraph) banded() bool { return g.LinearGaussian() && g.sitesBanded() }
-
-// Chain is sitesBanded for the samplers: the Gaussian part has a banded
-// precision and every site lies within the band, so mcmc samples g by
-// particle Gibbs (infer/mcmc.RunChain) at any length.
-func (g *FactorGraph) Chain() bool { return g.sitesBanded() }
-
-// sitesBanded reports whether g has no dense block or gate and the
-// precision of its factors and sites (the joint EP approximation's, a site
-// on aᵀx_F + c coupling the variables of F as a Gaussian factor does) is
-// banded, so that infer/fgraph runs ep under family = full on the band at
-// any size (its siteBandwidth makes the same test): a factor on x_F couples
-// the variables of F, and the half-bandwidth is the largest max F − min F
-// over the factors and sites.
-func (g *FactorGraph) sitesBanded() bool {
-	if len(g.Dense) > 0 || len(g.Gates) > 0 {
-		return false
-	}
-	k := 0
-	span := func(vars []int) {
-		if len(vars) > 0 {
-			k = max(k, slices.Max(vars)-slices.Min(vars))
-		}
-	}
-	for _, vars := range factorVars(&g.gaussians) {
-		span(vars)
-	}
-	for _, vars := range factorVars(&g.sites) {
-		span(vars)
-	}
-	return infer.Banded(g.NumVars, k)
 }

@@ -20,7 +20,7 @@ import (
 func fgModel(n int, loop, gaussian, dense bool) *Model {
 	g := &graph.Graph{Fset: fgFset}
 	g.AddLatent("x", graph.Real, 0, []int{n}, posOf(1))
-	fg := &FactorGraph{NumVars: n, First: []int{0}}
+	fg := &graph.FactorGraph{NumVars: n, First: []int{0}}
 	start := 1
 	if dense {
 		fg.Dense = []*graph.Block{{Latent: 0, Name: "x", First: 0, N: 2, Prior: graph.Prior{Kind: factor.MVNormal{}, Mean: []float64{0, 0}, Cov: mat.NewSymDense(2, []float64{1, 0, 0, 1})}}}

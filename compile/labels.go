@@ -38,7 +38,7 @@ func labelRun(n int, kind string, name func(b []byte, k int) []byte) (label func
 }
 
 // indexLabels says how the labels of a statement's elements are made on
-// demand (labelCol.AddIndexed) when they are prefix, first + k and
+// demand (graph.LabelColumn.AddIndexed) when they are prefix, first + k and
 // suffix for element k: normal(y[3]) in a vector plate, normal(x[3]) on
 // consecutive elements of a one-dimensional latent. ok is false when they
 // are not (labelRun makes them).

@@ -355,7 +355,7 @@ func (c *compiler) buildBlocks() {
 	}
 	c.expandProjections()
 	g := c.m.Graph
-	fg := newFactorGraph(g, &c.offGraph)
+	fg := graph.NewFactorGraph(g, &c.offGraph)
 	for li := range g.Latents {
 		l := &g.Latents[li]
 		if l.Domain != graph.Real {

@@ -3,7 +3,6 @@ package compile
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"sync/atomic"
 
 	"github.com/fg-infer/fg/factor"
@@ -183,19 +182,19 @@ func (r *learnRec) inPlace(m *Model) error {
 	set := map[*graph.Site]int{}
 	for _, s := range r.sites {
 		for _, f := range s.factors {
-			i, ok := fg.siteOf(f)
+			i, ok := fg.SiteOf(f)
 			if !ok {
 				return fmt.Errorf("the site of graph factor %d is not in the factor graph", f)
 			}
-			set[fg.tags[fg.sites.Tag(i)].shared]++
+			set[fg.SharedSite(i)]++
 		}
 	}
 	if len(set) == 0 {
 		return nil
 	}
 	all := map[*graph.Site]int{}
-	for k := range fg.sites.Len() {
-		all[fg.tags[fg.sites.Tag(k)].shared]++
+	for k := range fg.NumSites() {
+		all[fg.SharedSite(k)]++
 	}
 	for sh, n := range set {
 		if all[sh] != n {
@@ -205,52 +204,17 @@ func (r *learnRec) inPlace(m *Model) error {
 	return nil
 }
 
-// gaussiansOf is the range [lo, hi) of the linear-Gaussian factors of
-// graph factor f (several for a whole-latent normal prior).
-func (g *FactorGraph) gaussiansOf(f int) (lo, hi int) {
-	n := g.gaussians.Len()
-	lo = sort.Search(n, func(k int) bool { return g.gaussians.Factor(k) >= f })
-	hi = lo
-	for hi < n && g.gaussians.Factor(hi) == f {
-		hi++
-	}
-	return lo, hi
-}
-
-// siteOf is the likelihood site of graph factor f.
-func (g *FactorGraph) siteOf(f int) (int, bool) {
-	n := g.sites.Len()
-	k := sort.Search(n, func(k int) bool { return g.sites.Factor(k) >= f })
-	return k, k < n && g.sites.Factor(k) == f
-}
-
 // learnCopy is a copy of m whose numbers learning sets are its own, the
 // rest shared with m: its factor graph's shared likelihood records and
-// dense blocks (the linear-Gaussian factors' number columns are replaced,
-// never written, by graph.Affines.Rewrite), its Net's factors (replaced by
+// dense blocks (graph.FactorGraph.CloneSites; the linear-Gaussian
+// factors' number columns are replaced, never written, by
+// RewriteGaussians), its Net's factors (replaced by
 // graph.NetFactor.WithData and WithAffine). Its Learn is nil.
 func learnCopy(m *Model) *Model {
 	out := *m
 	out.Learn = nil
 	if fg := m.FactorGraph; fg != nil {
-		g := *fg
-		g.tags, g.tagOf = slices.Clone(fg.tags), nil
-		own := map[*graph.Site]*graph.Site{}
-		for i := range g.tags {
-			if sh := g.tags[i].shared; sh != nil {
-				if own[sh] == nil {
-					cp := *sh
-					own[sh] = &cp
-				}
-				g.tags[i].shared = own[sh]
-			}
-		}
-		g.Dense = make([]*graph.Block, len(fg.Dense))
-		for i, b := range fg.Dense {
-			nb := *b
-			g.Dense[i] = &nb
-		}
-		out.FactorGraph = &g
+		out.FactorGraph = fg.CloneSites()
 	}
 	if n := m.Net; n != nil {
 		net := *n
@@ -271,7 +235,7 @@ type fgNumbers struct {
 // setGraph re-evaluates the recorded statements with c (its params bound
 // at the new values) and sets their numbers in fg. The numbers are all
 // evaluated before any is set, so that an error leaves fg as it was.
-func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
+func (f *LearnFunc) setGraph(c *compiler, fg *graph.FactorGraph) error {
 	rec := f.st.rec
 	g := f.m.Graph
 	varOf := func(id int) int { v := g.Vars[id]; return fg.VarOf(v.Latent, v.Index) }
@@ -296,7 +260,7 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 		for k, id := range s.ids {
 			v := vs[min(k, len(vs)-1)]
 			if !s.mean {
-				lo, hi := fg.gaussiansOf(s.factors[k])
+				lo, hi := fg.GaussiansOf(s.factors[k])
 				if hi != lo+1 {
 					return fmt.Errorf("the conditional of %s is not in the factor graph", g.VarName(id))
 				}
@@ -306,11 +270,11 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 			m := c.condForm(a, mean, k, id)
 			vars, coefs = condAffine(id, m, vars, coefs)
 			form, ok := condFactor(graph.Affine{Vars: vars, Coefs: coefs, Const: m.c}, varOf, nil, nil)
-			lo, hi := fg.gaussiansOf(s.factors[k])
+			lo, hi := fg.GaussiansOf(s.factors[k])
 			if hi != lo+1 {
 				return fmt.Errorf("the conditional of %s is not in the factor graph", g.VarName(id))
 			}
-			stored = fg.gaussians.AppendVars(lo, stored[:0])
+			stored = fg.GaussianForms().AppendVars(lo, stored[:0])
 			if !ok || !slices.Equal(form.Vars, stored) {
 				return fmt.Errorf("changes the variables of the mean of %s (a learned coefficient of exactly 0 drops its variable)", fg.GaussianLabel(lo))
 			}
@@ -325,7 +289,7 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 			dense[p.lat], missing[p.lat] = pr, true
 			continue
 		}
-		lo, hi := fg.gaussiansOf(p.factor)
+		lo, hi := fg.GaussiansOf(p.factor)
 		if hi-lo != l.Size() {
 			return fmt.Errorf("the prior of %s is not in the factor graph", l.Name)
 		}
@@ -338,8 +302,8 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 		s := &rec.sites[i]
 		lik := c.siteAgain(s)
 		for _, fac := range s.factors {
-			k, _ := fg.siteOf(fac)
-			sh := fg.tags[fg.sites.Tag(k)].shared
+			k, _ := fg.SiteOf(fac)
+			sh := fg.SharedSite(k)
 			if old, ok := liks[sh]; ok && !sameLik(old.Lik, lik) {
 				return errShared
 			}
@@ -361,7 +325,7 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 	for sh, s := range liks {
 		sh.Lik = s.Lik
 	}
-	fg.gaussians.Rewrite(func(k int, coefs []float64, c, v *float64) {
+	fg.RewriteGaussians(func(k int, coefs []float64, c, v *float64) {
 		if u := &upd[k]; u.set {
 			if u.coefs != nil {
 				copy(coefs, u.coefs)

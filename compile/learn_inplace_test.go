@@ -140,7 +140,7 @@ func atAndCompiled(t *testing.T, f *LearnFunc, x []float64, compiles int64) (got
 }
 
 // sameNumbers compares two factor graphs' factors bit for bit.
-func sameNumbers(t *testing.T, got, want *FactorGraph) {
+func sameNumbers(t *testing.T, got, want *graph.FactorGraph) {
 	t.Helper()
 	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 	if got.NumGaussians() != want.NumGaussians() || got.NumSites() != want.NumSites() || len(got.Dense) != len(want.Dense) {

@@ -44,7 +44,7 @@ type GraphTangents struct {
 // evaluates again: the conditionals' variances, the priors' means and
 // variances, the dense blocks' priors and the sites' likelihood
 // parameters.
-func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangents, err error) {
+func (f *LearnFunc) GraphTangents(x []float64, fg *graph.FactorGraph) (t *GraphTangents, err error) {
 	c := f.compiler(false)
 	c.jet = &jetState{env: map[string]jetVal{}}
 	defer c.catchAbort(&err)
@@ -82,7 +82,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 		out.Liks = append(out.Liks, ad.Const(v))
 	}
 	gaussian := func(f int) int {
-		lo, hi := fg.gaussiansOf(f)
+		lo, hi := fg.GaussiansOf(f)
 		if hi != lo+1 {
 			return -1
 		}
@@ -161,7 +161,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 			}
 			continue
 		}
-		lo, hi := fg.gaussiansOf(p.factor)
+		lo, hi := fg.GaussiansOf(p.factor)
 		for e := range hi - lo {
 			g := lo + e
 			out.Vars[g] = jetAt(pt.Var, e)
@@ -193,11 +193,11 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 			return j
 		}
 		for _, fac := range s.factors {
-			k, ok := fg.siteOf(fac)
+			k, ok := fg.SiteOf(fac)
 			if !ok {
 				continue
 			}
-			g, ok := fg.tags[fg.sites.Tag(k)].shared.Lik.(factor.ParamGrad)
+			g, ok := fg.SharedSite(k).Lik.(factor.ParamGrad)
 			if !ok {
 				continue
 			}

@@ -1,6 +1,6 @@
 // Package compile turns a parsed fg model (lang/ast) into a Model: evaluated
 // data and params, a factor graph (graph.Graph), the real latents held once
-// as a FactorGraph (its Blocks view: independent Gaussian blocks) or the
+// as a graph.FactorGraph (its Blocks view: independent Gaussian blocks) or the
 // model as a typed factor graph graph.Net, and the infer/predict/expect/learn
 // specifications.
 // It resolves names, checks types and shapes, evaluates data expressions
@@ -42,7 +42,7 @@ type Model struct {
 	// variables, linear-Gaussian factors, dense blocks and sites
 	// (factorgraph.go); nil without real latents. Blocks is its view as
 	// independent Gaussian blocks when it is one.
-	FactorGraph *FactorGraph
+	FactorGraph *graph.FactorGraph
 	// Net is the whole model as a typed factor graph (graph/net.go) when
 	// it has a latent of a family other than the Gaussian (beta, gamma,
 	// inv_gamma, dirichlet), a likelihood whose parameter is such a

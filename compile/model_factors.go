@@ -24,20 +24,24 @@ import (
 // held every factor. Numbers are the factors' (Block.Factor,
 // LinearGaussian.Factor, ...).
 func (m *Model) Factors() graph.FactorList {
-	if fg := m.FactorGraph; fg != nil && fg.offGraph.Len() > 0 {
-		return modelFactors{g: m.Graph, fg: fg}
+	if fg := m.FactorGraph; fg != nil && fg.OffGraph().Len() > 0 {
+		return modelFactors{g: m.Graph, fg: fgFactors{fg}}
 	}
 	return m.Graph
 }
 
 // modelFactors interleaves the factors of g (the numbers not in
-// fg.offGraph, in order) with fg's off-graph factors.
+// fg.OffGraph, in order) with fg's off-graph factors.
 type modelFactors struct {
 	g  *graph.Graph
-	fg *FactorGraph
+	fg fgFactors
 }
 
-func (l modelFactors) NumFactors() int { return l.g.NumFactors() + l.fg.offGraph.Len() }
+// fgFactors is a factor graph's off-graph factors as graph.Factor values
+// (the kinds are package factor's, which graph cannot name).
+type fgFactors struct{ *graph.FactorGraph }
+
+func (l modelFactors) NumFactors() int { return l.g.NumFactors() + l.fg.OffGraph().Len() }
 
 func (l modelFactors) LabelledFactor(i int) graph.Factor {
 	if l.fg.isOffGraph(i) {
@@ -97,22 +101,24 @@ func (l modelFactors) each(params bool, yield func(int, graph.Factor, []graph.Pa
 
 // graphIndex is the index in the model's Graph of factor number n, a
 // factor Graph holds.
-func (g *FactorGraph) graphIndex(n int) int { return n - g.offBefore(n) }
+func (g fgFactors) graphIndex(n int) int { return n - g.offBefore(n) }
 
 // offBefore is the number of off-graph factors numbered below n.
-func (g *FactorGraph) offBefore(n int) int {
-	return sort.Search(g.offGraph.Len(), func(k int) bool { return g.offGraph.At(k) >= n })
+func (g fgFactors) offBefore(n int) int {
+	off := g.OffGraph()
+	return sort.Search(off.Len(), func(k int) bool { return off.At(k) >= n })
 }
 
 // isOffGraph reports whether factor number n is off-graph.
-func (g *FactorGraph) isOffGraph(n int) bool {
+func (g fgFactors) isOffGraph(n int) bool {
 	k := g.offBefore(n)
-	return k < g.offGraph.Len() && g.offGraph.At(k) == n
+	off := g.OffGraph()
+	return k < off.Len() && off.At(k) == n
 }
 
 // offGraphFactor is off-graph factor number n as a graph.Factor, found
 // by its number in the list that holds it (offList).
-func (g *FactorGraph) offGraphFactor(n int) graph.Factor {
+func (g fgFactors) offGraphFactor(n int) graph.Factor {
 	for _, l := range g.offLists() {
 		if k := sort.Search(l.len(), func(k int) bool { return l.num(k) >= n }); k < l.len() && l.num(k) == n {
 			return l.factor(k)
@@ -135,7 +141,7 @@ func (g *FactorGraph) offGraphFactor(n int) graph.Factor {
 // selector, then the variables of its branches in the order they first
 // appear.
 type offList struct {
-	g    *FactorGraph
+	g    fgFactors
 	kind offKind
 	b    *graph.Block
 }
@@ -152,7 +158,7 @@ const (
 )
 
 // offLists are g's lists of off-graph factors.
-func (g *FactorGraph) offLists() []offList {
+func (g fgFactors) offLists() []offList {
 	var out []offList
 	for _, b := range g.Dense {
 		out = append(out, offList{g, offPrior, b}, offList{g, offBlockSites, b}, offList{g, offBatches, b})
@@ -174,9 +180,9 @@ func (l offList) len() int {
 	case offGates:
 		return len(l.g.Gates)
 	case offGaussians:
-		return l.g.gaussians.Len()
+		return l.g.NumGaussians()
 	}
-	return l.g.sites.Len()
+	return l.g.NumSites()
 }
 
 // num is the number of factor k of the list.
@@ -191,9 +197,9 @@ func (l offList) num(k int) int {
 	case offGates:
 		return l.g.Gates[k].Factor
 	case offGaussians:
-		return l.g.gaussians.Factor(k)
+		return l.g.GaussianForms().Factor(k)
 	}
-	return l.g.sites.Factor(k)
+	return l.g.SiteForms().Factor(k)
 }
 
 // next is the index of the factor after k: k + 1, or past the elements
@@ -221,13 +227,12 @@ func (l offList) factor(k int) graph.Factor {
 	case offGates:
 		return g.gateFactor(&g.Gates[k])
 	case offGaussians:
-		a := g.gaussians.At(k, nil, nil)
-		t := &g.tags[a.Tag]
-		if t.kind != nil {
-			return g.priorFactor(g.graph.Vars[a.Vars[0]+t.gvar].Latent, t.kind, t.pos)
+		if kind, li, pos := g.PriorOf(k); kind != nil {
+			return g.priorFactor(li, kind, pos)
 		}
-		return graph.Factor{Kind: factor.NormalPrior{}, Vars: g.graphVars(a.Vars, false), Label: g.label(t, a, &g.gaussLabels, k),
-			Pos: t.pos, ScalarName: "var", Scalar: a.Var}
+		f := g.Gaussian(k)
+		return graph.Factor{Kind: factor.NormalPrior{}, Vars: g.graphVars(f.Aff.Vars, false), Label: f.Label,
+			Pos: f.Pos, ScalarName: "var", Scalar: f.Var}
 	}
 	s := g.Site(k)
 	return siteFactor(s.Shared, g.graphVars(s.Aff.Vars, true), s.Label)
@@ -281,7 +286,7 @@ func (h *offHeap) Pop() any {
 
 // offCursors is a heap of cursors at the first factor of each non-empty
 // list of off-graph factors.
-func (g *FactorGraph) offCursors() offHeap {
+func (g fgFactors) offCursors() offHeap {
 	var h offHeap
 	for _, l := range g.offLists() {
 		if l.len() > 0 {
@@ -294,8 +299,8 @@ func (g *FactorGraph) offCursors() offHeap {
 
 // priorFactor is the graph.Factor of the prior kind of latent li at pos:
 // over all its elements, labelled kind(NAME).
-func (g *FactorGraph) priorFactor(li int, kind graph.Kind, pos ast.Pos) graph.Factor {
-	l := &g.graph.Latents[li]
+func (g fgFactors) priorFactor(li int, kind graph.Kind, pos ast.Pos) graph.Factor {
+	l := &g.Graph().Latents[li]
 	ids := make([]int, l.Size())
 	for i := range ids {
 		ids[i] = l.First + i
@@ -306,11 +311,11 @@ func (g *FactorGraph) priorFactor(li int, kind graph.Kind, pos ast.Pos) graph.Fa
 // gateFactor is gate gt as a graph.Factor: an observed likelihood on its
 // selector and the graph variables of its branches' projections, each
 // once, in the order they first appear.
-func (g *FactorGraph) gateFactor(gt *graph.Gate) graph.Factor {
+func (g fgFactors) gateFactor(gt *graph.Gate) graph.Factor {
 	vars := []int{g.Discrete[gt.Selector].Var}
 	for _, b := range gt.Branches {
 		for _, v := range b.Aff.Vars {
-			if id := g.graphVar(v); !slices.Contains(vars[1:], id) {
+			if id := g.GraphVar(v); !slices.Contains(vars[1:], id) {
 				vars = append(vars, id)
 			}
 		}
@@ -319,20 +324,10 @@ func (g *FactorGraph) gateFactor(gt *graph.Gate) graph.Factor {
 	return graph.Factor{Kind: b.Shared.Lik, Vars: vars, Label: gt.Label, Pos: gt.Pos}
 }
 
-// graphVar is the graph variable of FactorGraph variable v.
-func (g *FactorGraph) graphVar(v int) int {
-	for li, first := range g.First {
-		if l := &g.graph.Latents[li]; first >= 0 && v >= first && v < first+l.Size() {
-			return l.First + v - first
-		}
-	}
-	panic(fmt.Sprintf("compile: variable %d is not in the factor graph", v))
-}
-
 // blockSiteFactor is site s of block b as a graph.Factor: on the elements
 // of b's latent its projection has a non-zero coefficient for, in order.
-func (g *FactorGraph) blockSiteFactor(b *graph.Block, s *graph.Site) graph.Factor {
-	first := g.graph.Latents[b.Latent].First
+func (g fgFactors) blockSiteFactor(b *graph.Block, s *graph.Site) graph.Factor {
+	first := g.Graph().Latents[b.Latent].First
 	var vars []int
 	switch {
 	case s.Proj == nil:
@@ -377,10 +372,10 @@ func siteFactorParams(shared *graph.Site, y float64) []graph.Param {
 
 // graphVars are the graph variables of FactorGraph variables vars, in
 // increasing order when sorted is set.
-func (g *FactorGraph) graphVars(vars []int, sorted bool) []int {
+func (g fgFactors) graphVars(vars []int, sorted bool) []int {
 	out := make([]int, len(vars))
 	for k, v := range vars {
-		out[k] = g.graphVar(v)
+		out[k] = g.GraphVar(v)
 	}
 	if sorted {
 		slices.Sort(out)

@@ -250,11 +250,11 @@ func (c *compiler) learnRules(s *ast.LearnStmt) {
 // infer.MaxJoint elements) with its likelihoods as EP sites; neither
 // covers gated factors (their EP is factorised over the Gaussian and the
 // discrete selector).
-func (c *compiler) learnFactorGraph(s *ast.LearnStmt, fg *FactorGraph) {
+func (c *compiler) learnFactorGraph(s *ast.LearnStmt, fg *graph.FactorGraph) {
 	if len(fg.Gates) > 0 {
 		c.fail(s, "learn cannot be combined with gated factors yet (%s at %s, whose branch a discrete latent selects): learn maximises the evidence of joint-Gaussian EP, which has no site for a gate", fg.Gates[0].Label, c.fset.Position(fg.Gates[0].Pos))
 	}
-	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.forest()) {
+	if fg.NumVars > infer.MaxJoint && (len(fg.Dense) > 0 || !fg.Forest()) {
 		c.fail(s, "learn on a factor graph that is not a chain or a tree works on the joint Gaussian of its real latents' elements, at most %d; this model has %d (a factor graph because of the %s at %s)", infer.MaxJoint, fg.NumVars, c.fg.what, c.fset.Position(c.fg.at))
 	}
 }

@@ -143,7 +143,7 @@ func (c *compiler) splitForms(forms func(int) lin, n, l int) (float64, graph.For
 // common coefficient s) or p(x) + r (otherwise: s = 1, the projection p is
 // Xnew's row), with r common and free of [lo, hi). Otherwise (no sites,
 // or sites that differ) the likelihood is nil: no class probability.
-func fgSiteArgument(fg *FactorGraph, lo, hi int, gp bool) (graph.SiteKind, float64, graph.Form) {
+func fgSiteArgument(fg *graph.FactorGraph, lo, hi int, gp bool) (graph.SiteKind, float64, graph.Form) {
 	var lik graph.SiteKind
 	var s float64
 	var rest graph.Form

@@ -26,7 +26,7 @@ func expectFixture() (*compile.Model, []*infer.Result) {
 		fi := g.AddFactor(graph.Factor{Kind: factor.Step{}, Label: lab})
 		blk.Sites = append(blk.Sites, graph.Site{Lik: factor.Step{Eps: 0.2}, Factor: fi, Label: lab})
 	}
-	m := &compile.Model{Fset: ast.NewFileSet(), Graph: g, FactorGraph: compile.BlockGraph(blk),
+	m := &compile.Model{Fset: ast.NewFileSet(), Graph: g, FactorGraph: graph.BlockGraph(blk),
 		Params: map[string]compile.Value{"eps": {Num: []float64{0.2}}},
 		Data:   map[string]compile.Value{"y": {Shape: []int{5}, Num: []float64{-1, -1, 1, 1, -1}}}}
 	x := infer.Variable{Name: "x", Shape: []int{3}, Discrete: true, States: []string{"-1", "+1"},

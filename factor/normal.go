@@ -37,6 +37,13 @@ func (Normal) Projection() string       { return "mean" }
 
 func (l Normal) Params() map[string]float64 { return map[string]float64{"var": l.Var} }
 
+// GaussianObservation marks Normal as a Gaussian factor of its projection
+// (graph.GaussianObservation: a factor graph whose sites are all Normal
+// is linear-Gaussian).
+func (Normal) GaussianObservation() {}
+
+var _ graph.GaussianObservation = Normal{}
+
 // New validates var > 0.
 func (Normal) New(p map[string]float64) (Site, error) {
 	v := p["var"]

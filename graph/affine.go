@@ -138,6 +138,21 @@ func (a *Affines) AppendVars(k int, vars []int) []int {
 	return vars
 }
 
+// FactorVars iterates over the variables of the factors (a list reused
+// for the next factor): for the structure passes (forest, bandwidth,
+// cycles), which read nothing else.
+func (a *Affines) FactorVars() iter.Seq2[int, []int] {
+	return func(yield func(int, []int) bool) {
+		var vars []int
+		for k := range a.Len() {
+			vars = a.AppendVars(k, vars[:0])
+			if !yield(k, vars) {
+				return
+			}
+		}
+	}
+}
+
 // Sorted reports whether the factors are in the order of their graph
 // factors (non-decreasing Factor).
 func (a *Affines) Sorted() bool {

@@ -83,7 +83,7 @@ type Var struct {
 //
 // (A compiled model's Graph holds its discrete factors only: its
 // continuous factors — priors, conditionals, sites — are
-// compile.FactorGraph's, and compile.Model.Factors gives them as Factor
+// FactorGraph's, and compile.Model.Factors gives them as Factor
 // values made on demand, with their other named numbers — a site's
 // observation and its likelihood's parameters — through ParamList.) A potential
 // of one scalar parameter (ising's J, field's h) keeps it in Scalar, named

@@ -130,10 +130,10 @@ const (
 	// its sites on projections aᵀw (and mini-batch or streamed factors).
 	Blocks Structure = iota
 	// FactorGraph: a factor graph over several real latents
-	// (compile.FactorGraph).
+	// (graph.FactorGraph).
 	FactorGraph
 	// Gated: a factor graph whose discrete latents select the parameters
-	// of likelihoods (compile.FactorGraph.Gates).
+	// of likelihoods (graph.FactorGraph.Gates).
 	Gated
 	// Discrete: discrete latents only (table factors).
 	Discrete

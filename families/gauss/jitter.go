@@ -6,7 +6,7 @@
 // duplicate inputs), and the joint Gaussian prior of a directed
 // linear-Gaussian factor graph (prior.go: Direct, Directed.Moments, Prior),
 // propagated in topological order with no inverse, which infer/fgraph's
-// dense joint runs on its storage and compile.FactorGraph.JointPrior on the
+// dense joint runs on its storage and graph.FactorGraph.JointPrior on the
 // compiled model for the gold standards.
 package gauss
 

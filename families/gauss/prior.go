@@ -19,7 +19,7 @@ import (
 //
 // enter the prior (Gaussian(k); the others, likelihood sites, are
 // skipped), and its dense blocks N(x_F; m, K) (mean nil = 0). compile's
-// real-latent IR (compile.FactorGraph's Gaussian forms and blocks) and
+// real-latent IR (graph.FactorGraph's Gaussian forms and blocks) and
 // infer/fgraph's engine storage implement it, so that the gold standards
 // and infer/fgraph's dense joint propagate the same prior one way.
 type Linear interface {

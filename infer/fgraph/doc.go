@@ -109,7 +109,7 @@
 // defined by its factor in topological order, so the prior mean and
 // covariance are propagated exactly (x_v = Σ b_j x_j + d + ε, blocks
 // N(m, K) copied as given: gauss.Direct and gauss.Directed.Moments, which
-// compile.FactorGraph.JointPrior runs for the gold standards), the other linear-Gaussian factors condition it
+// graph.FactorGraph.JointPrior runs for the gold standards), the other linear-Gaussian factors condition it
 // by Cholesky updates (the GP regression update), and the sites run
 // joint-Gaussian EP on projections of the joint (infer/ep, with every
 // divergence it supports), so TrueSkill's skill marginals equal EP with the

@@ -88,7 +88,7 @@ func runJoint(ctx context.Context, g *Graph, ad *adjacency, s Settings) (*Result
 // factors define (the prior of the likelihood sites): the starting point of
 // a gold standard such as elliptical slice sampling (infer/mcmc) on a graph
 // built through this API (a compiled model's gold standards read theirs
-// from the model, compile.FactorGraph.JointPrior, by the same
+// from the model, graph.FactorGraph.JointPrior, by the same
 // propagation, gauss.Directed.Moments). It fails
 // when the graph has more than MaxJoint variables or the factors do not
 // define a proper joint.

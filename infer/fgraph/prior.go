@@ -10,7 +10,7 @@ import (
 
 // The directed prior of the dense joint is gauss.Direct and
 // gauss.Directed.Moments, the propagation the gold standards run on the
-// compiled model too (compile.FactorGraph.JointPrior): linear is the
+// compiled model too (graph.FactorGraph.JointPrior): linear is the
 // engine's storage as the gauss.Linear they read.
 
 // directed is g read as a directed model (gauss.Directed), its

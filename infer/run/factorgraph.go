@@ -18,7 +18,7 @@ import (
 )
 
 // The engines of a model compiled to a factor graph over several latents
-// (compile.FactorGraph; the engines graphEP, graphExact and graphESS):
+// (graph.FactorGraph; the engines graphEP, graphExact and graphESS):
 //
 //   - ep runs infer/fgraph: messages on the graph under family = full (the
 //     default: one joint Gaussian, forward–backward on a forest) or
@@ -35,7 +35,7 @@ import (
 
 // fgExact is the runner of graphExact: infer/fgraph's exact posterior of a
 // linear-Gaussian graph, else quadrature on the joint Gaussian prior.
-func (j *job) fgExact(fg *compile.FactorGraph) error {
+func (j *job) fgExact(fg *graph.FactorGraph) error {
 	if fg.LinearGaussian() {
 		return j.fgMessages(fg, true)
 	}
@@ -44,7 +44,7 @@ func (j *job) fgExact(fg *compile.FactorGraph) error {
 
 // fgMessages runs infer/fgraph. exact runs a linear-Gaussian graph with the
 // engine's defaults and reports the exact posterior as done.
-func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
+func (j *job) fgMessages(fg *graph.FactorGraph, exact bool) error {
 	g, liks, err := j.fgraphOf(fg)
 	if err != nil {
 		return err
@@ -85,7 +85,7 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 // factor as in the block engines), the other sites with the infer line's
 // moment scheme, and the dense blocks. It returns the sites added as EP
 // sites, in order (fgraph.Result.B follows it).
-func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []graph.Site, error) {
+func (j *job) fgraphOf(fg *graph.FactorGraph) (*fgraph.Graph, []graph.Site, error) {
 	_, relax := j.st.Divergence.(infer.RelaxedKL)
 	g, sites, err := graphOf(fg, relax, j.epLikelihood)
 	if err == nil {
@@ -96,8 +96,8 @@ func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []graph.Site, er
 
 // warnJitter says that a dense block's covariance was numerically singular
 // and jitter δ > 0 was added to its diagonal (fgraph.Graph.AddBlock,
-// compile.FactorGraph.JointPrior).
-func (j *job) warnJitter(fg *compile.FactorGraph, delta float64) {
+// graph.FactorGraph.JointPrior).
+func (j *job) warnJitter(fg *graph.FactorGraph, delta float64) {
 	if delta > 0 {
 		j.warnOnce("%s: a gp or mvnormal block's covariance is numerically singular (very close GP inputs or a very smooth kernel?); used N(m0, Σ0 + %.3g I)", jointName(j.m, fg), delta)
 	}
@@ -107,7 +107,7 @@ func (j *job) warnJitter(fg *compile.FactorGraph, delta float64) {
 // epLik gives the sites: Gaussian observations as linear-Gaussian
 // factors unless relax, the other sites as EP sites; it returns the sites
 // added as EP sites, in order.
-func graphOf(fg *compile.FactorGraph, relax bool, epLik func(graph.Site) (ep.Likelihood, error)) (*fgraph.Graph, []graph.Site, error) {
+func graphOf(fg *graph.FactorGraph, relax bool, epLik func(graph.Site) (ep.Likelihood, error)) (*fgraph.Graph, []graph.Site, error) {
 	g := priorGraph(fg)
 	var liks []graph.Site
 	for r := range fg.SiteGroups() {
@@ -133,7 +133,7 @@ func graphOf(fg *compile.FactorGraph, relax bool, epLik func(graph.Site) (ep.Lik
 // priorGraph is the graph of fg's prior factors: its Gaussians (read in
 // place from the factor graph's columns) and dense blocks, whose product
 // is the joint Gaussian prior of the variables.
-func priorGraph(fg *compile.FactorGraph) *fgraph.Graph {
+func priorGraph(fg *graph.FactorGraph) *fgraph.Graph {
 	g := fgraph.NewGraph(fg.NumVars)
 	g.AddAffines(fg.GaussianForms(), 0, fg.NumGaussians(), 0)
 	for _, d := range fg.Dense {
@@ -143,7 +143,7 @@ func priorGraph(fg *compile.FactorGraph) *fgraph.Graph {
 }
 
 // fgGold runs a gold standard (exactBlock, essBlock) on the joint block of fg.
-func (j *job) fgGold(fg *compile.FactorGraph, run func(*graph.Block) (*blockOut, error)) error {
+func (j *job) fgGold(fg *graph.FactorGraph, run func(*graph.Block) (*blockOut, error)) error {
 	b, delta, err := jointBlock(j.m, fg)
 	if err != nil {
 		return err
@@ -164,8 +164,8 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*graph.Block) (*blockOut,
 // blocks' covariances copied as given, with the jitter δ added to a
 // singular one, returned) and every site as the sparse projection aᵀx + c
 // of the joint vector.
-func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*graph.Block, float64, error) {
-	mean, cov, delta, err := fg.JointPrior()
+func jointBlock(m *compile.Model, fg *graph.FactorGraph) (*graph.Block, float64, error) {
+	mean, cov, delta, err := fg.JointPrior(infer.MaxJoint)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -180,7 +180,7 @@ func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*graph.Block, float6
 }
 
 // jointName names the joint of the real latents in messages, e.g. "x, mu".
-func jointName(m *compile.Model, fg *compile.FactorGraph) string {
+func jointName(m *compile.Model, fg *graph.FactorGraph) string {
 	var names []string
 	for l, first := range fg.First {
 		if first >= 0 {

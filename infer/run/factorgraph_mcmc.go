@@ -4,9 +4,9 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/mcmc"
 )
 
@@ -17,14 +17,14 @@ const (
 )
 
 // fgMCMC is the runner of graphESS: particle Gibbs with backward sampling
-// (mcmc.RunChain) when fg is a chain (compile.FactorGraph.Chain: no dense
+// (mcmc.RunChain) when fg is a chain (graph.FactorGraph.SitesBanded: no dense
 // block, factors and sites within a band of the elements' order), whose
 // mixing does not degrade with the chain's length; otherwise, or when no
 // particle path of positive likelihood starts a chain, elliptical slice
 // sampling on the joint Gaussian prior (fgESS). The result's options say
 // which ran (`sampler`, and `particles` for particle Gibbs).
-func (j *job) fgMCMC(fg *compile.FactorGraph) error {
-	if fg.Chain() {
+func (j *job) fgMCMC(fg *graph.FactorGraph) error {
+	if fg.SitesBanded(infer.Banded) {
 		err := j.fgChain(fg)
 		if !errors.Is(err, mcmc.ErrNoStart) && !errors.Is(err, mcmc.ErrNotBanded) {
 			return err
@@ -38,7 +38,7 @@ func (j *job) fgMCMC(fg *compile.FactorGraph) error {
 // fgChain runs mcmc.RunChain on fg: its prior factors and Gaussian
 // observations as the linear-Gaussian factors (conjugate: in the banded
 // Gaussian), every other site as a likelihood of its projection.
-func (j *job) fgChain(fg *compile.FactorGraph) error {
+func (j *job) fgChain(fg *graph.FactorGraph) error {
 	p := mcmc.ChainProblem{N: fg.NumVars}
 	for i := range fg.NumGaussians() {
 		f := fg.Gaussian(i) // lists of its own: the problem keeps them

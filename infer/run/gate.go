@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
@@ -15,7 +14,7 @@ import (
 )
 
 // The engines of a factor-graph model with gated likelihoods
-// (compile.FactorGraph.Gates: discrete latents that select a likelihood's
+// (graph.FactorGraph.Gates: discrete latents that select a likelihood's
 // parameters; the engines gatedEP, gatedExact and gatedMCMC):
 //
 //   - ep runs infer/fgraph under family = factorized: BP on the selectors,
@@ -29,14 +28,14 @@ import (
 //   - mcmc runs Gibbs on the selectors with elliptical slice sampling on
 //     the continuous elements (mcmc.RunMixed).
 //
-// The gold standards read the IR: the prior is compile.FactorGraph.JointPrior,
+// The gold standards read the IR: the prior is graph.FactorGraph.JointPrior,
 // the likelihood its sites and gates (gatedlik.go).
 //
 // compile refuses what these cannot serve (the engines' Supports in engines.go), with positions.
 
 // gatedGraph is fg as an infer/fgraph graph with its discrete variables
 // and gates; lik maps a site to the engine's likelihood.
-func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(graph.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
+func (j *job) gatedGraph(fg *graph.FactorGraph, lik func(graph.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
 	g := priorGraph(fg)
 	j.warnJitter(fg, g.Jitter())
 	for i, s := range fg.Sites() {
@@ -75,7 +74,7 @@ func closedForm(s graph.Site) (ep.Likelihood, error) {
 }
 
 // gatedEP runs infer/fgraph's gated EP.
-func (j *job) gatedEP(fg *compile.FactorGraph) error {
+func (j *job) gatedEP(fg *graph.FactorGraph) error {
 	g, err := j.gatedGraph(fg, j.epLikelihood)
 	if err != nil {
 		return err
@@ -98,7 +97,7 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 // relaxed_kl (fgraph.Result.B: the sites' in fg.Sites order, then the
 // gates' in fg.Gates order) by factor label and position, leaving out the
 // factors whose relaxation was pruned (b = 0), as for sites elsewhere.
-func (j *job) gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
+func (j *job) gateRelaxations(fg *graph.FactorGraph, b []float64) []infer.Relaxation {
 	sites := make([]graph.Site, 0, fg.NumSites()+len(fg.Gates))
 	for i := range fg.NumSites() {
 		sites = append(sites, fg.SiteAt(i))
@@ -111,7 +110,7 @@ func (j *job) gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Rela
 
 // gatedExact is the exact posterior: enumeration when conditionally
 // linear-Gaussian, quadrature otherwise.
-func (j *job) gatedExact(fg *compile.FactorGraph) error {
+func (j *job) gatedExact(fg *graph.FactorGraph) error {
 	if fg.ConditionallyGaussian() {
 		g, err := j.gatedGraph(fg, closedForm)
 		if err != nil {
@@ -134,7 +133,7 @@ func (j *job) gatedExact(fg *compile.FactorGraph) error {
 
 // gatedQuadrature integrates the continuous elements by adaptive cubature
 // with the selectors summed out; p(z_d = k) = E[p(z_d = k | x, y)].
-func (j *job) gatedQuadrature(fg *compile.FactorGraph) error {
+func (j *job) gatedQuadrature(fg *graph.FactorGraph) error {
 	mean, cov, lik, err := j.gatedGold(fg)
 	if err != nil {
 		return err
@@ -171,7 +170,7 @@ func (j *job) gatedQuadrature(fg *compile.FactorGraph) error {
 
 // gatedMCMC runs Gibbs on the selectors with elliptical slice sampling on
 // the continuous elements.
-func (j *job) gatedMCMC(fg *compile.FactorGraph) error {
+func (j *job) gatedMCMC(fg *graph.FactorGraph) error {
 	mean, cov, lik, err := j.gatedGold(fg)
 	if err != nil {
 		return err
@@ -193,8 +192,8 @@ func (j *job) gatedMCMC(fg *compile.FactorGraph) error {
 // gatedGold is what the gold standards on gated likelihoods read from the
 // IR: the joint Gaussian prior (warning when a block's covariance was
 // jittered) and the likelihood with its selectors.
-func (j *job) gatedGold(fg *compile.FactorGraph) ([]float64, *mat.SymDense, *gatedLik, error) {
-	mean, cov, jitter, err := fg.JointPrior()
+func (j *job) gatedGold(fg *graph.FactorGraph) ([]float64, *mat.SymDense, *gatedLik, error) {
+	mean, cov, jitter, err := fg.JointPrior(infer.MaxJoint)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -208,7 +207,7 @@ func (j *job) gatedGold(fg *compile.FactorGraph) ([]float64, *mat.SymDense, *gat
 
 // selectorVars maps the selectors' marginals (in fg.Discrete order), and
 // their standard errors when se is non-nil, to the model's discrete latents.
-func (j *job) selectorVars(fg *compile.FactorGraph, prob, se [][]float64) infer.Variables {
+func (j *job) selectorVars(fg *graph.FactorGraph, prob, se [][]float64) infer.Variables {
 	g := j.m.Graph
 	marg := make([][]float64, len(g.Vars))
 	for d, dv := range fg.Discrete {

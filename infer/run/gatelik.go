@@ -5,16 +5,15 @@ import (
 	"math"
 	"slices"
 
-	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/internal/mathx"
 )
 
 // gatedLik is the likelihood of a factor graph with gated sites as the
-// gold standards read it from the IR (compile.FactorGraph's sites, Gates
+// gold standards read it from the IR (graph.FactorGraph's sites, Gates
 // and Discrete), for a sampler or a quadrature whose prior is the joint
-// Gaussian compile.FactorGraph.JointPrior:
+// Gaussian graph.FactorGraph.JointPrior:
 //
 //	log p(y | x, z) = Σ_sites log p(y | aᵀx + c) + Σ_gates log f_{z_d}(y | a_{z_d}ᵀx + c_{z_d}),
 //
@@ -41,7 +40,7 @@ type gateTerm struct {
 
 // newGatedLik reads fg's likelihood; every site and branch needs a
 // log-density.
-func newGatedLik(fg *compile.FactorGraph) (*gatedLik, error) {
+func newGatedLik(fg *graph.FactorGraph) (*gatedLik, error) {
 	g := &gatedLik{sites: make([]logTerm, 0, fg.NumSites()), logPrior: make([][]float64, len(fg.Discrete)), of: make([][]int, len(fg.Discrete))}
 	for i, s := range fg.Sites() {
 		d, ok := s.Shared.Lik.(factor.LogDensity)

@@ -18,7 +18,7 @@ import (
 // gatedModel compiles src, a model with gated likelihoods, and returns its
 // factor graph with the infer/fgraph graph of its closed-form likelihoods
 // (for Enumerate and gated EP, the results the gold standards check).
-func gatedModel(t *testing.T, src string) (*compile.FactorGraph, *fgraph.Graph) {
+func gatedModel(t *testing.T, src string) (*graph.FactorGraph, *fgraph.Graph) {
 	t.Helper()
 	m := compileSrc(t, src)
 	fg := m.FactorGraph
@@ -34,9 +34,9 @@ func gatedModel(t *testing.T, src string) (*compile.FactorGraph, *fgraph.Graph) 
 }
 
 // goldPrior is fg's joint Gaussian prior and gated likelihood.
-func goldPrior(t *testing.T, fg *compile.FactorGraph) ([]float64, *mat.SymDense, *gatedLik) {
+func goldPrior(t *testing.T, fg *graph.FactorGraph) ([]float64, *mat.SymDense, *gatedLik) {
 	t.Helper()
-	mean, cov, _, err := fg.JointPrior()
+	mean, cov, _, err := fg.JointPrior(infer.MaxJoint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func goldPrior(t *testing.T, fg *compile.FactorGraph) ([]float64, *mat.SymDense,
 // quadrature is the exact posterior of fg by adaptive cubature over its
 // continuous variables (at most 3) with the selectors summed out
 // (gatedLik.marginal); p(z_d = k) = E[p(z_d = k | x, y)].
-func quadrature(t *testing.T, fg *compile.FactorGraph) (mean, vr []float64, prob [][]float64, logZ float64) {
+func quadrature(t *testing.T, fg *graph.FactorGraph) (mean, vr []float64, prob [][]float64, logZ float64) {
 	t.Helper()
 	m0, cov, lik := goldPrior(t, fg)
 	res, err := exact.Run(context.Background(), exact.Problem{Mean: m0, Cov: cov, LogLik: lik.marginal}, exact.Settings{Tol: 1e-8})
@@ -77,7 +77,7 @@ func quadrature(t *testing.T, fg *compile.FactorGraph) (mean, vr []float64, prob
 
 // mixedSampler runs Gibbs on the selectors with elliptical slice sampling
 // on the continuous variables (mcmc.RunMixed) on fg.
-func mixedSampler(t *testing.T, fg *compile.FactorGraph, s mcmc.Settings) *mcmc.MixedResult {
+func mixedSampler(t *testing.T, fg *graph.FactorGraph, s mcmc.Settings) *mcmc.MixedResult {
 	t.Helper()
 	mean, cov, lik := goldPrior(t, fg)
 	res, err := mcmc.RunMixed(context.Background(), mcmc.MixedProblem{Mean: mean, Cov: cov, Prior: lik.priors(), LogLik: lik.logLik, Local: lik.local}, s)

@@ -76,7 +76,7 @@ func learnView(m *compile.Model) (*compile.Model, error) {
 		return nil, err
 	}
 	out := *m
-	out.FactorGraph = compile.BlockGraph(b)
+	out.FactorGraph = graph.BlockGraph(b)
 	return &out, nil
 }
 
@@ -85,7 +85,7 @@ func learnView(m *compile.Model) (*compile.Model, error) {
 // constant term c, one more coordinate with prior mean 1 and variance 0
 // carries it, as in fgraph's dense joint (a zero-variance coordinate
 // changes neither the evidence nor its gradient).
-func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph) (*graph.Block, error) {
+func jointLearnBlock(m *compile.Model, fg *graph.FactorGraph) (*graph.Block, error) {
 	b, _, err := jointBlock(m, fg)
 	if err != nil {
 		return nil, err
@@ -124,14 +124,14 @@ func onMessages(m *compile.Model) bool { return m.FactorGraph != nil && m.Blocks
 
 // forestView reports whether fg is learned on its messages: a forest
 // (ep's forward–backward schedule) with no dense block and no gate.
-func forestView(fg *compile.FactorGraph) bool {
+func forestView(fg *graph.FactorGraph) bool {
 	return len(fg.Dense) == 0 && len(fg.Gates) == 0 && fg.Forest()
 }
 
 // forestVars are the variances of the linear-Gaussian factors of fg's
 // infer/fgraph graph (graphOf), in its order: the priors and
 // conditionals, then the Gaussian observations.
-func forestVars(fg *compile.FactorGraph) []float64 {
+func forestVars(fg *graph.FactorGraph) []float64 {
 	out := make([]float64, 0, fg.NumGaussians()+fg.NumSites())
 	for _, f := range fg.Gaussians() {
 		out = append(out, f.Var)
@@ -148,7 +148,7 @@ func forestVars(fg *compile.FactorGraph) []float64 {
 // infer/fgraph graph (graphOf), in its order: each factor's coefficients
 // (in its variables' order) then its constant — the layout of
 // fgraph.Result.AffGrad.
-func forestAffs(fg *compile.FactorGraph) []float64 {
+func forestAffs(fg *graph.FactorGraph) []float64 {
 	var out []float64
 	for _, f := range fg.Gaussians() {
 		out = append(append(out, f.Aff.Coefs...), f.Aff.Const)
@@ -164,7 +164,7 @@ func forestAffs(fg *compile.FactorGraph) []float64 {
 // forestLiks are the likelihood parameters of fg's EP sites (the sites
 // graphOf does not make linear-Gaussian factors), in its order: a step's
 // eps, 0 for a site without one.
-func forestLiks(fg *compile.FactorGraph) []float64 {
+func forestLiks(fg *graph.FactorGraph) []float64 {
 	var out []float64
 	for _, s := range fg.Sites() {
 		if _, ok := s.Shared.Lik.(factor.Normal); ok {
@@ -281,7 +281,7 @@ func (e *forestEvidence) Evaluate(ctx context.Context, tol, damping float64) (fl
 // graph beyond the variances and means of its linear-Gaussian factors
 // (the coefficients and constant of a prior or conditional, not its
 // variables) and its sites' likelihood parameters.
-func sameGraph(a, b *compile.FactorGraph) error {
+func sameGraph(a, b *graph.FactorGraph) error {
 	if b == nil || a.NumVars != b.NumVars || a.NumGaussians() != b.NumGaussians() || a.NumSites() != b.NumSites() || len(a.Dense) != len(b.Dense) {
 		return fmt.Errorf("changes the variables or factors of the factor graph")
 	}

@@ -8,14 +8,16 @@ import (
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families/gauss"
+	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/stdlib/ad"
 )
 
 // The derivatives of a factor graph's joint block (learnView's
 // jointLearnBlock) are exact too: its prior N(μ₀, Σ₀) is propagated from
 // the linear-Gaussian factors' numbers and the dense blocks' priors in
-// topological order (compile.FactorGraph.JointPrior, gauss.Prior), and
-// the same pass propagates their tangents (compile.FactorGraph.
+// topological order (graph.FactorGraph.JointPrior, gauss.Prior), and
+// the same pass propagates their tangents (graph.FactorGraph.
 // JointPriorTangents, gauss.Directed.MomentsTangents), seeded per learned
 // param with the numbers' derivatives: the factors' coefficients,
 // constants and variances and the sites' parameters by forward-mode AD
@@ -27,7 +29,7 @@ import (
 
 // jointJetDerivs is jetDerivs on a joint-block view, at the factor graph
 // of fg, the model at x of which the view was made (compileAt).
-func (lb *learnBuilder) jointJetDerivs(x []float64, fg *compile.FactorGraph, s0 snapshot) ([]snapshot, error) {
+func (lb *learnBuilder) jointJetDerivs(x []float64, fg *graph.FactorGraph, s0 snapshot) ([]snapshot, error) {
 	if len(s0.mean) != 1 || s0.cov[0] == nil {
 		return nil, nil
 	}
@@ -56,7 +58,7 @@ func (lb *learnBuilder) jointJetDerivs(x []float64, fg *compile.FactorGraph, s0 
 		}
 		ts[k] = jt
 	}
-	_, _, dmean, dcov, _, err := fg.JointPriorTangents(ts)
+	_, _, dmean, dcov, _, err := fg.JointPriorTangents(ts, infer.MaxJoint)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +93,7 @@ func (lb *learnBuilder) jointJetDerivs(x []float64, fg *compile.FactorGraph, s0 
 
 // gaussianOffsets are each linear-Gaussian factor's first entry in
 // forestAffs (its coefficients, then its constant), and their end.
-func gaussianOffsets(fg *compile.FactorGraph) []int {
+func gaussianOffsets(fg *graph.FactorGraph) []int {
 	off := make([]int, 0, fg.NumGaussians()+1)
 	at := 0
 	for _, g := range fg.Gaussians() {
@@ -112,7 +114,7 @@ type blockTangent struct {
 // learned params, from t.Blocks: a gp block's covariance by the kernel's
 // hyperparameter gradients, an mvnormal block's mean and covariance from
 // their jets; NaN where a number has none.
-func blockTangents(fg *compile.FactorGraph, t *compile.GraphTangents, np int) ([][]blockTangent, error) {
+func blockTangents(fg *graph.FactorGraph, t *compile.GraphTangents, np int) ([][]blockTangent, error) {
 	out := make([][]blockTangent, np)
 	for k := range out {
 		out[k] = make([]blockTangent, len(fg.Dense))

@@ -31,7 +31,7 @@ type fgRows struct {
 }
 
 // fgBase returns the rows of the new values g* of p's latent (s = 1, r = 0).
-func fgBase(fg *compile.FactorGraph, p *compile.PredictSpec) (*fgRows, error) {
+func fgBase(fg *graph.FactorGraph, p *compile.PredictSpec) (*fgRows, error) {
 	t, _ := p.Xnew.Dims()
 	vars := p.FG.Vars
 	r := &fgRows{vars: vars, c: make([]float64, t), v: make([]float64, t)}
@@ -79,7 +79,7 @@ func (b *fgRows) affineOf(s float64, rest graph.Form) *fgRows {
 
 // fgPredictRows returns the rows of p's reported quantity and of its
 // sites' argument (nil without a likelihood).
-func fgPredictRows(fg *compile.FactorGraph, p *compile.PredictSpec) (out, arg *fgRows, err error) {
+func fgPredictRows(fg *graph.FactorGraph, p *compile.PredictSpec) (out, arg *fgRows, err error) {
 	base, err := fgBase(fg, p)
 	if err != nil {
 		return nil, nil, err

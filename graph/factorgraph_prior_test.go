@@ -1,4 +1,4 @@
-package compile
+package graph_test
 
 import (
 	"testing"
@@ -9,6 +9,7 @@ import (
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families/gauss"
 	"github.com/fg-infer/fg/graph"
+	"github.com/fg-infer/fg/infer"
 )
 
 // TestJointPrior checks the joint prior of a block (x0, x1) ~ N(m, K), a
@@ -17,12 +18,12 @@ import (
 // map x2 = 0.5 x0 − x1 + 3 + ε2, x3 = 2 x2 + ε3 (to 1e-12), and that a
 // singular block is jittered by gauss.CholeskyJitter's δ, reported.
 func TestJointPrior(t *testing.T) {
-	fg := &FactorGraph{NumVars: 4, First: []int{0}}
+	fg := &graph.FactorGraph{NumVars: 4, First: []int{0}}
 	fg.Dense = []*graph.Block{{Latent: 0, Name: "x", First: 0, N: 2, Prior: graph.Prior{Kind: factor.MVNormal{},
 		Mean: []float64{1, -1}, Cov: mat.NewSymDense(2, []float64{2, 0.5, 0.5, 1})}}}
 	fg.AddGaussian(graph.LinearGaussian{Aff: graph.Form{Vars: []int{3, 2}, Coefs: []float64{1, -2}}, Var: 0.1, Target: 3})
 	fg.AddGaussian(graph.LinearGaussian{Aff: graph.Form{Vars: []int{2, 0, 1}, Coefs: []float64{1, -0.5, 1}, Const: -3}, Var: 0.3, Target: 2})
-	mean, cov, jitter, err := fg.JointPrior()
+	mean, cov, jitter, err := fg.JointPrior(infer.MaxJoint)
 	if err != nil || jitter != 0 {
 		t.Fatal(err, jitter)
 	}
@@ -46,7 +47,7 @@ func TestJointPrior(t *testing.T) {
 
 	singular := mat.NewSymDense(2, []float64{1, 1, 1, 1})
 	fg.Dense[0].Prior.Cov = singular
-	_, cov, jitter, err = fg.JointPrior()
+	_, cov, jitter, err = fg.JointPrior(infer.MaxJoint)
 	_, delta, jerr := gauss.CholeskyJitter(singular)
 	if err != nil || jerr != nil || !(delta > 0) || jitter != delta || cov.At(0, 0) != 1+delta || cov.At(0, 1) != 1 {
 		t.Errorf("singular block: jitter %g (want %g), cov %v, errors %v %v", jitter, delta, mat.Formatted(cov), err, jerr)

@@ -1,10 +1,11 @@
-package compile
+package graph
 
 import (
+	"fmt"
 	"iter"
-	"reflect"
+	"slices"
+	"sort"
 
-	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -19,7 +20,7 @@ import (
 //     elements (plus mini-batch potentials and libsvm streams), no
 //     linear-Gaussian factor, affine site or gate. The block engines
 //     (infer/ep, tep, ffep, stream, shard, FITC, exact quadrature, ESS)
-//     and Model.Structure read this view; compile builds such a graph
+//     and compile.Model.Structure read this view; compile builds such a graph
 //     with each site in its block (Block.Sites) and nowhere else.
 //   - otherwise a factor graph for infer/fgraph and its gold standards:
 //     compile builds one when the model has an element-level conditional
@@ -38,7 +39,8 @@ import (
 // the product of the prior factors is a proper joint Gaussian with
 // normaliser 1 (a directed model).
 //
-// infer/run maps a FactorGraph to the engines: its block view to the
+// compile builds it (Model.FactorGraph; factorgraph_build.go gives its
+// builder) and infer/run maps it to the engines: its block view to the
 // block engines, else infer/fgraph for ep (and for exact when the graph
 // is linear-Gaussian), and the joint Gaussian of the prior factors with
 // the sites as projections for the gold standards.
@@ -49,72 +51,50 @@ type FactorGraph struct {
 	// priors on elements x ~ N(m, s²) (Aff = x − m), conditionals
 	// x_t ~ N(a·x_{t−1} + b, q) (Aff = x_t − a·x_{t−1} − b), in graph
 	// factor order (NumGaussians, Gaussian, Gaussians).
-	gaussians graph.Affines
+	gaussians Affines
 	// sites are likelihood factors p(y | aᵀx + c), including Gaussian
 	// observations y ~ normal(aᵀx + c, r) (a factor.Normal site), in
 	// graph factor order (NumSites, Site, Sites).
-	sites graph.Affines
+	sites Affines
 	// gaussLabels and siteLabels are the labels of the linear-Gaussian
-	// factors and of the sites, one per factor in their order (labelCol).
-	gaussLabels, siteLabels labelCol
-	// tags are what the factors of one statement share (graph.Affine.Tag).
-	tags []fgTag
+	// factors and of the sites, one per factor in their order (LabelColumn).
+	gaussLabels, siteLabels LabelColumn
+	// tags are what the factors of one statement share (Affine.Tag).
+	tags []factorTag
 	// graph names the factors (labels on demand); nil in graphs built by
 	// hand, whose labels are their tags'.
-	graph *graph.Graph
+	graph *Graph
 	// offGraph are the numbers of the model's factors that graph does not
 	// hold — every continuous factor: the graph's own (whole-latent priors,
 	// conditionals, sites, mini-batch potentials, gates) —, increasing, as
 	// a column (a model of real latents only is one rule, 0, 1, 2, …);
-	// graph holds the others, the discrete factors (Model.Factors).
-	offGraph graph.Column[int]
-	tagOf    map[fgTag]int // the index of each tag
+	// graph holds the others, the discrete factors (compile.Model.Factors).
+	offGraph Column[int]
+	tagOf    map[factorTag]int // the index of each tag
 	// Dense are the priors over a whole latent kept as one dense Gaussian
 	// block (gp, mvnormal; in a graph of blocks also normal, student_t and
 	// tp), with their sites in a graph of blocks (Blocks).
-	Dense []*graph.Block
+	Dense []*Block
 	// Discrete are the elements of the cat(K) latents with a categorical
 	// prior in a model with Gates (gated likelihoods), in graph order.
-	Discrete []graph.DiscreteVar
+	Discrete []DiscreteVar
 	// Gates are likelihoods whose parameters a discrete latent selects
 	// (y[i] ~ normal(mu[z[i]], s2), probit(dot(X[i], w[z[i]]))).
-	Gates []graph.Gate
+	Gates []Gate
 }
 
-// fgTag is what the factors of one statement share: the position of a
+// factorTag is what the factors of one statement share: the position of a
 // Gaussian factor's statement, the Site of a likelihood's, and how their
 // labels are made — kind(x[e]) from the target for the elements of a
 // whole-latent prior (kind set; gvar maps a variable to its graph
 // variable), or the label given (hand-built graphs), else the factor's
 // own in the label columns (gaussLabels, siteLabels).
-type fgTag struct {
+type factorTag struct {
 	pos    ast.Pos
-	shared *graph.Site
-	kind   graph.PriorKind // an independent prior's kind (a zero-size value: tags are map keys)
+	shared *Site
+	kind   PriorKind // an independent prior's kind (a zero-size value: tags are map keys)
 	gvar   int
 	label  string
-}
-
-// siteSharer makes AffineSites that share their Site with the site made
-// before when it is of the same statement and likelihood.
-type siteSharer struct{ last *graph.Site }
-
-// site is the AffineSite of s with projection a.
-func (sh *siteSharer) site(s graph.Site, a graph.Form) graph.AffineSite {
-	if l := sh.last; l == nil || l.Pos != s.Pos || !sameLik(l.Lik, s.Lik) ||
-		l.Vars != nil || s.Vars != nil || l.Offset != s.Offset {
-		shared := s
-		shared.Y, shared.Factor, shared.Label, shared.Index, shared.Proj = 0, 0, "", -1, nil
-		sh.last = &shared
-	}
-	return graph.AffineSite{Shared: sh.last, Y: s.Y, Factor: s.Factor, Label: s.Label, Aff: a}
-}
-
-// sameLik reports whether a and b are equal likelihoods of a comparable
-// type (a likelihood holding slices is never shared).
-func sameLik(a, b graph.SiteKind) bool {
-	t := reflect.TypeOf(a)
-	return t == reflect.TypeOf(b) && t != nil && t.Comparable() && reflect.ValueOf(a).Equal(reflect.ValueOf(b))
 }
 
 // Blocks is the view of g as independent Gaussian blocks: g.Dense when
@@ -122,7 +102,7 @@ func sameLik(a, b graph.SiteKind) bool {
 // factor, affine site, gate or discrete variable (compile then keeps each
 // site in its block), else nil. Engines that run blocks read it (the
 // slice is g's: never write it); Model.Structure decides by it.
-func (g *FactorGraph) Blocks() []*graph.Block {
+func (g *FactorGraph) Blocks() []*Block {
 	if len(g.Dense) == 0 || g.gaussians.Len() > 0 || g.sites.Len() > 0 || len(g.Gates) > 0 || len(g.Discrete) > 0 {
 		return nil
 	}
@@ -133,7 +113,7 @@ func (g *FactorGraph) Blocks() []*graph.Block {
 // blocks, built by hand (its Blocks view is blocks): their variables are
 // numbered in order (each block's First is set) and no graph latent maps
 // to them (First is nil).
-func BlockGraph(blocks ...*graph.Block) *FactorGraph {
+func BlockGraph(blocks ...*Block) *FactorGraph {
 	g := &FactorGraph{Dense: blocks}
 	for _, b := range blocks {
 		b.First = g.NumVars
@@ -154,7 +134,7 @@ func (g *FactorGraph) NumSites() int { return g.sites.Len() }
 
 // Gaussian is linear-Gaussian factor i, with its label and lists of its
 // own.
-func (g *FactorGraph) Gaussian(i int) graph.LinearGaussian {
+func (g *FactorGraph) Gaussian(i int) LinearGaussian {
 	a := g.gaussians.At(i, nil, nil)
 	f := g.gaussian(a)
 	f.Label = g.label(&g.tags[a.Tag], a, &g.gaussLabels, i)
@@ -162,7 +142,7 @@ func (g *FactorGraph) Gaussian(i int) graph.LinearGaussian {
 }
 
 // Site is likelihood site i, with its label and lists of its own.
-func (g *FactorGraph) Site(i int) graph.AffineSite {
+func (g *FactorGraph) Site(i int) AffineSite {
 	a := g.sites.At(i, nil, nil)
 	s := g.site(a)
 	s.Label = g.label(&g.tags[a.Tag], a, &g.siteLabels, i)
@@ -176,13 +156,13 @@ func (g *FactorGraph) GaussianLabel(i int) string { return g.Gaussian(i).Label }
 func (g *FactorGraph) SiteLabel(i int) string { return g.Site(i).Label }
 
 // SiteAt is likelihood site i as a Site (BlockSite) with its label.
-func (g *FactorGraph) SiteAt(i int) graph.Site { return g.Site(i).BlockSite() }
+func (g *FactorGraph) SiteAt(i int) Site { return g.Site(i).BlockSite() }
 
 // Gaussians iterates over the linear-Gaussian factors in order, without
 // their labels (GaussianLabel makes one). The lists of a factor's Aff are
 // reused for the next one: copy them to keep them.
-func (g *FactorGraph) Gaussians() iter.Seq2[int, graph.LinearGaussian] {
-	return func(yield func(int, graph.LinearGaussian) bool) {
+func (g *FactorGraph) Gaussians() iter.Seq2[int, LinearGaussian] {
+	return func(yield func(int, LinearGaussian) bool) {
 		for i, a := range g.gaussians.All() {
 			if !yield(i, g.gaussian(a)) {
 				return
@@ -194,8 +174,8 @@ func (g *FactorGraph) Gaussians() iter.Seq2[int, graph.LinearGaussian] {
 // Sites iterates over the likelihood sites in order, without their labels
 // (SiteLabel makes one). The lists of a site's Aff are reused for the
 // next one: copy them to keep them.
-func (g *FactorGraph) Sites() iter.Seq2[int, graph.AffineSite] {
-	return func(yield func(int, graph.AffineSite) bool) {
+func (g *FactorGraph) Sites() iter.Seq2[int, AffineSite] {
+	return func(yield func(int, AffineSite) bool) {
 		for i, a := range g.sites.All() {
 			if !yield(i, g.site(a)) {
 				return
@@ -205,21 +185,21 @@ func (g *FactorGraph) Sites() iter.Seq2[int, graph.AffineSite] {
 }
 
 // gaussian assembles a linear-Gaussian factor (no label).
-func (g *FactorGraph) gaussian(a graph.Affine) graph.LinearGaussian {
+func (g *FactorGraph) gaussian(a Affine) LinearGaussian {
 	t := &g.tags[a.Tag]
-	return graph.LinearGaussian{Aff: graph.Form{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}, Var: a.Var, Target: a.Vars[0],
+	return LinearGaussian{Aff: Form{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}, Var: a.Var, Target: a.Vars[0],
 		Factor: a.Factor, Pos: t.pos}
 }
 
 // site assembles a likelihood site (no label).
-func (g *FactorGraph) site(a graph.Affine) graph.AffineSite {
+func (g *FactorGraph) site(a Affine) AffineSite {
 	t := &g.tags[a.Tag]
-	return graph.AffineSite{Shared: t.shared, Y: a.Y, Factor: a.Factor, Aff: graph.Form{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}}
+	return AffineSite{Shared: t.shared, Y: a.Y, Factor: a.Factor, Aff: Form{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}}
 }
 
 // label is the label of factor a of tag t, factor k of the label column
 // col, made on demand.
-func (g *FactorGraph) label(t *fgTag, a graph.Affine, col *labelCol, k int) string {
+func (g *FactorGraph) label(t *factorTag, a Affine, col *LabelColumn, k int) string {
 	switch {
 	case t.label != "" || g.graph == nil:
 		return t.label
@@ -235,8 +215,8 @@ func (g *FactorGraph) label(t *fgTag, a graph.Affine, col *labelCol, k int) stri
 // order of the sites, once per stretch of sites that share one (a
 // statement's sites come together): what the sites' kinds, likelihoods
 // and positions are, without assembling each site.
-func (g *FactorGraph) SharedSites() iter.Seq[*graph.Site] {
-	return func(yield func(*graph.Site) bool) {
+func (g *FactorGraph) SharedSites() iter.Seq[*Site] {
+	return func(yield func(*Site) bool) {
 		for r := range g.SiteGroups() {
 			if !yield(r.Shared) {
 				return
@@ -248,7 +228,7 @@ func (g *FactorGraph) SharedSites() iter.Seq[*graph.Site] {
 // A SiteGroup is a stretch of likelihood sites From … To−1 that share one
 // Site (Shared: kind, likelihood, parameters, position).
 type SiteGroup struct {
-	Shared   *graph.Site
+	Shared   *Site
 	From, To int
 }
 
@@ -284,81 +264,92 @@ func (g *FactorGraph) SiteGroups() iter.Seq[SiteGroup] {
 	}
 }
 
-// GaussianForms is the linear-Gaussian factors as graph.Affines (their
+// GaussianForms is the linear-Gaussian factors as Affines (their
 // forms, variances and graph factors, in order), SiteForms the likelihood
 // sites (forms and observations): for engines that read the columns a
 // stretch at a time. Read them, never write.
-func (g *FactorGraph) GaussianForms() *graph.Affines { return &g.gaussians }
-func (g *FactorGraph) SiteForms() *graph.Affines     { return &g.sites }
-
-// AddGaussian appends f, whose target must be its first variable, with
-// its label f.Label (a graph built by hand).
-func (g *FactorGraph) AddGaussian(f graph.LinearGaussian) {
-	if len(f.Aff.Vars) == 0 || f.Aff.Vars[0] != f.Target || f.Aff.Coefs[0] != 1 {
-		panic("compile: a linear-Gaussian factor's first variable is its target, with coefficient 1")
-	}
-	g.mustBeGraph()
-	g.addGaussian(f.Aff, f.Var, f.Factor, g.tag(fgTag{pos: f.Pos, label: f.Label}))
-	g.gaussLabels.AddTagged(1)
-}
-
-// AddSite appends s with its label s.Label (a graph built by hand).
-func (g *FactorGraph) AddSite(s graph.AffineSite) {
-	g.mustBeGraph()
-	g.addSite(s.Aff, s.Y, s.Factor, g.tag(fgTag{shared: s.Shared, label: s.Label}))
-	g.siteLabels.AddTagged(1)
-}
-
-// mustBeGraph panics when a block of g holds factors of its own: those
-// are a graph of blocks' (Blocks), which has no other factor.
-func (g *FactorGraph) mustBeGraph() {
-	for _, b := range g.Dense {
-		if len(b.Sites) > 0 || len(b.Batches) > 0 || len(b.Streams) > 0 {
-			panic("compile: a block with sites of its own is a graph of blocks, which takes no other factor")
-		}
-	}
-}
-
-func (g *FactorGraph) addGaussian(a graph.Form, v float64, factor, tag int) {
-	g.gaussians.Add(graph.Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Var: v, Factor: factor, Tag: tag})
-}
-
-func (g *FactorGraph) addSite(a graph.Form, y float64, factor, tag int) {
-	g.sites.Add(graph.Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Y: y, Factor: factor, Tag: tag})
-}
-
-// tag is the index of t among the tags, added when new.
-func (g *FactorGraph) tag(t fgTag) int {
-	if n := len(g.tags); n > 0 && g.tags[n-1] == t { // the factors of a statement come together
-		return n - 1
-	}
-	if k, ok := g.tagOf[t]; ok {
-		return k
-	}
-	if g.tagOf == nil {
-		g.tagOf = map[fgTag]int{}
-	}
-	g.tagOf[t] = len(g.tags)
-	g.tags = append(g.tags, t)
-	return len(g.tags) - 1
-}
-
-// factorVars iterates over the variables of the factors of a (a list
-// reused for the next factor): for the structure passes (forest,
-// bandwidth, cycles), which read nothing else.
-func factorVars(a *graph.Affines) iter.Seq2[int, []int] {
-	return func(yield func(int, []int) bool) {
-		var vars []int
-		for k := range a.Len() {
-			vars = a.AppendVars(k, vars[:0])
-			if !yield(k, vars) {
-				return
-			}
-		}
-	}
-}
+func (g *FactorGraph) GaussianForms() *Affines { return &g.gaussians }
+func (g *FactorGraph) SiteForms() *Affines     { return &g.sites }
 
 // Bytes is the memory the factors' columns hold.
 func (g *FactorGraph) Bytes() int64 {
 	return g.gaussians.Bytes() + g.sites.Bytes() + g.gaussLabels.Bytes() + g.siteLabels.Bytes()
+}
+
+// OffGraph is the numbers of the model's factors that its Graph does not
+// hold, increasing (see the field offGraph); read it, never write.
+func (g *FactorGraph) OffGraph() *Column[int] { return &g.offGraph }
+
+// Graph is the graph whose real latents g's variables are (nil in graphs
+// built by hand).
+func (g *FactorGraph) Graph() *Graph { return g.graph }
+
+// GraphVar is the graph variable of FactorGraph variable v.
+func (g *FactorGraph) GraphVar(v int) int {
+	for li, first := range g.First {
+		if l := &g.graph.Latents[li]; first >= 0 && v >= first && v < first+l.Size() {
+			return l.First + v - first
+		}
+	}
+	panic(fmt.Sprintf("graph: variable %d is not in the factor graph", v))
+}
+
+// GaussiansOf is the range [lo, hi) of the linear-Gaussian factors of
+// graph factor number f (several for a whole-latent normal prior).
+func (g *FactorGraph) GaussiansOf(f int) (lo, hi int) {
+	n := g.gaussians.Len()
+	lo = sort.Search(n, func(k int) bool { return g.gaussians.Factor(k) >= f })
+	hi = lo
+	for hi < n && g.gaussians.Factor(hi) == f {
+		hi++
+	}
+	return lo, hi
+}
+
+// SiteOf is the likelihood site of graph factor number f.
+func (g *FactorGraph) SiteOf(f int) (int, bool) {
+	n := g.sites.Len()
+	k := sort.Search(n, func(k int) bool { return g.sites.Factor(k) >= f })
+	return k, k < n && g.sites.Factor(k) == f
+}
+
+// SharedSite is the Site likelihood site k shares with the other sites
+// of its statement (AffineSite.Shared) without assembling the site.
+func (g *FactorGraph) SharedSite(k int) *Site { return g.tags[g.sites.Tag(k)].shared }
+
+// PriorOf is, when linear-Gaussian factor k is an element of a
+// whole-latent prior (x ~ normal(m, s²) as one factor per element), the
+// prior's kind, its latent and the position of its statement; kind is
+// nil otherwise.
+func (g *FactorGraph) PriorOf(k int) (kind PriorKind, latent int, pos ast.Pos) {
+	t := &g.tags[g.gaussians.Tag(k)]
+	if t.kind == nil {
+		return nil, -1, t.pos
+	}
+	return t.kind, g.graph.Vars[g.gaussians.Var0(k)+t.gvar].Latent, t.pos
+}
+
+// CloneSites is a copy of g whose shared likelihood records (the Sites
+// its sites share) and dense blocks are its own, the rest shared with g:
+// what learning sets (the linear-Gaussian factors' number columns are
+// replaced, never written, by RewriteGaussians).
+func (g *FactorGraph) CloneSites() *FactorGraph {
+	out := *g
+	out.tags, out.tagOf = slices.Clone(g.tags), nil
+	own := map[*Site]*Site{}
+	for i := range out.tags {
+		if sh := out.tags[i].shared; sh != nil {
+			if own[sh] == nil {
+				cp := *sh
+				own[sh] = &cp
+			}
+			out.tags[i].shared = own[sh]
+		}
+	}
+	out.Dense = make([]*Block, len(g.Dense))
+	for i, b := range g.Dense {
+		nb := *b
+		out.Dense[i] = &nb
+	}
+	return &out
 }

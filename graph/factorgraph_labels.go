@@ -1,23 +1,22 @@
-package compile
+package graph
 
 import (
 	"slices"
 	"sort"
 	"strconv"
-
-	"github.com/fg-infer/fg/graph"
 )
 
-// labelCol is the labels of the factors of a graph.Affines, one per
-// factor in the same order, stored as stretches so that a plate's labels
-// cost what the graph's compact runs cost before: a stretch of labels
-// given as strings (a statement's, views of one string: labelRun), a
-// stretch of labels prefix + index + suffix made on demand with the
-// indices a graph.Column (one rule for consecutive elements: normal(y[3])
-// in a vector plate, normal(x[3]) on consecutive elements of a latent),
-// or a stretch without labels of its own (the factor's tag makes it: the
-// elements of a whole-latent prior, hand-built factors).
-type labelCol struct {
+// LabelColumn is the labels of the factors of an Affines (a
+// FactorGraph's linear-Gaussian factors or sites), one per factor in the
+// same order, stored as stretches so that a plate's labels cost what the
+// graph's compact runs cost before: a stretch of labels given as strings
+// (a statement's, views of one string: compile's label runs), a stretch
+// of labels prefix + index + suffix made on demand with the indices a
+// Column (one rule for consecutive elements: normal(y[3]) in a vector
+// plate, normal(x[3]) on consecutive elements of a latent), or a stretch
+// without labels of its own (the factor's tag makes it: the elements of a
+// whole-latent prior, hand-built factors).
+type LabelColumn struct {
 	runs []labelStretch
 	n    int
 }
@@ -30,15 +29,15 @@ type labelStretch struct {
 	strs             []string
 	indexed          bool
 	prefix, suffix   string
-	index            graph.Column[int]
+	index            Column[int]
 	tagged, explicit bool
 }
 
 // Len is the number of labels.
-func (c *labelCol) Len() int { return c.n }
+func (c *LabelColumn) Len() int { return c.n }
 
 // last is the last stretch, or nil.
-func (c *labelCol) last() *labelStretch {
+func (c *LabelColumn) last() *labelStretch {
 	if len(c.runs) == 0 {
 		return nil
 	}
@@ -46,7 +45,7 @@ func (c *labelCol) last() *labelStretch {
 }
 
 // Add appends the label s.
-func (c *labelCol) Add(s string) {
+func (c *LabelColumn) Add(s string) {
 	if r := c.last(); r == nil || !r.explicit {
 		c.runs = append(c.runs, labelStretch{at: c.n, explicit: true})
 	}
@@ -57,7 +56,7 @@ func (c *labelCol) Add(s string) {
 }
 
 // AddIndexed appends the label prefix + index + suffix (made on demand).
-func (c *labelCol) AddIndexed(prefix string, index int, suffix string) {
+func (c *LabelColumn) AddIndexed(prefix string, index int, suffix string) {
 	if r := c.last(); r == nil || !r.indexed || r.prefix != prefix || r.suffix != suffix {
 		c.runs = append(c.runs, labelStretch{at: c.n, indexed: true, prefix: prefix, suffix: suffix})
 	}
@@ -68,7 +67,7 @@ func (c *labelCol) AddIndexed(prefix string, index int, suffix string) {
 }
 
 // AddTagged appends n factors whose labels their tags make.
-func (c *labelCol) AddTagged(n int) {
+func (c *LabelColumn) AddTagged(n int) {
 	if n == 0 {
 		return
 	}
@@ -80,16 +79,16 @@ func (c *labelCol) AddTagged(n int) {
 }
 
 // run is the stretch holding label k.
-func (c *labelCol) run(k int) *labelStretch {
+func (c *LabelColumn) run(k int) *labelStretch {
 	if k < 0 || k >= c.n {
-		panic("compile: label index out of range")
+		panic("graph: label index out of range")
 	}
 	i := sort.Search(len(c.runs), func(i int) bool { return c.runs[i].at > k }) - 1
 	return &c.runs[i]
 }
 
 // At is label k, "" when its tag makes it.
-func (c *labelCol) At(k int) string {
+func (c *LabelColumn) At(k int) string {
 	r := c.run(k)
 	switch {
 	case r.explicit:
@@ -104,7 +103,7 @@ func (c *labelCol) At(k int) string {
 }
 
 // AppendFrom appends label k of src in its form (indexed stays indexed).
-func (c *labelCol) AppendFrom(src *labelCol, k int) {
+func (c *LabelColumn) AppendFrom(src *LabelColumn, k int) {
 	r := src.run(k)
 	switch {
 	case r.explicit:
@@ -118,7 +117,7 @@ func (c *labelCol) AppendFrom(src *labelCol, k int) {
 
 // Move appends the labels of src, which it empties (its stretches move,
 // not copied).
-func (c *labelCol) Move(src *labelCol) {
+func (c *LabelColumn) Move(src *LabelColumn) {
 	for i := range src.runs {
 		r := src.runs[i]
 		if r.tagged {
@@ -129,13 +128,13 @@ func (c *labelCol) Move(src *labelCol) {
 		c.runs = append(c.runs, r)
 		c.n += r.n
 	}
-	*src = labelCol{}
+	*src = LabelColumn{}
 }
 
 // Bytes is the memory the labels' stretches hold (their strings' headers
 // and index columns; the strings' bytes are shared with the statements'
 // label runs).
-func (c *labelCol) Bytes() int64 {
+func (c *LabelColumn) Bytes() int64 {
 	var n int64
 	for i := range c.runs {
 		r := &c.runs[i]

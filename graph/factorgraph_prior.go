@@ -1,4 +1,4 @@
-package compile
+package graph
 
 import (
 	"fmt"
@@ -7,8 +7,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/families/gauss"
-	"github.com/fg-infer/fg/graph"
-	"github.com/fg-infer/fg/infer"
 )
 
 // JointPrior returns the joint Gaussian prior N(mean, cov) of the
@@ -19,10 +17,10 @@ import (
 // runs too); a block's covariance is copied as given, or with the jitter
 // δ of gauss.CholeskyJitter added to its diagonal when it is numerically
 // singular, and jitter is the largest δ used (0 when none). It is the
-// prior of the gold standards on a factor graph; it fails above
-// infer.MaxJoint variables.
-func (g *FactorGraph) JointPrior() (mean []float64, cov *mat.SymDense, jitter float64, err error) {
-	mean, cov, _, _, jitter, err = g.JointPriorTangents(nil)
+// prior of the gold standards on a factor graph; it fails above maxJoint
+// variables (infer.MaxJoint: the limit is the engines').
+func (g *FactorGraph) JointPrior(maxJoint int) (mean []float64, cov *mat.SymDense, jitter float64, err error) {
+	mean, cov, _, _, jitter, err = g.JointPriorTangents(nil, maxJoint)
 	return mean, cov, jitter, err
 }
 
@@ -30,9 +28,9 @@ func (g *FactorGraph) JointPrior() (mean []float64, cov *mat.SymDense, jitter fl
 // covariance in each direction ts[t] (a tangent of the linear-Gaussian
 // factors' numbers in factor order, and of the dense blocks' in g.Dense's
 // order: gauss.PriorTangents); a jitter is held fixed.
-func (g *FactorGraph) JointPriorTangents(ts []gauss.Tangent) (mean []float64, cov *mat.SymDense, dmean [][]float64, dcov []*mat.SymDense, jitter float64, err error) {
-	if g.NumVars > infer.MaxJoint {
-		return nil, nil, nil, nil, 0, fmt.Errorf("a dense joint over %d variables (at most %d)", g.NumVars, infer.MaxJoint)
+func (g *FactorGraph) JointPriorTangents(ts []gauss.Tangent, maxJoint int) (mean []float64, cov *mat.SymDense, dmean [][]float64, dcov []*mat.SymDense, jitter float64, err error) {
+	if g.NumVars > maxJoint {
+		return nil, nil, nil, nil, 0, fmt.Errorf("a dense joint over %d variables (at most %d)", g.NumVars, maxJoint)
 	}
 	p := &priorForms{g: g, covs: make([]*mat.SymDense, len(g.Dense))}
 	for b, d := range g.Dense {
@@ -50,7 +48,7 @@ func (g *FactorGraph) JointPriorTangents(ts []gauss.Tangent) (mean []float64, co
 // blockCov is the covariance of block d's prior as the joint reads it:
 // as given when it factorises, else jittered by δ (gauss.FactorizeBlock,
 // the check infer/fgraph's blocks take too).
-func blockCov(d *graph.Block) (*mat.SymDense, float64, error) {
+func blockCov(d *Block) (*mat.SymDense, float64, error) {
 	var ch mat.Cholesky
 	cov, delta, err := gauss.FactorizeBlock(d.N, d.Prior.Mean, d.Prior.Cov, &ch)
 	if err != nil {

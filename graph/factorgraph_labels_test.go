@@ -1,4 +1,4 @@
-package compile
+package graph
 
 import (
 	"strconv"
@@ -10,7 +10,7 @@ import (
 // AppendFrom (forms kept) and Move; indexed labels over consecutive
 // indices are one rule of their column, not a string or a number each.
 func TestLabelColumn(t *testing.T) {
-	var c labelCol
+	var c LabelColumn
 	var want []string
 	for k := range 1000 {
 		c.AddIndexed("normal(y[", 5+k, "])")
@@ -25,7 +25,7 @@ func TestLabelColumn(t *testing.T) {
 	c.AddIndexed("normal(x[", 1, "])")
 	c.AddTagged(1)
 	want = append(want, "probit(y[2, 3])", "probit(y[3, 3])", "", "", "normal(x[1])", "")
-	check := func(name string, c *labelCol) {
+	check := func(name string, c *LabelColumn) {
 		t.Helper()
 		if c.Len() != len(want) {
 			t.Fatalf("%s: %d labels, want %d", name, c.Len(), len(want))
@@ -37,7 +37,7 @@ func TestLabelColumn(t *testing.T) {
 		}
 	}
 	check("added", &c)
-	var copied labelCol
+	var copied LabelColumn
 	for k := range c.Len() {
 		copied.AppendFrom(&c, k)
 	}
@@ -45,7 +45,7 @@ func TestLabelColumn(t *testing.T) {
 	if len(copied.runs) != len(c.runs) {
 		t.Errorf("AppendFrom made %d stretches from %d", len(copied.runs), len(c.runs))
 	}
-	var moved labelCol
+	var moved LabelColumn
 	moved.AddTagged(1)
 	moved.Move(&c)
 	want = append([]string{""}, want...)
