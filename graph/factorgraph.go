@@ -101,7 +101,7 @@ type factorTag struct {
 // every real latent is one dense block and g has no linear-Gaussian
 // factor, affine site, gate or discrete variable (compile then keeps each
 // site in its block), else nil. Engines that run blocks read it (the
-// slice is g's: never write it); Model.Structure decides by it.
+// slice is g's: never write it); compile.Model.Structure decides by it.
 func (g *FactorGraph) Blocks() []*Block {
 	if len(g.Dense) == 0 || g.gaussians.Len() > 0 || g.sites.Len() > 0 || len(g.Gates) > 0 || len(g.Discrete) > 0 {
 		return nil

@@ -1,7 +1,10 @@
 // Package graph is fg's factor-graph intermediate representation: latent
 // variables (each a named array of scalar elements with a domain), factors
 // over those elements with their kind, tables and parameters, and structural
-// queries. It knows nothing of inference algorithms.
+// queries; and FactorGraph, the real latents of a compiled model held once
+// (linear-Gaussian factors, affine likelihood sites, dense Gaussian blocks,
+// gates), with its structure analyses. It knows nothing of inference
+// algorithms (the engines' limits are their callers' to pass in).
 package graph
 
 import (
