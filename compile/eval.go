@@ -12,8 +12,19 @@ import (
 // Numbers are computed at once; expressions of a real latent become a sym
 // whose closure evaluates them on ad jets (value, gradient, diagonal
 // Hessian), which is how `factor exp(EXPR)` potentials and site projections
-// are built.
+// are built. While learning differentiates, numbers carry their tangents in
+// the learned params (val.tan, learn_jets.go): the operators and builtins
+// below compute them with the values, and checked marks the numbers of an
+// expression that lost them.
 func (c *compiler) eval(e ast.Expr) val {
+	if c.jet != nil {
+		return c.checked(e, c.evalExpr(e))
+	}
+	return c.evalExpr(e)
+}
+
+// evalExpr is eval's dispatch.
+func (c *compiler) evalExpr(e ast.Expr) val {
 	if v, ok := c.gateSubst(e); ok {
 		return v
 	}
@@ -129,6 +140,7 @@ func (c *compiler) list(e *ast.ListLit) val {
 		}
 		out.num = append(out.num, v.num...)
 	}
+	out.tan = stacked(elems)
 	return out
 }
 
@@ -179,9 +191,11 @@ func (c *compiler) unary(e *ast.UnaryExpr) val {
 func (c *compiler) map1(at ast.Node, x val, f func(ad.Jet) ad.Jet, affF func(lin) lin) val {
 	switch x.k {
 	case kNum:
-		out := val{k: kNum, shape: x.shape, num: make([]float64, len(x.num))}
-		for i, v := range x.num {
-			out.num[i] = f(ad.Const(v)).V
+		out := val{k: kNum, shape: x.shape, num: make([]float64, len(x.num)), tan: x.tan.fresh(len(x.num))}
+		for i := range x.num {
+			r := f(x.jet(i))
+			out.num[i] = r.V
+			out.tan.set(i, r)
 		}
 		return out
 	case kSym:
@@ -245,8 +259,13 @@ func (c *compiler) map2(at ast.Node, x, y val, f func(a, b ad.Jet) ad.Jet, aff f
 	}
 	if x.k != kSym && y.k != kSym {
 		out := val{k: kNum, shape: shape, num: make([]float64, n)}
+		if x.tan != nil || y.tan != nil {
+			out.tan = joined(n, &x, &y)
+		}
 		for i := range out.num {
-			out.num[i] = f(ad.Const(x.num[bi(x, i)]), ad.Const(y.num[bi(y, i)])).V
+			r := f(x.jet(bi(x, i)), y.jet(bi(y, i)))
+			out.num[i] = r.V
+			out.tan.set(i, r)
 		}
 		return out
 	}
@@ -319,10 +338,21 @@ func (c *compiler) binary(e *ast.BinaryExpr) val {
 		if y.k == kSym {
 			c.fail(e.Y, "an exponent may not depend on a latent")
 		}
-		return c.map2(e, x, y, func(a, b ad.Jet) ad.Jet { return a.Pow(b.V) }, nil)
+		return c.map2(e, x, y, pow, nil)
 	}
 	c.fail(e, "unsupported operator %s", e.Op)
 	return val{}
+}
+
+// pow is a^b; with derivatives in the exponent (a learned one) they are
+// those of exp(b·log a), its value math.Pow's either way.
+func pow(a, b ad.Jet) ad.Jet {
+	if b.IsConst() {
+		return a.Pow(b.V)
+	}
+	out := b.Mul(a.Log()).Exp()
+	out.V = a.Pow(b.V).V
+	return out
 }
 
 func (c *compiler) compare(e *ast.BinaryExpr, x, y val) val {
@@ -353,7 +383,9 @@ func (c *compiler) compare(e *ast.BinaryExpr, x, y val) val {
 
 // matmul is A @ B: matrix·vector, matrix·matrix, vector·vector (a scalar)
 // and vector·matrix; a latent vector may be the right (or left) operand.
+// Its numbers carry no tangents: learning differences what @ reaches.
 func (c *compiler) matmul(e *ast.BinaryExpr, x, y val) val {
+	x.tan, y.tan = nil, nil
 	if x.k == kSym && y.k == kSym {
 		if len(x.shape) == 1 && sameShape(x.shape, y.shape) {
 			return c.dotVals(e, x, y)
@@ -435,6 +467,12 @@ func (c *compiler) dotVals(at ast.Node, x, y val) val {
 		c.fail(at, "dot needs two vectors of the same length, got %s and %s", x.describe(), y.describe())
 	}
 	if x.k == kNum && y.k == kNum {
+		if x.tan != nil || y.tan != nil { // the jets' dot, as learning differentiates it
+			out := joined(1, &x, &y)
+			r := ad.Dot(x.jets(), y.jets())
+			out.set(0, r)
+			return val{k: kNum, num: []float64{r.V}, tan: out}
+		}
 		s := 0.0
 		for i := range x.num {
 			s += x.num[i] * y.num[i]

@@ -74,7 +74,7 @@ func (c *compiler) kernelArith(e *ast.BinaryExpr, x, y val) val {
 		if v.isScalar() && v.k == kNum && e.Op == ast.OpMul && v.num[0] >= 0 {
 			k := KernelSpec{Kind: kernel.KindBias, Hyper: []float64{v.num[0]}, HyperParams: []string{c.paramName(at)}}
 			if c.jet != nil {
-				k.jets = appendJets(nil, c.jetEval(at), 1)
+				k.jets = appendJets(nil, c.tangentsOf(at, v), 1)
 			}
 			return k
 		}

@@ -44,8 +44,7 @@ type GraphTangents struct {
 // variances, the dense blocks' priors and the sites' likelihood
 // parameters.
 func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangents, err error) {
-	c := f.compiler(false)
-	c.jet = &jetState{env: map[string]jetVal{}}
+	c := f.differentiating(false)
 	defer c.catchAbort(&err)
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
@@ -91,12 +90,12 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 	for _, s := range rec.conds {
 		c.locals = s.locals
 		a := c.bind(s.call, s.b)
-		var v jetVal
+		var v tangents
 		var mean []jetLin
 		var forms func(k int) lin // the compiled means, whose variables' order the factor keeps
 		var mvVars []float64      // an mvnormal conditional's variances (its covariance is not learned)
 		if !s.mvn {
-			v = c.jetArg(a, 1, 0)
+			v = c.argTangents(a, 1, 0)
 			c.fellBack(v)
 		} else if ml, ok := c.jetAffine(a.expr(0)); ok && (len(ml) == 1 || len(ml) == len(s.ids)) {
 			mv, _ := a.val(0)
@@ -122,7 +121,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 			switch {
 			case mvVars != nil:
 				out.Vars[g] = ad.Const(mvVars[k])
-			case s.mvn || v.why != "" || len(v.j) == 0:
+			case s.mvn || v.lack != nil || len(v.j) == 0:
 				out.Vars[g] = nan
 			default:
 				out.Vars[g] = v.j[min(k, len(v.j)-1)]
@@ -182,7 +181,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 				if p.Name != name {
 					continue
 				}
-				if v := c.jetArg(a, pi, paramDefault(p)); v.why == "" && len(v.j) == 1 {
+				if v := c.argTangents(a, pi, paramDefault(p)); v.lack == nil && len(v.j) == 1 {
 					j = v.j[0]
 				} else {
 					c.fellBack(v)
@@ -285,8 +284,8 @@ func (l jetLin) scale(s ad.Jet) jetLin {
 // by numbers; false when it is not such an expression.
 func (c *compiler) jetAffine(e ast.Expr) ([]jetLin, bool) {
 	if !c.readsLatent(e) {
-		v := c.jetEval(e)
-		if v.why != "" {
+		v := c.tangentsOf(e, c.eval(e))
+		if v.lack != nil {
 			return nil, false
 		}
 		out := make([]jetLin, len(v.j))

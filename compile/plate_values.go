@@ -69,7 +69,7 @@ func (c *compiler) indexElement(e *ast.IndexExpr) (val, bool) {
 	if b.kind == bParam {
 		c.lf.readParam(id)
 	}
-	return val{k: kNum, num: b.v.num[off : off+1 : off+1], dom: b.v.dom}, true
+	return val{k: kNum, num: b.v.num[off : off+1 : off+1], dom: b.v.dom, tan: b.v.tan.span(off, off+1)}, true
 }
 
 // scalarOffset is the row-major offset of the element that idx (one scalar

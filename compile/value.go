@@ -43,6 +43,10 @@ type val struct {
 	dom    graph.Domain // kNum: the declared domain of data (Real by default)
 	src    *srcInfo     // where the numbers came from (csv rows), for messages
 	sparse *sparseVal   // kSparse
+	// tan, set only while learning differentiates (LearnFunc.Tangents and
+	// friends), holds the derivatives of num in the learned params, or why
+	// it has none (learn_jets.go); nil otherwise.
+	tan *tangents
 }
 
 // graphVal is a graph-valued data item: a simple graph (geodesic_dome,
