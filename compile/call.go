@@ -109,15 +109,16 @@ func (a *args) canonical(i int, f *stdlib.Form, v val) val {
 	}
 	out := v
 	out.num = make([]float64, len(v.num))
-	out.tan = v.tan.fresh(len(v.num))
+	t := v.tan().fresh(len(v.num))
+	out.setTan(t)
 	for k, x := range v.num {
 		y, err := f.Canonical(x)
 		if err != nil {
 			a.c.fail(a.at(i), "%s: %v", a.b.Name, err)
 		}
 		out.num[k] = y
-		if out.tan != nil && out.tan.j != nil {
-			out.tan.j[k] = f.CanonicalJet(v.tan.j[k])
+		if t != nil && t.j != nil {
+			t.j[k] = f.CanonicalJet(v.tan().j[k])
 		}
 	}
 	return out
@@ -301,8 +302,9 @@ func (c *compiler) reduce(at ast.Node, x val, f func([]ad.Jet) ad.Jet, sum bool)
 	case kNum:
 		r := f(x.jets())
 		out := numVal(r.V)
-		out.tan = x.tan.fresh(1)
-		out.tan.set(0, r)
+		t := x.tan().fresh(1)
+		t.set(0, r)
+		out.setTan(t)
 		return out
 	case kSym:
 		var aff func(int) lin
@@ -344,7 +346,7 @@ func (c *compiler) lossCall(a *args) val {
 	c.needAffineArg(a.call, x)
 	out := c.map1(a.at(0), x, func(u ad.Jet) ad.Jet { return loss.OfJet(l, u) }, nil)
 	if c.jet != nil && out.k == kNum && len(a.b.Params) > 1 && a.expr(1) != nil && c.readsJet(a.expr(1)) {
-		out.tan = lost(a.at(1), "a loss's `%s` has no derivative in the learned params", a.b.Params[1].Name)
+		out.setTan(lost(a.at(1), "a loss's `%s` has no derivative in the learned params", a.b.Params[1].Name))
 	}
 	return out
 }

@@ -140,7 +140,7 @@ func (c *compiler) list(e *ast.ListLit) val {
 		}
 		out.num = append(out.num, v.num...)
 	}
-	out.tan = stacked(elems)
+	out.setTan(stacked(elems))
 	return out
 }
 
@@ -191,11 +191,13 @@ func (c *compiler) unary(e *ast.UnaryExpr) val {
 func (c *compiler) map1(at ast.Node, x val, f func(ad.Jet) ad.Jet, affF func(lin) lin) val {
 	switch x.k {
 	case kNum:
-		out := val{k: kNum, shape: x.shape, num: make([]float64, len(x.num)), tan: x.tan.fresh(len(x.num))}
+		out := val{k: kNum, shape: x.shape, num: make([]float64, len(x.num))}
+		t := x.tan().fresh(len(x.num))
+		out.setTan(t)
 		for i := range x.num {
 			r := f(x.jet(i))
 			out.num[i] = r.V
-			out.tan.set(i, r)
+			t.set(i, r)
 		}
 		return out
 	case kSym:
@@ -259,13 +261,15 @@ func (c *compiler) map2(at ast.Node, x, y val, f func(a, b ad.Jet) ad.Jet, aff f
 	}
 	if x.k != kSym && y.k != kSym {
 		out := val{k: kNum, shape: shape, num: make([]float64, n)}
-		if x.tan != nil || y.tan != nil {
-			out.tan = joined(n, &x, &y)
+		var t *tangents
+		if x.tan() != nil || y.tan() != nil {
+			t = joined(n, &x, &y)
+			out.setTan(t)
 		}
 		for i := range out.num {
 			r := f(x.jet(bi(x, i)), y.jet(bi(y, i)))
 			out.num[i] = r.V
-			out.tan.set(i, r)
+			t.set(i, r)
 		}
 		return out
 	}
@@ -385,7 +389,8 @@ func (c *compiler) compare(e *ast.BinaryExpr, x, y val) val {
 // and vector·matrix; a latent vector may be the right (or left) operand.
 // Its numbers carry no tangents: learning differences what @ reaches.
 func (c *compiler) matmul(e *ast.BinaryExpr, x, y val) val {
-	x.tan, y.tan = nil, nil
+	x.setTan(nil)
+	y.setTan(nil)
 	if x.k == kSym && y.k == kSym {
 		if len(x.shape) == 1 && sameShape(x.shape, y.shape) {
 			return c.dotVals(e, x, y)
@@ -467,11 +472,13 @@ func (c *compiler) dotVals(at ast.Node, x, y val) val {
 		c.fail(at, "dot needs two vectors of the same length, got %s and %s", x.describe(), y.describe())
 	}
 	if x.k == kNum && y.k == kNum {
-		if x.tan != nil || y.tan != nil { // the jets' dot, as learning differentiates it
-			out := joined(1, &x, &y)
+		if x.tan() != nil || y.tan() != nil { // the jets' dot, as learning differentiates it
+			t := joined(1, &x, &y)
 			r := ad.Dot(x.jets(), y.jets())
-			out.set(0, r)
-			return val{k: kNum, num: []float64{r.V}, tan: out}
+			t.set(0, r)
+			out := numVal(r.V)
+			out.setTan(t)
+			return out
 		}
 		s := 0.0
 		for i := range x.num {

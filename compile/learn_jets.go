@@ -107,8 +107,8 @@ func (t *tangents) span(lo, hi int) *tangents {
 // (some with tangents): the first lack among them, or n jets to set.
 func joined(n int, xs ...*val) *tangents {
 	for _, x := range xs {
-		if x.tan != nil && x.tan.lack != nil {
-			return x.tan
+		if t := x.tan(); t != nil && t.lack != nil {
+			return t
 		}
 	}
 	return &tangents{j: make([]ad.Jet, n)}
@@ -119,7 +119,7 @@ func joined(n int, xs ...*val) *tangents {
 func stacked(elems []val) *tangents {
 	var out *tangents
 	for i := range elems {
-		if t := elems[i].tan; t != nil {
+		if t := elems[i].tan(); t != nil {
 			if t.lack != nil {
 				return t
 			}
@@ -134,18 +134,40 @@ func stacked(elems []val) *tangents {
 	return out
 }
 
+// tan is the tangents of v's numbers: nil outside learning, and for
+// numbers no learned param reaches (constants).
+func (v *val) tan() *tangents {
+	if v.src == nil {
+		return nil
+	}
+	return v.src.tan
+}
+
+// setTan sets the tangents of v's numbers (srcInfo holds them).
+func (v *val) setTan(t *tangents) {
+	if t == v.tan() {
+		return
+	}
+	s := srcInfo{tan: t}
+	if v.src != nil {
+		s = *v.src
+		s.tan = t
+	}
+	v.src = &s
+}
+
 // jet is number i of v as a jet: with its tangent, or a constant.
 func (v *val) jet(i int) ad.Jet {
-	if v.tan != nil && v.tan.j != nil {
-		return v.tan.j[i]
+	if t := v.tan(); t != nil && t.j != nil {
+		return t.j[i]
 	}
 	return ad.Const(v.num[i])
 }
 
 // jets are v's numbers as jets (shared: read only).
 func (v *val) jets() []ad.Jet {
-	if v.tan != nil && v.tan.j != nil {
-		return v.tan.j
+	if t := v.tan(); t != nil && t.j != nil {
+		return t.j
 	}
 	return ad.Consts(v.num)
 }
@@ -160,13 +182,13 @@ func (c *compiler) checked(e ast.Expr, v val) val {
 	if v.k != kNum && v.k != kBool {
 		return v
 	}
-	switch {
-	case v.tan == nil:
+	switch t := v.tan(); {
+	case t == nil:
 		if c.readsJet(e) {
-			v.tan = c.lostAt(e)
+			v.setTan(c.lostAt(e))
 		}
-	case v.tan.lack == nil && !sameValues(v.num, v.tan.j):
-		v.tan = c.lostAt(e)
+	case t.lack == nil && !sameValues(v.num, t.j):
+		v.setTan(c.lostAt(e))
 	}
 	return v
 }
@@ -232,10 +254,10 @@ func (c *compiler) tangentsOf(e ast.Expr, v val) tangents {
 	switch {
 	case v.k != kNum && v.k != kBool:
 		return *lost(e, "`%s` is a %s, not numbers", c.text(e), v.describe())
-	case v.tan == nil:
+	case v.tan() == nil:
 		return tangents{j: ad.Consts(v.num)}
 	}
-	return *v.tan
+	return *v.tan()
 }
 
 // argTangents are the tangents of parameter i of a call in its canonical

@@ -408,7 +408,7 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 		}
 		v := numVal(x[i])
 		if c.jet != nil { // x_i, the i-th independent variable
-			v.tan = &tangents{j: []ad.Jet{ad.Var(i, len(x), x[i])}}
+			v.setTan(&tangents{j: []ad.Jet{ad.Var(i, len(x), x[i])}})
 		}
 		c.slots[c.an.scope[name].index] = &binding{kind: bParam, v: v}
 	}
