@@ -18,7 +18,8 @@ import (
 // expression that lost them.
 func (c *compiler) eval(e ast.Expr) val {
 	if c.jet != nil {
-		return c.checked(e, c.evalExpr(e))
+		seen := c.jet.seen
+		return c.checked(e, c.evalExpr(e), seen)
 	}
 	return c.evalExpr(e)
 }

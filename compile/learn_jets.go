@@ -39,10 +39,12 @@ import (
 
 // jetState is the forward-mode state of a compilation that differentiates
 // (LearnFunc.Tangents): the params that carry tangents (the learned ones
-// and those computed from them, learnRec.deps), and the places whose
-// numbers got no derivative (learnWarnings shows them).
+// and those computed from them, learnRec.deps), the count of values
+// evaluated with tangents so far (checked), and the places whose numbers
+// got no derivative (learnWarnings shows them).
 type jetState struct {
 	deps  map[string]bool
+	seen  int
 	falls []jetFall
 }
 
@@ -173,23 +175,26 @@ func (v *val) jets() []ad.Jet {
 }
 
 // checked is v, the value of e while learning differentiates, with
-// tangents that can be trusted: numbers that read a learned param
-// (readsJet) and have none lost them at e — an operation without a
-// derivative (@, a comparison, a data builtin); tangents whose values are
-// not the numbers (an operation that changed the numbers and kept its
-// operand's tangents) are dropped there too.
-func (c *compiler) checked(e ast.Expr, v val) val {
+// tangents that can be trusted: numbers computed from values with
+// tangents (some evaluated since the count seen) that have none lost them
+// at e — an operation without a derivative (@, a comparison, a data
+// builtin); tangents whose values are not the numbers (an operation that
+// changed the numbers and kept its operand's tangents) are dropped there
+// too.
+func (c *compiler) checked(e ast.Expr, v val, seen int) val {
 	if v.k != kNum && v.k != kBool {
 		return v
 	}
 	switch t := v.tan(); {
 	case t == nil:
-		if c.readsJet(e) {
-			v.setTan(c.lostAt(e))
+		if c.jet.seen == seen {
+			return v // a constant
 		}
+		v.setTan(c.lostAt(e))
 	case t.lack == nil && !sameValues(v.num, t.j):
 		v.setTan(c.lostAt(e))
 	}
+	c.jet.seen++
 	return v
 }
 
