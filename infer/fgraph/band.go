@@ -9,7 +9,6 @@ import (
 
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/netjoint"
-	"github.com/fg-infer/fg/internal/openblas"
 )
 
 // bandwidth returns the half-bandwidth of the joint precision of g's
@@ -88,49 +87,33 @@ func bandJoint(g *Graph, k int, done <-chan struct{}) (gaussJoint, error) {
 }
 
 // rootRows adds to rb a row per factor f with use(f), in order of the
-// factors' first variables (a counting sort): scale·a_f over its
+// factors' first variables (RootBand.FoldRows): scale·a_f over its
 // variables and right-hand side b, with (scale, b) = row(f, its view). A
 // variable named twice in a factor adds its coefficients, as addGaussians
 // does. It checks done every 2¹⁴ rows.
 func rootRows(g *Graph, rb *netjoint.RootBand, done <-chan struct{}, use func(f int) bool, row func(f int, fk fac) (scale, b float64)) error {
-	first := make([]int32, g.n+1) // counts, then starts, of the factors by first variable
+	first := make([]int32, g.NumFactors())
 	for f, vs := range g.varLists() {
+		first[f] = -1
 		if use(f) && len(vs) > 0 {
-			first[slices.Min(vs)+1]++
+			first[f] = slices.Min(vs)
 		}
 	}
-	for i := 1; i <= g.n; i++ {
-		first[i] += first[i-1]
-	}
-	order := make([]int32, first[g.n])
-	for f, vs := range g.varLists() {
-		if use(f) && len(vs) > 0 {
-			v := slices.Min(vs)
-			order[first[v]] = int32(f)
-			first[v]++
-		}
-	}
-	a := make([]float64, rb.HalfWidth()+1)
 	var vars []int
 	var coefs []float64
-	for r, f := range order {
-		if r&0x3fff == 0 && openblas.Done(done) {
-			return netjoint.ErrCanceled
-		}
-		fk := g.fac(int(f))
+	return rb.FoldRows(first, done, func(f int, a []float64) (int, float64) {
+		fk := g.fac(f)
 		vars, coefs = fk.vars(vars[:0]), fk.coefs(coefs[:0])
-		base := slices.Min(vars)
-		scale, b := row(int(f), fk)
-		clear(a)
+		base := int(first[f])
+		scale, b := row(f, fk)
 		top := 0
 		for i, v := range vars {
 			j := v - base
 			a[j] += scale * coefs[i]
 			top = max(top, j)
 		}
-		rb.AddRow(base, a[:top+1], b)
-	}
-	return nil
+		return top + 1, b
+	})
 }
 
 // bandDiag is the diagonal of a band stored row by row (row i holds

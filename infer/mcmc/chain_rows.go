@@ -2,8 +2,8 @@ package mcmc
 
 import (
 	"context"
+	"errors"
 	"math"
-	"slices"
 
 	"github.com/fg-infer/fg/infer/netjoint"
 )
@@ -20,44 +20,36 @@ import (
 // covariance, 10⁻⁴ relative on a long near-constant-velocity chain
 // (TestChainBackbonePrecision). It checks ctx every 2¹⁴ factors.
 func foldFactors(ctx context.Context, fs []LinearFactor, n, k int, col func(v int) int, fixed func(v int) float64) (*netjoint.RootBand, error) {
-	type row struct {
-		lo int
-		a  []float64
-		b  float64
-	}
-	rows := make([]row, 0, len(fs))
+	first := make([]int32, len(fs))
 	for i, f := range fs {
-		if i&0x3fff == 0x3fff && ctx.Err() != nil {
-			return nil, ctx.Err()
+		lo := n
+		for _, v := range f.Vars {
+			if c := col(v); c >= 0 {
+				lo = min(lo, c)
+			}
 		}
-		lo, hi := n, -1
+		first[i] = int32(lo)
+		if lo == n {
+			first[i] = -1
+		}
+	}
+	rb := netjoint.NewRootBand(n, k)
+	err := rb.FoldRows(first, ctx.Done(), func(i int, a []float64) (int, float64) {
+		f, lo, hi := &fs[i], int(first[i]), 0
 		b := f.Y - f.Const
+		s := math.Sqrt(f.Var)
 		for e, v := range f.Vars {
 			if c := col(v); c >= 0 {
-				lo, hi = min(lo, c), max(hi, c)
+				a[c-lo] += f.Coefs[e] / s
+				hi = max(hi, c)
 			} else {
 				b -= f.Coefs[e] * fixed(v)
 			}
 		}
-		if hi < 0 {
-			continue
-		}
-		s := math.Sqrt(f.Var)
-		a := make([]float64, hi-lo+1)
-		for e, v := range f.Vars {
-			if c := col(v); c >= 0 {
-				a[c-lo] += f.Coefs[e] / s
-			}
-		}
-		rows = append(rows, row{lo, a, b / s})
+		return hi - lo + 1, b / s
+	})
+	if errors.Is(err, netjoint.ErrCanceled) {
+		return nil, ctx.Err()
 	}
-	slices.SortStableFunc(rows, func(x, y row) int { return x.lo - y.lo })
-	rb := netjoint.NewRootBand(n, k)
-	for i, r := range rows {
-		if i&0x3fff == 0x3fff && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		rb.AddRow(r.lo, r.a, r.b)
-	}
-	return rb, nil
+	return rb, err
 }

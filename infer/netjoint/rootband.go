@@ -100,6 +100,42 @@ func (rb *RootBand) AddRow(lo int, a []float64, b float64) {
 	}
 }
 
+// FoldRows adds rows 0 … len(first) − 1 to rb in order of their first
+// columns first[i], as AddRow needs; a row with first[i] < 0 is left out.
+// The order is a counting sort of the rows by first column, stable in i,
+// so no row is stored: fill(i, a) writes row i's coefficients over
+// columns first[i], first[i] + 1, … into a (zeroed, of length k + 1)
+// and returns how many columns the row spans and its right-hand side.
+// It checks done every 2¹⁴ rows and returns ErrCanceled when it closes.
+func (rb *RootBand) FoldRows(first []int32, done <-chan struct{}, fill func(i int, a []float64) (width int, b float64)) error {
+	start := make([]int32, rb.n+1) // counts, then starts, of the rows by first column
+	for _, c := range first {
+		if c >= 0 {
+			start[c+1]++
+		}
+	}
+	for c := 1; c <= rb.n; c++ {
+		start[c] += start[c-1]
+	}
+	order := make([]int32, start[rb.n])
+	for i, c := range first {
+		if c >= 0 {
+			order[start[c]] = int32(i)
+			start[c]++
+		}
+	}
+	a := make([]float64, rb.k+1)
+	for r, i := range order {
+		if canceled(done, r) {
+			return ErrCanceled
+		}
+		clear(a)
+		w, b := fill(int(i), a)
+		rb.AddRow(int(first[i]), a[:w], b)
+	}
+	return nil
+}
+
 // errSingular is SolveDone's error when a column of R is zero to rounding.
 var errSingular = errors.New("the Gaussian variables' precision is not positive definite")
 

@@ -139,3 +139,55 @@ func TestQuadRows(t *testing.T) {
 		t.Error("a tilt off P's range has rows")
 	}
 }
+
+// TestFoldRows: rows given in random order of their first columns (some
+// left out) and folded by FoldRows give R and z bit for bit as the same
+// rows added by AddRow in order of first column, ties in index order
+// (the stable counting sort); a closed done cancels.
+func TestFoldRows(t *testing.T) {
+	const n, k, m = 30, 2, 90
+	rng := rand.New(rand.NewPCG(7, 8))
+	first := make([]int32, m)
+	rows := make([][]float64, m)
+	bs := make([]float64, m)
+	for i := range first {
+		first[i] = int32(rng.IntN(n))
+		if rng.Float64() < 0.1 {
+			first[i] = -1
+		}
+		rows[i] = make([]float64, 1+rng.IntN(min(k+1, n-max(int(first[i]), 0))))
+		for j := range rows[i] {
+			rows[i][j] = rng.NormFloat64()
+		}
+		bs[i] = rng.NormFloat64()
+	}
+	got := NewRootBand(n, k)
+	if err := got.FoldRows(first, nil, func(i int, a []float64) (int, float64) {
+		return copy(a, rows[i]), bs[i]
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := NewRootBand(n, k)
+	for c := range int32(n) {
+		for i := range first {
+			if first[i] == c {
+				want.AddRow(int(c), rows[i], bs[i])
+			}
+		}
+	}
+	for i := range want.r {
+		if got.r[i] != want.r[i] {
+			t.Fatalf("R[%d] = %v, want %v", i, got.r[i], want.r[i])
+		}
+	}
+	for i := range want.z {
+		if got.z[i] != want.z[i] {
+			t.Fatalf("z[%d] = %v, want %v", i, got.z[i], want.z[i])
+		}
+	}
+	done := make(chan struct{})
+	close(done)
+	if err := NewRootBand(n, k).FoldRows(first, done, func(i int, a []float64) (int, float64) { return copy(a, rows[i]), bs[i] }); err != ErrCanceled {
+		t.Fatalf("closed done: err = %v, want ErrCanceled", err)
+	}
+}
