@@ -390,8 +390,18 @@ func (c *compiler) compare(e *ast.BinaryExpr, x, y val) val {
 // and vector·matrix; a latent vector may be the right (or left) operand.
 // Its numbers carry no tangents: learning differences what @ reaches.
 func (c *compiler) matmul(e *ast.BinaryExpr, x, y val) val {
+	dropped := x.tan() != nil || y.tan() != nil
 	x.setTan(nil)
 	y.setTan(nil)
+	v := c.product(e, x, y)
+	if dropped && v.k == kSym {
+		v = c.lostForms(e, v, true)
+	}
+	return v
+}
+
+// product is matmul on operands without tangents.
+func (c *compiler) product(e *ast.BinaryExpr, x, y val) val {
 	if x.k == kSym && y.k == kSym {
 		if len(x.shape) == 1 && sameShape(x.shape, y.shape) {
 			return c.dotVals(e, x, y)
@@ -491,18 +501,11 @@ func (c *compiler) dotVals(at ast.Node, x, y val) val {
 		x, y = y, x
 	}
 	if x.k == kNum {
-		w0 := x.num
-		var aff func(int) lin
-		if ya := y.sym.forms(); ya != nil {
-			aff = func(int) lin { return weighted(len(w0), w0, ya) }
+		out := c.dotNum(at, x.num, y)
+		if x.tan() != nil { // the weights' tangents are not carried
+			out = c.lostForms(at, out, true)
 		}
-		if y.sym.lat < 0 {
-			return multiSym(nil, aff, y)
-		}
-		fy := c.symFn(at, y)
-		return val{k: kSym, sym: &sym{lat: y.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
-			return []ad.Jet{ad.DotConst(w0, fy(w))}
-		}}}
+		return out
 	}
 	lat, mixed := mixedLatents(x, y)
 	if mixed {
@@ -511,6 +514,21 @@ func (c *compiler) dotVals(at ast.Node, x, y val) val {
 	fx, fy := c.symFn(at, x), c.symFn(at, y)
 	return val{k: kSym, sym: &sym{lat: lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
 		return []ad.Jet{ad.Dot(fx(w), fy(w))}
+	}}}
+}
+
+// dotNum is the inner product of the numbers w0 and the latent vector y.
+func (c *compiler) dotNum(at ast.Node, w0 []float64, y val) val {
+	var aff func(int) lin
+	if ya := y.sym.forms(); ya != nil {
+		aff = func(int) lin { return weighted(len(w0), w0, ya) }
+	}
+	if y.sym.lat < 0 {
+		return multiSym(nil, aff, y)
+	}
+	fy := c.symFn(at, y)
+	return val{k: kSym, sym: &sym{lat: y.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
+		return []ad.Jet{ad.DotConst(w0, fy(w))}
 	}}}
 }
 

@@ -27,8 +27,12 @@ import (
 // dot, min, max), the losses and the named forms of a variance (sd =,
 // precision =, stdlib.Form.CanonicalJet). Kernel builtins record the jets
 // of their hyperparameters in the KernelSpec they build (kernelCall,
-// kernelArith), in the order of its Hyper. Outside learning no val has
-// tangents and eval does no more than compute numbers.
+// kernelArith), in the order of its Hyper. The affine forms of a latent
+// expression (lin) carry the tangents of their coefficients and constant
+// (lin.d) through + −, products and quotients by numbers, sum and
+// indexing, so that a conditional's mean a·x[t − 1] + d has them too.
+// Outside learning no val or form has tangents and eval does no more than
+// compute numbers.
 //
 // Anything else that reads a learned param (@, a data builtin, a
 // comparison) computes its numbers without tangents; checked marks them
@@ -182,6 +186,10 @@ func (v *val) jets() []ad.Jet {
 // changed the numbers and kept its operand's tangents) are dropped there
 // too.
 func (c *compiler) checked(e ast.Expr, v val, seen int) val {
+	if v.k == kSym && c.jet.seen != seen {
+		c.jet.seen++
+		return c.lostForms(e, v, false)
+	}
 	if v.k != kNum && v.k != kBool {
 		return v
 	}
@@ -195,6 +203,31 @@ func (c *compiler) checked(e ast.Expr, v val, seen int) val {
 		v.setTan(c.lostAt(e))
 	}
 	c.jet.seen++
+	return v
+}
+
+// lostForms is v, a latent expression computed from values with tangents,
+// with the tangents of its affine forms lost at e: those of the forms
+// that have none, or of all when all is set (an operation that dropped
+// some, @ of learned numbers and latents).
+func (c *compiler) lostForms(e ast.Node, v val, all bool) val {
+	f := v.sym.forms()
+	if f == nil {
+		return v
+	}
+	var lack *linJets
+	s := *v.sym
+	s.aff = func(k int) lin {
+		l := f(k)
+		if all || l.d == nil {
+			if lack == nil {
+				lack = &linJets{lack: c.lostAt(e.(ast.Expr)).lack}
+			}
+			l.d = lack
+		}
+		return l
+	}
+	v.sym = &s
 	return v
 }
 
@@ -223,6 +256,156 @@ func (c *compiler) lostAt(e ast.Expr) *tangents {
 		}
 	}
 	return lost(e, "`%s` has no derivative in the learned params (forward-mode AD covers + − * / ^, lists and the math builtins)", c.text(e))
+}
+
+// linJets are the tangents of an affine form's coefficients (one jet per
+// coefficient, in its order) and constant, or the place that lost them.
+type linJets struct {
+	coefs []ad.Jet
+	c     ad.Jet
+	lack  *jetFall
+}
+
+// constant is the tangents of number i as the constant of a form.
+func (t *tangents) constant(i int) *linJets {
+	if t.lack != nil {
+		return &linJets{lack: t.lack}
+	}
+	return &linJets{c: t.j[i]}
+}
+
+// coefJet is coefficient k of l with its tangents (a constant without).
+func (l lin) coefJet(k int) ad.Jet {
+	if l.d != nil && l.d.lack == nil {
+		return l.d.coefs[k]
+	}
+	return ad.Const(l.coefs[k])
+}
+
+// constJet is l's constant with its tangents.
+func (l lin) constJet() ad.Jet {
+	if l.d != nil && l.d.lack == nil {
+		return l.d.c
+	}
+	return ad.Const(l.c)
+}
+
+// lackOf is the lack of tangents of the first of ls that has one.
+func lackOf(ls ...lin) *linJets {
+	for _, l := range ls {
+		if l.d != nil && l.d.lack != nil {
+			return l.d
+		}
+	}
+	return nil
+}
+
+// times is s times the coefficients and constant of t.
+func (t *linJets) times(s ad.Jet) *linJets {
+	if t.lack != nil {
+		return t
+	}
+	out := &linJets{coefs: make([]ad.Jet, len(t.coefs)), c: t.c.Mul(s)}
+	for k, u := range t.coefs {
+		out.coefs[k] = u.Mul(s)
+	}
+	return out
+}
+
+// recip is the tangents of 1/c for the constant c of a number's form.
+func (t *linJets) recip() *linJets {
+	if t.lack != nil {
+		return t
+	}
+	return &linJets{c: t.c.Recip()}
+}
+
+// timesJets are the tangents of s·a (by) before norm.
+func timesJets(a, s lin) *linJets {
+	if l := lackOf(a, s); l != nil {
+		return l
+	}
+	sc := s.constJet()
+	out := &linJets{coefs: make([]ad.Jet, len(a.coefs)), c: a.constJet().Mul(sc)}
+	for k := range a.coefs {
+		out.coefs[k] = a.coefJet(k).Mul(sc)
+	}
+	return out
+}
+
+// scaledJet is s·u, u itself when s is 1.
+func scaledJet(u ad.Jet, s float64) ad.Jet {
+	if s == 1 {
+		return u
+	}
+	return u.Mul(ad.Const(s))
+}
+
+// combineJets are the tangents of sa·a + sb·b (combine) before norm.
+func combineJets(sa float64, a lin, sb float64, b lin) *linJets {
+	if l := lackOf(a, b); l != nil {
+		return l
+	}
+	out := &linJets{coefs: make([]ad.Jet, 0, len(a.coefs)+len(b.coefs))}
+	for k := range a.coefs {
+		out.coefs = append(out.coefs, scaledJet(a.coefJet(k), sa))
+	}
+	for k := range b.coefs {
+		out.coefs = append(out.coefs, scaledJet(b.coefJet(k), sb))
+	}
+	out.c = scaledJet(a.constJet(), sa).Add(scaledJet(b.constJet(), sb))
+	return out
+}
+
+// addJets are the tangents of sum + wk·t (weighted's step, before sum's
+// numbers take t's).
+func addJets(sum lin, wk float64, t lin) *linJets {
+	if l := lackOf(sum, t); l != nil {
+		return l
+	}
+	out := sum.d
+	if out == nil {
+		out = &linJets{coefs: ad.Consts(sum.coefs), c: ad.Const(sum.c)}
+	}
+	for k := range t.coefs {
+		out.coefs = append(out.coefs, scaledJet(t.coefJet(k), wk))
+	}
+	out.c = out.c.Add(scaledJet(t.constJet(), wk))
+	return out
+}
+
+// normJets is norm of a form with tangents: a coefficient's tangents are
+// merged and dropped with it.
+func (a lin) normJets() lin {
+	d := a.d
+	if d.lack != nil {
+		a.d = nil
+		out := a.norm()
+		out.d = d
+		return out
+	}
+	out := lin{c: a.c, d: &linJets{c: d.c}}
+	at := map[int]int{}
+	for k, id := range a.ids {
+		if j, ok := at[id]; ok {
+			out.coefs[j] += a.coefs[k]
+			out.d.coefs[j] = out.d.coefs[j].Add(d.coefs[k])
+			continue
+		}
+		at[id] = len(out.ids)
+		out.ids = append(out.ids, id)
+		out.coefs = append(out.coefs, a.coefs[k])
+		out.d.coefs = append(out.d.coefs, d.coefs[k])
+	}
+	n := 0
+	for k := range out.ids {
+		if out.coefs[k] != 0 {
+			out.ids[n], out.coefs[n], out.d.coefs[n] = out.ids[k], out.coefs[k], out.d.coefs[k]
+			n++
+		}
+	}
+	out.ids, out.coefs, out.d.coefs = out.ids[:n], out.coefs[:n], out.d.coefs[:n]
+	return out
 }
 
 // fellBack notes that the numbers of t, which has no jets, are

@@ -23,11 +23,11 @@ type NetTangents struct {
 // order) of the numbers of net, the typed factor graph of the model (at
 // any values: only its layout and variables are read), by forward-mode AD
 // as Tangents: the recorded statements that setNet evaluates again have
-// their arguments evaluated on jets — a data edge's number (a beta
-// prior's pseudo-count, a known variance, in its canonical form as
+// their arguments evaluated with their tangents — a data edge's number (a
+// beta prior's pseudo-count, a known variance, in its canonical form as
 // netVal converts it; a categorical's probabilities), an affine edge's
-// coefficients and constant (b * mu + c, by jetAffine, aligned to the
-// variables of the compiled form), each branch of a selected edge with
+// coefficients and constant (b * mu + c, the affine form's, in the order
+// of the compiled form's variables), each branch of a selected edge with
 // its selector replaced by the branch's state, as netEdges evaluates them.
 func (f *LearnFunc) NetTangents(x []float64, net *graph.Net) (t *NetTangents, err error) {
 	c := f.differentiating(false)
@@ -123,7 +123,8 @@ func (n *netJets) edge(ar *netArg, ed graph.Edge, e int) {
 
 // leaf appends the jets of ed, an edge without branches, for element e
 // of argument ar: its data with their tangents, or its coefficients and
-// constant from jetAffine in the order of the compiled form's variables.
+// constant with their tangents in the order of the compiled form's
+// variables.
 func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
 	c := n.c
 	if !c.readsLatent(ar.e) {
@@ -151,34 +152,29 @@ func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
 		}
 		return
 	}
-	ls, ok := c.jetAffine(ar.e)
-	if !ok || len(ls) == 0 {
-		n.fail(*lost(ar.e, "`%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(ar.e)), ed)
-		return
-	}
-	l := ls[min(e, len(ls)-1)]
-	if len(ed.Vars) == 0 { // every coefficient 0: the constant is data
-		n.data = append(n.data, l.c)
-		return
-	}
 	v := c.netVal(n.a, ar)
 	var forms func(int) lin
 	if v.k == kSym {
 		forms = v.sym.forms()
 	}
 	if forms == nil {
-		n.fail(*lost(ar.e, "`%s` is not an affine form", c.text(ar.e)), ed)
+		n.fail(*lost(ar.e, "`%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(ar.e)), ed)
 		return
 	}
 	fm := forms(min(e, v.size()-1))
-	if len(fm.ids) != len(ed.Vars) {
+	switch {
+	case fm.d != nil && fm.d.lack != nil:
+		n.fail(*lost(ar.e, "`%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(ar.e)), ed)
+	case len(ed.Vars) == 0: // every coefficient 0: the constant is data
+		n.data = append(n.data, fm.constJet())
+	case len(fm.ids) != len(ed.Vars):
 		n.fail(*lost(ar.e, "`%s` has %d variables, its edge %d", c.text(ar.e), len(fm.ids), len(ed.Vars)), ed)
-		return
+	default:
+		for j := range fm.ids {
+			n.aff = append(n.aff, fm.coefJet(j))
+		}
+		n.aff = append(n.aff, fm.constJet())
 	}
-	for _, id := range fm.ids {
-		n.aff = append(n.aff, l.at(id))
-	}
-	n.aff = append(n.aff, l.c)
 }
 
 // fail appends ed's numbers as NaN constants (no exact derivative) and
