@@ -25,7 +25,7 @@ type lin struct {
 	coefs []float64
 	c     float64
 	// d, while learning differentiates, holds the tangents of coefs and
-	// c in the learned params (learn_jets.go); nil when they have none.
+	// c in the learned params (tangents.go); nil when they have none.
 	d *linJets
 }
 

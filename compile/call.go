@@ -291,8 +291,8 @@ func (c *compiler) mathCall(a *args) val {
 	return val{}
 }
 
-// unaryMath are the elementwise math builtins on jets (of latents in
-// compile's evaluation, of learned params in learn_jets.go).
+// unaryMath are the elementwise math builtins on jets (of latents in a
+// latent expression, of learned params in numbers with tangents).
 var unaryMath = map[string]func(ad.Jet) ad.Jet{"exp": ad.Jet.Exp, "log": ad.Jet.Log, "abs": ad.Jet.Abs, "sqrt": ad.Jet.Sqrt}
 
 // reduce applies a vector → scalar function; sum marks ad.Sum, which keeps

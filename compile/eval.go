@@ -13,7 +13,7 @@ import (
 // whose closure evaluates them on ad jets (value, gradient, diagonal
 // Hessian), which is how `factor exp(EXPR)` potentials and site projections
 // are built. While learning differentiates, numbers carry their tangents in
-// the learned params (val.tan, learn_jets.go): the operators and builtins
+// the learned params (val.tan, tangents.go): the operators and builtins
 // below compute them with the values, and checked marks the numbers of an
 // expression that lost them.
 func (c *compiler) eval(e ast.Expr) val {

@@ -56,7 +56,7 @@ type graphVal struct {
 // srcInfo remembers where numbers came from, when it matters: a csv file,
 // so that a bad element can be reported as file:line; or, while learning
 // differentiates, the learned params — tan, the numbers' tangents in them
-// (learn_jets.go: val.tan), nil otherwise. (One pointer for both keeps val
+// (tangents.go: val.tan), nil otherwise. (One pointer for both keeps val
 // at its size class outside learning.)
 type srcInfo struct {
 	path     string
