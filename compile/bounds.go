@@ -5,17 +5,13 @@ import (
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// checkDraws refuses an mcmc line with more than infer.MaxChains chains or
-// whose kept draws, chains × samples × scalar quantities sampled (every
+// checkDraws refuses an mcmc line whose kept draws, chains × samples × scalar quantities sampled (every
 // element of a continuous block, every state of a discrete variable but one
 // state of a binary one), would exceed infer.KeptDrawsLimit (the memory budget): the sampler
 // keeps them all to compute its diagnostics.
 func (c *compiler) checkDraws(s *ast.InferStmt, spec *InferSpec) {
 	if spec.Method != infer.MethodMCMC || spec.Samples <= 0 || spec.Chains <= 0 {
 		return
-	}
-	if spec.Chains > infer.MaxChains {
-		c.fail(optionNamed(s, "chains"), "infer mcmc: chains = %d, at most %d", spec.Chains, infer.MaxChains)
 	}
 	q := 0
 	for _, b := range c.m.Blocks() {
@@ -47,8 +43,8 @@ func keptStates(card int) int {
 	return card
 }
 
-// optionNamed returns the option key of s, or s itself when it is not
-// given (a default).
+// optionNamed returns option key of s (`key = value`), or s itself when
+// it is not given (a default).
 func optionNamed(s *ast.InferStmt, key string) ast.Node {
 	for _, o := range s.Options {
 		if o.Key.Name == key {

@@ -31,15 +31,26 @@ func (k *Checker) Option(key string) ast.Node { return optionValue(k.Line, key) 
 // Method runs the checks that hold for every engine of the line's method
 // on Gaussian blocks, factor graphs of real latents and discrete latents,
 // around own, the engine's own checks, in the order of their refusals:
-// Rules, Draws and FITC before, Streams and Shards after.
+// Rules, Draws and FITC before, Streams and Shards after. It first settles
+// ep's default approx, which the checks read (Approx). own may be nil.
 func (k *Checker) Method(own func()) {
+	k.Approx()
 	k.Rules()
 	k.Draws()
 	k.FITC()
-	own()
+	if own != nil {
+		own()
+	}
 	k.Streams()
 	k.Shards()
 }
+
+// Approx settles the approx of an ep line that does not write one: the
+// default depends on the sites — exact when each has closed-form or
+// fixed-quadrature moments (its Tilted rule), gh(n = 32) when some has
+// none, vq with mini-batch exp(...) factors — so it is decided here, with
+// the model, not by the method's registry entry.
+func (k *Checker) Approx() { k.c.settleApprox(k.Spec) }
 
 // Rules checks that the method handles every factor kind of the model
 // under its divergence (package factor's rule table), a numerical scheme
@@ -90,9 +101,6 @@ func (k *Checker) Schedule() { k.c.checkSchedule(k.Line, k.Spec) }
 // (independent priors, a scheme for the whole vector), family = full
 // against exp(...) factors coupling elements, nonnegative_sites.
 func (k *Checker) EPOptions() { k.c.checkEPOptions(k.Line, k.Spec) }
-
-// MCMC checks the run lengths, each at its option.
-func (k *Checker) MCMC() { k.c.checkMCMC(k.Line, k.Spec) }
 
 // QuadDim checks method = quad against the dimension of every block.
 func (k *Checker) QuadDim() { k.c.checkQuadDim(k.Line, k.Spec) }

@@ -81,9 +81,6 @@ func (c *compiler) inferLine(s *ast.InferStmt) inferLine {
 		spec.Options[o.Key.Name] = c.text(o.Value)
 		c.inferOption(spec, o)
 	}
-	if spec.Method == infer.MethodEP && !seen["approx"] && !c.isNet() {
-		spec.Approx = c.defaultApprox()
-	}
 	spec.stmt = s
 	return inferLine{stmt: s, spec: spec}
 }
@@ -101,35 +98,6 @@ func (c *compiler) defaults(spec *InferSpec) {
 		return // ParseMethod's error is already reported
 	}
 	spec.LineOptions = e.Defaults
-}
-
-// defaultApprox is exact when every site has its own Tilted rule
-// (closed-form or fixed-quadrature moments: probit, step, normal, ...),
-// gh(n = 32) when some site has none (logistic) but there are no
-// mini-batch factors, and vq when there are exp(...) factors. It is the
-// scheme of the sites without a rule: without an approx option a site
-// with its own rule keeps it (infer/run's epLikelihood).
-func (c *compiler) defaultApprox() infer.Scheme {
-	approx := infer.Scheme{Kind: infer.SchemeExact}
-	gh := func(s Site) {
-		if _, ok := s.Lik.(factor.Tilted); !ok {
-			approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
-		}
-	}
-	for _, b := range c.m.Blocks() {
-		if len(b.Batches) > 0 {
-			return infer.Scheme{Kind: infer.SchemeVQ}
-		}
-		for _, s := range b.Sites {
-			gh(s)
-		}
-	}
-	if g := c.m.FactorGraph; g != nil {
-		for s := range g.SharedSites() {
-			gh(*s)
-		}
-	}
-	return approx
 }
 
 // kindUse is a factor kind the model uses, with the position of its first use.

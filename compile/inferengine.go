@@ -3,6 +3,7 @@ package compile
 import (
 	"context"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -181,10 +182,43 @@ func diagonal(p Prior) bool {
 	return true
 }
 
-// checkMCMC checks the run lengths, each at its option (the memory of the
-// kept draws is checkDraws').
-func (c *compiler) checkMCMC(s *ast.InferStmt, spec *InferSpec) {
-	c.check1(optionValue(s, "samples"), infer.CheckSamples(spec.Samples))
-	c.check1(optionValue(s, "burnin"), infer.CheckBurnin(spec.Burnin))
-	c.check1(optionValue(s, "chains"), infer.CheckChains(spec.Chains))
+// settleApprox sets the approx of an ep line that does not write one to
+// defaultApprox: ep's default scheme depends on the model's sites, so the
+// method registry's default (exact, infer.Defaults) is only where a line
+// starts. It runs first among the method's checks (Checker.Method),
+// which read the scheme; the engines of typed factor graphs take no
+// approx and never call it.
+func (c *compiler) settleApprox(spec *InferSpec) {
+	if _, written := spec.Options["approx"]; spec.Method == infer.MethodEP && !written {
+		spec.Approx = c.defaultApprox()
+	}
+}
+
+// defaultApprox is exact when every site has its own Tilted rule
+// (closed-form or fixed-quadrature moments: probit, step, normal, ...),
+// gh(n = 32) when some site has none (logistic) but there are no
+// mini-batch factors, and vq when there are exp(...) factors. It is the
+// scheme of the sites without a rule: without an approx option a site
+// with its own rule keeps it (infer/run's epLikelihood).
+func (c *compiler) defaultApprox() infer.Scheme {
+	approx := infer.Scheme{Kind: infer.SchemeExact}
+	gh := func(s Site) {
+		if _, ok := s.Lik.(factor.Tilted); !ok {
+			approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
+		}
+	}
+	for _, b := range c.m.Blocks() {
+		if len(b.Batches) > 0 {
+			return infer.Scheme{Kind: infer.SchemeVQ}
+		}
+		for _, s := range b.Sites {
+			gh(s)
+		}
+	}
+	if g := c.m.FactorGraph; g != nil {
+		for s := range g.SharedSites() {
+			gh(*s)
+		}
+	}
+	return approx
 }

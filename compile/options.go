@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -47,7 +48,7 @@ func (c *compiler) specCall(e ast.Expr, k stdlib.Kind) *args {
 func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 	if e, err := infer.Lookup(spec.Method); err == nil {
 		if opt, ok := e.Options.Lookup(o.Key.Name); ok {
-			setOption(c, opt, &spec.LineOptions, o)
+			setOption(c, "infer "+string(spec.Method), opt, &spec.LineOptions, o)
 			return
 		}
 	}
@@ -65,11 +66,17 @@ func (c *compiler) inferOption(spec *InferSpec, o *ast.Option) {
 }
 
 // setOption reads option o's value as its descriptor's kind says, checks
-// it (at the value) and stores it into dst.
-func setOption[T any](c *compiler, opt *infer.Option[T], dst *T, o *ast.Option) {
+// it and stores it into dst. A refusal is reported at the value, one of a
+// limit of the engine (infer.LimitError) at the whole option, naming line
+// (as "infer mcmc").
+func setOption[T any](c *compiler, line string, opt *infer.Option[T], dst *T, o *ast.Option) {
 	v := c.optValue(opt.Kind, opt.Choices, o)
 	if opt.Check != nil {
-		c.check1(o.Value, opt.Check(v))
+		err := opt.Check(v)
+		if lim := (*infer.LimitError)(nil); errors.As(err, &lim) {
+			c.fail(o, "%s: %v", line, lim)
+		}
+		c.check1(o.Value, err)
 	}
 	opt.Set(dst, v)
 }

@@ -266,7 +266,7 @@ func (c *compiler) learnOption(st *infer.LearnOptions, o *ast.Option) {
 	if !ok {
 		c.fail(o.Key, "unknown learn option `%s`; options are %s", o.Key.Name, joinQuoted(infer.LearnSchema.Keys()))
 	}
-	setOption(c, opt, st, o)
+	setOption(c, "learn", opt, st, o)
 	if st.Method != "" && c.studentTBlocks() {
 		c.fail(o.Key, "learn: method = %s: the t-EP evidence of student_t and tp priors is optimised by Nelder–Mead (no gradient); remove the method option", st.Method)
 	}

@@ -3,6 +3,7 @@ package factor
 import (
 	"math"
 
+	"github.com/fg-infer/fg/families/tfam"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/internal/mathx"
 	"github.com/fg-infer/fg/stdlib"
@@ -68,7 +69,61 @@ func (Probit) LogLik(y, f float64) (v, g, h float64) {
 	return mathx.LogPhi(z), y * r, -r * (z + r)
 }
 
-func (Probit) Escort() (EscortShape, float64) { return EscortProbit, 0 }
+// Escort integrates St(f; ν, m, v) Φ(y f)^u numerically. In the
+// standardised variable z = (f − m)/√v the probit factor changes over a
+// width 1/√v around zc = −m/√v, the density over a width 1; the line is cut
+// at zc ± 12/√v and ±12, each piece is mapped by z = tan θ and integrated
+// with a 96-point Gauss–Legendre rule (relative accuracy ≈ 1e-12 against
+// adaptive quadrature, infer/tep's tests).
+func (Probit) Escort(y, nu, m, v, u float64) (z, mean, variance float64) {
+	sv := math.Sqrt(v)
+	zc := -m / sv
+	w := 12 / sv
+	cuts := sortedCuts(zc-w, zc+w, -12, 12)
+	lognorm := tfam.LogNormConst(nu, 1)
+	var i0, i1, i2 float64
+	f := func(z float64) float64 {
+		return math.Exp(lognorm - (nu+1)/2*math.Log1p(z*z/nu) + u*mathx.LogPhi(y*(m+sv*z)))
+	}
+	x, wt := escortLegX, escortLegW
+	for c := 0; c+1 < len(cuts); c++ {
+		a, b := math.Atan(cuts[c]), math.Atan(cuts[c+1])
+		for q := range x {
+			th := 0.5*(b-a)*x[q] + 0.5*(a+b)
+			cs := math.Cos(th)
+			z := math.Tan(th)
+			g := f(z) * 0.5 * (b - a) * wt[q] / (cs * cs)
+			i0 += g
+			i1 += g * z
+			i2 += g * z * z
+		}
+	}
+	ez := i1 / i0
+	return i0, m + sv*ez, v * (i2/i0 - ez*ez)
+}
+
+// escortLegX, escortLegW are the 96-point Gauss–Legendre rule of probit's
+// Escort.
+var escortLegX, escortLegW = legendreRule(96)
+
+// sortedCuts returns −∞, the given points in increasing order (duplicates
+// removed), +∞.
+func sortedCuts(pts ...float64) []float64 {
+	out := []float64{math.Inf(-1)}
+	for len(pts) > 0 {
+		mi := 0
+		for i := range pts {
+			if pts[i] < pts[mi] {
+				mi = i
+			}
+		}
+		if pts[mi] > out[len(out)-1] {
+			out = append(out, pts[mi])
+		}
+		pts = append(pts[:mi], pts[mi+1:]...)
+	}
+	return append(out, math.Inf(1))
+}
 
 // LogValueAt is f ↦ log Φ(y f).
 func (Probit) LogValueAt(y float64) func(f float64) float64 {

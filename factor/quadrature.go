@@ -126,10 +126,14 @@ func cutsOf(ws []window) []float64 {
 // maxGapPieces bounds the pieces of one gap between windows.
 const maxGapPieces = 64
 
-var legX, legW = func() ([]float64, []float64) {
-	x, w := make([]float64, legendreN), make([]float64, legendreN)
+var legX, legW = legendreRule(legendreN)
+
+// legendreRule returns the n-point Gauss–Legendre nodes and weights on
+// [−1, 1].
+func legendreRule(n int) (x, w []float64) {
+	x, w = make([]float64, n), make([]float64, n)
 	quad.Legendre{}.FixedLocations(x, w, -1, 1)
 	return x, w
-}()
+}
 
 func legendre() ([]float64, []float64) { return legX, legW }

@@ -79,22 +79,20 @@ type PointProb interface {
 	ProbAt(f float64) float64
 }
 
-// EscortShape names a likelihood shape whose escort moments under a
-// Student-t cavity infer/tep computes (futami eq. 43 for the step; a
-// quadrature for the probit).
-type EscortShape int
-
-const (
-	// EscortStep is ε + (1 − 2ε) Θ(y f).
-	EscortStep EscortShape = iota
-	// EscortProbit is Φ(y f).
-	EscortProbit
-)
-
-// Escort is the t-EP rule (divergence t(nu)): the likelihood's shape and
-// its label-noise rate for infer/tep's escort moments.
+// Escort is the t-EP rule (divergence t(nu); futami eq. 17 and Theorem 1):
+// for a one-dimensional Student-t density St(f; ν, m, v) (v the squared
+// scale) and power u, the normaliser of the tilted density and its
+// moments,
+//
+//	z = ∫ St(f; ν, m, v) p(y | f)^u df,   mean and variance of St(f; ν, m, v) p(y | f)^u / z.
+//
+// infer/tep evaluates it at (ν + 2, νv/(ν + 2), u = t) for the escort
+// moment match, at (ν, v, t) for Z1 of Theorem 1 (the evidence) and at
+// (ν, v, 1) for the predictive p(y = +1). The variance needs ν > 2 (NaN
+// otherwise).
 type Escort interface {
-	Escort() (shape EscortShape, eps float64)
+	Site
+	Escort(y, nu, m, v, u float64) (z, mean, variance float64)
 }
 
 // ParamGrad is the learning rule of a likelihood with one learnable

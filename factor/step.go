@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fg-infer/fg/families/tfam"
 	"github.com/fg-infer/fg/internal/mathx"
 	"github.com/fg-infer/fg/stdlib"
 )
@@ -99,7 +100,26 @@ func (l Step) LogLik(y, f float64) (v, g, h float64) {
 	return math.Log(0.5), 0, 0
 }
 
-func (l Step) Escort() (EscortShape, float64) { return EscortStep, l.Eps }
+// Escort is closed form (futami eq. 43): p^u = e0 + (e1 − e0) Θ(y f)
+// with e0 = ε^u, e1 = (1−ε)^u. With z̃ = y (f − m)/√v the indicator is
+// z̃ > z0 = −y m/√v, and with the partial moments (M0, M1, M2) of the
+// standard Student-t beyond z0 (tfam.StdTail),
+//
+//	z     = e0 + (e1 − e0) M0
+//	E z̃   = (e1 − e0) M1 / z
+//	E z̃²  = (e0 ν/(ν−2) + (e1 − e0) M2) / z
+//	E f   = m + y √v E z̃,   Var f = v (E z̃² − (E z̃)²).
+//
+// ε = 0 is allowed (e0 = 0).
+func (l Step) Escort(y, nu, m, v, u float64) (z, mean, variance float64) {
+	e0, e1 := math.Pow(l.Eps, u), math.Pow(1-l.Eps, u)
+	sv := math.Sqrt(v)
+	m0, m1, m2 := tfam.StdTail(nu, -y*m/sv)
+	z = e0 + (e1-e0)*m0
+	ez := (e1 - e0) * m1 / z
+	ez2 := (e0*nu/(nu-2) + (e1-e0)*m2) / z
+	return z, m + y*sv*ez, v * (ez2 - ez*ez)
+}
 
 // LogValueAt is LogLik's value with the three logs computed once.
 func (l Step) LogValueAt(y float64) func(f float64) float64 {

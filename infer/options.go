@@ -210,8 +210,23 @@ func CheckSamples(n int) error {
 // CheckBurnin checks the discarded sweeps per chain: 0 ≤ n ≤ MaxBurnin.
 func CheckBurnin(n int) error { return checkCount("burnin", n, 0, MaxBurnin) }
 
-// CheckChains checks the number of chains: 1 ≤ n ≤ MaxChains.
-func CheckChains(n int) error { return checkCount("chains", n, 1, MaxChains) }
+// CheckChains checks the number of chains: 1 ≤ n ≤ MaxChains, the
+// sampler's limit (a LimitError above it).
+func CheckChains(n int) error {
+	if n > MaxChains {
+		return &LimitError{Msg: fmt.Sprintf("chains = %d, at most %d", n, MaxChains)}
+	}
+	return checkCount("chains", n, 1, MaxChains)
+}
+
+// LimitError is a range check's refusal of a value above a limit of the
+// engine (chains above MaxChains) rather than outside what the option
+// means: compile reports it at the whole option, naming the line
+// ("infer mcmc: chains = 1000, at most 256"), as it reports the memory
+// budget of the draws.
+type LimitError struct{ Msg string }
+
+func (e *LimitError) Error() string { return e.Msg }
 
 // Optimizer is the optimiser of a learn line (gonum/optimize).
 type Optimizer string

@@ -53,9 +53,10 @@ type Option[T any] struct {
 	Kind ValueKind
 	// Choices are the names a NameValue option takes.
 	Choices []string
-	// Check checks a value's range, reported at the value (nil: the kind's
-	// reading checks it, or the range depends on the model and the engine
-	// checks it with the model: compile's Checker).
+	// Check checks a value's range, reported at the value (a LimitError
+	// at the whole option; nil: the kind's reading checks it). What depends on the
+	// model — the memory of the draws, ep's default approx — the engine
+	// checks or settles with the model (compile's Checker).
 	Check func(Value) error
 	// Default is the value method m starts with (false: none, the zero
 	// value); the defaults of a line are those of every option
@@ -221,8 +222,9 @@ var (
 		Set:     func(l *LineOptions, v Value) { l.Settings.Seed = uint64(v.Int) },
 		Values:  "integer 0 … 2⁵³ − 1 for random schedules and samplers",
 	}
-	// The default of approx on ep depends on the model's sites: compile's
-	// defaultApprox (exact when every site has closed-form moments).
+	// The default of approx on ep depends on the model's sites: the
+	// engine settles it with the model (compile's Checker.Approx: exact
+	// when every site has closed-form moments); exact is where it starts.
 	optApprox = &LineOption{
 		Key: "approx", Kind: SchemeValue,
 		Default:    always(Value{Scheme: Scheme{Kind: SchemeExact}}),
@@ -260,22 +262,23 @@ var (
 		Values:     "`K` ≥ 1: EP over K data shards (infer/shard; Gelman et al. 2020): each block's sites are cut into K contiguous shards, each shard owns one Gaussian site on the latent (precision matrix and shift) and updates it by local EP on its data against the cavity of the global posterior; the global posterior is the prior plus the shard sites. `damping`, `tol` and `max_iter` then act on the iteration over shards (R = the change of the global mean and covariance), each local EP runs undamped to tol/100 with the line's `schedule`. Needs `divergence = kl`, a `normal`/`mvnormal` prior, sites on `dot(X[i], w)` and at least K sites per block; log evidence is the EP evidence of the shard sites (equal to EP's). Sharded EP has full EP's fixed point; on Apache Beam the shards are csv files (docs/beam.md). Bound: K ≤ 65536",
 		DefaultDoc: "unsharded",
 	}
-	// The run lengths' ranges are checked with the model (the draws kept
-	// are bounded by the memory budget): compile's Checker.MCMC.
+	// The run lengths: their product with the sampled quantities, the
+	// draws kept, is bounded by the memory budget with the model
+	// (compile's Checker.Draws).
 	optSamples = &LineOption{
-		Key: "samples", Kind: CountValue,
+		Key: "samples", Kind: CountValue, Check: checkInt(CheckSamples),
 		Default: perMethod(map[Method]Value{MethodMCMC: {Int: MCMCSamples}}),
 		Set:     func(l *LineOptions, v Value) { l.Samples = v.Int },
 		Values:  "draws per chain ≥ 4 (split-chain diagnostics need 4); chains × samples × sampled quantities (elements of a real latent, states of a discrete one, one for a binary one) at most the memory budget / 16 bytes, the draws mcmc keeps (docs/cli.md, \"Memory budget\")",
 	}
 	optBurnin = &LineOption{
-		Key: "burnin", Kind: CountValue,
+		Key: "burnin", Kind: CountValue, Check: checkInt(CheckBurnin),
 		Default: perMethod(map[Method]Value{MethodMCMC: {Int: MCMCBurnin}}),
 		Set:     func(l *LineOptions, v Value) { l.Burnin = v.Int },
 		Values:  "discarded sweeps per chain, 0 … 10⁸",
 	}
 	optChains = &LineOption{
-		Key: "chains", Kind: CountValue,
+		Key: "chains", Kind: CountValue, Check: checkInt(CheckChains),
 		Default: perMethod(map[Method]Value{MethodMCMC: {Int: MCMCChains}}),
 		Set:     func(l *LineOptions, v Value) { l.Chains = v.Int },
 		Values:  "independent chains, 1 … 256",

@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"errors"
 	"flag"
 	"go/ast"
 	"go/parser"
@@ -117,4 +118,37 @@ func defaultOf(o *LineOption, m Method) (Value, bool) {
 		return Value{}, false
 	}
 	return o.Default(m)
+}
+
+// TestRunLengthsChecked checks that the mcmc run lengths are range-checked
+// by their descriptors, as every other option (the memory of the kept
+// draws, which depends on the model, is the engine's check), and that
+// chains above the sampler's limit is a LimitError.
+func TestRunLengthsChecked(t *testing.T) {
+	cases := []struct {
+		key   string
+		v     int
+		ok    bool
+		limit bool
+	}{
+		{"samples", MinSamples, true, false},
+		{"samples", MinSamples - 1, false, false},
+		{"burnin", 0, true, false},
+		{"burnin", MaxBurnin + 1, false, false},
+		{"chains", 1, true, false},
+		{"chains", 0, false, false},
+		{"chains", MaxChains, true, false},
+		{"chains", MaxChains + 1, false, true},
+	}
+	for _, c := range cases {
+		o, ok := SamplerOptions.Lookup(c.key)
+		if !ok || o.Check == nil {
+			t.Fatalf("%s: no descriptor with a range check", c.key)
+		}
+		err := o.Check(Value{Int: c.v})
+		var lim *LimitError
+		if (err == nil) != c.ok || errors.As(err, &lim) != c.limit {
+			t.Errorf("%s = %d: error %v, want ok = %v, limit = %v", c.key, c.v, err, c.ok, c.limit)
+		}
+	}
 }

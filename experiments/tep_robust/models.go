@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/tep"
@@ -85,11 +86,9 @@ func runGPC(ctx context.Context, ds *dataset, y []float64, K *mat.SymDense, Ks *
 func runSTC(ctx context.Context, ds *dataset, y []float64, K *mat.SymDense, Ks *mat.Dense, kss []float64, eps, nu, damping, tol float64) outcome {
 	start := time.Now()
 	p := &tep.Problem{Nu: nu, Scale: K}
-	lik := tep.Site{Lik: tep.Step, Eps: eps}
+	lik := factor.Step{Eps: eps}
 	for i, yi := range y {
-		s := lik
-		s.Y, s.Index = yi, i
-		p.Sites = append(p.Sites, s)
+		p.Sites = append(p.Sites, tep.Site{Lik: lik, Y: yi, Index: i})
 	}
 	r, err := tep.Run(ctx, p, infer.Settings{Tol: tol, MaxIter: 200, Damping: damping}, nil)
 	if err != nil || r.Mean == nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"github.com/fg-infer/fg/families"
 	"github.com/fg-infer/fg/infer"
@@ -155,34 +154,14 @@ func validSite(s Site, i, n int) error {
 // tol on R = ‖μ_iter − μ_iter−1‖₂, MaxIter, NonNegativeSites; Refresh is
 // not used: the representation is rebuilt after every sweep). Errors and
 // statuses are as for Run.
-func RunFITC(ctx context.Context, p *FITCProblem, s Settings) (res *FITCResult, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("ep: internal error: %v", r)
+func RunFITC(ctx context.Context, p *FITCProblem, s Settings) (*FITCResult, error) {
+	return runEP(ctx, p.validate, s, func(r rule) (*FITCResult, error) {
+		pr, err := newFITCPrior(ctx, p)
+		if err != nil {
+			return nil, err
 		}
-	}()
-	start := time.Now()
-	if err := p.validate(); err != nil {
-		return nil, err
-	}
-	r, err := settingsRule(s)
-	if err != nil {
-		return nil, err
-	}
-	pr, err := newFITCPrior(ctx, p)
-	if err != nil {
-		if ctx.Err() != nil {
-			return &FITCResult{Status: infer.Canceled, Message: "canceled"}, ctx.Err()
-		}
-		return nil, err
-	}
-	e := newFITCEngine(p, pr, s, r)
-	res = e.loop(ctx)
-	res.Runtime = time.Since(start)
-	if res.Status == infer.Canceled {
-		return res, ctx.Err()
-	}
-	return res, nil
+		return newFITCEngine(p, pr, s, r).loop(ctx), nil
+	}, &FITCResult{Status: infer.Canceled, Message: "canceled"})
 }
 
 // fitcEngine is the FITC EP driver: per-site messages and their sums per

@@ -119,32 +119,58 @@ type Result struct {
 // trouble is reported in Result.Status (Diverged, Failed) and Stats.Skipped.
 // When ctx is canceled, Run returns the partial result with Status Canceled
 // together with ctx.Err().
-func Run(ctx context.Context, p *Problem, s Settings) (res *Result, err error) {
+func Run(ctx context.Context, p *Problem, s Settings) (*Result, error) {
+	return runEP(ctx, p.validate, s, func(r rule) (*Result, error) {
+		e, err := newEngineDone(p, s, r, ctx.Done())
+		if err != nil {
+			return nil, err
+		}
+		return e.loop(ctx), nil
+	}, &Result{Status: infer.Canceled, Message: "canceled"})
+}
+
+// outcome is what runEP reads and sets of an EP result (Result, FITCResult).
+type outcome interface {
+	status() infer.Status
+	stats() *infer.Stats
+}
+
+func (r *Result) status() infer.Status     { return r.Status }
+func (r *Result) stats() *infer.Stats      { return &r.Stats }
+func (r *FITCResult) status() infer.Status { return r.Status }
+func (r *FITCResult) stats() *infer.Stats  { return &r.Stats }
+
+// runEP is the protocol of an EP run, shared by Run and RunFITC: a panic
+// becomes an internal error; an invalid problem (validate) or settings is
+// returned as the error with no result; start builds the engine under ctx
+// and runs it, and a build that fails while ctx is canceled returns
+// canceled (the result of a run canceled before its first sweep); the
+// result carries its run time, and a canceled run returns its partial
+// result together with ctx.Err().
+func runEP[R outcome](ctx context.Context, validate func() error, s Settings, start func(rule) (R, error), canceled R) (res R, err error) {
+	var none R
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("ep: internal error: %v", r)
+			res, err = none, fmt.Errorf("ep: internal error: %v", r)
 		}
 	}()
-	start := time.Now()
-	if err := p.validate(); err != nil {
-		return nil, err
+	t0 := time.Now()
+	if err := validate(); err != nil {
+		return none, err
 	}
 	r, err := settingsRule(s)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	e, err := newEngineDone(p, s, r, ctx.Done())
-	if errors.Is(err, errCanceled) {
-		res = &Result{Status: infer.Canceled, Message: "canceled"}
-		res.Runtime = time.Since(start)
-		return res, ctx.Err()
+	res, err = start(r)
+	if err != nil && ctx.Err() == nil {
+		return none, err
 	}
 	if err != nil {
-		return nil, err
+		res = canceled
 	}
-	res = e.loop(ctx)
-	res.Runtime = time.Since(start)
-	if res.Status == infer.Canceled {
+	res.stats().Runtime = time.Since(t0)
+	if res.status() == infer.Canceled {
 		return res, ctx.Err()
 	}
 	return res, nil

@@ -136,14 +136,14 @@ func (j *job) tepBlock(b *compile.Block) (*blockOut, error) {
 	return o, nil
 }
 
-// tepSite is the infer/tep site of s by its likelihood's Escort rule.
+// tepSite is the infer/tep site of s: its likelihood, whose t-EP rule
+// (factor.Escort) infer/tep calls, and its projection.
 func tepSite(s compile.Site) (tep.Site, error) {
-	ts, ok := escortSite(s.Lik)
+	lik, ok := s.Lik.(factor.Escort)
 	if !ok {
-		return ts, fmt.Errorf("divergence t has no escort rule for %s sites", s.Lik.Name())
+		return tep.Site{}, fmt.Errorf("divergence t has no escort rule for %s sites", s.Lik.Name())
 	}
-	ts.Y, ts.Proj, ts.Index = s.Y, s.Proj, s.Index
-	return ts, nil
+	return tep.Site{Lik: lik, Y: s.Y, Proj: s.Proj, Index: s.Index}, nil
 }
 
 // ffBlock runs fully factorised EP (infer/ffep) over the block's mini-batch

@@ -79,7 +79,7 @@ func (blockQuadrature) Run(ctx context.Context, m *compile.Model, s *compile.Inf
 // blockESS is elliptical slice sampling on each block (infer/mcmc).
 type blockESS struct{ methodOptions }
 
-func (blockESS) Supports(ck *compile.Checker) { ck.Method(ck.MCMC) }
+func (blockESS) Supports(ck *compile.Checker) { ck.Method(nil) }
 
 func (blockESS) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, func(j *job) error { return j.runBlocks(j.essBlock) })
@@ -122,10 +122,7 @@ func (graphExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpe
 type graphESS struct{ methodOptions }
 
 func (graphESS) Supports(ck *compile.Checker) {
-	ck.Method(func() {
-		ck.FactorGraphMCMC()
-		ck.MCMC()
-	})
+	ck.Method(ck.FactorGraphMCMC)
 }
 
 func (graphESS) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
@@ -159,10 +156,7 @@ func (gatedExact) Run(ctx context.Context, m *compile.Model, s *compile.InferSpe
 type gatedMCMC struct{ methodOptions }
 
 func (gatedMCMC) Supports(ck *compile.Checker) {
-	ck.Method(func() {
-		ck.GatesMCMC()
-		ck.MCMC()
-	})
+	ck.Method(ck.GatesMCMC)
 }
 
 func (gatedMCMC) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
@@ -204,7 +198,7 @@ func (junctionTree) Run(ctx context.Context, m *compile.Model, s *compile.InferS
 // gibbs is Gibbs sampling of discrete latents (infer/mcmc).
 type gibbs struct{ methodOptions }
 
-func (gibbs) Supports(ck *compile.Checker) { ck.Method(ck.MCMC) }
+func (gibbs) Supports(ck *compile.Checker) { ck.Method(nil) }
 
 func (gibbs) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, (*job).runGibbs)
@@ -261,10 +255,7 @@ type netMCMC struct{}
 
 func (netMCMC) Options() *infer.LineSchema { return infer.SamplerOptions }
 
-func (netMCMC) Supports(ck *compile.Checker) {
-	ck.NetOptions()
-	ck.MCMC()
-}
+func (netMCMC) Supports(ck *compile.Checker) { ck.NetOptions() }
 
 func (netMCMC) Run(ctx context.Context, m *compile.Model, s *compile.InferSpec, p func(infer.Progress)) (*infer.Result, error) {
 	return runJob(ctx, m, s, p, (*job).runNetMCMC)

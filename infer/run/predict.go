@@ -107,26 +107,11 @@ func predictLik(p *compile.PredictSpec) ep.Likelihood {
 	return lik
 }
 
-// escortSite is the infer/tep site of a likelihood's Escort rule.
-func escortSite(lik factor.Site) (tep.Site, bool) {
-	e, ok := lik.(factor.Escort)
-	if !ok {
-		return tep.Site{}, false
-	}
-	shape, eps := e.Escort()
-	ts := tep.Site{Lik: tep.Probit, Eps: eps}
-	if shape == factor.EscortStep {
-		ts.Lik = tep.Step
-	}
-	return ts, true
-}
-
 // tepPredictions evaluates the block's predict statements on a t-EP result.
 func (j *job) tepPredictions(b *compile.Block, res *tep.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
-		site, hasProb := escortSite(p.Lik)
-		site.Y = 1
+		lik, hasProb := p.Lik.(factor.Escort) // nil: no Prob
 		t, _ := p.Xnew.Dims()
 		pr := infer.Prediction{Name: p.Name, Shape: []int{t}, Mean: make([]float64, t), Var: make([]float64, t)}
 		if hasProb {
@@ -141,9 +126,9 @@ func (j *job) tepPredictions(b *compile.Block, res *tep.Result) ([]infer.Predict
 			var q tep.Prediction
 			var err error
 			if ks != nil {
-				q, err = res.PredictTP(ks.RawRowView(i), kss[i], 0, site)
+				q, err = res.PredictTP(ks.RawRowView(i), kss[i], 0, lik)
 			} else {
-				q, err = res.PredictProj(p.Xnew.RawRowView(i), site)
+				q, err = res.PredictProj(p.Xnew.RawRowView(i), lik)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("predict %s: %w", p.Name, err)

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -36,7 +37,7 @@ func tpProblem(n int, nu float64) *Problem {
 		if x[i][0]+0.3*rng.NormFloat64() < 0 {
 			y = -1
 		}
-		p.Sites = append(p.Sites, Site{Lik: Step, Eps: 0.05, Y: y, Index: i})
+		p.Sites = append(p.Sites, Site{Lik: factor.Step{Eps: 0.05}, Y: y, Index: i})
 	}
 	return p
 }

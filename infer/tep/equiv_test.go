@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -43,11 +44,11 @@ func maxDiff(r *Result, ref *refResult, logZ bool) float64 {
 func TestRelativeSitesEqualFullSites(t *testing.T) {
 	bpm := mixtureBPM(60, 4, 8)
 	for i := range bpm.Sites {
-		bpm.Sites[i].Eps = 0.05
+		bpm.Sites[i].Lik = factor.Step{Eps: 0.05}
 	}
 	probit := mixtureBPM(40, 4, 9)
 	for i := range probit.Sites {
-		probit.Sites[i].Lik = Probit
+		probit.Sites[i].Lik = factor.Probit{}
 	}
 	type tc struct {
 		name string
@@ -138,7 +139,7 @@ func TestConvergenceGrid(t *testing.T) {
 					for _, sch := range []infer.Schedule{infer.Sequential, infer.Parallel} {
 						p := tpProblem(n, nu)
 						for i := range p.Sites {
-							p.Sites[i].Eps = eps
+							p.Sites[i].Lik = factor.Step{Eps: eps}
 						}
 						s := infer.Settings{Damping: damp, Schedule: sch, MaxIter: 300, Tol: 1e-10}
 						r, err := Run(context.Background(), p, s, nil)

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/tep"
 )
@@ -17,14 +18,14 @@ func ExampleRun() {
 	xs := [][]float64{{1, 0.3}, {0.8, -0.6}, {-1, 0.2}, {-0.9, -0.4}}
 	ys := []float64{1, 1, -1, -1}
 	for i := range xs {
-		p.Sites = append(p.Sites, tep.Site{Lik: tep.Step, Y: ys[i], Proj: xs[i]})
+		p.Sites = append(p.Sites, tep.Site{Lik: factor.Step{}, Y: ys[i], Proj: xs[i]})
 	}
 	r, err := tep.Run(context.Background(), p, infer.Settings{Divergence: infer.T{Nu: 10}, Tol: 1e-10}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	pr, _ := r.PredictProj([]float64{0.5, 0}, tep.Site{Lik: tep.Step})
+	pr, _ := r.PredictProj([]float64{0.5, 0}, factor.Step{})
 	fmt.Printf("%v, t = %.4f, mean w = [%.3f %.3f], p(y=+1 | x=[0.5 0]) = %.3f\n",
 		r.Status, r.T, r.Mean[0], r.Mean[1], pr.Prob)
 	// Output:

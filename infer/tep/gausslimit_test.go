@@ -10,17 +10,14 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 )
 
-// epLik maps a tep site likelihood to infer/ep's.
-func epLik(s Site) ep.Likelihood {
-	if s.Lik == Probit {
-		return ep.Probit{}
-	}
-	return ep.Step{Eps: s.Eps}
-}
+// epLik is a tep site's likelihood as infer/ep's (the same factor kind,
+// whose Tilted rule Gaussian EP calls).
+func epLik(s Site) ep.Likelihood { return s.Lik.(ep.Likelihood) }
 
 // gaussLimitProblem returns a Bayes point machine (k = 3, 12 points) or a
 // GP-shaped problem (k = n = 10, squared-exponential scale) with the given
@@ -79,8 +76,8 @@ func gaussLimitProblem(gp bool, lik Site) (*Problem, *ep.Problem) {
 // independent implementation, itself checked against GPML) to 1e-6.
 func TestGaussianLimit(t *testing.T) {
 	for _, gp := range []bool{false, true} {
-		for _, lik := range []Site{{Lik: Probit}, {Lik: Step, Eps: 0.1}, {Lik: Step}} {
-			name := fmt.Sprintf("gp=%v %v eps=%g", gp, lik.Lik, lik.Eps)
+		for _, lik := range []Site{{Lik: factor.Probit{}}, {Lik: factor.Step{Eps: 0.1}}, {Lik: factor.Step{}}} {
+			name := fmt.Sprintf("gp=%v %s %v", gp, lik.Lik.Name(), lik.Lik.Params())
 			p, q := gaussLimitProblem(gp, lik)
 			// Tol 1e-8: at ν' = 1e8 gonum's Student-t CDF (regularised
 			// incomplete beta with a = 5e7) is accurate to ~1e-9 only, which
@@ -111,7 +108,7 @@ func TestGaussianLimit(t *testing.T) {
 // naming the Gaussian limit (at nu = 1e20 it used to stop at the prior,
 // converged); infer/run runs Gaussian EP there instead.
 func TestAboveGaussianNu(t *testing.T) {
-	p, _ := gaussLimitProblem(false, Site{Lik: Probit})
+	p, _ := gaussLimitProblem(false, Site{Lik: factor.Probit{}})
 	p.Nu = 1e20
 	res, err := Run(context.Background(), p, infer.Settings{}, nil)
 	if err == nil || res != nil || !strings.Contains(err.Error(), "numerically Gaussian") {

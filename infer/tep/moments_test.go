@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/fg-infer/fg/factor"
 )
 
 // TestTiltMomentsQuadrature checks the one-dimensional tilted moments
 // (closed form for step, the package's own quadrature for probit) against
 // brute-force quadrature of St(s; ν, m, v) l(s)^p to 1e-8.
 func TestTiltMomentsQuadrature(t *testing.T) {
-	liks := []Site{{Lik: Step}, {Lik: Step, Eps: 0.1}, {Lik: Step, Eps: 0.02}, {Lik: Probit}}
+	liks := []Site{{Lik: factor.Step{}}, {Lik: factor.Step{Eps: 0.1}}, {Lik: factor.Step{Eps: 0.02}}, {Lik: factor.Probit{}}}
 	for _, base := range liks {
 		for _, y := range []float64{1, -1} {
 			for _, nu := range []float64{3, 12} {
@@ -21,7 +23,7 @@ func TestTiltMomentsQuadrature(t *testing.T) {
 						for _, v := range []float64{0.05, 1, 9} {
 							s := base
 							s.Y = y
-							name := fmt.Sprintf("%v eps=%g y=%g nu=%g p=%.3g m=%g v=%g", s.Lik, s.Eps, y, nu, p, m, v)
+							name := fmt.Sprintf("%s %v y=%g nu=%g p=%.3g m=%g v=%g", s.Lik.Name(), s.Lik.Params(), y, nu, p, m, v)
 							got := tiltMoments(s, p, nu, m, v)
 							lp := likPow(s, p)
 							f := func(x float64) float64 { return math.Exp(stLogPdf1(x, nu, m, v)) * lp(x) }
@@ -40,7 +42,7 @@ func TestTiltMomentsQuadrature(t *testing.T) {
 // TestTiltMomentsTail checks a cavity far on the wrong side of a noiseless
 // step: finite, positive and equal to quadrature.
 func TestTiltMomentsTail(t *testing.T) {
-	s := Site{Lik: Step, Y: 1}
+	s := Site{Lik: factor.Step{}, Y: 1}
 	for _, m := range []float64{-40, -200} {
 		got := tiltMoments(s, 1.1, 12, m, 1)
 		f := func(x float64) float64 { return math.Exp(stLogPdf1(x, 12, m, 1)) * likPow(s, 1.1)(x) }

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families/tfam"
 	"github.com/fg-infer/fg/infer"
 )
@@ -29,7 +30,7 @@ func mixtureBPM(n int, nu float64, seed uint64) *Problem {
 			c++
 		}
 		x := []float64{centers[c][0] + sd*rng.NormFloat64(), centers[c][1] + sd*rng.NormFloat64()}
-		p.Sites = append(p.Sites, Site{Lik: Step, Y: centers[c][0], Proj: x})
+		p.Sites = append(p.Sites, Site{Lik: factor.Step{}, Y: centers[c][0], Proj: x})
 	}
 	return p
 }
@@ -99,7 +100,7 @@ func TestSingleSiteEvidence(t *testing.T) {
 	a := []float64{0.7, 1.1}
 	prior, _ := tfam.NewStudentT(nu, mu0, scale)
 	m, v := prior.Project(a)
-	for _, s := range []Site{{Lik: Step, Eps: 0.1, Y: 1}, {Lik: Probit, Y: -1}, {Lik: Step, Y: 1}} {
+	for _, s := range []Site{{Lik: factor.Step{Eps: 0.1}, Y: 1}, {Lik: factor.Probit{}, Y: -1}, {Lik: factor.Step{}, Y: 1}} {
 		s.Proj = a
 		p := &Problem{Nu: nu, Mean: mu0, Scale: scale, Sites: []Site{s}}
 		r, err := Run(context.Background(), p, infer.Settings{Tol: 1e-13}, nil)
@@ -108,6 +109,6 @@ func TestSingleSiteEvidence(t *testing.T) {
 		}
 		lp := likPow(s, tfam.TOf(nu, 2))
 		z, _, _ := moments1(func(x float64) float64 { return math.Exp(stLogPdf1(x, nu, m, v)) * lp(x) }, m, math.Sqrt(v), likCuts(s, 1), 400)
-		check(t, s.Lik.String()+" log Z", r.LogZ, math.Log(z), 1e-9)
+		check(t, s.Lik.Name()+" log Z", r.LogZ, math.Log(z), 1e-9)
 	}
 }

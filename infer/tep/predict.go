@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fg-infer/fg/factor"
 )
 
 // Prediction is the predictive distribution of a latent value s* and the
@@ -18,9 +20,9 @@ type Prediction struct {
 
 // PredictProj predicts s* = aᵀw for a new projection a (Bayes point machine):
 // under q = St(ν, μ, Σ) the projection is exactly St(ν, aᵀμ, aᵀΣa), and
-// p(y* = +1) = ∫ St(s) l(+1 | s) ds (closed form for Step, quadrature for
-// Probit). lik supplies Lik and Eps; its label is ignored.
-func (r *Result) PredictProj(a []float64, lik Site) (Prediction, error) {
+// p(y* = +1) = ∫ St(s) l(+1 | s) ds by lik's t-EP rule (closed form for
+// step, quadrature for probit); lik nil: no Prob.
+func (r *Result) PredictProj(a []float64, lik factor.Escort) (Prediction, error) {
 	if r.muU == nil {
 		return Prediction{}, errors.New("tep: no posterior to predict from")
 	}
@@ -40,13 +42,14 @@ func (r *Result) rho() float64 {
 	return (r.Nu + float64(r.st.k)) * math.Exp(r.logPsi) / r.Nu
 }
 
-func (r *Result) predictive(m, scale float64, lik Site) Prediction {
-	lik.Y = 1
+func (r *Result) predictive(m, scale float64, lik factor.Escort) Prediction {
 	pr := Prediction{Mean: m, Scale: scale, Var: math.Inf(1)}
 	if r.Nu > 2 {
 		pr.Var = r.Nu / (r.Nu - 2) * scale
 	}
-	pr.Prob = tiltMoments(lik, 1, r.Nu, m, scale).Z
+	if lik != nil {
+		pr.Prob = tiltMoments(Site{Lik: lik, Y: 1}, 1, r.Nu, m, scale).Z
+	}
 	return pr
 }
 
@@ -65,8 +68,8 @@ func (r *Result) predictive(m, scale float64, lik Site) Prediction {
 //
 // The predictive of f* is not exactly Student-t; Prob uses St(ν, E f*, s²)
 // with ν/(ν−2)s² = Var f* (same mean and variance, the posterior's ν).
-// Requires ν > 2.
-func (r *Result) PredictTP(kStar []float64, kss, meanStar float64, lik Site) (Prediction, error) {
+// Requires ν > 2; lik nil: no Prob.
+func (r *Result) PredictTP(kStar []float64, kss, meanStar float64, lik factor.Escort) (Prediction, error) {
 	st := r.st
 	if r.muU == nil || r.Nu <= 2 || len(kStar) != st.k {
 		return Prediction{}, errors.New("tep: PredictTP needs a posterior, nu > 2 and len(kStar) = k")

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat/distmv"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -28,7 +29,7 @@ func TestPredictTPAtTrainingInput(t *testing.T) {
 	v := r.Var()
 	for _, i := range []int{0, 7, 29} {
 		ks := mat.Col(nil, i, p.Scale)
-		pr, err := r.PredictTP(ks, p.Scale.At(i, i), 0, Site{Lik: Step, Eps: 0.05})
+		pr, err := r.PredictTP(ks, p.Scale.At(i, i), 0, factor.Step{Eps: 0.05})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +58,7 @@ func TestPredictTPMonteCarlo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := r.PredictTP(ks, kss, 0, Site{Lik: Probit})
+	pr, err := r.PredictTP(ks, kss, 0, factor.Probit{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestPredictProj(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := p.Sites[3].Proj
-	pr, err := r.PredictProj(a, Site{Lik: Step})
+	pr, err := r.PredictProj(a, factor.Step{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,32 +85,13 @@ import (
 	"github.com/fg-infer/fg/factor"
 )
 
-// Lik is the kind of a site likelihood.
-type Lik int
-
-const (
-	// Step is the labeling-noise likelihood p(y|s) = ε + (1 − 2ε) Θ(y s)
-	// (futami eq. 43; qi-guo eq. 8). ε = 0 is the noiseless step.
-	Step Lik = iota
-	// Probit is p(y|s) = Φ(y s).
-	Probit
-)
-
-func (l Lik) String() string {
-	switch l {
-	case Step:
-		return factor.Step{}.Name()
-	case Probit:
-		return factor.Probit{}.Name()
-	}
-	return fmt.Sprintf("Lik(%d)", int(l))
-}
-
 // Site is one likelihood factor l(y | aᵀw).
 type Site struct {
-	Lik Lik
-	Eps float64 // labeling noise ε ∈ [0, ½) of Step
-	Y   float64 // label, +1 or −1
+	// Lik is the likelihood with its parameters (factor.Step{Eps},
+	// factor.Probit{}): a kind with a t-EP rule, whose Escort gives the
+	// tilted moments under a Student-t cavity.
+	Lik factor.Escort
+	Y   float64 // label, in Lik's support (±1 for step and probit)
 	// Proj is the projection vector a (length k). When nil the projection
 	// is the coordinate e_Index (Student-t process sites).
 	Proj  []float64
@@ -154,13 +135,13 @@ func (p *Problem) validate() error {
 }
 
 func (s Site) validate(k int) error {
+	if s.Lik == nil {
+		return errors.New("no likelihood")
+	}
+	if err := s.Lik.CheckY(s.Y); err != nil {
+		return err
+	}
 	switch {
-	case s.Y != 1 && s.Y != -1:
-		return fmt.Errorf("label %g is not ±1", s.Y)
-	case s.Lik != Step && s.Lik != Probit:
-		return fmt.Errorf("unknown likelihood %v", s.Lik)
-	case s.Lik == Step && !(s.Eps >= 0 && s.Eps < 0.5):
-		return fmt.Errorf("step noise eps = %g outside [0, 0.5)", s.Eps)
 	case s.Proj != nil && len(s.Proj) != k:
 		return fmt.Errorf("projection has length %d, want %d", len(s.Proj), k)
 	case s.Proj == nil && (s.Index < 0 || s.Index >= k):

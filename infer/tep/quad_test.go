@@ -1,6 +1,7 @@
 package tep
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/integrate/quad"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families/tfam"
 	"github.com/fg-infer/fg/internal/mathx"
 )
@@ -61,23 +63,27 @@ func moments1(f func(float64) float64, c, h float64, cuts []float64, n int) (z, 
 	return s0, c + d, s2/s0 - d*d
 }
 
-// likPow returns l(y | s)^p for the site's likelihood.
+// likPow returns l(y | s)^p for the site's likelihood, written out here
+// (not through the kind's rules) as the reference.
 func likPow(s Site, p float64) func(x float64) float64 {
-	if s.Lik == Probit {
+	switch l := s.Lik.(type) {
+	case factor.Probit:
 		return func(x float64) float64 { return math.Exp(p * mathx.LogPhi(s.Y*x)) }
-	}
-	return func(x float64) float64 {
-		if s.Y*x > 0 {
-			return math.Pow(1-s.Eps, p)
+	case factor.Step:
+		return func(x float64) float64 {
+			if s.Y*x > 0 {
+				return math.Pow(1-l.Eps, p)
+			}
+			return math.Pow(l.Eps, p)
 		}
-		return math.Pow(s.Eps, p)
 	}
+	panic(fmt.Sprintf("no reference for %s", s.Lik.Name()))
 }
 
 // likCuts returns the points in s = aᵀw where the likelihood is not smooth
 // or changes fast, for a projection of norm an.
 func likCuts(s Site, an float64) []float64 {
-	if s.Lik == Probit {
+	if _, ok := s.Lik.(factor.Probit); ok {
 		return []float64{-8 / an, 0, 8 / an}
 	}
 	return []float64{0}

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestSchedulesSameFixedPoint(t *testing.T) {
 	p := mixtureBPM(100, 6, 3)
 	for i := range p.Sites {
-		p.Sites[i].Eps = 0.05
+		p.Sites[i].Lik = factor.Step{Eps: 0.05}
 	}
 	ref, err := Run(context.Background(), p, infer.Settings{Tol: 1e-12}, nil)
 	if err != nil || ref.Status != infer.Converged {
@@ -50,7 +51,7 @@ func TestSchedulesSameFixedPoint(t *testing.T) {
 func TestFixedPointIsMomentMatch(t *testing.T) {
 	p := mixtureBPM(40, 4, 8)
 	for i := range p.Sites {
-		p.Sites[i].Eps = 0.1
+		p.Sites[i].Lik = factor.Step{Eps: 0.1}
 		if i%20 == 0 {
 			p.Sites[i].Y = -p.Sites[i].Y // outliers
 		}
@@ -83,9 +84,9 @@ func TestCanceledAndInvalid(t *testing.T) {
 	bad := []*Problem{
 		{Nu: 0, Scale: p.Scale, Sites: p.Sites},
 		{Nu: 3, Scale: mat.NewSymDense(2, []float64{1, 2, 2, 1}), Sites: p.Sites},
-		{Nu: 3, Scale: p.Scale, Sites: []Site{{Lik: Step, Y: 2, Proj: []float64{1, 1}}}},
-		{Nu: 3, Scale: p.Scale, Sites: []Site{{Lik: Step, Eps: 0.5, Y: 1, Proj: []float64{1, 1}}}},
-		{Nu: 3, Scale: p.Scale, Sites: []Site{{Lik: Probit, Y: 1, Index: 5}}},
+		{Nu: 3, Scale: p.Scale, Sites: []Site{{Lik: factor.Step{}, Y: 2, Proj: []float64{1, 1}}}},
+		{Nu: 3, Scale: p.Scale, Sites: []Site{{Lik: factor.Step{Eps: 0.5}, Y: 1, Proj: []float64{1, 1}}}},
+		{Nu: 3, Scale: p.Scale, Sites: []Site{{Lik: factor.Probit{}, Y: 1, Index: 5}}},
 	}
 	for i, b := range bad {
 		if _, err := Run(context.Background(), b, infer.Settings{}, nil); err == nil {
@@ -109,7 +110,7 @@ func TestNoNaNHardProblem(t *testing.T) {
 	for _, eps := range []float64{0.01, 0} {
 		p := mixtureBPM(100, 1.5, 4)
 		for i := range p.Sites {
-			p.Sites[i].Eps = eps
+			p.Sites[i].Lik = factor.Step{Eps: eps}
 			if i%3 == 0 {
 				p.Sites[i].Y = -p.Sites[i].Y
 			}

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families"
 )
 
@@ -15,9 +16,9 @@ import (
 // families.Damped(old, new) of its relative scalars (cⱼ, dⱼ, eⱼ).
 func TestSiteDampingIsShared(t *testing.T) {
 	p := &Problem{Nu: 5, Scale: mat.NewSymDense(2, []float64{1, 0.3, 0.3, 2}), Sites: []Site{
-		{Lik: Probit, Y: 1, Proj: []float64{1, 0.5}},
-		{Lik: Step, Eps: 0.1, Y: -1, Proj: []float64{-0.4, 1}},
-		{Lik: Probit, Y: 1, Proj: []float64{0.8, -0.6}},
+		{Lik: factor.Probit{}, Y: 1, Proj: []float64{1, 0.5}},
+		{Lik: factor.Step{Eps: 0.1}, Y: -1, Proj: []float64{-0.4, 1}},
+		{Lik: factor.Probit{}, Y: 1, Proj: []float64{0.8, -0.6}},
 	}}
 	st, err := newState(p)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families/tfam"
 	"github.com/fg-infer/fg/infer"
 )
@@ -70,7 +71,7 @@ func TestUpdate2DQuadrature(t *testing.T) {
 	scale := mat.NewSymDense(2, []float64{1.3, 0.4, 0.4, 0.7})
 	mu0 := []float64{0.3, -0.2}
 	a1, a2 := []float64{1, 0.5}, []float64{-0.4, 1.2}
-	for _, s := range []Site{{Lik: Step, Y: 1}, {Lik: Step, Eps: 0.1, Y: -1}, {Lik: Probit, Y: 1}} {
+	for _, s := range []Site{{Lik: factor.Step{}, Y: 1}, {Lik: factor.Step{Eps: 0.1}, Y: -1}, {Lik: factor.Probit{}, Y: 1}} {
 		s1, s2 := s, s
 		s1.Proj, s2.Proj = a1, a2
 		s2.Y = -s.Y
@@ -82,14 +83,14 @@ func TestUpdate2DQuadrature(t *testing.T) {
 		prior, _ := tfam.NewStudentT(nu, mu0, scale)
 		tq := tfam.TOf(nu, 2)
 		wantMu, wantCov := escortTilted2(prior, s1, a1, tq)
-		name := fmt.Sprintf("%v eps=%g site 1", s.Lik, s.Eps)
+		name := fmt.Sprintf("%s %v site 1", s.Lik.Name(), s.Lik.Params())
 		compareSt(t, name, r1, wantMu, wantCov)
 
 		p.Sites = []Site{s1, s2}
 		r2, _ := Run(context.Background(), p, infer.Settings{}, &Options{ADF: true})
 		q1, _ := tfam.NewStudentT(nu, r1.Mean, r1.Scale)
 		wantMu, wantCov = escortTilted2(q1, s2, a2, tq)
-		compareSt(t, fmt.Sprintf("%v eps=%g site 2", s.Lik, s.Eps), r2, wantMu, wantCov)
+		compareSt(t, fmt.Sprintf("%s %v site 2", s.Lik.Name(), s.Lik.Params()), r2, wantMu, wantCov)
 	}
 }
 
@@ -106,7 +107,7 @@ func compareSt(t *testing.T, name string, r *Result, mu []float64, cov *mat.SymD
 // TestUpdate1DQuadrature is the same check in one dimension, where the
 // escort-tilted moments are a single quadrature.
 func TestUpdate1DQuadrature(t *testing.T) {
-	for _, s := range []Site{{Lik: Step, Eps: 0.05, Y: -1}, {Lik: Probit, Y: 1}} {
+	for _, s := range []Site{{Lik: factor.Step{Eps: 0.05}, Y: -1}, {Lik: factor.Probit{}, Y: 1}} {
 		nu, m0, v0, a := 3.0, 0.8, 2.0, 1.7
 		s.Proj = []float64{a}
 		p := &Problem{Nu: nu, Mean: []float64{m0}, Scale: mat.NewSymDense(1, []float64{v0}), Sites: []Site{s}}
@@ -122,7 +123,7 @@ func TestUpdate1DQuadrature(t *testing.T) {
 			cuts = append(cuts, c/a)
 		}
 		_, mean, vr := moments1(f, m0, math.Sqrt(v0), cuts, 400)
-		check(t, s.Lik.String()+" mean", r.Mean[0], mean, 1e-8)
-		check(t, s.Lik.String()+" scale", r.Scale.At(0, 0), vr, 1e-8)
+		check(t, s.Lik.Name()+" mean", r.Mean[0], mean, 1e-8)
+		check(t, s.Lik.Name()+" scale", r.Scale.At(0, 0), vr, 1e-8)
 	}
 }
