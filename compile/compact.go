@@ -57,7 +57,7 @@ func (c *compiler) compactLatent(s *ast.LatentStmt, d graph.Domain, shape []int)
 	b := c.distribution(call)
 	a := c.bind(call, b)
 	mean, vr := c.sharedParam(a, 0, false), c.sharedParam(a, 1, true)
-	c.prior[lat] = &priorDecl{prior: Prior{Kind: factor.NormalPrior{}, Mean: []float64{mean}, Var: []float64{vr}, Shared: true},
+	c.prior[lat] = &priorDecl{prior: graph.Prior{Kind: factor.NormalPrior{}, Mean: []float64{mean}, Var: []float64{vr}, Shared: true},
 		factor: -1, pos: call.Pos()}
 }
 
@@ -110,7 +110,7 @@ func (c *compiler) checkCompact(li int) bool {
 	}
 	if l.Size() <= maxLatent {
 		c.m.Graph.ExpandCompactLatent(li)
-		p.prior = Prior{Kind: factor.NormalPrior{}, Mean: repeat(p.prior.Mean[0], l.Size()), Var: repeat(p.prior.Var[0], l.Size())}
+		p.prior = graph.Prior{Kind: factor.NormalPrior{}, Mean: repeat(p.prior.Mean[0], l.Size()), Var: repeat(p.prior.Var[0], l.Size())}
 		return true
 	}
 	c.errAt(l.Pos, l.Pos, "latent `%s` has %d elements; the limit is %g, except for the weights of a libsvm plate (y[i] ~ probit(dot(X[i], %s)) in a model without factor-graph constructs)",

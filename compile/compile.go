@@ -100,12 +100,12 @@ type compiler struct {
 	slots      []*binding // the bindings of an's global declarations, by symbol index (nil: not bound)
 	recent     recentUses // the last resolutions read, by position
 	locals     []map[string]*binding
-	sources    map[string][]byte  // file name → source, for labels and options
-	prior      map[int]*priorDecl // latent index → its prior
-	priorTried map[int]bool       // latents whose prior was attempted
-	sites      map[int][]Site     // latent index → likelihood sites
-	batches    map[int][]BatchFactor
-	streams    map[int][]StreamSites         // latent index → libsvm plates
+	sources    map[string][]byte    // file name → source, for labels and options
+	prior      map[int]*priorDecl   // latent index → its prior
+	priorTried map[int]bool         // latents whose prior was attempted
+	sites      map[int][]graph.Site // latent index → likelihood sites
+	batches    map[int][]graph.BatchFactor
+	streams    map[int][]graph.StreamSites   // latent index → libsvm plates
 	libsvm     map[string]*stdlib.LibSVMInfo // libsvm files read, by path
 	allIDs     map[int][]int                 // latent → ids of all its elements
 	nUnroll    int                           // factors produced, against the limit
@@ -206,9 +206,9 @@ func newCompiler(opt Options) *compiler {
 		sources:    map[string][]byte{},
 		prior:      map[int]*priorDecl{},
 		priorTried: map[int]bool{},
-		sites:      map[int][]Site{},
-		batches:    map[int][]BatchFactor{},
-		streams:    map[int][]StreamSites{},
+		sites:      map[int][]graph.Site{},
+		batches:    map[int][]graph.BatchFactor{},
+		streams:    map[int][]graph.StreamSites{},
 		libsvm:     map[string]*stdlib.LibSVMInfo{},
 		allIDs:     map[int][]int{},
 		dataUsed:   map[string]bool{},

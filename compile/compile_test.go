@@ -231,7 +231,7 @@ y[2] ~ normal(dot(w, X[2]), 0.5)
 			t.Errorf("site %d: %+v", i, s)
 		}
 	}
-	if s := w.Sites[3]; s.Lik != (factor.Normal{Var: 0.5}) || s.Params["var"] != 0.5 || s.Y != 1 || s.Proj[1] != 5 {
+	if s := w.Sites[3]; s.Lik != (factor.Normal{Var: 0.5}) || s.Lik.Params()["var"] != 0.5 || s.Y != 1 || s.Proj[1] != 5 {
 		t.Errorf("normal site %+v", s)
 	}
 	if s := f.Sites[0]; s.Index != 3 || s.Proj != nil {
@@ -260,7 +260,7 @@ for i in 0..3 {
 
 func TestSetOverrides(t *testing.T) {
 	m := mustCompile(t, toyModel, Options{Set: map[string]string{"eps": "1/8 + 0.125"}})
-	if got := m.Blocks()[0].Sites[2].Params["eps"]; got != 0.25 {
+	if got := m.Blocks()[0].Sites[2].Lik.Params()["eps"]; got != 0.25 {
 		t.Errorf("eps = %g", got)
 	}
 	if msg := compileErr(t, toyModel, Options{Set: map[string]string{"esp": "0.1"}}); !strings.Contains(msg, "--set esp: the model has no param `esp`; did you mean `eps`?") {
@@ -281,7 +281,7 @@ func TestSetOverrides(t *testing.T) {
 		t.Errorf("quoted string set: %+v", sm.Params)
 	}
 	r, err := m.Recompile(map[string]string{"eps": "0.05"})
-	if err != nil || r.Blocks()[0].Sites[0].Params["eps"] != 0.05 {
+	if err != nil || r.Blocks()[0].Sites[0].Lik.Params()["eps"] != 0.05 {
 		t.Errorf("recompile: %v", err)
 	}
 }

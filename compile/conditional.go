@@ -36,7 +36,7 @@ type fgState struct {
 	// position). idxOf counts them per latent.
 	idx       graph.Affines
 	idxLabels labelCol // the labels of idx, in its order
-	idxSites  []*Site
+	idxSites  []*graph.Site
 	idxShare  siteSharer
 	idxOf     map[int]int
 	// proj holds, per latent and site index, the form of an old-path site
@@ -69,7 +69,7 @@ func (f *fgState) addIdx(lat, n int) {
 
 // fgSite is a likelihood site on an affine form over graph variables.
 type fgSite struct {
-	site Site
+	site graph.Site
 	aff  lin
 }
 

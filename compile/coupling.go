@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -48,7 +49,7 @@ const couplingProbes = 32
 // gradient in another (a mixed second derivative, by a finite difference).
 // A separable potential such as exp(−Σ w_i²) does not couple. A potential
 // flat at both points (a hinge loss past its kink) reads as not coupled.
-func Couples(f Potential, n int) bool {
+func Couples(f graph.Potential, n int) bool {
 	rng := rand.New(rand.NewPCG(7, 11))
 	w, g0, g1, h := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for range 2 {

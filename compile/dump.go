@@ -86,7 +86,7 @@ func Dump(w io.Writer, m *Model) error {
 	return bw.Flush()
 }
 
-func dumpBlock(bw *bufio.Writer, i int, b *Block) {
+func dumpBlock(bw *bufio.Writer, i int, b *graph.Block) {
 	p := b.Prior
 	fmt.Fprintf(bw, "block %d %s latent=%d N=%d prior=%s nu=%s mean=%s\n", i, b.Name, b.Latent, b.N, p.Kind.Name(), num(p.Nu), floats(p.Mean, 6))
 	if p.Cov != nil {
@@ -100,10 +100,10 @@ func dumpBlock(bw *bufio.Writer, i int, b *Block) {
 	}
 	dumpFITC(bw, p.FITC)
 	for _, s := range b.Sites {
-		fmt.Fprintf(bw, "  site %s %s y=%s index=%d proj=%s params=%v factor=%d\n", s.Label, s.Lik.Name(), num(s.Y), s.Index, floats(s.Proj, 8), s.Params, s.Factor)
+		fmt.Fprintf(bw, "  site %s %s y=%s index=%d proj=%s params=%v factor=%d\n", s.Label, s.Lik.Name(), num(s.Y), s.Index, floats(s.Proj, 8), s.Lik.Params(), s.Factor)
 	}
 	for _, s := range b.Streams {
-		fmt.Fprintf(bw, "  stream %s %s params=%v data=%s labels=%s %dx%d\n", s.Label, s.Lik.Name(), s.Params, filepath.ToSlash(s.Data), filepath.ToSlash(s.Labels), s.Rows, s.Cols)
+		fmt.Fprintf(bw, "  stream %s %s params=%v data=%s labels=%s %dx%d\n", s.Label, s.Lik.Name(), s.Lik.Params(), filepath.ToSlash(s.Data), filepath.ToSlash(s.Labels), s.Rows, s.Cols)
 	}
 	zero, one := make([]float64, b.N), make([]float64, b.N)
 	for j := range one {
@@ -117,7 +117,7 @@ func dumpBlock(bw *bufio.Writer, i int, b *Block) {
 	}
 }
 
-func kernelString(k KernelSpec) string {
+func kernelString(k graph.KernelSpec) string {
 	if len(k.Args) > 0 {
 		parts := make([]string, len(k.Args))
 		for i, a := range k.Args {
@@ -224,7 +224,7 @@ func dumpFactorGraph(bw *bufio.Writer, g *FactorGraph) {
 		fmt.Fprintf(bw, "  gaussian %s target=%d aff=%s var=%s factor=%d\n", g.GaussianLabel(i), f.Target, affineString(f.Aff), num(f.Var), f.Factor)
 	}
 	for i, s := range g.Sites() {
-		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", g.SiteLabel(i), s.Shared.Lik.Name(), num(s.Y), affineString(s.Aff), s.Shared.Params, s.Factor)
+		fmt.Fprintf(bw, "  site %s %s y=%s aff=%s params=%v factor=%d\n", g.SiteLabel(i), s.Shared.Lik.Name(), num(s.Y), affineString(s.Aff), s.Shared.Lik.Params(), s.Factor)
 	}
 	dumpGates(bw, g)
 }
@@ -237,13 +237,13 @@ func dumpGates(bw *bufio.Writer, g *FactorGraph) {
 	for _, gt := range g.Gates {
 		fmt.Fprintf(bw, "  gate %s selector=%d factor=%d\n", gt.Label, gt.Selector, gt.Factor)
 		for k, s := range gt.Branches {
-			fmt.Fprintf(bw, "    branch %d %s y=%s aff=%s params=%v\n", k, s.Shared.Lik.Name(), num(s.Y), affineString(s.Aff), s.Shared.Params)
+			fmt.Fprintf(bw, "    branch %d %s y=%s aff=%s params=%v\n", k, s.Shared.Lik.Name(), num(s.Y), affineString(s.Aff), s.Shared.Lik.Params())
 		}
 	}
 }
 
 // affineString renders an Affine as 1*v3 -0.9*v2 +0.1.
-func affineString(a Affine) string {
+func affineString(a graph.Form) string {
 	parts := make([]string, 0, len(a.Vars)+1)
 	for k, v := range a.Vars {
 		parts = append(parts, fmt.Sprintf("%s*v%d", num(a.Coefs[k]), v))

@@ -25,7 +25,7 @@ infer ep { divergence = relaxed_kl(c = 20) }
 	}
 	b := m.Blocks()[0]
 	fmt.Println(b.Name, b.N, b.Prior.Kind.Name(), len(b.Sites))
-	fmt.Println(b.Sites[1].Label, b.Sites[1].Y, b.Sites[1].Proj, b.Sites[1].Params["eps"])
+	fmt.Println(b.Sites[1].Label, b.Sites[1].Y, b.Sites[1].Proj, b.Sites[1].Lik.Params()["eps"])
 	for _, s := range m.Infers {
 		fmt.Println(s.Label, s.Settings.Divergence, s.Settings.Tol, s.Settings.MaxIter)
 	}
@@ -70,7 +70,7 @@ y ~ normal(x[1:3], 0.2)
 		fmt.Println(g.GaussianLabel(i), f.Target, f.Aff.Vars, f.Aff.Coefs, f.Aff.Const, f.Var)
 	}
 	s := g.Site(1)
-	fmt.Println(s.Label, s.Y, s.Aff.Vars, s.Shared.Params["var"])
+	fmt.Println(s.Label, s.Y, s.Aff.Vars, s.Shared.Lik.Params()["var"])
 	// Output:
 	// 0 3 3 2
 	// normal(x[0]) 0 [0] [1] 0 10

@@ -4,7 +4,6 @@ import (
 	"iter"
 	"reflect"
 
-	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -73,13 +72,13 @@ type FactorGraph struct {
 	// Dense are the priors over a whole latent kept as one dense Gaussian
 	// block (gp, mvnormal; in a graph of blocks also normal, student_t and
 	// tp), with their sites in a graph of blocks (Blocks).
-	Dense []*Block
+	Dense []*graph.Block
 	// Discrete are the elements of the cat(K) latents with a categorical
 	// prior in a model with Gates (gated likelihoods), in graph order.
-	Discrete []DiscreteVar
+	Discrete []graph.DiscreteVar
 	// Gates are likelihoods whose parameters a discrete latent selects
 	// (y[i] ~ normal(mu[z[i]], s2), probit(dot(X[i], w[z[i]]))).
-	Gates []Gate
+	Gates []graph.Gate
 }
 
 // fgTag is what the factors of one statement share: the position of a
@@ -90,90 +89,30 @@ type FactorGraph struct {
 // own in the label columns (gaussLabels, siteLabels).
 type fgTag struct {
 	pos    ast.Pos
-	shared *Site
-	kind   factor.PriorKind // an independent prior's kind (a zero-size value: tags are map keys)
+	shared *graph.Site
+	kind   graph.PriorKind // an independent prior's kind (a zero-size value: tags are map keys)
 	gvar   int
 	label  string
 }
 
-// DiscreteVar is an element of a cat(K) latent with prior p(z = k) = Prior[k].
-type DiscreteVar struct {
-	Var   int // graph variable (Graph.Vars)
-	Prior []float64
-}
-
-// Gate is the gated factor (Minka & Winn 2008) p(y | Branches[z]) whose
-// branch the discrete variable Discrete[Selector] selects: Branches[k] is
-// the likelihood site with z = k, on its own affine expression (no
-// variables for a branch whose projection is a number).
-type Gate struct {
-	Selector int
-	Branches []AffineSite
-	Factor   int    // the factor's number (Model.Factors)
-	Label    string // e.g. "normal(y[3] | z[3])"
-	Pos      ast.Pos
-}
-
-// Affine is Σ_k Coefs[k]·x[Vars[k]] + Const over FactorGraph variables;
-// Vars are distinct and Coefs non-zero. Vars and Coefs may be views of
-// arrays shared by many factors: read them, never write.
-type Affine struct {
-	Vars  []int
-	Coefs []float64
-	Const float64
-}
-
-// LinearGaussian is the factor N(0; Aff(x), Var) with Var > 0: the prior or
-// conditional of variable Target (Aff's coefficient of Target is 1).
-type LinearGaussian struct {
-	Aff    Affine
-	Var    float64
-	Target int     // the variable this factor is the prior / conditional of
-	Factor int     // the factor's number (Model.Factors; shared by the elements of one whole-latent normal prior)
-	Label  string  // e.g. "normal(x[3])"
-	Pos    ast.Pos // the statement's (NoPos in graphs not compiled from source)
-}
-
-// AffineSite is a likelihood site on an affine expression, with the
-// projection in Aff. The sites of one statement share one *Site, Shared,
-// for what they have in common (Lik, Params, Pos; its Index is −1
-// and Proj nil), so that a plate of 10⁶ sites keeps one Site, not 10⁶:
-// Y, Factor and Label are the site's own (Shared's are not). BlockSite
-// assembles the whole Site.
-type AffineSite struct {
-	Shared *Site // Lik, Params and Pos of the statement; its Y, Factor, Label, Index and Proj are not this site's
-	Y      float64
-	Factor int    // the factor's number (Model.Factors)
-	Label  string // e.g. "normal(y[3])"
-	Aff    Affine
-}
-
-// BlockSite is s as a Site with its own Y, Factor and Label (Index −1, no
-// Proj; the projection is Aff).
-func (s AffineSite) BlockSite() Site {
-	out := *s.Shared
-	out.Y, out.Factor, out.Label, out.Index, out.Proj = s.Y, s.Factor, s.Label, -1, nil
-	return out
-}
-
 // siteSharer makes AffineSites that share their Site with the site made
 // before when it is of the same statement and likelihood.
-type siteSharer struct{ last *Site }
+type siteSharer struct{ last *graph.Site }
 
 // site is the AffineSite of s with projection a.
-func (sh *siteSharer) site(s Site, a Affine) AffineSite {
-	if l := sh.last; l == nil || l.Pos != s.Pos || !graph.SameParams(l.Params, s.Params) || !sameLik(l.Lik, s.Lik) ||
+func (sh *siteSharer) site(s graph.Site, a graph.Form) graph.AffineSite {
+	if l := sh.last; l == nil || l.Pos != s.Pos || !sameLik(l.Lik, s.Lik) ||
 		l.Vars != nil || s.Vars != nil || l.Offset != s.Offset {
 		shared := s
 		shared.Y, shared.Factor, shared.Label, shared.Index, shared.Proj = 0, 0, "", -1, nil
 		sh.last = &shared
 	}
-	return AffineSite{Shared: sh.last, Y: s.Y, Factor: s.Factor, Label: s.Label, Aff: a}
+	return graph.AffineSite{Shared: sh.last, Y: s.Y, Factor: s.Factor, Label: s.Label, Aff: a}
 }
 
 // sameLik reports whether a and b are equal likelihoods of a comparable
 // type (a likelihood holding slices is never shared).
-func sameLik(a, b factor.Site) bool {
+func sameLik(a, b graph.SiteKind) bool {
 	t := reflect.TypeOf(a)
 	return t == reflect.TypeOf(b) && t != nil && t.Comparable() && reflect.ValueOf(a).Equal(reflect.ValueOf(b))
 }
@@ -183,7 +122,7 @@ func sameLik(a, b factor.Site) bool {
 // factor, affine site, gate or discrete variable (compile then keeps each
 // site in its block), else nil. Engines that run blocks read it (the
 // slice is g's: never write it); Model.Structure decides by it.
-func (g *FactorGraph) Blocks() []*Block {
+func (g *FactorGraph) Blocks() []*graph.Block {
 	if len(g.Dense) == 0 || g.gaussians.Len() > 0 || g.sites.Len() > 0 || len(g.Gates) > 0 || len(g.Discrete) > 0 {
 		return nil
 	}
@@ -194,7 +133,7 @@ func (g *FactorGraph) Blocks() []*Block {
 // blocks, built by hand (its Blocks view is blocks): their variables are
 // numbered in order (each block's First is set) and no graph latent maps
 // to them (First is nil).
-func BlockGraph(blocks ...*Block) *FactorGraph {
+func BlockGraph(blocks ...*graph.Block) *FactorGraph {
 	g := &FactorGraph{Dense: blocks}
 	for _, b := range blocks {
 		b.First = g.NumVars
@@ -215,7 +154,7 @@ func (g *FactorGraph) NumSites() int { return g.sites.Len() }
 
 // Gaussian is linear-Gaussian factor i, with its label and lists of its
 // own.
-func (g *FactorGraph) Gaussian(i int) LinearGaussian {
+func (g *FactorGraph) Gaussian(i int) graph.LinearGaussian {
 	a := g.gaussians.At(i, nil, nil)
 	f := g.gaussian(a)
 	f.Label = g.label(&g.tags[a.Tag], a, &g.gaussLabels, i)
@@ -223,7 +162,7 @@ func (g *FactorGraph) Gaussian(i int) LinearGaussian {
 }
 
 // Site is likelihood site i, with its label and lists of its own.
-func (g *FactorGraph) Site(i int) AffineSite {
+func (g *FactorGraph) Site(i int) graph.AffineSite {
 	a := g.sites.At(i, nil, nil)
 	s := g.site(a)
 	s.Label = g.label(&g.tags[a.Tag], a, &g.siteLabels, i)
@@ -237,13 +176,13 @@ func (g *FactorGraph) GaussianLabel(i int) string { return g.Gaussian(i).Label }
 func (g *FactorGraph) SiteLabel(i int) string { return g.Site(i).Label }
 
 // SiteAt is likelihood site i as a Site (BlockSite) with its label.
-func (g *FactorGraph) SiteAt(i int) Site { return g.Site(i).BlockSite() }
+func (g *FactorGraph) SiteAt(i int) graph.Site { return g.Site(i).BlockSite() }
 
 // Gaussians iterates over the linear-Gaussian factors in order, without
 // their labels (GaussianLabel makes one). The lists of a factor's Aff are
 // reused for the next one: copy them to keep them.
-func (g *FactorGraph) Gaussians() iter.Seq2[int, LinearGaussian] {
-	return func(yield func(int, LinearGaussian) bool) {
+func (g *FactorGraph) Gaussians() iter.Seq2[int, graph.LinearGaussian] {
+	return func(yield func(int, graph.LinearGaussian) bool) {
 		for i, a := range g.gaussians.All() {
 			if !yield(i, g.gaussian(a)) {
 				return
@@ -255,8 +194,8 @@ func (g *FactorGraph) Gaussians() iter.Seq2[int, LinearGaussian] {
 // Sites iterates over the likelihood sites in order, without their labels
 // (SiteLabel makes one). The lists of a site's Aff are reused for the
 // next one: copy them to keep them.
-func (g *FactorGraph) Sites() iter.Seq2[int, AffineSite] {
-	return func(yield func(int, AffineSite) bool) {
+func (g *FactorGraph) Sites() iter.Seq2[int, graph.AffineSite] {
+	return func(yield func(int, graph.AffineSite) bool) {
 		for i, a := range g.sites.All() {
 			if !yield(i, g.site(a)) {
 				return
@@ -266,16 +205,16 @@ func (g *FactorGraph) Sites() iter.Seq2[int, AffineSite] {
 }
 
 // gaussian assembles a linear-Gaussian factor (no label).
-func (g *FactorGraph) gaussian(a graph.Affine) LinearGaussian {
+func (g *FactorGraph) gaussian(a graph.Affine) graph.LinearGaussian {
 	t := &g.tags[a.Tag]
-	return LinearGaussian{Aff: Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}, Var: a.Var, Target: a.Vars[0],
+	return graph.LinearGaussian{Aff: graph.Form{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}, Var: a.Var, Target: a.Vars[0],
 		Factor: a.Factor, Pos: t.pos}
 }
 
 // site assembles a likelihood site (no label).
-func (g *FactorGraph) site(a graph.Affine) AffineSite {
+func (g *FactorGraph) site(a graph.Affine) graph.AffineSite {
 	t := &g.tags[a.Tag]
-	return AffineSite{Shared: t.shared, Y: a.Y, Factor: a.Factor, Aff: Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}}
+	return graph.AffineSite{Shared: t.shared, Y: a.Y, Factor: a.Factor, Aff: graph.Form{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const}}
 }
 
 // label is the label of factor a of tag t, factor k of the label column
@@ -296,8 +235,8 @@ func (g *FactorGraph) label(t *fgTag, a graph.Affine, col *labelCol, k int) stri
 // order of the sites, once per stretch of sites that share one (a
 // statement's sites come together): what the sites' kinds, likelihoods
 // and positions are, without assembling each site.
-func (g *FactorGraph) SharedSites() iter.Seq[*Site] {
-	return func(yield func(*Site) bool) {
+func (g *FactorGraph) SharedSites() iter.Seq[*graph.Site] {
+	return func(yield func(*graph.Site) bool) {
 		for r := range g.SiteGroups() {
 			if !yield(r.Shared) {
 				return
@@ -309,7 +248,7 @@ func (g *FactorGraph) SharedSites() iter.Seq[*Site] {
 // A SiteGroup is a stretch of likelihood sites From … To−1 that share one
 // Site (Shared: kind, likelihood, parameters, position).
 type SiteGroup struct {
-	Shared   *Site
+	Shared   *graph.Site
 	From, To int
 }
 
@@ -354,7 +293,7 @@ func (g *FactorGraph) SiteForms() *graph.Affines     { return &g.sites }
 
 // AddGaussian appends f, whose target must be its first variable, with
 // its label f.Label (a graph built by hand).
-func (g *FactorGraph) AddGaussian(f LinearGaussian) {
+func (g *FactorGraph) AddGaussian(f graph.LinearGaussian) {
 	if len(f.Aff.Vars) == 0 || f.Aff.Vars[0] != f.Target || f.Aff.Coefs[0] != 1 {
 		panic("compile: a linear-Gaussian factor's first variable is its target, with coefficient 1")
 	}
@@ -364,7 +303,7 @@ func (g *FactorGraph) AddGaussian(f LinearGaussian) {
 }
 
 // AddSite appends s with its label s.Label (a graph built by hand).
-func (g *FactorGraph) AddSite(s AffineSite) {
+func (g *FactorGraph) AddSite(s graph.AffineSite) {
 	g.mustBeGraph()
 	g.addSite(s.Aff, s.Y, s.Factor, g.tag(fgTag{shared: s.Shared, label: s.Label}))
 	g.siteLabels.AddTagged(1)
@@ -380,11 +319,11 @@ func (g *FactorGraph) mustBeGraph() {
 	}
 }
 
-func (g *FactorGraph) addGaussian(a Affine, v float64, factor, tag int) {
+func (g *FactorGraph) addGaussian(a graph.Form, v float64, factor, tag int) {
 	g.gaussians.Add(graph.Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Var: v, Factor: factor, Tag: tag})
 }
 
-func (g *FactorGraph) addSite(a Affine, y float64, factor, tag int) {
+func (g *FactorGraph) addSite(a graph.Form, y float64, factor, tag int) {
 	g.sites.Add(graph.Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Y: y, Factor: factor, Tag: tag})
 }
 

@@ -288,7 +288,7 @@ func byFactor(a *graph.Affines, labels *labelCol) {
 }
 
 // addSite appends the site s on the form a (in b.vars, b.coefs or its own).
-func (b *fgBuilder) addSite(s Site, a Affine) {
+func (b *fgBuilder) addSite(s graph.Site, a graph.Form) {
 	as := b.share.site(s, a)
 	b.fg.addSite(a, s.Y, s.Factor, b.fg.tag(fgTag{shared: as.Shared}))
 	b.fg.siteLabels.Add(s.Label)
@@ -308,17 +308,17 @@ func (b *fgBuilder) varOf(id int) int {
 
 // form maps a form over graph variables to FactorGraph variables, in the
 // builder's lists (valid until the next form).
-func (b *fgBuilder) form(f lin) Affine {
+func (b *fgBuilder) form(f lin) graph.Form {
 	b.vars, b.coefs = b.vars[:0], b.coefs[:0]
 	for k, id := range f.ids {
 		b.vars, b.coefs = append(b.vars, b.varOf(id)), append(b.coefs, f.coefs[k])
 	}
-	return Affine{Vars: b.vars, Coefs: b.coefs, Const: f.c}
+	return graph.Form{Vars: b.vars, Coefs: b.coefs, Const: f.c}
 }
 
 // affine maps a form over graph variables to FactorGraph variables.
-func (b *fgBuilder) affine(f lin) Affine {
-	a := Affine{Vars: make([]int, len(f.ids)), Coefs: append([]float64(nil), f.coefs...), Const: f.c}
+func (b *fgBuilder) affine(f lin) graph.Form {
+	a := graph.Form{Vars: make([]int, len(f.ids)), Coefs: append([]float64(nil), f.coefs...), Const: f.c}
 	for k, id := range f.ids {
 		a.Vars[k] = b.varOf(id)
 	}
@@ -361,7 +361,7 @@ func (b *fgBuilder) latentSites(li int) {
 	c, fg := b.c, b.fg
 	first := fg.First[li]
 	for i, s := range c.sites[li] {
-		var a Affine
+		var a graph.Form
 		switch {
 		case s.Index >= 0:
 			a = b.unit(first+s.Index, 0)
@@ -374,7 +374,7 @@ func (b *fgBuilder) latentSites(li int) {
 					b.vars, b.coefs = append(b.vars, first+j), append(b.coefs, x)
 				}
 			}
-			a = Affine{Vars: b.vars, Coefs: b.coefs}
+			a = graph.Form{Vars: b.vars, Coefs: b.coefs}
 		}
 		s.Index, s.Proj = -1, nil
 		b.addSite(s, a)
@@ -386,9 +386,9 @@ func (b *fgBuilder) latentSites(li int) {
 
 // unit is the form x[v] + c, in the builder's lists (valid until the
 // next form).
-func (b *fgBuilder) unit(v int, c float64) Affine {
+func (b *fgBuilder) unit(v int, c float64) graph.Form {
 	b.vars, b.coefs = append(b.vars[:0], v), append(b.coefs[:0], 1)
-	return Affine{Vars: b.vars, Coefs: b.coefs, Const: c}
+	return graph.Form{Vars: b.vars, Coefs: b.coefs, Const: c}
 }
 
 // prior converts the whole-latent prior p of latent li.
@@ -412,7 +412,7 @@ func (b *fgBuilder) prior(li int, p *priorDecl) {
 		}
 	case p.prior.Kind.Family() == graph.Gaussian:
 		b.ownAll(li, p.pos)
-		fg.Dense = append(fg.Dense, &Block{Latent: li, Name: l.Name, First: first, N: l.Size(), Prior: p.prior, Factor: p.factor,
+		fg.Dense = append(fg.Dense, &graph.Block{Latent: li, Name: l.Name, First: first, N: l.Size(), Prior: p.prior, Factor: p.factor,
 			Pos: l.Pos, PriorPos: p.pos})
 	default:
 		c.refuse(p.pos, fmt.Sprintf("the %s prior of `%s`", p.prior.Kind.Name(), l.Name))
@@ -522,15 +522,15 @@ func (b *fgBuilder) identity() bool {
 // graph variables (condAffine's form: target first) as a form over
 // FactorGraph variables (varOf), in vars[:0] and coefs[:0]; false when
 // the mean reads the target (a cycle).
-func condFactor(d graph.Affine, varOf func(int) int, vars []int, coefs []float64) (Affine, bool) {
+func condFactor(d graph.Affine, varOf func(int) int, vars []int, coefs []float64) (graph.Form, bool) {
 	vars, coefs = append(vars[:0], varOf(d.Vars[0])), append(coefs[:0], 1)
 	for k, id := range d.Vars[1:] {
 		if id == d.Vars[0] {
-			return Affine{}, false
+			return graph.Form{}, false
 		}
 		vars, coefs = append(vars, varOf(id)), append(coefs, condCoef(d.Coefs[1+k]))
 	}
-	return Affine{Vars: vars, Coefs: coefs, Const: condConst(d.Const)}, true
+	return graph.Form{Vars: vars, Coefs: coefs, Const: condConst(d.Const)}, true
 }
 
 // condCoef and condConst are a mean's coefficient a and constant b as the

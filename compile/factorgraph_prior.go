@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/families/gauss"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -49,7 +50,7 @@ func (g *FactorGraph) JointPriorTangents(ts []gauss.Tangent) (mean []float64, co
 // blockCov is the covariance of block d's prior as the joint reads it:
 // as given when it factorises, else jittered by δ (gauss.FactorizeBlock,
 // the check infer/fgraph's blocks take too).
-func blockCov(d *Block) (*mat.SymDense, float64, error) {
+func blockCov(d *graph.Block) (*mat.SymDense, float64, error) {
 	var ch mat.Cholesky
 	cov, delta, err := gauss.FactorizeBlock(d.N, d.Prior.Mean, d.Prior.Cov, &ch)
 	if err != nil {

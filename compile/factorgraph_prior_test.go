@@ -8,6 +8,7 @@ import (
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/families/gauss"
+	"github.com/fg-infer/fg/graph"
 )
 
 // TestJointPrior checks the joint prior of a block (x0, x1) ~ N(m, K), a
@@ -17,10 +18,10 @@ import (
 // singular block is jittered by gauss.CholeskyJitter's δ, reported.
 func TestJointPrior(t *testing.T) {
 	fg := &FactorGraph{NumVars: 4, First: []int{0}}
-	fg.Dense = []*Block{{Latent: 0, Name: "x", First: 0, N: 2, Prior: Prior{Kind: factor.MVNormal{},
+	fg.Dense = []*graph.Block{{Latent: 0, Name: "x", First: 0, N: 2, Prior: graph.Prior{Kind: factor.MVNormal{},
 		Mean: []float64{1, -1}, Cov: mat.NewSymDense(2, []float64{2, 0.5, 0.5, 1})}}}
-	fg.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{3, 2}, Coefs: []float64{1, -2}}, Var: 0.1, Target: 3})
-	fg.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{2, 0, 1}, Coefs: []float64{1, -0.5, 1}, Const: -3}, Var: 0.3, Target: 2})
+	fg.AddGaussian(graph.LinearGaussian{Aff: graph.Form{Vars: []int{3, 2}, Coefs: []float64{1, -2}}, Var: 0.1, Target: 3})
+	fg.AddGaussian(graph.LinearGaussian{Aff: graph.Form{Vars: []int{2, 0, 1}, Coefs: []float64{1, -0.5, 1}, Const: -3}, Var: 0.3, Target: 2})
 	mean, cov, jitter, err := fg.JointPrior()
 	if err != nil || jitter != 0 {
 		t.Fatal(err, jitter)

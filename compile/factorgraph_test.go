@@ -25,7 +25,7 @@ func fgOf(t *testing.T, src string) (*Model, *FactorGraph) {
 	return m, m.FactorGraph
 }
 
-func wantAffine(t *testing.T, what string, got Affine, vars []int, coefs []float64, c float64) {
+func wantAffine(t *testing.T, what string, got graph.Form, vars []int, coefs []float64, c float64) {
 	t.Helper()
 	if !reflect.DeepEqual(got.Vars, vars) || !reflect.DeepEqual(got.Coefs, coefs) || got.Const != c {
 		t.Errorf("%s: affine %+v, want Vars %v Coefs %v Const %g", what, got, vars, coefs, c)
@@ -33,7 +33,7 @@ func wantAffine(t *testing.T, what string, got Affine, vars []int, coefs []float
 }
 
 // gaussianOf returns the linear-Gaussian factor whose target is v.
-func gaussianOf(t *testing.T, g *FactorGraph, v int) LinearGaussian {
+func gaussianOf(t *testing.T, g *FactorGraph, v int) graph.LinearGaussian {
 	t.Helper()
 	for i, lg := range g.Gaussians() {
 		if lg.Target == v {
@@ -41,7 +41,7 @@ func gaussianOf(t *testing.T, g *FactorGraph, v int) LinearGaussian {
 		}
 	}
 	t.Fatalf("no Gaussian factor with target %d", v)
-	return LinearGaussian{}
+	return graph.LinearGaussian{}
 }
 
 // checkFactors checks that every Gaussian and site points at a graph factor
@@ -94,7 +94,7 @@ func TestFactorGraphRandomWalk(t *testing.T) {
 	}
 	s := g.Site(2) // y[3] observes x[3]
 	wantAffine(t, "y[3]", s.Aff, []int{3}, []float64{1}, 0)
-	if s.Shared.Lik != (factor.Normal{Var: 0.2}) || s.Y != 0.9 || s.Shared.Params["var"] != 0.2 || s.Label != "normal(y[3])" {
+	if s.Shared.Lik != (factor.Normal{Var: 0.2}) || s.Y != 0.9 || s.Shared.Lik.Params()["var"] != 0.2 || s.Label != "normal(y[3])" {
 		t.Errorf("site: %+v", s.Shared)
 	}
 	if f := m.Factors().LabelledFactor(x3.Factor); !reflect.DeepEqual(f.Vars, []int{3, 2}) {
@@ -158,7 +158,7 @@ for j in 0..8 {
 		t.Errorf("theta[6]: %+v", th)
 	}
 	wantAffine(t, "y[6]", g.Site(6).Aff, []int{7}, []float64{1}, 0)
-	if g.Site(6).Y != 18 || g.Site(6).Shared.Params["var"] != 100 {
+	if g.Site(6).Y != 18 || g.Site(6).Shared.Lik.Params()["var"] != 100 {
 		t.Errorf("y[6]: %+v", g.Site(6).Shared)
 	}
 	checkFactors(t, m)
@@ -188,7 +188,7 @@ expect mean(b) > -100
 	}
 	wantAffine(t, "w[1] prior", gaussianOf(t, g, 1).Aff, []int{1}, []float64{1}, 0)
 	wantAffine(t, "y[1]", g.Site(1).Aff, []int{0, 1, 2}, []float64{3, -4, 1}, 0)
-	if g.Site(1).Shared.Params["var"] != 0.25 || g.Site(1).Y != 2 {
+	if g.Site(1).Shared.Lik.Params()["var"] != 0.25 || g.Site(1).Y != 2 {
 		t.Errorf("y[1]: %+v", g.Site(1).Shared)
 	}
 	checkFactors(t, m)
@@ -457,8 +457,8 @@ y ~ normal(theta, sigma^2)
 `, Options{})
 	for i, want := range []float64{225, 100, 256} {
 		s := m.Blocks()[0].Sites[i]
-		if s.Params["var"] != want || s.Lik.Params()["var"] != want || s.Index != i {
-			t.Errorf("site %d: params %v, index %d, want var %g", i, s.Params, s.Index, want)
+		if s.Lik.Params()["var"] != want || s.Lik != (factor.Normal{Var: want}) || s.Index != i {
+			t.Errorf("site %d: params %v, index %d, want var %g", i, s.Lik.Params(), s.Index, want)
 		}
 	}
 	_, g := fgOf(t, `
@@ -467,7 +467,7 @@ latent mu: real ~ normal(0, 100)
 latent theta: real[2] ~ normal(mu, 25)
 y ~ normal(theta + 1, [4, 9])
 `)
-	if g.Site(1).Shared.Params["var"] != 9 || g.Site(0).Shared.Params["var"] != 4 {
+	if g.Site(1).Shared.Lik.Params()["var"] != 9 || g.Site(0).Shared.Lik.Params()["var"] != 4 {
 		t.Errorf("sites: %+v, %+v", g.Site(0).Shared, g.Site(1).Shared)
 	}
 }
@@ -574,7 +574,7 @@ func TestConditionalColumnsAsPerElement(t *testing.T) {
 
 // sameGaussian reports whether a and b are the same factor, numbers bit
 // for bit.
-func sameGaussian(a, b LinearGaussian) bool {
+func sameGaussian(a, b graph.LinearGaussian) bool {
 	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
 	if !slices.Equal(a.Aff.Vars, b.Aff.Vars) || len(a.Aff.Coefs) != len(b.Aff.Coefs) || !same(a.Aff.Const, b.Aff.Const) ||
 		!same(a.Var, b.Var) || a.Target != b.Target || a.Factor != b.Factor || a.Label != b.Label || a.Pos != b.Pos {

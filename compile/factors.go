@@ -359,15 +359,9 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 			c.fail(s.LHS, "%s", c.badObservation(s.LHS, y, i, lik.Support()))
 		}
 	}
-	// One params map for all the statement's sites and factors (read only):
-	// per-site maps cost ~0.5 KB a site; only per-element
-	// (vector) parameters give each site its own.
-	lik, params := liks[0], map[string]float64(nil)
-	if len(liks) == 1 {
-		params = c.likParams(call, lik)
-	}
+	lik := liks[0]
 	forms, block := c.siteForms(a.at(pi), proj)
-	var sites []Site
+	var sites []graph.Site
 	// A pure selection f[i] is an Index site (no jets, no Site per element).
 	sel := forms == nil && proj.sym.ids != nil && !proj.sym.exprs
 	if forms == nil && !sel {
@@ -393,7 +387,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	if idx {
 		// The statement's Site, shared with the statement before when they
 		// are the same (an unrolled plate's statements).
-		shared := c.fg.idxShare.site(Site{Lik: lik, Params: params, Pos: s.Pos(), Index: -1}, Affine{}).Shared
+		shared := c.fg.idxShare.site(graph.Site{Lik: lik, Pos: s.Pos(), Index: -1}, graph.Form{}).Shared
 		if len(c.fg.idxSites) == 0 || c.fg.idxSites[len(c.fg.idxSites)-1] != shared {
 			c.fg.idxSites = append(c.fg.idxSites, shared)
 		}
@@ -419,9 +413,9 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 	label := labelRun(n, b.Name, func(buf []byte, k int) []byte { return c.appendElemName(buf, s.LHS, y, k) })
 	for k := 0; k < n; k++ {
 		if len(liks) > 1 {
-			lik, params = liks[k], liks[k].Params()
+			lik = liks[k]
 		}
-		var site Site
+		var site graph.Site
 		var form lin
 		if forms != nil {
 			form = forms[min(k, len(forms)-1)]
@@ -435,7 +429,7 @@ func (c *compiler) likelihood(s *ast.TildeStmt, y val, call *ast.CallExpr, b *st
 		case block:
 			site = c.formSite(lat, form)
 		}
-		site.Lik, site.Y, site.Params, site.Pos = lik, y.num[k], params, s.Pos()
+		site.Lik, site.Y, site.Pos = lik, y.num[k], s.Pos()
 		site.Label = label(k)
 		c.countFactor(s)
 		site.Factor = c.addOffGraph()
@@ -491,11 +485,11 @@ func (c *compiler) siteForms(at ast.Node, proj val) (forms []lin, block bool) {
 // Index for a single element with coefficient 1 (as projSite), otherwise
 // Index −1 with the projection kept sparse until the model's form is known
 // (pendingProj).
-func (c *compiler) formSite(lat int, f lin) Site {
+func (c *compiler) formSite(lat int, f lin) graph.Site {
 	if len(f.ids) == 1 && f.coefs[0] == 1 {
-		return Site{Index: f.ids[0] - c.m.Graph.Latents[lat].First}
+		return graph.Site{Index: f.ids[0] - c.m.Graph.Latents[lat].First}
 	}
-	return Site{Index: -1}
+	return graph.Site{Index: -1}
 }
 
 // pendingProj records the sparse projection of site i of latent lat.
@@ -658,14 +652,14 @@ func (c *compiler) render(e ast.Expr) string {
 // affine iff every diagonal second derivative vanishes, the gradient is the
 // same at all three points and the values agree with the linear model. The
 // gradient is the projection; a non-zero constant term is an error.
-func (c *compiler) affine(at ast.Node, v val) []Site {
+func (c *compiler) affine(at ast.Node, v val) []graph.Site {
 	s := v.sym
 	l := &c.m.Graph.Latents[s.lat]
 	n := v.size()
-	out := make([]Site, n)
+	out := make([]graph.Site, n)
 	if s.ids != nil && !s.exprs {
 		for k, id := range s.ids {
-			out[k] = Site{Index: id - l.First}
+			out[k] = graph.Site{Index: id - l.First}
 		}
 		return out
 	}
@@ -729,7 +723,7 @@ func nonAffine(res [3][]ad.Jet, k int, g []float64, pts [3][]float64) string {
 }
 
 // projSite is Index j for a projection e_j, Proj otherwise.
-func projSite(g []float64) Site {
+func projSite(g []float64) graph.Site {
 	nz, at := 0, -1
 	for j, x := range g {
 		if x != 0 {
@@ -738,7 +732,7 @@ func projSite(g []float64) Site {
 		}
 	}
 	if nz == 1 && g[at] == 1 {
-		return Site{Index: at}
+		return graph.Site{Index: at}
 	}
-	return Site{Index: -1, Proj: append([]float64(nil), g...)}
+	return graph.Site{Index: -1, Proj: append([]float64(nil), g...)}
 }

@@ -8,24 +8,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
-// FITC is the sparse approximation of a gp prior with inducing inputs
-// (`gp(kernel, X, inducing = Z)`): the prior covariance is
-// Kt = Q + diag(K − Q), Q = K_fu (K_uu + snu2 I)⁻¹ K_uf (see infer/ep's
-// fitc.go). Prior.Cov is then nil: no n×n matrix is formed.
-type FITC struct {
-	Z *mat.Dense // inducing inputs, m×D (D = X's columns)
-	// Jitter is snu2 when JitterSet; otherwise GPML's default
-	// 1e-6·trace(K_uu)/m, evaluated with the kernel at run time.
-	Jitter    float64
-	JitterSet bool
-}
-
 // fitcHint points a too-large dense gp prior (kind k) to the sparse one.
-func fitcHint(k factor.Kind) string {
+func fitcHint(k graph.Kind) string {
 	if _, gp := k.(factor.GP); !gp {
 		return ""
 	}
@@ -43,7 +32,7 @@ const (
 
 // isFITC reports whether the call a of a prior of kind k is a gp call
 // naming inducing inputs.
-func isFITC(a *args, k factor.Kind) bool {
+func isFITC(a *args, k graph.Kind) bool {
 	_, gp := k.(factor.GP)
 	return gp && a.expr(gpInducing) != nil
 }
@@ -51,7 +40,7 @@ func isFITC(a *args, k factor.Kind) bool {
 // fitcPrior evaluates `inducing = Z` and `jitter = J` of a gp call a
 // (kind k) with n latent elements and inputs of `cols` columns, bounding
 // m and n·m.
-func (c *compiler) fitcPrior(a *args, k factor.Kind, n, cols int) *FITC {
+func (c *compiler) fitcPrior(a *args, k graph.Kind, n, cols int) *graph.FITC {
 	if e := a.expr(gpJitter); e != nil && !isFITC(a, k) {
 		c.fail(e, "gp: `jitter` is the FITC jitter on K_uu and needs `inducing = Z`")
 	}
@@ -82,7 +71,7 @@ func (c *compiler) fitcPrior(a *args, k factor.Kind, n, cols int) *FITC {
 		c.fail(a.at(gpInducing), "gp: FITC with %d latents and %d inducing inputs needs a %d×%d matrix (%.1f GB); the limit is 2 GB", n, m, n, m, b/(1<<30))
 	}
 	c.finite(a.at(gpInducing), "gp inducing", zv)
-	f := &FITC{Z: mat.NewDense(m, zc, append([]float64(nil), zv.num...))}
+	f := &graph.FITC{Z: mat.NewDense(m, zc, append([]float64(nil), zv.num...))}
 	if e := a.expr(gpJitter); e != nil {
 		f.Jitter, f.JitterSet = a.num(gpJitter, 0), true
 		if !(f.Jitter >= 0) || math.IsInf(f.Jitter, 1) {
@@ -121,7 +110,7 @@ func (c *compiler) checkFITC(s *ast.InferStmt, spec *InferSpec) {
 
 // checkFITCSites refuses sites that are not on single latent values of a
 // FITC block (FITC EP updates one latent value per site).
-func (c *compiler) checkFITCSites(b *Block) {
+func (c *compiler) checkFITCSites(b *graph.Block) {
 	for _, s := range b.Sites {
 		if s.Proj != nil {
 			c.errAt(s.Pos, s.Pos, "factor %s depends on a projection of `%s`, which has a sparse gp prior (inducing = ...); FITC EP needs factors on single elements such as %s[i]", s.Label, b.Name, b.Name)
@@ -130,7 +119,7 @@ func (c *compiler) checkFITCSites(b *Block) {
 }
 
 // dumpFITC writes a FITC prior's inducing inputs and jitter (compile's dump).
-func dumpFITC(bw *bufio.Writer, f *FITC) {
+func dumpFITC(bw *bufio.Writer, f *graph.FITC) {
 	if f == nil {
 		return
 	}

@@ -48,7 +48,7 @@ const gateBranchBytes = 768
 // projection as an affine form over graph variables (no variables when it
 // is a number).
 type gateBranch struct {
-	site Site
+	site graph.Site
 	form lin
 }
 
@@ -216,7 +216,7 @@ func (c *compiler) gateBranches(s *ast.TildeStmt, y val, call *ast.CallExpr, lk 
 	forms := c.branchForms(a.at(pi), b.Name, proj)
 	out := make([]gateBranch, n)
 	for i := range out {
-		site := Site{Lik: lik, Y: y.num[i], Params: lik.Params(), Pos: s.Pos(), Index: -1,
+		site := graph.Site{Lik: lik, Y: y.num[i], Pos: s.Pos(), Index: -1,
 			Label: fmt.Sprintf("%s(%s | %s = %d)", b.Name, c.elemName(s.LHS, y, i), c.selectorName(uses[0], i), st)}
 		out[i] = gateBranch{site: site, form: forms[min(i, len(forms)-1)]}
 	}
@@ -300,7 +300,7 @@ func (c *compiler) badIndex(ix ast.Expr, v val) {
 // gate's branches AffineSites (affine maps a branch's projection to
 // FactorGraph variables). A selector without a categorical prior, or with
 // other discrete factors, is an error at the gated statement.
-func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
+func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) graph.Form) {
 	if len(c.gate.decls) == 0 || c.nBranches*gateBranchBytes > infer.MemoryBudget() {
 		return // none, or a plate stopped at the memory budget (that error stands alone)
 	}
@@ -324,7 +324,7 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 				break
 			}
 			index[l.First+e] = len(fg.Discrete)
-			fg.Discrete = append(fg.Discrete, DiscreteVar{Var: l.First + e, Prior: p.p})
+			fg.Discrete = append(fg.Discrete, graph.DiscreteVar{Var: l.First + e, Prior: p.p})
 		}
 	}
 	for _, d := range c.gate.decls {
@@ -332,7 +332,7 @@ func (c *compiler) gateGraph(fg *FactorGraph, affine func(lin) Affine) {
 		if !ok {
 			continue // its latent's error above
 		}
-		gt := Gate{Selector: z, Factor: d.factor, Label: d.label, Pos: d.pos}
+		gt := graph.Gate{Selector: z, Factor: d.factor, Label: d.label, Pos: d.pos}
 		var share siteSharer
 		for _, b := range d.branches {
 			s := b.site
@@ -392,7 +392,7 @@ func (c *compiler) otherDiscreteFactors(fg *FactorGraph) {
 // gates is a Gaussian observation (factor.Normal): given the discrete
 // latents the posterior is then Gaussian, and exact enumerates them.
 func (g *FactorGraph) ConditionallyGaussian() bool {
-	normal := func(s Site) bool {
+	normal := func(s graph.Site) bool {
 		_, ok := s.Lik.(factor.Normal)
 		return ok
 	}

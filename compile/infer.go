@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
@@ -113,8 +114,8 @@ type kindUse struct {
 func (c *compiler) modelKinds() []kindUse {
 	var out []kindUse
 	seen := map[factor.Key]bool{}
-	use := func(k factor.Kind, pos ast.Pos) {
-		if k != nil && !seen[factor.KeyOf(k)] {
+	use := func(gk graph.Kind, pos ast.Pos) {
+		if k, ok := gk.(factor.Kind); ok && !seen[factor.KeyOf(k)] {
 			seen[factor.KeyOf(k)] = true
 			out = append(out, kindUse{k, pos})
 		}

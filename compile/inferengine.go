@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
 )
@@ -167,7 +168,7 @@ func (c *compiler) checkFactorized(s *ast.InferStmt, spec *InferSpec) {
 
 // diagonal reports whether a prior covariance is diagonal (true when it is
 // not computed, as for gp priors under Check).
-func diagonal(p Prior) bool {
+func diagonal(p graph.Prior) bool {
 	if p.Cov == nil {
 		return true
 	}
@@ -202,7 +203,7 @@ func (c *compiler) settleApprox(spec *InferSpec) {
 // with its own rule keeps it (infer/run's epLikelihood).
 func (c *compiler) defaultApprox() infer.Scheme {
 	approx := infer.Scheme{Kind: infer.SchemeExact}
-	gh := func(s Site) {
+	gh := func(s graph.Site) {
 		if _, ok := s.Lik.(factor.Tilted); !ok {
 			approx = infer.Scheme{Kind: infer.SchemeGH, N: infer.DefaultGHNodes}
 		}

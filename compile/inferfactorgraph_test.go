@@ -23,21 +23,21 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 	fg := &FactorGraph{NumVars: n, First: []int{0}}
 	start := 1
 	if dense {
-		fg.Dense = []*Block{{Latent: 0, Name: "x", First: 0, N: 2, Prior: Prior{Kind: factor.MVNormal{}, Mean: []float64{0, 0}, Cov: mat.NewSymDense(2, []float64{1, 0, 0, 1})}}}
+		fg.Dense = []*graph.Block{{Latent: 0, Name: "x", First: 0, N: 2, Prior: graph.Prior{Kind: factor.MVNormal{}, Mean: []float64{0, 0}, Cov: mat.NewSymDense(2, []float64{1, 0, 0, 1})}}}
 		start = 2
 	} else {
-		fg.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}, Var: 1})
+		fg.AddGaussian(graph.LinearGaussian{Aff: graph.Form{Vars: []int{0}, Coefs: []float64{1}}, Var: 1})
 	}
 	for t := start; t < n; t++ {
-		fg.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{t, t - 1}, Coefs: []float64{1, -1}}, Var: 1, Target: t})
+		fg.AddGaussian(graph.LinearGaussian{Aff: graph.Form{Vars: []int{t, t - 1}, Coefs: []float64{1, -1}}, Var: 1, Target: t})
 	}
 	var lik factor.Site = factor.Probit{}
 	if gaussian {
 		lik = factor.Normal{Var: 1}
 	}
-	fg.AddSite(AffineSite{Shared: &Site{Lik: lik, Index: -1}, Y: 1, Aff: Affine{Vars: []int{0}, Coefs: []float64{1}}})
+	fg.AddSite(graph.AffineSite{Shared: &graph.Site{Lik: lik, Index: -1}, Y: 1, Aff: graph.Form{Vars: []int{0}, Coefs: []float64{1}}})
 	if loop {
-		fg.AddSite(AffineSite{Shared: &Site{Lik: factor.Normal{Var: 1}, Index: -1}, Aff: Affine{Vars: []int{n - 1, 0}, Coefs: []float64{1, -1}}})
+		fg.AddSite(graph.AffineSite{Shared: &graph.Site{Lik: factor.Normal{Var: 1}, Index: -1}, Aff: graph.Form{Vars: []int{n - 1, 0}, Coefs: []float64{1, -1}}})
 	}
 	return &Model{Fset: fgFset, Graph: g, FactorGraph: fg, Params: map[string]Value{}, Data: map[string]Value{}}
 }
@@ -47,7 +47,7 @@ func fgModel(n int, loop, gaussian, dense bool) *Model {
 func bandModel(n int, gaussian bool) *Model {
 	m := fgModel(n, false, gaussian, false)
 	for t := 2; t < n; t++ {
-		m.FactorGraph.AddGaussian(LinearGaussian{Aff: Affine{Vars: []int{t, t - 2}, Coefs: []float64{1, -1}}, Var: 4, Target: t})
+		m.FactorGraph.AddGaussian(graph.LinearGaussian{Aff: graph.Form{Vars: []int{t, t - 2}, Coefs: []float64{1, -1}}, Var: 4, Target: t})
 	}
 	return m
 }

@@ -3,8 +3,7 @@ package compile
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib/kernel"
 )
@@ -16,7 +15,7 @@ import (
 // bare param name (so `learn` can map params to hyperparameters).
 func (c *compiler) kernelCall(a *args) val {
 	kind, _ := kernel.KindOf(a.b.Name) // every builtin of stdlib.Kernel is a kernel.Kind
-	k := &KernelSpec{Kind: kind}
+	k := &graph.KernelSpec{Kind: kind}
 	addHyper := func(i int, x float64) {
 		k.Hyper = append(k.Hyper, x)
 		k.HyperParams = append(k.HyperParams, c.paramName(a.expr(i)))
@@ -67,98 +66,33 @@ func (c *compiler) paramName(e ast.Expr) string {
 
 // kernelArith is k1 + k2, k1 * k2 and c * k (= bias(c) * k).
 func (c *compiler) kernelArith(e *ast.BinaryExpr, x, y val) val {
-	toK := func(v val, at ast.Expr) KernelSpec {
+	toK := func(v val, at ast.Expr) graph.KernelSpec {
 		if v.k == kKernel {
 			return *v.kern
 		}
 		if v.isScalar() && v.k == kNum && e.Op == ast.OpMul && v.num[0] >= 0 {
-			k := KernelSpec{Kind: kernel.KindBias, Hyper: []float64{v.num[0]}, HyperParams: []string{c.paramName(at)}}
+			k := graph.KernelSpec{Kind: kernel.KindBias, Hyper: []float64{v.num[0]}, HyperParams: []string{c.paramName(at)}}
 			if c.jet != nil {
-				k.jets = appendJets(nil, c.tangentsOf(at, v), 1)
+				k.Jets = appendJets(nil, c.tangentsOf(at, v), 1)
 			}
 			return k
 		}
 		c.fail(at, "kernels combine with + and * (or a non-negative number * kernel), got %s", v.describe())
-		return KernelSpec{}
+		return graph.KernelSpec{}
 	}
 	kx, ky := toK(x, e.X), toK(y, e.Y)
 	switch e.Op {
 	case ast.OpAdd:
-		return val{k: kKernel, kern: &KernelSpec{Kind: kernel.KindSum, Args: []KernelSpec{kx, ky}}}
+		return val{k: kKernel, kern: &graph.KernelSpec{Kind: kernel.KindSum, Args: []graph.KernelSpec{kx, ky}}}
 	case ast.OpMul:
-		return val{k: kKernel, kern: &KernelSpec{Kind: kernel.KindProd, Args: []KernelSpec{kx, ky}}}
+		return val{k: kKernel, kern: &graph.KernelSpec{Kind: kernel.KindProd, Args: []graph.KernelSpec{kx, ky}}}
 	}
 	c.fail(e, "kernels combine with + and *, not %s", e.Op)
 	return val{}
 }
 
-// Kernel returns the stdlib/kernel covariance function of the expression,
-// built by kernel.FromSpec leaf by leaf (the one conversion from the
-// language's natural-scale hyperparameters: linear(ℓ) is xᵀx'/ℓ², white(σ²)
-// is σ² on the Gram diagonal and 0 between distinct point sets, bias and
-// white accept σ² = 0). It fails only for a spec compile would not produce
-// (unknown kind, wrong hyperparameter count, non-positive lengthscale).
-func (k *KernelSpec) Kernel() (kernel.Kernel, error) {
-	var args []kernel.Kernel
-	for i := range k.Args {
-		a, err := k.Args[i].Kernel()
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, a)
-	}
-	return kernel.FromSpec(k.Kind, k.Hyper, args...)
-}
-
-// Eval returns k(x, y) for two input rows; same says whether they are the
-// same point (white noise contributes its variance only then). It is the
-// 1×1 Gram matrix of x when same, else the 1×1 cross matrix of x and y;
-// NaN for an invalid spec (see Kernel).
-func (k *KernelSpec) Eval(x, y []float64, same bool) float64 {
-	kk, err := k.Kernel()
-	if err != nil {
-		return math.NaN()
-	}
-	X := mat.NewDense(1, len(x), append([]float64(nil), x...))
-	if same {
-		return kk.Matrix(X).At(0, 0)
-	}
-	return kk.Cross(X, mat.NewDense(1, len(y), append([]float64(nil), y...))).At(0, 0)
-}
-
-// Gram returns K[i, j] = k(X[i], X[j]) (white noise on the diagonal);
-// every entry is NaN for an invalid spec (see Kernel).
-func (k *KernelSpec) Gram(X *mat.Dense) *mat.SymDense {
-	kk, err := k.Kernel()
-	if err != nil {
-		n, _ := X.Dims()
-		return mat.NewSymDense(n, nanSlice(n*n))
-	}
-	return kk.Matrix(X)
-}
-
-// Cross returns K[i, j] = k(A[i], B[j]) (white noise contributes nothing
-// between distinct point sets); every entry is NaN for an invalid spec.
-func (k *KernelSpec) Cross(A, B *mat.Dense) *mat.Dense {
-	kk, err := k.Kernel()
-	if err != nil {
-		na, _ := A.Dims()
-		nb, _ := B.Dims()
-		return mat.NewDense(na, nb, nanSlice(na*nb))
-	}
-	return kk.Cross(A, B)
-}
-
-func nanSlice(n int) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = math.NaN()
-	}
-	return s
-}
-
 // kernelDims checks ard's lengthscales against the input dimension.
-func (c *compiler) kernelDims(at ast.Node, k *KernelSpec, d int) {
+func (c *compiler) kernelDims(at ast.Node, k *graph.KernelSpec, d int) {
 	if k.Kind == kernel.KindARD && len(k.Hyper)-1 != d {
 		c.fail(at, "ard has %d lengthscales but the inputs have %d columns", len(k.Hyper)-1, d)
 	}

@@ -18,7 +18,7 @@ const maxCovBytes = 2 << 30
 
 // priorDecl is a latent's prior, compiled.
 type priorDecl struct {
-	prior  Prior
+	prior  graph.Prior
 	factor int
 	pos    ast.Pos
 }
@@ -117,7 +117,7 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 		c.categoricalPrior(lat, a)
 		return
 	}
-	var p Prior
+	var p graph.Prior
 	slotted := c.lf.inSlot(func() { p = c.gaussianPrior(a, l, k) })
 	ids := make([]int, l.Size())
 	for i := range ids {
@@ -135,7 +135,7 @@ func (c *compiler) setPrior(lat int, lhs ast.Node, call *ast.CallExpr) {
 
 // priorParams are the parameters of prior p beyond its kind and arrays
 // (graph.ParamList): a Student-t prior's ν.
-func priorParams(p Prior) []graph.Param {
+func priorParams(p graph.Prior) []graph.Param {
 	if p.Kind.Family() == graph.StudentT {
 		return []graph.Param{{Name: "nu", Value: p.Nu}}
 	}
@@ -183,29 +183,29 @@ func (c *compiler) distribution(call *ast.CallExpr) *stdlib.Builtin {
 
 // gaussianPrior evaluates a normal/mvnormal/gp/student_t/tp prior over the
 // N elements of a real latent (row-major for arrays).
-func (c *compiler) gaussianPrior(a *args, l *graph.Latent, k factor.Kind) Prior {
+func (c *compiler) gaussianPrior(a *args, l *graph.Latent, k factor.Kind) graph.Prior {
 	n := l.Size()
 	if _, ok := k.(factor.NormalPrior); ok {
 		// Diagonal: the dense covariance is formed by densePrior once the
 		// block is known not to be streamed.
-		return Prior{Kind: factor.NormalPrior{}, Mean: c.perElement(a, 0, n, false), Var: c.perElement(a, 1, n, true)}
+		return graph.Prior{Kind: factor.NormalPrior{}, Mean: c.perElement(a, 0, n, false), Var: c.perElement(a, 1, n, true)}
 	}
 	if msg := c.covTooLarge(l.Name, n, fitcHint(k)); msg != "" && !isFITC(a, k) {
 		c.fail(a.call, "%s", msg)
 	}
 	switch k := k.(type) {
 	case factor.MVNormal:
-		return Prior{Kind: k, Mean: c.perElement(a, 0, n, false), Cov: c.covArg(a, 1, n)}
+		return graph.Prior{Kind: k, Mean: c.perElement(a, 0, n, false), Cov: c.covArg(a, 1, n)}
 	case factor.StudentTPrior:
 		nu := a.positive(0, 0)
-		return Prior{Kind: k, Nu: nu, Mean: c.perElement(a, 1, n, false), Cov: diag(c.perElement(a, 2, n, true))}
+		return graph.Prior{Kind: k, Nu: nu, Mean: c.perElement(a, 1, n, false), Cov: diag(c.perElement(a, 2, n, true))}
 	case factor.GP:
 		return c.processPrior(a, l, k, 0, 0)
 	case factor.TP:
 		return c.processPrior(a, l, k, 1, a.positive(0, 0))
 	}
 	c.fail(a.call, "unsupported prior %s", a.b.Name)
-	return Prior{}
+	return graph.Prior{}
 }
 
 // covTooLarge is the message for a prior that needs an n×n covariance
@@ -225,7 +225,7 @@ func (c *compiler) covTooLarge(name string, n int, hint string) string {
 // densePrior forms the dense covariance diag(Var) of a normal prior for a
 // block that is not streamed (its engines read Cov), or reports at pos
 // that it is over the covariance budget.
-func (c *compiler) densePrior(p *Prior, name string, pos ast.Pos) bool {
+func (c *compiler) densePrior(p *graph.Prior, name string, pos ast.Pos) bool {
 	if !p.Kind.Independent() || p.Cov != nil {
 		return true
 	}
@@ -299,7 +299,7 @@ func abs(x float64) float64 {
 // processPrior evaluates gp(kernel, X) / tp(nu, kernel, X): the kernel
 // (param k) and inputs X (param k+1), and the Gram matrix (skipped in Check)
 // or, for a Gaussian process with inducing inputs, its FITC approximation.
-func (c *compiler) processPrior(a *args, l *graph.Latent, kind factor.PriorKind, k int, nu float64) Prior {
+func (c *compiler) processPrior(a *args, l *graph.Latent, kind graph.PriorKind, k int, nu float64) graph.Prior {
 	kv, _ := a.val(k)
 	if kv.k != kKernel {
 		c.fail(a.at(k), "%s: `kernel` must be a kernel such as se(1, 1), got %s", a.b.Name, kv.describe())
@@ -321,7 +321,7 @@ func (c *compiler) processPrior(a *args, l *graph.Latent, kind factor.PriorKind,
 	}
 	c.kernelDims(a.at(k), kv.kern, cols)
 	X := mat.NewDense(n, cols, append([]float64(nil), xv.num...))
-	p := Prior{Kind: kind, Nu: nu, Mean: make([]float64, n), Kernel: *kv.kern, X: X}
+	p := graph.Prior{Kind: kind, Nu: nu, Mean: make([]float64, n), Kernel: *kv.kern, X: X}
 	if kind.Family() == graph.Gaussian {
 		p.FITC = c.fitcPrior(a, kind, n, cols)
 	}
@@ -370,12 +370,12 @@ func (c *compiler) buildBlocks() {
 			continue
 		}
 		if p.prior.FITC != nil {
-			c.checkFITCSites(&Block{Name: l.Name, Sites: c.sites[li]})
+			c.checkFITCSites(&graph.Block{Name: l.Name, Sites: c.sites[li]})
 		}
 		if len(c.streams[li]) == 0 && !c.densePrior(&p.prior, l.Name, p.pos) {
 			continue
 		}
-		fg.Dense = append(fg.Dense, &Block{Latent: li, Name: l.Name, First: fg.First[li], N: l.Size(), Prior: p.prior,
+		fg.Dense = append(fg.Dense, &graph.Block{Latent: li, Name: l.Name, First: fg.First[li], N: l.Size(), Prior: p.prior,
 			Sites: c.sites[li], Batches: c.batches[li], Streams: c.streams[li], Factor: p.factor, Pos: l.Pos, PriorPos: p.pos})
 	}
 	if len(fg.Dense) > 0 {

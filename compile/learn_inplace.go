@@ -146,11 +146,11 @@ func (r *learnRec) siteFactors(c *compiler, lat, first, n int) {
 }
 
 // siteAgain evaluates the likelihood of site slot s again: the one
-// likelihood and parameters its sites share.
-func (c *compiler) siteAgain(s *siteSlot) (factor.Site, map[string]float64) {
+// likelihood (with its parameters) its sites share.
+func (c *compiler) siteAgain(s *siteSlot) factor.Site {
 	c.locals = s.locals
 	lik := c.newSite(c.bind(s.call, s.b), s.k, paramIndex(s.b, s.k.Projection()))
-	return lik, lik.Params() // shared by the statement's sites, as in likelihood
+	return lik
 }
 
 // inPlace reports whether every dependence the compilation recorded can
@@ -180,7 +180,7 @@ func (r *learnRec) inPlace(m *Model) error {
 	}
 	// A shared likelihood record takes one value: every site sharing one a
 	// slot sets must be a slot's site.
-	set := map[*Site]int{}
+	set := map[*graph.Site]int{}
 	for _, s := range r.sites {
 		for _, f := range s.factors {
 			i, ok := fg.siteOf(f)
@@ -193,7 +193,7 @@ func (r *learnRec) inPlace(m *Model) error {
 	if len(set) == 0 {
 		return nil
 	}
-	all := map[*Site]int{}
+	all := map[*graph.Site]int{}
 	for k := range fg.sites.Len() {
 		all[fg.tags[fg.sites.Tag(k)].shared]++
 	}
@@ -235,7 +235,7 @@ func learnCopy(m *Model) *Model {
 	if fg := m.FactorGraph; fg != nil {
 		g := *fg
 		g.tags, g.tagOf = slices.Clone(fg.tags), nil
-		own := map[*Site]*Site{}
+		own := map[*graph.Site]*graph.Site{}
 		for i := range g.tags {
 			if sh := g.tags[i].shared; sh != nil {
 				if own[sh] == nil {
@@ -245,7 +245,7 @@ func learnCopy(m *Model) *Model {
 				g.tags[i].shared = own[sh]
 			}
 		}
-		g.Dense = make([]*Block, len(fg.Dense))
+		g.Dense = make([]*graph.Block, len(fg.Dense))
 		for i, b := range fg.Dense {
 			nb := *b
 			g.Dense[i] = &nb
@@ -317,7 +317,7 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 			upd[lo] = fgNumbers{set: true, coefs: form.Coefs, c: form.Const, v: v}
 		}
 	}
-	dense, missing := map[int]Prior{}, map[int]bool{}
+	dense, missing := map[int]graph.Prior{}, map[int]bool{}
 	for _, p := range rec.priors {
 		l := &g.Latents[p.lat]
 		pr := c.gaussianPrior(c.bind(p.call, p.b), l, p.k)
@@ -333,17 +333,17 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 			upd[lo+e] = fgNumbers{set: true, coefs: []float64{1}, c: 0 - pr.Mean[e], v: pr.Var[e]}
 		}
 	}
-	liks := map[*Site]Site{}
+	liks := map[*graph.Site]graph.Site{}
 	for i := range rec.sites {
 		s := &rec.sites[i]
-		lik, params := c.siteAgain(s)
+		lik := c.siteAgain(s)
 		for _, fac := range s.factors {
 			k, _ := fg.siteOf(fac)
 			sh := fg.tags[fg.sites.Tag(k)].shared
 			if old, ok := liks[sh]; ok && !sameLik(old.Lik, lik) {
 				return errShared
 			}
-			liks[sh] = Site{Lik: lik, Params: params}
+			liks[sh] = graph.Site{Lik: lik}
 		}
 	}
 	c.locals = nil
@@ -359,7 +359,7 @@ func (f *LearnFunc) setGraph(c *compiler, fg *FactorGraph) error {
 		}
 	}
 	for sh, s := range liks {
-		sh.Lik, sh.Params = s.Lik, s.Params
+		sh.Lik = s.Lik
 	}
 	fg.gaussians.Rewrite(func(k int, coefs []float64, c, v *float64) {
 		if u := &upd[k]; u.set {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
 	"github.com/fg-infer/fg/stdlib/ad"
@@ -118,11 +119,11 @@ func paramDefault(p stdlib.Param) float64 {
 // hyperJets notes, when differentiating, the jets of the hyperparameters
 // argument i of a (def when omitted) just appended to k.Hyper: NaN for
 // those without one.
-func (c *compiler) hyperJets(k *KernelSpec, a *args, i int, def float64) {
+func (c *compiler) hyperJets(k *graph.KernelSpec, a *args, i int, def float64) {
 	if c.jet != nil {
 		t := c.argTangents(a, i, def)
 		c.fellBack(t)
-		k.jets = appendJets(k.jets, t, len(k.Hyper)-len(k.jets))
+		k.Jets = appendJets(k.Jets, t, len(k.Hyper)-len(k.Jets))
 	}
 }
 
@@ -142,17 +143,17 @@ func appendJets(js []ad.Jet, t tangents, n int) []ad.Jet {
 // of the flattened kernel (the leaves' Hyper, depth first). A kernel
 // evaluated without differentiating (a param no learned one reaches) is
 // constant.
-func (k *KernelSpec) flatJets(out []ad.Jet) []ad.Jet {
+func flatJets(k *graph.KernelSpec, out []ad.Jet) []ad.Jet {
 	if k.Kind.Composite() {
 		for i := range k.Args {
-			out = k.Args[i].flatJets(out)
+			out = flatJets(&k.Args[i], out)
 		}
 		return out
 	}
-	if k.jets == nil {
+	if k.Jets == nil {
 		return append(out, ad.Consts(k.Hyper)...)
 	}
-	return appendJets(out, tangents{j: k.jets}, len(k.Hyper))
+	return appendJets(out, tangents{j: k.Jets}, len(k.Hyper))
 }
 
 // LearnTangents are the derivatives at some learned values x of what
@@ -269,7 +270,7 @@ func (c *compiler) priorTangent(a *args, lat int, k factor.Kind) PriorTangent {
 		if kv.k != kKernel {
 			break
 		}
-		t.Hyper = kv.kern.flatJets(nil)
+		t.Hyper = flatJets(kv.kern, nil)
 		t.Mean = make([]ad.Jet, n)
 		for i := 1; i < len(a.b.Params); i++ {
 			if e := a.expr(i); e != nil && c.readsJet(e) {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib/ad"
 )
@@ -145,7 +146,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *FactorGraph) (t *GraphTangent
 	for _, p := range rec.priors {
 		a := c.bind(p.call, p.b)
 		pt := c.priorTangent(a, p.lat, p.k)
-		if pk, ok := p.k.(factor.PriorKind); ok && !pk.Independent() {
+		if pk, ok := p.k.(graph.PriorKind); ok && !pk.Independent() {
 			for i, d := range fg.Dense {
 				if d.Latent == p.lat {
 					out.Blocks[i] = &pt

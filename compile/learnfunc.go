@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 	"github.com/fg-infer/fg/stdlib"
 	"github.com/fg-infer/fg/stdlib/ad"
@@ -428,10 +429,10 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 // blocks re-evaluates the recorded prior and likelihood slots.
 func (f *LearnFunc) blocks(c *compiler) *Model {
 	m := *f.m
-	byLat := map[int]*Block{}
+	byLat := map[int]*graph.Block{}
 	if f.m.FactorGraph != nil {
 		fg := *f.m.FactorGraph
-		fg.Dense = make([]*Block, len(fg.Dense))
+		fg.Dense = make([]*graph.Block, len(fg.Dense))
 		for i, b := range f.m.FactorGraph.Dense {
 			nb := *b
 			fg.Dense[i], byLat[b.Latent] = &nb, &nb
@@ -453,11 +454,11 @@ func (f *LearnFunc) blocks(c *compiler) *Model {
 			continue
 		}
 		if !copied[s.lat] {
-			b.Sites, copied[s.lat] = append([]Site(nil), b.Sites...), true
+			b.Sites, copied[s.lat] = append([]graph.Site(nil), b.Sites...), true
 		}
-		lik, params := c.siteAgain(&s)
+		lik := c.siteAgain(&s)
 		for k := s.first; k < s.first+s.n; k++ {
-			b.Sites[k].Lik, b.Sites[k].Params = lik, params
+			b.Sites[k].Lik = lik
 		}
 	}
 	c.locals = nil

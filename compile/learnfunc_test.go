@@ -53,16 +53,16 @@ func TestLearnFuncMatchesRecompile(t *testing.T) {
 			t.Errorf("%s: prior covariance %v, recompiled %v", b.Name, mat.Formatted(g.Prior.Cov), mat.Formatted(b.Prior.Cov))
 		}
 		for j, s := range b.Sites {
-			if g.Sites[j].Params["eps"] != s.Params["eps"] {
-				t.Errorf("%s: eps %g, recompiled %g", s.Label, g.Sites[j].Params["eps"], s.Params["eps"])
+			if g.Sites[j].Lik.Params()["eps"] != s.Lik.Params()["eps"] {
+				t.Errorf("%s: eps %g, recompiled %g", s.Label, g.Sites[j].Lik.Params()["eps"], s.Lik.Params()["eps"])
 			}
 			if g.Sites[j].Lik != s.Lik {
 				t.Errorf("%s: likelihood %#v, recompiled %#v (the engines read Lik)", s.Label, g.Sites[j].Lik, s.Lik)
 			}
 		}
 	}
-	if m.Blocks()[0].Sites[1].Params["eps"] != 0.05 {
-		t.Errorf("At changed the original model's sites: eps %g", m.Blocks()[0].Sites[1].Params["eps"])
+	if m.Blocks()[0].Sites[1].Lik.Params()["eps"] != 0.05 {
+		t.Errorf("At changed the original model's sites: eps %g", m.Blocks()[0].Sites[1].Lik.Params()["eps"])
 	}
 	for _, p := range []string{"s2"} {
 		if !f.Positive(p) {
@@ -119,8 +119,8 @@ learn sn2
 		t.Fatal(err)
 	}
 	for j, s := range want.Blocks()[0].Sites {
-		if g := got.Blocks()[0].Sites[j]; g.Lik != s.Lik || g.Params["var"] != 0.7 {
-			t.Errorf("%s: likelihood %#v (var %g), recompiled %#v", s.Label, g.Lik, g.Params["var"], s.Lik)
+		if g := got.Blocks()[0].Sites[j]; g.Lik != s.Lik || g.Lik.Params()["var"] != 0.7 {
+			t.Errorf("%s: likelihood %#v (var %g), recompiled %#v", s.Label, g.Lik, g.Lik.Params()["var"], s.Lik)
 		}
 	}
 	if _, err := f.At([]float64{-1}, false); err == nil || !strings.Contains(err.Error(), "must be > 0") {

@@ -12,25 +12,6 @@ import (
 	"github.com/fg-infer/fg/stdlib"
 )
 
-// StreamSites are the likelihood sites of one plate over libsvm data,
-//
-//	for i in 0..len(X) { y[i] ~ LIK(dot(X[i], w), ...) },
-//
-// kept as a reference to the files instead of one Site per example: the
-// engine (infer/stream) reads the examples from disk on every pass, so the
-// number of examples is bounded by the disk, not by memory. Data is the
-// features file, Labels the labels file (often the same file), both read
-// through FS (nil: the operating system's files).
-type StreamSites struct {
-	Lik          factor.Site        // the likelihood with its parameters: a binary classifier (factor.ClassProb)
-	Params       map[string]float64 // Lik.Params()
-	Data, Labels string
-	FS           fs.FS
-	Rows, Cols   int
-	Label        string // e.g. "probit(y[i]) over 1000 examples of data/train.svm"
-	Pos          ast.Pos
-}
-
 // SparseInput is a libsvm file as the new inputs of a predict statement:
 // its examples are scored against its labels by streaming.
 type SparseInput struct {
@@ -224,7 +205,7 @@ func (c *compiler) addStream(s *ast.ForStmt, t *ast.TildeStmt, call *ast.CallExp
 	lk := k.(factor.LikelihoodKind)
 	a := c.bind(call, b)
 	lik := c.newSite(a, lk, paramIndex(b, lk.Projection()))
-	c.streams[lat] = append(c.streams[lat], StreamSites{Lik: lik, Params: lik.Params(), Data: x.path, Labels: y.path,
+	c.streams[lat] = append(c.streams[lat], graph.StreamSites{Lik: lik, Data: x.path, Labels: y.path,
 		FS: c.opt.FS, Rows: y.info.Rows, Cols: x.cols, Pos: t.Pos(),
 		Label: fmt.Sprintf("%s(%s) over %d examples of %s", b.Name, c.text(t.LHS), y.info.Rows, y.path)})
 }
@@ -264,7 +245,7 @@ func (c *compiler) checkStreamInfer(s *ast.InferStmt, spec *InferSpec, given map
 
 // streamApprox sets the moment scheme of streamed sites: exact (closed
 // forms) for probit and step, gh on the projection for logistic.
-func (c *compiler) streamApprox(s *ast.InferStmt, spec *InferSpec, b *Block, given bool) {
+func (c *compiler) streamApprox(s *ast.InferStmt, spec *InferSpec, b *graph.Block, given bool) {
 	for _, st := range b.Streams {
 		_, closed := st.Lik.(factor.Tilted)
 		switch {

@@ -16,9 +16,9 @@ import (
 // (logC per element).
 type mixComp struct {
 	lik   factor.Site
-	sites []Site // nil for a constant component or one on forms
-	lat   int    // the latent of sites
-	forms []lin  // a projection over several latents or with a constant (a factor-graph site)
+	sites []graph.Site // nil for a constant component or one on forms
+	lat   int          // the latent of sites
+	forms []lin        // a projection over several latents or with a constant (a factor-graph site)
 	logC  []float64
 }
 
@@ -99,11 +99,11 @@ func (c *compiler) mixture(s *ast.TildeStmt, y val, call *ast.CallExpr, name str
 				m.LogC[k] = mc[k].logC[i]
 			}
 		}
-		site := Site{Index: -1}
+		site := graph.Site{Index: -1}
 		if forms == nil {
 			site = mc[first].sites[min(i, len(mc[first].sites)-1)]
 		}
-		site.Lik, site.Y, site.Params, site.Pos = m, y.num[i], m.Params(), s.Pos()
+		site.Lik, site.Y, site.Pos = m, y.num[i], s.Pos()
 		site.Label = fmt.Sprintf("%s(%s)", name, c.elemName(s.LHS, y, i))
 		c.countFactor(s)
 		site.Factor = c.addOffGraph()
@@ -191,7 +191,7 @@ func (c *compiler) mixComponent(s *ast.TildeStmt, y val, e ast.Expr) mixComp {
 }
 
 // sameSites reports whether two components project the latent alike.
-func sameSites(a, b []Site) bool {
+func sameSites(a, b []graph.Site) bool {
 	for i := range a {
 		if a[i].Index != b[i].Index || len(a[i].Proj) != len(b[i].Proj) {
 			return false
@@ -230,7 +230,7 @@ func (c *compiler) checkMixtures(s *ast.InferStmt, spec *InferSpec) {
 	if _, kl := spec.Settings.Divergence.(infer.KL); kl {
 		return
 	}
-	var sites []Site
+	var sites []graph.Site
 	for _, b := range c.m.Blocks() {
 		sites = append(sites, b.Sites...)
 	}

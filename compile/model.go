@@ -21,8 +21,6 @@ import (
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
-	"github.com/fg-infer/fg/stdlib/ad"
-	"github.com/fg-infer/fg/stdlib/kernel"
 )
 
 // Model is a compiled model.
@@ -90,125 +88,13 @@ type Value struct {
 	Pos     ast.Pos
 }
 
-// Block is a dense Gaussian block of the factor graph: the whole real
-// latent Latent (N elements, FactorGraph variables First … First+N−1 in
-// element order) with a Gaussian-family prior over all its elements
-// (normal, mvnormal, gp; student_t and tp serve the block engines only),
-// and, in a model that is all blocks (FactorGraph.Blocks()), the factors
-// that depend on it only through projections aᵀw of its own elements
-// (GP sites a = e_i; linear models a = x_i), its mini-batch potentials
-// over the whole vector and its streamed libsvm plates. In any other
-// factor graph a block has no sites of its own: its sites are affine
-// sites of the graph (FactorGraph.Sites).
-type Block struct {
-	Latent  int    // index into Graph.Latents
-	Name    string // latent name
-	First   int    // FactorGraph variable of element 0
-	N       int
-	Prior   Prior
-	Sites   []Site
-	Batches []BatchFactor
-	Streams []StreamSites // plates over libsvm data, streamed (libsvm.go)
-	Factor  int           // the prior's number (Model.Factors), −1 for a compact latent's
-	Pos     ast.Pos       // the latent's declaration
-	// PriorPos is the prior's statement.
-	PriorPos ast.Pos
-}
-
-// Vars lists the FactorGraph variables of b's elements, in element order.
-func (b *Block) Vars() []int {
-	vars := make([]int, b.N)
-	for e := range vars {
-		vars[e] = b.First + e
-	}
-	return vars
-}
-
 // Blocks is the model's real-latent part viewed as independent Gaussian
 // blocks (FactorGraph.Blocks()), nil when it is not one or there is none.
-func (m *Model) Blocks() []*Block {
+func (m *Model) Blocks() []*graph.Block {
 	if m.FactorGraph == nil {
 		return nil
 	}
 	return m.FactorGraph.Blocks()
-}
-
-// Prior is a block's prior: mean vector and covariance (for student_t/tp the
-// scale matrix), plus for GP/TP priors what prediction and learning need.
-type Prior struct {
-	// Kind is the prior's factor kind (factor.NormalPrior{}, MVNormal{},
-	// GP{}, StudentTPrior{}, TP{}); consumers ask it for its family and
-	// shape.
-	Kind factor.PriorKind
-	Mean []float64
-	Cov  *mat.SymDense
-	// Var, for a normal prior, are the per-element variances (Cov's
-	// diagonal). A block of streamed libsvm sites has Cov nil and reads Var
-	// only, so that its memory stays O(d) (the dense diag(Var) is formed,
-	// and charged against the covariance budget, for other blocks only).
-	Var []float64
-	// Shared, for a normal prior, means Mean and Var hold one number, the
-	// prior of every element (a compact latent's prior, compact.go).
-	Shared bool
-	Nu     float64 // student_t / tp degrees of freedom
-	// GP/TP only: the kernel expression and the training inputs (rows).
-	Kernel KernelSpec
-	X      *mat.Dense
-	// FITC, for gp(kernel, X, inducing = Z), is the sparse approximation
-	// (compile/fitc.go); Cov is then nil.
-	FITC *FITC
-}
-
-// KernelSpec is a kernel expression with its hyperparameters resolved:
-// Kind is a leaf kernel (se, linear, ard, matern32, matern52, bias, white)
-// or a sum or product of Args; Hyper are its numeric hyperparameters in stdlib order;
-// HyperParams names the param (if any) each hyperparameter came from, so
-// `learn` can map params to kernel hyperparameters; Args are sub-kernels.
-type KernelSpec struct {
-	Kind        kernel.Kind
-	Hyper       []float64
-	HyperParams []string
-	Args        []KernelSpec
-	// jets are the hyperparameters' jets in the learned params when the
-	// kernel was evaluated differentiating (learn_jets.go; NaN where one
-	// has none).
-	jets []ad.Jet
-}
-
-// Site is one factor on a single projection aᵀw of the block's vector.
-// Exactly one of Index (≥ 0: a = e_Index) and Proj (non-nil: a = Proj) is set.
-type Site struct {
-	Lik    factor.Site // the likelihood with its parameters: its type is the kind (compare with graph.SameKind, print with Name()) and carries the rules
-	Y      float64     // the observation: ±1 for classification, the target for normal
-	Index  int
-	Proj   []float64
-	Params map[string]float64 // Lik.Params(): eps for step, var for normal; shared by the statement's sites, read only
-	Factor int                // the factor's number (Model.Factors)
-	Label  string             // e.g. "step(y[4])"
-	Pos    ast.Pos
-	// Vars, when non-nil, makes Proj sparse: aᵀw = Σ_k Proj[k]·w[Vars[k]].
-	// Offset is a constant added to the projection, aᵀw + Offset: a
-	// factor-graph site on the joint vector of its latents (infer/run's
-	// gold standards). Block sites leave both zero.
-	Vars   []int
-	Offset float64
-}
-
-// Potential is a log-potential log f(w) of a whole block vector with its
-// gradient and diagonal Hessian, built by compile from `factor exp(EXPR)`
-// by automatic differentiation (stdlib/ad). Derivs fills grad and hdiag
-// (each of length N) and returns log f(w).
-type Potential interface {
-	LogF(w []float64) float64
-	Derivs(w, grad, hdiag []float64) float64
-}
-
-// BatchFactor is a user potential over the whole vector (a mini-batch factor).
-type BatchFactor struct {
-	F      Potential
-	Factor int
-	Label  string
-	Pos    ast.Pos
 }
 
 // InferSpec is one infer line.
@@ -231,8 +117,8 @@ type PredictSpec struct {
 	Name   string
 	Block  int
 	Xnew   *mat.Dense
-	Lik    factor.Site  // the block's likelihood for p(y = +1) or E[y], nil if none
-	Sparse *SparseInput // libsvm new inputs (Xnew nil), scored against their labels
+	Lik    graph.SiteKind // the block's likelihood for p(y = +1) or E[y], nil if none
+	Sparse *SparseInput   // libsvm new inputs (Xnew nil), scored against their labels
 	// Display marks a grid that only a plot reads (fg run --plot's decision
 	// boundary): the gold-standard methods may answer it with a cheaper
 	// predictive (infer/run's displayPrediction) instead of an integral per input.
@@ -256,9 +142,9 @@ type FGPredict struct {
 	Vars      []int // the FactorGraph variables of the latent, in element order
 	Dense     int   // index into FactorGraph.Dense of its gp prior, −1 for projections
 	Scale     float64
-	Rest      Affine
+	Rest      graph.Form
 	SiteScale float64
-	SiteRest  Affine
+	SiteRest  graph.Form
 }
 
 // ExpectSpec is one expect statement.

@@ -137,7 +137,7 @@ func (g *FactorGraph) offGraphFactor(n int) graph.Factor {
 type offList struct {
 	g    *FactorGraph
 	kind offKind
-	b    *Block
+	b    *graph.Block
 }
 
 type offKind int
@@ -306,7 +306,7 @@ func (g *FactorGraph) priorFactor(li int, kind graph.Kind, pos ast.Pos) graph.Fa
 // gateFactor is gate gt as a graph.Factor: an observed likelihood on its
 // selector and the graph variables of its branches' projections, each
 // once, in the order they first appear.
-func (g *FactorGraph) gateFactor(gt *Gate) graph.Factor {
+func (g *FactorGraph) gateFactor(gt *graph.Gate) graph.Factor {
 	vars := []int{g.Discrete[gt.Selector].Var}
 	for _, b := range gt.Branches {
 		for _, v := range b.Aff.Vars {
@@ -331,7 +331,7 @@ func (g *FactorGraph) graphVar(v int) int {
 
 // blockSiteFactor is site s of block b as a graph.Factor: on the elements
 // of b's latent its projection has a non-zero coefficient for, in order.
-func (g *FactorGraph) blockSiteFactor(b *Block, s *Site) graph.Factor {
+func (g *FactorGraph) blockSiteFactor(b *graph.Block, s *graph.Site) graph.Factor {
 	first := g.graph.Latents[b.Latent].First
 	var vars []int
 	switch {
@@ -356,19 +356,19 @@ func (g *FactorGraph) blockSiteFactor(b *Block, s *Site) graph.Factor {
 
 // siteFactor is the likelihood site of kind and statement shared on vars
 // as a graph.Factor.
-func siteFactor(shared *Site, vars []int, label string) graph.Factor {
+func siteFactor(shared *graph.Site, vars []int, label string) graph.Factor {
 	return graph.Factor{Kind: shared.Lik, Vars: vars, Label: label, Pos: shared.Pos}
 }
 
 // siteFactorParams are the parameters of a likelihood site of kind and
-// statement shared with observation y: its likelihood's (Lik.Params(),
-// which shared.Params holds) and y. A mixture lists y only: its Params
+// statement shared with observation y: its likelihood's (Lik.Params())
+// and y. A mixture lists y only: its Params
 // (the weights and the components' parameters) are there for learning to
 // refuse it.
-func siteFactorParams(shared *Site, y float64) []graph.Param {
+func siteFactorParams(shared *graph.Site, y float64) []graph.Param {
 	var out []graph.Param
 	if _, ok := shared.Lik.(factor.Mixture); !ok {
-		for name, v := range shared.Params {
+		for name, v := range shared.Lik.Params() {
 			out = append(out, graph.Param{Name: name, Value: v})
 		}
 	}

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
 )
 
@@ -21,7 +22,7 @@ func netOnly(name string) bool {
 			return false
 		}
 		switch k.(type) {
-		case factor.PriorKind, factor.Selector, factor.DiscretePrior, factor.LikelihoodKind:
+		case graph.PriorKind, factor.Selector, factor.DiscretePrior, factor.LikelihoodKind:
 			return false
 		}
 		found = true

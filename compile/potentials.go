@@ -206,7 +206,7 @@ func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 	if v.size() != 1 {
 		c.fail(e, "exp(...) needs a scalar log-potential, got %s; sum it, e.g. exp(-sum(hinge(m)))", v.describe())
 	}
-	var pot Potential
+	var pot graph.Potential
 	if b := c.lossBatch(e, l); b != nil && lossFastPath {
 		pot = b
 	} else {
@@ -219,7 +219,7 @@ func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 	label := "exp(" + strings.Join(c.plateBindings(), ", ") + ")"
 	c.countFactor(s)
 	fi := c.addOffGraph() // held by its block only (Block.Batches)
-	c.batches[v.sym.lat] = append(c.batches[v.sym.lat], BatchFactor{F: pot, Factor: fi, Label: label, Pos: s.Pos()})
+	c.batches[v.sym.lat] = append(c.batches[v.sym.lat], graph.BatchFactor{F: pot, Factor: fi, Label: label, Pos: s.Pos()})
 }
 
 // plateBindings renders the current plate variables as name=value

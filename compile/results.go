@@ -74,7 +74,7 @@ func (c *compiler) predictStmt(s *ast.PredictStmt) {
 
 // blockLikelihood is the common likelihood of a block's sites (the same
 // kind and parameters for every site), or nil when they differ or are absent.
-func blockLikelihood(b *Block) factor.Site {
+func blockLikelihood(b *graph.Block) graph.SiteKind {
 	if len(b.Sites) == 0 {
 		return nil
 	}

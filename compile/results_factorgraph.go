@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/lang/ast"
@@ -80,7 +79,7 @@ func (c *compiler) fgPredict(s *ast.PredictStmt, a *args, lv val) {
 // fgPredictTarget finds the latent l, scale s and rest r of predictive's
 // first argument s·l + r (element k of the expression is s·l[k] + r for
 // every k, r over other latents), or fails at it.
-func (c *compiler) fgPredictTarget(a *args, lv val) (int, float64, Affine) {
+func (c *compiler) fgPredictTarget(a *args, lv val) (int, float64, graph.Form) {
 	g, fg := c.m.Graph, c.m.FactorGraph
 	var forms func(int) lin
 	if lv.k == kSym {
@@ -102,18 +101,18 @@ func (c *compiler) fgPredictTarget(a *args, lv val) (int, float64, Affine) {
 		}
 	}
 	c.fail(a.at(0), "predictive needs a whole real latent f, or s*f + r with r the same for every element (f + b), e.g. predictive(f, Xtest)")
-	return 0, 0, Affine{}
+	return 0, 0, graph.Form{}
 }
 
 // splitForms writes every form k as s·x[l][k] + r with common s and r, r
 // free of latent l.
-func (c *compiler) splitForms(forms func(int) lin, n, l int) (float64, Affine, bool) {
+func (c *compiler) splitForms(forms func(int) lin, n, l int) (float64, graph.Form, bool) {
 	g := c.m.Graph
 	var s float64
-	var rest Affine
+	var rest graph.Form
 	for k := 0; k < n; k++ {
 		f := forms(k)
-		var r Affine
+		var r graph.Form
 		coef := 0.0
 		for j, id := range f.ids {
 			v := g.Vars[id]
@@ -121,7 +120,7 @@ func (c *compiler) splitForms(forms func(int) lin, n, l int) (float64, Affine, b
 			case v.Latent == l && v.Index == k:
 				coef = f.coefs[j]
 			case v.Latent == l:
-				return 0, Affine{}, false
+				return 0, graph.Form{}, false
 			default:
 				r.Vars = append(r.Vars, c.m.FactorGraph.First[v.Latent]+v.Index)
 				r.Coefs = append(r.Coefs, f.coefs[j])
@@ -132,7 +131,7 @@ func (c *compiler) splitForms(forms func(int) lin, n, l int) (float64, Affine, b
 		if k == 0 {
 			s, rest = coef, r
 		} else if coef != s || !sameAffine(r, rest) {
-			return 0, Affine{}, false
+			return 0, graph.Form{}, false
 		}
 	}
 	return s, rest, s != 0
@@ -144,12 +143,12 @@ func (c *compiler) splitForms(forms func(int) lin, n, l int) (float64, Affine, b
 // common coefficient s) or p(x) + r (otherwise: s = 1, the projection p is
 // Xnew's row), with r common and free of [lo, hi). Otherwise (no sites,
 // or sites that differ) the likelihood is nil: no class probability.
-func fgSiteArgument(fg *FactorGraph, lo, hi int, gp bool) (factor.Site, float64, Affine) {
-	var lik factor.Site
+func fgSiteArgument(fg *FactorGraph, lo, hi int, gp bool) (graph.SiteKind, float64, graph.Form) {
+	var lik graph.SiteKind
 	var s float64
-	var rest Affine
+	var rest graph.Form
 	for _, st := range fg.Sites() {
-		var r Affine
+		var r graph.Form
 		in, coef := 0, 1.0
 		for k, v := range st.Aff.Vars {
 			if v >= lo && v < hi {
@@ -170,24 +169,24 @@ func fgSiteArgument(fg *FactorGraph, lo, hi int, gp bool) (factor.Site, float64,
 		r = sortedAffine(r)
 		switch {
 		case gp && in != 1:
-			return nil, 0, Affine{}
+			return nil, 0, graph.Form{}
 		case lik == nil:
 			lik, s, rest = st.Shared.Lik, coef, r
 		case !graph.SameKind(st.Shared.Lik, lik) || !maps.Equal(st.Shared.Lik.Params(), lik.Params()) || coef != s || !sameAffine(r, rest):
-			return nil, 0, Affine{}
+			return nil, 0, graph.Form{}
 		}
 	}
 	return lik, s, rest
 }
 
 // sortedAffine orders a's terms by variable.
-func sortedAffine(a Affine) Affine {
+func sortedAffine(a graph.Form) graph.Form {
 	idx := make([]int, len(a.Vars))
 	for i := range idx {
 		idx[i] = i
 	}
 	slices.SortFunc(idx, func(i, j int) int { return a.Vars[i] - a.Vars[j] })
-	out := Affine{Const: a.Const}
+	out := graph.Form{Const: a.Const}
 	if len(idx) == 0 {
 		return out
 	}
@@ -198,6 +197,6 @@ func sortedAffine(a Affine) Affine {
 	return out
 }
 
-func sameAffine(a, b Affine) bool {
+func sameAffine(a, b graph.Form) bool {
 	return a.Const == b.Const && slices.Equal(a.Vars, b.Vars) && slices.Equal(a.Coefs, b.Coefs)
 }

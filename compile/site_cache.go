@@ -16,13 +16,12 @@ import (
 // values are read only).
 
 // madeSite is the last likelihood site made by one call: the values of its
-// parameters (the projection left out), the site, the map it was made from
-// and the site's own Params().
+// parameters (the projection left out), the site and the map it was made
+// from.
 type madeSite struct {
-	vals      []float64
-	lik       factor.Site
-	params    map[string]float64
-	likParams map[string]float64
+	vals   []float64
+	lik    factor.Site
+	params map[string]float64
 }
 
 // rememberSite records the site a call made from vals.
@@ -31,19 +30,6 @@ func (c *compiler) rememberSite(call *ast.CallExpr, vals []float64, lik factor.S
 		c.sitesMade = map[*ast.CallExpr]*madeSite{}
 	}
 	c.sitesMade[call] = &madeSite{vals: append([]float64(nil), vals...), lik: lik, params: params}
-}
-
-// likParams is lik.Params() for the site call made last (which lik is),
-// computed once per distinct site.
-func (c *compiler) likParams(call *ast.CallExpr, lik factor.Site) map[string]float64 {
-	e := c.sitesMade[call]
-	if e == nil {
-		return lik.Params()
-	}
-	if e.likParams == nil {
-		e.likParams = lik.Params()
-	}
-	return e.likParams
 }
 
 // sameBits reports whether a and b hold the same float64s bit for bit.

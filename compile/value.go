@@ -38,7 +38,7 @@ type val struct {
 	str    string    // kStr
 	strs   []string  // kList
 	g      *graphVal // kGraph
-	kern   *KernelSpec
+	kern   *graph.KernelSpec
 	sym    *sym
 	dom    graph.Domain // kNum: the declared domain of data (Real by default)
 	src    *srcInfo     // where the numbers came from (csv rows, learned params)

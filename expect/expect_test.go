@@ -20,11 +20,11 @@ func expectFixture() (*compile.Model, []*infer.Result) {
 	g := &graph.Graph{}
 	g.AddLatent("w", graph.Real, 0, []int{2}, ast.NoPos)
 	g.AddLatent("x", graph.Spin, 2, []int{3}, ast.NoPos)
-	blk := &compile.Block{Name: "w", N: 2}
+	blk := &graph.Block{Name: "w", N: 2}
 	for i := 0; i < 5; i++ {
 		lab := "step(y[" + string(rune('0'+i)) + "])"
 		fi := g.AddFactor(graph.Factor{Kind: factor.Step{}, Label: lab})
-		blk.Sites = append(blk.Sites, compile.Site{Lik: factor.Step{Eps: 0.2}, Factor: fi, Label: lab})
+		blk.Sites = append(blk.Sites, graph.Site{Lik: factor.Step{Eps: 0.2}, Factor: fi, Label: lab})
 	}
 	m := &compile.Model{Fset: ast.NewFileSet(), Graph: g, FactorGraph: compile.BlockGraph(blk),
 		Params: map[string]compile.Value{"eps": {Num: []float64{0.2}}},

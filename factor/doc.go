@@ -12,7 +12,7 @@
 //	MeanObs      E[y] under a Gaussian predictive — predict (e.g. expected counts)
 //	ParamGrad    the evidence gradient in the likelihood's parameter — learn
 //	Tabler       a table over discrete states — bp, jtree, gibbs
-//	PriorKind    a real vector prior of a Gaussian block: its family (Gaussian, Student-t) and shape — ep, t-EP, exact, mcmc, learn
+//	graph.PriorKind  a real vector prior of a Gaussian block: its family (Gaussian, Student-t) and shape — ep, t-EP, exact, mcmc, learn
 //	DiscretePrior, Selector, Numerical — discrete priors and potentials
 //
 // The role a kind plays (prior, likelihood, potential, loss) is part of its

@@ -16,7 +16,7 @@ import (
 func TestPriorKinds(t *testing.T) {
 	var names []string
 	for _, k := range All() {
-		p, ok := k.(PriorKind)
+		p, ok := k.(graph.PriorKind)
 		if !ok {
 			if k.Role() == Prior && k.Builtin().Domains[0] == graph.Real && !has[NetKind](k) {
 				t.Errorf("%s: a real-latent prior that is neither a PriorKind nor a NetKind", KeyOf(k))
@@ -24,8 +24,8 @@ func TestPriorKinds(t *testing.T) {
 			continue
 		}
 		names = append(names, p.Name())
-		b := p.Builtin()
-		if p.Role() != Prior || b.Domains[0] != graph.Real {
+		b := k.Builtin()
+		if k.Role() != Prior || b.Domains[0] != graph.Real {
 			t.Errorf("%s: a PriorKind must be a prior on real latents", KeyOf(k))
 		}
 		_, nu := b.Param("nu")

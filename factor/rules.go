@@ -129,40 +129,12 @@ type LogLinear interface {
 	Stat() []float64
 }
 
-// PriorKind is a prior over a whole real vector latent that is kept as
-// the prior of a Gaussian block (or a dense block of a factor graph):
-// its density is of Family
-//
-//   - graph.Gaussian: N(mean, Σ) — EP absorbs it into q once; exact and
-//     mcmc integrate against it;
-//   - graph.StudentT: St(ν, mean, Σ) with ν degrees of freedom — the
-//     prior of t-exponential EP (divergence t(ν) with the same ν); Gaussian
-//     EP replaces it by its ν → ∞ limit N(mean, Σ) (an approximation,
-//     hence experimental).
-//
-// Every consumer asks the kind (its Family and shape) rather than its
-// name.
-type PriorKind interface {
-	Kind
-	// Family is the family of the prior's density.
-	Family() graph.Family
-	// Process reports whether the prior is a process over inputs X whose
-	// covariance (scale) is kernel(X, X): prediction at new inputs and
-	// learning read its kernel and inputs.
-	Process() bool
-	// Independent reports whether the elements are independent a priori,
-	// each with its own mean and variance (a diagonal Gaussian, kept as
-	// the variances alone). A diagonal Student-t scale is not: the
-	// elements of St(ν, m, diag(s)) share one scale mixture.
-	Independent() bool
-}
-
 // The priors of Gaussian blocks.
-var _ = []PriorKind{NormalPrior{}, MVNormal{}, GP{}, StudentTPrior{}, TP{}}
+var _ = []graph.PriorKind{NormalPrior{}, MVNormal{}, GP{}, StudentTPrior{}, TP{}}
 
 // priorFamily is the family of a PriorKind; ok is false for any other kind.
 func priorFamily(k Kind) (f graph.Family, ok bool) {
-	p, ok := k.(PriorKind)
+	p, ok := k.(graph.PriorKind)
 	if !ok {
 		return 0, false
 	}

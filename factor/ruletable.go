@@ -119,7 +119,7 @@ func netSupport(k Kind, c Column) string {
 		return "EP"
 	case c == epVMP && has[VMP](k):
 		return "VMP"
-	case c.gold() && !has[LogDensity](k) && !has[Tabler](k) && !has[PriorKind](k):
+	case c.gold() && !has[LogDensity](k) && !has[Tabler](k) && !has[graph.PriorKind](k):
 		return "LogDensityEdges"
 	}
 	return ""

@@ -3,7 +3,6 @@ package graph
 import (
 	"iter"
 	"math"
-	"reflect"
 	"slices"
 	"sort"
 
@@ -317,16 +316,6 @@ func (c *compactRun) push(scalar float64, vars []int) {
 		c.scalar = append(c.scalar, scalar)
 	}
 	c.n++
-}
-
-// SameParams reports whether a and b are the same parameter map (one
-// allocation, not only equal contents) or both nil: compile's sites of one
-// statement share their statement's map.
-func SameParams(a, b map[string]float64) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // sameTable reports whether a and b are the same slice (not only equal).

@@ -42,7 +42,7 @@ const (
 	Discrete                // one of K states (cat(K), bool, spin)
 	// StudentT is a real vector under a Student-t prior St(ν, m, Σ), the
 	// family of t-exponential EP (families/tfam). Only the prior of a
-	// Gaussian block has it (factor.PriorKind); no Net variable does.
+	// Gaussian block has it (graph.PriorKind); no Net variable does.
 	StudentT
 )
 

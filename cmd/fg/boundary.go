@@ -12,6 +12,7 @@ import (
 	"github.com/fg-infer/fg/cmd/fg/internal/present"
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 )
 
 // boundaryPred names the prediction fg run adds for the decision-boundary
@@ -24,7 +25,7 @@ const boundaryGrid = 61
 // classifies reports whether a site's likelihood is a classifier over ±1
 // labels whose p(y = +1) the engines predict (its factor.ClassProb rule
 // gives class probabilities).
-func classifies(lik factor.Site) bool {
+func classifies(lik graph.Kind) bool {
 	c, ok := lik.(factor.ClassProb)
 	if !ok {
 		return false
@@ -70,7 +71,7 @@ type point []float64
 
 // blockPoints returns the inputs of the block's classification sites and
 // their site indices, or nil when the block is not a 2-D classifier.
-func blockPoints(blk *compile.Block) ([]point, []int) {
+func blockPoints(blk *graph.Block) ([]point, []int) {
 	var pts []point
 	var idx []int
 	for i, s := range blk.Sites {

@@ -7,7 +7,7 @@ import (
 )
 
 // Potential is a log-potential log f(w) of a block vector w ∈ R^d with its
-// gradient and diagonal Hessian (the same method set as compile.Potential;
+// gradient and diagonal Hessian (the same method set as graph.Potential;
 // stdlib/loss.Batch and stdlib/ad.Potential implement it). Derivs fills grad
 // and hdiag (length d) and returns log f(w).
 type Potential interface {

@@ -9,7 +9,7 @@ import (
 )
 
 // Kernel is a kernel expression as plain values, in the conventions of the
-// fg language (compile.KernelSpec without its param names): Kind is se,
+// fg language (graph.KernelSpec without its param names): Kind is se,
 // matern32, matern52 (Hyper = [ℓ, σ²]), linear (Hyper = [ℓ],
 // k = xᵀx'/ℓ²), ard (Hyper = [ℓ_1, …, ℓ_D, σ²]), bias, white
 // (Hyper = [σ²], σ² ≥ 0), sum or prod (two or more Args). Hyper are

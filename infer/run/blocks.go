@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
@@ -21,7 +20,7 @@ import (
 // t-exponential EP for divergence t(nu), fully factorised EP with a
 // numerical scheme when the block has mini-batch factors or asks for
 // family = factorized, and Gaussian-block EP otherwise.
-func (j *job) epBlock(b *compile.Block) (*blockOut, error) {
+func (j *job) epBlock(b *graph.Block) (*blockOut, error) {
 	if len(b.Streams) > 0 {
 		return j.streamBlock(b)
 	}
@@ -49,7 +48,7 @@ func (j *job) epBlock(b *compile.Block) (*blockOut, error) {
 }
 
 // gaussBlock runs infer/ep with the block's prior and sites.
-func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
+func (j *job) gaussBlock(b *graph.Block) (*blockOut, error) {
 	sites, err := j.epSites(b)
 	if err != nil {
 		return nil, err
@@ -86,7 +85,7 @@ func (j *job) gaussBlock(b *compile.Block) (*blockOut, error) {
 // scheme is chosen per site — its closed form when it has one, the default
 // numerical scheme otherwise — so that one site without closed-form
 // moments (logistic) does not change how the others are computed.
-func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
+func (j *job) epLikelihood(s graph.Site) (ep.Likelihood, error) {
 	_, written := j.spec.Options["approx"]
 	if !j.spec.Approx.Numerical() || !written {
 		if lik, ok := s.Lik.(ep.Likelihood); ok {
@@ -100,7 +99,7 @@ func (j *job) epLikelihood(s compile.Site) (ep.Likelihood, error) {
 }
 
 // relaxations lists the sites whose relaxation weight is non-zero.
-func (j *job) relaxations(sites []compile.Site, b []float64) []infer.Relaxation {
+func (j *job) relaxations(sites []graph.Site, b []float64) []infer.Relaxation {
 	var out []infer.Relaxation
 	for i, v := range b {
 		if v != 0 && i < len(sites) {
@@ -111,7 +110,7 @@ func (j *job) relaxations(sites []compile.Site, b []float64) []infer.Relaxation 
 }
 
 // tepBlock runs infer/tep: EP for the t-exponential family.
-func (j *job) tepBlock(b *compile.Block) (*blockOut, error) {
+func (j *job) tepBlock(b *graph.Block) (*blockOut, error) {
 	t := j.st.Divergence.(infer.T)
 	p := &tep.Problem{Nu: t.Nu, Mean: b.Prior.Mean, Scale: b.Prior.Cov}
 	for _, s := range b.Sites {
@@ -138,7 +137,7 @@ func (j *job) tepBlock(b *compile.Block) (*blockOut, error) {
 
 // tepSite is the infer/tep site of s: its likelihood, whose t-EP rule
 // (factor.Escort) infer/tep calls, and its projection.
-func tepSite(s compile.Site) (tep.Site, error) {
+func tepSite(s graph.Site) (tep.Site, error) {
 	lik, ok := s.Lik.(factor.Escort)
 	if !ok {
 		return tep.Site{}, fmt.Errorf("divergence t has no escort rule for %s sites", s.Lik.Name())
@@ -148,7 +147,7 @@ func tepSite(s compile.Site) (tep.Site, error) {
 
 // ffBlock runs fully factorised EP (infer/ffep) over the block's mini-batch
 // factors and its sites, each turned into a potential of the whole vector.
-func (j *job) ffBlock(b *compile.Block) (*blockOut, error) {
+func (j *job) ffBlock(b *graph.Block) (*blockOut, error) {
 	pv, err := diagonal(b.Prior.Cov)
 	if err != nil {
 		return nil, fmt.Errorf("fully factorised EP (mini-batch factors or family = factorized) %w", err)
@@ -203,7 +202,7 @@ func diagonal(c *mat.SymDense) ([]float64, error) {
 
 // goldProblem is the block's prior and its total log-likelihood
 // log Π_i p(y_i | a_iᵀw) + Σ_k log f_k(w), for the gold standards.
-func goldProblem(b *compile.Block) (mean []float64, cov *mat.SymDense, loglik func(w []float64) float64, err error) {
+func goldProblem(b *graph.Block) (mean []float64, cov *mat.SymDense, loglik func(w []float64) float64, err error) {
 	if b.Prior.Kind.Family() != graph.Gaussian {
 		return nil, nil, nil, fmt.Errorf("exact and mcmc need a Gaussian prior; %s priors are not supported by them", b.Prior.Kind.Name())
 	}
@@ -227,7 +226,7 @@ func goldProblem(b *compile.Block) (mean []float64, cov *mat.SymDense, loglik fu
 // exactBlock runs the gold standard of a block: the closed form when every
 // site is a Gaussian observation of a projection (any dimension, no jitter),
 // else quadrature (dimension ≤ 3).
-func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
+func (j *job) exactBlock(b *graph.Block) (*blockOut, error) {
 	mean, cov, ll, err := goldProblem(b)
 	if err != nil {
 		return nil, err
@@ -261,7 +260,7 @@ func (j *job) exactBlock(b *compile.Block) (*blockOut, error) {
 // linearProblem is the block as a linear-Gaussian problem when its every
 // site is a normal observation y ~ N(aᵀw + c, var) and it has no exp(...)
 // potential.
-func linearProblem(b *compile.Block) (exact.Linear, bool) {
+func linearProblem(b *graph.Block) (exact.Linear, bool) {
 	n := len(b.Sites)
 	if len(b.Batches) > 0 || len(b.Streams) > 0 || n == 0 || b.Prior.Cov == nil || int64(n)*int64(b.N+n)*8*3 > infer.MemoryBudget() {
 		return exact.Linear{}, false // the design and S = A Σ0 Aᵀ + R, with their working copies, must fit
@@ -303,7 +302,7 @@ func (j *job) exactMethod() string {
 // standard deviations): infer.StepQuadTol when a step site makes the
 // integrand discontinuous, else infer.DefaultQuadTol. `tol` is not an
 // option of exact (compile refuses it), so the infer line has no say.
-func (j *job) exactTol(b *compile.Block) float64 {
+func (j *job) exactTol(b *graph.Block) float64 {
 	for _, s := range b.Sites {
 		if _, ok := s.Lik.(factor.Discontinuous); ok {
 			return infer.StepQuadTol
@@ -313,11 +312,11 @@ func (j *job) exactTol(b *compile.Block) float64 {
 }
 
 // essBlock runs elliptical slice sampling from prior draws.
-func (j *job) essBlock(b *compile.Block) (*blockOut, error) { return j.ess(b, nil) }
+func (j *job) essBlock(b *graph.Block) (*blockOut, error) { return j.ess(b, nil) }
 
 // ess runs elliptical slice sampling, every chain from its point of init
 // (nil: from prior draws with a positive likelihood).
-func (j *job) ess(b *compile.Block, init [][]float64) (*blockOut, error) {
+func (j *job) ess(b *graph.Block, init [][]float64) (*blockOut, error) {
 	mean, cov, ll, err := goldProblem(b)
 	if err != nil {
 		return nil, err
@@ -334,7 +333,7 @@ func (j *job) ess(b *compile.Block, init [][]float64) (*blockOut, error) {
 
 // mcmcOut is a sampler's result on the joint vector of b: its summaries
 // and, when done, the predictions of b's predict statements over its draws.
-func (j *job) mcmcOut(b *compile.Block, res *mcmc.Result) (*blockOut, error) {
+func (j *job) mcmcOut(b *graph.Block, res *mcmc.Result) (*blockOut, error) {
 	o := &blockOut{status: res.Status, message: res.Message, stats: res.Stats}
 	if res.Status == infer.Done {
 		o.message = "" // a jitter note is a warning (goldWarnings), not a reason for a status
@@ -352,7 +351,7 @@ func (j *job) mcmcOut(b *compile.Block, res *mcmc.Result) (*blockOut, error) {
 // goldWarnings warns when a gold standard had to add jitter δ to a
 // numerically singular prior covariance (duplicate GP inputs): both exact
 // and mcmc then use N(m0, Σ0 + δI) (gauss.CholeskyJitter).
-func (j *job) goldWarnings(b *compile.Block, jitter float64) {
+func (j *job) goldWarnings(b *graph.Block, jitter float64) {
 	switch {
 	case jitter > 0 && b.Prior.Kind.Process():
 		j.warnOnce("%s: the prior covariance is numerically singular (duplicate or very close GP inputs?); used N(m0, Σ0 + %.3g I)", b.Name, jitter)
@@ -373,7 +372,7 @@ func withOption(m map[string]string, k, v string) map[string]string {
 }
 
 // project returns the site's projection aᵀw + Offset.
-func project(s compile.Site, w []float64) float64 {
+func project(s graph.Site, w []float64) float64 {
 	f := s.Offset
 	switch {
 	case s.Vars != nil:

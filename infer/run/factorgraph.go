@@ -12,6 +12,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/fgraph"
@@ -86,7 +87,7 @@ func (j *job) fgMessages(fg *compile.FactorGraph, exact bool) error {
 // factor as in the block engines), the other sites with the infer line's
 // moment scheme, and the dense blocks. It returns the sites added as EP
 // sites, in order (fgraph.Result.B follows it).
-func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []compile.Site, error) {
+func (j *job) fgraphOf(fg *compile.FactorGraph) (*fgraph.Graph, []graph.Site, error) {
 	_, relax := j.st.Divergence.(infer.RelaxedKL)
 	g, sites, err := graphOf(fg, relax, j.epLikelihood)
 	if err == nil {
@@ -108,9 +109,9 @@ func (j *job) warnJitter(fg *compile.FactorGraph, delta float64) {
 // epLik gives the sites: Gaussian observations as linear-Gaussian
 // factors unless relax, the other sites as EP sites; it returns the sites
 // added as EP sites, in order.
-func graphOf(fg *compile.FactorGraph, relax bool, epLik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, []compile.Site, error) {
+func graphOf(fg *compile.FactorGraph, relax bool, epLik func(graph.Site) (ep.Likelihood, error)) (*fgraph.Graph, []graph.Site, error) {
 	g := priorGraph(fg)
-	var liks []compile.Site
+	var liks []graph.Site
 	for r := range fg.SiteGroups() {
 		if n, ok := r.Shared.Lik.(factor.Normal); ok && !relax {
 			g.AddAffines(fg.SiteForms(), r.From, r.To, n.Var)
@@ -144,7 +145,7 @@ func priorGraph(fg *compile.FactorGraph) *fgraph.Graph {
 }
 
 // fgGold runs a gold standard (exactBlock, essBlock) on the joint block of fg.
-func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOut, error)) error {
+func (j *job) fgGold(fg *compile.FactorGraph, run func(*graph.Block) (*blockOut, error)) error {
 	b, delta, err := jointBlock(j.m, fg)
 	if err != nil {
 		return err
@@ -165,7 +166,7 @@ func (j *job) fgGold(fg *compile.FactorGraph, run func(*compile.Block) (*blockOu
 // blocks' covariances copied as given, with the jitter δ added to a
 // singular one, returned) and every site as the sparse projection aᵀx + c
 // of the joint vector.
-func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, float64, error) {
+func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*graph.Block, float64, error) {
 	mean, cov, delta, err := fg.JointPrior()
 	if err != nil {
 		return nil, 0, err
@@ -174,9 +175,9 @@ func jointBlock(m *compile.Model, fg *compile.FactorGraph) (*compile.Block, floa
 }
 
 // jointBlockOf is jointBlock with its prior N(mean, cov) given.
-func jointBlockOf(m *compile.Model, fg *compile.FactorGraph, mean []float64, cov *mat.SymDense) *compile.Block {
-	b := &compile.Block{Latent: -1, Name: jointName(m, fg), N: fg.NumVars,
-		Prior: compile.Prior{Kind: factor.MVNormal{}, Mean: mean, Cov: cov}}
+func jointBlockOf(m *compile.Model, fg *compile.FactorGraph, mean []float64, cov *mat.SymDense) *graph.Block {
+	b := &graph.Block{Latent: -1, Name: jointName(m, fg), N: fg.NumVars,
+		Prior: graph.Prior{Kind: factor.MVNormal{}, Mean: mean, Cov: cov}}
 	for i, s := range fg.Sites() {
 		site := fg.SiteAt(i)
 		site.Vars, site.Proj, site.Offset = slices.Clone(s.Aff.Vars), slices.Clone(s.Aff.Coefs), s.Aff.Const
@@ -242,7 +243,7 @@ func (j *job) perLatent(v infer.Variable) []infer.Variable {
 // with s halved after every 100 draws of zero likelihood. Where a chain
 // starts does not change what it samples, and R-hat still compares the
 // chains.
-func (j *job) fgESS(b *compile.Block) (*blockOut, error) {
+func (j *job) fgESS(b *graph.Block) (*blockOut, error) {
 	o, err := j.essBlock(b)
 	if !errors.Is(err, mcmc.ErrNoStart) {
 		return o, err
@@ -257,7 +258,7 @@ func (j *job) fgESS(b *compile.Block) (*blockOut, error) {
 
 // epStarts returns a starting point of positive likelihood per chain, drawn
 // around the ep posterior of the factor graph (see fgESS).
-func (j *job) epStarts(b *compile.Block) ([][]float64, error) {
+func (j *job) epStarts(b *graph.Block) ([][]float64, error) {
 	g, _, err := j.fgraphOf(j.m.FactorGraph)
 	if err != nil {
 		return nil, err

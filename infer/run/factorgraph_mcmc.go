@@ -6,6 +6,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/mcmc"
 )
 
@@ -52,7 +53,7 @@ func (j *job) fgChain(fg *compile.FactorGraph) error {
 		}
 		p.Sites = append(p.Sites, mcmc.ChainSite{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, LogLik: siteValue(s.BlockSite())})
 	}
-	b := &compile.Block{Latent: -1, Name: jointName(j.m, fg), N: fg.NumVars}
+	b := &graph.Block{Latent: -1, Name: jointName(j.m, fg), N: fg.NumVars}
 	s := mcmc.ChainSettings{Samples: j.spec.Samples, Burnin: burnin(j.spec.MCMCSpec), Chains: j.spec.Chains, Seed: j.st.Seed,
 		KeepDraws: len(j.predictsOf(b)) > 0, Progress: j.drawProgress()}
 	res, err := mcmc.RunChain(j.ctx, p, s)

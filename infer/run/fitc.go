@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/stdlib/kernel"
@@ -14,7 +14,7 @@ import (
 // fitcBlock runs FITC EP (infer/ep's RunFITC) on a block whose gp prior
 // has inducing inputs: K_uu = k(Z, Z), K_fu = k(X, Z) and k(x_i, x_i) are
 // all it evaluates (O(n m) memory; compile bounds n·m).
-func (j *job) fitcBlock(b *compile.Block) (*blockOut, error) {
+func (j *job) fitcBlock(b *graph.Block) (*blockOut, error) {
 	p, err := fitcProblem(b)
 	if err != nil {
 		return nil, err
@@ -44,7 +44,7 @@ func (j *job) fitcBlock(b *compile.Block) (*blockOut, error) {
 
 // fitcProblem evaluates the kernel at the inducing inputs; the jitter is
 // the model's or GPML's 1e-6·trace(K_uu)/m.
-func fitcProblem(b *compile.Block) (*ep.FITCProblem, error) {
+func fitcProblem(b *graph.Block) (*ep.FITCProblem, error) {
 	k, err := b.Prior.Kernel.Kernel()
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func fitcProblem(b *compile.Block) (*ep.FITCProblem, error) {
 }
 
 // fitcInputs evaluates kernel k at the inputs X and the inducing inputs of f.
-func fitcInputs(k kernel.Kernel, X *mat.Dense, f *compile.FITC) *ep.FITCProblem {
+func fitcInputs(k kernel.Kernel, X *mat.Dense, f *graph.FITC) *ep.FITCProblem {
 	n, _ := X.Dims()
 	p := &ep.FITCProblem{Kuu: k.Matrix(f.Z), Kfu: k.Cross(X, f.Z), Kdiag: make([]float64, n), Jitter: f.Jitter}
 	for i := range p.Kdiag {
@@ -68,7 +68,7 @@ func fitcInputs(k kernel.Kernel, X *mat.Dense, f *compile.FITC) *ep.FITCProblem 
 
 // fitcPredictions evaluates the block's predict statements with GPML's
 // FITC predictive distribution.
-func (j *job) fitcPredictions(b *compile.Block, res *ep.FITCResult) ([]infer.Prediction, error) {
+func (j *job) fitcPredictions(b *graph.Block, res *ep.FITCResult) ([]infer.Prediction, error) {
 	k, err := b.Prior.Kernel.Kernel()
 	if err != nil {
 		return nil, err

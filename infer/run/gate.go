@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/exact"
@@ -35,7 +36,7 @@ import (
 
 // gatedGraph is fg as an infer/fgraph graph with its discrete variables
 // and gates; lik maps a site to the engine's likelihood.
-func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
+func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(graph.Site) (ep.Likelihood, error)) (*fgraph.Graph, error) {
 	g := priorGraph(fg)
 	j.warnJitter(fg, g.Jitter())
 	for i, s := range fg.Sites() {
@@ -65,7 +66,7 @@ func (j *job) gatedGraph(fg *compile.FactorGraph, lik func(compile.Site) (ep.Lik
 
 // closedForm is a site's closed-form likelihood: a Gaussian observation
 // (factor.Normal) for Enumerate.
-func closedForm(s compile.Site) (ep.Likelihood, error) {
+func closedForm(s graph.Site) (ep.Likelihood, error) {
 	l, ok := s.Lik.(ep.Likelihood)
 	if !ok {
 		return nil, fmt.Errorf("%s has no closed form", s.Lik.Name())
@@ -98,12 +99,12 @@ func (j *job) gatedEP(fg *compile.FactorGraph) error {
 // gates' in fg.Gates order) by factor label and position, leaving out the
 // factors whose relaxation was pruned (b = 0), as for sites elsewhere.
 func (j *job) gateRelaxations(fg *compile.FactorGraph, b []float64) []infer.Relaxation {
-	sites := make([]compile.Site, 0, fg.NumSites()+len(fg.Gates))
+	sites := make([]graph.Site, 0, fg.NumSites()+len(fg.Gates))
 	for i := range fg.NumSites() {
 		sites = append(sites, fg.SiteAt(i))
 	}
 	for _, g := range fg.Gates {
-		sites = append(sites, compile.Site{Label: g.Label, Pos: g.Pos})
+		sites = append(sites, graph.Site{Label: g.Label, Pos: g.Pos})
 	}
 	return j.relaxations(sites, b)
 }

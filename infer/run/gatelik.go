@@ -7,6 +7,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/internal/mathx"
 )
 
@@ -29,7 +30,7 @@ type gatedLik struct {
 type logTerm struct {
 	d   factor.LogDensity
 	y   float64
-	aff compile.Affine
+	aff graph.Form
 }
 
 // gateTerm is a gate: its branches on the selector's states.
@@ -47,7 +48,7 @@ func newGatedLik(fg *compile.FactorGraph) (*gatedLik, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: %s has no log-density", fg.SiteLabel(i), s.Shared.Lik.Name())
 		}
-		aff := compile.Affine{Vars: slices.Clone(s.Aff.Vars), Coefs: slices.Clone(s.Aff.Coefs), Const: s.Aff.Const}
+		aff := graph.Form{Vars: slices.Clone(s.Aff.Vars), Coefs: slices.Clone(s.Aff.Coefs), Const: s.Aff.Const}
 		g.sites = append(g.sites, logTerm{d, s.Y, aff})
 	}
 	for d, dv := range fg.Discrete {

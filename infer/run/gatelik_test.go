@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/exact"
 	"github.com/fg-infer/fg/infer/fgraph"
@@ -206,7 +207,7 @@ func (noWeight) LogLik(y, f float64) (v, g, h float64) { return math.Inf(-1), 0,
 // the selector's posterior is its prior — a distribution, not the log
 // values it was computed from.
 func TestGatedPosteriorImpossible(t *testing.T) {
-	br := logTerm{d: noWeight{}, aff: compile.Affine{Vars: []int{0}, Coefs: []float64{1}}}
+	br := logTerm{d: noWeight{}, aff: graph.Form{Vars: []int{0}, Coefs: []float64{1}}}
 	g := &gatedLik{gates: []gateTerm{{z: 0, branches: []logTerm{br, br}}},
 		logPrior: [][]float64{{math.Log(0.3), math.Log(0.7)}}, of: [][]int{{0}}}
 	out := make([]float64, 2)

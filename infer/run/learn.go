@@ -242,9 +242,9 @@ func learnable(m *compile.Model) error {
 
 // siteLik is the infer/ep likelihood of a site whose kind has a learning
 // rule (package factor's table, column learn).
-func siteLik(s compile.Site) (ep.Likelihood, error) {
+func siteLik(s graph.Site) (ep.Likelihood, error) {
 	lik, ok := s.Lik.(ep.Likelihood)
-	if _, learnable := factor.Support(s.Lik, factor.Column{Method: infer.ColumnLearn}); !ok || !learnable {
+	if _, learnable := factor.Support(siteRules(s.Lik), factor.Column{Method: infer.ColumnLearn}); !ok || !learnable {
 		return nil, fmt.Errorf("%s sites have no closed-form EP evidence; learn needs %s sites", s.Lik.Name(), learnableSites())
 	}
 	return lik, nil
@@ -501,7 +501,7 @@ func hyperUses(ds []snapshot, bi int) []int {
 // differenced covariance; nil when K does not change. A param that moves a
 // single hyperparameter j, moved by no other param (uses[j] = 1), scales
 // ∂K/∂θ_j in place (the same numbers as a sum into a new matrix).
-func (lb *learnBuilder) dCov(b *compile.Block, d snapshot, bi int, grads *[]*mat.SymDense, uses []int) (*mat.SymDense, error) {
+func (lb *learnBuilder) dCov(b *graph.Block, d snapshot, bi int, grads *[]*mat.SymDense, uses []int) (*mat.SymDense, error) {
 	if !gaussianProcess(b.Prior) {
 		if d.cov[bi] == nil || mat.Norm(d.cov[bi], math.Inf(1)) == 0 {
 			return nil, nil
@@ -694,12 +694,12 @@ func nonzero(v []float64) bool {
 // gaussianProcess reports whether a block's prior is a Gaussian process
 // (gp): its covariance kernel(X, X) is differentiated in the kernel's
 // hyperparameters rather than differenced.
-func gaussianProcess(p compile.Prior) bool {
+func gaussianProcess(p graph.Prior) bool {
 	return p.Kind.Process() && p.Kind.Family() == graph.Gaussian
 }
 
 // kernelOf maps a compiled kernel expression to infer/learn's plain values.
-func kernelOf(k compile.KernelSpec) learn.Kernel {
+func kernelOf(k graph.KernelSpec) learn.Kernel {
 	out := learn.Kernel{Kind: k.Kind, Hyper: append([]float64(nil), k.Hyper...)}
 	for _, a := range k.Args {
 		out.Args = append(out.Args, kernelOf(a))
@@ -708,7 +708,7 @@ func kernelOf(k compile.KernelSpec) learn.Kernel {
 }
 
 // kernelParams flattens HyperParams in the order of learn.Kernel.Flat.
-func kernelParams(k compile.KernelSpec) []string {
+func kernelParams(k graph.KernelSpec) []string {
 	if k.Kind.Composite() {
 		var out []string
 		for _, a := range k.Args {
@@ -767,7 +767,7 @@ func equalFloats(a, b []float64) bool {
 	return true
 }
 
-func sameKernelShape(a, b compile.KernelSpec) bool {
+func sameKernelShape(a, b graph.KernelSpec) bool {
 	if a.Kind != b.Kind || len(a.Hyper) != len(b.Hyper) || len(a.Args) != len(b.Args) {
 		return false
 	}

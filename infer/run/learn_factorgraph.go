@@ -96,8 +96,8 @@ func learnViewOf(m *compile.Model, jt *jointTangents) (*compile.Model, error) {
 // carries it, as in fgraph's dense joint (a zero-variance coordinate
 // changes neither the evidence nor its gradient). Its prior is jt's when
 // that was computed (with its tangents), else fg.JointPrior.
-func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph, jt *jointTangents) (*compile.Block, error) {
-	var b *compile.Block
+func jointLearnBlock(m *compile.Model, fg *compile.FactorGraph, jt *jointTangents) (*graph.Block, error) {
+	var b *graph.Block
 	if jt != nil && jt.cov != nil {
 		b = jointBlockOf(m, fg, jt.mean, jt.cov)
 	} else {
@@ -301,7 +301,7 @@ func sameGraph(a, b *compile.FactorGraph) error {
 	if b == nil || a.NumVars != b.NumVars || a.NumGaussians() != b.NumGaussians() || a.NumSites() != b.NumSites() || len(a.Dense) != len(b.Dense) {
 		return fmt.Errorf("changes the variables or factors of the factor graph")
 	}
-	same := func(x, y compile.Affine) bool {
+	same := func(x, y graph.Form) bool {
 		return slices.Equal(x.Vars, y.Vars) && equalFloats(x.Coefs, y.Coefs) && x.Const == y.Const
 	}
 	for i, f := range a.Gaussians() {

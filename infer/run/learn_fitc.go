@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/learn"
 )
@@ -26,7 +26,7 @@ import (
 // default jitter 1e-6·tr(K_uu)/m is re-evaluated on each side, so its
 // derivative is included. The inducing inputs and an explicit jitter stay
 // fixed; sites whose likelihood parameters are learned are refused.
-func (lb *learnBuilder) fitcLearnBlock(cb *compile.Block, bi int, d []snapshot) (*learn.FITCBlock, error) {
+func (lb *learnBuilder) fitcLearnBlock(cb *graph.Block, bi int, d []snapshot) (*learn.FITCBlock, error) {
 	if err := sameFITC(lb.m.Blocks()[bi], cb); err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (lb *learnBuilder) fitcLearnBlock(cb *compile.Block, bi int, d []snapshot) 
 
 // sameFITC refuses a learned param that reaches the inducing inputs or the
 // explicit jitter of a FITC prior.
-func sameFITC(a, b *compile.Block) error {
+func sameFITC(a, b *graph.Block) error {
 	fa, fb := a.Prior.FITC, b.Prior.FITC
 	if fa == nil || fb == nil || !mat.Equal(fa.Z, fb.Z) || fa.JitterSet != fb.JitterSet || fa.Jitter != fb.Jitter {
 		return fmt.Errorf("learn: a learned param changes the inducing inputs or the jitter of %s; learn keeps them fixed and changes kernel hyperparameters only", a.Name)
@@ -68,7 +68,7 @@ func sameFITC(a, b *compile.Block) error {
 // fitcDeriv is the derivative of block b's FITC inputs along dth, the
 // derivative of its flattened kernel hyperparameters, by a central
 // difference of kernel evaluations.
-func fitcDeriv(b *compile.Block, dth []float64) (*ep.FITCDeriv, error) {
+func fitcDeriv(b *graph.Block, dth []float64) (*ep.FITCDeriv, error) {
 	k := kernelOf(b.Prior.Kernel)
 	th := k.Flat()
 	eps := math.Inf(1)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/stdlib/ad"
 )
 
@@ -166,7 +167,7 @@ func jetGrad(j ad.Jet, k int, v float64) float64 {
 // the kernel hyperparameters of a gp prior, the mean and the covariance
 // (diagonal from a normal prior's variances) otherwise; NaN where p has
 // none.
-func priorDerivs(ds []snapshot, bi int, b *compile.Block, p compile.PriorTangent, s0 snapshot) {
+func priorDerivs(ds []snapshot, bi int, b *graph.Block, p compile.PriorTangent, s0 snapshot) {
 	nan := ad.Const(math.NaN())
 	at := jetAt
 	n := len(s0.mean[bi])

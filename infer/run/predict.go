@@ -7,6 +7,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/ffep"
@@ -16,7 +17,7 @@ import (
 // predictsOf returns the predict statements on block b.
 // On a factor-graph model these are the predicts of its joint block (the
 // gold standards' block, jointBlock): every predict of the model.
-func (j *job) predictsOf(b *compile.Block) []*compile.PredictSpec {
+func (j *job) predictsOf(b *graph.Block) []*compile.PredictSpec {
 	var out []*compile.PredictSpec
 	for _, p := range j.m.Predicts {
 		if p.FG != nil && b.Latent < 0 && j.m.FactorGraph != nil {
@@ -32,7 +33,7 @@ func (j *job) predictsOf(b *compile.Block) []*compile.PredictSpec {
 
 // kernelInputs returns, for a GP/TP prior, the cross covariance k(X*, X)
 // and the prior variances k(x*, x*) of the new inputs.
-func kernelInputs(pr *compile.Prior, xnew *mat.Dense) (*mat.Dense, []float64) {
+func kernelInputs(pr *graph.Prior, xnew *mat.Dense) (*mat.Dense, []float64) {
 	k := &pr.Kernel
 	ks := k.Cross(xnew, pr.X)
 	t, _ := xnew.Dims()
@@ -44,12 +45,12 @@ func kernelInputs(pr *compile.Prior, xnew *mat.Dense) (*mat.Dense, []float64) {
 	return ks, kss
 }
 
-func hasKernel(b *compile.Block) bool {
+func hasKernel(b *graph.Block) bool {
 	return b.Prior.Kind.Process()
 }
 
 // epPredictions evaluates the block's predict statements on an EP result.
-func (j *job) epPredictions(b *compile.Block, res *ep.Result) ([]infer.Prediction, error) {
+func (j *job) epPredictions(b *graph.Block, res *ep.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
 		var mean, vr []float64
@@ -108,7 +109,7 @@ func predictLik(p *compile.PredictSpec) ep.Likelihood {
 }
 
 // tepPredictions evaluates the block's predict statements on a t-EP result.
-func (j *job) tepPredictions(b *compile.Block, res *tep.Result) ([]infer.Prediction, error) {
+func (j *job) tepPredictions(b *graph.Block, res *tep.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
 		lik, hasProb := p.Lik.(factor.Escort) // nil: no Prob

@@ -2,6 +2,7 @@ package run
 
 import (
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/exact"
 	"github.com/fg-infer/fg/infer/mcmc"
@@ -21,7 +22,7 @@ const displaySeed = 1
 // Gaussian with the exact mean and covariance would not: under the step
 // likelihood the boundary p = ½ lies where the median of aᵀw is 0, not its
 // mean. The standard error on p(y* = +1) is at most ½/√1000 ≈ 0.016.
-func exactDisplay(b *compile.Block, p *compile.PredictSpec, res *exact.Result) (infer.Prediction, error) {
+func exactDisplay(b *graph.Block, p *compile.PredictSpec, res *exact.Result) (infer.Prediction, error) {
 	draws, err := res.Draws(maxDisplayDraws, displaySeed)
 	if err != nil {
 		return infer.Prediction{}, err
@@ -32,13 +33,13 @@ func exactDisplay(b *compile.Block, p *compile.PredictSpec, res *exact.Result) (
 // mcmcDisplay answers a display grid from at most maxDisplayDraws draws,
 // evenly thinned over every chain: the same Monte Carlo predictive as
 // mcmcPredictions, without the per-point error summaries (ESS, R-hat).
-func mcmcDisplay(b *compile.Block, p *compile.PredictSpec, res *mcmc.Result) (infer.Prediction, error) {
+func mcmcDisplay(b *graph.Block, p *compile.PredictSpec, res *mcmc.Result) (infer.Prediction, error) {
 	return drawsPrediction(b, p, thinDraws(res.Draws, maxDisplayDraws))
 }
 
 // drawsPrediction averages goldFuncs over posterior draws (by addTo, which
 // computes each predictor's mean once per draw).
-func drawsPrediction(b *compile.Block, p *compile.PredictSpec, draws [][]float64) (infer.Prediction, error) {
+func drawsPrediction(b *graph.Block, p *compile.PredictSpec, draws [][]float64) (infer.Prediction, error) {
 	ps, err := goldPredictors(b, p)
 	if err != nil {
 		return infer.Prediction{}, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/fgraph"
 )
@@ -60,7 +61,7 @@ func fgBase(fg *compile.FactorGraph, p *compile.PredictSpec) (*fgRows, error) {
 }
 
 // affineOf returns the rows of s·g* + rest.
-func (b *fgRows) affineOf(s float64, rest compile.Affine) *fgRows {
+func (b *fgRows) affineOf(s float64, rest graph.Form) *fgRows {
 	t, k := b.X.Dims()
 	out := &fgRows{vars: append(append([]int(nil), b.vars...), rest.Vars...),
 		X: mat.NewDense(t, k+len(rest.Vars), nil), c: make([]float64, t), v: make([]float64, t)}
@@ -137,7 +138,7 @@ func (j *job) fgPredictions(res *fgraph.Result) ([]infer.Prediction, error) {
 // fgGoldPredictors are the gold standards' predictors of p over the joint
 // vector of b (jointBlock): each row as a dense projection of all the
 // variables, with its constant and conditional variance.
-func (j *job) fgGoldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, error) {
+func (j *job) fgGoldPredictors(b *graph.Block, p *compile.PredictSpec) ([]goldPredictor, error) {
 	out, arg, err := fgPredictRows(j.m.FactorGraph, p)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/exact"
@@ -119,7 +120,7 @@ func (g goldPredictor) probAt(m, v float64) float64 {
 
 // predictorsOf builds one predictor per new input of p: goldPredictors,
 // or fgGoldPredictors on a factor-graph model's joint block.
-func (j *job) predictorsOf(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, error) {
+func (j *job) predictorsOf(b *graph.Block, p *compile.PredictSpec) ([]goldPredictor, error) {
 	if p.FG != nil {
 		return j.fgGoldPredictors(b, p)
 	}
@@ -127,7 +128,7 @@ func (j *job) predictorsOf(b *compile.Block, p *compile.PredictSpec) ([]goldPred
 }
 
 // goldPredictors builds one predictor per new input of p.
-func goldPredictors(b *compile.Block, p *compile.PredictSpec) ([]goldPredictor, error) {
+func goldPredictors(b *graph.Block, p *compile.PredictSpec) ([]goldPredictor, error) {
 	lik := predictLik(p)
 	obs, _ := p.Lik.(factor.MeanObs)
 	t, _ := p.Xnew.Dims()
@@ -240,7 +241,7 @@ func assemble(name string, ps []goldPredictor, vals []float64) infer.Prediction 
 
 // exactPredictions evaluates the block's predict statements: in closed
 // form on a closed-form Gaussian posterior, else by quadrature.
-func (j *job) exactPredictions(b *compile.Block, res *exact.Result) ([]infer.Prediction, error) {
+func (j *job) exactPredictions(b *graph.Block, res *exact.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
 		if res.ClosedForm() && !p.Display {
@@ -318,7 +319,7 @@ func gaussianPrediction(name string, ps []goldPredictor, mean []float64, cov *ma
 }
 
 // mcmcPredictions evaluates the block's predict statements over the draws.
-func (j *job) mcmcPredictions(b *compile.Block, res *mcmc.Result) ([]infer.Prediction, error) {
+func (j *job) mcmcPredictions(b *graph.Block, res *mcmc.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
 		if p.Display && len(res.Draws) > 0 {

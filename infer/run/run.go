@@ -20,6 +20,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -179,7 +180,7 @@ func (j *job) probEvents() {
 			case p.Net != nil:
 				pr.Event = factor.ProbEvent(p.Net.Kind)
 			case p.Lik != nil:
-				pr.Event = factor.ProbEvent(p.Lik)
+				pr.Event = factor.ProbEvent(siteRules(p.Lik))
 			}
 		}
 	}
@@ -225,7 +226,7 @@ func (j *job) drawProgress() func(done, total int) {
 // runBlocks runs f on every Gaussian block. Blocks share no factor, so they
 // are independent: the statuses combine to the worst, iterations to the
 // largest, log evidences add.
-func (j *job) runBlocks(f func(b *compile.Block) (*blockOut, error)) error {
+func (j *job) runBlocks(f func(b *graph.Block) (*blockOut, error)) error {
 	if len(j.m.Blocks()) == 0 {
 		return fmt.Errorf("the model has no latent variables to infer")
 	}
@@ -263,7 +264,7 @@ type blockOut struct {
 }
 
 // mergeBlock folds block i's outcome into the result.
-func (j *job) mergeBlock(i int, b *compile.Block, o *blockOut) {
+func (j *job) mergeBlock(i int, b *graph.Block, o *blockOut) {
 	r := j.res
 	if i == 0 || worse(o.status, r.Status) {
 		r.Status = o.status

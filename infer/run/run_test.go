@@ -10,6 +10,7 @@ import (
 
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 )
 
@@ -164,9 +165,9 @@ func TestSelectLabels(t *testing.T) {
 // TestSiteLogLikDerivatives checks every site's log-likelihood derivatives
 // against central finite differences.
 func TestSiteLogLikDerivatives(t *testing.T) {
-	sites := []compile.Site{
+	sites := []graph.Site{
 		{Lik: factor.Probit{}, Y: 1}, {Lik: factor.Probit{}, Y: -1}, {Lik: factor.Logistic{}, Y: 1}, {Lik: factor.Logistic{}, Y: -1},
-		{Lik: factor.Normal{Var: 0.5}, Y: 0.3, Params: map[string]float64{"var": 0.5}},
+		{Lik: factor.Normal{Var: 0.5}, Y: 0.3},
 	}
 	const h = 1e-5
 	for _, s := range sites {
@@ -180,7 +181,7 @@ func TestSiteLogLikDerivatives(t *testing.T) {
 		}
 	}
 	// Step: piecewise constant, with Θ(0) = ½ at the kink.
-	st := compile.Site{Lik: factor.Step{Eps: 0.1}, Y: 1, Params: map[string]float64{"eps": 0.1}}
+	st := graph.Site{Lik: factor.Step{Eps: 0.1}, Y: 1}
 	if v, _, _ := siteLogLik(st, 1); !(math.Abs(v-math.Log(0.9)) <= 1e-15) {
 		t.Errorf("step correct side: %g", v)
 	}
@@ -192,10 +193,10 @@ func TestSiteLogLikDerivatives(t *testing.T) {
 // TestSiteValue: the gold standards' value-only site log-likelihood equals
 // siteLogLik's value for every site kind, on both sides of a step's kink.
 func TestSiteValue(t *testing.T) {
-	sites := []compile.Site{
+	sites := []graph.Site{
 		{Lik: factor.Probit{}, Y: 1}, {Lik: factor.Probit{}, Y: -1}, {Lik: factor.Logistic{}, Y: -1},
-		{Lik: factor.Normal{Var: 0.5}, Y: 0.3, Params: map[string]float64{"var": 0.5}},
-		{Lik: factor.Step{Eps: 0.1}, Y: -1, Params: map[string]float64{"eps": 0.1}},
+		{Lik: factor.Normal{Var: 0.5}, Y: 0.3},
+		{Lik: factor.Step{Eps: 0.1}, Y: -1},
 	}
 	for _, s := range sites {
 		v := siteValue(s)

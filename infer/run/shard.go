@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/shard"
@@ -14,7 +15,7 @@ import (
 
 // epSites are the infer/ep sites of block b under the infer line's moment
 // scheme.
-func (j *job) epSites(b *compile.Block) ([]ep.Site, error) {
+func (j *job) epSites(b *graph.Block) ([]ep.Site, error) {
 	sites := make([]ep.Site, 0, len(b.Sites))
 	for _, s := range b.Sites {
 		lik, err := j.epLikelihood(s)
@@ -75,7 +76,7 @@ func (j *job) shardSettings() shard.Settings {
 
 // shardBlock runs infer/shard on block b with its sites cut into
 // spec.Shards contiguous shards (`infer ep { shards = K }`).
-func (j *job) shardBlock(b *compile.Block) (*blockOut, error) {
+func (j *job) shardBlock(b *graph.Block) (*blockOut, error) {
 	sites, err := j.epSites(b)
 	if err != nil {
 		return nil, err
@@ -104,7 +105,7 @@ func diag(c *mat.SymDense) []float64 {
 
 // shardPredictions evaluates the block's predict statements on the global
 // posterior N(μ, Σ): the latent x*ᵀw has mean x*ᵀμ and variance x*ᵀΣx*.
-func (j *job) shardPredictions(b *compile.Block, res *shard.Result) []infer.Prediction {
+func (j *job) shardPredictions(b *graph.Block, res *shard.Result) []infer.Prediction {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
 		t, _ := p.Xnew.Dims()

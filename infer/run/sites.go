@@ -3,8 +3,8 @@ package run
 import (
 	"fmt"
 
-	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/ffep"
 )
@@ -12,14 +12,14 @@ import (
 // siteLogLik returns log p(y | f) of a site and its first two derivatives
 // in f, by the likelihood's LogDensity rule (package factor: every
 // likelihood kind has one, TestKindsDocumented).
-func siteLogLik(s compile.Site, f float64) (v, g, h float64) {
+func siteLogLik(s graph.Site, f float64) (v, g, h float64) {
 	return s.Lik.(factor.LogDensity).LogLik(s.Y, f)
 }
 
 // siteValue returns f ↦ log p(y | f) of a site (siteLogLik's value alone)
 // with its label and parameters read once: the gold standards evaluate it
 // millions of times.
-func siteValue(s compile.Site) func(f float64) float64 {
+func siteValue(s graph.Site) func(f float64) float64 {
 	if lv, ok := s.Lik.(factor.LogValue); ok {
 		return lv.LogValueAt(s.Y)
 	}
@@ -30,7 +30,7 @@ func siteValue(s compile.Site) func(f float64) float64 {
 }
 
 // numericLikelihood wraps a site for infer/ep with the infer line's scheme.
-func (j *job) numericLikelihood(s compile.Site) (ep.Likelihood, error) {
+func (j *job) numericLikelihood(s graph.Site) (ep.Likelihood, error) {
 	scheme, err := ffep.SchemeOf(j.spec.Approx)
 	if err != nil {
 		return nil, err
@@ -40,14 +40,24 @@ func (j *job) numericLikelihood(s compile.Site) (ep.Likelihood, error) {
 
 // numericLik is the infer/ep likelihood of a site's LogDensity rule
 // integrated by scheme.
-func numericLik(lik factor.Site, scheme ffep.Scheme) (ep.Likelihood, error) {
+func numericLik(lik graph.SiteKind, scheme ffep.Scheme) (ep.Likelihood, error) {
 	d, ok := lik.(factor.LogDensity)
 	if !ok {
 		return nil, fmt.Errorf("no one-dimensional rule for %s sites", lik.Name())
 	}
 	cp, isClass := lik.(factor.ClassProb)
 	binary := isClass && classifier(cp)
-	return ep.Numeric{Kind: lik.Name(), Scheme: scheme, LogLik: d.LogLik, Binary: binary, Check: lik.CheckY}, nil
+	return ep.Numeric{Kind: lik.Name(), Scheme: scheme, LogLik: d.LogLik, Binary: binary, Check: siteRules(lik).CheckY}, nil
+}
+
+// siteRules is a site's likelihood as package factor's kind, for the
+// rules the IR's graph.SiteKind does not name (CheckY, the rule table):
+// compile makes every likelihood of a factor kind (nil stays nil).
+func siteRules(lik graph.SiteKind) factor.Site {
+	if lik == nil {
+		return nil
+	}
+	return lik.(factor.Site)
 }
 
 // classifier reports whether a ClassProb rule gives class probabilities.
@@ -60,7 +70,7 @@ func classifier(c factor.ClassProb) bool {
 // fully factorised EP: log f(w) = log p(y | aᵀw), with gradient g·a and
 // diagonal Hessian h·a².
 type sitePotential struct {
-	s compile.Site
+	s graph.Site
 	n int
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fg-infer/fg/compile"
+	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/infer"
 	"github.com/fg-infer/fg/infer/ep"
 	"github.com/fg-infer/fg/infer/stream"
@@ -14,7 +14,7 @@ import (
 // ADF for passes = 1, EP with sites on disk otherwise (passes 0 means the
 // infer line's max_iter), then scores every predict on libsvm data against
 // its file's labels. The block's prior is iid normal (compile checks it).
-func (j *job) streamBlock(b *compile.Block) (*blockOut, error) {
+func (j *job) streamBlock(b *graph.Block) (*blockOut, error) {
 	pv := b.Prior.Var // compile: an iid normal prior, kept diagonal (O(d))
 	if pv == nil {
 		var err error
@@ -60,15 +60,15 @@ func (j *job) streamBlock(b *compile.Block) (*blockOut, error) {
 
 // streamLik is the likelihood of streamed sites: the closed forms of probit
 // and step, Gauss–Hermite on the projection for logistic.
-func (j *job) streamLik(st compile.StreamSites) (ep.Likelihood, error) {
+func (j *job) streamLik(st graph.StreamSites) (ep.Likelihood, error) {
 	if lik, ok := st.Lik.(ep.Likelihood); ok {
 		return lik, nil
 	}
-	return j.numericLikelihood(compile.Site{Lik: st.Lik, Params: st.Params})
+	return j.numericLikelihood(graph.Site{Lik: st.Lik})
 }
 
 // streamPredictions scores each predict on libsvm data.
-func (j *job) streamPredictions(b *compile.Block, lik ep.Likelihood, res *stream.Result) ([]infer.Prediction, error) {
+func (j *job) streamPredictions(b *graph.Block, lik ep.Likelihood, res *stream.Result) ([]infer.Prediction, error) {
 	var out []infer.Prediction
 	for _, p := range j.predictsOf(b) {
 		if p.Sparse == nil {
@@ -86,7 +86,7 @@ func (j *job) streamPredictions(b *compile.Block, lik ep.Likelihood, res *stream
 
 // labelledSource streams a libsvm plate: the features of st.Data with the
 // labels of st.Labels (one file read once per pass when they are the same).
-type labelledSource struct{ st compile.StreamSites }
+type labelledSource struct{ st graph.StreamSites }
 
 func (s labelledSource) Open() (stream.Rows, error) {
 	x, err := stream.LibSVMFile{FS: s.st.FS, Path: s.st.Data}.Open()

@@ -171,7 +171,7 @@ func (j *job) multimodalWarning() {
 // nonLogConcave names the first factor of m that is not log-concave in its
 // argument, with its position.
 func nonLogConcave(m *compile.Model) (string, bool) {
-	site := func(s compile.Site) (string, bool) {
+	site := func(s graph.Site) (string, bool) {
 		if mm, ok := s.Lik.(factor.Multimodal); ok && mm.Multimodal() {
 			return fmt.Sprintf("factor %s at %s", s.Label, m.Fset.Position(s.Pos)), true
 		}
@@ -222,7 +222,7 @@ func nonLogConcave(m *compile.Model) (string, bool) {
 // logConcavePotential reports whether a user potential exp(e(w)) is known
 // to be log-concave: the loss mini-batch exp(−β Σ ℓ(y_k x_kᵀw)) with β ≥ 0
 // and a convex loss ℓ. Of any other expression fg does not know.
-func logConcavePotential(f compile.Potential) bool {
+func logConcavePotential(f graph.Potential) bool {
 	b, ok := f.(*loss.Batch)
 	return ok && b.Beta >= 0 && b.Loss.Convex()
 }

@@ -66,7 +66,7 @@ func DotConst(c []float64, u []Jet) Jet {
 type Func func(w []Jet) Jet
 
 // Potential adapts a Func of d inputs to the log-potential interface of the
-// engines (compile.Potential): LogF evaluates on constant jets (values only),
+// engines (graph.Potential): LogF evaluates on constant jets (values only),
 // Derivs on the independent variables.
 type Potential struct {
 	D int

@@ -6,7 +6,7 @@ import (
 )
 
 // FromSpec builds a kernel from a kernel expression of the fg language
-// (compile.KernelSpec, infer/learn.Kernel): the kind, its hyperparameters on
+// (graph.KernelSpec, infer/learn.Kernel): the kind, its hyperparameters on
 // their natural scale, in the registry's order, and for sum and prod the
 // already-built terms. The mapping is
 //
