@@ -6,6 +6,7 @@ import (
 
 	"github.com/fg-infer/fg/graph"
 	"github.com/fg-infer/fg/lang/ast"
+	"github.com/fg-infer/fg/stdlib/ad"
 )
 
 // lin is one element of a latent expression as an affine form over graph
@@ -23,6 +24,9 @@ type lin struct {
 	ids   []int
 	coefs []float64
 	c     float64
+	// d, while learning differentiates, holds the tangents of coefs and
+	// c in the learned params (tangents.go); nil when they have none.
+	d *linJets
 }
 
 // forms returns element access to the sym's elements as affine forms, or
@@ -53,7 +57,31 @@ func (a lin) scale(s float64) lin {
 	for k, x := range a.coefs {
 		out.coefs[k] = s * x
 	}
+	if a.d != nil {
+		out.d = a.d.times(ad.Const(s))
+	}
 	return out.norm()
+}
+
+// by is s·a for s the form of a number, with s's tangents.
+func (a lin) by(s lin) lin {
+	if s.d == nil {
+		return a.scale(s.c)
+	}
+	out := lin{ids: a.ids, coefs: make([]float64, len(a.coefs)), c: s.c * a.c, d: timesJets(a, s)}
+	for k, x := range a.coefs {
+		out.coefs[k] = s.c * x
+	}
+	return out.norm()
+}
+
+// recip is 1/s for s the form of a number.
+func (s lin) recip() lin {
+	out := constLin(1 / s.c)
+	if s.d != nil {
+		out.d = s.d.recip()
+	}
+	return out
 }
 
 // combine is sa·a + sb·b (the jets' lin: sa·G(a), then += sb·G(b)).
@@ -68,6 +96,9 @@ func combine(sa float64, a lin, sb float64, b lin) lin {
 		out.ids = append(out.ids, id)
 		out.coefs = append(out.coefs, sb*b.coefs[k])
 	}
+	if a.d != nil || b.d != nil {
+		out.d = combineJets(sa, a, sb, b)
+	}
 	return out.norm()
 }
 
@@ -79,6 +110,9 @@ func weighted(n int, w []float64, terms func(k int) lin) lin {
 		wk := 1.0
 		if w != nil {
 			wk = w[k]
+		}
+		if t.d != nil || out.d != nil {
+			out.d = addJets(out, wk, t)
 		}
 		out.c += wk * t.c
 		for j, id := range t.ids {
@@ -96,6 +130,9 @@ func weighted(n int, w []float64, terms func(k int) lin) lin {
 // norm merges repeated variables (summing their coefficients in order) and
 // drops zero coefficients.
 func (a lin) norm() lin {
+	if a.d != nil {
+		return a.normJets()
+	}
 	if len(a.ids) <= 1 {
 		if len(a.ids) == 1 && a.coefs[0] == 0 {
 			return lin{c: a.c}
@@ -170,6 +207,9 @@ func affOf(v val) func(k int) lin {
 	switch v.k {
 	case kNum, kBool:
 		num := v.num
+		if t := v.tan(); t != nil {
+			return func(k int) lin { i := min(k, len(num)-1); return lin{c: num[i], d: t.constant(i)} }
+		}
 		return func(k int) lin { return constLin(num[min(k, len(num)-1)]) }
 	case kSym:
 		if v.sym.forms() == nil {
@@ -199,13 +239,13 @@ func affine2(op ast.Op, x, y val) func(k int) lin {
 	case ast.OpMul:
 		switch {
 		case x.k != kSym:
-			return func(k int) lin { return fy(k).scale(fx(k).c) }
+			return func(k int) lin { return fy(k).by(fx(k)) }
 		case y.k != kSym:
-			return func(k int) lin { return fx(k).scale(fy(k).c) }
+			return func(k int) lin { return fx(k).by(fy(k)) }
 		}
 	case ast.OpDiv:
 		if y.k != kSym {
-			return func(k int) lin { return fx(k).scale(1 / fy(k).c) }
+			return func(k int) lin { return fx(k).by(fy(k).recip()) }
 		}
 	}
 	return nil

@@ -109,12 +109,17 @@ func (a *args) canonical(i int, f *stdlib.Form, v val) val {
 	}
 	out := v
 	out.num = make([]float64, len(v.num))
+	t := v.tan().fresh(len(v.num))
+	out.setTan(t)
 	for k, x := range v.num {
 		y, err := f.Canonical(x)
 		if err != nil {
 			a.c.fail(a.at(i), "%s: %v", a.b.Name, err)
 		}
 		out.num[k] = y
+		if t != nil && t.j != nil {
+			t.j[k] = f.CanonicalJet(v.tan().j[k])
+		}
 	}
 	return out
 }
@@ -286,8 +291,8 @@ func (c *compiler) mathCall(a *args) val {
 	return val{}
 }
 
-// unaryMath are the elementwise math builtins on jets (of latents in
-// compile's evaluation, of learned params in learn_jets.go).
+// unaryMath are the elementwise math builtins on jets (of latents in a
+// latent expression, of learned params in numbers with tangents).
 var unaryMath = map[string]func(ad.Jet) ad.Jet{"exp": ad.Jet.Exp, "log": ad.Jet.Log, "abs": ad.Jet.Abs, "sqrt": ad.Jet.Sqrt}
 
 // reduce applies a vector → scalar function; sum marks ad.Sum, which keeps
@@ -295,7 +300,12 @@ var unaryMath = map[string]func(ad.Jet) ad.Jet{"exp": ad.Jet.Exp, "log": ad.Jet.
 func (c *compiler) reduce(at ast.Node, x val, f func([]ad.Jet) ad.Jet, sum bool) val {
 	switch x.k {
 	case kNum:
-		return numVal(f(ad.Consts(x.num)).V)
+		r := f(x.jets())
+		out := numVal(r.V)
+		t := x.tan().fresh(1)
+		t.set(0, r)
+		out.setTan(t)
+		return out
 	case kSym:
 		var aff func(int) lin
 		if xa, n := x.sym.forms(), x.size(); xa != nil && sum {
@@ -334,5 +344,9 @@ func (c *compiler) lossCall(a *args) val {
 	}
 	x, _ := a.val(0)
 	c.needAffineArg(a.call, x)
-	return c.map1(a.at(0), x, func(u ad.Jet) ad.Jet { return loss.OfJet(l, u) }, nil)
+	out := c.map1(a.at(0), x, func(u ad.Jet) ad.Jet { return loss.OfJet(l, u) }, nil)
+	if c.jet != nil && out.k == kNum && len(a.b.Params) > 1 && a.expr(1) != nil && c.readsJet(a.expr(1)) {
+		out.setTan(lost(a.at(1), "a loss's `%s` has no derivative in the learned params", a.b.Params[1].Name))
+	}
+	return out
 }

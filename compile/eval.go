@@ -12,8 +12,20 @@ import (
 // Numbers are computed at once; expressions of a real latent become a sym
 // whose closure evaluates them on ad jets (value, gradient, diagonal
 // Hessian), which is how `factor exp(EXPR)` potentials and site projections
-// are built.
+// are built. While learning differentiates, numbers carry their tangents in
+// the learned params (val.tan, tangents.go): the operators and builtins
+// below compute them with the values, and checked marks the numbers of an
+// expression that lost them.
 func (c *compiler) eval(e ast.Expr) val {
+	if c.jet != nil {
+		seen := c.jet.seen
+		return c.checked(e, c.evalExpr(e), seen)
+	}
+	return c.evalExpr(e)
+}
+
+// evalExpr is eval's dispatch.
+func (c *compiler) evalExpr(e ast.Expr) val {
 	if v, ok := c.gateSubst(e); ok {
 		return v
 	}
@@ -129,6 +141,7 @@ func (c *compiler) list(e *ast.ListLit) val {
 		}
 		out.num = append(out.num, v.num...)
 	}
+	out.setTan(stacked(elems))
 	return out
 }
 
@@ -180,8 +193,12 @@ func (c *compiler) map1(at ast.Node, x val, f func(ad.Jet) ad.Jet, affF func(lin
 	switch x.k {
 	case kNum:
 		out := val{k: kNum, shape: x.shape, num: make([]float64, len(x.num))}
-		for i, v := range x.num {
-			out.num[i] = f(ad.Const(v)).V
+		t := x.tan().fresh(len(x.num))
+		out.setTan(t)
+		for i := range x.num {
+			r := f(x.jet(i))
+			out.num[i] = r.V
+			t.set(i, r)
 		}
 		return out
 	case kSym:
@@ -245,8 +262,15 @@ func (c *compiler) map2(at ast.Node, x, y val, f func(a, b ad.Jet) ad.Jet, aff f
 	}
 	if x.k != kSym && y.k != kSym {
 		out := val{k: kNum, shape: shape, num: make([]float64, n)}
+		var t *tangents
+		if x.tan() != nil || y.tan() != nil {
+			t = joined(n, &x, &y)
+			out.setTan(t)
+		}
 		for i := range out.num {
-			out.num[i] = f(ad.Const(x.num[bi(x, i)]), ad.Const(y.num[bi(y, i)])).V
+			r := f(x.jet(bi(x, i)), y.jet(bi(y, i)))
+			out.num[i] = r.V
+			t.set(i, r)
 		}
 		return out
 	}
@@ -319,10 +343,21 @@ func (c *compiler) binary(e *ast.BinaryExpr) val {
 		if y.k == kSym {
 			c.fail(e.Y, "an exponent may not depend on a latent")
 		}
-		return c.map2(e, x, y, func(a, b ad.Jet) ad.Jet { return a.Pow(b.V) }, nil)
+		return c.map2(e, x, y, pow, nil)
 	}
 	c.fail(e, "unsupported operator %s", e.Op)
 	return val{}
+}
+
+// pow is a^b; with derivatives in the exponent (a learned one) they are
+// those of exp(b·log a), its value math.Pow's either way.
+func pow(a, b ad.Jet) ad.Jet {
+	if b.IsConst() {
+		return a.Pow(b.V)
+	}
+	out := b.Mul(a.Log()).Exp()
+	out.V = a.Pow(b.V).V
+	return out
 }
 
 func (c *compiler) compare(e *ast.BinaryExpr, x, y val) val {
@@ -353,7 +388,20 @@ func (c *compiler) compare(e *ast.BinaryExpr, x, y val) val {
 
 // matmul is A @ B: matrix·vector, matrix·matrix, vector·vector (a scalar)
 // and vector·matrix; a latent vector may be the right (or left) operand.
+// Its numbers carry no tangents: learning differences what @ reaches.
 func (c *compiler) matmul(e *ast.BinaryExpr, x, y val) val {
+	dropped := x.tan() != nil || y.tan() != nil
+	x.setTan(nil)
+	y.setTan(nil)
+	v := c.product(e, x, y)
+	if dropped && v.k == kSym {
+		v = c.lostForms(e, v, true)
+	}
+	return v
+}
+
+// product is matmul on operands without tangents.
+func (c *compiler) product(e *ast.BinaryExpr, x, y val) val {
 	if x.k == kSym && y.k == kSym {
 		if len(x.shape) == 1 && sameShape(x.shape, y.shape) {
 			return c.dotVals(e, x, y)
@@ -435,6 +483,14 @@ func (c *compiler) dotVals(at ast.Node, x, y val) val {
 		c.fail(at, "dot needs two vectors of the same length, got %s and %s", x.describe(), y.describe())
 	}
 	if x.k == kNum && y.k == kNum {
+		if x.tan() != nil || y.tan() != nil { // the jets' dot, as learning differentiates it
+			t := joined(1, &x, &y)
+			r := ad.Dot(x.jets(), y.jets())
+			t.set(0, r)
+			out := numVal(r.V)
+			out.setTan(t)
+			return out
+		}
 		s := 0.0
 		for i := range x.num {
 			s += x.num[i] * y.num[i]
@@ -445,18 +501,11 @@ func (c *compiler) dotVals(at ast.Node, x, y val) val {
 		x, y = y, x
 	}
 	if x.k == kNum {
-		w0 := x.num
-		var aff func(int) lin
-		if ya := y.sym.forms(); ya != nil {
-			aff = func(int) lin { return weighted(len(w0), w0, ya) }
+		out := c.dotNum(at, x.num, y)
+		if x.tan() != nil { // the weights' tangents are not carried
+			out = c.lostForms(at, out, true)
 		}
-		if y.sym.lat < 0 {
-			return multiSym(nil, aff, y)
-		}
-		fy := c.symFn(at, y)
-		return val{k: kSym, sym: &sym{lat: y.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
-			return []ad.Jet{ad.DotConst(w0, fy(w))}
-		}}}
+		return out
 	}
 	lat, mixed := mixedLatents(x, y)
 	if mixed {
@@ -465,6 +514,21 @@ func (c *compiler) dotVals(at ast.Node, x, y val) val {
 	fx, fy := c.symFn(at, x), c.symFn(at, y)
 	return val{k: kSym, sym: &sym{lat: lat, exprs: true, f: func(w []ad.Jet) []ad.Jet {
 		return []ad.Jet{ad.Dot(fx(w), fy(w))}
+	}}}
+}
+
+// dotNum is the inner product of the numbers w0 and the latent vector y.
+func (c *compiler) dotNum(at ast.Node, w0 []float64, y val) val {
+	var aff func(int) lin
+	if ya := y.sym.forms(); ya != nil {
+		aff = func(int) lin { return weighted(len(w0), w0, ya) }
+	}
+	if y.sym.lat < 0 {
+		return multiSym(nil, aff, y)
+	}
+	fy := c.symFn(at, y)
+	return val{k: kSym, sym: &sym{lat: y.sym.lat, exprs: true, aff: aff, f: func(w []ad.Jet) []ad.Jet {
+		return []ad.Jet{ad.DotConst(w0, fy(w))}
 	}}}
 }
 

@@ -36,6 +36,7 @@ func (c *compiler) index(e *ast.IndexExpr) val {
 	offs, shape := c.indexOffsets(e, x.shape)
 	if x.k == kNum {
 		out := val{k: kNum, shape: shape, num: make([]float64, len(offs)), dom: x.dom}
+		out.setTan(x.tan().pick(offs))
 		for i, o := range offs {
 			out.num[i] = x.num[o]
 		}

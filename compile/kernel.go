@@ -73,7 +73,7 @@ func (c *compiler) kernelArith(e *ast.BinaryExpr, x, y val) val {
 		if v.isScalar() && v.k == kNum && e.Op == ast.OpMul && v.num[0] >= 0 {
 			k := graph.KernelSpec{Kind: kernel.KindBias, Hyper: []float64{v.num[0]}, HyperParams: []string{c.paramName(at)}}
 			if c.jet != nil {
-				k.Jets = appendJets(nil, c.jetEval(at), 1)
+				k.Jets = appendJets(nil, c.tangentsOf(at, v), 1)
 			}
 			return k
 		}

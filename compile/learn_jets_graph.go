@@ -2,7 +2,6 @@ package compile
 
 import (
 	"math"
-	"slices"
 
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
@@ -21,13 +20,13 @@ import (
 //   - Liks: each other site's learned likelihood parameter (step's eps),
 //     0 for a site without one.
 //
-// A conditional's mean a·x[t − 1] + d is evaluated as an affine form
-// whose coefficients and constant are jets (jetAffine), aligned to the
-// variables of the compiled form; an mvnormal conditional's scalar
+// A conditional's mean a·x[t − 1] + d is the affine form eval builds,
+// whose coefficients and constant carry their tangents (lin.d), in the
+// order of the compiled form's variables; an mvnormal conditional's scalar
 // conditionals combine those forms with the numbers β of its covariance
-// (mvJetMeans). A number no learned param reaches is a constant; one
-// without an exact derivative (a mean that is not + − of forms and
-// products with numbers, an expression without jets) a NaN constant.
+// (mvConditional). A number no learned param reaches is a constant; one
+// without an exact derivative (a mean computed through an operation
+// without one, @ of learned numbers) a NaN constant.
 type GraphTangents struct {
 	Vars, Affs, Liks []ad.Jet
 	// Blocks are the derivatives of the dense blocks' priors (gp,
@@ -45,8 +44,7 @@ type GraphTangents struct {
 // variances, the dense blocks' priors and the sites' likelihood
 // parameters.
 func (f *LearnFunc) GraphTangents(x []float64, fg *graph.FactorGraph) (t *GraphTangents, err error) {
-	c := f.compiler(false)
-	c.jet = &jetState{env: map[string]jetVal{}}
+	c := f.differentiating(false)
 	defer c.catchAbort(&err)
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
@@ -92,29 +90,21 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *graph.FactorGraph) (t *GraphT
 	for _, s := range rec.conds {
 		c.locals = s.locals
 		a := c.bind(s.call, s.b)
-		var v jetVal
-		var mean []jetLin
-		var forms func(k int) lin // the compiled means, whose variables' order the factor keeps
+		var v tangents
+		var forms func(k int) lin // the means with their tangents, in the compiled variables' order
 		var mvVars []float64      // an mvnormal conditional's variances (its covariance is not learned)
 		if !s.mvn {
-			v = c.jetArg(a, 1, 0)
+			v = c.argTangents(a, 1, 0)
 			c.fellBack(v)
-		} else if ml, ok := c.jetAffine(a.expr(0)); ok && (len(ml) == 1 || len(ml) == len(s.ids)) {
-			mv, _ := a.val(0)
-			forms, mvVars = c.mvConditional(a, c.condMean(a, mv, len(s.ids)), s.ids)
-			mean = c.mvJetMeans(a, ml, s.ids)
-		} else {
-			c.fellAt(a.expr(0), "the mean `%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(a.expr(0)))
 		}
-		if s.mean && !s.mvn {
-			var ok bool
-			if mean, ok = c.jetAffine(a.expr(0)); ok {
-				mv, _ := a.val(0)
-				forms = c.condMean(a, mv, len(s.ids))
-			} else {
-				c.fellAt(a.expr(0), "the mean `%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(a.expr(0)))
+		if s.mean || s.mvn {
+			mv, _ := a.val(0)
+			forms = c.condMean(a, mv, len(s.ids))
+			if s.mvn {
+				forms, mvVars = c.mvConditional(a, forms, s.ids)
 			}
 		}
+		fell := false
 		for k, id := range s.ids {
 			g := gaussian(s.factors[k])
 			if g < 0 {
@@ -123,7 +113,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *graph.FactorGraph) (t *GraphT
 			switch {
 			case mvVars != nil:
 				out.Vars[g] = ad.Const(mvVars[k])
-			case s.mvn || v.why != "" || len(v.j) == 0:
+			case s.mvn || v.lack != nil || len(v.j) == 0:
 				out.Vars[g] = nan
 			default:
 				out.Vars[g] = v.j[min(k, len(v.j)-1)]
@@ -132,17 +122,20 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *graph.FactorGraph) (t *GraphT
 				continue
 			}
 			end := gOff[g+1]
-			if forms != nil && len(mean) > 0 {
+			m := c.condForm(a, forms, k, id)
+			if m.d != nil && m.d.lack != nil {
+				if !fell {
+					c.fellAt(a.expr(0), "the mean `%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(a.expr(0)))
+					fell = true
+				}
+			} else if end == gOff[g]+len(m.ids)+2 {
 				// The factor N(0; x − m, v) of the mean m = Σ a_j x_j + d:
 				// coefficients 1, −a_j (in m's order), constant 0 − d.
-				m, jl := c.condForm(a, forms, k, id), mean[min(k, len(mean)-1)]
-				if end == gOff[g]+len(m.ids)+2 {
-					for j, vid := range m.ids {
-						out.Affs[gOff[g]+1+j] = jl.at(vid).Neg()
-					}
-					out.Affs[end-1] = jl.c.Neg()
-					continue
+				for j := range m.ids {
+					out.Affs[gOff[g]+1+j] = m.coefJet(j).Neg()
 				}
+				out.Affs[end-1] = m.constJet().Neg()
+				continue
 			}
 			for i := gOff[g]; i < end; i++ {
 				out.Affs[i] = nan
@@ -183,7 +176,7 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *graph.FactorGraph) (t *GraphT
 				if p.Name != name {
 					continue
 				}
-				if v := c.jetArg(a, pi, paramDefault(p)); v.why == "" && len(v.j) == 1 {
+				if v := c.argTangents(a, pi, paramDefault(p)); v.lack == nil && len(v.j) == 1 {
 					j = v.j[0]
 				} else {
 					c.fellBack(v)
@@ -214,27 +207,6 @@ func (f *LearnFunc) GraphTangents(x []float64, fg *graph.FactorGraph) (t *GraphT
 	return out, nil
 }
 
-// mvJetMeans are the means of the scalar conditionals of mvnormal call a
-// over the elements ids (mvConditional) with jets: m_i + Σ_{j<i} β_ij (x_j
-// − m_j), ml the mean's forms with jets (one broadcasts); β, from the
-// covariance, which no learned param reaches, is a number.
-func (c *compiler) mvJetMeans(a *args, ml []jetLin, ids []int) []jetLin {
-	out := make([]jetLin, len(ids))
-	m := func(i int) jetLin { return ml[min(i, len(ml)-1)] }
-	c.mvRows(a, len(ids), func(i int, beta []float64, _ float64) {
-		l := m(i)
-		l = jetLin{ids: slices.Clone(l.ids), coefs: slices.Clone(l.coefs), c: l.c}
-		for j, b := range beta {
-			mj := m(j).scale(ad.Const(-b))
-			l.ids = append(append(l.ids, ids[j]), mj.ids...)
-			l.coefs = append(append(l.coefs, ad.Const(b)), mj.coefs...)
-			l.c = l.c.Add(mj.c)
-		}
-		out[i] = l
-	})
-	return out
-}
-
 // jetAt is js[i], or a NaN constant past its end.
 func jetAt(js []ad.Jet, i int) ad.Jet {
 	if i < len(js) {
@@ -260,116 +232,4 @@ func (c *compiler) readsLatent(e ast.Expr) bool {
 		return !found
 	})
 	return found
-}
-
-// jetLin is an affine form of graph variables whose coefficients and
-// constant are jets in the learned params (a conditional's mean a·x + d
-// with a, d learned); its ids may repeat (the terms are summed).
-type jetLin struct {
-	ids   []int
-	coefs []ad.Jet
-	c     ad.Jet
-}
-
-// scale is s·l.
-func (l jetLin) scale(s ad.Jet) jetLin {
-	out := jetLin{ids: l.ids, coefs: make([]ad.Jet, len(l.coefs)), c: l.c.Mul(s)}
-	for i, a := range l.coefs {
-		out.coefs[i] = a.Mul(s)
-	}
-	return out
-}
-
-// jetAffine evaluates e, an affine expression of latents whose
-// coefficients may read learned params, as one jetLin per element (a
-// scalar is one), as affine2 does on numbers: + and − of forms, * and /
-// by numbers; false when it is not such an expression.
-func (c *compiler) jetAffine(e ast.Expr) ([]jetLin, bool) {
-	if !c.readsLatent(e) {
-		v := c.jetEval(e)
-		if v.why != "" {
-			return nil, false
-		}
-		out := make([]jetLin, len(v.j))
-		for i, j := range v.j {
-			out[i] = jetLin{c: j}
-		}
-		return out, true
-	}
-	if !c.readsJet(e) {
-		f := affOf(c.eval(e))
-		if f == nil {
-			return nil, false
-		}
-		v := c.eval(e)
-		out := make([]jetLin, v.size())
-		for i := range out {
-			l := f(i)
-			out[i] = jetLin{ids: l.ids, coefs: ad.Consts(l.coefs), c: ad.Const(l.c)}
-		}
-		return out, true
-	}
-	switch e := e.(type) {
-	case *ast.ParenExpr:
-		return c.jetAffine(e.X)
-	case *ast.UnaryExpr:
-		if x, ok := c.jetAffine(e.X); ok && e.Op == ast.OpNeg {
-			return jetLinMap(x, x, func(a, _ jetLin) (jetLin, bool) { return a.scale(ad.Const(-1)), true })
-		}
-	case *ast.BinaryExpr:
-		x, okx := c.jetAffine(e.X)
-		y, oky := c.jetAffine(e.Y)
-		if !okx || !oky {
-			return nil, false
-		}
-		return jetLinMap(x, y, func(a, b jetLin) (jetLin, bool) {
-			switch {
-			case e.Op == ast.OpAdd || e.Op == ast.OpSub:
-				if e.Op == ast.OpSub {
-					b = b.scale(ad.Const(-1))
-				}
-				return jetLin{ids: append(slices.Clone(a.ids), b.ids...), coefs: append(slices.Clone(a.coefs), b.coefs...), c: a.c.Add(b.c)}, true
-			case e.Op == ast.OpMul && len(a.ids) == 0:
-				return b.scale(a.c), true
-			case e.Op == ast.OpMul && len(b.ids) == 0:
-				return a.scale(b.c), true
-			case e.Op == ast.OpDiv && len(b.ids) == 0:
-				return a.scale(b.c.Recip()), true
-			}
-			return jetLin{}, false
-		})
-	}
-	return nil, false
-}
-
-// jetLinMap applies f elementwise with scalar broadcasting.
-func jetLinMap(x, y []jetLin, f func(a, b jetLin) (jetLin, bool)) ([]jetLin, bool) {
-	if len(x) != len(y) && len(x) != 1 && len(y) != 1 {
-		return nil, false
-	}
-	out := make([]jetLin, max(len(x), len(y)))
-	for i := range out {
-		var ok bool
-		if out[i], ok = f(x[min(i, len(x)-1)], y[min(i, len(y)-1)]); !ok {
-			return nil, false
-		}
-	}
-	return out, true
-}
-
-// at is the jet of l's coefficient of variable id (its terms summed).
-func (l jetLin) at(id int) ad.Jet {
-	s := ad.Const(0)
-	n := 0
-	for i, v := range l.ids {
-		if v == id {
-			if n == 0 {
-				s = l.coefs[i]
-			} else {
-				s = s.Add(l.coefs[i])
-			}
-			n++
-		}
-	}
-	return s
 }

@@ -12,11 +12,10 @@ import (
 // a typed factor graph's factors (Model.Net), with their values: Factors[i]
 // lists factor i's numbers in learning's layout, graph.NetFactor.Data
 // then Affine — nil for a factor no learned param reaches. A number
-// without an exact derivative is a NaN constant, and Why[i] says, with a
-// position, why factor i has one.
+// without an exact derivative is a NaN constant (learnWarnings says where
+// and why).
 type NetTangents struct {
 	Factors [][]ad.Jet
-	Why     []string
 	falls   []jetFall
 }
 
@@ -24,21 +23,20 @@ type NetTangents struct {
 // order) of the numbers of net, the typed factor graph of the model (at
 // any values: only its layout and variables are read), by forward-mode AD
 // as Tangents: the recorded statements that setNet evaluates again have
-// their arguments evaluated on jets — a data edge's number (a beta
-// prior's pseudo-count, a known variance, in its canonical form as
+// their arguments evaluated with their tangents — a data edge's number (a
+// beta prior's pseudo-count, a known variance, in its canonical form as
 // netVal converts it; a categorical's probabilities), an affine edge's
-// coefficients and constant (b * mu + c, by jetAffine, aligned to the
-// variables of the compiled form), each branch of a selected edge with
+// coefficients and constant (b * mu + c, the affine form's, in the order
+// of the compiled form's variables), each branch of a selected edge with
 // its selector replaced by the branch's state, as netEdges evaluates them.
 func (f *LearnFunc) NetTangents(x []float64, net *graph.Net) (t *NetTangents, err error) {
-	c := f.compiler(false)
-	c.jet = &jetState{env: map[string]jetVal{}}
+	c := f.differentiating(false)
 	defer c.catchAbort(&err)
 	if err := f.setValues(c, x); err != nil {
 		return nil, err
 	}
 	c.net = newNetState()
-	t = &NetTangents{Factors: make([][]ad.Jet, len(net.Factors)), Why: make([]string, len(net.Factors))}
+	t = &NetTangents{Factors: make([][]ad.Jet, len(net.Factors))}
 	for _, s := range f.st.rec.nets {
 		c.locals = s.locals
 		a := c.bind(s.call, s.b)
@@ -61,12 +59,11 @@ func (f *LearnFunc) NetTangents(x []float64, net *graph.Net) (t *NetTangents, er
 					continue
 				}
 				if j -= b2i(s.prior); j >= len(params) {
-					nj.why = fmt.Sprintf("%s: %s has more edges than arguments", c.fset.Position(s.call.Pos()), nf.Label)
-					break
+					break // too few arguments: the factor's numbers are NaN (flat)
 				}
 				nj.edge(params[j], ed, e)
 			}
-			t.Factors[i], t.Why[i] = nj.flat(nf)
+			t.Factors[i] = nj.flat(nf)
 		}
 	}
 	c.locals, t.falls = nil, c.jet.falls
@@ -89,7 +86,6 @@ type netJets struct {
 	uses      []selectorUse
 	states    int
 	data, aff []ad.Jet
-	why       string // the first number without an exact derivative
 }
 
 // constant appends ed's numbers (and its branches') as constants.
@@ -126,17 +122,22 @@ func (n *netJets) edge(ar *netArg, ed graph.Edge, e int) {
 }
 
 // leaf appends the jets of ed, an edge without branches, for element e
-// of argument ar: its data from jetEval, or its coefficients and
-// constant from jetAffine in the order of the compiled form's variables.
+// of argument ar: its data with their tangents, or its coefficients and
+// constant with their tangents in the order of the compiled form's
+// variables.
 func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
 	c := n.c
 	if !c.readsLatent(ar.e) {
-		v := c.jetEval(ar.e)
-		if f := n.a.form(ar.i); f != nil && ar.p.edge != precEdge && !ar.p.vector {
-			v = jetMap1(v, f.CanonicalJet)
+		v := c.tangentsOf(ar.e, c.eval(ar.e))
+		if f := n.a.form(ar.i); f != nil && ar.p.edge != precEdge && !ar.p.vector && v.lack == nil {
+			js := make([]ad.Jet, len(v.j))
+			for i, u := range v.j {
+				js[i] = f.CanonicalJet(u)
+			}
+			v.j = js
 		}
 		switch {
-		case v.why != "":
+		case v.lack != nil:
 			n.fail(v, ed)
 		case ar.p.vector && len(v.j) == len(ed.Value):
 			n.data = append(n.data, v.j...)
@@ -147,18 +148,8 @@ func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
 		case !ar.p.vector && len(ed.Value) == 1 && len(v.j) > 0:
 			n.data = append(n.data, v.j[min(e, len(v.j)-1)])
 		default:
-			n.fail(noJet(c.fset, ar.e, "%d numbers for the %d of the edge", len(v.j), len(ed.Value)), ed)
+			n.fail(*lost(ar.e, "%d numbers for the %d of the edge", len(v.j), len(ed.Value)), ed)
 		}
-		return
-	}
-	ls, ok := c.jetAffine(ar.e)
-	if !ok || len(ls) == 0 {
-		n.fail(noJet(c.fset, ar.e, "`%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(ar.e)), ed)
-		return
-	}
-	l := ls[min(e, len(ls)-1)]
-	if len(ed.Vars) == 0 { // every coefficient 0: the constant is data
-		n.data = append(n.data, l.c)
 		return
 	}
 	v := c.netVal(n.a, ar)
@@ -167,26 +158,28 @@ func (n *netJets) leaf(ar *netArg, ed graph.Edge, e int) {
 		forms = v.sym.forms()
 	}
 	if forms == nil {
-		n.fail(noJet(c.fset, ar.e, "`%s` is not an affine form", c.text(ar.e)), ed)
+		n.fail(*lost(ar.e, "`%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(ar.e)), ed)
 		return
 	}
 	fm := forms(min(e, v.size()-1))
-	if len(fm.ids) != len(ed.Vars) {
-		n.fail(noJet(c.fset, ar.e, "`%s` has %d variables, its edge %d", c.text(ar.e), len(fm.ids), len(ed.Vars)), ed)
-		return
+	switch {
+	case fm.d != nil && fm.d.lack != nil:
+		n.fail(*lost(ar.e, "`%s` has no derivative in the learned params (forward-mode AD covers + − of latents and their products with numbers)", c.text(ar.e)), ed)
+	case len(ed.Vars) == 0: // every coefficient 0: the constant is data
+		n.data = append(n.data, fm.constJet())
+	case len(fm.ids) != len(ed.Vars):
+		n.fail(*lost(ar.e, "`%s` has %d variables, its edge %d", c.text(ar.e), len(fm.ids), len(ed.Vars)), ed)
+	default:
+		for j := range fm.ids {
+			n.aff = append(n.aff, fm.coefJet(j))
+		}
+		n.aff = append(n.aff, fm.constJet())
 	}
-	for _, id := range fm.ids {
-		n.aff = append(n.aff, l.at(id))
-	}
-	n.aff = append(n.aff, l.c)
 }
 
 // fail appends ed's numbers as NaN constants (no exact derivative) and
-// notes why (v's reason).
-func (n *netJets) fail(v jetVal, ed graph.Edge) {
-	if n.why == "" {
-		n.why = v.why
-	}
+// notes why (v's lack).
+func (n *netJets) fail(v tangents, ed graph.Edge) {
 	n.c.fellBack(v)
 	nan := ad.Const(math.NaN())
 	for range ed.Value {
@@ -199,16 +192,16 @@ func (n *netJets) fail(v jetVal, ed graph.Edge) {
 	}
 }
 
-// flat is the factor's numbers, Data then Affine, and why one has no
-// derivative; all NaN when their count is not nf's.
-func (n *netJets) flat(nf *graph.NetFactor) ([]ad.Jet, string) {
+// flat is the factor's numbers, Data then Affine; all NaN when their
+// count is not nf's.
+func (n *netJets) flat(nf *graph.NetFactor) []ad.Jet {
 	nd, na := len(nf.Data()), len(nf.Affine())
 	if len(n.data) != nd || len(n.aff) != na {
 		out := make([]ad.Jet, nd+na)
 		for i := range out {
 			out[i] = ad.Const(math.NaN())
 		}
-		return out, fmt.Sprintf("%s: %s: %d+%d jets for %d+%d numbers", n.c.fset.Position(nf.Pos), nf.Label, len(n.data), len(n.aff), nd, na)
+		return out
 	}
-	return append(n.data, n.aff...), n.why
+	return append(n.data, n.aff...)
 }

@@ -394,7 +394,9 @@ func (f *LearnFunc) describe(x []float64) string {
 }
 
 // setValues binds the learned params to x (one value per learned param,
-// in LearnFunc order) and re-evaluates the params that depend on them.
+// in LearnFunc order) and re-evaluates the params that depend on them;
+// when c differentiates, x_i is seeded as the i-th independent variable and
+// the params computed from them get their tangents from eval.
 func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 	if len(x) != len(f.names) {
 		return fmt.Errorf("learn: %d values for %d learned params", len(x), len(f.names))
@@ -405,10 +407,11 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 		if p.Bounded && !(x[i] >= p.Lo && x[i] <= p.Hi) {
 			return fmt.Errorf("learn: the value %s of `%s` is outside [%s, %s]", fmtNum(x[i]), name, fmtNum(p.Lo), fmtNum(p.Hi))
 		}
-		c.slots[c.an.scope[name].index] = &binding{kind: bParam, v: numVal(x[i])}
-		if c.jet != nil {
-			c.jet.env[name] = jetVal{j: []ad.Jet{ad.Var(i, len(x), x[i])}}
+		v := numVal(x[i])
+		if c.jet != nil { // x_i, the i-th independent variable
+			v.setTan(&tangents{j: []ad.Jet{ad.Var(i, len(x), x[i])}})
 		}
+		c.slots[c.an.scope[name].index] = &binding{kind: bParam, v: v}
 	}
 	for _, d := range f.st.rec.params {
 		if f.st.rec.learned[d.name] {
@@ -419,9 +422,6 @@ func (f *LearnFunc) setValues(c *compiler, x []float64) error {
 			c.finite(d.expr, "param "+d.name, v)
 		}
 		c.slots[c.an.scope[d.name].index] = &binding{kind: bParam, v: v}
-		if c.jet != nil {
-			c.jet.define(c, d.name, d.expr, v)
-		}
 	}
 	return nil
 }

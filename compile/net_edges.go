@@ -386,7 +386,7 @@ func (c *compiler) netDataError(d netDecl, err error, args []*netArg, e int, obs
 	msg := ee.Msg
 	off := len(d.f.Edges) - len(args) // a prior's x edge has no argument
 	if j >= off {
-		if ar := args[j-off]; ar.v != nil && len(ar.v.shape) > 0 && (ar.v.src != nil || !ar.p.vector) {
+		if ar := args[j-off]; ar.v != nil && len(ar.v.shape) > 0 && (ar.v.fromFile() || !ar.p.vector) {
 			i := min(e, ar.v.size()-1)
 			if ar.p.vector && ee.Elem >= 0 {
 				i = ee.Elem

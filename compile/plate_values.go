@@ -69,7 +69,9 @@ func (c *compiler) indexElement(e *ast.IndexExpr) (val, bool) {
 	if b.kind == bParam {
 		c.lf.readParam(id)
 	}
-	return val{k: kNum, num: b.v.num[off : off+1 : off+1], dom: b.v.dom}, true
+	out := val{k: kNum, num: b.v.num[off : off+1 : off+1], dom: b.v.dom}
+	out.setTan(b.v.tan().span(off, off+1))
+	return out, true
 }
 
 // scalarOffset is the row-major offset of the element that idx (one scalar

@@ -181,7 +181,9 @@ func (c *compiler) vecIndex(e *ast.IndexExpr) (val, bool) {
 		ids := c.latentIDs(b.lat)
 		return c.selection(b.lat, ids[first:first+n:first+n], []int{n}), true
 	case b.kind != bLoop && b.v.k == kNum && len(b.v.shape) == 1 && first >= 0 && first+n <= b.v.shape[0]:
-		return val{k: kNum, shape: []int{n}, num: b.v.num[first : first+n : first+n], dom: b.v.dom}, true
+		out := val{k: kNum, shape: []int{n}, num: b.v.num[first : first+n : first+n], dom: b.v.dom}
+		out.setTan(b.v.tan().span(first, first+n))
+		return out, true
 	}
 	return val{}, false
 }

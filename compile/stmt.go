@@ -141,7 +141,7 @@ func (c *compiler) badObservation(lhs ast.Expr, y val, i int, want string) strin
 // csvLine is " at FILE:LINE" for element i of v when v came from a csv
 // file, else "".
 func csvLine(v val, i int) string {
-	if v.src == nil {
+	if !v.fromFile() {
 		return ""
 	}
 	row := i

@@ -41,7 +41,7 @@ type val struct {
 	kern   *graph.KernelSpec
 	sym    *sym
 	dom    graph.Domain // kNum: the declared domain of data (Real by default)
-	src    *srcInfo     // where the numbers came from (csv rows), for messages
+	src    *srcInfo     // where the numbers came from (csv rows, learned params)
 	sparse *sparseVal   // kSparse
 }
 
@@ -53,13 +53,20 @@ type graphVal struct {
 	fg    *graph.Graph // libdai() only
 }
 
-// srcInfo remembers that a vector came from a csv file, so a bad element can
-// be reported as file:line.
+// srcInfo remembers where numbers came from, when it matters: a csv file,
+// so that a bad element can be reported as file:line; or, while learning
+// differentiates, the learned params — tan, the numbers' tangents in them
+// (tangents.go: val.tan), nil otherwise. (One pointer for both keeps val
+// at its size class outside learning.)
 type srcInfo struct {
 	path     string
 	firstRow int      // file line of element 0 (2: after the header)
 	cols     []string // the header names of the columns read (a matrix)
+	tan      *tangents
 }
+
+// fromFile reports whether v's numbers were read from a csv file.
+func (v *val) fromFile() bool { return v.src != nil && v.src.path != "" }
 
 // sym is an expression of latent elements. ids lists the graph variable
 // ids of a pure selection (x, x[i], x[b]) and is nil once the expression is

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/fg-infer/fg/compile"
 	"github.com/fg-infer/fg/factor"
 	"github.com/fg-infer/fg/graph"
@@ -169,6 +171,11 @@ func jointBlock(m *compile.Model, fg *graph.FactorGraph) (*graph.Block, float64,
 	if err != nil {
 		return nil, 0, err
 	}
+	return jointBlockOf(m, fg, mean, cov), delta, nil
+}
+
+// jointBlockOf is jointBlock with its prior N(mean, cov) given.
+func jointBlockOf(m *compile.Model, fg *graph.FactorGraph, mean []float64, cov *mat.SymDense) *graph.Block {
 	b := &graph.Block{Latent: -1, Name: jointName(m, fg), N: fg.NumVars,
 		Prior: graph.Prior{Kind: factor.MVNormal{}, Mean: mean, Cov: cov}}
 	for i, s := range fg.Sites() {
@@ -176,7 +183,7 @@ func jointBlock(m *compile.Model, fg *graph.FactorGraph) (*graph.Block, float64,
 		site.Vars, site.Proj, site.Offset = slices.Clone(s.Aff.Vars), slices.Clone(s.Aff.Coefs), s.Aff.Const
 		b.Sites = append(b.Sites, site)
 	}
-	return b, delta, nil
+	return b
 }
 
 // jointName names the joint of the real latents in messages, e.g. "x, mu".

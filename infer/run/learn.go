@@ -327,6 +327,10 @@ type learnBuilder struct {
 	// was made (a factor graph's, whose joint block jointJetDerivs
 	// differentiates).
 	at *compile.Model
+	// exact: compileAt computes a joint view's prior with its tangents
+	// (build), kept in joint for jointJetDerivs.
+	exact bool
+	joint *jointTangents
 }
 
 // snapshot holds everything a learned param may change, per block.
@@ -356,11 +360,16 @@ func (lb *learnBuilder) compileAt(x []float64, gram bool) (*compile.Model, error
 	if err != nil {
 		return nil, err
 	}
-	lb.moved, lb.at = false, mx
-	if lb.f.InPlace(mx) {
-		return learnView(mx) // its structure checked where the values were set
+	lb.moved, lb.at, lb.joint = false, mx, nil
+	if lb.exact && jointView(mx) {
+		if lb.joint, err = lb.jointPriorTangents(x, mx.FactorGraph); err != nil {
+			return nil, err
+		}
 	}
-	if mx, err = learnView(mx); err != nil {
+	if lb.f.InPlace(mx) {
+		return learnViewOf(mx, lb.joint) // its structure checked where the values were set
+	}
+	if mx, err = learnViewOf(mx, lb.joint); err != nil {
 		return nil, err
 	}
 	if err := sameStructure(lb.m, mx); err != nil {
@@ -385,7 +394,9 @@ func (lb *learnBuilder) build(x []float64) ([]*learn.Block, error) {
 	if lb.m.Net != nil {
 		return lb.buildNet(x)
 	}
+	lb.exact = true
 	mx, err := lb.compileAt(x, false)
+	lb.exact = false
 	if err != nil {
 		return nil, err
 	}

@@ -63,15 +63,25 @@ import (
 // for another factor graph a shallow copy whose factor graph is the joint
 // block (jointLearnBlock) alone. Its other fields are m's, so that
 // LearnFunc compiles it again at other values.
-func learnView(m *compile.Model) (*compile.Model, error) {
+func learnView(m *compile.Model) (*compile.Model, error) { return learnViewOf(m, nil) }
+
+// jointView reports whether m's learn view is its joint block.
+func jointView(m *compile.Model) bool {
 	fg := m.FactorGraph
-	if fg == nil || m.Blocks() != nil || forestView(fg) {
+	return fg != nil && m.Blocks() == nil && !forestView(fg)
+}
+
+// learnViewOf is learnView with the joint block's prior jt's when jt is
+// non-nil (computed with its tangents: jointPriorTangents).
+func learnViewOf(m *compile.Model, jt *jointTangents) (*compile.Model, error) {
+	fg := m.FactorGraph
+	if !jointView(m) {
 		return m, nil
 	}
 	if len(fg.Gates) > 0 {
 		return nil, fmt.Errorf("learn: %s is a gated factor (a discrete latent selects its branch), whose EP has no joint-Gaussian evidence to differentiate", fg.Gates[0].Label)
 	}
-	b, err := jointLearnBlock(m, fg)
+	b, err := jointLearnBlock(m, fg, jt)
 	if err != nil {
 		return nil, err
 	}
@@ -84,11 +94,17 @@ func learnView(m *compile.Model) (*compile.Model, error) {
 // (jointBlock's sparse projections written out): when some site has a
 // constant term c, one more coordinate with prior mean 1 and variance 0
 // carries it, as in fgraph's dense joint (a zero-variance coordinate
-// changes neither the evidence nor its gradient).
-func jointLearnBlock(m *compile.Model, fg *graph.FactorGraph) (*graph.Block, error) {
-	b, _, err := jointBlock(m, fg)
-	if err != nil {
-		return nil, err
+// changes neither the evidence nor its gradient). Its prior is jt's when
+// that was computed (with its tangents), else fg.JointPrior.
+func jointLearnBlock(m *compile.Model, fg *graph.FactorGraph, jt *jointTangents) (*graph.Block, error) {
+	var b *graph.Block
+	if jt != nil && jt.cov != nil {
+		b = jointBlockOf(m, fg, jt.mean, jt.cov)
+	} else {
+		var err error
+		if b, _, err = jointBlock(m, fg); err != nil {
+			return nil, err
+		}
 	}
 	n := b.N
 	for _, s := range b.Sites {

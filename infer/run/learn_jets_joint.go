@@ -2,6 +2,7 @@ package run
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -27,15 +28,30 @@ import (
 // their jets. A number without a jet is NaN, which reaches what depends on
 // it; derivs differences those (a covariance with a NaN entry whole).
 
-// jointJetDerivs is jetDerivs on a joint-block view, at the factor graph
-// of fg, the model at x of which the view was made (compileAt).
-func (lb *learnBuilder) jointJetDerivs(x []float64, fg *graph.FactorGraph, s0 snapshot) ([]snapshot, error) {
-	if len(s0.mean) != 1 || s0.cov[0] == nil {
-		return nil, nil
-	}
+// jointTangents are a joint view's prior N(mean, cov) at x computed in
+// one pass with its derivatives dmean[k], dcov[k] in each learned param
+// x_k, from the forward-mode derivatives t of the numbers it propagates:
+// the view's block is made from mean and cov (learnViewOf), and
+// jointJetDerivs reads the derivatives, so that the prior is propagated
+// once per evaluation.
+type jointTangents struct {
+	x          []float64
+	t          *compile.GraphTangents
+	mean       []float64
+	cov        *mat.SymDense
+	dmean      [][]float64
+	dcov       []*mat.SymDense
+	vars, liks []float64 // fg's variances and sites' parameters (forestVars, forestLiks)
+	err        error     // GraphTangents': jointJetDerivs returns it
+}
+
+// jointPriorTangents is the joint prior of fg, the factor graph of the
+// model at x, with its tangents; nil when the derivatives' layout is not
+// fg's (the prior is then computed alone and the derivatives differenced).
+func (lb *learnBuilder) jointPriorTangents(x []float64, fg *graph.FactorGraph) (*jointTangents, error) {
 	t, err := lb.f.GraphTangents(x, fg)
 	if err != nil {
-		return nil, err
+		return &jointTangents{x: slices.Clone(x), err: err}, nil
 	}
 	vars, affs, liks := forestVars(fg), forestAffs(fg), forestLiks(fg)
 	if len(t.Vars) != len(vars) || len(t.Affs) != len(affs) || len(t.Liks) != len(liks) || len(t.Blocks) != len(fg.Dense) {
@@ -58,10 +74,32 @@ func (lb *learnBuilder) jointJetDerivs(x []float64, fg *graph.FactorGraph, s0 sn
 		}
 		ts[k] = jt
 	}
-	_, _, dmean, dcov, _, err := fg.JointPriorTangents(ts, infer.MaxJoint)
+	mean, cov, dmean, dcov, _, err := fg.JointPriorTangents(ts, infer.MaxJoint)
 	if err != nil {
 		return nil, err
 	}
+	return &jointTangents{x: slices.Clone(x), t: t, mean: mean, cov: cov, dmean: dmean, dcov: dcov, vars: vars, liks: liks}, nil
+}
+
+// jointJetDerivs is jetDerivs on a joint-block view, at the factor graph
+// of fg, the model at x of which the view was made (compileAt), from
+// the tangents its prior was computed with there (lb.joint).
+func (lb *learnBuilder) jointJetDerivs(x []float64, fg *graph.FactorGraph, s0 snapshot) ([]snapshot, error) {
+	if len(s0.mean) != 1 || s0.cov[0] == nil {
+		return nil, nil
+	}
+	jt := lb.joint
+	if jt == nil || !slices.Equal(jt.x, x) {
+		var err error
+		if jt, err = lb.jointPriorTangents(x, fg); err != nil || jt == nil {
+			return nil, err
+		}
+	}
+	if jt.err != nil {
+		return nil, jt.err
+	}
+	t, dmean, dcov, vars, liks := jt.t, jt.dmean, jt.dcov, jt.vars, jt.liks
+	ng := fg.NumGaussians()
 	n := len(s0.mean[0]) // fg.NumVars, or one more for the sites' constant (jointLearnBlock)
 	ds := make([]snapshot, len(x))
 	for k := range ds {

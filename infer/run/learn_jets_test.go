@@ -246,6 +246,10 @@ func TestLearnJetsForest(t *testing.T) {
 	}{
 		// A prior's mean and variance and a conditional variance through expressions.
 		{"prior_exprs", "param p = 0.3\ndata y: spin[4] = [1, -1, 1, 1]\nlatent x: real[4]\nx[0] ~ normal(p * p, sd = exp(p))\nfor t in 1..4 { x[t] ~ normal(x[t - 1], exp(2 * p)) }\nfor t in 0..4 { y[t] ~ step(x[t], 0.5 / (1 + exp(-p))) }\nlearn p\ninfer ep { tol = 1e-12 }\n", []float64{0.3}},
+		// Means whose coefficients are learned through sum, a slice, a
+		// division and a negation, x[t − 1] twice (the affine forms carry
+		// the tangents and merge them).
+		{"affine_exprs", "param a = 0.5\nparam b = 0.2\ndata y = [0.3, -0.2, 0.5, 0.1, 0.7]\nlatent x: real[5]\nx[0] ~ normal(b, 1)\nfor t in 1..5 { x[t] ~ normal(sum(a * x[t - 1:t]) - (b * x[t - 1]) / (1 + a) + -b, 1 + b) }\nfor t in 0..5 { y[t] ~ normal(x[t], 0.5) }\nlearn a, b\ninfer ep { tol = 1e-12 }\n", []float64{0.5, 0.2}},
 	}
 	type fcase struct {
 		name string
