@@ -74,7 +74,7 @@ var bindNames = [...]string{"param", "data", "latent", "loop variable"}
 
 // binding is the value of a name in scope (where the name is declared is
 // the symbol table's: analysis); a global declaration's is in its slot
-// (compiler.slots), a plate variable's in its plate's locals.
+// (compiler.slots), a plate variable's in its slot of compiler.locals.
 type binding struct {
 	kind bindKind
 	v    val
@@ -99,7 +99,7 @@ type compiler struct {
 	errs       ast.ErrorList
 	slots      []*binding // the bindings of an's global declarations, by symbol index (nil: not bound)
 	recent     recentUses // the last resolutions read, by position
-	locals     []map[string]*binding
+	locals     []local
 	sources    map[string][]byte    // file name → source, for labels and options
 	prior      map[int]*priorDecl   // latent index → its prior
 	priorTried map[int]bool         // latents whose prior was attempted
@@ -129,8 +129,8 @@ type compiler struct {
 	// an is what semantic analysis decided from the text alone: the
 	// files, the declarations and their errors, the plate scopes, the
 	// declaration each name used names (sema.go, resolve.go); slots hold
-	// the values lowering binds to the global declarations, a plate's
-	// variables are bound in locals.
+	// the values lowering binds to the global declarations, locals those
+	// of the plate variables in scope, each at its symbol's index.
 	an *analysis
 
 	// modelFailed is set when the model's statements had errors before
@@ -241,12 +241,29 @@ func (c *compiler) globalNamed(name string) *binding {
 	return nil
 }
 
-// lookup resolves a name: loop variables (innermost first), then globals.
-func (c *compiler) lookup(name string) (*binding, bool) {
+// local is a plate variable in scope: its declaration and its binding.
+type local struct {
+	sym *symbol
+	b   *binding
+}
+
+// localNamed is the binding of the plate variable in scope called name
+// (innermost first), nil when there is none.
+func (c *compiler) localNamed(name string) *binding {
 	for i := len(c.locals) - 1; i >= 0; i-- {
-		if b, ok := c.locals[i][name]; ok {
-			return b, true
+		if c.locals[i].sym.name == name {
+			return c.locals[i].b
 		}
+	}
+	return nil
+}
+
+// lookup finds a name that is not a resolved use (a called function's,
+// a name in a check of the text) by the rule of resolution: loop
+// variables (innermost first), then globals.
+func (c *compiler) lookup(name string) (*binding, bool) {
+	if b := c.localNamed(name); b != nil {
+		return b, true
 	}
 	b := c.globalNamed(name)
 	return b, b != nil
@@ -265,12 +282,10 @@ func (c *compiler) resolved(id *ast.Ident) *binding {
 	case sym == nil:
 		return nil
 	case sym.kind == bLoop:
-		for i := len(c.locals) - 1; i >= 0; i-- {
-			if b, ok := c.locals[i][sym.name]; ok {
-				return b
-			}
+		if sym.index < len(c.locals) && c.locals[sym.index].sym == sym {
+			return c.locals[sym.index].b
 		}
-		return nil
+		return nil // its plate is not being lowered: a use evaluated again without it
 	}
 	return c.slots[sym.index]
 }

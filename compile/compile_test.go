@@ -3,9 +3,11 @@ package compile
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -486,5 +488,35 @@ learn ell in [0.1, 10], sf2 by evidence { max_iter = 50 }
 	C := k.Cross(Xn, Xn)
 	if C.At(0, 1) != k.Eval(Xn.RawRowView(0), Xn.RawRowView(1), false) || C.At(1, 1) != 2 {
 		t.Errorf("cross %v", C)
+	}
+}
+
+// TestPlateVariableLabels checks the labels of exp(...) factors in nested
+// plates: the variables plate by plate, outermost first, each plate's
+// sorted by name, and a name a plate binds twice rendered once with its
+// last variable's value (the one the body's uses of it read). The 2×2
+// grid's edges, vertex r·2 + c, are (0,1), (0,2), (1,3), (2,3).
+func TestPlateVariableLabels(t *testing.T) {
+	m := mustCompile(t, `
+data G = grid(2, 2)
+latent w: real[nodes(G)] ~ normal(0, 1)
+for s in 0..2 {
+  for (i, j, i) in edges(G) {
+    factor exp(-(w[i] - w[j]) * (w[i] - w[j]) * (s + 1))
+  }
+}
+`, Options{})
+	var want []string
+	for s := range 2 {
+		for _, e := range [][2]int{{0, 1}, {0, 2}, {1, 3}, {2, 3}} {
+			want = append(want, fmt.Sprintf("exp(s=%d, i=%d, j=%d)", s, e[1], e[0]))
+		}
+	}
+	var got []string
+	for _, bf := range m.Blocks()[0].Batches {
+		got = append(got, bf.Label)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("labels %q, want %q", got, want)
 	}
 }

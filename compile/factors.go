@@ -43,16 +43,8 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 		return
 	}
 	n, at := c.plateRangeOf(s)
-	scope := map[string]*binding{}
-	for _, v := range s.Vars {
-		scope[v.Name] = &binding{kind: bLoop}
-	}
-	c.locals = append(c.locals, scope)
-	defer func() { c.locals = c.locals[:len(c.locals)-1] }()
-	vars := make([]*binding, len(s.Vars))
-	for k, v := range s.Vars {
-		vars[k] = scope[v.Name]
-	}
+	vars := c.enterPlate(s)
+	defer func() { c.locals = c.locals[:len(c.locals)-len(vars)] }()
 	_, isRange := s.Iter.(*ast.RangeExpr)
 	if isRange && n > 0 && c.vectorPlate(s, vars[0], int(at(0)[0].num[0]), n) {
 		return
@@ -90,6 +82,24 @@ func (c *compiler) forStmt(s *ast.ForStmt) {
 			c.plateStmt(b)
 		}
 	}
+}
+
+// enterPlate binds the variables of plate s, each in its slot of
+// c.locals (the symbol analysis made of it), and returns their bindings,
+// which the plate's iterations set.
+func (c *compiler) enterPlate(s *ast.ForStmt) []*binding {
+	vars := make([]*binding, len(s.Vars))
+	bs := make([]binding, len(s.Vars))
+	for k, v := range s.Vars {
+		sym := c.an.byIdent[v]
+		if sym == nil || sym.index != len(c.locals) {
+			panic(fmt.Sprintf("plate variable `%s` at %s was not analysed where it is lowered", v.Name, c.fset.Position(v.Pos())))
+		}
+		bs[k].kind = bLoop
+		vars[k] = &bs[k]
+		c.locals = append(c.locals, local{sym, vars[k]})
+	}
+	return vars
 }
 
 // plateRangeOf is plateRange; when the range is refused, the real latents

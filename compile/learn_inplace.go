@@ -56,7 +56,7 @@ type condSlot struct {
 	mean    bool
 	ids     []int
 	factors []int
-	locals  []map[string]*binding
+	locals  []local
 }
 
 // readsLocal reports whether any of the expressions names a plate
@@ -69,10 +69,8 @@ func (c *compiler) readsLocal(es ...ast.Expr) bool {
 		}
 		ast.Inspect(e, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				for _, l := range c.locals {
-					if _, ok := l[id.Name]; ok {
-						found = true
-					}
+				if c.localNamed(id.Name) != nil {
+					found = true
 				}
 			}
 			return !found

@@ -30,7 +30,7 @@ type netSlot struct {
 	n, K   int
 	first  int
 	prior  bool
-	locals []map[string]*binding
+	locals []local
 }
 
 // netSlot records the Net statement call when one of its arguments args

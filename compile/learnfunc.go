@@ -73,7 +73,7 @@ type siteSlot struct {
 	call          *ast.CallExpr
 	b             *stdlib.Builtin
 	k             factor.LikelihoodKind
-	locals        []map[string]*binding
+	locals        []local
 	factors       []int
 }
 
@@ -198,15 +198,14 @@ func (c *compiler) notePositiveParams(a *args, k factor.LikelihoodKind, pi int, 
 	}
 }
 
-// snapshotLocals copies the plate variables in scope.
-func (c *compiler) snapshotLocals() []map[string]*binding {
-	out := make([]map[string]*binding, len(c.locals))
+// snapshotLocals copies the plate variables in scope, their bindings as
+// they are now.
+func (c *compiler) snapshotLocals() []local {
+	out := make([]local, len(c.locals))
+	bs := make([]binding, len(c.locals))
 	for i, l := range c.locals {
-		out[i] = make(map[string]*binding, len(l))
-		for k, b := range l {
-			cp := *b
-			out[i][k] = &cp
-		}
+		bs[i] = *l.b
+		out[i] = local{l.sym, &bs[i]}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/fg-infer/fg/factor"
@@ -223,18 +224,24 @@ func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 }
 
 // plateBindings renders the current plate variables as name=value
-// (an index vector as lo:hi when contiguous).
+// (an index vector as lo:hi when contiguous), plate by plate, each
+// plate's sorted by name (a name a plate binds twice is its last
+// variable's, the one its uses resolve to).
 func (c *compiler) plateBindings() []string {
 	var out []string
-	for _, scope := range c.locals {
-		var names []string
-		for n := range scope {
-			names = append(names, n)
+	for i := 0; i < len(c.locals); {
+		j := i
+		for j < len(c.locals) && c.locals[j].sym.plate == c.locals[i].sym.plate {
+			j++
 		}
-		sortStrings(names)
-		for _, n := range names {
-			out = append(out, n+"="+renderIndex(scope[n].v))
+		vars := slices.Clone(c.locals[i:j])
+		slices.Reverse(vars) // a name's last variable first once sorted: the one CompactFunc keeps
+		slices.SortStableFunc(vars, func(a, b local) int { return strings.Compare(a.sym.name, b.sym.name) })
+		vars = slices.CompactFunc(vars, func(a, b local) bool { return a.sym.name == b.sym.name })
+		for _, l := range vars {
+			out = append(out, l.sym.name+"="+renderIndex(l.b.v))
 		}
+		i = j
 	}
 	return out
 }

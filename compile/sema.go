@@ -33,8 +33,13 @@ type symbol struct {
 	kind bindKind // bData, bParam, bLatent or bLoop
 	pos  ast.Pos  // the declared identifier
 	// index is a top-level declaration's place in declaration order
-	// (analysis.symbols); -1 for a plate variable.
+	// (analysis.symbols), the slot lowering binds it in
+	// (compiler.slots); a plate variable's is its slot among the plate
+	// variables in scope where it is declared, outermost first
+	// (compiler.locals).
 	index int
+	// plate is a plate variable's plate, nil for a global.
+	plate *ast.ForStmt
 	// first is the earlier declaration of the same name when this one
 	// redeclares it, else nil.
 	first *symbol
@@ -51,8 +56,8 @@ type analysis struct {
 	imports map[*ast.ImportStmt]*ast.File
 	// symbols are every top-level declaration in declaration order, the
 	// order of lowering (imported statements where their import statement
-	// is); byIdent finds one by its declared identifier, and scope the
-	// first declaration of a name.
+	// is); byIdent finds one — or a plate variable — by its declared
+	// identifier, and scope the first declaration of a global's name.
 	symbols []*symbol
 	byIdent map[*ast.Ident]*symbol
 	scope   map[string]*symbol
@@ -155,7 +160,9 @@ func (a *analysis) plate(s *ast.ForStmt, outer scopeAt) {
 		if _, ok := a.scope[v.Name]; ok || hasPlateVar(outer.plates, v.Name) {
 			a.shadows[v] = true
 		}
-		inner.plates = append(inner.plates, &symbol{name: v.Name, kind: bLoop, pos: v.Pos(), index: -1})
+		sym := &symbol{name: v.Name, kind: bLoop, pos: v.Pos(), index: len(inner.plates), plate: s}
+		inner.plates = append(inner.plates, sym)
+		a.byIdent[v] = sym
 	}
 	for _, b := range s.Body {
 		if f, ok := b.(*ast.ForStmt); ok {
