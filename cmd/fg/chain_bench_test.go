@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fg-infer/fg/internal/benchdata"
@@ -37,5 +40,25 @@ func BenchmarkRunRandomWalk(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(T), "ns/step")
 		})
+	}
+}
+
+// BenchmarkGraphDOT is `fg graph rw.fg --set T=100000` on the whole path:
+// parse, compile and the DOT of the 10⁵-step walk's 2·10⁵ nodes, written
+// to a discarding stdout as `fg graph … > /dev/null`:
+//
+//	go test -run '^$' -bench GraphDOT -benchmem ./cmd/fg
+func BenchmarkGraphDOT(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "rw.fg")
+	if err := os.WriteFile(path, []byte(randomWalkFG), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	defer reportCPU(b)()
+	for b.Loop() {
+		var stderr bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr}
+		if code := e.main([]string{"graph", path, "--set", "T=100000"}); code != exitOK {
+			b.Fatalf("exit %d: %s", code, stderr.String())
+		}
 	}
 }
