@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -16,32 +15,68 @@ import (
 // with their kind; one edge per (factor, variable) incidence. The graph
 // attributes choose the layout engine (Layout) so that `dot -Tpng` and any
 // other Graphviz front end draw grids and domes as meshes, not strips.
-func DOT(w io.Writer, g *Graph) error { return DOTFactors(w, g, g) }
+func DOT(w io.Writer, g *Graph) error { return DOTFactors(w, g, g, nil) }
 
 // DOTFactors is DOT with the factors of fl, a model's list of its factors
-// over the variables of g (compile.Model.Factors).
-func DOTFactors(w io.Writer, g *Graph, fl FactorList) error {
-	bw := bufio.NewWriter(w)
+// over the variables of g (compile.Model.Factors), and more, DOT
+// statements for nodes and edges drawn from outside g and fl (cmd/fg's
+// libsvm plates), before the closing brace. fl is walked once (twice more
+// for Layout on a graph of at most largeGraph nodes); the edges wait in a
+// list of variables while the factors' nodes are written.
+func DOTFactors(w io.Writer, g *Graph, fl FactorList, more []byte) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
 	layout := layoutOf(g, fl)
-	fmt.Fprintf(bw, "graph fg {\n  graph [layout=%s", layout)
+	bw.WriteString("graph fg {\n  graph [layout=")
+	bw.WriteString(layout)
 	if layout != "dot" {
 		bw.WriteString(", overlap=false, sep=\"+6\"")
 	}
 	bw.WriteString(", size=\"24,24\"];\n  node [fontsize=10, margin=\"0.03,0.02\"];\n")
+	var line, name []byte
 	for i := range g.Vars {
-		fmt.Fprintf(bw, "  v%d [shape=circle, label=%s];\n", i, strconv.Quote(g.VarName(i)))
+		name = g.AppendVarName(name[:0], i)
+		line = strconv.AppendInt(append(line[:0], "  v"...), int64(i), 10)
+		line = appendQuoted(append(line, " [shape=circle, label="...), name)
+		bw.Write(append(line, "];\n"...))
 	}
+	nf := fl.NumFactors()
+	ends := make([]int, 0, nf) // factor i's variables are vars[ends[i-1]:ends[i]]
+	vars := make([]int, 0, nf)
 	for i, f := range fl.LabelledFactors() {
-		fmt.Fprintf(bw, "  f%d [shape=box, style=filled, fillcolor=gray85, height=0.25, width=0.25, label=%s, tooltip=%s];\n",
-			i, strconv.Quote(factorText(g, &f)), strconv.Quote(f.Label))
+		line = strconv.AppendInt(append(line[:0], "  f"...), int64(i), 10)
+		line = append(line, " [shape=box, style=filled, fillcolor=gray85, height=0.25, width=0.25, label="...)
+		line = strconv.AppendQuote(line, factorText(g, &f))
+		line = strconv.AppendQuote(append(line, ", tooltip="...), f.Label)
+		bw.Write(append(line, "];\n"...))
+		vars = append(vars, f.Vars...)
+		ends = append(ends, len(vars))
 	}
-	for i, f := range fl.LabelledFactors() {
-		for _, v := range f.Vars {
-			fmt.Fprintf(bw, "  f%d -- v%d;\n", i, v)
+	start := 0
+	for i, end := range ends {
+		for _, v := range vars[start:end] {
+			line = strconv.AppendInt(append(line[:0], "  f"...), int64(i), 10)
+			line = strconv.AppendInt(append(line, " -- v"...), int64(v), 10)
+			bw.Write(append(line, ";\n"...))
 		}
+		start = end
 	}
+	bw.Write(more)
 	bw.WriteString("}\n")
 	return bw.Flush()
+}
+
+// appendQuoted appends strconv.Quote(string(s)) to b, copying s as it is
+// when it has only printable ASCII other than the quote and backslash
+// (a variable's name such as x[3, 4]).
+func appendQuoted(b, s []byte) []byte {
+	for _, c := range s {
+		if c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, string(s))
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // DOT is the method form of the package function DOT.
@@ -69,6 +104,9 @@ func Layout(g *Graph) string { return layoutOf(g, g) }
 // layoutOf is Layout of the variables of g and the factors of fl.
 func layoutOf(g *Graph, fl FactorList) string {
 	n, e := len(g.Vars)+fl.NumFactors(), 0
+	if n > largeGraph {
+		return "sfdp" // without counting the edges
+	}
 	for _, f := range fl.LabelledFactors() {
 		e += len(f.Vars)
 	}
@@ -90,17 +128,22 @@ func factorText(g *Graph, f *Factor) string {
 	if open < 0 || end <= open {
 		return f.Kind.Name()
 	}
-	own := map[string]bool{}
-	for _, v := range f.Vars {
-		if v >= 0 && v < len(g.Vars) {
-			own[g.Latents[g.Vars[v].Latent].Name] = true
-		}
-	}
 	ident := func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') }
 	for _, tok := range strings.FieldsFunc(label[open+1:end], ident) {
-		if !own[tok] && !unicode.IsDigit(rune(tok[0])) {
+		if !unicode.IsDigit(rune(tok[0])) && !hasVarOf(g, f.Vars, tok) {
 			return label
 		}
 	}
 	return f.Kind.Name()
+}
+
+// hasVarOf reports whether one of the variables vars is an element of the
+// latent named name.
+func hasVarOf(g *Graph, vars []int, name string) bool {
+	for _, v := range vars {
+		if v >= 0 && v < len(g.Vars) && g.Latents[g.Vars[v].Latent].Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -42,24 +42,23 @@ func (e *env) graph(args []string) int {
 		e.printErrors(err)
 		return exitError
 	}
+	// Without --png the DOT goes straight to stdout; dot reads it from
+	// a buffer.
 	var dot bytes.Buffer
-	cm := m.Compiled()
-	draw := func() error {
-		if err := graph.DOTFactors(&dot, cm.Graph, cm.Factors()); err != nil {
-			return err
-		}
-		streamedDOT(&dot, cm)
-		return nil
+	out := e.stdout
+	if *png != "" {
+		out = &dot
 	}
+	cm := m.Compiled()
+	draw := func() error { return graph.DOTFactors(out, cm.Graph, cm.Factors(), streamedDOT(cm)) }
 	if cm.Net != nil {
-		draw = func() error { return graph.NetDOT(&dot, cm.Net) }
+		draw = func() error { return graph.NetDOT(out, cm.Net) }
 	}
 	if err := draw(); err != nil {
 		fmt.Fprintf(e.stderr, "fg: %v\n", err)
 		return exitError
 	}
 	if *png == "" {
-		e.stdout.Write(dot.Bytes())
 		return exitOK
 	}
 	return e.renderPNG(dot.Bytes(), *png)
@@ -104,12 +103,12 @@ func libsvmPlates(m *compile.Model) []libsvmPlate {
 	return out
 }
 
-// streamedDOT adds to dot, graph.DOT's drawing of m's graph, the libsvm
-// plates, each as one box labelled with the plate (its likelihood and
-// examples) and joined to the elements of its weights; weights too many
-// to be graph variables (a compact latent) are one node,
-// `w: real[67108864]`.
-func streamedDOT(dot *bytes.Buffer, m *compile.Model) {
+// streamedDOT is the DOT of m's libsvm plates, which graph.DOTFactors
+// adds to its drawing of m's graph: each plate is one box labelled with
+// the plate (its likelihood and examples) and joined to the elements of
+// its weights; weights too many to be graph variables (a compact latent)
+// are one node, `w: real[67108864]`.
+func streamedDOT(m *compile.Model) []byte {
 	var extra bytes.Buffer
 	drawn := map[int]bool{}
 	for k, p := range libsvmPlates(m) {
@@ -128,12 +127,5 @@ func streamedDOT(dot *bytes.Buffer, m *compile.Model) {
 			fmt.Fprintf(&extra, "  s%d -- v%d;\n", k, l.First+e)
 		}
 	}
-	if extra.Len() == 0 {
-		return
-	}
-	// graph.DOT ends with the closing brace: the plates go before it.
-	body := bytes.TrimSuffix(dot.Bytes(), []byte("}\n"))
-	dot.Truncate(len(body))
-	dot.Write(extra.Bytes())
-	dot.WriteString("}\n")
+	return extra.Bytes()
 }
