@@ -34,3 +34,24 @@ func BenchmarkCompileSites(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompilePredictSites compiles n = 10⁵ step sites of one
+// likelihood and a predict over the latent they observe, whose
+// compilation checks that every site has the same likelihood: a Gaussian
+// block's sites (block) and a factor graph's affine sites (factor graph).
+func BenchmarkCompilePredictSites(b *testing.B) {
+	const head = "model sites\nlatent w: real[2] ~ normal(0, 1)\n"
+	for _, c := range []struct{ name, src string }{
+		{"block", head + "for i in 0..100000 {\n  1 ~ step(w[0] + 0.5 * w[1], 0.1)\n}\npredict p = predictive(w, [[1, 2]])\ninfer ep\n"},
+		{"factor graph", head + "latent b: real ~ normal(0, 1)\nfor i in 0..100000 {\n  1 ~ step(w[0] + 0.5 * w[1] + b, 0.1)\n}\npredict p = predictive(w, [[1, 2]])\ninfer ep\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := CompileSource("sites.fg", []byte(c.src), Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
