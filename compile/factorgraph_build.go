@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -260,6 +261,14 @@ func (sh *siteSharer) site(s graph.Site, a graph.Form) graph.AffineSite {
 func sameLik(a, b graph.SiteKind) bool {
 	t := reflect.TypeOf(a)
 	return t == reflect.TypeOf(b) && t != nil && t.Comparable() && reflect.ValueOf(a).Equal(reflect.ValueOf(b))
+}
+
+// sameParams reports whether a and b are likelihoods of one kind with
+// equal parameters (Params): equal values (sameLik) without building
+// their maps, else by the maps (a likelihood holding slices, or one
+// whose value holds more than its parameters).
+func sameParams(a, b graph.SiteKind) bool {
+	return sameLik(a, b) || graph.SameKind(a, b) && maps.Equal(a.Params(), b.Params())
 }
 
 // addSite appends the site s on the form a (in b.vars, b.coefs or its own).

@@ -2,7 +2,6 @@ package compile
 
 import (
 	"fmt"
-	"maps"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -80,7 +79,7 @@ func blockLikelihood(b *graph.Block) graph.SiteKind {
 	}
 	first := b.Sites[0].Lik
 	for _, s := range b.Sites[1:] {
-		if !graph.SameKind(s.Lik, first) || !maps.Equal(s.Lik.Params(), first.Params()) {
+		if !sameParams(s.Lik, first) {
 			return nil
 		}
 	}

@@ -1,7 +1,6 @@
 package compile
 
 import (
-	"maps"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -172,7 +171,7 @@ func fgSiteArgument(fg *graph.FactorGraph, lo, hi int, gp bool) (graph.SiteKind,
 			return nil, 0, graph.Form{}
 		case lik == nil:
 			lik, s, rest = st.Shared.Lik, coef, r
-		case !graph.SameKind(st.Shared.Lik, lik) || !maps.Equal(st.Shared.Lik.Params(), lik.Params()) || coef != s || !sameAffine(r, rest):
+		case !sameParams(st.Shared.Lik, lik) || coef != s || !sameAffine(r, rest):
 			return nil, 0, graph.Form{}
 		}
 	}
