@@ -45,8 +45,8 @@ func DOTFactors(w io.Writer, g *Graph, fl FactorList, more []byte) error {
 	for i, f := range fl.LabelledFactors() {
 		line = strconv.AppendInt(append(line[:0], "  f"...), int64(i), 10)
 		line = append(line, " [shape=box, style=filled, fillcolor=gray85, height=0.25, width=0.25, label="...)
-		line = strconv.AppendQuote(line, factorText(g, &f))
-		line = strconv.AppendQuote(append(line, ", tooltip="...), f.Label)
+		line = appendQuoted(line, factorText(g, &f))
+		line = appendQuoted(append(line, ", tooltip="...), f.Label)
 		bw.Write(append(line, "];\n"...))
 		vars = append(vars, f.Vars...)
 		ends = append(ends, len(vars))
@@ -67,10 +67,10 @@ func DOTFactors(w io.Writer, g *Graph, fl FactorList, more []byte) error {
 
 // appendQuoted appends strconv.Quote(string(s)) to b, copying s as it is
 // when it has only printable ASCII other than the quote and backslash
-// (a variable's name such as x[3, 4]).
-func appendQuoted(b, s []byte) []byte {
-	for _, c := range s {
-		if c < ' ' || c > '~' || c == '"' || c == '\\' {
+// (a variable's name such as x[3, 4], a label such as normal(x[4])).
+func appendQuoted[S ~string | ~[]byte](b []byte, s S) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
 			return strconv.AppendQuote(b, string(s))
 		}
 	}

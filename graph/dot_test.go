@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,6 +81,20 @@ func TestFactorText(t *testing.T) {
 		f := g.LabelledFactor(0)
 		if got := factorText(g, &f); got != c.want {
 			t.Errorf("factorText(%q) = %q, want %q", c.f.Label, got, c.want)
+		}
+	}
+}
+
+// TestAppendQuoted: DOT's quoting is strconv.Quote's, bit for bit, on
+// names and labels with and without characters it escapes.
+func TestAppendQuoted(t *testing.T) {
+	for _, s := range []string{"", "x", "x[3, 4]", "normal(x[4])", `say "hi"`, `a\b`, "tab\there", "del\x7f", "μ[0]", "bad\xffutf8", "~ ok !"} {
+		want := "<" + strconv.Quote(s) + ">"
+		if got := string(appendQuoted([]byte("<"), s)) + ">"; got != want {
+			t.Errorf("string %q: got %s, want %s", s, got, want)
+		}
+		if got := string(appendQuoted([]byte("<"), []byte(s))) + ">"; got != want {
+			t.Errorf("bytes %q: got %s, want %s", s, got, want)
 		}
 	}
 }
