@@ -346,7 +346,7 @@ func (c *compiler) mentionsLatent(e ast.Node) bool {
 			found = c.mentionsLatent(n.Value)
 			return false
 		case *ast.Ident:
-			if b, ok := c.lookup(n.Name); ok && b.kind == bLatent && !b.poisoned {
+			if b := c.resolved(n); b != nil && b.kind == bLatent && !b.poisoned {
 				found = true
 			}
 		}

@@ -198,12 +198,13 @@ func (a *args) strs(i int) []string {
 
 // call evaluates a call of a math, loss, data or kernel builtin.
 func (c *compiler) call(e *ast.CallExpr) val {
-	name := e.FunName()
-	if name == "" {
+	id, ok := e.Fun.(*ast.Ident)
+	if !ok {
 		c.fail(e.Fun, "`%s` is not a function", c.text(e.Fun))
 	}
-	if _, ok := c.lookup(name); ok {
-		c.fail(e.Fun, "`%s` is a %s, not a function", name, bindNames[c.mustLookup(name).kind])
+	name := id.Name
+	if b := c.resolved(id); b != nil {
+		c.fail(e.Fun, "`%s` is a %s, not a function", name, bindNames[b.kind])
 	}
 	for _, k := range []stdlib.Kind{stdlib.Math, stdlib.Loss, stdlib.Data, stdlib.Kernel} {
 		if b, ok := stdlib.Lookup(k, name); ok {
@@ -230,11 +231,6 @@ func (c *compiler) call(e *ast.CallExpr) val {
 	msg += didYouMean(name, cands)
 	c.fail(e.Fun, "%s", msg)
 	return val{}
-}
-
-func (c *compiler) mustLookup(name string) *binding {
-	b, _ := c.lookup(name)
-	return b
 }
 
 // misuse explains where a builtin of another kind belongs.

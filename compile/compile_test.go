@@ -493,15 +493,14 @@ learn ell in [0.1, 10], sf2 by evidence { max_iter = 50 }
 
 // TestPlateVariableLabels checks the labels of exp(...) factors in nested
 // plates: the variables plate by plate, outermost first, each plate's
-// sorted by name, and a name a plate binds twice rendered once with its
-// last variable's value (the one the body's uses of it read). The 2×2
-// grid's edges, vertex r·2 + c, are (0,1), (0,2), (1,3), (2,3).
+// sorted by name. The 2×2 grid's edges, vertex r·2 + c, are (0,1), (0,2),
+// (1,3), (2,3); (k, j, i) binds k to the edge's index, j and i to its ends.
 func TestPlateVariableLabels(t *testing.T) {
 	m := mustCompile(t, `
 data G = grid(2, 2)
 latent w: real[nodes(G)] ~ normal(0, 1)
 for s in 0..2 {
-  for (i, j, i) in edges(G) {
+  for (k, j, i) in edges(G) {
     factor exp(-(w[i] - w[j]) * (w[i] - w[j]) * (s + 1))
   }
 }
@@ -509,7 +508,7 @@ for s in 0..2 {
 	var want []string
 	for s := range 2 {
 		for _, e := range [][2]int{{0, 1}, {0, 2}, {1, 3}, {2, 3}} {
-			want = append(want, fmt.Sprintf("exp(s=%d, i=%d, j=%d)", s, e[1], e[0]))
+			want = append(want, fmt.Sprintf("exp(s=%d, i=%d, j=%d, k=%d)", s, e[1], e[0], len(want)%4))
 		}
 	}
 	var got []string

@@ -59,8 +59,9 @@ type condSlot struct {
 	locals  []local
 }
 
-// readsLocal reports whether any of the expressions names a plate
-// variable (or another local) in scope.
+// readsLocal reports whether any of the expressions uses a plate
+// variable in scope (as resolved: a called function or a named argument's
+// key of the same name is none).
 func (c *compiler) readsLocal(es ...ast.Expr) bool {
 	found := false
 	for _, e := range es {
@@ -69,7 +70,7 @@ func (c *compiler) readsLocal(es ...ast.Expr) bool {
 		}
 		ast.Inspect(e, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				if c.localNamed(id.Name) != nil {
+				if b := c.resolved(id); b != nil && b.kind == bLoop {
 					found = true
 				}
 			}

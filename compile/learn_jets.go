@@ -79,7 +79,7 @@ func (c *compiler) readsJet(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && !found {
-			if b, ok := c.lookup(id.Name); ok && b.kind == bParam {
+			if b := c.resolved(id); b != nil && b.kind == bParam {
 				found = c.jet.deps[id.Name]
 			}
 		}

@@ -226,8 +226,8 @@ func (c *compiler) readsLatent(e ast.Expr) bool {
 			}
 		}
 		if id, ok := n.(*ast.Ident); ok && !found {
-			b, ok := c.lookup(id.Name)
-			found = ok && b.kind == bLatent
+			b := c.resolved(id)
+			found = b != nil && b.kind == bLatent
 		}
 		return !found
 	})

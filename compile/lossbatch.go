@@ -81,7 +81,7 @@ func (c *compiler) builtinCall(e ast.Expr, name string) (*ast.CallExpr, bool) {
 	if !ok || id.Name != name {
 		return nil, false
 	}
-	if _, shadowed := c.lookup(name); shadowed {
+	if c.resolved(id) != nil { // a declared name, not the builtin
 		return nil, false
 	}
 	return call, true

@@ -94,7 +94,7 @@ func (c *compiler) vectorPlate(s *ast.ForStmt, b *binding, lo, n int) bool {
 // name their element in messages, which the unrolled statement does not).
 func (c *compiler) vecArgs(lhs *ast.IndexExpr, call *ast.CallExpr) (varies func(pos int, name string) bool, ok bool) {
 	name := call.FunName()
-	if b, found := c.lookup(lhs.X.(*ast.Ident).Name); found && b.kind == bLatent {
+	if b := c.resolved(lhs.X.(*ast.Ident)); b != nil && b.kind == bLatent {
 		k, _ := factor.Lookup(name, factor.Prior)
 		_, normal := k.(factor.NormalPrior)
 		return func(int, string) bool { return true }, normal
@@ -166,8 +166,8 @@ func (c *compiler) vecIndex(e *ast.IndexExpr) (val, bool) {
 		return val{}, false
 	}
 	k, ok := plateOffset(p.name, e.Indices[0])
-	b, found := c.lookup(id.Name)
-	if !ok || !found || b.poisoned {
+	b := c.resolved(id)
+	if !ok || b == nil || b.poisoned {
 		return val{}, false
 	}
 	n := len(p.b.v.num)
@@ -204,7 +204,7 @@ func (v *vecCheck) expr(e ast.Expr) bool {
 	case *ast.NumberLit:
 		return true
 	case *ast.Ident:
-		return v.scalarName(e.Name)
+		return v.scalarName(e)
 	case *ast.ParenExpr:
 		return v.expr(e.X)
 	case *ast.UnaryExpr:
@@ -220,16 +220,16 @@ func (v *vecCheck) expr(e ast.Expr) bool {
 	return false
 }
 
-// scalarName reports whether name is bound to a scalar: data, a param, a
-// latent of one element or another plate's variable — never this plate's
-// variable outside an index, nor a vector (which the unrolled statement
-// would not broadcast over the iterations).
-func (v *vecCheck) scalarName(name string) bool {
-	if name == v.name {
+// scalarName reports whether the name id is bound to a scalar: data, a
+// param, a latent of one element or another plate's variable — never this
+// plate's variable outside an index, nor a vector (which the unrolled
+// statement would not broadcast over the iterations).
+func (v *vecCheck) scalarName(id *ast.Ident) bool {
+	if id.Name == v.name {
 		return false
 	}
-	b, ok := v.c.lookup(name)
-	if !ok || b.poisoned {
+	b := v.c.resolved(id)
+	if b == nil || b.poisoned {
 		return false
 	}
 	if b.kind == bLatent {
@@ -247,7 +247,7 @@ func (v *vecCheck) index(e *ast.IndexExpr) bool {
 	if !ok || len(e.Indices) != 1 {
 		return false
 	}
-	size, ok := v.size(id.Name)
+	size, ok := v.size(id)
 	if !ok {
 		return false
 	}
@@ -258,10 +258,11 @@ func (v *vecCheck) index(e *ast.IndexExpr) bool {
 	return ok && v.lo+k >= 0 && v.lo+v.n-1+k < size
 }
 
-// size is the length of one-dimensional name: data, a param or a real latent.
-func (v *vecCheck) size(name string) (int, bool) {
-	b, ok := v.c.lookup(name)
-	if !ok || b.poisoned || name == v.name {
+// size is the length of the one-dimensional name id: data, a param or a
+// real latent.
+func (v *vecCheck) size(id *ast.Ident) (int, bool) {
+	b := v.c.resolved(id)
+	if b == nil || b.poisoned || id.Name == v.name {
 		return 0, false
 	}
 	if b.kind == bLatent {

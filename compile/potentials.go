@@ -225,8 +225,8 @@ func (c *compiler) expFactor(s *ast.FactorStmt, a *args) {
 
 // plateBindings renders the current plate variables as name=value
 // (an index vector as lo:hi when contiguous), plate by plate, each
-// plate's sorted by name (a name a plate binds twice is its last
-// variable's, the one its uses resolve to).
+// plate's sorted by name (distinct: analysis refuses a name a plate
+// declares twice).
 func (c *compiler) plateBindings() []string {
 	var out []string
 	for i := 0; i < len(c.locals); {
@@ -235,9 +235,7 @@ func (c *compiler) plateBindings() []string {
 			j++
 		}
 		vars := slices.Clone(c.locals[i:j])
-		slices.Reverse(vars) // a name's last variable first once sorted: the one CompactFunc keeps
-		slices.SortStableFunc(vars, func(a, b local) int { return strings.Compare(a.sym.name, b.sym.name) })
-		vars = slices.CompactFunc(vars, func(a, b local) bool { return a.sym.name == b.sym.name })
+		slices.SortFunc(vars, func(a, b local) int { return strings.Compare(a.sym.name, b.sym.name) })
 		for _, l := range vars {
 			out = append(out, l.sym.name+"="+renderIndex(l.b.v))
 		}

@@ -99,9 +99,11 @@ func (a *analysis) resolveType(t *ast.TypeExpr, sc scopeAt) {
 	}
 }
 
-// resolve records the resolution of every name e uses in scope sc. The
-// identifiers that are not names — a called function, a named argument's
-// key, a selector — are left to lowering.
+// resolve records the resolution of every name e uses in scope sc, and
+// of a called function's name: the declaration it names, which lowering
+// refuses to call, nil for a builtin's (never undefined: an unknown
+// function is lowering's message). The identifiers that are not names —
+// a named argument's key, a selector — are left to lowering.
 func (a *analysis) resolve(e ast.Expr, sc scopeAt) {
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -122,7 +124,9 @@ func (a *analysis) resolve(e ast.Expr, sc scopeAt) {
 		a.resolve(e.X, sc)
 		a.resolve(e.Y, sc)
 	case *ast.CallExpr:
-		if _, ok := e.Fun.(*ast.Ident); !ok {
+		if id, ok := e.Fun.(*ast.Ident); ok {
+			a.uses[id] = a.lookup(id.Name, sc)
+		} else {
 			a.resolve(e.Fun, sc)
 		}
 		for _, x := range e.Args {

@@ -13,10 +13,14 @@ import (
 
 // describeUses renders the resolution of every name use, in source order:
 // "NAME LINE:COL -> KIND NAME LINE:COL" (the declaration), or "-> none".
+// A called builtin (a callee that names no declaration, never undefined)
+// is left out.
 func (a *analysis) describeUses() []string {
 	ids := make([]*ast.Ident, 0, len(a.uses))
-	for id := range a.uses {
-		ids = append(ids, id)
+	for id, sym := range a.uses {
+		if _, undefined := a.unresolved[id]; sym != nil || undefined {
+			ids = append(ids, id)
+		}
 	}
 	slices.SortFunc(ids, func(x, y *ast.Ident) int {
 		p, q := a.fset.Position(x.Pos()), a.fset.Position(y.Pos())
@@ -47,9 +51,10 @@ func (a *analysis) describeUses() []string {
 // in scope — a plate variable (innermost first), else the first
 // declaration of a global declared before the use (a latent's prior after
 // its own declaration) — or to none: a use before the declaration, a
-// typo, a builtin used as a value. Called functions, named-argument keys,
-// option keys, labels, learn items and expect statements are not name
-// uses here.
+// typo, a builtin used as a value. A called function resolves by the
+// same rule (a call of a declared name, which lowering refuses); named-
+// argument keys, option keys, labels, learn items and expect statements
+// are not name uses here.
 func TestResolve(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -113,6 +118,13 @@ expect mean(w[0]) > s for first`, []string{
 			"w m.fg:6:13 -> latent w m.fg:3:8",
 			"hi m.fg:7:16 -> none",
 			"s m.fg:7:29 -> param s m.fg:2:7",
+		}},
+		{"called names", `data f = 1
+data g = f(2) + h(3)
+for i in 0..2 { factor exp(i(0)) }
+data h = 1`, []string{
+			"f m.fg:2:10 -> data f m.fg:1:6",
+			"i m.fg:3:28 -> loop variable i m.fg:3:5",
 		}},
 		{"result lines see every global", `infer ep { max_iter = n }
 data n = 3`, []string{

@@ -13,7 +13,7 @@ import (
 // which files make up the model, every declared name with its kind,
 // position and declaration order, which declarations are in error (a name
 // declared twice, a latent named like a builtin), which plate variables
-// shadow a name in scope, which params an override can name, what the
+// shadow a name in scope or repeat one of their plate, which params an override can name, what the
 // text does with each latent (compact_scan.go) and whether the model
 // lowers to the typed factor graph (isNetModel). Lowering (the rest of
 // the package) evaluates values and builds the model, and reads these
@@ -41,7 +41,7 @@ type symbol struct {
 	// plate is a plate variable's plate, nil for a global.
 	plate *ast.ForStmt
 	// first is the earlier declaration of the same name when this one
-	// redeclares it, else nil.
+	// redeclares it (a global, or a variable of the same plate), else nil.
 	first *symbol
 }
 
@@ -149,9 +149,10 @@ func (a *analysis) declare(id *ast.Ident, kind bindKind) {
 }
 
 // plate records which variables of plate s shadow a global declared
-// before it or a variable of the enclosing plates (outer's), resolves its
-// range in outer and its body with its variables in scope, and analyses
-// the plates nested in its body.
+// before it or a variable of the enclosing plates (outer's), and which
+// repeat an earlier variable of s (first), resolves its range in outer and
+// its body with its variables in scope, and analyses the plates nested in
+// its body.
 func (a *analysis) plate(s *ast.ForStmt, outer scopeAt) {
 	a.resolve(s.Iter, outer)
 	inner := outer
@@ -161,6 +162,12 @@ func (a *analysis) plate(s *ast.ForStmt, outer scopeAt) {
 			a.shadows[v] = true
 		}
 		sym := &symbol{name: v.Name, kind: bLoop, pos: v.Pos(), index: len(inner.plates), plate: s}
+		for _, w := range inner.plates[len(outer.plates):] {
+			if w.name == v.Name {
+				sym.first = w
+				break
+			}
+		}
 		inner.plates = append(inner.plates, sym)
 		a.byIdent[v] = sym
 	}
@@ -200,10 +207,14 @@ func (a *analysis) declError(id *ast.Ident) string {
 	return ""
 }
 
-// plateVarError is the error of plate variable v, "" when there is none.
+// plateVarError is the error of plate variable v, "" when there is none:
+// it shadows a name in scope, or its plate declares its name before.
 func (a *analysis) plateVarError(v *ast.Ident) string {
 	if a.shadows[v] {
 		return fmt.Sprintf("plate variable `%s` shadows a name already in scope", v.Name)
+	}
+	if sym := a.byIdent[v]; sym != nil && sym.first != nil {
+		return fmt.Sprintf("plate variable `%s` redeclared (first declared at %s)", v.Name, a.fset.Position(sym.first.pos))
 	}
 	return ""
 }
