@@ -36,14 +36,14 @@ func (g *FactorGraph) AddGaussian(f LinearGaussian) {
 		panic("graph: a linear-Gaussian factor's first variable is its target, with coefficient 1")
 	}
 	g.mustBeGraph()
-	g.addGaussian(f.Aff, f.Var, f.Factor, g.tag(factorTag{pos: f.Pos, label: f.Label}))
+	g.AppendGaussian(f.Aff, f.Var, f.Factor, g.tag(factorTag{pos: f.Pos, label: f.Label}))
 	g.gaussLabels.AddTagged(1)
 }
 
 // AddSite appends s with its label s.Label (a graph built by hand).
 func (g *FactorGraph) AddSite(s AffineSite) {
 	g.mustBeGraph()
-	g.addSite(s.Aff, s.Y, s.Factor, g.tag(factorTag{shared: s.Shared, label: s.Label}))
+	g.AppendSite(s.Aff, s.Y, s.Factor, g.tag(factorTag{shared: s.Shared, label: s.Label}))
 	g.siteLabels.AddTagged(1)
 }
 
@@ -55,14 +55,6 @@ func (g *FactorGraph) mustBeGraph() {
 			panic("graph: a block with sites of its own is a graph of blocks, which takes no other factor")
 		}
 	}
-}
-
-func (g *FactorGraph) addGaussian(a Form, v float64, factor, tag int) {
-	g.gaussians.Add(Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Var: v, Factor: factor, Tag: tag})
-}
-
-func (g *FactorGraph) addSite(a Form, y float64, factor, tag int) {
-	g.sites.Add(Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Y: y, Factor: factor, Tag: tag})
 }
 
 // tag is the index of t among the tags, added when new.
@@ -102,13 +94,15 @@ func (g *FactorGraph) NumTags() int { return len(g.tags) }
 // factor number factor with tag (its form is copied); the builder adds
 // its label to GaussianLabels.
 func (g *FactorGraph) AppendGaussian(a Form, v float64, factor, tag int) {
-	g.addGaussian(a, v, factor, tag)
+	g.gaussians.Add(Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Var: v, Factor: factor, Tag: tag})
 }
 
 // AppendSite appends the likelihood site on form a with observation y of
 // graph factor number factor with tag (its form is copied); the builder
 // adds its label to SiteLabels.
-func (g *FactorGraph) AppendSite(a Form, y float64, factor, tag int) { g.addSite(a, y, factor, tag) }
+func (g *FactorGraph) AppendSite(a Form, y float64, factor, tag int) {
+	g.sites.Add(Affine{Vars: a.Vars, Coefs: a.Coefs, Const: a.Const, Y: y, Factor: factor, Tag: tag})
+}
 
 // AppendGaussians appends the factors of a, whose tags are g's, copied a
 // stretch of columns at a time, and moves labels (one per factor of a)
